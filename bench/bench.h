@@ -1,0 +1,204 @@
+/*
+ * bench/bench.h - the harness: known-answer kernels, the measurement loop
+ * with its counter backends, Top-down availability, statistics, output.
+ * Library code: never prints to the terminal by itself (output functions
+ * write to the FILE* they are given), never exits; 0 or -errno.
+ */
+#ifndef BARETMA_BENCH_H
+#define BARETMA_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "bench/stats.h"
+#include "cpu/cpu.h"
+#include "msr/msr.h"
+#include "msr/pmu.h"
+#include "msr/topdown.h"
+
+/* ---------------------------------------------------------------- kernels */
+
+struct bench_kernel_ctx {
+	unsigned cpu;          /* OS CPU the thread is pinned to */
+	uint64_t llc_bytes;    /* last-level cache size from hwloc (0 = unknown) */
+	void *priv;            /* kernel-private state from setup */
+	volatile uint64_t sink; /* results are stored here so work is not optimised away */
+};
+
+/*
+ * A known-answer kernel.  run() is one repetition: the measured region.
+ * It does a fixed amount of work (same every call) and takes well under a
+ * millisecond to a few milliseconds, so that the 8-bit PERF_METRICS fields
+ * keep precision and FC3 cannot overflow.
+ */
+struct bench_kernel {
+	const char *name;      /* "retire-light", ... */
+	const char *node;      /* tma_* node it should stress on a P-core */
+	const char *why;       /* one line: why it stresses that node */
+	int (*setup)(struct bench_kernel_ctx *c);    /* 0 or -errno; may be NULL */
+	void (*run)(struct bench_kernel_ctx *c);
+	void (*teardown)(struct bench_kernel_ctx *c); /* may be NULL */
+};
+
+/* bench_kernels - the table, in default run order; *n gets its length. */
+const struct bench_kernel *bench_kernels(size_t *n);
+/* bench_kernel_find - by name, or NULL. */
+const struct bench_kernel *bench_kernel_find(const char *name);
+
+/* ------------------------------------------------------------- backends */
+
+enum bench_backend_id {
+	BENCH_BACKEND_AUTO = 0, /* best available: rdpmc, then msr, then tsc */
+	BENCH_BACKEND_RDPMC,    /* RDPMC of FC3 and PERF_METRICS on the pinned CPU */
+	BENCH_BACKEND_MSR,      /* pread of IA32_FIXED_CTR3 and IA32_PERF_METRICS */
+	BENCH_BACKEND_TSC,      /* RDTSC timing only; works everywhere */
+	/* BENCH_BACKEND_PERF comes later: perf_event_open slots + topdown-* group */
+};
+
+/* bench_backend_name / bench_backend_parse - "auto", "rdpmc", "msr", "tsc". */
+const char *bench_backend_name(enum bench_backend_id id);
+int bench_backend_parse(const char *s, enum bench_backend_id *id); /* 0 or -EINVAL */
+
+/* One bracket reading. */
+struct bench_reading {
+	uint64_t tsc;     /* TSC ticks */
+	uint64_t slots;   /* TOPDOWN.SLOTS (0 when the backend has no Top-down) */
+	uint64_t metrics; /* IA32_PERF_METRICS */
+};
+
+struct bench_session;
+
+/*
+ * Counter backend operations.  A perf_event backend fits the same shape:
+ * start() opens and mmaps the group, reset() is PERF_EVENT_IOC_RESET,
+ * read() is the mmap/RDPMC read, stop() closes.
+ */
+struct bench_backend {
+	enum bench_backend_id id;
+	const char *name;
+	bool topdown;                            /* read() fills slots/metrics */
+	int (*start)(struct bench_session *s);   /* program counters; 0 or -errno */
+	int (*reset)(struct bench_session *s);   /* before each repetition, outside the bracket */
+	void (*read)(struct bench_session *s, struct bench_reading *r); /* inside the bracket */
+	int (*stop)(struct bench_session *s);    /* restore everything start() changed */
+};
+
+/* ----------------------------------------------------------- availability */
+
+/* Why Top-down cannot be measured: the first reason that applies. */
+enum td_unavail {
+	TD_OK = 0,
+	TD_NOT_INTEL,        /* vendor is not Intel */
+	TD_NO_VPMU,          /* hypervisor without a virtual PMU (leaf 0xA version 0) */
+	TD_NO_ARCH_PMU,      /* bare metal but leaf 0xA version 0 */
+	TD_NO_FIXED_CTR3,    /* no fixed counter 3 on this model / core kind */
+	TD_NO_PERF_METRICS,  /* FC3 exists but no IA32_PERF_METRICS */
+	TD_NO_MSR_DEVICE,    /* msr device missing (modprobe msr) */
+	TD_NO_PERMISSION,    /* EACCES/EPERM on the msr device */
+	TD_MSR_ERROR,        /* other msr error */
+	TD_RDPMC_FAULT,      /* RDPMC faults (CR4.PCE clear); with the rdpmc sysfs value */
+};
+
+struct bench_avail {
+	enum td_unavail why;
+	int level;              /* Top-down level available (0 when none) */
+	int err;                /* -errno behind the reason, if any */
+	char reason[512];       /* one line, precise; "" when available */
+	bool rdpmc_ok;          /* RDPMC probe passed */
+	int rdpmc_sysfs;        /* rdpmc sysfs value, or -errno */
+	bool msr_ok;            /* the MSR backend can read FC3/PERF_METRICS */
+};
+
+/*
+ * bench_topdown_check - decide whether Top-down can be measured on @cpu and
+ * by which means, stopping at the first reason that applies (order: vendor,
+ * virtual PMU, FC3, PERF_METRICS, msr device, permission, RDPMC).
+ * @dev may be NULL (then the MSR checks report TD_NO_MSR_DEVICE with the
+ * error of opening the default backend).  Reads only; writes nothing.
+ * Returns 0 (result in @out).
+ */
+int bench_topdown_check(const struct cpu_info *ci, unsigned cpu, struct msr_dev *dev,
+			struct bench_avail *out);
+
+/* ------------------------------------------------------------- the run */
+
+enum bench_format { BENCH_FMT_TABLE = 0, BENCH_FMT_JSON, BENCH_FMT_CSV };
+
+struct bench_options {
+	const char *kernels;     /* comma-separated names, NULL = all */
+	int cpu;                 /* -1 = choose */
+	enum bench_backend_id backend;
+	unsigned reps;           /* measured repetitions per kernel */
+	unsigned warmup;         /* unmeasured repetitions before them */
+	int level;               /* 1 or 2; 0 = the highest the CPU has */
+	bool user_only;          /* FC3 counts at CPL > 0 only */
+	bool force;              /* take over FC3/PERF_METRICS in use */
+	const char *cpuid_dump;  /* identify from this dump (no measurement changes) */
+};
+#define BENCH_DEFAULT_REPS   201
+#define BENCH_DEFAULT_WARMUP 20
+#define BENCH_MAX_REPS       1000000u
+
+struct bench_kernel_result {
+	const struct bench_kernel *kernel;
+	unsigned reps;          /* measured repetitions */
+	unsigned invalid;       /* repetitions discarded (flags, overflow) */
+	struct bench_stats tsc; /* TSC ticks per repetition, empty bracket subtracted */
+	bool topdown;
+	struct bench_stats slots;               /* slots per repetition, empty subtracted */
+	struct bench_stats tma[TMA_NMETRICS];   /* fractions 0..1 */
+	double bound;           /* median 8-bit quantisation bound, fraction */
+	unsigned flags;         /* TD_FLAG_* seen in any repetition */
+};
+
+struct bench_result {
+	struct cpu_info cpu;     /* identity */
+	unsigned cpu_used;       /* OS CPU measured on */
+	bool membind_ok;
+	enum bench_backend_id backend;
+	struct bench_avail avail;
+	int level;               /* level reported (0 when no Top-down) */
+	uint64_t tsc_hz;         /* TSC frequency estimate (Hz), 0 when unknown */
+	double empty_tsc;        /* median TSC ticks of the empty bracket (subtracted) */
+	size_t nkernels;
+	struct bench_kernel_result *kernels;
+	char note[256];          /* e.g. the cost of the msr backend */
+};
+
+struct bench_session {
+	const struct bench_options *opt;
+	struct bench_result *res;
+	struct msr_dev *dev;
+	struct pmu_saved saved;
+	const struct bench_backend *be;
+	int perf_fd;             /* rdpmc_enable_self() key, -1 if none */
+};
+
+/*
+ * bench_run - identify, pin, choose the backend, program, run every kernel
+ * (warm-up, then reps, each bracketed), restore, and compute statistics.
+ * Returns 0; -EINVAL (bad option, e.g. unknown kernel); -ENXIO (bad CPU);
+ * -ENODEV with res->avail filled when an explicitly requested backend
+ * cannot work; -EBUSY when FC3/PERF_METRICS are in use (res->avail.reason);
+ * -errno otherwise.  Every register is restored before it returns.
+ */
+int bench_run(const struct bench_options *opt, struct bench_result *res);
+void bench_result_free(struct bench_result *res);
+
+/* --------------------------------------------------------------- output */
+
+/* bench_print_table - human table with medians, spread and bounds. */
+void bench_print_table(FILE *f, const struct bench_result *res);
+/* bench_print_csv - one row per kernel and quantity. */
+void bench_print_csv(FILE *f, const struct bench_result *res);
+/* bench_to_json - the JSON document (schema "baretma-bench/1"); NULL on ENOMEM. */
+json_t *bench_to_json(const struct bench_result *res);
+
+/* cpu_info_to_json - the "info" JSON object (shared by info and bench). */
+json_t *cpu_info_to_json(const struct cpu_info *ci);
+
+#endif

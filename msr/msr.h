@@ -1,0 +1,115 @@
+/*
+ * msr/msr.h - MSR access through an ops table with two backends.
+ *
+ * Backends (selected by a spec string, normally $BARETMA_MSR):
+ *   - device: a path template with one %u for the OS CPU number, default
+ *     "/dev/cpu/%u/msr" (linux arch/x86/kernel/msr.c: the file offset is the
+ *     MSR index, 8-byte pread/pwrite; "/dev/cpu/%u/msr_safe" works the same).
+ *     msr/msr_dev.c is the only file in baretma that opens such a device.
+ *   - state file: "state:FILE".  FILE is text, one register per line
+ *     "CPU 0xMSR 0xVALUE" (CPU decimal, MSR and VALUE hex), '#' comments and
+ *     blank lines allowed.  A register not listed is not implemented: read and
+ *     write fail with -EIO like a #GP through the real driver.  A CPU with no
+ *     line at all does not exist (-ENXIO at open).  Every successful write is
+ *     persisted before the call returns (write to FILE.tmp, fsync, rename), so
+ *     a killed process leaves FILE reflecting every completed write.
+ *
+ * $BARETMA_MSR_TRACE=FILE appends one line per access, for either backend:
+ *   "rd CPU 0xMSR 0xVALUE" or "wr CPU 0xMSR 0xVALUE", with " ERRNAME" (e.g.
+ *   " EIO") appended when the access failed (the value is then 0x0 for reads).
+ *
+ * msr_read/msr_write/msr_close_cpu are async-signal-safe (no malloc, no
+ * stdio, no locks) so that the restore path can run from a signal handler.
+ *
+ * Errors are -errno, as the real driver gives them (pmu-reference §4):
+ *   -ENOENT  no device node (msr module not loaded: modprobe msr)
+ *   -EACCES/-EPERM  not root, no CAP_SYS_RAWIO, lockdown, msr.allow_writes=off
+ *   -EIO     MSR not implemented on this CPU (#GP on RDMSR/WRMSR)
+ *   -ENXIO   CPU offline or absent
+ *   -EINVAL  malformed spec or state file (msr_open only)
+ */
+#ifndef BARETMA_MSR_H
+#define BARETMA_MSR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct msr_dev; /* opaque: one open backend */
+
+/* Backend operations.  @ctx is the backend's private state. */
+struct msr_ops {
+	const char *name; /* "device" or "state" */
+	int (*open)(void *ctx, unsigned cpu);  /* 0 or -errno; idempotent */
+	int (*read)(void *ctx, unsigned cpu, uint32_t msr, uint64_t *val);
+	int (*write)(void *ctx, unsigned cpu, uint32_t msr, uint64_t val);
+	void (*close)(void *ctx); /* closes every CPU and frees ctx */
+};
+
+/*
+ * msr_open - open an MSR backend.
+ * @spec: NULL for $BARETMA_MSR, or when that is unset the default
+ *        "/dev/cpu/%u/msr"; otherwise a path template or "state:FILE".
+ * @out:  receives the handle.
+ * Opens no CPU yet (that happens at the first access or msr_open_cpu()).
+ * Returns 0, or -EINVAL (template without exactly one %u; state file
+ * malformed: the message from msr_last_error() names the line), -ENOENT or
+ * -EACCES (state file missing or unreadable), -ENOMEM.
+ */
+int msr_open(const char *spec, struct msr_dev **out);
+
+/* msr_close - close every CPU and free @dev (NULL is fine). */
+void msr_close(struct msr_dev *dev);
+
+/*
+ * msr_open_cpu - open (or check) the backend for one OS CPU.
+ * Returns 0 or -errno as listed at the top of this file.
+ */
+int msr_open_cpu(struct msr_dev *dev, unsigned cpu);
+
+/*
+ * msr_read - read one MSR of one logical CPU.
+ * @cpu: OS logical CPU number.  @msr: MSR index (SDM Vol. 4).
+ * Returns 0 and stores the 64-bit value, or -errno (see top of file).
+ */
+int msr_read(struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t *val);
+
+/*
+ * msr_write - write one MSR of one logical CPU.
+ * Returns 0, or -errno (see top of file); the state backend has persisted the
+ * value when 0 is returned.
+ */
+int msr_write(struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t val);
+
+/* msr_backend_name - "device" or "state". */
+const char *msr_backend_name(const struct msr_dev *dev);
+
+/*
+ * msr_describe - the path the backend uses for @cpu (device node path, or
+ * the state file), for messages.  Writes at most @n bytes into @buf.
+ */
+void msr_describe(const struct msr_dev *dev, unsigned cpu, char *buf, size_t n);
+
+/*
+ * msr_last_error - a human-readable detail for the last msr_open() failure
+ * (e.g. "state file 'x': line 3: expected 'CPU 0xMSR 0xVALUE'"), or "".
+ * Not thread-safe; for the CLI layer's message.
+ */
+const char *msr_last_error(void);
+
+/*
+ * msr_remedy - the remedy for an MSR access error, for the CLI:
+ * -ENOENT "try: modprobe msr", -EACCES/-EPERM "run as root with
+ * CAP_SYS_RAWIO; check kernel lockdown and msr.allow_writes", -EIO "this
+ * register is not implemented on this CPU", -ENXIO "the CPU is offline or
+ * absent".  Returns "" for other errors.
+ */
+const char *msr_remedy(int err);
+
+/* Backends, for tests that want to build a handle directly. */
+extern const struct msr_ops msr_device_ops;
+extern const struct msr_ops msr_state_ops;
+/* Create backend contexts: 0 or -errno (see msr_open). */
+int msr_device_ctx_new(const char *template, void **ctx);
+int msr_state_ctx_new(const char *file, void **ctx, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * t/tap.h - a small TAP producer for baretma's C tests (git's t/ style).
+ *
+ * plan(n) or done_testing(); ok(cond, fmt...); skip(n, why);
+ * check_u64(a, op, b, name) and check_dbl(a, b, tol, name) print both values
+ * and file:line on failure.  skip_all(why) prints "1..0 # SKIP why" and exits.
+ * Every test here must assert a value that comes from outside the code
+ * under test (a hand-worked vector or a real dump's known answer).
+ */
+#ifndef BARETMA_TAP_H
+#define BARETMA_TAP_H
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int tap_n, tap_failed, tap_planned;
+
+static inline void plan(int n)
+{
+	tap_planned = n;
+	printf("1..%d\n", n);
+}
+
+static inline void skip_all(const char *why)
+{
+	printf("1..0 # SKIP %s\n", why);
+	exit(0);
+}
+
+static inline int tap_vok(int cond, const char *file, int line, const char *fmt, va_list ap)
+{
+	tap_n++;
+	printf("%sok %d - ", cond ? "" : "not ", tap_n);
+	vprintf(fmt, ap);
+	printf("\n");
+	if (!cond) {
+		tap_failed++;
+		printf("#   failed at %s:%d\n", file, line);
+	}
+	fflush(stdout);
+	return cond;
+}
+
+static inline int tap_ok(int cond, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = tap_vok(cond, file, line, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+#define ok(cond, ...) tap_ok(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+
+#define check_u64(a, op, b, name) do {                                        \
+	uint64_t ta_ = (uint64_t)(a), tb_ = (uint64_t)(b);                     \
+	if (!tap_ok(ta_ op tb_, __FILE__, __LINE__, "%s", (name)))             \
+		printf("#   got 0x%" PRIx64 " (%" PRIu64 "), want %s 0x%" PRIx64   \
+		       " (%" PRIu64 ")\n", ta_, ta_, #op, tb_, tb_);               \
+} while (0)
+
+#define check_int(a, op, b, name) do {                                        \
+	long long ta_ = (long long)(a), tb_ = (long long)(b);                  \
+	if (!tap_ok(ta_ op tb_, __FILE__, __LINE__, "%s", (name)))             \
+		printf("#   got %lld, want %s %lld\n", ta_, #op, tb_);         \
+} while (0)
+
+#define check_dbl(a, b, tol, name) do {                                       \
+	double ta_ = (double)(a), tb_ = (double)(b);                           \
+	if (!tap_ok(fabs(ta_ - tb_) <= (tol), __FILE__, __LINE__, "%s", (name))) \
+		printf("#   got %.9g, want %.9g (tolerance %g)\n", ta_, tb_,   \
+		       (double)(tol));                                           \
+} while (0)
+
+#define check_str(a, b, name) do {                                            \
+	const char *ta_ = (a), *tb_ = (b);                                     \
+	int eq_ = ta_ && tb_ && strcmp(ta_, tb_) == 0;                         \
+	if (!tap_ok(eq_, __FILE__, __LINE__, "%s", (name)))                    \
+		printf("#   got '%s', want '%s'\n", ta_ ? ta_ : "(null)",     \
+		       tb_ ? tb_ : "(null)");                                    \
+} while (0)
+
+static inline void skip(int n, const char *why)
+{
+	for (int i = 0; i < n; i++)
+		printf("ok %d # SKIP %s\n", ++tap_n, why);
+}
+
+/* Close the run: print the plan if none was given, exit non-zero on failure. */
+static inline int done_testing(void)
+{
+	if (!tap_planned)
+		printf("1..%d\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
+
+#endif

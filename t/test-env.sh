@@ -1,0 +1,10 @@
+# Sourced by automake's TESTS_ENVIRONMENT: keep tests away from the real machine.
+# No test may touch /dev/cpu/*/msr or /run/baretma: each test sets its own
+# BARETMA_MSR=state:FILE and BARETMA_STATE_DIR; default them to harmless values.
+unset BARETMA_MSR_TRACE BARETMA_CPUID_DUMP
+BARETMA_STATE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/baretma-state.XXXXXX")
+export BARETMA_STATE_DIR
+# Default MSR backend for tests: a path that cannot exist, so no test can reach
+# a real /dev/cpu/N/msr even on a machine that has one.
+BARETMA_MSR=/nonexistent/baretma-test/cpu/%u/msr
+export BARETMA_MSR
