@@ -1,1 +1,134 @@
-/* placeholder: being written */
+/*
+ * bench/avail.c - can Top-down be measured on this CPU, and if not, the
+ * first precise reason.  Reads only.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "msr/intel_regs.h"
+#include "msr/rdpmc.h"
+
+static void say(struct bench_avail *a, enum td_unavail why, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void say(struct bench_avail *a, enum td_unavail why, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	a->why = why;
+	a->err = err;
+	a->level = 0;
+	va_start(ap, fmt);
+	vsnprintf(a->reason, sizeof(a->reason), fmt, ap);
+	va_end(ap);
+}
+
+/* The CPUID-only part: vendor, virtual PMU, FC3, PERF_METRICS. */
+static int check_cpuid(const struct cpu_info *ci, unsigned cpu, struct bench_avail *a)
+{
+	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu);
+
+	if (ci->vendor != CPU_VENDOR_INTEL) {
+		say(a, TD_NOT_INTEL, 0, "CPU vendor is %s (%s), not Intel: IA32_PERF_METRICS "
+		    "and fixed counter 3 (TOPDOWN.SLOTS) exist only on Intel CPUs",
+		    ci->vendor_str, ci->brand);
+		return -1;
+	}
+	if (ci->pmu.version == 0) {
+		if (ci->hypervisor)
+			say(a, TD_NO_VPMU, 0, "running under a hypervisor (%s) without a virtual "
+			    "PMU: CPUID leaf 0xA reports architectural perfmon version 0",
+			    ci->hypervisor);
+		else
+			say(a, TD_NO_ARCH_PMU, 0, "CPUID leaf 0xA reports architectural "
+			    "perfmon version 0: no performance counters");
+		return -1;
+	}
+	if (!k) {
+		say(a, TD_NO_FIXED_CTR3, 0, "cpu %u is not described by the CPUID source", cpu);
+		return -1;
+	}
+	if (!k->fixed_ctr3) {
+		say(a, TD_NO_FIXED_CTR3, 0, "cpu %u (%s core, %s, family %u model 0x%02X) has "
+		    "no fixed counter 3 (TOPDOWN.SLOTS)", cpu, k->kind, k->uarch,
+		    ci->family, ci->model);
+		return -1;
+	}
+	if (k->topdown_level == 0) {
+		say(a, TD_NO_PERF_METRICS, 0, "cpu %u (%s core, %s, family %u model 0x%02X) has "
+		    "fixed counter 3 but no IA32_PERF_METRICS%s", cpu, k->kind, k->uarch,
+		    ci->family, ci->model, ci->row ? "" :
+		    " known to baretma (model not in the table and IA32_PERF_CAPABILITIES[15] "
+		    "not read as set)");
+		return -1;
+	}
+	a->level = k->topdown_level;
+	return 0;
+}
+
+/* The MSR part: can we reach FC3 and PERF_METRICS through the backend? */
+static int check_msr(struct msr_dev *dev, unsigned cpu, struct bench_avail *a)
+{
+	char path[512];
+	uint64_t v;
+	int rc, level = a->level;
+
+	if (!dev) {
+		say(a, TD_NO_MSR_DEVICE, -ENOENT, "no MSR backend could be opened (check "
+		    "BARETMA_MSR; default /dev/cpu/N/msr needs: modprobe msr)");
+		return -1;
+	}
+	msr_describe(dev, cpu, path, sizeof(path));
+	rc = msr_open_cpu(dev, cpu);
+	if (!rc)
+		rc = msr_read(dev, cpu, IA32_FIXED_CTR3, &v);
+	if (!rc)
+		rc = msr_read(dev, cpu, IA32_PERF_METRICS, &v);
+	if (rc == -ENOENT)
+		say(a, TD_NO_MSR_DEVICE, rc, "no MSR device '%s' (try: modprobe msr)", path);
+	else if (rc == -EACCES || rc == -EPERM)
+		say(a, TD_NO_PERMISSION, rc, "no permission for '%s': %s (%s)", path,
+		    strerror(-rc), msr_remedy(rc));
+	else if (rc)
+		say(a, TD_MSR_ERROR, rc, "cannot read IA32_FIXED_CTR3/IA32_PERF_METRICS "
+		    "through '%s': %s (%s)", path, strerror(-rc), msr_remedy(rc));
+	if (rc)
+		return -1;
+	a->level = level;
+	a->msr_ok = true;
+	return 0;
+}
+
+int bench_topdown_check(const struct cpu_info *ci, unsigned cpu, struct msr_dev *dev,
+			struct bench_avail *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->why = TD_OK;
+	out->rdpmc_sysfs = rdpmc_sysfs_value();
+	if (check_cpuid(ci, cpu, out) || check_msr(dev, cpu, out))
+		return 0;
+	/* RDPMC only matters once the counters exist: probe SLOTS then METRICS */
+	int rc = rdpmc_probe(RDPMC_ECX_SLOTS);
+	if (!rc)
+		rc = rdpmc_probe(RDPMC_PERF_METRICS);
+	out->rdpmc_ok = rc == 0;
+	return 0;
+}
+
+/*
+ * bench_rdpmc_reason - the reason RDPMC cannot be used, for messages.
+ */
+void bench_rdpmc_reason(const struct bench_avail *a, char *buf, size_t n)
+{
+	if (a->rdpmc_sysfs >= 0)
+		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; "
+			 "/sys/bus/event_source/devices/cpu/rdpmc = %d%s)", a->rdpmc_sysfs,
+			 a->rdpmc_sysfs == 0 ? ": user RDPMC disabled, set it to 2 for the run "
+			 "or use --backend msr" : "");
+	else
+		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; no "
+			 "/sys/bus/event_source/devices/cpu/rdpmc: %s)", strerror(-a->rdpmc_sysfs));
+}

@@ -124,6 +124,12 @@ struct bench_avail {
 int bench_topdown_check(const struct cpu_info *ci, unsigned cpu, struct msr_dev *dev,
 			struct bench_avail *out);
 
+/*
+ * bench_rdpmc_reason - one line saying why RDPMC cannot be used (with the
+ * rdpmc sysfs value), for messages.
+ */
+void bench_rdpmc_reason(const struct bench_avail *a, char *buf, size_t n);
+
 /* ------------------------------------------------------------- the run */
 
 enum bench_format { BENCH_FMT_TABLE = 0, BENCH_FMT_JSON, BENCH_FMT_CSV };
@@ -166,7 +172,7 @@ struct bench_result {
 	double empty_tsc;        /* median TSC ticks of the empty bracket (subtracted) */
 	size_t nkernels;
 	struct bench_kernel_result *kernels;
-	char note[256];          /* e.g. the cost of the msr backend */
+	char note[512];          /* e.g. why the msr backend was chosen */
 };
 
 struct bench_session {

@@ -1,1 +1,211 @@
-/* placeholder: being written */
+/*
+ * bench/cmd_bench.c - "baretma bench": the main job.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "bench/cli.h"
+
+static void bench_usage(FILE *f)
+{
+	size_t n;
+	const struct bench_kernel *k = bench_kernels(&n);
+
+	fprintf(f,
+"usage: baretma bench [--kernel LIST] [--cpu N] [--backend B] [--reps N]\n"
+"                     [--warmup N] [--level 1|2] [--user-only] [--force]\n"
+"                     [--cpuid-dump FILE] [--json | --csv]\n"
+"  --kernel LIST   comma-separated kernels (default: all); 'empty' always runs\n"
+"                  first: its cost is subtracted from the others\n"
+"  --cpu N         measure on OS CPU N (default: a P-core / a core with PERF_METRICS)\n"
+"  --backend B     auto (default: rdpmc, else msr, else tsc), rdpmc, msr, tsc\n"
+"  --reps N        measured repetitions per kernel (default %u)\n"
+"  --warmup N      unmeasured repetitions before them (default %u)\n"
+"  --level L       Top-down level 1 or 2 (default: the highest the CPU has)\n"
+"  --user-only     fixed counter 3 counts at CPL > 0 only\n"
+"  --force         take over fixed counter 3 / PERF_METRICS already in use\n"
+"  --cpuid-dump F  identify from a CPUID dump (dry runs with BARETMA_MSR=state:FILE)\n"
+"kernels:\n", BENCH_DEFAULT_REPS, BENCH_DEFAULT_WARMUP);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "  %-13s %s\n", k[i].name, k[i].node);
+}
+
+static int parse_count(const char *opt, const char *s, unsigned max, unsigned *out)
+{
+	uint64_t v;
+
+	if (cli_parse_u64(s, &v) || v > max) {
+		cli_err("bad %s '%s': expected a whole number from 0 to %u", opt, s, max);
+		return EX_USAGE;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct bench_options *o, enum bench_format *fmt)
+{
+	static const struct option opts[] = {
+		{ "kernel", required_argument, NULL, 'k' }, { "cpu", required_argument, NULL, 'c' },
+		{ "backend", required_argument, NULL, 'b' }, { "reps", required_argument, NULL, 'r' },
+		{ "warmup", required_argument, NULL, 'w' }, { "level", required_argument, NULL, 'l' },
+		{ "user-only", no_argument, NULL, 'u' }, { "force", no_argument, NULL, 'F' },
+		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'C' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned v;
+	int c, rc = 0;
+
+	optind = 1;
+	while (!rc && (c = getopt_long(argc, argv, "k:c:b:r:w:l:uFd:jCh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k': o->kernels = optarg; break;
+		case 'c':
+			if (!(rc = parse_count("--cpu", optarg, CPU_MAX_CPUS - 1, &v)))
+				o->cpu = (int)v;
+			break;
+		case 'b':
+			if (bench_backend_parse(optarg, &o->backend)) {
+				cli_err("bad --backend '%s': expected auto, rdpmc, msr or tsc", optarg);
+				rc = EX_USAGE;
+			}
+			break;
+		case 'r': rc = parse_count("--reps", optarg, BENCH_MAX_REPS, &o->reps); break;
+		case 'w': rc = parse_count("--warmup", optarg, BENCH_MAX_REPS, &o->warmup); break;
+		case 'l':
+			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
+				cli_err("bad --level '%s': Top-down level 1 or 2", optarg);
+				rc = EX_USAGE;
+			}
+			o->level = optarg[0] - '0';
+			break;
+		case 'u': o->user_only = true; break;
+		case 'F': o->force = true; break;
+		case 'd': o->cpuid_dump = optarg; break;
+		case 'j': *fmt = BENCH_FMT_JSON; break;
+		case 'C': *fmt = BENCH_FMT_CSV; break;
+		case 'h': bench_usage(stdout); return -1;
+		default: bench_usage(stderr); return EX_USAGE;
+		}
+	}
+	if (!rc && optind < argc) {
+		cli_err("unexpected argument '%s' (try: baretma bench --help)", argv[optind]);
+		rc = EX_USAGE;
+	}
+	if (!rc && o->reps == 0) {
+		cli_err("bad --reps '0': at least one measured repetition is needed");
+		rc = EX_USAGE;
+	}
+	return rc;
+}
+
+static int check_kernels(const char *list)
+{
+	char buf[512], *save = NULL;
+
+	if (!list)
+		return 0;
+	if (!*list || strlen(list) >= sizeof(buf)) {
+		cli_err("bad --kernel '%s': give a comma-separated list of kernel names", list);
+		return EX_USAGE;
+	}
+	strcpy(buf, list);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (!bench_kernel_find(t)) {
+			cli_err("unknown kernel '%s' in --kernel (try: baretma bench --help for the list)", t);
+			return EX_USAGE;
+		}
+	return 0;
+}
+
+/* A CPUID dump named by --cpuid-dump or BARETMA_CPUID_DUMP must load. */
+int cli_check_dump(const char *path)
+{
+	const char *p = path ? path : getenv("BARETMA_CPUID_DUMP");
+	struct cpu_source *src;
+
+	if (!p)
+		return 0;
+	src = cpu_source_dump(p);
+	if (src) {
+		cpu_source_free(src);
+		return 0;
+	}
+	int err = errno;
+	cli_err("cannot load CPUID dump '%s': %s (give a libcpuid raw dump or an AIDA64 CPUID dump)",
+		p, err == EINVAL && *cpu_source_error() ? cpu_source_error() : strerror(err));
+	return err == ENOENT ? EX_NOINPUT : err == EACCES ? EX_NOPERM : EX_DATAERR;
+}
+
+static int report_failure(const struct bench_options *o, const struct bench_result *res, int rc)
+{
+	switch (-rc) {
+	case ENXIO:
+		cli_err("cannot measure on cpu %d: no such CPU, or it is offline or not allowed "
+			"for this process (see: hwloc-ls)", o->cpu);
+		return EX_USAGE;
+	case ENODEV:
+		cli_err("cannot use --backend %s on cpu %u: %s", bench_backend_name(o->backend),
+			res->cpu_used, res->avail.reason);
+		return EX_UNAVAILABLE;
+	case EBUSY:
+		cli_err("fixed counter 3 / IA32_PERF_METRICS already in use on cpu %u: %s "
+			"(another profiler, perf or the NMI watchdog may own it; --force takes over, "
+			"saving and restoring the registers)", res->cpu_used, res->avail.reason);
+		return EX_TEMPFAIL;
+	case EINVAL:
+		if (res->avail.reason[0]) {
+			cli_err("%s", res->avail.reason);
+			return EX_USAGE;
+		}
+		break;
+	case ERANGE:
+		cli_err("bad repetition count: --reps 1..%u and --warmup 0..%u", BENCH_MAX_REPS,
+			BENCH_MAX_REPS);
+		return EX_USAGE;
+	}
+	cli_err("bench failed on cpu %u: %s", res->cpu_used, strerror(-rc));
+	return cli_exit_for_errno(rc);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct bench_options o = { .cpu = -1, .reps = BENCH_DEFAULT_REPS,
+				   .warmup = BENCH_DEFAULT_WARMUP };
+	enum bench_format fmt = BENCH_FMT_TABLE;
+	struct bench_result res;
+	int rc = parse_args(argc, argv, &o, &fmt);
+
+	if (rc)
+		return rc < 0 ? EX_OK : rc;
+	if ((rc = check_kernels(o.kernels)) || (rc = cli_check_dump(o.cpuid_dump)))
+		return rc;
+	rc = bench_run(&o, &res);
+	if (rc) {
+		rc = report_failure(&o, &res, rc);
+		bench_result_free(&res);
+		return rc;
+	}
+	if (!res.level && fmt != BENCH_FMT_JSON)
+		fprintf(stderr, "baretma: top-down unavailable on cpu %u: %s; timing with the TSC only\n",
+			res.cpu_used, res.avail.reason);
+	if (fmt == BENCH_FMT_JSON) {
+		json_t *doc = bench_to_json(&res);
+		rc = doc ? EX_OK : EX_SOFTWARE;
+		if (doc) {
+			json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+			fputc('\n', stdout);
+			json_decref(doc);
+		}
+	} else if (fmt == BENCH_FMT_CSV) {
+		bench_print_csv(stdout, &res);
+	} else {
+		bench_print_table(stdout, &res);
+	}
+	bench_result_free(&res);
+	return rc;
+}

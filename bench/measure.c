@@ -1,1 +1,487 @@
-/* placeholder: being written */
+/*
+ * bench/measure.c - the measurement loop and its counter backends.
+ *
+ * Per kernel: warm-up repetitions, then N measured ones.  Before each
+ * repetition, outside the bracket, the backend resets fixed counter 3 and
+ * then IA32_PERF_METRICS (kernel order, pmu-reference §3.1) so every region
+ * starts near zero and the 8-bit fields keep their precision.  Each bracket
+ * is (read a) kernel (read b); a region's field slots are
+ * slots_b*field_b/255 - slots_a*field_a/255 (linux topdown.txt).  The empty
+ * bracket's cost is subtracted in slots per field and in TSC ticks, never
+ * from percentages.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "msr/intel_regs.h"
+#include "msr/rdpmc.h"
+
+/* ------------------------------------------------------------- backends */
+
+static int td_start(struct bench_session *s)
+{
+	const struct cpu_kind *k = cpu_info_kind_of(&s->res->cpu, s->res->cpu_used);
+	struct pmu_config cfg = {
+		.user_only = s->opt->user_only,
+		.force = s->opt->force,
+		.perf_metrics = k && k->topdown_level > 0,
+		.fixed_ctr3 = k && k->fixed_ctr3,
+	};
+	int rc;
+
+	rc = pmu_guard_register(s->dev, &s->saved);
+	if (rc)
+		return rc;
+	rc = pmu_program(s->dev, s->res->cpu_used, &cfg, &s->saved, s->res->avail.reason,
+			 sizeof(s->res->avail.reason));
+	if (rc)
+		pmu_guard_release(&s->saved);
+	return rc;
+}
+
+static int td_reset(struct bench_session *s)
+{
+	return pmu_reset_counts(s->dev, s->res->cpu_used, true);
+}
+
+static int td_stop(struct bench_session *s)
+{
+	int rc = pmu_restore(s->dev, &s->saved);
+
+	pmu_guard_release(&s->saved);
+	return rc;
+}
+
+static int rdpmc_start(struct bench_session *s)
+{
+	/* rdpmc=1: CR4.PCE follows an mmapped perf event of this mm (§3.6) */
+	if (s->res->avail.rdpmc_sysfs == 1 && rdpmc_enable_self(&s->perf_fd))
+		s->perf_fd = -1;
+	return td_start(s);
+}
+
+static int rdpmc_stop(struct bench_session *s)
+{
+	int rc = td_stop(s);
+
+	if (s->perf_fd >= 0)
+		rdpmc_disable_self(s->perf_fd);
+	s->perf_fd = -1;
+	return rc;
+}
+
+static void rdpmc_read(struct bench_session *s, struct bench_reading *r)
+{
+	r->slots = rdpmc_fenced(RDPMC_ECX_SLOTS);
+	r->metrics = rdpmc_fenced(RDPMC_PERF_METRICS);
+	r->tsc = rdtsc_fenced();
+}
+
+static void msr_read_pair(struct bench_session *s, struct bench_reading *r)
+{
+	/* Errors show up as zero slots / a bad sum and are flagged by decoding. */
+	if (msr_read(s->dev, s->res->cpu_used, IA32_FIXED_CTR3, &r->slots))
+		r->slots = 0;
+	if (msr_read(s->dev, s->res->cpu_used, IA32_PERF_METRICS, &r->metrics))
+		r->metrics = 0;
+	r->tsc = rdtsc_fenced();
+}
+
+static int no_op(struct bench_session *s)
+{
+	return 0;
+}
+
+static void tsc_read(struct bench_session *s, struct bench_reading *r)
+{
+	r->slots = r->metrics = 0;
+	r->tsc = rdtsc_fenced();
+}
+
+static const struct bench_backend backends[] = {
+	{ BENCH_BACKEND_RDPMC, "rdpmc", true, rdpmc_start, td_reset, rdpmc_read, rdpmc_stop },
+	{ BENCH_BACKEND_MSR, "msr", true, td_start, td_reset, msr_read_pair, td_stop },
+	{ BENCH_BACKEND_TSC, "tsc", false, no_op, no_op, tsc_read, no_op },
+};
+
+const char *bench_backend_name(enum bench_backend_id id)
+{
+	static const char *const names[] = { "auto", "rdpmc", "msr", "tsc" };
+	return (unsigned)id < sizeof(names) / sizeof(names[0]) ? names[id] : "?";
+}
+
+int bench_backend_parse(const char *s, enum bench_backend_id *id)
+{
+	for (int i = BENCH_BACKEND_AUTO; i <= BENCH_BACKEND_TSC; i++)
+		if (s && !strcmp(s, bench_backend_name((enum bench_backend_id)i))) {
+			*id = (enum bench_backend_id)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static const struct bench_backend *backend_get(enum bench_backend_id id)
+{
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (backends[i].id == id)
+			return &backends[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------ per-rep samples */
+
+struct rep_sample {
+	double tsc;
+	double slots;
+	double err_slots;           /* quantisation uncertainty in slots */
+	double fs[TD_NFIELDS];      /* field slots of the region */
+	unsigned flags;
+};
+
+/* Run one kernel: warm-up, then reps samples. */
+static int run_kernel(struct bench_session *s, const struct bench_kernel *k,
+		      struct bench_kernel_ctx *c, struct rep_sample *out, unsigned reps)
+{
+	const struct bench_backend *be = s->be;
+	int level = s->res->level ? s->res->level : 1;
+	int rc;
+
+	for (unsigned i = 0; i < s->opt->warmup + reps; i++) {
+		struct bench_reading a, b;
+		struct td_result r;
+
+		rc = be->reset(s);
+		if (rc)
+			return rc;
+		be->read(s, &a);
+		k->run(c);
+		be->read(s, &b);
+		if (i < s->opt->warmup)
+			continue;
+		struct rep_sample *o = &out[i - s->opt->warmup];
+		o->tsc = (double)(b.tsc - a.tsc);
+		if (!be->topdown)
+			continue;
+		td_decode_region(a.slots, a.metrics, b.slots, b.metrics, level, &r);
+		o->slots = r.slots;
+		o->err_slots = ((double)a.slots + (double)b.slots) / PERF_METRICS_FIELD_MAX;
+		memcpy(o->fs, r.field_slots, sizeof(o->fs));
+		o->flags = r.flags;
+	}
+	return 0;
+}
+
+/* Median per field of the empty bracket: what the bracket itself costs. */
+struct bracket_cost {
+	double tsc, slots, err_slots, fs[TD_NFIELDS];
+};
+
+static void bracket_cost(const struct rep_sample *v, unsigned n, struct bracket_cost *bc)
+{
+	double *tmp = calloc(n ? n : 1, sizeof(double));
+
+	memset(bc, 0, sizeof(*bc));
+	if (!tmp)
+		return;
+#define MED(expr, dst) do { for (unsigned i_ = 0; i_ < n; i_++) tmp[i_] = (expr); \
+	(dst) = bench_median(tmp, n); } while (0)
+	MED(v[i_].tsc, bc->tsc);
+	MED(v[i_].slots, bc->slots);
+	MED(v[i_].err_slots, bc->err_slots);
+	for (unsigned f = 0; f < TD_NFIELDS; f++)
+		MED(v[i_].fs[f], bc->fs[f]);
+#undef MED
+	free(tmp);
+}
+
+/* Statistics of one kernel's samples, the empty bracket subtracted (unless
+ * @bc is NULL: the empty kernel itself is reported raw). */
+static int summarise(struct bench_session *s, const struct rep_sample *v, unsigned n,
+		     const struct bracket_cost *bc, struct bench_kernel_result *kr)
+{
+	double *tsc = calloc(n, sizeof(double)), *slots = calloc(n, sizeof(double));
+	double *bound = calloc(n, sizeof(double)), *tma[TMA_NMETRICS] = { 0 };
+	unsigned good = 0;
+	int level = s->res->level, rc = -ENOMEM;
+
+	for (unsigned m = 0; m < TMA_NMETRICS; m++)
+		if (!(tma[m] = calloc(n, sizeof(double))))
+			goto out;
+	if (!tsc || !slots || !bound)
+		goto out;
+	for (unsigned i = 0; i < n; i++) {
+		tsc[i] = v[i].tsc - (bc ? bc->tsc : 0);
+		if (!kr->topdown)
+			continue;
+		double fs[TD_NFIELDS], d = v[i].slots - (bc ? bc->slots : 0);
+		struct td_result r = { .flags = v[i].flags };
+
+		for (unsigned f = 0; f < TD_NFIELDS; f++)
+			fs[f] = v[i].fs[f] - (bc ? bc->fs[f] : 0);
+		td_from_field_slots(fs, d, level, &r);
+		kr->flags |= r.flags;
+		/* a flagged repetition is not a number we can report */
+		if (r.flags & (TD_FLAG_ZERO_SLOTS | TD_FLAG_SLOTS_BACK | TD_FLAG_L1_SUM)) {
+			kr->invalid++;
+			continue;
+		}
+		slots[good] = d;
+		bound[good] = (v[i].err_slots + (bc ? bc->err_slots : 0)) / d;
+		for (unsigned m = 0; m < TMA_NMETRICS; m++)
+			tma[m][good] = r.frac[m];
+		good++;
+	}
+	kr->reps = n;
+	bench_stats_compute(tsc, n, &kr->tsc);
+	if (kr->topdown && good) {
+		bench_stats_compute(slots, good, &kr->slots);
+		kr->bound = bench_median(bound, good);
+		for (unsigned m = 0; m < TMA_NMETRICS; m++)
+			bench_stats_compute(tma[m], good, &kr->tma[m]);
+	}
+	rc = 0;
+out:
+	for (unsigned m = 0; m < TMA_NMETRICS; m++)
+		free(tma[m]);
+	free(tsc);
+	free(slots);
+	free(bound);
+	return rc;
+}
+
+/* ------------------------------------------------------------- the run */
+
+/* TSC ticks per second against CLOCK_MONOTONIC over ~20 ms. */
+static uint64_t tsc_hz_estimate(void)
+{
+	struct timespec t0, t1, nap = { 0, 20 * 1000 * 1000 };
+	uint64_t c0, c1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	c0 = rdtsc_fenced();
+	nanosleep(&nap, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	c1 = rdtsc_fenced();
+	double sec = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	return sec > 0 ? (uint64_t)((double)(c1 - c0) / sec) : 0;
+}
+
+/* Resolve --kernel LIST to table entries; the empty bracket always runs first. */
+static int select_kernels(const char *list, const struct bench_kernel **sel, size_t *n)
+{
+	size_t nk, cnt = 0;
+	const struct bench_kernel *all = bench_kernels(&nk);
+	char buf[512], *save = NULL;
+
+	sel[cnt++] = bench_kernel_find("empty");
+	if (!sel[0])
+		return -EINVAL;
+	if (!list) {
+		for (size_t i = 0; i < nk; i++)
+			if (&all[i] != sel[0])
+				sel[cnt++] = &all[i];
+		*n = cnt;
+		return 0;
+	}
+	if (strlen(list) >= sizeof(buf) || !*list)
+		return -EINVAL;
+	strcpy(buf, list);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		const struct bench_kernel *k = bench_kernel_find(t);
+		bool dup = false;
+
+		if (!k)
+			return -EINVAL;
+		for (size_t i = 0; i < cnt; i++)
+			dup |= sel[i] == k;
+		if (!dup)
+			sel[cnt++] = k;
+	}
+	*n = cnt;
+	return 0;
+}
+
+/* Identify from the dump or the live machine; re-identify with
+ * IA32_PERF_CAPABILITIES once a CPU and the MSR backend are known. */
+static int identify(const struct bench_options *opt, struct cpu_info *ci,
+		    struct msr_dev *dev, int cpu)
+{
+	struct cpu_source *src = cpu_source_from_env(opt->cpuid_dump);
+	uint64_t caps;
+	int rc;
+
+	if (!src)
+		return -errno;
+	rc = cpu_identify(src, NULL, ci);
+	if (!rc && cpu >= 0 && dev && ci->pdcm &&
+	    !msr_read(dev, (unsigned)cpu, IA32_PERF_CAPABILITIES, &caps))
+		rc = cpu_identify(src, &caps, ci);
+	cpu_source_free(src);
+	return rc;
+}
+
+/* Pick the backend from the request and what is available. */
+static int choose_backend(struct bench_session *s)
+{
+	struct bench_result *res = s->res;
+	struct bench_avail *a = &res->avail;
+	enum bench_backend_id want = s->opt->backend;
+	char why[400];
+
+	if (want == BENCH_BACKEND_TSC || (want == BENCH_BACKEND_AUTO && a->why != TD_OK)) {
+		res->backend = BENCH_BACKEND_TSC;
+		if (a->why == TD_OK)
+			snprintf(a->reason, sizeof(a->reason), "not measured: --backend tsc "
+				 "was requested (level %d is available)", a->level);
+	} else if (a->why != TD_OK) {
+		return -ENODEV; /* rdpmc/msr requested: a->reason says why not */
+	} else if (want == BENCH_BACKEND_MSR || (want == BENCH_BACKEND_AUTO && !a->rdpmc_ok)) {
+		res->backend = BENCH_BACKEND_MSR;
+		if (!a->rdpmc_ok) {
+			bench_rdpmc_reason(a, why, sizeof(why));
+			snprintf(res->note, sizeof(res->note), "%s", why);
+		}
+	} else if (!a->rdpmc_ok) {
+		bench_rdpmc_reason(a, a->reason, sizeof(a->reason));
+		a->why = TD_RDPMC_FAULT;
+		return -ENODEV;
+	} else {
+		res->backend = BENCH_BACKEND_RDPMC;
+	}
+	s->be = backend_get(res->backend);
+	res->level = s->be->topdown ? a->level : 0;
+	if (s->be->topdown && s->opt->level) {
+		if (s->opt->level > a->level) {
+			snprintf(a->reason, sizeof(a->reason), "--level %d requested but cpu %u "
+				 "has only level %d in IA32_PERF_METRICS", s->opt->level,
+				 res->cpu_used, a->level);
+			return -EINVAL;
+		}
+		res->level = s->opt->level;
+	}
+	return 0;
+}
+
+/* Measure one kernel into @kr (setup, samples, teardown). */
+static int measure_one(struct bench_session *s, const struct bench_kernel *k,
+		       struct bench_kernel_ctx *c, struct bracket_cost *bc,
+		       struct bench_kernel_result *kr)
+{
+	unsigned reps = s->opt->reps;
+	struct rep_sample *v = calloc(reps, sizeof(*v));
+	bool is_empty = !strcmp(k->name, "empty");
+	int rc = -ENOMEM;
+
+	if (!v)
+		return rc;
+	kr->kernel = k;
+	kr->topdown = s->be->topdown;
+	c->priv = NULL;
+	rc = k->setup ? k->setup(c) : 0;
+	if (rc)
+		goto out;
+	rc = run_kernel(s, k, c, v, reps);
+	if (k->teardown)
+		k->teardown(c);
+	if (rc)
+		goto out;
+	if (is_empty) {
+		bracket_cost(v, reps, bc);
+		s->res->empty_tsc = bc->tsc;
+	}
+	rc = summarise(s, v, reps, is_empty ? NULL : bc, kr);
+out:
+	free(v);
+	return rc;
+}
+
+/* Pin, open the MSR backend, decide availability and backend. */
+static int prepare(struct bench_session *s, hwloc_topology_t *topo)
+{
+	struct bench_result *res = s->res;
+	int rc, cpu;
+
+	rc = identify(s->opt, &res->cpu, NULL, -1);
+	if (rc)
+		return rc;
+	rc = cpu_topo_load(topo);
+	if (rc)
+		return rc;
+	cpu = cpu_choose(*topo, &res->cpu, s->opt->cpu);
+	if (cpu < 0)
+		return cpu;
+	res->cpu_used = (unsigned)cpu;
+	rc = cpu_pin_self(*topo, res->cpu_used, &res->membind_ok);
+	if (rc)
+		return rc;
+	if (msr_open(NULL, &s->dev))
+		s->dev = NULL;
+	if (s->dev && (rc = identify(s->opt, &res->cpu, s->dev, cpu)))
+		return rc;
+	bench_topdown_check(&res->cpu, res->cpu_used, s->dev, &res->avail);
+	res->tsc_hz = tsc_hz_estimate();
+	return choose_backend(s);
+}
+
+int bench_run(const struct bench_options *opt, struct bench_result *res)
+{
+	const struct bench_kernel *sel[64];
+	struct bench_session s = { .opt = opt, .res = res, .perf_fd = -1 };
+	struct bench_kernel_ctx c = { 0 };
+	struct bracket_cost bc = { 0 };
+	hwloc_topology_t topo = NULL;
+	size_t nsel;
+	bool started = false;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if (opt->reps == 0 || opt->reps > BENCH_MAX_REPS || opt->warmup > BENCH_MAX_REPS)
+		return -ERANGE;
+	rc = select_kernels(opt->kernels, sel, &nsel);
+	if (rc)
+		return rc;
+	rc = prepare(&s, &topo);
+	if (rc)
+		goto out;
+	res->kernels = calloc(nsel, sizeof(*res->kernels));
+	if (!res->kernels) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	pmu_guard_install();
+	rc = s.be->start(&s);
+	if (rc)
+		goto out;
+	started = true;
+	c.cpu = res->cpu_used;
+	c.llc_bytes = cpu_llc_bytes(topo, res->cpu_used);
+	for (size_t i = 0; i < nsel && !rc; i++) {
+		rc = measure_one(&s, sel[i], &c, &bc, &res->kernels[i]);
+		res->nkernels = i + 1;
+	}
+	if (res->backend == BENCH_BACKEND_MSR && !res->note[0])
+		snprintf(res->note, sizeof(res->note), "msr backend: every bracket read is two "
+			 "pread()s of /dev/cpu/N/msr");
+out:
+	if (started) {
+		int rc2 = s.be->stop(&s);
+		if (!rc)
+			rc = rc2;
+	}
+	msr_close(s.dev);
+	if (topo)
+		hwloc_topology_destroy(topo);
+	return rc;
+}
+
+void bench_result_free(struct bench_result *res)
+{
+	free(res->kernels);
+	res->kernels = NULL;
+	res->nkernels = 0;
+}

@@ -1,1 +1,190 @@
-/* placeholder: being written */
+/*
+ * bench/output.c - the bench result as a table, CSV or JSON.
+ * Fractions are printed as percentages with two decimals (never truncated
+ * to whole percent); Top-down columns appear only when measured: a machine
+ * without Top-down never shows zeros for it.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "bench/bench.h"
+
+#define PCT(x) (100.0 * (x))
+
+static const char *kind_of(const struct bench_result *res)
+{
+	const struct cpu_kind *k = cpu_info_kind_of(&res->cpu, res->cpu_used);
+	return k ? k->kind : "unknown";
+}
+
+static void print_header(FILE *f, const struct bench_result *res)
+{
+	fprintf(f, "cpu %u: %s (%s core), family %u model 0x%02X stepping %u%s%s\n",
+		res->cpu_used, res->cpu.brand, kind_of(res), res->cpu.family, res->cpu.model,
+		res->cpu.stepping, res->cpu.hypervisor ? ", hypervisor " : "",
+		res->cpu.hypervisor ? res->cpu.hypervisor : "");
+	fprintf(f, "backend: %s", bench_backend_name(res->backend));
+	if (res->tsc_hz)
+		fprintf(f, ", TSC %.3f GHz", (double)res->tsc_hz * 1e-9);
+	fprintf(f, ", empty bracket %.0f TSC ticks (subtracted)%s\n", res->empty_tsc,
+		res->membind_ok ? "" : ", memory binding unavailable");
+	if (res->level)
+		fprintf(f, "top-down: level %d from IA32_PERF_METRICS (values: median %% of "
+			"slots [q1, q3]; +/-: 8-bit quantisation bound, percentage points)\n",
+			res->level);
+	else
+		fprintf(f, "top-down: unavailable: %s\n", res->avail.reason[0] ?
+			res->avail.reason : "not requested (--backend tsc)");
+	if (res->note[0])
+		fprintf(f, "note: %s\n", res->note);
+}
+
+static void print_tsc_table(FILE *f, const struct bench_result *res)
+{
+	fprintf(f, "\n%-13s %6s %12s %12s %12s %12s %12s %10s\n", "kernel", "reps",
+		"tsc median", "q1", "q3", "min", "max", "MAD");
+	for (size_t i = 0; i < res->nkernels; i++) {
+		const struct bench_kernel_result *k = &res->kernels[i];
+		fprintf(f, "%-13s %6u %12.0f %12.0f %12.0f %12.0f %12.0f %10.1f\n",
+			k->kernel->name, k->reps, k->tsc.median, k->tsc.q1, k->tsc.q3,
+			k->tsc.min, k->tsc.max, k->tsc.mad);
+	}
+}
+
+static void print_metric_cells(FILE *f, const struct bench_kernel_result *k,
+			       const enum td_metric *m, unsigned n)
+{
+	for (unsigned j = 0; j < n; j++) {
+		const struct bench_stats *st = &k->tma[m[j]];
+		char cell[48];
+		snprintf(cell, sizeof(cell), "%.2f [%.2f,%.2f]", PCT(st->median),
+			 PCT(st->q1), PCT(st->q3));
+		fprintf(f, " %21s", cell);
+	}
+}
+
+static void print_td_table(FILE *f, const struct bench_result *res, int level)
+{
+	static const enum td_metric l1[] = { TMA_RETIRING, TMA_BAD_SPECULATION,
+		TMA_FRONTEND_BOUND, TMA_BACKEND_BOUND };
+	static const enum td_metric l2[] = { TMA_HEAVY_OPERATIONS, TMA_LIGHT_OPERATIONS,
+		TMA_BRANCH_MISPREDICTS, TMA_MACHINE_CLEARS, TMA_FETCH_LATENCY,
+		TMA_FETCH_BANDWIDTH, TMA_MEMORY_BOUND, TMA_CORE_BOUND };
+	const enum td_metric *m = level == 1 ? l1 : l2;
+	unsigned n = level == 1 ? 4 : 8;
+
+	fprintf(f, "\n%-13s %10s %7s", "kernel", "slots", "+/-pp");
+	for (unsigned j = 0; j < n; j++)
+		fprintf(f, " %21s", td_metric_name(m[j]) + 4);
+	fputc('\n', f);
+	for (size_t i = 0; i < res->nkernels; i++) {
+		const struct bench_kernel_result *k = &res->kernels[i];
+		if (!k->slots.n) {
+			fprintf(f, "%-13s no valid repetition (%u of %u flagged)\n",
+				k->kernel->name, k->invalid, k->reps);
+			continue;
+		}
+		fprintf(f, "%-13s %10.0f %7.2f", k->kernel->name, k->slots.median, PCT(k->bound));
+		print_metric_cells(f, k, m, n);
+		if (k->invalid)
+			fprintf(f, "  (%u invalid)", k->invalid);
+		fputc('\n', f);
+	}
+}
+
+void bench_print_table(FILE *f, const struct bench_result *res)
+{
+	print_header(f, res);
+	print_tsc_table(f, res);
+	if (!res->level)
+		return;
+	print_td_table(f, res, 1);
+	if (res->level >= 2)
+		print_td_table(f, res, 2);
+}
+
+static void csv_row(FILE *f, const char *kernel, const char *q, const char *unit,
+		    const struct bench_stats *s, double bound)
+{
+	fprintf(f, "%s,%s,%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", kernel, q, unit, s->n,
+		s->median, s->min, s->max, s->q1, s->q3, s->mad, s->mean);
+	if (isnan(bound))
+		fputs("\n", f);
+	else
+		fprintf(f, "%.4f\n", bound);
+}
+
+void bench_print_csv(FILE *f, const struct bench_result *res)
+{
+	fprintf(f, "kernel,quantity,unit,n,median,min,max,q1,q3,mad,mean,bound_pp\n");
+	for (size_t i = 0; i < res->nkernels; i++) {
+		const struct bench_kernel_result *k = &res->kernels[i];
+		csv_row(f, k->kernel->name, "tsc_cycles", "ticks", &k->tsc, NAN);
+		if (!k->topdown || !k->slots.n)
+			continue;
+		csv_row(f, k->kernel->name, "slots", "slots", &k->slots, NAN);
+		for (int m = 0; m < TMA_NMETRICS; m++) {
+			if (td_metric_level((enum td_metric)m) > res->level)
+				continue;
+			struct bench_stats p = k->tma[m];
+			p.median *= 100; p.min *= 100; p.max *= 100; p.q1 *= 100;
+			p.q3 *= 100; p.mad *= 100; p.mean *= 100;
+			csv_row(f, k->kernel->name, td_metric_name((enum td_metric)m), "percent",
+				&p, PCT(k->bound));
+		}
+	}
+}
+
+/* {"median":..,"min":..,...} scaled by @scale. */
+static json_t *stats_json(const struct bench_stats *s, double scale)
+{
+	return json_pack("{s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "n", (json_int_t)s->n,
+			 "median", s->median * scale, "min", s->min * scale,
+			 "max", s->max * scale, "q1", s->q1 * scale, "q3", s->q3 * scale,
+			 "mad", s->mad * scale, "mean", s->mean * scale);
+}
+
+static json_t *kernel_json(const struct bench_result *res, const struct bench_kernel_result *k)
+{
+	char flags[256];
+	json_t *o = json_pack("{s:s,s:s,s:s,s:I,s:I,s:o}", "name", k->kernel->name,
+			      "node", k->kernel->node, "why", k->kernel->why,
+			      "repetitions", (json_int_t)k->reps, "invalid", (json_int_t)k->invalid,
+			      "tsc_cycles", stats_json(&k->tsc, 1));
+
+	if (!o || !k->topdown)
+		return o;
+	json_object_set_new(o, "flags", json_string(td_flag_text(k->flags, flags, sizeof(flags))));
+	if (!k->slots.n)
+		return o;
+	json_object_set_new(o, "slots", stats_json(&k->slots, 1));
+	json_object_set_new(o, "bound_pp", json_real(PCT(k->bound)));
+	for (int m = 0; m < TMA_NMETRICS; m++) {
+		if (td_metric_level((enum td_metric)m) > res->level)
+			continue;
+		json_t *st = stats_json(&k->tma[m], 100);
+		json_object_set_new(st, "unit", json_string("percent"));
+		json_object_set_new(st, "bound_pp", json_real(PCT(k->bound)));
+		json_object_set_new(o, td_metric_name((enum td_metric)m), st);
+	}
+	return o;
+}
+
+json_t *bench_to_json(const struct bench_result *res)
+{
+	json_t *kernels = json_array(), *ident = cpu_info_to_json(&res->cpu);
+	json_t *doc = json_pack("{s:s,s:{s:I,s:s,s:o},s:s,s:{s:b,s:i,s:s?},s:I,s:f,s:s?,s:o}",
+		"schema", "baretma-bench/1",
+		"cpu", "os_cpu", (json_int_t)res->cpu_used, "kind", kind_of(res), "identity", ident,
+		"backend", bench_backend_name(res->backend),
+		"topdown", "available", res->level > 0, "level", res->level,
+		"reason", res->level ? NULL : res->avail.reason,
+		"tsc_hz", (json_int_t)res->tsc_hz, "empty_bracket_tsc", res->empty_tsc,
+		"note", res->note[0] ? res->note : NULL, "kernels", kernels);
+
+	if (!doc)
+		return NULL;
+	for (size_t i = 0; i < res->nkernels; i++)
+		json_array_append_new(kernels, kernel_json(res, &res->kernels[i]));
+	return doc;
+}

@@ -13,6 +13,13 @@
  *     line at all does not exist (-ENXIO at open).  Every successful write is
  *     persisted before the call returns (write to FILE.tmp, fsync, rename), so
  *     a killed process leaves FILE reflecting every completed write.
+ *     Lines are rewritten in place: unchanged values keep their original
+ *     text, so restoring every value gives back the original bytes.
+ *     Two registers follow the hardware instead of plain storage
+ *     (pmu-reference §1.4): IA32_PERF_GLOBAL_STATUS is read-only (a write
+ *     is -EIO), and a write to IA32_PERF_GLOBAL_STATUS_RESET clears those
+ *     bits in the CPU's IA32_PERF_GLOBAL_STATUS line (if listed) and leaves
+ *     its own line as it is (write-1-to-clear; _STATUS_SET sets them).
  *
  * $BARETMA_MSR_TRACE=FILE appends one line per access, for either backend:
  *   "rd CPU 0xMSR 0xVALUE" or "wr CPU 0xMSR 0xVALUE", with " ERRNAME" (e.g.
@@ -111,5 +118,12 @@ extern const struct msr_ops msr_state_ops;
 /* Create backend contexts: 0 or -errno (see msr_open). */
 int msr_device_ctx_new(const char *template, void **ctx);
 int msr_state_ctx_new(const char *file, void **ctx, char *err, size_t errlen);
+
+/*
+ * msr_device_path - expand a device path template for @cpu ("%u" = the CPU,
+ * "%%" = '%'), async-signal-safe.  Returns 0, -EINVAL (not exactly one %u,
+ * or another conversion), -ENAMETOOLONG (does not fit in @n bytes).
+ */
+int msr_device_path(const char *template, unsigned cpu, char *buf, size_t n);
 
 #endif
