@@ -49,6 +49,28 @@ const struct bench_kernel *bench_kernels(size_t *n);
 /* bench_kernel_find - by name, or NULL. */
 const struct bench_kernel *bench_kernel_find(const char *name);
 
+/*
+ * What a kernel's setup() prepared, so tests can check it from outside
+ * (the pointer-chase cycle, the JIT chain, the branch data).  A kernel
+ * whose setup allocates keeps its state in ctx->priv, and that state begins
+ * with this struct:
+ *   ptr-chase:   base = the nodes, unit = 64 (one cache line per node; its
+ *                first 8 bytes point at the next node), count = nodes
+ *   branch-miss: base = the random bytes, unit = 1, count = bytes
+ *   icache-miss: base = the JIT code and its entry point, unit = bytes per
+ *                block, count = blocks
+ */
+struct bench_kernel_region {
+	void *base;
+	size_t bytes;   /* mapped size */
+	size_t unit;    /* bytes per element */
+	size_t count;   /* elements */
+};
+
+/* bench_kernel_region_of - @c's region after setup, or NULL when the
+ * kernel keeps no state (or setup has not run). */
+const struct bench_kernel_region *bench_kernel_region_of(const struct bench_kernel_ctx *c);
+
 /* ------------------------------------------------------------- backends */
 
 enum bench_backend_id {

@@ -317,10 +317,10 @@ static int identify(const struct bench_options *opt, struct cpu_info *ci,
 
 	if (!src)
 		return -errno;
-	rc = cpu_identify(src, NULL, ci);
+	rc = cpu_info_identify(src, NULL, ci);
 	if (!rc && cpu >= 0 && dev && ci->pdcm &&
 	    !msr_read(dev, (unsigned)cpu, IA32_PERF_CAPABILITIES, &caps))
-		rc = cpu_identify(src, &caps, ci);
+		rc = cpu_info_identify(src, &caps, ci);
 	cpu_source_free(src);
 	return rc;
 }

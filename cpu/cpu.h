@@ -151,7 +151,8 @@ struct cpu_info {
 };
 
 /*
- * cpu_identify - identify the CPU(s) of @src: libcpuid for vendor, family,
+ * cpu_info_identify - identify the CPU(s) of @src (not named cpu_identify:
+ * libcpuid owns that symbol): libcpuid for vendor, family,
  * model, stepping, brand and hypervisor; CPUID leaf 0xA for the PMU; leaf
  * 0x1A per logical CPU for core kinds on hybrid parts; the model table for
  * uarch, width and Top-down level (kernel rules where CPUID under-reports:
@@ -159,7 +160,7 @@ struct cpu_info {
  * @perf_caps: IA32_PERF_CAPABILITIES if the caller could read it, else NULL.
  * Returns 0 or -errno (-EINVAL: libcpuid could not identify the data).
  */
-int cpu_identify(const struct cpu_source *src, const uint64_t *perf_caps, struct cpu_info *out);
+int cpu_info_identify(const struct cpu_source *src, const uint64_t *perf_caps, struct cpu_info *out);
 
 /* cpu_info_kind_of - the kind containing OS CPU @cpu, or NULL. */
 const struct cpu_kind *cpu_info_kind_of(const struct cpu_info *ci, unsigned cpu);

@@ -161,7 +161,7 @@ unsigned cpu_source_ncpus(const struct cpu_source *src)
 
 /* ------------------------------------------------------------------ dump */
 
-/* The subleaf arrays libcpuid keeps, as (leaf, rows, count). */
+/* The subleaf arrays libcpuid keeps (leaves 4, 0xb, 0x12, 0x14, 0x8000001d). */
 static const uint32_t *dump_subleaf(const struct cpu_raw_data_t *r, uint32_t leaf,
 				    uint32_t subleaf)
 {

@@ -1,1 +1,300 @@
-/* placeholder: being written */
+/*
+ * msr/msr_ops.c - backend selection, dispatch through the ops table, the
+ * $BARETMA_MSR_TRACE access trace, and the messages for MSR errors.
+ *
+ * msr_read/msr_write are async-signal-safe: they call the backend (itself
+ * async-signal-safe, see msr_dev.c / msr_state.c) and append the trace line
+ * with one write(2) of a line formatted by hand into a stack buffer.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "msr/msr.h"
+
+#define MSR_DEFAULT_TEMPLATE "/dev/cpu/%u/msr"
+#define STATE_PREFIX "state:"
+
+struct msr_dev {
+	const struct msr_ops *ops;
+	void *ctx;
+	int trace_fd;        /* -1: no trace */
+	char where[4096];    /* device template or state file path */
+};
+
+static char last_error[1024];
+
+/* ------------------------------------------------------------- trace */
+
+/* errno names for trace lines; "E<number>" for the rest. */
+static const char *errno_name(int err)
+{
+	switch (err) {
+	case EIO: return "EIO";
+	case ENXIO: return "ENXIO";
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	case ENOENT: return "ENOENT";
+	case EINVAL: return "EINVAL";
+	case EBADF: return "EBADF";
+	case ENOMEM: return "ENOMEM";
+	case ENOSPC: return "ENOSPC";
+	case EROFS: return "EROFS";
+	case ENODEV: return "ENODEV";
+	case EBUSY: return "EBUSY";
+	case EFAULT: return "EFAULT";
+	case EDQUOT: return "EDQUOT";
+	case ENAMETOOLONG: return "ENAMETOOLONG";
+	case EMFILE: return "EMFILE";
+	case ENFILE: return "ENFILE";
+	case ELOOP: return "ELOOP";
+	case EEXIST: return "EEXIST";
+	case ENOTDIR: return "ENOTDIR";
+	case EISDIR: return "EISDIR";
+	default: return NULL;
+	}
+}
+
+static size_t put_str(char *buf, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(buf, s, n);
+	return n;
+}
+
+static size_t put_dec(char *buf, uint64_t v)
+{
+	char tmp[24];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	return n;
+}
+
+static size_t put_hex(char *buf, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = digits[v & 0xf];
+		v >>= 4;
+	} while (v);
+	buf[0] = '0';
+	buf[1] = 'x';
+	for (i = 0; i < n; i++)
+		buf[2 + i] = tmp[n - 1 - i];
+	return n + 2;
+}
+
+/* "rd CPU 0xMSR 0xVALUE[ ENAME]\n" in one write(2) (O_APPEND). */
+static void trace(const struct msr_dev *dev, const char *op, unsigned cpu,
+		  uint32_t msr, uint64_t val, int rc)
+{
+	char line[128];
+	size_t n = 0;
+	const char *name;
+	int saved_errno = errno;
+
+	if (dev->trace_fd < 0)
+		return;
+	n += put_str(line + n, op);
+	line[n++] = ' ';
+	n += put_dec(line + n, cpu);
+	line[n++] = ' ';
+	n += put_hex(line + n, msr);
+	line[n++] = ' ';
+	n += put_hex(line + n, rc ? 0 : val);
+	if (rc) {
+		line[n++] = ' ';
+		name = errno_name(-rc);
+		if (name) {
+			n += put_str(line + n, name);
+		} else {
+			line[n++] = 'E';
+			n += put_dec(line + n, (uint64_t)-rc);
+		}
+	}
+	line[n++] = '\n';
+	/* A failing trace must not change the result of the access. */
+	if (write(dev->trace_fd, line, n) < 0) {
+		/* ignored */
+	}
+	errno = saved_errno;
+}
+
+/* -------------------------------------------------------------- open */
+
+static int open_backend(struct msr_dev *dev, const char *spec)
+{
+	int rc;
+
+	if (strncmp(spec, STATE_PREFIX, strlen(STATE_PREFIX)) == 0) {
+		const char *file = spec + strlen(STATE_PREFIX);
+
+		dev->ops = &msr_state_ops;
+		snprintf(dev->where, sizeof(dev->where), "%s", file);
+		return msr_state_ctx_new(file, &dev->ctx, last_error, sizeof(last_error));
+	}
+	dev->ops = &msr_device_ops;
+	snprintf(dev->where, sizeof(dev->where), "%s", spec);
+	rc = msr_device_ctx_new(spec, &dev->ctx);
+	if (rc == -EINVAL)
+		snprintf(last_error, sizeof(last_error), "MSR device template '%s': "
+			 "needs exactly one %%u (the CPU number) and no other %% "
+			 "conversion", spec);
+	else if (rc)
+		snprintf(last_error, sizeof(last_error), "MSR device template '%s': %s",
+			 spec, strerror(-rc));
+	return rc;
+}
+
+static int open_trace(struct msr_dev *dev)
+{
+	const char *path = getenv("BARETMA_MSR_TRACE");
+	int rc;
+
+	if (!path || !*path)
+		return 0;
+	dev->trace_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (dev->trace_fd >= 0)
+		return 0;
+	rc = -errno;
+	snprintf(last_error, sizeof(last_error), "trace file '%s' "
+		 "($BARETMA_MSR_TRACE): %s", path, strerror(-rc));
+	return rc;
+}
+
+int msr_open(const char *spec, struct msr_dev **out)
+{
+	struct msr_dev *dev;
+	int rc;
+
+	last_error[0] = '\0';
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!spec || !*spec)
+		spec = getenv("BARETMA_MSR");
+	if (!spec || !*spec)
+		spec = MSR_DEFAULT_TEMPLATE;
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return -ENOMEM;
+	dev->trace_fd = -1;
+	rc = open_backend(dev, spec);
+	if (rc) {
+		dev->ops = NULL; /* no context to close */
+		goto out;
+	}
+	rc = open_trace(dev);
+out:
+	if (rc)
+		msr_close(dev);
+	else
+		*out = dev;
+	return rc;
+}
+
+void msr_close(struct msr_dev *dev)
+{
+	if (!dev)
+		return;
+	if (dev->ops && dev->ctx)
+		dev->ops->close(dev->ctx);
+	if (dev->trace_fd >= 0)
+		close(dev->trace_fd);
+	free(dev);
+}
+
+/* ------------------------------------------------------------ access */
+
+int msr_open_cpu(struct msr_dev *dev, unsigned cpu)
+{
+	if (!dev)
+		return -EINVAL;
+	return dev->ops->open(dev->ctx, cpu);
+}
+
+int msr_read(struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t *val)
+{
+	uint64_t v = 0;
+	int rc;
+
+	if (!dev || !val)
+		return -EINVAL;
+	rc = dev->ops->read(dev->ctx, cpu, msr, &v);
+	if (!rc)
+		*val = v;
+	trace(dev, "rd", cpu, msr, v, rc);
+	return rc;
+}
+
+int msr_write(struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t val)
+{
+	int rc;
+
+	if (!dev)
+		return -EINVAL;
+	rc = dev->ops->write(dev->ctx, cpu, msr, val);
+	trace(dev, "wr", cpu, msr, val, rc);
+	return rc;
+}
+
+/* ---------------------------------------------------------- messages */
+
+const char *msr_backend_name(const struct msr_dev *dev)
+{
+	return dev && dev->ops ? dev->ops->name : "";
+}
+
+void msr_describe(const struct msr_dev *dev, unsigned cpu, char *buf, size_t n)
+{
+	if (!buf || !n)
+		return;
+	if (!dev || !dev->ops) {
+		buf[0] = '\0';
+		return;
+	}
+	if (dev->ops == &msr_state_ops) {
+		snprintf(buf, n, "%s", dev->where);
+		return;
+	}
+	if (msr_device_path(dev->where, cpu, buf, n) < 0)
+		snprintf(buf, n, "%s", dev->where);
+}
+
+const char *msr_last_error(void)
+{
+	return last_error;
+}
+
+/* Remedies for the driver's errors (pmu-reference §4, arch/x86/kernel/msr.c). */
+const char *msr_remedy(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return "try: modprobe msr";
+	case -EACCES:
+	case -EPERM:
+		return "run as root with CAP_SYS_RAWIO; check kernel lockdown and "
+		       "msr.allow_writes";
+	case -EIO:
+		return "this register is not implemented on this CPU";
+	case -ENXIO:
+		return "the CPU is offline or absent";
+	default:
+		return "";
+	}
+}

@@ -1,1 +1,295 @@
-/* placeholder: being written */
+/*
+ * msr/pmu.c - program fixed counter 3 (TOPDOWN.SLOTS) and IA32_PERF_METRICS
+ * on one CPU, save and restore what was there, and restore on fatal signals.
+ *
+ * Order: msr/pmu.h, from pmu-reference §5.4 and the kernel
+ * (arch/x86/events/intel/core.c: intel_pmu_disable_all writes GLOBAL_CTRL=0,
+ * icl_set_topdown_event_period writes FC3 then PERF_METRICS,
+ * intel_pmu_ack_status writes the reset MSR, intel_pmu_enable_all writes
+ * GLOBAL_CTRL last).  Only the FC3 field (bits 15:12) of IA32_FIXED_CTR_CTRL
+ * changes (pmu-reference §1.2); fields of FC0-2 may belong to firmware or
+ * perf and are kept bit for bit.
+ *
+ * IA32_PERF_METRICS and bit 48 are touched only with cfg->perf_metrics:
+ * without the feature, accessing 0x329 or setting bit 48 is a #GP
+ * (pmu-reference §1.3, §1.5).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "msr/intel_regs.h"
+#include "msr/pmu.h"
+
+static uint64_t fc3_field(uint64_t fixed_ctr_ctrl)
+{
+	return (fixed_ctr_ctrl & FIXED_CTR3_FIELD_MASK) >> FIXED_CTR3_FIELD_SHIFT;
+}
+
+/* Append "; "-separated reasons to @why. */
+static void why_add(char *why, size_t whylen, const char *text)
+{
+	size_t used;
+
+	if (!why || !whylen)
+		return;
+	used = strlen(why);
+	snprintf(why + used, whylen - used, "%s%s", used ? "; " : "", text);
+}
+
+/* -EBUSY (with the reasons) when FC3 or PERF_METRICS is in use, else 0. */
+static int in_use(uint64_t fixed_ctr_ctrl, uint64_t global_ctrl, char *why, size_t whylen)
+{
+	char buf[96];
+	int rc = 0;
+
+	if (why && whylen)
+		why[0] = '\0';
+	if (fc3_field(fixed_ctr_ctrl)) {
+		snprintf(buf, sizeof(buf), "IA32_FIXED_CTR_CTRL[15:12]=0x%x "
+			 "(fixed counter 3 enabled)", (unsigned)fc3_field(fixed_ctr_ctrl));
+		why_add(why, whylen, buf);
+		rc = -EBUSY;
+	}
+	if (global_ctrl & GLOBAL_CTRL_EN_FIXED3) {
+		why_add(why, whylen, "IA32_PERF_GLOBAL_CTRL bit 35 set "
+			"(fixed counter 3 enabled)");
+		rc = -EBUSY;
+	}
+	if (global_ctrl & GLOBAL_CTRL_EN_PERF_METRICS) {
+		why_add(why, whylen, "IA32_PERF_GLOBAL_CTRL bit 48 set "
+			"(PERF_METRICS enabled)");
+		rc = -EBUSY;
+	}
+	return rc;
+}
+
+int pmu_check_in_use(struct msr_dev *dev, unsigned cpu, char *why, size_t whylen)
+{
+	uint64_t fcc, gc;
+	int rc;
+
+	if (why && whylen)
+		why[0] = '\0';
+	rc = msr_read(dev, cpu, IA32_FIXED_CTR_CTRL, &fcc);
+	if (!rc)
+		rc = msr_read(dev, cpu, IA32_PERF_GLOBAL_CTRL, &gc);
+	if (!rc)
+		rc = in_use(fcc, gc, why, whylen);
+	return rc;
+}
+
+/* Step 1 of pmu.h: read what we are going to change. */
+static int save_regs(struct msr_dev *dev, unsigned cpu, struct pmu_saved *s)
+{
+	int rc;
+
+	rc = msr_read(dev, cpu, IA32_PERF_GLOBAL_CTRL, &s->global_ctrl);
+	if (!rc)
+		rc = msr_read(dev, cpu, IA32_FIXED_CTR_CTRL, &s->fixed_ctr_ctrl);
+	if (!rc)
+		rc = msr_read(dev, cpu, IA32_FIXED_CTR3, &s->fixed_ctr3);
+	if (!rc && s->perf_metrics)
+		rc = msr_read(dev, cpu, IA32_PERF_METRICS, &s->perf_metrics_val);
+	return rc;
+}
+
+/* Steps 2-6 of pmu.h. */
+static int program_regs(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
+			const struct pmu_saved *s)
+{
+	uint64_t field = cfg->user_only ? FIXED_CTR_CTRL_EN_USR
+					: FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR;
+	uint64_t fcc = (s->fixed_ctr_ctrl & ~FIXED_CTR3_FIELD_MASK) |
+		       field << FIXED_CTR3_FIELD_SHIFT;
+	uint64_t enable = GLOBAL_CTRL_EN_FIXED3;
+	uint64_t keep = s->global_ctrl;
+	int rc;
+
+	if (cfg->perf_metrics)
+		enable |= GLOBAL_CTRL_EN_PERF_METRICS;
+	else
+		keep &= ~GLOBAL_CTRL_EN_PERF_METRICS; /* never write bit 48 without the feature */
+	rc = msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, 0);
+	if (!rc)
+		rc = msr_write(dev, cpu, IA32_FIXED_CTR_CTRL, fcc);
+	if (!rc)
+		rc = pmu_reset_counts(dev, cpu, cfg->perf_metrics);
+	/* The reset MSR takes the GLOBAL_STATUS bit positions (pmu-reference §1.4). */
+	if (!rc)
+		rc = msr_write(dev, cpu, IA32_PERF_GLOBAL_STATUS_RESET, enable);
+	if (!rc)
+		rc = msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, keep | enable);
+	return rc;
+}
+
+int pmu_program(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
+		struct pmu_saved *saved, char *why, size_t whylen)
+{
+	struct pmu_saved s = { .cpu = cpu, .perf_metrics = cfg->perf_metrics };
+	int rc;
+
+	if (why && whylen)
+		why[0] = '\0';
+	saved->programmed = false;
+	atomic_signal_fence(memory_order_seq_cst);
+	*saved = s; /* programmed stays false */
+	if (!cfg->fixed_ctr3)
+		return -ENODEV;
+	rc = save_regs(dev, cpu, &s);
+	if (rc)
+		return rc;
+	rc = in_use(s.fixed_ctr_ctrl, s.global_ctrl, why, whylen);
+	if (rc && !cfg->force)
+		return rc;
+	/* Every saved value is in place before a signal handler may see
+	 * programmed == true (pmu_guard_restore_all). */
+	*saved = s;
+	atomic_signal_fence(memory_order_seq_cst);
+	saved->programmed = true;
+	atomic_signal_fence(memory_order_seq_cst);
+	rc = program_regs(dev, cpu, cfg, saved);
+	if (rc)
+		pmu_restore(dev, saved); /* best effort; the write error is the news */
+	return rc;
+}
+
+/* FC3 first, then PERF_METRICS: kernel icl_set_topdown_event_period,
+ * "The fixed counter 3 has to be written before the PERF_METRICS"
+ * (pmu-reference §3.1, §3.2). */
+int pmu_reset_counts(struct msr_dev *dev, unsigned cpu, bool perf_metrics)
+{
+	int rc = msr_write(dev, cpu, IA32_FIXED_CTR3, 0);
+
+	if (!rc && perf_metrics)
+		rc = msr_write(dev, cpu, IA32_PERF_METRICS, 0);
+	return rc;
+}
+
+static void keep_first(int *rc, int r)
+{
+	if (!*rc)
+		*rc = r;
+}
+
+int pmu_restore(struct msr_dev *dev, struct pmu_saved *saved)
+{
+	unsigned cpu;
+	int rc = 0;
+
+	if (!saved || !saved->programmed)
+		return 0;
+	cpu = saved->cpu;
+	keep_first(&rc, msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, 0));
+	keep_first(&rc, msr_write(dev, cpu, IA32_FIXED_CTR_CTRL, saved->fixed_ctr_ctrl));
+	keep_first(&rc, msr_write(dev, cpu, IA32_FIXED_CTR3, saved->fixed_ctr3));
+	if (saved->perf_metrics)
+		keep_first(&rc, msr_write(dev, cpu, IA32_PERF_METRICS,
+					  saved->perf_metrics_val));
+	keep_first(&rc, msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, saved->global_ctrl));
+	if (!rc)
+		saved->programmed = false;
+	return rc;
+}
+
+/* --------------------------------------------------------------- guard */
+
+static const int guard_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static struct {
+	struct msr_dev *dev;
+	struct pmu_saved *saved;
+} guard[PMU_GUARD_MAX];
+static volatile sig_atomic_t guard_n;
+
+static void guard_block(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(guard_signals) / sizeof(*guard_signals); i++)
+		sigaddset(&set, guard_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Restore, then die of the same signal with its default action. */
+static void guard_handler(int sig)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t set;
+
+	pmu_guard_restore_all();
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+}
+
+int pmu_guard_install(void)
+{
+	struct sigaction sa = { .sa_handler = guard_handler }, old;
+	size_t n = sizeof(guard_signals) / sizeof(*guard_signals);
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < n; i++)
+		sigaddset(&sa.sa_mask, guard_signals[i]);
+	for (size_t i = 0; i < n; i++) {
+		if (sigaction(guard_signals[i], NULL, &old) < 0)
+			return -errno;
+		/* A signal the caller ignores (nohup) stays ignored. */
+		if (old.sa_handler == SIG_IGN)
+			continue;
+		if (sigaction(guard_signals[i], &sa, NULL) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+int pmu_guard_register(struct msr_dev *dev, struct pmu_saved *saved)
+{
+	sigset_t old;
+	int rc = 0, i;
+
+	guard_block(&old);
+	for (i = 0; i < guard_n && guard[i].saved != saved; i++)
+		;
+	if (i < guard_n) {
+		guard[i].dev = dev;
+	} else if (guard_n >= PMU_GUARD_MAX) {
+		rc = -ENOSPC;
+	} else {
+		guard[i].dev = dev;
+		guard[i].saved = saved;
+		guard_n = i + 1;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+void pmu_guard_release(struct pmu_saved *saved)
+{
+	sigset_t old;
+
+	guard_block(&old);
+	for (int i = 0; i < guard_n; i++) {
+		if (guard[i].saved != saved)
+			continue;
+		guard[i] = guard[guard_n - 1];
+		guard_n = guard_n - 1;
+		break;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+int pmu_guard_restore_all(void)
+{
+	int rc = 0;
+
+	for (int i = 0; i < guard_n; i++)
+		keep_first(&rc, pmu_restore(guard[i].dev, guard[i].saved));
+	return rc;
+}

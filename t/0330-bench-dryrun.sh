@@ -1,3 +1,72 @@
 #!/bin/sh
+# t/0330-bench-dryrun - bench through the state-file backend with an Ice Lake
+# CPUID dump: it programs fixed counter 3 and PERF_METRICS in the order of
+# pmu-reference §5.4, restores every register byte for byte, also when killed
+# by SIGTERM mid-run, and refuses when fixed counter 3 is in use.
 . "$T_DATA/../tap.sh"
-skip_all "placeholder: being written"
+
+icl="$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test"
+[ -f "$icl" ] || skip_all "no ../shared/cpuid (Ice Lake dump needed)"
+state="$tmp/state"
+cat >"$state" <<'EOS'
+1 0x38f 0x70000000f
+1 0x38d 0x333
+1 0x30c 0x1234
+1 0x329 0x5566
+1 0x390 0x0
+1 0x38e 0x0
+1 0x345 0x000000000000f4c5
+EOS
+cp "$state" "$tmp/orig"
+export BARETMA_MSR="state:$state"
+
+BARETMA_MSR_TRACE="$tmp/trace" "$BARETMA" bench --cpuid-dump "$icl" --cpu 1 --backend msr \
+	--kernel retire-light --reps 5 --warmup 1 >"$tmp/out" 2>&1; rc=$?
+is "$rc" 0 "dry run on the state backend exits 0"
+cmp -s "$state" "$tmp/orig"; ok $? "every register restored byte for byte"
+# Hand-worked from pmu-reference §5.4 on the values above:
+#  GLOBAL_CTRL=0; FIXED_CTR_CTRL = 0x333 | 0x3<<12 = 0x3333; FC3=0; PERF_METRICS=0;
+#  STATUS_RESET = 1<<35 | 1<<48 = 0x1000800000000; GLOBAL_CTRL = 0x70000000f | same = 0x100070000000f
+writes=$(grep '^wr' "$tmp/trace" | head -6 | tr '\n' ';')
+is "$writes" "wr 1 0x38f 0x0;wr 1 0x38d 0x3333;wr 1 0x30c 0x0;wr 1 0x329 0x0;wr 1 0x390 0x1000800000000;wr 1 0x38f 0x100070000000f;" \
+	"programming writes, in the kernel's order"
+restore=$(grep '^wr' "$tmp/trace" | tail -5 | tr '\n' ';')
+is "$restore" "wr 1 0x38f 0x0;wr 1 0x38d 0x333;wr 1 0x30c 0x1234;wr 1 0x329 0x5566;wr 1 0x38f 0x70000000f;" \
+	"restore writes: frozen first, GLOBAL_CTRL last"
+# Each repetition resets FC3 then PERF_METRICS outside the bracket: 6 pairs.
+is "$(grep -c '^wr 1 0x30c 0x0$' "$tmp/trace")" 7 "FC3 reset once at programming and once per repetition (1+6)"
+# The state file's counters do not move: no slots, so no numbers, never zeros.
+like "$(cat "$tmp/out")" "no valid repetition" "static counters give no Top-down numbers"
+unlike "$(cat "$tmp/out")" " 0\.00 \[" "and no zero percentages"
+
+# SIGTERM mid-run: a long run killed after it programmed the CPU.
+"$BARETMA" bench --cpuid-dump "$icl" --cpu 1 --backend msr --kernel retire-light \
+	--reps 1000000 --warmup 0 >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 100 ] && grep -q '^1 0x38d 0x333$' "$state"; do sleep 0.1; i=$((i + 1)); done
+grep -q '^1 0x38d 0x3333$' "$state"; ok $? "long run programmed FC3 before the signal"
+kill -TERM $pid; wait $pid; rc=$?
+is "$rc" 143 "killed by SIGTERM (status 128+15)"
+cmp -s "$state" "$tmp/orig"; ok $? "SIGTERM mid-run: every register restored"
+
+# Fixed counter 3 in use: refuse, write nothing.
+sed 's/^1 0x38d 0x333$/1 0x38d 0x2333/' "$tmp/orig" >"$state"; cp "$state" "$tmp/busy"
+BARETMA_MSR_TRACE="$tmp/trace2" "$BARETMA" bench --cpuid-dump "$icl" --cpu 1 --backend msr \
+	--kernel retire-light --reps 3 >"$tmp/out" 2>&1; rc=$?
+is "$rc" 75 "FC3 in use exits 75 (EX_TEMPFAIL)"
+like "$(cat "$tmp/out")" "already in use on cpu 1" "message says FC3 is in use"
+is "$(grep -c '^wr' "$tmp/trace2")" 0 "no register written when FC3 is in use"
+cmp -s "$state" "$tmp/busy"; ok $? "state unchanged when refused"
+"$BARETMA" bench --cpuid-dump "$icl" --cpu 1 --backend msr --kernel retire-light --reps 3 --force >/dev/null 2>&1; rc=$?
+is "$rc" 0 "--force takes over"
+cmp -s "$state" "$tmp/busy"; ok $? "--force still restores the previous owner's values"
+
+# Skylake: no fixed counter 3 -> refuse the msr backend, nothing written.
+skl="$SHARED_CPUID/libcpuid/v0.6.2/intel/core_6th_gen/skylake-i5.test"
+cp "$tmp/orig" "$state"
+out=$(BARETMA_MSR_TRACE="$tmp/trace3" "$BARETMA" bench --cpuid-dump "$skl" --cpu 1 --backend msr --reps 3 2>&1); rc=$?
+is "$rc" 69 "Skylake with --backend msr exits 69"
+like "$out" "has no fixed counter 3 \(TOPDOWN.SLOTS\)" "Skylake refusal names what it lacks"
+is "$(grep -c '^wr' "$tmp/trace3" 2>/dev/null || echo 0)" 0 "nothing written on Skylake"
+done_testing
