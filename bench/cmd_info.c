@@ -1,1 +1,273 @@
-/* placeholder: being written */
+/*
+ * bench/cmd_info.c - `baretma info`: identify the CPU (live or from a CPUID
+ * dump), its architectural PMU, its core kinds, and whether Top-down can be
+ * measured on the CPU baretma would use, with the first reason if not.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "bench/cli.h"
+#include "msr/intel_regs.h"
+
+struct info_opts {
+	const char *dump;
+	bool json;
+	int cpu; /* -1: choose */
+};
+
+static void info_usage(FILE *f)
+{
+	fprintf(f,
+"usage: baretma info [--cpuid-dump FILE] [--json] [--cpu N]\n"
+"\n"
+"Identify the CPU: vendor, family/model/stepping, the architectural PMU\n"
+"(CPUID leaf 0xA), the core kinds with their microarchitecture, pipeline\n"
+"width and Top-down level, and whether Top-down can be measured on the CPU\n"
+"that 'baretma bench' would use (or on --cpu N), with the reason if not.\n"
+"\n"
+"  --cpuid-dump FILE  identify from a CPUID dump (libcpuid raw or AIDA64)\n"
+"                     instead of the live machine (also: BARETMA_CPUID_DUMP)\n"
+"  --json             one JSON document on stdout\n"
+"  --cpu N            check Top-down availability on OS CPU N\n"
+"  -h, --help         this text\n"
+"\n"
+"exit status: 0 ok, 64 usage, 65 the dump is not a CPUID dump, 66 the dump\n"
+"  file is missing, 70 internal error, 71 system error, 77 permission denied\n");
+}
+
+/* Returns 0 to go on, -1 after --help, or an exit status. */
+static int parse_args(int argc, char **argv, struct info_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "cpuid-dump", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			o->dump = optarg;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'c':
+			if (cli_parse_u64(optarg, &v) || v >= CPU_MAX_CPUS) {
+				cli_err("bad --cpu '%s': give an OS CPU number below %d", optarg, CPU_MAX_CPUS);
+				return EX_USAGE;
+			}
+			o->cpu = (int)v;
+			break;
+		case 'h':
+			info_usage(stdout);
+			return -1;
+		default:
+			cli_err("info: unknown or incomplete option '%s' (try: baretma info --help)",
+				argv[optind - 1]);
+			return EX_USAGE;
+		}
+	}
+	if (optind < argc) {
+		cli_err("info: unexpected argument '%s' (try: baretma info --help)", argv[optind]);
+		return EX_USAGE;
+	}
+	return 0;
+}
+
+/* A dump describes another machine: its first CPU of the best kind (highest
+ * Top-down level; the P-core kind on ties), or the requested one. */
+static int dump_cpu(const struct cpu_info *ci, int requested)
+{
+	const struct cpu_kind *best = NULL;
+
+	if (requested >= 0)
+		return (unsigned)requested < ci->ncpus ? requested : -ENXIO;
+	for (unsigned i = 0; i < ci->nkinds; i++) {
+		const struct cpu_kind *k = &ci->kinds[i];
+
+		if (k->ncpus && (!best || k->topdown_level > best->topdown_level ||
+				 (k->topdown_level == best->topdown_level && k->core_type > best->core_type)))
+			best = k;
+	}
+	return best ? (int)best->cpus[0] : 0;
+}
+
+/* The CPU to check; on the live machine re-identify with
+ * IA32_PERF_CAPABILITIES when it can be read (PDCM, pmu-reference §1.6). */
+static int pick_cpu(const struct cpu_source *src, const struct info_opts *o,
+		    struct msr_dev *dev, struct cpu_info *ci)
+{
+	hwloc_topology_t topo;
+	uint64_t caps;
+	int cpu, rc;
+
+	if (!cpu_source_is_live(src))
+		return dump_cpu(ci, o->cpu);
+	rc = cpu_topo_load(&topo);
+	if (rc)
+		return rc;
+	cpu = cpu_choose(topo, ci, o->cpu);
+	hwloc_topology_destroy(topo);
+	if (cpu >= 0 && dev && ci->pdcm &&
+	    !msr_read(dev, (unsigned)cpu, IA32_PERF_CAPABILITIES, &caps) &&
+	    (rc = cpu_info_identify(src, &caps, ci)))
+		return rc;
+	return cpu;
+}
+
+static void print_cpus(const struct cpu_kind *k)
+{
+	for (unsigned i = 0; i < k->ncpus;) {
+		unsigned j = i;
+
+		while (j + 1 < k->ncpus && k->cpus[j + 1] == k->cpus[j] + 1)
+			j++;
+		printf("%s%u", i ? "," : "", k->cpus[i]);
+		if (j > i)
+			printf("-%u", k->cpus[j]);
+		i = j + 1;
+	}
+}
+
+static void print_text(const struct cpu_source *src, const struct cpu_info *ci, int cpu,
+		       const struct bench_avail *a)
+{
+	const struct cpu_pmu_arch *p = &ci->pmu;
+	char why[512];
+
+	printf("source:     %s\n", cpu_source_name(src));
+	printf("cpu:        %s family %u model 0x%02X (%u) stepping %u\n", ci->vendor_str,
+	       ci->family, ci->model, ci->model, ci->stepping);
+	printf("brand:      %s\n", ci->brand[0] ? ci->brand : "(none)");
+	printf("model:      %s\n", ci->row ? ci->row->name : "not in baretma's model table");
+	printf("hypervisor: %s\n", ci->hypervisor ? ci->hypervisor : "none (bare metal)");
+	printf("hybrid:     %s\n", ci->hybrid ? "yes (CPUID.7.0:EDX[15])" : "no");
+	printf("logical:    %u CPUs\n", ci->ncpus);
+	if (p->version)
+		printf("pmu:        arch perfmon v%u: %u GP counters x %u bits, %u fixed x %u bits "
+		       "(mask 0x%x), TOPDOWN.SLOTS event %s\n", p->version, p->gp_counters,
+		       p->gp_width, p->fixed_counters, p->fixed_width, p->fixed_mask,
+		       p->topdown_slots ? "enumerated" : "not enumerated");
+	else
+		printf("pmu:        no architectural perfmon (CPUID leaf 0xA version 0%s)\n",
+		       ci->vendor == CPU_VENDOR_INTEL ? "" : "; reserved on this vendor");
+	for (unsigned i = 0; i < ci->nkinds; i++) {
+		const struct cpu_kind *k = &ci->kinds[i];
+
+		printf("kind:       %s (core type 0x%02x): %s, %u slots/cycle, fixed counter 3 %s, "
+		       "Top-down level %d, cpus ", k->kind, k->core_type, k->uarch,
+		       k->pipeline_width, k->fixed_ctr3 ? "yes" : "no", k->topdown_level);
+		print_cpus(k);
+		printf("\n");
+	}
+	if (a->why != TD_OK) {
+		printf("topdown:    unavailable on cpu %d: %s\n", cpu, a->reason);
+		return;
+	}
+	printf("topdown:    level %d available on cpu %d", a->level, cpu);
+	if (!a->rdpmc_ok) {
+		bench_rdpmc_reason(a, why, sizeof(why));
+		printf(" (msr backend only: %s)", why);
+	}
+	printf("\n");
+}
+
+static int print_json(const struct cpu_info *ci, int cpu, const struct bench_avail *a)
+{
+	json_t *doc = cpu_info_to_json(ci);
+	json_t *td = json_pack("{s:b, s:i, s:s?}", "available", a->why == TD_OK,
+			       "level", a->level, "reason", a->why == TD_OK ? NULL : a->reason);
+	int rc = EX_SOFTWARE;
+
+	if (!doc || !td || json_object_set_new(doc, "cpu", json_integer(cpu)) ||
+	    json_object_set(doc, "topdown", td))
+		goto out;
+	if (json_dumpf(doc, stdout, JSON_INDENT(2)) == 0) {
+		fputc('\n', stdout);
+		rc = EX_OK;
+	}
+out:
+	if (rc != EX_OK)
+		cli_err("info: cannot build the JSON document (out of memory)");
+	json_decref(td);
+	json_decref(doc);
+	return rc;
+}
+
+static int report_choose(const struct info_opts *o, int err)
+{
+	if (err == -ENXIO && o->cpu >= 0)
+		cli_err("cannot use cpu %d: no such CPU, or it is offline or not allowed for "
+			"this process (see: hwloc-ls)", o->cpu);
+	else if (err == -ENXIO)
+		cli_err("no allowed CPU of the kind with the highest Top-down level (E-cores "
+			"are never chosen silently; give --cpu N)");
+	else
+		cli_err("cannot choose a CPU: %s", strerror(-err));
+	return err == -ENXIO ? EX_USAGE : cli_exit_for_errno(err);
+}
+
+int cmd_info(int argc, char **argv)
+{
+	struct info_opts o = { .cpu = -1 };
+	struct cpu_info *ci = calloc(1, sizeof(*ci));
+	struct cpu_source *src = NULL;
+	struct msr_dev *dev = NULL;
+	struct bench_avail avail;
+	int rc = parse_args(argc, argv, &o), cpu;
+
+	if (rc) {
+		rc = rc < 0 ? EX_OK : rc;
+		goto out;
+	}
+	if (!ci) {
+		cli_err("info: out of memory");
+		rc = EX_OSERR;
+		goto out;
+	}
+	if ((rc = cli_check_dump(o.dump)))
+		goto out;
+	src = cpu_source_from_env(o.dump);
+	if (!src) {
+		cli_err("cannot read CPUID: %s", strerror(errno));
+		rc = cli_exit_for_errno(-errno);
+		goto out;
+	}
+	rc = cpu_info_identify(src, NULL, ci);
+	if (rc) {
+		cli_err("cannot identify the CPU from '%s': %s", cpu_source_name(src),
+			rc == -EINVAL ? "libcpuid does not recognise the CPUID data" : strerror(-rc));
+		rc = cli_exit_for_errno(rc);
+		goto out;
+	}
+	if (msr_open(NULL, &dev))
+		dev = NULL; /* fine: the availability check names the reason */
+	cpu = pick_cpu(src, &o, dev, ci);
+	if (cpu < 0) {
+		rc = report_choose(&o, cpu);
+		goto out;
+	}
+	bench_topdown_check(ci, (unsigned)cpu, dev, &avail);
+	if (o.json) {
+		rc = print_json(ci, cpu, &avail);
+	} else {
+		print_text(src, ci, cpu, &avail);
+		rc = EX_OK;
+	}
+out:
+	msr_close(dev);
+	cpu_source_free(src);
+	free(ci);
+	return rc;
+}

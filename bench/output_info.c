@@ -1,1 +1,68 @@
-/* placeholder: being written */
+/*
+ * bench/output_info.c - the "info" JSON object: identity, architectural
+ * PMU (CPUID leaf 0xA), core kinds with their Top-down level.  Shared by
+ * `baretma info --json` and the bench document.
+ */
+#include <jansson.h>
+
+#include "bench/bench.h"
+
+static json_t *pmu_to_json(const struct cpu_pmu_arch *p)
+{
+	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:I, s:b}",
+			 "version", (int)p->version,
+			 "gp_counters", (int)p->gp_counters,
+			 "gp_width", (int)p->gp_width,
+			 "fixed_counters", (int)p->fixed_counters,
+			 "fixed_width", (int)p->fixed_width,
+			 "fixed_mask", (json_int_t)p->fixed_mask,
+			 "topdown_slots_event", p->topdown_slots);
+}
+
+static json_t *kind_to_json(const struct cpu_kind *k)
+{
+	json_t *cpus = json_array();
+
+	if (!cpus)
+		return NULL;
+	for (unsigned i = 0; i < k->ncpus; i++)
+		if (json_array_append_new(cpus, json_integer(k->cpus[i]))) {
+			json_decref(cpus);
+			return NULL;
+		}
+	/* "o" steals the reference to cpus, also when json_pack fails. */
+	return json_pack("{s:s, s:i, s:s, s:i, s:b, s:i, s:o}",
+			 "kind", k->kind,
+			 "core_type", (int)k->core_type,
+			 "uarch", k->uarch ? k->uarch : "unknown",
+			 "pipeline_width", (int)k->pipeline_width,
+			 "fixed_ctr3", k->fixed_ctr3,
+			 "topdown_level", k->topdown_level,
+			 "cpus", cpus);
+}
+
+json_t *cpu_info_to_json(const struct cpu_info *ci)
+{
+	json_t *kinds = json_array(), *pmu = pmu_to_json(&ci->pmu), *obj = NULL;
+
+	if (!kinds || !pmu)
+		goto out;
+	for (unsigned i = 0; i < ci->nkinds; i++)
+		if (json_array_append_new(kinds, kind_to_json(&ci->kinds[i])))
+			goto out;
+	obj = json_pack("{s:s, s:i, s:i, s:i, s:s, s:s?, s:b, s:O, s:b, s:O}",
+			"vendor", ci->vendor_str,
+			"family", (int)ci->family,
+			"model", (int)ci->model,
+			"stepping", (int)ci->stepping,
+			"brand", ci->brand,
+			"hypervisor", ci->hypervisor,
+			"hybrid", ci->hybrid,
+			"pmu", pmu,
+			"model_known", ci->row != NULL,
+			"core_kinds", kinds);
+out:
+	json_decref(kinds);
+	json_decref(pmu);
+	return obj;
+}

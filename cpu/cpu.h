@@ -121,7 +121,9 @@ bool cpu_pmu_has_fixed(const struct cpu_pmu_arch *p, unsigned i);
 
 /* One kind of core (all CPUs on non-hybrid parts; P/E kinds on hybrids). */
 struct cpu_kind {
-	char kind[16];           /* "performance", "efficiency" or "general" */
+	char kind[16];           /* "performance" (0x40), "efficiency" (0x20), "lowpower" (a
+				  * second Atom kind: ARL-H's Crestmont LP E-cores, after the
+				  * kernel's cpu_lowpower PMU), "general" (not hybrid) */
 	uint8_t core_type;       /* CPUID.1AH:EAX[31:24]: 0x40 Core, 0x20 Atom; 0 when not hybrid */
 	uint32_t native_model;   /* CPUID.1AH:EAX[23:0] */
 	const char *uarch;       /* from the model table, or "unknown" */
@@ -158,6 +160,10 @@ struct cpu_info {
  * uarch, width and Top-down level (kernel rules where CPUID under-reports:
  * ADL/RPL leaf 0xA shows the common subset, pmu-reference §2.1, §2.4).
  * @perf_caps: IA32_PERF_CAPABILITIES if the caller could read it, else NULL.
+ * With @perf_caps, bit 15 (PERF_METRICS) decides level 1 on Intel models
+ * not in the table, and a clear bit 15 means level 0 on non-hybrid table
+ * models (kernel rule, pmu-reference §2.4); it is ignored on hybrid product
+ * lines, where it is reported unreliably (§1.6).
  * Returns 0 or -errno (-EINVAL: libcpuid could not identify the data).
  */
 int cpu_info_identify(const struct cpu_source *src, const uint64_t *perf_caps, struct cpu_info *out);
@@ -181,8 +187,9 @@ int cpu_topo_load(hwloc_topology_t *topo);
  * (exists in the topology and is allowed: -ENXIO otherwise).  @requested < 0:
  * pick the last CPU of a kind with the highest topdown_level (on hybrid
  * parts a P-core via hwloc CPU kinds / @ci's kinds; never silently an
- * E-core), falling back to the last allowed CPU (the first is usually busy
- * with interrupts).  Returns the CPU number or -errno.
+ * E-core: -ENXIO when no CPU of that kind is allowed), falling back on
+ * non-hybrid parts to the last allowed CPU (the first is usually busy
+ * with interrupts).  @ci may be NULL.  Returns the CPU number or -errno.
  */
 int cpu_choose(hwloc_topology_t topo, const struct cpu_info *ci, int requested);
 

@@ -128,7 +128,7 @@ static int identity_from_libcpuid(const struct cpu_source *src, struct cpu_info 
 	}
 	raw_fill(src, 0, raw);
 	old = cpuid_set_warn_function(quiet_warn);
-	if (cpu_identify(raw, id) < 0)
+	if (cpu_identify(raw, id) < 0) /* libcpuid's */
 		err = -EINVAL;
 	cpuid_set_warn_function(old);
 	if (err)
@@ -350,7 +350,7 @@ static int kinds_build(const struct cpu_source *src, struct cpu_info *ci, const 
 
 /* -------------------------------------------------------------- identify */
 
-int cpu_identify(const struct cpu_source *src, const uint64_t *perf_caps, struct cpu_info *out)
+int cpu_info_identify(const struct cpu_source *src, const uint64_t *perf_caps, struct cpu_info *out)
 {
 	uint32_t r[4];
 	int err;

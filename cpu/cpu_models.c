@@ -99,7 +99,7 @@ static const struct cpu_model models[] = {
 	/* Lion Cove / Cougar Cove P-cores: level 2, width 8 */
 	{ I, 6, 0xBD, "Lunar Lake", "Lion Cove", 8, true, 2, true, "Skymont", 8, SRC_HYB_LNC },
 	{ I, 6, 0xC6, "Arrow Lake-S", "Lion Cove", 8, true, 2, true, "Skymont", 8, SRC_HYB_LNC },
-	/* ARL-H also has Crestmont LP E-cores (native model id 2): cpu_identify
+	/* ARL-H also has Crestmont LP E-cores (native model id 2): cpu_info_identify
 	 * names E-core kinds by their CPUID.1AH native model id. */
 	{ I, 6, 0xC5, "Arrow Lake-H", "Lion Cove", 8, true, 2, true, "Skymont", 8, SRC_HYB_LNC },
 	{ I, 6, 0xCC, "Panther Lake", "Cougar Cove", 8, true, 2, true, "Darkmont", 8, SRC_PTL },

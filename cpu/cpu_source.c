@@ -90,7 +90,7 @@ static int dump_load(struct cpu_source *src, const char *path)
 		/* libcpuid returns 0 for a file it does not understand at all. */
 		err = -EINVAL;
 		snprintf(source_error, sizeof(source_error),
-			 "not a CPUID dump libcpuid can read (no logical CPU in it)");
+			 "not a CPUID dump libcpuid can read");
 	}
 	return err;
 }

@@ -51,7 +51,8 @@ static hwloc_bitmap_t hwloc_best_kind(hwloc_topology_t topo)
 			best = i;
 		}
 	}
-	if (best < 0 || !(set = hwloc_bitmap_alloc()))
+	/* Efficiency -1 everywhere: hwloc could not rank the kinds. */
+	if (best < 0 || best_eff < 0 || !(set = hwloc_bitmap_alloc()))
 		return NULL;
 	if (hwloc_cpukinds_get_info(topo, (unsigned)best, set, NULL, NULL, NULL, 0)) {
 		hwloc_bitmap_free(set);

@@ -115,7 +115,7 @@ static void trace(const struct msr_dev *dev, const char *op, unsigned cpu,
 	line[n++] = ' ';
 	n += put_hex(line + n, msr);
 	line[n++] = ' ';
-	n += put_hex(line + n, rc ? 0 : val);
+	n += put_hex(line + n, val);
 	if (rc) {
 		line[n++] = ' ';
 		name = errno_name(-rc);
@@ -237,7 +237,7 @@ int msr_read(struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t *val)
 	rc = dev->ops->read(dev->ctx, cpu, msr, &v);
 	if (!rc)
 		*val = v;
-	trace(dev, "rd", cpu, msr, v, rc);
+	trace(dev, "rd", cpu, msr, rc ? 0 : v, rc);
 	return rc;
 }
 
