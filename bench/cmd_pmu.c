@@ -279,25 +279,29 @@ static int identify(const struct pmu_opts *o, struct msr_dev *dev, int cpu0,
 	return rc;
 }
 
-/* The CPUs to program into @cpus: returns the count or -(exit status). */
-static int pick_targets(const struct pmu_opts *o, const struct cpu_info *ci, unsigned *cpus)
+/*
+ * The CPUs to program: the @n CPUs already in @cpus (--cpu), each checked,
+ * or (@n < 0) every CPU with fixed counter 3.  Returns the count or
+ * -(exit status).
+ */
+static int pick_targets(const struct cpu_info *ci, unsigned *cpus, int n)
 {
 	static unsigned capable[CPU_MAX_CPUS];
 	char list[256], kind[96];
-	int ncap = capable_cpus(ci, capable), n;
+	int ncap = capable_cpus(ci, capable);
 
 	fmt_cpus(list, sizeof(list), capable, (unsigned)ncap);
-	if (!o->cpu_list) {
-		if (ncap)
-			memcpy(cpus, capable, (size_t)ncap * sizeof(*cpus));
-		else
-			cli_err("pmu enable: %s (%s) has no fixed counter 3 (TOPDOWN.SLOTS) on "
-				"any CPU: nothing to program (Top-down slots need an Intel Ice "
-				"Lake or later P-core)", ci->brand,
-				ci->nkinds && ci->kinds[0].uarch ? ci->kinds[0].uarch : "unknown");
-		return ncap ? ncap : -EX_UNAVAILABLE;
+	if (n < 0 && ncap == 0) {
+		cli_err("pmu enable: %s (%s) has no fixed counter 3 (TOPDOWN.SLOTS) on any "
+			"CPU: nothing to program (Top-down slots need an Intel Ice Lake or "
+			"later P-core)", ci->brand,
+			ci->nkinds && ci->kinds[0].uarch ? ci->kinds[0].uarch : "unknown");
+		return -EX_UNAVAILABLE;
 	}
-	n = parse_cpus(o->cpu_list, cpus);
+	if (n < 0) {
+		memcpy(cpus, capable, (size_t)ncap * sizeof(*cpus));
+		return ncap;
+	}
 	for (int i = 0; i < n; i++) {
 		const struct cpu_kind *k = cpu_info_kind_of(ci, cpus[i]);
 
@@ -451,19 +455,21 @@ static int pmu_enable(const struct pmu_opts *o)
 	struct cpu_info *ci = calloc(1, sizeof(*ci));
 	struct pmu_saved *t = NULL;
 	struct msr_dev *dev = NULL;
-	int rc, n, cpu0 = -1;
+	int rc, n = -1;
 
 	if (!ci)
 		return EX_OSERR;
+	if (o->cpu_list && (n = parse_cpus(o->cpu_list, cpus)) < 0) {
+		rc = -n;
+		goto out;
+	}
 	rc = open_msr(&dev);
 	if (rc)
 		goto out;
-	if (o->cpu_list && (n = parse_cpus(o->cpu_list, cpus)) > 0)
-		cpu0 = (int)cpus[0];
-	rc = identify(o, dev, cpu0, ci);
+	rc = identify(o, dev, n > 0 ? (int)cpus[0] : -1, ci);
 	if (rc)
 		goto out;
-	n = pick_targets(o, ci, cpus);
+	n = pick_targets(ci, cpus, n);
 	if (n < 0) {
 		rc = -n;
 		goto out;
