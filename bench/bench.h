@@ -152,6 +152,20 @@ int bench_topdown_check(const struct cpu_info *ci, unsigned cpu, struct msr_dev 
  */
 void bench_rdpmc_reason(const struct bench_avail *a, char *buf, size_t n);
 
+/*
+ * bench_subtract_bracket - a kernel region's Top-down with the empty
+ * bracket's cost removed in slots, per field: fraction of node X =
+ * (fs[X] - empty_fs[X]) / (slots - empty_slots).  Never subtracts
+ * percentages (the bracket's own slots have their own mix).
+ * @fs, @slots: field slots and slots of the region (td_decode_region);
+ * @empty_fs, @empty_slots: the empty kernel's medians.  Flags as
+ * td_from_field_slots (preserving out->flags set by the caller).
+ * Returns 0 or -EINVAL (bad level).
+ */
+int bench_subtract_bracket(const double fs[TD_NFIELDS], double slots,
+			   const double empty_fs[TD_NFIELDS], double empty_slots, int level,
+			   struct td_result *out);
+
 /* ------------------------------------------------------------- the run */
 
 enum bench_format { BENCH_FMT_TABLE = 0, BENCH_FMT_JSON, BENCH_FMT_CSV };

@@ -128,9 +128,7 @@ static int open_msr(struct msr_dev **dev)
 
 	if (!rc)
 		return EX_OK;
-	if (rc == -EINVAL)
-		cli_err("%s (fix it, or point BARETMA_MSR elsewhere)", msr_last_error());
-	else if (*msr_last_error())
+	if (*msr_last_error())
 		cli_err("%s", msr_last_error());
 	else
 		cli_err("cannot open MSR backend '%s': %s", msr_spec(), strerror(-rc));
@@ -322,28 +320,58 @@ static int pick_targets(const struct cpu_info *ci, unsigned *cpus, int n)
 
 /* ------------------------------------------------------------- enable */
 
-/* Nothing is written unless every target is free, reachable and unjournaled. */
+/* cli_msr_fail naming the CPU where the backend's path does not (state file). */
+static int msr_fail(struct msr_dev *dev, unsigned cpu, const char *verb, int err)
+{
+	char what[96];
+
+	if (!strcmp(msr_backend_name(dev), "state"))
+		snprintf(what, sizeof(what), "%s cpu %u in", verb, cpu);
+	else
+		snprintf(what, sizeof(what), "%s", verb);
+	return cli_msr_fail(dev, cpu, what, err);
+}
+
+/* Refuse when any target has a journal: all of them named in one message. */
+static int check_journals(const unsigned *cpus, int n)
+{
+	static unsigned had[CPU_MAX_CPUS];
+	struct pmu_journal_entry e, first;
+	char list[256];
+	int nhad = 0;
+
+	for (int i = 0; i < n; i++) {
+		int rc = pmu_journal_read(cpus[i], &e);
+
+		if (rc && rc != -ENOENT)
+			return journal_fail("read", cpus[i], rc);
+		if (!rc && nhad++ == 0)
+			first = e;
+		if (!rc)
+			had[nhad - 1] = cpus[i];
+	}
+	if (!nhad)
+		return EX_OK;
+	fmt_cpus(list, sizeof(list), had, (unsigned)nhad);
+	cli_err("cpu %s already enabled (journals in '%s', first by pid %ld, '%s'): "
+		"run 'baretma pmu restore' first", list, pmu_state_dir(), (long)first.pid,
+		first.cmd);
+	return EX_TEMPFAIL;
+}
+
+/* Nothing is written unless every target is reachable, unjournaled and free. */
 static int preflight(struct msr_dev *dev, const struct pmu_opts *o, const unsigned *cpus,
 		     int n)
 {
-	struct pmu_journal_entry e;
 	char why[256];
-	int rc, status = EX_OK;
+	int rc, status;
 
-	for (int i = 0; i < n && status == EX_OK; i++) {
+	for (int i = 0; i < n; i++) {
 		rc = msr_open_cpu(dev, cpus[i]);
 		if (rc)
-			return cli_msr_fail(dev, cpus[i], "open", rc);
-		rc = pmu_journal_read(cpus[i], &e);
-		if (rc == 0) {
-			cli_err("cpu %u is already enabled (journal '%s/cpu%u.journal' by pid "
-				"%ld, '%s'): run 'baretma pmu restore' first", cpus[i],
-				pmu_state_dir(), cpus[i], (long)e.pid, e.cmd);
-			status = EX_TEMPFAIL;
-		} else if (rc != -ENOENT) {
-			status = journal_fail("read", cpus[i], rc);
-		}
+			return msr_fail(dev, cpus[i], "open", rc);
 	}
+	status = check_journals(cpus, n);
 	for (int i = 0; i < n && status == EX_OK; i++) {
 		rc = pmu_check_in_use(dev, cpus[i], why, sizeof(why));
 		if (rc == -EBUSY && o->force) {
@@ -354,7 +382,7 @@ static int preflight(struct msr_dev *dev, const struct pmu_opts *o, const unsign
 				"'baretma pmu restore')", cpus[i], why);
 			status = EX_TEMPFAIL;
 		} else if (rc) {
-			return cli_msr_fail(dev, cpus[i], "read IA32_FIXED_CTR_CTRL on", rc);
+			return msr_fail(dev, cpus[i], "read IA32_FIXED_CTR_CTRL of", rc);
 		}
 	}
 	return status;
@@ -415,7 +443,7 @@ static int program_all(struct msr_dev *dev, const struct pmu_opts *o,
 		if (rc) {
 			if (rc == -EBUSY)
 				cli_err("cpu %u became busy: %s", cpus[i], why);
-			rc = rc == -EBUSY ? EX_TEMPFAIL : cli_msr_fail(dev, cpus[i], "program", rc);
+			rc = rc == -EBUSY ? EX_TEMPFAIL : msr_fail(dev, cpus[i], "program", rc);
 			break;
 		}
 		rc = journal_one(o, &t[i]);
@@ -647,7 +675,7 @@ static int restore_preflight(struct msr_dev *dev, const unsigned *cpus, int n,
 		}
 		rc = msr_open_cpu(dev, cpus[i]);
 		if (rc)
-			return cli_msr_fail(dev, cpus[i], "open", rc);
+			return msr_fail(dev, cpus[i], "open", rc);
 	}
 	return EX_OK;
 }
@@ -662,7 +690,7 @@ static int restore_all(struct msr_dev *dev, const unsigned *cpus, int n,
 		int rc = pmu_restore(dev, &e[i].saved);
 
 		if (rc) {
-			rc = cli_msr_fail(dev, cpus[i], "restore registers on", rc);
+			rc = msr_fail(dev, cpus[i], "restore", rc);
 			cli_err("cpu %u: journal kept; run 'baretma pmu restore --cpu %u' again",
 				cpus[i], cpus[i]);
 			status = status ? status : rc;

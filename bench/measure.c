@@ -199,6 +199,17 @@ static void bracket_cost(const struct rep_sample *v, unsigned n, struct bracket_
 	free(tmp);
 }
 
+int bench_subtract_bracket(const double fs[TD_NFIELDS], double slots,
+			   const double empty_fs[TD_NFIELDS], double empty_slots, int level,
+			   struct td_result *out)
+{
+	double d[TD_NFIELDS];
+
+	for (unsigned f = 0; f < TD_NFIELDS; f++)
+		d[f] = fs[f] - empty_fs[f];
+	return td_from_field_slots(d, slots - empty_slots, level, out);
+}
+
 /* Statistics of one kernel's samples, the empty bracket subtracted (unless
  * @bc is NULL: the empty kernel itself is reported raw). */
 static int summarise(struct bench_session *s, const struct rep_sample *v, unsigned n,
@@ -218,12 +229,12 @@ static int summarise(struct bench_session *s, const struct rep_sample *v, unsign
 		tsc[i] = v[i].tsc - (bc ? bc->tsc : 0);
 		if (!kr->topdown)
 			continue;
-		double fs[TD_NFIELDS], d = v[i].slots - (bc ? bc->slots : 0);
+		static const double none[TD_NFIELDS];
 		struct td_result r = { .flags = v[i].flags };
+		double d = v[i].slots - (bc ? bc->slots : 0);
 
-		for (unsigned f = 0; f < TD_NFIELDS; f++)
-			fs[f] = v[i].fs[f] - (bc ? bc->fs[f] : 0);
-		td_from_field_slots(fs, d, level, &r);
+		bench_subtract_bracket(v[i].fs, v[i].slots, bc ? bc->fs : none,
+				       bc ? bc->slots : 0, level, &r);
 		kr->flags |= r.flags;
 		/* a flagged repetition is not a number we can report */
 		if (r.flags & (TD_FLAG_ZERO_SLOTS | TD_FLAG_SLOTS_BACK | TD_FLAG_L1_SUM)) {
@@ -464,9 +475,14 @@ int bench_run(const struct bench_options *opt, struct bench_result *res)
 		rc = measure_one(&s, sel[i], &c, &bc, &res->kernels[i]);
 		res->nkernels = i + 1;
 	}
-	if (res->backend == BENCH_BACKEND_MSR && !res->note[0])
-		snprintf(res->note, sizeof(res->note), "msr backend: every bracket read is two "
-			 "pread()s of /dev/cpu/N/msr");
+	if (res->backend == BENCH_BACKEND_MSR) {
+		size_t used = strlen(res->note);
+		snprintf(res->note + used, sizeof(res->note) - used, "%smsr backend: each bracket "
+			 "read is two pread()s of the msr device; the empty bracket costs %.0f TSC "
+			 "ticks (%.2f us; an RDPMC bracket costs tens of ticks): subtracted, but its "
+			 "jitter widens every spread", used ? "; " : "", res->empty_tsc,
+			 res->tsc_hz ? res->empty_tsc * 1e6 / (double)res->tsc_hz : 0.0);
+	}
 out:
 	if (started) {
 		int rc2 = s.be->stop(&s);

@@ -35,6 +35,9 @@ static void print_header(FILE *f, const struct bench_result *res)
 	else
 		fprintf(f, "top-down: unavailable: %s\n", res->avail.reason[0] ?
 			res->avail.reason : "not requested (--backend tsc)");
+	if (res->avail.rdpmc_sysfs >= 0)
+		fprintf(f, "rdpmc: /sys/bus/event_source/devices/cpu/rdpmc = %d, user RDPMC %s\n",
+			res->avail.rdpmc_sysfs, res->avail.rdpmc_ok ? "works" : "faults or untested");
 	if (res->note[0])
 		fprintf(f, "note: %s\n", res->note);
 }
@@ -173,12 +176,14 @@ static json_t *kernel_json(const struct bench_result *res, const struct bench_ke
 json_t *bench_to_json(const struct bench_result *res)
 {
 	json_t *kernels = json_array(), *ident = cpu_info_to_json(&res->cpu);
-	json_t *doc = json_pack("{s:s,s:{s:I,s:s,s:o},s:s,s:{s:b,s:i,s:s?},s:I,s:f,s:s?,s:o}",
+	json_t *doc = json_pack("{s:s,s:{s:I,s:s,s:o},s:s,s:{s:b,s:i,s:s?,s:o,s:b},s:I,s:f,s:s?,s:o}",
 		"schema", "baretma-bench/1",
 		"cpu", "os_cpu", (json_int_t)res->cpu_used, "kind", kind_of(res), "identity", ident,
 		"backend", bench_backend_name(res->backend),
 		"topdown", "available", res->level > 0, "level", res->level,
 		"reason", res->level ? NULL : res->avail.reason,
+		"rdpmc_sysfs", res->avail.rdpmc_sysfs >= 0 ? json_integer(res->avail.rdpmc_sysfs) : json_null(),
+		"rdpmc_ok", res->avail.rdpmc_ok,
 		"tsc_hz", (json_int_t)res->tsc_hz, "empty_bracket_tsc", res->empty_tsc,
 		"note", res->note[0] ? res->note : NULL, "kernels", kernels);
 

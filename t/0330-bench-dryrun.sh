@@ -26,15 +26,18 @@ is "$rc" 0 "dry run on the state backend exits 0"
 cmp -s "$state" "$tmp/orig"; ok $? "every register restored byte for byte"
 # Hand-worked from pmu-reference §5.4 on the values above:
 #  GLOBAL_CTRL=0; FIXED_CTR_CTRL = 0x333 | 0x3<<12 = 0x3333; FC3=0; PERF_METRICS=0;
-#  STATUS_RESET = 1<<35 | 1<<48 = 0x1000800000000; GLOBAL_CTRL = 0x70000000f | same = 0x100070000000f
+#  STATUS_RESET = 1<<35 | 1<<48 = 0x1000800000000;
+#  GLOBAL_CTRL = 0x7_0000_000f (FC0-2 bits 32-34, PMC0-3) | bit 35 | bit 48 = 0x1_000f_0000_000f
 writes=$(grep '^wr' "$tmp/trace" | head -6 | tr '\n' ';')
-is "$writes" "wr 1 0x38f 0x0;wr 1 0x38d 0x3333;wr 1 0x30c 0x0;wr 1 0x329 0x0;wr 1 0x390 0x1000800000000;wr 1 0x38f 0x100070000000f;" \
+is "$writes" "wr 1 0x38f 0x0;wr 1 0x38d 0x3333;wr 1 0x30c 0x0;wr 1 0x329 0x0;wr 1 0x390 0x1000800000000;wr 1 0x38f 0x1000f0000000f;" \
 	"programming writes, in the kernel's order"
 restore=$(grep '^wr' "$tmp/trace" | tail -5 | tr '\n' ';')
 is "$restore" "wr 1 0x38f 0x0;wr 1 0x38d 0x333;wr 1 0x30c 0x1234;wr 1 0x329 0x5566;wr 1 0x38f 0x70000000f;" \
 	"restore writes: frozen first, GLOBAL_CTRL last"
-# Each repetition resets FC3 then PERF_METRICS outside the bracket: 6 pairs.
-is "$(grep -c '^wr 1 0x30c 0x0$' "$tmp/trace")" 7 "FC3 reset once at programming and once per repetition (1+6)"
+# Each repetition resets FC3 then PERF_METRICS outside the bracket: the
+# empty bracket and retire-light run 1 warm-up + 5 reps each: 1 + 2*6 = 13.
+is "$(grep -c '^wr 1 0x30c 0x0$' "$tmp/trace")" 13 "FC3 reset once at programming and once per repetition (1 + 2*6)"
+is "$(grep -c '^wr 1 0x329 0x0$' "$tmp/trace")" 13 "PERF_METRICS reset right after each FC3 reset"
 # The state file's counters do not move: no slots, so no numbers, never zeros.
 like "$(cat "$tmp/out")" "no valid repetition" "static counters give no Top-down numbers"
 unlike "$(cat "$tmp/out")" " 0\.00 \[" "and no zero percentages"
@@ -65,8 +68,11 @@ cmp -s "$state" "$tmp/busy"; ok $? "--force still restores the previous owner's 
 # Skylake: no fixed counter 3 -> refuse the msr backend, nothing written.
 skl="$SHARED_CPUID/libcpuid/v0.6.2/intel/core_6th_gen/skylake-i5.test"
 cp "$tmp/orig" "$state"
-out=$(BARETMA_MSR_TRACE="$tmp/trace3" "$BARETMA" bench --cpuid-dump "$skl" --cpu 1 --backend msr --reps 3 2>&1); rc=$?
+# (the Skylake dump describes one logical CPU: cpu 0)
+printf '0 0x38f 0x70000000f\n0 0x38d 0x333\n0 0x30c 0x0\n' >"$state"; cp "$state" "$tmp/skl"
+out=$(BARETMA_MSR_TRACE="$tmp/trace3" "$BARETMA" bench --cpuid-dump "$skl" --cpu 0 --backend msr --reps 3 2>&1); rc=$?
 is "$rc" 69 "Skylake with --backend msr exits 69"
 like "$out" "has no fixed counter 3 \(TOPDOWN.SLOTS\)" "Skylake refusal names what it lacks"
-is "$(grep -c '^wr' "$tmp/trace3" 2>/dev/null || echo 0)" 0 "nothing written on Skylake"
+is "$(cat "$tmp/trace3" 2>/dev/null | grep -c '^wr')" 0 "nothing written on Skylake"
+cmp -s "$state" "$tmp/skl"; ok $? "Skylake: state unchanged"
 done_testing

@@ -44,7 +44,7 @@ is "$(check no-topdown-numbers)" "True" "no tma_* or slots keys without Top-down
 like "$(check reason)" "." "topdown.reason is given"
 like "$(check cpu)" "^[0-9]+ True$" "cpu used and its identity are reported"
 
-"$BARETMA" bench --backend tsc --kernel divider,retire-light --reps 5 --csv >"$tmp/b.csv" 2>&1; rc=$?
+"$BARETMA" bench --backend tsc --kernel divider,retire-light --reps 5 --csv >"$tmp/b.csv" 2>"$tmp/csv.err"; rc=$?
 is "$rc" 0 "--csv exits 0"
 is "$(head -1 "$tmp/b.csv")" "kernel,quantity,unit,n,median,min,max,q1,q3,mad,mean,bound_pp" "CSV header"
 is "$(grep -c ',tsc_cycles,ticks,5,' "$tmp/b.csv")" 3 "CSV: empty + 2 kernels with 5 reps"
