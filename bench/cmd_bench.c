@@ -145,8 +145,12 @@ static int report_failure(const struct bench_options *o, const struct bench_resu
 {
 	switch (-rc) {
 	case ENXIO:
-		cli_err("cannot measure on cpu %d: no such CPU, or it is offline or not allowed "
-			"for this process (see: hwloc-ls)", o->cpu);
+		if (o->cpu < 0)
+			cli_err("no CPU this process may run on has a core kind that can measure "
+				"(on hybrid parts: no P-core in the allowed set; choose one with --cpu N)");
+		else
+			cli_err("cannot measure on cpu %d: no such CPU, or it is offline or not "
+				"allowed for this process (see: hwloc-ls)", o->cpu);
 		return EX_USAGE;
 	case ENODEV:
 		cli_err("cannot use --backend %s on cpu %u: %s", bench_backend_name(o->backend),

@@ -320,16 +320,23 @@ static int pick_targets(const struct cpu_info *ci, unsigned *cpus, int n)
 
 /* ------------------------------------------------------------- enable */
 
-/* cli_msr_fail naming the CPU where the backend's path does not (state file). */
+/*
+ * cli_msr_fail naming the CPU where the backend's path does not (state
+ * file).  A missing device node is EX_UNAVAILABLE like in `baretma bench`
+ * (README: 69 = no device for what was asked), not "input file missing".
+ */
 static int msr_fail(struct msr_dev *dev, unsigned cpu, const char *verb, int err)
 {
 	char what[96];
+	bool state = !strcmp(msr_backend_name(dev), "state");
+	int rc;
 
-	if (!strcmp(msr_backend_name(dev), "state"))
+	if (state)
 		snprintf(what, sizeof(what), "%s cpu %u in", verb, cpu);
 	else
 		snprintf(what, sizeof(what), "%s", verb);
-	return cli_msr_fail(dev, cpu, what, err);
+	rc = cli_msr_fail(dev, cpu, what, err);
+	return !state && err == -ENOENT ? EX_UNAVAILABLE : rc;
 }
 
 /* Refuse when any target has a journal: all of them named in one message. */
@@ -563,7 +570,9 @@ static void print_entry(const struct pmu_journal_entry *e, const struct live *l)
 	       pid_alive(e->pid) ? "running" : "not running", when,
 	       e->user_only ? ", user only" : "");
 	printf("  command: %s\n  backend: %s\n  saved:   %s\n", e->cmd, e->backend, saved);
-	if (l->rc)
+	if (l->rc == -EXDEV)
+		printf("  now:     not read (the current MSR backend is '%s')\n", msr_spec());
+	else if (l->rc)
 		printf("  now:     unreadable (%s)\n", strerror(-l->rc));
 	else
 		printf("  now:     IA32_FIXED_CTR_CTRL[15:12]=0x%x IA32_PERF_GLOBAL_CTRL "
@@ -603,7 +612,9 @@ static json_t *entry_json(const struct pmu_journal_entry *e, const struct live *
 			"global_ctrl_en_perf_metrics",
 			!!(l->global_ctrl & GLOBAL_CTRL_EN_PERF_METRICS)));
 	else if (j)
-		json_object_set_new(j, "now_error", json_string(strerror(-l->rc)));
+		json_object_set_new(j, "now_error", json_string(l->rc == -EXDEV ?
+			"not read: the journal's MSR backend is not the current one" :
+			strerror(-l->rc)));
 	return j;
 }
 
@@ -612,12 +623,15 @@ static int pmu_status(const struct pmu_opts *o)
 	static unsigned cpus[CPU_MAX_CPUS];
 	struct msr_dev *dev = NULL;
 	json_t *doc = NULL, *arr = NULL;
-	int n = journal_cpus(o, cpus), rc = EX_OK;
+	int n = 0, rc = open_msr(&dev);
 
-	if (n < 0)
-		return -n;
-	if (n > 0 && msr_open(msr_spec(), &dev))
-		dev = NULL; /* live values shown as unreadable */
+	if (rc)
+		goto out;
+	n = journal_cpus(o, cpus);
+	if (n < 0) {
+		rc = -n;
+		goto out;
+	}
 	if (o->json) {
 		arr = json_array();
 		doc = json_pack("{s:s, s:o}", "state_dir", pmu_state_dir(), "journals", arr);
@@ -634,7 +648,9 @@ static int pmu_status(const struct pmu_opts *o)
 			rc = journal_fail("read", cpus[i], r);
 			continue;
 		}
-		l = read_live(dev, cpus[i]);
+		/* Live values only through the backend the journal was made with. */
+		l = strcmp(e.backend, msr_spec()) ? (struct live){ .rc = -EXDEV }
+						  : read_live(dev, cpus[i]);
 		if (o->json)
 			json_array_append_new(arr, entry_json(&e, &l));
 		else
@@ -646,6 +662,7 @@ static int pmu_status(const struct pmu_opts *o)
 	} else if (o->json) {
 		fputc('\n', stdout);
 	}
+out:
 	json_decref(doc);
 	msr_close(dev);
 	return rc;

@@ -136,7 +136,8 @@ int pmu_journal_remove(unsigned cpu);
 
 /*
  * pmu_journal_list - the CPUs that have a journal, ascending.
- * Stores at most @max CPU numbers in @cpus; returns the count or -errno.
+ * Stores at most @max CPU numbers in @cpus; returns the count or -errno
+ * (-ERANGE when there are more than @max journals; a missing directory is 0).
  */
 int pmu_journal_list(unsigned *cpus, int max);
 

@@ -59,6 +59,9 @@ out=$(BARETMA_MSR=state:$tmp/none "$BARETMA" pmu enable 2>&1); rc=$?
 is "$rc" 66 "missing state file: exit 66 (EX_NOINPUT)"
 like "$out" "state file '$tmp/none': No such file" "message names the missing file"
 
+out=$(BARETMA_MSR=state:$tmp/bad "$BARETMA" pmu status 2>&1); rc=$?
+is "$rc" 65 "malformed state file: status exits 65 too"
+
 out=$("$BARETMA" pmu status --force 2>&1); rc=$?
 is "$rc" 64 "status --force is a usage error"
 out=$("$BARETMA" pmu restore 2>&1); rc=$?
@@ -121,6 +124,11 @@ if [ -r "$ICL" ]; then
 	{ orig 0 1; prog 2 2 0x2333; orig 3 7; } >"$tmp/icl.user"
 	is "$(same "$tmp/state" "$tmp/icl.user")" 0 "icl: only cpu 2 programmed, FC3 field 0x2"
 	is "$(journals)" "cpu2.journal " "icl: one journal"
+	out=$(BARETMA_MSR=/nonexistent/%u/msr "$BARETMA" pmu restore 2>&1); rc=$?
+	is "$rc" 64 "icl: restore through another backend refused"
+	like "$out" "journal was written through MSR backend 'state:$tmp/state'" \
+		"icl: refusal names the journal's backend"
+	is "$(journals)" "cpu2.journal " "icl: journal kept"
 	"$BARETMA" pmu restore --cpu 2 >/dev/null 2>&1; rc=$?
 	is "$rc" 0 "icl: restore --cpu 2"
 	is "$(same "$tmp/state" "$tmp/icl.orig")" 0 "icl: cpu 2 back"
@@ -157,7 +165,7 @@ if [ -r "$ICL" ]; then
 
 	# missing device
 	out=$(BARETMA_MSR=/nonexistent/%u/msr "$BARETMA" pmu enable --cpuid-dump "$ICL" 2>&1); rc=$?
-	is "$rc" 66 "icl: missing msr device: exit 66 (ENOENT)"
+	is "$rc" 69 "icl: missing msr device: exit 69 (EX_UNAVAILABLE, as bench)"
 	like "$out" "cannot open '/nonexistent/0/msr': No such file or directory \(try: modprobe msr\)" \
 		"icl: missing device message with the remedy"
 else
