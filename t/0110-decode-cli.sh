@@ -1,7 +1,7 @@
 #!/bin/sh
 # t/0110-decode-cli - "baretma decode" on vectors worked by hand (same
 # arithmetic as t/0100: bytes 0x66 0x1A 0x33 0x4C | 0x22 0x14 0x20 0x30).
-. "$T_DATA/../tap.sh"
+. "$T_SRC/tap.sh"
 
 jget() { python3 -c 'import json,sys; d=json.load(sys.stdin); print("%.4f" % d[sys.argv[1]])' "$1"; }
 

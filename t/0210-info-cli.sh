@@ -3,7 +3,7 @@
 # Known answers: ../shared/cpuid/INDEX.tsv rows (Ice Lake i7-1065G7: family 6
 # model 0x7E, level 1, 8 logical CPUs; Alder Lake-P i7-12700H: P-cores level 2,
 # E-cores 0) and /proc/cpuinfo for the live machine.
-. "$T_DATA/../tap.sh"
+. "$T_SRC/tap.sh"
 
 # json FILE EXPR: evaluate a Python expression over the document `d`.
 json() {

@@ -13,7 +13,7 @@
 # Known answers for the dumps: ../shared/cpuid/INDEX.tsv (Ice Lake i7-1065G7:
 # 8 CPUs, PERF_METRICS; Skylake i5-6600K: no FC3; Alder Lake-P i7-12700H:
 # CPUs 0-11 are P-cores (leaf 0x1A core type 0x40), 12-19 E-cores (0x20)).
-. "$T_DATA/../tap.sh"
+. "$T_SRC/tap.sh"
 
 D=$SHARED_CPUID/libcpuid/v0.6.2/intel
 ICL=$D/core_10th_gen/ice-lake-i7.test

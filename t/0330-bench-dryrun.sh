@@ -3,7 +3,7 @@
 # CPUID dump: it programs fixed counter 3 and PERF_METRICS in the order of
 # pmu-reference §5.4, restores every register byte for byte, also when killed
 # by SIGTERM mid-run, and refuses when fixed counter 3 is in use.
-. "$T_DATA/../tap.sh"
+. "$T_SRC/tap.sh"
 
 icl="$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test"
 [ -f "$icl" ] || skip_all "no ../shared/cpuid (Ice Lake dump needed)"

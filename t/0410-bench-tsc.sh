@@ -3,7 +3,7 @@
 # gives positive, ordered, repeatable statistics; without Top-down the output
 # says why and carries no Top-down numbers; the default run (the main job)
 # finishes within 60 s.
-. "$T_DATA/../tap.sh"
+. "$T_SRC/tap.sh"
 
 "$BARETMA" bench --backend tsc --reps 21 --warmup 2 --json >"$tmp/b.json" 2>"$tmp/err"; rc=$?
 is "$rc" 0 "bench --backend tsc --json exits 0"

@@ -2,7 +2,7 @@
 # t/0500-cli-errors - bad input gets a clear message naming the input and the
 # remedy, a non-zero sysexits status, and changes nothing (the state file
 # standing in for the MSRs keeps its bytes).
-. "$T_DATA/../tap.sh"
+. "$T_SRC/tap.sh"
 
 icl="$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test"
 state="$tmp/state"
