@@ -8,7 +8,7 @@
  *     msr/msr_dev.c is the only file in baretma that opens such a device.
  *   - state file: "state:FILE".  FILE is text, one register per line
  *     "CPU 0xMSR 0xVALUE" (CPU decimal, MSR and VALUE hex), '#' comments and
- *     blank lines allowed.  A register not listed is not implemented: read and
+ *     blank lines allowed.  A register not listed does not exist: read and
  *     write fail with -EIO like a #GP through the real driver.  A CPU with no
  *     line at all does not exist (-ENXIO at open).  Every successful write is
  *     persisted before the call returns (write to FILE.tmp, fsync, rename), so
@@ -31,7 +31,7 @@
  * Errors are -errno, as the real driver gives them (pmu-reference §4):
  *   -ENOENT  no device node (msr module not loaded: modprobe msr)
  *   -EACCES/-EPERM  not root, no CAP_SYS_RAWIO, lockdown, msr.allow_writes=off
- *   -EIO     MSR not implemented on this CPU (#GP on RDMSR/WRMSR)
+ *   -EIO     MSR does not exist on this CPU (#GP on RDMSR/WRMSR)
  *   -ENXIO   CPU offline or absent
  *   -EINVAL  malformed spec or state file (msr_open only)
  */
@@ -107,7 +107,7 @@ const char *msr_last_error(void);
  * msr_remedy - the remedy for an MSR access error, for the CLI:
  * -ENOENT "try: modprobe msr", -EACCES/-EPERM "run as root with
  * CAP_SYS_RAWIO; check kernel lockdown and msr.allow_writes", -EIO "this
- * register is not implemented on this CPU", -ENXIO "the CPU is offline or
+ * register does not exist on this CPU", -ENXIO "the CPU is offline or
  * absent".  Returns "" for other errors.
  */
 const char *msr_remedy(int err);

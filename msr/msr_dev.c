@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "msr/msr.h"
+#include "sigsafe.h"
 
 /* CPUs a device context can address; higher numbers read as absent (-ENXIO). */
 #define MSR_DEV_MAX_CPUS 8192u
@@ -41,20 +42,6 @@ struct dev_ctx {
 	unsigned char mode[MSR_DEV_MAX_CPUS];
 };
 
-/* Decimal digits of @v into @buf (no terminator); returns the length. */
-static size_t fmt_udec(char *buf, unsigned v)
-{
-	char tmp[16];
-	size_t n = 0, i;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
-	return n;
-}
 
 /*
  * msr_device_path - expand @template for @cpu by hand (async-signal-safe;
@@ -78,7 +65,7 @@ int msr_device_path(const char *template, unsigned cpu, char *buf, size_t n)
 			p++;
 			if (*p == 'u') {
 				nu++;
-				len = fmt_udec(num, cpu);
+				len = sigsafe_put_dec(num, cpu);
 				src = num;
 			} else if (*p != '%') {
 				return -EINVAL;

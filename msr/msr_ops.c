@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "msr/msr.h"
+#include "sigsafe.h"
 
 #define MSR_DEFAULT_TEMPLATE "/dev/cpu/%u/msr"
 #define STATE_PREFIX "state:"
@@ -67,36 +68,7 @@ static size_t put_str(char *buf, const char *s)
 	return n;
 }
 
-static size_t put_dec(char *buf, uint64_t v)
-{
-	char tmp[24];
-	size_t n = 0, i;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
-	return n;
-}
-
-static size_t put_hex(char *buf, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	size_t n = 0, i;
-
-	do {
-		tmp[n++] = digits[v & 0xf];
-		v >>= 4;
-	} while (v);
-	buf[0] = '0';
-	buf[1] = 'x';
-	for (i = 0; i < n; i++)
-		buf[2 + i] = tmp[n - 1 - i];
-	return n + 2;
-}
 
 /* "rd CPU 0xMSR 0xVALUE[ ENAME]\n" in one write(2) (O_APPEND). */
 static void trace(const struct msr_dev *dev, const char *op, unsigned cpu,
@@ -111,11 +83,11 @@ static void trace(const struct msr_dev *dev, const char *op, unsigned cpu,
 		return;
 	n += put_str(line + n, op);
 	line[n++] = ' ';
-	n += put_dec(line + n, cpu);
+	n += sigsafe_put_dec(line + n, cpu);
 	line[n++] = ' ';
-	n += put_hex(line + n, msr);
+	n += sigsafe_put_hex(line + n, msr);
 	line[n++] = ' ';
-	n += put_hex(line + n, val);
+	n += sigsafe_put_hex(line + n, val);
 	if (rc) {
 		line[n++] = ' ';
 		name = errno_name(-rc);
@@ -123,7 +95,7 @@ static void trace(const struct msr_dev *dev, const char *op, unsigned cpu,
 			n += put_str(line + n, name);
 		} else {
 			line[n++] = 'E';
-			n += put_dec(line + n, (uint64_t)-rc);
+			n += sigsafe_put_dec(line + n, (uint64_t)-rc);
 		}
 	}
 	line[n++] = '\n';
@@ -291,7 +263,7 @@ const char *msr_remedy(int err)
 		return "run as root with CAP_SYS_RAWIO; check kernel lockdown and "
 		       "msr.allow_writes";
 	case -EIO:
-		return "this register is not implemented on this CPU";
+		return "this register does not exist on this CPU";
 	case -ENXIO:
 		return "the CPU is offline or absent";
 	default:

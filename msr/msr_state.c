@@ -26,6 +26,7 @@
 
 #include "msr/intel_regs.h"
 #include "msr/msr.h"
+#include "sigsafe.h"
 
 #define STATE_FILE_MAX (64u << 20)   /* refuse absurd files */
 #define HEX_TOKEN_MAX 18             /* "0x" + 16 hex digits */
@@ -200,23 +201,6 @@ static int parse_text(struct state_ctx *c, char *err, size_t errlen)
 
 /* ---------------------------------------------------------- persisting */
 
-/* "0x" + lower-case hex without leading zeros; returns the length. */
-static size_t fmt_hex(char *buf, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	size_t n = 0, i;
-
-	do {
-		tmp[n++] = digits[v & 0xf];
-		v >>= 4;
-	} while (v);
-	buf[0] = '0';
-	buf[1] = 'x';
-	for (i = 0; i < n; i++)
-		buf[2 + i] = tmp[n - 1 - i];
-	return n + 2;
-}
 
 /* Rebuild the text into c->out: original bytes, changed values replaced. */
 static size_t render(const struct state_ctx *c)
@@ -232,7 +216,7 @@ static size_t render(const struct state_ctx *c)
 			memcpy(c->out + o, c->text + r->vstart, r->vend - r->vstart);
 			o += r->vend - r->vstart;
 		} else {
-			o += fmt_hex(c->out + o, r->val);
+			o += sigsafe_put_hex(c->out + o, r->val);
 		}
 		pos = r->vend;
 	}
@@ -240,20 +224,6 @@ static size_t render(const struct state_ctx *c)
 	return o + c->textlen - pos;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, buf, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
 
 /* Write FILE.tmp, fsync, rename over FILE, fsync the directory. */
 static int persist(struct state_ctx *c)
@@ -270,7 +240,7 @@ static int persist(struct state_ctx *c)
 	if (fchmod(fd, c->mode) < 0)
 		rc = -errno;
 	if (!rc)
-		rc = write_all(fd, c->out, len);
+		rc = sigsafe_write_all(fd, c->out, len);
 	if (!rc && fsync(fd) < 0)
 		rc = -errno;
 	if (close(fd) < 0 && !rc)

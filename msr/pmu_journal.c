@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "msr/pmu.h"
+#include "sigsafe.h"
 
 #define JOURNAL_MAGIC "# baretma pmu journal v1"
 #define JOURNAL_MAX 4096
@@ -97,20 +98,6 @@ static int format_journal(const struct pmu_journal_entry *e, char *buf, size_t n
 	return w < 0 || (size_t)w >= n ? -EOVERFLOW : w;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, buf, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
 
 int pmu_journal_write(const struct pmu_journal_entry *e)
 {
@@ -134,7 +121,7 @@ int pmu_journal_write(const struct pmu_journal_entry *e)
 		rc = -errno;
 		goto out;
 	}
-	rc = write_all(fd, buf, (size_t)len);
+	rc = sigsafe_write_all(fd, buf, (size_t)len);
 	if (!rc && fsync(fd) < 0)
 		rc = -errno;
 	if (close(fd) < 0 && !rc)

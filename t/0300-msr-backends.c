@@ -31,30 +31,7 @@ static const char *tpath(const char *name)
 	return buf[i];
 }
 
-static void put_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
 
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		perror(path);
-		exit(1);
-	}
-}
-
-/* The file's text (static buffer), or "" when missing. */
-static const char *get_file(const char *path)
-{
-	static char buf[8192];
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	return buf;
-}
 
 /* msr_open(@prefix @arg). */
 static struct msr_dev *open_spec(const char *prefix, const char *arg, int *rc)
@@ -360,7 +337,7 @@ static void test_remedy(void)
 		  "lockdown and msr.allow_writes", "remedy EACCES");
 	check_str(msr_remedy(-EPERM), "run as root with CAP_SYS_RAWIO; check kernel "
 		  "lockdown and msr.allow_writes", "remedy EPERM");
-	check_str(msr_remedy(-EIO), "this register is not implemented on this CPU",
+	check_str(msr_remedy(-EIO), "this register does not exist on this CPU",
 		  "remedy EIO");
 	check_str(msr_remedy(-ENXIO), "the CPU is offline or absent", "remedy ENXIO");
 	check_str(msr_remedy(-EINVAL), "", "no remedy for EINVAL");

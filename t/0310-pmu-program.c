@@ -56,29 +56,7 @@ static const char icl_text[] =
 
 static const struct pmu_config icl_cfg = { .perf_metrics = true, .fixed_ctr3 = true };
 
-static void put_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
 
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		perror(path);
-		exit(1);
-	}
-}
-
-static const char *get_file(const char *path)
-{
-	static char buf[8192];
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	return buf;
-}
 
 /* Lines of the trace starting with @prefix ("wr", "rd" or ""). */
 static const char *trace_lines(const char *prefix)

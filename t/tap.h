@@ -97,4 +97,31 @@ static inline int done_testing(void)
 	return tap_failed ? 1 : 0;
 }
 
+/* Test fixtures: write @text to @path (exit 1 on failure). */
+static inline void put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+}
+
+/* The file's text (static buffer, up to 8 KiB), or "" when missing. */
+static inline const char *get_file(const char *path)
+{
+	static char buf[8192];
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+
 #endif
