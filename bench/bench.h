@@ -243,4 +243,16 @@ json_t *bench_to_json(const struct bench_result *res);
 /* cpu_info_to_json - the "info" JSON object (shared by info and bench). */
 json_t *cpu_info_to_json(const struct cpu_info *ci);
 
+/*
+ * env_to_json / env_print - the environment preflight (cpu/environ.h) with
+ * the hypervisor, the virtual PMU and the RDPMC probe result of @a (may be
+ * NULL: probe "not run"): the "environment" object of every JSON document,
+ * and the block `info` prints.  Unknown values are JSON null / "unknown".
+ */
+struct cpu_env;
+json_t *env_to_json(const struct cpu_env *e, const struct cpu_info *ci,
+		    const struct bench_avail *a);
+void env_print(FILE *f, const struct cpu_env *e, const struct cpu_info *ci,
+	       const struct bench_avail *a);
+
 #endif

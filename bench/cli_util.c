@@ -33,6 +33,8 @@ const char *cli_cmdline(void)
 	return cmdline;
 }
 
+static void vsay(const char *prefix, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
 static void vsay(const char *prefix, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "baretma: %s", prefix);

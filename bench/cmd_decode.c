@@ -120,7 +120,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
 	};
 	int c;
 
-	optind = 1;
+	optind = 0; /* glibc: full getopt re-initialisation (getopt(3)) */
 	while ((c = getopt_long(argc, argv, "s:l:f:t:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':

@@ -1,0 +1,135 @@
+/* cpu/environ.c - environment preflight; file meanings and sources in environ.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cpu/cpu.h"
+#include "cpu/environ.h"
+#include "msr/rdpmc.h"
+
+/* First line of <sysroot>@path into @buf, or "" (returns false) when unreadable. */
+static bool read_str(const char *path, char *buf, size_t n)
+{
+	if (cpu_sysfs_read_line(path, buf, n) == 0)
+		return true;
+	buf[0] = '\0';
+	return false;
+}
+
+/* A file holding "0" or "1" (or a small integer): its value, or -1. */
+static int read_int(const char *path)
+{
+	char line[32], *end;
+	long v;
+
+	if (!read_str(path, line, sizeof(line)) || !line[0])
+		return -1;
+	errno = 0;
+	v = strtol(line, &end, 10);
+	if (errno || *end || v < 0 || v > 1000000)
+		return -1;
+	return (int)v;
+}
+
+/* "none [integrity] confidentiality" -> "integrity" (the bracketed word). */
+static void read_lockdown(char *buf, size_t n)
+{
+	char line[128], *open, *close;
+
+	buf[0] = '\0';
+	if (!read_str("/sys/kernel/security/lockdown", line, sizeof(line)))
+		return;
+	open = strchr(line, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (open && close)
+		snprintf(buf, n, "%.*s", (int)(close - open - 1), open + 1);
+}
+
+static int path_exists(const char *path)
+{
+	char full[4096];
+	struct stat st;
+
+	cpu_sysfs_path(full, sizeof(full), path);
+	if (stat(full, &st) == 0)
+		return 1;
+	return errno == ENOENT ? 0 : -1;
+}
+
+/* The "microcode" line of processor @cpu in <sysroot>/proc/cpuinfo. */
+static void read_cpuinfo_microcode(unsigned cpu, char *buf, size_t n)
+{
+	char path[4096], line[256];
+	bool mine = false;
+	unsigned p;
+	FILE *f;
+
+	f = fopen(cpu_sysfs_path(path, sizeof(path), "/proc/cpuinfo"), "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (sscanf(line, "processor : %u", &p) == 1)
+			mine = p == cpu;
+		else if (mine && colon && !strncmp(line, "microcode", 9)) {
+			snprintf(buf, n, "%s", colon + 1 + strspn(colon + 1, " \t"));
+			buf[strcspn(buf, "\n")] = '\0';
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static int read_turbo(void)
+{
+	int v = read_int("/sys/devices/system/cpu/intel_pstate/no_turbo");
+
+	if (v == 0 || v == 1)
+		return !v;
+	v = read_int("/sys/devices/system/cpu/cpufreq/boost");
+	return v == 0 || v == 1 ? v : -1;
+}
+
+void cpu_env_read(unsigned cpu, struct cpu_env *e)
+{
+	char path[128];
+	int rdpmc;
+
+	memset(e, 0, sizeof(*e));
+	read_str("/proc/sys/kernel/osrelease", e->kernel, sizeof(e->kernel));
+	read_lockdown(e->lockdown, sizeof(e->lockdown));
+	e->msr_module = path_exists("/sys/module/msr");
+	read_str("/sys/module/msr/parameters/allow_writes", e->msr_allow_writes,
+		 sizeof(e->msr_allow_writes));
+	rdpmc = rdpmc_sysfs_value();
+	e->rdpmc = rdpmc >= 0 ? rdpmc : -1;
+	e->nmi_watchdog = read_int("/proc/sys/kernel/nmi_watchdog");
+	read_str("/sys/devices/system/cpu/smt/control", e->smt_control, sizeof(e->smt_control));
+	e->smt_active = read_int("/sys/devices/system/cpu/smt/active");
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpufreq/scaling_governor", cpu);
+	read_str(path, e->governor, sizeof(e->governor));
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpufreq/scaling_driver", cpu);
+	read_str(path, e->freq_driver, sizeof(e->freq_driver));
+	e->turbo = read_turbo();
+	e->isolated_known = read_str("/sys/devices/system/cpu/isolated", e->isolated,
+				     sizeof(e->isolated));
+	e->nohz_full_known = read_str("/sys/devices/system/cpu/nohz_full", e->nohz_full,
+				      sizeof(e->nohz_full));
+	/* nohz_full reads "(null)" when the option is not given (tick-sched). */
+	if (!strcmp(e->nohz_full, "(null)"))
+		e->nohz_full[0] = '\0';
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/microcode/version", cpu);
+	if (!read_str(path, e->microcode, sizeof(e->microcode)))
+		read_cpuinfo_microcode(cpu, e->microcode, sizeof(e->microcode));
+	e->core_pmu = path_exists("/sys/bus/event_source/devices/cpu");
+	if (e->core_pmu == 0)
+		e->core_pmu = path_exists("/sys/bus/event_source/devices/cpu_core");
+}
+
+bool cpu_env_lockdown_blocks_msr(const struct cpu_env *e)
+{
+	return !strcmp(e->lockdown, "integrity") || !strcmp(e->lockdown, "confidentiality");
+}

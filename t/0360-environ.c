@@ -1,0 +1,135 @@
+/*
+ * t/0360-environ - the environment preflight reads each /sys and /proc file
+ * under BARETMA_SYSROOT in the format the kernel writes it (fixtures below
+ * copy those formats: lockdown_read() prints "none [integrity]
+ * confidentiality"; nohz_full prints "(null)" when unset; /proc/cpuinfo has
+ * "processor\t: N" and "microcode\t: 0x..." lines), and an absent file is
+ * unknown (null), never a zero.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench/bench.h"
+#include "cpu/environ.h"
+#include "t/tap.h"
+
+static char root[256];
+
+static void put(const char *rel, const char *text)
+{
+	char path[512], dir[512], *slash;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (slash = strchr(dir + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(dir, 0755);
+		*slash = '/';
+	}
+	put_file(path, text);
+}
+
+static void check_full_tree(void)
+{
+	struct cpu_env e;
+
+	put("/proc/sys/kernel/osrelease", "6.1.0-18-amd64\n");
+	put("/sys/kernel/security/lockdown", "none [integrity] confidentiality\n");
+	put("/sys/module/msr/parameters/allow_writes", "off\n");
+	put("/sys/bus/event_source/devices/cpu/rdpmc", "1\n");
+	put("/proc/sys/kernel/nmi_watchdog", "1\n");
+	put("/sys/devices/system/cpu/smt/control", "on\n");
+	put("/sys/devices/system/cpu/smt/active", "1\n");
+	put("/sys/devices/system/cpu/cpu3/cpufreq/scaling_governor", "performance\n");
+	put("/sys/devices/system/cpu/cpu3/cpufreq/scaling_driver", "intel_pstate\n");
+	put("/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
+	put("/sys/devices/system/cpu/isolated", "2-3\n");
+	put("/sys/devices/system/cpu/nohz_full", "(null)\n");
+	put("/proc/cpuinfo", "processor\t: 0\nmicrocode\t: 0x11\n\nprocessor\t: 3\n"
+	    "vendor_id\t: GenuineIntel\nmicrocode\t: 0x2b000603\n\n");
+
+	cpu_env_read(3, &e);
+	check_str(e.kernel, "6.1.0-18-amd64", "kernel release from osrelease");
+	check_str(e.lockdown, "integrity", "lockdown: the bracketed mode");
+	ok(cpu_env_lockdown_blocks_msr(&e), "integrity lockdown forbids MSR writes");
+	check_int(e.msr_module, ==, 1, "msr module present (/sys/module/msr exists)");
+	check_str(e.msr_allow_writes, "off", "msr allow_writes");
+	check_int(e.rdpmc, ==, 1, "rdpmc sysfs value");
+	check_int(e.nmi_watchdog, ==, 1, "nmi_watchdog");
+	check_str(e.smt_control, "on", "smt control");
+	check_int(e.smt_active, ==, 1, "smt active");
+	check_str(e.governor, "performance", "governor of cpu 3");
+	check_str(e.freq_driver, "intel_pstate", "driver of cpu 3");
+	check_int(e.turbo, ==, 0, "intel_pstate no_turbo=1 means turbo off");
+	ok(e.isolated_known && !strcmp(e.isolated, "2-3"), "isolated cpus 2-3");
+	ok(e.nohz_full_known && !strcmp(e.nohz_full, ""), "nohz_full '(null)' means none");
+	check_str(e.microcode, "0x2b000603", "microcode of processor 3 from /proc/cpuinfo");
+	check_int(e.core_pmu, ==, 1, "core PMU driver registered (devices/cpu exists)");
+
+	json_t *j = env_to_json(&e, NULL, NULL);
+	ok(j != NULL, "environment JSON built");
+	check_str(json_string_value(json_object_get(j, "lockdown")), "integrity", "JSON lockdown");
+	ok(json_is_false(json_object_get(j, "turbo")), "JSON turbo false");
+	ok(json_is_null(json_object_get(j, "hypervisor")), "JSON hypervisor null on bare metal");
+	ok(json_is_null(json_object_get(j, "vpmu")), "JSON vpmu null on bare metal");
+	check_int(json_integer_value(json_object_get(j, "rdpmc")), ==, 1, "JSON rdpmc");
+	json_decref(j);
+
+	/* The sysfs microcode file wins over /proc/cpuinfo; cpufreq boost when
+	 * there is no intel_pstate; lockdown none allows writes. */
+	put("/sys/devices/system/cpu/cpu3/microcode/version", "0x2b000604\n");
+	put("/sys/kernel/security/lockdown", "[none] integrity confidentiality\n");
+	{
+		char p[512];
+
+		snprintf(p, sizeof(p), "%s/sys/devices/system/cpu/intel_pstate/no_turbo", root);
+		remove(p);
+	}
+	put("/sys/devices/system/cpu/cpufreq/boost", "1\n");
+	cpu_env_read(3, &e);
+	check_str(e.microcode, "0x2b000604", "microcode from sysfs first");
+	check_str(e.lockdown, "none", "lockdown none");
+	ok(!cpu_env_lockdown_blocks_msr(&e), "lockdown none allows MSR writes");
+	check_int(e.turbo, ==, 1, "cpufreq boost=1 means turbo on");
+}
+
+static void check_empty_tree(void)
+{
+	struct cpu_env e;
+	json_t *j;
+
+	snprintf(root, sizeof(root), "%s/empty", getenv("BARETMA_STATE_DIR"));
+	mkdir(root, 0700);
+	setenv("BARETMA_SYSROOT", root, 1);
+	cpu_env_read(0, &e);
+	check_str(e.kernel, "", "no osrelease: unknown");
+	check_int(e.msr_module, ==, 0, "no /sys/module/msr: not loaded");
+	check_int(e.rdpmc, ==, -1, "no rdpmc file: unknown");
+	check_int(e.nmi_watchdog, ==, -1, "no nmi_watchdog: unknown");
+	check_int(e.turbo, ==, -1, "no turbo files: unknown");
+	check_int(e.core_pmu, ==, 0, "no core PMU driver");
+	ok(!e.isolated_known, "isolated unknown");
+	j = env_to_json(&e, NULL, NULL);
+	ok(json_is_null(json_object_get(j, "nmi_watchdog")), "unknown nmi_watchdog is null, not 0");
+	ok(json_is_null(json_object_get(j, "kernel")), "unknown kernel is null");
+	ok(json_is_false(json_object_get(j, "msr_module")), "msr_module false");
+	json_decref(j);
+}
+
+int main(void)
+{
+	const char *tmp = getenv("BARETMA_STATE_DIR");
+
+	if (!tmp)
+		tmp = "/tmp";
+	snprintf(root, sizeof(root), "%s/sysroot", tmp);
+	mkdir(tmp, 0700);
+	mkdir(root, 0700);
+	setenv("BARETMA_SYSROOT", root, 1);
+	check_full_tree();
+	check_empty_tree();
+	return done_testing();
+}
