@@ -1,0 +1,171 @@
+/* msr/msr_policy.c - see msr_policy.h for the rules and their sources. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "msr/intel_regs.h"
+#include "msr/msr_policy.h"
+
+#define IA32_A_PMC0        0x4c1u /* MSR_IA32_PMC0, full-width alias (§1.1) */
+#define MAX_GP_ARCH        8u     /* architectural MSR ranges baretma names */
+#define MAX_FIXED_ARCH     7u     /* FC0..FC6 (§1.1) */
+
+/* Status bits other than the counters' that 0x390 may clear (§1.4). */
+#define GLOBAL_STATUS_OTHER ((1ull << 55) | (0x3full << 58))
+
+static uint64_t width_mask(unsigned bits)
+{
+	return bits >= 64 ? ~0ull : bits ? (1ull << bits) - 1 : 0;
+}
+
+/* GP enable bits 0..n-1, fixed enable bits 32+i, bit 48 with PERF_METRICS. */
+static uint64_t counter_bits(const struct msr_pmu_caps *c)
+{
+	uint64_t m = width_mask(c->gp_counters < 32 ? c->gp_counters : 32);
+
+	for (unsigned i = 0; i < MAX_FIXED_ARCH; i++)
+		if (c->fixed_mask & (1u << i))
+			m |= 1ull << GLOBAL_FIXED_BIT(i);
+	if (c->perf_metrics_level > 0)
+		m |= GLOBAL_CTRL_EN_PERF_METRICS;
+	return m;
+}
+
+/* IA32_FIXED_CTR_CTRL: EN_OS, EN_USR and AnyThread/METRICS_CLEAR of every
+ * existing fixed counter; its PMI bit is refused (msr_policy.h). */
+static uint64_t fixed_ctrl_bits(const struct msr_pmu_caps *c)
+{
+	uint64_t m = 0;
+
+	for (unsigned i = 0; i < MAX_FIXED_ARCH; i++)
+		if (c->fixed_mask & (1u << i))
+			m |= (FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR | FIXED_CTR_CTRL_ANYTHR)
+			     << FIXED_CTR_CTRL_SHIFT(i);
+	return m;
+}
+
+const char *msr_reg_name(uint32_t msr, char *buf, size_t n)
+{
+	static const struct { uint32_t msr; const char *name; } fixed[] = {
+		{ IA32_PERF_METRICS, "IA32_PERF_METRICS" },
+		{ IA32_PERF_CAPABILITIES, "IA32_PERF_CAPABILITIES" },
+		{ IA32_FIXED_CTR_CTRL, "IA32_FIXED_CTR_CTRL" },
+		{ IA32_PERF_GLOBAL_STATUS, "IA32_PERF_GLOBAL_STATUS" },
+		{ IA32_PERF_GLOBAL_CTRL, "IA32_PERF_GLOBAL_CTRL" },
+		{ IA32_PERF_GLOBAL_STATUS_RESET, "IA32_PERF_GLOBAL_STATUS_RESET" },
+		{ IA32_PERF_GLOBAL_STATUS_SET, "IA32_PERF_GLOBAL_STATUS_SET" },
+		{ IA32_PERF_GLOBAL_INUSE, "IA32_PERF_GLOBAL_INUSE" },
+	};
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (fixed[i].msr == msr) {
+			snprintf(buf, n, "%s", fixed[i].name);
+			return buf;
+		}
+	if (msr >= IA32_PMC0 && msr < IA32_PMC0 + MAX_GP_ARCH)
+		snprintf(buf, n, "IA32_PMC%u", msr - IA32_PMC0);
+	else if (msr >= IA32_A_PMC0 && msr < IA32_A_PMC0 + MAX_GP_ARCH)
+		snprintf(buf, n, "IA32_A_PMC%u", msr - IA32_A_PMC0);
+	else if (msr >= IA32_PERFEVTSEL0 && msr < IA32_PERFEVTSEL0 + MAX_GP_ARCH)
+		snprintf(buf, n, "IA32_PERFEVTSEL%u", msr - IA32_PERFEVTSEL0);
+	else if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + MAX_FIXED_ARCH)
+		snprintf(buf, n, "IA32_FIXED_CTR%u", msr - IA32_FIXED_CTR0);
+	else
+		snprintf(buf, n, "MSR 0x%" PRIx32, msr);
+	return buf;
+}
+
+/* Verdict for a value against the defined bits @ok of a known register. */
+static enum msr_write_verdict bits_check(const char *name, uint64_t val, uint64_t ok,
+					 const char *note, char *why, size_t n)
+{
+	uint64_t bad = val & ~ok;
+
+	if (!bad) {
+		snprintf(why, n, "%s: value within its defined bits", name);
+		return MSR_WRITE_OK;
+	}
+	snprintf(why, n, "%s: bits 0x%" PRIx64 " of 0x%" PRIx64 " are reserved or refused on "
+		 "this CPU (allowed: 0x%" PRIx64 ")%s%s", name, bad, val, ok, note ? "; " : "",
+		 note ? note : "");
+	return MSR_WRITE_RESERVED;
+}
+
+static enum msr_write_verdict absent(const char *name, const char *what, unsigned have,
+				     char *why, size_t n)
+{
+	snprintf(why, n, "%s does not exist on this CPU (%u %s)", name, have, what);
+	return MSR_WRITE_RESERVED;
+}
+
+enum msr_write_verdict msr_write_check(const struct msr_pmu_caps *c, uint32_t msr,
+				       uint64_t val, char *why_out, size_t n)
+{
+	char name[48], scratch[8], *why = why_out ? why_out : scratch;
+	size_t wn = why_out ? n : sizeof(scratch);
+	uint64_t ctr = counter_bits(c);
+	unsigned i;
+
+	msr_reg_name(msr, name, sizeof(name));
+	switch (msr) {
+	case IA32_PERF_GLOBAL_STATUS:
+	case IA32_PERF_GLOBAL_INUSE:
+	case IA32_PERF_CAPABILITIES:
+		snprintf(why, wn, "%s is read-only", name);
+		return MSR_WRITE_READ_ONLY;
+	case IA32_PERF_GLOBAL_CTRL:
+		return bits_check(name, val, ctr, c->perf_metrics_level ? NULL :
+				  "bit 48 EN_PERF_METRICS needs IA32_PERF_METRICS (a #GP elsewhere)",
+				  why, wn);
+	case IA32_PERF_GLOBAL_STATUS_RESET:
+		return bits_check(name, val, ctr | GLOBAL_STATUS_OTHER, NULL, why, wn);
+	case IA32_FIXED_CTR_CTRL:
+		return bits_check(name, val, fixed_ctrl_bits(c),
+				  "PMI bits (4i+3) are refused: no PMI is armed by baretma", why, wn);
+	case IA32_PERF_METRICS:
+		if (c->perf_metrics_level <= 0) {
+			snprintf(why, wn, "%s does not exist on this CPU", name);
+			return MSR_WRITE_RESERVED;
+		}
+		/* Level 1 parts define bytes 0-3 only (bytes 4-7 reserved, §8 item 4). */
+		return bits_check(name, val, c->perf_metrics_level >= 2 ? ~0ull : 0xffffffffull,
+				  NULL, why, wn);
+	default:
+		break;
+	}
+	if (msr >= IA32_PMC0 && msr < IA32_PMC0 + MAX_GP_ARCH) {
+		i = msr - IA32_PMC0;
+		if (i >= c->gp_counters)
+			return absent(name, "GP counters", c->gp_counters, why, wn);
+		/* Legacy writes take bits 31:0 sign-extended (§1.8). */
+		return bits_check(name, val, 0xffffffffull,
+				  "IA32_PMCx takes 32 bits: use IA32_A_PMCx for full width", why, wn);
+	}
+	if (msr >= IA32_A_PMC0 && msr < IA32_A_PMC0 + MAX_GP_ARCH) {
+		i = msr - IA32_A_PMC0;
+		if (i >= c->gp_counters || !c->full_width_write)
+			return absent(name, c->full_width_write ? "GP counters" :
+				      "GP counters, no full-width writes (IA32_PERF_CAPABILITIES[13])",
+				      c->gp_counters, why, wn);
+		return bits_check(name, val, width_mask(c->gp_width), NULL, why, wn);
+	}
+	if (msr >= IA32_PERFEVTSEL0 && msr < IA32_PERFEVTSEL0 + MAX_GP_ARCH) {
+		i = msr - IA32_PERFEVTSEL0;
+		if (i >= c->gp_counters)
+			return absent(name, "GP counters", c->gp_counters, why, wn);
+		/* Bits 31:0 of §1.7 less INT; bits 32+ depend on enumeration
+		 * baretma does not check (TSX, adaptive PEBS, CPUID.23H). */
+		return bits_check(name, val, 0xffffffffull & ~PERFEVTSEL_INT,
+				  "INT (bit 20) is refused; bits 63:32 are not supported", why, wn);
+	}
+	if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + MAX_FIXED_ARCH) {
+		i = msr - IA32_FIXED_CTR0;
+		if (!(c->fixed_mask & (1u << i))) {
+			snprintf(why, wn, "%s does not exist on this CPU (fixed counter mask 0x%x)",
+				 name, c->fixed_mask);
+			return MSR_WRITE_RESERVED;
+		}
+		return bits_check(name, val, width_mask(c->fixed_width), NULL, why, wn);
+	}
+	snprintf(why, wn, "%s is not a PMU register baretma knows", name);
+	return MSR_WRITE_UNKNOWN;
+}

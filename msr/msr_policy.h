@@ -1,0 +1,63 @@
+/*
+ * msr/msr_policy.h - which MSR writes baretma allows without --force: the
+ * Intel architectural PMU registers it knows, each with the bits that are
+ * defined on this CPU (everything else is reserved: a write with a reserved
+ * bit set is a #GP on hardware, -EIO through /dev/cpu/N/msr, or worse, a
+ * meaning baretma does not know).  Pure functions, no I/O.
+ *
+ * Register layouts: ../shared/reference/pmu-reference.md §1 (addresses
+ * §1.1, IA32_FIXED_CTR_CTRL §1.2, IA32_PERF_GLOBAL_CTRL §1.3,
+ * IA32_PERF_GLOBAL_STATUS_RESET §1.4, IA32_PERF_METRICS §1.5,
+ * IA32_PERFEVTSELx §1.7, counters §1.8), from linux
+ * arch/x86/include/asm/perf_event.h and msr-index.h.
+ *
+ * Policy beyond reserved bits (the safe choices where the reference marks
+ * kernel behaviour UNCONFIRMED, §3.4, §8 item 8): PMI bits (PERFEVTSELx.INT
+ * bit 20, IA32_FIXED_CTR_CTRL bit 4i+3) are refused — a PMI baretma armed
+ * would reach the kernel's NMI handler for a counter perf does not own.
+ * IA32_PERF_GLOBAL_STATUS and IA32_PERF_GLOBAL_INUSE are read-only.
+ * IA32_PERF_CAPABILITIES is read-only.  Arch-perfmon v6 aliases (0x1900+)
+ * are not known (not used by baretma): they need --force.
+ */
+#ifndef BARETMA_MSR_POLICY_H
+#define BARETMA_MSR_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The PMU of one CPU, as cpu/ enumerated it (CPUID leaf 0xA / 0x23, model table). */
+struct msr_pmu_caps {
+	unsigned gp_counters;    /* IA32_PMCx / IA32_PERFEVTSELx, x < gp_counters */
+	unsigned gp_width;       /* bits of a GP counter */
+	uint32_t fixed_mask;     /* bit i: fixed counter i exists */
+	unsigned fixed_width;    /* bits of a fixed counter */
+	int perf_metrics_level;  /* 0: no IA32_PERF_METRICS, 1: bytes 0-3, 2: bytes 0-7 */
+	bool full_width_write;   /* IA32_PERF_CAPABILITIES[13]: IA32_A_PMCx exist */
+};
+
+enum msr_write_verdict {
+	MSR_WRITE_OK = 0,        /* a known PMU register, value within its defined bits */
+	MSR_WRITE_RESERVED,      /* known register, reserved or refused bits set */
+	MSR_WRITE_READ_ONLY,     /* known register that cannot be written */
+	MSR_WRITE_UNKNOWN,       /* not a PMU register baretma knows: needs --force */
+};
+
+/*
+ * msr_write_check - may @val be written to @msr on a CPU with @caps?
+ * @why (if not NULL) receives one line naming the register and, for
+ * MSR_WRITE_RESERVED, the offending bits, e.g. "IA32_PERF_GLOBAL_CTRL:
+ * bits 0x1000000000000 reserved on this CPU (bit 48 EN_PERF_METRICS needs
+ * IA32_PERF_METRICS)".
+ */
+enum msr_write_verdict msr_write_check(const struct msr_pmu_caps *caps, uint32_t msr,
+				       uint64_t val, char *why, size_t n);
+
+/*
+ * msr_reg_name - the SDM name of @msr into @buf ("IA32_PERFEVTSEL2",
+ * "IA32_FIXED_CTR3", ...) or "MSR 0x<hex>" when baretma does not know it.
+ * Returns @buf.
+ */
+const char *msr_reg_name(uint32_t msr, char *buf, size_t n);
+
+#endif

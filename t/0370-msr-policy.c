@@ -1,0 +1,86 @@
+/*
+ * t/0370-msr-policy - which raw MSR writes `baretma msr write` allows.
+ * Vectors worked by hand from pmu-reference §1 (bit layouts) for two CPUs:
+ *   Ice Lake P-core: CPUID.0AH EAX = 0x08300805 -> 8 GP counters, 48 bits;
+ *     EDX -> 4 fixed counters (mask 0xf), 48 bits; PERF_METRICS level 1;
+ *     IA32_PERF_CAPABILITIES[13] full-width writes.
+ *   Skylake: 4 GP (48 bits), 3 fixed (mask 0x7), no PERF_METRICS, no
+ *     full-width writes assumed.
+ */
+#include <string.h>
+
+#include "msr/msr_policy.h"
+#include "t/tap.h"
+
+static const struct msr_pmu_caps icl = { 8, 48, 0xf, 48, 1, true };
+static const struct msr_pmu_caps skl = { 4, 48, 0x7, 48, 0, false };
+static const struct msr_pmu_caps spr = { 8, 48, 0xff, 48, 2, true };
+
+#define V(caps, msr, val, want, name) do {                                     \
+	char why_[256];                                                        \
+	enum msr_write_verdict v_ = msr_write_check(&(caps), (msr), (val), why_, sizeof(why_)); \
+	check_int(v_, ==, (want), name);                                       \
+	printf("#   %s\n", why_);                                               \
+} while (0)
+
+int main(void)
+{
+	char why[256], name[48];
+
+	/* IA32_PERF_GLOBAL_CTRL: GP 0-7 = 0xff, FC0-3 = bits 32-35 = 0xf << 32, bit 48. */
+	V(icl, 0x38f, 0x70000000full, MSR_WRITE_OK, "ICL GLOBAL_CTRL 0x70000000f (firmware value)");
+	V(icl, 0x38f, 0x1000f000000ffull, MSR_WRITE_OK, "ICL GLOBAL_CTRL all counters + bit 48");
+	V(icl, 0x38f, 1ull << 36, MSR_WRITE_RESERVED, "ICL GLOBAL_CTRL bit 36 (no FC4)");
+	V(skl, 0x38f, 1ull << 48, MSR_WRITE_RESERVED, "Skylake GLOBAL_CTRL bit 48 (no PERF_METRICS)");
+	msr_write_check(&skl, 0x38f, (1ull << 48) | 0xf, why, sizeof(why));
+	ok(strstr(why, "bits 0x1000000000000 of 0x100000000000f") != NULL, "the bad bits are named: %s", why);
+	ok(strstr(why, "EN_PERF_METRICS") != NULL, "and why bit 48 is refused");
+	V(skl, 0x38f, 0x10000000full, MSR_WRITE_OK, "Skylake GLOBAL_CTRL GP0-3 + FC0");
+	V(skl, 0x38f, 0x10ull, MSR_WRITE_RESERVED, "Skylake GLOBAL_CTRL bit 4 (only 4 GP counters)");
+
+	/* IA32_FIXED_CTR_CTRL: field i = bits 4i+3:4i; PMI = bit 4i+3 refused. */
+	V(icl, 0x38d, 0x3333ull, MSR_WRITE_OK, "ICL FIXED_CTR_CTRL 0x3333 (FC0-3 OS+USR)");
+	V(skl, 0x38d, 0x3333ull, MSR_WRITE_RESERVED, "Skylake FIXED_CTR_CTRL FC3 field (no FC3)");
+	V(icl, 0x38d, 0x8000ull, MSR_WRITE_RESERVED, "FC3 PMI bit 15 refused");
+	V(icl, 0x38d, 0x4000ull, MSR_WRITE_OK, "FC3 bit 14 (AnyThread / METRICS_CLEAR) allowed");
+	V(icl, 0x38d, 1ull << 32, MSR_WRITE_RESERVED, "adaptive PEBS bit 32 not supported");
+
+	/* IA32_PERFEVTSELx: 0x4300c0 = EN(22) | OS(17) | USR(16) | event 0xc0. */
+	V(icl, 0x186, 0x4300c0ull, MSR_WRITE_OK, "PERFEVTSEL0 INST_RETIRED OS+USR+EN");
+	V(icl, 0x186, 0x5300c0ull, MSR_WRITE_RESERVED, "PERFEVTSEL0 with INT (bit 20) refused");
+	V(icl, 0x18d, 0x4300c0ull, MSR_WRITE_OK, "PERFEVTSEL7 exists with 8 GP counters");
+	V(skl, 0x18a, 0x4300c0ull, MSR_WRITE_RESERVED, "PERFEVTSEL4 does not exist with 4 GP counters");
+	V(icl, 0x186, 1ull << 32, MSR_WRITE_RESERVED, "PERFEVTSEL bit 32 not supported");
+
+	/* Counters: 48 bits -> mask 0xffffffffffff. */
+	V(icl, 0x4c1, 0xffffffffffffull, MSR_WRITE_OK, "A_PMC0 at full 48-bit width");
+	V(icl, 0x4c1, 1ull << 48, MSR_WRITE_RESERVED, "A_PMC0 bit 48 above the width");
+	V(skl, 0x4c1, 1, MSR_WRITE_RESERVED, "A_PMC0 without full-width writes");
+	V(icl, 0xc1, 0xffffffffull, MSR_WRITE_OK, "PMC0 legacy 32-bit write");
+	V(icl, 0xc1, 1ull << 32, MSR_WRITE_RESERVED, "PMC0 legacy write above bit 31");
+	V(icl, 0x30c, 0, MSR_WRITE_OK, "FIXED_CTR3 = 0 on ICL");
+	V(skl, 0x30c, 0, MSR_WRITE_RESERVED, "FIXED_CTR3 on Skylake does not exist");
+	V(icl, 0x30c, 1ull << 48, MSR_WRITE_RESERVED, "FIXED_CTR3 bit 48 above the width");
+
+	/* IA32_PERF_METRICS: level 1 defines bytes 0-3, level 2 bytes 0-7. */
+	V(icl, 0x329, 0, MSR_WRITE_OK, "PERF_METRICS = 0 on ICL");
+	V(icl, 0x329, 0x100000000ull, MSR_WRITE_RESERVED, "PERF_METRICS byte 4 reserved at level 1");
+	V(spr, 0x329, 0x302014224c331a66ull, MSR_WRITE_OK, "PERF_METRICS full value at level 2");
+	V(skl, 0x329, 0, MSR_WRITE_RESERVED, "PERF_METRICS on Skylake does not exist");
+
+	/* Read-only and unknown registers. */
+	V(icl, 0x38e, 0, MSR_WRITE_READ_ONLY, "GLOBAL_STATUS is read-only");
+	V(icl, 0x392, 0, MSR_WRITE_READ_ONLY, "GLOBAL_INUSE is read-only");
+	V(icl, 0x345, 0, MSR_WRITE_READ_ONLY, "PERF_CAPABILITIES is read-only");
+	V(icl, 0x390, (1ull << 35) | (1ull << 48) | (3ull << 62), MSR_WRITE_OK,
+	  "STATUS_RESET FC3 + PERF_METRICS + bits 62/63");
+	V(icl, 0x1a0, 0, MSR_WRITE_UNKNOWN, "IA32_MISC_ENABLE is not a PMU register: --force");
+	V(icl, 0x1900, 0, MSR_WRITE_UNKNOWN, "arch-perfmon v6 alias is unknown: --force");
+
+	check_str(msr_reg_name(0x38f, name, sizeof(name)), "IA32_PERF_GLOBAL_CTRL", "name 0x38f");
+	check_str(msr_reg_name(0x188, name, sizeof(name)), "IA32_PERFEVTSEL2", "name 0x188");
+	check_str(msr_reg_name(0x30c, name, sizeof(name)), "IA32_FIXED_CTR3", "name 0x30c");
+	check_str(msr_reg_name(0x4c3, name, sizeof(name)), "IA32_A_PMC2", "name 0x4c3");
+	check_str(msr_reg_name(0x1a0, name, sizeof(name)), "MSR 0x1a0", "unknown name");
+	return done_testing();
+}
