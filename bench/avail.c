@@ -26,10 +26,21 @@ static void say(struct bench_avail *a, enum td_unavail why, int err, const char 
 	va_end(ap);
 }
 
+/* "; its Top-down comes from events (recipe R), ..." for kinds with an
+ * event-based recipe (cpu_kind.topdown_recipe), else "". */
+static void recipe_note(const struct cpu_kind *k, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (k->topdown_recipe)
+		snprintf(buf, n, "; its Top-down comes from events (recipe %s), which baretma "
+			 "does not measure", k->topdown_recipe);
+}
+
 /* The CPUID-only part: vendor, virtual PMU, FC3, PERF_METRICS. */
 static int check_cpuid(const struct cpu_info *ci, unsigned cpu, struct bench_avail *a)
 {
 	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu);
+	char note[160];
 
 	if (ci->vendor != CPU_VENDOR_INTEL) {
 		say(a, TD_NOT_INTEL, 0, "CPU vendor is %s (%s), not Intel: IA32_PERF_METRICS "
@@ -51,18 +62,20 @@ static int check_cpuid(const struct cpu_info *ci, unsigned cpu, struct bench_ava
 		say(a, TD_NO_FIXED_CTR3, 0, "cpu %u is not described by the CPUID source", cpu);
 		return -1;
 	}
+	recipe_note(k, note, sizeof(note));
 	if (!k->fixed_ctr3) {
 		say(a, TD_NO_FIXED_CTR3, 0, "cpu %u (%s core, %s, family %u model 0x%02X) has "
-		    "no fixed counter 3 (TOPDOWN.SLOTS)", cpu, k->kind, k->uarch,
-		    ci->family, ci->model);
+		    "no fixed counter 3 (TOPDOWN.SLOTS)%s", cpu, k->kind, k->uarch,
+		    ci->family, ci->model, note);
 		return -1;
 	}
 	if (k->topdown_level == 0) {
+		/* The model table's warning says what was assumed and why
+		 * (cpu_info.warning: unknown model, PERF_METRICS undecided). */
 		say(a, TD_NO_PERF_METRICS, 0, "cpu %u (%s core, %s, family %u model 0x%02X) has "
-		    "fixed counter 3 but no IA32_PERF_METRICS%s", cpu, k->kind, k->uarch,
-		    ci->family, ci->model, ci->row ? "" :
-		    " known to baretma (model not in the table and IA32_PERF_CAPABILITIES[15] "
-		    "not read as set)");
+		    "fixed counter 3 but no IA32_PERF_METRICS%s%s%s", cpu, k->kind, k->uarch,
+		    ci->family, ci->model, ci->warning[0] ? " known to baretma: " : "",
+		    ci->warning, note);
 		return -1;
 	}
 	a->level = k->topdown_level;

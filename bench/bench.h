@@ -209,6 +209,8 @@ struct bench_result {
 	size_t nkernels;
 	struct bench_kernel_result *kernels;
 	char note[512];          /* e.g. why the msr backend was chosen */
+	char kinds_warning[512]; /* hwloc's CPU kinds disagree with CPUID's
+				  * (cpu_topo_check_kinds), "" when they agree */
 };
 
 struct bench_session {
@@ -221,9 +223,14 @@ struct bench_session {
 };
 
 /*
- * bench_run - identify, pin, choose the backend, program, run every kernel
+ * bench_run - identify, choose the CPU (in a hwloc-gather-cpuid dump's own
+ * topology when the dump is one: then nothing is pinned) and pin to it,
+ * choose the backend, program, run every kernel
  * (warm-up, then reps, each bracketed), restore, and compute statistics.
  * Returns 0; -EINVAL (bad option, e.g. unknown kernel); -ENXIO (bad CPU);
+ * -EOPNOTSUPP when opt->cpu is a hybrid part's E-core (no PERF_METRICS,
+ * cpu_topdown_check_cpu) and the backend is not tsc: res->cpu and
+ * res->cpu_used are filled, nothing was pinned or written;
  * -ENODEV with res->avail filled when an explicitly requested backend
  * cannot work; -EBUSY when FC3/PERF_METRICS are in use (res->avail.reason);
  * -errno otherwise.  Every register is restored before it returns.

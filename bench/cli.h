@@ -5,7 +5,8 @@
  *   0 EX_OK, 64 EX_USAGE (bad command line), 65 EX_DATAERR (bad input data:
  *   dump, state file, decode value), 66 EX_NOINPUT (input file missing),
  *   69 EX_UNAVAILABLE (requested capability not available: PMU, device),
- *   70 EX_SOFTWARE (internal error), 71 EX_OSERR, 74 EX_IOERR,
+ *   70 EX_SOFTWARE (internal error), 71 EX_OSERR, 73 EX_CANTCREAT (cannot
+ *   create an output file), 74 EX_IOERR,
  *   75 EX_TEMPFAIL (busy: counters in use), 77 EX_NOPERM (permission).
  */
 #ifndef BARETMA_CLI_H
@@ -21,6 +22,7 @@ int cmd_info(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_pmu(int argc, char **argv);
+int cmd_cpuid(int argc, char **argv); /* bench/cmd_cpuid.c: "cpuid dump [-o FILE]" */
 
 /* cli_err / cli_warn - "baretma: ..." / "baretma: warning: ..." on stderr, newline added. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -60,5 +62,30 @@ int cli_check_dump(const char *path);
 
 const char *cli_cmdline(void);
 void cli_set_cmdline(int argc, char **argv);
+
+/* --- CPU choice on hybrid parts (bench/cli_cpu.c) --- */
+struct cpu_info;
+struct cpu_source;
+
+/* cli_fmt_cpus - "0-7,12" from the ascending list @cpus into @buf. */
+void cli_fmt_cpus(char *buf, size_t n, const unsigned *cpus, unsigned ncpus);
+
+/*
+ * cli_refuse_kind - say that OS CPU @cpu (cpu_topdown_check_cpu gave
+ * -EOPNOTSUPP) cannot measure Top-down and which CPUs can, e.g.
+ * "baretma: cpu 12 is an efficiency core (Gracemont): it has no
+ * IA32_PERF_METRICS; CPUs that can measure Top-down: 0-11 (try: --cpu 0)";
+ * @who ("pmu enable") prefixes it, @more is appended inside the remedy's
+ * parentheses (both may be NULL).  Returns EX_USAGE.
+ */
+int cli_refuse_kind(const char *who, const struct cpu_info *ci, unsigned cpu, const char *more);
+
+/*
+ * cli_warn_kinds - warn (never fail) when hwloc's CPU kinds disagree with
+ * @ci's (cpu_topo_check_kinds) on the topology that goes with @src: the
+ * live machine's, or a hwloc-gather-cpuid dump's; silent for single-file
+ * dumps, which have no topology of their own.
+ */
+void cli_warn_kinds(const char *who, const struct cpu_source *src, const struct cpu_info *ci);
 
 #endif

@@ -21,7 +21,8 @@ static void bench_usage(FILE *f)
 "                     [--cpuid-dump FILE] [--json | --csv]\n"
 "  --kernel LIST   comma-separated kernels (default: all); 'empty' always runs\n"
 "                  first: its cost is subtracted from the others\n"
-"  --cpu N         measure on OS CPU N (default: a P-core / a core with PERF_METRICS)\n"
+"  --cpu N         measure on OS CPU N (default: a P-core / a core with PERF_METRICS;\n"
+"                  a hybrid part's E-core has none: refused unless --backend tsc)\n"
 "  --backend B     auto (default: rdpmc, else msr, else tsc), rdpmc, msr, tsc\n"
 "  --reps N        measured repetitions per kernel (default %u)\n"
 "  --warmup N      unmeasured repetitions before them (default %u)\n"
@@ -136,14 +137,20 @@ int cli_check_dump(const char *path)
 		return 0;
 	}
 	int err = errno;
-	cli_err("cannot load CPUID dump '%s': %s (give a libcpuid raw dump or an AIDA64 CPUID dump)",
+	cli_err("cannot load CPUID dump '%s': %s (give a libcpuid raw dump, an AIDA64 CPUID dump, a hwloc-gather-cpuid directory or a file from 'baretma cpuid dump')",
 		p, err == EINVAL && *cpu_source_error() ? cpu_source_error() : strerror(err));
 	return err == ENOENT ? EX_NOINPUT : err == EACCES ? EX_NOPERM : EX_DATAERR;
 }
 
 static int report_failure(const struct bench_options *o, const struct bench_result *res, int rc)
 {
+	char more[128];
+
 	switch (-rc) {
+	case EOPNOTSUPP:
+		snprintf(more, sizeof(more), ", or no --cpu to let baretma choose, or --backend "
+			 "tsc to time cpu %u without Top-down", res->cpu_used);
+		return cli_refuse_kind(NULL, &res->cpu, res->cpu_used, more);
 	case ENXIO:
 		if (o->cpu < 0)
 			cli_err("no CPU this process may run on has a core kind that can measure "
@@ -189,6 +196,9 @@ int cmd_bench(int argc, char **argv)
 	if ((rc = check_kernels(o.kernels)) || (rc = cli_check_dump(o.cpuid_dump)))
 		return rc;
 	rc = bench_run(&o, &res);
+	if (res.kinds_warning[0])
+		cli_warn("hwloc's CPU kinds disagree with CPUID: %s (going by CPUID leaf "
+			 "0x1A, which names each CPU's core type)", res.kinds_warning);
 	if (rc) {
 		rc = report_failure(&o, &res, rc);
 		bench_result_free(&res);

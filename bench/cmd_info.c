@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "cpu/environ.h"
 #include "bench/cli.h"
 #include "msr/intel_regs.h"
 
@@ -22,15 +23,19 @@ struct info_opts {
 static void info_usage(FILE *f)
 {
 	fprintf(f,
-"usage: baretma info [--cpuid-dump FILE] [--json] [--cpu N]\n"
+"usage: baretma info [--cpuid-dump PATH] [--json] [--cpu N]\n"
 "\n"
 "Identify the CPU: vendor, family/model/stepping, the architectural PMU\n"
-"(CPUID leaf 0xA), the core kinds with their microarchitecture, pipeline\n"
-"width and Top-down level, and whether Top-down can be measured on the CPU\n"
-"that 'baretma bench' would use (or on --cpu N), with the reason if not.\n"
+"(CPUID leaf 0xA), and one block per core kind: microarchitecture, CPUs,\n"
+"its own counters (CPUID leaf 0xA / 0x23 of one of its CPUs), pipeline\n"
+"width, Top-down level and source (perf_metrics, events with a recipe,\n"
+"none, or undecided), RDPMC metrics-clear; a warning when the model is not\n"
+"in baretma's table; and whether Top-down can be measured on the CPU that\n"
+"'baretma bench' would use (or on --cpu N), with the reason if not.\n"
 "\n"
-"  --cpuid-dump FILE  identify from a CPUID dump (libcpuid raw or AIDA64)\n"
-"                     instead of the live machine (also: BARETMA_CPUID_DUMP)\n"
+"  --cpuid-dump PATH  identify from a CPUID dump instead of the live machine\n"
+"                     (a libcpuid raw or AIDA64 file, or a hwloc-gather-cpuid\n"
+"                     directory; also: BARETMA_CPUID_DUMP)\n"
 "  --json             one JSON document on stdout\n"
 "  --cpu N            check Top-down availability on OS CPU N\n"
 "  -h, --help         this text\n"
@@ -140,13 +145,60 @@ static void print_cpus(const struct cpu_kind *k)
 	}
 }
 
+/* How the kind's Top-down would be measured, one phrase. */
+static void print_topdown_source(const struct cpu_kind *k)
+{
+	const char *src = k->topdown_source ? k->topdown_source : "none";
+
+	if (!strcmp(src, "perf_metrics"))
+		printf("perf_metrics (IA32_PERF_METRICS, level %d), RDPMC metrics-clear %s",
+		       k->topdown_level, k->metrics_clear ? "yes" : "no");
+	else if (!strcmp(src, "events"))
+		printf("events (recipe %s)", k->topdown_recipe);
+	else if (!strcmp(src, "undecided"))
+		printf("undecided (IA32_PERF_METRICS depends on IA32_PERF_CAPABILITIES: see warning)");
+	else if (!k->gp_counters)
+		printf("none (no usable performance counters)");
+	else
+		printf("none (no IA32_PERF_METRICS and no event recipe known for %s)", k->uarch);
+}
+
+/* One block per core kind: the first line as before, then its counters and
+ * its Top-down source. */
+static void print_kind(const struct cpu_kind *k)
+{
+	printf("kind:       %s (core type 0x%02x): %s, %u slots/cycle, fixed counter 3 %s, "
+	       "Top-down level %d, cpus ", k->kind, k->core_type, k->uarch,
+	       k->pipeline_width, k->fixed_ctr3 ? "yes" : "no", k->topdown_level);
+	print_cpus(k);
+	printf("\n  counters: %u GP x %u bits (mask 0x%x), %u fixed (mask 0x%x); source: %s\n",
+	       k->gp_counters, k->gp_width, k->gp_mask, k->fixed_counters, k->fixed_mask,
+	       k->counters_source ? k->counters_source : "nothing");
+	printf("  top-down: ");
+	print_topdown_source(k);
+	printf("\n");
+}
+
+/* The environment preflight of the machine baretma runs on (for a dump:
+ * this machine, not the dumped one). */
+static void print_env(const struct cpu_source *src, const struct cpu_info *ci,
+		      const struct bench_avail *a, const struct cpu_env *env)
+{
+	if (!cpu_source_is_live(src))
+		printf("(environment of this machine, not of the dump)\n");
+	env_print(stdout, env, cpu_source_is_live(src) ? ci : NULL, a);
+}
+
 static void print_text(const struct cpu_source *src, const struct cpu_info *ci, int cpu,
-		       const struct bench_avail *a)
+		       const struct bench_avail *a, const struct cpu_env *env)
 {
 	const struct cpu_pmu_arch *p = &ci->pmu;
 	char why[512];
 
-	printf("source:     %s\n", cpu_source_name(src));
+	if (cpu_source_is_live(src))
+		printf("source:     live\n");
+	else
+		printf("source:     %s (%s dump)\n", cpu_source_name(src), cpu_source_format(src));
 	printf("cpu:        %s family %u model 0x%02X (%u) stepping %u\n", ci->vendor_str,
 	       ci->family, ci->model, ci->model, ci->stepping);
 	printf("brand:      %s\n", ci->brand[0] ? ci->brand : "(none)");
@@ -162,17 +214,13 @@ static void print_text(const struct cpu_source *src, const struct cpu_info *ci, 
 	else
 		printf("pmu:        no architectural perfmon (CPUID leaf 0xA version 0%s)\n",
 		       ci->vendor == CPU_VENDOR_INTEL ? "" : "; reserved on this vendor");
-	for (unsigned i = 0; i < ci->nkinds; i++) {
-		const struct cpu_kind *k = &ci->kinds[i];
-
-		printf("kind:       %s (core type 0x%02x): %s, %u slots/cycle, fixed counter 3 %s, "
-		       "Top-down level %d, cpus ", k->kind, k->core_type, k->uarch,
-		       k->pipeline_width, k->fixed_ctr3 ? "yes" : "no", k->topdown_level);
-		print_cpus(k);
-		printf("\n");
-	}
+	for (unsigned i = 0; i < ci->nkinds; i++)
+		print_kind(&ci->kinds[i]);
+	if (ci->warning[0])
+		printf("warning:    %s\n", ci->warning);
 	if (a->why != TD_OK) {
 		printf("topdown:    unavailable on cpu %d: %s\n", cpu, a->reason);
+		print_env(src, ci, a, env);
 		return;
 	}
 	printf("topdown:    level %d available on cpu %d", a->level, cpu);
@@ -181,9 +229,21 @@ static void print_text(const struct cpu_source *src, const struct cpu_info *ci, 
 		printf(" (msr backend only: %s)", why);
 	}
 	printf("\n");
+	print_env(src, ci, a, env);
 }
 
-static int print_json(const struct cpu_info *ci, int cpu, const struct bench_avail *a)
+
+/* "source": {"path": the dump (null when live), "format": cpu_source_format()}. */
+static json_t *source_to_json(const struct cpu_source *src)
+{
+	bool live = cpu_source_is_live(src);
+
+	return json_pack("{s:s?, s:s}", "path", live ? NULL : cpu_source_name(src),
+			 "format", cpu_source_format(src));
+}
+
+static int print_json(const struct cpu_source *src, const struct cpu_info *ci, int cpu,
+		      const struct bench_avail *a, const struct cpu_env *env)
 {
 	json_t *doc = cpu_info_to_json(ci);
 	json_t *td = json_pack("{s:b, s:i, s:s?}", "available", a->why == TD_OK,
@@ -191,6 +251,9 @@ static int print_json(const struct cpu_info *ci, int cpu, const struct bench_ava
 	int rc = EX_SOFTWARE;
 
 	if (!doc || !td || json_object_set_new(doc, "cpu", json_integer(cpu)) ||
+	    json_object_set_new(doc, "source", source_to_json(src)) ||
+	    json_object_set_new(doc, "environment",
+				env_to_json(env, cpu_source_is_live(src) ? ci : NULL, a)) ||
 	    json_object_set(doc, "topdown", td))
 		goto out;
 	if (json_dumpf(doc, stdout, JSON_INDENT(2)) == 0) {
@@ -225,6 +288,7 @@ int cmd_info(int argc, char **argv)
 	struct cpu_source *src = NULL;
 	struct msr_dev *dev = NULL;
 	struct bench_avail avail;
+	struct cpu_env env;
 	int rc = parse_args(argc, argv, &o), cpu;
 
 	if (rc) {
@@ -251,6 +315,7 @@ int cmd_info(int argc, char **argv)
 		rc = cli_exit_for_errno(rc);
 		goto out;
 	}
+	cli_warn_kinds("info", src, ci);
 	if (msr_open(NULL, &dev))
 		dev = NULL; /* fine: the availability check names the reason */
 	cpu = pick_cpu(src, &o, dev, ci);
@@ -259,10 +324,11 @@ int cmd_info(int argc, char **argv)
 		goto out;
 	}
 	bench_topdown_check(ci, (unsigned)cpu, dev, &avail);
+	cpu_env_read(cpu_source_is_live(src) ? (unsigned)cpu : 0, &env);
 	if (o.json) {
-		rc = print_json(ci, cpu, &avail);
+		rc = print_json(src, ci, cpu, &avail, &env);
 	} else {
-		print_text(src, ci, cpu, &avail);
+		print_text(src, ci, cpu, &avail, &env);
 		rc = EX_OK;
 	}
 out:

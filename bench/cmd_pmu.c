@@ -5,9 +5,12 @@
  * `pmu restore` (another process, later) can write them back.
  *
  * enable refuses the whole command before any write when a target CPU is in
- * use (without --force), already has a journal, or lacks fixed counter 3;
- * a failure midway restores the CPUs already programmed.  Hardware facts:
- * msr/pmu.h, pmu-reference §1.2-1.6 and §5.4.
+ * use (without --force), already has a journal, lacks fixed counter 3, or
+ * is a hybrid part's E-core (no PERF_METRICS while the P-cores have it: a
+ * harness would find no Top-down there); a failure midway restores the
+ * CPUs already programmed.  IA32_PERF_GLOBAL_CTRL bit 48 is set per CPU
+ * from its own kind (pmu_config.perf_metrics), never from the machine's.
+ * Hardware facts: msr/pmu.h, pmu-reference §1.2-1.6 and §5.4.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -52,16 +55,18 @@ static void pmu_usage(FILE *f)
 "         the fixed counter 3 / PERF_METRICS enables as they are now\n"
 "restore  write the saved values back and remove the journals\n"
 "\n"
-"  --cpu LIST         OS CPUs, e.g. 0-3,6 (enable: default every CPU with fixed\n"
-"                     counter 3; never E-cores)\n"
+"  --cpu LIST         OS CPUs, e.g. 0-3,6 (enable: default every CPU with\n"
+"                     PERF_METRICS, else every CPU with fixed counter 3; on\n"
+"                     hybrid parts a CPU without PERF_METRICS, i.e. an E-core,\n"
+"                     is refused: exit 64, nothing written)\n"
 "  --user-only        count at CPL > 0 only (fixed counter 3 field 0x2)\n"
 "  --force            take over fixed counter 3 / PERF_METRICS already in use\n"
 "  --cpuid-dump FILE  identify from a CPUID dump (also: BARETMA_CPUID_DUMP)\n"
 "  --json             status as one JSON document\n"
 "\n"
-"exit status: 0 ok, 64 usage, 65 bad state file/journal/dump, 66 file missing,\n"
-"  69 no fixed counter 3 or no device, 71 system error, 75 in use or already\n"
-"  enabled, 77 permission denied\n");
+"exit status: 0 ok, 64 usage (also: an E-core in --cpu), 65 bad state file/\n"
+"  journal/dump, 66 file missing, 69 no fixed counter 3 or no device, 71 system\n"
+"  error, 75 in use or already enabled, 77 permission denied\n");
 }
 
 /* --------------------------------------------------------------- helpers */
@@ -72,29 +77,6 @@ static const char *msr_spec(void)
 	const char *s = getenv("BARETMA_MSR");
 
 	return s && *s ? s : MSR_DEFAULT_SPEC;
-}
-
-/* "0-7,12" from an ascending list. */
-static void fmt_cpus(char *buf, size_t n, const unsigned *cpus, unsigned ncpus)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (unsigned i = 0; i < ncpus && o < n;) {
-		unsigned j = i;
-		int w;
-
-		while (j + 1 < ncpus && cpus[j + 1] == cpus[j] + 1)
-			j++;
-		if (j > i)
-			w = snprintf(buf + o, n - o, "%s%u-%u", i ? "," : "", cpus[i], cpus[j]);
-		else
-			w = snprintf(buf + o, n - o, "%s%u", i ? "," : "", cpus[i]);
-		if (w < 0)
-			break;
-		o += (size_t)w;
-		i = j + 1;
-	}
 }
 
 static void fmt_time(char *buf, size_t n, long long t)
@@ -229,11 +211,18 @@ static void fmt_kind(char *buf, size_t n, const struct cpu_kind *k)
 		snprintf(buf, n, "%s core, %s", k->kind, uarch);
 }
 
-/* Every CPU of a kind with fixed counter 3, ascending. */
+/*
+ * What enable programs by default, ascending: every CPU with PERF_METRICS
+ * where the machine has any (on hybrid parts the P-cores: the E-cores'
+ * kinds have none, pmu-reference §2.5), else every CPU with fixed counter 3
+ * (slots only).
+ */
 static int capable_cpus(const struct cpu_info *ci, unsigned *cpus)
 {
-	int n = 0;
+	int n = (int)cpu_topdown_cpus(ci, cpus, CPU_MAX_CPUS);
 
+	if (n > 0)
+		return n;
 	for (unsigned c = 0; c < ci->ncpus && c < CPU_MAX_CPUS; c++) {
 		const struct cpu_kind *k = cpu_info_kind_of(ci, c);
 
@@ -272,6 +261,8 @@ static int identify(const struct pmu_opts *o, struct msr_dev *dev, int cpu0,
 		cli_err("cannot identify the CPU from '%s': %s", cpu_source_name(src),
 			rc == -EINVAL ? "libcpuid does not recognise the CPUID data" : strerror(-rc));
 		rc = cli_exit_for_errno(rc);
+	} else {
+		cli_warn_kinds("pmu enable", src, ci);
 	}
 	cpu_source_free(src);
 	return rc;
@@ -279,8 +270,7 @@ static int identify(const struct pmu_opts *o, struct msr_dev *dev, int cpu0,
 
 /*
  * The CPUs to program: the @n CPUs already in @cpus (--cpu), each checked,
- * or (@n < 0) every CPU with fixed counter 3.  Returns the count or
- * -(exit status).
+ * or (@n < 0) capable_cpus().  Returns the count or -(exit status).
  */
 static int pick_targets(const struct cpu_info *ci, unsigned *cpus, int n)
 {
@@ -288,7 +278,7 @@ static int pick_targets(const struct cpu_info *ci, unsigned *cpus, int n)
 	char list[256], kind[96];
 	int ncap = capable_cpus(ci, capable);
 
-	fmt_cpus(list, sizeof(list), capable, (unsigned)ncap);
+	cli_fmt_cpus(list, sizeof(list), capable, (unsigned)ncap);
 	if (n < 0 && ncap == 0) {
 		cli_err("pmu enable: %s (%s) has no fixed counter 3 (TOPDOWN.SLOTS) on any "
 			"CPU: nothing to program (Top-down slots need an Intel Ice Lake or "
@@ -308,6 +298,10 @@ static int pick_targets(const struct cpu_info *ci, unsigned *cpus, int n)
 				ci->ncpus ? ci->ncpus - 1 : 0);
 			return -EX_USAGE;
 		}
+		/* A hybrid part's E-core: refuse the whole list (README, pmu). */
+		if (cpu_topdown_check_cpu(ci, cpus[i], NULL) == -EOPNOTSUPP)
+			return -cli_refuse_kind("pmu enable", ci, cpus[i],
+						", or no --cpu for every CPU that can");
 		if (!k->fixed_ctr3) {
 			fmt_kind(kind, sizeof(kind), k);
 			cli_err("cpu %u (%s) has no fixed counter 3 (TOPDOWN.SLOTS); CPUs that "
@@ -359,7 +353,7 @@ static int check_journals(const unsigned *cpus, int n)
 	}
 	if (!nhad)
 		return EX_OK;
-	fmt_cpus(list, sizeof(list), had, (unsigned)nhad);
+	cli_fmt_cpus(list, sizeof(list), had, (unsigned)nhad);
 	cli_err("cpu %s already enabled (journals in '%s', first by pid %ld, '%s'): "
 		"run 'baretma pmu restore' first", list, pmu_state_dir(), (long)first.pid,
 		first.cmd);
@@ -479,7 +473,7 @@ static void report_enabled(const struct pmu_opts *o, const unsigned *cpus, int n
 		       o->user_only ? "user only" : "OS+user",
 		       t[i].perf_metrics ? " and PERF_METRICS enabled" : "", saved);
 	}
-	fmt_cpus(list, sizeof(list), cpus, (unsigned)n);
+	cli_fmt_cpus(list, sizeof(list), cpus, (unsigned)n);
 	printf("enabled on cpu %s; journals in '%s'; run 'baretma pmu restore' to put "
 	       "the saved values back\n", list, pmu_state_dir());
 }

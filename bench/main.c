@@ -19,6 +19,8 @@ static void usage(FILE *f)
 "  decode   decode an IA32_PERF_METRICS value or a region between two readings\n"
 "  pmu      enable | status | restore: program fixed counter 3 and PERF_METRICS\n"
 "           and leave them running for another harness, with a restore journal\n"
+"  cpuid    dump: write this machine's CPUID (every online CPU) as a file that\n"
+"           'info --cpuid-dump' and libcpuid read; send it with bug reports\n"
 "\n"
 "'baretma <command> --help' describes each command's options.\n"
 "\n"
@@ -32,7 +34,8 @@ static void usage(FILE *f)
 "\n"
 "exit status: 0 ok, 64 usage, 65 bad input data, 66 input file missing,\n"
 "  69 unavailable (no PMU/device for what was asked), 70 internal error,\n"
-"  71 system error, 75 busy (counters in use), 77 permission denied\n");
+"  71 system error, 73 cannot create an output file, 74 I/O error,\n"
+"  75 busy (counters in use), 77 permission denied\n");
 }
 
 int main(int argc, char **argv)
@@ -40,6 +43,7 @@ int main(int argc, char **argv)
 	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
 		{ "bench", cmd_bench }, { "info", cmd_info },
 		{ "decode", cmd_decode }, { "pmu", cmd_pmu },
+		{ "cpuid", cmd_cpuid },
 	};
 
 	cli_set_cmdline(argc, argv);

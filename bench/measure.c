@@ -317,23 +317,51 @@ static int select_kernels(const char *list, const struct bench_kernel **sel, siz
 	return 0;
 }
 
-/* Identify from the dump or the live machine; re-identify with
+/* Identify from @src (a dump or the live machine); re-identify with
  * IA32_PERF_CAPABILITIES once a CPU and the MSR backend are known. */
-static int identify(const struct bench_options *opt, struct cpu_info *ci,
+static int identify(const struct cpu_source *src, struct cpu_info *ci,
 		    struct msr_dev *dev, int cpu)
 {
-	struct cpu_source *src = cpu_source_from_env(opt->cpuid_dump);
 	uint64_t caps;
-	int rc;
+	int rc = cpu_info_identify(src, NULL, ci);
 
-	if (!src)
-		return -errno;
-	rc = cpu_info_identify(src, NULL, ci);
 	if (!rc && cpu >= 0 && dev && ci->pdcm &&
 	    !msr_read(dev, (unsigned)cpu, IA32_PERF_CAPABILITIES, &caps))
 		rc = cpu_info_identify(src, &caps, ci);
-	cpu_source_free(src);
 	return rc;
+}
+
+/* A requested CPU without PERF_METRICS on a part that has it elsewhere (a
+ * hybrid E-core) is refused when Top-down is wanted (any backend but tsc),
+ * before anything is pinned or touched. */
+static int check_requested(const struct bench_options *opt, struct bench_result *res)
+{
+	if (opt->cpu < 0 || opt->backend == BENCH_BACKEND_TSC ||
+	    cpu_topdown_check_cpu(&res->cpu, (unsigned)opt->cpu, NULL) != -EOPNOTSUPP)
+		return 0;
+	res->cpu_used = (unsigned)opt->cpu;
+	return -EOPNOTSUPP;
+}
+
+static void note_add(struct bench_result *res, const char *text)
+{
+	size_t used = strlen(res->note);
+
+	snprintf(res->note + used, sizeof(res->note) - used, "%s%s", used ? "; " : "", text);
+}
+
+/* Pin to the chosen CPU; a dump's topology names another machine's CPUs:
+ * choose in it, never bind to it (cpu_pin_self would refuse). */
+static int pin(struct bench_result *res, hwloc_topology_t topo)
+{
+	char text[160];
+
+	if (!cpu_topo_is_dump(topo))
+		return cpu_pin_self(topo, res->cpu_used, &res->membind_ok);
+	snprintf(text, sizeof(text), "not pinned: cpu %u was chosen in the CPUID dump's "
+		 "topology, not this machine's (dry run)", res->cpu_used);
+	note_add(res, text);
+	return 0;
 }
 
 /* Pick the backend from the request and what is available. */
@@ -411,32 +439,49 @@ out:
 	return rc;
 }
 
-/* Pin, open the MSR backend, decide availability and backend. */
+/* Identify, choose the CPU and pin, open the MSR backend, decide
+ * availability and backend.  hwloc's CPU kinds disagreeing with CPUID's is
+ * a warning (res->kinds_warning), never a failure. */
 static int prepare(struct bench_session *s, hwloc_topology_t *topo)
 {
 	struct bench_result *res = s->res;
+	struct cpu_source *src = cpu_source_from_env(s->opt->cpuid_dump);
 	int rc, cpu;
 
-	rc = identify(s->opt, &res->cpu, NULL, -1);
+	if (!src)
+		return -errno;
+	rc = identify(src, &res->cpu, NULL, -1);
+	if (!rc)
+		rc = check_requested(s->opt, res);
+	if (!rc)
+		rc = cpu_topo_load_for(src, topo);
 	if (rc)
-		return rc;
-	rc = cpu_topo_load(topo);
-	if (rc)
-		return rc;
+		goto out;
+	/* Comparable only when the topology is the source's own machine (not
+	 * with a single-file dump, nor live CPUID beside $HWLOC_CPUID_PATH). */
+	if ((cpu_source_is_hwloc_dir(src) ||
+	     (cpu_source_is_live(src) && !cpu_topo_is_dump(*topo))) &&
+	    cpu_topo_check_kinds(*topo, &res->cpu, res->kinds_warning,
+				 sizeof(res->kinds_warning)) != -EPROTO)
+		res->kinds_warning[0] = '\0';
 	cpu = cpu_choose(*topo, &res->cpu, s->opt->cpu);
-	if (cpu < 0)
-		return cpu;
-	res->cpu_used = (unsigned)cpu;
-	rc = cpu_pin_self(*topo, res->cpu_used, &res->membind_ok);
+	rc = cpu < 0 ? cpu : 0;
+	if (!rc) {
+		res->cpu_used = (unsigned)cpu;
+		rc = pin(res, *topo);
+	}
 	if (rc)
-		return rc;
+		goto out;
 	if (msr_open(NULL, &s->dev))
 		s->dev = NULL;
-	if (s->dev && (rc = identify(s->opt, &res->cpu, s->dev, cpu)))
-		return rc;
+	if (s->dev && (rc = identify(src, &res->cpu, s->dev, cpu)))
+		goto out;
 	bench_topdown_check(&res->cpu, res->cpu_used, s->dev, &res->avail);
 	res->tsc_hz = tsc_hz_estimate();
-	return choose_backend(s);
+	rc = choose_backend(s);
+out:
+	cpu_source_free(src);
+	return rc;
 }
 
 int bench_run(const struct bench_options *opt, struct bench_result *res)

@@ -1,7 +1,8 @@
 /*
  * bench/output_info.c - the "info" JSON object: identity, architectural
- * PMU (CPUID leaf 0xA), core kinds with their Top-down level.  Shared by
- * `baretma info --json` and the bench document.
+ * PMU (CPUID leaf 0xA of the first CPU), core kinds with their own
+ * counters and Top-down level, source and recipe, the unknown-model
+ * warning.  Shared by `baretma info --json` and the bench document.
  */
 #include <jansson.h>
 
@@ -19,6 +20,12 @@ static json_t *pmu_to_json(const struct cpu_pmu_arch *p)
 			 "topdown_slots_event", p->topdown_slots);
 }
 
+/*
+ * One core kind.  Keys kept from the first version: kind, core_type, uarch,
+ * pipeline_width, fixed_ctr3, topdown_level, cpus; added: the kind's own
+ * counters (struct cpu_kind: leaf 0xA / 0x23 of one of its CPUs), its
+ * Top-down source and recipe (string or null), RDPMC metrics-clear.
+ */
 static json_t *kind_to_json(const struct cpu_kind *k)
 {
 	json_t *cpus = json_array();
@@ -31,13 +38,24 @@ static json_t *kind_to_json(const struct cpu_kind *k)
 			return NULL;
 		}
 	/* "o" steals the reference to cpus, also when json_pack fails. */
-	return json_pack("{s:s, s:i, s:s, s:i, s:b, s:i, s:o}",
+	return json_pack("{s:s, s:i, s:I, s:s, s:i, s:i, s:i, s:I, s:i, s:I, s:s, s:b, s:i,"
+			 " s:b, s:s, s:s?, s:o}",
 			 "kind", k->kind,
 			 "core_type", (int)k->core_type,
+			 "native_model", (json_int_t)k->native_model,
 			 "uarch", k->uarch ? k->uarch : "unknown",
 			 "pipeline_width", (int)k->pipeline_width,
+			 "gp_counters", (int)k->gp_counters,
+			 "gp_width", (int)k->gp_width,
+			 "gp_mask", (json_int_t)k->gp_mask,
+			 "fixed_counters", (int)k->fixed_counters,
+			 "fixed_mask", (json_int_t)k->fixed_mask,
+			 "counters_source", k->counters_source ? k->counters_source : "",
 			 "fixed_ctr3", k->fixed_ctr3,
 			 "topdown_level", k->topdown_level,
+			 "metrics_clear", k->metrics_clear,
+			 "topdown_source", k->topdown_source ? k->topdown_source : "none",
+			 "topdown_recipe", k->topdown_recipe,
 			 "cpus", cpus);
 }
 
@@ -50,7 +68,8 @@ json_t *cpu_info_to_json(const struct cpu_info *ci)
 	for (unsigned i = 0; i < ci->nkinds; i++)
 		if (json_array_append_new(kinds, kind_to_json(&ci->kinds[i])))
 			goto out;
-	obj = json_pack("{s:s, s:i, s:i, s:i, s:s, s:s?, s:b, s:O, s:b, s:O}",
+	/* warning: null when none (cpu_info.warning ""). */
+	obj = json_pack("{s:s, s:i, s:i, s:i, s:s, s:s?, s:b, s:O, s:b, s:s?, s:O}",
 			"vendor", ci->vendor_str,
 			"family", (int)ci->family,
 			"model", (int)ci->model,
@@ -60,6 +79,7 @@ json_t *cpu_info_to_json(const struct cpu_info *ci)
 			"hybrid", ci->hybrid,
 			"pmu", pmu,
 			"model_known", ci->row != NULL,
+			"warning", ci->warning[0] ? ci->warning : NULL,
 			"core_kinds", kinds);
 out:
 	json_decref(kinds);

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <hwloc.h>
 
@@ -25,8 +26,9 @@
 /*
  * One switch point for CPUID (STYLE.md; hwloc's cpuid_or_from_dump()):
  * the live machine (per CPU: /dev/cpu/N/cpuid, else the instruction on a
- * thread pinned to N) or a dump file loaded with libcpuid's loader
- * (its native raw format and AIDA64 dumps).
+ * thread pinned to N) or a CPUID dump read by baretma's own parser
+ * (cpu/cpu_dump.c: libcpuid raw, AIDA64, AIDA64 with affinity masks,
+ * hwloc-gather-cpuid directories), every record it holds.
  */
 struct cpu_source; /* opaque */
 
@@ -36,9 +38,12 @@ struct cpu_source; /* opaque */
 struct cpu_source *cpu_source_live(void);
 
 /*
- * cpu_source_dump - CPUID from a dump file.
- * Returns NULL + errno: ENOENT/EACCES (cannot open), EINVAL (not a dump
- * libcpuid can load, or no logical CPU in it; cpu_source_error() says why).
+ * cpu_source_dump - CPUID from a dump file or a hwloc-gather-cpuid
+ * directory (cpu_dump_load()).
+ * Returns NULL + errno: ENOENT/EACCES (cannot open), EINVAL (unrecognised
+ * format, truncated or malformed dump, no logical CPU in it;
+ * cpu_source_error() says what and where, e.g. "line 12: ...",
+ * "pu3: no leaf 0 (truncated?)"), ENOMEM.
  */
 struct cpu_source *cpu_source_dump(const char *path);
 
@@ -54,40 +59,147 @@ void cpu_source_free(struct cpu_source *src);
 const char *cpu_source_name(const struct cpu_source *src);
 bool cpu_source_is_live(const struct cpu_source *src);
 
-/* A detail for the last failed cpu_source_dump() (e.g. "libcpuid: ..."). */
+/* A detail for the last failed cpu_source_dump() ("" if none). */
 const char *cpu_source_error(void);
 
-/* Number of logical CPUs the source describes (dump: CPUs in the file;
- * live: configured CPUs).  Index i = OS CPU number i. */
+/* "live", or the dump's format: "libcpuid", "aida64", "aida64-affmask",
+ * "hwloc" (the names of ../shared/cpuid/INDEX.tsv's dump_format column). */
+const char *cpu_source_format(const struct cpu_source *src);
+
+/* The source is a hwloc-gather-cpuid directory (hwloc itself can build the
+ * topology from it: HWLOC_CPUID_PATH=<cpu_source_name()>). */
+bool cpu_source_is_hwloc_dir(const struct cpu_source *src);
+
+/* Number of logical CPUs the source describes (dump: highest CPU number in
+ * it + 1; live: configured CPUs).  Index i = OS CPU number i. */
 unsigned cpu_source_ncpus(const struct cpu_source *src);
 
 /*
  * cpu_source_cpuid - CPUID(@leaf, @subleaf) of logical CPU @cpu: regs =
- * {eax, ebx, ecx, edx}.  Dumps hold subleaf 0 of leaves 0..0x1f and
- * 0x80000000..0x8000001f only (libcpuid 0.6.2); a leaf above the CPU's max
- * basic leaf (CPUID.0:EAX) reads as zeros, like the hardware's "invalid
- * leaf" is treated by the kernel.
- * Returns 0, -ENXIO (no such CPU), -ENODATA (leaf not in the dump), -errno.
+ * {eax, ebx, ecx, edx}.  Dumps hold whatever records the file has (any
+ * leaf, any subleaf).  A leaf above the CPU's range maximum (CPUID.0:EAX
+ * for basic leaves, CPUID.80000000H:EAX for extended ones) reads as zeros,
+ * like the hardware's "invalid leaf" is treated by the kernel; hypervisor
+ * leaves 0x4xxxxxxx are passed through.
+ * Returns 0, -ENXIO (no such CPU, or a CPU number the dump lacks),
+ * -ENODATA (leaf or subleaf not in the dump), -errno (live: the device).
  */
 int cpu_source_cpuid(const struct cpu_source *src, unsigned cpu, uint32_t leaf,
 		     uint32_t subleaf, uint32_t regs[4]);
+
+/* ----------------------------------------------------- dump files (cpu_dump.c) */
+
+/*
+ * A CPUID dump read by baretma: per logical CPU, every (leaf, subleaf) ->
+ * {eax, ebx, ecx, edx} record of the file.  Formats, recognised by content:
+ * libcpuid's raw format, AIDA64 (CPUID Registers / Logical CPU #N sections),
+ * AIDA64 with CPU#NNN AffMask sections, hwloc-gather-cpuid directories.
+ * Several records for one (cpu, leaf, subleaf): the first in file order wins
+ * (hwloc's rule).  The file comment of cpu/cpu_dump.c has the details.
+ */
+struct cpu_dump; /* opaque */
+
+/*
+ * cpu_dump_load - read the dump at @path (a file, or a directory of puN
+ * files).  On failure writes what was wrong and where to @err (@errlen
+ * bytes; e.g. "line 12: truncated or malformed CPUID record '...'",
+ * "pu3: no leaf 0 (truncated?)", "not a CPUID dump: ...").
+ * Returns the dump, or NULL + errno: ENOENT/EACCES/... (cannot read),
+ * EINVAL (unrecognised, empty, truncated or malformed), ENOMEM.
+ */
+struct cpu_dump *cpu_dump_load(const char *path, char *err, size_t errlen);
+void cpu_dump_free(struct cpu_dump *d);
+
+/* "libcpuid", "aida64", "aida64-affmask" or "hwloc". */
+const char *cpu_dump_format(const struct cpu_dump *d);
+
+/* Highest logical CPU number in the dump + 1. */
+unsigned cpu_dump_ncpus(const struct cpu_dump *d);
+
+/*
+ * cpu_dump_cpuid - the record of (@leaf, @subleaf) of @cpu as the file has
+ * it (no range clamping: see cpu_source_cpuid()).  A hwloc record without
+ * input ECX answers every subleaf.
+ * Returns 0, -ENXIO (CPU not in the dump), -ENODATA (no such record).
+ */
+int cpu_dump_cpuid(const struct cpu_dump *d, unsigned cpu, uint32_t leaf, uint32_t subleaf,
+		   uint32_t regs[4]);
+
+/*
+ * cpu_dump_write_header, cpu_dump_write_cpu - write a dump in AIDA64's
+ * layout, which baretma and libcpuid 0.6.2's cpuid_deserialize_all_raw_data()
+ * both read: the header first (a "------[ Versions ]------" section holding
+ * @versions, "Key : value" lines; none may start like a section or a record:
+ * -EINVAL), then one "CPUID Registers / Logical CPU #N" section per CPU.
+ * A CPU's section has every basic leaf up to CPUID.0:EAX, the hypervisor
+ * leaves when CPUID.1:ECX[31] is set, and the extended leaves up to
+ * CPUID.80000000H:EAX (at most 256 per range), with the subleaves that
+ * the SDM Vol. 2A / AMD APM Vol. 3 enumerate (4, 7, 0xB, 0xD, 0xF, 0x10,
+ * 0x12, 0x14, 0x17, 0x18, 0x1B, 0x1D, 0x1E, 0x1F, 0x20, 0x23, 0x24,
+ * 0x8000001D, 0x80000020, 0x80000026), tagged "[SL nn]" in hex.
+ * @src: live or a dump (records a dump lacks are left out).
+ * Returns 0, or -errno of cpu_source_cpuid() (-ENXIO: no such CPU), -EIO
+ * (the stream has an error).
+ */
+int cpu_dump_write_header(FILE *f, const char *versions);
+int cpu_dump_write_cpu(FILE *f, const struct cpu_source *src, unsigned cpu);
 
 /* ---------------------------------------------------------- model table */
 
 enum cpu_vendor { CPU_VENDOR_OTHER = 0, CPU_VENDOR_INTEL, CPU_VENDOR_AMD };
 
-/* One microarchitecture row, keyed on vendor + family + display model. */
+/*
+ * topdown_level value of a row whose PERF_METRICS setup no source confirms
+ * (no intel_pmu_init case in the kernel): the level is then decided
+ * architecturally, as for a model not in the table (cpu_info_identify).
+ */
+#define CPU_TD_UNCONFIRMED (-1)
+
+/* Top-down recipe names (struct cpu_kind.topdown_recipe; pmu-reference §6, §7). */
+#define CPU_RECIPE_INTEL_PRE_ICL "intel-pre-icl-l1" /* §6.1: SNB..CML, 4 GP events */
+#define CPU_RECIPE_INTEL_ECORE   "intel-ecore-l1"   /* §6.3: Gracemont..Darkmont */
+#define CPU_RECIPE_AMD_ZEN4      "amd-zen4"         /* §7: 6 dispatch slots */
+#define CPU_RECIPE_AMD_ZEN5      "amd-zen5"         /* §7: 8 dispatch slots */
+
+/*
+ * How the counters of a hybrid part's kinds follow from CPUID where leaf
+ * 0xA under-reports (pmu-reference §2.1).
+ */
+enum cpu_counter_rule {
+	CPU_CTR_CPUID = 0,   /* leaf 0xA, or leaf 0x23 sub-leaf 1 where enumerated */
+	CPU_CTR_ADL_HYBRID,  /* ADL/RPL with CPUID.7.0:EDX[15]: leaf 0xA is the P/E
+			      * common subset; P-core GP mask <<2|3, fixed mask <<1|1,
+			      * undone when that exceeds 8 GP / 4 fixed (E-cores
+			      * disabled); E-core = leaf 0xA (linux intel_pmu_init) */
+};
+
+/*
+ * One microarchitecture row, keyed on vendor + family + display model.
+ * The P-core fields describe the only core of non-hybrid parts.  Every
+ * row's facts come from .source; UNCONFIRMED there marks a guess and the
+ * safe value chosen.
+ */
 struct cpu_model {
 	enum cpu_vendor vendor;
 	unsigned family, model;   /* display family / model (with extended bits) */
 	const char *name;         /* product family, e.g. "Ice Lake-SP" */
 	const char *uarch;        /* P-core (or only) microarchitecture, e.g. "Sunny Cove" */
-	unsigned pipeline_width;  /* slots per cycle (pmu-reference §6) */
-	bool fixed_ctr3;          /* fixed counter 3 (TOPDOWN.SLOTS) on the P-core */
-	int topdown_level;        /* PERF_METRICS levels on the P-core: 0, 1 or 2 */
+	unsigned pipeline_width;  /* slots (AMD: dispatch slots) per cycle, pmu-reference
+				   * §6/§7; 0 = unknown */
+	bool fixed_ctr3;          /* fixed counter 3 (TOPDOWN.SLOTS) on the P-core per the
+				   * kernel: used where a hybrid part's leaf 0xA hides it */
+	int topdown_level;        /* PERF_METRICS levels on the P-core: 0, 1, 2 (kernel
+				   * num_topdown_events 4 -> 1, 8 -> 2), or CPU_TD_UNCONFIRMED */
+	bool metrics_clear;       /* RDPMC metrics-clear mode (IA32_PERF_CAPABILITIES[19]) on
+				   * the P-core: Lion Cove and later (§1.6, §2.5, §3.5); used
+				   * when IA32_PERF_CAPABILITIES was not read */
+	const char *recipe;       /* event-based Top-down recipe of the P-core when it has no
+				   * PERF_METRICS (CPU_RECIPE_*), or NULL: none known */
 	bool hybrid;              /* has E-cores in the product line */
+	enum cpu_counter_rule counter_rule;
 	const char *e_uarch;      /* E-core microarchitecture, or NULL */
 	unsigned e_pipeline_width;
+	const char *e_recipe;     /* E-core recipe (CPU_RECIPE_INTEL_ECORE) or NULL */
 	const char *source;       /* where the row's facts come from */
 };
 
@@ -127,9 +239,31 @@ struct cpu_kind {
 	uint8_t core_type;       /* CPUID.1AH:EAX[31:24]: 0x40 Core, 0x20 Atom; 0 when not hybrid */
 	uint32_t native_model;   /* CPUID.1AH:EAX[23:0] */
 	const char *uarch;       /* from the model table, or "unknown" */
-	unsigned pipeline_width; /* 0 when unknown */
-	bool fixed_ctr3;         /* fixed counter 3 exists on this kind */
+	unsigned pipeline_width; /* slots per cycle; 0 when unknown */
+	/*
+	 * Counters of this kind, enumerated on its first CPU (not CPU 0): leaf
+	 * 0xA, overridden by leaf 0x23 sub-leaf 1 (EAX = GP bitmap, EBX = fixed
+	 * bitmap) where CPUID.(7,1):EAX[8] and CPUID.23H.0:EAX[1] say it exists
+	 * (the kernel's update_pmu_cap, pmu-reference §2.2), with the kernel's
+	 * ADL/RPL rule (enum cpu_counter_rule).  AMD: CPUID 0x80000022 EBX[3:0]
+	 * (PerfMonV2) or 6 with CPUID.80000001H:ECX[23] (PerfCtrExtCore), else
+	 * the 4 legacy counters; 48 bits wide (§7, linux amd/core.c).
+	 */
+	unsigned gp_counters;    /* popcount(gp_mask) */
+	unsigned gp_width;       /* bits */
+	uint32_t gp_mask;        /* bit i: general-purpose counter i exists */
+	unsigned fixed_counters; /* popcount(fixed_mask) */
+	uint32_t fixed_mask;     /* bit i: IA32_FIXED_CTRi exists (ECX[i] || EDX[4:0] > i) */
+	const char *counters_source; /* how the masks were found, one phrase for messages */
+	bool fixed_ctr3;         /* fixed counter 3 (TOPDOWN.SLOTS): fixed_mask bit 3, or the
+				  * model table where a hybrid part's CPUID hides it */
 	int topdown_level;       /* PERF_METRICS levels: 0, 1, 2 */
+	bool metrics_clear;      /* RDPMC metrics-clear mode: IA32_PERF_CAPABILITIES[19]
+				  * when read, else the model table; false without PERF_METRICS */
+	const char *topdown_source; /* "perf_metrics" (level >= 1), "events" (an event-based
+				     * recipe applies), "none" (no recipe, or no PMU),
+				     * "undecided" (PERF_METRICS depends on an MSR not read) */
+	const char *topdown_recipe; /* CPU_RECIPE_* when "events", else NULL */
 	unsigned ncpus;
 	unsigned cpus[CPU_MAX_CPUS]; /* OS CPU numbers, ascending */
 };
@@ -150,20 +284,35 @@ struct cpu_info {
 	unsigned nkinds;
 	struct cpu_kind kinds[CPU_MAX_KINDS];
 	unsigned ncpus;          /* logical CPUs described */
+	/* One line, "" when none: the model is not in the table (or its
+	 * PERF_METRICS setup is unconfirmed) and what was assumed instead, e.g.
+	 * "family 6 model 0xf1 is not in baretma's model table: fixed counter 3
+	 * from CPUID leaf 0xA (ECX bit 3); PERF_METRICS from
+	 * IA32_PERF_CAPABILITIES bit 15 = 1: level 1 assumed, level 2 unknown". */
+	char warning[512];
 };
 
 /*
  * cpu_info_identify - identify the CPU(s) of @src (not named cpu_identify:
  * libcpuid owns that symbol): libcpuid for vendor, family,
- * model, stepping, brand and hypervisor; CPUID leaf 0xA for the PMU; leaf
- * 0x1A per logical CPU for core kinds on hybrid parts; the model table for
- * uarch, width and Top-down level (kernel rules where CPUID under-reports:
- * ADL/RPL leaf 0xA shows the common subset, pmu-reference §2.1, §2.4).
- * @perf_caps: IA32_PERF_CAPABILITIES if the caller could read it, else NULL.
- * With @perf_caps, bit 15 (PERF_METRICS) decides level 1 on Intel models
- * not in the table, and a clear bit 15 means level 0 on non-hybrid table
- * models (kernel rule, pmu-reference §2.4); it is ignored on hybrid product
- * lines, where it is reported unreliably (§1.6).
+ * model, stepping, brand and hypervisor; CPUID leaf 0x1A per logical CPU
+ * for core kinds on hybrid parts; per kind, the counters of one CPU of
+ * that kind (struct cpu_kind); the model table for uarch, width, Top-down
+ * level, recipe and metrics-clear, with the kernel's rules where CPUID
+ * under-reports (ADL/RPL leaf 0xA shows the P/E common subset; FC3 of a
+ * hybrid P-core: pmu-reference §2.1, §2.4).
+ * @perf_caps: IA32_PERF_CAPABILITIES read on one CPU if the caller could
+ * (on hybrid parts, one of the P-core kind), else NULL.  With @perf_caps:
+ *  - Intel models not in the table (or CPU_TD_UNCONFIRMED rows): bit 15
+ *    (PERF_METRICS) with fixed counter 3 gives level 1 (level 2 cannot be
+ *    told from architectural enumeration); without @perf_caps the level is
+ *    0 and topdown_source "undecided", and ->warning says so;
+ *  - non-hybrid table models: a clear bit 15 means level 0 (kernel rule,
+ *    §2.4); hybrid product lines ignore bit 15 (ADL/RPL report 0 on
+ *    P-cores, MTL always clears it, later parts enumerate it per core
+ *    type: §1.6), so the table decides there;
+ *  - bit 19 gives metrics_clear of PERF_METRICS kinds (on hybrid parts only
+ *    when bit 15 is also set, i.e. it was read on a P-core).
  * Returns 0 or -errno (-EINVAL: libcpuid could not identify the data).
  */
 int cpu_info_identify(const struct cpu_source *src, const uint64_t *perf_caps, struct cpu_info *out);
@@ -183,13 +332,86 @@ const char *cpu_vendor_name(enum cpu_vendor v);
 int cpu_topo_load(hwloc_topology_t *topo);
 
 /*
+ * cpu_topo_load_dump - the hwloc topology of a hwloc-gather-cpuid directory
+ * @dir ("hwloc-cpuid-info" saying "Architecture: x86", one puN file per
+ * logical CPU, N contiguous from 0): built by hwloc's x86 backend alone from
+ * the dumped CPUID, like `hwloc-calc --input DIR` does (HWLOC_CPUID_PATH=@dir,
+ * HWLOC_COMPONENTS=x86,stop; HWLOC_THISSYSTEM, HWLOC_XMLFILE and
+ * HWLOC_SYNTHETIC unset).  hwloc reads those variables while loading, so they
+ * are set just before hwloc_topology_init() and put back as they were right
+ * after the load: not thread-safe (setenv), call it before starting threads.
+ * Packages, cores, PUs and CPU kinds (info "CoreType" = IntelCore /
+ * IntelAtom) are the dumped machine's; PU os_index N is file puN.
+ * The topology is not this system (hwloc_topology_is_thissystem() == 0,
+ * checked after the load): cpu_pin_self() refuses it.
+ * Returns 0 or -errno: -ENOENT, -ENOTDIR, -EACCES (cannot read @dir),
+ * -EINVAL (not a hwloc x86 CPUID directory, or hwloc ignored it),
+ * -ENOMEM.  Never prints (hwloc's own complaints are avoided by checking
+ * the directory first).
+ */
+int cpu_topo_load_dump(const char *dir, hwloc_topology_t *topo);
+
+/*
+ * cpu_topo_load_for - the topology that goes with @src: for a dump that is a
+ * hwloc-gather-cpuid directory, that machine's (cpu_topo_load_dump); for the
+ * live machine and for single-file dumps (libcpuid, AIDA64: they hold no
+ * topology), this machine's (cpu_topo_load).  Returns 0 or -errno as those.
+ */
+int cpu_topo_load_for(const struct cpu_source *src, hwloc_topology_t *topo);
+
+/* cpu_topo_is_dump - @topo is not this machine's (built from a CPUID dump):
+ * choose CPUs in it, never bind to them. */
+bool cpu_topo_is_dump(hwloc_topology_t topo);
+
+/*
+ * cpu_topo_check_kinds - cross-check @ci's core kinds (CPUID.1AH, or one
+ * "general" kind) against hwloc's CPU kinds (hwloc_cpukinds_get_info), at
+ * the granularity hwloc's x86 backend has: the core type (its "CoreType"
+ * info is IntelCore or IntelAtom; it does not look at the native model id,
+ * so ARL-H's "efficiency" and "lowpower" kinds are one IntelAtom kind to
+ * it).  Agreement (returns 0): every hwloc kind lies within the CPUs of
+ * one core type of @ci, its CoreType (if any) is that type (0x40/0x20),
+ * and the hwloc kinds within each core type cover exactly its CPUs (CPUs
+ * outside hwloc's topology ignored).  hwloc may split a core type further
+ * (the Linux backend separates favoured cores by FrequencyMaxMHz /
+ * cpu_capacity), or merge kinds of one core type: still 0, with a note in
+ * @why.  hwloc having no kinds is agreement on a part with one kind.
+ * Returns 0 (@why: "" or the note), -EPROTO with a description in @why
+ * (e.g. "hwloc CPU kind #0 (CoreType IntelAtom, cpus 12-19) is not within
+ * one core kind of CPUID (leaf 0x1A)"), or -errno from hwloc (-ENOMEM).
+ * @why may be NULL.
+ */
+int cpu_topo_check_kinds(hwloc_topology_t topo, const struct cpu_info *ci, char *why, size_t n);
+
+/*
+ * cpu_topdown_cpus - the OS CPUs (ascending) of every kind of @ci with
+ * IA32_PERF_METRICS (topdown_level > 0): the CPUs that can measure Top-down.
+ * Stores at most @max; returns how many there are (may exceed @max).
+ */
+unsigned cpu_topdown_cpus(const struct cpu_info *ci, unsigned *cpus, unsigned max);
+
+/*
+ * cpu_topdown_check_cpu - may OS CPU @cpu be used when Top-down is wanted?
+ * Returns 0 when its kind has PERF_METRICS, or when no kind of @ci has
+ * (then there is nothing better to offer: the availability checks say
+ * why); -EOPNOTSUPP when its kind has none while another kind has (a
+ * hybrid part's E-core: E-cores never have IA32_PERF_METRICS,
+ * pmu-reference §2.5 notes); -ENXIO when @cpu is in no kind (not a CPU of
+ * @ci, or offline).  @kind (may be NULL) receives @cpu's kind, NULL if none.
+ */
+int cpu_topdown_check_cpu(const struct cpu_info *ci, unsigned cpu, const struct cpu_kind **kind);
+
+/*
  * cpu_choose - the OS CPU to measure on.  @requested >= 0: validate it
- * (exists in the topology and is allowed: -ENXIO otherwise).  @requested < 0:
+ * (exists in the topology and is allowed: -ENXIO otherwise; whether its
+ * kind suits Top-down is cpu_topdown_check_cpu's question).  @requested < 0:
  * pick the last CPU of a kind with the highest topdown_level (on hybrid
  * parts a P-core via hwloc CPU kinds / @ci's kinds; never silently an
  * E-core: -ENXIO when no CPU of that kind is allowed), falling back on
  * non-hybrid parts to the last allowed CPU (the first is usually busy
- * with interrupts).  @ci may be NULL.  Returns the CPU number or -errno.
+ * with interrupts).  Works on a dump topology too (cpu_topo_load_dump):
+ * there every CPU of the dump is allowed.  @ci may be NULL.
+ * Returns the CPU number or -errno.
  */
 int cpu_choose(hwloc_topology_t topo, const struct cpu_info *ci, int requested);
 
@@ -197,7 +419,9 @@ int cpu_choose(hwloc_topology_t topo, const struct cpu_info *ci, int requested);
  * cpu_pin_self - bind the calling thread strictly to @cpu and its memory to
  * the NUMA node of @cpu (hwloc_set_cpubind THREAD|STRICT, hwloc_set_membind
  * BIND|THREAD; a failing membind is not fatal: it is reported through
- * @membind_ok).  Verifies with sched_getcpu().  Returns 0 or -errno.
+ * @membind_ok).  Verifies with sched_getcpu().  Returns 0 or -errno;
+ * -EXDEV, binding nothing, when @topo is not this system (cpu_topo_is_dump:
+ * its CPU numbers belong to another machine).
  */
 int cpu_pin_self(hwloc_topology_t topo, unsigned cpu, bool *membind_ok);
 

@@ -7,11 +7,12 @@
  * CPUID executed on CPU N); without that device, the CPUID instruction on
  * this thread pinned to N with sched_setaffinity, the affinity restored.
  *
- * Dump: libcpuid's cpuid_deserialize_all_raw_data(), which reads libcpuid's
- * native raw format and AIDA64 dumps; index i of the raw array is logical
- * CPU i.  libcpuid 0.6.2 keeps leaves 0..0x1f (subleaf 0; subleaves of 4,
- * 0xb, 0x12, 0x14 in their own arrays) and 0x80000000..0x8000001f
- * (../shared/cpuid/README.md).
+ * Dump: baretma's own parser (cpu/cpu_dump.c), every record of the file:
+ * libcpuid raw, AIDA64 (also with affinity masks), hwloc-gather-cpuid
+ * directories.  libcpuid's loader is not used: it keeps only subleaf 0 of
+ * leaves 0..0x1f and 0x80000000..0x8000001f (no leaf 0x23, no 7.1), cannot
+ * read the other two formats and returns success with nothing loaded for a
+ * file it does not understand.
  */
 #include <cpuid.h>
 #include <errno.h>
@@ -22,23 +23,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <libcpuid/libcpuid.h>
-
 #include "cpu/cpu.h"
 
 #define LEAF_EXT_BASE      0x80000000u
-#define LEAF_HV_BASE       0x40000000u /* hypervisor range (live only) */
-#define LEAF_CACHE_PARAMS  0x4u        /* deterministic cache parameters */
-#define LEAF_EXT_TOPOLOGY  0xbu
-#define LEAF_SGX           0x12u
-#define LEAF_PT            0x14u
-#define LEAF_AMD_CACHE_TOPO 0x8000001du
+#define LEAF_HV_BASE       0x40000000u /* hypervisor range: passed through */
 
 struct cpu_source {
 	bool live;
-	char *path;                       /* dump path; NULL when live */
+	char *path;             /* dump path; NULL when live */
 	unsigned ncpus;
-	struct cpu_raw_data_array_t raw;  /* dump only */
+	struct cpu_dump *dump;  /* dump only */
 };
 
 static char source_error[512];
@@ -64,37 +58,6 @@ struct cpu_source *cpu_source_live(void)
 	return src;
 }
 
-/* libcpuid prints "not understood" warnings for every line it skips;
- * library code never prints (STYLE.md), so they are silenced here. */
-static void quiet_warn(const char *msg)
-{
-	(void)msg;
-}
-
-/* Load @path with libcpuid.  Returns 0 or -errno (detail in source_error). */
-static int dump_load(struct cpu_source *src, const char *path)
-{
-	libcpuid_warn_fn_t old = cpuid_set_warn_function(quiet_warn);
-	int r = cpuid_deserialize_all_raw_data(&src->raw, path);
-	int err = 0;
-
-	cpuid_set_warn_function(old);
-	if (r == ERR_OPEN) {
-		/* libcpuid's fopen failed: tell the caller why, precisely. */
-		err = access(path, R_OK) ? -errno : -EIO;
-		snprintf(source_error, sizeof(source_error), "%s", strerror(-err));
-	} else if (r < 0) {
-		err = -EINVAL;
-		snprintf(source_error, sizeof(source_error), "libcpuid: %s", cpuid_error());
-	} else if (src->raw.num_raw == 0) {
-		/* libcpuid returns 0 for a file it does not understand at all. */
-		err = -EINVAL;
-		snprintf(source_error, sizeof(source_error),
-			 "not a CPUID dump libcpuid can read");
-	}
-	return err;
-}
-
 struct cpu_source *cpu_source_dump(const char *path)
 {
 	struct cpu_source *src = calloc(1, sizeof(*src));
@@ -110,12 +73,16 @@ struct cpu_source *cpu_source_dump(const char *path)
 		err = -ENOMEM;
 		goto out;
 	}
-	err = dump_load(src, path);
-	if (err)
+	src->dump = cpu_dump_load(path, source_error, sizeof(source_error));
+	if (!src->dump) {
+		err = -errno;
 		goto out;
-	src->ncpus = src->raw.num_raw > CPU_MAX_CPUS ? CPU_MAX_CPUS : src->raw.num_raw;
+	}
+	src->ncpus = cpu_dump_ncpus(src->dump);
 out:
 	if (err) {
+		if (!source_error[0])
+			snprintf(source_error, sizeof(source_error), "%s", strerror(-err));
 		cpu_source_free(src);
 		errno = -err;
 		return NULL;
@@ -138,8 +105,7 @@ void cpu_source_free(struct cpu_source *src)
 {
 	if (!src)
 		return;
-	if (!src->live && src->raw.raw)
-		cpuid_free_raw_data_array(&src->raw);
+	cpu_dump_free(src->dump);
 	free(src->path);
 	free(src);
 }
@@ -154,49 +120,19 @@ bool cpu_source_is_live(const struct cpu_source *src)
 	return src->live;
 }
 
+const char *cpu_source_format(const struct cpu_source *src)
+{
+	return src->live ? "live" : cpu_dump_format(src->dump);
+}
+
+bool cpu_source_is_hwloc_dir(const struct cpu_source *src)
+{
+	return !src->live && !strcmp(cpu_dump_format(src->dump), "hwloc");
+}
+
 unsigned cpu_source_ncpus(const struct cpu_source *src)
 {
 	return src->ncpus;
-}
-
-/* ------------------------------------------------------------------ dump */
-
-/* The subleaf arrays libcpuid keeps (leaves 4, 0xb, 0x12, 0x14, 0x8000001d). */
-static const uint32_t *dump_subleaf(const struct cpu_raw_data_t *r, uint32_t leaf,
-				    uint32_t subleaf)
-{
-	switch (leaf) {
-	case LEAF_CACHE_PARAMS:
-		return subleaf < MAX_INTELFN4_LEVEL ? r->intel_fn4[subleaf] : NULL;
-	case LEAF_EXT_TOPOLOGY:
-		return subleaf < MAX_INTELFN11_LEVEL ? r->intel_fn11[subleaf] : NULL;
-	case LEAF_SGX:
-		return subleaf < MAX_INTELFN12H_LEVEL ? r->intel_fn12h[subleaf] : NULL;
-	case LEAF_PT:
-		return subleaf < MAX_INTELFN14H_LEVEL ? r->intel_fn14h[subleaf] : NULL;
-	case LEAF_AMD_CACHE_TOPO:
-		return subleaf < MAX_AMDFN8000001DH_LEVEL ? r->amd_fn8000001dh[subleaf] : NULL;
-	default:
-		return NULL;
-	}
-}
-
-static int dump_cpuid(const struct cpu_source *src, unsigned cpu, uint32_t leaf,
-		      uint32_t subleaf, uint32_t regs[4])
-{
-	const struct cpu_raw_data_t *r = &src->raw.raw[cpu];
-	const uint32_t *row = NULL;
-
-	if (subleaf && (row = dump_subleaf(r, leaf, subleaf)) == NULL)
-		return -ENODATA;
-	if (!row && leaf < MAX_CPUID_LEVEL)
-		row = r->basic_cpuid[leaf];
-	else if (!row && leaf >= LEAF_EXT_BASE && leaf - LEAF_EXT_BASE < MAX_EXT_CPUID_LEVEL)
-		row = r->ext_cpuid[leaf - LEAF_EXT_BASE];
-	if (!row)
-		return -ENODATA;
-	memcpy(regs, row, 4 * sizeof(uint32_t));
-	return 0;
 }
 
 /* ------------------------------------------------------------------ live */
@@ -259,7 +195,7 @@ static int raw_cpuid(const struct cpu_source *src, unsigned cpu, uint32_t leaf,
 		     uint32_t subleaf, uint32_t regs[4])
 {
 	return src->live ? live_cpuid(cpu, leaf, subleaf, regs)
-			 : dump_cpuid(src, cpu, leaf, subleaf, regs);
+			 : cpu_dump_cpuid(src->dump, cpu, leaf, subleaf, regs);
 }
 
 /*

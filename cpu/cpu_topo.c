@@ -1,9 +1,15 @@
 /*
- * cpu/cpu_topo.c - hwloc topology: choosing the CPU to measure on, pinning
- * the calling thread (and its memory) to it, the last-level cache size.
+ * cpu/cpu_topo.c - hwloc topology (of this machine, or of a hwloc-gather-cpuid
+ * dump directory), the cross-check of core kinds against hwloc's CPU kinds,
+ * choosing the CPU to measure on, pinning the calling thread (and its
+ * memory) to it, the last-level cache size.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cpu/cpu.h"
 
@@ -24,6 +30,337 @@ int cpu_topo_load(hwloc_topology_t *topo)
 	*topo = t;
 	return 0;
 }
+
+/* ------------------------------------------------------- dump topology */
+
+/*
+ * What hwloc's x86 backend accepts as HWLOC_CPUID_PATH (hwloc
+ * topology-x86.c, hwloc_x86_check_cpuiddump_input): a summary file whose
+ * first line is "Architecture: x86", and puN files with N contiguous from 0.
+ * Checked here first: hwloc would print its complaint and then silently
+ * read this machine's CPUID instead.  *npus receives the count of puN.
+ */
+static int dump_dir_check(const char *dir, unsigned *npus)
+{
+	char path[4096], line[32];
+	hwloc_bitmap_t pus = NULL;
+	struct dirent *de;
+	FILE *f = NULL;
+	DIR *d = opendir(dir);
+	int rc = 0;
+
+	if (!d)
+		return -errno;
+	if ((size_t)snprintf(path, sizeof(path), "%s/hwloc-cpuid-info", dir) >= sizeof(path)) {
+		rc = -ENAMETOOLONG;
+		goto out;
+	}
+	f = fopen(path, "r");
+	if (!f || !fgets(line, sizeof(line), f) || strcmp(line, "Architecture: x86\n")) {
+		rc = -EINVAL;
+		goto out;
+	}
+	if (!(pus = hwloc_bitmap_alloc())) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	while ((de = readdir(d))) {
+		char *end;
+		unsigned long idx;
+
+		if (strncmp(de->d_name, "pu", 2))
+			continue;
+		idx = strtoul(de->d_name + 2, &end, 10);
+		if (end == de->d_name + 2 || *end || idx >= CPU_MAX_CPUS) {
+			rc = -EINVAL;
+			goto out;
+		}
+		hwloc_bitmap_set(pus, (unsigned)idx);
+	}
+	*npus = (unsigned)hwloc_bitmap_weight(pus);
+	if (*npus == 0 || hwloc_bitmap_last(pus) != (int)*npus - 1)
+		rc = -EINVAL;
+out:
+	hwloc_bitmap_free(pus);
+	if (f)
+		fclose(f);
+	closedir(d);
+	return rc;
+}
+
+/* One environment variable set (or unset: @value NULL) for the load, and
+ * what it was, to put back. */
+struct env_save {
+	const char *name; /* NULL: nothing to put back */
+	char *old;
+};
+
+static int env_push(struct env_save *e, const char *name, const char *value)
+{
+	const char *old = getenv(name);
+
+	e->name = NULL;
+	e->old = old ? strdup(old) : NULL;
+	if (old && !e->old)
+		return -ENOMEM;
+	e->name = name;
+	if (value ? setenv(name, value, 1) : unsetenv(name))
+		return -errno;
+	return 0;
+}
+
+static void env_pop(struct env_save *e)
+{
+	if (!e->name)
+		return;
+	if (e->old)
+		setenv(e->name, e->old, 1);
+	else
+		unsetenv(e->name);
+	free(e->old);
+	e->name = NULL;
+	e->old = NULL;
+}
+
+int cpu_topo_load_dump(const char *dir, hwloc_topology_t *topo)
+{
+	/* HWLOC_THISSYSTEM=1 would make the dump look like this machine (and
+	 * bindable); XMLFILE/SYNTHETIC would replace the dump altogether. */
+	static const char *const unset[] = { "HWLOC_THISSYSTEM", "HWLOC_XMLFILE", "HWLOC_SYNTHETIC" };
+	struct env_save env[5] = { { 0 } };
+	hwloc_topology_t t = NULL;
+	unsigned npus = 0, i = 0;
+	int rc = dump_dir_check(dir, &npus);
+
+	if (rc)
+		return rc;
+	rc = env_push(&env[i++], "HWLOC_CPUID_PATH", dir);
+	if (!rc)
+		rc = env_push(&env[i++], "HWLOC_COMPONENTS", "x86,stop");
+	for (size_t u = 0; !rc && u < sizeof(unset) / sizeof(unset[0]); u++)
+		rc = env_push(&env[i++], unset[u], NULL);
+	if (!rc && hwloc_topology_init(&t)) {
+		rc = errno ? -errno : -ENOMEM;
+		t = NULL;
+	}
+	if (!rc && hwloc_topology_load(t))
+		rc = errno ? -errno : -EINVAL;
+	while (i-- > 0)
+		env_pop(&env[i]);
+	/* The x86 backend clears is_thissystem only when it took the dump. */
+	if (!rc && (hwloc_topology_is_thissystem(t) ||
+		    hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU) != (int)npus))
+		rc = -EINVAL;
+	if (rc) {
+		if (t)
+			hwloc_topology_destroy(t);
+		return rc;
+	}
+	*topo = t;
+	return 0;
+}
+
+int cpu_topo_load_for(const struct cpu_source *src, hwloc_topology_t *topo)
+{
+	if (src && cpu_source_is_hwloc_dir(src))
+		return cpu_topo_load_dump(cpu_source_name(src), topo);
+	return cpu_topo_load(topo);
+}
+
+bool cpu_topo_is_dump(hwloc_topology_t topo)
+{
+	return !hwloc_topology_is_thissystem(topo);
+}
+
+/* ---------------------------------------------- kinds against hwloc's */
+
+/* CPUID.1AH:EAX[31:24] core types (pmu-reference §2.3). */
+#define CORE_TYPE_INTEL_ATOM 0x20
+#define CORE_TYPE_INTEL_CORE 0x40
+
+/* The core type hwloc's x86 backend names in info "CoreType", else -1. */
+static int hwloc_core_type(const struct hwloc_info_s *infos, unsigned n, const char **name)
+{
+	*name = NULL;
+	for (unsigned i = 0; i < n; i++) {
+		if (strcmp(infos[i].name, "CoreType"))
+			continue;
+		*name = infos[i].value;
+		if (!strcmp(infos[i].value, "IntelCore"))
+			return CORE_TYPE_INTEL_CORE;
+		if (!strcmp(infos[i].value, "IntelAtom"))
+			return CORE_TYPE_INTEL_ATOM;
+	}
+	return -1;
+}
+
+/*
+ * @ci's kinds as hwloc's x86 backend can tell them apart: by core type
+ * only (it registers one IntelAtom and one IntelCore kind; the native model
+ * id that separates ARL-H's Crestmont LP E-cores from its Skymont E-cores
+ * is not looked at), so kinds of one core type form one group.
+ */
+struct kinds_check {
+	hwloc_topology_t topo;
+	const struct cpu_info *ci;
+	unsigned ngroups;
+	uint8_t core_type[CPU_MAX_KINDS];     /* of each group */
+	char name[CPU_MAX_KINDS][48];         /* "efficiency+lowpower" */
+	hwloc_bitmap_t ours[CPU_MAX_KINDS];   /* a group's CPUs within hwloc's topology */
+	hwloc_bitmap_t cover[CPU_MAX_KINDS];  /* union of the hwloc kinds within each */
+	unsigned parts[CPU_MAX_KINDS];        /* how many hwloc kinds within each */
+	unsigned members[CPU_MAX_KINDS];      /* how many of @ci's kinds in each */
+	hwloc_bitmap_t hw;                    /* the hwloc kind being looked at */
+	char *why;
+	size_t n;
+};
+
+static void kinds_check_free(struct kinds_check *c)
+{
+	for (unsigned i = 0; i < CPU_MAX_KINDS; i++) {
+		hwloc_bitmap_free(c->ours[i]);
+		hwloc_bitmap_free(c->cover[i]);
+	}
+	hwloc_bitmap_free(c->hw);
+}
+
+/* The group of @k, created on first sight; -ENOMEM. */
+static int kinds_check_group(struct kinds_check *c, const struct cpu_kind *k)
+{
+	unsigned g;
+	size_t used;
+
+	for (g = 0; g < c->ngroups; g++)
+		if (c->core_type[g] == k->core_type)
+			break;
+	if (g == c->ngroups) {
+		c->ngroups++;
+		c->core_type[g] = k->core_type;
+		c->ours[g] = hwloc_bitmap_alloc();
+		c->cover[g] = hwloc_bitmap_alloc();
+		if (!c->ours[g] || !c->cover[g])
+			return -ENOMEM;
+	}
+	used = strlen(c->name[g]);
+	snprintf(c->name[g] + used, sizeof(c->name[g]) - used, "%s%s", used ? "+" : "", k->kind);
+	c->members[g]++;
+	return (int)g;
+}
+
+static int kinds_check_alloc(struct kinds_check *c)
+{
+	hwloc_const_bitmap_t all = hwloc_topology_get_topology_cpuset(c->topo);
+
+	if (!(c->hw = hwloc_bitmap_alloc()))
+		return -ENOMEM;
+	for (unsigned i = 0; i < c->ci->nkinds && i < CPU_MAX_KINDS; i++) {
+		const struct cpu_kind *k = &c->ci->kinds[i];
+		int g = kinds_check_group(c, k);
+
+		if (g < 0)
+			return g;
+		for (unsigned j = 0; j < k->ncpus; j++)
+			hwloc_bitmap_set(c->ours[g], k->cpus[j]);
+	}
+	for (unsigned g = 0; g < c->ngroups; g++)
+		hwloc_bitmap_and(c->ours[g], c->ours[g], all);
+	return 0;
+}
+
+/* Place hwloc kind @h within one group; -EPROTO (with @why) if it fits none. */
+static int kinds_check_one(struct kinds_check *c, unsigned h)
+{
+	struct hwloc_info_s *infos = NULL;
+	unsigned ninfos = 0, g;
+	const char *ctname;
+	char set[256];
+	int ct;
+
+	if (hwloc_cpukinds_get_info(c->topo, h, c->hw, NULL, &ninfos, &infos, 0))
+		return errno ? -errno : -EINVAL;
+	ct = hwloc_core_type(infos, ninfos, &ctname);
+	hwloc_bitmap_list_snprintf(set, sizeof(set), c->hw);
+	for (g = 0; g < c->ngroups; g++)
+		if (hwloc_bitmap_isincluded(c->hw, c->ours[g]))
+			break;
+	if (g == c->ngroups) {
+		snprintf(c->why, c->n, "hwloc CPU kind #%u (%s%s%scpus %s) is not within one "
+			 "core kind of CPUID (%s)", h, ctname ? "CoreType " : "",
+			 ctname ? ctname : "", ctname ? ", " : "", set,
+			 c->ci->hybrid ? "leaf 0x1A" : "not hybrid: one kind");
+		return -EPROTO;
+	}
+	if (ct >= 0 && ct != c->core_type[g]) {
+		snprintf(c->why, c->n, "hwloc CPU kind #%u (cpus %s) has CoreType %s, but "
+			 "CPUID.1AH gives these CPUs core type 0x%02x (%s)", h, set, ctname,
+			 c->core_type[g], c->name[g]);
+		return -EPROTO;
+	}
+	hwloc_bitmap_or(c->cover[g], c->cover[g], c->hw);
+	c->parts[g]++;
+	return 0;
+}
+
+/* Each group covered exactly by the hwloc kinds within it; notes splits
+ * and merges. */
+static int kinds_check_cover(struct kinds_check *c)
+{
+	char set[256], got[256];
+
+	for (unsigned g = 0; g < c->ngroups; g++) {
+		hwloc_bitmap_list_snprintf(set, sizeof(set), c->ours[g]);
+		if (!hwloc_bitmap_isequal(c->cover[g], c->ours[g])) {
+			hwloc_bitmap_list_snprintf(got, sizeof(got), c->cover[g]);
+			snprintf(c->why, c->n, "the %s kind (cpus %s) is not covered by hwloc's "
+				 "CPU kinds: they give it cpus %s", c->name[g], set,
+				 *got ? got : "none");
+			return -EPROTO;
+		}
+	}
+	for (unsigned g = 0; g < c->ngroups; g++) {
+		hwloc_bitmap_list_snprintf(set, sizeof(set), c->ours[g]);
+		if (c->parts[g] > 1)
+			snprintf(c->why, c->n, "hwloc splits the %s kind (cpus %s) into %u kinds "
+				 "(e.g. favoured cores by maximum frequency)", c->name[g], set,
+				 c->parts[g]);
+		else if (c->members[g] > 1)
+			snprintf(c->why, c->n, "hwloc has one kind for the %s kinds (cpus %s): "
+				 "same CPUID.1AH core type 0x%02x", c->name[g], set, c->core_type[g]);
+		else
+			continue;
+		break;
+	}
+	return 0;
+}
+
+int cpu_topo_check_kinds(hwloc_topology_t topo, const struct cpu_info *ci, char *why, size_t n)
+{
+	char scratch[8];
+	struct kinds_check c = { .topo = topo, .ci = ci, .why = why ? why : scratch,
+				 .n = why ? n : sizeof(scratch) };
+	int nr = hwloc_cpukinds_get_nr(topo, 0), rc;
+
+	if (c.n)
+		c.why[0] = '\0';
+	if (nr < 0)
+		return errno ? -errno : -EINVAL;
+	if (nr == 0 && ci->nkinds <= 1)
+		return 0; /* hwloc knows no kinds; nor does CPUID */
+	if (nr == 0) {
+		snprintf(c.why, c.n, "hwloc reports no CPU kinds, but CPUID leaf 0x1A gives %u "
+			 "core kinds", ci->nkinds);
+		return -EPROTO;
+	}
+	rc = kinds_check_alloc(&c);
+	for (int h = 0; !rc && h < nr; h++)
+		rc = kinds_check_one(&c, (unsigned)h);
+	if (!rc)
+		rc = kinds_check_cover(&c);
+	kinds_check_free(&c);
+	return rc;
+}
+
+/* ------------------------------------------------------------ choosing */
 
 static bool cpu_allowed(hwloc_topology_t topo, unsigned cpu)
 {
@@ -77,6 +414,35 @@ static const struct cpu_kind *best_kind(const struct cpu_info *ci)
 	return best;
 }
 
+unsigned cpu_topdown_cpus(const struct cpu_info *ci, unsigned *cpus, unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned c = 0; c < ci->ncpus && c < CPU_MAX_CPUS; c++) {
+		const struct cpu_kind *k = cpu_info_kind_of(ci, c);
+
+		if (k && k->topdown_level > 0) {
+			if (n < max)
+				cpus[n] = c;
+			n++;
+		}
+	}
+	return n;
+}
+
+int cpu_topdown_check_cpu(const struct cpu_info *ci, unsigned cpu, const struct cpu_kind **kind)
+{
+	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu), *best = best_kind(ci);
+
+	if (kind)
+		*kind = k;
+	if (!k)
+		return -ENXIO;
+	if (k->topdown_level > 0 || !best || best->topdown_level == 0)
+		return 0;
+	return -EOPNOTSUPP;
+}
+
 /* Last CPU of @k that is allowed and, when @hw is given, in hwloc's best
  * kind too.  -1 when none. */
 static int last_of_kind(hwloc_topology_t topo, const struct cpu_kind *k, hwloc_const_bitmap_t hw)
@@ -127,6 +493,8 @@ int cpu_pin_self(hwloc_topology_t topo, unsigned cpu, bool *membind_ok)
 
 	if (membind_ok)
 		*membind_ok = false;
+	if (cpu_topo_is_dump(topo))
+		return -EXDEV; /* another machine's CPU numbers: never bind to them */
 	if (!pu)
 		return -ENXIO;
 	if (hwloc_set_cpubind(topo, pu->cpuset, HWLOC_CPUBIND_THREAD | HWLOC_CPUBIND_STRICT)) {

@@ -89,4 +89,89 @@ out=$(BARETMA_CPUID_DUMP="$icl" "$BARETMA" info 2>&1)
 like "$out" 'model 0x7E \(126\)' "BARETMA_CPUID_DUMP is honoured"
 "$BARETMA" info --cpuid-dump "$icl" --cpu 8 >/dev/null 2>&1; rc=$?
 is "$rc" 64 "Ice Lake dump has 8 CPUs: --cpu 8 is a usage error"
+
+# --- per-kind blocks, recipes, warnings ---------------------------------------
+# Known answers (each from outside the code):
+#   Alder Lake-P i7-12700H: INDEX.tsv leaf 0xA 07300605-...-00000007-00008603
+#     (6 GP, fixed mask 0x7); linux intel_pmu_init ALDERLAKE_L on a hybrid
+#     part: P-core GP mask <<2|3 = 0xff, fixed mask <<1|1 = 0xf; E-core
+#     (Gracemont) keeps leaf 0xA; Gracemont recipe: pmu-reference §6.3.
+#   Arrow Lake-S Ultra 7 265K: INDEX.tsv hybrid yes, kinds 0x40/3 x8 and
+#     0x20/3 x12, leaf 0x23.1 P gp=3FF (10 GP) fixed=F, E gp=FF fixed=77;
+#     Lion Cove P-core has RDPMC metrics-clear (§2.5, §3.5); Skymont E-core:
+#     events (§6.3).
+#   Ryzen 9 7900X (Zen 4, family 0x19 model 0x61): events, recipe amd-zen4
+#     (§7), 6 core counters (INDEX.tsv: PerfCtrExtCore=True; §7).
+#   Sandy Bridge i7-2600K: INDEX.tsv leaf 0xA 4 GP, 3 fixed (EDX[4:0]);
+#     pre-ICL recipe (§6.1).
+#   t/data/intel-unknown-f1-fc3.aida64.txt: family 6 model 0xF1 (not in
+#     intel-family.h), leaf 0xA ECX bit 3 (its header): FC3 yes, PERF_METRICS
+#     undecided from a dump.
+#   hwloc/Intel-RaptorLake-Corei7-1370P: INDEX.tsv format hwloc, hybrid yes,
+#     12 P + 8 E CPUs.
+arl="$SHARED_CPUID/libcpuid/master-history/intel/x86-64/lion-cove/intel-core-ultra-7-265k.test"
+zen4="$SHARED_CPUID/libcpuid/v0.6.2/amd/zen4/ryzen9-raphael.test"
+snb="$SHARED_CPUID/libcpuid/v0.6.2/intel/core_2nd_gen/sandy-bridge-i7.test"
+rpl="$SHARED_CPUID/hwloc/Intel-RaptorLake-Corei7-1370P"
+unk="$T_DATA/intel-unknown-f1-fc3.aida64.txt"
+if [ ! -f "$arl" ] || [ ! -f "$zen4" ] || [ ! -f "$snb" ] || [ ! -d "$rpl" ]; then
+	for i in $(seq 1 27); do skip "no python3 or no \$SHARED_CPUID dumps"; done
+	done_testing
+fi
+
+out=$("$BARETMA" info --cpuid-dump "$adl" 2>&1)
+like "$out" '^  counters: 8 GP x 48 bits \(mask 0xff\), 4 fixed \(mask 0xf\); source: CPUID leaf 0xA \+ kernel ADL/RPL P-core rule' \
+	"Alder Lake-P text: P-core counters after the kernel rule"
+like "$out" '^  counters: 6 GP x 48 bits \(mask 0x3f\), 3 fixed \(mask 0x7\)' "Alder Lake-P text: E-core counters from leaf 0xA"
+like "$out" '  top-down: perf_metrics \(IA32_PERF_METRICS, level 2\), RDPMC metrics-clear no' \
+	"Alder Lake-P text: P-core top-down source"
+like "$out" '  top-down: events \(recipe intel-ecore-l1\)' "Alder Lake-P text: E-core recipe"
+unlike "$out" '^warning:' "Alder Lake-P text: no warning for a known model"
+like "$out" "^source: +$adl \(aida64 dump\)" "Alder Lake-P text: source names the format"
+
+"$BARETMA" info --cpuid-dump "$arl" --json >"$tmp/arl.json"; rc=$?
+is "$rc" 0 "Arrow Lake dump: exit 0"
+is "$(json "$tmp/arl.json" '(d["hybrid"], len(d["core_kinds"]), d["warning"])')" "(True, 2, None)" \
+	"Arrow Lake JSON: hybrid true, two kinds, warning null"
+is "$(json "$tmp/arl.json" '[(k["kind"], k["metrics_clear"], k["topdown_source"], k["topdown_recipe"]) for k in d["core_kinds"]]')" \
+	"[('performance', True, 'perf_metrics', None), ('efficiency', False, 'events', 'intel-ecore-l1')]" \
+	"Arrow Lake JSON: P-core metrics_clear, E-core events/intel-ecore-l1"
+is "$(json "$tmp/arl.json" '[(k["gp_counters"], k["gp_width"], k["fixed_counters"], k["fixed_mask"]) for k in d["core_kinds"]]')" \
+	"[(10, 48, 4, 15), (8, 48, 6, 119)]" "Arrow Lake JSON: counters from leaf 0x23.1 (P 0x3ff/0xf, E 0xff/0x77)"
+is "$(json "$tmp/arl.json" 'd["source"]["format"]')" aida64 "Arrow Lake JSON: source format aida64"
+is "$(json "$tmp/arl.json" 'd["source"]["path"]')" "$arl" "Arrow Lake JSON: source path"
+# Every key of the first version is still there, with the new ones.
+is "$(json "$tmp/arl.json" 'all(x in d for x in ("vendor","family","model","stepping","brand","hypervisor","pmu","core_kinds","hybrid","warning","source")) and all(x in d["pmu"] for x in ("version","gp_counters","gp_width","fixed_counters","fixed_width")) and all(x in k for k in d["core_kinds"] for x in ("kind","uarch","pipeline_width","topdown_level","cpus","gp_counters","gp_width","fixed_counters","fixed_mask","metrics_clear","topdown_source","topdown_recipe"))')" \
+	True "Arrow Lake JSON: old and new keys present"
+out=$("$BARETMA" info --cpuid-dump "$arl" 2>&1)
+like "$out" 'RDPMC metrics-clear yes' "Arrow Lake text: metrics-clear yes on the P-core"
+
+"$BARETMA" info --cpuid-dump "$zen4" --json >"$tmp/zen4.json"; rc=$?
+is "$rc" 0 "Zen 4 dump: exit 0"
+is "$(json "$tmp/zen4.json" '[(k["uarch"], k["topdown_source"], k["topdown_recipe"], k["gp_counters"], k["fixed_counters"], k["metrics_clear"]) for k in d["core_kinds"]]')" \
+	"[('Zen 4', 'events', 'amd-zen4', 6, 0, False)]" "Zen 4 JSON: events, recipe amd-zen4, 6 core counters"
+out=$("$BARETMA" info --cpuid-dump "$zen4" 2>&1)
+like "$out" '  top-down: events \(recipe amd-zen4\)' "Zen 4 text: recipe"
+
+"$BARETMA" info --cpuid-dump "$snb" --json >"$tmp/snb.json"; rc=$?
+is "$rc" 0 "Sandy Bridge dump: exit 0"
+is "$(json "$tmp/snb.json" '[(k["topdown_source"], k["topdown_recipe"], k["gp_counters"], k["fixed_counters"], k["fixed_mask"], k["fixed_ctr3"]) for k in d["core_kinds"]]')" \
+	"[('events', 'intel-pre-icl-l1', 4, 3, 7, False)]" "Sandy Bridge JSON: events, intel-pre-icl-l1, 4 GP, 3 fixed"
+
+out=$("$BARETMA" info --cpuid-dump "$unk" 2>&1); rc=$?
+is "$rc" 0 "unknown-model dump: exit 0"
+like "$out" 'fixed counter 3 yes, Top-down level 0' "unknown model text: FC3 yes, level 0"
+like "$out" '  top-down: undecided' "unknown model text: top-down undecided"
+like "$out" "^warning: +family 6 model 0xf1 is not in baretma's model table: fixed counter 3 from CPUID leaf 0xA \(ECX bit 3\); PERF_METRICS undecided" \
+	"unknown model text: warning line"
+like "$out" "topdown: +unavailable on cpu [0-9]+: .*no IA32_PERF_METRICS known to baretma: family 6 model 0xf1" \
+	"unknown model: the availability reason carries the warning"
+"$BARETMA" info --cpuid-dump "$unk" --json >"$tmp/unk.json"
+is "$(json "$tmp/unk.json" '(d["model_known"], d["core_kinds"][0]["fixed_ctr3"], d["core_kinds"][0]["topdown_source"], d["core_kinds"][0]["topdown_recipe"], "not in baretma" in d["warning"])')" \
+	"(False, True, 'undecided', None, True)" "unknown model JSON: FC3, undecided, warning string"
+
+"$BARETMA" info --cpuid-dump "$rpl" --json >"$tmp/rpl.json"; rc=$?
+is "$rc" 0 "hwloc directory dump: exit 0"
+is "$(json "$tmp/rpl.json" '(d["source"]["format"], d["hybrid"], sorted((k["core_type"], len(k["cpus"]), k["topdown_level"]) for k in d["core_kinds"]))')" \
+	"('hwloc', True, [(32, 8, 0), (64, 12, 2)])" "hwloc RPL-P directory: format hwloc, 12 P (level 2) + 8 E"
 done_testing

@@ -1,0 +1,286 @@
+/*
+ * bench/cmd_cpuid.c - `baretma cpuid dump [-o FILE]`: the CPUID of every
+ * online logical CPU of this machine in AIDA64's layout (cpu/cpu_dump.c),
+ * so that a user can send one file, which `baretma info --cpuid-dump FILE`
+ * and libcpuid read back.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/cli.h"
+#include "config.h"
+#include "cpu/cpu.h"
+
+#define ONLINE_CPUS "/sys/devices/system/cpu/online"
+
+static void cpuid_usage(FILE *f)
+{
+	fprintf(f,
+"usage: baretma cpuid dump [-o FILE]\n"
+"\n"
+"Write the CPUID of every online logical CPU of this machine: every basic\n"
+"leaf up to CPUID.0:EAX, the hypervisor leaves under a hypervisor, every\n"
+"extended leaf up to CPUID.80000000H:EAX, with their subleaves (4, 7, 0xB,\n"
+"0xD, 0x12, 0x14, 0x18, 0x1F, 0x23, 0x8000001D, ...), as an AIDA64-style\n"
+"dump.  'baretma info --cpuid-dump FILE' and libcpuid read it back: send it\n"
+"when reporting a CPU that baretma gets wrong.  CPUID is read through\n"
+"/dev/cpu/N/cpuid, or with the instruction on a thread pinned to each CPU.\n"
+"\n"
+"  -o, --output FILE  write FILE instead of standard output: a temporary\n"
+"                     file in the same directory renamed over FILE, never\n"
+"                     written through a symbolic link\n"
+"  -h, --help         this text\n"
+"\n"
+"exit status: 0 ok, 64 usage, 69 a CPU cannot be read (not allowed for this\n"
+"  process), 71 system error, 73 cannot create FILE, 74 cannot write it\n");
+}
+
+struct dump_opts {
+	const char *out; /* NULL: stdout */
+};
+
+/* Returns 0 to go on, -1 after --help, or an exit status. */
+static int parse_dump_args(int argc, char **argv, struct dump_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'h':
+			cpuid_usage(stdout);
+			return -1;
+		default:
+			cli_err("cpuid dump: unknown or incomplete option '%s' (try: baretma cpuid --help)",
+				argv[optind - 1]);
+			return EX_USAGE;
+		}
+	}
+	if (optind < argc) {
+		cli_err("cpuid dump: unexpected argument '%s' (try: baretma cpuid --help)", argv[optind]);
+		return EX_USAGE;
+	}
+	return 0;
+}
+
+/* The online CPUs (ascending).  Returns their count or an exit status < 0. */
+static int online_cpus(unsigned *cpus, char *list, size_t n)
+{
+	int err = cpu_sysfs_read_line(ONLINE_CPUS, list, n), count;
+
+	if (err) {
+		cli_err("cannot read '%s': %s", ONLINE_CPUS, strerror(-err));
+		return -EX_OSERR;
+	}
+	count = cli_parse_cpu_list(list, cpus, CPU_MAX_CPUS);
+	if (count <= 0) {
+		cli_err("cannot parse '%s': '%s'", ONLINE_CPUS, list);
+		return -EX_OSERR;
+	}
+	return count;
+}
+
+/* "Key : value" lines of the Versions section: who wrote it, when, where. */
+static void versions_text(char *buf, size_t n, const char *online)
+{
+	struct utsname u;
+	char date[64] = "unknown";
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (gmtime_r(&now, &tm))
+		strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	/* libcpuid 0.6.2 reads lines of up to 99 characters: keep them short. */
+	snprintf(buf, n,
+		 "Program Version : baretma %s (baretma cpuid dump)\n"
+		 "Date            : %s\n"
+		 "Kernel          : %.20s %.40s %.12s\n"
+		 "Kernel Version  : %.70s\n"
+		 "Online CPUs     : %.70s\n",
+		 PACKAGE_VERSION, date, u.sysname, u.release, u.machine, u.version, online);
+}
+
+/* Read every CPU's leaf 0 first, so that nothing is written when one fails. */
+static int check_cpus(const struct cpu_source *src, const unsigned *cpus, int n)
+{
+	for (int i = 0; i < n; i++) {
+		uint32_t r[4];
+		int err = cpu_source_cpuid(src, cpus[i], 0, 0, r);
+
+		if (err) {
+			cli_err("cannot read CPUID of cpu %u: %s (it must be online and allowed "
+				"for this process; as root, try: modprobe cpuid)", cpus[i],
+				err == -ENXIO ? "no such CPU, or not allowed for this process"
+					      : strerror(-err));
+			return err == -ENXIO || err == -EIO ? EX_UNAVAILABLE : EX_OSERR;
+		}
+	}
+	return 0;
+}
+
+/* -------------------------------------------------------------- the file */
+
+struct out_file {
+	const char *path; /* NULL: stdout */
+	char tmp[4096];
+	FILE *f;
+};
+
+static int cannot_create(const char *path, int err)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	if (err == ENOENT)
+		cli_err("cannot create '%s': %s (does the directory '%s' exist?)", path,
+			strerror(err), slash == path ? "/" : dir);
+	else
+		cli_err("cannot create '%s': %s", path, strerror(err));
+	return EX_CANTCREAT;
+}
+
+/* stdout, or a temporary file "<FILE>.XXXXXX" next to FILE. */
+static int out_open(struct out_file *o)
+{
+	struct stat st;
+	mode_t mask;
+	int fd;
+
+	if (!o->path) {
+		o->f = stdout;
+		return 0;
+	}
+	if (!lstat(o->path, &st) && (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode))) {
+		cli_err("refusing to replace '%s': it is a %s (give the path of a regular file)",
+			o->path, S_ISLNK(st.st_mode) ? "symbolic link" : "directory");
+		return EX_CANTCREAT;
+	}
+	snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", o->path);
+	fd = mkstemp(o->tmp); /* O_EXCL: never follows a link planted there */
+	if (fd < 0)
+		return cannot_create(o->path, errno);
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) || !(o->f = fdopen(fd, "w"))) {
+		int err = errno;
+
+		close(fd);
+		unlink(o->tmp);
+		return cannot_create(o->path, err);
+	}
+	return 0;
+}
+
+/* Flush, sync and rename over FILE; on @failed (or any error) remove the
+ * temporary file instead.  Returns 0 or EX_IOERR. */
+static int out_close(struct out_file *o, bool failed)
+{
+	int err = fflush(o->f) ? errno : ferror(o->f) ? EIO : 0;
+
+	if (!o->path) {
+		if (err && !failed)
+			cli_err("cannot write the dump to standard output: %s", strerror(err));
+		return err || failed ? EX_IOERR : 0;
+	}
+	if (!err && !failed && fsync(fileno(o->f)))
+		err = errno;
+	if (fclose(o->f) && !err)
+		err = errno;
+	if (!err && !failed && rename(o->tmp, o->path))
+		err = errno;
+	if (err || failed) {
+		unlink(o->tmp);
+		if (err && !failed)
+			cli_err("cannot write '%s': %s", o->path, strerror(err));
+		return EX_IOERR;
+	}
+	return 0;
+}
+
+/* Header and sections, then the file closed (and renamed) or removed. */
+static int write_dump(const struct cpu_source *src, const unsigned *cpus, int n,
+		      const char *versions, struct out_file *o)
+{
+	int err = cpu_dump_write_header(o->f, versions), i = 0;
+	bool read_failed;
+
+	if (err && !ferror(o->f)) { /* -EINVAL: a line of ours looks like a record */
+		cli_err("cpuid dump: bad header text: %s", strerror(-err));
+		out_close(o, true);
+		return EX_SOFTWARE;
+	}
+	for (; i < n && !err; i++)
+		err = cpu_dump_write_cpu(o->f, src, cpus[i]);
+	/* A stream error is out_close()'s to report; anything else is CPUID's. */
+	read_failed = err && !ferror(o->f);
+	if (read_failed)
+		cli_err("cannot read CPUID of cpu %u: %s", cpus[i - 1], strerror(-err));
+	err = out_close(o, read_failed);
+	return read_failed ? EX_UNAVAILABLE : err;
+}
+
+static int cpuid_dump(int argc, char **argv)
+{
+	static unsigned cpus[CPU_MAX_CPUS];
+	struct dump_opts opt = { 0 };
+	struct out_file out = { 0 };
+	struct cpu_source *src = NULL;
+	char online[1024], versions[1024];
+	int rc = parse_dump_args(argc, argv, &opt), n;
+
+	if (rc)
+		return rc < 0 ? EX_OK : rc;
+	n = online_cpus(cpus, online, sizeof(online));
+	if (n < 0)
+		return -n;
+	src = cpu_source_live();
+	if (!src) {
+		cli_err("cpuid dump: %s", strerror(errno));
+		return EX_OSERR;
+	}
+	if ((rc = check_cpus(src, cpus, n)))
+		goto out;
+	versions_text(versions, sizeof(versions), online);
+	out.path = opt.out;
+	if ((rc = out_open(&out)))
+		goto out;
+	rc = write_dump(src, cpus, n, versions, &out);
+out:
+	cpu_source_free(src);
+	return rc;
+}
+
+int cmd_cpuid(int argc, char **argv)
+{
+	if (argc < 2) {
+		cpuid_usage(stderr);
+		return EX_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		cpuid_usage(stdout);
+		return EX_OK;
+	}
+	if (!strcmp(argv[1], "dump"))
+		return cpuid_dump(argc - 1, argv + 1);
+	cli_err("unknown cpuid subcommand '%s' (try: baretma cpuid --help)", argv[1]);
+	return EX_USAGE;
+}

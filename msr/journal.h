@@ -1,0 +1,294 @@
+/*
+ * msr/journal.h - the crash-safe run journal: every MSR and every system
+ * setting baretma is about to change, with the value it had, on disk
+ * before the change, so that the machine can be left exactly as found
+ * even after SIGKILL (then "baretma pmu restore" reads it back).
+ *
+ * One journal per run: "<state dir>/run-<PID>.journal" (msr/state_dir.h
+ * for the directory and its checks).  The file is created mode 0600 under
+ * a temporary name (O_CREAT|O_EXCL|O_NOFOLLOW), fsync'd and linked into
+ * place (an existing journal of the same PID is never overwritten); every
+ * update rewrites the whole text to ".run-<PID>.journal.tmp", fsyncs it,
+ * renames it over the journal and fsyncs the directory.  So when
+ * journal_save_reg()/journal_save_setting() return 0, the saved value is
+ * on disk, and only then may the caller change the register or setting.
+ *
+ * Text format (v2), one item per line, every line ending in '\n', single
+ * spaces, nothing else (no blank lines, no other comments):
+ *   # baretma journal v2
+ *   pid PID                decimal 1..2147483647, no leading zeros
+ *   starttime TICKS        field 22 of /proc/PID/stat (clock ticks after
+ *                          boot), tells a reused PID apart; 0 = unknown
+ *   time SECONDS           Unix time of journal_begin()
+ *   cmd TEXT               the command line (control characters as '?')
+ *   backend SPEC           the MSR spec the registers are written through
+ *                          (msr/msr.h: "/dev/cpu/%u/msr", "state:FILE")
+ *   kind run|enable        enable: "pmu enable" left counters running on
+ *                          purpose and nobody restores them on exit
+ *   user_only 0|1
+ *   reg CPU 0xMSR 0xSAVED  one per register, in the order saved; CPU
+ *                          decimal below JOURNAL_MAX_CPUS, hex lower case
+ *                          without leading zeros (as sigsafe_put_hex)
+ *   setting PATH VALUE     a sysfs/procfs file; PATH relative to the sysroot
+ *                          ($BARETMA_SYSROOT, cpu/cpu.h cpu_sysfs_path),
+ *                          under /sys/ or /proc/sys/ with no "." or ".."
+ *                          component; VALUE its first line before the
+ *                          change; both percent-encoded: bytes <= 0x20,
+ *                          >= 0x7f and '%' as "%XX" (upper-case hex), and
+ *                          nothing else is encoded
+ * The header keys come exactly once, in this order; reg and setting lines
+ * follow in any mix.  A (cpu, msr) pair or a PATH appears at most once: the
+ * first saved value is the one from before baretma.
+ *
+ * Restore order (journal_restore, journal_restore_data), per CPU in the
+ * order the CPUs first appear: if IA32_PERF_GLOBAL_CTRL (msr/intel_regs.h)
+ * is among the CPU's registers it is written 0 first (freeze: no counter
+ * runs with half-restored controls, pmu-reference §5.4), then the other
+ * registers in the order they were saved, then GLOBAL_CTRL with its saved
+ * value last; after every register of every CPU, the settings in the order
+ * saved (msr.allow_writes may have to stay "on" until the last MSR write).
+ *
+ * Not thread-safe; one journal per process.  Library code: never prints,
+ * never exits; 0 or -errno.
+ */
+#ifndef BARETMA_JOURNAL_H
+#define BARETMA_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "msr/msr.h"
+
+#define JOURNAL_MAX_CPUS     8192   /* CPU numbers 0..8191 (msr_dev.c's limit) */
+#define JOURNAL_MAX_REGS     16384  /* registers in one journal */
+#define JOURNAL_MAX_SETTINGS 16     /* settings in one journal */
+#define JOURNAL_CMD_MAX      1024   /* bytes of cmd, with the NUL */
+#define JOURNAL_BACKEND_MAX  4096   /* bytes of backend, with the NUL */
+#define JOURNAL_SETTING_MAX  256    /* bytes of a setting PATH or VALUE (decoded), with the NUL */
+#define JOURNAL_PATH_MAX     4096   /* bytes of a full path, with the NUL */
+#define JOURNAL_LINE_MAX     8192   /* bytes of one line, with its '\n' */
+
+enum journal_kind {
+	JOURNAL_RUN = 0,  /* restored and removed when the run ends */
+	JOURNAL_ENABLE,   /* "pmu enable": kept until "pmu restore" */
+};
+
+/* One saved register. */
+struct journal_reg {
+	unsigned cpu;     /* OS CPU number */
+	uint32_t msr;     /* MSR index */
+	uint64_t saved;   /* the value before baretma wrote it */
+};
+
+/* One saved setting. */
+struct journal_setting {
+	char path[JOURNAL_SETTING_MAX];  /* e.g. "/proc/sys/kernel/nmi_watchdog" */
+	char value[JOURNAL_SETTING_MAX]; /* its first line before, no newline */
+	char full[JOURNAL_PATH_MAX];     /* path under $BARETMA_SYSROOT as of the
+					  * save (journal) or load (journal_load) */
+};
+
+/* A journal's content.  The arrays are allocated by journal_load(). */
+struct journal_data {
+	pid_t pid;
+	unsigned long long starttime; /* /proc/PID/stat field 22; 0 = unknown */
+	long long time;               /* Unix seconds */
+	char cmd[JOURNAL_CMD_MAX];
+	char backend[JOURNAL_BACKEND_MAX];
+	enum journal_kind kind;
+	bool user_only;
+	struct journal_reg *regs;     /* nregs, in the order saved */
+	int nregs;
+	unsigned *cpus;               /* the distinct CPUs of regs, in order of
+				       * first appearance */
+	int ncpus;
+	struct journal_setting *settings; /* nsettings, in the order saved */
+	int nsettings;
+};
+
+struct journal; /* opaque: the journal of this run */
+
+/*
+ * journal_begin - create this process's journal, on disk (fsync'd) before
+ * any register or setting is changed.
+ * @out: receives the journal.  @cmd: the command line for people reading
+ * it (control characters become '?', cut at JOURNAL_CMD_MAX - 1 bytes;
+ * NULL = "").  @backend: the MSR spec the registers will be written through
+ * (the one msr_open() used), not empty.  @kind, @user_only: recorded.
+ * Creates the state directory (0700) when missing.
+ * Returns 0, -EBUSY (this process already has a journal), -EEXIST (a
+ * journal of an earlier process with the same PID is there: restore it
+ * first), -EINVAL (@backend empty or with control characters),
+ * -ENAMETOOLONG (@backend of JOURNAL_BACKEND_MAX bytes or more), -ENOMEM,
+ * the state directory errors of state_dir_open(), or -errno from the file
+ * system.
+ */
+int journal_begin(struct journal **out, const char *cmd, const char *backend,
+		  enum journal_kind kind, bool user_only);
+
+/*
+ * journal_save_reg - record that @msr of @cpu held @saved, and persist the
+ * journal; call it after reading the register and BEFORE writing it.
+ * Does nothing (returns 0) when (@cpu, @msr) is already recorded: the first
+ * saved value is the one from before baretma.
+ * Returns 0, -EINVAL (@cpu >= JOURNAL_MAX_CPUS), -ENOSPC (more than
+ * JOURNAL_MAX_REGS registers), or -errno from writing the file (then the
+ * register is not recorded and must not be written).
+ */
+int journal_save_reg(struct journal *j, unsigned cpu, uint32_t msr, uint64_t saved);
+
+/*
+ * journal_save_regs - journal_save_reg() for @n registers with one file
+ * update (one CPU's registers at once).  All or nothing: on error none of
+ * the new ones is recorded.  Same returns.
+ */
+int journal_save_regs(struct journal *j, const struct journal_reg *regs, int n);
+
+/*
+ * journal_save_setting - record that the file @path (relative to the
+ * sysroot, e.g. "/proc/sys/kernel/nmi_watchdog") had the first line @saved
+ * (no newline), and persist; call it BEFORE writing the file.  Does nothing
+ * when @path is already recorded.
+ * Returns 0, -EINVAL (@path not under /sys/ or /proc/sys/, or with an
+ * empty, "." or ".." component; @saved empty or with a newline),
+ * -ENAMETOOLONG (@path or @saved of JOURNAL_SETTING_MAX bytes or more, or
+ * the full path too long), -ENOSPC (more than JOURNAL_MAX_SETTINGS), or
+ * -errno from writing the file.
+ */
+int journal_save_setting(struct journal *j, const char *path, const char *saved);
+
+/*
+ * journal_restore - write every saved register back through @dev and every
+ * saved setting back to its file, in the order at the top of this file.
+ * Tries everything; returns 0 or the first -errno (msr_write's errors for
+ * registers, open/write errors for settings).  The journal stays on disk
+ * (journal_end removes it).  Async-signal-safe: it works on the journal in
+ * memory only (no malloc, no stdio).
+ */
+int journal_restore(struct journal *j, struct msr_dev *dev);
+
+/*
+ * journal_end - finish the run: remove the journal file when it has been
+ * restored (journal_restore returned 0 and nothing was saved since) or
+ * holds nothing, take the signal guard down, and free @j in every case.
+ * Returns 0; -EBUSY when the journal was kept because it was not restored
+ * (it stays for "baretma pmu restore"); -errno when removing it failed.
+ * NULL is fine (0).
+ */
+int journal_end(struct journal *j);
+
+/*
+ * journal_detach - for "pmu enable": leave the journal on disk on purpose
+ * (the counters stay programmed), take the signal guard down and free @j.
+ */
+void journal_detach(struct journal *j);
+
+/* journal_path - the journal's file name, "<state dir>/run-<PID>.journal". */
+const char *journal_path(const struct journal *j);
+
+/* journal_data_of - the journal's content as saved so far (read only). */
+const struct journal_data *journal_data_of(const struct journal *j);
+
+/*
+ * journal_guard_install - on a deadly signal, journal_restore(@j, @dev) from
+ * memory; when that succeeded, remove the journal file; then die of the
+ * same signal with its default action, so the exit status tells it.
+ * Signals taken over:
+ *   - SIGINT, SIGTERM, SIGHUP, SIGQUIT, unless ignored (nohup): an ignored
+ *     one stays ignored;
+ *   - SIGSEGV, SIGBUS, SIGFPE, SIGILL (a kernel under test faulting), and
+ *     SIGABRT, SIGTRAP, SIGSYS: always;
+ *   - SIGPIPE ("baretma bench | head"), SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU,
+ *     SIGXFSZ, SIGVTALRM, SIGPROF: only while at their default action (a
+ *     handler or SIG_IGN of the caller stays).
+ * The handlers run on an alternate signal stack of the calling thread (a
+ * stack overflow still restores) with the other guarded signals blocked.
+ * In a process forked after this call (its PID is not the journal's) the
+ * handlers do nothing but die: only the journal's owner restores.
+ * journal_end()/journal_detach() put the previous handlers and stack back.
+ * Returns 0, -EINVAL (@j is not this process's journal), or -errno from
+ * sigaltstack/sigaction.
+ */
+int journal_guard_install(struct journal *j, struct msr_dev *dev);
+
+/*
+ * journal_load - read and check the journal file @path strictly.
+ * @out: filled (arrays allocated; free with journal_data_free); the
+ * settings' full paths are resolved under $BARETMA_SYSROOT of the caller.
+ * Returns 0, -EINVAL (malformed: journal_last_error() says "line N: ..."),
+ * -EPERM (not a regular file owned by the effective user, or writable by
+ * group or others), -ENOENT, -ENOMEM, or -errno from reading.
+ */
+int journal_load(const char *path, struct journal_data *out);
+
+/* journal_data_free - free the arrays of @d (and zero them); NULL is fine. */
+void journal_data_free(struct journal_data *d);
+
+/*
+ * journal_last_error - the detail of the last journal_load()/journal_list()
+ * failure on a malformed file ("line 7: bad hex in 'reg ...'"), or "".
+ * Not thread-safe.
+ */
+const char *journal_last_error(void);
+
+/*
+ * journal_restore_data - journal_restore() for a loaded journal (after the
+ * run was killed): same order, same returns, the same code.  @dev should
+ * be opened on @d->backend; settings go to the full paths resolved at
+ * load.  Removes nothing (journal_remove does).
+ */
+int journal_restore_data(const struct journal_data *d, struct msr_dev *dev);
+
+/* What journal_list() knows about one journal file. */
+struct journal_info {
+	char path[JOURNAL_PATH_MAX]; /* "<state dir>/run-<PID>.journal" */
+	pid_t pid;                   /* from the file name */
+	int error;                   /* 0, or why it could not be loaded
+				      * (-EINVAL malformed, -EPERM not ours) */
+	char detail[256];            /* with -EINVAL: "line N: ..." */
+	bool alive;                  /* the process that wrote it still runs */
+	struct journal_data data;    /* valid when error == 0 */
+};
+
+/*
+ * journal_list - every "run-<PID>.journal" in the state directory, by
+ * ascending PID, each loaded (journal_load) and checked for life: alive
+ * when kill(PID, 0) succeeds or fails with EPERM AND field 22 of
+ * /proc/PID/stat equals the journal's starttime (0 or an unreadable stat
+ * file of an existing process count as alive).  This is the /proc of the
+ * running system, never under $BARETMA_SYSROOT: it is about processes,
+ * not about the measured machine's files.
+ * @out: up to @max entries; free with journal_info_free(out, count).
+ * Returns the count, 0 when the directory does not exist, -ERANGE (more
+ * than @max journals; nothing to free), the errors of state_dir_open(), or
+ * -ENOMEM.
+ */
+int journal_list(struct journal_info *out, int max);
+
+/* journal_info_free - free the data of @n entries. */
+void journal_info_free(struct journal_info *info, int n);
+
+/*
+ * journal_find_cpu - the journal of another process (PID not ours) that
+ * holds registers of @cpu, for "a run that finds a stale journal for a CPU
+ * it needs refuses".  Take the CPU locks (msr/lock.h) first, so that no
+ * other run can begin a journal for the CPU while this one checks.
+ * @who: always initialised; free with journal_info_free(who, 1).
+ * Returns 1 (found; who->alive tells a running process from a stale or
+ * "pmu enable" journal), 0 (none), -EINVAL or -EPERM (a journal in the
+ * directory is malformed or not ours, so what it holds cannot be known:
+ * @who names it, with who->error and who->detail), or the errors of
+ * journal_list().
+ */
+int journal_find_cpu(unsigned cpu, struct journal_info *who);
+
+/*
+ * journal_remove - delete the journal of @pid ("run-<PID>.journal") from
+ * the state directory and fsync the directory, after "pmu restore"
+ * restored it.  Returns 0 or -errno (-ENOENT when there is none).
+ */
+int journal_remove(pid_t pid);
+
+#endif

@@ -1,0 +1,204 @@
+/* msr/lock.c - per-CPU flock()s in the state directory (msr/lock.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "msr/lock.h"
+#include "msr/state_dir.h"
+#include "sigsafe.h"
+
+#define LOCK_CPU_MAX 0xfffffu /* more CPUs than any kernel supports */
+
+struct cpu_lock {
+	int n;
+	struct {
+		int fd;
+		bool held;
+	} e[];  /* one per distinct CPU, ascending */
+};
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* @cpus sorted, duplicates dropped, into a new array; returns the count. */
+static int sorted_unique(const unsigned *cpus, int n, unsigned **out)
+{
+	unsigned *v = malloc((size_t)n * sizeof(*v));
+	int m = 0;
+
+	if (!v)
+		return -ENOMEM;
+	memcpy(v, cpus, (size_t)n * sizeof(*v));
+	qsort(v, (size_t)n, sizeof(*v), cmp_unsigned);
+	for (int i = 0; i < n; i++)
+		if (m == 0 || v[m - 1] != v[i])
+			v[m++] = v[i];
+	*out = v;
+	return m;
+}
+
+/* "pid <PID> cmd <cmdline>\n" for this process. */
+static void owner_line(char *buf, size_t n)
+{
+	char cmd[LOCK_CMD_MAX] = "";
+	ssize_t r = -1;
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		r = read(fd, cmd, sizeof(cmd) - 1);
+		close(fd);
+	}
+	if (r > 0) {
+		while (r > 0 && cmd[r - 1] == '\0') /* the last argument's NUL */
+			r--;
+		cmd[r] = '\0';
+		for (ssize_t i = 0; i < r; i++)
+			if (cmd[i] == '\0')
+				cmd[i] = ' ';
+			else if ((unsigned char)cmd[i] < 0x20 || cmd[i] == 0x7f)
+				cmd[i] = '?';
+	} else {
+		snprintf(cmd, sizeof(cmd), "%s", program_invocation_name);
+	}
+	snprintf(buf, n, "pid %ld cmd %s\n", (long)getpid(), cmd);
+}
+
+/* Read the holder of the lock file @fd (best effort). */
+static void read_holder(int fd, unsigned cpu, struct lock_holder *h)
+{
+	char buf[LOCK_CMD_MAX + 64], *end;
+	ssize_t r;
+	long pid;
+
+	memset(h, 0, sizeof(*h));
+	h->cpu = cpu;
+	r = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (r <= 0)
+		return;
+	buf[r] = '\0';
+	if (strncmp(buf, "pid ", 4))
+		return;
+	pid = strtol(buf + 4, &end, 10);
+	if (end == buf + 4 || strncmp(end, " cmd ", 5) || pid <= 0)
+		return;
+	h->pid = (pid_t)pid;
+	end += 5;
+	end[strcspn(end, "\n")] = '\0';
+	snprintf(h->cmd, sizeof(h->cmd), "%s", end);
+}
+
+static int open_lock(int dirfd, unsigned cpu)
+{
+	char name[32];
+	struct stat st;
+	int fd;
+
+	snprintf(name, sizeof(name), "cpu%u.lock", cpu);
+	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
+	if (fd < 0)
+		return errno == ELOOP ? -EPERM : -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+/* flock one file: 0, -EBUSY (taken, !wait), or -errno. */
+static int lock_fd(int fd, bool wait)
+{
+	int r;
+
+	do
+		r = flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB));
+	while (r < 0 && errno == EINTR);
+	if (r == 0)
+		return 0;
+	return errno == EWOULDBLOCK ? -EBUSY : -errno;
+}
+
+/* After taking: say who holds it. */
+static int write_owner(int fd, const char *line)
+{
+	if (ftruncate(fd, 0) < 0)
+		return -errno;
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	return sigsafe_write_all(fd, line, strlen(line));
+}
+
+int cpu_lock_take(const unsigned *cpus, int n, bool wait, struct cpu_lock **out,
+		  struct lock_holder *holder)
+{
+	struct cpu_lock *l = NULL;
+	char line[LOCK_CMD_MAX + 64];
+	unsigned *v = NULL;
+	int dirfd = -1, m, rc;
+
+	if (n < 1 || !cpus)
+		return -EINVAL;
+	for (int i = 0; i < n; i++)
+		if (cpus[i] > LOCK_CPU_MAX)
+			return -EINVAL;
+	m = rc = sorted_unique(cpus, n, &v);
+	if (rc < 0)
+		return rc;
+	rc = state_dir_open(true, &dirfd);
+	if (rc)
+		goto out;
+	l = calloc(1, sizeof(*l) + (size_t)m * sizeof(l->e[0]));
+	if (!l) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	owner_line(line, sizeof(line));
+	for (int i = 0; i < m && !rc; i++) {
+		int fd = open_lock(dirfd, v[i]);
+
+		if (fd < 0) {
+			rc = fd;
+			break;
+		}
+		l->e[l->n].fd = fd; /* closed below on failure */
+		rc = lock_fd(fd, wait);
+		l->e[l->n++].held = rc == 0;
+		if (rc == -EBUSY && holder)
+			read_holder(fd, v[i], holder);
+		if (!rc)
+			rc = write_owner(fd, line);
+	}
+out:
+	if (rc) {
+		cpu_lock_release(l);
+	} else {
+		*out = l;
+	}
+	if (dirfd >= 0)
+		close(dirfd);
+	free(v);
+	return rc;
+}
+
+void cpu_lock_release(struct cpu_lock *l)
+{
+	if (!l)
+		return;
+	for (int i = 0; i < l->n; i++) {
+		/* Only a holder empties its file; a failure to is harmless (the
+		 * next holder rewrites it), the lock goes with the descriptor. */
+		if (l->e[i].held && ftruncate(l->e[i].fd, 0) < 0) {
+			/* nothing more to do */
+		}
+		close(l->e[i].fd);
+	}
+	free(l);
+}

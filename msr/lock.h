@@ -1,0 +1,56 @@
+/*
+ * msr/lock.h - one lock per CPU, so that two baretma processes never
+ * program the same CPU's PMU at the same time.
+ *
+ * "<state dir>/cpu<N>.lock" (msr/state_dir.h), opened
+ * O_CREAT|O_NOFOLLOW|O_CLOEXEC mode 0600 and locked with flock(LOCK_EX):
+ * the kernel drops the lock when the last descriptor closes, so a process
+ * killed with SIGKILL never leaves a stale lock.  The holder writes
+ * "pid <PID> cmd <command line>\n" into the file after taking it and
+ * empties it before releasing; what another process reads there is for
+ * messages only (it may be a moment behind).  Lock files are never
+ * deleted: deleting one would let two processes lock two different files
+ * of the same name.
+ *
+ * Several CPUs are taken in ascending order, all or nothing, so two
+ * waiting runs cannot deadlock.  A journal (msr/journal.h) check for the
+ * CPUs belongs after the locks are held.  Library code: 0 or -errno.
+ */
+#ifndef BARETMA_LOCK_H
+#define BARETMA_LOCK_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#define LOCK_CMD_MAX 256
+
+struct cpu_lock; /* opaque: the locks held */
+
+/* Who holds a CPU: from its lock file, best effort. */
+struct lock_holder {
+	unsigned cpu;           /* the CPU found taken */
+	pid_t pid;              /* 0 when the file said nothing (yet) */
+	char cmd[LOCK_CMD_MAX]; /* its command line, "" when unknown */
+};
+
+/*
+ * cpu_lock_take - lock every CPU of @cpus (@n entries, any order,
+ * duplicates fine), in ascending order.
+ * @wait: false: fail at once when one is taken; true: block until each is
+ * free (EINTR is retried; a signal that kills the process still ends it).
+ * @out: receives the locks.  @holder: if not NULL, receives the first
+ * taken CPU's holder on -EBUSY.  The file records this process's PID and
+ * /proc/self/cmdline (arguments joined by spaces, control characters as
+ * '?', cut at LOCK_CMD_MAX - 1 bytes).
+ * Returns 0; -EBUSY (!@wait and a CPU is taken: nothing is held then);
+ * -EINVAL (@n < 1 or a CPU number above 0xfffff); -ENOMEM; the errors of
+ * state_dir_open(); -EPERM (a lock file that is not a regular file of
+ * ours); or -errno from open/flock/write.
+ */
+int cpu_lock_take(const unsigned *cpus, int n, bool wait, struct cpu_lock **out,
+		  struct lock_holder *holder);
+
+/* cpu_lock_release - empty the lock files, drop every lock, free @l (NULL is fine). */
+void cpu_lock_release(struct cpu_lock *l);
+
+#endif

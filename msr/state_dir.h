@@ -1,0 +1,33 @@
+/*
+ * msr/state_dir.h - the directory that holds baretma's run journals and
+ * per-CPU lock files: $BARETMA_STATE_DIR, default /run/baretma (tmpfs:
+ * gone at reboot, when the registers are back to their reset values too).
+ *
+ * What is in it decides what root writes into MSRs and sysfs, so the
+ * directory must be the effective user's alone: not a symbolic link, owned
+ * by the effective user, not writable by group or others.  The checks are
+ * made on the opened directory (fstat of the descriptor), so swapping the
+ * name after the check changes nothing; every file in it is then reached
+ * with openat() relative to that descriptor.
+ */
+#ifndef BARETMA_STATE_DIR_H
+#define BARETMA_STATE_DIR_H
+
+#include <stdbool.h>
+
+/* state_dir_path - $BARETMA_STATE_DIR when set and not empty, else
+ * "/run/baretma".  The same rule as pmu_state_dir() (msr/pmu.h). */
+const char *state_dir_path(void);
+
+/*
+ * state_dir_open - open the state directory for openat().
+ * @create: make it (mode 0700) when missing.  @dirfd: receives an
+ * O_DIRECTORY|O_CLOEXEC descriptor the caller closes.
+ * Returns 0, -ENOENT (missing and !@create), -ELOOP (a symbolic link),
+ * -ENOTDIR (something other than a directory in its place), -EPERM (owned
+ * by another user, or group/other-writable), -EACCES (cannot be searched or
+ * created), or another -errno from lstat/mkdir/open.
+ */
+int state_dir_open(bool create, int *dirfd);
+
+#endif

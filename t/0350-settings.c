@@ -1,0 +1,246 @@
+/*
+ * t/0350-settings.c - system settings changed with consent (msr/settings.h):
+ * journaled before the write, put back byte for byte by journal_restore,
+ * hybrid rdpmc files, missing files named.
+ *
+ * The fake sysroot holds the first lines the kernel prints (rdpmc "1",
+ * nmi_watchdog "1", msr allow_writes "off"); every expected byte is one
+ * written into those fixtures here.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "msr/journal.h"
+#include "msr/settings.h"
+#include "t/tap.h"
+
+#define RDPMC_CPU   "/sys/bus/event_source/devices/cpu/rdpmc"
+#define RDPMC_CORE  "/sys/bus/event_source/devices/cpu_core/rdpmc"
+#define RDPMC_ATOM  "/sys/bus/event_source/devices/cpu_atom/rdpmc"
+#define NMI         "/proc/sys/kernel/nmi_watchdog"
+#define ALLOW       "/sys/module/msr/parameters/allow_writes"
+
+static char base[256], root[300], statedir[300], state[300], spec[320];
+
+static const char *in_root(const char *path)
+{
+	static char buf[4][700];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(buf[i], sizeof(buf[i]), "%s%s", root, path);
+	return buf[i];
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static void rm_rf(const char *path)
+{
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Create @path under the root with @text, making the directories. */
+static void put_root(const char *path, const char *text)
+{
+	char buf[700];
+
+	snprintf(buf, sizeof(buf), "%s", in_root(path));
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(buf, 0755);
+		*p = '/';
+	}
+	put_file(buf, text);
+}
+
+static void fixtures(void)
+{
+	rm_rf(root);
+	rm_rf(statedir);
+	put_root(RDPMC_CPU, "1\n");
+	put_root(NMI, "1\n");
+	put_root(ALLOW, "off\n");
+}
+
+static const char *journal_text(struct journal *j)
+{
+	return get_file(journal_path(j));
+}
+
+static void test_read(void)
+{
+	const char *files[SETTING_MAX_FILES];
+	char v[64], where[700];
+
+	fixtures();
+	check_str(setting_name(SETTING_RDPMC), "rdpmc", "name rdpmc");
+	check_str(setting_name(SETTING_NMI_WATCHDOG), "nmi_watchdog", "name nmi_watchdog");
+	check_str(setting_name(SETTING_MSR_ALLOW_WRITES), "msr_allow_writes", "name msr_allow_writes");
+	check_int(setting_files(SETTING_RDPMC, files), ==, 1, "one rdpmc file (not hybrid)");
+	check_str(files[0], RDPMC_CPU, "it is cpu/rdpmc");
+	check_int(setting_read(SETTING_RDPMC, v, sizeof(v), where, sizeof(where)), ==, 0, "read rdpmc");
+	check_str(v, "1", "rdpmc is 1");
+	check_str(where, in_root(RDPMC_CPU), "read from under the sysroot");
+	check_int(setting_read(SETTING_MSR_ALLOW_WRITES, v, sizeof(v), NULL, 0), ==, 0, "read allow_writes");
+	check_str(v, "off", "allow_writes is off");
+	check_int(setting_read((enum setting)7, v, sizeof(v), NULL, 0), ==, -EINVAL, "unknown setting: -EINVAL");
+}
+
+static void test_change_restore(void)
+{
+	struct journal *j = NULL;
+	struct msr_dev *dev = NULL;
+	char where[700], before[4096];
+
+	fixtures();
+	check_int(msr_open(spec, &dev), ==, 0, "msr_open (state file, no register)");
+	check_int(journal_begin(&j, "settings test", spec, JOURNAL_RUN, false), ==, 0, "journal_begin");
+	check_int(setting_change(j, SETTING_RDPMC, SETTING_RDPMC_ALWAYS, where, sizeof(where)), ==, 0,
+		  "rdpmc -> 2");
+	check_str(get_file(in_root(RDPMC_CPU)), "2\n", "rdpmc file now 2");
+	ok(strstr(journal_text(j), "\nsetting " RDPMC_CPU " 1\n") != NULL, "journal holds rdpmc's old 1");
+	check_int(setting_change(j, SETTING_NMI_WATCHDOG, SETTING_NMI_WATCHDOG_OFF, where, sizeof(where)), ==, 0,
+		  "nmi_watchdog -> 0");
+	check_str(get_file(in_root(NMI)), "0\n", "nmi_watchdog file now 0");
+	check_int(setting_change(j, SETTING_MSR_ALLOW_WRITES, SETTING_ALLOW_WRITES_ON, where, sizeof(where)), ==, 0,
+		  "allow_writes -> on");
+	check_str(get_file(in_root(ALLOW)), "on\n", "allow_writes file now on (shorter: truncated)");
+	ok(strstr(journal_text(j), "\nsetting " ALLOW " off\n") != NULL, "journal holds allow_writes' old off");
+
+	snprintf(before, sizeof(before), "%s", journal_text(j));
+	check_int(setting_change(j, SETTING_NMI_WATCHDOG, "0", NULL, 0), ==, 0, "nmi_watchdog already 0: no-op");
+	check_str(journal_text(j), before, "no-op changes nothing in the journal");
+	check_int(setting_change(j, SETTING_RDPMC, "0", NULL, 0), ==, 0, "rdpmc -> 0 (a second change)");
+	check_str(journal_text(j), before, "the first saved value stays");
+	check_int(setting_change(j, SETTING_RDPMC, "3", NULL, 0), ==, -EINVAL, "rdpmc 3: -EINVAL");
+	check_int(setting_change(j, SETTING_MSR_ALLOW_WRITES, "yes", NULL, 0), ==, -EINVAL, "allow_writes yes: -EINVAL");
+	check_str(get_file(in_root(RDPMC_CPU)), "0\n", "rejected value not written");
+
+	check_int(journal_restore(j, dev), ==, 0, "journal_restore");
+	check_str(get_file(in_root(RDPMC_CPU)), "1\n", "rdpmc back to the original bytes");
+	check_str(get_file(in_root(NMI)), "1\n", "nmi_watchdog back to the original bytes");
+	check_str(get_file(in_root(ALLOW)), "off\n", "allow_writes back to the original bytes");
+	check_int(journal_end(j), ==, 0, "journal_end");
+	msr_close(dev);
+}
+
+/* The journal write fails (file size limit): the setting must stay as it
+ * was, proving the journal is written first. */
+static void test_journal_first(void)
+{
+	int status = 0;
+	pid_t pid;
+
+	fixtures();
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct journal *j = NULL;
+		struct stat st;
+		struct rlimit lim;
+
+		signal(SIGXFSZ, SIG_IGN);
+		if (journal_begin(&j, "journal first", spec, JOURNAL_RUN, false) ||
+		    stat(journal_path(j), &st))
+			_exit(90);
+		/* Room for the header, not for the setting line; the 2-byte
+		 * sysfs write would fit. */
+		lim.rlim_cur = lim.rlim_max = (rlim_t)st.st_size + 8;
+		if (setrlimit(RLIMIT_FSIZE, &lim))
+			_exit(91);
+		_exit(setting_change(j, SETTING_RDPMC, "2", NULL, 0) == -EFBIG ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "journal write fails: setting_change returns -EFBIG");
+	check_str(get_file(in_root(RDPMC_CPU)), "1\n", "and rdpmc was not written");
+	rm_rf(statedir);
+}
+
+static void test_hybrid(void)
+{
+	const char *files[SETTING_MAX_FILES];
+	struct journal *j = NULL;
+	struct msr_dev *dev = NULL;
+
+	fixtures();
+	remove(in_root(RDPMC_CPU));
+	put_root(RDPMC_CORE, "1\n");
+	put_root(RDPMC_ATOM, "0\n");
+	msr_open(spec, &dev);
+	check_int(setting_files(SETTING_RDPMC, files), ==, 2, "hybrid: cpu_core and cpu_atom rdpmc");
+	check_int(journal_begin(&j, "hybrid", spec, JOURNAL_RUN, false), ==, 0, "journal_begin");
+	check_int(setting_change(j, SETTING_RDPMC, "2", NULL, 0), ==, 0, "rdpmc -> 2 on both");
+	check_str(get_file(in_root(RDPMC_CORE)), "2\n", "cpu_core/rdpmc 2");
+	check_str(get_file(in_root(RDPMC_ATOM)), "2\n", "cpu_atom/rdpmc 2");
+	ok(strstr(journal_text(j), "setting " RDPMC_CORE " 1\nsetting " RDPMC_ATOM " 0\n") != NULL,
+	   "both old values journaled");
+	check_int(journal_restore(j, dev), ==, 0, "restore");
+	check_str(get_file(in_root(RDPMC_CORE)), "1\n", "cpu_core/rdpmc back to 1");
+	check_str(get_file(in_root(RDPMC_ATOM)), "0\n", "cpu_atom/rdpmc back to 0");
+	journal_end(j);
+	msr_close(dev);
+}
+
+static void test_missing(void)
+{
+	struct journal *j = NULL;
+	char where[700], v[16];
+
+	fixtures();
+	remove(in_root(NMI));
+	journal_begin(&j, "missing", spec, JOURNAL_RUN, false);
+	check_int(setting_change(j, SETTING_NMI_WATCHDOG, "0", where, sizeof(where)), ==, -ENOENT,
+		  "missing nmi_watchdog: -ENOENT");
+	check_str(where, in_root(NMI), "names the missing file");
+	check_int(setting_read(SETTING_NMI_WATCHDOG, v, sizeof(v), where, sizeof(where)), ==, -ENOENT,
+		  "setting_read: -ENOENT");
+	check_str(where, in_root(NMI), "names it too");
+	remove(in_root(RDPMC_CPU));
+	check_int(setting_change(j, SETTING_RDPMC, "2", where, sizeof(where)), ==, -ENOENT, "no rdpmc file: -ENOENT");
+	check_str(where, in_root(RDPMC_CPU), "names the first candidate");
+	put_root(ALLOW, "");
+	check_int(setting_change(j, SETTING_MSR_ALLOW_WRITES, "on", where, sizeof(where)), ==, -ENODATA,
+		  "empty allow_writes: -ENODATA");
+	check_str(get_file(in_root(ALLOW)), "", "empty file left alone");
+	ok(strstr(journal_text(j), "setting") == NULL, "nothing journaled");
+	check_int(journal_end(j), ==, 0, "end");
+}
+
+int main(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	snprintf(base, sizeof(base), "%s/baretma-0350.XXXXXX", t && *t ? t : "/tmp");
+	if (!mkdtemp(base)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(root, sizeof(root), "%s/root", base);
+	snprintf(statedir, sizeof(statedir), "%s/state", base);
+	snprintf(state, sizeof(state), "%s/msr.state", base);
+	snprintf(spec, sizeof(spec), "state:%s", state);
+	put_file(state, "0 0x38f 0x0\n");
+	setenv("BARETMA_SYSROOT", root, 1);
+	setenv("BARETMA_STATE_DIR", statedir, 1);
+	unsetenv("BARETMA_MSR_TRACE");
+	test_read();
+	test_change_restore();
+	test_journal_first();
+	test_hybrid();
+	test_missing();
+	rm_rf(base);
+	return done_testing();
+}
