@@ -136,11 +136,14 @@ int bench_topdown_check(const struct cpu_info *ci, unsigned cpu, struct msr_dev 
  */
 void bench_rdpmc_reason(const struct bench_avail *a, char *buf, size_t n)
 {
+	/* baretma never changes the setting without --rdpmc-always: name it */
 	if (a->rdpmc_sysfs >= 0)
 		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; "
 			 "/sys/bus/event_source/devices/cpu/rdpmc = %d%s)", a->rdpmc_sysfs,
-			 a->rdpmc_sysfs == 0 ? ": user RDPMC disabled, set it to 2 for the run "
-			 "or use --backend msr" : "");
+			 a->rdpmc_sysfs == 0 ? ": user RDPMC disabled (try: --rdpmc-always, "
+			 "which sets it to 2 for the run and puts it back, or --backend msr)" :
+			 a->rdpmc_sysfs == 1 ? " (try: --rdpmc-always, which sets it to 2 for "
+			 "the run and puts it back)" : "");
 	else
 		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; no "
 			 "/sys/bus/event_source/devices/cpu/rdpmc: %s)", strerror(-a->rdpmc_sysfs));

@@ -16,6 +16,7 @@
 
 #include "bench/stats.h"
 #include "cpu/cpu.h"
+#include "msr/journal.h"
 #include "msr/msr.h"
 #include "msr/pmu.h"
 #include "msr/topdown.h"
@@ -46,7 +47,9 @@ struct bench_kernel {
 
 /* bench_kernels - the table, in default run order; *n gets its length. */
 const struct bench_kernel *bench_kernels(size_t *n);
-/* bench_kernel_find - by name, or NULL. */
+/* bench_kernel_find - by name, or NULL.  With $BARETMA_TEST_HOOKS=1 it
+ * also finds the hidden test-only kernels "test-fault-segv", "-bus",
+ * "-fpe" and "-ill", which fault inside the bracket (t/0380). */
 const struct bench_kernel *bench_kernel_find(const char *name);
 
 /*
@@ -179,6 +182,10 @@ struct bench_options {
 	int level;               /* 1 or 2; 0 = the highest the CPU has */
 	bool user_only;          /* FC3 counts at CPL > 0 only */
 	bool force;              /* take over FC3/PERF_METRICS in use */
+	bool rdpmc_always;       /* the caller will set the rdpmc sysfs value to 2
+				  * before bench_measure (--rdpmc-always): a failed
+				  * RDPMC probe with rdpmc 0/1 does not rule rdpmc out
+				  * until bench_recheck */
 	const char *cpuid_dump;  /* identify from this dump (no measurement changes) */
 };
 #define BENCH_DEFAULT_REPS   201
@@ -188,7 +195,10 @@ struct bench_options {
 struct bench_kernel_result {
 	const struct bench_kernel *kernel;
 	unsigned reps;          /* measured repetitions */
-	unsigned invalid;       /* repetitions discarded (flags, overflow) */
+	unsigned invalid;       /* repetitions whose Top-down is discarded (flags,
+				 * overflow, tampered) */
+	unsigned tampered;      /* of those: the tamper check before or after
+				 * failed (counters changed by someone else) */
 	struct bench_stats tsc; /* TSC ticks per repetition, empty bracket subtracted */
 	bool topdown;
 	struct bench_stats slots;               /* slots per repetition, empty subtracted */
@@ -211,6 +221,24 @@ struct bench_result {
 	char note[512];          /* e.g. why the msr backend was chosen */
 	char kinds_warning[512]; /* hwloc's CPU kinds disagree with CPUID's
 				  * (cpu_topo_check_kinds), "" when they agree */
+	bool rdpmc_pending;      /* rdpmc chosen on the promise of rdpmc_always */
+	/* Tamper check: IA32_FIXED_CTR_CTRL's FC3 field and IA32_PERF_GLOBAL_CTRL
+	 * bits 35/48 read between repetitions (pmu_verify), never inside a bracket. */
+	struct {
+		bool detected;    /* some check found them changed */
+		unsigned samples; /* measured repetitions marked invalid for it */
+		char message[512];/* "cpu N: IA32_FIXED_CTR_CTRL changed from 0x3333
+				   * to 0x0333 during kernel K (perf started on this
+				   * CPU?): N samples marked invalid" */
+	} tamper;
+};
+
+/* The first change the tamper check saw (message built at the end). */
+struct bench_tamper_seen {
+	bool seen;
+	int err;                 /* -errno when the check could not read */
+	const char *kernel;
+	uint64_t fcc_from, fcc_to, gc_from, gc_to;
 };
 
 struct bench_session {
@@ -218,23 +246,68 @@ struct bench_session {
 	struct bench_result *res;
 	struct msr_dev *dev;
 	struct pmu_saved saved;
+	struct pmu_config cfg;   /* as programmed (pmu_verify checks against it) */
+	uint64_t prog_fcc, prog_gc; /* read back right after programming */
+	struct journal *journal; /* the run's journal, or NULL (pmu_restore) */
 	const struct bench_backend *be;
 	int perf_fd;             /* rdpmc_enable_self() key, -1 if none */
+	hwloc_topology_t topo;
+	size_t note_base;        /* res->note's length before the backend choice */
+	const struct bench_kernel *sel[64];
+	size_t nsel;
+	struct bench_tamper_seen tamper;
 };
 
 /*
- * bench_run - identify, choose the CPU (in a hwloc-gather-cpuid dump's own
- * topology when the dump is one: then nothing is pinned) and pin to it,
- * choose the backend, program, run every kernel
- * (warm-up, then reps, each bracketed), restore, and compute statistics.
- * Returns 0; -EINVAL (bad option, e.g. unknown kernel); -ENXIO (bad CPU);
- * -EOPNOTSUPP when opt->cpu is a hybrid part's E-core (no PERF_METRICS,
- * cpu_topdown_check_cpu) and the backend is not tsc: res->cpu and
- * res->cpu_used are filled, nothing was pinned or written;
- * -ENODEV with res->avail filled when an explicitly requested backend
- * cannot work; -EBUSY when FC3/PERF_METRICS are in use (res->avail.reason);
- * -errno otherwise.  Every register is restored before it returns.
+ * A run in three steps, so that the command line can take locks, check
+ * ownership, begin the journal and change settings (with consent) between
+ * choosing the CPU and writing to it:
+ *
+ * bench_open - identify, choose the CPU (in a hwloc-gather-cpuid dump's
+ * own topology when the dump is one: then nothing is pinned) and pin to
+ * it, open the MSR backend, decide availability and the backend.  Reads
+ * only.  @out receives the session (free with bench_close, also on error).
+ * Returns 0; -EINVAL (bad option, e.g. unknown kernel); -ERANGE (bad
+ * counts); -ENXIO (bad CPU); -EOPNOTSUPP when opt->cpu is a hybrid part's
+ * E-core (no PERF_METRICS, cpu_topdown_check_cpu) and the backend is not
+ * tsc: res->cpu and res->cpu_used are filled, nothing was pinned or
+ * written; -ENODEV with res->avail filled when an explicitly requested
+ * backend cannot work; -errno otherwise.
  */
+int bench_open(const struct bench_options *opt, struct bench_result *res,
+	       struct bench_session **out);
+
+/* bench_session_programs - the chosen backend programs FC3/PERF_METRICS
+ * (rdpmc or msr): the run writes MSRs. */
+bool bench_session_programs(const struct bench_session *s);
+
+/* bench_session_dev - the MSR backend of the session (NULL when none opened). */
+struct msr_dev *bench_session_dev(const struct bench_session *s);
+
+/*
+ * bench_recheck - decide availability and the backend again (after the
+ * caller changed the rdpmc setting for opt->rdpmc_always).  Reads only.
+ * Returns as bench_open's backend choice: 0, -ENODEV, -EINVAL.
+ */
+int bench_recheck(struct bench_session *s);
+
+/*
+ * bench_measure - program (saving every register in @j first, when @j is
+ * not NULL), run every kernel (warm-up, then reps, each bracketed, with
+ * the tamper check between repetitions), stop, and compute statistics.
+ * Without @j every register is restored before it returns (pmu_restore);
+ * with @j the registers are left to journal_restore(@j) by the caller,
+ * which also puts the settings back after them (msr/journal.h order).
+ * Returns 0 (tampering is not an error: res->tamper); -EBUSY when
+ * FC3/PERF_METRICS are in use and !opt->force (res->avail.reason);
+ * the errors of journal_save_regs; -errno otherwise.
+ */
+int bench_measure(struct bench_session *s, struct journal *j);
+
+/* bench_close - close the backend, unpin nothing, free @s (NULL is fine). */
+void bench_close(struct bench_session *s);
+
+/* bench_run - bench_open, bench_measure without a journal, bench_close. */
 int bench_run(const struct bench_options *opt, struct bench_result *res);
 void bench_result_free(struct bench_result *res);
 

@@ -9,6 +9,13 @@
 
 #include "bench/bench.h"
 #include "bench/cli.h"
+#include "bench/cli_run.h"
+
+/* What only the command line needs (the guard, the consent flags). */
+struct bench_cli {
+	bool wait;
+	struct cli_settings set;
+};
 
 static void bench_usage(FILE *f)
 {
@@ -17,7 +24,8 @@ static void bench_usage(FILE *f)
 
 	fprintf(f,
 "usage: baretma bench [--kernel LIST] [--cpu N] [--backend B] [--reps N]\n"
-"                     [--warmup N] [--level 1|2] [--user-only] [--force]\n"
+"                     [--warmup N] [--level 1|2] [--user-only] [--force] [--wait]\n"
+"                     [--rdpmc-always] [--stop-nmi-watchdog] [--allow-msr-writes]\n"
 "                     [--cpuid-dump FILE] [--json | --csv]\n"
 "  --kernel LIST   comma-separated kernels (default: all); 'empty' always runs\n"
 "                  first: its cost is subtracted from the others\n"
@@ -28,26 +36,45 @@ static void bench_usage(FILE *f)
 "  --warmup N      unmeasured repetitions before them (default %u)\n"
 "  --level L       Top-down level 1 or 2 (default: the highest the CPU has)\n"
 "  --user-only     fixed counter 3 counts at CPL > 0 only\n"
-"  --force         take over fixed counter 3 / PERF_METRICS already in use\n"
-"  --cpuid-dump F  identify from a CPUID dump (dry runs with BARETMA_MSR=state:FILE)\n"
+"  --force         take over fixed counter 3 / PERF_METRICS already in use, or a\n"
+"                  CPU another run's journal holds (saying so first)\n"
+"  --wait          wait for another baretma on the CPU (or the settings) to end\n"
+"                  (default: exit 75 naming it)\n"
+"  --rdpmc-always  set perf's rdpmc sysfs value to 2 for the run (RDPMC without\n"
+"                  perf's mmap), then put it back\n"
+"  --stop-nmi-watchdog  set /proc/sys/kernel/nmi_watchdog to 0 for the run, then\n"
+"                  put it back\n"
+"  --allow-msr-writes   set msr.allow_writes to on for the run, then put it back\n"
+"  --cpuid-dump F  identify from a CPUID dump (dry runs with BARETMA_MSR=state:FILE;\n"
+"                  a real MSR device is refused: the dump is another machine)\n"
+"Registers and settings are saved in a journal under $BARETMA_STATE_DIR before\n"
+"they change and put back at the end, on errors and on fatal signals; after a\n"
+"crash: baretma pmu restore.  A repetition during which someone else changed\n"
+"fixed counter 3 / PERF_METRICS is invalid (tampered); such a run exits 75.\n"
+"exit status: 0 ok, 64 usage, 65 bad data, 69 unavailable, 75 busy or tampered,\n"
+"  77 permission denied\n"
 "kernels:\n", BENCH_DEFAULT_REPS, BENCH_DEFAULT_WARMUP);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "  %-13s %s\n", k[i].name, k[i].node);
 }
 
-static int parse_count(const char *opt, const char *s, unsigned max, unsigned *out)
+static int parse_count(const char *opt, const char *s, unsigned min, unsigned max,
+		       unsigned *out)
 {
 	uint64_t v;
 
-	if (cli_parse_u64(s, &v) || v > max) {
-		cli_err("bad %s '%s': expected a whole number from 0 to %u", opt, s, max);
+	if (cli_parse_u64(s, &v) || v < min || v > max) {
+		cli_err("bad %s '%s': expected a whole number from %u to %u", opt, s, min, max);
 		return EX_USAGE;
 	}
 	*out = (unsigned)v;
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct bench_options *o, enum bench_format *fmt)
+enum { OPT_WAIT = 1000, OPT_RDPMC_ALWAYS, OPT_STOP_WD, OPT_ALLOW_WRITES };
+
+static int parse_args(int argc, char **argv, struct bench_options *o, enum bench_format *fmt,
+		      struct bench_cli *cl)
 {
 	static const struct option opts[] = {
 		{ "kernel", required_argument, NULL, 'k' }, { "cpu", required_argument, NULL, 'c' },
@@ -56,6 +83,10 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 		{ "user-only", no_argument, NULL, 'u' }, { "force", no_argument, NULL, 'F' },
 		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'C' }, { "help", no_argument, NULL, 'h' },
+		{ "wait", no_argument, NULL, OPT_WAIT },
+		{ "rdpmc-always", no_argument, NULL, OPT_RDPMC_ALWAYS },
+		{ "stop-nmi-watchdog", no_argument, NULL, OPT_STOP_WD },
+		{ "allow-msr-writes", no_argument, NULL, OPT_ALLOW_WRITES },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned v;
@@ -66,7 +97,7 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 		switch (c) {
 		case 'k': o->kernels = optarg; break;
 		case 'c':
-			if (!(rc = parse_count("--cpu", optarg, CPU_MAX_CPUS - 1, &v)))
+			if (!(rc = parse_count("--cpu", optarg, 0, CPU_MAX_CPUS - 1, &v)))
 				o->cpu = (int)v;
 			break;
 		case 'b':
@@ -75,8 +106,8 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 				rc = EX_USAGE;
 			}
 			break;
-		case 'r': rc = parse_count("--reps", optarg, BENCH_MAX_REPS, &o->reps); break;
-		case 'w': rc = parse_count("--warmup", optarg, BENCH_MAX_REPS, &o->warmup); break;
+		case 'r': rc = parse_count("--reps", optarg, 1, BENCH_MAX_REPS, &o->reps); break;
+		case 'w': rc = parse_count("--warmup", optarg, 0, BENCH_MAX_REPS, &o->warmup); break;
 		case 'l':
 			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
 				cli_err("bad --level '%s': Top-down level 1 or 2", optarg);
@@ -88,6 +119,10 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 		case 'F': o->force = true; break;
 		case 'd': o->cpuid_dump = optarg; break;
 		case 'j': *fmt = BENCH_FMT_JSON; break;
+		case OPT_WAIT: cl->wait = true; break;
+		case OPT_RDPMC_ALWAYS: cl->set.rdpmc_always = o->rdpmc_always = true; break;
+		case OPT_STOP_WD: cl->set.stop_nmi_watchdog = true; break;
+		case OPT_ALLOW_WRITES: cl->set.allow_msr_writes = true; break;
 		case 'C': *fmt = BENCH_FMT_CSV; break;
 		case 'h': bench_usage(stdout); return -1;
 		default: bench_usage(stderr); return EX_USAGE;
@@ -95,10 +130,6 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 	}
 	if (!rc && optind < argc) {
 		cli_err("unexpected argument '%s' (try: baretma bench --help)", argv[optind]);
-		rc = EX_USAGE;
-	}
-	if (!rc && o->reps == 0) {
-		cli_err("bad --reps '0': at least one measured repetition is needed");
 		rc = EX_USAGE;
 	}
 	return rc;
@@ -164,9 +195,10 @@ static int report_failure(const struct bench_options *o, const struct bench_resu
 			res->cpu_used, res->avail.reason);
 		return EX_UNAVAILABLE;
 	case EBUSY:
-		cli_err("fixed counter 3 / IA32_PERF_METRICS already in use on cpu %u: %s "
-			"(another profiler, perf or the NMI watchdog may own it; --force takes over, "
-			"saving and restoring the registers)", res->cpu_used, res->avail.reason);
+		/* pmu_program's own check: in use since the ownership check */
+		cli_err("cpu %u: fixed counter 3 / PERF_METRICS in use: %s (it became busy "
+			"after baretma checked; --force takes over, saving and restoring the "
+			"registers)", res->cpu_used, res->avail.reason);
 		return EX_TEMPFAIL;
 	case EINVAL:
 		if (res->avail.reason[0]) {
@@ -183,43 +215,104 @@ static int report_failure(const struct bench_options *o, const struct bench_resu
 	return cli_exit_for_errno(rc);
 }
 
-int cmd_bench(int argc, char **argv)
+/*
+ * The guarded part of a run that writes MSRs or settings: locks, other
+ * runs' journals, ownership, the journal, the settings, the measurement,
+ * the restore (bench/cli_run.c).  Returns the exit status; 0 when @res is
+ * to be printed.
+ */
+static int run_guarded(const struct bench_options *o, const struct bench_cli *cl,
+		       struct bench_session *s, struct bench_result *res)
 {
-	struct bench_options o = { .cpu = -1, .reps = BENCH_DEFAULT_REPS,
-				   .warmup = BENCH_DEFAULT_WARMUP };
-	enum bench_format fmt = BENCH_FMT_TABLE;
-	struct bench_result res;
-	int rc = parse_args(argc, argv, &o, &fmt);
+	struct cli_run r = { .wait = cl->wait, .force = o->force, .set = cl->set };
+	struct msr_dev *dev = bench_session_dev(s);
+	bool programs = bench_session_programs(s);
+	struct cli_journal_hit hit;
+	unsigned cpu = res->cpu_used;
+	int st = EX_OK, rc = 0;
 
-	if (rc)
-		return rc < 0 ? EX_OK : rc;
-	if ((rc = check_kernels(o.kernels)) || (rc = cli_check_dump(o.cpuid_dump)))
-		return rc;
-	rc = bench_run(&o, &res);
-	if (res.kinds_warning[0])
-		cli_warn("hwloc's CPU kinds disagree with CPUID: %s (going by CPUID leaf "
-			 "0x1A, which names each CPU's core type)", res.kinds_warning);
-	if (rc) {
-		rc = report_failure(&o, &res, rc);
-		bench_result_free(&res);
-		return rc;
-	}
-	if (!res.level && fmt != BENCH_FMT_JSON)
+	if (programs)
+		st = cli_refuse_dump_device("bench", o->cpuid_dump, dev);
+	if (!st)
+		st = cli_run_lock(&r, &cpu, programs ? 1 : 0, programs);
+	if (!st && programs)
+		st = cli_run_check_journals(&r, &cpu, 1, &hit);
+	if (!st && programs)
+		st = cli_run_owners(&r, dev, &res->cpu, &cpu, 1, &hit);
+	if (!st && programs)
+		st = cli_run_watchdog(&r);
+	if (!st && programs)
+		st = cli_run_allow_writes(&r, dev);
+	if (!st)
+		st = cli_run_begin(&r, dev, JOURNAL_RUN, o->user_only);
+	if (!st)
+		st = cli_run_settings(&r);
+	/* rdpmc is 2 now: probe again, choose again (reads only) */
+	if (!st && o->rdpmc_always && (rc = bench_recheck(s)))
+		st = report_failure(o, res, rc);
+	if (!st && programs != bench_session_programs(s))
+		st = EX_SOFTWARE; /* the recheck never turns Top-down off */
+	if (!st && (rc = bench_measure(s, r.j)))
+		st = report_failure(o, res, rc);
+	return cli_run_finish(&r, st, false);
+}
+
+static void print_result(enum bench_format fmt, const struct bench_result *res, int *rc)
+{
+	if (!res->level && fmt != BENCH_FMT_JSON)
 		fprintf(stderr, "baretma: top-down unavailable on cpu %u: %s; timing with the TSC only\n",
-			res.cpu_used, res.avail.reason);
+			res->cpu_used, res->avail.reason);
 	if (fmt == BENCH_FMT_JSON) {
-		json_t *doc = bench_to_json(&res);
-		rc = doc ? EX_OK : EX_SOFTWARE;
+		json_t *doc = bench_to_json(res);
+		*rc = doc ? *rc : EX_SOFTWARE;
 		if (doc) {
 			json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 			fputc('\n', stdout);
 			json_decref(doc);
 		}
 	} else if (fmt == BENCH_FMT_CSV) {
-		bench_print_csv(stdout, &res);
+		bench_print_csv(stdout, res);
 	} else {
-		bench_print_table(stdout, &res);
+		bench_print_table(stdout, res);
 	}
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct bench_options o = { .cpu = -1, .reps = BENCH_DEFAULT_REPS,
+				   .warmup = BENCH_DEFAULT_WARMUP };
+	enum bench_format fmt = BENCH_FMT_TABLE;
+	struct bench_cli cl = { 0 };
+	struct bench_session *s = NULL;
+	struct bench_result res;
+	int rc = parse_args(argc, argv, &o, &fmt, &cl);
+
+	if (rc)
+		return rc < 0 ? EX_OK : rc;
+	if ((rc = check_kernels(o.kernels)) || (rc = cli_check_dump(o.cpuid_dump)))
+		return rc;
+	rc = bench_open(&o, &res, &s);
+	if (res.kinds_warning[0])
+		cli_warn("hwloc's CPU kinds disagree with CPUID: %s (going by CPUID leaf "
+			 "0x1A, which names each CPU's core type)", res.kinds_warning);
+	if (rc)
+		rc = report_failure(&o, &res, rc);
+	else if (bench_session_programs(s) || cli_settings_any(&cl.set))
+		rc = run_guarded(&o, &cl, s, &res);
+	else if ((rc = bench_measure(s, NULL)))
+		rc = report_failure(&o, &res, rc);
+	bench_close(s);
+	if (rc) {
+		bench_result_free(&res);
+		return rc;
+	}
+	/* Tampered samples are left out of every number; the run says so and
+	 * exits 75 (counters taken by someone else), after its output. */
+	if (res.tamper.detected) {
+		cli_warn("%s", res.tamper.message);
+		rc = EX_TEMPFAIL;
+	}
+	print_result(fmt, &res, &rc);
 	bench_result_free(&res);
 	return rc;
 }

@@ -21,6 +21,8 @@ static void usage(FILE *f)
 "           and leave them running for another harness, with a restore journal\n"
 "  cpuid    dump: write this machine's CPUID (every online CPU) as a file that\n"
 "           'info --cpuid-dump' and libcpuid read; send it with bug reports\n"
+"  msr      read | write CPU MSR [VALUE]: one register of a list of CPUs; writes\n"
+"           only to known PMU registers (else --force), journaled first\n"
 "\n"
 "'baretma <command> --help' describes each command's options.\n"
 "\n"
@@ -29,13 +31,15 @@ static void usage(FILE *f)
 "                     /dev/cpu/%%u/msr_safe works too) or state:FILE (dry runs, tests)\n"
 "  BARETMA_MSR_TRACE  append every MSR access to this file (audit log)\n"
 "  BARETMA_CPUID_DUMP identify from this CPUID dump instead of the live CPU\n"
-"  BARETMA_STATE_DIR  journals of 'pmu enable' (default /run/baretma)\n"
+"  BARETMA_STATE_DIR  run journals (bench, 'pmu enable', 'msr write'), CPU and\n"
+"                     settings locks (default /run/baretma)\n"
 "  BARETMA_SYSROOT    root for /sys and /proc paths (default /)\n"
 "\n"
 "exit status: 0 ok, 64 usage, 65 bad input data, 66 input file missing,\n"
 "  69 unavailable (no PMU/device for what was asked), 70 internal error,\n"
 "  71 system error, 73 cannot create an output file, 74 I/O error,\n"
-"  75 busy (counters in use), 77 permission denied\n");
+"  75 busy (counters or CPU in use, a journal holds it; bench: counters changed\n"
+"  by someone else mid-run), 77 permission denied\n");
 }
 
 int main(int argc, char **argv)
@@ -43,7 +47,7 @@ int main(int argc, char **argv)
 	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
 		{ "bench", cmd_bench }, { "info", cmd_info },
 		{ "decode", cmd_decode }, { "pmu", cmd_pmu },
-		{ "cpuid", cmd_cpuid },
+		{ "cpuid", cmd_cpuid }, { "msr", cmd_msr },
 	};
 
 	cli_set_cmdline(argc, argv);

@@ -9,8 +9,17 @@
  * slots_b*field_b/255 - slots_a*field_a/255 (linux topdown.txt).  The empty
  * bracket's cost is subtracted in slots per field and in TSC ticks, never
  * from percentages.
+ *
+ * Tamper check: before the first repetition of a kernel and after every
+ * repetition, outside the bracket, IA32_FIXED_CTR_CTRL's FC3 field and
+ * IA32_PERF_GLOBAL_CTRL bits 35/48 are read back (pmu_verify) - with the
+ * rdpmc backend too.  perf, the NMI watchdog or another tool rewriting
+ * them (pmu-reference §5.1, §5.2) makes every repetition with a failed
+ * check before or after it invalid: counted as tampered, never reported
+ * as numbers.  TSC timing is not a PMU count and keeps every repetition.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,21 +35,20 @@
 static int td_start(struct bench_session *s)
 {
 	const struct cpu_kind *k = cpu_info_kind_of(&s->res->cpu, s->res->cpu_used);
-	struct pmu_config cfg = {
+	int rc;
+
+	s->cfg = (struct pmu_config){
 		.user_only = s->opt->user_only,
 		.force = s->opt->force,
 		.perf_metrics = k && k->topdown_level > 0,
 		.fixed_ctr3 = k && k->fixed_ctr3,
+		.journal = s->journal,
 	};
-	int rc;
-
-	rc = pmu_guard_register(s->dev, &s->saved);
-	if (rc)
-		return rc;
-	rc = pmu_program(s->dev, s->res->cpu_used, &cfg, &s->saved, s->res->avail.reason,
+	rc = pmu_program(s->dev, s->res->cpu_used, &s->cfg, &s->saved, s->res->avail.reason,
 			 sizeof(s->res->avail.reason));
-	if (rc)
-		pmu_guard_release(&s->saved);
+	/* What the tamper check reports a change from. */
+	if (!rc && pmu_verify(s->dev, s->res->cpu_used, &s->cfg, &s->prog_fcc, &s->prog_gc) < 0)
+		s->prog_fcc = s->prog_gc = 0;
 	return rc;
 }
 
@@ -49,12 +57,10 @@ static int td_reset(struct bench_session *s)
 	return pmu_reset_counts(s->dev, s->res->cpu_used, true);
 }
 
+/* With a journal the caller restores (journal_restore: registers, then settings). */
 static int td_stop(struct bench_session *s)
 {
-	int rc = pmu_restore(s->dev, &s->saved);
-
-	pmu_guard_release(&s->saved);
-	return rc;
+	return s->journal ? 0 : pmu_restore(s->dev, &s->saved);
 }
 
 static int rdpmc_start(struct bench_session *s)
@@ -141,7 +147,31 @@ struct rep_sample {
 	double err_slots;           /* quantisation uncertainty in slots */
 	double fs[TD_NFIELDS];      /* field slots of the region */
 	unsigned flags;
+	bool tampered;              /* a tamper check before or after failed */
 };
+
+/*
+ * The tamper check (outside the bracket): true when FC3 and PERF_METRICS
+ * are still as programmed.  The first change is kept for the message.
+ */
+static bool untouched(struct bench_session *s, const struct bench_kernel *k)
+{
+	struct bench_tamper_seen *t = &s->tamper;
+	uint64_t fcc = 0, gc = 0;
+	int rc;
+
+	if (!s->be->topdown)
+		return true;
+	rc = pmu_verify(s->dev, s->res->cpu_used, &s->cfg, &fcc, &gc);
+	if (rc == 0)
+		return true;
+	if (!t->seen) {
+		*t = (struct bench_tamper_seen){ .seen = true, .err = rc < 0 ? rc : 0,
+			.kernel = k->name, .fcc_from = s->prog_fcc, .fcc_to = fcc,
+			.gc_from = s->prog_gc, .gc_to = gc };
+	}
+	return false;
+}
 
 /* Run one kernel: warm-up, then reps samples. */
 static int run_kernel(struct bench_session *s, const struct bench_kernel *k,
@@ -149,6 +179,7 @@ static int run_kernel(struct bench_session *s, const struct bench_kernel *k,
 {
 	const struct bench_backend *be = s->be;
 	int level = s->res->level ? s->res->level : 1;
+	bool before = untouched(s, k), after;
 	int rc;
 
 	for (unsigned i = 0; i < s->opt->warmup + reps; i++) {
@@ -161,12 +192,16 @@ static int run_kernel(struct bench_session *s, const struct bench_kernel *k,
 		be->read(s, &a);
 		k->run(c);
 		be->read(s, &b);
+		after = untouched(s, k);
+		bool tampered = !before || !after;
+		before = after;
 		if (i < s->opt->warmup)
 			continue;
 		struct rep_sample *o = &out[i - s->opt->warmup];
 		o->tsc = (double)(b.tsc - a.tsc);
 		if (!be->topdown)
 			continue;
+		o->tampered = tampered;
 		td_decode_region(a.slots, a.metrics, b.slots, b.metrics, level, &r);
 		o->slots = r.slots;
 		o->err_slots = ((double)a.slots + (double)b.slots) / PERF_METRICS_FIELD_MAX;
@@ -184,17 +219,24 @@ struct bracket_cost {
 static void bracket_cost(const struct rep_sample *v, unsigned n, struct bracket_cost *bc)
 {
 	double *tmp = calloc(n ? n : 1, sizeof(double));
+	unsigned m = 0;
 
 	memset(bc, 0, sizeof(*bc));
 	if (!tmp)
 		return;
-#define MED(expr, dst) do { for (unsigned i_ = 0; i_ < n; i_++) tmp[i_] = (expr); \
-	(dst) = bench_median(tmp, n); } while (0)
-	MED(v[i_].tsc, bc->tsc);
-	MED(v[i_].slots, bc->slots);
-	MED(v[i_].err_slots, bc->err_slots);
-	for (unsigned f = 0; f < TD_NFIELDS; f++)
-		MED(v[i_].fs[f], bc->fs[f]);
+#define MED(expr, dst, cnt, cond) do { unsigned k_ = 0; \
+	for (unsigned i_ = 0; i_ < n; i_++) if (cond) tmp[k_++] = (expr); \
+	(dst) = bench_median(tmp, cnt); } while (0)
+	MED(v[i_].tsc, bc->tsc, n, true);
+	/* Top-down of the bracket from the samples nobody tampered with. */
+	for (unsigned i = 0; i < n; i++)
+		m += !v[i].tampered;
+	if (m) {
+		MED(v[i_].slots, bc->slots, m, !v[i_].tampered);
+		MED(v[i_].err_slots, bc->err_slots, m, !v[i_].tampered);
+		for (unsigned f = 0; f < TD_NFIELDS; f++)
+			MED(v[i_].fs[f], bc->fs[f], m, !v[i_].tampered);
+	}
 #undef MED
 	free(tmp);
 }
@@ -233,6 +275,11 @@ static int summarise(struct bench_session *s, const struct rep_sample *v, unsign
 		struct td_result r = { .flags = v[i].flags };
 		double d = v[i].slots - (bc ? bc->slots : 0);
 
+		if (v[i].tampered) {
+			kr->tampered++;
+			kr->invalid++;
+			continue;
+		}
 		bench_subtract_bracket(v[i].fs, v[i].slots, bc ? bc->fs : none,
 				       bc ? bc->slots : 0, level, &r);
 		kr->flags |= r.flags;
@@ -364,14 +411,27 @@ static int pin(struct bench_result *res, hwloc_topology_t topo)
 	return 0;
 }
 
+/* --rdpmc-always will set rdpmc to 2: a probe that failed at 0 or 1 does
+ * not rule RDPMC out yet (bench_recheck decides). */
+static bool rdpmc_promised(const struct bench_session *s)
+{
+	const struct bench_avail *a = &s->res->avail;
+
+	return s->opt->rdpmc_always && a->why == TD_OK && !a->rdpmc_ok &&
+	       a->rdpmc_sysfs >= 0 && a->rdpmc_sysfs != 2;
+}
+
 /* Pick the backend from the request and what is available. */
 static int choose_backend(struct bench_session *s)
 {
 	struct bench_result *res = s->res;
 	struct bench_avail *a = &res->avail;
 	enum bench_backend_id want = s->opt->backend;
+	bool rdpmc = a->rdpmc_ok || rdpmc_promised(s);
 	char why[400];
 
+	res->rdpmc_pending = false;
+	res->note[s->note_base] = '\0';
 	if (want == BENCH_BACKEND_TSC || (want == BENCH_BACKEND_AUTO && a->why != TD_OK)) {
 		res->backend = BENCH_BACKEND_TSC;
 		if (a->why == TD_OK)
@@ -379,18 +439,19 @@ static int choose_backend(struct bench_session *s)
 				 "was requested (level %d is available)", a->level);
 	} else if (a->why != TD_OK) {
 		return -ENODEV; /* rdpmc/msr requested: a->reason says why not */
-	} else if (want == BENCH_BACKEND_MSR || (want == BENCH_BACKEND_AUTO && !a->rdpmc_ok)) {
+	} else if (want == BENCH_BACKEND_MSR || (want == BENCH_BACKEND_AUTO && !rdpmc)) {
 		res->backend = BENCH_BACKEND_MSR;
 		if (!a->rdpmc_ok) {
 			bench_rdpmc_reason(a, why, sizeof(why));
-			snprintf(res->note, sizeof(res->note), "%s", why);
+			note_add(res, why);
 		}
-	} else if (!a->rdpmc_ok) {
+	} else if (!rdpmc) {
 		bench_rdpmc_reason(a, a->reason, sizeof(a->reason));
 		a->why = TD_RDPMC_FAULT;
 		return -ENODEV;
 	} else {
 		res->backend = BENCH_BACKEND_RDPMC;
+		res->rdpmc_pending = !a->rdpmc_ok;
 	}
 	s->be = backend_get(res->backend);
 	res->level = s->be->topdown ? a->level : 0;
@@ -442,7 +503,7 @@ out:
 /* Identify, choose the CPU and pin, open the MSR backend, decide
  * availability and backend.  hwloc's CPU kinds disagreeing with CPUID's is
  * a warning (res->kinds_warning), never a failure. */
-static int prepare(struct bench_session *s, hwloc_topology_t *topo)
+static int prepare(struct bench_session *s)
 {
 	struct bench_result *res = s->res;
 	struct cpu_source *src = cpu_source_from_env(s->opt->cpuid_dump);
@@ -454,21 +515,21 @@ static int prepare(struct bench_session *s, hwloc_topology_t *topo)
 	if (!rc)
 		rc = check_requested(s->opt, res);
 	if (!rc)
-		rc = cpu_topo_load_for(src, topo);
+		rc = cpu_topo_load_for(src, &s->topo);
 	if (rc)
 		goto out;
 	/* Comparable only when the topology is the source's own machine (not
 	 * with a single-file dump, nor live CPUID beside $HWLOC_CPUID_PATH). */
 	if ((cpu_source_is_hwloc_dir(src) ||
-	     (cpu_source_is_live(src) && !cpu_topo_is_dump(*topo))) &&
-	    cpu_topo_check_kinds(*topo, &res->cpu, res->kinds_warning,
+	     (cpu_source_is_live(src) && !cpu_topo_is_dump(s->topo))) &&
+	    cpu_topo_check_kinds(s->topo, &res->cpu, res->kinds_warning,
 				 sizeof(res->kinds_warning)) != -EPROTO)
 		res->kinds_warning[0] = '\0';
-	cpu = cpu_choose(*topo, &res->cpu, s->opt->cpu);
+	cpu = cpu_choose(s->topo, &res->cpu, s->opt->cpu);
 	rc = cpu < 0 ? cpu : 0;
 	if (!rc) {
 		res->cpu_used = (unsigned)cpu;
-		rc = pin(res, *topo);
+		rc = pin(res, s->topo);
 	}
 	if (rc)
 		goto out;
@@ -476,6 +537,7 @@ static int prepare(struct bench_session *s, hwloc_topology_t *topo)
 		s->dev = NULL;
 	if (s->dev && (rc = identify(src, &res->cpu, s->dev, cpu)))
 		goto out;
+	s->note_base = strlen(res->note);
 	bench_topdown_check(&res->cpu, res->cpu_used, s->dev, &res->avail);
 	res->tsc_hz = tsc_hz_estimate();
 	rc = choose_backend(s);
@@ -484,40 +546,97 @@ out:
 	return rc;
 }
 
-int bench_run(const struct bench_options *opt, struct bench_result *res)
+int bench_open(const struct bench_options *opt, struct bench_result *res,
+	       struct bench_session **out)
 {
-	const struct bench_kernel *sel[64];
-	struct bench_session s = { .opt = opt, .res = res, .perf_fd = -1 };
-	struct bench_kernel_ctx c = { 0 };
-	struct bracket_cost bc = { 0 };
-	hwloc_topology_t topo = NULL;
-	size_t nsel;
-	bool started = false;
+	struct bench_session *s = calloc(1, sizeof(*s));
 	int rc;
 
 	memset(res, 0, sizeof(*res));
+	*out = s;
+	if (!s)
+		return -ENOMEM;
+	*s = (struct bench_session){ .opt = opt, .res = res, .perf_fd = -1 };
 	if (opt->reps == 0 || opt->reps > BENCH_MAX_REPS || opt->warmup > BENCH_MAX_REPS)
 		return -ERANGE;
-	rc = select_kernels(opt->kernels, sel, &nsel);
+	rc = select_kernels(opt->kernels, s->sel, &s->nsel);
 	if (rc)
 		return rc;
-	rc = prepare(&s, &topo);
-	if (rc)
-		goto out;
-	res->kernels = calloc(nsel, sizeof(*res->kernels));
-	if (!res->kernels) {
-		rc = -ENOMEM;
-		goto out;
+	return prepare(s);
+}
+
+bool bench_session_programs(const struct bench_session *s)
+{
+	return s && s->be && s->be->topdown;
+}
+
+struct msr_dev *bench_session_dev(const struct bench_session *s)
+{
+	return s ? s->dev : NULL;
+}
+
+int bench_recheck(struct bench_session *s)
+{
+	bench_topdown_check(&s->res->cpu, s->res->cpu_used, s->dev, &s->res->avail);
+	return choose_backend(s);
+}
+
+/* The tamper message from the first change seen and the samples lost. */
+static void tamper_message(struct bench_session *s)
+{
+	const struct bench_tamper_seen *t = &s->tamper;
+	struct bench_result *res = s->res;
+	char from[24], to[48];
+	const char *reg = "IA32_FIXED_CTR_CTRL";
+	uint64_t a = t->fcc_from, b = t->fcc_to;
+	int w;
+
+	for (size_t i = 0; i < res->nkernels; i++)
+		res->tamper.samples += res->kernels[i].tampered;
+	res->tamper.detected = t->seen;
+	if (!t->seen)
+		return;
+	if (t->err) {
+		snprintf(res->tamper.message, sizeof(res->tamper.message), "cpu %u: cannot read "
+			 "IA32_FIXED_CTR_CTRL/IA32_PERF_GLOBAL_CTRL to check them during kernel "
+			 "%s (%s): %u samples marked invalid", res->cpu_used, t->kernel,
+			 strerror(-t->err), res->tamper.samples);
+		return;
 	}
-	pmu_guard_install();
-	rc = s.be->start(&s);
+	if (((a ^ b) & FIXED_CTR3_FIELD_MASK) == 0) {
+		reg = "IA32_PERF_GLOBAL_CTRL";
+		a = t->gc_from;
+		b = t->gc_to;
+	}
+	/* The new value as wide as the old: "0x3333 to 0x0333" shows the field. */
+	w = snprintf(from, sizeof(from), "%" PRIx64, a);
+	snprintf(to, sizeof(to), "%0*" PRIx64, w, b);
+	snprintf(res->tamper.message, sizeof(res->tamper.message), "cpu %u: %s changed from "
+		 "0x%s to 0x%s during kernel %s (perf started on this CPU? the NMI watchdog? "
+		 "another tool?): %u samples marked invalid", res->cpu_used, reg, from, to,
+		 t->kernel, res->tamper.samples);
+}
+
+int bench_measure(struct bench_session *s, struct journal *j)
+{
+	struct bench_result *res = s->res;
+	struct bench_kernel_ctx c = { 0 };
+	struct bracket_cost bc = { 0 };
+	bool started = false;
+	int rc;
+
+	s->journal = j;
+	res->kernels = calloc(s->nsel, sizeof(*res->kernels));
+	if (!res->kernels)
+		return -ENOMEM;
+	rc = s->be->start(s);
 	if (rc)
 		goto out;
 	started = true;
 	c.cpu = res->cpu_used;
-	c.llc_bytes = cpu_llc_bytes(topo, res->cpu_used);
-	for (size_t i = 0; i < nsel && !rc; i++) {
-		rc = measure_one(&s, sel[i], &c, &bc, &res->kernels[i]);
+	c.llc_bytes = cpu_llc_bytes(s->topo, res->cpu_used);
+	for (size_t i = 0; i < s->nsel && !rc; i++) {
+		rc = measure_one(s, s->sel[i], &c, &bc, &res->kernels[i]);
 		res->nkernels = i + 1;
 	}
 	if (res->backend == BENCH_BACKEND_MSR) {
@@ -528,15 +647,34 @@ int bench_run(const struct bench_options *opt, struct bench_result *res)
 			 "jitter widens every spread", used ? "; " : "", res->empty_tsc,
 			 res->tsc_hz ? res->empty_tsc * 1e6 / (double)res->tsc_hz : 0.0);
 	}
+	tamper_message(s);
 out:
 	if (started) {
-		int rc2 = s.be->stop(&s);
+		int rc2 = s->be->stop(s);
 		if (!rc)
 			rc = rc2;
 	}
-	msr_close(s.dev);
-	if (topo)
-		hwloc_topology_destroy(topo);
+	return rc;
+}
+
+void bench_close(struct bench_session *s)
+{
+	if (!s)
+		return;
+	msr_close(s->dev);
+	if (s->topo)
+		hwloc_topology_destroy(s->topo);
+	free(s);
+}
+
+int bench_run(const struct bench_options *opt, struct bench_result *res)
+{
+	struct bench_session *s;
+	int rc = bench_open(opt, res, &s);
+
+	if (!rc)
+		rc = bench_measure(s, NULL);
+	bench_close(s);
 	return rc;
 }
 

@@ -40,6 +40,8 @@ static void print_header(FILE *f, const struct bench_result *res)
 			res->avail.rdpmc_sysfs, res->avail.rdpmc_ok ? "works" : "faults or untested");
 	if (res->note[0])
 		fprintf(f, "note: %s\n", res->note);
+	if (res->tamper.detected)
+		fprintf(f, "tamper: %s\n", res->tamper.message);
 }
 
 static void print_tsc_table(FILE *f, const struct bench_result *res)
@@ -83,14 +85,22 @@ static void print_td_table(FILE *f, const struct bench_result *res, int level)
 	for (size_t i = 0; i < res->nkernels; i++) {
 		const struct bench_kernel_result *k = &res->kernels[i];
 		if (!k->slots.n) {
-			fprintf(f, "%-13s no valid repetition (%u of %u flagged)\n",
-				k->kernel->name, k->invalid, k->reps);
+			fprintf(f, "%-13s no valid repetition (%u of %u flagged", k->kernel->name,
+				k->invalid - k->tampered, k->reps);
+			if (k->tampered)
+				fprintf(f, ", %u tampered with: the counters were changed by "
+					"someone else", k->tampered);
+			fprintf(f, ")\n");
 			continue;
 		}
 		fprintf(f, "%-13s %10.0f %7.2f", k->kernel->name, k->slots.median, PCT(k->bound));
 		print_metric_cells(f, k, m, n);
 		if (k->invalid)
-			fprintf(f, "  (%u invalid)", k->invalid);
+			fprintf(f, "  (%u invalid", k->invalid);
+		if (k->tampered)
+			fprintf(f, ", %u tampered", k->tampered);
+		if (k->invalid)
+			fprintf(f, ")");
 		fputc('\n', f);
 	}
 }
@@ -158,8 +168,14 @@ static json_t *kernel_json(const struct bench_result *res, const struct bench_ke
 	if (!o || !k->topdown)
 		return o;
 	json_object_set_new(o, "flags", json_string(td_flag_text(k->flags, flags, sizeof(flags))));
-	if (!k->slots.n)
+	json_object_set_new(o, "tampered", json_integer((json_int_t)k->tampered));
+	if (!k->slots.n) {
+		json_object_set_new(o, "topdown_reason", json_string(k->tampered == k->reps ?
+			"every repetition was tampered with: the counters were changed by "
+			"someone else (see tamper)" : "no valid repetition: every one was "
+			"flagged or tampered with"));
 		return o;
+	}
 	json_object_set_new(o, "slots", stats_json(&k->slots, 1));
 	json_object_set_new(o, "bound_pp", json_real(PCT(k->bound)));
 	for (int m = 0; m < TMA_NMETRICS; m++) {
@@ -189,6 +205,9 @@ json_t *bench_to_json(const struct bench_result *res)
 
 	if (!doc)
 		return NULL;
+	json_object_set_new(doc, "tamper", json_pack("{s:b,s:s?}", "detected",
+			    res->tamper.detected, "message",
+			    res->tamper.detected ? res->tamper.message : NULL));
 	for (size_t i = 0; i < res->nkernels; i++)
 		json_array_append_new(kernels, kernel_json(res, &res->kernels[i]));
 	return doc;

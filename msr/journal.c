@@ -1134,7 +1134,8 @@ static int list_pids(int dirfd, pid_t **pids, int *n)
 		free(v);
 		return rc;
 	}
-	qsort(v, (size_t)cnt, sizeof(*v), cmp_pid);
+	if (cnt > 1) /* v is NULL when there is none: qsort(NULL, 0) is undefined */
+		qsort(v, (size_t)cnt, sizeof(*v), cmp_pid);
 	*pids = v;
 	*n = cnt;
 	return 0;

@@ -96,13 +96,11 @@ static void read_holder(int fd, unsigned cpu, struct lock_holder *h)
 	snprintf(h->cmd, sizeof(h->cmd), "%s", end);
 }
 
-static int open_lock(int dirfd, unsigned cpu)
+static int open_name(int dirfd, const char *name)
 {
-	char name[32];
 	struct stat st;
 	int fd;
 
-	snprintf(name, sizeof(name), "cpu%u.lock", cpu);
 	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
 	if (fd < 0)
 		return errno == ELOOP ? -EPERM : -errno;
@@ -113,17 +111,30 @@ static int open_lock(int dirfd, unsigned cpu)
 	return fd;
 }
 
-/* flock one file: 0, -EBUSY (taken, !wait), or -errno. */
-static int lock_fd(int fd, bool wait)
+static int open_lock(int dirfd, unsigned cpu)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "cpu%u.lock", cpu);
+	return open_name(dirfd, name);
+}
+
+/* flock one file (@op LOCK_EX or LOCK_SH): 0, -EBUSY (taken, !wait), or -errno. */
+static int lock_fd_op(int fd, int op, bool wait)
 {
 	int r;
 
 	do
-		r = flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB));
+		r = flock(fd, op | (wait ? 0 : LOCK_NB));
 	while (r < 0 && errno == EINTR);
 	if (r == 0)
 		return 0;
 	return errno == EWOULDBLOCK ? -EBUSY : -errno;
+}
+
+static int lock_fd(int fd, bool wait)
+{
+	return lock_fd_op(fd, LOCK_EX, wait);
 }
 
 /* After taking: say who holds it. */
@@ -201,4 +212,41 @@ void cpu_lock_release(struct cpu_lock *l)
 		close(l->e[i].fd);
 	}
 	free(l);
+}
+
+int settings_lock_take(bool exclusive, bool wait, struct cpu_lock **out,
+		       struct lock_holder *holder)
+{
+	struct cpu_lock *l = calloc(1, sizeof(*l) + sizeof(l->e[0]));
+	char line[LOCK_CMD_MAX + 64];
+	int dirfd = -1, fd, rc;
+
+	if (!l)
+		return -ENOMEM;
+	rc = state_dir_open(true, &dirfd);
+	fd = rc ? rc : open_name(dirfd, "settings.lock");
+	if (fd < 0) {
+		rc = fd;
+		goto out;
+	}
+	l->e[0].fd = fd;
+	l->n = 1;
+	rc = lock_fd_op(fd, exclusive ? LOCK_EX : LOCK_SH, wait);
+	if (rc == -EBUSY && holder) {
+		read_holder(fd, 0, holder);
+		holder->cpu = 0;
+	}
+	if (!rc && exclusive) {
+		l->e[0].held = true;  /* only the exclusive holder empties it */
+		owner_line(line, sizeof(line));
+		rc = write_owner(fd, line);
+	}
+out:
+	if (rc)
+		cpu_lock_release(l);
+	else
+		*out = l;
+	if (dirfd >= 0)
+		close(dirfd);
+	return rc;
 }

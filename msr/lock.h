@@ -53,4 +53,24 @@ int cpu_lock_take(const unsigned *cpus, int n, bool wait, struct cpu_lock **out,
 /* cpu_lock_release - empty the lock files, drop every lock, free @l (NULL is fine). */
 void cpu_lock_release(struct cpu_lock *l);
 
+/*
+ * settings_lock_take - the lock of the system settings (msr/settings.h),
+ * "<state dir>/settings.lock", held for a whole run so that one run's
+ * restore never pulls a setting from under another run's measurement:
+ * @exclusive (flock LOCK_EX) for a run that changes a setting (rdpmc,
+ * nmi_watchdog, msr.allow_writes) or restores one; shared (LOCK_SH) for a
+ * run that writes MSRs relying on the settings as they are.  Take it
+ * before the CPU locks (one order everywhere: no deadlock).
+ * An exclusive holder writes "pid <PID> cmd <command line>\n" into the
+ * file (shared holders are many and write nothing).
+ * @wait, @out, @holder: as for cpu_lock_take (holder->cpu is 0; pid 0
+ * when only shared holders, or nobody known, hold it).  Release with
+ * cpu_lock_release().
+ * Returns 0, -EBUSY (!@wait and held in a conflicting mode), the errors of
+ * state_dir_open(), -EPERM (not a regular file of ours), -ENOMEM, or
+ * -errno from open/flock/write.
+ */
+int settings_lock_take(bool exclusive, bool wait, struct cpu_lock **out,
+		       struct lock_holder *holder);
+
 #endif

@@ -15,6 +15,20 @@
  *     a killed process leaves FILE reflecting every completed write.
  *     Lines are rewritten in place: unchanged values keep their original
  *     text, so restoring every value gives back the original bytes.
+ *     Writes by another process are seen: before every access the backend
+ *     compares stat(FILE) (device, inode, size, mtime) with what it last
+ *     read or wrote and, when it differs, reads and parses FILE again (one
+ *     fstatat per access: cheap enough for a test backend).  Such a writer
+ *     should replace FILE atomically (write a temporary file, rename it
+ *     over FILE), as the backend itself does, while holding flock(LOCK_EX)
+ *     on FILE's directory (e.g. `flock DIR mv FILE.new FILE`): baretma
+ *     processes sharing one FILE serialise their read-modify-writes with
+ *     that lock, and a rename made without it can land between a
+ *     backend's read and its rename, and be lost.  A reload that finds
+ *     FILE malformed fails the access
+ *     with -EINVAL (and -EFBIG when FILE grew past twice its size at
+ *     open, or 64 KiB more), keeping the last good content for the next
+ *     try.
  *     Two registers follow the hardware instead of plain storage
  *     (pmu-reference §1.4): IA32_PERF_GLOBAL_STATUS is read-only (a write
  *     is -EIO), and a write to IA32_PERF_GLOBAL_STATUS_RESET clears those
@@ -33,7 +47,8 @@
  *   -EACCES/-EPERM  not root, no CAP_SYS_RAWIO, lockdown, msr.allow_writes=off
  *   -EIO     MSR does not exist on this CPU (#GP on RDMSR/WRMSR)
  *   -ENXIO   CPU offline or absent
- *   -EINVAL  malformed spec or state file (msr_open only)
+ *   -EINVAL  malformed spec or state file (msr_open; the state backend
+ *            also at an access after another process made FILE malformed)
  */
 #ifndef BARETMA_MSR_H
 #define BARETMA_MSR_H

@@ -10,9 +10,22 @@
  * write, fsync, rename over FILE, fsync the directory.  The text is rebuilt
  * from the original bytes with only changed value tokens replaced, so a
  * file whose values are all back to their originals is byte-identical.
- * Every buffer is allocated at open and numbers are formatted by hand, so
- * read/write are async-signal-safe (the restore path runs from a signal
- * handler, msr/pmu.c).
+ * The read-modify-write runs under flock(LOCK_EX) of the directory, so two
+ * baretma processes on one state file (runs on different CPUs) neither
+ * lose each other's writes nor collide on FILE.tmp.
+ *
+ * Other writers: before every access the file is stat()ed (fstatat of the
+ * name: device, inode, size, mtime); when that differs from what this
+ * handle last read or wrote, the file is read and parsed again, so a write
+ * made by another process (a test playing "perf started on this CPU")
+ * is seen.  The new text then becomes the "original" whose bytes are kept.
+ *
+ * Every buffer is allocated at open, with room for the file to grow (the
+ * larger of its size and 64 KiB; a reload of a bigger file is -EFBIG),
+ * and numbers are formatted by hand, so open/read/write are
+ * async-signal-safe (the restore path runs from a signal handler,
+ * msr/journal.c).  A reload parses into the spare of two views and then
+ * switches one index, so a handler that interrupts it sees a whole view.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +34,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,6 +45,7 @@
 #include "sigsafe.h"
 
 #define STATE_FILE_MAX (64u << 20)   /* refuse absurd files */
+#define STATE_GROW_MIN (64u << 10)   /* room to grow by, at least */
 #define HEX_TOKEN_MAX 18             /* "0x" + 16 hex digits */
 
 struct st_reg {
@@ -41,18 +58,40 @@ struct st_reg {
 	unsigned line;
 };
 
+/* One parse of the file: its bytes and its registers. */
+struct st_view {
+	char *text;       /* original bytes, cap + 1 */
+	size_t textlen;
+	struct st_reg *regs; /* in file order, regcap */
+	size_t nregs;
+};
+
+/* What identifies the file's content on disk (stat). */
+struct st_stamp {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtim;
+};
+
 struct state_ctx {
 	char *path;       /* as given, for messages */
 	char *base;       /* file name inside dirfd */
 	char *tmp;        /* base + ".tmp" */
 	int dirfd;
 	mode_t mode;
-	char *text;       /* original bytes */
-	size_t textlen;
-	struct st_reg *regs; /* in file order */
-	size_t nregs;
-	char *out;        /* rewrite buffer, textlen + nregs * HEX_TOKEN_MAX */
+	size_t cap;       /* bytes of text a view can hold */
+	size_t regcap;    /* registers a view can hold */
+	struct st_view v[2];
+	volatile sig_atomic_t cur; /* the view in use; the other is for reloads */
+	struct st_stamp seen;      /* the file as last read or written */
+	char *out;        /* rewrite buffer, cap + regcap * HEX_TOKEN_MAX */
 };
+
+static struct st_view *view(struct state_ctx *c)
+{
+	return &c->v[c->cur];
+}
 
 /* ------------------------------------------------------------- parsing */
 
@@ -163,38 +202,47 @@ static const struct st_reg *find_reg(const struct st_reg *regs, size_t n,
 	return NULL;
 }
 
-static int parse_text(struct state_ctx *c, char *err, size_t errlen)
+/*
+ * Parse @v->text into @v->regs.  @err (NULL from a reload, which may run
+ * in a signal handler: no snprintf there) receives the reason.
+ */
+static int parse_text(const struct state_ctx *c, struct st_view *v, char *err, size_t errlen)
 {
-	const char *text = c->text, *end = text + c->textlen, *s = text;
+	const char *text = v->text, *end = text + v->textlen, *s = text;
 	unsigned line = 0;
 
+	v->nregs = 0;
 	while (s < end) {
 		const char *e = memchr(s, '\n', (size_t)(end - s));
 		const char *why = "";
 		const struct st_reg *dup;
-		struct st_reg *r = &c->regs[c->nregs];
+		struct st_reg *r = &v->regs[v->nregs];
 		int rc;
 
 		e = e ? e : end;
 		line++;
+		if (v->nregs >= c->regcap)
+			return -EFBIG; /* only a reload can get here: room is per size */
 		rc = parse_line(text, s, e, r, &why);
 		if (rc < 0) {
-			snprintf(err, errlen, "state file '%s': line %u: %s "
-				 "(expected 'CPU 0xMSR 0xVALUE')", c->path, line, why);
+			if (err)
+				snprintf(err, errlen, "state file '%s': line %u: %s "
+					 "(expected 'CPU 0xMSR 0xVALUE')", c->path, line, why);
 			return rc;
 		}
 		s = e + 1;
 		if (rc > 0)
 			continue;
-		dup = find_reg(c->regs, c->nregs, r->cpu, r->msr);
+		dup = find_reg(v->regs, v->nregs, r->cpu, r->msr);
 		if (dup) {
-			snprintf(err, errlen, "state file '%s': line %u: cpu %u msr "
-				 "0x%x listed twice (first at line %u)", c->path,
-				 line, r->cpu, (unsigned)r->msr, dup->line);
+			if (err)
+				snprintf(err, errlen, "state file '%s': line %u: cpu %u msr "
+					 "0x%x listed twice (first at line %u)", c->path,
+					 line, r->cpu, (unsigned)r->msr, dup->line);
 			return -EINVAL;
 		}
 		r->line = line;
-		c->nregs++;
+		v->nregs++;
 	}
 	return 0;
 }
@@ -203,25 +251,107 @@ static int parse_text(struct state_ctx *c, char *err, size_t errlen)
 
 
 /* Rebuild the text into c->out: original bytes, changed values replaced. */
-static size_t render(const struct state_ctx *c)
+static size_t render(struct state_ctx *c)
 {
+	const struct st_view *v = view(c);
 	size_t o = 0, pos = 0;
 
-	for (size_t i = 0; i < c->nregs; i++) {
-		const struct st_reg *r = &c->regs[i];
+	for (size_t i = 0; i < v->nregs; i++) {
+		const struct st_reg *r = &v->regs[i];
 
-		memcpy(c->out + o, c->text + pos, r->vstart - pos);
+		memcpy(c->out + o, v->text + pos, r->vstart - pos);
 		o += r->vstart - pos;
 		if (r->val == r->orig) {
-			memcpy(c->out + o, c->text + r->vstart, r->vend - r->vstart);
+			memcpy(c->out + o, v->text + r->vstart, r->vend - r->vstart);
 			o += r->vend - r->vstart;
 		} else {
 			o += sigsafe_put_hex(c->out + o, r->val);
 		}
 		pos = r->vend;
 	}
-	memcpy(c->out + o, c->text + pos, c->textlen - pos);
-	return o + c->textlen - pos;
+	memcpy(c->out + o, v->text + pos, v->textlen - pos);
+	return o + v->textlen - pos;
+}
+
+static void stamp_of(const struct stat *st, struct st_stamp *s)
+{
+	s->dev = st->st_dev;
+	s->ino = st->st_ino;
+	s->size = st->st_size;
+	s->mtim = st->st_mtim;
+}
+
+static bool stamp_same(const struct st_stamp *a, const struct stat *st)
+{
+	return a->dev == st->st_dev && a->ino == st->st_ino && a->size == st->st_size &&
+	       a->mtim.tv_sec == st->st_mtim.tv_sec && a->mtim.tv_nsec == st->st_mtim.tv_nsec;
+}
+
+/* Read all of @fd (a regular file of @size bytes) into @buf; 0 or -errno. */
+static int read_all(int fd, char *buf, size_t size, size_t *got)
+{
+	*got = 0;
+	while (*got < size) {
+		ssize_t r = read(fd, buf + *got, size - *got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break; /* shrunk meanwhile: parse what is there */
+		*got += (size_t)r;
+	}
+	return 0;
+}
+
+/*
+ * The file changed under us: read and parse it into the spare view, then
+ * switch.  Async-signal-safe.  On error the current view stays (and the
+ * stamp too, so the next access tries again): -EFBIG (grew beyond the room
+ * allocated at open), -EINVAL (malformed now), -errno.
+ */
+static int reload(struct state_ctx *c)
+{
+	int spare = !c->cur, fd, rc;
+	struct st_view *v = &c->v[spare];
+	struct stat st;
+	size_t got = 0;
+
+	fd = openat(c->dirfd, c->base, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	rc = !S_ISREG(st.st_mode) ? -EINVAL : (size_t)st.st_size > c->cap ? -EFBIG : 0;
+	if (!rc)
+		rc = read_all(fd, v->text, (size_t)st.st_size, &got);
+	if (rc)
+		goto out;
+	v->textlen = got;
+	rc = parse_text(c, v, NULL, 0);
+	if (rc)
+		goto out;
+	c->mode = st.st_mode & 07777;
+	stamp_of(&st, &c->seen);
+	atomic_signal_fence(memory_order_seq_cst);
+	c->cur = spare;
+	atomic_signal_fence(memory_order_seq_cst);
+out:
+	close(fd);
+	return rc;
+}
+
+/* Reload when the file on disk is not what this handle last saw. */
+static int refresh(struct state_ctx *c)
+{
+	struct stat st;
+
+	if (fstatat(c->dirfd, c->base, &st, 0) < 0)
+		return -errno;
+	return stamp_same(&c->seen, &st) ? 0 : reload(c);
 }
 
 
@@ -229,6 +359,7 @@ static size_t render(const struct state_ctx *c)
 static int persist(struct state_ctx *c)
 {
 	size_t len = render(c);
+	struct stat st;
 	int fd, rc = 0;
 
 	if (unlinkat(c->dirfd, c->tmp, 0) < 0 && errno != ENOENT)
@@ -243,10 +374,15 @@ static int persist(struct state_ctx *c)
 		rc = sigsafe_write_all(fd, c->out, len);
 	if (!rc && fsync(fd) < 0)
 		rc = -errno;
+	/* rename keeps the inode and its mtime: this is what FILE will be */
+	if (!rc && fstat(fd, &st) < 0)
+		rc = -errno;
 	if (close(fd) < 0 && !rc)
 		rc = -errno;
 	if (!rc && renameat(c->dirfd, c->tmp, c->dirfd, c->base) < 0)
 		rc = -errno;
+	if (!rc)
+		stamp_of(&st, &c->seen);
 	if (rc) {
 		unlinkat(c->dirfd, c->tmp, 0);
 		goto out;
@@ -259,23 +395,30 @@ out:
 
 /* ------------------------------------------------------------------ ops */
 
-static bool cpu_listed(const struct state_ctx *c, unsigned cpu)
+static bool cpu_listed(struct state_ctx *c, unsigned cpu)
 {
-	for (size_t i = 0; i < c->nregs; i++)
-		if (c->regs[i].cpu == cpu)
+	const struct st_view *v = view(c);
+
+	for (size_t i = 0; i < v->nregs; i++)
+		if (v->regs[i].cpu == cpu)
 			return true;
 	return false;
 }
 
 static int st_open(void *ctx, unsigned cpu)
 {
+	int rc = refresh(ctx);
+
+	if (rc)
+		return rc;
 	return cpu_listed(ctx, cpu) ? 0 : -ENXIO;
 }
 
 /* The register, or NULL with *rc = -ENXIO (no such CPU) / -EIO (#GP). */
 static struct st_reg *lookup(struct state_ctx *c, unsigned cpu, uint32_t msr, int *rc)
 {
-	struct st_reg *r = (struct st_reg *)find_reg(c->regs, c->nregs, cpu, msr);
+	struct st_view *v = view(c);
+	struct st_reg *r = (struct st_reg *)find_reg(v->regs, v->nregs, cpu, msr);
 
 	if (!r)
 		*rc = cpu_listed(c, cpu) ? -EIO : -ENXIO;
@@ -284,12 +427,21 @@ static struct st_reg *lookup(struct state_ctx *c, unsigned cpu, uint32_t msr, in
 
 static int st_read(void *ctx, unsigned cpu, uint32_t msr, uint64_t *val)
 {
-	int rc = 0;
-	struct st_reg *r = lookup(ctx, cpu, msr, &rc);
+	int rc = refresh(ctx);
+	struct st_reg *r = rc ? NULL : lookup(ctx, cpu, msr, &rc);
 
 	if (r)
 		*val = r->val;
 	return rc;
+}
+
+/* flock of the directory around a read-modify-write (EINTR retried). */
+static int dir_lock(struct state_ctx *c, int op)
+{
+	while (flock(c->dirfd, op) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
 }
 
 /*
@@ -299,11 +451,10 @@ static int st_read(void *ctx, unsigned cpu, uint32_t msr, uint64_t *val)
  * GLOBAL_STATUS (pmu-reference §1.4, linux arch/x86/events/intel/core.c
  * intel_pmu_ack_status); their own lines keep their value.
  */
-static int st_write(void *ctx, unsigned cpu, uint32_t msr, uint64_t val)
+static int write_locked(struct state_ctx *c, unsigned cpu, uint32_t msr, uint64_t val)
 {
-	struct state_ctx *c = ctx;
-	int rc = 0;
-	struct st_reg *r = lookup(c, cpu, msr, &rc), *st;
+	int rc = refresh(c);
+	struct st_reg *r = rc ? NULL : lookup(c, cpu, msr, &rc), *st;
 	uint64_t old;
 
 	if (!r)
@@ -325,6 +476,18 @@ static int st_write(void *ctx, unsigned cpu, uint32_t msr, uint64_t val)
 	return rc;
 }
 
+static int st_write(void *ctx, unsigned cpu, uint32_t msr, uint64_t val)
+{
+	struct state_ctx *c = ctx;
+	int rc = dir_lock(c, LOCK_EX);
+
+	if (rc)
+		return rc;
+	rc = write_locked(c, cpu, msr, val);
+	dir_lock(c, LOCK_UN);
+	return rc;
+}
+
 static void st_close(void *ctx)
 {
 	struct state_ctx *c = ctx;
@@ -336,15 +499,41 @@ static void st_close(void *ctx)
 	free(c->path);
 	free(c->base);
 	free(c->tmp);
-	free(c->text);
-	free(c->regs);
+	for (int i = 0; i < 2; i++) {
+		free(c->v[i].text);
+		free(c->v[i].regs);
+	}
 	free(c->out);
 	free(c);
 }
 
 /* ------------------------------------------------------------- creation */
 
-/* Read the whole file into c->text; sets c->mode. */
+/* Room for the file to grow to: its size again, at least STATE_GROW_MIN. */
+static size_t room_for(size_t size)
+{
+	size_t grow = size > STATE_GROW_MIN ? size : STATE_GROW_MIN;
+
+	return size + grow > STATE_FILE_MAX ? (size > STATE_FILE_MAX ? size : STATE_FILE_MAX)
+					    : size + grow;
+}
+
+/* Allocate both views and the rewrite buffer for c->cap bytes. */
+static int alloc_views(struct state_ctx *c)
+{
+	/* The shortest register line, "0 0x0 0x0\n", is 10 bytes. */
+	c->regcap = c->cap / 10 + 1;
+	for (int i = 0; i < 2; i++) {
+		c->v[i].text = malloc(c->cap + 1);
+		c->v[i].regs = calloc(c->regcap, sizeof(struct st_reg));
+		if (!c->v[i].text || !c->v[i].regs)
+			return -ENOMEM;
+	}
+	c->out = malloc(c->cap + c->regcap * HEX_TOKEN_MAX + 1);
+	return c->out ? 0 : -ENOMEM;
+}
+
+/* Read the whole file into the first view; sets c->mode and c->seen. */
 static int load_text(struct state_ctx *c, char *err, size_t errlen)
 {
 	struct stat st;
@@ -363,25 +552,19 @@ static int load_text(struct state_ctx *c, char *err, size_t errlen)
 		goto out;
 	}
 	c->mode = st.st_mode & 07777;
-	c->textlen = (size_t)st.st_size;
-	c->text = malloc(c->textlen + 1);
-	if (!c->text) {
-		rc = -ENOMEM;
+	stamp_of(&st, &c->seen);
+	c->cap = room_for((size_t)st.st_size);
+	rc = alloc_views(c);
+	if (rc)
+		goto out;
+	rc = read_all(fd, c->v[0].text, (size_t)st.st_size, &got);
+	if (!rc && got != (size_t)st.st_size)
+		rc = -EIO;
+	if (rc) {
+		snprintf(err, errlen, "state file '%s': read: %s", c->path, strerror(-rc));
 		goto out;
 	}
-	while (got < c->textlen) {
-		ssize_t r = read(fd, c->text + got, c->textlen - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			rc = r < 0 ? -errno : -EIO;
-			snprintf(err, errlen, "state file '%s': read: %s", c->path,
-				 strerror(-rc));
-			goto out;
-		}
-		got += (size_t)r;
-	}
+	c->v[0].textlen = got;
 out:
 	close(fd);
 	return rc;
@@ -439,17 +622,7 @@ int msr_state_ctx_new(const char *file, void **ctx, char *err, size_t errlen)
 		rc = open_dir(c, err, errlen);
 	if (rc)
 		goto out;
-	/* The shortest register line, "0 0x0 0x0\n", is 10 bytes. */
-	c->regs = calloc(c->textlen / 10 + 1, sizeof(*c->regs));
-	if (!c->regs) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	rc = parse_text(c, err, errlen);
-	if (rc)
-		goto out;
-	c->out = malloc(c->textlen + c->nregs * HEX_TOKEN_MAX + 1);
-	rc = c->out ? 0 : -ENOMEM;
+	rc = parse_text(c, &c->v[0], err, errlen);
 out:
 	if (rc)
 		st_close(c);

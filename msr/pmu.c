@@ -1,6 +1,8 @@
 /*
  * msr/pmu.c - program fixed counter 3 (TOPDOWN.SLOTS) and IA32_PERF_METRICS
- * on one CPU, save and restore what was there, and restore on fatal signals.
+ * on one CPU, save (in the run's journal too) and restore what was there,
+ * and check that nobody changed it meanwhile (pmu_verify).  Restoring on
+ * fatal signals is the journal's guard (msr/journal.h).
  *
  * Order: msr/pmu.h, from pmu-reference §5.4 and the kernel
  * (arch/x86/events/intel/core.c: intel_pmu_disable_all writes GLOBAL_CTRL=0,
@@ -15,7 +17,6 @@
  * (pmu-reference §1.3, §1.5).
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -125,6 +126,19 @@ static int program_regs(struct msr_dev *dev, unsigned cpu, const struct pmu_conf
 	return rc;
 }
 
+/* The values of step 1 into the journal, in the order read (pmu.h). */
+static int journal_saved(struct journal *j, const struct pmu_saved *s)
+{
+	struct journal_reg r[4] = {
+		{ s->cpu, IA32_PERF_GLOBAL_CTRL, s->global_ctrl },
+		{ s->cpu, IA32_FIXED_CTR_CTRL, s->fixed_ctr_ctrl },
+		{ s->cpu, IA32_FIXED_CTR3, s->fixed_ctr3 },
+		{ s->cpu, IA32_PERF_METRICS, s->perf_metrics_val },
+	};
+
+	return j ? journal_save_regs(j, r, s->perf_metrics ? 4 : 3) : 0;
+}
+
 int pmu_program(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 		struct pmu_saved *saved, char *why, size_t whylen)
 {
@@ -143,6 +157,10 @@ int pmu_program(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 		return rc;
 	rc = in_use(s.fixed_ctr_ctrl, s.global_ctrl, why, whylen);
 	if (rc && !cfg->force)
+		return rc;
+	/* On disk before the first write, or nothing is written. */
+	rc = journal_saved(cfg->journal, &s);
+	if (rc)
 		return rc;
 	/* Every saved value is in place before a signal handler may see
 	 * programmed == true (pmu_guard_restore_all). */
@@ -194,102 +212,30 @@ int pmu_restore(struct msr_dev *dev, struct pmu_saved *saved)
 	return rc;
 }
 
-/* --------------------------------------------------------------- guard */
-
-static const int guard_signals[] = { SIGINT, SIGTERM, SIGHUP };
-
-static struct {
-	struct msr_dev *dev;
-	struct pmu_saved *saved;
-} guard[PMU_GUARD_MAX];
-static volatile sig_atomic_t guard_n;
-
-static void guard_block(sigset_t *old)
+/* The FC3 field and the GLOBAL_CTRL bits pmu_program() sets (program_regs). */
+static void programmed_bits(const struct pmu_config *cfg, uint64_t *field, uint64_t *bits)
 {
-	sigset_t set;
-
-	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof(guard_signals) / sizeof(*guard_signals); i++)
-		sigaddset(&set, guard_signals[i]);
-	sigprocmask(SIG_BLOCK, &set, old);
+	*field = cfg->user_only ? FIXED_CTR_CTRL_EN_USR
+				: FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR;
+	*bits = GLOBAL_CTRL_EN_FIXED3 | (cfg->perf_metrics ? GLOBAL_CTRL_EN_PERF_METRICS : 0);
 }
 
-/* Restore, then die of the same signal with its default action. */
-static void guard_handler(int sig)
+int pmu_verify(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
+	       uint64_t *fixed_ctr_ctrl, uint64_t *global_ctrl)
 {
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	sigset_t set;
+	uint64_t fcc = 0, gc = 0, field, bits;
+	int rc = msr_read(dev, cpu, IA32_FIXED_CTR_CTRL, &fcc);
 
-	pmu_guard_restore_all();
-	sigemptyset(&dfl.sa_mask);
-	sigaction(sig, &dfl, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-}
-
-int pmu_guard_install(void)
-{
-	struct sigaction sa = { .sa_handler = guard_handler }, old;
-	size_t n = sizeof(guard_signals) / sizeof(*guard_signals);
-
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < n; i++)
-		sigaddset(&sa.sa_mask, guard_signals[i]);
-	for (size_t i = 0; i < n; i++) {
-		if (sigaction(guard_signals[i], NULL, &old) < 0)
-			return -errno;
-		/* A signal the caller ignores (nohup) stays ignored. */
-		if (old.sa_handler == SIG_IGN)
-			continue;
-		if (sigaction(guard_signals[i], &sa, NULL) < 0)
-			return -errno;
-	}
-	return 0;
-}
-
-int pmu_guard_register(struct msr_dev *dev, struct pmu_saved *saved)
-{
-	sigset_t old;
-	int rc = 0, i;
-
-	guard_block(&old);
-	for (i = 0; i < guard_n && guard[i].saved != saved; i++)
-		;
-	if (i < guard_n) {
-		guard[i].dev = dev;
-	} else if (guard_n >= PMU_GUARD_MAX) {
-		rc = -ENOSPC;
-	} else {
-		guard[i].dev = dev;
-		guard[i].saved = saved;
-		guard_n = i + 1;
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return rc;
-}
-
-void pmu_guard_release(struct pmu_saved *saved)
-{
-	sigset_t old;
-
-	guard_block(&old);
-	for (int i = 0; i < guard_n; i++) {
-		if (guard[i].saved != saved)
-			continue;
-		guard[i] = guard[guard_n - 1];
-		guard_n = guard_n - 1;
-		break;
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-int pmu_guard_restore_all(void)
-{
-	int rc = 0;
-
-	for (int i = 0; i < guard_n; i++)
-		keep_first(&rc, pmu_restore(guard[i].dev, guard[i].saved));
-	return rc;
+	if (!rc)
+		rc = msr_read(dev, cpu, IA32_PERF_GLOBAL_CTRL, &gc);
+	if (fixed_ctr_ctrl)
+		*fixed_ctr_ctrl = fcc;
+	if (global_ctrl)
+		*global_ctrl = gc;
+	if (rc)
+		return rc;
+	programmed_bits(cfg, &field, &bits);
+	if (fc3_field(fcc) != field)
+		return 1;
+	return (gc & (GLOBAL_CTRL_EN_FIXED3 | GLOBAL_CTRL_EN_PERF_METRICS)) != bits;
 }

@@ -16,6 +16,12 @@
  *      PERF_METRICS);
  *   6. IA32_PERF_GLOBAL_CTRL = saved | bit 35 | bit 48 (bit 48 only where the
  *      CPU has PERF_METRICS: setting it elsewhere is a #GP, pmu-reference §1.3).
+ * With a journal (pmu_config.journal), the values read in step 1 are saved
+ * in it (journal_save_regs, on disk) before step 2, in that order
+ * (GLOBAL_CTRL, FIXED_CTR_CTRL, FIXED_CTR3, PERF_METRICS), so that
+ * journal_restore() writes exactly what pmu_restore() writes.
+ * IA32_PERF_GLOBAL_STATUS_RESET is write-1-to-clear: there is nothing to
+ * save or put back.
  * Restore: GLOBAL_CTRL = 0, then FIXED_CTR_CTRL, FIXED_CTR3, PERF_METRICS back
  * to the saved values, then GLOBAL_CTRL = saved (last).
  *
@@ -26,9 +32,11 @@
 #define BARETMA_PMU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "msr/journal.h"
 #include "msr/msr.h"
 
 /* What one CPU had before baretma touched it. */
@@ -47,6 +55,8 @@ struct pmu_config {
 	bool force;        /* take over FC3/PERF_METRICS already in use */
 	bool perf_metrics; /* the CPU has IA32_PERF_METRICS (decided by cpu/) */
 	bool fixed_ctr3;   /* the CPU has fixed counter 3 (decided by cpu/) */
+	struct journal *journal; /* NULL, or the run's journal: the saved values
+				  * go there before the first write */
 };
 
 /*
@@ -63,10 +73,11 @@ int pmu_check_in_use(struct msr_dev *dev, unsigned cpu, char *why, size_t whylen
  * pmu_program - save, then program FC3 (+ PERF_METRICS) on @cpu; see the
  * order above.  @saved is filled before the first write; saved->programmed
  * is set as soon as a write may have happened, so pmu_restore() is always
- * the right cleanup.
+ * the right cleanup (or journal_restore() of cfg->journal).
  * Returns 0; -ENODEV when !cfg->fixed_ctr3 (no write); -EBUSY when in use
- * and !cfg->force (no write; @why as for pmu_check_in_use); -errno from the
- * backend (the CPU is then restored before returning, best effort).
+ * and !cfg->force (no write; @why as for pmu_check_in_use); the errors of
+ * journal_save_regs() (no write); -errno from the backend (the CPU is then
+ * restored before returning, best effort).
  */
 int pmu_program(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 		struct pmu_saved *saved, char *why, size_t whylen);
@@ -87,58 +98,84 @@ int pmu_reset_counts(struct msr_dev *dev, unsigned cpu, bool perf_metrics);
 int pmu_restore(struct msr_dev *dev, struct pmu_saved *saved);
 
 /*
- * pmu_guard_register / pmu_guard_release - keep @saved on a process-wide list
- * restored by pmu_guard_restore_all(), which the signal handlers installed by
- * pmu_guard_install() call for SIGINT, SIGTERM and SIGHUP (then the signal is
- * re-raised with its default action, so the exit status tells the signal).
- * At most PMU_GUARD_MAX entries; returns 0 or -ENOSPC.
+ * pmu_verify - are fixed counter 3 and PERF_METRICS still as pmu_program()
+ * with @cfg left them: the FC3 field of IA32_FIXED_CTR_CTRL (bits 15:12)
+ * 0x3 (0x2 with user_only), IA32_PERF_GLOBAL_CTRL bit 35 set and bit 48
+ * set exactly when cfg->perf_metrics?  For the tamper check between
+ * repetitions (perf, the NMI watchdog or another tool may rewrite them:
+ * pmu-reference §5.1, §5.2).  Reads the two registers only; the values
+ * read go to @fixed_ctr_ctrl and @global_ctrl (either may be NULL).
+ * Returns 0 (as programmed), 1 (changed), or -errno from msr_read.
+ * Async-signal-safe.
  */
-#define PMU_GUARD_MAX 1024
-int pmu_guard_install(void);
-int pmu_guard_register(struct msr_dev *dev, struct pmu_saved *saved);
-void pmu_guard_release(struct pmu_saved *saved);
-int pmu_guard_restore_all(void);
+int pmu_verify(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
+	       uint64_t *fixed_ctr_ctrl, uint64_t *global_ctrl);
 
-/*
- * Journal for "baretma pmu enable": the saved values of each programmed CPU,
- * kept under $BARETMA_STATE_DIR (default /run/baretma) so that
- * "pmu restore" can write them back later from another process.
- * File "<dir>/cpu<N>.journal", text:
- *   "# baretma pmu journal v1"
- *   "pid <PID>" / "cmd <argv joined by spaces>" / "time <unix seconds>"
- *   "backend <msr spec>" / "user_only <0|1>"
- *   "cpu <N> perf_metrics <0|1> global_ctrl 0x.. fixed_ctr_ctrl 0x.. fixed_ctr3 0x.. perf_metrics_val 0x.."
- */
-struct pmu_journal_entry {
-	struct pmu_saved saved;
-	pid_t pid;
-	long long time;
-	bool user_only;
-	char cmd[256];
-	char backend[256];
+/* ---------------------------------------------------------- ownership */
+
+/* What pmu_check_owner() needs to know beyond the registers. */
+struct pmu_owner_query {
+	unsigned version;      /* architectural perfmon version, CPUID.0AH:EAX[7:0]:
+				* IA32_PERF_GLOBAL_INUSE is read only from 4 on
+				* (reading it earlier is a #GP: pmu-reference §1.9) */
+	unsigned gp_counters;  /* IA32_PERFEVTSELx is read for x below this (at most 32) */
+	int nmi_watchdog;      /* /proc/sys/kernel/nmi_watchdog: 1, 0, or -1 unknown */
+	pid_t journal_pid;     /* another baretma process's journal holds this CPU
+				* (journal_find_cpu), else 0 */
+	bool journal_alive;    /* ... and that process still runs */
+	enum journal_kind journal_kind;
 };
 
-/* pmu_state_dir - $BARETMA_STATE_DIR or "/run/baretma". */
-const char *pmu_state_dir(void);
+/* Who most likely uses what is in use (pmu_owner_report.owner). */
+enum pmu_owner {
+	PMU_OWNER_NONE = 0,
+	PMU_OWNER_BARETMA,     /* a baretma journal holds the CPU */
+	PMU_OWNER_PERF,        /* perf or another profiler: counters enabled, PMIs
+				* armed or the NMI watchdog on (likely: perf's events
+				* cannot be seen from here) */
+	PMU_OWNER_FIRMWARE,    /* bits set and no sign of perf: firmware or another tool */
+};
+
+struct pmu_owner_report {
+	bool busy;             /* what baretma takes is in use: the FC3 field,
+				* GLOBAL_CTRL bit 35 or 48, or INUSE bit 35 */
+	enum pmu_owner owner;  /* likely owner (of the busy part, else of the rest) */
+	bool watchdog_fc1;     /* nmi_watchdog=1 and FC1's field enabled: the NMI
+				* watchdog's cycles event (pmu-reference §5.1) */
+	bool inuse_read;       /* IA32_PERF_GLOBAL_INUSE was read */
+	uint64_t fixed_ctr_ctrl, global_ctrl, inuse;
+	uint32_t fixed_used;   /* bit i: FCi's field (IA32_FIXED_CTR_CTRL[4i+3:4i]) != 0 */
+	uint32_t evtsel_en;    /* bit x: IA32_PERFEVTSELx EN (bit 22) set */
+	uint32_t evtsel_int;   /* bit x: INT (bit 20) set */
+	uint32_t evtsel_event; /* bit x: event code (bits 7:0) != 0 */
+	uint32_t evtsel_unread;/* bit x: IA32_PERFEVTSELx could not be read (-EIO) */
+	uint64_t evtsel[32];   /* the values read */
+	char busy_why[256];    /* what is busy, as pmu_check_in_use says it, plus
+				* INUSE bit 35; "" when !busy */
+	char others[768];      /* other counters in use, for information, e.g.
+				* "fixed counter 1 (field 0xb: OS, USR, PMI) held by the
+				* NMI watchdog; IA32_PERFEVTSEL0=0x53003c (EN, INT,
+				* event 0x3c)"; "" when none */
+	char owner_text[256];  /* "the NMI watchdog", "perf or another profiler
+				* (likely: ...)", "firmware or another tool (...)",
+				* "a crashed baretma run (pid P)", "" for NONE */
+};
 
 /*
- * pmu_journal_write - atomically write the journal for e->saved.cpu (mode
- * 0600, created with O_NOFOLLOW, fsync'd).  Creates the directory (0700)
- * if missing.  Returns 0 or -errno.
+ * pmu_check_owner - who is using the PMU of @cpu, before baretma touches
+ * it (pmu-reference §5.4 checklist, PCM's PMUinUse).  Reads, never writes:
+ * IA32_FIXED_CTR_CTRL (every field), IA32_PERF_GLOBAL_CTRL (bits 35, 48),
+ * IA32_PERFEVTSELx for x < q->gp_counters (EN, INT, event code), and
+ * IA32_PERF_GLOBAL_INUSE when q->version >= 4 (bit i: PERFEVTSELi event
+ * != 0, bit 32+i: FCi enabled, bit 63: a PMI armed; pmu-reference §1.9).
+ * A PERFEVTSELx or INUSE read failing with -EIO (not modelled by a state
+ * file) is recorded (evtsel_unread, !inuse_read), not an error.
+ * Returns 0 (nothing baretma takes is in use; @r may still list others),
+ * -EBUSY (@r->busy_why, @r->owner_text say what and who), or -errno from
+ * reading IA32_FIXED_CTR_CTRL / IA32_PERF_GLOBAL_CTRL (or a PERFEVTSELx /
+ * INUSE error other than -EIO).
  */
-int pmu_journal_write(const struct pmu_journal_entry *e);
-
-/* pmu_journal_read - read the journal of @cpu: 0, -ENOENT (none), -EINVAL (malformed). */
-int pmu_journal_read(unsigned cpu, struct pmu_journal_entry *e);
-
-/* pmu_journal_remove - delete the journal of @cpu: 0 or -errno. */
-int pmu_journal_remove(unsigned cpu);
-
-/*
- * pmu_journal_list - the CPUs that have a journal, ascending.
- * Stores at most @max CPU numbers in @cpus; returns the count or -errno
- * (-ERANGE when there are more than @max journals; a missing directory is 0).
- */
-int pmu_journal_list(unsigned *cpus, int max);
+int pmu_check_owner(struct msr_dev *dev, unsigned cpu, const struct pmu_owner_query *q,
+		    struct pmu_owner_report *r);
 
 #endif

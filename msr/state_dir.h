@@ -16,7 +16,7 @@
 #include <stdbool.h>
 
 /* state_dir_path - $BARETMA_STATE_DIR when set and not empty, else
- * "/run/baretma".  The same rule as pmu_state_dir() (msr/pmu.h). */
+ * "/run/baretma". */
 const char *state_dir_path(void);
 
 /*

@@ -196,6 +196,66 @@ static void test_status_model(void)
 	msr_close(dev);
 }
 
+/* Replace @path with @text the way msr/msr.h asks other writers to: a new
+ * file renamed over it. */
+static void replace_file(const char *path, const char *text)
+{
+	char tmp[600];
+
+	snprintf(tmp, sizeof(tmp), "%s.other", path);
+	put_file(tmp, text);
+	if (rename(tmp, path)) {
+		perror(path);
+		exit(1);
+	}
+}
+
+/* Another process's writes are seen: the file is read again when its
+ * stat (device, inode, size, mtime) changed (msr/msr.h). */
+static void test_reload(void)
+{
+	const char *f = tpath("shared");
+	uint64_t v = 0;
+	int rc;
+	struct msr_dev *dev;
+	char big[80 * 1024];
+
+	put_file(f, "0 0x38d 0x3333\n0 0x38f 0x1000f0000000f\n");
+	dev = open_spec("state:", f, &rc);
+	check_int(rc, ==, 0, "reload: open");
+	check_int(msr_read(dev, 0, 0x38d, &v), ==, 0, "reload: read");
+	check_u64(v, ==, 0x3333, "reload: 0x3333 as in the file");
+	replace_file(f, "# changed by another process\n0 0x38d 0x333\n0 0x38f 0x1000f0000000f\n");
+	check_int(msr_read(dev, 0, 0x38d, &v), ==, 0, "reload: read after another writer");
+	check_u64(v, ==, 0x333, "reload: the other writer's 0x333 is seen");
+	check_int(msr_write(dev, 0, 0x38f, 0x70000000f), ==, 0, "reload: write another register");
+	check_str(get_file(f), "# changed by another process\n0 0x38d 0x333\n0 0x38f 0x70000000f\n",
+		  "reload: the write keeps the other writer's text and value");
+	/* The same size and a new inode still count as a change. */
+	replace_file(f, "# changed by another process\n0 0x38d 0x444\n0 0x38f 0x70000000f\n");
+	check_int(msr_read(dev, 0, 0x38d, &v), ==, 0, "reload: same size, new file");
+	check_u64(v, ==, 0x444, "reload: 0x444 seen");
+	replace_file(f, "0 0x38d zz\n");
+	check_int(msr_read(dev, 0, 0x38d, &v), ==, -EINVAL, "reload: malformed now: -EINVAL");
+	check_int(msr_write(dev, 0, 0x38d, 0x1), ==, -EINVAL, "reload: malformed: writes refused too");
+	check_str(get_file(f), "0 0x38d zz\n", "reload: a malformed file is never overwritten");
+	replace_file(f, "0 0x38d 0x555\n");
+	check_int(msr_read(dev, 0, 0x38d, &v), ==, 0, "reload: good again");
+	check_u64(v, ==, 0x555, "reload: 0x555");
+	check_int(msr_read(dev, 0, 0x38f, &v), ==, -EIO, "reload: a register gone from the file: -EIO");
+	/* Room to grow: the file's size again, at least 64 KiB. */
+	memset(big, '#', sizeof(big) - 16);
+	snprintf(big + sizeof(big) - 16, 16, "\n0 0x38d 0x6\n");
+	replace_file(f, big);
+	check_int(msr_read(dev, 0, 0x38d, &v), ==, -EFBIG, "reload: grown past the room: -EFBIG");
+	msr_close(dev);
+	dev = open_spec("state:", f, &rc);
+	check_int(rc, ==, 0, "reload: a new handle opens the big file");
+	check_int(msr_read(dev, 0, 0x38d, &v), ==, 0, "reload: and reads it");
+	check_u64(v, ==, 0x6, "reload: 0x6");
+	msr_close(dev);
+}
+
 static void test_templates(void)
 {
 	char buf[256];
@@ -356,6 +416,7 @@ int main(void)
 	test_good_file();
 	test_malformed();
 	test_status_model();
+	test_reload();
 	test_templates();
 	test_device();
 	test_trace();

@@ -1,7 +1,9 @@
 /*
  * t/0310-pmu-program.c - programming FC3 + PERF_METRICS (msr/pmu.h) against
  * a state file modelling an Ice Lake client CPU, read back through the
- * $BARETMA_MSR_TRACE lines and the state file's text.
+ * $BARETMA_MSR_TRACE lines and the state file's text; the same with the
+ * run journal (msr/journal.h) and its signal guard; the tamper check
+ * (pmu_verify) and the ownership check (pmu_check_owner).
  *
  * Every expected sequence below is worked out by hand from msr/pmu.h and
  * pmu-reference §1.2-§1.4 and §5.4; the arithmetic is written next to it.
@@ -16,6 +18,7 @@
 #include <unistd.h>
 
 #include "msr/intel_regs.h"
+#include "msr/journal.h"
 #include "msr/pmu.h"
 #include "t/tap.h"
 
@@ -365,23 +368,71 @@ static void test_backend_failure(void)
 	free(keep);
 }
 
-/* Child: program, guard, die of @sig.  Parent: killed by @sig, file restored. */
-static void guard_case(int sig, bool release, const char *name)
+/* The journal file of this process (msr/journal.h: run-<PID>.journal). */
+static const char *journal_file(pid_t pid)
+{
+	static char p[700];
+
+	snprintf(p, sizeof(p), "%s/run/run-%ld.journal", dir, (long)pid);
+	return p;
+}
+
+/* The "reg" lines of a journal file. */
+static const char *reg_lines(const char *path)
+{
+	static char out[4096];
+	const char *t = get_file(path);
+	size_t o = 0;
+
+	out[0] = '\0';
+	while (*t) {
+		const char *nl = strchr(t, '\n');
+		size_t len = nl ? (size_t)(nl - t) + 1 : strlen(t);
+
+		if (strncmp(t, "reg ", 4) == 0 && o + len < sizeof(out)) {
+			memcpy(out + o, t, len);
+			o += len;
+		}
+		t += len;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static void spec_of(char *spec, size_t n)
+{
+	snprintf(spec, n, "state:%s", state);
+}
+
+/*
+ * Child: journal, guard (msr/journal.h), program, die of @sig.  Parent:
+ * killed by @sig, file restored by the handler, journal gone.  With
+ * @detach the journal is left on purpose ("pmu enable"): the registers
+ * stay programmed and the journal file restores them later.
+ */
+static void guard_case(int sig, bool detach, const char *name)
 {
 	int status = 0;
 	pid_t pid;
+	char spec[600];
 	struct msr_dev *dev = setup(icl_text);
 
+	spec_of(spec, sizeof(spec));
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
+		struct pmu_config cfg = icl_cfg;
+		struct journal *j;
 		struct pmu_saved s;
 
-		if (pmu_guard_install() || pmu_guard_register(dev, &s) ||
-		    pmu_program(dev, 0, &icl_cfg, &s, NULL, 0))
+		if (journal_begin(&j, "t0310 guard", spec, JOURNAL_RUN, false) ||
+		    journal_guard_install(j, dev))
+			_exit(97);
+		cfg.journal = j;
+		if (pmu_program(dev, 0, &cfg, &s, NULL, 0))
 			_exit(98);
-		if (release)
-			pmu_guard_release(&s);
+		if (detach)
+			journal_detach(j);
 		raise(sig);
 		_exit(99);
 	}
@@ -389,14 +440,25 @@ static void guard_case(int sig, bool release, const char *name)
 	ok(WIFSIGNALED(status) && WTERMSIG(status) == sig, "%s: child killed by the signal", name);
 	if (!WIFSIGNALED(status))
 		printf("#   child exit status %d\n", WEXITSTATUS(status));
-	if (release) {
-		ok(strcmp(get_file(state), icl_text) != 0, "%s: released guard leaves it programmed", name);
+	if (detach) {
+		struct journal_data d;
+
 		ok(strstr(get_file(state), "0 0x38f 0x1000f0000000f\n") != NULL,
 		   "%s: GLOBAL_CTRL still programmed", name);
+		ok(!strcmp(reg_lines(journal_file(pid)),
+			   "reg 0 0x38f 0x70000000f\nreg 0 0x38d 0x333\nreg 0 0x30c 0x2f1a3c0\n"
+			   "reg 0 0x329 0x1f3a5c47\n"), "%s: the journal stays, with the saved values",
+		   name);
+		ok(journal_load(journal_file(pid), &d) == 0, "%s: journal loads", name);
+		ok(journal_restore_data(&d, dev) == 0, "%s: restored from the file", name);
+		journal_data_free(&d);
+		ok(!strcmp(get_file(state), icl_text), "%s: original bytes back from the file", name);
+		ok(journal_remove(pid) == 0, "%s: journal removed", name);
 	} else {
 		check_str(get_file(state), icl_text, name);
 		ok(strstr(trace_lines("wr"), "wr 0 0x38f 0x70000000f\n") != NULL,
 		   "%s: the handler wrote GLOBAL_CTRL back", name);
+		ok(access(journal_file(pid), F_OK) != 0, "%s: no journal left", name);
 	}
 	msr_close(dev);
 }
@@ -406,115 +468,222 @@ static void test_guard(void)
 	guard_case(SIGTERM, false, "SIGTERM restores the original bytes");
 	guard_case(SIGINT, false, "SIGINT restores the original bytes");
 	guard_case(SIGHUP, false, "SIGHUP restores the original bytes");
-	guard_case(SIGTERM, true, "SIGTERM after release");
+	guard_case(SIGQUIT, false, "SIGQUIT restores the original bytes");
+	guard_case(SIGTERM, true, "SIGTERM after journal_detach");
 }
 
-static const char journal_text[] =
-	"# baretma pmu journal v1\n"
-	"pid 4242\n"
-	"cmd baretma pmu enable --cpu 3\n"
-	"time 1700000000\n"
-	"backend state:/tmp/x\n"
-	"user_only 1\n"
-	"cpu 3 perf_metrics 1 global_ctrl 0x70000000f fixed_ctr_ctrl 0x333 "
-	"fixed_ctr3 0x2f1a3c0 perf_metrics_val 0x1f3a5c47\n";
-
-static void write_journal_file(const char *name, const char *text)
+/*
+ * pmu_program with a journal: the same accesses in the same order (the
+ * trace is the one of test_program_restore), the saved values in the
+ * journal, in the order read, before the first write; journal_restore
+ * writes what pmu_restore writes.
+ */
+static void test_journaled(void)
 {
-	char p[600];
+	struct pmu_config cfg = icl_cfg;
+	struct journal *j;
+	struct pmu_saved s;
+	char spec[600];
+	struct msr_dev *dev = setup(icl_text);
 
-	snprintf(p, sizeof(p), "%s/run/%s", dir, name);
-	put_file(p, text);
+	spec_of(spec, sizeof(spec));
+	check_int(journal_begin(&j, "t0310", spec, JOURNAL_RUN, false), ==, 0, "journal_begin");
+	cfg.journal = j;
+	check_int(pmu_program(dev, 0, &cfg, &s, NULL, 0), ==, 0, "program cpu 0 with a journal");
+	check_str(trace_lines(""),
+		  "rd 0 0x38f 0x70000000f\n"
+		  "rd 0 0x38d 0x333\n"
+		  "rd 0 0x30c 0x2f1a3c0\n"
+		  "rd 0 0x329 0x1f3a5c47\n"
+		  "wr 0 0x38f 0x0\n"
+		  "wr 0 0x38d 0x3333\n"
+		  "wr 0 0x30c 0x0\n"
+		  "wr 0 0x329 0x0\n"
+		  "wr 0 0x390 0x1000800000000\n"
+		  "wr 0 0x38f 0x1000f0000000f\n",
+		  "journaled program: the same accesses in the same order");
+	/* Saved = the fixture's cpu 0 lines; GLOBAL_STATUS_RESET (write-1-to-clear) is not saved. */
+	check_str(reg_lines(journal_path(j)),
+		  "reg 0 0x38f 0x70000000f\nreg 0 0x38d 0x333\nreg 0 0x30c 0x2f1a3c0\n"
+		  "reg 0 0x329 0x1f3a5c47\n", "journal: the four saved registers, in the order read");
+	put_file(trace, "");
+	check_int(journal_restore(j, dev), ==, 0, "journal_restore");
+	check_str(trace_lines(""),
+		  "wr 0 0x38f 0x0\n"
+		  "wr 0 0x38d 0x333\n"
+		  "wr 0 0x30c 0x2f1a3c0\n"
+		  "wr 0 0x329 0x1f3a5c47\n"
+		  "wr 0 0x38f 0x70000000f\n",
+		  "journal_restore writes what pmu_restore writes: freeze, then GLOBAL_CTRL last");
+	check_str(get_file(state), icl_text, "journal_restore gives back the original bytes");
+	check_int(journal_end(j), ==, 0, "journal_end removes it");
+	msr_close(dev);
+
+	/* Without PERF_METRICS: three registers, no 0x329. */
+	dev = setup(icl_text);
+	cfg = icl_cfg;
+	cfg.perf_metrics = false;
+	check_int(journal_begin(&j, "t0310", spec, JOURNAL_RUN, false), ==, 0, "journal_begin");
+	cfg.journal = j;
+	check_int(pmu_program(dev, 1, &cfg, &s, NULL, 0), ==, 0, "program cpu 1, no PERF_METRICS");
+	check_str(reg_lines(journal_path(j)),
+		  "reg 1 0x38f 0x70000000f\nreg 1 0x38d 0xa00000b3a\nreg 1 0x30c 0x51\n",
+		  "journal: no PERF_METRICS saved without the feature");
+	check_int(journal_restore(j, dev), ==, 0, "restore");
+	check_str(get_file(state), icl_text, "original bytes");
+	journal_end(j);
+	msr_close(dev);
+
+	/* The journal refuses CPU 9000 (JOURNAL_MAX_CPUS 8192): nothing written. */
+	static const char big[] = "9000 0x30c 0x1\n9000 0x329 0x2\n9000 0x38d 0x333\n"
+				  "9000 0x38e 0x0\n9000 0x38f 0x70000000f\n9000 0x390 0x0\n";
+	dev = setup(big);
+	cfg = icl_cfg;
+	check_int(journal_begin(&j, "t0310", spec, JOURNAL_RUN, false), ==, 0, "journal_begin");
+	cfg.journal = j;
+	check_int(pmu_program(dev, 9000, &cfg, &s, NULL, 0), ==, -EINVAL,
+		  "journal cannot save cpu 9000: -EINVAL");
+	check_str(trace_lines("wr"), "", "not journaled: not a single write");
+	ok(!s.programmed, "not journaled: nothing to restore");
+	check_str(get_file(state), big, "state file unchanged");
+	check_int(journal_end(j), ==, 0, "empty journal removed");
+	msr_close(dev);
 }
 
-static void test_journal(void)
+/* pmu_verify: the tamper check sees another handle's writes (a second process). */
+static void test_verify(void)
 {
-	struct pmu_journal_entry e = {
-		.saved = { .cpu = 3, .perf_metrics = true, .programmed = true,
-			   .global_ctrl = 0x70000000f, .fixed_ctr_ctrl = 0x333,
-			   .fixed_ctr3 = 0x2f1a3c0, .perf_metrics_val = 0x1f3a5c47 },
-		.pid = 4242, .time = 1700000000, .user_only = true,
-		.cmd = "baretma pmu enable --cpu 3", .backend = "state:/tmp/x",
-	}, r;
-	char run[600], p[700];
-	unsigned cpus[8];
-	struct stat st;
+	struct pmu_config cfg = icl_cfg;
+	struct pmu_saved s;
+	uint64_t fcc = 0, gc = 0;
+	char spec[600];
+	struct msr_dev *dev = setup(icl_text), *other = NULL;
 
-	snprintf(run, sizeof(run), "%s/run", dir);
-	setenv("BARETMA_STATE_DIR", run, 1);
-	check_str(pmu_state_dir(), run, "state dir from $BARETMA_STATE_DIR");
-	check_int(pmu_journal_list(cpus, 8), ==, 0, "no dir yet: no journal");
-	check_int(pmu_journal_write(&e), ==, 0, "journal write creates the dir");
-	ok(stat(run, &st) == 0 && (st.st_mode & 07777) == 0700, "dir mode 0700");
-	snprintf(p, sizeof(p), "%s/cpu3.journal", run);
-	ok(stat(p, &st) == 0 && (st.st_mode & 07777) == 0600, "journal mode 0600");
-	check_str(get_file(p), journal_text, "journal text as in pmu.h");
-	memset(&r, 0, sizeof(r));
-	check_int(pmu_journal_read(3, &r), ==, 0, "journal read");
-	ok(r.saved.cpu == 3 && r.saved.perf_metrics && r.saved.programmed && r.pid == 4242 &&
-	   r.time == 1700000000 && r.user_only, "read: cpu, flags, pid, time");
-	check_u64(r.saved.global_ctrl, ==, 0x70000000f, "read global_ctrl");
-	check_u64(r.saved.fixed_ctr_ctrl, ==, 0x333, "read fixed_ctr_ctrl");
-	check_u64(r.saved.fixed_ctr3, ==, 0x2f1a3c0, "read fixed_ctr3");
-	check_u64(r.saved.perf_metrics_val, ==, 0x1f3a5c47, "read perf_metrics_val");
-	check_str(r.cmd, "baretma pmu enable --cpu 3", "read cmd");
-	check_str(r.backend, "state:/tmp/x", "read backend");
-	check_int(pmu_journal_read(4, &r), ==, -ENOENT, "no journal for cpu 4");
+	spec_of(spec, sizeof(spec));
+	check_int(pmu_program(dev, 0, &cfg, &s, NULL, 0), ==, 0, "program cpu 0");
+	check_int(pmu_verify(dev, 0, &cfg, &fcc, &gc), ==, 0, "verify right after: as programmed");
+	check_u64(fcc, ==, 0x3333, "verify read FIXED_CTR_CTRL 0x3333");
+	check_u64(gc, ==, 0x1000f0000000full, "verify read GLOBAL_CTRL 0x1000f0000000f");
+	check_int(msr_open(spec, &other), ==, 0, "a second handle on the state file");
+	/* perf takes FC3 away: field 15:12 cleared, 0x3333 -> 0x333 */
+	check_int(msr_write(other, 0, IA32_FIXED_CTR_CTRL, 0x333), ==, 0, "other: FC3 field cleared");
+	check_int(pmu_verify(dev, 0, &cfg, &fcc, NULL), ==, 1, "verify sees the other handle's write: 1");
+	check_u64(fcc, ==, 0x333, "and reads 0x333");
+	check_int(msr_write(other, 0, IA32_FIXED_CTR_CTRL, 0x3333), ==, 0, "other: FC3 field back");
+	/* perf_enable_all style: GLOBAL_CTRL without bit 48 (0x1000f0000000f - 1<<48) */
+	check_int(msr_write(other, 0, IA32_PERF_GLOBAL_CTRL, 0xf0000000full), ==, 0, "other: bit 48 cleared");
+	check_int(pmu_verify(dev, 0, &cfg, NULL, &gc), ==, 1, "bit 48 cleared: 1");
+	check_int(msr_write(other, 0, IA32_PERF_GLOBAL_CTRL, 0x1000f0000000full), ==, 0, "other: back");
+	check_int(pmu_verify(dev, 0, &cfg, NULL, NULL), ==, 0, "as programmed again: 0");
+	cfg.user_only = true;
+	check_int(pmu_verify(dev, 0, &cfg, NULL, NULL), ==, 1, "field 0x3 is not user-only's 0x2: 1");
+	cfg = icl_cfg;
+	cfg.perf_metrics = false;
+	check_int(pmu_verify(dev, 0, &cfg, NULL, NULL), ==, 1,
+		  "bit 48 set where the config has no PERF_METRICS: 1");
+	check_int(pmu_verify(dev, 5, &icl_cfg, NULL, NULL), ==, -ENXIO, "no cpu 5: -ENXIO");
+	msr_close(other);
+	check_int(pmu_restore(dev, &s), ==, 0, "restore");
+	check_str(get_file(state), icl_text, "original bytes");
+	msr_close(dev);
+}
 
-	e.saved.cpu = 12;
-	pmu_journal_write(&e);
-	e.saved.cpu = 0;
-	pmu_journal_write(&e);
-	write_journal_file("cpu07.journal.bak", "x");
-	check_int(pmu_journal_list(cpus, 8), ==, 3, "three journals");
-	ok(cpus[0] == 0 && cpus[1] == 3 && cpus[2] == 12, "listed ascending: 0 3 12");
-	check_int(pmu_journal_list(cpus, 2), ==, -ERANGE, "more journals than room: -ERANGE");
-	check_int(pmu_journal_remove(12), ==, 0, "remove cpu 12");
-	check_int(pmu_journal_read(12, &r), ==, -ENOENT, "removed journal is gone");
-	check_int(pmu_journal_remove(12), ==, -ENOENT, "removing twice: -ENOENT");
+/* Ice Lake cpu 0 with 4 PERFEVTSELs and IA32_PERF_GLOBAL_INUSE, all free
+ * apart from FC0-2 (firmware leftovers, OS+USR: 0x333). */
+static const char own_text[] =
+	"0 0x186 0x0\n0 0x187 0x0\n0 0x188 0x0\n0 0x189 0x0\n"
+	"0 0x30c 0x0\n0 0x329 0x0\n0 0x38d 0x333\n0 0x38e 0x0\n"
+	"0 0x38f 0x70000000f\n0 0x392 0x0\n";
 
-	static const struct { const char *from, *to, *name; } bad[] = {
-		{ "# baretma pmu journal v1", "# baretma pmu journal v2", "wrong magic" },
-		{ "pid 4242", "pid -1", "negative pid" },
-		{ "pid 4242", "pid 0", "pid 0" },
-		{ "time 1700000000", "time 17x", "junk time" },
-		{ "user_only 1", "user_only 2", "user_only 2" },
-		{ "global_ctrl 0x70000000f", "global_ctrl 70000000f", "hex without 0x" },
-		{ "fixed_ctr3 0x2f1a3c0", "fixed_ctr3 0x12345678901234567", "hex too wide" },
-		{ "perf_metrics_val 0x1f3a5c47\n", "perf_metrics_val 0x1f3a5c47\nextra\n", "extra line" },
-		{ "perf_metrics_val 0x1f3a5c47\n", "perf_metrics_val 0x1f3a5c47", "no final newline" },
-		{ "cpu 3 perf", "cpu 5 perf", "cpu differs from the file name" },
-		{ "pid 4242\ncmd", "cmd", "missing pid line" },
-		{ "0x333 fixed", "0x333  fixed", "double space" },
-	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
-		write_journal_file("cpu3.journal", edit(journal_text, bad[i].from, bad[i].to));
-		check_int(pmu_journal_read(3, &r), ==, -EINVAL, bad[i].name);
-	}
-	write_journal_file("cpu3.journal", journal_text);
-	check_int(pmu_journal_read(3, &r), ==, 0, "hand-written journal reads");
+static int owner_case(const char *text, const struct pmu_owner_query *q,
+		      struct pmu_owner_report *r)
+{
+	struct msr_dev *dev = setup(text);
+	int rc = pmu_check_owner(dev, 0, q, r);
 
-	/* A symlinked state dir is refused (root writes MSRs from it). */
-	snprintf(p, sizeof(p), "%s/link", dir);
-	if (symlink(run, p) == 0) {
-		setenv("BARETMA_STATE_DIR", p, 1);
-		check_int(pmu_journal_write(&e), ==, -ELOOP, "symlink state dir: write -ELOOP");
-		check_int(pmu_journal_read(3, &r), ==, -ELOOP, "symlink state dir: read -ELOOP");
-	} else {
-		skip(2, "cannot create a symlink here");
-	}
-	setenv("BARETMA_STATE_DIR", run, 1);
-	chmod(run, 0777);
-	check_int(pmu_journal_read(3, &r), ==, -EPERM, "world-writable state dir: -EPERM");
-	chmod(run, 0700);
-	if (geteuid() == 0 && chown(run, 65534, 65534) == 0) {
-		check_int(pmu_journal_read(3, &r), ==, -EPERM, "state dir of another user: -EPERM");
-		if (chown(run, 0, 0))
-			printf("# chown back failed\n");
-	} else {
-		skip(1, "not root: cannot hand the dir to another user");
-	}
-	check_int(pmu_journal_read(3, &r), ==, 0, "dir fixed: reads again");
+	check_str(trace_lines("wr"), "", "pmu_check_owner writes nothing");
+	check_str(get_file(state), text, "state file unchanged");
+	msr_close(dev);
+	return rc;
+}
+
+static void test_owner(void)
+{
+	struct pmu_owner_query q = { .version = 5, .gp_counters = 4, .nmi_watchdog = 0 };
+	struct pmu_owner_report r;
+
+	check_int(owner_case(own_text, &q, &r), ==, 0, "free: 0");
+	ok(!r.busy && r.inuse_read && r.fixed_used == 0x7, "free: not busy, INUSE read, FC0-2 used");
+	check_str(r.others, "fixed counter 0 (IA32_FIXED_CTR_CTRL[3:0]=0x3: OS, USR); "
+		  "fixed counter 1 (IA32_FIXED_CTR_CTRL[7:4]=0x3: OS, USR); "
+		  "fixed counter 2 (IA32_FIXED_CTR_CTRL[11:8]=0x3: OS, USR)",
+		  "free: FC0-2 listed for information");
+	ok(r.owner == PMU_OWNER_FIRMWARE && strstr(r.owner_text, "firmware or another tool"),
+	   "FC0-2 counting, no PMI, no GP counter, watchdog off: firmware or another tool");
+	ok(strstr(trace_lines("rd"), "rd 0 0x189 ") && !strstr(trace_lines("rd"), "rd 0 0x18a "),
+	   "PERFEVTSEL0-3 read, not 4 (gp_counters 4)");
+
+	check_int(owner_case(edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r), ==, -EBUSY,
+		  "FC3 field 0x3: -EBUSY");
+	check_str(r.busy_why, "IA32_FIXED_CTR_CTRL[15:12]=0x3 (fixed counter 3 enabled)", "busy: why");
+	ok(strstr(r.owner_text, "firmware or another tool") != NULL, "FC3 alone: firmware or another tool");
+
+	check_int(owner_case(edit(own_text, "0x38f 0x70000000f", "0x38f 0x100070000000f"), &q, &r),
+		  ==, -EBUSY, "GLOBAL_CTRL bit 48: -EBUSY");
+	check_str(r.busy_why, "IA32_PERF_GLOBAL_CTRL bit 48 set (PERF_METRICS enabled)", "bit 48: why");
+
+	/* PERFEVTSEL0 = EN (1<<22) | INT (1<<20) | OS (1<<17) | USR (1<<16) | event 0x3c
+	 * = 0x400000 + 0x100000 + 0x20000 + 0x10000 + 0x3c = 0x53003c */
+	check_int(owner_case(edit(own_text, "0 0x186 0x0", "0 0x186 0x53003c"), &q, &r), ==, 0,
+		  "PERFEVTSEL0 in use: information, not a refusal");
+	ok(r.evtsel_en == 1 && r.evtsel_int == 1 && r.evtsel_event == 1, "PERFEVTSEL0: EN, INT, event");
+	ok(strstr(r.others, "IA32_PERFEVTSEL0=0x53003c (EN, INT, event 0x3c)") != NULL,
+	   "PERFEVTSEL0 named with its bits");
+	ok(r.owner == PMU_OWNER_PERF && strstr(r.owner_text, "perf or another profiler (likely:"),
+	   "owner: perf or another profiler (likely)");
+
+	/* INUSE bit 35 = 32 + 3: fixed counter 3 in use (pmu-reference §1.9) */
+	check_int(owner_case(edit(own_text, "0x392 0x0", "0x392 0x800000000"), &q, &r), ==, -EBUSY,
+		  "INUSE bit 35 (v5): -EBUSY");
+	check_str(r.busy_why, "IA32_PERF_GLOBAL_INUSE bit 35 set (fixed counter 3 in use)",
+		  "INUSE bit 35: why");
+	q.version = 3;
+	check_int(owner_case(edit(own_text, "0x392 0x0", "0x392 0x800000000"), &q, &r), ==, 0,
+		  "version 3: INUSE not read (a #GP before v4)");
+	ok(!strstr(trace_lines("rd"), " 0x392 ") && !r.inuse_read, "v3: no access to 0x392");
+	q.version = 5;
+	check_int(owner_case(edit(own_text, "0 0x392 0x0\n", ""), &q, &r), ==, 0,
+		  "INUSE not in the state file: not an error");
+	ok(!r.inuse_read, "INUSE unread");
+
+	/* The NMI watchdog: FC1 field 0xb (OS, USR, PMI), nmi_watchdog=1 */
+	q.nmi_watchdog = 1;
+	check_int(owner_case(edit(own_text, "0x38d 0x333", "0x38d 0xb0"), &q, &r), ==, 0,
+		  "watchdog on FC1: not a refusal");
+	ok(r.watchdog_fc1, "watchdog_fc1");
+	check_str(r.others, "fixed counter 1 (IA32_FIXED_CTR_CTRL[7:4]=0xb: OS, USR, PMI) held by "
+		  "the NMI watchdog", "FC1 alone in use, named as the watchdog's");
+	check_str(r.owner_text, "the NMI watchdog", "owner: the NMI watchdog");
+	check_int(owner_case(edit(own_text, "0x38d 0x333", "0x38d 0x3b3"), &q, &r), ==, 0,
+		  "watchdog on FC1, FC0/FC2 counting too: not a refusal");
+	ok(strstr(r.others, "[7:4]=0xb: OS, USR, PMI) held by the NMI watchdog") != NULL,
+	   "FC1 still named as the watchdog's");
+	ok(r.owner == PMU_OWNER_PERF && strstr(r.owner_text, "the NMI watchdog is on"),
+	   "the rest: perf (likely), the watchdog as the evidence");
+	check_int(owner_case(edit(own_text, "0x38d 0x333", "0x38d 0x33b3"), &q, &r), ==, -EBUSY,
+		  "watchdog on and FC3 busy: -EBUSY");
+	ok(r.owner == PMU_OWNER_PERF && strstr(r.owner_text, "the NMI watchdog is on"),
+	   "FC3 busy with the watchdog on: perf (likely), the watchdog as the evidence");
+	q.nmi_watchdog = 0;
+
+	/* A journal holds the CPU: a crashed run, or pmu enable */
+	q.journal_pid = 4242;
+	check_int(owner_case(edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r), ==, -EBUSY,
+		  "journal + FC3: -EBUSY");
+	check_str(r.owner_text, "a crashed baretma run (pid 4242)", "owner: a crashed baretma run");
+	q.journal_kind = JOURNAL_ENABLE;
+	owner_case(edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r);
+	check_str(r.owner_text, "'baretma pmu enable' (pid 4242, not running)", "owner: pmu enable");
 }
 
 int main(void)
@@ -529,13 +698,21 @@ int main(void)
 	snprintf(state, sizeof(state), "%s/state", dir);
 	snprintf(trace, sizeof(trace), "%s/trace", dir);
 	setenv("BARETMA_MSR_TRACE", trace, 1);
+	{
+		char run[600];
+
+		snprintf(run, sizeof(run), "%s/run", dir);
+		setenv("BARETMA_STATE_DIR", run, 1);
+	}
 	test_program_restore();
 	test_user_only();
 	test_busy_and_force();
 	test_no_fc3_no_metrics();
 	test_backend_failure();
 	test_guard();
-	test_journal();
+	test_journaled();
+	test_verify();
+	test_owner();
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

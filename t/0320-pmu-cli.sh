@@ -46,7 +46,11 @@ prog() {
 		c=$((c + 1))
 	done
 }
-journals() { ls "$tmp/run" 2>/dev/null | tr '\n' ' '; }
+# The journals in the state dir (msr/journal.h: one run-PID.journal per
+# run; the cpuN.lock and settings.lock files of msr/lock.h stay).
+journals() { ls "$tmp/run" 2>/dev/null | grep 'journal$' | tr '\n' ' '; }
+# jregs CPU: the saved-register lines of CPU in every journal
+jregs() { cat "$tmp/run/"*.journal 2>/dev/null | grep "^reg $1 "; }
 same() { cmp -s "$1" "$2"; echo $?; }
 
 # --- malformed state file (no dump needed: the backend opens first) ---------
@@ -77,15 +81,17 @@ if [ -r "$ICL" ]; then
 	is "$rc" 0 "icl: enable exits 0"
 	like "$(cat "$tmp/out")" "enabled on cpu 0-7" "icl: all 8 CPUs enabled"
 	is "$(same "$tmp/state" "$tmp/icl.prog")" 0 "icl: every CPU programmed (hand-worked values)"
-	is "$(journals)" "cpu0.journal cpu1.journal cpu2.journal cpu3.journal cpu4.journal cpu5.journal cpu6.journal cpu7.journal " \
-		"icl: one journal per CPU"
-	is "$(stat -c %a "$tmp/run" "$tmp/run/cpu3.journal" | tr '\n' ' ')" "700 600 " \
+	is "$(journals)" "run-$pid.journal " "icl: one journal for the run (run-PID.journal)"
+	is "$(cat "$tmp/run/run-$pid.journal" | grep -c '^reg [0-7] 0x38f 0x70000000f$')" 8 \
+		"icl: it holds every CPU (GLOBAL_CTRL saved for cpus 0-7)"
+	is "$(stat -c %a "$tmp/run" "$tmp/run/run-$pid.journal" | tr '\n' ' ')" "700 600 " \
 		"icl: journal dir 0700, journal 0600"
-	is "$(sed -n 7p "$tmp/run/cpu3.journal")" \
-		"cpu 3 perf_metrics 1 global_ctrl 0x70000000f fixed_ctr_ctrl 0x333 fixed_ctr3 0x1003 perf_metrics_val 0x1f3a5c47" \
-		"icl: cpu 3 journal has the saved values"
-	is "$(sed -n 2p "$tmp/run/cpu3.journal")" "pid $pid" "icl: journal names the enabling pid"
-	is "$(sed -n 5p "$tmp/run/cpu3.journal")" "backend state:$tmp/state" "icl: journal names the backend"
+	is "$(jregs 3 | tr '\n' ';')" \
+		"reg 3 0x38f 0x70000000f;reg 3 0x38d 0x333;reg 3 0x30c 0x1003;reg 3 0x329 0x1f3a5c47;" \
+		"icl: cpu 3's saved values in the journal (as found in the state file)"
+	is "$(sed -n 2p "$tmp/run/run-$pid.journal")" "pid $pid" "icl: journal names the enabling pid"
+	is "$(grep '^backend ' "$tmp/run/run-$pid.journal")" "backend state:$tmp/state" "icl: journal names the backend"
+	is "$(grep '^kind ' "$tmp/run/run-$pid.journal")" "kind enable" "icl: journal of kind enable"
 
 	out=$("$BARETMA" pmu status 2>&1); rc=$?
 	is "$rc" 0 "icl: status exits 0"
@@ -98,8 +104,8 @@ if [ -r "$ICL" ]; then
 	if command -v python3 >/dev/null 2>&1; then
 		"$BARETMA" pmu status --json --cpu 3,5 >"$tmp/st.json"; rc=$?
 		is "$rc" 0 "icl: status --json exits 0"
-		is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); j=d["journals"]; print(len(j), j[1]["cpu"], j[1]["alive"], j[1]["saved"]["fixed_ctr3"], j[1]["now"]["fixed_ctr3_field"], j[1]["now"]["global_ctrl_en_perf_metrics"])' "$tmp/st.json")" \
-			"2 5 False 0x1005 3 True" "icl: --json for cpu 3,5"
+		is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); j=d["journals"]; c=j[0]["cpus"]; print(len(j), len(c), c[1]["cpu"], j[0]["alive"], c[1]["saved"]["fixed_ctr3"], c[1]["now"]["fixed_ctr3_field"], c[1]["now"]["global_ctrl_en_perf_metrics"])' "$tmp/st.json")" \
+			"1 2 5 False 0x1005 3 True" "icl: --json for cpu 3,5 (one journal, those two CPUs)"
 	else
 		skip "no python3"; skip "no python3"
 	fi
@@ -107,7 +113,8 @@ if [ -r "$ICL" ]; then
 	# enable twice: refused before any write
 	out=$(BARETMA_MSR_TRACE=$tmp/trace "$BARETMA" pmu enable --cpuid-dump "$ICL" 2>&1); rc=$?
 	is "$rc" 75 "icl: second enable refused (EX_TEMPFAIL)"
-	like "$out" "cpu 0-7 already enabled.*run 'baretma pmu restore'" "icl: refusal gives the restore hint"
+	like "$out" "cpu 0-7: counters enabled by 'baretma pmu enable' \\(pid $pid, not running\\); journal '$tmp/run/run-$pid.journal' \\(run: baretma pmu restore\\)" \
+		"icl: refusal names the CPUs, the enabling pid, the journal and the restore hint"
 	is "$(grep -c '^wr' "$tmp/trace")" 0 "icl: refused enable writes nothing"
 	is "$(same "$tmp/state" "$tmp/icl.prog")" 0 "icl: state file unchanged by the refusal"
 
@@ -123,12 +130,13 @@ if [ -r "$ICL" ]; then
 	is "$rc" 0 "icl: enable --cpu 2 --user-only"
 	{ orig 0 1; prog 2 2 0x2333; orig 3 7; } >"$tmp/icl.user"
 	is "$(same "$tmp/state" "$tmp/icl.user")" 0 "icl: only cpu 2 programmed, FC3 field 0x2"
-	is "$(journals)" "cpu2.journal " "icl: one journal"
+	is "$(journals | wc -w):$(cat "$tmp/run/"*.journal | grep '^reg ' | cut -d' ' -f2 | sort -u)" "1:2" \
+		"icl: one journal, holding cpu 2 only"
 	out=$(BARETMA_MSR=/nonexistent/%u/msr "$BARETMA" pmu restore 2>&1); rc=$?
 	is "$rc" 64 "icl: restore through another backend refused"
 	like "$out" "journal was written through MSR backend 'state:$tmp/state'" \
 		"icl: refusal names the journal's backend"
-	is "$(journals)" "cpu2.journal " "icl: journal kept"
+	is "$(journals | wc -w):$(jregs 2 | wc -l)" "1:4" "icl: journal kept"
 	"$BARETMA" pmu restore --cpu 2 >/dev/null 2>&1; rc=$?
 	is "$rc" 0 "icl: restore --cpu 2"
 	is "$(same "$tmp/state" "$tmp/icl.orig")" 0 "icl: cpu 2 back"

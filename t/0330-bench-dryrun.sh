@@ -52,13 +52,15 @@ grep -q '^1 0x38d 0x3333$' "$state"; ok $? "long run programmed FC3 before the s
 kill -TERM $pid; wait $pid; rc=$?
 is "$rc" 143 "killed by SIGTERM (status 128+15)"
 cmp -s "$state" "$tmp/orig"; ok $? "SIGTERM mid-run: every register restored"
+is "$(ls "$BARETMA_STATE_DIR" | grep -c 'journal$')" 0 "SIGTERM mid-run: no journal left"
 
 # Fixed counter 3 in use: refuse, write nothing.
 sed 's/^1 0x38d 0x333$/1 0x38d 0x2333/' "$tmp/orig" >"$state"; cp "$state" "$tmp/busy"
 BARETMA_MSR_TRACE="$tmp/trace2" "$BARETMA" bench --cpuid-dump "$icl" --cpu 1 --backend msr \
 	--kernel retire-light --reps 3 >"$tmp/out" 2>&1; rc=$?
 is "$rc" 75 "FC3 in use exits 75 (EX_TEMPFAIL)"
-like "$(cat "$tmp/out")" "already in use on cpu 1" "message says FC3 is in use"
+like "$(cat "$tmp/out")" "cpu 1: fixed counter 3 / PERF_METRICS in use: IA32_FIXED_CTR_CTRL\[15:12\]=0x2" \
+	"message says FC3 is in use on cpu 1, and how"
 is "$(grep -c '^wr' "$tmp/trace2")" 0 "no register written when FC3 is in use"
 cmp -s "$state" "$tmp/busy"; ok $? "state unchanged when refused"
 "$BARETMA" bench --cpuid-dump "$icl" --cpu 1 --backend msr --kernel retire-light --reps 3 --force >/dev/null 2>&1; rc=$?

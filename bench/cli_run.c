@@ -1,0 +1,491 @@
+/*
+ * bench/cli_run.c - "leave every machine exactly as found" for the commands
+ * that write MSRs or system settings (bench with a Top-down backend,
+ * pmu enable, pmu restore): one guard and one journal per run.
+ *
+ * Order (README "Leaving the machine as found"):
+ *   1. the settings lock (msr/lock.h settings_lock_take: exclusive when a
+ *      setting is to change, shared when only MSRs are), then the CPU
+ *      locks, ascending; busy is exit 75 naming the holder, or --wait;
+ *   2. per CPU, another run's journal holding it (journal_find_cpu):
+ *      refused (exit 75, naming it and "baretma pmu restore"), --force goes
+ *      on after saying so; a malformed journal is exit 65, always;
+ *   3. per CPU, who owns the PMU (pmu_check_owner): FC3 / PERF_METRICS in
+ *      use is refused (exit 75) unless --force; other counters in use are
+ *      information; the NMI watchdog on is a warning unless
+ *      --stop-nmi-watchdog;
+ *   4. journal_begin before the first write, and its signal guard;
+ *   5. the settings the user consented to (setting_change: journaled, on
+ *      disk, then written);
+ *   6. the caller programs, every register saved in the journal first;
+ *   7. journal_restore (registers, then settings) on every way out, then
+ *      journal_end; "pmu enable" detaches instead (the journal stays).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/cli.h"
+#include "bench/cli_run.h"
+#include "cpu/cpu.h"
+#include "msr/journal.h"
+#include "msr/lock.h"
+#include "msr/pmu.h"
+#include "msr/settings.h"
+#include "msr/state_dir.h"
+
+#define MSR_DEFAULT_SPEC "/dev/cpu/%u/msr" /* msr/msr.h */
+
+const char *cli_msr_spec(void)
+{
+	const char *s = getenv("BARETMA_MSR");
+
+	return s && *s ? s : MSR_DEFAULT_SPEC;
+}
+
+void cli_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("baretma: note: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_state_dir_fail(const char *what, int err)
+{
+	const char *dir = state_dir_path();
+
+	switch (-err) {
+	case ELOOP:
+		cli_err("state dir '%s' is a symbolic link: refused (journals decide what "
+			"is written to MSRs; use a real directory)", dir);
+		return EX_NOPERM;
+	case EPERM:
+		cli_err("state dir '%s' or a file in it is not owned by uid %u or is "
+			"writable by others: refused (chown it to uid %u and chmod 700)", dir,
+			(unsigned)geteuid(), (unsigned)geteuid());
+		return EX_NOPERM;
+	case ENOENT:
+	case ENOTDIR:
+	case EROFS:
+		cli_err("cannot %s in state dir '%s': %s (baretma creates the directory "
+			"itself, 0700, when its parent exists: set BARETMA_STATE_DIR to a "
+			"directory on a writable file system, default /run/baretma)", what, dir,
+			strerror(-err));
+		return EX_CANTCREAT;
+	default:
+		cli_err("cannot %s in state dir '%s': %s", what, dir, strerror(-err));
+		return cli_exit_for_errno(err);
+	}
+}
+
+bool cli_settings_any(const struct cli_settings *s)
+{
+	return s->rdpmc_always || s->stop_nmi_watchdog || s->allow_msr_writes;
+}
+
+/* ---------------------------------------------------------------- dump */
+
+int cli_refuse_dump_device(const char *who, const char *dump, struct msr_dev *dev)
+{
+	const char *env = getenv("BARETMA_CPUID_DUMP");
+	const char *d = dump ? dump : (env && *env ? env : NULL);
+
+	if (!d || !strcmp(msr_backend_name(dev), "state"))
+		return EX_OK;
+	cli_err("%s: refusing to write MSRs through '%s' with a CPUID dump ('%s'): the "
+		"dump describes another machine (use BARETMA_MSR=state:FILE for a dry run, "
+		"or drop the dump to measure this machine)", who, cli_msr_spec(), d);
+	return EX_USAGE;
+}
+
+/* --------------------------------------------------------------- locks */
+
+static bool pid_alive(pid_t pid)
+{
+	return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
+}
+
+static int settings_lock(struct cli_run *r, bool msrs)
+{
+	bool excl = cli_settings_any(&r->set) || r->settings_exclusive;
+	struct lock_holder h;
+	int rc;
+
+	if (!excl && !msrs)
+		return EX_OK;
+	rc = settings_lock_take(excl, r->wait, &r->settings_lock, &h);
+	if (rc != -EBUSY)
+		return rc ? cli_state_dir_fail("lock the settings", rc) : EX_OK;
+	if (pid_alive(h.pid))
+		cli_err("the system settings (rdpmc, nmi_watchdog, msr.allow_writes) are "
+			"being changed by pid %ld (%s) (try: --wait)", (long)h.pid, h.cmd);
+	else if (excl)
+		cli_err("the system settings (rdpmc, nmi_watchdog, msr.allow_writes) are in "
+			"use by another baretma run measuring with them as they are (try: --wait)");
+	else
+		cli_err("the system settings (rdpmc, nmi_watchdog, msr.allow_writes) are "
+			"being changed by another baretma run (try: --wait)");
+	return EX_TEMPFAIL;
+}
+
+int cli_run_lock(struct cli_run *r, const unsigned *cpus, int n, bool msrs)
+{
+	struct lock_holder h;
+	int st = settings_lock(r, msrs), rc;
+
+	if (st || n <= 0)
+		return st;
+	rc = cpu_lock_take(cpus, n, r->wait, &r->cpu_lock, &h);
+	if (rc == -EBUSY) {
+		if (h.pid)
+			cli_err("cpu %u is being programmed by pid %ld (%s) (try: --wait)", h.cpu,
+				(long)h.pid, h.cmd);
+		else
+			cli_err("cpu %u is being programmed by another baretma (try: --wait)",
+				h.cpu);
+		return EX_TEMPFAIL;
+	}
+	return rc ? cli_state_dir_fail("lock the CPUs", rc) : EX_OK;
+}
+
+/* ------------------------------------------------------------ journals */
+
+void cli_journal_short_cmd(const char *cmd, char *buf, size_t n)
+{
+	char w[2][32] = { "", "" };
+	const char *p = strchr(cmd, ' '); /* after argv[0], a path as typed */
+	bool two;
+
+	if (!p || sscanf(p, "%31s %31s", w[0], w[1]) < 1) {
+		snprintf(buf, n, "%s", cmd);
+		return;
+	}
+	two = !strcmp(w[0], "pmu") || !strcmp(w[0], "msr") || !strcmp(w[0], "cpuid");
+	snprintf(buf, n, "baretma %s%s%s", w[0], two && w[1][0] ? " " : "", two ? w[1] : "");
+}
+
+void cli_journal_holder(const struct journal_info *who, char *buf, size_t n)
+{
+	const struct journal_data *d = &who->data;
+	char sc[96];
+
+	cli_journal_short_cmd(d->cmd, sc, sizeof(sc));
+	if (d->kind == JOURNAL_ENABLE)
+		snprintf(buf, n, "counters enabled by '%s' (pid %ld, %s)", sc, (long)who->pid,
+			 who->alive ? "running" : "not running");
+	else if (who->alive)
+		snprintf(buf, n, "in use by a baretma run (pid %ld, running, cmd %s)",
+			 (long)who->pid, d->cmd);
+	else
+		snprintf(buf, n, "left by a baretma run that did not finish (pid %ld, cmd %s)",
+			 (long)who->pid, d->cmd);
+}
+
+int cli_journal_bad(const struct journal_info *who)
+{
+	if (who->error == -EINVAL) {
+		cli_err("journal '%s' is malformed: %s (inspect it; remove it by hand once the "
+			"registers and settings it names are known to be right)", who->path,
+			who->detail[0] ? who->detail : journal_last_error());
+		return EX_DATAERR;
+	}
+	if (who->error == -EPERM) {
+		cli_err("journal '%s' is not a regular file of uid %u, or is writable by "
+			"others: refused (journals decide what is written to MSRs)", who->path,
+			(unsigned)geteuid());
+		return EX_NOPERM;
+	}
+	cli_err("cannot read journal '%s': %s", who->path, strerror(-who->error));
+	return cli_exit_for_errno(who->error);
+}
+
+/* One journal holding some of the CPUs: refuse, or go on with --force. */
+static int journal_hit(const struct cli_run *r, const struct journal_info *who,
+		       const unsigned *cpus, unsigned n)
+{
+	char list[256], holder[1300];
+
+	cli_fmt_cpus(list, sizeof(list), cpus, n);
+	cli_journal_holder(who, holder, sizeof(holder));
+	if (r->force) {
+		cli_warn("cpu %s: %s; journal '%s'; going on (--force): this run saves and "
+			 "restores the registers as they are now, the journal stays for "
+			 "'baretma pmu restore'", list, holder, who->path);
+		return EX_OK;
+	}
+	cli_err("cpu %s: %s; journal '%s' (run: baretma pmu restore%s)", list, holder,
+		who->path, who->alive ? " once it has ended, or --force" : "");
+	return EX_TEMPFAIL;
+}
+
+int cli_run_check_journals(struct cli_run *r, const unsigned *cpus, int n,
+			   struct cli_journal_hit *hits)
+{
+	static unsigned same[CPU_MAX_CPUS];
+	struct journal_info who;
+	int st = EX_OK;
+
+	for (int i = 0; i < n; i++)
+		hits[i] = (struct cli_journal_hit){ 0 };
+	for (int i = 0; i < n && st == EX_OK; i++) {
+		unsigned m = 0;
+		int rc;
+
+		if (hits[i].pid)
+			continue; /* named with an earlier CPU */
+		rc = journal_find_cpu(cpus[i], &who);
+		if (rc < 0 && (rc == -EINVAL || rc == -EPERM)) {
+			st = cli_journal_bad(&who);
+		} else if (rc < 0) {
+			st = cli_state_dir_fail("read the journals", rc);
+		} else if (rc == 1) {
+			/* every CPU of this list the same journal holds, in one message */
+			for (int k = i; k < n; k++) {
+				bool held = false;
+
+				for (int c = 0; c < who.data.ncpus; c++)
+					held |= who.data.cpus[c] == cpus[k];
+				if (!held)
+					continue;
+				hits[k] = (struct cli_journal_hit){ .pid = who.pid, .alive = who.alive,
+								    .kind = who.data.kind };
+				same[m++] = cpus[k];
+			}
+			st = journal_hit(r, &who, same, m);
+		}
+		journal_info_free(&who, 1);
+	}
+	return st;
+}
+
+/* ----------------------------------------------------------- ownership */
+
+/* /proc/sys/kernel/nmi_watchdog: 1, 0, or -1 when unknown. */
+static int nmi_watchdog(void)
+{
+	char v[16];
+
+	if (setting_read(SETTING_NMI_WATCHDOG, v, sizeof(v), NULL, 0))
+		return -1;
+	return !strcmp(v, "0") ? 0 : !strcmp(v, "1") ? 1 : -1;
+}
+
+int cli_run_watchdog(const struct cli_run *r)
+{
+	char where[JOURNAL_PATH_MAX];
+	char v[16];
+
+	if (r->set.stop_nmi_watchdog || nmi_watchdog() != 1)
+		return EX_OK;
+	setting_read(SETTING_NMI_WATCHDOG, v, sizeof(v), where, sizeof(where));
+	cli_warn("the NMI watchdog is on ('%s' = 1): it keeps a perf event on fixed "
+		 "counter 1 of every CPU, and perf rewrites IA32_PERF_GLOBAL_CTRL while it "
+		 "runs, which can switch fixed counter 3 / PERF_METRICS off mid-run (the tamper "
+		 "check tells) (try: --stop-nmi-watchdog)", where);
+	return EX_OK;
+}
+
+/* The pmu_check_owner query for @cpu. */
+static struct pmu_owner_query owner_query(const struct cpu_info *ci, unsigned cpu,
+					  const struct cli_journal_hit *hit, int watchdog)
+{
+	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu);
+
+	return (struct pmu_owner_query){
+		.version = ci->pmu.version,
+		.gp_counters = k ? k->gp_counters : 0,
+		.nmi_watchdog = watchdog,
+		.journal_pid = hit ? hit->pid : 0,
+		.journal_alive = hit && hit->alive,
+		.journal_kind = hit ? hit->kind : JOURNAL_RUN,
+	};
+}
+
+/* Notes for information, one per distinct text, naming its CPUs. */
+struct owner_notes {
+	int n;
+	struct {
+		char text[1100];
+		unsigned cpus[CPU_MAX_CPUS];
+		unsigned ncpus;
+	} *e;
+};
+
+static void note_add(struct owner_notes *nt, int max, unsigned cpu, const char *text)
+{
+	int i;
+
+	for (i = 0; i < nt->n && strcmp(nt->e[i].text, text); i++)
+		;
+	if (i == nt->n) {
+		if (nt->n >= max)
+			return;
+		snprintf(nt->e[i].text, sizeof(nt->e[i].text), "%s", text);
+		nt->e[i].ncpus = 0;
+		nt->n++;
+	}
+	nt->e[i].cpus[nt->e[i].ncpus++] = cpu;
+}
+
+/* One CPU: refuse, warn, or collect its note. */
+static int owner_one(const struct cli_run *r, struct msr_dev *dev, unsigned cpu,
+		     const struct pmu_owner_query *q, struct owner_notes *nt, int max)
+{
+	struct pmu_owner_report rep;
+	char text[1100];
+	int rc = pmu_check_owner(dev, cpu, q, &rep);
+
+	if (rc && rc != -EBUSY)
+		return cli_msr_fail(dev, cpu, "read the PMU registers of", rc);
+	if (rep.busy && !r->force) {
+		cli_err("cpu %u: fixed counter 3 / PERF_METRICS in use: %s; likely owner: %s "
+			"(--force takes over, saving and restoring the registers; if baretma "
+			"left it: baretma pmu restore)", cpu, rep.busy_why, rep.owner_text);
+		return EX_TEMPFAIL;
+	}
+	if (rep.busy)
+		cli_warn("cpu %u: taking over (--force): %s; likely owner: %s", cpu,
+			 rep.busy_why, rep.owner_text);
+	if (rep.others[0]) {
+		snprintf(text, sizeof(text), "%s; likely owner: %s", rep.others, rep.owner_text);
+		note_add(nt, max, cpu, text);
+	}
+	if (rep.evtsel_unread && !strcmp(msr_backend_name(dev), "device"))
+		note_add(nt, max, cpu, "some IA32_PERFEVTSELx could not be read (not checked)");
+	return EX_OK;
+}
+
+int cli_run_owners(const struct cli_run *r, struct msr_dev *dev, const struct cpu_info *ci,
+		   const unsigned *cpus, int n, const struct cli_journal_hit *hits)
+{
+	enum { MAX_NOTES = 8 };
+	struct owner_notes nt = { 0 };
+	int watchdog = nmi_watchdog(), st = EX_OK;
+	char list[256];
+
+	nt.e = calloc(MAX_NOTES, sizeof(*nt.e));
+	if (!nt.e)
+		return EX_OSERR;
+	for (int i = 0; i < n && !st; i++) {
+		struct pmu_owner_query q = owner_query(ci, cpus[i], hits ? &hits[i] : NULL, watchdog);
+
+		st = owner_one(r, dev, cpus[i], &q, &nt, MAX_NOTES);
+	}
+	for (int i = 0; i < nt.n && !st; i++) {
+		cli_fmt_cpus(list, sizeof(list), nt.e[i].cpus, nt.e[i].ncpus);
+		cli_note("cpu %s: other counters in use, left as they are: %s", list, nt.e[i].text);
+	}
+	free(nt.e);
+	return st;
+}
+
+/* msr.allow_writes=off blocks every write through the device (msr.c). */
+int cli_run_allow_writes(const struct cli_run *r, struct msr_dev *dev)
+{
+	char v[32], where[JOURNAL_PATH_MAX];
+
+	if (r->set.allow_msr_writes || strcmp(msr_backend_name(dev), "device") ||
+	    setting_read(SETTING_MSR_ALLOW_WRITES, v, sizeof(v), where, sizeof(where)) ||
+	    strcmp(v, "off"))
+		return EX_OK;
+	cli_err("MSR writes are disabled: '%s' is 'off' (try: --allow-msr-writes, which "
+		"sets it to 'on' for this run and puts it back)", where);
+	return EX_NOPERM;
+}
+
+/* ------------------------------------------------------------ the run */
+
+int cli_run_begin(struct cli_run *r, struct msr_dev *dev, enum journal_kind kind,
+		  bool user_only)
+{
+	int rc = journal_begin(&r->j, cli_cmdline(), cli_msr_spec(), kind, user_only);
+
+	if (rc == -EEXIST) {
+		cli_err("a journal of an earlier process with pid %ld is in '%s' (run: "
+			"baretma pmu restore)", (long)getpid(), state_dir_path());
+		return EX_TEMPFAIL;
+	}
+	if (rc)
+		return cli_state_dir_fail("create the journal", rc);
+	r->kind = kind;
+	r->dev = dev;
+	rc = journal_guard_install(r->j, dev);
+	if (rc) {
+		cli_err("cannot install the restore signal handlers: %s", strerror(-rc));
+		return EX_OSERR;
+	}
+	return EX_OK;
+}
+
+static int change(struct cli_run *r, enum setting s, const char *value, const char *flag)
+{
+	char where[JOURNAL_PATH_MAX] = "";
+	int before = journal_data_of(r->j)->nsettings;
+	int rc = setting_change(r->j, s, value, where, sizeof(where));
+
+	if (rc == -ENOENT) {
+		cli_err("%s: no '%s' to change%s", flag, where, s == SETTING_RDPMC ?
+			" (no core PMU driver registered: a VM without a virtual PMU?)" :
+			s == SETTING_MSR_ALLOW_WRITES ? " (msr module not loaded: modprobe msr)" : "");
+		return EX_UNAVAILABLE;
+	}
+	if (rc) {
+		cli_err("%s: cannot set '%s' to %s: %s", flag, where, value, strerror(-rc));
+		return cli_exit_for_errno(rc);
+	}
+	if (journal_data_of(r->j)->nsettings == before)
+		cli_note("%s: '%s' is %s already: left alone", flag, where, value);
+	else
+		cli_note("%s: '%s' is %s for this %s", flag, where, value,
+			 r->kind == JOURNAL_ENABLE ? "enable (put back by 'baretma pmu restore')"
+						   : "run (put back at the end)");
+	return EX_OK;
+}
+
+int cli_run_settings(struct cli_run *r)
+{
+	int st = EX_OK;
+
+	if (r->set.allow_msr_writes)
+		st = change(r, SETTING_MSR_ALLOW_WRITES, SETTING_ALLOW_WRITES_ON,
+			    "--allow-msr-writes");
+	if (!st && r->set.stop_nmi_watchdog)
+		st = change(r, SETTING_NMI_WATCHDOG, SETTING_NMI_WATCHDOG_OFF,
+			    "--stop-nmi-watchdog");
+	if (!st && r->set.rdpmc_always)
+		st = change(r, SETTING_RDPMC, SETTING_RDPMC_ALWAYS, "--rdpmc-always");
+	return st;
+}
+
+int cli_run_finish(struct cli_run *r, int status, bool detach)
+{
+	int rc;
+
+	if (r->j && detach) {
+		journal_detach(r->j);
+	} else if (r->j) {
+		rc = journal_restore(r->j, r->dev);
+		if (rc) {
+			cli_err("could not put everything back (%s): journal '%s' kept (run: "
+				"baretma pmu restore)", strerror(-rc), journal_path(r->j));
+			status = status ? status : cli_exit_for_errno(rc);
+		}
+		rc = journal_end(r->j);
+		if (rc && rc != -EBUSY) {
+			cli_warn("restored, but the journal could not be removed: %s", strerror(-rc));
+		}
+	}
+	r->j = NULL;
+	cpu_lock_release(r->cpu_lock);
+	cpu_lock_release(r->settings_lock);
+	r->cpu_lock = r->settings_lock = NULL;
+	return status;
+}

@@ -1,0 +1,813 @@
+/*
+ * bench/cmd_msr.c - `baretma msr read CPU MSR` and `baretma msr write CPU
+ * MSR VALUE`: one register of a list of CPUs, through the same MSR backend
+ * ($BARETMA_MSR), trace, locks and journal as every other command.
+ *
+ * CPU is a list ("3", "0-3", "0,2"): every CPU must be in the CPUID source
+ * (live: also online) or nothing is read or written.  read is rdmsr: any
+ * register.  write is allowed without --force only for the PMU registers
+ * msr_write_check() knows, with each CPU's own capabilities (its core kind;
+ * full-width writes from IA32_PERF_CAPABILITIES[13], pmu-reference §1.6,
+ * §1.8); reserved bits and read-only registers are refused even with
+ * --force.  Every write goes like this, all CPUs at once: lock them
+ * (msr/lock.h: the settings lock shared, then the CPU locks), refuse a
+ * CPU another run's journal holds, read the current values, journal them
+ * (kind "enable": the register is left as written on purpose, `baretma
+ * pmu restore` puts the saved value back), and only then write.  A write
+ * that fails midway restores the CPUs already written.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "bench/cli.h"
+#include "cpu/cpu.h"
+#include "cpu/environ.h"
+#include "msr/intel_regs.h"
+#include "msr/journal.h"
+#include "msr/lock.h"
+#include "msr/msr_policy.h"
+#include "msr/state_dir.h"
+
+#define MSR_DEFAULT_SPEC "/dev/cpu/%u/msr" /* msr/msr.h */
+#define ONLINE_CPUS      "/sys/devices/system/cpu/online"
+#define LOCKDOWN         "/sys/kernel/security/lockdown"
+#define MSR_ALLOW_WRITES "/sys/module/msr/parameters/allow_writes"
+#define MSR_INDEX_MAX    0xffffffffull     /* RDMSR/WRMSR take ECX: 32 bits */
+
+enum { OPT_JSON = 1, OPT_FORCE = 2, OPT_WAIT = 4, OPT_DUMP = 8 };
+
+struct msr_opts {
+	const char *sub;       /* "read" or "write" */
+	const char *dump;      /* --cpuid-dump */
+	bool json, force, wait;
+	bool unknown;          /* write: a register baretma does not know (--force) */
+	unsigned cpus[CPU_MAX_CPUS];
+	int ncpus;
+	uint32_t msr;
+	uint64_t value;        /* write */
+};
+
+static void msr_usage(FILE *f)
+{
+	fprintf(f,
+"usage: baretma msr read  [--json] [--cpuid-dump FILE] CPU MSR\n"
+"       baretma msr write [--force] [--wait] [--cpuid-dump FILE] CPU MSR VALUE\n"
+"\n"
+"read   print MSR of every CPU in CPU (as rdmsr: any register)\n"
+"write  write VALUE to MSR of every CPU in CPU, after saving the current\n"
+"       values in a journal under $BARETMA_STATE_DIR (default /run/baretma);\n"
+"       the register stays as written: 'baretma pmu restore' puts the saved\n"
+"       value back\n"
+"\n"
+"  CPU   OS CPU numbers: 3, 0-3 or 0,2,4-7; each must be in the CPUID source\n"
+"        (and online on the live machine)\n"
+"  MSR   register index, hex (0x38f) or decimal, up to 0xffffffff\n"
+"  VALUE 64-bit value, hex (0x3333) or decimal\n"
+"\n"
+"Without --force, write only takes the Intel architectural PMU registers\n"
+"baretma knows (IA32_PERFEVTSELx, IA32_PMCx, IA32_A_PMCx, IA32_FIXED_CTRx,\n"
+"IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL, IA32_PERF_GLOBAL_STATUS_RESET/SET,\n"
+"IA32_PERF_METRICS) with only the bits each CPU defines; PMI bits are refused.\n"
+"\n"
+"  --json             read: one JSON document\n"
+"  --force            write: a register baretma does not know (thermal, power,\n"
+"                     microcode, security registers can hang or damage the\n"
+"                     machine), or a CPU another run's journal holds; never\n"
+"                     reserved bits or a read-only register\n"
+"  --wait             write: wait for another baretma using the CPU\n"
+"  --cpuid-dump FILE  check CPU against a CPUID dump (also: BARETMA_CPUID_DUMP);\n"
+"                     write then needs BARETMA_MSR=state:FILE\n"
+"\n"
+"exit status: 0 ok, 64 usage (bad CPU/MSR/VALUE, no such or offline CPU,\n"
+"  unknown register without --force, a dump with a real MSR device), 65 value\n"
+"  refused (reserved bits, read-only register) or bad state file/dump/journal,\n"
+"  66 file missing, 69 no msr device or no such register, 71 system error,\n"
+"  75 CPU in use by another baretma or held by another run's journal,\n"
+"  77 permission denied (also: kernel lockdown, msr.allow_writes=off)\n");
+}
+
+/* --------------------------------------------------------------- helpers */
+
+/* The MSR spec msr_open(NULL) uses (msr/msr.h); recorded in the journal. */
+static const char *msr_spec(void)
+{
+	const char *s = getenv("BARETMA_MSR");
+
+	return s && *s ? s : MSR_DEFAULT_SPEC;
+}
+
+/* "IA32_PERF_GLOBAL_CTRL (0x38f)", or "MSR 0x1a0" for an unknown one. */
+static const char *reg_label(uint32_t msr, char *buf, size_t n)
+{
+	char name[48];
+
+	msr_reg_name(msr, name, sizeof(name));
+	if (!strncmp(name, "MSR ", 4))
+		snprintf(buf, n, "%s", name);
+	else
+		snprintf(buf, n, "%s (0x%" PRIx32 ")", name, msr);
+	return buf;
+}
+
+/*
+ * cli_msr_fail naming the CPU where the backend's path does not (state
+ * file); a missing device node is 69 like in bench and pmu (README).
+ */
+static int msr_fail(struct msr_dev *dev, unsigned cpu, const char *verb, int err)
+{
+	char what[128];
+	bool state = !strcmp(msr_backend_name(dev), "state");
+	int rc;
+
+	if (state)
+		snprintf(what, sizeof(what), "%s cpu %u in", verb, cpu);
+	else
+		snprintf(what, sizeof(what), "%s", verb);
+	rc = cli_msr_fail(dev, cpu, what, err);
+	return !state && err == -ENOENT ? EX_UNAVAILABLE : rc;
+}
+
+/* A state directory / lock / journal error; returns the exit status. */
+static int state_fail(const char *what, int err)
+{
+	const char *dir = state_dir_path();
+
+	switch (-err) {
+	case ELOOP:
+		cli_err("state dir '%s' is a symbolic link: refused (journals decide what "
+			"is written to MSRs; use a real directory)", dir);
+		return EX_NOPERM;
+	case EPERM:
+		cli_err("state dir '%s' or a file in it is not owned by uid %u or is writable "
+			"by others: refused (chown it to uid %u and chmod 700)", dir,
+			(unsigned)geteuid(), (unsigned)geteuid());
+		return EX_NOPERM;
+	default:
+		cli_err("cannot %s in state dir '%s': %s", what, dir, strerror(-err));
+		return cli_exit_for_errno(err);
+	}
+}
+
+/* ------------------------------------------------------------- arguments */
+
+/* The message for a bad positional argument (@slot 0 CPU, 1 MSR, 2 VALUE). */
+static int bad_arg(const struct msr_opts *o, int slot, const char *arg, int err)
+{
+	if (slot == 0)
+		cli_err("msr %s: bad CPU '%s': give OS CPU numbers below %d, e.g. 3, 0-3 or "
+			"0,2", o->sub, arg, CPU_MAX_CPUS);
+	else if (slot == 1 && err == -ERANGE)
+		cli_err("msr %s: bad MSR '%s': MSR index out of range (0..0xffffffff)",
+			o->sub, arg);
+	else if (slot == 1)
+		cli_err("msr %s: bad MSR '%s': give an MSR index in hex (0x38f) or decimal",
+			o->sub, arg);
+	else
+		cli_err("msr %s: bad VALUE '%s': %s", o->sub, arg, err == -ERANGE ?
+			"more than 64 bits" : "give a 64-bit value in hex (0x3333) or decimal");
+	return EX_USAGE;
+}
+
+/* CPU, MSR [, VALUE] from the @n positional arguments. */
+static int parse_positional(struct msr_opts *o, char **args, int n)
+{
+	int want = strcmp(o->sub, "write") ? 2 : 3, rc;
+	uint64_t v;
+
+	if (n != want) {
+		cli_err("msr %s: expected %s, got %d argument%s (try: baretma msr --help)",
+			o->sub, want == 2 ? "CPU MSR" : "CPU MSR VALUE", n, n == 1 ? "" : "s");
+		return EX_USAGE;
+	}
+	o->ncpus = cli_parse_cpu_list(args[0], o->cpus, CPU_MAX_CPUS);
+	if (o->ncpus < 0)
+		return bad_arg(o, 0, args[0], o->ncpus);
+	rc = cli_parse_u64(args[1], &v);
+	if (!rc && v > MSR_INDEX_MAX)
+		rc = -ERANGE;
+	if (rc)
+		return bad_arg(o, 1, args[1], rc);
+	o->msr = (uint32_t)v;
+	if (want == 3 && (rc = cli_parse_u64(args[2], &o->value)))
+		return bad_arg(o, 2, args[2], rc);
+	return 0;
+}
+
+/*
+ * getopt would take "-1" for an option: a negative number in an argument's
+ * place is that argument's junk (named like any other), not "unknown option".
+ */
+static int negative_arg(struct msr_opts *o, int argc, char **argv)
+{
+	int pos = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--"))
+			break;
+		if (!strcmp(a, "--cpuid-dump")) {
+			i++;
+			continue;
+		}
+		if (a[0] == '-' && isdigit((unsigned char)a[1]))
+			return bad_arg(o, pos < 3 ? pos : 2, a, -EINVAL);
+		if (a[0] != '-' || !a[1])
+			pos++;
+	}
+	return 0;
+}
+
+/* Returns 0 to go on, -1 after --help, or an exit status. */
+static int parse_args(int argc, char **argv, int allowed, struct msr_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "wait", no_argument, NULL, OPT_WAIT },
+		{ "cpuid-dump", required_argument, NULL, OPT_DUMP },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, rc = negative_arg(o, argc, argv);
+
+	if (rc)
+		return rc;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			msr_usage(stdout);
+			return -1;
+		}
+		if (c == '?' || c == ':' || !(c & allowed)) {
+			cli_err("msr %s: unknown, incomplete or inapplicable option '%s' "
+				"(try: baretma msr --help)", o->sub, argv[optind - 1]);
+			return EX_USAGE;
+		}
+		o->dump = c == OPT_DUMP ? optarg : o->dump;
+		o->json |= c == OPT_JSON;
+		o->force |= c == OPT_FORCE;
+		o->wait |= c == OPT_WAIT;
+	}
+	return parse_positional(o, argv + optind, argc - optind);
+}
+
+/* -------------------------------------------------------------- the CPUs */
+
+static int open_backend(struct msr_dev **dev)
+{
+	int rc = msr_open(msr_spec(), dev);
+
+	if (!rc)
+		return EX_OK;
+	if (*msr_last_error())
+		cli_err("%s", msr_last_error());
+	else
+		cli_err("cannot open MSR backend '%s': %s", msr_spec(), strerror(-rc));
+	return cli_exit_for_errno(rc);
+}
+
+static int open_source(const struct msr_opts *o, struct cpu_source **src)
+{
+	int rc = cli_check_dump(o->dump);
+
+	if (rc)
+		return rc;
+	*src = cpu_source_from_env(o->dump);
+	if (!*src) {
+		cli_err("cannot read CPUID: %s", strerror(errno));
+		return cli_exit_for_errno(-errno);
+	}
+	return EX_OK;
+}
+
+/* Is @cpu in the kernel's online list?  Unreadable list: assume so (the
+ * CPUID read of the CPU has already succeeded). */
+static bool cpu_online(unsigned cpu)
+{
+	static unsigned online[CPU_MAX_CPUS];
+	static int n = -2;
+	char list[1024];
+
+	if (n == -2)
+		n = cpu_sysfs_read_line(ONLINE_CPUS, list, sizeof(list)) ? -1 :
+		    cli_parse_cpu_list(list, online, CPU_MAX_CPUS);
+	if (n < 0)
+		return true;
+	for (int i = 0; i < n; i++)
+		if (online[i] == cpu)
+			return true;
+	return false;
+}
+
+/* Every CPU of the list is in @src (and online, on the live machine). */
+static int check_cpus(const struct msr_opts *o, const struct cpu_source *src)
+{
+	unsigned ncpus = cpu_source_ncpus(src);
+	uint32_t regs[4];
+
+	for (int i = 0; i < o->ncpus; i++) {
+		unsigned cpu = o->cpus[i];
+		bool live = cpu_source_is_live(src);
+
+		if (cpu >= ncpus || cpu_source_cpuid(src, cpu, 0, 0, regs)) {
+			cli_err("msr %s: cpu %u: no such CPU in %s (CPUs 0-%u)", o->sub, cpu,
+				live ? "this machine" : cpu_source_name(src), ncpus ? ncpus - 1 : 0);
+			return EX_USAGE;
+		}
+		if (live && !cpu_online(cpu)) {
+			cli_err("msr %s: cpu %u is offline (see %s)", o->sub, cpu, ONLINE_CPUS);
+			return EX_USAGE;
+		}
+	}
+	return EX_OK;
+}
+
+/* Open the backend for every CPU: nothing is accessed unless all can be. */
+static int open_cpus(const struct msr_opts *o, struct msr_dev *dev)
+{
+	for (int i = 0; i < o->ncpus; i++) {
+		int rc = msr_open_cpu(dev, o->cpus[i]);
+
+		if (rc)
+			return msr_fail(dev, o->cpus[i], "open", rc);
+	}
+	return EX_OK;
+}
+
+/* Read the register of every CPU into @vals; the first failure ends it. */
+static int read_all(const struct msr_opts *o, struct msr_dev *dev, uint64_t *vals)
+{
+	char label[64], verb[96];
+
+	for (int i = 0; i < o->ncpus; i++) {
+		int rc = msr_read(dev, o->cpus[i], o->msr, &vals[i]);
+
+		if (rc) {
+			snprintf(verb, sizeof(verb), "read %s of",
+				 reg_label(o->msr, label, sizeof(label)));
+			return msr_fail(dev, o->cpus[i], verb, rc);
+		}
+	}
+	return EX_OK;
+}
+
+/* ------------------------------------------------------------------ read */
+
+static json_t *hex_json(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	return json_string(buf);
+}
+
+/* Values as "0x.." strings: JSON numbers lose bits above 2^53. */
+static int print_json(const struct msr_opts *o, const uint64_t *vals)
+{
+	char name[48];
+	json_t *arr = json_array(), *doc;
+	int rc = EX_OK;
+
+	msr_reg_name(o->msr, name, sizeof(name));
+	doc = json_pack("{s:o, s:s, s:o}", "msr", hex_json(o->msr), "name", name,
+			"cpus", arr);
+	for (int i = 0; doc && i < o->ncpus; i++)
+		json_array_append_new(arr, json_pack("{s:i, s:o}", "cpu", (int)o->cpus[i],
+						     "value", hex_json(vals[i])));
+	if (!doc || json_dumpf(doc, stdout, JSON_INDENT(2)) != 0) {
+		cli_err("msr read: cannot build the JSON document (out of memory)");
+		rc = EX_SOFTWARE;
+	} else {
+		fputc('\n', stdout);
+	}
+	json_decref(doc);
+	return rc;
+}
+
+static int msr_read_cmd(struct msr_opts *o)
+{
+	struct cpu_source *src = NULL;
+	struct msr_dev *dev = NULL;
+	uint64_t *vals = calloc((size_t)o->ncpus, sizeof(*vals));
+	char label[64];
+	int rc = vals ? open_backend(&dev) : EX_OSERR;
+
+	if (!rc)
+		rc = open_source(o, &src);
+	if (!rc)
+		rc = check_cpus(o, src);
+	if (!rc)
+		rc = open_cpus(o, dev);
+	if (!rc)
+		rc = read_all(o, dev, vals);
+	if (!rc && o->json)
+		rc = print_json(o, vals);
+	else if (!rc)
+		for (int i = 0; i < o->ncpus; i++)
+			printf("cpu %u %s = 0x%" PRIx64 "\n", o->cpus[i],
+			       reg_label(o->msr, label, sizeof(label)), vals[i]);
+	cpu_source_free(src);
+	msr_close(dev);
+	free(vals);
+	return rc;
+}
+
+/* ------------------------------------------------------- write: the policy */
+
+/* IA32_PERF_CAPABILITIES of @cpu where CPUID.1:ECX[15] PDCM says it exists
+ * (pmu-reference §1.6); false when it cannot be read. */
+static bool read_perf_caps(const struct cpu_source *src, struct msr_dev *dev, unsigned cpu,
+			   uint64_t *caps)
+{
+	uint32_t regs[4];
+
+	return !cpu_source_cpuid(src, cpu, 1, 0, regs) && (regs[2] & CPUID_01_ECX_PDCM) &&
+	       !msr_read(dev, cpu, IA32_PERF_CAPABILITIES, caps);
+}
+
+/* The PMU of @cpu for msr_write_check: its core kind's counters; the
+ * fixed-counter width from its own leaf 0xA EDX[12:5] (§1.8). */
+static void pmu_caps(const struct cpu_source *src, struct msr_dev *dev,
+		     const struct cpu_info *ci, unsigned cpu, struct msr_pmu_caps *c)
+{
+	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu);
+	struct cpu_pmu_arch arch = ci->pmu;
+	uint32_t regs[4];
+	uint64_t perf_caps;
+
+	memset(c, 0, sizeof(*c));
+	if (!k)
+		return;
+	if (!cpu_source_cpuid(src, cpu, CPUID_LEAF_ARCH_PERFMON, 0, regs))
+		cpu_pmu_arch_decode(regs, &arch);
+	c->gp_counters = k->gp_counters;
+	c->gp_width = k->gp_width;
+	c->fixed_mask = k->fixed_mask;
+	c->fixed_width = arch.fixed_width;
+	c->perf_metrics_level = k->topdown_level;
+	c->full_width_write = read_perf_caps(src, dev, cpu, &perf_caps) &&
+			      (perf_caps & PERF_CAP_FULL_WIDTH_WRITE);
+}
+
+/* Identify the CPUs, with IA32_PERF_CAPABILITIES of the first one (as pmu
+ * enable does: it decides PERF_METRICS where the model table cannot). */
+static int identify(const struct msr_opts *o, const struct cpu_source *src,
+		    struct msr_dev *dev, struct cpu_info *ci)
+{
+	uint64_t caps;
+	bool have = read_perf_caps(src, dev, o->cpus[0], &caps);
+	int rc = cpu_info_identify(src, have ? &caps : NULL, ci);
+
+	if (rc) {
+		cli_err("cannot identify the CPU from '%s': %s", cpu_source_name(src),
+			rc == -EINVAL ? "libcpuid does not recognise the CPUID data" : strerror(-rc));
+		return cli_exit_for_errno(rc);
+	}
+	return EX_OK;
+}
+
+/* The verdict for one CPU; prints the refusal.  Returns an exit status, or
+ * 0 (allowed), or 1 (unknown register, allowed by --force). */
+static int policy_one(const struct msr_opts *o, const struct cpu_info *ci,
+		      const struct msr_pmu_caps *caps, unsigned cpu)
+{
+	char why[320];
+	enum msr_write_verdict v = MSR_WRITE_UNKNOWN;
+
+	/* The architectural PMU registers are Intel's (AMD's live at 0xc001xxxx). */
+	if (ci->vendor == CPU_VENDOR_INTEL)
+		v = msr_write_check(caps, o->msr, o->value, why, sizeof(why));
+	if (v == MSR_WRITE_OK)
+		return 0;
+	if (v == MSR_WRITE_RESERVED || v == MSR_WRITE_READ_ONLY) {
+		cli_err("msr write: cpu %u: refused: %s; nothing written (--force does not "
+			"override this: the CPU would fault or the bits mean what baretma does "
+			"not know)", cpu, why);
+		return EX_DATAERR;
+	}
+	if (o->force)
+		return 1;
+	cli_err("msr write: MSR 0x%" PRIx32 " is not a PMU register baretma knows%s: "
+		"writing it can hang or damage the machine (thermal, power, microcode, "
+		"security registers); give --force if you know what it does", o->msr,
+		ci->vendor == CPU_VENDOR_INTEL ? "" : " (it knows Intel's only)");
+	return EX_USAGE;
+}
+
+static int check_policy(struct msr_opts *o, const struct cpu_source *src,
+			struct msr_dev *dev, const struct cpu_info *ci)
+{
+	struct msr_pmu_caps caps;
+
+	for (int i = 0; i < o->ncpus; i++) {
+		int rc;
+
+		pmu_caps(src, dev, ci, o->cpus[i], &caps);
+		rc = policy_one(o, ci, &caps, o->cpus[i]);
+		if (rc > 1)
+			return rc;
+		o->unknown |= rc == 1;
+	}
+	return EX_OK;
+}
+
+/* --------------------------------------------------- write: locks, journal */
+
+static int lock_busy(const char *what, const struct lock_holder *h)
+{
+	if (h->pid)
+		cli_err("%s is in use by pid %ld ('%s'): nothing written (try again when it "
+			"is done, or --wait)", what, (long)h->pid, h->cmd);
+	else
+		cli_err("%s is in use by another baretma: nothing written (try again when it "
+			"is done, or --wait)", what);
+	return EX_TEMPFAIL;
+}
+
+/*
+ * The settings lock shared (this write relies on msr.allow_writes and the
+ * other settings as they are), then the CPU locks: the order msr/lock.h
+ * sets for every command.
+ */
+static int lock_cpus(const struct msr_opts *o, struct cpu_lock **settings,
+		     struct cpu_lock **cpus)
+{
+	struct lock_holder h;
+	char what[32];
+	int rc = settings_lock_take(false, o->wait, settings, &h);
+
+	if (rc == -EBUSY)
+		return lock_busy("the system settings lock", &h);
+	if (rc)
+		return state_fail("lock the system settings", rc);
+	rc = cpu_lock_take(o->cpus, o->ncpus, o->wait, cpus, &h);
+	if (rc == -EBUSY) {
+		snprintf(what, sizeof(what), "cpu %u", h.cpu);
+		return lock_busy(what, &h);
+	}
+	return rc ? state_fail("lock the CPUs", rc) : EX_OK;
+}
+
+/* One CPU's journal check: 0 to go on, or an exit status. */
+static int journal_one(const struct msr_opts *o, unsigned cpu, int rc,
+		       const struct journal_info *who)
+{
+	const char *state = who->alive ? "running" : "not running";
+
+	if (rc == 1 && o->force) {
+		cli_warn("cpu %u: journal '%s' of pid %ld (%s) holds its registers; writing "
+			 "anyway (--force)", cpu, who->path, (long)who->pid, state);
+	} else if (rc == 1) {
+		cli_err("cpu %u: journal '%s' of pid %ld (%s, '%s') holds its registers: "
+			"nothing written (restore it first: baretma pmu restore; or --force)",
+			cpu, who->path, (long)who->pid, state, who->data.cmd);
+		return EX_TEMPFAIL;
+	} else if (rc == -EINVAL || rc == -EPERM) {
+		/* What a journal holds that cannot be read is unknown. */
+		const char *why = rc == -EINVAL ? who->detail : "not a regular file of ours, "
+					"or writable by others";
+
+		if (!o->force) {
+			cli_err("cpu %u: journal '%s' cannot be read (%s): it may hold this CPU; "
+				"nothing written (inspect it; or --force)", cpu, who->path, why);
+			return rc == -EINVAL ? EX_DATAERR : EX_NOPERM;
+		}
+		cli_warn("cpu %u: journal '%s' cannot be read (%s); writing anyway (--force)",
+			 cpu, who->path, why);
+	} else if (rc < 0) {
+		return state_fail("list the journals", rc);
+	}
+	return EX_OK;
+}
+
+/* Refuse a CPU that another run's journal holds (unless --force). */
+static int check_journals(const struct msr_opts *o)
+{
+	struct journal_info who;
+	int status = EX_OK;
+
+	for (int i = 0; i < o->ncpus && status == EX_OK; i++) {
+		int rc = journal_find_cpu(o->cpus[i], &who);
+
+		status = journal_one(o, o->cpus[i], rc, &who);
+		journal_info_free(&who, 1);
+	}
+	return status;
+}
+
+static int begin_journal(const struct msr_opts *o, struct msr_dev *dev,
+			 const uint64_t *old, struct journal **j)
+{
+	struct journal_reg *regs = calloc((size_t)o->ncpus, sizeof(*regs));
+	int rc = regs ? journal_begin(j, cli_cmdline(), msr_spec(), JOURNAL_ENABLE, false)
+		      : -ENOMEM;
+
+	if (rc == -EEXIST) {
+		cli_err("a journal of an earlier process with pid %ld is in '%s': nothing "
+			"written (restore it first: baretma pmu restore)", (long)getpid(),
+			state_dir_path());
+		free(regs);
+		return EX_TEMPFAIL;
+	}
+	if (rc) {
+		free(regs);
+		return state_fail("create the journal", rc);
+	}
+	for (int i = 0; i < o->ncpus; i++)
+		regs[i] = (struct journal_reg){ .cpu = o->cpus[i], .msr = o->msr, .saved = old[i] };
+	rc = journal_guard_install(*j, dev);
+	if (!rc)
+		rc = journal_save_regs(*j, regs, o->ncpus);
+	free(regs);
+	if (rc) {
+		rc = state_fail("write the journal", rc);
+		journal_end(*j); /* holds nothing: removed */
+		*j = NULL;
+	}
+	return rc;
+}
+
+/* Write every CPU; on a failure put the CPUs back as journaled. */
+static int write_all(const struct msr_opts *o, struct msr_dev *dev, struct journal *j)
+{
+	char label[64], verb[96], path[JOURNAL_PATH_MAX];
+	int rc = 0, i;
+	bool back;
+
+	for (i = 0; i < o->ncpus && !rc; i++)
+		rc = msr_write(dev, o->cpus[i], o->msr, o->value);
+	if (!rc)
+		return EX_OK;
+	snprintf(verb, sizeof(verb), "write 0x%" PRIx64 " to %s of", o->value,
+		 reg_label(o->msr, label, sizeof(label)));
+	rc = msr_fail(dev, o->cpus[i - 1], verb, rc);
+	snprintf(path, sizeof(path), "%s", journal_path(j));
+	back = journal_restore(j, dev) == 0;
+	if (journal_end(j) == 0 && back)
+		cli_err("msr write: every CPU put back as it was; journal removed");
+	else
+		cli_err("msr write: could not put every CPU back: journal '%s' kept (run "
+			"'baretma pmu restore')", path);
+	return rc;
+}
+
+static void report_written(const struct msr_opts *o, const uint64_t *old, const char *path)
+{
+	char label[64];
+
+	reg_label(o->msr, label, sizeof(label));
+	for (int i = 0; i < o->ncpus; i++)
+		printf("cpu %u %s: 0x%" PRIx64 " -> 0x%" PRIx64 " (saved in %s; undo: baretma "
+		       "pmu restore)\n", o->cpus[i], label, old[i], o->value, path);
+}
+
+/* Locked: refuse on journals, read, journal, write. */
+static int write_locked(const struct msr_opts *o, struct msr_dev *dev, uint64_t *old)
+{
+	struct journal *j = NULL;
+	char path[JOURNAL_PATH_MAX];
+	int rc = check_journals(o);
+
+	if (!rc)
+		rc = read_all(o, dev, old);
+	if (!rc && o->unknown)
+		cli_warn("MSR 0x%" PRIx32 " is not a PMU register baretma knows: writing 0x%"
+			 PRIx64 " anyway (--force); the old value is journaled first", o->msr,
+			 o->value);
+	if (!rc)
+		rc = begin_journal(o, dev, old, &j);
+	if (rc)
+		return rc;
+	snprintf(path, sizeof(path), "%s", journal_path(j));
+	rc = write_all(o, dev, j);
+	if (rc)
+		return rc;
+	journal_detach(j); /* left on purpose, like pmu enable */
+	report_written(o, old, path);
+	return EX_OK;
+}
+
+/*
+ * The kernel refuses every write to the device under lockdown (integrity or
+ * confidentiality) or with msr.allow_writes=off (cpu/environ.h, linux
+ * msr.c): say so before a journal is made, or the restore of a failed
+ * write would fail the same way and leave a journal behind.
+ */
+static int check_writable(const struct msr_opts *o, struct msr_dev *dev)
+{
+	char path[512];
+	struct cpu_env *env;
+	int rc = EX_OK;
+
+	if (strcmp(msr_backend_name(dev), "device"))
+		return EX_OK;
+	env = calloc(1, sizeof(*env));
+	if (!env)
+		return EX_OSERR;
+	cpu_env_read(o->cpus[0], env);
+	if (cpu_env_lockdown_blocks_msr(env)) {
+		cli_err("msr write: kernel lockdown is '%s' ('%s'): the kernel refuses MSR "
+			"writes; nothing written (MSR writes need a kernel without lockdown, "
+			"e.g. Secure Boot off)", env->lockdown,
+			cpu_sysfs_path(path, sizeof(path), LOCKDOWN));
+		rc = EX_NOPERM;
+	} else if (!strcmp(env->msr_allow_writes, "off")) {
+		cli_err("msr write: '%s' is 'off': the kernel refuses MSR writes; nothing "
+			"written (try: echo on > %s, and 'off' again after)",
+			cpu_sysfs_path(path, sizeof(path), MSR_ALLOW_WRITES), MSR_ALLOW_WRITES);
+		rc = EX_NOPERM;
+	}
+	free(env);
+	return rc;
+}
+
+/* The CPUID source describes another machine: its CPU numbers and
+ * capabilities are not this machine's registers. */
+static int refuse_dump_device(const struct cpu_source *src, struct msr_dev *dev)
+{
+	if (cpu_source_is_live(src) || strcmp(msr_backend_name(dev), "device"))
+		return EX_OK;
+	cli_err("msr write: the CPUID comes from the dump '%s' (another machine), but the MSR "
+		"backend is the device '%s' of this one: refused (to try it, use "
+		"BARETMA_MSR=state:FILE)", cpu_source_name(src), msr_spec());
+	return EX_USAGE;
+}
+
+static int msr_write_cmd(struct msr_opts *o)
+{
+	struct cpu_info *ci = calloc(1, sizeof(*ci));
+	uint64_t *old = calloc((size_t)o->ncpus, sizeof(*old));
+	struct cpu_source *src = NULL;
+	struct cpu_lock *settings = NULL, *lock = NULL;
+	struct msr_dev *dev = NULL;
+	int rc = ci && old ? open_backend(&dev) : EX_OSERR;
+
+	if (!rc)
+		rc = open_source(o, &src);
+	if (!rc)
+		rc = check_cpus(o, src);
+	if (!rc)
+		rc = refuse_dump_device(src, dev);
+	if (!rc)
+		rc = open_cpus(o, dev);
+	if (!rc)
+		rc = identify(o, src, dev, ci);
+	if (!rc)
+		rc = check_policy(o, src, dev, ci);
+	if (!rc)
+		rc = check_writable(o, dev);
+	if (!rc)
+		rc = lock_cpus(o, &settings, &lock);
+	if (!rc)
+		rc = write_locked(o, dev, old);
+	cpu_lock_release(lock);
+	cpu_lock_release(settings);
+	cpu_source_free(src);
+	msr_close(dev);
+	free(old);
+	free(ci);
+	return rc;
+}
+
+/* ----------------------------------------------------------------- entry */
+
+int cmd_msr(int argc, char **argv)
+{
+	static const struct { const char *name; int allowed; int (*fn)(struct msr_opts *); } subs[] = {
+		{ "read", OPT_JSON | OPT_DUMP, msr_read_cmd },
+		{ "write", OPT_FORCE | OPT_WAIT | OPT_DUMP, msr_write_cmd },
+	};
+	struct msr_opts *o;
+	int rc;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		msr_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EX_USAGE : EX_OK;
+	}
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+		if (strcmp(argv[1], subs[i].name))
+			continue;
+		o = calloc(1, sizeof(*o));
+		if (!o)
+			return EX_OSERR;
+		o->sub = subs[i].name;
+		rc = parse_args(argc - 1, argv + 1, subs[i].allowed, o);
+		if (!rc)
+			rc = subs[i].fn(o);
+		free(o);
+		return rc < 0 ? EX_OK : rc;
+	}
+	cli_err("msr: unknown command '%s' (try: baretma msr --help)", argv[1]);
+	return EX_USAGE;
+}

@@ -1,0 +1,235 @@
+/*
+ * msr/pmu_owner.c - who uses the PMU of a CPU before baretma touches it
+ * (msr/pmu.h pmu_check_owner).
+ *
+ * The checklist is pmu-reference §5.4 (after PCM's PMUinUse, §5.3):
+ * IA32_PERF_GLOBAL_INUSE on arch perfmon v4+ (§1.9), every PERFEVTSELx
+ * (EN, INT, event code: §1.7), every IA32_FIXED_CTR_CTRL field (§1.2),
+ * IA32_PERF_GLOBAL_CTRL bits 35 and 48 (§1.3), and the NMI watchdog, a
+ * perf event that normally sits on fixed counter 1 with its PMI bit set
+ * (§5.1).  Only FC3 and PERF_METRICS are baretma's; everything else in use
+ * is reported for information and left as it is.
+ *
+ * Naming the owner is a guess from what can be seen, and says so:
+ *   - a baretma journal holding the CPU names that run;
+ *   - counters enabled in PERFEVTSELx, PMIs armed (INT bits, fixed-field
+ *     PMI bits, INUSE bit 63) or the NMI watchdog on point to perf or
+ *     another profiler ("likely": perf's own events cannot be listed from
+ *     here, and firmware does not arm PMIs);
+ *   - bits set with none of that: "firmware or another tool" (firmware may
+ *     leave fixed counters 0-2 counting, PCM leaves them so on exit).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "msr/intel_regs.h"
+#include "msr/pmu.h"
+
+#define INUSE_PMI (1ull << 63) /* a PMI is armed somewhere (pmu-reference §1.9) */
+#define FIXED_FIELDS 8u        /* fields in IA32_FIXED_CTR_CTRL[31:0] */
+#define MAX_EVTSEL 32u
+
+static void add(char *buf, size_t n, const char *sep, const char *text)
+{
+	size_t used = strlen(buf);
+
+	if (used + 1 < n)
+		snprintf(buf + used, n - used, "%s%s", used ? sep : "", text);
+}
+
+static uint64_t field_of(uint64_t fcc, unsigned i)
+{
+	return (fcc >> FIXED_CTR_CTRL_SHIFT(i)) & FIXED_CTR_CTRL_FIELD_MASK;
+}
+
+/* "OS, USR, PMI" for a fixed field. */
+static void field_bits(uint64_t f, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (f & FIXED_CTR_CTRL_EN_OS)
+		add(buf, n, ", ", "OS");
+	if (f & FIXED_CTR_CTRL_EN_USR)
+		add(buf, n, ", ", "USR");
+	if (f & FIXED_CTR_CTRL_ANYTHR)
+		add(buf, n, ", ", "AnyThread");
+	if (f & FIXED_CTR_CTRL_PMI)
+		add(buf, n, ", ", "PMI");
+}
+
+/* IA32_PERFEVTSELx for x < gp: -EIO is "not modelled", other errors fail. */
+static int read_evtsels(struct msr_dev *dev, unsigned cpu, unsigned gp,
+			struct pmu_owner_report *r)
+{
+	for (unsigned x = 0; x < gp && x < MAX_EVTSEL; x++) {
+		uint64_t v = 0;
+		int rc = msr_read(dev, cpu, IA32_PERFEVTSEL0 + x, &v);
+
+		if (rc == -EIO) {
+			r->evtsel_unread |= 1u << x;
+			continue;
+		}
+		if (rc)
+			return rc;
+		r->evtsel[x] = v;
+		if (v & PERFEVTSEL_EN)
+			r->evtsel_en |= 1u << x;
+		if (v & PERFEVTSEL_INT)
+			r->evtsel_int |= 1u << x;
+		if (v & PERFEVTSEL_EVENT_MASK)
+			r->evtsel_event |= 1u << x;
+	}
+	return 0;
+}
+
+static int read_regs(struct msr_dev *dev, unsigned cpu, const struct pmu_owner_query *q,
+		     struct pmu_owner_report *r)
+{
+	int rc = msr_read(dev, cpu, IA32_FIXED_CTR_CTRL, &r->fixed_ctr_ctrl);
+
+	if (!rc)
+		rc = msr_read(dev, cpu, IA32_PERF_GLOBAL_CTRL, &r->global_ctrl);
+	if (!rc)
+		rc = read_evtsels(dev, cpu, q->gp_counters, r);
+	if (rc || q->version < 4)
+		return rc;
+	rc = msr_read(dev, cpu, IA32_PERF_GLOBAL_INUSE, &r->inuse);
+	r->inuse_read = rc == 0;
+	return rc == -EIO ? 0 : rc;
+}
+
+/* FC3 and PERF_METRICS: what baretma takes. */
+static void check_busy(struct pmu_owner_report *r)
+{
+	uint64_t f3 = field_of(r->fixed_ctr_ctrl, FIXED_CTR3_IDX);
+	char buf[96];
+
+	if (f3) {
+		snprintf(buf, sizeof(buf), "IA32_FIXED_CTR_CTRL[15:12]=0x%x (fixed counter 3 "
+			 "enabled)", (unsigned)f3);
+		add(r->busy_why, sizeof(r->busy_why), "; ", buf);
+	}
+	if (r->global_ctrl & GLOBAL_CTRL_EN_FIXED3)
+		add(r->busy_why, sizeof(r->busy_why), "; ", "IA32_PERF_GLOBAL_CTRL bit 35 set "
+		    "(fixed counter 3 enabled)");
+	if (r->global_ctrl & GLOBAL_CTRL_EN_PERF_METRICS)
+		add(r->busy_why, sizeof(r->busy_why), "; ", "IA32_PERF_GLOBAL_CTRL bit 48 set "
+		    "(PERF_METRICS enabled)");
+	if (r->inuse_read && (r->inuse & (1ull << GLOBAL_FIXED_BIT(FIXED_CTR3_IDX))))
+		add(r->busy_why, sizeof(r->busy_why), "; ", "IA32_PERF_GLOBAL_INUSE bit 35 set "
+		    "(fixed counter 3 in use)");
+	r->busy = r->busy_why[0] != '\0';
+}
+
+/* Fixed counters other than 3 whose field is set; FC1 with the watchdog on. */
+static void list_fixed(const struct pmu_owner_query *q, struct pmu_owner_report *r)
+{
+	char bits[48], buf[160];
+
+	for (unsigned i = 0; i < FIXED_FIELDS; i++) {
+		uint64_t f = field_of(r->fixed_ctr_ctrl, i);
+
+		if (!f)
+			continue;
+		r->fixed_used |= 1u << i;
+		if (i == FIXED_CTR3_IDX)
+			continue;
+		field_bits(f, bits, sizeof(bits));
+		r->watchdog_fc1 |= i == 1 && q->nmi_watchdog == 1;
+		snprintf(buf, sizeof(buf), "fixed counter %u (IA32_FIXED_CTR_CTRL[%u:%u]=0x%x: %s)%s",
+			 i, 4 * i + 3, 4 * i, (unsigned)f, bits,
+			 i == 1 && q->nmi_watchdog == 1 ? " held by the NMI watchdog" : "");
+		add(r->others, sizeof(r->others), "; ", buf);
+	}
+}
+
+static void list_evtsels(const struct pmu_owner_query *q, struct pmu_owner_report *r)
+{
+	char buf[128];
+
+	for (unsigned x = 0; x < q->gp_counters && x < MAX_EVTSEL; x++) {
+		uint64_t v = r->evtsel[x];
+
+		if (!(r->evtsel_en & (1u << x)) && !(r->evtsel_event & (1u << x)))
+			continue;
+		snprintf(buf, sizeof(buf), "IA32_PERFEVTSEL%u=0x%" PRIx64 " (%s%sevent 0x%02x)",
+			 x, v, v & PERFEVTSEL_EN ? "EN, " : "not enabled, ",
+			 v & PERFEVTSEL_INT ? "INT, " : "",
+			 (unsigned)(v & PERFEVTSEL_EVENT_MASK));
+		add(r->others, sizeof(r->others), "; ", buf);
+	}
+	if (r->inuse_read && (r->inuse & ~(1ull << GLOBAL_FIXED_BIT(FIXED_CTR3_IDX)))) {
+		snprintf(buf, sizeof(buf), "IA32_PERF_GLOBAL_INUSE=0x%" PRIx64 "%s", r->inuse,
+			 r->inuse & INUSE_PMI ? " (bit 63: a PMI is armed)" : "");
+		add(r->others, sizeof(r->others), "; ", buf);
+	}
+}
+
+/* Signs of perf (or another profiler) at work; "" when none. */
+static void perf_evidence(const struct pmu_owner_query *q, const struct pmu_owner_report *r,
+			  char *buf, size_t n)
+{
+	bool pmi = r->evtsel_int || (r->inuse_read && (r->inuse & INUSE_PMI));
+
+	for (unsigned i = 0; i < FIXED_FIELDS; i++)
+		pmi |= (field_of(r->fixed_ctr_ctrl, i) & FIXED_CTR_CTRL_PMI) != 0;
+	buf[0] = '\0';
+	if (q->nmi_watchdog == 1)
+		add(buf, n, ", ", "the NMI watchdog is on (nmi_watchdog=1: perf runs on every CPU)");
+	if (pmi)
+		add(buf, n, ", ", "PMIs are armed (firmware does not arm them)");
+	if (r->evtsel_en)
+		add(buf, n, ", ", "general-purpose counters are enabled");
+	if (r->inuse_read && (r->inuse & 0xffffffffull))
+		add(buf, n, ", ", "IA32_PERF_GLOBAL_INUSE shows general-purpose counters in use");
+}
+
+static void name_owner(const struct pmu_owner_query *q, struct pmu_owner_report *r)
+{
+	char ev[256];
+
+	perf_evidence(q, r, ev, sizeof(ev));
+	if (q->journal_pid > 0) {
+		r->owner = PMU_OWNER_BARETMA;
+		if (q->journal_kind == JOURNAL_ENABLE)
+			snprintf(r->owner_text, sizeof(r->owner_text), "'baretma pmu enable' "
+				 "(pid %ld, %s)", (long)q->journal_pid,
+				 q->journal_alive ? "running" : "not running");
+		else if (q->journal_alive)
+			snprintf(r->owner_text, sizeof(r->owner_text), "a baretma run (pid %ld, "
+				 "running)", (long)q->journal_pid);
+		else
+			snprintf(r->owner_text, sizeof(r->owner_text), "a crashed baretma run "
+				 "(pid %ld)", (long)q->journal_pid);
+	} else if (ev[0]) {
+		r->owner = PMU_OWNER_PERF;
+		snprintf(r->owner_text, sizeof(r->owner_text), "perf or another profiler "
+			 "(likely: %s; perf's own events cannot be seen from here)", ev);
+	} else if (r->busy || r->others[0]) {
+		r->owner = PMU_OWNER_FIRMWARE;
+		snprintf(r->owner_text, sizeof(r->owner_text), "firmware or another tool (no "
+			 "sign of perf: no general-purpose counter enabled, no PMI armed, NMI "
+			 "watchdog %s; hard to tell)", q->nmi_watchdog == 0 ? "off" : "unknown");
+	}
+	/* The watchdog's FC1 alone in use: name it. */
+	if (!r->busy && q->journal_pid <= 0 && r->watchdog_fc1 && r->fixed_used == 1u << 1 &&
+	    !r->evtsel_en && !r->evtsel_event)
+		snprintf(r->owner_text, sizeof(r->owner_text), "the NMI watchdog");
+}
+
+int pmu_check_owner(struct msr_dev *dev, unsigned cpu, const struct pmu_owner_query *q,
+		    struct pmu_owner_report *r)
+{
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	rc = read_regs(dev, cpu, q, r);
+	if (rc)
+		return rc;
+	check_busy(r);
+	list_fixed(q, r);
+	list_evtsels(q, r);
+	name_owner(q, r);
+	return r->busy ? -EBUSY : 0;
+}

@@ -1,0 +1,56 @@
+#!/bin/sh
+# t/0382-guard-signals.sh - a run killed by SIGINT, SIGTERM, SIGHUP or
+# SIGQUIT mid-run dies of that signal (128 + N) after putting the state
+# file and the settings back, leaving no journal; so does a kernel under
+# test that faults inside a bracket (SIGSEGV, SIGBUS, SIGFPE, SIGILL), with
+# the hidden test-only kernels of $BARETMA_TEST_HOOKS=1 (bench/kernels.c).
+# Fixture: t/guard-fixture.sh.
+. "$T_SRC/tap.sh"
+. "$T_SRC/guard-fixture.sh"
+
+# A shell starts background jobs with SIGINT and SIGQUIT ignored, and an
+# ignored signal stays ignored (msr/journal.h, nohup): give the run the
+# default actions back (coreutils env --default-signal).
+if env --default-signal=INT true 2>/dev/null; then
+	DFL="env --default-signal=INT,QUIT"
+else
+	DFL=
+fi
+ulimit -c 0 2>/dev/null
+
+for sig in INT TERM HUP QUIT; do
+	num=$(signum "$sig")
+	if [ -z "$DFL" ] && { [ "$sig" = INT ] || [ "$sig" = QUIT ]; }; then
+		for i in 1 2 3 4 5; do skip "SIG$sig: env --default-signal needed"; done
+		continue
+	fi
+	fixture
+	$DFL "$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr --kernel retire-light \
+		--reps 1000000 --warmup 0 --stop-nmi-watchdog >/dev/null 2>&1 &
+	pid=$!
+	until_true programmed 1; ok $? "SIG$sig: the run programmed cpu 1"
+	is "$(cat "$WD")" 0 "SIG$sig: the watchdog is off during the run"
+	kill -s "$sig" "$pid"
+	wait "$pid"; rc=$?
+	is "$rc" $((128 + num)) "SIG$sig: the run died of the signal"
+	is "$(same "$tmp/state" "$tmp/orig"):$(same_root)" "0:0" \
+		"SIG$sig: state file and settings byte for byte as found"
+	is "$(journals)" "" "SIG$sig: no journal left"
+done
+
+for f in segv:SEGV bus:BUS fpe:FPE ill:ILL; do
+	k=${f%:*} sig=${f#*:}
+	num=$(signum "$sig")
+	fixture
+	BARETMA_TEST_HOOKS=1 "$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr \
+		--kernel "test-fault-$k" --reps 3 --stop-nmi-watchdog >/dev/null 2>&1; rc=$?
+	is "$rc" $((128 + num)) "test-fault-$k: the run died of SIG$sig inside a bracket"
+	is "$(same "$tmp/state" "$tmp/orig"):$(same_root)" "0:0" \
+		"test-fault-$k: state file and settings byte for byte as found"
+	is "$(journals)" "" "test-fault-$k: no journal left"
+done
+
+out=$("$BARETMA" bench --kernel test-fault-segv --backend tsc 2>&1); rc=$?
+is "$rc" 64 "without BARETMA_TEST_HOOKS=1 the fault kernels do not exist"
+
+done_testing

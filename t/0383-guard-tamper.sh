@@ -1,0 +1,68 @@
+#!/bin/sh
+# t/0383-guard-tamper.sh - another process clears fixed counter 3's field of
+# IA32_FIXED_CTR_CTRL (0x3333 -> 0x333, as perf starting on the CPU would)
+# in the middle of a bench run: the state backend sees the write (msr/msr.h),
+# the check between repetitions marks every repetition from then on as
+# tampered, none of them gives numbers, the run reports it and exits 75.
+# Fixture: t/guard-fixture.sh.
+. "$T_SRC/tap.sh"
+. "$T_SRC/guard-fixture.sh"
+
+command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
+command -v flock >/dev/null 2>&1 || skip_all "flock(1) needed"
+
+fixture
+printf '0\n' >"$WD" # no watchdog warning in the way
+cp -a "$tmp/root/." "$tmp/root.orig/"
+# Enough repetitions that the change lands in the empty kernel (it runs
+# first): retire-light then runs entirely after it.
+REPS=300
+# Hold the state file's directory lock: the run stops at its first write
+# after we saw it program cpu 1; clear the field under that lock; let go.
+"$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr --kernel retire-light \
+	--reps $REPS --warmup 0 --json >"$tmp/out.json" 2>"$tmp/err" &
+pid=$!
+until_true programmed 1; ok $? "the run programmed cpu 1"
+hold_lock
+sed 's/^1 0x38d 0x3333$/1 0x38d 0x333/' "$tmp/state" >"$tmp/state.w" && mv "$tmp/state.w" "$tmp/state"
+grep -q '^1 0x38d 0x333$' "$tmp/state"; ok $? "another process cleared FC3's field (0x3333 -> 0x333)"
+release_lock
+wait "$pid"; rc=$?
+is "$rc" 75 "a tampered run exits 75 (EX_TEMPFAIL) after printing its result"
+like "$(cat "$tmp/err")" "warning: cpu 1: IA32_FIXED_CTR_CTRL changed from 0x3333 to 0x0333 during kernel empty \(perf started on this CPU\?.*\): [0-9]+ samples marked invalid" \
+	"stderr: the change, the kernel, the likely cause, the samples lost"
+# The JSON, read by python3: tamper {detected, message}, per kernel tampered.
+summary=$(python3 -c 'import json, re, sys
+d = json.load(open(sys.argv[1]))
+t = d["tamper"]
+ks = d["kernels"]
+n = int(re.search(r": (\d+) samples marked invalid$", t["message"]).group(1))
+print(t["detected"], n == sum(k["tampered"] for k in ks), n > 0)
+for k in ks:
+    print(k["name"], k["repetitions"], k["tampered"], k["invalid"] >= k["tampered"],
+          "slots" in k or any(x.startswith("tma_") for x in k), k.get("topdown_reason", "-"))
+' "$tmp/out.json")
+is "$(echo "$summary" | sed -n 1p)" "True True True" \
+	"JSON: tamper.detected, its message counts exactly the kernels' tampered samples (> 0)"
+is "$(echo "$summary" | awk '$1 == "empty" { print ($3 > 0 && $3 < $2), $4, $5 }')" "1 True False" \
+	"JSON: empty (changed during it) has some repetitions tampered, counted invalid, no numbers"
+is "$(echo "$summary" | awk '$1 == "retire-light" { print $2, $3, $4, $5 }')" "$REPS $REPS True False" \
+	"JSON: retire-light (after the change) has every repetition tampered, counted invalid, no numbers"
+like "$(echo "$summary" | awk '$1 == "retire-light"')" "every repetition was tampered with" \
+	"JSON: and says why it has no Top-down numbers"
+is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tamper"]["message"].startswith("cpu 1: IA32_FIXED_CTR_CTRL changed from 0x3333 to 0x0333 during kernel "))' "$tmp/out.json")" \
+	"True" "JSON: tamper.message names the register and both values"
+# The restore writes the saved 0x333: the file is as found (the cleared
+# field is the original value).
+is "$(same "$tmp/state" "$tmp/orig")" 0 "state file byte for byte as found at the end"
+is "$(journals)" "" "no journal left"
+
+# Without interference: no tamper, exit 0.
+fixture
+printf '0\n' >"$WD"
+"$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr --kernel retire-light --reps 5 \
+	--json >"$tmp/out2.json" 2>/dev/null; rc=$?
+is "$rc:$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["tamper"]["detected"], [k["tampered"] for k in d["kernels"]])' "$tmp/out2.json")" \
+	"0:False [0, 0]" "an undisturbed run: exit 0, nothing tampered"
+
+done_testing

@@ -1,0 +1,111 @@
+#!/bin/sh
+# t/0385-guard-owner.sh - who owns the PMU, before anything is written
+# (pmu-reference §5.4 checklist, §1.9 INUSE): fixed counter 3's field,
+# GLOBAL_CTRL bit 48 or INUSE bit 35 in use is refused (75) naming the
+# likely owner, state file unchanged, nothing written; PERFEVTSEL0 enabled
+# and the NMI watchdog's fixed counter 1 are information; a crashed run's
+# journal is named as the owner under --force; a CPUID dump with a real
+# MSR device is refused (64).  Fixture: t/guard-fixture.sh.
+. "$T_SRC/tap.sh"
+. "$T_SRC/guard-fixture.sh"
+
+is "$VER:$GP:$NCPU" "5:8:8" "dump: arch perfmon v5 (INUSE exists, v4+), 8 GP counters, 8 CPUs (INDEX.tsv)"
+
+# refused NAME FROM TO WANT: cpu 1's line FROM made TO; bench is refused.
+refused() {
+	fixture
+	printf '0\n' >"$WD"
+	edit "$2" "$3"
+	: >"$tmp/trace"
+	out=$(BARETMA_MSR_TRACE=$tmp/trace "$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 \
+		--backend msr --kernel retire-light --reps 3 2>&1); rc=$?
+	is "$rc" 75 "$1: exit 75 (EX_TEMPFAIL)"
+	like "$out" "$4" "$1: the message says what and who"
+	is "$(grep -c '^wr' "$tmp/trace")" 0 "$1: nothing written"
+	is "$(same "$tmp/state" "$tmp/orig"):$(journals)" "0:" "$1: state file unchanged, no journal"
+}
+
+refused "FC3 field 0x3" "1 0x38d 0x333" "1 0x38d 0x3333" \
+	"cpu 1: fixed counter 3 / PERF_METRICS in use: IA32_FIXED_CTR_CTRL\[15:12\]=0x3 \(fixed counter 3 enabled\); likely owner: firmware or another tool \(no sign of perf"
+refused "GLOBAL_CTRL bit 48" "1 0x38f 0x70000000f" "1 0x38f 0x100070000000f" \
+	"IA32_PERF_GLOBAL_CTRL bit 48 set \(PERF_METRICS enabled\); likely owner: firmware or another tool"
+# INUSE bit 32+3 = 35 (0x800000000): fixed counter 3 in use (pmu-reference §1.9)
+refused "INUSE bit 35" "1 0x392 0x0" "1 0x392 0x800000000" \
+	"IA32_PERF_GLOBAL_INUSE bit 35 set \(fixed counter 3 in use\)"
+# FC3 busy with a PMI armed on GP counter 0 (INT, bit 20): perf, likely
+fixture; printf '0\n' >"$WD"
+edit "1 0x186 0x0" "1 0x186 0x53003c"; edit "1 0x38d 0x333" "1 0x38d 0x3333"
+out=$("$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr --kernel retire-light --reps 3 2>&1); rc=$?
+is "$rc" 75 "FC3 busy with PERFEVTSEL0 enabled and its PMI armed: exit 75"
+like "$out" "cpu 1: fixed counter 3 / PERF_METRICS in use: .*likely owner: perf or another profiler \(likely: PMIs are armed \(firmware does not arm them\), general-purpose counters are enabled" \
+	"and the likely owner is perf or another profiler, with the evidence"
+
+# PERFEVTSEL0 = EN | INT | OS | USR | event 0x3c = 0x53003c (pmu-reference §1.7):
+# information only, the run goes on and leaves it alone.
+fixture
+printf '0\n' >"$WD"
+edit "1 0x186 0x0" "1 0x186 0x53003c"
+: >"$tmp/trace"
+out=$(BARETMA_MSR_TRACE=$tmp/trace "$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr \
+	--kernel retire-light --reps 3 2>&1 >/dev/null); rc=$?
+is "$rc" 0 "PERFEVTSEL0 in use: not a refusal (exit 0)"
+like "$out" "note: cpu 1: other counters in use, left as they are: .*IA32_PERFEVTSEL0=0x53003c \(EN, INT, event 0x3c\); likely owner: perf or another profiler \(likely" \
+	"PERFEVTSEL0 named, with its likely owner"
+is "$(grep -c '^wr 1 0x186 ' "$tmp/trace")" 0 "PERFEVTSEL0 never written"
+is "$(same "$tmp/state" "$tmp/orig")" 0 "state file as found after the run"
+
+# The NMI watchdog: nmi_watchdog=1 and fixed counter 1 with its PMI (0xb): a warning.
+fixture
+edit "1 0x38d 0x333" "1 0x38d 0xb0"
+out=$("$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr --kernel retire-light \
+	--reps 3 2>&1 >/dev/null); rc=$?
+is "$rc" 0 "NMI watchdog on: a warning, not a refusal (exit 0)"
+like "$out" "note: cpu 1: other counters in use, left as they are: fixed counter 1 \(IA32_FIXED_CTR_CTRL\[7:4\]=0xb: OS, USR, PMI\) held by the NMI watchdog; likely owner: the NMI watchdog" \
+	"fixed counter 1 named as the NMI watchdog's"
+like "$out" "warning: the NMI watchdog is on \('$WD' = 1\)" "the watchdog warning names its file"
+is "$(same "$tmp/state" "$tmp/orig"):$(same_root)" "0:0" "state file and settings as found"
+
+# A crashed run's journal: refused naming it; --force says so twice and goes on.
+fixture
+printf '0\n' >"$WD"
+edit "1 0x38d 0x333" "1 0x38d 0x3333"
+sh -c 'exit 0' & dead=$!
+wait "$dead"
+mkdir -p "$tmp/run"
+printf '# baretma journal v2\npid %s\nstarttime 0\ntime 1700000000\ncmd baretma bench --cpu 1\nbackend state:%s\nkind run\nuser_only 0\nreg 1 0x38f 0x70000000f\nreg 1 0x38d 0x333\n' \
+	"$dead" "$tmp/state" >"$tmp/run/run-$dead.journal"
+chmod 600 "$tmp/run/run-$dead.journal"
+out=$("$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr --kernel retire-light --reps 3 2>&1); rc=$?
+is "$rc" 75 "a crashed run's journal on cpu 1: exit 75"
+like "$out" "cpu 1: left by a baretma run that did not finish \(pid $dead, cmd baretma bench --cpu 1\); journal '$tmp/run/run-$dead.journal' \(run: baretma pmu restore\)" \
+	"the refusal names the journal, the pid and the remedy"
+out=$("$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr --kernel retire-light --reps 3 \
+	--force 2>&1 >/dev/null); rc=$?
+is "$rc" 0 "--force goes on"
+like "$out" "warning: cpu 1: left by a baretma run that did not finish \(pid $dead.*going on \(--force\)" \
+	"--force says it goes on past the journal"
+like "$out" "warning: cpu 1: taking over \(--force\): IA32_FIXED_CTR_CTRL\[15:12\]=0x3 .*likely owner: a crashed baretma run \(pid $dead\)" \
+	"and names the crashed run as the owner of fixed counter 3"
+is "$(same "$tmp/state" "$tmp/orig"):$(journals)" "0:run-$dead.journal " \
+	"the forced run put back what it found; the crashed run's journal stays"
+
+# A CPUID dump describes another machine: no real device (a path template).
+fixture
+mkdir -p "$tmp/dev"
+for c in 0 1 2 3 4 5 6 7; do truncate -s 4096 "$tmp/dev/$c"; done
+# IA32_PERF_CAPABILITIES at offset 0x345 = 0xf4c5 (little endian), PERF_METRICS bit 15
+printf '\305\364\000\000\000\000\000\000' | dd of="$tmp/dev/1" bs=1 seek=$((0x345)) conv=notrunc 2>/dev/null
+cksum "$tmp/dev/"* >"$tmp/dev.sum"
+out=$(BARETMA_MSR="$tmp/dev/%u" "$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr \
+	--kernel retire-light --reps 3 2>&1); rc=$?
+is "$rc" 64 "bench: dump + real device: exit 64"
+like "$out" "bench: refusing to write MSRs through '$tmp/dev/%u' with a CPUID dump \('$ICL'\): the dump describes another machine \(use BARETMA_MSR=state:FILE for a dry run, or drop the dump" \
+	"bench: the message says why and what to do"
+out=$(BARETMA_MSR="$tmp/dev/%u" BARETMA_CPUID_DUMP="$ICL" "$BARETMA" pmu enable --cpu 1 2>&1); rc=$?
+is "$rc" 64 "pmu enable: dump (BARETMA_CPUID_DUMP) + real device: exit 64"
+like "$out" "pmu enable: refusing to write MSRs through '$tmp/dev/%u' with a CPUID dump" \
+	"pmu enable: the same message"
+cksum "$tmp/dev/"* | cmp -s - "$tmp/dev.sum"; ok $? "the device files were not written"
+is "$(journals)" "" "no journal"
+
+done_testing

@@ -1,0 +1,148 @@
+#!/bin/sh
+# t/0510-bad-input - the bad-input table: every input a user can get wrong
+# gets a clear message naming the input (and the remedy where there is
+# one), a sysexits status, and changes nothing: the state file standing in
+# for the MSRs, the fake sysroot standing in for /sys and /proc, and the
+# state directory keep every byte.
+#
+# The same table is doc/bad-input.md: `BAD_INPUT_TABLE=FILE make check
+# TESTS=t/0510-bad-input.sh` writes its rows (input, command, status,
+# message) to FILE, which is how the doc is made.
+. "$T_SRC/tap.sh"
+
+ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
+SKL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_6th_gen/skylake-i5.test
+if [ ! -r "$ICL" ] || [ ! -r "$SKL" ]; then
+	skip_all "no ../shared/cpuid: the table runs against the Ice Lake and Skylake dumps"
+fi
+
+# An Ice Lake laptop as firmware left it (the dump has 8 CPUs; cpu 7 is left
+# out of the state file: offline; pmu-reference §1): FC0-2
+# enabled (0x333), GP0-3 + FC0-2 in GLOBAL_CTRL (0x70000000f).
+state=$tmp/state
+c=0
+while [ $c -le 6 ]; do
+	printf '%s 0x30c 0x0\n%s 0x329 0x0\n%s 0x345 0xf4c5\n%s 0x38d 0x333\n%s 0x38e 0x0\n%s 0x38f 0x70000000f\n%s 0x390 0x0\n%s 0x186 0x0\n%s 0x392 0x0\n' \
+		$c $c $c $c $c $c $c $c $c
+	c=$((c + 1))
+done >"$state"
+sys=$tmp/sys
+mkdir -p "$sys/sys/bus/event_source/devices/cpu" "$sys/proc/sys/kernel" \
+	"$sys/sys/module/msr/parameters"
+echo 2 >"$sys/sys/bus/event_source/devices/cpu/rdpmc"
+echo 0 >"$sys/proc/sys/kernel/nmi_watchdog"
+echo on >"$sys/sys/module/msr/parameters/allow_writes"
+run=$tmp/run
+mkdir -m 0700 "$run"
+BARETMA_MSR=state:$state BARETMA_SYSROOT=$sys BARETMA_STATE_DIR=$run BARETMA_CPUID_DUMP=$ICL
+export BARETMA_MSR BARETMA_SYSROOT BARETMA_STATE_DIR BARETMA_CPUID_DUMP
+unset BARETMA_MSR_TRACE
+
+# Everything a bad input must leave alone (the state file, the sysroot, the
+# state directories, their modes, owners and link targets), as one checksum.
+snapshot() {
+	{
+		find "$tmp" -printf '%p %m %u %l\n' | sort
+		find "$tmp" -type f -print | sort | xargs cat
+	} | cksum
+}
+
+# bad WHAT STATUS REGEX [VAR=VALUE...] -- ARGS...: run baretma ARGS (with
+# those environment variables), expect STATUS and a message matching REGEX,
+# and nothing changed.
+bad() {
+	what=$1 want=$2 re=$3 envs=
+	shift 3
+	while [ "$1" != -- ]; do envs="$envs $1"; shift; done
+	shift
+	before=$(snapshot)
+	out=$(env $envs "$BARETMA" "$@" 2>&1); rc=$?
+	is "$rc" "$want" "$what: exit $want"
+	like "$out" "$re" "$what: message"
+	is "$(snapshot)" "$before" "$what: state file, sysroot and state directory unchanged"
+	if [ -n "${BAD_INPUT_TABLE:-}" ]; then
+		msg=$(printf '%s' "$out" | head -3 | tr '\n' ' ' | sed 's/|/\\|/g; s/ *$//')
+		printf '| %s | `baretma %s` | %s | %s |\n' "$what" "$*" "$rc" "$msg" >>"$BAD_INPUT_TABLE"
+	fi
+}
+
+# --- CPU numbers and lists -------------------------------------------------
+bad "CPU that does not exist" 64 "cpu 99: no such CPU" -- \
+	bench --backend msr --cpu 99 --reps 3
+bad "CPU absent from the MSR backend (offline)" 69 "cpu 7" -- \
+	pmu enable --cpu 7
+bad "CPU list with junk" 64 "bad --cpu '1,x'" -- pmu enable --cpu 1,x
+bad "CPU range backwards" 64 "bad --cpu '3-1'" -- pmu enable --cpu 3-1
+bad "negative CPU" 64 "bad --cpu '-1'" -- bench --backend tsc --cpu -1
+bad "CPU number beyond the limit" 64 "4096" -- bench --backend tsc --cpu 4096
+
+# --- counts ----------------------------------------------------------------
+bad "zero repetitions" 64 "bad --reps '0'" -- bench --backend tsc --reps 0
+bad "negative repetitions" 64 "bad --reps '-5'" -- bench --backend tsc --reps -5
+bad "absurd repetitions" 64 "bad --reps '99999999999'" -- bench --backend tsc --reps 99999999999
+bad "negative warm-up" 64 "bad --warmup '-1'" -- bench --backend tsc --warmup -1
+bad "unknown kernel" 64 "unknown kernel 'nope' in --kernel" -- bench --kernel nope
+bad "unknown backend" 64 "--backend 'perf'" -- bench --backend perf
+bad "Top-down level 3" 64 "--level" -- bench --level 3
+
+# --- MSR indices and values --------------------------------------------------
+bad "MSR index out of range" 64 "0x100000000.*out of range" -- msr read 0 0x100000000
+bad "MSR value that is not a number" 64 "0xzz" -- msr write 0 0x38f 0xzz
+bad "MSR value above 64 bits" 64 "0x1ffffffffffffffff" -- msr write 0 0x38f 0x1ffffffffffffffff
+bad "reserved bit set (GLOBAL_CTRL bit 48 on Skylake)" 65 "bits 0x1000000000000.*reserved" -- \
+	msr write 0 0x38f 0x1000000000000 --cpuid-dump "$SKL"
+bad "PMI bit of fixed counter 3" 65 "IA32_FIXED_CTR_CTRL: bits 0x8000" -- msr write 0 0x38d 0xb333
+bad "read-only register" 65 "IA32_PERF_GLOBAL_STATUS is read-only" -- msr write 0 0x38e 0x0
+bad "MSR baretma does not know" 64 "not a PMU register baretma knows.*--force" -- \
+	msr write 0 0x1a0 0x0
+
+# --- dumps -------------------------------------------------------------------
+printf 'hello\nthis is not cpuid\n' >"$tmp/junk"
+bad "dump that does not exist" 66 "'$tmp/none'" -- info --cpuid-dump "$tmp/none"
+bad "dump in no known format" 65 "cannot load CPUID dump '$tmp/junk'" -- info --cpuid-dump "$tmp/junk"
+bad "truncated AIDA64 dump" 65 "cannot load CPUID dump .*line" -- \
+	info --cpuid-dump "$T_DATA/cpuid-aida64-cut-record.txt"
+bad "truncated hwloc dump directory" 65 "cannot load CPUID dump" -- \
+	info --cpuid-dump "$T_DATA/cpuid-hwloc-cut"
+
+# --- decode ------------------------------------------------------------------
+bad "PERF_METRICS value that is not hex" 65 "bad IA32_PERF_METRICS value '0xnothex'" -- decode 0xnothex
+bad "region with slots going back" 65 "cannot decode the region" -- \
+	decode --from 5000:0x1f402080 --to 1000:0x22381a20
+
+# --- state file --------------------------------------------------------------
+printf '1 0x38f\n' >"$tmp/badstate"
+bad "malformed state file" 65 "state file '$tmp/badstate': line 1" \
+	BARETMA_MSR=state:$tmp/badstate -- pmu enable
+
+# --- state directory and journals --------------------------------------------
+mkdir -m 0700 "$tmp/real-run"
+ln -s "$tmp/real-run" "$tmp/link-run"
+bad "state directory that is a symlink" 77 "$tmp/link-run.* is a symbolic link: refused" \
+	BARETMA_STATE_DIR=$tmp/link-run -- pmu enable --cpu 0
+echo "not a directory" >"$tmp/file-run"
+bad "state directory that is a file" 73 "$tmp/file-run.*Not a directory.*BARETMA_STATE_DIR" \
+	BARETMA_STATE_DIR=$tmp/file-run -- pmu enable --cpu 0
+mkdir -m 0777 "$tmp/open-run"
+bad "state directory writable by others" 77 "$tmp/open-run" \
+	BARETMA_STATE_DIR=$tmp/open-run -- pmu enable --cpu 0
+bad "state directory that cannot be created" 73 "/proc/baretma-run.*BARETMA_STATE_DIR" \
+	BARETMA_STATE_DIR=/proc/baretma-run -- pmu enable --cpu 0
+if [ "$(id -u)" = 0 ]; then
+	mkdir -m 0700 "$tmp/other-run"
+	chown 65534 "$tmp/other-run"
+	bad "state directory owned by another user" 77 "$tmp/other-run" \
+		BARETMA_STATE_DIR=$tmp/other-run -- pmu enable --cpu 0
+else
+	skip "not root: cannot give a directory to another user"
+	skip "not root"; skip "not root"
+fi
+mkdir -m 0700 "$tmp/bad-journal"
+printf '# baretma journal v2\npid 4242\nstarttime zz\n' >"$tmp/bad-journal/run-4242.journal"
+chmod 0600 "$tmp/bad-journal/run-4242.journal"
+bad "malformed journal" 65 "run-4242.journal.*line 3" \
+	BARETMA_STATE_DIR=$tmp/bad-journal -- pmu status
+bad "malformed journal, restore" 65 "run-4242.journal.*line 3" \
+	BARETMA_STATE_DIR=$tmp/bad-journal -- pmu restore
+
+done_testing

@@ -1,0 +1,115 @@
+# t/guard-fixture.sh - the machine the t/038x guard tests leave as found
+# (sourced after t/tap.sh): an Ice Lake client as the real CPUID dump
+# describes it, a state file standing in for its MSRs, a fake sysroot with
+# the three settings baretma may change, and helpers to follow a run.
+#
+# Everything expected comes from these files, never from baretma:
+#   - CPUs, arch perfmon version and GP counters from the dump's own
+#     "CPUID 0000000A:" line (EAX[7:0] version, EAX[15:8] counters:
+#     pmu-reference §2.1) and its "Logical CPU #" sections;
+#   - registers as firmware leaves them (pmu-reference §1.1 note, §5.3):
+#     PERFEVTSELx 0, FC0-2 counting OS+USR (IA32_FIXED_CTR_CTRL 0x333),
+#     GLOBAL_CTRL 0x70000000f (GP0-3, FC0-2), INUSE 0 (nothing in use);
+#     FC3 0x100N on cpu N and PERF_METRICS 0x1f3a5c47 (stale counts);
+#   - programmed values hand-worked from pmu-reference §5.4 as in t/0320:
+#     IA32_FIXED_CTR_CTRL (0x333 & ~0xf000) | 0x3 << 12 = 0x3333,
+#     IA32_PERF_GLOBAL_CTRL 0x70000000f | 1<<35 | 1<<48 = 0x1000f0000000f.
+ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
+[ -r "$ICL" ] || skip_all "no Ice Lake dump ($ICL)"
+
+leafA=$(awk '/^CPUID 0000000A:/ { split($3, r, "-"); print r[1]; exit }' "$ICL")
+VER=$((0x$(printf '%s' "$leafA" | cut -c7-8)))
+GP=$((0x$(printf '%s' "$leafA" | cut -c5-6)))
+NCPU=$(grep -c 'Logical CPU #' "$ICL")
+
+BARETMA_MSR=state:$tmp/state
+BARETMA_STATE_DIR=$tmp/run
+BARETMA_SYSROOT=$tmp/root
+export BARETMA_MSR BARETMA_STATE_DIR BARETMA_SYSROOT
+unset BARETMA_MSR_TRACE BARETMA_CPUID_DUMP BARETMA_TEST_HOOKS
+
+WD=$tmp/root/proc/sys/kernel/nmi_watchdog
+RDPMC=$tmp/root/sys/bus/event_source/devices/cpu/rdpmc
+ALLOW=$tmp/root/sys/module/msr/parameters/allow_writes
+
+# regs CPU: one CPU's registers as found
+regs() {
+	i=0
+	while [ "$i" -lt "$GP" ]; do
+		printf '%s 0x%x 0x0\n' "$1" $((0x186 + i))
+		i=$((i + 1))
+	done
+	printf '%s 0x30c 0x%x\n%s 0x329 0x1f3a5c47\n%s 0x345 0xf4c5\n%s 0x38d 0x333\n' \
+		"$1" $((0x1000 + $1)) "$1" "$1" "$1"
+	printf '%s 0x38e 0x0\n%s 0x38f 0x70000000f\n%s 0x390 0x0\n%s 0x392 0x0\n' \
+		"$1" "$1" "$1" "$1"
+}
+
+# fixture: the state file of every CPU and the sysroot, with copies
+# ($tmp/orig, $tmp/root.orig) to compare byte for byte; no journal.
+fixture() {
+	rm -f "$tmp/run/"*.journal
+	c=0
+	while [ "$c" -lt "$NCPU" ]; do regs "$c"; c=$((c + 1)); done >"$tmp/state"
+	cp "$tmp/state" "$tmp/orig"
+	rm -rf "$tmp/root" "$tmp/root.orig"
+	mkdir -p "${WD%/*}" "${RDPMC%/*}" "${ALLOW%/*}"
+	printf '1\n' >"$WD"
+	printf '0\n' >"$RDPMC"
+	printf 'off\n' >"$ALLOW"
+	cp -a "$tmp/root" "$tmp/root.orig"
+}
+
+# edit FROM TO: replace the line FROM of the state file (fixture variants)
+edit() {
+	sed "s/^$1\$/$2/" "$tmp/state" >"$tmp/state.new" && mv "$tmp/state.new" "$tmp/state"
+	cp "$tmp/state" "$tmp/orig"
+}
+
+same() { cmp -s "$1" "$2"; echo $?; }
+same_root() { diff -r "$tmp/root" "$tmp/root.orig" >/dev/null 2>&1; echo $?; }
+journals() { ls "$tmp/run" 2>/dev/null | grep 'journal$' | tr '\n' ' '; }
+
+# until COND...: poll (50 ms) for up to 20 s; 0 when COND held
+until_true() {
+	n=0
+	while ! "$@"; do
+		n=$((n + 1))
+		[ "$n" -ge 400 ] && return 1
+		sleep 0.05
+	done
+	return 0
+}
+programmed() { grep -q "^$1 0x38d 0x3333\$" "$tmp/state"; }
+journal_of() { [ -e "$tmp/run/run-$1.journal" ]; }
+
+# hold_lock / release_lock: hold flock on the state file's directory, the
+# lock the state backend takes around every write (msr/msr.h): a run then
+# stops at its next MSR write until release_lock.
+hold_lock() {
+	rm -f "$tmp/go" "$tmp/locked"
+	mkfifo "$tmp/go"
+	flock "$tmp" sh -c ': >"$1/locked"; read x <"$1/go"' sh "$tmp" &
+	lockpid=$!
+	until_true test -e "$tmp/locked"
+}
+release_lock() {
+	echo go >"$tmp/go"
+	wait "$lockpid"
+}
+
+# tamper_fc3 CPU: another process clears fixed counter 3's field of CPU
+# (0x3333 -> 0x333), replacing the file atomically under the directory lock
+# as msr/msr.h asks of other writers.
+tamper_fc3() {
+	flock "$tmp" sh -c 'sed "s/^$2 0x38d 0x3333\$/$2 0x38d 0x333/" "$1/state" >"$1/state.w" &&
+		mv "$1/state.w" "$1/state"' sh "$tmp" "$1"
+}
+
+# Signal numbers of x86 Linux (signal(7)): dash's kill -l does not map names.
+signum() {
+	case $1 in
+	HUP) echo 1 ;; INT) echo 2 ;; QUIT) echo 3 ;; ILL) echo 4 ;; BUS) echo 7 ;;
+	FPE) echo 8 ;; KILL) echo 9 ;; SEGV) echo 11 ;; TERM) echo 15 ;;
+	esac
+}
