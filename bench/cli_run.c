@@ -1,7 +1,7 @@
 /*
  * bench/cli_run.c - "leave every machine exactly as found" for the commands
  * that write MSRs or system settings (bench with a Top-down backend,
- * pmu enable, pmu restore): one guard and one journal per run.
+ * pmu enable, pmu restore, msr write): one guard and one journal per run.
  *
  * Order (README "Leaving the machine as found"):
  *   1. the settings lock (msr/lock.h settings_lock_take: exclusive when a
@@ -14,12 +14,15 @@
  *      use is refused (exit 75) unless --force; other counters in use are
  *      information; the NMI watchdog on is a warning unless
  *      --stop-nmi-watchdog;
+ *      through the device, kernel lockdown or msr.allow_writes=off (without
+ *      --allow-msr-writes) is refused (exit 77);
  *   4. journal_begin before the first write, and its signal guard;
  *   5. the settings the user consented to (setting_change: journaled, on
  *      disk, then written);
  *   6. the caller programs, every register saved in the journal first;
  *   7. journal_restore (registers, then settings) on every way out, then
- *      journal_end; "pmu enable" detaches instead (the journal stays).
+ *      journal_end; "pmu enable" and "msr write" detach instead (the journal
+ *      stays).
  */
 #include <errno.h>
 #include <signal.h>
@@ -32,6 +35,7 @@
 #include "bench/cli.h"
 #include "bench/cli_run.h"
 #include "cpu/cpu.h"
+#include "cpu/environ.h"
 #include "msr/journal.h"
 #include "msr/lock.h"
 #include "msr/pmu.h"
@@ -39,12 +43,41 @@
 #include "msr/state_dir.h"
 
 #define MSR_DEFAULT_SPEC "/dev/cpu/%u/msr" /* msr/msr.h */
+#define LOCKDOWN         "/sys/kernel/security/lockdown"       /* cpu/environ.h */
+#define MSR_ALLOW_WRITES "/sys/module/msr/parameters/allow_writes"
 
 const char *cli_msr_spec(void)
 {
 	const char *s = getenv("BARETMA_MSR");
 
 	return s && *s ? s : MSR_DEFAULT_SPEC;
+}
+
+int cli_msr_open(struct msr_dev **dev)
+{
+	int rc = msr_open(cli_msr_spec(), dev);
+
+	if (!rc)
+		return EX_OK;
+	if (*msr_last_error())
+		cli_err("%s", msr_last_error());
+	else
+		cli_err("cannot open MSR backend '%s': %s", cli_msr_spec(), strerror(-rc));
+	return cli_exit_for_errno(rc);
+}
+
+int cli_msr_fail_cpu(struct msr_dev *dev, unsigned cpu, const char *verb, int err)
+{
+	char what[160];
+	bool state = !strcmp(msr_backend_name(dev), "state");
+	int rc;
+
+	if (state)
+		snprintf(what, sizeof(what), "%s cpu %u in", verb, cpu);
+	else
+		snprintf(what, sizeof(what), "%s", verb);
+	rc = cli_msr_fail(dev, cpu, what, err);
+	return !state && err == -ENOENT ? EX_UNAVAILABLE : rc;
 }
 
 void cli_note(const char *fmt, ...)
@@ -175,10 +208,14 @@ void cli_journal_short_cmd(const char *cmd, char *buf, size_t n)
 void cli_journal_holder(const struct journal_info *who, char *buf, size_t n)
 {
 	const struct journal_data *d = &who->data;
+	const char *args = strchr(d->cmd, ' '); /* after argv[0], a path as typed */
 	char sc[96];
 
 	cli_journal_short_cmd(d->cmd, sc, sizeof(sc));
-	if (d->kind == JOURNAL_ENABLE)
+	if (d->kind == JOURNAL_ENABLE && args && !strcmp(sc, "baretma msr write"))
+		snprintf(buf, n, "registers written by 'baretma%s' (pid %ld, %s)", args,
+			 (long)who->pid, who->alive ? "running" : "not running");
+	else if (d->kind == JOURNAL_ENABLE)
 		snprintf(buf, n, "counters enabled by '%s' (pid %ld, %s)", sc, (long)who->pid,
 			 who->alive ? "running" : "not running");
 	else if (who->alive)
@@ -216,9 +253,11 @@ static int journal_hit(const struct cli_run *r, const struct journal_info *who,
 	cli_fmt_cpus(list, sizeof(list), cpus, n);
 	cli_journal_holder(who, holder, sizeof(holder));
 	if (r->force) {
-		cli_warn("cpu %s: %s; journal '%s'; going on (--force): this run saves and "
-			 "restores the registers as they are now, the journal stays for "
-			 "'baretma pmu restore'", list, holder, who->path);
+		cli_warn("cpu %s: %s; journal '%s'; going on (--force): %s", list, holder,
+			 who->path, r->kind == JOURNAL_ENABLE ? "this run journals the registers "
+			 "as they are now and leaves them as written; both journals stay for "
+			 "'baretma pmu restore'" : "this run saves and restores the registers as "
+			 "they are now, the journal stays for 'baretma pmu restore'");
 		return EX_OK;
 	}
 	cli_err("cpu %s: %s; journal '%s' (run: baretma pmu restore%s)", list, holder,
@@ -387,17 +426,48 @@ int cli_run_owners(const struct cli_run *r, struct msr_dev *dev, const struct cp
 	return st;
 }
 
+/* Lockdown (integrity and above) blocks every write through the device,
+ * whatever msr.allow_writes says (linux msr.c msr_write, cpu/environ.h). */
+static int lockdown(void)
+{
+	char path[512];
+	struct cpu_env *env = calloc(1, sizeof(*env));
+	int st = EX_OK;
+
+	if (!env)
+		return EX_OSERR;
+	cpu_env_read(0, env);
+	if (cpu_env_lockdown_blocks_msr(env)) {
+		cli_err("kernel lockdown is '%s' ('%s'): the kernel refuses MSR writes; nothing "
+			"written (MSR writes need a kernel without lockdown, e.g. Secure Boot "
+			"off)", env->lockdown, cpu_sysfs_path(path, sizeof(path), LOCKDOWN));
+		st = EX_NOPERM;
+	}
+	free(env);
+	return st;
+}
+
 /* msr.allow_writes=off blocks every write through the device (msr.c). */
 int cli_run_allow_writes(const struct cli_run *r, struct msr_dev *dev)
 {
 	char v[32], where[JOURNAL_PATH_MAX];
+	int st;
 
-	if (r->set.allow_msr_writes || strcmp(msr_backend_name(dev), "device") ||
+	if (strcmp(msr_backend_name(dev), "device"))
+		return EX_OK;
+	if ((st = lockdown()))
+		return st;
+	if (r->set.allow_msr_writes ||
 	    setting_read(SETTING_MSR_ALLOW_WRITES, v, sizeof(v), where, sizeof(where)) ||
 	    strcmp(v, "off"))
 		return EX_OK;
-	cli_err("MSR writes are disabled: '%s' is 'off' (try: --allow-msr-writes, which "
-		"sets it to 'on' for this run and puts it back)", where);
+	if (r->no_settings_flags)
+		cli_err("MSR writes are disabled: '%s' is 'off': the kernel refuses them; "
+			"nothing written (try: echo on > %s, and 'off' again after)", where,
+			MSR_ALLOW_WRITES);
+	else
+		cli_err("MSR writes are disabled: '%s' is 'off' (try: --allow-msr-writes, "
+			"which sets it to 'on' for this run and puts it back)", where);
 	return EX_NOPERM;
 }
 

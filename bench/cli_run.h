@@ -31,8 +31,12 @@ struct cli_run {
 	bool force;                /* --force: go on past journals / FC3 in use */
 	bool settings_exclusive;   /* take the settings lock exclusively without
 				    * a flag (pmu restore puts settings back) */
+	bool no_settings_flags;    /* the command has none of the three flags
+				    * (msr write): remedies say what to set */
 	struct cli_settings set;
-	enum journal_kind kind;    /* of the journal begun */
+	enum journal_kind kind;    /* of the journal begun; set before the
+				    * checks, JOURNAL_ENABLE words --force's
+				    * warning for a journal that stays */
 	struct cpu_lock *settings_lock;
 	struct cpu_lock *cpu_lock;
 	struct journal *j;
@@ -49,6 +53,17 @@ struct cli_journal_hit {
 /* cli_msr_spec - $BARETMA_MSR or the default "/dev/cpu/%u/msr" (the
  * backend the journal records). */
 const char *cli_msr_spec(void);
+
+/* cli_msr_open - msr_open(cli_msr_spec()); the message on failure.
+ * Returns an exit status. */
+int cli_msr_open(struct msr_dev **dev);
+
+/*
+ * cli_msr_fail_cpu - cli_msr_fail naming the CPU where the backend's path
+ * does not (a state file: "@verb cpu N in 'FILE'"); a missing device node
+ * is 69 (no device for what was asked, README), not "input file missing".
+ */
+int cli_msr_fail_cpu(struct msr_dev *dev, unsigned cpu, const char *verb, int err);
 
 /* cli_note - "baretma: note: ..." on stderr, newline added. */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -99,8 +114,14 @@ int cli_run_owners(const struct cli_run *r, struct msr_dev *dev, const struct cp
  * was not given.  Always 0. */
 int cli_run_watchdog(const struct cli_run *r);
 
-/* cli_run_allow_writes - through the device backend with msr.allow_writes
- * "off" and no --allow-msr-writes: 77 naming the flag.  0 otherwise. */
+/*
+ * cli_run_allow_writes - through the device backend, the kernel refuses
+ * every MSR write under lockdown (integrity, confidentiality: 77 naming
+ * the mode) or with msr.allow_writes "off" and no --allow-msr-writes (77
+ * naming the flag, or with r->no_settings_flags how to set the file).
+ * Call it before the journal: the restore of a refused write would be
+ * refused alike.  0 otherwise.
+ */
 int cli_run_allow_writes(const struct cli_run *r, struct msr_dev *dev);
 
 /* cli_run_begin - journal_begin (kind r->kind) and journal_guard_install
@@ -120,8 +141,9 @@ int cli_run_settings(struct cli_run *r);
 int cli_run_finish(struct cli_run *r, int status, bool detach);
 
 /* cli_journal_holder - "counters enabled by 'baretma pmu enable' (pid P,
- * not running)" / "left by a baretma run that did not finish (pid P, cmd
- * ...)" / "in use by a baretma run (pid P, running, cmd ...)". */
+ * not running)" / "registers written by 'baretma msr write 3 0x38d 0x3333'
+ * (pid P, not running)" / "left by a baretma run that did not finish (pid
+ * P, cmd ...)" / "in use by a baretma run (pid P, running, cmd ...)". */
 void cli_journal_holder(const struct journal_info *who, char *buf, size_t n);
 
 /* cli_journal_short_cmd - "baretma pmu enable" from a journal's cmd. */

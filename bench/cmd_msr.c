@@ -9,12 +9,14 @@
  * msr_write_check() knows, with each CPU's own capabilities (its core kind;
  * full-width writes from IA32_PERF_CAPABILITIES[13], pmu-reference §1.6,
  * §1.8); reserved bits and read-only registers are refused even with
- * --force.  Every write goes like this, all CPUs at once: lock them
- * (msr/lock.h: the settings lock shared, then the CPU locks), refuse a
- * CPU another run's journal holds, read the current values, journal them
- * (kind "enable": the register is left as written on purpose, `baretma
- * pmu restore` puts the saved value back), and only then write.  A write
- * that fails midway restores the CPUs already written.
+ * --force.  Every write goes through the run guard of bench and pmu
+ * (bench/cli_run.c), all CPUs at once: lock them (the settings lock
+ * shared, then the CPU locks), refuse a CPU another run's journal holds,
+ * refuse what the kernel would (lockdown, msr.allow_writes=off), read the
+ * current values, journal them (kind "enable": the register is left as
+ * written on purpose, `baretma pmu restore` puts the saved value back),
+ * and only then write.  A write that fails midway restores the CPUs
+ * already written and ends the journal.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -24,23 +26,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "bench/cli.h"
+#include "bench/cli_run.h"
 #include "cpu/cpu.h"
-#include "cpu/environ.h"
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
-#include "msr/lock.h"
 #include "msr/msr_policy.h"
-#include "msr/state_dir.h"
 
-#define MSR_DEFAULT_SPEC "/dev/cpu/%u/msr" /* msr/msr.h */
 #define ONLINE_CPUS      "/sys/devices/system/cpu/online"
-#define LOCKDOWN         "/sys/kernel/security/lockdown"
-#define MSR_ALLOW_WRITES "/sys/module/msr/parameters/allow_writes"
 #define MSR_INDEX_MAX    0xffffffffull     /* RDMSR/WRMSR take ECX: 32 bits */
 
 enum { OPT_JSON = 1, OPT_FORCE = 2, OPT_WAIT = 4, OPT_DUMP = 8 };
@@ -97,14 +93,6 @@ static void msr_usage(FILE *f)
 
 /* --------------------------------------------------------------- helpers */
 
-/* The MSR spec msr_open(NULL) uses (msr/msr.h); recorded in the journal. */
-static const char *msr_spec(void)
-{
-	const char *s = getenv("BARETMA_MSR");
-
-	return s && *s ? s : MSR_DEFAULT_SPEC;
-}
-
 /* "IA32_PERF_GLOBAL_CTRL (0x38f)", or "MSR 0x1a0" for an unknown one. */
 static const char *reg_label(uint32_t msr, char *buf, size_t n)
 {
@@ -116,45 +104,6 @@ static const char *reg_label(uint32_t msr, char *buf, size_t n)
 	else
 		snprintf(buf, n, "%s (0x%" PRIx32 ")", name, msr);
 	return buf;
-}
-
-/*
- * cli_msr_fail naming the CPU where the backend's path does not (state
- * file); a missing device node is 69 like in bench and pmu (README).
- */
-static int msr_fail(struct msr_dev *dev, unsigned cpu, const char *verb, int err)
-{
-	char what[128];
-	bool state = !strcmp(msr_backend_name(dev), "state");
-	int rc;
-
-	if (state)
-		snprintf(what, sizeof(what), "%s cpu %u in", verb, cpu);
-	else
-		snprintf(what, sizeof(what), "%s", verb);
-	rc = cli_msr_fail(dev, cpu, what, err);
-	return !state && err == -ENOENT ? EX_UNAVAILABLE : rc;
-}
-
-/* A state directory / lock / journal error; returns the exit status. */
-static int state_fail(const char *what, int err)
-{
-	const char *dir = state_dir_path();
-
-	switch (-err) {
-	case ELOOP:
-		cli_err("state dir '%s' is a symbolic link: refused (journals decide what "
-			"is written to MSRs; use a real directory)", dir);
-		return EX_NOPERM;
-	case EPERM:
-		cli_err("state dir '%s' or a file in it is not owned by uid %u or is writable "
-			"by others: refused (chown it to uid %u and chmod 700)", dir,
-			(unsigned)geteuid(), (unsigned)geteuid());
-		return EX_NOPERM;
-	default:
-		cli_err("cannot %s in state dir '%s': %s", what, dir, strerror(-err));
-		return cli_exit_for_errno(err);
-	}
 }
 
 /* ------------------------------------------------------------- arguments */
@@ -264,19 +213,6 @@ static int parse_args(int argc, char **argv, int allowed, struct msr_opts *o)
 
 /* -------------------------------------------------------------- the CPUs */
 
-static int open_backend(struct msr_dev **dev)
-{
-	int rc = msr_open(msr_spec(), dev);
-
-	if (!rc)
-		return EX_OK;
-	if (*msr_last_error())
-		cli_err("%s", msr_last_error());
-	else
-		cli_err("cannot open MSR backend '%s': %s", msr_spec(), strerror(-rc));
-	return cli_exit_for_errno(rc);
-}
-
 static int open_source(const struct msr_opts *o, struct cpu_source **src)
 {
 	int rc = cli_check_dump(o->dump);
@@ -340,7 +276,7 @@ static int open_cpus(const struct msr_opts *o, struct msr_dev *dev)
 		int rc = msr_open_cpu(dev, o->cpus[i]);
 
 		if (rc)
-			return msr_fail(dev, o->cpus[i], "open", rc);
+			return cli_msr_fail_cpu(dev, o->cpus[i], "open", rc);
 	}
 	return EX_OK;
 }
@@ -356,7 +292,7 @@ static int read_all(const struct msr_opts *o, struct msr_dev *dev, uint64_t *val
 		if (rc) {
 			snprintf(verb, sizeof(verb), "read %s of",
 				 reg_label(o->msr, label, sizeof(label)));
-			return msr_fail(dev, o->cpus[i], verb, rc);
+			return cli_msr_fail_cpu(dev, o->cpus[i], verb, rc);
 		}
 	}
 	return EX_OK;
@@ -401,7 +337,7 @@ static int msr_read_cmd(struct msr_opts *o)
 	struct msr_dev *dev = NULL;
 	uint64_t *vals = calloc((size_t)o->ncpus, sizeof(*vals));
 	char label[64];
-	int rc = vals ? open_backend(&dev) : EX_OSERR;
+	int rc = vals ? cli_msr_open(&dev) : EX_OSERR;
 
 	if (!rc)
 		rc = open_source(o, &src);
@@ -522,144 +458,38 @@ static int check_policy(struct msr_opts *o, const struct cpu_source *src,
 	return EX_OK;
 }
 
-/* --------------------------------------------------- write: locks, journal */
+/* ------------------------------------------------------- write: the run */
 
-static int lock_busy(const char *what, const struct lock_holder *h)
-{
-	if (h->pid)
-		cli_err("%s is in use by pid %ld ('%s'): nothing written (try again when it "
-			"is done, or --wait)", what, (long)h->pid, h->cmd);
-	else
-		cli_err("%s is in use by another baretma: nothing written (try again when it "
-			"is done, or --wait)", what);
-	return EX_TEMPFAIL;
-}
-
-/*
- * The settings lock shared (this write relies on msr.allow_writes and the
- * other settings as they are), then the CPU locks: the order msr/lock.h
- * sets for every command.
- */
-static int lock_cpus(const struct msr_opts *o, struct cpu_lock **settings,
-		     struct cpu_lock **cpus)
-{
-	struct lock_holder h;
-	char what[32];
-	int rc = settings_lock_take(false, o->wait, settings, &h);
-
-	if (rc == -EBUSY)
-		return lock_busy("the system settings lock", &h);
-	if (rc)
-		return state_fail("lock the system settings", rc);
-	rc = cpu_lock_take(o->cpus, o->ncpus, o->wait, cpus, &h);
-	if (rc == -EBUSY) {
-		snprintf(what, sizeof(what), "cpu %u", h.cpu);
-		return lock_busy(what, &h);
-	}
-	return rc ? state_fail("lock the CPUs", rc) : EX_OK;
-}
-
-/* One CPU's journal check: 0 to go on, or an exit status. */
-static int journal_one(const struct msr_opts *o, unsigned cpu, int rc,
-		       const struct journal_info *who)
-{
-	const char *state = who->alive ? "running" : "not running";
-
-	if (rc == 1 && o->force) {
-		cli_warn("cpu %u: journal '%s' of pid %ld (%s) holds its registers; writing "
-			 "anyway (--force)", cpu, who->path, (long)who->pid, state);
-	} else if (rc == 1) {
-		cli_err("cpu %u: journal '%s' of pid %ld (%s, '%s') holds its registers: "
-			"nothing written (restore it first: baretma pmu restore; or --force)",
-			cpu, who->path, (long)who->pid, state, who->data.cmd);
-		return EX_TEMPFAIL;
-	} else if (rc == -EINVAL || rc == -EPERM) {
-		/* What a journal holds that cannot be read is unknown. */
-		const char *why = rc == -EINVAL ? who->detail : "not a regular file of ours, "
-					"or writable by others";
-
-		if (!o->force) {
-			cli_err("cpu %u: journal '%s' cannot be read (%s): it may hold this CPU; "
-				"nothing written (inspect it; or --force)", cpu, who->path, why);
-			return rc == -EINVAL ? EX_DATAERR : EX_NOPERM;
-		}
-		cli_warn("cpu %u: journal '%s' cannot be read (%s); writing anyway (--force)",
-			 cpu, who->path, why);
-	} else if (rc < 0) {
-		return state_fail("list the journals", rc);
-	}
-	return EX_OK;
-}
-
-/* Refuse a CPU that another run's journal holds (unless --force). */
-static int check_journals(const struct msr_opts *o)
-{
-	struct journal_info who;
-	int status = EX_OK;
-
-	for (int i = 0; i < o->ncpus && status == EX_OK; i++) {
-		int rc = journal_find_cpu(o->cpus[i], &who);
-
-		status = journal_one(o, o->cpus[i], rc, &who);
-		journal_info_free(&who, 1);
-	}
-	return status;
-}
-
-static int begin_journal(const struct msr_opts *o, struct msr_dev *dev,
-			 const uint64_t *old, struct journal **j)
+/* The old values, in the journal before the first write. */
+static int save_old(const struct msr_opts *o, const struct cli_run *r, const uint64_t *old)
 {
 	struct journal_reg *regs = calloc((size_t)o->ncpus, sizeof(*regs));
-	int rc = regs ? journal_begin(j, cli_cmdline(), msr_spec(), JOURNAL_ENABLE, false)
-		      : -ENOMEM;
+	int rc;
 
-	if (rc == -EEXIST) {
-		cli_err("a journal of an earlier process with pid %ld is in '%s': nothing "
-			"written (restore it first: baretma pmu restore)", (long)getpid(),
-			state_dir_path());
-		free(regs);
-		return EX_TEMPFAIL;
-	}
-	if (rc) {
-		free(regs);
-		return state_fail("create the journal", rc);
-	}
+	if (!regs)
+		return EX_OSERR;
 	for (int i = 0; i < o->ncpus; i++)
 		regs[i] = (struct journal_reg){ .cpu = o->cpus[i], .msr = o->msr, .saved = old[i] };
-	rc = journal_guard_install(*j, dev);
-	if (!rc)
-		rc = journal_save_regs(*j, regs, o->ncpus);
+	rc = journal_save_regs(r->j, regs, o->ncpus);
 	free(regs);
-	if (rc) {
-		rc = state_fail("write the journal", rc);
-		journal_end(*j); /* holds nothing: removed */
-		*j = NULL;
-	}
-	return rc;
+	return rc ? cli_state_dir_fail("write the journal", rc) : EX_OK;
 }
 
-/* Write every CPU; on a failure put the CPUs back as journaled. */
-static int write_all(const struct msr_opts *o, struct msr_dev *dev, struct journal *j)
+/* Write every CPU; the first failure ends it (cli_run_finish puts back). */
+static int write_all(const struct msr_opts *o, struct msr_dev *dev)
 {
-	char label[64], verb[96], path[JOURNAL_PATH_MAX];
-	int rc = 0, i;
-	bool back;
+	char label[64], verb[96];
 
-	for (i = 0; i < o->ncpus && !rc; i++)
-		rc = msr_write(dev, o->cpus[i], o->msr, o->value);
-	if (!rc)
-		return EX_OK;
-	snprintf(verb, sizeof(verb), "write 0x%" PRIx64 " to %s of", o->value,
-		 reg_label(o->msr, label, sizeof(label)));
-	rc = msr_fail(dev, o->cpus[i - 1], verb, rc);
-	snprintf(path, sizeof(path), "%s", journal_path(j));
-	back = journal_restore(j, dev) == 0;
-	if (journal_end(j) == 0 && back)
-		cli_err("msr write: every CPU put back as it was; journal removed");
-	else
-		cli_err("msr write: could not put every CPU back: journal '%s' kept (run "
-			"'baretma pmu restore')", path);
-	return rc;
+	for (int i = 0; i < o->ncpus; i++) {
+		int rc = msr_write(dev, o->cpus[i], o->msr, o->value);
+
+		if (rc) {
+			snprintf(verb, sizeof(verb), "write 0x%" PRIx64 " to %s of", o->value,
+				 reg_label(o->msr, label, sizeof(label)));
+			return cli_msr_fail_cpu(dev, o->cpus[i], verb, rc);
+		}
+	}
+	return EX_OK;
 }
 
 static void report_written(const struct msr_opts *o, const uint64_t *old, const char *path)
@@ -672,13 +502,22 @@ static void report_written(const struct msr_opts *o, const uint64_t *old, const 
 		       "pmu restore)\n", o->cpus[i], label, old[i], o->value, path);
 }
 
-/* Locked: refuse on journals, read, journal, write. */
-static int write_locked(const struct msr_opts *o, struct msr_dev *dev, uint64_t *old)
+/*
+ * Guarded (bench/cli_run.c): locks, other runs' journals, what the kernel
+ * refuses, then read, journal (kind enable), write.  Success leaves the
+ * journal for "pmu restore"; a failure puts back what was written.
+ */
+static int write_guarded(const struct msr_opts *o, struct msr_dev *dev, uint64_t *old)
 {
-	struct journal *j = NULL;
-	char path[JOURNAL_PATH_MAX];
-	int rc = check_journals(o);
+	struct cli_run r = { .wait = o->wait, .force = o->force, .no_settings_flags = true,
+			     .kind = JOURNAL_ENABLE };
+	struct cli_journal_hit *hits = calloc((size_t)o->ncpus, sizeof(*hits));
+	int rc = hits ? cli_run_lock(&r, o->cpus, o->ncpus, true) : EX_OSERR;
 
+	if (!rc)
+		rc = cli_run_check_journals(&r, o->cpus, o->ncpus, hits);
+	if (!rc)
+		rc = cli_run_allow_writes(&r, dev);
 	if (!rc)
 		rc = read_all(o, dev, old);
 	if (!rc && o->unknown)
@@ -686,62 +525,15 @@ static int write_locked(const struct msr_opts *o, struct msr_dev *dev, uint64_t 
 			 PRIx64 " anyway (--force); the old value is journaled first", o->msr,
 			 o->value);
 	if (!rc)
-		rc = begin_journal(o, dev, old, &j);
-	if (rc)
-		return rc;
-	snprintf(path, sizeof(path), "%s", journal_path(j));
-	rc = write_all(o, dev, j);
-	if (rc)
-		return rc;
-	journal_detach(j); /* left on purpose, like pmu enable */
-	report_written(o, old, path);
-	return EX_OK;
-}
-
-/*
- * The kernel refuses every write to the device under lockdown (integrity or
- * confidentiality) or with msr.allow_writes=off (cpu/environ.h, linux
- * msr.c): say so before a journal is made, or the restore of a failed
- * write would fail the same way and leave a journal behind.
- */
-static int check_writable(const struct msr_opts *o, struct msr_dev *dev)
-{
-	char path[512];
-	struct cpu_env *env;
-	int rc = EX_OK;
-
-	if (strcmp(msr_backend_name(dev), "device"))
-		return EX_OK;
-	env = calloc(1, sizeof(*env));
-	if (!env)
-		return EX_OSERR;
-	cpu_env_read(o->cpus[0], env);
-	if (cpu_env_lockdown_blocks_msr(env)) {
-		cli_err("msr write: kernel lockdown is '%s' ('%s'): the kernel refuses MSR "
-			"writes; nothing written (MSR writes need a kernel without lockdown, "
-			"e.g. Secure Boot off)", env->lockdown,
-			cpu_sysfs_path(path, sizeof(path), LOCKDOWN));
-		rc = EX_NOPERM;
-	} else if (!strcmp(env->msr_allow_writes, "off")) {
-		cli_err("msr write: '%s' is 'off': the kernel refuses MSR writes; nothing "
-			"written (try: echo on > %s, and 'off' again after)",
-			cpu_sysfs_path(path, sizeof(path), MSR_ALLOW_WRITES), MSR_ALLOW_WRITES);
-		rc = EX_NOPERM;
-	}
-	free(env);
-	return rc;
-}
-
-/* The CPUID source describes another machine: its CPU numbers and
- * capabilities are not this machine's registers. */
-static int refuse_dump_device(const struct cpu_source *src, struct msr_dev *dev)
-{
-	if (cpu_source_is_live(src) || strcmp(msr_backend_name(dev), "device"))
-		return EX_OK;
-	cli_err("msr write: the CPUID comes from the dump '%s' (another machine), but the MSR "
-		"backend is the device '%s' of this one: refused (to try it, use "
-		"BARETMA_MSR=state:FILE)", cpu_source_name(src), msr_spec());
-	return EX_USAGE;
+		rc = cli_run_begin(&r, dev, JOURNAL_ENABLE, false);
+	if (!rc)
+		rc = save_old(o, &r, old);
+	if (!rc)
+		rc = write_all(o, dev);
+	if (!rc)
+		report_written(o, old, journal_path(r.j));
+	free(hits);
+	return cli_run_finish(&r, rc, rc == EX_OK);
 }
 
 static int msr_write_cmd(struct msr_opts *o)
@@ -749,16 +541,15 @@ static int msr_write_cmd(struct msr_opts *o)
 	struct cpu_info *ci = calloc(1, sizeof(*ci));
 	uint64_t *old = calloc((size_t)o->ncpus, sizeof(*old));
 	struct cpu_source *src = NULL;
-	struct cpu_lock *settings = NULL, *lock = NULL;
 	struct msr_dev *dev = NULL;
-	int rc = ci && old ? open_backend(&dev) : EX_OSERR;
+	int rc = ci && old ? cli_msr_open(&dev) : EX_OSERR;
 
 	if (!rc)
 		rc = open_source(o, &src);
 	if (!rc)
 		rc = check_cpus(o, src);
 	if (!rc)
-		rc = refuse_dump_device(src, dev);
+		rc = cli_refuse_dump_device("msr write", o->dump, dev);
 	if (!rc)
 		rc = open_cpus(o, dev);
 	if (!rc)
@@ -766,13 +557,7 @@ static int msr_write_cmd(struct msr_opts *o)
 	if (!rc)
 		rc = check_policy(o, src, dev, ci);
 	if (!rc)
-		rc = check_writable(o, dev);
-	if (!rc)
-		rc = lock_cpus(o, &settings, &lock);
-	if (!rc)
-		rc = write_locked(o, dev, old);
-	cpu_lock_release(lock);
-	cpu_lock_release(settings);
+		rc = write_guarded(o, dev, old);
 	cpu_source_free(src);
 	msr_close(dev);
 	free(old);

@@ -129,19 +129,6 @@ static const char *reg_name(uint32_t msr, char *buf, size_t n)
 	return buf;
 }
 
-static int open_msr(struct msr_dev **dev)
-{
-	int rc = msr_open(cli_msr_spec(), dev);
-
-	if (!rc)
-		return EX_OK;
-	if (*msr_last_error())
-		cli_err("%s", msr_last_error());
-	else
-		cli_err("cannot open MSR backend '%s': %s", cli_msr_spec(), strerror(-rc));
-	return cli_exit_for_errno(rc);
-}
-
 /* ------------------------------------------------------------- options */
 
 /* Returns 0 to go on, -1 after --help, or an exit status. */
@@ -321,25 +308,6 @@ static int pick_targets(const struct cpu_info *ci, unsigned *cpus, int n)
 
 /* ------------------------------------------------------------- enable */
 
-/*
- * cli_msr_fail naming the CPU where the backend's path does not (state
- * file).  A missing device node is EX_UNAVAILABLE like in `baretma bench`
- * (README: 69 = no device for what was asked), not "input file missing".
- */
-static int msr_fail(struct msr_dev *dev, unsigned cpu, const char *verb, int err)
-{
-	char what[96];
-	bool state = !strcmp(msr_backend_name(dev), "state");
-	int rc;
-
-	if (state)
-		snprintf(what, sizeof(what), "%s cpu %u in", verb, cpu);
-	else
-		snprintf(what, sizeof(what), "%s", verb);
-	rc = cli_msr_fail(dev, cpu, what, err);
-	return !state && err == -ENOENT ? EX_UNAVAILABLE : rc;
-}
-
 /* The whole list is checked before anything is written. */
 static int preflight(struct msr_dev *dev, const struct pmu_opts *o, const unsigned *cpus,
 		     int n)
@@ -348,7 +316,7 @@ static int preflight(struct msr_dev *dev, const struct pmu_opts *o, const unsign
 		int rc = msr_open_cpu(dev, cpus[i]);
 
 		if (rc)
-			return msr_fail(dev, cpus[i], "open", rc);
+			return cli_msr_fail_cpu(dev, cpus[i], "open", rc);
 	}
 	return cli_refuse_dump_device("pmu enable", o->dump, dev);
 }
@@ -420,7 +388,7 @@ static int program_all(struct cli_run *r, const struct pmu_opts *o,
 		    rc != -EPERM && rc != -ENOENT)
 			return cli_state_dir_fail("write the journal", rc);
 		if (rc)
-			return msr_fail(r->dev, cpus[i], journaled ? "program" : "read", rc);
+			return cli_msr_fail_cpu(r->dev, cpus[i], journaled ? "program" : "read", rc);
 	}
 	return EX_OK;
 }
@@ -456,7 +424,7 @@ static int pmu_enable(const struct pmu_opts *o)
 		rc = -n;
 		goto out;
 	}
-	rc = open_msr(&dev);
+	rc = cli_msr_open(&dev);
 	if (!rc)
 		rc = identify(o, dev, n > 0 ? (int)cpus[0] : -1, ci);
 	if (rc)
@@ -735,7 +703,7 @@ static int pmu_status(const struct pmu_opts *o)
 	struct journal_info *v = NULL;
 	struct msr_dev *dev = NULL;
 	json_t *doc = NULL, *arr = NULL, *errs = NULL;
-	int n = 0, nwant = -1, shown = 0, rc = open_msr(&dev);
+	int n = 0, nwant = -1, shown = 0, rc = cli_msr_open(&dev);
 
 	if (!rc && o->cpu_list && (nwant = parse_cpus(o->cpu_list, want)) < 0)
 		rc = -nwant;
@@ -845,7 +813,7 @@ static int restore_preflight(struct msr_dev *dev, const struct journal_info *v, 
 			int rc = msr_open_cpu(dev, d->cpus[c]);
 
 			if (rc)
-				return msr_fail(dev, d->cpus[c], "open", rc);
+				return cli_msr_fail_cpu(dev, d->cpus[c], "open", rc);
 		}
 	}
 	return EX_OK;
@@ -891,6 +859,27 @@ static int restore_one(struct msr_dev *dev, const struct journal_info *ji)
 	return rc ? cli_state_dir_fail("remove the journal", rc) : EX_OK;
 }
 
+/*
+ * Newest journal first: when two journals hold the same register (a run
+ * with --force on top of another's), the newer one saved the value the
+ * older one wrote, so undoing them in reverse order of creation ends at the
+ * value from before both.  Order: journal time, then the process start time
+ * (clock ticks since boot), then the pid, all descending.
+ */
+static const struct journal_info *order_base;
+
+static int newest_first(const void *a, const void *b)
+{
+	const struct journal_data *x = &order_base[*(const int *)a].data;
+	const struct journal_data *y = &order_base[*(const int *)b].data;
+
+	if (x->time != y->time)
+		return x->time > y->time ? -1 : 1;
+	if (x->starttime != y->starttime)
+		return x->starttime > y->starttime ? -1 : 1;
+	return x->pid > y->pid ? -1 : x->pid < y->pid;
+}
+
 static int pmu_restore_cmd(const struct pmu_opts *o)
 {
 	static unsigned want[CPU_MAX_CPUS];
@@ -898,6 +887,7 @@ static int pmu_restore_cmd(const struct pmu_opts *o)
 	struct journal_info *v = NULL;
 	struct msr_dev *dev = NULL;
 	bool *sel = NULL;
+	int *order = NULL;
 	int n = 0, nwant = -1, rc = 0, st, any = 0;
 
 	if (o->cpu_list && (nwant = parse_cpus(o->cpu_list, want)) < 0)
@@ -918,14 +908,21 @@ static int pmu_restore_cmd(const struct pmu_opts *o)
 		any += sel[i];
 	if ((st && st != EX_TEMPFAIL) || !any)
 		goto out;
-	rc = open_msr(&dev);
+	rc = cli_msr_open(&dev);
 	if (!rc)
 		rc = restore_preflight(dev, v, n, sel);
 	if (!rc)
 		rc = restore_lock(&r, v, n, sel);
-	for (int i = 0; i < n && !rc; i++)
-		if (sel[i]) {
-			int one = restore_one(dev, &v[i]);
+	if (!rc && !(order = calloc((size_t)n, sizeof(*order))))
+		rc = EX_OSERR;
+	for (int i = 0; i < n && order; i++)
+		order[i] = i;
+	order_base = v;
+	if (order)
+		qsort(order, (size_t)n, sizeof(*order), newest_first);
+	for (int k = 0; k < n && !rc; k++)
+		if (sel[order[k]]) {
+			int one = restore_one(dev, &v[order[k]]);
 			st = st ? st : one;
 		}
 	st = rc ? rc : st;
@@ -934,6 +931,7 @@ out:
 	if (!any && !st && n)
 		printf("nothing to restore: every journal in '%s' belongs to a running baretma\n",
 		       state_dir_path());
+	free(order);
 	free(sel);
 	journals_free(v, n);
 	msr_close(dev);

@@ -120,8 +120,8 @@ mkdir -p "$tmp/dev/0" "$tmp/ro/sys/module/msr/parameters" "$tmp/ro/sys/kernel/se
 echo off >"$tmp/ro/sys/module/msr/parameters/allow_writes"
 out=$(BARETMA_SYSROOT=$tmp/ro BARETMA_MSR=$tmp/dev/%u/msr "$BARETMA" msr write --force 0 0x1a0 0x1 2>&1); rc=$?
 is "$rc" 77 "msr.allow_writes=off: exit 77"
-like "$out" "'$tmp/ro/sys/module/msr/parameters/allow_writes' is 'off': the kernel refuses MSR writes; nothing written" \
-	"msr.allow_writes=off: said, with the file"
+like "$out" "MSR writes are disabled: '$tmp/ro/sys/module/msr/parameters/allow_writes' is 'off': the kernel refuses them; nothing written \(try: echo on > /sys/module/msr/parameters/allow_writes" \
+	"msr.allow_writes=off: said, with the file and the remedy"
 unlike "$out" "writing 0x1 anyway" "msr.allow_writes=off: no 'writing anyway' warning"
 echo default >"$tmp/ro/sys/module/msr/parameters/allow_writes"
 echo "none [integrity] confidentiality" >"$tmp/ro/sys/kernel/security/lockdown"
@@ -206,12 +206,12 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind enable, the backen
 	# The journal of that (ended) run holds cpu 3: refused, named; --force.
 	jbefore=$(journals)
 	refused "icl: cpu 3 held by a journal" 75 write 3 0x38d 0x3
-	like "$out" "cpu 3: journal '$tmp/run/$j' of pid $jpid \(not running, '[^']*msr write 3 0x38d 0x3333'\) holds its registers" \
+	like "$out" "cpu 3: registers written by 'baretma msr write 3 0x38d 0x3333' \(pid $jpid, not running\); journal '$tmp/run/$j' \(run: baretma pmu restore\)" \
 		"icl: the holding journal is named with its pid and command"
 	refused "icl: cpu 2-4 with 3 held" 75 write 2-4 0x38d 0x3
 	out=$("$BARETMA" msr write --force 3 0x38d 0x3 2>&1); rc=$?
 	is "$rc" 0 "icl: --force writes over another run's journal"
-	like "$out" "warning: cpu 3: journal '$tmp/run/$j' of pid $jpid \(not running\) holds its registers; writing anyway" \
+	like "$out" "warning: cpu 3: registers written by 'baretma msr write 3 0x38d 0x3333' \(pid $jpid, not running\); journal '$tmp/run/$j'; going on \(--force\)" \
 		"icl: --force warns"
 	is "$(grep '^3 0x38d ' "$tmp/state")" "3 0x38d 0x3" "icl: forced value written"
 	is "$(ls "$tmp/run" | grep -c 'journal$')" 2 "icl: a second journal"
@@ -242,6 +242,21 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind enable, the backen
 	is "$rc" 0 "icl: the undo the write names, 'baretma pmu restore', exits 0"
 	is "$(same "$tmp/state" "$tmp/icl.multi")" 0 "icl: pmu restore gives the state file back byte for byte"
 	is "$(journals)" "" "icl: pmu restore removes the journal"
+	# Two journals on one register: a --force write on top of another.  The
+	# newer journal saved 0x3333 (the older write's value); undoing newest
+	# first ends at the firmware's 0x333.  (sleep: the two journals get
+	# different times, the first ordering key.)
+	"$BARETMA" msr write 3 0x38d 0x3333 >/dev/null 2>&1
+	sleep 1
+	"$BARETMA" msr write --force 3 0x38d 0x2333 >/dev/null 2>&1; rc=$?
+	is "$rc" 0 "icl: a second write on the same register with --force"
+	is "$(grep -h '^reg ' "$tmp/run"/run-*.journal | sort | tr '\n' ';')" \
+		"reg 3 0x38d 0x333;reg 3 0x38d 0x3333;" "icl: two journals, each with the value it found"
+	out=$("$BARETMA" pmu restore 2>&1); rc=$?
+	is "$rc" 0 "icl: pmu restore of two overlapping journals exits 0"
+	is "$(same "$tmp/state" "$tmp/icl.multi")" 0 \
+		"icl: newest journal undone first: the state file is back byte for byte"
+	is "$(journals)" "" "icl: both journals removed"
 
 	# Refusals: each leaves the state file byte for byte and no journal.
 	rm -f "$tmp/run"/run-*.journal
@@ -269,7 +284,7 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind enable, the backen
 	refused "icl: VALUE 0x1ffffffffffffffff" 64 write 0 0x38d 0x1ffffffffffffffff
 	out=$(BARETMA_MSR=/nonexistent/%u/msr "$BARETMA" msr write 0 0x38d 0x3333 2>&1); rc=$?
 	is "$rc" 64 "icl: dump + device backend: exit 64"
-	like "$out" "CPUID comes from the dump '$ICL' \(another machine\).*use BARETMA_MSR=state:FILE" \
+	like "$out" "msr write: refusing to write MSRs through '/nonexistent/%u/msr' with a CPUID dump \('$ICL'\): the dump describes another machine.*use BARETMA_MSR=state:FILE" \
 		"icl: dump + device: says to use a state file"
 
 	# Allowed values on ICL, one CPU each (each write's journal holds its CPU).
@@ -313,7 +328,7 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind enable, the backen
 	chmod 600 "$tmp/run/run-77.journal"
 	jbefore="run-77.journal "
 	refused "icl: malformed journal in the way" 65 write 0 0x38d 0x3333
-	like "$out" "journal '$tmp/run/run-77.journal' cannot be read \(line 3: missing 'starttime'" \
+	like "$out" "journal '$tmp/run/run-77.journal' is malformed: line 3: missing 'starttime'" \
 		"icl: the malformed journal and its line are named"
 	rm -f "$tmp/run/run-77.journal"
 	jbefore=
@@ -333,7 +348,8 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind enable, the backen
 		release() { echo go >"$tmp/fifo"; wait "$fpid"; }
 		hold
 		refused "icl: cpu 2 locked" 75 write 1-3 0x38d 0x3333
-		like "$out" "cpu 2 is in use by pid 4242 \('baretma bench --cpu 2'\)" "icl: the holder is named"
+		like "$out" "cpu 2 is being programmed by pid 4242 \(baretma bench --cpu 2\) \(try: --wait\)" \
+			"icl: the holder is named"
 		"$BARETMA" msr write --wait 2 0x38d 0x3333 >"$tmp/wout" 2>&1 & bpid=$!
 		sleep 0.3
 		kill -0 "$bpid" 2>/dev/null; ok $? "icl: --wait: still waiting while the lock is held"
@@ -342,14 +358,15 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind enable, the backen
 		wait "$bpid"; rc=$?
 		is "$rc" 0 "icl: --wait: writes once the lock is free"
 		is "$(grep '^2 0x38d ' "$tmp/state")" "2 0x38d 0x3333" "icl: --wait: written"
-		# A run changing the system settings holds settings.lock exclusively.
+		# A run changing the system settings holds settings.lock exclusively
+		# (named when its pid runs: this shell's stands in for it).
 		rm -f "$tmp/run"/run-*.journal
 		lock=$tmp/run/settings.lock
-		printf 'pid 4343 cmd baretma bench\n' >"$lock"
+		printf 'pid %s cmd baretma bench\n' "$$" >"$lock"
 		chmod 600 "$lock"
 		hold
 		refused "icl: settings lock held exclusively" 75 write 0 0x38d 0x3333
-		like "$out" "the system settings lock is in use by pid 4343 \('baretma bench'\)" \
+		like "$out" "the system settings \(rdpmc, nmi_watchdog, msr.allow_writes\) are being changed by pid $$ \(baretma bench\) \(try: --wait\)" \
 			"icl: the settings lock holder is named"
 		release
 	else

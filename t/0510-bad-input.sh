@@ -62,7 +62,8 @@ bad() {
 	is "$(snapshot)" "$before" "$what: state file, sysroot and state directory unchanged"
 	if [ -n "${BAD_INPUT_TABLE:-}" ]; then
 		msg=$(printf '%s' "$out" | head -3 | tr '\n' ' ' | sed 's/|/\\|/g; s/ *$//')
-		printf '| %s | `baretma %s` | %s | %s |\n' "$what" "$*" "$rc" "$msg" >>"$BAD_INPUT_TABLE"
+		printf '| %s | `%sbaretma %s` | %s | %s |\n' "$what" "${envs# }${envs:+ }" "$*" "$rc" "$msg" \
+			>>"$BAD_INPUT_TABLE"
 	fi
 }
 
