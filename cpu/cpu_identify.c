@@ -104,6 +104,27 @@ static void quiet_warn(const char *msg)
 	(void)msg;
 }
 
+/* A deterministic cache parameters list (leaf 4 / 0x8000001D) into @rows,
+ * ending at the first null entry or the first repeated (level, type). */
+static void cache_list(const struct cpu_source *src, unsigned cpu, uint32_t leaf,
+		       uint32_t (*rows)[NUM_REGS], unsigned max)
+{
+	for (uint32_t s = 0; s < max; s++) {
+		bool seen = false;
+
+		if (cpu_source_cpuid(src, cpu, leaf, s, rows[s]) || !(rows[s][0] & 0x1f))
+			goto end;
+		for (uint32_t p = 0; p < s; p++)
+			seen |= (rows[p][0] & 0xff) == (rows[s][0] & 0xff);
+		if (seen)
+			goto end;
+		continue;
+end:
+		memset(rows[s], 0, sizeof(rows[s]));
+		return;
+	}
+}
+
 /* Fill libcpuid's raw record of @cpu from the source, so that live and dump
  * go through the same switch point.  Leaves the source lacks stay zero. */
 static void raw_fill(const struct cpu_source *src, unsigned cpu, struct cpu_raw_data_t *raw)
@@ -113,12 +134,22 @@ static void raw_fill(const struct cpu_source *src, unsigned cpu, struct cpu_raw_
 		cpu_source_cpuid(src, cpu, l, 0, raw->basic_cpuid[l]);
 	for (uint32_t l = 0; l < MAX_EXT_CPUID_LEVEL; l++)
 		cpu_source_cpuid(src, cpu, LEAF_EXT_BASE + l, 0, raw->ext_cpuid[l]);
-	for (uint32_t s = 0; s < MAX_INTELFN4_LEVEL; s++)
-		cpu_source_cpuid(src, cpu, 0x4, s, raw->intel_fn4[s]);
+	/* Subleaf lists end where the hardware ends them (SDM CPUID leaf 4 and
+	 * AMD 0x8000001D: cache type EAX[4:0] = 0; leaf 0xB: level type
+	 * ECX[15:8] = 0), and the hardware lists each cache once (level
+	 * EAX[7:5], type EAX[4:0]) and each topology level at its own subleaf
+	 * (ECX[7:0] = the subleaf).  Nothing past that is handed to libcpuid,
+	 * whose 0.6.2 decoder trusts what it gets: a dump answering every
+	 * subleaf of leaf 4 with one cache smashed its stack (found by
+	 * fuzz-cpuid-dump; seed fuzz/seeds/cpuid-dump/libcpuid-leaf4-repeated). */
+	cache_list(src, cpu, 0x4, raw->intel_fn4, MAX_INTELFN4_LEVEL);
+	cache_list(src, cpu, 0x8000001du, raw->amd_fn8000001dh, MAX_AMDFN8000001DH_LEVEL);
 	for (uint32_t s = 0; s < MAX_INTELFN11_LEVEL; s++)
-		cpu_source_cpuid(src, cpu, 0xb, s, raw->intel_fn11[s]);
-	for (uint32_t s = 0; s < MAX_AMDFN8000001DH_LEVEL; s++)
-		cpu_source_cpuid(src, cpu, 0x8000001du, s, raw->amd_fn8000001dh[s]);
+		if (cpu_source_cpuid(src, cpu, 0xb, s, raw->intel_fn11[s]) ||
+		    !(raw->intel_fn11[s][2] & 0xff00) || (raw->intel_fn11[s][2] & 0xff) != s) {
+			memset(raw->intel_fn11[s], 0, sizeof(raw->intel_fn11[s]));
+			break;
+		}
 }
 
 static void copy_trimmed(char *dst, size_t n, const char *s)

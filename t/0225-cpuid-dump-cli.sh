@@ -113,4 +113,15 @@ out=$("$BARETMA" info --cpuid-dump "$cut" 2>&1); rc=$?
 is "$rc" 65 "info on a hwloc directory with a cut pu file: exit 65"
 like "$out" "cannot load CPUID dump '$cut': pu1 line 7: " "names the directory, the file and the line"
 
+# A dump whose leaf 4 record answers every subleaf with the same cache (hwloc
+# mask 9: no ECX input) once smashed libcpuid 0.6.2's stack through
+# cpu_identify (found by fuzz-cpuid-dump): baretma hands libcpuid the list
+# only up to the first repeated cache, as hardware lists each cache once.
+mkdir -p "$tmp/rep4"
+printf '%s\n' '1 0 0 0 0 => d 756e6547 6c65746e 49656e69' '1 1 0 0 0 => 506e3 800 7ffafbbf bfebfbff' \
+	'9 4 0 0 0 => 1c004121 1c0003f 3f 0' '1 a 0 0 0 => 7300804 0 0 603' >"$tmp/rep4/pu0"
+out=$("$BARETMA" info --cpuid-dump "$tmp/rep4" 2>&1); rc=$?
+is "$rc" 0 "leaf 4 repeating one cache: info exits 0 (no crash in libcpuid)"
+like "$out" "GenuineIntel family 6 model 0x5E" "and identifies the Skylake signature 0x506e3"
+
 done_testing
