@@ -683,27 +683,34 @@ static int parse_lines(struct parse *p, char **lines, unsigned n)
 	}
 }
 
+/*
+ * Read @path and split it into lines (*buf and *lines to be freed by the
+ * caller, also on error).  A read error is described in p->err, prefixed
+ * with @what (a pu file's name) when not NULL; an oversized file is -EINVAL.
+ */
+static int read_lines(struct parse *p, const char *path, const char *what, char **buf,
+		      char ***lines, unsigned *n, bool *unterminated, size_t *len)
+{
+	int err = slurp(path, buf, len);
+
+	if (err) {
+		snprintf(p->err, p->errlen, "%s%s%s", what ? what : "", what ? ": " : "",
+			 err == -EFBIG ? "larger than any CPUID dump" : strerror(-err));
+		return err == -EFBIG ? -EINVAL : err;
+	}
+	return *len ? split_lines(*buf, *len, lines, n, unterminated) : 0;
+}
+
 static int parse_file(struct parse *p, const char *path)
 {
 	char *buf = NULL, **lines = NULL;
-	size_t len;
-	unsigned n;
+	size_t len = 0;
+	unsigned n = 0;
 	bool unterminated;
-	int err = slurp(path, &buf, &len);
+	int err = read_lines(p, path, NULL, &buf, &lines, &n, &unterminated, &len);
 
-	if (err) {
-		snprintf(p->err, p->errlen, "%s", err == -EFBIG ? "larger than any CPUID dump"
-							     : strerror(-err));
-		return err == -EFBIG ? -EINVAL : err;
-	}
-	if (!len) {
-		err = perr(p, "empty file");
-		goto out;
-	}
-	err = split_lines(buf, len, &lines, &n, &unterminated);
 	if (!err)
-		err = parse_lines(p, lines, n);
-out:
+		err = len ? parse_lines(p, lines, n) : perr(p, "empty file");
 	free(lines);
 	free(buf);
 	return err;
@@ -724,18 +731,13 @@ static bool pu_name(const char *name, unsigned long *cpu)
 static int parse_pu(struct parse *p, const char *path, unsigned long cpu)
 {
 	char *buf = NULL, **lines = NULL;
-	size_t len;
-	unsigned n;
-	bool unterminated;
-	int err = slurp(path, &buf, &len);
+	size_t len = 0;
+	unsigned n = 0;
+	bool unterminated = false;
+	int err = read_lines(p, path, p->pu, &buf, &lines, &n, &unterminated, &len);
 
-	if (err) {
-		snprintf(p->err, p->errlen, "%s: %s", p->pu,
-			 err == -EFBIG ? "larger than any CPUID dump" : strerror(-err));
-		return err == -EFBIG ? -EINVAL : err;
-	}
 	p->line = 0;
-	if ((err = cpu_begin(p, cpu)) || (err = split_lines(buf, len, &lines, &n, &unterminated)))
+	if (err || (err = cpu_begin(p, cpu)))
 		goto out;
 	for (unsigned i = 0; i < n && !err; i++) {
 		p->line = i + 1;
