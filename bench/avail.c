@@ -115,20 +115,67 @@ static int check_msr(struct msr_dev *dev, unsigned cpu, struct bench_avail *a)
 	return 0;
 }
 
-int bench_topdown_check(const struct cpu_info *ci, unsigned cpu, struct msr_dev *dev,
-			struct bench_avail *out)
+const struct bench_rdpmc_ops bench_rdpmc_live = {
+	.sysfs_value = rdpmc_sysfs_value,
+	.enable_self = rdpmc_enable_self,
+	.disable_self = rdpmc_disable_self,
+	.probe = rdpmc_probe,
+};
+
+/*
+ * With rdpmc = 1 the kernel sets CR4.PCE only while a task whose mm has a
+ * perf event mmapped runs (pmu-reference §3.6: x86_pmu_event_mapped ->
+ * mm->context.perf_rdpmc_allowed, cr4_update_pce): the probe fails until
+ * this process holds such a mapping, so the key is made BEFORE probing
+ * (perf's own rdpmc tests do the same).  The probe's child shares the mm
+ * (CLONE_VM, msr/rdpmc_probe.c), so it probes under that permission.
+ */
+int bench_rdpmc_decide(const struct bench_rdpmc_ops *ops, int *key, struct bench_avail *a)
+{
+	int rc;
+
+	a->rdpmc_key_err = 0;
+	if (a->rdpmc_sysfs == 1 && *key < 0) {
+		rc = ops->enable_self(key);
+		if (rc) {
+			*key = -1;
+			a->rdpmc_key_err = rc;
+		}
+	}
+	/* RDPMC only matters once the counters exist: probe SLOTS then METRICS */
+	rc = ops->probe(RDPMC_ECX_SLOTS);
+	if (!rc)
+		rc = ops->probe(RDPMC_PERF_METRICS);
+	a->rdpmc_ok = rc == 0;
+	/* a key that did not help is not kept (it holds a perf event) */
+	if (!a->rdpmc_ok && *key >= 0) {
+		ops->disable_self(*key);
+		*key = -1;
+	}
+	return 0;
+}
+
+int bench_topdown_check_ops(const struct cpu_info *ci, unsigned cpu, struct msr_dev *dev,
+			    const struct bench_rdpmc_ops *ops, int *key, struct bench_avail *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->why = TD_OK;
-	out->rdpmc_sysfs = rdpmc_sysfs_value();
+	out->rdpmc_sysfs = ops->sysfs_value();
 	if (check_cpuid(ci, cpu, out) || check_msr(dev, cpu, out))
 		return 0;
-	/* RDPMC only matters once the counters exist: probe SLOTS then METRICS */
-	int rc = rdpmc_probe(RDPMC_ECX_SLOTS);
-	if (!rc)
-		rc = rdpmc_probe(RDPMC_PERF_METRICS);
-	out->rdpmc_ok = rc == 0;
-	return 0;
+	return bench_rdpmc_decide(ops, key, out);
+}
+
+int bench_topdown_check(const struct cpu_info *ci, unsigned cpu, struct msr_dev *dev,
+			struct bench_avail *out)
+{
+	int key = -1;
+	int rc = bench_topdown_check_ops(ci, cpu, dev, &bench_rdpmc_live, &key, out);
+
+	/* a check only: what a run would get, without holding the key */
+	if (key >= 0)
+		bench_rdpmc_live.disable_self(key);
+	return rc;
 }
 
 /*
@@ -137,13 +184,20 @@ int bench_topdown_check(const struct cpu_info *ci, unsigned cpu, struct msr_dev 
 void bench_rdpmc_reason(const struct bench_avail *a, char *buf, size_t n)
 {
 	/* baretma never changes the setting without --rdpmc-always: name it */
-	if (a->rdpmc_sysfs >= 0)
+	if (a->rdpmc_sysfs == 1 && a->rdpmc_key_err)
+		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; "
+			 "/sys/bus/event_source/devices/cpu/rdpmc = 1: user RDPMC needs a perf "
+			 "event of this process mmapped, and perf_event_open/mmap of one failed: "
+			 "%s (check /proc/sys/kernel/perf_event_paranoid; try: --rdpmc-always, "
+			 "which sets it to 2 for the run and puts it back)",
+			 strerror(-a->rdpmc_key_err));
+	else if (a->rdpmc_sysfs >= 0)
 		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; "
 			 "/sys/bus/event_source/devices/cpu/rdpmc = %d%s)", a->rdpmc_sysfs,
 			 a->rdpmc_sysfs == 0 ? ": user RDPMC disabled (try: --rdpmc-always, "
 			 "which sets it to 2 for the run and puts it back, or --backend msr)" :
-			 a->rdpmc_sysfs == 1 ? " (try: --rdpmc-always, which sets it to 2 for "
-			 "the run and puts it back)" : "");
+			 a->rdpmc_sysfs == 1 ? ", even with a perf event of this process mmapped "
+			 "(try: --rdpmc-always, which sets it to 2 for the run and puts it back)" : "");
 	else
 		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; no "
 			 "/sys/bus/event_source/devices/cpu/rdpmc: %s)", strerror(-a->rdpmc_sysfs));

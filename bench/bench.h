@@ -48,9 +48,13 @@ struct bench_kernel {
 /* bench_kernels - the table, in default run order; *n gets its length. */
 const struct bench_kernel *bench_kernels(size_t *n);
 /* bench_kernel_find - by name, or NULL.  With $BARETMA_TEST_HOOKS=1 it
- * also finds the hidden test-only kernels "test-fault-segv", "-bus",
- * "-fpe" and "-ill", which fault inside the bracket (t/0380). */
+ * also finds the hidden test-only kernels (bench_test_kernel_find). */
 const struct bench_kernel *bench_kernel_find(const char *name);
+/* bench_test_kernel_find - the hidden test-only kernels (bench/kernels_hooks.c):
+ * "test-fault-*" and "test-overflow", "test-tamper", which play the
+ * hardware or another program changing the counters at a known repetition
+ * (state-file backend only).  NULL for other names. */
+const struct bench_kernel *bench_test_kernel_find(const char *name);
 
 /*
  * What a kernel's setup() prepared, so tests can check it from outside
@@ -135,6 +139,8 @@ struct bench_avail {
 	char reason[512];       /* one line, precise; "" when available */
 	bool rdpmc_ok;          /* RDPMC probe passed */
 	int rdpmc_sysfs;        /* rdpmc sysfs value, or -errno */
+	int rdpmc_key_err;      /* with rdpmc_sysfs 1: -errno of making the perf
+				 * event key (rdpmc_enable_self), else 0 */
 	bool msr_ok;            /* the MSR backend can read FC3/PERF_METRICS */
 };
 
@@ -143,11 +149,43 @@ struct bench_avail {
  * by which means, stopping at the first reason that applies (order: vendor,
  * virtual PMU, FC3, PERF_METRICS, msr device, permission, RDPMC).
  * @dev may be NULL (then the MSR checks report TD_NO_MSR_DEVICE with the
- * error of opening the default backend).  Reads only; writes nothing.
+ * error of opening the default backend).  Writes no register.  With rdpmc
+ * sysfs 1 the RDPMC probe runs as a run would, holding a perf event key
+ * (bench_rdpmc_decide), which it drops before returning.
  * Returns 0 (result in @out).
  */
 int bench_topdown_check(const struct cpu_info *ci, unsigned cpu, struct msr_dev *dev,
 			struct bench_avail *out);
+
+/* How the RDPMC decision reaches the system: the seam tests replace. */
+struct bench_rdpmc_ops {
+	int (*sysfs_value)(void);          /* rdpmc_sysfs_value */
+	int (*enable_self)(int *fd);       /* rdpmc_enable_self */
+	void (*disable_self)(int fd);      /* rdpmc_disable_self */
+	int (*probe)(uint32_t ecx);        /* rdpmc_probe */
+};
+/* The real ones (msr/rdpmc.h). */
+extern const struct bench_rdpmc_ops bench_rdpmc_live;
+
+/*
+ * bench_rdpmc_decide - can this process RDPMC fixed counter 3 and
+ * PERF_METRICS (a->rdpmc_ok)?  With a->rdpmc_sysfs == 1 and no key yet
+ * (*key < 0) it first makes this process's perf event key
+ * (ops->enable_self: CR4.PCE follows an mmapped perf event of the mm,
+ * pmu-reference §3.6), recording a failure in a->rdpmc_key_err, then
+ * probes slots, then metrics.  A key that did not make the probe pass is
+ * dropped (*key = -1); one that did stays in *key for the run, which must
+ * drop it (ops->disable_self) when it ends.  Never changes the sysfs value.
+ * Returns 0.
+ */
+int bench_rdpmc_decide(const struct bench_rdpmc_ops *ops, int *key, struct bench_avail *a);
+
+/*
+ * bench_topdown_check_ops - bench_topdown_check through @ops, keeping the
+ * key for the caller in *key (see bench_rdpmc_decide): what a run uses.
+ */
+int bench_topdown_check_ops(const struct cpu_info *ci, unsigned cpu, struct msr_dev *dev,
+			    const struct bench_rdpmc_ops *ops, int *key, struct bench_avail *out);
 
 /*
  * bench_rdpmc_reason - one line saying why RDPMC cannot be used (with the
@@ -161,13 +199,15 @@ void bench_rdpmc_reason(const struct bench_avail *a, char *buf, size_t n);
  * (fs[X] - empty_fs[X]) / (slots - empty_slots).  Never subtracts
  * percentages (the bracket's own slots have their own mix).
  * @fs, @slots: field slots and slots of the region (td_decode_region);
- * @empty_fs, @empty_slots: the empty kernel's medians.  Flags as
- * td_from_field_slots (preserving out->flags set by the caller).
+ * @empty_fs, @empty_slots: the empty kernel's medians; @err_slots: the
+ * quantisation error in slots of the two together (region's + empty's
+ * td_result.err_slots).  Flags and bound as td_from_field_slots
+ * (preserving out->flags set by the caller).
  * Returns 0 or -EINVAL (bad level).
  */
 int bench_subtract_bracket(const double fs[TD_NFIELDS], double slots,
-			   const double empty_fs[TD_NFIELDS], double empty_slots, int level,
-			   struct td_result *out);
+			   const double empty_fs[TD_NFIELDS], double empty_slots,
+			   double err_slots, int level, struct td_result *out);
 
 /* ------------------------------------------------------------- the run */
 
@@ -195,16 +235,25 @@ struct bench_options {
 struct bench_kernel_result {
 	const struct bench_kernel *kernel;
 	unsigned reps;          /* measured repetitions */
-	unsigned invalid;       /* repetitions whose Top-down is discarded (flags,
-				 * overflow, tampered) */
-	unsigned tampered;      /* of those: the tamper check before or after
-				 * failed (counters changed by someone else) */
+	unsigned invalid;       /* repetitions whose Top-down is discarded: the
+				 * sum of the five counts below (each repetition
+				 * counted once, under its first reason) */
+	unsigned tampered;      /* the tamper check before or after failed
+				 * (counters changed by someone else) */
+	unsigned overflow;      /* IA32_PERF_GLOBAL_STATUS bit 35 or 48 set after
+				 * it (or unreadable) */
+	unsigned slots_back;    /* TD_FLAG_SLOTS_BACK: slots went backwards */
+	unsigned l1_sum;        /* TD_FLAG_L1_SUM: level-1 bytes beyond the rounding */
+	unsigned zero_slots;    /* TD_FLAG_ZERO_SLOTS: no slots counted */
+	unsigned normalised;    /* valid repetitions with a level-1 sum != 255
+				 * (within the rounding): normalised by the sum */
 	struct bench_stats tsc; /* TSC ticks per repetition, empty bracket subtracted */
 	bool topdown;
 	struct bench_stats slots;               /* slots per repetition, empty subtracted */
 	struct bench_stats tma[TMA_NMETRICS];   /* fractions 0..1 */
 	double bound;           /* median 8-bit quantisation bound, fraction */
-	unsigned flags;         /* TD_FLAG_* seen in any repetition */
+	unsigned flags;         /* TD_FLAG_* seen in the valid repetitions
+				 * (informational: negative, l2 above, normalised) */
 };
 
 struct bench_result {
@@ -219,6 +268,9 @@ struct bench_result {
 	size_t nkernels;
 	struct bench_kernel_result *kernels;
 	char note[512];          /* e.g. why the msr backend was chosen */
+	uint32_t failed_msr;     /* the register of the first failed access of the
+				  * measurement (0: none), for the message */
+	bool failed_write;       /* ... and whether it was a write */
 	char kinds_warning[512]; /* hwloc's CPU kinds disagree with CPUID's
 				  * (cpu_topo_check_kinds), "" when they agree */
 	bool rdpmc_pending;      /* rdpmc chosen on the promise of rdpmc_always */
@@ -231,6 +283,12 @@ struct bench_result {
 				   * to 0x0333 during kernel K (perf started on this
 				   * CPU?): N samples marked invalid" */
 	} tamper;
+	/* Overflow check: IA32_PERF_GLOBAL_STATUS bits 35/48 read after every
+	 * repetition, outside the bracket. */
+	struct {
+		unsigned samples; /* measured repetitions marked invalid for it */
+		char message[512];/* "" when none */
+	} overflow;
 };
 
 /* The first change the tamper check saw (message built at the end). */
@@ -247,10 +305,16 @@ struct bench_session {
 	struct msr_dev *dev;
 	struct pmu_saved saved;
 	struct pmu_config cfg;   /* as programmed (pmu_verify checks against it) */
-	uint64_t prog_fcc, prog_gc; /* read back right after programming */
+	uint64_t prog_fcc, prog_gc; /* as programmed (pmu_saved.prog_*) */
+	uint64_t gc_now;         /* IA32_PERF_GLOBAL_CTRL as last read (the frozen
+				  * reset writes it back) */
+	uint64_t ovf_pending;    /* GLOBAL_STATUS bits 35/48 seen, cleared by the
+				  * next reset */
+	int ovf_err;             /* first -errno reading GLOBAL_STATUS, or 0 */
 	struct journal *journal; /* the run's journal, or NULL (pmu_restore) */
 	const struct bench_backend *be;
-	int perf_fd;             /* rdpmc_enable_self() key, -1 if none */
+	int perf_fd;             /* rdpmc=1 key of bench_rdpmc_decide, -1 if none;
+				  * dropped by bench_close */
 	hwloc_topology_t topo;
 	size_t note_base;        /* res->note's length before the backend choice */
 	const struct bench_kernel *sel[64];
@@ -315,9 +379,24 @@ void bench_result_free(struct bench_result *res);
 
 /* bench_print_table - human table with medians, spread and bounds. */
 void bench_print_table(FILE *f, const struct bench_result *res);
+/*
+ * bench_invalid_text - why @k's invalid repetitions were left out, one
+ * count per reason ("2 overflow (IA32_PERF_GLOBAL_STATUS bit 35/48), 9
+ * zero slots (fixed counter 3 did not count)"), "" when none.  Returns @buf.
+ */
+char *bench_invalid_text(const struct bench_kernel_result *k, char *buf, size_t n);
+
+/*
+ * bench_topdown_reason - the one line that text and JSON give for a kernel
+ * without one valid repetition ("no valid repetition: 11 of 11 invalid:
+ * 11 zero slots (...)").  Returns @buf.
+ */
+char *bench_topdown_reason(const struct bench_kernel_result *k, char *buf, size_t n);
+
 /* bench_print_csv - one row per kernel and quantity. */
 void bench_print_csv(FILE *f, const struct bench_result *res);
-/* bench_to_json - the JSON document (schema "baretma-bench/1"); NULL on ENOMEM. */
+/* bench_to_json - the JSON document (schema "baretma-bench/2"; the caller adds
+ * "environment"); NULL on ENOMEM. */
 json_t *bench_to_json(const struct bench_result *res);
 
 /* cpu_info_to_json - the "info" JSON object (shared by info and bench). */

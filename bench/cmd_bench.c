@@ -10,6 +10,7 @@
 #include "bench/bench.h"
 #include "bench/cli.h"
 #include "bench/cli_run.h"
+#include "cpu/environ.h"
 
 /* What only the command line needs (the guard, the consent flags). */
 struct bench_cli {
@@ -211,6 +212,11 @@ static int report_failure(const struct bench_options *o, const struct bench_resu
 			BENCH_MAX_REPS);
 		return EX_USAGE;
 	}
+	if (res->failed_msr) {
+		cli_err("cannot %s MSR 0x%x on cpu %u: %s (%s)", res->failed_write ? "write" : "read",
+			res->failed_msr, res->cpu_used, strerror(-rc), msr_remedy(rc));
+		return cli_exit_for_errno(rc);
+	}
 	cli_err("bench failed on cpu %u: %s", res->cpu_used, strerror(-rc));
 	return cli_exit_for_errno(rc);
 }
@@ -257,13 +263,29 @@ static int run_guarded(const struct bench_options *o, const struct bench_cli *cl
 	return cli_run_finish(&r, st, false);
 }
 
-static void print_result(enum bench_format fmt, const struct bench_result *res, int *rc)
+/* The environment preflight of the machine baretma runs on, as info
+ * prints it (a dump's identity is not this machine's: no hypervisor then). */
+static json_t *environment_json(const struct bench_options *o, const struct bench_result *res)
+{
+	bool dump = o->cpuid_dump || getenv("BARETMA_CPUID_DUMP");
+	struct cpu_env env;
+
+	cpu_env_read(dump ? 0 : res->cpu_used, &env);
+	return env_to_json(&env, dump ? NULL : &res->cpu, &res->avail);
+}
+
+static void print_result(const struct bench_options *o, enum bench_format fmt,
+			 const struct bench_result *res, int *rc)
 {
 	if (!res->level && fmt != BENCH_FMT_JSON)
 		fprintf(stderr, "baretma: top-down unavailable on cpu %u: %s; timing with the TSC only\n",
 			res->cpu_used, res->avail.reason);
 	if (fmt == BENCH_FMT_JSON) {
 		json_t *doc = bench_to_json(res);
+		if (doc && json_object_set_new(doc, "environment", environment_json(o, res))) {
+			json_decref(doc);
+			doc = NULL;
+		}
 		*rc = doc ? *rc : EX_SOFTWARE;
 		if (doc) {
 			json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
@@ -312,7 +334,9 @@ int cmd_bench(int argc, char **argv)
 		cli_warn("%s", res.tamper.message);
 		rc = EX_TEMPFAIL;
 	}
-	print_result(fmt, &res, &rc);
+	if (res.overflow.samples)
+		cli_warn("%s", res.overflow.message);
+	print_result(&o, fmt, &res, &rc);
 	bench_result_free(&res);
 	return rc;
 }

@@ -567,70 +567,6 @@ const struct bench_kernel *bench_kernels(size_t *n)
 	return kernels;
 }
 
-/* ------------------------------------------------------ test-only faults */
-
-/*
- * Hidden kernels for the tests of the restore guard (t/0380): each one
- * faults inside the bracket, with the counters programmed, the way a
- * broken kernel under test would.  Listed nowhere and found only with
- * $BARETMA_TEST_HOOKS=1.  The faulting accesses are asm, so that the
- * sanitizer builds do not catch them first.
- */
-static void k_fault_segv(struct bench_kernel_ctx *c)
-{
-	/* a store to page 0, never mapped (vm.mmap_min_addr) */
-	__asm__ __volatile__("movq $0, (%0)" :: "r"((uintptr_t)64) : "memory");
-}
-
-static void k_fault_fpe(struct bench_kernel_ctx *c)
-{
-	/* DIV by zero: #DE, SIGFPE */
-	__asm__ __volatile__("xorl %%edx, %%edx\n\tmovl $1, %%eax\n\txorl %%ecx, %%ecx\n\t"
-			     "divl %%ecx" ::: "eax", "ecx", "edx", "cc");
-}
-
-static void k_fault_ill(struct bench_kernel_ctx *c)
-{
-	__asm__ __volatile__("ud2");
-}
-
-/* A page of a zero-length file: touching it is SIGBUS (mmap(2)). */
-static int k_bus_setup(struct bench_kernel_ctx *c)
-{
-	static struct bench_kernel_region r;
-	int fd = memfd_create("baretma-test-bus", MFD_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	r.bytes = 4096;
-	r.base = mmap(NULL, r.bytes, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	if (r.base == MAP_FAILED)
-		return -errno;
-	c->priv = &r;
-	return 0;
-}
-
-static void k_fault_bus(struct bench_kernel_ctx *c)
-{
-	const struct bench_kernel_region *r = c->priv;
-	uint64_t v;
-
-	__asm__ __volatile__("movq (%1), %0" : "=r"(v) : "r"(r->base) : "memory");
-	c->sink = v;
-}
-
-static const struct bench_kernel test_kernels[] = {
-	{ "test-fault-segv", "none", "test only: a store to page 0 (SIGSEGV)",
-	  NULL, k_fault_segv, NULL },
-	{ "test-fault-bus", "none", "test only: a load past the end of a file (SIGBUS)",
-	  k_bus_setup, k_fault_bus, NULL },
-	{ "test-fault-fpe", "none", "test only: a division by zero (SIGFPE)",
-	  NULL, k_fault_fpe, NULL },
-	{ "test-fault-ill", "none", "test only: ud2 (SIGILL)",
-	  NULL, k_fault_ill, NULL },
-};
-
 const struct bench_kernel *bench_kernel_find(const char *name)
 {
 	const char *hooks = getenv("BARETMA_TEST_HOOKS");
@@ -640,9 +576,7 @@ const struct bench_kernel *bench_kernel_find(const char *name)
 	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++)
 		if (strcmp(kernels[i].name, name) == 0)
 			return &kernels[i];
-	for (size_t i = 0; hooks && !strcmp(hooks, "1") &&
-	     i < sizeof(test_kernels) / sizeof(test_kernels[0]); i++)
-		if (strcmp(test_kernels[i].name, name) == 0)
-			return &test_kernels[i];
+	if (hooks && !strcmp(hooks, "1"))
+		return bench_test_kernel_find(name);
 	return NULL;
 }

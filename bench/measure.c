@@ -3,8 +3,10 @@
  *
  * Per kernel: warm-up repetitions, then N measured ones.  Before each
  * repetition, outside the bracket, the backend resets fixed counter 3 and
- * then IA32_PERF_METRICS (kernel order, pmu-reference §3.1) so every region
- * starts near zero and the 8-bit fields keep their precision.  Each bracket
+ * then IA32_PERF_METRICS (kernel order, pmu-reference §3.1) with both
+ * frozen (pmu_reset_frozen: as the kernel, never with the counters live),
+ * so every region starts near zero and the 8-bit fields keep their
+ * precision.  Each bracket
  * is (read a) kernel (read b); a region's field slots are
  * slots_b*field_b/255 - slots_a*field_a/255 (linux topdown.txt).  The empty
  * bracket's cost is subtracted in slots per field and in TSC ticks, never
@@ -17,6 +19,18 @@
  * them (pmu-reference §5.1, §5.2) makes every repetition with a failed
  * check before or after it invalid: counted as tampered, never reported
  * as numbers.  TSC timing is not a PMU count and keeps every repetition.
+ *
+ * Overflow check: after every repetition, outside the bracket,
+ * IA32_PERF_GLOBAL_STATUS is read (pmu_read_overflow).  Bit 35 (fixed
+ * counter 3) or bit 48 (OVF_PERF_METRICS) set means the two must be
+ * re-synchronised or PERF_METRICS returns invalid values (pmu-reference
+ * §3.4): the repetition is invalid (counted as overflow), and the next
+ * reset clears the bits through IA32_PERF_GLOBAL_STATUS_RESET inside its
+ * frozen window before zeroing FC3 then PERF_METRICS.  If a PMI handler
+ * (perf, the NMI watchdog) saw bit 48 first, it acked it and zeroed both
+ * counters (handle_pmi_common -> update_topdown_event): the status shows
+ * nothing, but the region's slots go backwards (TD_FLAG_SLOTS_BACK), also
+ * invalid.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -32,9 +46,20 @@
 
 /* ------------------------------------------------------------- backends */
 
+/* The first failing register access of the run, for the message. */
+static int failed(struct bench_session *s, uint32_t msr, bool write, int rc)
+{
+	if (rc && !s->res->failed_msr) {
+		s->res->failed_msr = msr;
+		s->res->failed_write = write;
+	}
+	return rc;
+}
+
 static int td_start(struct bench_session *s)
 {
 	const struct cpu_kind *k = cpu_info_kind_of(&s->res->cpu, s->res->cpu_used);
+	uint64_t ovf;
 	int rc;
 
 	s->cfg = (struct pmu_config){
@@ -46,39 +71,32 @@ static int td_start(struct bench_session *s)
 	};
 	rc = pmu_program(s->dev, s->res->cpu_used, &s->cfg, &s->saved, s->res->avail.reason,
 			 sizeof(s->res->avail.reason));
-	/* What the tamper check reports a change from. */
-	if (!rc && pmu_verify(s->dev, s->res->cpu_used, &s->cfg, &s->prog_fcc, &s->prog_gc) < 0)
-		s->prog_fcc = s->prog_gc = 0;
-	return rc;
+	if (rc)
+		return rc;
+	/* What the tamper check reports a change from: what was written. */
+	s->prog_fcc = s->saved.prog_fixed_ctr_ctrl;
+	s->prog_gc = s->saved.prog_global_ctrl;
+	s->gc_now = s->prog_gc;
+	/* An overflow check that cannot be made is not a pass: refuse to
+	 * measure (msr_safe allowlists may lack the register). */
+	return failed(s, IA32_PERF_GLOBAL_STATUS, false,
+		      pmu_read_overflow(s->dev, s->res->cpu_used, s->cfg.perf_metrics, &ovf));
 }
 
 static int td_reset(struct bench_session *s)
 {
-	return pmu_reset_counts(s->dev, s->res->cpu_used, true);
+	uint32_t msr = 0;
+	int rc = pmu_reset_frozen(s->dev, s->res->cpu_used, s->cfg.perf_metrics, s->gc_now,
+				  s->ovf_pending, &msr);
+
+	s->ovf_pending = 0;
+	return failed(s, msr, true, rc);
 }
 
 /* With a journal the caller restores (journal_restore: registers, then settings). */
 static int td_stop(struct bench_session *s)
 {
 	return s->journal ? 0 : pmu_restore(s->dev, &s->saved);
-}
-
-static int rdpmc_start(struct bench_session *s)
-{
-	/* rdpmc=1: CR4.PCE follows an mmapped perf event of this mm (§3.6) */
-	if (s->res->avail.rdpmc_sysfs == 1 && rdpmc_enable_self(&s->perf_fd))
-		s->perf_fd = -1;
-	return td_start(s);
-}
-
-static int rdpmc_stop(struct bench_session *s)
-{
-	int rc = td_stop(s);
-
-	if (s->perf_fd >= 0)
-		rdpmc_disable_self(s->perf_fd);
-	s->perf_fd = -1;
-	return rc;
 }
 
 static void rdpmc_read(struct bench_session *s, struct bench_reading *r)
@@ -110,7 +128,7 @@ static void tsc_read(struct bench_session *s, struct bench_reading *r)
 }
 
 static const struct bench_backend backends[] = {
-	{ BENCH_BACKEND_RDPMC, "rdpmc", true, rdpmc_start, td_reset, rdpmc_read, rdpmc_stop },
+	{ BENCH_BACKEND_RDPMC, "rdpmc", true, td_start, td_reset, rdpmc_read, td_stop },
 	{ BENCH_BACKEND_MSR, "msr", true, td_start, td_reset, msr_read_pair, td_stop },
 	{ BENCH_BACKEND_TSC, "tsc", false, no_op, no_op, tsc_read, no_op },
 };
@@ -148,11 +166,14 @@ struct rep_sample {
 	double fs[TD_NFIELDS];      /* field slots of the region */
 	unsigned flags;
 	bool tampered;              /* a tamper check before or after failed */
+	bool overflow;              /* GLOBAL_STATUS bit 35 or 48 after it */
 };
 
 /*
  * The tamper check (outside the bracket): true when FC3 and PERF_METRICS
  * are still as programmed.  The first change is kept for the message.
+ * IA32_PERF_GLOBAL_CTRL as read goes to s->gc_now (the next reset writes
+ * it back after its frozen window).
  */
 static bool untouched(struct bench_session *s, const struct bench_kernel *k)
 {
@@ -163,6 +184,8 @@ static bool untouched(struct bench_session *s, const struct bench_kernel *k)
 	if (!s->be->topdown)
 		return true;
 	rc = pmu_verify(s->dev, s->res->cpu_used, &s->cfg, &fcc, &gc);
+	if (rc >= 0)
+		s->gc_now = gc;
 	if (rc == 0)
 		return true;
 	if (!t->seen) {
@@ -171,6 +194,26 @@ static bool untouched(struct bench_session *s, const struct bench_kernel *k)
 			.gc_from = s->prog_gc, .gc_to = gc };
 	}
 	return false;
+}
+
+/*
+ * The overflow check (outside the bracket): true when fixed counter 3 or
+ * PERF_METRICS overflowed (or GLOBAL_STATUS could not be read: a check that
+ * could not be made is not a pass).  The bits seen are cleared by the next
+ * reset (s->ovf_pending).
+ */
+static bool overflowed(struct bench_session *s)
+{
+	uint64_t bits = 0;
+	int rc;
+
+	if (!s->be->topdown)
+		return false;
+	rc = pmu_read_overflow(s->dev, s->res->cpu_used, s->cfg.perf_metrics, &bits);
+	if (rc && !s->ovf_err)
+		s->ovf_err = rc;
+	s->ovf_pending |= bits;
+	return rc || bits;
 }
 
 /* Run one kernel: warm-up, then reps samples. */
@@ -194,6 +237,7 @@ static int run_kernel(struct bench_session *s, const struct bench_kernel *k,
 		be->read(s, &b);
 		after = untouched(s, k);
 		bool tampered = !before || !after;
+		bool overflow = overflowed(s);
 		before = after;
 		if (i < s->opt->warmup)
 			continue;
@@ -202,13 +246,20 @@ static int run_kernel(struct bench_session *s, const struct bench_kernel *k,
 		if (!be->topdown)
 			continue;
 		o->tampered = tampered;
+		o->overflow = overflow;
 		td_decode_region(a.slots, a.metrics, b.slots, b.metrics, level, &r);
 		o->slots = r.slots;
-		o->err_slots = ((double)a.slots + (double)b.slots) / PERF_METRICS_FIELD_MAX;
+		o->err_slots = r.err_slots;
 		memcpy(o->fs, r.field_slots, sizeof(o->fs));
 		o->flags = r.flags;
 	}
 	return 0;
+}
+
+/* A repetition whose Top-down can be used as a number. */
+static bool rep_valid(const struct rep_sample *v)
+{
+	return !v->tampered && !v->overflow && !(v->flags & TD_FLAGS_INVALID);
 }
 
 /* Median per field of the empty bracket: what the bracket itself costs. */
@@ -228,28 +279,45 @@ static void bracket_cost(const struct rep_sample *v, unsigned n, struct bracket_
 	for (unsigned i_ = 0; i_ < n; i_++) if (cond) tmp[k_++] = (expr); \
 	(dst) = bench_median(tmp, cnt); } while (0)
 	MED(v[i_].tsc, bc->tsc, n, true);
-	/* Top-down of the bracket from the samples nobody tampered with. */
+	/* Top-down of the bracket from the valid samples only. */
 	for (unsigned i = 0; i < n; i++)
-		m += !v[i].tampered;
+		m += rep_valid(&v[i]);
 	if (m) {
-		MED(v[i_].slots, bc->slots, m, !v[i_].tampered);
-		MED(v[i_].err_slots, bc->err_slots, m, !v[i_].tampered);
+		MED(v[i_].slots, bc->slots, m, rep_valid(&v[i_]));
+		MED(v[i_].err_slots, bc->err_slots, m, rep_valid(&v[i_]));
 		for (unsigned f = 0; f < TD_NFIELDS; f++)
-			MED(v[i_].fs[f], bc->fs[f], m, !v[i_].tampered);
+			MED(v[i_].fs[f], bc->fs[f], m, rep_valid(&v[i_]));
 	}
 #undef MED
 	free(tmp);
 }
 
 int bench_subtract_bracket(const double fs[TD_NFIELDS], double slots,
-			   const double empty_fs[TD_NFIELDS], double empty_slots, int level,
-			   struct td_result *out)
+			   const double empty_fs[TD_NFIELDS], double empty_slots,
+			   double err_slots, int level, struct td_result *out)
 {
 	double d[TD_NFIELDS];
 
 	for (unsigned f = 0; f < TD_NFIELDS; f++)
 		d[f] = fs[f] - empty_fs[f];
-	return td_from_field_slots(d, slots - empty_slots, level, out);
+	return td_from_field_slots(d, slots - empty_slots, err_slots, level, out);
+}
+
+/* Why one repetition is left out, counted once, first reason first. */
+static void count_invalid(const struct rep_sample *v, unsigned flags,
+			  struct bench_kernel_result *kr)
+{
+	kr->invalid++;
+	if (v->tampered)
+		kr->tampered++;
+	else if (v->overflow)
+		kr->overflow++;
+	else if (flags & TD_FLAG_SLOTS_BACK)
+		kr->slots_back++;
+	else if (flags & TD_FLAG_ZERO_SLOTS)
+		kr->zero_slots++;
+	else
+		kr->l1_sum++;
 }
 
 /* Statistics of one kernel's samples, the empty bracket subtracted (unless
@@ -274,22 +342,19 @@ static int summarise(struct bench_session *s, const struct rep_sample *v, unsign
 		static const double none[TD_NFIELDS];
 		struct td_result r = { .flags = v[i].flags };
 		double d = v[i].slots - (bc ? bc->slots : 0);
+		double err = v[i].err_slots + (bc ? bc->err_slots : 0);
 
-		if (v[i].tampered) {
-			kr->tampered++;
-			kr->invalid++;
-			continue;
-		}
 		bench_subtract_bracket(v[i].fs, v[i].slots, bc ? bc->fs : none,
-				       bc ? bc->slots : 0, level, &r);
-		kr->flags |= r.flags;
-		/* a flagged repetition is not a number we can report */
-		if (r.flags & (TD_FLAG_ZERO_SLOTS | TD_FLAG_SLOTS_BACK | TD_FLAG_L1_SUM)) {
-			kr->invalid++;
+				       bc ? bc->slots : 0, err, level, &r);
+		/* a tampered, overflowed or flagged repetition is not a number */
+		if (v[i].tampered || v[i].overflow || (r.flags & TD_FLAGS_INVALID)) {
+			count_invalid(&v[i], r.flags, kr);
 			continue;
 		}
+		kr->flags |= r.flags;
+		kr->normalised += !!(r.flags & TD_FLAG_NORMALISED);
 		slots[good] = d;
-		bound[good] = (v[i].err_slots + (bc ? bc->err_slots : 0)) / d;
+		bound[good] = err / d;
 		for (unsigned m = 0; m < TMA_NMETRICS; m++)
 			tma[m][good] = r.frac[m];
 		good++;
@@ -538,7 +603,8 @@ static int prepare(struct bench_session *s)
 	if (s->dev && (rc = identify(src, &res->cpu, s->dev, cpu)))
 		goto out;
 	s->note_base = strlen(res->note);
-	bench_topdown_check(&res->cpu, res->cpu_used, s->dev, &res->avail);
+	bench_topdown_check_ops(&res->cpu, res->cpu_used, s->dev, &bench_rdpmc_live,
+				&s->perf_fd, &res->avail);
 	res->tsc_hz = tsc_hz_estimate();
 	rc = choose_backend(s);
 out:
@@ -577,7 +643,8 @@ struct msr_dev *bench_session_dev(const struct bench_session *s)
 
 int bench_recheck(struct bench_session *s)
 {
-	bench_topdown_check(&s->res->cpu, s->res->cpu_used, s->dev, &s->res->avail);
+	bench_topdown_check_ops(&s->res->cpu, s->res->cpu_used, s->dev, &bench_rdpmc_live,
+				&s->perf_fd, &s->res->avail);
 	return choose_backend(s);
 }
 
@@ -617,6 +684,29 @@ static void tamper_message(struct bench_session *s)
 		 t->kernel, res->tamper.samples);
 }
 
+/* The overflow summary: repetitions lost, or why the check failed. */
+static void overflow_message(struct bench_session *s)
+{
+	struct bench_result *res = s->res;
+	unsigned n = 0;
+
+	for (size_t i = 0; i < res->nkernels; i++)
+		n += res->kernels[i].overflow;
+	res->overflow.samples = n;
+	if (!n)
+		return;
+	if (s->ovf_err)
+		snprintf(res->overflow.message, sizeof(res->overflow.message), "cpu %u: cannot "
+			 "read IA32_PERF_GLOBAL_STATUS (0x%x) to check for overflow (%s): %u "
+			 "samples marked invalid", res->cpu_used, IA32_PERF_GLOBAL_STATUS,
+			 strerror(-s->ovf_err), n);
+	else
+		snprintf(res->overflow.message, sizeof(res->overflow.message), "cpu %u: fixed "
+			 "counter 3 or PERF_METRICS overflowed (IA32_PERF_GLOBAL_STATUS bit 35/48) "
+			 "after %u samples: marked invalid; the bits were cleared and both counters "
+			 "reset before the next repetition", res->cpu_used, n);
+}
+
 int bench_measure(struct bench_session *s, struct journal *j)
 {
 	struct bench_result *res = s->res;
@@ -648,6 +738,7 @@ int bench_measure(struct bench_session *s, struct journal *j)
 			 res->tsc_hz ? res->empty_tsc * 1e6 / (double)res->tsc_hz : 0.0);
 	}
 	tamper_message(s);
+	overflow_message(s);
 out:
 	if (started) {
 		int rc2 = s->be->stop(s);
@@ -661,6 +752,9 @@ void bench_close(struct bench_session *s)
 {
 	if (!s)
 		return;
+	/* the rdpmc=1 key (bench_rdpmc_decide) lives as long as the session */
+	if (s->perf_fd >= 0)
+		bench_rdpmc_live.disable_self(s->perf_fd);
 	msr_close(s->dev);
 	if (s->topo)
 		hwloc_topology_destroy(s->topo);

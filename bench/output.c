@@ -42,12 +42,14 @@ static void print_header(FILE *f, const struct bench_result *res)
 		fprintf(f, "note: %s\n", res->note);
 	if (res->tamper.detected)
 		fprintf(f, "tamper: %s\n", res->tamper.message);
+	if (res->overflow.samples)
+		fprintf(f, "overflow: %s\n", res->overflow.message);
 }
 
 static void print_tsc_table(FILE *f, const struct bench_result *res)
 {
 	fprintf(f, "\n%-13s %6s %12s %12s %12s %12s %12s %10s\n", "kernel", "reps",
-		"tsc median", "q1", "q3", "min", "max", "MAD");
+		"TSC ticks", "q1", "q3", "min", "max", "MAD");
 	for (size_t i = 0; i < res->nkernels; i++) {
 		const struct bench_kernel_result *k = &res->kernels[i];
 		fprintf(f, "%-13s %6u %12.0f %12.0f %12.0f %12.0f %12.0f %10.1f\n",
@@ -64,8 +66,24 @@ static void print_metric_cells(FILE *f, const struct bench_kernel_result *k,
 		char cell[48];
 		snprintf(cell, sizeof(cell), "%.2f [%.2f,%.2f]", PCT(st->median),
 			 PCT(st->q1), PCT(st->q3));
-		fprintf(f, " %21s", cell);
+		fprintf(f, " %22s", cell);
 	}
+}
+
+/* "(3 invalid: 2 overflow, 1 tampered; 4 normalised)", or nothing. */
+static void print_counts(FILE *f, const struct bench_kernel_result *k)
+{
+	char why[256];
+
+	if (!k->invalid && !k->normalised)
+		return;
+	fputs("  (", f);
+	if (k->invalid)
+		fprintf(f, "%u invalid: %s", k->invalid,
+			bench_invalid_text(k, why, sizeof(why)));
+	if (k->normalised)
+		fprintf(f, "%s%u normalised", k->invalid ? "; " : "", k->normalised);
+	fputc(')', f);
 }
 
 static void print_td_table(FILE *f, const struct bench_result *res, int level)
@@ -77,30 +95,22 @@ static void print_td_table(FILE *f, const struct bench_result *res, int level)
 		TMA_FETCH_BANDWIDTH, TMA_MEMORY_BOUND, TMA_CORE_BOUND };
 	const enum td_metric *m = level == 1 ? l1 : l2;
 	unsigned n = level == 1 ? 4 : 8;
+	char why[512];
 
 	fprintf(f, "\n%-13s %10s %7s", "kernel", "slots", "+/-pp");
 	for (unsigned j = 0; j < n; j++)
-		fprintf(f, " %21s", td_metric_name(m[j]) + 4);
+		fprintf(f, " %22s", td_metric_name(m[j]));
 	fputc('\n', f);
 	for (size_t i = 0; i < res->nkernels; i++) {
 		const struct bench_kernel_result *k = &res->kernels[i];
 		if (!k->slots.n) {
-			fprintf(f, "%-13s no valid repetition (%u of %u flagged", k->kernel->name,
-				k->invalid - k->tampered, k->reps);
-			if (k->tampered)
-				fprintf(f, ", %u tampered with: the counters were changed by "
-					"someone else", k->tampered);
-			fprintf(f, ")\n");
+			fprintf(f, "%-13s %s\n", k->kernel->name,
+				bench_topdown_reason(k, why, sizeof(why)));
 			continue;
 		}
 		fprintf(f, "%-13s %10.0f %7.2f", k->kernel->name, k->slots.median, PCT(k->bound));
 		print_metric_cells(f, k, m, n);
-		if (k->invalid)
-			fprintf(f, "  (%u invalid", k->invalid);
-		if (k->tampered)
-			fprintf(f, ", %u tampered", k->tampered);
-		if (k->invalid)
-			fprintf(f, ")");
+		print_counts(f, k);
 		fputc('\n', f);
 	}
 }
@@ -132,7 +142,7 @@ void bench_print_csv(FILE *f, const struct bench_result *res)
 	fprintf(f, "kernel,quantity,unit,n,median,min,max,q1,q3,mad,mean,bound_pp\n");
 	for (size_t i = 0; i < res->nkernels; i++) {
 		const struct bench_kernel_result *k = &res->kernels[i];
-		csv_row(f, k->kernel->name, "tsc_cycles", "ticks", &k->tsc, NAN);
+		csv_row(f, k->kernel->name, "tsc_ticks", "ticks", &k->tsc, NAN);
 		if (!k->topdown || !k->slots.n)
 			continue;
 		csv_row(f, k->kernel->name, "slots", "slots", &k->slots, NAN);
@@ -157,23 +167,38 @@ static json_t *stats_json(const struct bench_stats *s, double scale)
 			 "mad", s->mad * scale, "mean", s->mean * scale);
 }
 
+/* The names of the flags in @flags, as a JSON array (empty when none). */
+static json_t *flags_json(unsigned flags)
+{
+	json_t *a = json_array();
+
+	for (unsigned bit = 1; a && bit && bit <= flags; bit <<= 1)
+		if ((flags & bit) && td_flag_name(bit))
+			json_array_append_new(a, json_string(td_flag_name(bit)));
+	return a;
+}
+
 static json_t *kernel_json(const struct bench_result *res, const struct bench_kernel_result *k)
 {
-	char flags[256];
+	char why[512];
 	json_t *o = json_pack("{s:s,s:s,s:s,s:I,s:I,s:o}", "name", k->kernel->name,
 			      "node", k->kernel->node, "why", k->kernel->why,
 			      "repetitions", (json_int_t)k->reps, "invalid", (json_int_t)k->invalid,
-			      "tsc_cycles", stats_json(&k->tsc, 1));
+			      "tsc_ticks", stats_json(&k->tsc, 1));
 
 	if (!o || !k->topdown)
 		return o;
-	json_object_set_new(o, "flags", json_string(td_flag_text(k->flags, flags, sizeof(flags))));
+	json_object_set_new(o, "flags", flags_json(k->flags));
 	json_object_set_new(o, "tampered", json_integer((json_int_t)k->tampered));
+	json_object_set_new(o, "overflow", json_integer((json_int_t)k->overflow));
+	json_object_set_new(o, "invalid_reasons", json_pack("{s:I,s:I,s:I,s:I,s:I}",
+		"tampered", (json_int_t)k->tampered, "overflow", (json_int_t)k->overflow,
+		"slots_back", (json_int_t)k->slots_back, "l1_sum", (json_int_t)k->l1_sum,
+		"zero_slots", (json_int_t)k->zero_slots));
+	json_object_set_new(o, "normalised", json_integer((json_int_t)k->normalised));
 	if (!k->slots.n) {
-		json_object_set_new(o, "topdown_reason", json_string(k->tampered == k->reps ?
-			"every repetition was tampered with: the counters were changed by "
-			"someone else (see tamper)" : "no valid repetition: every one was "
-			"flagged or tampered with"));
+		json_object_set_new(o, "topdown_reason",
+				    json_string(bench_topdown_reason(k, why, sizeof(why))));
 		return o;
 	}
 	json_object_set_new(o, "slots", stats_json(&k->slots, 1));
@@ -193,7 +218,7 @@ json_t *bench_to_json(const struct bench_result *res)
 {
 	json_t *kernels = json_array(), *ident = cpu_info_to_json(&res->cpu);
 	json_t *doc = json_pack("{s:s,s:{s:I,s:s,s:o},s:s,s:{s:b,s:i,s:s?,s:o,s:b},s:I,s:f,s:s?,s:o}",
-		"schema", "baretma-bench/1",
+		"schema", "baretma-bench/2",
 		"cpu", "os_cpu", (json_int_t)res->cpu_used, "kind", kind_of(res), "identity", ident,
 		"backend", bench_backend_name(res->backend),
 		"topdown", "available", res->level > 0, "level", res->level,
@@ -208,7 +233,49 @@ json_t *bench_to_json(const struct bench_result *res)
 	json_object_set_new(doc, "tamper", json_pack("{s:b,s:s?}", "detected",
 			    res->tamper.detected, "message",
 			    res->tamper.detected ? res->tamper.message : NULL));
+	json_object_set_new(doc, "overflow", json_pack("{s:I,s:s?}", "samples",
+			    (json_int_t)res->overflow.samples, "message",
+			    res->overflow.samples ? res->overflow.message : NULL));
 	for (size_t i = 0; i < res->nkernels; i++)
 		json_array_append_new(kernels, kernel_json(res, &res->kernels[i]));
 	return doc;
+}
+
+char *bench_invalid_text(const struct bench_kernel_result *k, char *buf, size_t n)
+{
+	const struct { unsigned count; const char *what; } c[] = {
+		{ k->tampered, "tampered with (the counters were changed by someone else)" },
+		{ k->overflow, "overflow (IA32_PERF_GLOBAL_STATUS bit 35/48)" },
+		{ k->slots_back, "slots went backwards (reset or wrap inside the region)" },
+		{ k->zero_slots, "zero slots (fixed counter 3 did not count)" },
+		{ k->l1_sum, "level-1 fields beyond 255 +/-3" },
+	};
+	size_t used = 0;
+
+	if (n)
+		buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]) && used < n; i++) {
+		if (!c[i].count)
+			continue;
+		int w = snprintf(buf + used, n - used, "%s%u %s", used ? ", " : "",
+				 c[i].count, c[i].what);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+	return buf;
+}
+
+char *bench_topdown_reason(const struct bench_kernel_result *k, char *buf, size_t n)
+{
+	char why[384];
+
+	bench_invalid_text(k, why, sizeof(why));
+	if (k->tampered && k->tampered == k->reps)
+		snprintf(buf, n, "no valid repetition: every repetition was tampered with: the "
+			 "counters were changed by someone else (see tamper)");
+	else
+		snprintf(buf, n, "no valid repetition: %u of %u invalid: %s", k->invalid, k->reps,
+			 why);
+	return buf;
 }

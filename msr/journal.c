@@ -512,10 +512,34 @@ int journal_save_setting(struct journal *j, const char *path, const char *saved)
 
 /* ------------------------------------------------------------ restoring */
 
+static bool has_reg(const struct journal_data *d, unsigned cpu, uint32_t msr)
+{
+	for (int i = 0; i < d->nregs; i++)
+		if (d->regs[i].cpu == cpu && d->regs[i].msr == msr)
+			return true;
+	return false;
+}
+
+/* The GLOBAL_STATUS overflow bits a run that programmed fixed counter 3
+ * (it saved IA32_FIXED_CTR_CTRL and IA32_FIXED_CTR3: msr/pmu.h) may have
+ * caused: bit 35, and bit 48 when it saved IA32_PERF_METRICS (writing bit
+ * 48 elsewhere could #GP, pmu-reference §1.3).  0 for other journals. */
+static uint64_t overflow_bits(const struct journal_data *d, unsigned cpu)
+{
+	if ((d->kind != JOURNAL_RUN && d->kind != JOURNAL_ENABLE) ||
+	    !has_reg(d, cpu, IA32_FIXED_CTR_CTRL) || !has_reg(d, cpu, IA32_FIXED_CTR3))
+		return 0;
+	return GLOBAL_STATUS_OVF_FIXED3 |
+	       (has_reg(d, cpu, IA32_PERF_METRICS) ? GLOBAL_STATUS_OVF_PERF_METRICS : 0);
+}
+
 /* One CPU: GLOBAL_CTRL = 0 first (when saved), the rest in saved order,
- * GLOBAL_CTRL's saved value last.  Async-signal-safe. */
+ * the overflow bits the run caused cleared (pmu-reference §5.4 "Restore",
+ * as pmu_restore does), GLOBAL_CTRL's saved value last.
+ * Async-signal-safe. */
 static int restore_cpu(const struct journal_data *d, struct msr_dev *dev, unsigned cpu)
 {
+	uint64_t ovf = overflow_bits(d, cpu);
 	int rc = 0, gc = -1;
 
 	for (int i = 0; i < d->nregs; i++)
@@ -526,6 +550,8 @@ static int restore_cpu(const struct journal_data *d, struct msr_dev *dev, unsign
 	for (int i = 0; i < d->nregs; i++)
 		if (d->regs[i].cpu == cpu && i != gc)
 			keep_first(&rc, msr_write(dev, cpu, d->regs[i].msr, d->regs[i].saved));
+	if (ovf) /* best effort, as pmu_restore: no saved register */
+		(void)msr_write(dev, cpu, IA32_PERF_GLOBAL_STATUS_RESET, ovf);
 	if (gc >= 0)
 		keep_first(&rc, msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, d->regs[gc].saved));
 	return rc;

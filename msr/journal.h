@@ -44,7 +44,11 @@
  * order the CPUs first appear: if IA32_PERF_GLOBAL_CTRL (msr/intel_regs.h)
  * is among the CPU's registers it is written 0 first (freeze: no counter
  * runs with half-restored controls, pmu-reference §5.4), then the other
- * registers in the order they were saved, then GLOBAL_CTRL with its saved
+ * registers in the order they were saved, then (for a run or enable
+ * journal that saved IA32_FIXED_CTR_CTRL and IA32_FIXED_CTR3, i.e.
+ * programmed fixed counter 3) IA32_PERF_GLOBAL_STATUS_RESET = bit 35, | bit
+ * 48 when IA32_PERF_METRICS was saved (the overflow bits the run caused,
+ * pmu-reference §5.4; best effort, as in pmu_restore), then GLOBAL_CTRL with its saved
  * value last; after every register of every CPU, the settings in the order
  * saved (msr.allow_writes may have to stay "on" until the last MSR write).
  *

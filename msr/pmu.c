@@ -97,9 +97,9 @@ static int save_regs(struct msr_dev *dev, unsigned cpu, struct pmu_saved *s)
 	return rc;
 }
 
-/* Steps 2-6 of pmu.h. */
+/* Steps 2-6 of pmu.h; the values of steps 3 and 6 go to s->prog_*. */
 static int program_regs(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
-			const struct pmu_saved *s)
+			struct pmu_saved *s)
 {
 	uint64_t field = cfg->user_only ? FIXED_CTR_CTRL_EN_USR
 					: FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR;
@@ -113,6 +113,8 @@ static int program_regs(struct msr_dev *dev, unsigned cpu, const struct pmu_conf
 		enable |= GLOBAL_CTRL_EN_PERF_METRICS;
 	else
 		keep &= ~GLOBAL_CTRL_EN_PERF_METRICS; /* never write bit 48 without the feature */
+	s->prog_fixed_ctr_ctrl = fcc;
+	s->prog_global_ctrl = keep | enable;
 	rc = msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, 0);
 	if (!rc)
 		rc = msr_write(dev, cpu, IA32_FIXED_CTR_CTRL, fcc);
@@ -192,6 +194,57 @@ static void keep_first(int *rc, int r)
 		*rc = r;
 }
 
+/* The GLOBAL_CTRL bits (and, at the same positions, GLOBAL_STATUS bits)
+ * of fixed counter 3 and PERF_METRICS: 35, and 48 where the CPU has it. */
+static uint64_t own_bits(bool perf_metrics)
+{
+	return GLOBAL_CTRL_EN_FIXED3 | (perf_metrics ? GLOBAL_CTRL_EN_PERF_METRICS : 0);
+}
+
+/* One access of pmu_reset_frozen; the first failure's register is kept. */
+static void step(int *rc, uint32_t *failed, uint32_t msr, int r)
+{
+	if (r && !*rc) {
+		*rc = r;
+		if (failed)
+			*failed = msr;
+	}
+}
+
+int pmu_reset_frozen(struct msr_dev *dev, unsigned cpu, bool perf_metrics,
+		     uint64_t global_ctrl, uint64_t clear_status, uint32_t *failed_msr)
+{
+	uint64_t own = own_bits(perf_metrics);
+	int rc = 0;
+
+	if (!perf_metrics)
+		global_ctrl &= ~GLOBAL_CTRL_EN_PERF_METRICS;
+	step(&rc, failed_msr, IA32_PERF_GLOBAL_CTRL,
+	     msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, global_ctrl & ~own));
+	if (rc)
+		return rc; /* nothing frozen, nothing to undo */
+	clear_status &= own;
+	if (clear_status)
+		step(&rc, failed_msr, IA32_PERF_GLOBAL_STATUS_RESET,
+		     msr_write(dev, cpu, IA32_PERF_GLOBAL_STATUS_RESET, clear_status));
+	if (!rc)
+		step(&rc, failed_msr, IA32_FIXED_CTR3, msr_write(dev, cpu, IA32_FIXED_CTR3, 0));
+	if (!rc && perf_metrics)
+		step(&rc, failed_msr, IA32_PERF_METRICS, msr_write(dev, cpu, IA32_PERF_METRICS, 0));
+	step(&rc, failed_msr, IA32_PERF_GLOBAL_CTRL,
+	     msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, global_ctrl));
+	return rc;
+}
+
+int pmu_read_overflow(struct msr_dev *dev, unsigned cpu, bool perf_metrics, uint64_t *bits)
+{
+	uint64_t status = 0;
+	int rc = msr_read(dev, cpu, IA32_PERF_GLOBAL_STATUS, &status);
+
+	*bits = rc ? 0 : status & own_bits(perf_metrics);
+	return rc;
+}
+
 int pmu_restore(struct msr_dev *dev, struct pmu_saved *saved)
 {
 	unsigned cpu;
@@ -206,6 +259,11 @@ int pmu_restore(struct msr_dev *dev, struct pmu_saved *saved)
 	if (saved->perf_metrics)
 		keep_first(&rc, msr_write(dev, cpu, IA32_PERF_METRICS,
 					  saved->perf_metrics_val));
+	/* The overflow bits the run caused (pmu-reference §5.4 "Restore").
+	 * Best effort: GLOBAL_STATUS is no saved register, and a CPU that
+	 * refuses this write (it refused step 5 of programming too) has no
+	 * bit a retry by "pmu restore" could clear. */
+	(void)msr_write(dev, cpu, IA32_PERF_GLOBAL_STATUS_RESET, own_bits(saved->perf_metrics));
 	keep_first(&rc, msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, saved->global_ctrl));
 	if (!rc)
 		saved->programmed = false;

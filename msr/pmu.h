@@ -23,7 +23,12 @@
  * IA32_PERF_GLOBAL_STATUS_RESET is write-1-to-clear: there is nothing to
  * save or put back.
  * Restore: GLOBAL_CTRL = 0, then FIXED_CTR_CTRL, FIXED_CTR3, PERF_METRICS back
- * to the saved values, then GLOBAL_CTRL = saved (last).
+ * to the saved values, then IA32_PERF_GLOBAL_STATUS_RESET = bit 35 | bit 48
+ * (bit 48 only with PERF_METRICS: clear the overflow bits the run caused,
+ * pmu-reference §5.4 "Restore"; the stale ones were cleared in step 5;
+ * best effort: its failure is not the restore's, GLOBAL_STATUS being no
+ * saved register),
+ * then GLOBAL_CTRL = saved (last).
  *
  * No PMIs are ever armed (pmu-reference §3.4 UNCONFIRMED kernel behaviour on
  * foreign PMIs): the FC3 PMI bit stays clear.
@@ -48,6 +53,10 @@ struct pmu_saved {
 	uint64_t fixed_ctr_ctrl; /* IA32_FIXED_CTR_CTRL */
 	uint64_t fixed_ctr3;     /* IA32_FIXED_CTR3 (slots) */
 	uint64_t perf_metrics_val; /* IA32_PERF_METRICS (valid iff perf_metrics) */
+	/* What pmu_program() wrote last (valid once programmed): what the
+	 * tamper check reports a change from - not read back, which would
+	 * take in a change made in the middle of programming. */
+	uint64_t prog_fixed_ctr_ctrl, prog_global_ctrl;
 };
 
 struct pmu_config {
@@ -84,13 +93,54 @@ int pmu_program(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 
 /*
  * pmu_reset_counts - zero IA32_FIXED_CTR3 then IA32_PERF_METRICS (kernel
- * order), outside any measured region.  Async-signal-safe.
+ * order), outside any measured region, with the counters already frozen
+ * (pmu_program's own programming sequence).  Async-signal-safe.
  * Returns 0 or -errno.
  */
 int pmu_reset_counts(struct msr_dev *dev, unsigned cpu, bool perf_metrics);
 
 /*
- * pmu_restore - write the saved values back (freeze first, GLOBAL_CTRL last).
+ * pmu_reset_frozen - the reset between two measured repetitions, outside
+ * any bracket, done the way the kernel does it: with the PMU disabled
+ * (intel_pmu_read_topdown_event wraps intel_update_topdown_event in
+ * perf_pmu_disable/enable; "PMU has to be disabled before calling this
+ * function", icl_update_topdown_event).  Otherwise, counting at CPL 0,
+ * fixed counter 3 would count the kernel's own path between the two msr
+ * driver writes.  Writes, in this order:
+ *   1. IA32_PERF_GLOBAL_CTRL = @global_ctrl & ~(bit 35 | bit 48) (freeze
+ *      fixed counter 3 and PERF_METRICS only: other counters, whoever owns
+ *      them, keep counting);
+ *   2. IA32_PERF_GLOBAL_STATUS_RESET = @clear_status, only when it is not 0
+ *      (bits 35 and 48 an overflow check found: intel_pmu_handle_irq acks
+ *      the status before update_topdown_event resets the counters);
+ *   3. IA32_FIXED_CTR3 = 0, then IA32_PERF_METRICS = 0 (with @perf_metrics);
+ *   4. IA32_PERF_GLOBAL_CTRL = @global_ctrl (as read last: a bit someone
+ *      else cleared stays clear; baretma does not fight another owner).
+ * @global_ctrl: IA32_PERF_GLOBAL_CTRL as last read (pmu_verify).  Bit 48 is
+ * never set here without @perf_metrics (#GP, pmu-reference §1.3).
+ * Returns 0, or the first -errno; @failed_msr (may be NULL) receives the
+ * register whose access failed.  After a failure in steps 2-3 step 4 is
+ * still tried, so the counters are not left frozen.
+ */
+int pmu_reset_frozen(struct msr_dev *dev, unsigned cpu, bool perf_metrics,
+		     uint64_t global_ctrl, uint64_t clear_status, uint32_t *failed_msr);
+
+/*
+ * pmu_read_overflow - IA32_PERF_GLOBAL_STATUS of @cpu, reduced to the bits
+ * that invalidate a Top-down region: bit 35 (fixed counter 3 overflowed)
+ * and bit 48 (OVF_PERF_METRICS, with @perf_metrics).  Either means fixed
+ * counter 3 and PERF_METRICS must be re-synchronised, or PERF_METRICS
+ * returns invalid values (pmu-reference §3.4; Kan Liang's TopDown series
+ * cover letter; kernel handle_pmi_common: bit 48 -> update_topdown_event,
+ * which zeroes both).  Read-only (the register cannot be written: clear
+ * with pmu_reset_frozen's @clear_status).
+ * Returns 0 (*bits set, 0 when neither overflowed) or -errno from msr_read.
+ */
+int pmu_read_overflow(struct msr_dev *dev, unsigned cpu, bool perf_metrics, uint64_t *bits);
+
+/*
+ * pmu_restore - write the saved values back (freeze first, clear the
+ * overflow bits, GLOBAL_CTRL last; the order above).
  * Does nothing when !saved->programmed; clears it on success.
  * Async-signal-safe.  Returns 0 or the first -errno (it still tries every
  * register).

@@ -67,29 +67,65 @@ void td_fields(uint64_t perf_metrics, uint8_t field[TD_NFIELDS])
 		field[i] = (uint8_t)(perf_metrics >> (i * PERF_METRICS_FIELD_BITS));
 }
 
-double td_field_slots(uint64_t slots, uint8_t field)
+unsigned td_l1_sum(uint64_t perf_metrics)
 {
+	uint8_t f[TD_NFIELDS];
+	unsigned sum = 0;
+
+	td_fields(perf_metrics, f);
+	for (unsigned i = 0; i < TMA_NLEVEL1; i++)
+		sum += f[i];
+	return sum;
+}
+
+double td_value_bound(unsigned l1_sum)
+{
+	unsigned off;
+
+	if (!l1_sum)
+		return 1.0;
+	off = l1_sum > PERF_METRICS_FIELD_MAX ? l1_sum - PERF_METRICS_FIELD_MAX
+					      : PERF_METRICS_FIELD_MAX - l1_sum;
+	return (1.0 + off) / PERF_METRICS_FIELD_MAX;
+}
+
+double td_field_slots(uint64_t slots, uint8_t field, unsigned l1_sum)
+{
+	if (!l1_sum)
+		return 0;
 	/* long double keeps 64-bit slot counts exact before the division */
-	return (double)((long double)slots * field / PERF_METRICS_FIELD_MAX);
+	return (double)((long double)slots * field / l1_sum);
+}
+
+static const struct { unsigned bit; const char *name, *text; } flag_table[] = {
+	{ TD_FLAG_L1_SUM, "l1_sum", "level-1 fields do not sum to 255 (+/-3, the rounding)" },
+	{ TD_FLAG_L2_ABOVE, "l2_above_parent", "a level-2 field exceeds its level-1 parent" },
+	{ TD_FLAG_ZERO_SLOTS, "zero_slots", "zero slots in the region" },
+	{ TD_FLAG_NEGATIVE, "negative", "a field's slot delta is negative" },
+	{ TD_FLAG_SLOTS_BACK, "slots_back", "slots went backwards (reset or wrap inside the region)" },
+	{ TD_FLAG_NORMALISED, "normalised", "level-1 sum not 255 (within the rounding): "
+	  "normalised by the sum" },
+};
+
+const char *td_flag_name(unsigned flag)
+{
+	for (unsigned i = 0; i < sizeof(flag_table) / sizeof(flag_table[0]); i++)
+		if (flag_table[i].bit == flag)
+			return flag_table[i].name;
+	return NULL;
 }
 
 char *td_flag_text(unsigned flags, char *buf, unsigned n)
 {
-	static const struct { unsigned bit; const char *text; } t[] = {
-		{ TD_FLAG_L1_SUM, "level-1 fields do not sum to 255 (+/-1)" },
-		{ TD_FLAG_L2_ABOVE, "a level-2 field exceeds its level-1 parent" },
-		{ TD_FLAG_ZERO_SLOTS, "zero slots in the region" },
-		{ TD_FLAG_NEGATIVE, "a field's slot delta is negative" },
-		{ TD_FLAG_SLOTS_BACK, "slots went backwards (reset or wrap inside the region)" },
-	};
 	size_t used = 0;
 
 	if (n)
 		buf[0] = '\0';
-	for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]) && n; i++) {
-		if (!(flags & t[i].bit))
+	for (unsigned i = 0; i < sizeof(flag_table) / sizeof(flag_table[0]) && n; i++) {
+		if (!(flags & flag_table[i].bit))
 			continue;
-		int w = snprintf(buf + used, n - used, "%s%s", used ? "; " : "", t[i].text);
+		int w = snprintf(buf + used, n - used, "%s%s", used ? "; " : "",
+				 flag_table[i].text);
 		if (w < 0 || (size_t)w >= n - used)
 			break;
 		used += (size_t)w;
@@ -97,20 +133,25 @@ char *td_flag_text(unsigned flags, char *buf, unsigned n)
 	return buf;
 }
 
-int td_from_field_slots(const double fs[TD_NFIELDS], double slots, int level,
-			struct td_result *out)
+int td_from_field_slots(const double fs[TD_NFIELDS], double slots, double err_slots,
+			int level, struct td_result *out)
 {
+	/* both the child and its parent may be off by err_slots */
+	double l2_slack = 2 * err_slots > 0.5 ? 2 * err_slots : 0.5;
+
 	if (level != 1 && level != 2)
 		return -EINVAL;
 	memset(out->frac, 0, sizeof(out->frac));
 	out->level = level;
 	out->slots = slots;
+	out->err_slots = err_slots;
+	out->bound = slots > 0 ? err_slots / slots : 0;
 	memcpy(out->field_slots, fs, sizeof(out->field_slots));
 	out->flags &= ~(TD_FLAG_ZERO_SLOTS | TD_FLAG_NEGATIVE | TD_FLAG_L2_ABOVE);
 
 	unsigned nf = level == 2 ? TD_NFIELDS : TMA_NLEVEL1;
 	for (unsigned i = 0; i < nf; i++)
-		if (fs[i] < 0)
+		if (fs[i] < -err_slots)
 			out->flags |= TD_FLAG_NEGATIVE;
 	if (!(slots > 0)) {
 		out->flags |= TD_FLAG_ZERO_SLOTS;
@@ -122,8 +163,8 @@ int td_from_field_slots(const double fs[TD_NFIELDS], double slots, int level,
 		return 0;
 	for (unsigned i = 0; i < TMA_NLEVEL1; i++) {
 		double parent = fs[l2_tree[i].parent], child = fs[l2_tree[i].child];
-		/* half a slot of slack: real-valued field slots carry no rounding */
-		if (child > parent + 0.5)
+
+		if (child > parent + l2_slack)
 			out->flags |= TD_FLAG_L2_ABOVE;
 		out->frac[l2_tree[i].measured] = child / slots;
 		out->frac[l2_tree[i].derived] = (parent - child) / slots;
@@ -131,19 +172,23 @@ int td_from_field_slots(const double fs[TD_NFIELDS], double slots, int level,
 	return 0;
 }
 
-/* Structural checks of one raw value: level-1 sum and level-2 <= parent. */
+/* Structural checks of one raw value: level-1 sum, level-2 <= parent. */
 static unsigned value_flags(const uint8_t f[TD_NFIELDS], int level)
 {
 	unsigned flags = 0, sum = 0;
 
 	for (unsigned i = 0; i < TMA_NLEVEL1; i++)
 		sum += f[i];
-	/* topdown.txt: "All four fields add up to 0xff (= 100%)"; +/-1 for rounding */
-	if (sum + 1 < PERF_METRICS_FIELD_MAX || sum > PERF_METRICS_FIELD_MAX + 1)
+	/* topdown.txt: "All four fields add up to 0xff (= 100%)", up to the
+	 * rounding (TD_L1_SUM_TOLERANCE, derived in topdown.h) */
+	if (sum + TD_L1_SUM_TOLERANCE < PERF_METRICS_FIELD_MAX ||
+	    sum > PERF_METRICS_FIELD_MAX + TD_L1_SUM_TOLERANCE)
 		flags |= TD_FLAG_L1_SUM;
+	else if (sum != PERF_METRICS_FIELD_MAX)
+		flags |= TD_FLAG_NORMALISED;
 	if (level == 2)
 		for (unsigned i = 0; i < TMA_NLEVEL1; i++)
-			if (f[l2_tree[i].child] > f[l2_tree[i].parent])
+			if (f[l2_tree[i].child] > f[l2_tree[i].parent] + TD_L2_ABOVE_TOLERANCE)
 				flags |= TD_FLAG_L2_ABOVE;
 	return flags;
 }
@@ -152,21 +197,24 @@ int td_decode_value(uint64_t perf_metrics, uint64_t slots, int level, struct td_
 {
 	uint8_t f[TD_NFIELDS];
 	double fs[TD_NFIELDS];
+	unsigned sum = td_l1_sum(perf_metrics);
 
 	if (level != 1 && level != 2)
 		return -EINVAL;
 	td_fields(perf_metrics, f);
 	memset(out, 0, sizeof(*out));
-	/* Fractions of a single value come from the bytes: use 255 "slots" per
-	 * field unit, then rescale the reported slots to the real count. */
+	/* Fractions of a single value come from the bytes: each field's share
+	 * of the level-1 sum S (normalisation, topdown.h); then the reported
+	 * slots are rescaled to the real count. */
 	for (unsigned i = 0; i < TD_NFIELDS; i++)
 		fs[i] = f[i];
-	td_from_field_slots(fs, PERF_METRICS_FIELD_MAX, level, out);
+	td_from_field_slots(fs, sum, 0, level, out);
 	out->flags = value_flags(f, level);
 	out->slots = (double)slots;
+	out->err_slots = 0;
 	for (unsigned i = 0; i < TD_NFIELDS; i++)
-		out->field_slots[i] = slots ? td_field_slots(slots, f[i]) : 0;
-	out->bound = 1.0 / PERF_METRICS_FIELD_MAX;
+		out->field_slots[i] = td_field_slots(slots, f[i], sum);
+	out->bound = td_value_bound(sum);
 	return 0;
 }
 
@@ -174,26 +222,28 @@ int td_decode_region(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b,
 		     uint64_t metrics_b, int level, struct td_result *out)
 {
 	uint8_t fa[TD_NFIELDS], fb[TD_NFIELDS];
-	double fs[TD_NFIELDS];
-	unsigned flags;
+	unsigned sa = td_l1_sum(metrics_a), sb = td_l1_sum(metrics_b), flags;
+	double fs[TD_NFIELDS], err;
 
 	if (level != 1 && level != 2)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	td_fields(metrics_a, fa);
 	td_fields(metrics_b, fb);
-	/* An all-zero value is the reset state (no slots yet), not a bad sum. */
-	flags = value_flags(fb, level);
+	/* An all-zero value is the reset state, not a bad sum: at the start
+	 * always (its slots, if any, are in the bound), at the end when no
+	 * slot was counted either (then TD_FLAG_ZERO_SLOTS says it). */
+	flags = metrics_b || slots_b ? value_flags(fb, level) : 0;
 	if (metrics_a)
 		flags |= value_flags(fa, level);
 	if (slots_b < slots_a)
 		flags |= TD_FLAG_SLOTS_BACK;
 	for (unsigned i = 0; i < TD_NFIELDS; i++)
-		fs[i] = td_field_slots(slots_b, fb[i]) - td_field_slots(slots_a, fa[i]);
-	double d = (double)slots_b - (double)slots_a;
-	td_from_field_slots(fs, d, level, out);
+		fs[i] = td_field_slots(slots_b, fb[i], sb) - td_field_slots(slots_a, fa[i], sa);
+	/* each reading's field slots are exact to slots * td_value_bound(S) */
+	err = (double)slots_b * td_value_bound(sb) +
+	      (slots_a ? (double)slots_a * td_value_bound(sa) : 0);
+	td_from_field_slots(fs, (double)slots_b - (double)slots_a, err, level, out);
 	out->flags |= flags;
-	if (d > 0)
-		out->bound = ((double)slots_a + (double)slots_b) / (PERF_METRICS_FIELD_MAX * d);
 	return 0;
 }

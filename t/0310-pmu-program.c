@@ -172,12 +172,15 @@ static void test_program_restore(void)
 
 	put_file(trace, "");
 	check_int(pmu_restore(dev, &s), ==, 0, "restore cpu 0");
-	/* Freeze, FIXED_CTR_CTRL, FC3, PERF_METRICS, then GLOBAL_CTRL last. */
+	/* Freeze, FIXED_CTR_CTRL, FC3, PERF_METRICS, clear the overflow bits
+	 * the run may have caused (35 | 48 = 0x1000800000000, pmu-reference
+	 * §5.4 "Restore"), then GLOBAL_CTRL last. */
 	check_str(trace_lines(""),
 		  "wr 0 0x38f 0x0\n"
 		  "wr 0 0x38d 0x333\n"
 		  "wr 0 0x30c 0x2f1a3c0\n"
 		  "wr 0 0x329 0x1f3a5c47\n"
+		  "wr 0 0x390 0x1000800000000\n"
 		  "wr 0 0x38f 0x70000000f\n",
 		  "restore writes the saved values, GLOBAL_CTRL last");
 	check_str(get_file(state), icl_text, "restore gives back the original bytes");
@@ -351,8 +354,10 @@ static void test_backend_failure(void)
 		  "wr 0 0x38d 0x333\n"
 		  "wr 0 0x30c 0x2f1a3c0\n"
 		  "wr 0 0x329 0x1f3a5c47\n"
+		  "wr 0 0x390 0x1000800000000 EIO\n"
 		  "wr 0 0x38f 0x70000000f\n",
-		  "failure midway, then every register restored");
+		  "failure midway, then every register restored (the overflow clear is "
+		  "tried and, failing, does not fail the restore)");
 	check_str(get_file(state), keep, "state file back to the original bytes");
 	ok(!s.programmed, "restored: nothing left to restore");
 	msr_close(dev);
@@ -513,8 +518,10 @@ static void test_journaled(void)
 		  "wr 0 0x38d 0x333\n"
 		  "wr 0 0x30c 0x2f1a3c0\n"
 		  "wr 0 0x329 0x1f3a5c47\n"
+		  "wr 0 0x390 0x1000800000000\n"
 		  "wr 0 0x38f 0x70000000f\n",
-		  "journal_restore writes what pmu_restore writes: freeze, then GLOBAL_CTRL last");
+		  "journal_restore writes what pmu_restore writes: freeze, the overflow "
+		  "clear, then GLOBAL_CTRL last");
 	check_str(get_file(state), icl_text, "journal_restore gives back the original bytes");
 	check_int(journal_end(j), ==, 0, "journal_end removes it");
 	msr_close(dev);
@@ -686,6 +693,94 @@ static void test_owner(void)
 	check_str(r.owner_text, "'baretma pmu enable' (pid 4242, not running)", "owner: pmu enable");
 }
 
+/*
+ * Between two repetitions (msr/pmu.h pmu_reset_frozen, pmu_read_overflow),
+ * on cpu 1 of the fixture after programming:
+ *   programmed GLOBAL_CTRL = 0x70000000f | 1<<35 | 1<<48 = 0x1000f0000000f;
+ *   frozen = 0x1000f0000000f & ~(1<<35 | 1<<48) = 0x70000000f (GP0-3 and
+ *   FC0-2 keep counting: only fixed counter 3 and PERF_METRICS stop).
+ */
+static void test_reset_frozen(void)
+{
+	struct msr_dev *dev = setup(edit(icl_text, "1 0x38e 0x0\n", "1 0x38e 0x0\n1 0x391 0x0\n"));
+	struct pmu_saved s;
+	uint64_t bits = 1;
+	uint32_t failed = 0;
+
+	check_int(pmu_program(dev, 1, &icl_cfg, &s, NULL, 0), ==, 0, "program cpu 1");
+	/* what was written, not read back: (0xa00000b3a & ~0xf000) | 0x3000 */
+	check_u64(s.prog_fixed_ctr_ctrl, ==, 0xa00003b3aull, "prog_fixed_ctr_ctrl as written");
+	check_u64(s.prog_global_ctrl, ==, 0x1000f0000000full, "prog_global_ctrl as written");
+	check_int(pmu_read_overflow(dev, 1, true, &bits), ==, 0, "read GLOBAL_STATUS");
+	check_u64(bits, ==, 0, "no overflow after programming");
+	put_file(trace, "");
+	check_int(pmu_reset_frozen(dev, 1, true, 0x1000f0000000full, 0, &failed), ==, 0,
+		  "reset with nothing to clear");
+	check_str(trace_lines(""),
+		  "wr 1 0x38f 0x70000000f\n"
+		  "wr 1 0x30c 0x0\n"
+		  "wr 1 0x329 0x0\n"
+		  "wr 1 0x38f 0x1000f0000000f\n",
+		  "freeze bits 35/48 only, FC3 then PERF_METRICS, re-enable");
+
+	/* overflow of PERF_METRICS and FC3, and an unrelated FC0 bit (32) that
+	 * is not baretma's to clear */
+	msr_write(dev, 1, IA32_PERF_GLOBAL_STATUS_SET, 1ull << 48 | 1ull << 35 | 1ull << 32);
+	check_int(pmu_read_overflow(dev, 1, true, &bits), ==, 0, "read GLOBAL_STATUS");
+	check_u64(bits, ==, 0x1000800000000ull, "bits 35 and 48 reported, bit 32 not");
+	check_int(pmu_read_overflow(dev, 1, false, &bits), ==, 0, "without PERF_METRICS");
+	check_u64(bits, ==, 0x800000000ull, "only bit 35 without PERF_METRICS");
+	put_file(trace, "");
+	check_int(pmu_reset_frozen(dev, 1, true, 0x1000f0000000full, 0x1000900000000ull, &failed),
+		  ==, 0, "reset clearing the overflow");
+	check_str(trace_lines(""),
+		  "wr 1 0x38f 0x70000000f\n"
+		  "wr 1 0x390 0x1000800000000\n"
+		  "wr 1 0x30c 0x0\n"
+		  "wr 1 0x329 0x0\n"
+		  "wr 1 0x38f 0x1000f0000000f\n",
+		  "the clear inside the frozen window, before FC3 and PERF_METRICS; only 35/48");
+	ok(strstr(get_file(state), "1 0x38e 0x100000000\n") != NULL,
+	   "GLOBAL_STATUS keeps bit 32 (FC0's, not baretma's)");
+
+	/* someone cleared bit 35 meanwhile (0x1000f0000000f - 1<<35 =
+	 * 0x100070000000f): baretma writes back what it read */
+	put_file(trace, "");
+	pmu_reset_frozen(dev, 1, true, 0x100070000000full, 0, NULL);
+	check_str(trace_lines("wr 1 0x38f"),
+		  "wr 1 0x38f 0x70000000f\nwr 1 0x38f 0x100070000000f\n",
+		  "GLOBAL_CTRL as read goes back: a cleared bit is not set again");
+
+	/* without PERF_METRICS: no 0x329, bit 48 never written */
+	put_file(trace, "");
+	pmu_reset_frozen(dev, 1, false, 0x1000f0000000full, 0x1000800000000ull, NULL);
+	check_str(trace_lines(""),
+		  "wr 1 0x38f 0x70000000f\n"
+		  "wr 1 0x390 0x800000000\n"
+		  "wr 1 0x30c 0x0\n"
+		  "wr 1 0x38f 0xf0000000f\n",
+		  "no PERF_METRICS: bit 48 neither cleared nor set, no 0x329 write");
+
+	/* a failing write names its register; the counters are not left frozen */
+	msr_close(dev);
+	dev = setup(edit(icl_text, "1 0x329 0x80808080\n", ""));
+	put_file(trace, "");
+	check_int(pmu_reset_frozen(dev, 1, true, 0x1000f0000000full, 0, &failed), ==, -EIO,
+		  "PERF_METRICS missing: -EIO");
+	check_u64(failed, ==, IA32_PERF_METRICS, "the failed register is IA32_PERF_METRICS");
+	check_str(trace_lines("wr"),
+		  "wr 1 0x38f 0x70000000f\n"
+		  "wr 1 0x30c 0x0\n"
+		  "wr 1 0x329 0x0 EIO\n"
+		  "wr 1 0x38f 0x1000f0000000f\n",
+		  "after the failure GLOBAL_CTRL is still written back");
+	msr_close(dev);
+	dev = setup(edit(icl_text, "1 0x38e 0x0\n", ""));
+	check_int(pmu_read_overflow(dev, 1, true, &bits), ==, -EIO,
+		  "GLOBAL_STATUS missing: -EIO (the run refuses: a check not made is no pass)");
+	msr_close(dev);
+}
+
 int main(void)
 {
 	const char *t = getenv("TMPDIR");
@@ -713,6 +808,7 @@ int main(void)
 	test_journaled();
 	test_verify();
 	test_owner();
+	test_reset_frozen();
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

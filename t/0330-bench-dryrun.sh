@@ -31,9 +31,11 @@ cmp -s "$state" "$tmp/orig"; ok $? "every register restored byte for byte"
 writes=$(grep '^wr' "$tmp/trace" | head -6 | tr '\n' ';')
 is "$writes" "wr 1 0x38f 0x0;wr 1 0x38d 0x3333;wr 1 0x30c 0x0;wr 1 0x329 0x0;wr 1 0x390 0x1000800000000;wr 1 0x38f 0x1000f0000000f;" \
 	"programming writes, in the kernel's order"
-restore=$(grep '^wr' "$tmp/trace" | tail -5 | tr '\n' ';')
-is "$restore" "wr 1 0x38f 0x0;wr 1 0x38d 0x333;wr 1 0x30c 0x1234;wr 1 0x329 0x5566;wr 1 0x38f 0x70000000f;" \
-	"restore writes: frozen first, GLOBAL_CTRL last"
+# Restore (pmu-reference §5.4 "Restore"): freeze, the saved values, clear
+# the overflow bits the run may have caused (35 | 48), GLOBAL_CTRL last.
+restore=$(grep '^wr' "$tmp/trace" | tail -6 | tr '\n' ';')
+is "$restore" "wr 1 0x38f 0x0;wr 1 0x38d 0x333;wr 1 0x30c 0x1234;wr 1 0x329 0x5566;wr 1 0x390 0x1000800000000;wr 1 0x38f 0x70000000f;" \
+	"restore writes: frozen first, overflow bits cleared, GLOBAL_CTRL last"
 # Each repetition resets FC3 then PERF_METRICS outside the bracket: the
 # empty bracket and retire-light run 1 warm-up + 5 reps each: 1 + 2*6 = 13.
 is "$(grep -c '^wr 1 0x30c 0x0$' "$tmp/trace")" 13 "FC3 reset once at programming and once per repetition (1 + 2*6)"

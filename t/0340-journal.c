@@ -42,7 +42,10 @@ static const char state_text[] =
 	"0 0x30c 0x2f1a3c0\n"
 	"0 0x329 0x1f3a5c47\n"
 	"0 0x38d 0x333\n"
+	"0 0x38e 0x0\n"
 	"0 0x38f 0x70000000f\n"
+	"0 0x390 0x0\n"
+	"0 0x391 0x0\n"
 	"1 0x30c 0x51\n"
 	"1 0x329 0x80808080\n"
 	"1 0x38d 0xb0\n"
@@ -268,14 +271,25 @@ static void test_save_restore_end(void)
 	check_str(get_file(journal_file(getpid())), want, "journal text: every first value in save order");
 	ok(strcmp(get_file(state), state_text) != 0, "registers programmed");
 
+	/* fixed counter 3 and PERF_METRICS overflowed during the run: the
+	 * hardware set IA32_PERF_GLOBAL_STATUS bits 35 and 48 (modelled with
+	 * IA32_PERF_GLOBAL_STATUS_SET, pmu-reference §1.4) */
+	msr_write(dev, 0, IA32_PERF_GLOBAL_STATUS_SET, 1ull << 35 | 1ull << 48);
+	ok(strstr(get_file(state), "0 0x38e 0x1000800000000\n") != NULL, "overflow bits set");
 	put_file(trace, "");
 	check_int(journal_restore(j, dev), ==, 0, "journal_restore");
-	/* Per CPU: GLOBAL_CTRL 0 first, the rest in save order, GLOBAL_CTRL last. */
+	/* Per CPU: GLOBAL_CTRL 0 first, the rest in save order; on cpu 0,
+	 * which saved FIXED_CTR_CTRL, FIXED_CTR3 and PERF_METRICS (it ran
+	 * fixed counter 3 and PERF_METRICS), the overflow bits 35 | 48 =
+	 * 0x1000800000000 cleared through IA32_PERF_GLOBAL_STATUS_RESET
+	 * (pmu-reference §5.4 "Restore"); GLOBAL_CTRL last.  cpu 1 saved no
+	 * FC3: nothing to clear. */
 	check_str(get_file(trace),
 		  "wr 0 0x38f 0x0\n"
 		  "wr 0 0x38d 0x333\n"
 		  "wr 0 0x30c 0x2f1a3c0\n"
 		  "wr 0 0x329 0x1f3a5c47\n"
+		  "wr 0 0x390 0x1000800000000\n"
 		  "wr 0 0x38f 0x70000000f\n"
 		  "wr 1 0x38f 0x0\n"
 		  "wr 1 0x38d 0xb0\n"

@@ -44,8 +44,11 @@ for k in ks:
 ' "$tmp/out.json")
 is "$(echo "$summary" | sed -n 1p)" "True True True" \
 	"JSON: tamper.detected, its message counts exactly the kernels' tampered samples (> 0)"
-is "$(echo "$summary" | awk '$1 == "empty" { print ($3 > 0 && $3 < $2), $4, $5 }')" "1 True False" \
-	"JSON: empty (changed during it) has some repetitions tampered, counted invalid, no numbers"
+# Where in empty the change lands depends on when the lock was taken (during
+# programming or in the first repetitions: the run cannot get past the held
+# lock); t/0386 checks the exact split with a change at a known repetition.
+is "$(echo "$summary" | awk '$1 == "empty" { print ($3 > 0), $4, $5 }')" "1 True False" \
+	"JSON: empty (changed during it) has repetitions tampered, counted invalid, no numbers"
 is "$(echo "$summary" | awk '$1 == "retire-light" { print $2, $3, $4, $5 }')" "$REPS $REPS True False" \
 	"JSON: retire-light (after the change) has every repetition tampered, counted invalid, no numbers"
 like "$(echo "$summary" | awk '$1 == "retire-light"')" "every repetition was tampered with" \

@@ -25,7 +25,7 @@ int main(void)
 	const double efs[TD_NFIELDS] = { 10, 0, 60, 30, 5, 0, 50, 20 };
 
 	plan(13);
-	ok(bench_subtract_bracket(fs, 10000, efs, 100, 2, &r) == 0, "subtract at level 2");
+	ok(bench_subtract_bracket(fs, 10000, efs, 100, 0, 2, &r) == 0, "subtract at level 2");
 	check_dbl(r.slots, 9900, 0, "net slots 10000 - 100");
 	check_dbl(r.frac[TMA_RETIRING], 5990.0 / 9900, 1e-12, "tma_retiring 5990/9900");
 	check_dbl(r.frac[TMA_BAD_SPECULATION], 500.0 / 9900, 1e-12, "tma_bad_speculation 500/9900");
@@ -39,12 +39,12 @@ int main(void)
 	/* An empty bracket bigger than the region in one field: negative, flagged. */
 	const double big[TD_NFIELDS] = { 7000, 0, 0, 0, 0, 0, 0, 0 };
 	r.flags = 0;
-	bench_subtract_bracket(fs, 10000, big, 100, 1, &r);
+	bench_subtract_bracket(fs, 10000, big, 100, 0, 1, &r);
 	check_u64(r.flags & TD_FLAG_NEGATIVE, ==, TD_FLAG_NEGATIVE, "negative net field is flagged");
 	/* An empty bracket as large as the region: zero slots, flagged. */
 	r.flags = 0;
-	bench_subtract_bracket(fs, 100, efs, 100, 1, &r);
+	bench_subtract_bracket(fs, 100, efs, 100, 0, 1, &r);
 	check_u64(r.flags & TD_FLAG_ZERO_SLOTS, ==, TD_FLAG_ZERO_SLOTS, "zero net slots is flagged");
-	check_int(bench_subtract_bracket(fs, 1, efs, 0, 3, &r), ==, -22, "level 3 is -EINVAL");
+	check_int(bench_subtract_bracket(fs, 1, efs, 0, 0, 3, &r), ==, -22, "level 3 is -EINVAL");
 	return done_testing();
 }

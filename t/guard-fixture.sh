@@ -9,6 +9,8 @@
 #     pmu-reference §2.1) and its "Logical CPU #" sections;
 #   - registers as firmware leaves them (pmu-reference §1.1 note, §5.3):
 #     PERFEVTSELx 0, FC0-2 counting OS+USR (IA32_FIXED_CTR_CTRL 0x333),
+#     no overflow pending (IA32_PERF_GLOBAL_STATUS 0; _RESET and, arch
+#     perfmon v4+, _SET present: pmu-reference §1.1),
 #     GLOBAL_CTRL 0x70000000f (GP0-3, FC0-2), INUSE 0 (nothing in use);
 #     FC3 0x100N on cpu N and PERF_METRICS 0x1f3a5c47 (stale counts);
 #   - programmed values hand-worked from pmu-reference §5.4 as in t/0320:
@@ -41,8 +43,8 @@ regs() {
 	done
 	printf '%s 0x30c 0x%x\n%s 0x329 0x1f3a5c47\n%s 0x345 0xf4c5\n%s 0x38d 0x333\n' \
 		"$1" $((0x1000 + $1)) "$1" "$1" "$1"
-	printf '%s 0x38e 0x0\n%s 0x38f 0x70000000f\n%s 0x390 0x0\n%s 0x392 0x0\n' \
-		"$1" "$1" "$1" "$1"
+	printf '%s 0x38e 0x0\n%s 0x38f 0x70000000f\n%s 0x390 0x0\n%s 0x391 0x0\n%s 0x392 0x0\n' \
+		"$1" "$1" "$1" "$1" "$1"
 }
 
 # fixture: the state file of every CPU and the sysroot, with copies
