@@ -1,0 +1,87 @@
+#!/bin/sh
+# t/0520-json-keys-documented.sh - every key of every JSON document baretma
+# prints (bench in each backend it can run here, info live and from dumps,
+# decode, pmu status, msr read) is named in the README as `key`: a user
+# reading the README knows every field, and a new field cannot ship
+# undocumented.  The keys come from the documents, the names from the
+# README: neither from the code under test.
+. "$T_SRC/tap.sh"
+
+command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
+readme="$T_SRC/../README.md"
+[ -r "$readme" ] || skip_all "no README.md beside t/"
+ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
+
+# undocumented FILE...: the keys of the JSON documents that the README does
+# not name as `key` (metric names tma_* are documented as perf's names, each
+# one in the README too).
+undocumented() {
+	python3 - "$readme" "$@" <<'EOP'
+import json, re, sys
+readme = open(sys.argv[1]).read()
+named = set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", readme))
+keys = set()
+def walk(v):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            keys.add(k)
+            walk(x)
+    elif isinstance(v, list):
+        for x in v:
+            walk(x)
+for path in sys.argv[2:]:
+    walk(json.load(open(path)))
+print(" ".join(sorted(keys - named)))
+EOP
+}
+
+# bench, TSC backend (runs everywhere)
+"$BARETMA" bench --backend tsc --kernel retire-light --reps 3 --warmup 0 --json \
+	>"$tmp/bench-tsc.json" 2>/dev/null; rc=$?
+is "$rc" 0 "bench --backend tsc --json"
+is "$(undocumented "$tmp/bench-tsc.json")" "" "bench (tsc): every key in the README"
+
+# info, live
+"$BARETMA" info --json >"$tmp/info.json" 2>/dev/null; rc=$?
+is "$rc" 0 "info --json"
+is "$(undocumented "$tmp/info.json")" "" "info (live): every key in the README"
+
+# decode, a value and a region, level 2
+"$BARETMA" decode 0x302014224C331A66 --slots 1000000 --level 2 --json >"$tmp/dec1.json" 2>/dev/null
+"$BARETMA" decode --from 1000:0x1F402080 --to 101000:0x66333333 --json >"$tmp/dec2.json" 2>/dev/null
+is "$(undocumented "$tmp/dec1.json" "$tmp/dec2.json")" "" "decode (value, region): every key in the README"
+
+if [ -r "$ICL" ]; then
+	# bench through the state backend on the Ice Lake dump: the Top-down keys
+	state=$tmp/state
+	cat >"$state" <<'EOS'
+1 0x38f 0x70000000f
+1 0x38d 0x333
+1 0x30c 0x1234
+1 0x329 0x5566
+1 0x390 0x0
+1 0x38e 0x0
+1 0x345 0xf4c5
+EOS
+	BARETMA_MSR=state:$state "$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr \
+		--kernel retire-light --reps 3 --warmup 0 --json >"$tmp/bench-msr.json" 2>/dev/null; rc=$?
+	is "$rc" 0 "bench --backend msr (dry run) --json"
+	is "$(undocumented "$tmp/bench-msr.json")" "" "bench (msr, dry run): every key in the README"
+	"$BARETMA" info --cpuid-dump "$ICL" --json >"$tmp/info-icl.json" 2>/dev/null
+	is "$(undocumented "$tmp/info-icl.json")" "" "info (Ice Lake dump): every key in the README"
+	# pmu status with a journal left by enable
+	BARETMA_MSR=state:$state "$BARETMA" pmu enable --cpuid-dump "$ICL" --cpu 1 >/dev/null 2>&1
+	BARETMA_MSR=state:$state "$BARETMA" pmu status --json >"$tmp/status.json" 2>/dev/null; rc=$?
+	is "$rc" 0 "pmu status --json"
+	is "$(undocumented "$tmp/status.json")" "" "pmu status: every key in the README"
+	BARETMA_MSR=state:$state "$BARETMA" pmu restore >/dev/null 2>&1
+	BARETMA_MSR=state:$state "$BARETMA" msr read --json --cpuid-dump "$ICL" 1 0x38d \
+		>"$tmp/msr.json" 2>/dev/null; rc=$?
+	is "$rc" 0 "msr read --json"
+	is "$(undocumented "$tmp/msr.json")" "" "msr read: every key in the README"
+else
+	skip "no Ice Lake dump"; skip "no Ice Lake dump"; skip "no Ice Lake dump"
+	skip "no Ice Lake dump"; skip "no Ice Lake dump"; skip "no Ice Lake dump"
+	skip "no Ice Lake dump"
+fi
+done_testing
