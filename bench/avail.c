@@ -155,22 +155,44 @@ int bench_rdpmc_decide(const struct bench_rdpmc_ops *ops, int *key, struct bench
 	return 0;
 }
 
-int bench_topdown_check_ops(const struct cpu_info *ci, unsigned cpu, struct msr_dev *dev,
-			    const struct bench_rdpmc_ops *ops, int *key, struct bench_avail *out)
+/* A dump's CPU behind this machine's device: the device cannot reach it. */
+static int check_machine(const struct cpu_machine *m, struct msr_dev *dev, unsigned cpu,
+			 struct bench_avail *a)
+{
+	int level = a->level;
+
+	if (!dev || bench_msr_reaches(m, dev))
+		return 0;
+	say(a, TD_OTHER_MACHINE, 0, "cpu %u of the CPUID dump '%s' has Top-down level %d by "
+	    "its CPUID, but the dump describes another machine: this machine's MSR device "
+	    "cannot reach its registers (for a dry run: BARETMA_MSR=state:FILE)", cpu,
+	    cpu_machine_name(m), level);
+	return -1;
+}
+
+int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *ci,
+			    unsigned cpu, struct msr_dev *dev, const struct bench_rdpmc_ops *ops,
+			    int *key, struct bench_avail *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->why = TD_OK;
 	out->rdpmc_sysfs = ops->sysfs_value();
-	if (check_cpuid(ci, cpu, out) || check_msr(dev, cpu, out))
+	if (check_cpuid(ci, cpu, out) || check_machine(m, dev, cpu, out) ||
+	    check_msr(dev, cpu, out))
 		return 0;
+	/* RDPMC reads the CPU this process runs on: never a dump's CPU. */
+	if (cpu_machine_is_dump(m)) {
+		out->rdpmc_dump = true;
+		return 0;
+	}
 	return bench_rdpmc_decide(ops, key, out);
 }
 
-int bench_topdown_check(const struct cpu_info *ci, unsigned cpu, struct msr_dev *dev,
-			struct bench_avail *out)
+int bench_topdown_check(const struct cpu_machine *m, const struct cpu_info *ci, unsigned cpu,
+			struct msr_dev *dev, struct bench_avail *out)
 {
 	int key = -1;
-	int rc = bench_topdown_check_ops(ci, cpu, dev, &bench_rdpmc_live, &key, out);
+	int rc = bench_topdown_check_ops(m, ci, cpu, dev, &bench_rdpmc_live, &key, out);
 
 	/* a check only: what a run would get, without holding the key */
 	if (key >= 0)
@@ -184,7 +206,11 @@ int bench_topdown_check(const struct cpu_info *ci, unsigned cpu, struct msr_dev 
 void bench_rdpmc_reason(const struct bench_avail *a, char *buf, size_t n)
 {
 	/* baretma never changes the setting without --rdpmc-always: name it */
-	if (a->rdpmc_sysfs == 1 && a->rdpmc_key_err)
+	if (a->rdpmc_dump)
+		snprintf(buf, n, "RDPMC reads the counters of the CPU baretma runs on, not "
+			 "those of a CPUID dump's CPU (a dry run measures through the MSR "
+			 "backend: --backend msr with BARETMA_MSR=state:FILE)");
+	else if (a->rdpmc_sysfs == 1 && a->rdpmc_key_err)
 		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; "
 			 "/sys/bus/event_source/devices/cpu/rdpmc = 1: user RDPMC needs a perf "
 			 "event of this process mmapped, and perf_event_open/mmap of one failed: "

@@ -16,6 +16,7 @@
 
 #include "bench/stats.h"
 #include "cpu/cpu.h"
+#include "cpu/machine.h"
 #include "msr/journal.h"
 #include "msr/msr.h"
 #include "msr/pmu.h"
@@ -130,6 +131,9 @@ enum td_unavail {
 	TD_NO_PERMISSION,    /* EACCES/EPERM on the msr device */
 	TD_MSR_ERROR,        /* other msr error */
 	TD_RDPMC_FAULT,      /* RDPMC faults (CR4.PCE clear); with the rdpmc sysfs value */
+	TD_OTHER_MACHINE,    /* the CPUs are a CPUID dump's and the MSR backend is this
+			      * machine's device: it cannot reach them (a dry run
+			      * needs the state-file backend) */
 };
 
 struct bench_avail {
@@ -138,6 +142,8 @@ struct bench_avail {
 	int err;                /* -errno behind the reason, if any */
 	char reason[512];       /* one line, precise; "" when available */
 	bool rdpmc_ok;          /* RDPMC probe passed */
+	bool rdpmc_dump;        /* not probed: the CPUs are a CPUID dump's, and RDPMC
+				 * would read the counters of the CPU baretma runs on */
 	int rdpmc_sysfs;        /* rdpmc sysfs value, or -errno */
 	int rdpmc_key_err;      /* with rdpmc_sysfs 1: -errno of making the perf
 				 * event key (rdpmc_enable_self), else 0 */
@@ -145,17 +151,40 @@ struct bench_avail {
 };
 
 /*
- * bench_topdown_check - decide whether Top-down can be measured on @cpu and
- * by which means, stopping at the first reason that applies (order: vendor,
- * virtual PMU, FC3, PERF_METRICS, msr device, permission, RDPMC).
+ * bench_msr_reaches - @dev reaches the MSRs of the CPUs that @m describes:
+ * @m is the live machine, or a CPUID dump and @dev the state-file backend
+ * (a dry run: the file stands for the dumped machine's registers).  False
+ * for a dump with a device backend (that device is this machine's) and
+ * for @dev NULL.
+ */
+bool bench_msr_reaches(const struct cpu_machine *m, const struct msr_dev *dev);
+
+/*
+ * bench_identify - cpu_info_identify() of the machine @m describes, with
+ * IA32_PERF_CAPABILITIES of OS CPU @cpu (pmu-reference §1.6) when
+ * CPUID.1:ECX[15] PDCM says it exists and @dev reaches that CPU
+ * (bench_msr_reaches: never this machine's device for a dump's CPU).
+ * @dev may be NULL and @cpu < 0: identified without it.
+ * Returns 0 or the -errno of cpu_info_identify (-EINVAL: not identified).
+ */
+int bench_identify(const struct cpu_machine *m, struct msr_dev *dev, int cpu,
+		   struct cpu_info *ci);
+
+/*
+ * bench_topdown_check - decide whether Top-down can be measured on @cpu of
+ * the machine @m describes and by which means, stopping at the first
+ * reason that applies (order: vendor, virtual PMU, FC3, PERF_METRICS, a
+ * dump's CPU behind this machine's device (TD_OTHER_MACHINE), msr device,
+ * permission, RDPMC).  RDPMC is never probed for a dump's CPU (it reads the
+ * counters of the CPU baretma runs on): rdpmc_dump.
  * @dev may be NULL (then the MSR checks report TD_NO_MSR_DEVICE with the
  * error of opening the default backend).  Writes no register.  With rdpmc
  * sysfs 1 the RDPMC probe runs as a run would, holding a perf event key
  * (bench_rdpmc_decide), which it drops before returning.
  * Returns 0 (result in @out).
  */
-int bench_topdown_check(const struct cpu_info *ci, unsigned cpu, struct msr_dev *dev,
-			struct bench_avail *out);
+int bench_topdown_check(const struct cpu_machine *m, const struct cpu_info *ci, unsigned cpu,
+			struct msr_dev *dev, struct bench_avail *out);
 
 /* How the RDPMC decision reaches the system: the seam tests replace. */
 struct bench_rdpmc_ops {
@@ -184,8 +213,9 @@ int bench_rdpmc_decide(const struct bench_rdpmc_ops *ops, int *key, struct bench
  * bench_topdown_check_ops - bench_topdown_check through @ops, keeping the
  * key for the caller in *key (see bench_rdpmc_decide): what a run uses.
  */
-int bench_topdown_check_ops(const struct cpu_info *ci, unsigned cpu, struct msr_dev *dev,
-			    const struct bench_rdpmc_ops *ops, int *key, struct bench_avail *out);
+int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *ci,
+			    unsigned cpu, struct msr_dev *dev, const struct bench_rdpmc_ops *ops,
+			    int *key, struct bench_avail *out);
 
 /*
  * bench_rdpmc_reason - one line saying why RDPMC cannot be used (with the
@@ -226,7 +256,10 @@ struct bench_options {
 				  * before bench_measure (--rdpmc-always): a failed
 				  * RDPMC probe with rdpmc 0/1 does not rule rdpmc out
 				  * until bench_recheck */
-	const char *cpuid_dump;  /* identify from this dump (no measurement changes) */
+	const struct cpu_machine *machine; /* the machine described (live or a CPUID
+				  * dump: its CPUs are chosen and checked) and the
+				  * one we run on (pinned to, never for a dump);
+				  * NULL: bench_open opens the live machine */
 };
 #define BENCH_DEFAULT_REPS   201
 #define BENCH_DEFAULT_WARMUP 20
@@ -315,7 +348,10 @@ struct bench_session {
 	const struct bench_backend *be;
 	int perf_fd;             /* rdpmc=1 key of bench_rdpmc_decide, -1 if none;
 				  * dropped by bench_close */
-	hwloc_topology_t topo;
+	const struct cpu_machine *machine; /* opt->machine, or own_machine */
+	struct cpu_machine *own_machine;   /* opened by bench_open (opt->machine NULL) */
+	hwloc_topology_t topo;   /* the described machine's (borrowed), NULL for a
+				  * single-file dump */
 	size_t note_base;        /* res->note's length before the backend choice */
 	const struct bench_kernel *sel[64];
 	size_t nsel;
@@ -327,10 +363,11 @@ struct bench_session {
  * ownership, begin the journal and change settings (with consent) between
  * choosing the CPU and writing to it:
  *
- * bench_open - identify, choose the CPU (in a hwloc-gather-cpuid dump's
- * own topology when the dump is one: then nothing is pinned) and pin to
- * it, open the MSR backend, decide availability and the backend.  Reads
- * only.  @out receives the session (free with bench_close, also on error).
+ * bench_open - identify the machine opt->machine describes, choose the CPU
+ * among its CPUs (cpu_machine_choose: a CPUID dump's own CPUs or topology)
+ * and pin to it (live only: a dump's CPU is never pinned to, res->note
+ * says so), open the MSR backend, decide availability and the backend.
+ * Reads only.  @out receives the session (free with bench_close, also on error).
  * Returns 0; -EINVAL (bad option, e.g. unknown kernel); -ERANGE (bad
  * counts); -ENXIO (bad CPU); -EOPNOTSUPP when opt->cpu is a hybrid part's
  * E-core (no PERF_METRICS, cpu_topdown_check_cpu) and the backend is not
@@ -403,15 +440,18 @@ json_t *bench_to_json(const struct bench_result *res);
 json_t *cpu_info_to_json(const struct cpu_info *ci);
 
 /*
- * env_to_json / env_print - the environment preflight (cpu/environ.h) with
- * the hypervisor, the virtual PMU and the RDPMC probe result of @a (may be
- * NULL: probe "not run"): the "environment" object of every JSON document,
- * and the block `info` prints.  Unknown values are JSON null / "unknown".
+ * env_to_json / env_print - the environment preflight (cpu/environ.h) of
+ * the machine baretma runs on, with its hypervisor and virtual PMU from
+ * @host (cpu_machine_host: always this machine, also when a CPUID dump is
+ * described; NULL: unknown) and the RDPMC probe result of @a (may be NULL,
+ * or not probed for a dump's CPU: "not run"): the "environment" object of
+ * every JSON document, and the block `info` prints.  Unknown values are
+ * JSON null / "unknown".
  */
 struct cpu_env;
-json_t *env_to_json(const struct cpu_env *e, const struct cpu_info *ci,
+json_t *env_to_json(const struct cpu_env *e, const struct cpu_host *host,
 		    const struct bench_avail *a);
-void env_print(FILE *f, const struct cpu_env *e, const struct cpu_info *ci,
+void env_print(FILE *f, const struct cpu_env *e, const struct cpu_host *host,
 	       const struct bench_avail *a);
 
 #endif

@@ -12,6 +12,8 @@
 #ifndef BARETMA_CLI_H
 #define BARETMA_CLI_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sysexits.h>
 
@@ -56,17 +58,36 @@ int cli_parse_u64(const char *s, uint64_t *v);
 int cli_parse_cpu_list(const char *s, unsigned *cpus, int max);
 
 /* cli_cmdline - argv of this process joined by spaces (for the journal). */
-/* cli_check_dump - load the dump named by @path or $BARETMA_CPUID_DUMP (if any)
- * and print a message naming it when it cannot be loaded.  Returns 0 or an
- * exit status (EX_NOINPUT, EX_NOPERM, EX_DATAERR). */
-int cli_check_dump(const char *path);
-
 const char *cli_cmdline(void);
 void cli_set_cmdline(int argc, char **argv);
 
-/* --- CPU choice on hybrid parts (bench/cli_cpu.c) --- */
+/* --- which machine, CPU choice on hybrid parts (bench/cli_cpu.c) --- */
 struct cpu_info;
-struct cpu_source;
+struct cpu_machine;
+
+/*
+ * cli_machine_open - the machine every command works with, built once from
+ * the options (cpu/machine.h): the CPUID dump @dump (--cpuid-dump), else
+ * $BARETMA_CPUID_DUMP when set and not empty, else the live machine.  On
+ * failure prints the message naming the dump, e.g. "baretma: cannot load
+ * CPUID dump 'X': not a CPUID dump ... (give a libcpuid raw dump, ...)".
+ * Returns 0 (free *@m with cpu_machine_free) or an exit status
+ * (EX_NOINPUT, EX_NOPERM, EX_DATAERR; EX_OSERR).
+ */
+int cli_machine_open(const char *dump, struct cpu_machine **m);
+
+/*
+ * cli_bad_cpu - say that the machine @m describes has no usable CPU
+ * @subject names ("cannot measure on cpu 99", "msr read: cpu 99"; @err from
+ * cpu_machine_check_cpu or cpu_machine_choose).  A dump names its own CPUs,
+ * never this machine's tools: "...: no such CPU: the CPUID dump 'X'
+ * describes CPUs 0-7".  Live: -ENODEV "... is offline (see <online list>)";
+ * otherwise with @pinned (the CPU is to be pinned to: cpu_machine_choose)
+ * "...: no such CPU, or it is offline or not allowed for this process
+ * (see: hwloc-ls)", without "...: no such CPU in this machine (CPUs 0-1)".
+ * Returns EX_USAGE.
+ */
+int cli_bad_cpu(const char *subject, const struct cpu_machine *m, int err, bool pinned);
 
 /* cli_fmt_cpus - "0-7,12" from the ascending list @cpus into @buf. */
 void cli_fmt_cpus(char *buf, size_t n, const unsigned *cpus, unsigned ncpus);
@@ -83,10 +104,10 @@ int cli_refuse_kind(const char *who, const struct cpu_info *ci, unsigned cpu, co
 
 /*
  * cli_warn_kinds - warn (never fail) when hwloc's CPU kinds disagree with
- * @ci's (cpu_topo_check_kinds) on the topology that goes with @src: the
+ * @ci's (cpu_machine_check_kinds) on the described machine's topology: the
  * live machine's, or a hwloc-gather-cpuid dump's; silent for single-file
  * dumps, which have no topology of their own.
  */
-void cli_warn_kinds(const char *who, const struct cpu_source *src, const struct cpu_info *ci);
+void cli_warn_kinds(const char *who, const struct cpu_machine *m, const struct cpu_info *ci);
 
 #endif

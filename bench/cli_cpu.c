@@ -1,14 +1,61 @@
 /*
- * bench/cli_cpu.c - what bench and pmu say about the CPUs they choose on
- * hybrid parts: the refusal of a core kind without IA32_PERF_METRICS, and
- * the warning when hwloc's CPU kinds disagree with CPUID leaf 0x1A.
+ * bench/cli_cpu.c - which machine every command works with (built once from
+ * --cpuid-dump / $BARETMA_CPUID_DUMP), what the commands say about a CPU it
+ * does not have, and about the CPUs they choose on hybrid parts: the
+ * refusal of a core kind without IA32_PERF_METRICS, and the warning when
+ * hwloc's CPU kinds disagree with CPUID leaf 0x1A.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/cli.h"
 #include "cpu/cpu.h"
+#include "cpu/machine.h"
+
+#define ONLINE_CPUS "/sys/devices/system/cpu/online"
+
+int cli_machine_open(const char *dump, struct cpu_machine **m)
+{
+	const char *env = getenv("BARETMA_CPUID_DUMP");
+	const char *path = dump ? dump : env && *env ? env : NULL;
+	char why[600];
+	int rc = cpu_machine_open(path, m, why, sizeof(why));
+
+	if (!rc)
+		return EX_OK;
+	if (!path) {
+		cli_err("cannot read this machine's CPUs: %s", why);
+		return cli_exit_for_errno(rc);
+	}
+	cli_err("cannot load CPUID dump '%s': %s (give a libcpuid raw dump, an AIDA64 CPUID "
+		"dump, a hwloc-gather-cpuid directory or a file from 'baretma cpuid dump')",
+		path, why);
+	return rc == -ENOENT ? EX_NOINPUT : rc == -EACCES ? EX_NOPERM :
+	       rc == -ENOMEM ? EX_OSERR : EX_DATAERR;
+}
+
+int cli_bad_cpu(const char *subject, const struct cpu_machine *m, int err, bool pinned)
+{
+	static unsigned cpus[CPU_MAX_CPUS];
+	unsigned n = cpu_machine_cpus(m, cpus, CPU_MAX_CPUS);
+	char list[256], path[512];
+
+	cli_fmt_cpus(list, sizeof(list), cpus, n < CPU_MAX_CPUS ? n : CPU_MAX_CPUS);
+	if (cpu_machine_is_dump(m))
+		cli_err("%s: no such CPU: the CPUID dump '%s' describes CPUs %s", subject,
+			cpu_machine_name(m), n ? list : "none");
+	else if (err == -ENODEV)
+		cli_err("%s is offline (see %s)", subject,
+			cpu_sysfs_path(path, sizeof(path), ONLINE_CPUS));
+	else if (pinned)
+		cli_err("%s: no such CPU, or it is offline or not allowed for this process "
+			"(see: hwloc-ls)", subject);
+	else
+		cli_err("%s: no such CPU in this machine (CPUs %s)", subject, n ? list : "none");
+	return EX_USAGE;
+}
 
 void cli_fmt_cpus(char *buf, size_t n, const unsigned *cpus, unsigned ncpus)
 {
@@ -50,20 +97,11 @@ int cli_refuse_kind(const char *who, const struct cpu_info *ci, unsigned cpu, co
 	return EX_USAGE;
 }
 
-void cli_warn_kinds(const char *who, const struct cpu_source *src, const struct cpu_info *ci)
+void cli_warn_kinds(const char *who, const struct cpu_machine *m, const struct cpu_info *ci)
 {
-	hwloc_topology_t topo;
 	char why[512];
 
-	/* A single-file dump has no topology of its own: nothing to compare. */
-	if (!cpu_source_is_live(src) && !cpu_source_is_hwloc_dir(src))
-		return;
-	if (cpu_topo_load_for(src, &topo))
-		return;
-	/* Live CPUID beside $HWLOC_CPUID_PATH: another machine's topology. */
-	if ((!cpu_source_is_live(src) || !cpu_topo_is_dump(topo)) &&
-	    cpu_topo_check_kinds(topo, ci, why, sizeof(why)) == -EPROTO)
+	if (cpu_machine_check_kinds(m, ci, why, sizeof(why)) == -EPROTO)
 		cli_warn("%s: hwloc's CPU kinds disagree with CPUID: %s (going by CPUID "
 			 "leaf 0x1A, which names each CPU's core type)", who, why);
-	hwloc_topology_destroy(topo);
 }

@@ -32,9 +32,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
 #include "bench/cli.h"
 #include "bench/cli_run.h"
 #include "cpu/cpu.h"
+#include "cpu/machine.h"
 #include "cpu/environ.h"
 #include "msr/journal.h"
 #include "msr/lock.h"
@@ -126,16 +128,14 @@ bool cli_settings_any(const struct cli_settings *s)
 
 /* ---------------------------------------------------------------- dump */
 
-int cli_refuse_dump_device(const char *who, const char *dump, struct msr_dev *dev)
+int cli_refuse_dump_device(const char *who, const struct cpu_machine *m, struct msr_dev *dev)
 {
-	const char *env = getenv("BARETMA_CPUID_DUMP");
-	const char *d = dump ? dump : (env && *env ? env : NULL);
-
-	if (!d || !strcmp(msr_backend_name(dev), "state"))
+	if (!cpu_machine_is_dump(m) || bench_msr_reaches(m, dev))
 		return EX_OK;
 	cli_err("%s: refusing to write MSRs through '%s' with a CPUID dump ('%s'): the "
 		"dump describes another machine (use BARETMA_MSR=state:FILE for a dry run, "
-		"or drop the dump to measure this machine)", who, cli_msr_spec(), d);
+		"or drop the dump to measure this machine)", who, cli_msr_spec(),
+		cpu_machine_name(m));
 	return EX_USAGE;
 }
 

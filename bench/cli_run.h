@@ -76,11 +76,12 @@ int cli_state_dir_fail(const char *what, int err);
 bool cli_settings_any(const struct cli_settings *s);
 
 /*
- * cli_refuse_dump_device - with a CPUID dump (@dump or $BARETMA_CPUID_DUMP)
- * the CPUs described are another machine's: writing through a real MSR
- * device (anything but state:FILE) is refused, exit 64.  0 otherwise.
+ * cli_refuse_dump_device - when @m describes a CPUID dump the CPUs are
+ * another machine's: writing through a real MSR device (anything but
+ * state:FILE, bench_msr_reaches) is refused, exit 64.  0 otherwise.
  */
-int cli_refuse_dump_device(const char *who, const char *dump, struct msr_dev *dev);
+struct cpu_machine;
+int cli_refuse_dump_device(const char *who, const struct cpu_machine *m, struct msr_dev *dev);
 
 /*
  * cli_run_lock - the settings lock (exclusive with a settings flag or

@@ -16,6 +16,7 @@
 struct bench_cli {
 	bool wait;
 	struct cli_settings set;
+	const char *dump;        /* --cpuid-dump */
 };
 
 static void bench_usage(FILE *f)
@@ -46,8 +47,10 @@ static void bench_usage(FILE *f)
 "  --stop-nmi-watchdog  set /proc/sys/kernel/nmi_watchdog to 0 for the run, then\n"
 "                  put it back\n"
 "  --allow-msr-writes   set msr.allow_writes to on for the run, then put it back\n"
-"  --cpuid-dump F  identify from a CPUID dump (dry runs with BARETMA_MSR=state:FILE;\n"
-"                  a real MSR device is refused: the dump is another machine)\n"
+"  --cpuid-dump F  measure the machine of a CPUID dump (also: BARETMA_CPUID_DUMP):\n"
+"                  --cpu and the default CPU are its CPUs, nothing is pinned; a dry\n"
+"                  run with BARETMA_MSR=state:FILE (a real MSR device is refused:\n"
+"                  the dump is another machine)\n"
 "Registers and settings are saved in a journal under $BARETMA_STATE_DIR before\n"
 "they change and put back at the end, on errors and on fatal signals; after a\n"
 "crash: baretma pmu restore.  A repetition during which someone else changed\n"
@@ -118,7 +121,7 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 			break;
 		case 'u': o->user_only = true; break;
 		case 'F': o->force = true; break;
-		case 'd': o->cpuid_dump = optarg; break;
+		case 'd': cl->dump = optarg; break;
 		case 'j': *fmt = BENCH_FMT_JSON; break;
 		case OPT_WAIT: cl->wait = true; break;
 		case OPT_RDPMC_ALWAYS: cl->set.rdpmc_always = o->rdpmc_always = true; break;
@@ -155,28 +158,10 @@ static int check_kernels(const char *list)
 	return 0;
 }
 
-/* A CPUID dump named by --cpuid-dump or BARETMA_CPUID_DUMP must load. */
-int cli_check_dump(const char *path)
+static int report_failure(const struct bench_options *o, struct bench_session *s,
+			  const struct bench_result *res, int rc)
 {
-	const char *p = path ? path : getenv("BARETMA_CPUID_DUMP");
-	struct cpu_source *src;
-
-	if (!p)
-		return 0;
-	src = cpu_source_dump(p);
-	if (src) {
-		cpu_source_free(src);
-		return 0;
-	}
-	int err = errno;
-	cli_err("cannot load CPUID dump '%s': %s (give a libcpuid raw dump, an AIDA64 CPUID dump, a hwloc-gather-cpuid directory or a file from 'baretma cpuid dump')",
-		p, err == EINVAL && *cpu_source_error() ? cpu_source_error() : strerror(err));
-	return err == ENOENT ? EX_NOINPUT : err == EACCES ? EX_NOPERM : EX_DATAERR;
-}
-
-static int report_failure(const struct bench_options *o, const struct bench_result *res, int rc)
-{
-	char more[128];
+	char more[128], subject[64];
 
 	switch (-rc) {
 	case EOPNOTSUPP:
@@ -187,11 +172,16 @@ static int report_failure(const struct bench_options *o, const struct bench_resu
 		if (o->cpu < 0)
 			cli_err("no CPU this process may run on has a core kind that can measure "
 				"(on hybrid parts: no P-core in the allowed set; choose one with --cpu N)");
-		else
-			cli_err("cannot measure on cpu %d: no such CPU, or it is offline or not "
-				"allowed for this process (see: hwloc-ls)", o->cpu);
+		else {
+			snprintf(subject, sizeof(subject), "cannot measure on cpu %d", o->cpu);
+			return cli_bad_cpu(subject, o->machine, rc, true);
+		}
 		return EX_USAGE;
 	case ENODEV:
+		/* a dump's CPU behind this machine's device: refused as any write */
+		if (res->avail.why == TD_OTHER_MACHINE &&
+		    cli_refuse_dump_device("bench", o->machine, bench_session_dev(s)))
+			return EX_USAGE;
 		cli_err("cannot use --backend %s on cpu %u: %s", bench_backend_name(o->backend),
 			res->cpu_used, res->avail.reason);
 		return EX_UNAVAILABLE;
@@ -238,7 +228,7 @@ static int run_guarded(const struct bench_options *o, const struct bench_cli *cl
 	int st = EX_OK, rc = 0;
 
 	if (programs)
-		st = cli_refuse_dump_device("bench", o->cpuid_dump, dev);
+		st = cli_refuse_dump_device("bench", o->machine, dev);
 	if (!st)
 		st = cli_run_lock(&r, &cpu, programs ? 1 : 0, programs);
 	if (!st && programs)
@@ -255,23 +245,22 @@ static int run_guarded(const struct bench_options *o, const struct bench_cli *cl
 		st = cli_run_settings(&r);
 	/* rdpmc is 2 now: probe again, choose again (reads only) */
 	if (!st && o->rdpmc_always && (rc = bench_recheck(s)))
-		st = report_failure(o, res, rc);
+		st = report_failure(o, s, res, rc);
 	if (!st && programs != bench_session_programs(s))
 		st = EX_SOFTWARE; /* the recheck never turns Top-down off */
 	if (!st && (rc = bench_measure(s, r.j)))
-		st = report_failure(o, res, rc);
+		st = report_failure(o, s, res, rc);
 	return cli_run_finish(&r, st, false);
 }
 
 /* The environment preflight of the machine baretma runs on, as info
- * prints it (a dump's identity is not this machine's: no hypervisor then). */
+ * gives it (cpu/machine.h: never the dump's). */
 static json_t *environment_json(const struct bench_options *o, const struct bench_result *res)
 {
-	bool dump = o->cpuid_dump || getenv("BARETMA_CPUID_DUMP");
 	struct cpu_env env;
 
-	cpu_env_read(dump ? 0 : res->cpu_used, &env);
-	return env_to_json(&env, dump ? NULL : &res->cpu, &res->avail);
+	cpu_machine_env_read(o->machine, (int)res->cpu_used, &env);
+	return env_to_json(&env, cpu_machine_host(o->machine), &res->avail);
 }
 
 static void print_result(const struct bench_options *o, enum bench_format fmt,
@@ -306,37 +295,38 @@ int cmd_bench(int argc, char **argv)
 	enum bench_format fmt = BENCH_FMT_TABLE;
 	struct bench_cli cl = { 0 };
 	struct bench_session *s = NULL;
+	struct cpu_machine *machine = NULL;
 	struct bench_result res;
 	int rc = parse_args(argc, argv, &o, &fmt, &cl);
 
 	if (rc)
 		return rc < 0 ? EX_OK : rc;
-	if ((rc = check_kernels(o.kernels)) || (rc = cli_check_dump(o.cpuid_dump)))
+	if ((rc = check_kernels(o.kernels)) || (rc = cli_machine_open(cl.dump, &machine)))
 		return rc;
+	o.machine = machine;
 	rc = bench_open(&o, &res, &s);
 	if (res.kinds_warning[0])
 		cli_warn("hwloc's CPU kinds disagree with CPUID: %s (going by CPUID leaf "
 			 "0x1A, which names each CPU's core type)", res.kinds_warning);
 	if (rc)
-		rc = report_failure(&o, &res, rc);
+		rc = report_failure(&o, s, &res, rc);
 	else if (bench_session_programs(s) || cli_settings_any(&cl.set))
 		rc = run_guarded(&o, &cl, s, &res);
 	else if ((rc = bench_measure(s, NULL)))
-		rc = report_failure(&o, &res, rc);
+		rc = report_failure(&o, s, &res, rc);
 	bench_close(s);
-	if (rc) {
-		bench_result_free(&res);
-		return rc;
+	if (!rc) {
+		/* Tampered samples are left out of every number; the run says so
+		 * and exits 75 (counters taken by someone else), after its output. */
+		if (res.tamper.detected) {
+			cli_warn("%s", res.tamper.message);
+			rc = EX_TEMPFAIL;
+		}
+		if (res.overflow.samples)
+			cli_warn("%s", res.overflow.message);
+		print_result(&o, fmt, &res, &rc); /* the environment needs o.machine */
 	}
-	/* Tampered samples are left out of every number; the run says so and
-	 * exits 75 (counters taken by someone else), after its output. */
-	if (res.tamper.detected) {
-		cli_warn("%s", res.tamper.message);
-		rc = EX_TEMPFAIL;
-	}
-	if (res.overflow.samples)
-		cli_warn("%s", res.overflow.message);
-	print_result(&o, fmt, &res, &rc);
+	cpu_machine_free(machine);
 	bench_result_free(&res);
 	return rc;
 }

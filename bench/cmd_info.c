@@ -35,9 +35,10 @@ static void info_usage(FILE *f)
 "\n"
 "  --cpuid-dump PATH  identify from a CPUID dump instead of the live machine\n"
 "                     (a libcpuid raw or AIDA64 file, or a hwloc-gather-cpuid\n"
-"                     directory; also: BARETMA_CPUID_DUMP)\n"
+"                     directory; also: BARETMA_CPUID_DUMP); the environment\n"
+"                     block stays this machine's\n"
 "  --json             one JSON document on stdout\n"
-"  --cpu N            check Top-down availability on OS CPU N\n"
+"  --cpu N            check Top-down availability on OS CPU N (of the dump)\n"
 "  -h, --help         this text\n"
 "\n"
 "exit status: 0 ok, 64 usage, 65 the dump is not a CPUID dump, 66 the dump\n"
@@ -90,47 +91,6 @@ static int parse_args(int argc, char **argv, struct info_opts *o)
 	return 0;
 }
 
-/* A dump describes another machine: its first CPU of the best kind (highest
- * Top-down level; the P-core kind on ties), or the requested one. */
-static int dump_cpu(const struct cpu_info *ci, int requested)
-{
-	const struct cpu_kind *best = NULL;
-
-	if (requested >= 0)
-		return (unsigned)requested < ci->ncpus ? requested : -ENXIO;
-	for (unsigned i = 0; i < ci->nkinds; i++) {
-		const struct cpu_kind *k = &ci->kinds[i];
-
-		if (k->ncpus && (!best || k->topdown_level > best->topdown_level ||
-				 (k->topdown_level == best->topdown_level && k->core_type > best->core_type)))
-			best = k;
-	}
-	return best ? (int)best->cpus[0] : 0;
-}
-
-/* The CPU to check; on the live machine re-identify with
- * IA32_PERF_CAPABILITIES when it can be read (PDCM, pmu-reference §1.6). */
-static int pick_cpu(const struct cpu_source *src, const struct info_opts *o,
-		    struct msr_dev *dev, struct cpu_info *ci)
-{
-	hwloc_topology_t topo;
-	uint64_t caps;
-	int cpu, rc;
-
-	if (!cpu_source_is_live(src))
-		return dump_cpu(ci, o->cpu);
-	rc = cpu_topo_load(&topo);
-	if (rc)
-		return rc;
-	cpu = cpu_choose(topo, ci, o->cpu);
-	hwloc_topology_destroy(topo);
-	if (cpu >= 0 && dev && ci->pdcm &&
-	    !msr_read(dev, (unsigned)cpu, IA32_PERF_CAPABILITIES, &caps) &&
-	    (rc = cpu_info_identify(src, &caps, ci)))
-		return rc;
-	return cpu;
-}
-
 static void print_cpus(const struct cpu_kind *k)
 {
 	for (unsigned i = 0; i < k->ncpus;) {
@@ -180,18 +140,19 @@ static void print_kind(const struct cpu_kind *k)
 }
 
 /* The environment preflight of the machine baretma runs on (for a dump:
- * this machine, not the dumped one). */
-static void print_env(const struct cpu_source *src, const struct cpu_info *ci,
-		      const struct bench_avail *a, const struct cpu_env *env)
+ * this machine, not the dumped one: its hypervisor, its /sys). */
+static void print_env(const struct cpu_machine *m, const struct bench_avail *a,
+		      const struct cpu_env *env)
 {
-	if (!cpu_source_is_live(src))
+	if (cpu_machine_is_dump(m))
 		printf("(environment of this machine, not of the dump)\n");
-	env_print(stdout, env, cpu_source_is_live(src) ? ci : NULL, a);
+	env_print(stdout, env, cpu_machine_host(m), a);
 }
 
-static void print_text(const struct cpu_source *src, const struct cpu_info *ci, int cpu,
+static void print_text(const struct cpu_machine *m, const struct cpu_info *ci, int cpu,
 		       const struct bench_avail *a, const struct cpu_env *env)
 {
+	const struct cpu_source *src = cpu_machine_source(m);
 	const struct cpu_pmu_arch *p = &ci->pmu;
 	char why[512];
 
@@ -220,7 +181,7 @@ static void print_text(const struct cpu_source *src, const struct cpu_info *ci, 
 		printf("warning:    %s\n", ci->warning);
 	if (a->why != TD_OK) {
 		printf("topdown:    unavailable on cpu %d: %s\n", cpu, a->reason);
-		print_env(src, ci, a, env);
+		print_env(m, a, env);
 		return;
 	}
 	printf("topdown:    level %d available on cpu %d", a->level, cpu);
@@ -229,7 +190,7 @@ static void print_text(const struct cpu_source *src, const struct cpu_info *ci, 
 		printf(" (msr backend only: %s)", why);
 	}
 	printf("\n");
-	print_env(src, ci, a, env);
+	print_env(m, a, env);
 }
 
 
@@ -242,7 +203,7 @@ static json_t *source_to_json(const struct cpu_source *src)
 			 "format", cpu_source_format(src));
 }
 
-static int print_json(const struct cpu_source *src, const struct cpu_info *ci, int cpu,
+static int print_json(const struct cpu_machine *m, const struct cpu_info *ci, int cpu,
 		      const struct bench_avail *a, const struct cpu_env *env)
 {
 	json_t *doc = cpu_info_to_json(ci);
@@ -251,9 +212,8 @@ static int print_json(const struct cpu_source *src, const struct cpu_info *ci, i
 	int rc = EX_SOFTWARE;
 
 	if (!doc || !td || json_object_set_new(doc, "cpu", json_integer(cpu)) ||
-	    json_object_set_new(doc, "source", source_to_json(src)) ||
-	    json_object_set_new(doc, "environment",
-				env_to_json(env, cpu_source_is_live(src) ? ci : NULL, a)) ||
+	    json_object_set_new(doc, "source", source_to_json(cpu_machine_source(m))) ||
+	    json_object_set_new(doc, "environment", env_to_json(env, cpu_machine_host(m), a)) ||
 	    json_object_set(doc, "topdown", td))
 		goto out;
 	if (json_dumpf(doc, stdout, JSON_INDENT(2)) == 0) {
@@ -268,12 +228,15 @@ out:
 	return rc;
 }
 
-static int report_choose(const struct info_opts *o, int err)
+static int report_choose(const struct cpu_machine *m, const struct info_opts *o, int err)
 {
-	if (err == -ENXIO && o->cpu >= 0)
-		cli_err("cannot use cpu %d: no such CPU, or it is offline or not allowed for "
-			"this process (see: hwloc-ls)", o->cpu);
-	else if (err == -ENXIO)
+	char subject[64];
+
+	if (err == -ENXIO && o->cpu >= 0) {
+		snprintf(subject, sizeof(subject), "cannot use cpu %d", o->cpu);
+		return cli_bad_cpu(subject, m, err, true);
+	}
+	if (err == -ENXIO)
 		cli_err("no allowed CPU of the kind with the highest Top-down level (E-cores "
 			"are never chosen silently; give --cpu N)");
 	else
@@ -281,11 +244,31 @@ static int report_choose(const struct info_opts *o, int err)
 	return err == -ENXIO ? EX_USAGE : cli_exit_for_errno(err);
 }
 
+/* The CPU to check, chosen among the described machine's CPUs as bench
+ * would; identified again with IA32_PERF_CAPABILITIES where the MSR
+ * backend reaches that CPU (bench_identify).  Returns the CPU, or
+ * -(exit status) after the message. */
+static int pick_cpu(const struct cpu_machine *m, const struct info_opts *o,
+		    struct msr_dev *dev, struct cpu_info *ci)
+{
+	int cpu = cpu_machine_choose(m, ci, o->cpu), rc;
+
+	if (cpu < 0)
+		return -report_choose(m, o, cpu);
+	rc = bench_identify(m, dev, cpu, ci);
+	if (rc) {
+		cli_err("cannot identify the CPU from '%s': %s", cpu_source_name(cpu_machine_source(m)),
+			rc == -EINVAL ? "libcpuid does not recognise the CPUID data" : strerror(-rc));
+		return -cli_exit_for_errno(rc);
+	}
+	return cpu;
+}
+
 int cmd_info(int argc, char **argv)
 {
 	struct info_opts o = { .cpu = -1 };
 	struct cpu_info *ci = calloc(1, sizeof(*ci));
-	struct cpu_source *src = NULL;
+	struct cpu_machine *m = NULL;
 	struct msr_dev *dev = NULL;
 	struct bench_avail avail;
 	struct cpu_env env;
@@ -300,40 +283,34 @@ int cmd_info(int argc, char **argv)
 		rc = EX_OSERR;
 		goto out;
 	}
-	if ((rc = cli_check_dump(o.dump)))
+	if ((rc = cli_machine_open(o.dump, &m)))
 		goto out;
-	src = cpu_source_from_env(o.dump);
-	if (!src) {
-		cli_err("cannot read CPUID: %s", strerror(errno));
-		rc = cli_exit_for_errno(-errno);
-		goto out;
-	}
-	rc = cpu_info_identify(src, NULL, ci);
+	rc = bench_identify(m, NULL, -1, ci);
 	if (rc) {
-		cli_err("cannot identify the CPU from '%s': %s", cpu_source_name(src),
+		cli_err("cannot identify the CPU from '%s': %s", cpu_source_name(cpu_machine_source(m)),
 			rc == -EINVAL ? "libcpuid does not recognise the CPUID data" : strerror(-rc));
 		rc = cli_exit_for_errno(rc);
 		goto out;
 	}
-	cli_warn_kinds("info", src, ci);
+	cli_warn_kinds("info", m, ci);
 	if (msr_open(NULL, &dev))
 		dev = NULL; /* fine: the availability check names the reason */
-	cpu = pick_cpu(src, &o, dev, ci);
+	cpu = pick_cpu(m, &o, dev, ci);
 	if (cpu < 0) {
-		rc = report_choose(&o, cpu);
+		rc = -cpu;
 		goto out;
 	}
-	bench_topdown_check(ci, (unsigned)cpu, dev, &avail);
-	cpu_env_read(cpu_source_is_live(src) ? (unsigned)cpu : 0, &env);
+	bench_topdown_check(m, ci, (unsigned)cpu, dev, &avail);
+	cpu_machine_env_read(m, cpu, &env);
 	if (o.json) {
-		rc = print_json(src, ci, cpu, &avail, &env);
+		rc = print_json(m, ci, cpu, &avail, &env);
 	} else {
-		print_text(src, ci, cpu, &avail, &env);
+		print_text(m, ci, cpu, &avail, &env);
 		rc = EX_OK;
 	}
 out:
 	msr_close(dev);
-	cpu_source_free(src);
+	cpu_machine_free(m);
 	free(ci);
 	return rc;
 }

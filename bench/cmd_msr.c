@@ -32,11 +32,11 @@
 #include "bench/cli.h"
 #include "bench/cli_run.h"
 #include "cpu/cpu.h"
+#include "cpu/machine.h"
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
 #include "msr/msr_policy.h"
 
-#define ONLINE_CPUS      "/sys/devices/system/cpu/online"
 #define MSR_INDEX_MAX    0xffffffffull     /* RDMSR/WRMSR take ECX: 32 bits */
 
 enum { OPT_JSON = 1, OPT_FORCE = 2, OPT_WAIT = 4, OPT_DUMP = 8 };
@@ -213,57 +213,18 @@ static int parse_args(int argc, char **argv, int allowed, struct msr_opts *o)
 
 /* -------------------------------------------------------------- the CPUs */
 
-static int open_source(const struct msr_opts *o, struct cpu_source **src)
+/* Every CPU of the list is one of the machine @m describes (a dump's; live:
+ * configured and online), else the message naming that machine's CPUs. */
+static int check_cpus(const struct msr_opts *o, const struct cpu_machine *m)
 {
-	int rc = cli_check_dump(o->dump);
-
-	if (rc)
-		return rc;
-	*src = cpu_source_from_env(o->dump);
-	if (!*src) {
-		cli_err("cannot read CPUID: %s", strerror(errno));
-		return cli_exit_for_errno(-errno);
-	}
-	return EX_OK;
-}
-
-/* Is @cpu in the kernel's online list?  Unreadable list: assume so (the
- * CPUID read of the CPU has already succeeded). */
-static bool cpu_online(unsigned cpu)
-{
-	static unsigned online[CPU_MAX_CPUS];
-	static int n = -2;
-	char list[1024];
-
-	if (n == -2)
-		n = cpu_sysfs_read_line(ONLINE_CPUS, list, sizeof(list)) ? -1 :
-		    cli_parse_cpu_list(list, online, CPU_MAX_CPUS);
-	if (n < 0)
-		return true;
-	for (int i = 0; i < n; i++)
-		if (online[i] == cpu)
-			return true;
-	return false;
-}
-
-/* Every CPU of the list is in @src (and online, on the live machine). */
-static int check_cpus(const struct msr_opts *o, const struct cpu_source *src)
-{
-	unsigned ncpus = cpu_source_ncpus(src);
-	uint32_t regs[4];
+	char subject[64];
 
 	for (int i = 0; i < o->ncpus; i++) {
-		unsigned cpu = o->cpus[i];
-		bool live = cpu_source_is_live(src);
+		int rc = cpu_machine_check_cpu(m, o->cpus[i]);
 
-		if (cpu >= ncpus || cpu_source_cpuid(src, cpu, 0, 0, regs)) {
-			cli_err("msr %s: cpu %u: no such CPU in %s (CPUs 0-%u)", o->sub, cpu,
-				live ? "this machine" : cpu_source_name(src), ncpus ? ncpus - 1 : 0);
-			return EX_USAGE;
-		}
-		if (live && !cpu_online(cpu)) {
-			cli_err("msr %s: cpu %u is offline (see %s)", o->sub, cpu, ONLINE_CPUS);
-			return EX_USAGE;
+		if (rc) {
+			snprintf(subject, sizeof(subject), "msr %s: cpu %u", o->sub, o->cpus[i]);
+			return cli_bad_cpu(subject, m, rc, false);
 		}
 	}
 	return EX_OK;
@@ -333,16 +294,16 @@ static int print_json(const struct msr_opts *o, const uint64_t *vals)
 
 static int msr_read_cmd(struct msr_opts *o)
 {
-	struct cpu_source *src = NULL;
+	struct cpu_machine *m = NULL;
 	struct msr_dev *dev = NULL;
 	uint64_t *vals = calloc((size_t)o->ncpus, sizeof(*vals));
 	char label[64];
 	int rc = vals ? cli_msr_open(&dev) : EX_OSERR;
 
 	if (!rc)
-		rc = open_source(o, &src);
+		rc = cli_machine_open(o->dump, &m);
 	if (!rc)
-		rc = check_cpus(o, src);
+		rc = check_cpus(o, m);
 	if (!rc)
 		rc = open_cpus(o, dev);
 	if (!rc)
@@ -353,7 +314,7 @@ static int msr_read_cmd(struct msr_opts *o)
 		for (int i = 0; i < o->ncpus; i++)
 			printf("cpu %u %s = 0x%" PRIx64 "\n", o->cpus[i],
 			       reg_label(o->msr, label, sizeof(label)), vals[i]);
-	cpu_source_free(src);
+	cpu_machine_free(m);
 	msr_close(dev);
 	free(vals);
 	return rc;
@@ -540,16 +501,19 @@ static int msr_write_cmd(struct msr_opts *o)
 {
 	struct cpu_info *ci = calloc(1, sizeof(*ci));
 	uint64_t *old = calloc((size_t)o->ncpus, sizeof(*old));
-	struct cpu_source *src = NULL;
+	const struct cpu_source *src = NULL;
+	struct cpu_machine *m = NULL;
 	struct msr_dev *dev = NULL;
 	int rc = ci && old ? cli_msr_open(&dev) : EX_OSERR;
 
 	if (!rc)
-		rc = open_source(o, &src);
+		rc = cli_machine_open(o->dump, &m);
+	if (!rc) {
+		src = cpu_machine_source(m);
+		rc = check_cpus(o, m);
+	}
 	if (!rc)
-		rc = check_cpus(o, src);
-	if (!rc)
-		rc = cli_refuse_dump_device("msr write", o->dump, dev);
+		rc = cli_refuse_dump_device("msr write", m, dev);
 	if (!rc)
 		rc = open_cpus(o, dev);
 	if (!rc)
@@ -558,7 +522,7 @@ static int msr_write_cmd(struct msr_opts *o)
 		rc = check_policy(o, src, dev, ci);
 	if (!rc)
 		rc = write_guarded(o, dev, old);
-	cpu_source_free(src);
+	cpu_machine_free(m);
 	msr_close(dev);
 	free(old);
 	free(ci);

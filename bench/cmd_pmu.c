@@ -27,9 +27,11 @@
 
 #include <jansson.h>
 
+#include "bench/bench.h"
 #include "bench/cli.h"
 #include "bench/cli_run.h"
 #include "cpu/cpu.h"
+#include "cpu/machine.h"
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
 #include "msr/pmu.h"
@@ -206,71 +208,56 @@ static void fmt_kind(char *buf, size_t n, const struct cpu_kind *k)
 }
 
 /*
- * What enable programs by default, ascending: every CPU with PERF_METRICS
- * where the machine has any (on hybrid parts the P-cores: the E-cores'
- * kinds have none, pmu-reference §2.5), else every CPU with fixed counter 3
- * (slots only).
+ * What enable programs by default, ascending: every CPU of the machine @m
+ * describes with PERF_METRICS where the machine has any (on hybrid parts
+ * the P-cores: the E-cores' kinds have none, pmu-reference §2.5), else
+ * every CPU with fixed counter 3 (slots only).
  */
-static int capable_cpus(const struct cpu_info *ci, unsigned *cpus)
+static int capable_cpus(const struct cpu_machine *m, const struct cpu_info *ci, unsigned *cpus)
 {
-	int n = (int)cpu_topdown_cpus(ci, cpus, CPU_MAX_CPUS);
+	unsigned td = cpu_topdown_cpus(ci, cpus, CPU_MAX_CPUS);
+	int n = 0;
 
-	if (n > 0)
-		return n;
 	for (unsigned c = 0; c < ci->ncpus && c < CPU_MAX_CPUS; c++) {
 		const struct cpu_kind *k = cpu_info_kind_of(ci, c);
 
-		if (k && k->fixed_ctr3)
+		if (k && (td ? k->topdown_level > 0 : k->fixed_ctr3) &&
+		    !cpu_machine_check_cpu(m, c))
 			cpus[n++] = c;
 	}
 	return n;
 }
 
 /*
- * Identify from --cpuid-dump / $BARETMA_CPUID_DUMP / the live CPU.  With
- * CPUID.1:ECX[15] PDCM, IA32_PERF_CAPABILITIES is read (pmu-reference §1.6)
- * on @cpu0 and passed on; a failed read passes NULL.
+ * Identify the machine @m describes.  With CPUID.1:ECX[15] PDCM,
+ * IA32_PERF_CAPABILITIES of @cpu0 is read where @dev reaches it
+ * (bench_identify: never this machine's device for a dump's CPU).
  */
-static int identify(const struct pmu_opts *o, struct msr_dev *dev, int cpu0,
+static int identify(const struct cpu_machine *m, struct msr_dev *dev, int cpu0,
 		    struct cpu_info *ci)
 {
-	struct cpu_source *src;
-	uint32_t regs[4];
-	uint64_t caps;
-	bool have_caps = false;
-	int rc = cli_check_dump(o->dump);
+	int rc = bench_identify(m, dev, cpu0 < 0 ? 0 : cpu0, ci);
 
-	if (rc)
-		return rc;
-	src = cpu_source_from_env(o->dump);
-	if (!src) {
-		cli_err("cannot read CPUID: %s", strerror(errno));
-		return cli_exit_for_errno(-errno);
-	}
-	if (!cpu_source_cpuid(src, 0, 1, 0, regs) && (regs[2] & CPUID_01_ECX_PDCM))
-		have_caps = msr_read(dev, cpu0 < 0 ? 0 : (unsigned)cpu0,
-				     IA32_PERF_CAPABILITIES, &caps) == 0;
-	rc = cpu_info_identify(src, have_caps ? &caps : NULL, ci);
 	if (rc) {
-		cli_err("cannot identify the CPU from '%s': %s", cpu_source_name(src),
+		cli_err("cannot identify the CPU from '%s': %s",
+			cpu_source_name(cpu_machine_source(m)),
 			rc == -EINVAL ? "libcpuid does not recognise the CPUID data" : strerror(-rc));
-		rc = cli_exit_for_errno(rc);
-	} else {
-		cli_warn_kinds("pmu enable", src, ci);
+		return cli_exit_for_errno(rc);
 	}
-	cpu_source_free(src);
-	return rc;
+	cli_warn_kinds("pmu enable", m, ci);
+	return EX_OK;
 }
 
 /*
  * The CPUs to program: the @n CPUs already in @cpus (--cpu), each checked,
  * or (@n < 0) capable_cpus().  Returns the count or -(exit status).
  */
-static int pick_targets(const struct cpu_info *ci, unsigned *cpus, int n)
+static int pick_targets(const struct cpu_machine *m, const struct cpu_info *ci,
+			unsigned *cpus, int n)
 {
 	static unsigned capable[CPU_MAX_CPUS];
-	char list[256], kind[96];
-	int ncap = capable_cpus(ci, capable);
+	char list[256], kind[96], subject[64];
+	int ncap = capable_cpus(m, ci, capable);
 
 	cli_fmt_cpus(list, sizeof(list), capable, (unsigned)ncap);
 	if (n < 0 && ncap == 0) {
@@ -286,11 +273,11 @@ static int pick_targets(const struct cpu_info *ci, unsigned *cpus, int n)
 	}
 	for (int i = 0; i < n; i++) {
 		const struct cpu_kind *k = cpu_info_kind_of(ci, cpus[i]);
+		int rc = cpu_machine_check_cpu(m, cpus[i]);
 
-		if (!k) {
-			cli_err("cpu %u: no such CPU (the CPU described has CPUs 0-%u)", cpus[i],
-				ci->ncpus ? ci->ncpus - 1 : 0);
-			return -EX_USAGE;
+		if (rc || !k) {
+			snprintf(subject, sizeof(subject), "pmu enable: cpu %u", cpus[i]);
+			return -cli_bad_cpu(subject, m, rc ? rc : -ENXIO, false);
 		}
 		/* A hybrid part's E-core: refuse the whole list (README, pmu). */
 		if (cpu_topdown_check_cpu(ci, cpus[i], NULL) == -EOPNOTSUPP)
@@ -309,7 +296,7 @@ static int pick_targets(const struct cpu_info *ci, unsigned *cpus, int n)
 /* ------------------------------------------------------------- enable */
 
 /* The whole list is checked before anything is written. */
-static int preflight(struct msr_dev *dev, const struct pmu_opts *o, const unsigned *cpus,
+static int preflight(struct msr_dev *dev, const struct cpu_machine *m, const unsigned *cpus,
 		     int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -318,7 +305,7 @@ static int preflight(struct msr_dev *dev, const struct pmu_opts *o, const unsign
 		if (rc)
 			return cli_msr_fail_cpu(dev, cpus[i], "open", rc);
 	}
-	return cli_refuse_dump_device("pmu enable", o->dump, dev);
+	return cli_refuse_dump_device("pmu enable", m, dev);
 }
 
 /* Locks, other journals, ownership of every target: refused as a whole. */
@@ -416,6 +403,7 @@ static int pmu_enable(const struct pmu_opts *o)
 	struct cli_run r = { .wait = o->wait, .force = o->force, .set = o->set };
 	struct pmu_saved *t = NULL;
 	struct msr_dev *dev = NULL;
+	struct cpu_machine *m = NULL;
 	int rc, n = -1;
 
 	if (!ci)
@@ -426,16 +414,18 @@ static int pmu_enable(const struct pmu_opts *o)
 	}
 	rc = cli_msr_open(&dev);
 	if (!rc)
-		rc = identify(o, dev, n > 0 ? (int)cpus[0] : -1, ci);
+		rc = cli_machine_open(o->dump, &m);
+	if (!rc)
+		rc = identify(m, dev, n > 0 ? (int)cpus[0] : -1, ci);
 	if (rc)
 		goto out;
-	n = pick_targets(ci, cpus, n);
+	n = pick_targets(m, ci, cpus, n);
 	if (n < 0) {
 		rc = -n;
 		goto out;
 	}
 	t = calloc((size_t)n, sizeof(*t));
-	rc = t ? preflight(dev, o, cpus, n) : EX_OSERR;
+	rc = t ? preflight(dev, m, cpus, n) : EX_OSERR;
 	if (!rc)
 		rc = check_targets(&r, dev, ci, cpus, n);
 	if (!rc)
@@ -451,6 +441,7 @@ static int pmu_enable(const struct pmu_opts *o)
 out:
 	free(t);
 	msr_close(dev);
+	cpu_machine_free(m);
 	free(ci);
 	return rc;
 }

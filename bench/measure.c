@@ -429,20 +429,6 @@ static int select_kernels(const char *list, const struct bench_kernel **sel, siz
 	return 0;
 }
 
-/* Identify from @src (a dump or the live machine); re-identify with
- * IA32_PERF_CAPABILITIES once a CPU and the MSR backend are known. */
-static int identify(const struct cpu_source *src, struct cpu_info *ci,
-		    struct msr_dev *dev, int cpu)
-{
-	uint64_t caps;
-	int rc = cpu_info_identify(src, NULL, ci);
-
-	if (!rc && cpu >= 0 && dev && ci->pdcm &&
-	    !msr_read(dev, (unsigned)cpu, IA32_PERF_CAPABILITIES, &caps))
-		rc = cpu_info_identify(src, &caps, ci);
-	return rc;
-}
-
 /* A requested CPU without PERF_METRICS on a part that has it elsewhere (a
  * hybrid E-core) is refused when Top-down is wanted (any backend but tsc),
  * before anything is pinned or touched. */
@@ -462,16 +448,23 @@ static void note_add(struct bench_result *res, const char *text)
 	snprintf(res->note + used, sizeof(res->note) - used, "%s%s", used ? "; " : "", text);
 }
 
-/* Pin to the chosen CPU; a dump's topology names another machine's CPUs:
- * choose in it, never bind to it (cpu_pin_self would refuse). */
-static int pin(struct bench_result *res, hwloc_topology_t topo)
+/* Pin to the chosen CPU of this machine.  A CPUID dump's CPU numbers are
+ * another machine's (and a live run beside $HWLOC_CPUID_PATH chose in a
+ * foreign topology): chosen there, never bound to; the kernels run where
+ * the scheduler puts them (a dry run). */
+static int pin(const struct bench_session *s, struct bench_result *res)
 {
-	char text[160];
+	char text[600];
 
-	if (!cpu_topo_is_dump(topo))
-		return cpu_pin_self(topo, res->cpu_used, &res->membind_ok);
-	snprintf(text, sizeof(text), "not pinned: cpu %u was chosen in the CPUID dump's "
-		 "topology, not this machine's (dry run)", res->cpu_used);
+	if (cpu_machine_can_pin(s->machine))
+		return cpu_machine_pin(s->machine, res->cpu_used, &res->membind_ok);
+	if (cpu_machine_is_dump(s->machine))
+		snprintf(text, sizeof(text), "not pinned: cpu %u is a CPU of the CPUID dump "
+			 "'%s', not of this machine (dry run)", res->cpu_used,
+			 cpu_machine_name(s->machine));
+	else
+		snprintf(text, sizeof(text), "not pinned: cpu %u was chosen in a topology that "
+			 "is not this machine's ($HWLOC_CPUID_PATH)", res->cpu_used);
 	note_add(res, text);
 	return 0;
 }
@@ -482,7 +475,7 @@ static bool rdpmc_promised(const struct bench_session *s)
 {
 	const struct bench_avail *a = &s->res->avail;
 
-	return s->opt->rdpmc_always && a->why == TD_OK && !a->rdpmc_ok &&
+	return s->opt->rdpmc_always && a->why == TD_OK && !a->rdpmc_ok && !a->rdpmc_dump &&
 	       a->rdpmc_sysfs >= 0 && a->rdpmc_sysfs != 2;
 }
 
@@ -565,51 +558,39 @@ out:
 	return rc;
 }
 
-/* Identify, choose the CPU and pin, open the MSR backend, decide
- * availability and backend.  hwloc's CPU kinds disagreeing with CPUID's is
- * a warning (res->kinds_warning), never a failure. */
+/* Identify the machine described, choose the CPU among its CPUs and pin
+ * (this machine only), open the MSR backend, decide availability and
+ * backend.  hwloc's CPU kinds disagreeing with CPUID's is a warning
+ * (res->kinds_warning), never a failure. */
 static int prepare(struct bench_session *s)
 {
+	const struct cpu_machine *m = s->machine;
 	struct bench_result *res = s->res;
-	struct cpu_source *src = cpu_source_from_env(s->opt->cpuid_dump);
 	int rc, cpu;
 
-	if (!src)
-		return -errno;
-	rc = identify(src, &res->cpu, NULL, -1);
+	s->topo = cpu_machine_topo(m);
+	rc = bench_identify(m, NULL, -1, &res->cpu);
 	if (!rc)
 		rc = check_requested(s->opt, res);
-	if (!rc)
-		rc = cpu_topo_load_for(src, &s->topo);
 	if (rc)
-		goto out;
-	/* Comparable only when the topology is the source's own machine (not
-	 * with a single-file dump, nor live CPUID beside $HWLOC_CPUID_PATH). */
-	if ((cpu_source_is_hwloc_dir(src) ||
-	     (cpu_source_is_live(src) && !cpu_topo_is_dump(s->topo))) &&
-	    cpu_topo_check_kinds(s->topo, &res->cpu, res->kinds_warning,
-				 sizeof(res->kinds_warning)) != -EPROTO)
-		res->kinds_warning[0] = '\0';
-	cpu = cpu_choose(s->topo, &res->cpu, s->opt->cpu);
-	rc = cpu < 0 ? cpu : 0;
-	if (!rc) {
-		res->cpu_used = (unsigned)cpu;
-		rc = pin(res, s->topo);
-	}
+		return rc;
+	cpu_machine_check_kinds(m, &res->cpu, res->kinds_warning, sizeof(res->kinds_warning));
+	cpu = cpu_machine_choose(m, &res->cpu, s->opt->cpu);
+	if (cpu < 0)
+		return cpu;
+	res->cpu_used = (unsigned)cpu;
+	rc = pin(s, res);
 	if (rc)
-		goto out;
+		return rc;
 	if (msr_open(NULL, &s->dev))
 		s->dev = NULL;
-	if (s->dev && (rc = identify(src, &res->cpu, s->dev, cpu)))
-		goto out;
+	if (s->dev && (rc = bench_identify(m, s->dev, cpu, &res->cpu)))
+		return rc;
 	s->note_base = strlen(res->note);
-	bench_topdown_check_ops(&res->cpu, res->cpu_used, s->dev, &bench_rdpmc_live,
+	bench_topdown_check_ops(m, &res->cpu, res->cpu_used, s->dev, &bench_rdpmc_live,
 				&s->perf_fd, &res->avail);
 	res->tsc_hz = tsc_hz_estimate();
-	rc = choose_backend(s);
-out:
-	cpu_source_free(src);
-	return rc;
+	return choose_backend(s);
 }
 
 int bench_open(const struct bench_options *opt, struct bench_result *res,
@@ -622,12 +603,19 @@ int bench_open(const struct bench_options *opt, struct bench_result *res,
 	*out = s;
 	if (!s)
 		return -ENOMEM;
-	*s = (struct bench_session){ .opt = opt, .res = res, .perf_fd = -1 };
+	*s = (struct bench_session){ .opt = opt, .res = res, .perf_fd = -1,
+				     .machine = opt->machine };
 	if (opt->reps == 0 || opt->reps > BENCH_MAX_REPS || opt->warmup > BENCH_MAX_REPS)
 		return -ERANGE;
 	rc = select_kernels(opt->kernels, s->sel, &s->nsel);
 	if (rc)
 		return rc;
+	if (!s->machine) {
+		rc = cpu_machine_open(NULL, &s->own_machine, NULL, 0);
+		if (rc)
+			return rc;
+		s->machine = s->own_machine;
+	}
 	return prepare(s);
 }
 
@@ -643,8 +631,8 @@ struct msr_dev *bench_session_dev(const struct bench_session *s)
 
 int bench_recheck(struct bench_session *s)
 {
-	bench_topdown_check_ops(&s->res->cpu, s->res->cpu_used, s->dev, &bench_rdpmc_live,
-				&s->perf_fd, &s->res->avail);
+	bench_topdown_check_ops(s->machine, &s->res->cpu, s->res->cpu_used, s->dev,
+				&bench_rdpmc_live, &s->perf_fd, &s->res->avail);
 	return choose_backend(s);
 }
 
@@ -756,8 +744,7 @@ void bench_close(struct bench_session *s)
 	if (s->perf_fd >= 0)
 		bench_rdpmc_live.disable_self(s->perf_fd);
 	msr_close(s->dev);
-	if (s->topo)
-		hwloc_topology_destroy(s->topo);
+	cpu_machine_free(s->own_machine); /* s->topo is the machine's */
 	free(s);
 }
 

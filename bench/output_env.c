@@ -28,24 +28,25 @@ static json_t *bool_or_null(int v)
 }
 
 /*
- * Virtual PMU under a hypervisor: on Intel the guest's CPUID leaf 0xA
- * version (0 = none, pmu-reference §2.1); elsewhere whether the kernel
- * registered a core PMU driver.  -1 on bare metal (not applicable) or
- * when unknown.
+ * Virtual PMU under the hypervisor of the machine baretma runs on: on Intel
+ * the guest's CPUID leaf 0xA version (0 = none, pmu-reference §2.1);
+ * elsewhere whether the kernel registered a core PMU driver.  -1 on bare
+ * metal (not applicable) or when unknown.
  */
-static int vpmu(const struct cpu_env *e, const struct cpu_info *ci)
+static int vpmu(const struct cpu_env *e, const struct cpu_host *h)
 {
-	if (!ci || !ci->hypervisor)
+	if (!h || !h->hypervisor)
 		return -1;
-	if (ci->vendor == CPU_VENDOR_INTEL)
-		return ci->pmu.version > 0;
+	if (h->vendor == CPU_VENDOR_INTEL)
+		return h->pmu_version > 0;
 	return e->core_pmu;
 }
 
-/* The Top-down RDPMC probe of bench_topdown_check, when it ran. */
+/* The Top-down RDPMC probe of bench_topdown_check, when it ran (never for
+ * a CPUID dump's CPU). */
 static const char *topdown_probe(const struct bench_avail *a)
 {
-	if (!a || a->why != TD_OK)
+	if (!a || a->why != TD_OK || a->rdpmc_dump)
 		return NULL;
 	return a->rdpmc_ok ? "ok" : "faults";
 }
@@ -59,15 +60,15 @@ static const char *user_rdpmc(void)
 	return rc == 0 ? "ok" : rc == -EFAULT ? "faults" : "unknown";
 }
 
-json_t *env_to_json(const struct cpu_env *e, const struct cpu_info *ci,
+json_t *env_to_json(const struct cpu_env *e, const struct cpu_host *host,
 		    const struct bench_avail *a)
 {
 	const char *td = topdown_probe(a);
 
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o,"
 			 " s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "hypervisor", str_or_null(ci ? ci->hypervisor : NULL),
-			 "vpmu", bool_or_null(vpmu(e, ci)),
+			 "hypervisor", str_or_null(host ? host->hypervisor : NULL),
+			 "vpmu", bool_or_null(vpmu(e, host)),
 			 "core_pmu_driver", bool_or_null(e->core_pmu),
 			 "kernel", str_or_null(e->kernel),
 			 "lockdown", str_or_null(e->lockdown),
@@ -97,7 +98,7 @@ static const char *yes_no(int v, const char *yes, const char *no)
 	return v < 0 ? "unknown" : v ? yes : no;
 }
 
-void env_print(FILE *f, const struct cpu_env *e, const struct cpu_info *ci,
+void env_print(FILE *f, const struct cpu_env *e, const struct cpu_host *host,
 	       const struct bench_avail *a)
 {
 	const char *td = topdown_probe(a);
@@ -106,9 +107,11 @@ void env_print(FILE *f, const struct cpu_env *e, const struct cpu_info *ci,
 	snprintf(rdpmc, sizeof(rdpmc), "%d", e->rdpmc);
 	fprintf(f, "environment:\n");
 	fprintf(f, "  kernel:        %s\n", word(e->kernel));
-	if (ci && ci->hypervisor)
-		fprintf(f, "  hypervisor:    %s, virtual PMU %s\n", ci->hypervisor,
-			yes_no(vpmu(e, ci), "yes", "no"));
+	if (!host)
+		fprintf(f, "  hypervisor:    unknown\n");
+	else if (host->hypervisor)
+		fprintf(f, "  hypervisor:    %s, virtual PMU %s\n", host->hypervisor,
+			yes_no(vpmu(e, host), "yes", "no"));
 	else
 		fprintf(f, "  hypervisor:    none (bare metal)\n");
 	fprintf(f, "  lockdown:      %s%s\n", word(e->lockdown),

@@ -323,6 +323,18 @@ const struct cpu_kind *cpu_info_kind_of(const struct cpu_info *ci, unsigned cpu)
 /* cpu_vendor_name - "Intel", "AMD", "other". */
 const char *cpu_vendor_name(enum cpu_vendor v);
 
+/* cpu_vendor_of - the vendor of a CPUID.0:EBX,EDX,ECX string ("GenuineIntel",
+ * "AuthenticAMD"), else CPU_VENDOR_OTHER. */
+enum cpu_vendor cpu_vendor_of(const char *vendor_str);
+
+/*
+ * cpu_hypervisor_name - the hypervisor whose signature CPUID.40000000H
+ * returns in @regs {eax, ebx, ecx, edx} (EBX, ECX, EDX: libcpuid's list,
+ * e.g. "KVMKVMKVM" -> "KVM"), else "unknown".  Only meaningful when
+ * CPUID.1:ECX[31] says a hypervisor is present.
+ */
+const char *cpu_hypervisor_name(const uint32_t regs[4]);
+
 /* ------------------------------------------------------ topology, pinning */
 
 /*
@@ -402,6 +414,13 @@ unsigned cpu_topdown_cpus(const struct cpu_info *ci, unsigned *cpus, unsigned ma
 int cpu_topdown_check_cpu(const struct cpu_info *ci, unsigned cpu, const struct cpu_kind **kind);
 
 /*
+ * cpu_info_best_kind - the kind of @ci that a measurement should use: the
+ * highest topdown_level; on ties (and all-zero levels, e.g. in a VM) the
+ * higher core type (the P-core kind of a hybrid part).  NULL without kinds.
+ */
+const struct cpu_kind *cpu_info_best_kind(const struct cpu_info *ci);
+
+/*
  * cpu_choose - the OS CPU to measure on.  @requested >= 0: validate it
  * (exists in the topology and is allowed: -ENXIO otherwise; whether its
  * kind suits Top-down is cpu_topdown_check_cpu's question).  @requested < 0:
@@ -427,7 +446,7 @@ int cpu_pin_self(hwloc_topology_t topo, unsigned cpu, bool *membind_ok);
 
 /*
  * cpu_llc_bytes - size of the largest cache above @cpu in bytes, from hwloc
- * (0 when hwloc knows none).
+ * (0 when hwloc knows none, or @topo is NULL: a dump without topology).
  */
 uint64_t cpu_llc_bytes(hwloc_topology_t topo, unsigned cpu);
 

@@ -72,6 +72,15 @@ const char *cpu_vendor_name(enum cpu_vendor v)
 	}
 }
 
+enum cpu_vendor cpu_vendor_of(const char *vendor_str)
+{
+	if (!strcmp(vendor_str, "GenuineIntel"))
+		return CPU_VENDOR_INTEL;
+	if (!strcmp(vendor_str, "AuthenticAMD"))
+		return CPU_VENDOR_AMD;
+	return CPU_VENDOR_OTHER;
+}
+
 /* ------------------------------------------------------------- leaf 0xA */
 
 void cpu_pmu_arch_decode(const uint32_t regs[4], struct cpu_pmu_arch *out)
@@ -221,22 +230,28 @@ static const struct {
  * writes the hypervisor leaves; libcpuid's cpuid_get_hypervisor() would
  * execute CPUID on this machine instead); "unknown" when absent.
  */
+const char *cpu_hypervisor_name(const uint32_t regs[4])
+{
+	char sig[12];
+
+	memcpy(sig, &regs[1], 4);
+	memcpy(sig + 4, &regs[2], 4);
+	memcpy(sig + 8, &regs[3], 4);
+	for (size_t i = 0; i < sizeof(hv_names) / sizeof(hv_names[0]); i++)
+		if (!memcmp(sig, hv_names[i].sig, sizeof(sig)))
+			return hv_names[i].name;
+	return "unknown";
+}
+
 static const char *hypervisor_name(const struct cpu_source *src, uint32_t leaf1_ecx)
 {
 	uint32_t r[4];
-	char sig[12];
 
 	if (!(leaf1_ecx & CPUID_1_ECX_HYPERVISOR))
 		return NULL;
 	if (cpu_source_cpuid(src, 0, LEAF_HV_VENDOR, 0, r))
 		return "unknown";
-	memcpy(sig, &r[1], 4);
-	memcpy(sig + 4, &r[2], 4);
-	memcpy(sig + 8, &r[3], 4);
-	for (size_t i = 0; i < sizeof(hv_names) / sizeof(hv_names[0]); i++)
-		if (!memcmp(sig, hv_names[i].sig, sizeof(sig)))
-			return hv_names[i].name;
-	return "unknown";
+	return cpu_hypervisor_name(r);
 }
 
 /* ------------------------------------------------------------ core kinds */

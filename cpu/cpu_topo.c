@@ -398,9 +398,7 @@ static hwloc_bitmap_t hwloc_best_kind(hwloc_topology_t topo)
 	return set;
 }
 
-/* The kind of @ci with the highest Top-down level; on hybrid parts ties
- * (and all-zero levels, e.g. in a VM) go to the P-core kind. */
-static const struct cpu_kind *best_kind(const struct cpu_info *ci)
+const struct cpu_kind *cpu_info_best_kind(const struct cpu_info *ci)
 {
 	const struct cpu_kind *best = NULL;
 
@@ -432,7 +430,7 @@ unsigned cpu_topdown_cpus(const struct cpu_info *ci, unsigned *cpus, unsigned ma
 
 int cpu_topdown_check_cpu(const struct cpu_info *ci, unsigned cpu, const struct cpu_kind **kind)
 {
-	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu), *best = best_kind(ci);
+	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu), *best = cpu_info_best_kind(ci);
 
 	if (kind)
 		*kind = k;
@@ -458,7 +456,7 @@ static int last_of_kind(hwloc_topology_t topo, const struct cpu_kind *k, hwloc_c
 
 int cpu_choose(hwloc_topology_t topo, const struct cpu_info *ci, int requested)
 {
-	const struct cpu_kind *k = ci ? best_kind(ci) : NULL;
+	const struct cpu_kind *k = ci ? cpu_info_best_kind(ci) : NULL;
 	hwloc_bitmap_t hw = NULL;
 	int cpu = -1;
 
@@ -513,7 +511,7 @@ out:
 
 uint64_t cpu_llc_bytes(hwloc_topology_t topo, unsigned cpu)
 {
-	hwloc_obj_t obj = hwloc_get_pu_obj_by_os_index(topo, cpu);
+	hwloc_obj_t obj = topo ? hwloc_get_pu_obj_by_os_index(topo, cpu) : NULL;
 	uint64_t best = 0;
 
 	for (; obj; obj = obj->parent) {

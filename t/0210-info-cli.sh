@@ -70,7 +70,7 @@ is "$(json "$tmp/icl.json" '[k["topdown_level"] for k in d["core_kinds"]]')" "[1
 is "$(json "$tmp/icl.json" '(d["pmu"]["version"], d["pmu"]["fixed_counters"], d["pmu"]["topdown_slots_event"])')" \
 	"(5, 4, True)" "Ice Lake dump: leaf 0xA v5, 4 fixed counters, TOPDOWN.SLOTS"
 is "$(json "$tmp/icl.json" 'd["topdown"]["available"]')" False \
-	"Ice Lake dump: not available here (no MSR device in the test environment)"
+	"Ice Lake dump: not available here (the dump is another machine: no state file)"
 
 "$BARETMA" info --cpuid-dump "$adl" --json >"$tmp/adl.json"; rc=$?
 is "$rc" 0 "Alder Lake-P dump: exit 0"

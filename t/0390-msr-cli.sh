@@ -174,7 +174,7 @@ cpu 5 IA32_PERF_GLOBAL_CTRL (0x38f) = 0x70000000f" "icl: one line per CPU with t
 	is "$rc" 64 "icl: cpu 8 (dump has 0-7): exit 64"
 	out=$("$BARETMA" msr read 99 0x38f 2>&1); rc=$?
 	is "$rc" 64 "icl: cpu 99: exit 64"
-	like "$out" "cpu 99: no such CPU in $ICL \(CPUs 0-7\)" "icl: cpu 99 named with the dump's CPUs"
+	like "$out" "cpu 99: no such CPU: the CPUID dump '$ICL' describes CPUs 0-7" "icl: cpu 99 named with the dump's CPUs"
 	is "$(same "$tmp/state" "$tmp/icl.orig")" 0 "icl: reads leave the state file as it was"
 
 	# An allowed write: FC0-3 OS+USR.
