@@ -18,12 +18,16 @@
 
 static void decode_usage(FILE *f)
 {
-	fprintf(f, "usage: baretma decode METRICS [--slots N] [--level 1|2] [--json]\n"
-		   "       baretma decode --from SLOTS:METRICS --to SLOTS:METRICS [--level 1|2] [--json]\n"
-		   "  METRICS  IA32_PERF_METRICS value in hex (0x optional, at most 16 digits)\n"
-		   "  SLOTS    TOPDOWN.SLOTS (fixed counter 3) at the same instant, decimal or 0x hex\n"
-		   "  --level  1 (Ice Lake, Tiger Lake) or 2 (Sapphire Rapids, Alder Lake P-cores\n"
-		   "           and later); default 2\n");
+	fprintf(f,
+"usage: baretma decode METRICS [--slots N] [--level 1|2] [--json]\n"
+"       baretma decode --from SLOTS:METRICS --to SLOTS:METRICS [--level 1|2] [--json]\n"
+"  METRICS  IA32_PERF_METRICS value in hex (0x optional, at most 16 digits)\n"
+"  SLOTS    TOPDOWN.SLOTS (fixed counter 3) at the same instant, decimal or 0x hex\n"
+"  --level  1 (Ice Lake, Tiger Lake) or 2 (Sapphire Rapids, Alder Lake P-cores\n"
+"           and later); default 2\n"
+"\n"
+"exit status: 0 ok (flags do not change it), 64 usage, 65 a malformed value or\n"
+"  reading, or a region with zero or backward slots, 70 internal error\n");
 }
 
 /* Strict hex: optional 0x, 1..16 hex digits, nothing else. */
@@ -120,8 +124,8 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
 	};
 	int c;
 
-	optind = 0; /* glibc: full getopt re-initialisation (getopt(3)) */
-	while ((c = getopt_long(argc, argv, "s:l:f:t:jh", opts, NULL)) != -1) {
+	cli_getopt_reset();
+	while ((c = cli_getopt("decode", argc, argv, "s:l:f:t:jh", opts)) != -1) {
 		switch (c) {
 		case 's':
 			if (cli_parse_u64(optarg, &a->slots)) {
@@ -141,16 +145,23 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
 		case 't': a->to = optarg; break;
 		case 'j': a->json = true; break;
 		case 'h': decode_usage(stdout); return -1;
-		default: decode_usage(stderr); return EX_USAGE;
+		default: return EX_USAGE; /* CLI_OPT_ERROR: cli_getopt said why */
 		}
 	}
 	if (optind < argc)
 		a->value = argv[optind++];
-	if (optind < argc || (!a->value == !(a->from || a->to)) || (!a->from != !a->to) ||
-	    (a->from && a->have_slots)) {
-		cli_err("give either one METRICS value, or --from and --to (try: baretma decode --help)");
-		return EX_USAGE;
-	}
+	if (optind < argc)
+		return cli_usage_err("decode", "unexpected argument '%s'", argv[optind]);
+	if (a->value && (a->from || a->to))
+		return cli_refuse_together("decode", "a METRICS value", "--from/--to");
+	if (a->have_slots && (a->from || a->to))
+		return cli_usage_err("decode", "--slots goes with a single METRICS value: each "
+				     "--from/--to reading carries its own slots");
+	if (!a->value && !a->from != !a->to)
+		return cli_usage_err("decode", "%s needs %s", a->from ? "--from" : "--to",
+				     a->from ? "--to" : "--from");
+	if (!a->value && !a->from)
+		return cli_usage_err("decode", "give one METRICS value, or --from and --to");
 	return 0;
 }
 

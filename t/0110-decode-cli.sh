@@ -50,4 +50,13 @@ out=$("$BARETMA" decode 2>&1); rc=$?
 is "$rc" 64 "no value is a usage error"
 out=$("$BARETMA" decode 0xff --from 1:0xff --to 2:0xff 2>&1); rc=$?
 is "$rc" 64 "value and region together is a usage error"
+# --- usage errors name what is wrong ------------------------------------------
+out=$("$BARETMA" decode 0xff --from 1:0xff --to 2:0xff 2>&1)
+like "$out" "^baretma: decode: a METRICS value and --from/--to exclude each other" "value with a region is named"
+out=$("$BARETMA" decode --from 1:0xff 2>&1); rc=$?
+is "$rc" 64 "--from without --to exits 64"
+like "$out" "^baretma: decode: --from needs --to \(try: baretma decode --help\)$" "--from without --to is named"
+out=$("$BARETMA" decode --from 1:0xff --to 2:0xff --slots 5 2>&1); rc=$?
+is "$rc" 64 "--slots with a region exits 64"
+like "$out" "--slots goes with a single METRICS value" "--slots with a region is named"
 done_testing
