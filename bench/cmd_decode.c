@@ -29,6 +29,12 @@ static void decode_usage(FILE *f)
 "           anything, else 1\n"
 "  --json   one JSON document\n"
 "\n"
+"The numbers: each tma_* is a share of TOPDOWN.SLOTS from the 8-bit fields\n"
+"(field/255 of one value; slot-weighted deltas between two readings, linux\n"
+"topdown.txt); level 1 divided by the sum of its four fields, as perf and PCM\n"
+"do; a level-2 sibling is its parent minus the measured child, not clamped at\n"
+"0 as perf's metrics are.  See the README, \"What the numbers are\".\n"
+"\n"
 "exit status: 0 ok (flags do not change it), 64 usage, 65 a malformed value or\n"
 "  reading, or a region with zero or backward slots, 70 internal error\n");
 }
