@@ -436,6 +436,10 @@ void bench_print_csv(FILE *f, const struct bench_result *res);
  * "environment"); NULL on ENOMEM. */
 json_t *bench_to_json(const struct bench_result *res);
 
+/* bench_flags_json - the short names (td_flag_name) of the TD_FLAG_* bits in
+ * @flags as a JSON array, [] when none (bench and decode); NULL on ENOMEM. */
+json_t *bench_flags_json(unsigned flags);
+
 /* cpu_info_to_json - the "info" JSON object (shared by info and bench). */
 json_t *cpu_info_to_json(const struct cpu_info *ci);
 

@@ -12,6 +12,7 @@
 #ifndef BARETMA_CLI_H
 #define BARETMA_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -44,6 +45,56 @@ int cli_exit_for_errno(int err);
  */
 int cli_msr_fail(struct msr_dev *dev, unsigned cpu, const char *what, int err);
 
+/* --- option parsing shared by every command (bench/cli_util.c) --- */
+
+/* What cli_getopt returns after it printed a usage error (the caller
+ * returns EX_USAGE): never a value getopt_long itself returns. */
+#define CLI_OPT_ERROR (-2)
+
+/*
+ * cli_getopt_reset - start parsing a new argv: optind = 0 (glibc's full
+ * re-initialisation, getopt(3), which a second parse in one process needs:
+ * tests, the fuzzer) and opterr = 0 (cli_getopt prints the messages).
+ */
+void cli_getopt_reset(void);
+
+/*
+ * cli_getopt - getopt_long() with baretma's one-line usage errors.
+ * @cmd: the command as typed after "baretma" ("bench", "pmu enable"); it
+ * prefixes the message and names the help to try.
+ * Returns what getopt_long returns (an option's value, -1 at the end), or,
+ * after printing one line such as
+ *   "baretma: bench: unknown option '--frob' (try: baretma bench --help)"
+ * for an unknown, ambiguous or incomplete option (missing argument, or an
+ * argument given to an option that takes none), CLI_OPT_ERROR.
+ */
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+	       const struct option *longopts);
+
+/*
+ * cli_usage_err - print "baretma: CMD: <message> (try: baretma CMD --help)"
+ * and return EX_USAGE: the one shape of a command-line mistake.
+ */
+int cli_usage_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * cli_refuse_together - @a and @b were both given but exclude each other:
+ * "baretma: CMD: A and B exclude each other: give one (try: ...)".
+ * Returns EX_USAGE.
+ */
+int cli_refuse_together(const char *cmd, const char *a, const char *b);
+
+/* What a command needs of the environment (cli_check_env). */
+#define CLI_ENV_SYSROOT   0x1u /* reads /sys or /proc under $BARETMA_SYSROOT */
+#define CLI_ENV_STATE_DIR 0x2u /* keeps journals and locks in $BARETMA_STATE_DIR */
+
+/*
+ * cli_check_env - refuse, naming it, a $BARETMA_SYSROOT that is not an
+ * existing directory (EX_NOINPUT) and a relative $BARETMA_STATE_DIR
+ * (EX_USAGE), for the parts @need names.  Returns 0 or the exit status.
+ */
+int cli_check_env(unsigned need);
+
 /*
  * cli_parse_u64 - strict unsigned parse (decimal or 0x hex), whole string,
  * no sign, no overflow.  Returns 0 or -EINVAL / -ERANGE.
@@ -52,8 +103,9 @@ int cli_parse_u64(const char *s, uint64_t *v);
 
 /*
  * cli_parse_cpu_list - "3", "0-3", "0,2,4-7"; stores at most @max CPU
- * numbers (ascending, no duplicates).  Returns the count, -EINVAL for junk,
- * -ERANGE when too many or a number is >= CPU_MAX_CPUS.
+ * numbers (ascending, no duplicates).  Returns the count, -EINVAL for junk
+ * (also an empty element: "0,,1", ",1", "1,"), -ERANGE when too many or a
+ * number is >= CPU_MAX_CPUS.
  */
 int cli_parse_cpu_list(const char *s, unsigned *cpus, int max);
 

@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/cli.h"
 #include "cpu/cpu.h"
+#include "msr/state_dir.h"
 
 static char cmdline[1024];
 
@@ -130,18 +132,24 @@ static int add_range(unsigned *cpus, int *n, int max, uint64_t lo, uint64_t hi)
 
 int cli_parse_cpu_list(const char *s, unsigned *cpus, int max)
 {
-	char buf[1024], *save = NULL;
+	char buf[1024];
 	int n = 0, rc = 0;
 
 	if (!s || !*s || strlen(s) >= sizeof(buf))
 		return -EINVAL;
 	strcpy(buf, s);
-	if (buf[strlen(buf) - 1] == ',')
-		return -EINVAL;
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	/* Split by hand: strtok_r would skip empty elements, and "0,,1", ",1"
+	 * or "1," is a typo to name, not a list to guess at. */
+	for (char *tok = buf, *next; tok; tok = next) {
 		uint64_t lo, hi;
-		char *dash = strchr(tok, '-');
+		char *dash;
 
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*tok)
+			return -EINVAL;
+		dash = strchr(tok, '-');
 		if (dash) {
 			*dash = '\0';
 			if (cli_parse_u64(tok, &lo) || cli_parse_u64(dash + 1, &hi))
@@ -156,4 +164,148 @@ int cli_parse_cpu_list(const char *s, unsigned *cpus, int max)
 			return rc;
 	}
 	return n ? n : -EINVAL;
+}
+
+/* ------------------------------------------------------------- options */
+
+void cli_getopt_reset(void)
+{
+	optind = 0; /* glibc: full re-initialisation (getopt(3)) */
+	opterr = 0; /* cli_getopt says what went wrong, in one line */
+}
+
+int cli_usage_err(const char *cmd, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cli_err("%s: %s (try: baretma %s --help)", cmd, msg, cmd);
+	return EX_USAGE;
+}
+
+int cli_refuse_together(const char *cmd, const char *a, const char *b)
+{
+	return cli_usage_err(cmd, "%s and %s exclude each other: give one", a, b);
+}
+
+/*
+ * The long options that "--NAME" (the first @len bytes of @name) names:
+ * an exact match, else every option it abbreviates (getopt_long's rule).
+ * Returns how many; *@one is the option when there is exactly one.
+ */
+static int long_matches(const struct option *lo, const char *name, size_t len,
+			const struct option **one)
+{
+	int n = 0;
+
+	*one = NULL;
+	for (; lo && lo->name; lo++) {
+		if (strncmp(lo->name, name, len))
+			continue;
+		if (strlen(lo->name) == len) {
+			*one = lo;
+			return 1;
+		}
+		*one = n ? NULL : lo;
+		n++;
+	}
+	return n;
+}
+
+/* "--warmup, --wait": the options an ambiguous "--NAME" abbreviates. */
+static void list_matches(char *buf, size_t n, const struct option *lo, const char *name,
+			 size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (; lo && lo->name && used + 1 < n; lo++)
+		if (!strncmp(lo->name, name, len)) {
+			int w = snprintf(buf + used, n - used, "%s--%s", used ? ", " : "", lo->name);
+			used += w > 0 ? (size_t)w : 0;
+		}
+}
+
+/*
+ * The message for getopt_long's '?' or ':' (@c).  A long option's error
+ * leaves it in argv[optind - 1] (getopt_long consumed it); a short one's
+ * is optopt (it may sit inside a cluster such as "-jx").  optopt is 0 for
+ * an unknown or ambiguous long option, else the value of the option that
+ * lacks (':') or must not have ('?') an argument.
+ */
+static int opt_error(const char *cmd, int c, char **argv, const struct option *longopts)
+{
+	const char *arg = argv[optind - 1];
+
+	if (!strncmp(arg, "--", 2) && arg[2]) {
+		const char *name = arg + 2;
+		size_t len = strcspn(name, "=");
+		const struct option *o;
+		int n = long_matches(longopts, name, len, &o);
+		char list[256];
+
+		if (!optopt && !n)
+			return cli_usage_err(cmd, "unknown option '--%.*s'", (int)len, name);
+		if (!optopt && n > 1) {
+			list_matches(list, sizeof(list), longopts, name, len);
+			return cli_usage_err(cmd, "option '--%.*s' is ambiguous: %s", (int)len,
+					     name, list);
+		}
+		if (o && optopt == o->val && c == ':')
+			return cli_usage_err(cmd, "option '--%s' needs an argument", o->name);
+		if (o && optopt == o->val && name[len] == '=')
+			return cli_usage_err(cmd, "option '--%s' takes no argument (got '%s')",
+					     o->name, arg);
+	}
+	if (optopt <= 0 || optopt > 0x7f || !isprint(optopt))
+		return cli_usage_err(cmd, "unknown option '%s'", arg);
+	if (c == ':')
+		return cli_usage_err(cmd, "option '-%c' needs an argument", optopt);
+	return cli_usage_err(cmd, "unknown option '-%c'", optopt);
+}
+
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+	       const struct option *longopts)
+{
+	char opts[64];
+	int c;
+
+	/* A leading ':' makes a missing argument ':' rather than '?'. */
+	snprintf(opts, sizeof(opts), ":%s", shortopts ? shortopts : "");
+	opterr = 0;
+	c = getopt_long(argc, argv, opts, longopts, NULL);
+	if (c == '?' || c == ':') {
+		opt_error(cmd, c, argv, longopts);
+		return CLI_OPT_ERROR;
+	}
+	return c;
+}
+
+/* --------------------------------------------------------- environment */
+
+int cli_check_env(unsigned need)
+{
+	const char *root = getenv("BARETMA_SYSROOT");
+	char cwd[512];
+	int err;
+
+	if ((need & CLI_ENV_SYSROOT) && (err = cpu_sysfs_root_check())) {
+		cli_err("BARETMA_SYSROOT '%s': %s (give an existing directory that holds the "
+			"sys/ and proc/ trees to read, or unset it to read /sys and /proc)", root,
+			err == -ENOTDIR ? "not a directory" : strerror(-err));
+		return err == -ENOENT || err == -ENOTDIR ? EX_NOINPUT : cli_exit_for_errno(err);
+	}
+	if ((need & CLI_ENV_STATE_DIR) && state_dir_check()) {
+		if (!getcwd(cwd, sizeof(cwd)))
+			snprintf(cwd, sizeof(cwd), "/ABSOLUTE/PATH");
+		cli_err("BARETMA_STATE_DIR '%s': a relative path: refused (journals must be "
+			"found again from any directory, e.g. by 'baretma pmu restore' after a "
+			"crash; give an absolute path, e.g. BARETMA_STATE_DIR=%s/%s)",
+			state_dir_path(), strcmp(cwd, "/") ? cwd : "", state_dir_path());
+		return EX_USAGE;
+	}
+	return 0;
 }

@@ -55,8 +55,26 @@ static void bench_usage(FILE *f)
 "they change and put back at the end, on errors and on fatal signals; after a\n"
 "crash: baretma pmu restore.  A repetition during which someone else changed\n"
 "fixed counter 3 / PERF_METRICS is invalid (tampered); such a run exits 75.\n"
-"exit status: 0 ok, 64 usage, 65 bad data, 69 unavailable, 75 busy or tampered,\n"
-"  77 permission denied\n"
+"\n"
+"The numbers: each tma_* is a share of TOPDOWN.SLOTS read from IA32_PERF_METRICS,\n"
+"per repetition by the slot-weighted region method of linux topdown.txt; level 1\n"
+"divided by the sum of its four fields (as perf and PCM); a level-2 sibling is\n"
+"its parent minus the measured child, never clamped (a negative value is\n"
+"flagged).  perf stat -M TopdownL1 / --topdown also subtracts\n"
+"INT_MISC.UOP_DROPPING from frontend bound, adds 5*INT_MISC.CLEARS_COUNT to\n"
+"backend bound on Ice Lake and clamps level 2 at 0: see the README, \"What the\n"
+"numbers are\".\n"
+"\n"
+"exit status: 0 ok (also without a PMU: TSC timing, saying why), 64 usage\n"
+"  (also: an E-core without --backend tsc, a dump with a real MSR device,\n"
+"  a relative BARETMA_STATE_DIR), 65 bad data (dump, state file, journal),\n"
+"  66 dump or BARETMA_SYSROOT missing, 69 unavailable (the backend asked for,\n"
+"  no device, a settings file missing), 70 internal error, 71 system error,\n"
+"  73 cannot create the state directory, 75 busy (locked, held by a journal,\n"
+"  counters in use) or tampered, 77 permission denied (also: lockdown,\n"
+"  msr.allow_writes=off, an unsafe state directory); 128+N: killed by\n"
+"  signal N, after putting the registers back\n"
+"\n"
 "kernels:\n", BENCH_DEFAULT_REPS, BENCH_DEFAULT_WARMUP);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "  %-13s %s\n", k[i].name, k[i].node);
@@ -77,6 +95,23 @@ static int parse_count(const char *opt, const char *s, unsigned min, unsigned ma
 
 enum { OPT_WAIT = 1000, OPT_RDPMC_ALWAYS, OPT_STOP_WD, OPT_ALLOW_WRITES };
 
+/*
+ * Flags that contradict each other, refused before anything runs: one
+ * output format; no Top-down knob (--level, --user-only: fixed counter 3's
+ * field) with the backend that measures no Top-down.  @json, @csv: whether
+ * each was given.
+ */
+static int check_exclusive(const struct bench_options *o, bool json, bool csv)
+{
+	if (json && csv)
+		return cli_refuse_together("bench", "--json", "--csv");
+	if (o->backend == BENCH_BACKEND_TSC && o->level)
+		return cli_refuse_together("bench", "--level", "--backend tsc");
+	if (o->backend == BENCH_BACKEND_TSC && o->user_only)
+		return cli_refuse_together("bench", "--user-only", "--backend tsc");
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct bench_options *o, enum bench_format *fmt,
 		      struct bench_cli *cl)
 {
@@ -93,11 +128,12 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 		{ "allow-msr-writes", no_argument, NULL, OPT_ALLOW_WRITES },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool json = false, csv = false;
 	unsigned v;
 	int c, rc = 0;
 
-	optind = 1;
-	while (!rc && (c = getopt_long(argc, argv, "k:c:b:r:w:l:uFd:jCh", opts, NULL)) != -1) {
+	cli_getopt_reset();
+	while (!rc && (c = cli_getopt("bench", argc, argv, "k:c:b:r:w:l:uFd:jCh", opts)) != -1) {
 		switch (c) {
 		case 'k': o->kernels = optarg; break;
 		case 'c':
@@ -122,21 +158,19 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 		case 'u': o->user_only = true; break;
 		case 'F': o->force = true; break;
 		case 'd': cl->dump = optarg; break;
-		case 'j': *fmt = BENCH_FMT_JSON; break;
+		case 'j': json = true; *fmt = BENCH_FMT_JSON; break;
 		case OPT_WAIT: cl->wait = true; break;
 		case OPT_RDPMC_ALWAYS: cl->set.rdpmc_always = o->rdpmc_always = true; break;
 		case OPT_STOP_WD: cl->set.stop_nmi_watchdog = true; break;
 		case OPT_ALLOW_WRITES: cl->set.allow_msr_writes = true; break;
-		case 'C': *fmt = BENCH_FMT_CSV; break;
+		case 'C': csv = true; *fmt = BENCH_FMT_CSV; break;
 		case 'h': bench_usage(stdout); return -1;
-		default: bench_usage(stderr); return EX_USAGE;
+		default: return EX_USAGE; /* CLI_OPT_ERROR: cli_getopt said why */
 		}
 	}
-	if (!rc && optind < argc) {
-		cli_err("unexpected argument '%s' (try: baretma bench --help)", argv[optind]);
-		rc = EX_USAGE;
-	}
-	return rc;
+	if (!rc && optind < argc)
+		rc = cli_usage_err("bench", "unexpected argument '%s'", argv[optind]);
+	return rc ? rc : check_exclusive(o, json, csv);
 }
 
 static int check_kernels(const char *list)

@@ -38,8 +38,9 @@ static void cpuid_usage(FILE *f)
 "                     written through a symbolic link\n"
 "  -h, --help         this text\n"
 "\n"
-"exit status: 0 ok, 64 usage, 69 a CPU cannot be read (not allowed for this\n"
-"  process), 71 system error, 73 cannot create FILE, 74 cannot write it\n");
+"exit status: 0 ok, 64 usage, 66 BARETMA_SYSROOT is missing, 69 a CPU cannot be\n"
+"  read (not allowed for this process), 70 internal error, 71 system error,\n"
+"  73 cannot create FILE, 74 cannot write it\n");
 }
 
 struct dump_opts {
@@ -56,9 +57,8 @@ static int parse_dump_args(int argc, char **argv, struct dump_opts *o)
 	};
 	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	cli_getopt_reset();
+	while ((c = cli_getopt("cpuid dump", argc, argv, "o:h", longopts)) != -1) {
 		switch (c) {
 		case 'o':
 			o->out = optarg;
@@ -66,16 +66,12 @@ static int parse_dump_args(int argc, char **argv, struct dump_opts *o)
 		case 'h':
 			cpuid_usage(stdout);
 			return -1;
-		default:
-			cli_err("cpuid dump: unknown or incomplete option '%s' (try: baretma cpuid --help)",
-				argv[optind - 1]);
+		default: /* CLI_OPT_ERROR: cli_getopt said why */
 			return EX_USAGE;
 		}
 	}
-	if (optind < argc) {
-		cli_err("cpuid dump: unexpected argument '%s' (try: baretma cpuid --help)", argv[optind]);
-		return EX_USAGE;
-	}
+	if (optind < argc)
+		return cli_usage_err("cpuid dump", "unexpected argument '%s'", argv[optind]);
 	return 0;
 }
 

@@ -41,8 +41,9 @@ static void info_usage(FILE *f)
 "  --cpu N            check Top-down availability on OS CPU N (of the dump)\n"
 "  -h, --help         this text\n"
 "\n"
-"exit status: 0 ok, 64 usage, 65 the dump is not a CPUID dump, 66 the dump\n"
-"  file is missing, 70 internal error, 71 system error, 77 permission denied\n");
+"exit status: 0 ok, 64 usage (also: --cpu of a CPU that does not exist), 65 the\n"
+"  dump is not a CPUID dump, 66 the dump or BARETMA_SYSROOT is missing, 69 CPUID\n"
+"  cannot be read, 70 internal error, 71 system error, 77 permission denied\n");
 }
 
 /* Returns 0 to go on, -1 after --help, or an exit status. */
@@ -58,9 +59,8 @@ static int parse_args(int argc, char **argv, struct info_opts *o)
 	uint64_t v;
 	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	cli_getopt_reset();
+	while ((c = cli_getopt("info", argc, argv, "h", longopts)) != -1) {
 		switch (c) {
 		case 'd':
 			o->dump = optarg;
@@ -78,16 +78,12 @@ static int parse_args(int argc, char **argv, struct info_opts *o)
 		case 'h':
 			info_usage(stdout);
 			return -1;
-		default:
-			cli_err("info: unknown or incomplete option '%s' (try: baretma info --help)",
-				argv[optind - 1]);
+		default: /* CLI_OPT_ERROR: cli_getopt said why */
 			return EX_USAGE;
 		}
 	}
-	if (optind < argc) {
-		cli_err("info: unexpected argument '%s' (try: baretma info --help)", argv[optind]);
-		return EX_USAGE;
-	}
+	if (optind < argc)
+		return cli_usage_err("info", "unexpected argument '%s'", argv[optind]);
 	return 0;
 }
 

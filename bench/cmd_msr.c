@@ -84,11 +84,13 @@ static void msr_usage(FILE *f)
 "                     write then needs BARETMA_MSR=state:FILE\n"
 "\n"
 "exit status: 0 ok, 64 usage (bad CPU/MSR/VALUE, no such or offline CPU,\n"
-"  unknown register without --force, a dump with a real MSR device), 65 value\n"
-"  refused (reserved bits, read-only register) or bad state file/dump/journal,\n"
-"  66 file missing, 69 no msr device or no such register, 71 system error,\n"
-"  75 CPU in use by another baretma or held by another run's journal,\n"
-"  77 permission denied (also: kernel lockdown, msr.allow_writes=off)\n");
+"  unknown register without --force, a dump with a real MSR device, a relative\n"
+"  BARETMA_STATE_DIR), 65 value refused (reserved bits, read-only register) or\n"
+"  bad state file/dump/journal, 66 file missing (dump, BARETMA_SYSROOT),\n"
+"  69 no msr device or no such register, 70 internal error, 71 system error,\n"
+"  73 write: cannot create the state directory, 75 CPU in use by another\n"
+"  baretma or held by another run's journal, 77 permission denied (also:\n"
+"  kernel lockdown, msr.allow_writes=off)\n");
 }
 
 /* --------------------------------------------------------------- helpers */
@@ -187,22 +189,23 @@ static int parse_args(int argc, char **argv, int allowed, struct msr_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char cmd[32];
 	int c, rc = negative_arg(o, argc, argv);
 
 	if (rc)
 		return rc;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	snprintf(cmd, sizeof(cmd), "msr %s", o->sub);
+	cli_getopt_reset();
+	while ((c = cli_getopt(cmd, argc, argv, "h", longopts)) != -1) {
 		if (c == 'h') {
 			msr_usage(stdout);
 			return -1;
 		}
-		if (c == '?' || c == ':' || !(c & allowed)) {
-			cli_err("msr %s: unknown, incomplete or inapplicable option '%s' "
-				"(try: baretma msr --help)", o->sub, argv[optind - 1]);
+		if (c == CLI_OPT_ERROR)
 			return EX_USAGE;
-		}
+		if (!(c & allowed))
+			return cli_usage_err(cmd, "option '%s' does not apply to '%s'",
+					     argv[optind - 1], cmd);
 		o->dump = c == OPT_DUMP ? optarg : o->dump;
 		o->json |= c == OPT_JSON;
 		o->force |= c == OPT_FORCE;

@@ -87,9 +87,11 @@ static void pmu_usage(FILE *f)
 "  --json             status as one JSON document\n"
 "\n"
 "exit status: 0 ok, 64 usage (also: an E-core in --cpu, a dump with a real\n"
-"  device, restore through another backend), 65 bad state file/journal/dump,\n"
-"  66 file missing or no journal for --cpu, 69 no fixed counter 3 or no device,\n"
-"  71 system error, 75 in use, locked or held by a journal, 77 permission denied\n");
+"  device, restore through another backend, a relative BARETMA_STATE_DIR),\n"
+"  65 bad state file/journal/dump, 66 file missing (dump, BARETMA_SYSROOT) or\n"
+"  no journal for --cpu, 69 no fixed counter 3 or no device, 70 internal error,\n"
+"  71 system error, 73 cannot create the state directory, 75 in use, locked or\n"
+"  held by a journal, 77 permission denied\n");
 }
 
 /* --------------------------------------------------------------- helpers */
@@ -149,20 +151,21 @@ static int parse_args(int argc, char **argv, int allowed, struct pmu_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char cmd[32];
 	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	snprintf(cmd, sizeof(cmd), "pmu %s", o->sub);
+	cli_getopt_reset();
+	while ((c = cli_getopt(cmd, argc, argv, "h", longopts)) != -1) {
 		if (c == 'h') {
 			pmu_usage(stdout);
 			return -1;
 		}
-		if (c == '?' || c == ':' || !(c & allowed)) {
-			cli_err("pmu %s: unknown, incomplete or inapplicable option '%s' "
-				"(try: baretma pmu --help)", o->sub, argv[optind - 1]);
+		if (c == CLI_OPT_ERROR)
 			return EX_USAGE;
-		}
+		if (!(c & allowed))
+			return cli_usage_err(cmd, "option '%s' does not apply to '%s'",
+					     argv[optind - 1], cmd);
 		o->cpu_list = c == OPT_CPU ? optarg : o->cpu_list;
 		o->dump = c == OPT_DUMP ? optarg : o->dump;
 		o->user_only |= c == OPT_USER;
@@ -173,11 +176,8 @@ static int parse_args(int argc, char **argv, int allowed, struct pmu_opts *o)
 		o->set.stop_nmi_watchdog |= c == OPT_STOP_WD;
 		o->set.allow_msr_writes |= c == OPT_ALLOW_WRITES;
 	}
-	if (optind < argc) {
-		cli_err("pmu %s: unexpected argument '%s' (try: baretma pmu --help)", o->sub,
-			argv[optind]);
-		return EX_USAGE;
-	}
+	if (optind < argc)
+		return cli_usage_err(cmd, "unexpected argument '%s'", argv[optind]);
 	return 0;
 }
 

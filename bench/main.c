@@ -1,6 +1,7 @@
 /*
  * bench/main.c - baretma's front end: parse the subcommand, call the layer.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,8 +24,10 @@ static void usage(FILE *f)
 "           'info --cpuid-dump' and libcpuid read; send it with bug reports\n"
 "  msr      read | write CPU MSR [VALUE]: one register of a list of CPUs; writes\n"
 "           only to known PMU registers (else --force), journaled first\n"
+"  help     'baretma help CMD' is 'baretma CMD --help'\n"
+"  version  print baretma's version (also: --version)\n"
 "\n"
-"'baretma <command> --help' describes each command's options.\n"
+"'baretma <command> --help' describes each command's options and exit statuses.\n"
 "\n"
 "environment:\n"
 "  BARETMA_MSR        MSR backend: path template with %%u (default /dev/cpu/%%u/msr;\n"
@@ -32,40 +35,107 @@ static void usage(FILE *f)
 "  BARETMA_MSR_TRACE  append every MSR access to this file (audit log)\n"
 "  BARETMA_CPUID_DUMP identify from this CPUID dump instead of the live CPU\n"
 "  BARETMA_STATE_DIR  run journals (bench, 'pmu enable', 'msr write'), CPU and\n"
-"                     settings locks (default /run/baretma)\n"
-"  BARETMA_SYSROOT    root for /sys and /proc paths (default /)\n"
+"                     settings locks (default /run/baretma); an absolute path\n"
+"                     (a relative one is refused: exit 64)\n"
+"  BARETMA_SYSROOT    root for /sys and /proc paths (default /); must be an\n"
+"                     existing directory (else exit 66)\n"
 "\n"
 "exit status: 0 ok, 64 usage, 65 bad input data, 66 input file missing,\n"
 "  69 unavailable (no PMU/device for what was asked), 70 internal error,\n"
-"  71 system error, 73 cannot create an output file, 74 I/O error,\n"
-"  75 busy (counters or CPU in use, a journal holds it; bench: counters changed\n"
-"  by someone else mid-run), 77 permission denied\n");
+"  71 system error, 73 cannot create an output file or the state directory,\n"
+"  74 I/O error, 75 busy (counters or CPU in use, a journal holds it; bench:\n"
+"  counters changed by someone else mid-run), 77 permission denied;\n"
+"  128+N killed by signal N after putting the registers back\n");
+}
+
+/* The commands, and what each needs of the environment before it runs
+ * (git's RUN_SETUP): the sysroot it reads, the state directory it keeps
+ * journals and locks in. */
+static const struct cmd {
+	const char *name;
+	int (*fn)(int, char **);
+	unsigned env; /* CLI_ENV_* for cli_check_env */
+} cmds[] = {
+	{ "bench", cmd_bench, CLI_ENV_SYSROOT | CLI_ENV_STATE_DIR },
+	{ "info", cmd_info, CLI_ENV_SYSROOT },
+	{ "decode", cmd_decode, 0 },
+	{ "pmu", cmd_pmu, CLI_ENV_SYSROOT | CLI_ENV_STATE_DIR },
+	{ "cpuid", cmd_cpuid, CLI_ENV_SYSROOT },
+	{ "msr", cmd_msr, CLI_ENV_SYSROOT | CLI_ENV_STATE_DIR },
+};
+
+static const struct cmd *find_cmd(const char *name)
+{
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(name, cmds[i].name))
+			return &cmds[i];
+	return NULL;
+}
+
+/* Does the command line ask for help (before any "--")?  Help is printed
+ * whatever the environment holds. */
+static bool asks_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return true;
+	return false;
+}
+
+static int unknown_command(const char *name)
+{
+	if (name[0] == '-')
+		cli_err("unknown option '%s' (try: baretma --help)", name);
+	else
+		cli_err("unknown command '%s' (try: baretma --help)", name);
+	return EX_USAGE;
+}
+
+/* "baretma help [CMD ...]": the same as "baretma CMD --help". */
+static int help(int argc, char **argv)
+{
+	const struct cmd *c;
+	char *args[3];
+
+	if (argc < 3 || !strcmp(argv[2], "help") || !strcmp(argv[2], "version")) {
+		usage(stdout);
+		return EX_OK;
+	}
+	if (!(c = find_cmd(argv[2])))
+		return unknown_command(argv[2]);
+	args[0] = argv[2];
+	args[1] = (char *)"--help";
+	args[2] = NULL;
+	return c->fn(2, args);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
-		{ "bench", cmd_bench }, { "info", cmd_info },
-		{ "decode", cmd_decode }, { "pmu", cmd_pmu },
-		{ "cpuid", cmd_cpuid }, { "msr", cmd_msr },
-	};
+	const struct cmd *c;
+	int rc;
 
 	cli_set_cmdline(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return EX_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return EX_OK;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[1], "help"))
+		return help(argc, argv);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		if (argc > 2) {
+			cli_err("version: unexpected argument '%s' (try: baretma --help)", argv[2]);
+			return EX_USAGE;
+		}
 		printf("baretma %s\n", PACKAGE_VERSION);
 		return EX_OK;
 	}
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
-	cli_err("unknown command '%s' (try: baretma --help)", argv[1]);
-	return EX_USAGE;
+	if (!(c = find_cmd(argv[1])))
+		return unknown_command(argv[1]);
+	if (!asks_help(argc - 1, argv + 1) && (rc = cli_check_env(c->env)))
+		return rc;
+	return c->fn(argc - 1, argv + 1);
 }

@@ -167,8 +167,7 @@ static json_t *stats_json(const struct bench_stats *s, double scale)
 			 "mad", s->mad * scale, "mean", s->mean * scale);
 }
 
-/* The names of the flags in @flags, as a JSON array (empty when none). */
-static json_t *flags_json(unsigned flags)
+json_t *bench_flags_json(unsigned flags)
 {
 	json_t *a = json_array();
 
@@ -188,7 +187,7 @@ static json_t *kernel_json(const struct bench_result *res, const struct bench_ke
 
 	if (!o || !k->topdown)
 		return o;
-	json_object_set_new(o, "flags", flags_json(k->flags));
+	json_object_set_new(o, "flags", bench_flags_json(k->flags));
 	json_object_set_new(o, "tampered", json_integer((json_int_t)k->tampered));
 	json_object_set_new(o, "overflow", json_integer((json_int_t)k->overflow));
 	json_object_set_new(o, "invalid_reasons", json_pack("{s:I,s:I,s:I,s:I,s:I}",

@@ -459,6 +459,16 @@ uint64_t cpu_llc_bytes(hwloc_topology_t topo, unsigned cpu);
  */
 char *cpu_sysfs_path(char *buf, size_t n, const char *path);
 
+/*
+ * cpu_sysfs_root_check - is $BARETMA_SYSROOT, when set and not empty, an
+ * existing directory?  Without the check a mistyped root reads as a
+ * machine where every /sys and /proc file is absent (no msr module, no
+ * rdpmc file, no watchdog), which is a wrong answer, not an error.
+ * Returns 0, -ENOENT, -ENOTDIR (exists but is not a directory), or
+ * another -errno from stat().
+ */
+int cpu_sysfs_root_check(void);
+
 /* cpu_sysfs_read_line - read the first line of <root>@path without the newline.
  * Returns 0 or -errno. */
 int cpu_sysfs_read_line(const char *path, char *buf, size_t n);

@@ -7,8 +7,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cpu/cpu.h"
+
+int cpu_sysfs_root_check(void)
+{
+	const char *root = getenv("BARETMA_SYSROOT");
+	struct stat st;
+
+	if (!root || !*root)
+		return 0;
+	if (stat(root, &st) < 0)
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
 
 char *cpu_sysfs_path(char *buf, size_t n, const char *path)
 {

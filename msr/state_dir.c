@@ -14,12 +14,19 @@ const char *state_dir_path(void)
 	return d && *d ? d : "/run/baretma";
 }
 
+int state_dir_check(void)
+{
+	return state_dir_path()[0] == '/' ? 0 : -EINVAL;
+}
+
 int state_dir_open(bool create, int *dirfd)
 {
 	const char *dir = state_dir_path();
 	struct stat st;
-	int fd, rc = 0;
+	int fd, rc = state_dir_check();
 
+	if (rc)
+		return rc;
 	if (lstat(dir, &st) < 0) {
 		if (errno != ENOENT || !create)
 			return -errno;

@@ -20,10 +20,21 @@
 const char *state_dir_path(void);
 
 /*
+ * state_dir_check - is the state directory's name one that means the same
+ * directory from every working directory?  A relative $BARETMA_STATE_DIR
+ * does not: 'pmu enable' run in one directory and 'pmu restore' (after a
+ * crash, from a boot script) run in another would look in two places, and
+ * the journal that puts the registers back would not be found.
+ * Returns 0, or -EINVAL for a relative $BARETMA_STATE_DIR.
+ */
+int state_dir_check(void);
+
+/*
  * state_dir_open - open the state directory for openat().
  * @create: make it (mode 0700) when missing.  @dirfd: receives an
  * O_DIRECTORY|O_CLOEXEC descriptor the caller closes.
- * Returns 0, -ENOENT (missing and !@create), -ELOOP (a symbolic link),
+ * Returns 0, -EINVAL (a relative $BARETMA_STATE_DIR: state_dir_check),
+ * -ENOENT (missing and !@create), -ELOOP (a symbolic link),
  * -ENOTDIR (something other than a directory in its place), -EPERM (owned
  * by another user, or group/other-writable), -EACCES (cannot be searched or
  * created), or another -errno from lstat/mkdir/open.

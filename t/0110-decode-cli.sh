@@ -50,4 +50,52 @@ out=$("$BARETMA" decode 2>&1); rc=$?
 is "$rc" 64 "no value is a usage error"
 out=$("$BARETMA" decode 0xff --from 1:0xff --to 2:0xff 2>&1); rc=$?
 is "$rc" 64 "value and region together is a usage error"
+# --- the level: from the value unless --level (issue 8 point 12) --------------
+# 0x4c331a66 is an Ice Lake value: bytes 4-7 (the level-2 fields,
+# pmu-reference section 3.2) are zero.  It has no level 2: shown at level 1.
+names() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["level"], len([k for k in d if k.startswith("tma_")]))'; }
+out=$("$BARETMA" decode 0x4c331a66 --json); rc=$?
+is "$rc" 0 "level-1 value exits 0"
+is "$(printf '%s' "$out" | names)" "1 4" "bytes 4-7 zero: level 1, the four level-1 nodes only"
+out=$("$BARETMA" decode 0x4c331a66)
+like "$out" "level 1 \(bytes 4-7 are zero" "text says why it shows level 1"
+unlike "$out" "tma_heavy_operations" "text has no level-2 node"
+out=$("$BARETMA" decode 0x4c331a66 --level 2 --json)
+is "$(printf '%s' "$out" | names)" "2 12" "--level 2 shows level 2 anyway (12 nodes)"
+# Heavy Ops byte 0 -> 0 %; Light Ops = Retiring = 102/255 = 40 %
+is "$(printf '%s' "$out" | jget tma_light_operations)" "40.0000" "--level 2: light ops = retiring (heavy ops byte 0)"
+out=$("$BARETMA" decode 0x302014224c331a66 --json)
+is "$(printf '%s' "$out" | names)" "2 12" "bytes 4-7 set: level 2 without --level"
+out=$("$BARETMA" decode 0x302014224c331a66 --level 1 --json)
+is "$(printf '%s' "$out" | names)" "1 4" "--level 1 keeps level 1"
+# Regions: level 2 when either reading has level-2 bytes.
+out=$("$BARETMA" decode --from 1000:0x1f402080 --to 101000:0x66333333 --json)
+is "$(printf '%s' "$out" | names)" "1 4" "region without level-2 bytes: level 1"
+out=$("$BARETMA" decode --from 0:0 --to 1000:0x302014224c331a66 --json)
+is "$(printf '%s' "$out" | names)" "2 12" "region whose end reading has level-2 bytes: level 2"
+
+# --- --slots 0 is zero slots, flagged; no --slots is "not given" (null) ------
+out=$("$BARETMA" decode 0x4c331a66 --slots 0); rc=$?
+is "$rc" 0 "--slots 0 exits 0 (flagged, like other flags)"
+like "$out" "flags: zero slots \(--slots 0" "--slots 0 is flagged as zero slots"
+like "$out" "slots: 0" "--slots 0 shows the slot count it was given"
+out=$("$BARETMA" decode 0x4c331a66 --slots 0 --json)
+is "$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["flags"])')" \
+	"['zero_slots']" "JSON flags: an array naming zero_slots"
+out=$("$BARETMA" decode 0x4c331a66 --json)
+is "$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["slots"], d["input"]["slots"], d.get("flags"))')" \
+	"None None []" "no --slots: slots null (not 0), flags an empty array"
+out=$("$BARETMA" decode 0x4c331a66 --slots 1 --json)
+is "$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["slots"], d.get("flags"))')" \
+	"1.0 []" "--slots 1: no zero-slots flag"
+
+# --- usage errors name what is wrong ------------------------------------------
+out=$("$BARETMA" decode 0xff --from 1:0xff --to 2:0xff 2>&1)
+like "$out" "^baretma: decode: a METRICS value and --from/--to exclude each other" "value with a region is named"
+out=$("$BARETMA" decode --from 1:0xff 2>&1); rc=$?
+is "$rc" 64 "--from without --to exits 64"
+like "$out" "^baretma: decode: --from needs --to \(try: baretma decode --help\)$" "--from without --to is named"
+out=$("$BARETMA" decode --from 1:0xff --to 2:0xff --slots 5 2>&1); rc=$?
+is "$rc" 64 "--slots with a region exits 64"
+like "$out" "--slots goes with a single METRICS value" "--slots with a region is named"
 done_testing

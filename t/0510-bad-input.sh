@@ -76,6 +76,20 @@ bad "CPU list with junk" 64 "bad --cpu '1,x'" -- pmu enable --cpu 1,x
 bad "CPU range backwards" 64 "bad --cpu '3-1'" -- pmu enable --cpu 3-1
 bad "negative CPU" 64 "bad --cpu '-1'" -- bench --backend tsc --cpu -1
 bad "CPU number beyond the limit" 64 "4096" -- bench --backend tsc --cpu 4096
+bad "CPU list with an empty element" 64 "bad --cpu '0,,1'" -- pmu enable --cpu 0,,1
+bad "CPU list starting with a comma" 64 "bad --cpu ',1'" -- pmu enable --cpu ,1
+bad "CPU list ending with a comma" 64 "bad --cpu '1,'" -- pmu enable --cpu 1,
+bad "CPU list with an empty element (msr)" 64 "bad CPU '0,,1'" -- msr read 0,,1 0x38f
+
+# --- options -----------------------------------------------------------------
+bad "unknown option" 64 "^baretma: bench: unknown option '--frob' \\(try: baretma bench --help\\)\$" -- \
+	bench --frob
+bad "option without its argument" 64 "^baretma: pmu enable: option '--cpu' needs an argument" -- \
+	pmu enable --cpu
+bad "option that does not apply" 64 "option '--force' does not apply to 'pmu status'" -- \
+	pmu status --force
+bad "two output formats" 64 "--json and --csv exclude each other" -- \
+	bench --backend tsc --kernel empty --reps 1 --warmup 0 --json --csv
 
 # --- counts ----------------------------------------------------------------
 bad "zero repetitions" 64 "bad --reps '0'" -- bench --backend tsc --reps 0
@@ -111,6 +125,13 @@ bad "PERF_METRICS value that is not hex" 65 "bad IA32_PERF_METRICS value '0xnoth
 bad "region with slots going back" 65 "cannot decode the region" -- \
 	decode --from 5000:0x1f402080 --to 1000:0x22381a20
 
+# --- sysroot -------------------------------------------------------------------
+bad "sysroot that does not exist" 66 "BARETMA_SYSROOT '$tmp/nosys': No such file or directory" \
+	BARETMA_SYSROOT=$tmp/nosys -- pmu enable --cpu 0 --stop-nmi-watchdog
+echo "not a directory" >"$tmp/sysfile"
+bad "sysroot that is a file" 66 "BARETMA_SYSROOT '$tmp/sysfile': not a directory" \
+	BARETMA_SYSROOT=$tmp/sysfile -- info
+
 # --- state file --------------------------------------------------------------
 printf '1 0x38f\n' >"$tmp/badstate"
 bad "malformed state file" 65 "state file '$tmp/badstate': line 1" \
@@ -127,6 +148,11 @@ bad "state directory that is a file" 73 "$tmp/file-run.*Not a directory.*BARETMA
 mkdir -m 0777 "$tmp/open-run"
 bad "state directory writable by others" 77 "$tmp/open-run" \
 	BARETMA_STATE_DIR=$tmp/open-run -- pmu enable --cpu 0
+mkdir "$tmp/wd"
+cd "$tmp/wd" || exit 1
+bad "state directory given as a relative path" 64 "BARETMA_STATE_DIR 'run': a relative path: refused" \
+	BARETMA_STATE_DIR=run -- pmu enable --cpu 0
+cd - >/dev/null || exit 1
 bad "state directory that cannot be created" 73 "/proc/baretma-run.*BARETMA_STATE_DIR" \
 	BARETMA_STATE_DIR=/proc/baretma-run -- pmu enable --cpu 0
 if [ "$(id -u)" = 0 ]; then

@@ -29,6 +29,8 @@ unlike() {
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $1"; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; exit $?; }
-# A scratch directory removed at exit.
+# A scratch directory removed at exit; absolute even under a relative TMPDIR
+# (tests hand paths under it to baretma as BARETMA_STATE_DIR).
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/baretma-t.XXXXXX")
+tmp=$(cd "$tmp" && pwd)
 trap 'rm -rf "$tmp"' EXIT

@@ -3,6 +3,8 @@
 # BARETMA_MSR=state:FILE and BARETMA_STATE_DIR; default them to harmless values.
 unset BARETMA_MSR_TRACE BARETMA_CPUID_DUMP
 BARETMA_STATE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/baretma-state.XXXXXX")
+# baretma refuses a relative state directory: a relative TMPDIR must not make one.
+BARETMA_STATE_DIR=$(cd "$BARETMA_STATE_DIR" && pwd)
 export BARETMA_STATE_DIR
 # Default MSR backend for tests: a path that cannot exist, so no test can reach
 # a real /dev/cpu/N/msr even on a machine that has one.
