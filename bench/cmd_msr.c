@@ -72,7 +72,9 @@ static void msr_usage(FILE *f)
 "Without --force, write only takes the Intel architectural PMU registers\n"
 "baretma knows (IA32_PERFEVTSELx, IA32_PMCx, IA32_A_PMCx, IA32_FIXED_CTRx,\n"
 "IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL, IA32_PERF_GLOBAL_STATUS_RESET/SET,\n"
-"IA32_PERF_METRICS) with only the bits each CPU defines; PMI bits are refused.\n"
+"IA32_PERF_METRICS) with only the bits each CPU defines; PMI bits are refused,\n"
+"and so is fixed counter 3's METRICS_CLEAR_EN (IA32_FIXED_CTR_CTRL bit 14)\n"
+"unless the CPU's IA32_PERF_CAPABILITIES[19] enumerates RDPMC metrics-clear.\n"
 "\n"
 "  --json             read: one JSON document\n"
 "  --force            write: a register baretma does not know (thermal, power,\n"
@@ -373,7 +375,9 @@ static bool read_perf_caps(const struct cpu_source *src, struct msr_dev *dev, un
 }
 
 /* The PMU of @cpu for msr_write_check: its core kind's counters; the
- * fixed-counter width from its own leaf 0xA EDX[12:5] (§1.8). */
+ * fixed-counter width from its own leaf 0xA EDX[12:5] (§1.8); full-width
+ * writes (bit 13) and RDPMC metrics-clear (bit 19) from its own
+ * IA32_PERF_CAPABILITIES (§1.6, §3.5). */
 static void pmu_caps(const struct cpu_source *src, struct msr_dev *dev,
 		     const struct cpu_info *ci, unsigned cpu, struct msr_pmu_caps *c)
 {
@@ -392,8 +396,10 @@ static void pmu_caps(const struct cpu_source *src, struct msr_dev *dev,
 	c->fixed_mask = k->fixed_mask;
 	c->fixed_width = arch.fixed_width;
 	c->perf_metrics_level = k->topdown_level;
-	c->full_width_write = read_perf_caps(src, dev, cpu, &perf_caps) &&
-			      (perf_caps & PERF_CAP_FULL_WIDTH_WRITE);
+	if (!read_perf_caps(src, dev, cpu, &perf_caps))
+		return; /* unreadable: neither capability (the safe side) */
+	c->full_width_write = (perf_caps & PERF_CAP_FULL_WIDTH_WRITE) != 0;
+	c->metrics_clear = (perf_caps & PERF_CAP_RDPMC_METRICS_CLEAR) != 0;
 }
 
 /* Identify the CPUs, with IA32_PERF_CAPABILITIES of the first one (as pmu

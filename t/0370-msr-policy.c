@@ -6,6 +6,12 @@
  *     IA32_PERF_CAPABILITIES[13] full-width writes.
  *   Skylake: 4 GP (48 bits), 3 fixed (mask 0x7), no PERF_METRICS, no
  *     full-width writes assumed.
+ *   Lion Cove P-core (Lunar Lake): 10 GP, fixed mask 0xf, PERF_METRICS level
+ *     2, IA32_PERF_CAPABILITIES[19] RDPMC metrics-clear (pmu-reference §3.5).
+ * IA32_FIXED_CTR_CTRL bit 14 = FC3 field (bits 15:12) bit 2: METRICS_CLEAR_EN
+ * where PERF_CAPABILITIES[19] is set (linux commit 0e45818ec189), else
+ * refused; so ICL allows 0x3777 (FC0-2: OS|USR|AnyThread = 0x7, FC3: 0x3),
+ * Lion Cove 0x7777.
  */
 #include <string.h>
 
@@ -15,6 +21,7 @@
 static const struct msr_pmu_caps icl = { 8, 48, 0xf, 48, 1, true };
 static const struct msr_pmu_caps skl = { 4, 48, 0x7, 48, 0, false };
 static const struct msr_pmu_caps spr = { 8, 48, 0xff, 48, 2, true };
+static const struct msr_pmu_caps lnc = { 10, 48, 0xf, 48, 2, true, true };
 
 #define V(caps, msr, val, want, name) do {                                     \
 	char why_[256];                                                        \
@@ -42,7 +49,15 @@ int main(void)
 	V(icl, 0x38d, 0x3333ull, MSR_WRITE_OK, "ICL FIXED_CTR_CTRL 0x3333 (FC0-3 OS+USR)");
 	V(skl, 0x38d, 0x3333ull, MSR_WRITE_RESERVED, "Skylake FIXED_CTR_CTRL FC3 field (no FC3)");
 	V(icl, 0x38d, 0x8000ull, MSR_WRITE_RESERVED, "FC3 PMI bit 15 refused");
-	V(icl, 0x38d, 0x4000ull, MSR_WRITE_OK, "FC3 bit 14 (AnyThread / METRICS_CLEAR) allowed");
+	V(icl, 0x38d, 0x4000ull, MSR_WRITE_RESERVED,
+	  "FC3 bit 14 (METRICS_CLEAR_EN) refused without PERF_CAPABILITIES[19]");
+	msr_write_check(&icl, 0x38d, 0x7333, why, sizeof(why));
+	ok(strstr(why, "bits 0x4000 of 0x7333") && strstr(why, "(allowed: 0x3777)") &&
+	   strstr(why, "METRICS_CLEAR_EN") && strstr(why, "IA32_PERF_CAPABILITIES[19]"),
+	   "the bit, the allowed mask and the missing capability are named: %s", why);
+	V(icl, 0x38d, 0x3777ull, MSR_WRITE_OK, "FC0-2 AnyThread (bit 4i+2) still allowed");
+	V(lnc, 0x38d, 0x7333ull, MSR_WRITE_OK, "Lion Cove with PERF_CAPABILITIES[19]: bit 14 allowed");
+	V(lnc, 0x38d, 0xf333ull, MSR_WRITE_RESERVED, "Lion Cove: FC3 PMI bit 15 still refused");
 	V(icl, 0x38d, 1ull << 32, MSR_WRITE_RESERVED, "adaptive PEBS bit 32 not supported");
 
 	/* IA32_PERFEVTSELx: 0x4300c0 = EN(22) | OS(17) | USR(16) | event 0xc0. */

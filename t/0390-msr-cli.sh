@@ -8,10 +8,16 @@
 #   Ice Lake i7-1065G7: 8 CPUs; 8 GP counters x 48 bits, fixed counters 0-3
 #     (x 48 bits), PERF_METRICS level 1 -> IA32_FIXED_CTR_CTRL defines
 #     bits 0-2 of each 4-bit field (EN_OS, EN_USR, AnyThread), bit 4i+3 is
-#     PMI (refused): allowed 0x7777; IA32_PERF_GLOBAL_CTRL allows 0xff (GP),
+#     PMI (refused); FC3's bit 2 (bit 14) is METRICS_CLEAR_EN, allowed only
+#     with IA32_PERF_CAPABILITIES[19] (pmu-reference §3.5), which 0xf4c5
+#     lacks: allowed 0x3777; IA32_PERF_GLOBAL_CTRL allows 0xff (GP),
 #     0xf << 32 (FC0-3), 1 << 48; PERF_METRICS level 1 defines bytes 0-3.
 #   Skylake i5-6600K: 1 CPU, fixed counters 0-2, no PERF_METRICS: bit 48
 #     of IA32_PERF_GLOBAL_CTRL is reserved (a #GP on hardware, §1.3).
+#   Lunar Lake Core Ultra 9 288V: CPUs 0-3 Lion Cove P-cores (fixed
+#     counters 0-3), 4-7 Skymont E-cores; with IA32_PERF_CAPABILITIES
+#     0x8f4c5 (0xf4c5 | bit 19, RDPMC metrics-clear) FC3's bit 14 is allowed
+#     (0x7333), with 0xf4c5 it is not.
 # IA32_PERF_CAPABILITIES 0xf4c5 has bit 13 (full-width writes, §1.6) set;
 # 0xd4c5 has it clear.
 #
@@ -23,6 +29,7 @@
 D=$SHARED_CPUID/libcpuid/v0.6.2/intel
 ICL=$D/core_10th_gen/ice-lake-i7.test
 SKL=$D/core_6th_gen/skylake-i5.test
+LNL=$SHARED_CPUID/libcpuid/master-history/intel/x86-64/lion-cove/intel-core-ultra-9-288v.test
 
 BARETMA_MSR=state:$tmp/state
 BARETMA_STATE_DIR=$tmp/run
@@ -263,8 +270,11 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind enable, the backen
 	cp "$tmp/icl.orig" "$tmp/state"
 	jbefore=
 	refused "icl: FC3 PMI bit 15" 65 write 0 0x38d 0x8000
-	like "$out" "IA32_FIXED_CTR_CTRL: bits 0x8000 of 0x8000 are reserved or refused on this CPU \(allowed: 0x7777\)" \
-		"icl: PMI bit named, allowed bits 0x7777"
+	like "$out" "IA32_FIXED_CTR_CTRL: bits 0x8000 of 0x8000 are reserved or refused on this CPU \(allowed: 0x3777\)" \
+		"icl: PMI bit named, allowed bits 0x3777"
+	refused "icl: FC3 bit 14 (METRICS_CLEAR_EN) without PERF_CAPABILITIES[19]" 65 write 0 0x38d 0x7333
+	like "$out" "bits 0x4000 of 0x7333 are reserved or refused on this CPU \(allowed: 0x3777\); bit 14 is fixed counter 3's METRICS_CLEAR_EN, which needs RDPMC metrics-clear mode \(IA32_PERF_CAPABILITIES\[19\]" \
+		"icl: bit 14 named with the capability it needs"
 	refused "icl: PMI bit 15 with --force" 65 write --force 0 0x38d 0xb333
 	refused "icl: GLOBAL_CTRL bit 36 (no FC4)" 65 write 1 0x38f 0x1000000000
 	like "$out" "bits 0x1000000000 of 0x1000000000 are reserved" "icl: bit 36 named"
@@ -394,6 +404,24 @@ if [ -r "$SKL" ]; then
 	is "$(grep -h '^reg ' "$tmp/run"/run-*.journal)" "reg 0 0x38f 0x70000000f" "skl: journaled"
 else
 	skip "no Skylake dump ($SKL)"
+fi
+
+# --- Lunar Lake: RDPMC metrics-clear from IA32_PERF_CAPABILITIES[19] -----------
+if [ -r "$LNL" ]; then
+	rm -f "$tmp/run"/run-*.journal
+	jbefore=
+	fixture 0 7 0xf4c5 >"$tmp/state"
+	refused "lnl: FC3 bit 14 with PERF_CAPABILITIES 0xf4c5 (no bit 19)" 65 \
+		write --cpuid-dump "$LNL" 1 0x38d 0x7333
+	like "$out" "METRICS_CLEAR_EN, which needs RDPMC metrics-clear mode" "lnl: the capability is named"
+	fixture 0 7 0x8f4c5 >"$tmp/state"
+	out=$("$BARETMA" msr write --cpuid-dump "$LNL" 1 0x38d 0x7333 2>&1); rc=$?
+	is "$rc" 0 "lnl: FC3 bit 14 with PERF_CAPABILITIES 0x8f4c5 (bit 19): allowed"
+	is "$(grep '^1 0x38d ' "$tmp/state")" "1 0x38d 0x7333" "lnl: written"
+	"$BARETMA" pmu restore >/dev/null 2>&1
+	is "$(grep '^1 0x38d ' "$tmp/state")" "1 0x38d 0x333" "lnl: restored"
+else
+	skip "no Lunar Lake dump ($LNL)"
 fi
 
 done_testing
