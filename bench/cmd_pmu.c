@@ -23,6 +23,7 @@
 #include "bench/cmd_pmu.h"
 #include "cpu/cpu.h"
 #include "msr/intel_regs.h"
+#include "msr/msr_names.h"
 
 static void pmu_usage(FILE *f)
 {
@@ -74,34 +75,6 @@ void cli_pmu_fmt_time(char *buf, size_t n, long long t)
 
 	if (!gmtime_r(&tt, &tm) || !strftime(buf, n, "%Y-%m-%d %H:%M:%S UTC", &tm))
 		snprintf(buf, n, "%lld", t);
-}
-
-/* The SDM name of a PMU register (msr/intel_regs.h), else "MSR 0x..". */
-const char *cli_pmu_reg_name(uint32_t msr, char *buf, size_t n)
-{
-	static const struct { uint32_t msr; const char *name; } names[] = {
-		{ IA32_PERF_GLOBAL_CTRL, "IA32_PERF_GLOBAL_CTRL" },
-		{ IA32_FIXED_CTR_CTRL, "IA32_FIXED_CTR_CTRL" },
-		{ IA32_PERF_METRICS, "IA32_PERF_METRICS" },
-		{ IA32_PERF_GLOBAL_STATUS_SET, "IA32_PERF_GLOBAL_STATUS_SET" },
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].msr == msr) {
-			snprintf(buf, n, "%s", names[i].name);
-			return buf;
-		}
-	if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + 7)
-		snprintf(buf, n, "IA32_FIXED_CTR%u", (unsigned)(msr - IA32_FIXED_CTR0));
-	else if (msr >= IA32_PERFEVTSEL0 && msr < IA32_PERFEVTSEL0 + 32)
-		snprintf(buf, n, "IA32_PERFEVTSEL%u", (unsigned)(msr - IA32_PERFEVTSEL0));
-	else if (msr >= IA32_PMC0 && msr < IA32_PMC0 + 32)
-		snprintf(buf, n, "IA32_PMC%u", (unsigned)(msr - IA32_PMC0));
-	else if (msr >= 0x4c1u && msr < 0x4c1u + 32) /* IA32_A_PMCx, pmu-reference §1.1 */
-		snprintf(buf, n, "IA32_A_PMC%u", (unsigned)(msr - 0x4c1u));
-	else
-		snprintf(buf, n, "MSR 0x%" PRIx32, msr);
-	return buf;
 }
 
 /* ------------------------------------------------------------- options */
@@ -240,7 +213,10 @@ void cli_pmu_fmt_regs(char *buf, size_t n, struct msr_dev *dev, const struct jou
 			continue;
 		if (current)
 			rc = msr_read(dev, cpu, r->msr, &v);
-		cli_pmu_reg_name(r->msr, name, sizeof(name));
+		if (msr_reg_name(r->msr))
+			snprintf(name, sizeof(name), "%s", msr_reg_name(r->msr));
+		else
+			snprintf(name, sizeof(name), "0x%" PRIx32, r->msr);
 		w = rc ? snprintf(buf + o, n - o, "%s%s=?", o ? " " : "", name)
 		       : snprintf(buf + o, n - o, "%s%s=0x%" PRIx64, o ? " " : "", name, v);
 		if (w < 0)

@@ -40,9 +40,6 @@ int cli_pmu_parse_cpus(const char *list, unsigned *cpus);
 /* "2024-01-02 03:04:05 UTC" for Unix time @t. */
 void cli_pmu_fmt_time(char *buf, size_t n, long long t);
 
-/* The SDM name of a PMU register into @buf, else "MSR 0x..". */
-const char *cli_pmu_reg_name(uint32_t msr, char *buf, size_t n);
-
 /* Every journal in the state directory; *n entries (free with
  * cli_pmu_journals_free).  Returns 0 or the -errno of journal_list. */
 int cli_pmu_journals_load(struct journal_info **out, int *n);
@@ -55,7 +52,9 @@ bool cli_pmu_wanted(const unsigned *want, int nwant, unsigned cpu);
 bool cli_pmu_holds_wanted(const struct journal_data *d, const unsigned *want, int nwant);
 
 /* "NAME=0xSAVED ..." (or, with @current, the values read now through @dev,
- * "?" when unreadable) of the registers @d saved for @cpu. */
+ * "?" when unreadable) of the registers @d saved for @cpu; NAME is the SDM
+ * name (msr/msr_names.h), or the index in hex for a register baretma does
+ * not know ("0x1a0=0x850089"). */
 void cli_pmu_fmt_regs(char *buf, size_t n, struct msr_dev *dev, const struct journal_data *d,
 		      unsigned cpu, bool current);
 

@@ -17,6 +17,7 @@
 #include "cpu/cpu.h"
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
+#include "msr/msr_names.h"
 #include "msr/state_dir.h"
 
 /* ------------------------------------------------------------- status */
@@ -125,7 +126,6 @@ static json_t *cpu_json(struct msr_dev *dev, const struct journal_data *d, unsig
 	};
 	struct live l = read_live(dev, d, cpu);
 	json_t *saved = json_object(), *regs = json_array();
-	char name[40];
 
 	for (int i = 0; i < d->nregs; i++) {
 		const struct journal_reg *r = &d->regs[i];
@@ -136,8 +136,9 @@ static json_t *cpu_json(struct msr_dev *dev, const struct journal_data *d, unsig
 		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 			if (keys[k].msr == r->msr)
 				json_object_set_new(saved, keys[k].key, hex_json(r->saved));
-		json_array_append_new(regs, json_pack("{s:o, s:s, s:o, s:o}",
-			"msr", hex_json(r->msr), "name", cli_pmu_reg_name(r->msr, name, sizeof(name)),
+		json_array_append_new(regs, json_pack("{s:o, s:o, s:o, s:o}",
+			"msr", hex_json(r->msr), "name", msr_reg_name(r->msr) ?
+			json_string(msr_reg_name(r->msr)) : json_null(),
 			"saved", hex_json(r->saved), "current",
 			l.rc != -EXDEV && !msr_read(dev, cpu, r->msr, &v) ? hex_json(v) : json_null()));
 	}

@@ -3,9 +3,9 @@
 #include <stdio.h>
 
 #include "msr/intel_regs.h"
+#include "msr/msr_names.h"
 #include "msr/msr_policy.h"
 
-#define IA32_A_PMC0        0x4c1u /* MSR_IA32_PMC0, full-width alias (§1.1) */
 #define MAX_GP_ARCH        8u     /* architectural MSR ranges baretma names */
 #define MAX_FIXED_ARCH     7u     /* FC0..FC6 (§1.1) */
 
@@ -60,37 +60,6 @@ static const char *fixed_ctrl_note(const struct msr_pmu_caps *c, uint64_t val)
 	return "PMI bits (4i+3) are refused: no PMI is armed by baretma";
 }
 
-const char *msr_reg_name(uint32_t msr, char *buf, size_t n)
-{
-	static const struct { uint32_t msr; const char *name; } fixed[] = {
-		{ IA32_PERF_METRICS, "IA32_PERF_METRICS" },
-		{ IA32_PERF_CAPABILITIES, "IA32_PERF_CAPABILITIES" },
-		{ IA32_FIXED_CTR_CTRL, "IA32_FIXED_CTR_CTRL" },
-		{ IA32_PERF_GLOBAL_STATUS, "IA32_PERF_GLOBAL_STATUS" },
-		{ IA32_PERF_GLOBAL_CTRL, "IA32_PERF_GLOBAL_CTRL" },
-		{ IA32_PERF_GLOBAL_STATUS_RESET, "IA32_PERF_GLOBAL_STATUS_RESET" },
-		{ IA32_PERF_GLOBAL_STATUS_SET, "IA32_PERF_GLOBAL_STATUS_SET" },
-		{ IA32_PERF_GLOBAL_INUSE, "IA32_PERF_GLOBAL_INUSE" },
-	};
-
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		if (fixed[i].msr == msr) {
-			snprintf(buf, n, "%s", fixed[i].name);
-			return buf;
-		}
-	if (msr >= IA32_PMC0 && msr < IA32_PMC0 + MAX_GP_ARCH)
-		snprintf(buf, n, "IA32_PMC%u", msr - IA32_PMC0);
-	else if (msr >= IA32_A_PMC0 && msr < IA32_A_PMC0 + MAX_GP_ARCH)
-		snprintf(buf, n, "IA32_A_PMC%u", msr - IA32_A_PMC0);
-	else if (msr >= IA32_PERFEVTSEL0 && msr < IA32_PERFEVTSEL0 + MAX_GP_ARCH)
-		snprintf(buf, n, "IA32_PERFEVTSEL%u", msr - IA32_PERFEVTSEL0);
-	else if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + MAX_FIXED_ARCH)
-		snprintf(buf, n, "IA32_FIXED_CTR%u", msr - IA32_FIXED_CTR0);
-	else
-		snprintf(buf, n, "MSR 0x%" PRIx32, msr);
-	return buf;
-}
-
 /* Verdict for a value against the defined bits @ok of a known register. */
 static enum msr_write_verdict bits_check(const char *name, uint64_t val, uint64_t ok,
 					 const char *note, char *why, size_t n)
@@ -122,7 +91,10 @@ enum msr_write_verdict msr_write_check(const struct msr_pmu_caps *c, uint32_t ms
 	uint64_t ctr = counter_bits(c);
 	unsigned i;
 
-	msr_reg_name(msr, name, sizeof(name));
+	if (msr_reg_name(msr))
+		snprintf(name, sizeof(name), "%s", msr_reg_name(msr));
+	else
+		snprintf(name, sizeof(name), "MSR 0x%" PRIx32, msr);
 	switch (msr) {
 	case IA32_PERF_GLOBAL_STATUS:
 	case IA32_PERF_GLOBAL_INUSE:

@@ -63,11 +63,4 @@ enum msr_write_verdict {
 enum msr_write_verdict msr_write_check(const struct msr_pmu_caps *caps, uint32_t msr,
 				       uint64_t val, char *why, size_t n);
 
-/*
- * msr_reg_name - the SDM name of @msr into @buf ("IA32_PERFEVTSEL2",
- * "IA32_FIXED_CTR3", ...) or "MSR 0x<hex>" when baretma does not know it.
- * Returns @buf.
- */
-const char *msr_reg_name(uint32_t msr, char *buf, size_t n);
-
 #endif

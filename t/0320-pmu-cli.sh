@@ -72,6 +72,32 @@ out=$("$BARETMA" pmu restore 2>&1); rc=$?
 is "$rc" 0 "restore with no journal exits 0"
 like "$out" "nothing to restore" "restore with no journal says so"
 
+# --- status names only registers baretma knows ---------------------------------
+# A planted journal of a dead run holding IA32_MISC_ENABLE (0x1a0: not a PMU
+# register, SDM Vol. 4), 0x18e (past IA32_PERFEVTSEL7, the last architectural
+# event select, pmu-reference §1.1) and IA32_PERFEVTSEL7 (0x18d).
+printf '0 0x18d 0x0\n0 0x18e 0x0\n0 0x1a0 0x850089\n' >"$tmp/state"
+sh -c 'exit 0' & dead=$!
+wait "$dead"
+mkdir -p "$tmp/run" && chmod 700 "$tmp/run"
+printf '# baretma journal v2\npid %s\nstarttime 0\ntime 1700000000\ncmd baretma bench\nbackend state:%s\nkind run\nuser_only 0\nreg 0 0x1a0 0x850088\nreg 0 0x18e 0x1\nreg 0 0x18d 0x2\n' \
+	"$dead" "$tmp/state" >"$tmp/run/run-$dead.journal"
+chmod 600 "$tmp/run/run-$dead.journal"
+out=$("$BARETMA" pmu status 2>&1); rc=$?
+is "$rc" 0 "planted journal: status exits 0"
+like "$out" "saved: +0x1a0=0x850088 0x18e=0x1 IA32_PERFEVTSEL7=0x2" \
+	"planted journal: unknown registers as plain hex, IA32_PERFEVTSEL7 by name"
+unlike "$out" "IA32_PERFEVTSEL(8|26)" "planted journal: 0x18e and 0x1a0 are not named event selects"
+if command -v python3 >/dev/null 2>&1; then
+	"$BARETMA" pmu status --json >"$tmp/st.json"
+	is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([(r["msr"], r["name"]) for r in d["journals"][0]["cpus"][0]["registers"]])' "$tmp/st.json")" \
+		"[('0x1a0', None), ('0x18e', None), ('0x18d', 'IA32_PERFEVTSEL7')]" \
+		"planted journal: --json name is null for a register baretma does not know"
+else
+	skip "no python3"
+fi
+rm -f "$tmp/run/run-$dead.journal"
+
 # --- Ice Lake: enable, status, restore --------------------------------------
 if [ -r "$ICL" ]; then
 	orig 0 7 >"$tmp/state"; cp "$tmp/state" "$tmp/icl.orig"

@@ -13,8 +13,10 @@
  * refused; so ICL allows 0x3777 (FC0-2: OS|USR|AnyThread = 0x7, FC3: 0x3),
  * Lion Cove 0x7777.
  */
+#include <errno.h>
 #include <string.h>
 
+#include "msr/msr_names.h"
 #include "msr/msr_policy.h"
 #include "t/tap.h"
 
@@ -92,10 +94,32 @@ int main(void)
 	V(icl, 0x1a0, 0, MSR_WRITE_UNKNOWN, "IA32_MISC_ENABLE is not a PMU register: --force");
 	V(icl, 0x1900, 0, MSR_WRITE_UNKNOWN, "arch-perfmon v6 alias is unknown: --force");
 
-	check_str(msr_reg_name(0x38f, name, sizeof(name)), "IA32_PERF_GLOBAL_CTRL", "name 0x38f");
-	check_str(msr_reg_name(0x188, name, sizeof(name)), "IA32_PERFEVTSEL2", "name 0x188");
-	check_str(msr_reg_name(0x30c, name, sizeof(name)), "IA32_FIXED_CTR3", "name 0x30c");
-	check_str(msr_reg_name(0x4c3, name, sizeof(name)), "IA32_A_PMC2", "name 0x4c3");
-	check_str(msr_reg_name(0x1a0, name, sizeof(name)), "MSR 0x1a0", "unknown name");
+	/* Names (msr/msr_names.h): SDM Vol. 4 names at pmu-reference §1.1's
+	 * addresses; architectural GP ranges are 8 long (0x186-0x18d). */
+	check_str(msr_reg_name(0x38f), "IA32_PERF_GLOBAL_CTRL", "name 0x38f");
+	check_str(msr_reg_name(0x188), "IA32_PERFEVTSEL2", "name 0x188");
+	check_str(msr_reg_name(0x18d), "IA32_PERFEVTSEL7", "name 0x18d (the last architectural one)");
+	check_str(msr_reg_name(0x30c), "IA32_FIXED_CTR3", "name 0x30c");
+	check_str(msr_reg_name(0x4c3), "IA32_A_PMC2", "name 0x4c3");
+	check_str(msr_reg_name(0xc8), "IA32_PMC7", "name 0xc8");
+	check_str(msr_reg_name(0x390), "IA32_PERF_GLOBAL_STATUS_RESET", "name 0x390");
+	ok(msr_reg_name(0x1a0) == NULL, "0x1a0 (IA32_MISC_ENABLE) is not named an event select");
+	ok(msr_reg_name(0x18e) == NULL && msr_reg_name(0xc9) == NULL && msr_reg_name(0x4c9) == NULL,
+	   "nothing past the 8 architectural GP registers is named");
+	check_str(msr_reg_label(0x38d, name, sizeof(name)), "IA32_FIXED_CTR_CTRL (0x38d)", "label 0x38d");
+	check_str(msr_reg_label(0x1a0, name, sizeof(name)), "MSR 0x1a0", "label of an unknown register");
+	{
+		uint32_t m = 0;
+
+		check_int(msr_reg_lookup("IA32_PERF_GLOBAL_CTRL", &m), ==, 0, "lookup IA32_PERF_GLOBAL_CTRL");
+		check_u64(m, ==, 0x38f, "... is 0x38f");
+		check_int(msr_reg_lookup("ia32_perfevtsel3", &m), ==, 0, "lookup is case-insensitive");
+		check_u64(m, ==, 0x189, "ia32_perfevtsel3 is 0x189");
+		check_int(msr_reg_lookup("IA32_PERF_GLOBAL_OVF_CTRL", &m), ==, 0, "the older SDM name");
+		check_u64(m, ==, 0x390, "IA32_PERF_GLOBAL_OVF_CTRL is 0x390");
+		check_int(msr_reg_lookup("IA32_MISC_ENABLE", &m), ==, -ENOENT, "unknown name: -ENOENT");
+		check_int(msr_reg_lookup("IA32_PERFEVTSEL8", &m), ==, -ENOENT, "IA32_PERFEVTSEL8: -ENOENT");
+		check_int(msr_reg_lookup("", &m), ==, -ENOENT, "empty name: -ENOENT");
+	}
 	return done_testing();
 }

@@ -98,6 +98,19 @@ for a in 0x1ffffffffffffffff 18446744073709551616 0x12z " 1" 1.5; do
 	is "$rc" 64 "VALUE '$a': exit 64"
 	like "$out" "bad VALUE '$(re "$a")'" "VALUE '$a': named"
 done
+# Register names (msr/msr_names.h, SDM names of pmu-reference §1.1): an
+# unknown one is a usage error naming it, pointing at the list in --help.
+for a in IA32_MISC_ENABLE IA32_PERFEVTSEL8 FOO; do
+	out=$("$BARETMA" msr read 0 "$a" 2>&1); rc=$?
+	is "$rc" 64 "MSR name '$a': exit 64"
+	like "$out" "msr read: unknown register '$a': give an MSR index in hex \(0x38f\) or decimal, or a register name baretma knows \(try: baretma msr --help\)" \
+		"MSR name '$a': named, with the remedy"
+done
+out=$("$BARETMA" msr write 0 ia32_nonsense 0x0 2>&1); rc=$?
+is "$rc" 64 "write to an unknown register name: exit 64"
+out=$("$BARETMA" msr --help)
+like "$out" "IA32_PERFEVTSEL0-7 \(0x186-0x18d\)" "msr --help lists the register names: a range"
+like "$out" "IA32_PERF_GLOBAL_CTRL \(0x38f\)" "msr --help lists the register names: one register"
 out=$("$BARETMA" msr write 0 0x38d 2>&1); rc=$?
 is "$rc" 64 "write without VALUE: exit 64"
 out=$("$BARETMA" msr read 0 0x38d 0x1 2>&1); rc=$?
@@ -163,6 +176,10 @@ cpu 2 IA32_PERF_GLOBAL_CTRL (0x38f) = 0x70000000f
 cpu 5 IA32_PERF_GLOBAL_CTRL (0x38f) = 0x70000000f" "icl: one line per CPU with the fixture's value"
 	is "$(grep -c '^wr' "$tmp/trace")" 0 "icl: read writes nothing"
 	is "$(grep -c '^rd [0-9] 0x38f 0x70000000f$' "$tmp/trace")" 4 "icl: trace has the 4 reads"
+	out=$("$BARETMA" msr read 1 IA32_PERF_GLOBAL_CTRL 2>&1); rc=$?
+	is "$rc:$out" "0:cpu 1 IA32_PERF_GLOBAL_CTRL (0x38f) = 0x70000000f" "icl: read by register name"
+	out=$("$BARETMA" msr read 1 ia32_fixed_ctr_ctrl 2>&1); rc=$?
+	is "$rc:$out" "0:cpu 1 IA32_FIXED_CTR_CTRL (0x38d) = 0x333" "icl: names are case-insensitive"
 	out=$("$BARETMA" msr read 3 416 2>&1)
 	is "$out" "cpu 3 MSR 0x1a0 = 0x850089" "icl: decimal MSR 416 = 0x1a0: any MSR can be read (IA32_MISC_ENABLE)"
 	out=$("$BARETMA" msr read 4 0x188 2>&1); rc=$?
@@ -226,6 +243,16 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind enable, the backen
 	j2=$(ls "$tmp/run" | grep 'journal$' | grep -vx "$j")
 	is "$(grep '^reg ' "$tmp/run/$j2")" "reg 3 0x38d 0x3333" \
 		"icl: the forced write's journal holds the value before it"
+
+	# A write by name: the same register, the same policy.
+	rm -f "$tmp/run"/run-*.journal
+	out=$("$BARETMA" msr write 2 IA32_FIXED_CTR_CTRL 0x3333 2>&1); rc=$?
+	is "$rc" 0 "icl: write by register name"
+	is "$(grep '^2 0x38d ' "$tmp/state")" "2 0x38d 0x3333" "icl: written to 0x38d"
+	jbefore=$(journals)
+	refused "icl: by name, PMI bit" 65 write 2 IA32_FIXED_CTR_CTRL 0x8000
+	jbefore=
+	"$BARETMA" pmu restore >/dev/null 2>&1
 
 	# Several CPUs: one journal, every CPU's own old value.
 	rm -f "$tmp/run"/run-*.journal
