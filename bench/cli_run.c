@@ -25,6 +25,7 @@
  *      stays).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,6 +39,7 @@
 #include "cpu/environ.h"
 #include "msr/journal.h"
 #include "msr/lock.h"
+#include "msr/msr_names.h"
 #include "msr/pmu.h"
 #include "msr/settings.h"
 #include "msr/state_dir.h"
@@ -78,6 +80,62 @@ int cli_msr_fail_cpu(struct msr_dev *dev, unsigned cpu, const char *verb, int er
 		snprintf(what, sizeof(what), "%s", verb);
 	rc = cli_msr_fail(dev, cpu, what, err);
 	return !state && err == -ENOENT ? EX_UNAVAILABLE : rc;
+}
+
+/* The remedy for a failed access: a write refused with EIO is a #GP on
+ * WRMSR, which reserved bits cause as well as a missing register
+ * (pmu-reference §4). */
+static const char *access_remedy(const struct msr_fault *f)
+{
+	if (f->op == MSR_OP_WRITE && f->err == -EIO)
+		return "the CPU refused the write (#GP): the register does not exist on this "
+		       "CPU or the value sets a reserved bit";
+	return msr_remedy(f->err);
+}
+
+void cli_msr_access_text(struct msr_dev *dev, int err, unsigned cpu, char *buf, size_t n)
+{
+	struct msr_fault f;
+	char path[512], label[64];
+	const char *remedy;
+
+	if (!msr_last_fault(dev, &f) || f.err != err || f.op == MSR_OP_OPEN)
+		f = (struct msr_fault){ .op = 0, .cpu = cpu, .err = err };
+	msr_describe(dev, f.cpu, path, sizeof(path));
+	remedy = f.op ? access_remedy(&f) : msr_remedy(err);
+	msr_reg_label(f.msr, label, sizeof(label));
+	if (f.op == MSR_OP_WRITE)
+		snprintf(buf, n, "cannot write %s = 0x%" PRIx64 " on cpu %u through '%s': %s%s%s%s",
+			 label, f.value, f.cpu, path, strerror(-err), *remedy ? " (" : "", remedy,
+			 *remedy ? ")" : "");
+	else if (f.op == MSR_OP_READ)
+		snprintf(buf, n, "cannot read %s on cpu %u through '%s': %s%s%s%s", label, f.cpu,
+			 path, strerror(-err), *remedy ? " (" : "", remedy, *remedy ? ")" : "");
+	else
+		snprintf(buf, n, "cannot access the MSRs of cpu %u through '%s': %s%s%s%s", cpu,
+			 path, strerror(-err), *remedy ? " (" : "", remedy, *remedy ? ")" : "");
+}
+
+void cli_restore_cause(struct msr_dev *dev, int err, char *buf, size_t n)
+{
+	struct msr_fault f;
+
+	if (dev && msr_last_fault(dev, &f) && f.err == err && f.op != MSR_OP_OPEN)
+		cli_msr_access_text(dev, err, f.cpu, buf, n);
+	else
+		snprintf(buf, n, "%s", strerror(-err));
+}
+
+int cli_msr_access_fail(struct msr_dev *dev, int err, const char *ctx, unsigned cpu)
+{
+	char text[1024];
+	struct msr_fault f;
+
+	if (msr_last_fault(dev, &f) && f.err == err && f.op == MSR_OP_OPEN)
+		return cli_msr_fail_cpu(dev, f.cpu, "open", err);
+	cli_msr_access_text(dev, err, cpu, text, sizeof(text));
+	cli_err("%s%s%s", ctx ? ctx : "", ctx ? ": " : "", text);
+	return cli_exit_for_errno(err);
 }
 
 void cli_note(const char *fmt, ...)
@@ -383,7 +441,7 @@ static int owner_one(const struct cli_run *r, struct msr_dev *dev, unsigned cpu,
 	int rc = pmu_check_owner(dev, cpu, q, &rep);
 
 	if (rc && rc != -EBUSY)
-		return cli_msr_fail(dev, cpu, "read the PMU registers of", rc);
+		return cli_msr_access_fail(dev, rc, NULL, cpu);
 	if (rep.busy && !r->force) {
 		cli_err("cpu %u: fixed counter 3 / PERF_METRICS in use: %s; likely owner: %s "
 			"(--force takes over, saving and restoring the registers; if baretma "
@@ -537,15 +595,18 @@ int cli_run_settings(struct cli_run *r)
 
 int cli_run_finish(struct cli_run *r, int status, bool detach)
 {
+	char cause[1024];
 	int rc;
 
 	if (r->j && detach) {
 		journal_detach(r->j);
 	} else if (r->j) {
+		msr_fault_clear(r->dev);
 		rc = journal_restore(r->j, r->dev);
 		if (rc) {
+			cli_restore_cause(r->dev, rc, cause, sizeof(cause));
 			cli_err("could not put everything back (%s): journal '%s' kept (run: "
-				"baretma pmu restore)", strerror(-rc), journal_path(r->j));
+				"baretma pmu restore)", cause, journal_path(r->j));
 			status = status ? status : cli_exit_for_errno(rc);
 		}
 		rc = journal_end(r->j);

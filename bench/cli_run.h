@@ -65,6 +65,30 @@ int cli_msr_open(struct msr_dev **dev);
  */
 int cli_msr_fail_cpu(struct msr_dev *dev, unsigned cpu, const char *verb, int err);
 
+/*
+ * cli_msr_access_fail - the message for @err, returned by a library call
+ * that accessed MSRs through @dev (pmu_program, pmu_check_owner,
+ * journal_restore, msr_read, ...), naming the register and the CPU of the
+ * access that failed (msr_last_fault, when its error is @err), e.g.
+ * "pmu enable: cannot write IA32_PERF_GLOBAL_STATUS_RESET (0x390) =
+ * 0x1000800000000 on cpu 6 through '/dev/cpu/6/msr': Input/output error
+ * (the CPU refused the write (#GP): ...)"; registers baretma does not know
+ * are "MSR 0x1a0".  Without a matching fault: "@ctx: cannot access the
+ * MSRs of cpu @cpu through '...': ...".  @ctx may be NULL.  Returns the
+ * exit status (cli_exit_for_errno; a missing device node is 69).
+ */
+int cli_msr_access_fail(struct msr_dev *dev, int err, const char *ctx, unsigned cpu);
+
+/* cli_msr_access_text - the "cannot ... (remedy)" part of
+ * cli_msr_access_fail's message into @buf, for a message of the caller's. */
+void cli_msr_access_text(struct msr_dev *dev, int err, unsigned cpu, char *buf, size_t n);
+
+/* cli_restore_cause - why a journal restore through @dev failed with @err:
+ * the failed register access (cli_msr_access_text) when the last fault is
+ * @err, else strerror (a setting).  Clear the fault (msr_fault_clear)
+ * before the restore. */
+void cli_restore_cause(struct msr_dev *dev, int err, char *buf, size_t n);
+
 /* cli_note - "baretma: note: ..." on stderr, newline added. */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -173,8 +173,11 @@ int cli_check_dump(const char *path)
 	return err == ENOENT ? EX_NOINPUT : err == EACCES ? EX_NOPERM : EX_DATAERR;
 }
 
-static int report_failure(const struct bench_options *o, const struct bench_result *res, int rc)
+static int report_failure(const struct bench_options *o, struct bench_session *s,
+			  const struct bench_result *res, int rc)
 {
+	struct msr_dev *dev = bench_session_dev(s);
+	struct msr_fault f;
 	char more[128];
 
 	switch (-rc) {
@@ -211,6 +214,9 @@ static int report_failure(const struct bench_options *o, const struct bench_resu
 			BENCH_MAX_REPS);
 		return EX_USAGE;
 	}
+	/* A failed MSR access names its register and CPU (msr_last_fault). */
+	if (dev && msr_last_fault(dev, &f) && f.err == rc)
+		return cli_msr_access_fail(dev, rc, "bench", res->cpu_used);
 	cli_err("bench failed on cpu %u: %s", res->cpu_used, strerror(-rc));
 	return cli_exit_for_errno(rc);
 }
@@ -249,11 +255,12 @@ static int run_guarded(const struct bench_options *o, const struct bench_cli *cl
 		st = cli_run_settings(&r);
 	/* rdpmc is 2 now: probe again, choose again (reads only) */
 	if (!st && o->rdpmc_always && (rc = bench_recheck(s)))
-		st = report_failure(o, res, rc);
+		st = report_failure(o, s, res, rc);
 	if (!st && programs != bench_session_programs(s))
 		st = EX_SOFTWARE; /* the recheck never turns Top-down off */
+	msr_fault_clear(dev);
 	if (!st && (rc = bench_measure(s, r.j)))
-		st = report_failure(o, res, rc);
+		st = report_failure(o, s, res, rc);
 	return cli_run_finish(&r, st, false);
 }
 
@@ -296,11 +303,11 @@ int cmd_bench(int argc, char **argv)
 		cli_warn("hwloc's CPU kinds disagree with CPUID: %s (going by CPUID leaf "
 			 "0x1A, which names each CPU's core type)", res.kinds_warning);
 	if (rc)
-		rc = report_failure(&o, &res, rc);
+		rc = report_failure(&o, s, &res, rc);
 	else if (bench_session_programs(s) || cli_settings_any(&cl.set))
 		rc = run_guarded(&o, &cl, s, &res);
 	else if ((rc = bench_measure(s, NULL)))
-		rc = report_failure(&o, &res, rc);
+		rc = report_failure(&o, s, &res, rc);
 	bench_close(s);
 	if (rc) {
 		bench_result_free(&res);

@@ -337,19 +337,15 @@ static int open_cpus(const struct msr_opts *o, struct msr_dev *dev)
 	return EX_OK;
 }
 
-/* Read the register of every CPU into @vals; the first failure ends it. */
+/* Read the register of every CPU into @vals; the first failure ends it,
+ * named with its register and CPU. */
 static int read_all(const struct msr_opts *o, struct msr_dev *dev, uint64_t *vals)
 {
-	char label[64], verb[96];
-
 	for (int i = 0; i < o->ncpus; i++) {
 		int rc = msr_read(dev, o->cpus[i], o->msr, &vals[i]);
 
-		if (rc) {
-			snprintf(verb, sizeof(verb), "read %s of",
-				 msr_reg_label(o->msr, label, sizeof(label)));
-			return cli_msr_fail_cpu(dev, o->cpus[i], verb, rc);
-		}
+		if (rc)
+			return cli_msr_access_fail(dev, rc, NULL, o->cpus[i]);
 	}
 	return EX_OK;
 }
@@ -537,16 +533,11 @@ static int save_old(const struct msr_opts *o, const struct cli_run *r, const uin
 /* Write every CPU; the first failure ends it (cli_run_finish puts back). */
 static int write_all(const struct msr_opts *o, struct msr_dev *dev)
 {
-	char label[64], verb[96];
-
 	for (int i = 0; i < o->ncpus; i++) {
 		int rc = msr_write(dev, o->cpus[i], o->msr, o->value);
 
-		if (rc) {
-			snprintf(verb, sizeof(verb), "write 0x%" PRIx64 " to %s of", o->value,
-				 msr_reg_label(o->msr, label, sizeof(label)));
-			return cli_msr_fail_cpu(dev, o->cpus[i], verb, rc);
-		}
+		if (rc)
+			return cli_msr_access_fail(dev, rc, "msr write", o->cpus[i]);
 	}
 	return EX_OK;
 }

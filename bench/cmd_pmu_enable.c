@@ -186,21 +186,14 @@ static void fmt_saved(char *buf, size_t n, const struct pmu_saved *s)
 			 s->perf_metrics_val);
 }
 
-static bool journaled_cpu(const struct journal *j, unsigned cpu)
-{
-	const struct journal_data *d = journal_data_of(j);
-
-	for (int i = 0; i < d->ncpus; i++)
-		if (d->cpus[i] == cpu)
-			return true;
-	return false;
-}
-
-/* Program every target, each CPU's registers journaled before its writes. */
+/* Program every target, each CPU's registers journaled before its writes.
+ * A failed MSR access is named (register, CPU: msr_last_fault); any other
+ * error of pmu_program is the journal's. */
 static int program_all(struct cli_run *r, const struct pmu_opts *o,
 		       const struct cpu_info *ci, const unsigned *cpus, int n,
 		       struct pmu_saved *t)
 {
+	struct msr_fault f;
 	char why[256];
 
 	for (int i = 0; i < n; i++) {
@@ -209,21 +202,19 @@ static int program_all(struct cli_run *r, const struct pmu_opts *o,
 					  .fixed_ctr3 = k->fixed_ctr3,
 					  .perf_metrics = k->topdown_level > 0,
 					  .journal = r->j };
-		int rc = pmu_program(r->dev, cpus[i], &cfg, &t[i], why, sizeof(why));
+		int rc;
 
+		msr_fault_clear(r->dev);
+		rc = pmu_program(r->dev, cpus[i], &cfg, &t[i], why, sizeof(why));
 		if (rc == -EBUSY) {
 			cli_err("cpu %u: fixed counter 3 / PERF_METRICS in use: %s (it became busy "
 				"after baretma checked)", cpus[i], why);
 			return EX_TEMPFAIL;
 		}
-		/* Journaled: the writes failed.  Not: a read, or the journal itself. */
-		bool journaled = journaled_cpu(r->j, cpus[i]);
-
-		if (rc && !journaled && rc != -EIO && rc != -ENXIO && rc != -EACCES &&
-		    rc != -EPERM && rc != -ENOENT)
-			return cli_state_dir_fail("write the journal", rc);
+		if (rc && msr_last_fault(r->dev, &f) && f.err == rc)
+			return cli_msr_access_fail(r->dev, rc, "pmu enable", cpus[i]);
 		if (rc)
-			return cli_msr_fail_cpu(r->dev, cpus[i], journaled ? "program" : "read", rc);
+			return cli_state_dir_fail("write the journal", rc);
 	}
 	return EX_OK;
 }

@@ -102,11 +102,14 @@ static int restore_one(struct msr_dev *dev, const struct journal_info *ji)
 {
 	const struct journal_data *d = &ji->data;
 	char buf[1024];
-	int rc = journal_restore_data(d, dev);
+	int rc;
 
+	msr_fault_clear(dev);
+	rc = journal_restore_data(d, dev);
 	if (rc) {
+		cli_restore_cause(dev, rc, buf, sizeof(buf));
 		cli_err("journal '%s': could not put everything back: %s; journal kept (run "
-			"'baretma pmu restore' again)", ji->path, strerror(-rc));
+			"'baretma pmu restore' again)", ji->path, buf);
 		return cli_exit_for_errno(rc);
 	}
 	for (int c = 0; c < d->ncpus; c++) {

@@ -512,16 +512,22 @@ int journal_save_setting(struct journal *j, const char *path, const char *saved)
 
 /* ------------------------------------------------------------ restoring */
 
-/* One CPU: GLOBAL_CTRL = 0 first (when saved), the rest in saved order,
- * GLOBAL_CTRL's saved value last.  Async-signal-safe. */
+/* One CPU: GLOBAL_CTRL = 0 first (when saved with other registers: the
+ * freeze guards them; alone it is written once, its saved value), the
+ * rest in saved order, GLOBAL_CTRL's saved value last.  Async-signal-safe. */
 static int restore_cpu(const struct journal_data *d, struct msr_dev *dev, unsigned cpu)
 {
-	int rc = 0, gc = -1;
+	int rc = 0, gc = -1, others = 0;
 
-	for (int i = 0; i < d->nregs; i++)
-		if (d->regs[i].cpu == cpu && d->regs[i].msr == IA32_PERF_GLOBAL_CTRL)
+	for (int i = 0; i < d->nregs; i++) {
+		if (d->regs[i].cpu != cpu)
+			continue;
+		if (d->regs[i].msr == IA32_PERF_GLOBAL_CTRL)
 			gc = i;
-	if (gc >= 0)
+		else
+			others++;
+	}
+	if (gc >= 0 && others)
 		keep_first(&rc, msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, 0));
 	for (int i = 0; i < d->nregs; i++)
 		if (d->regs[i].cpu == cpu && i != gc)

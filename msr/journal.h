@@ -42,11 +42,13 @@
  *
  * Restore order (journal_restore, journal_restore_data), per CPU in the
  * order the CPUs first appear: if IA32_PERF_GLOBAL_CTRL (msr/intel_regs.h)
- * is among the CPU's registers it is written 0 first (freeze: no counter
- * runs with half-restored controls, pmu-reference §5.4), then the other
- * registers in the order they were saved, then GLOBAL_CTRL with its saved
- * value last; after every register of every CPU, the settings in the order
+ * is among the CPU's registers with others, it is written 0 first (freeze:
+ * no counter runs with half-restored controls, pmu-reference §5.4), then
+ * the other registers in the order they were saved, then GLOBAL_CTRL with
+ * its saved value last (saved alone, as by `msr write`, it is written
+ * once); after every register of every CPU, the settings in the order
  * saved (msr.allow_writes may have to stay "on" until the last MSR write).
+ * Every saved register is written once per restore.
  *
  * Not thread-safe; one journal per process.  Library code: never prints,
  * never exits; 0 or -errno.

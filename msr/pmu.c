@@ -169,8 +169,11 @@ int pmu_program(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 	saved->programmed = true;
 	atomic_signal_fence(memory_order_seq_cst);
 	rc = program_regs(dev, cpu, cfg, saved);
-	if (rc)
-		pmu_restore(dev, saved); /* best effort; the write error is the news */
+	/* Best effort; the write error is the news.  With a journal its owner
+	 * restores (journal_restore writes the same registers): restoring here
+	 * too would write every register twice. */
+	if (rc && !cfg->journal)
+		pmu_restore(dev, saved);
 	return rc;
 }
 

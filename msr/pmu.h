@@ -76,8 +76,11 @@ int pmu_check_in_use(struct msr_dev *dev, unsigned cpu, char *why, size_t whylen
  * the right cleanup (or journal_restore() of cfg->journal).
  * Returns 0; -ENODEV when !cfg->fixed_ctr3 (no write); -EBUSY when in use
  * and !cfg->force (no write; @why as for pmu_check_in_use); the errors of
- * journal_save_regs() (no write); -errno from the backend (the CPU is then
- * restored before returning, best effort).
+ * journal_save_regs() (no write); -errno from the backend, the failed
+ * access in msr_last_fault(): without a journal the CPU is then restored
+ * before returning (pmu_restore, best effort); with cfg->journal it is
+ * not, saved->programmed stays set, and the journal's owner restores it
+ * (journal_restore), so that a rollback writes each register once.
  */
 int pmu_program(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 		struct pmu_saved *saved, char *why, size_t whylen);

@@ -548,6 +548,45 @@ static void test_journaled(void)
 	check_str(get_file(state), big, "state file unchanged");
 	check_int(journal_end(j), ==, 0, "empty journal removed");
 	msr_close(dev);
+
+	/* A write fails midway with a journal (0x390 missing): pmu_program does
+	 * not restore (the journal's owner does), the failed access is in
+	 * msr_last_fault, and journal_restore then writes each register once. */
+	{
+		char *no390 = strdup(edit(icl_text, "0 0x390 0x0\n", ""));
+		struct msr_fault f = { 0 };
+
+		dev = setup(no390);
+		cfg = icl_cfg;
+		check_int(journal_begin(&j, "t0310", spec, JOURNAL_RUN, false), ==, 0, "journal_begin");
+		cfg.journal = j;
+		check_int(pmu_program(dev, 0, &cfg, &s, NULL, 0), ==, -EIO,
+			  "journaled, 0x390 missing: -EIO midway");
+		check_str(trace_lines("wr"),
+			  "wr 0 0x38f 0x0\n"
+			  "wr 0 0x38d 0x3333\n"
+			  "wr 0 0x30c 0x0\n"
+			  "wr 0 0x329 0x0\n"
+			  "wr 0 0x390 0x1000800000000 EIO\n",
+			  "journaled failure: no restore of its own (the journal's owner restores)");
+		ok(s.programmed, "journaled failure: saved->programmed stays set");
+		ok(msr_last_fault(dev, &f) && f.op == MSR_OP_WRITE && f.cpu == 0 &&
+		   f.msr == IA32_PERF_GLOBAL_STATUS_RESET && f.value == 0x1000800000000ull &&
+		   f.err == -EIO, "msr_last_fault names the write: cpu 0, 0x390, 1<<35|1<<48, -EIO");
+		put_file(trace, "");
+		check_int(journal_restore(j, dev), ==, 0, "journal_restore after the failure");
+		check_str(trace_lines(""),
+			  "wr 0 0x38f 0x0\n"
+			  "wr 0 0x38d 0x333\n"
+			  "wr 0 0x30c 0x2f1a3c0\n"
+			  "wr 0 0x329 0x1f3a5c47\n"
+			  "wr 0 0x38f 0x70000000f\n",
+			  "the rollback writes each saved register once (GLOBAL_CTRL frozen first)");
+		check_str(get_file(state), no390, "rollback: original bytes");
+		check_int(journal_end(j), ==, 0, "journal_end");
+		msr_close(dev);
+		free(no390);
+	}
 }
 
 /* pmu_verify: the tamper check sees another handle's writes (a second process). */

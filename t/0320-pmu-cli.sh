@@ -97,6 +97,17 @@ else
 	skip "no python3"
 fi
 rm -f "$tmp/run/run-$dead.journal"
+# A restore the CPU refuses (the state file has no 0x38d line: EIO) names
+# the register, the value and the CPU, and keeps the journal.
+printf '# baretma journal v2\npid %s\nstarttime 0\ntime 1700000000\ncmd baretma msr write 0 0x38d 0x3333\nbackend state:%s\nkind run\nuser_only 0\nreg 0 0x38d 0x333\n' \
+	"$dead" "$tmp/state" >"$tmp/run/run-$dead.journal"
+chmod 600 "$tmp/run/run-$dead.journal"
+out=$("$BARETMA" pmu restore 2>&1); rc=$?
+is "$rc" 69 "restore refused by the CPU: exit 69"
+like "$out" "journal '$tmp/run/run-$dead.journal': could not put everything back: cannot write IA32_FIXED_CTR_CTRL \(0x38d\) = 0x333 on cpu 0 through '$tmp/state': Input/output error \(the CPU refused the write" \
+	"restore failure names the register, the value and the CPU"
+is "$(journals)" "run-$dead.journal " "restore failure: journal kept"
+rm -f "$tmp/run/run-$dead.journal"
 
 # --- Ice Lake: enable, status, restore --------------------------------------
 if [ -r "$ICL" ]; then
@@ -188,12 +199,26 @@ if [ -r "$ICL" ]; then
 	"$BARETMA" pmu restore >/dev/null 2>&1
 	is "$(same "$tmp/state" "$tmp/icl.busy")" 0 "icl: restore gives back the other owner's setting"
 
-	# failure midway: cpu 6 has no GLOBAL_STATUS_RESET line (#GP -> EIO)
+	# failure midway: cpu 6 has no GLOBAL_STATUS_RESET line (#GP -> EIO).
+	# The write that failed is named: register, value (1<<35 | 1<<48), CPU.
+	# The rollback (the journal's restore, msr/journal.h) writes every saved
+	# register of cpus 0-6 once, after GLOBAL_CTRL's freeze (0): for cpu 6
+	# GLOBAL_CTRL 0, FIXED_CTR_CTRL 0x333, FIXED_CTR3 0x1006, PERF_METRICS
+	# 0x1f3a5c47, GLOBAL_CTRL 0x70000000f; cpu 7 was never touched.
 	orig 0 7 | grep -v '^6 0x390 ' >"$tmp/state"
 	cp "$tmp/state" "$tmp/icl.no390"
-	out=$("$BARETMA" pmu enable --cpuid-dump "$ICL" 2>&1); rc=$?
+	: >"$tmp/trace"
+	out=$(BARETMA_MSR_TRACE=$tmp/trace "$BARETMA" pmu enable --cpuid-dump "$ICL" 2>&1); rc=$?
 	is "$rc" 69 "icl: failure on cpu 6: EX_UNAVAILABLE"
-	like "$out" "cannot program cpu 6 in '$tmp/state': Input/output error" "icl: message names cpu 6"
+	like "$out" "pmu enable: cannot write IA32_PERF_GLOBAL_STATUS_RESET \(0x390\) = 0x1000800000000 on cpu 6 through '$tmp/state': Input/output error \(the CPU refused the write \(#GP\)" \
+		"icl: message names the register, the value and cpu 6"
+	sed -n '/^wr 6 0x390 0x1000800000000 EIO$/,$p' "$tmp/trace" | sed 1d >"$tmp/rollback"
+	is "$(grep '^wr 6 ' "$tmp/rollback" | tr '\n' ';')" \
+		"wr 6 0x38f 0x0;wr 6 0x38d 0x333;wr 6 0x30c 0x1006;wr 6 0x329 0x1f3a5c47;wr 6 0x38f 0x70000000f;" \
+		"icl: rollback of cpu 6: each saved register written once, GLOBAL_CTRL frozen first"
+	is "$(grep -c '^wr' "$tmp/rollback"):$(grep '^wr' "$tmp/rollback" | grep -v ' 0x38f 0x0$' | cut -d' ' -f2,3 | sort | uniq -d | wc -l)" \
+		"35:0" "icl: rollback of cpus 0-6: 7 x 5 writes, no register written twice"
+	is "$(grep -c '^wr 7 ' "$tmp/trace")" 0 "icl: cpu 7 never written"
 	is "$(same "$tmp/state" "$tmp/icl.no390")" 0 "icl: cpus 0-6 restored: original bytes"
 	is "$(journals)" "" "icl: their journals removed"
 

@@ -288,6 +288,31 @@ static void test_save_restore_end(void)
 	msr_close(dev);
 }
 
+/* GLOBAL_CTRL saved alone (as `msr write` saves it): restored with one
+ * write of its saved value, no freeze (nothing else to guard, msr/journal.h). */
+static void test_global_ctrl_alone(void)
+{
+	struct journal *j = NULL;
+	struct msr_dev *dev;
+
+	fixtures();
+	dev = open_dev();
+	check_int(journal_begin(&j, "baretma msr write 0-1 0x38f 0x1", spec, JOURNAL_RUN, false),
+		  ==, 0, "begin");
+	check_int(journal_save_regs(j, (struct journal_reg[]){
+			{ 0, IA32_PERF_GLOBAL_CTRL, 0x70000000full }, { 1, IA32_PERF_GLOBAL_CTRL, 0x3 } },
+			2), ==, 0, "save GLOBAL_CTRL of cpus 0 and 1");
+	msr_write(dev, 0, IA32_PERF_GLOBAL_CTRL, 0x1);
+	msr_write(dev, 1, IA32_PERF_GLOBAL_CTRL, 0x1);
+	put_file(trace, "");
+	check_int(journal_restore(j, dev), ==, 0, "journal_restore");
+	check_str(get_file(trace), "wr 0 0x38f 0x70000000f\nwr 1 0x38f 0x3\n",
+		  "GLOBAL_CTRL alone: each written once, its saved value");
+	check_str(get_file(state), state_text, "state file back byte for byte");
+	check_int(journal_end(j), ==, 0, "journal_end");
+	msr_close(dev);
+}
+
 static void test_end_unrestored_and_detach(void)
 {
 	struct journal *j = NULL;
@@ -939,6 +964,7 @@ int main(void)
 	setenv("BARETMA_MSR_TRACE", trace, 1);
 
 	test_save_restore_end();
+	test_global_ctrl_alone();
 	test_end_unrestored_and_detach();
 	test_settings_in_journal();
 	test_sigkill();

@@ -184,7 +184,7 @@ cpu 5 IA32_PERF_GLOBAL_CTRL (0x38f) = 0x70000000f" "icl: one line per CPU with t
 	is "$out" "cpu 3 MSR 0x1a0 = 0x850089" "icl: decimal MSR 416 = 0x1a0: any MSR can be read (IA32_MISC_ENABLE)"
 	out=$("$BARETMA" msr read 4 0x188 2>&1); rc=$?
 	is "$rc" 69 "icl: register not in the state file: exit 69"
-	like "$out" "cannot read IA32_PERFEVTSEL2 \(0x188\) of cpu 4 in '$tmp/state': Input/output error \(this register does not exist on this CPU\)" \
+	like "$out" "cannot read IA32_PERFEVTSEL2 \(0x188\) on cpu 4 through '$tmp/state': Input/output error \(this register does not exist on this CPU\)" \
 		"icl: EIO message names the register, cpu and remedy"
 	if command -v python3 >/dev/null 2>&1; then
 		"$BARETMA" msr read --json 2,6 0x38d >"$tmp/r.json"; rc=$?
@@ -272,9 +272,12 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind enable, the backen
 		"icl: every read before the first write"
 	like "$(printf '%s\n' "$out" | sed -n 2p)" "^cpu 5 IA32_PERF_GLOBAL_CTRL \(0x38f\): 0xf -> 0x1000f000000ff " \
 		"icl: cpu 5 reported with its own old value"
-	out=$("$BARETMA" pmu restore 2>&1); rc=$?
+	: >"$tmp/trace"
+	out=$(BARETMA_MSR_TRACE=$tmp/trace "$BARETMA" pmu restore 2>&1); rc=$?
 	is "$rc" 0 "icl: the undo the write names, 'baretma pmu restore', exits 0"
 	is "$(same "$tmp/state" "$tmp/icl.multi")" 0 "icl: pmu restore gives the state file back byte for byte"
+	is "$(grep '^wr' "$tmp/trace" | tr '\n' ';')" "wr 4 0x38f 0x70000000f;wr 5 0x38f 0xf;wr 6 0x38f 0x70000000f;" \
+		"icl: GLOBAL_CTRL saved alone is written once (no freeze: nothing else to guard)"
 	is "$(journals)" "" "icl: pmu restore removes the journal"
 	# Two journals on one register: a --force write on top of another.  The
 	# newer journal saved 0x3333 (the older write's value); undoing newest
