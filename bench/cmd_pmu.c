@@ -62,8 +62,10 @@ static void pmu_usage(FILE *f)
 "\n"
 "exit status: 0 ok, 64 usage (also: an E-core in --cpu, a dump with a real\n"
 "  device, restore through another backend), 65 bad state file/journal/dump,\n"
-"  66 file missing or no journal for --cpu, 69 no fixed counter 3 or no device,\n"
-"  71 system error, 75 in use, locked or held by a journal, 77 permission denied\n");
+"  66 file missing or no journal for --cpu, 69 no fixed counter 3 or no device\n"
+"  (also: a register the ownership check reads #GPs), 71 system error, 75 in\n"
+"  use, locked or held by a journal, 77 permission denied (also: msr_safe's\n"
+"  allowlist refuses a register the ownership check reads; --force goes on)\n");
 }
 
 /* --------------------------------------------------------------- helpers */

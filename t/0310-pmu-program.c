@@ -690,10 +690,26 @@ static void test_owner(void)
 	check_int(owner_case(edit(own_text, "0x392 0x0", "0x392 0x800000000"), &q, &r), ==, 0,
 		  "version 3: INUSE not read (a #GP before v4)");
 	ok(!strstr(trace_lines("rd"), " 0x392 ") && !r.inuse_read, "v3: no access to 0x392");
+	ok(!r.inuse_unread && !r.unread_err, "v3: INUSE not read is no failure (it would #GP)");
 	q.version = 5;
-	check_int(owner_case(edit(own_text, "0 0x392 0x0\n", ""), &q, &r), ==, 0,
-		  "INUSE not in the state file: not an error");
-	ok(!r.inuse_read, "INUSE unread");
+	/* A check that could not be made is not a pass (-ENODATA), and the
+	 * owner text never says "no sign of perf" then. */
+	check_int(owner_case(edit(own_text, "0 0x392 0x0\n", ""), &q, &r), ==, -ENODATA,
+		  "v5, INUSE unreadable (EIO): -ENODATA");
+	ok(!r.inuse_read && r.inuse_unread && r.unread_err == -EIO && !r.busy,
+	   "INUSE unread, recorded with its error, not busy");
+	ok(!strstr(r.owner_text, "no sign of perf") && strstr(r.owner_text, "cannot tell"),
+	   "owner: cannot tell (%s)", r.owner_text);
+	check_int(owner_case(edit(own_text, "0 0x187 0x0\n", ""), &q, &r), ==, -ENODATA,
+		  "IA32_PERFEVTSEL1 unreadable: -ENODATA");
+	ok(r.evtsel_unread == 0x2 && !r.inuse_unread && r.unread_err == -EIO,
+	   "evtsel_unread bit 1 only; INUSE read");
+	ok(strstr(trace_lines("rd"), "rd 0 0x188 ") && strstr(trace_lines("rd"), "rd 0 0x392 "),
+	   "the rest of the checklist is still read");
+	check_int(owner_case(edit(edit(own_text, "0 0x187 0x0\n", ""), "0x38d 0x333", "0x38d 0x3333"),
+			     &q, &r), ==, -EBUSY, "FC3 busy and IA32_PERFEVTSEL1 unreadable: -EBUSY");
+	ok(r.evtsel_unread == 0x2 && strstr(r.owner_text, "cannot tell") != NULL,
+	   "busy wins; the owner is not guessed past what could not be read");
 
 	/* The NMI watchdog: FC1 field 0xb (OS, USR, PMI), nmi_watchdog=1 */
 	q.nmi_watchdog = 1;
