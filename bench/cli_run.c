@@ -271,9 +271,10 @@ void cli_journal_holder(const struct journal_info *who, char *buf, size_t n)
 	char sc[96];
 
 	cli_journal_short_cmd(d->cmd, sc, sizeof(sc));
-	if (d->kind == JOURNAL_ENABLE && args && !strcmp(sc, "baretma msr write"))
-		snprintf(buf, n, "registers written by 'baretma%s' (pid %ld, %s)", args,
-			 (long)who->pid, who->alive ? "running" : "not running");
+	if (d->kind == JOURNAL_MSR_WRITE)
+		snprintf(buf, n, "registers written by 'baretma%s' (pid %ld, %s)",
+			 args ? args : " msr write", (long)who->pid,
+			 who->alive ? "running" : "not running");
 	else if (d->kind == JOURNAL_ENABLE)
 		snprintf(buf, n, "counters enabled by '%s' (pid %ld, %s)", sc, (long)who->pid,
 			 who->alive ? "running" : "not running");
@@ -313,7 +314,7 @@ static int journal_hit(const struct cli_run *r, const struct journal_info *who,
 	cli_journal_holder(who, holder, sizeof(holder));
 	if (r->force) {
 		cli_warn("cpu %s: %s; journal '%s'; going on (--force): %s", list, holder,
-			 who->path, r->kind == JOURNAL_ENABLE ? "this run journals the registers "
+			 who->path, r->kind != JOURNAL_RUN ? "this run journals the registers "
 			 "as they are now and leaves them as written; both journals stay for "
 			 "'baretma pmu restore'" : "this run saves and restores the registers as "
 			 "they are now, the journal stays for 'baretma pmu restore'");
@@ -687,7 +688,7 @@ static int change(struct cli_run *r, enum setting s, const char *value, const ch
 		cli_note("%s: '%s' is %s already: left alone", flag, where, value);
 	else
 		cli_note("%s: '%s' is %s for this %s", flag, where, value,
-			 r->kind == JOURNAL_ENABLE ? "enable (put back by 'baretma pmu restore')"
+			 r->kind != JOURNAL_RUN ? "enable (put back by 'baretma pmu restore')"
 						   : "run (put back at the end)");
 	return EX_OK;
 }

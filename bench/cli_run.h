@@ -35,8 +35,8 @@ struct cli_run {
 				    * (msr write): remedies say what to set */
 	struct cli_settings set;
 	enum journal_kind kind;    /* of the journal begun; set before the
-				    * checks, JOURNAL_ENABLE words --force's
-				    * warning for a journal that stays */
+				    * checks: JOURNAL_ENABLE / _MSR_WRITE word
+				    * --force's warning for a journal that stays */
 	struct cpu_lock *settings_lock;
 	struct cpu_lock *cpu_lock;
 	struct journal *j;
@@ -164,10 +164,11 @@ int cli_run_settings(struct cli_run *r);
  */
 int cli_run_finish(struct cli_run *r, int status, bool detach);
 
-/* cli_journal_holder - "counters enabled by 'baretma pmu enable' (pid P,
- * not running)" / "registers written by 'baretma msr write 3 0x38d 0x3333'
- * (pid P, not running)" / "left by a baretma run that did not finish (pid
- * P, cmd ...)" / "in use by a baretma run (pid P, running, cmd ...)". */
+/* cli_journal_holder - by the journal's kind: "counters enabled by
+ * 'baretma pmu enable' (pid P, not running)" (enable) / "registers written
+ * by 'baretma msr write 3 0x38d 0x3333' (pid P, not running)" (write) /
+ * "left by a baretma run that did not finish (pid P, cmd ...)" / "in use
+ * by a baretma run (pid P, running, cmd ...)" (run). */
 void cli_journal_holder(const struct journal_info *who, char *buf, size_t n);
 
 /* cli_journal_short_cmd - "baretma pmu enable" from a journal's cmd. */

@@ -13,7 +13,7 @@
  * (bench/cli_run.c), all CPUs at once: lock them (the settings lock
  * shared, then the CPU locks), refuse a CPU another run's journal holds,
  * refuse what the kernel would (lockdown, msr.allow_writes=off), read the
- * current values, journal them (kind "enable": the register is left as
+ * current values, journal them (kind "write": the register is left as
  * written on purpose, `baretma pmu restore` puts the saved value back),
  * and only then write.  A write that fails midway restores the CPUs
  * already written and ends the journal.
@@ -554,13 +554,13 @@ static void report_written(const struct msr_opts *o, const uint64_t *old, const 
 
 /*
  * Guarded (bench/cli_run.c): locks, other runs' journals, what the kernel
- * refuses, then read, journal (kind enable), write.  Success leaves the
+ * refuses, then read, journal (kind write), write.  Success leaves the
  * journal for "pmu restore"; a failure puts back what was written.
  */
 static int write_guarded(const struct msr_opts *o, struct msr_dev *dev, uint64_t *old)
 {
 	struct cli_run r = { .wait = o->wait, .force = o->force, .no_settings_flags = true,
-			     .kind = JOURNAL_ENABLE };
+			     .kind = JOURNAL_MSR_WRITE };
 	struct cli_journal_hit *hits = calloc((size_t)o->ncpus, sizeof(*hits));
 	int rc = hits ? cli_run_lock(&r, o->cpus, o->ncpus, true) : EX_OSERR;
 
@@ -575,7 +575,7 @@ static int write_guarded(const struct msr_opts *o, struct msr_dev *dev, uint64_t
 			 PRIx64 " anyway (--force); the old value is journaled first", o->msr,
 			 o->value);
 	if (!rc)
-		rc = cli_run_begin(&r, dev, JOURNAL_ENABLE, false);
+		rc = cli_run_begin(&r, dev, JOURNAL_MSR_WRITE, false);
 	if (!rc)
 		rc = save_old(o, &r, old);
 	if (!rc)

@@ -27,12 +27,16 @@ struct live {
 	uint64_t fixed_ctr_ctrl, global_ctrl;
 };
 
+/* FC3's field and GLOBAL_CTRL now, for the summary of run and enable
+ * journals (an msr write journal's registers are shown as they are). */
 static struct live read_live(struct msr_dev *dev, const struct journal_data *d, unsigned cpu)
 {
 	struct live l = { .rc = dev ? 0 : -ENODEV };
 
 	if (strcmp(d->backend, cli_msr_spec()))
 		return (struct live){ .rc = -EXDEV };
+	if (d->kind == JOURNAL_MSR_WRITE)
+		return l;
 	if (!l.rc)
 		l.rc = msr_read(dev, cpu, IA32_FIXED_CTR_CTRL, &l.fixed_ctr_ctrl);
 	if (!l.rc)
@@ -54,12 +58,19 @@ static void print_cpu(struct msr_dev *dev, const struct journal_info *ji, unsign
 
 	cli_pmu_fmt_time(when, sizeof(when), d->time);
 	printf("cpu %u: %s by pid %ld (%s) at %s%s\n", cpu,
-	       d->kind == JOURNAL_ENABLE ? "enabled" : "left", (long)ji->pid,
-	       ji->alive ? "running" : "not running", when, d->user_only ? ", user only" : "");
+	       d->kind == JOURNAL_ENABLE ? "enabled" : d->kind == JOURNAL_MSR_WRITE ? "written" :
+	       "left", (long)ji->pid, ji->alive ? "running" : "not running", when,
+	       d->user_only ? ", user only" : "");
 	cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, cpu, false);
 	printf("  saved:   %s\n", buf);
 	if (l.rc == -EXDEV) {
 		printf("  now:     not read (the current MSR backend is '%s')\n", cli_msr_spec());
+		return;
+	}
+	/* msr write: the registers it wrote, as they are now (not FC3's state) */
+	if (d->kind == JOURNAL_MSR_WRITE) {
+		cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, cpu, true);
+		printf("  now:     %s\n", buf);
 		return;
 	}
 	cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, cpu, true);
@@ -97,7 +108,7 @@ static void print_journal(struct msr_dev *dev, const struct journal_info *ji,
 	cli_fmt_cpus(list, sizeof(list), d->cpus, (unsigned)d->ncpus);
 	printf("journal '%s': %s\n", ji->path, holder);
 	printf("  command: %s\n  time:    %s\n  backend: %s\n  kind:    %s%s\n  cpus:    %s\n",
-	       d->cmd, when, d->backend, d->kind == JOURNAL_ENABLE ? "enable" : "run",
+	       d->cmd, when, d->backend, journal_kind_name(d->kind),
 	       d->user_only ? ", user only" : "", d->ncpus ? list : "none");
 	for (int i = 0; i < d->nsettings; i++) {
 		setting_now(&d->settings[i], now, sizeof(now));
@@ -117,7 +128,28 @@ static json_t *hex_json(uint64_t v)
 	return json_string(buf);
 }
 
-/* One CPU: "saved" by field name, "registers" [{msr, name, saved, current}], "now". */
+/* An msr write journal's "now": every register it saved, by name (or
+ * index), as it is now (null when unreadable). */
+static json_t *written_now(struct msr_dev *dev, const struct journal_data *d, unsigned cpu)
+{
+	json_t *now = json_object();
+	char key[16];
+
+	for (int i = 0; now && i < d->nregs; i++) {
+		const struct journal_reg *r = &d->regs[i];
+		uint64_t v;
+
+		if (r->cpu != cpu)
+			continue;
+		snprintf(key, sizeof(key), "0x%" PRIx32, r->msr);
+		json_object_set_new(now, msr_reg_name(r->msr) ? msr_reg_name(r->msr) : key,
+				    !msr_read(dev, cpu, r->msr, &v) ? hex_json(v) : json_null());
+	}
+	return now;
+}
+
+/* One CPU: "saved" by field name, "registers" [{msr, name, saved, current}],
+ * "now" (run, enable: FC3's field and bits 35/48; write: its registers). */
 static json_t *cpu_json(struct msr_dev *dev, const struct journal_data *d, unsigned cpu)
 {
 	static const struct { uint32_t msr; const char *key; } keys[] = {
@@ -125,7 +157,7 @@ static json_t *cpu_json(struct msr_dev *dev, const struct journal_data *d, unsig
 		{ IA32_FIXED_CTR3, "fixed_ctr3" }, { IA32_PERF_METRICS, "perf_metrics" },
 	};
 	struct live l = read_live(dev, d, cpu);
-	json_t *saved = json_object(), *regs = json_array();
+	json_t *saved = json_object(), *regs = json_array(), *j;
 
 	for (int i = 0; i < d->nregs; i++) {
 		const struct journal_reg *r = &d->regs[i];
@@ -142,9 +174,10 @@ static json_t *cpu_json(struct msr_dev *dev, const struct journal_data *d, unsig
 			"saved", hex_json(r->saved), "current",
 			l.rc != -EXDEV && !msr_read(dev, cpu, r->msr, &v) ? hex_json(v) : json_null()));
 	}
-	json_t *j = json_pack("{s:i, s:o, s:o}", "cpu", (int)cpu, "saved", saved,
-			      "registers", regs);
-	if (j && !l.rc)
+	j = json_pack("{s:i, s:o, s:o}", "cpu", (int)cpu, "saved", saved, "registers", regs);
+	if (j && !l.rc && d->kind == JOURNAL_MSR_WRITE)
+		json_object_set_new(j, "now", written_now(dev, d, cpu));
+	else if (j && !l.rc)
 		json_object_set_new(j, "now", json_pack("{s:i, s:b, s:b}",
 			"fixed_ctr3_field", (int)fc3_field(l.fixed_ctr_ctrl),
 			"global_ctrl_en_fixed3", !!(l.global_ctrl & GLOBAL_CTRL_EN_FIXED3),
@@ -176,7 +209,7 @@ static json_t *journal_json(struct msr_dev *dev, const struct journal_info *ji,
 	}
 	return json_pack("{s:s, s:I, s:b, s:s, s:s, s:s, s:I, s:s, s:b, s:o, s:o}",
 			 "path", ji->path, "pid", (json_int_t)ji->pid, "alive", ji->alive,
-			 "kind", d->kind == JOURNAL_ENABLE ? "enable" : "run", "holder", holder,
+			 "kind", journal_kind_name(d->kind), "holder", holder,
 			 "cmd", d->cmd, "time", (json_int_t)d->time, "backend", d->backend,
 			 "user_only", d->user_only, "cpus", cpus, "settings", sets);
 }

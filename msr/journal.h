@@ -23,8 +23,11 @@
  *   cmd TEXT               the command line (control characters as '?')
  *   backend SPEC           the MSR spec the registers are written through
  *                          (msr/msr.h: "/dev/cpu/%u/msr", "state:FILE")
- *   kind run|enable        enable: "pmu enable" left counters running on
- *                          purpose and nobody restores them on exit
+ *   kind run|enable|write  run: restored when the run ends (bench);
+ *                          enable: "pmu enable" left counters running on
+ *                          purpose; write: "msr write" left registers as
+ *                          written on purpose; nobody restores either on
+ *                          exit ("pmu restore" does)
  *   user_only 0|1
  *   reg CPU 0xMSR 0xSAVED  one per register, in the order saved; CPU
  *                          decimal below JOURNAL_MAX_CPUS, hex lower case
@@ -75,7 +78,12 @@
 enum journal_kind {
 	JOURNAL_RUN = 0,  /* restored and removed when the run ends */
 	JOURNAL_ENABLE,   /* "pmu enable": kept until "pmu restore" */
+	JOURNAL_MSR_WRITE, /* "msr write": kept until "pmu restore" */
 };
+
+/* journal_kind_name - the kind's word in the text format: "run", "enable",
+ * "write"; NULL for a value that is no kind. */
+const char *journal_kind_name(enum journal_kind kind);
 
 /* One saved register. */
 struct journal_reg {
@@ -122,7 +130,8 @@ struct journal; /* opaque: the journal of this run */
  * Creates the state directory (0700) when missing.
  * Returns 0, -EBUSY (this process already has a journal), -EEXIST (a
  * journal of an earlier process with the same PID is there: restore it
- * first), -EINVAL (@backend empty or with control characters),
+ * first), -EINVAL (@backend empty or with control characters, @kind no
+ * kind),
  * -ENAMETOOLONG (@backend of JOURNAL_BACKEND_MAX bytes or more), -ENOMEM,
  * the state directory errors of state_dir_open(), or -errno from the file
  * system.

@@ -207,10 +207,10 @@ static void name_owner(const struct pmu_owner_query *q, struct pmu_owner_report 
 	perf_evidence(q, r, ev, sizeof(ev));
 	if (q->journal_pid > 0) {
 		r->owner = PMU_OWNER_BARETMA;
-		if (q->journal_kind == JOURNAL_ENABLE)
-			snprintf(r->owner_text, sizeof(r->owner_text), "'baretma pmu enable' "
-				 "(pid %ld, %s)", (long)q->journal_pid,
-				 q->journal_alive ? "running" : "not running");
+		if (q->journal_kind != JOURNAL_RUN)
+			snprintf(r->owner_text, sizeof(r->owner_text), "'baretma %s' (pid %ld, %s)",
+				 q->journal_kind == JOURNAL_ENABLE ? "pmu enable" : "msr write",
+				 (long)q->journal_pid, q->journal_alive ? "running" : "not running");
 		else if (q->journal_alive)
 			snprintf(r->owner_text, sizeof(r->owner_text), "a baretma run (pid %ld, "
 				 "running)", (long)q->journal_pid);

@@ -739,6 +739,10 @@ static void test_owner(void)
 	q.journal_kind = JOURNAL_ENABLE;
 	owner_case(edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r);
 	check_str(r.owner_text, "'baretma pmu enable' (pid 4242, not running)", "owner: pmu enable");
+	q.journal_kind = JOURNAL_MSR_WRITE;
+	owner_case(edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r);
+	check_str(r.owner_text, "'baretma msr write' (pid 4242, not running)",
+		  "owner: msr write (a journal of its own kind)");
 }
 
 int main(void)

@@ -137,6 +137,7 @@ if [ -r "$ICL" ]; then
 
 	out=$("$BARETMA" pmu status 2>&1); rc=$?
 	is "$rc" 0 "icl: status exits 0"
+	like "$out" "kind: +enable" "icl: status: kind enable"
 	is "$(printf '%s\n' "$out" | grep -c "^cpu [0-7]: enabled by pid $pid (not running) at ")" 8 \
 		"icl: status lists 8 CPUs, enabling pid not running"
 	is "$(printf '%s\n' "$out" | grep -c 'now: *IA32_FIXED_CTR_CTRL\[15:12\]=0x3 IA32_PERF_GLOBAL_CTRL bit 35=1 bit 48=1')" 8 \

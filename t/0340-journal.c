@@ -350,6 +350,24 @@ static void test_end_unrestored_and_detach(void)
 	journal_data_free(&d);
 	journal_remove(getpid());
 
+	/* msr write: a kind of its own (it is not "pmu enable"), kept too. */
+	check_int(journal_begin(&j, "baretma msr write 0 0x38d 0x3333", spec, JOURNAL_MSR_WRITE,
+				false), ==, 0, "begin kind write");
+	journal_save_reg(j, 0, IA32_FIXED_CTR_CTRL, 0x333);
+	journal_detach(j);
+	ok(strstr(get_file(journal_file(getpid())), "\nkind write\nuser_only 0\nreg 0 0x38d 0x333\n")
+	   != NULL, "detached journal on disk, kind write");
+	check_int(journal_load(journal_file(getpid()), &d), ==, 0, "load it");
+	ok(d.kind == JOURNAL_MSR_WRITE, "loaded kind is write");
+	journal_data_free(&d);
+	journal_remove(getpid());
+	check_str(journal_kind_name(JOURNAL_RUN), "run", "kind name run");
+	check_str(journal_kind_name(JOURNAL_ENABLE), "enable", "kind name enable");
+	check_str(journal_kind_name(JOURNAL_MSR_WRITE), "write", "kind name write");
+	ok(journal_kind_name((enum journal_kind)7) == NULL, "no name for a value that is no kind");
+	check_int(journal_begin(&j, "x", spec, (enum journal_kind)7, false), ==, -EINVAL,
+		  "begin with no kind: -EINVAL");
+
 	/* A journal of an earlier process with our PID is never overwritten. */
 	put_journal(journal_name(getpid()), "left by a dead run\n");
 	check_int(journal_begin(&j, "x", spec, JOURNAL_RUN, false), ==, -EEXIST, "same-PID journal exists: -EEXIST");
@@ -824,7 +842,11 @@ static void test_parser(void)
 	memset(huge, 'x', sizeof(huge) - 1);
 	huge[sizeof(huge) - 1] = '\0';
 	bad(edit(good, "cmd baretma bench --backend msr", huge), "line 5: longer than 8192 bytes", "huge line");
-	bad(edit(good, "kind run", "kind walk"), "line 7: kind", "bad kind");
+	bad(edit(good, "kind run", "kind walk"), "line 7: kind must be 'run', 'enable' or 'write'",
+	    "bad kind");
+	bad(edit(good, "kind run", "kind Write"), "line 7: kind must be", "kind is case-sensitive");
+	bad(edit(good, "kind run", "kind write "), "line 7: ", "kind with a trailing space");
+	bad(edit(good, "kind run", "kind writes"), "line 7: kind must be", "a longer word is no kind");
 	bad(edit(good, "user_only 1\n", "user_only 1 \n"), "line 8: user_only", "trailing space");
 	bad(edit(good, "kind run\n", ""), "line 7: missing 'kind' before 'user_only'", "header out of order");
 	bad(edit(good, "user_only 1\n", "user_only 1\nkind run\n"), "line 9: duplicate 'kind' (first at line 7)",

@@ -217,15 +217,32 @@ pid $jpid
 $(sed -n 3,4p "$tmp/run/$j")
 cmd $BARETMA msr write 3 0x38d 0x3333
 backend state:$tmp/state
-kind enable
+kind write
 user_only 0
-reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind enable, the backend"
+reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind write (its own: not enable), the backend"
 	like "$(sed -n 3p "$tmp/run/$j")" "^starttime [0-9]+$" "icl: journal starttime"
 	like "$(sed -n 4p "$tmp/run/$j")" "^time [0-9]+$" "icl: journal time"
 	is "$(stat -c %a "$tmp/run/$j")" 600 "icl: journal mode 0600"
 	is "$(grep ' 0x38d ' "$tmp/trace" | tr '\n' ';')" "rd 3 0x38d 0x333;wr 3 0x38d 0x3333;" \
 		"icl: trace: the old value read, then the new one written"
 	is "$(grep -c '^wr' "$tmp/trace")" 1 "icl: one write in all"
+
+	# pmu status says what the journal is: an msr write, its register now.
+	out=$("$BARETMA" pmu status 2>&1); rc=$?
+	is "$rc" 0 "icl: pmu status of an msr write journal exits 0"
+	like "$out" "kind: +write" "icl: status: kind write, not enable"
+	unlike "$out" "kind: +enable" "icl: status: never kind enable"
+	like "$out" "cpu 3: written by pid $jpid \(not running\) at " "icl: status: cpu 3 written by the pid"
+	is "$(printf '%s\n' "$out" | grep -E '^  (saved|now|current):' | tr '\n' ';')" \
+		"  saved:   IA32_FIXED_CTR_CTRL=0x333;  now:     IA32_FIXED_CTR_CTRL=0x3333;" \
+		"icl: status: saved and now are the register it wrote, not FC3's summary"
+	if command -v python3 >/dev/null 2>&1; then
+		"$BARETMA" pmu status --json >"$tmp/st.json"
+		is "$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["journals"][0]; c=j["cpus"][0]; print(j["kind"], c["cpu"], c["now"], c["registers"][0]["current"])' "$tmp/st.json")" \
+			"write 3 {'IA32_FIXED_CTR_CTRL': '0x3333'} 0x3333" "icl: status --json: kind write, now by register"
+	else
+		skip "no python3"
+	fi
 
 	# The journal of that (ended) run holds cpu 3: refused, named; --force.
 	jbefore=$(journals)
