@@ -1,6 +1,7 @@
 /*
- * bench/cli_run.h - the command line's run guard (bench/cli_run.c): locks,
- * other runs' journals, PMU ownership, the journal and its signal guard,
+ * bench/cli_run.h - the command line's run guard (bench/cli_run.c; PMU
+ * ownership in bench/cli_owner.c): locks, other runs' journals, PMU
+ * ownership, the journal and its signal guard,
  * the system settings changed with consent, and the restore at the end.
  * Every function that returns int returns an exit status (sysexits.h):
  * 0 to go on, else the message has been printed.

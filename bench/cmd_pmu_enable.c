@@ -26,6 +26,7 @@
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
 #include "msr/pmu.h"
+#include "msr/settings.h"
 
 /* ------------------------------------------------------ identification */
 
@@ -219,6 +220,53 @@ static int program_all(struct cli_run *r, const struct pmu_opts *o,
 	return EX_OK;
 }
 
+/* Whether user-space RDPMC works now: perf's rdpmc sysfs value
+ * (pmu-reference §3.6): 2 always, 1 only for a process that mmaps a perf
+ * event of its own, 0 never (RDPMC at CPL 3 is then a #GP: SIGSEGV). */
+static void rdpmc_requirement(char *buf, size_t n)
+{
+	char v[16], where[JOURNAL_PATH_MAX];
+
+	if (setting_read(SETTING_RDPMC, v, sizeof(v), where, sizeof(where)))
+		snprintf(buf, n, "user-space RDPMC needs perf's rdpmc sysfs value 2 ('%s' could not "
+			 "be read: no core PMU driver?); otherwise RDPMC faults (SIGSEGV)", where);
+	else if (!strcmp(v, "2"))
+		snprintf(buf, n, "user-space RDPMC is allowed: '%s' is 2", where);
+	else
+		snprintf(buf, n, "user-space RDPMC needs '%s' = 2 (it is %s: --rdpmc-always sets it "
+			 "until 'pmu restore'%s); otherwise RDPMC faults (SIGSEGV)", where, v,
+			 !strcmp(v, "1") ? ", or the harness mmaps a perf event of its own" : "");
+}
+
+/*
+ * How a harness reads what enable left running (pmu-reference §3.5): RDPMC
+ * with ECX (1<<30)|3 = fixed counter 3 (TOPDOWN.SLOTS) and 1<<29 =
+ * IA32_PERF_METRICS, on a thread pinned to one of the CPUs (each CPU's
+ * counters count that CPU only), and the region decode of the two readings
+ * (topdown.txt's slot-weighted deltas: baretma decode --from --to).
+ */
+static void report_harness(const char *list, const struct pmu_saved *t, int n)
+{
+	char req[JOURNAL_PATH_MAX + 256];
+	bool metrics = false;
+
+	for (int i = 0; i < n; i++)
+		metrics |= t[i].perf_metrics;
+	rdpmc_requirement(req, sizeof(req));
+	printf("read them from a harness thread pinned to one of cpu %s (sched_setaffinity or "
+	       "taskset -c; each CPU counts for itself):\n", list);
+	printf("  RDPMC ECX=0x%08x ((1<<30)|3)  fixed counter 3, TOPDOWN.SLOTS\n", RDPMC_ECX_SLOTS);
+	if (metrics)
+		printf("  RDPMC ECX=0x%08x (1<<29)      IA32_PERF_METRICS\n", RDPMC_PERF_METRICS);
+	printf("  %s\n", req);
+	if (metrics)
+		printf("  a region read before (SLOTS0, METRICS0) and after (SLOTS1, METRICS1): "
+		       "baretma decode --from SLOTS0:METRICS0 --to SLOTS1:METRICS1 (README: a C "
+		       "example)\n");
+	else
+		printf("  slots only: these CPUs have no IA32_PERF_METRICS\n");
+}
+
 static void report_enabled(const struct pmu_opts *o, const struct cli_run *r,
 			   const unsigned *cpus, int n, const struct pmu_saved *t)
 {
@@ -233,6 +281,7 @@ static void report_enabled(const struct pmu_opts *o, const struct cli_run *r,
 	cli_fmt_cpus(list, sizeof(list), cpus, (unsigned)n);
 	printf("enabled on cpu %s; journal '%s'; run 'baretma pmu restore' to put "
 	       "the saved values back\n", list, journal_path(r->j));
+	report_harness(list, t, n);
 }
 
 int cmd_pmu_enable(const struct pmu_opts *o)
