@@ -44,7 +44,6 @@ static struct live read_live(struct msr_dev *dev, const struct journal_data *d, 
 	return l;
 }
 
-
 static unsigned fc3_field(uint64_t fcc)
 {
 	return (unsigned)((fcc & FIXED_CTR3_FIELD_MASK) >> FIXED_CTR3_FIELD_SHIFT);
