@@ -301,9 +301,6 @@ struct bench_result {
 	size_t nkernels;
 	struct bench_kernel_result *kernels;
 	char note[512];          /* e.g. why the msr backend was chosen */
-	uint32_t failed_msr;     /* the register of the first failed access of the
-				  * measurement (0: none), for the message */
-	bool failed_write;       /* ... and whether it was a write */
 	char kinds_warning[512]; /* hwloc's CPU kinds disagree with CPUID's
 				  * (cpu_topo_check_kinds), "" when they agree */
 	bool rdpmc_pending;      /* rdpmc chosen on the promise of rdpmc_always */

@@ -10,9 +10,10 @@
  *   2. per CPU, another run's journal holding it (journal_find_cpu):
  *      refused (exit 75, naming it and "baretma pmu restore"), --force goes
  *      on after saying so; a malformed journal is exit 65, always;
- *   3. per CPU, who owns the PMU (pmu_check_owner): FC3 / PERF_METRICS in
- *      use is refused (exit 75) unless --force; other counters in use are
- *      information; the NMI watchdog on is a warning unless
+ *   3. per CPU, who owns the PMU (pmu_check_owner, bench/cli_owner.c): FC3
+ *      / PERF_METRICS in use is refused (exit 75) unless --force, and so
+ *      is a check that could not read its registers; other counters in
+ *      use are information; the NMI watchdog on is a warning unless
  *      --stop-nmi-watchdog;
  *      through the device, kernel lockdown or msr.allow_writes=off (without
  *      --allow-msr-writes) is refused (exit 77);
@@ -25,6 +26,7 @@
  *      stays).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,7 +42,7 @@
 #include "cpu/environ.h"
 #include "msr/journal.h"
 #include "msr/lock.h"
-#include "msr/pmu.h"
+#include "msr/msr_names.h"
 #include "msr/settings.h"
 #include "msr/state_dir.h"
 
@@ -80,6 +82,62 @@ int cli_msr_fail_cpu(struct msr_dev *dev, unsigned cpu, const char *verb, int er
 		snprintf(what, sizeof(what), "%s", verb);
 	rc = cli_msr_fail(dev, cpu, what, err);
 	return !state && err == -ENOENT ? EX_UNAVAILABLE : rc;
+}
+
+/* The remedy for a failed access: a write refused with EIO is a #GP on
+ * WRMSR, which reserved bits cause as well as a missing register
+ * (pmu-reference §4). */
+static const char *access_remedy(const struct msr_fault *f)
+{
+	if (f->op == MSR_OP_WRITE && f->err == -EIO)
+		return "the CPU refused the write (#GP): the register does not exist on this "
+		       "CPU or the value sets a reserved bit";
+	return msr_remedy(f->err);
+}
+
+void cli_msr_access_text(struct msr_dev *dev, int err, unsigned cpu, char *buf, size_t n)
+{
+	struct msr_fault f;
+	char path[512], label[64];
+	const char *remedy;
+
+	if (!msr_last_fault(dev, &f) || f.err != err || f.op == MSR_OP_OPEN)
+		f = (struct msr_fault){ .op = 0, .cpu = cpu, .err = err };
+	msr_describe(dev, f.cpu, path, sizeof(path));
+	remedy = f.op ? access_remedy(&f) : msr_remedy(err);
+	msr_reg_label(f.msr, label, sizeof(label));
+	if (f.op == MSR_OP_WRITE)
+		snprintf(buf, n, "cannot write %s = 0x%" PRIx64 " on cpu %u through '%s': %s%s%s%s",
+			 label, f.value, f.cpu, path, strerror(-err), *remedy ? " (" : "", remedy,
+			 *remedy ? ")" : "");
+	else if (f.op == MSR_OP_READ)
+		snprintf(buf, n, "cannot read %s on cpu %u through '%s': %s%s%s%s", label, f.cpu,
+			 path, strerror(-err), *remedy ? " (" : "", remedy, *remedy ? ")" : "");
+	else
+		snprintf(buf, n, "cannot access the MSRs of cpu %u through '%s': %s%s%s%s", cpu,
+			 path, strerror(-err), *remedy ? " (" : "", remedy, *remedy ? ")" : "");
+}
+
+void cli_restore_cause(struct msr_dev *dev, int err, char *buf, size_t n)
+{
+	struct msr_fault f;
+
+	if (dev && msr_last_fault(dev, &f) && f.err == err && f.op != MSR_OP_OPEN)
+		cli_msr_access_text(dev, err, f.cpu, buf, n);
+	else
+		snprintf(buf, n, "%s", strerror(-err));
+}
+
+int cli_msr_access_fail(struct msr_dev *dev, int err, const char *ctx, unsigned cpu)
+{
+	char text[1024];
+	struct msr_fault f;
+
+	if (msr_last_fault(dev, &f) && f.err == err && f.op == MSR_OP_OPEN)
+		return cli_msr_fail_cpu(dev, f.cpu, "open", err);
+	cli_msr_access_text(dev, err, cpu, text, sizeof(text));
+	cli_err("%s%s%s", ctx ? ctx : "", ctx ? ": " : "", text);
+	return cli_exit_for_errno(err);
 }
 
 void cli_note(const char *fmt, ...)
@@ -212,9 +270,10 @@ void cli_journal_holder(const struct journal_info *who, char *buf, size_t n)
 	char sc[96];
 
 	cli_journal_short_cmd(d->cmd, sc, sizeof(sc));
-	if (d->kind == JOURNAL_ENABLE && args && !strcmp(sc, "baretma msr write"))
-		snprintf(buf, n, "registers written by 'baretma%s' (pid %ld, %s)", args,
-			 (long)who->pid, who->alive ? "running" : "not running");
+	if (d->kind == JOURNAL_MSR_WRITE)
+		snprintf(buf, n, "registers written by 'baretma%s' (pid %ld, %s)",
+			 args ? args : " msr write", (long)who->pid,
+			 who->alive ? "running" : "not running");
 	else if (d->kind == JOURNAL_ENABLE)
 		snprintf(buf, n, "counters enabled by '%s' (pid %ld, %s)", sc, (long)who->pid,
 			 who->alive ? "running" : "not running");
@@ -254,7 +313,7 @@ static int journal_hit(const struct cli_run *r, const struct journal_info *who,
 	cli_journal_holder(who, holder, sizeof(holder));
 	if (r->force) {
 		cli_warn("cpu %s: %s; journal '%s'; going on (--force): %s", list, holder,
-			 who->path, r->kind == JOURNAL_ENABLE ? "this run journals the registers "
+			 who->path, r->kind != JOURNAL_RUN ? "this run journals the registers "
 			 "as they are now and leaves them as written; both journals stay for "
 			 "'baretma pmu restore'" : "this run saves and restores the registers as "
 			 "they are now, the journal stays for 'baretma pmu restore'");
@@ -302,127 +361,6 @@ int cli_run_check_journals(struct cli_run *r, const unsigned *cpus, int n,
 		}
 		journal_info_free(&who, 1);
 	}
-	return st;
-}
-
-/* ----------------------------------------------------------- ownership */
-
-/* /proc/sys/kernel/nmi_watchdog: 1, 0, or -1 when unknown. */
-static int nmi_watchdog(void)
-{
-	char v[16];
-
-	if (setting_read(SETTING_NMI_WATCHDOG, v, sizeof(v), NULL, 0))
-		return -1;
-	return !strcmp(v, "0") ? 0 : !strcmp(v, "1") ? 1 : -1;
-}
-
-int cli_run_watchdog(const struct cli_run *r)
-{
-	char where[JOURNAL_PATH_MAX];
-	char v[16];
-
-	if (r->set.stop_nmi_watchdog || nmi_watchdog() != 1)
-		return EX_OK;
-	setting_read(SETTING_NMI_WATCHDOG, v, sizeof(v), where, sizeof(where));
-	cli_warn("the NMI watchdog is on ('%s' = 1): it keeps a perf event on fixed "
-		 "counter 1 of every CPU, and perf rewrites IA32_PERF_GLOBAL_CTRL while it "
-		 "runs, which can switch fixed counter 3 / PERF_METRICS off mid-run (the tamper "
-		 "check tells) (try: --stop-nmi-watchdog)", where);
-	return EX_OK;
-}
-
-/* The pmu_check_owner query for @cpu. */
-static struct pmu_owner_query owner_query(const struct cpu_info *ci, unsigned cpu,
-					  const struct cli_journal_hit *hit, int watchdog)
-{
-	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu);
-
-	return (struct pmu_owner_query){
-		.version = ci->pmu.version,
-		.gp_counters = k ? k->gp_counters : 0,
-		.nmi_watchdog = watchdog,
-		.journal_pid = hit ? hit->pid : 0,
-		.journal_alive = hit && hit->alive,
-		.journal_kind = hit ? hit->kind : JOURNAL_RUN,
-	};
-}
-
-/* Notes for information, one per distinct text, naming its CPUs. */
-struct owner_notes {
-	int n;
-	struct {
-		char text[1100];
-		unsigned cpus[CPU_MAX_CPUS];
-		unsigned ncpus;
-	} *e;
-};
-
-static void note_add(struct owner_notes *nt, int max, unsigned cpu, const char *text)
-{
-	int i;
-
-	for (i = 0; i < nt->n && strcmp(nt->e[i].text, text); i++)
-		;
-	if (i == nt->n) {
-		if (nt->n >= max)
-			return;
-		snprintf(nt->e[i].text, sizeof(nt->e[i].text), "%s", text);
-		nt->e[i].ncpus = 0;
-		nt->n++;
-	}
-	nt->e[i].cpus[nt->e[i].ncpus++] = cpu;
-}
-
-/* One CPU: refuse, warn, or collect its note. */
-static int owner_one(const struct cli_run *r, struct msr_dev *dev, unsigned cpu,
-		     const struct pmu_owner_query *q, struct owner_notes *nt, int max)
-{
-	struct pmu_owner_report rep;
-	char text[1100];
-	int rc = pmu_check_owner(dev, cpu, q, &rep);
-
-	if (rc && rc != -EBUSY)
-		return cli_msr_fail(dev, cpu, "read the PMU registers of", rc);
-	if (rep.busy && !r->force) {
-		cli_err("cpu %u: fixed counter 3 / PERF_METRICS in use: %s; likely owner: %s "
-			"(--force takes over, saving and restoring the registers; if baretma "
-			"left it: baretma pmu restore)", cpu, rep.busy_why, rep.owner_text);
-		return EX_TEMPFAIL;
-	}
-	if (rep.busy)
-		cli_warn("cpu %u: taking over (--force): %s; likely owner: %s", cpu,
-			 rep.busy_why, rep.owner_text);
-	if (rep.others[0]) {
-		snprintf(text, sizeof(text), "%s; likely owner: %s", rep.others, rep.owner_text);
-		note_add(nt, max, cpu, text);
-	}
-	if (rep.evtsel_unread && !strcmp(msr_backend_name(dev), "device"))
-		note_add(nt, max, cpu, "some IA32_PERFEVTSELx could not be read (not checked)");
-	return EX_OK;
-}
-
-int cli_run_owners(const struct cli_run *r, struct msr_dev *dev, const struct cpu_info *ci,
-		   const unsigned *cpus, int n, const struct cli_journal_hit *hits)
-{
-	enum { MAX_NOTES = 8 };
-	struct owner_notes nt = { 0 };
-	int watchdog = nmi_watchdog(), st = EX_OK;
-	char list[256];
-
-	nt.e = calloc(MAX_NOTES, sizeof(*nt.e));
-	if (!nt.e)
-		return EX_OSERR;
-	for (int i = 0; i < n && !st; i++) {
-		struct pmu_owner_query q = owner_query(ci, cpus[i], hits ? &hits[i] : NULL, watchdog);
-
-		st = owner_one(r, dev, cpus[i], &q, &nt, MAX_NOTES);
-	}
-	for (int i = 0; i < nt.n && !st; i++) {
-		cli_fmt_cpus(list, sizeof(list), nt.e[i].cpus, nt.e[i].ncpus);
-		cli_note("cpu %s: other counters in use, left as they are: %s", list, nt.e[i].text);
-	}
-	free(nt.e);
 	return st;
 }
 
@@ -515,7 +453,7 @@ static int change(struct cli_run *r, enum setting s, const char *value, const ch
 		cli_note("%s: '%s' is %s already: left alone", flag, where, value);
 	else
 		cli_note("%s: '%s' is %s for this %s", flag, where, value,
-			 r->kind == JOURNAL_ENABLE ? "enable (put back by 'baretma pmu restore')"
+			 r->kind != JOURNAL_RUN ? "enable (put back by 'baretma pmu restore')"
 						   : "run (put back at the end)");
 	return EX_OK;
 }
@@ -537,15 +475,18 @@ int cli_run_settings(struct cli_run *r)
 
 int cli_run_finish(struct cli_run *r, int status, bool detach)
 {
+	char cause[1024];
 	int rc;
 
 	if (r->j && detach) {
 		journal_detach(r->j);
 	} else if (r->j) {
+		msr_fault_clear(r->dev);
 		rc = journal_restore(r->j, r->dev);
 		if (rc) {
+			cli_restore_cause(r->dev, rc, cause, sizeof(cause));
 			cli_err("could not put everything back (%s): journal '%s' kept (run: "
-				"baretma pmu restore)", strerror(-rc), journal_path(r->j));
+				"baretma pmu restore)", cause, journal_path(r->j));
 			status = status ? status : cli_exit_for_errno(rc);
 		}
 		rc = journal_end(r->j);

@@ -1,6 +1,7 @@
 /*
- * bench/cli_run.h - the command line's run guard (bench/cli_run.c): locks,
- * other runs' journals, PMU ownership, the journal and its signal guard,
+ * bench/cli_run.h - the command line's run guard (bench/cli_run.c; PMU
+ * ownership in bench/cli_owner.c): locks, other runs' journals, PMU
+ * ownership, the journal and its signal guard,
  * the system settings changed with consent, and the restore at the end.
  * Every function that returns int returns an exit status (sysexits.h):
  * 0 to go on, else the message has been printed.
@@ -35,8 +36,8 @@ struct cli_run {
 				    * (msr write): remedies say what to set */
 	struct cli_settings set;
 	enum journal_kind kind;    /* of the journal begun; set before the
-				    * checks, JOURNAL_ENABLE words --force's
-				    * warning for a journal that stays */
+				    * checks: JOURNAL_ENABLE / _MSR_WRITE word
+				    * --force's warning for a journal that stays */
 	struct cpu_lock *settings_lock;
 	struct cpu_lock *cpu_lock;
 	struct journal *j;
@@ -64,6 +65,30 @@ int cli_msr_open(struct msr_dev **dev);
  * is 69 (no device for what was asked, README), not "input file missing".
  */
 int cli_msr_fail_cpu(struct msr_dev *dev, unsigned cpu, const char *verb, int err);
+
+/*
+ * cli_msr_access_fail - the message for @err, returned by a library call
+ * that accessed MSRs through @dev (pmu_program, pmu_check_owner,
+ * journal_restore, msr_read, ...), naming the register and the CPU of the
+ * access that failed (msr_last_fault, when its error is @err), e.g.
+ * "pmu enable: cannot write IA32_PERF_GLOBAL_STATUS_RESET (0x390) =
+ * 0x1000800000000 on cpu 6 through '/dev/cpu/6/msr': Input/output error
+ * (the CPU refused the write (#GP): ...)"; registers baretma does not know
+ * are "MSR 0x1a0".  Without a matching fault: "@ctx: cannot access the
+ * MSRs of cpu @cpu through '...': ...".  @ctx may be NULL.  Returns the
+ * exit status (cli_exit_for_errno; a missing device node is 69).
+ */
+int cli_msr_access_fail(struct msr_dev *dev, int err, const char *ctx, unsigned cpu);
+
+/* cli_msr_access_text - the "cannot ... (remedy)" part of
+ * cli_msr_access_fail's message into @buf, for a message of the caller's. */
+void cli_msr_access_text(struct msr_dev *dev, int err, unsigned cpu, char *buf, size_t n);
+
+/* cli_restore_cause - why a journal restore through @dev failed with @err:
+ * the failed register access (cli_msr_access_text) when the last fault is
+ * @err, else strerror (a setting).  Clear the fault (msr_fault_clear)
+ * before the restore. */
+void cli_restore_cause(struct msr_dev *dev, int err, char *buf, size_t n);
 
 /* cli_note - "baretma: note: ..." on stderr, newline added. */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -141,10 +166,11 @@ int cli_run_settings(struct cli_run *r);
  */
 int cli_run_finish(struct cli_run *r, int status, bool detach);
 
-/* cli_journal_holder - "counters enabled by 'baretma pmu enable' (pid P,
- * not running)" / "registers written by 'baretma msr write 3 0x38d 0x3333'
- * (pid P, not running)" / "left by a baretma run that did not finish (pid
- * P, cmd ...)" / "in use by a baretma run (pid P, running, cmd ...)". */
+/* cli_journal_holder - by the journal's kind: "counters enabled by
+ * 'baretma pmu enable' (pid P, not running)" (enable) / "registers written
+ * by 'baretma msr write 3 0x38d 0x3333' (pid P, not running)" (write) /
+ * "left by a baretma run that did not finish (pid P, cmd ...)" / "in use
+ * by a baretma run (pid P, running, cmd ...)" (run). */
 void cli_journal_holder(const struct journal_info *who, char *buf, size_t n);
 
 /* cli_journal_short_cmd - "baretma pmu enable" from a journal's cmd. */

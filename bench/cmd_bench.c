@@ -195,6 +195,8 @@ static int check_kernels(const char *list)
 static int report_failure(const struct bench_options *o, struct bench_session *s,
 			  const struct bench_result *res, int rc)
 {
+	struct msr_dev *dev = bench_session_dev(s);
+	struct msr_fault f;
 	char more[128], subject[64];
 
 	switch (-rc) {
@@ -236,11 +238,9 @@ static int report_failure(const struct bench_options *o, struct bench_session *s
 			BENCH_MAX_REPS);
 		return EX_USAGE;
 	}
-	if (res->failed_msr) {
-		cli_err("cannot %s MSR 0x%x on cpu %u: %s (%s)", res->failed_write ? "write" : "read",
-			res->failed_msr, res->cpu_used, strerror(-rc), msr_remedy(rc));
-		return cli_exit_for_errno(rc);
-	}
+	/* A failed MSR access names its register and CPU (msr_last_fault). */
+	if (dev && msr_last_fault(dev, &f) && f.err == rc)
+		return cli_msr_access_fail(dev, rc, "bench", res->cpu_used);
 	cli_err("bench failed on cpu %u: %s", res->cpu_used, strerror(-rc));
 	return cli_exit_for_errno(rc);
 }
@@ -282,6 +282,7 @@ static int run_guarded(const struct bench_options *o, const struct bench_cli *cl
 		st = report_failure(o, s, res, rc);
 	if (!st && programs != bench_session_programs(s))
 		st = EX_SOFTWARE; /* the recheck never turns Top-down off */
+	msr_fault_clear(dev);
 	if (!st && (rc = bench_measure(s, r.j)))
 		st = report_failure(o, s, res, rc);
 	return cli_run_finish(&r, st, false);

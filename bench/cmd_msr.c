@@ -13,7 +13,7 @@
  * (bench/cli_run.c), all CPUs at once: lock them (the settings lock
  * shared, then the CPU locks), refuse a CPU another run's journal holds,
  * refuse what the kernel would (lockdown, msr.allow_writes=off), read the
- * current values, journal them (kind "enable": the register is left as
+ * current values, journal them (kind "write": the register is left as
  * written on purpose, `baretma pmu restore` puts the saved value back),
  * and only then write.  A write that fails midway restores the CPUs
  * already written and ends the journal.
@@ -35,6 +35,7 @@
 #include "cpu/machine.h"
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
+#include "msr/msr_names.h"
 #include "msr/msr_policy.h"
 
 #define MSR_INDEX_MAX    0xffffffffull     /* RDMSR/WRMSR take ECX: 32 bits */
@@ -52,6 +53,51 @@ struct msr_opts {
 	uint64_t value;        /* write */
 };
 
+/* "NAME0-7 (0xc1-0xc8)": a run of the table's names that differ only in
+ * a trailing number counting up with the index, from entry @i; returns the
+ * entries it covers. */
+static size_t name_run(size_t i, char *buf, size_t n)
+{
+	uint32_t first, m;
+	const char *name = msr_reg_at(i, &first), *next;
+	size_t stem = strlen(name), k = 1;
+
+	while (stem && isdigit((unsigned char)name[stem - 1]))
+		stem--; /* the trailing number: IA32_PMC7 -> IA32_PMC */
+
+	while (name[stem] && (next = msr_reg_at(i + k, &m)) && !strncmp(next, name, stem) &&
+	       m == first + k && (unsigned)atoi(next + stem) == (unsigned)atoi(name + stem) + k)
+		k++;
+	if (k == 1)
+		snprintf(buf, n, "%s (0x%" PRIx32 ")", name, first);
+	else
+		snprintf(buf, n, "%.*s%d-%d (0x%" PRIx32 "-0x%" PRIx32 ")", (int)stem, name,
+			 atoi(name + stem), atoi(name + stem) + (int)k - 1, first, first + (uint32_t)k - 1);
+	return k;
+}
+
+/* The register names MSR may be given as (msr/msr_names.h), wrapped. */
+static void print_names(FILE *f)
+{
+	char run[96];
+	uint32_t m;
+	size_t col = 0;
+
+	fputs("Register names (any case; IA32_PERF_GLOBAL_OVF_CTRL is 0x390 too):\n", f);
+	for (size_t i = 0; msr_reg_at(i, &m); ) {
+		i += name_run(i, run, sizeof(run));
+		if (col && col + strlen(run) + 2 > 78) {
+			fputs(",\n", f);
+			col = 0;
+		} else if (col) {
+			fputs(", ", f);
+			col += 2;
+		}
+		col += (size_t)fprintf(f, "%s%s", col ? "" : "  ", run);
+	}
+	fputs("\n", f);
+}
+
 static void msr_usage(FILE *f)
 {
 	fprintf(f,
@@ -66,13 +112,16 @@ static void msr_usage(FILE *f)
 "\n"
 "  CPU   OS CPU numbers: 3, 0-3 or 0,2,4-7; each must be in the CPUID source\n"
 "        (and online on the live machine)\n"
-"  MSR   register index, hex (0x38f) or decimal, up to 0xffffffff\n"
+"  MSR   register index, hex (0x38f) or decimal, up to 0xffffffff, or the\n"
+"        name of a register baretma knows (any case; list below)\n"
 "  VALUE 64-bit value, hex (0x3333) or decimal\n"
 "\n"
 "Without --force, write only takes the Intel architectural PMU registers\n"
 "baretma knows (IA32_PERFEVTSELx, IA32_PMCx, IA32_A_PMCx, IA32_FIXED_CTRx,\n"
 "IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL, IA32_PERF_GLOBAL_STATUS_RESET/SET,\n"
-"IA32_PERF_METRICS) with only the bits each CPU defines; PMI bits are refused.\n"
+"IA32_PERF_METRICS) with only the bits each CPU defines; PMI bits are refused,\n"
+"and so is fixed counter 3's METRICS_CLEAR_EN (IA32_FIXED_CTR_CTRL bit 14)\n"
+"unless the CPU's IA32_PERF_CAPABILITIES[19] enumerates RDPMC metrics-clear.\n"
 "\n"
 "  --json             read: one JSON document\n"
 "  --force            write: a register baretma does not know (thermal, power,\n"
@@ -82,6 +131,9 @@ static void msr_usage(FILE *f)
 "  --wait             write: wait for another baretma using the CPU\n"
 "  --cpuid-dump FILE  check CPU against a CPUID dump (also: BARETMA_CPUID_DUMP);\n"
 "                     write then needs BARETMA_MSR=state:FILE\n"
+"\n");
+	print_names(f);
+	fprintf(f,
 "\n"
 "exit status: 0 ok, 64 usage (bad CPU/MSR/VALUE, no such or offline CPU,\n"
 "  unknown register without --force, a dump with a real MSR device, a relative\n"
@@ -95,19 +147,6 @@ static void msr_usage(FILE *f)
 
 /* --------------------------------------------------------------- helpers */
 
-/* "IA32_PERF_GLOBAL_CTRL (0x38f)", or "MSR 0x1a0" for an unknown one. */
-static const char *reg_label(uint32_t msr, char *buf, size_t n)
-{
-	char name[48];
-
-	msr_reg_name(msr, name, sizeof(name));
-	if (!strncmp(name, "MSR ", 4))
-		snprintf(buf, n, "%s", name);
-	else
-		snprintf(buf, n, "%s (0x%" PRIx32 ")", name, msr);
-	return buf;
-}
-
 /* ------------------------------------------------------------- arguments */
 
 /* The message for a bad positional argument (@slot 0 CPU, 1 MSR, 2 VALUE). */
@@ -119,6 +158,10 @@ static int bad_arg(const struct msr_opts *o, int slot, const char *arg, int err)
 	else if (slot == 1 && err == -ERANGE)
 		cli_err("msr %s: bad MSR '%s': MSR index out of range (0..0xffffffff)",
 			o->sub, arg);
+	else if (slot == 1 && err == -ENOENT)
+		cli_err("msr %s: unknown register '%s': give an MSR index in hex (0x38f) or "
+			"decimal, or a register name baretma knows (try: baretma msr --help)",
+			o->sub, arg);
 	else if (slot == 1)
 		cli_err("msr %s: bad MSR '%s': give an MSR index in hex (0x38f) or decimal",
 			o->sub, arg);
@@ -128,11 +171,27 @@ static int bad_arg(const struct msr_opts *o, int slot, const char *arg, int err)
 	return EX_USAGE;
 }
 
+/* MSR: an index (hex or decimal, 32 bits: RDMSR/WRMSR take ECX) or a
+ * register name (a letter first).  0, -EINVAL, -ERANGE or -ENOENT. */
+static int parse_msr(const char *arg, uint32_t *msr)
+{
+	uint64_t v;
+	int rc;
+
+	if (isalpha((unsigned char)arg[0]) || arg[0] == '_')
+		return msr_reg_lookup(arg, msr);
+	rc = cli_parse_u64(arg, &v);
+	if (!rc && v > MSR_INDEX_MAX)
+		rc = -ERANGE;
+	if (!rc)
+		*msr = (uint32_t)v;
+	return rc;
+}
+
 /* CPU, MSR [, VALUE] from the @n positional arguments. */
 static int parse_positional(struct msr_opts *o, char **args, int n)
 {
 	int want = strcmp(o->sub, "write") ? 2 : 3, rc;
-	uint64_t v;
 
 	if (n != want) {
 		cli_err("msr %s: expected %s, got %d argument%s (try: baretma msr --help)",
@@ -142,12 +201,9 @@ static int parse_positional(struct msr_opts *o, char **args, int n)
 	o->ncpus = cli_parse_cpu_list(args[0], o->cpus, CPU_MAX_CPUS);
 	if (o->ncpus < 0)
 		return bad_arg(o, 0, args[0], o->ncpus);
-	rc = cli_parse_u64(args[1], &v);
-	if (!rc && v > MSR_INDEX_MAX)
-		rc = -ERANGE;
+	rc = parse_msr(args[1], &o->msr);
 	if (rc)
 		return bad_arg(o, 1, args[1], rc);
-	o->msr = (uint32_t)v;
 	if (want == 3 && (rc = cli_parse_u64(args[2], &o->value)))
 		return bad_arg(o, 2, args[2], rc);
 	return 0;
@@ -245,19 +301,15 @@ static int open_cpus(const struct msr_opts *o, struct msr_dev *dev)
 	return EX_OK;
 }
 
-/* Read the register of every CPU into @vals; the first failure ends it. */
+/* Read the register of every CPU into @vals; the first failure ends it,
+ * named with its register and CPU. */
 static int read_all(const struct msr_opts *o, struct msr_dev *dev, uint64_t *vals)
 {
-	char label[64], verb[96];
-
 	for (int i = 0; i < o->ncpus; i++) {
 		int rc = msr_read(dev, o->cpus[i], o->msr, &vals[i]);
 
-		if (rc) {
-			snprintf(verb, sizeof(verb), "read %s of",
-				 reg_label(o->msr, label, sizeof(label)));
-			return cli_msr_fail_cpu(dev, o->cpus[i], verb, rc);
-		}
+		if (rc)
+			return cli_msr_access_fail(dev, rc, NULL, o->cpus[i]);
 	}
 	return EX_OK;
 }
@@ -275,13 +327,12 @@ static json_t *hex_json(uint64_t v)
 /* Values as "0x.." strings: JSON numbers lose bits above 2^53. */
 static int print_json(const struct msr_opts *o, const uint64_t *vals)
 {
-	char name[48];
+	const char *name = msr_reg_name(o->msr);
 	json_t *arr = json_array(), *doc;
 	int rc = EX_OK;
 
-	msr_reg_name(o->msr, name, sizeof(name));
-	doc = json_pack("{s:o, s:s, s:o}", "msr", hex_json(o->msr), "name", name,
-			"cpus", arr);
+	doc = json_pack("{s:o, s:o, s:o}", "msr", hex_json(o->msr), "name",
+			name ? json_string(name) : json_null(), "cpus", arr);
 	for (int i = 0; doc && i < o->ncpus; i++)
 		json_array_append_new(arr, json_pack("{s:i, s:o}", "cpu", (int)o->cpus[i],
 						     "value", hex_json(vals[i])));
@@ -316,7 +367,7 @@ static int msr_read_cmd(struct msr_opts *o)
 	else if (!rc)
 		for (int i = 0; i < o->ncpus; i++)
 			printf("cpu %u %s = 0x%" PRIx64 "\n", o->cpus[i],
-			       reg_label(o->msr, label, sizeof(label)), vals[i]);
+			       msr_reg_label(o->msr, label, sizeof(label)), vals[i]);
 	cpu_machine_free(m);
 	msr_close(dev);
 	free(vals);
@@ -337,7 +388,9 @@ static bool read_perf_caps(const struct cpu_source *src, struct msr_dev *dev, un
 }
 
 /* The PMU of @cpu for msr_write_check: its core kind's counters; the
- * fixed-counter width from its own leaf 0xA EDX[12:5] (§1.8). */
+ * fixed-counter width from its own leaf 0xA EDX[12:5] (§1.8); full-width
+ * writes (bit 13) and RDPMC metrics-clear (bit 19) from its own
+ * IA32_PERF_CAPABILITIES (§1.6, §3.5). */
 static void pmu_caps(const struct cpu_source *src, struct msr_dev *dev,
 		     const struct cpu_info *ci, unsigned cpu, struct msr_pmu_caps *c)
 {
@@ -356,8 +409,10 @@ static void pmu_caps(const struct cpu_source *src, struct msr_dev *dev,
 	c->fixed_mask = k->fixed_mask;
 	c->fixed_width = arch.fixed_width;
 	c->perf_metrics_level = k->topdown_level;
-	c->full_width_write = read_perf_caps(src, dev, cpu, &perf_caps) &&
-			      (perf_caps & PERF_CAP_FULL_WIDTH_WRITE);
+	if (!read_perf_caps(src, dev, cpu, &perf_caps))
+		return; /* unreadable: neither capability (the safe side) */
+	c->full_width_write = (perf_caps & PERF_CAP_FULL_WIDTH_WRITE) != 0;
+	c->metrics_clear = (perf_caps & PERF_CAP_RDPMC_METRICS_CLEAR) != 0;
 }
 
 /* Identify the CPUs, with IA32_PERF_CAPABILITIES of the first one (as pmu
@@ -442,16 +497,11 @@ static int save_old(const struct msr_opts *o, const struct cli_run *r, const uin
 /* Write every CPU; the first failure ends it (cli_run_finish puts back). */
 static int write_all(const struct msr_opts *o, struct msr_dev *dev)
 {
-	char label[64], verb[96];
-
 	for (int i = 0; i < o->ncpus; i++) {
 		int rc = msr_write(dev, o->cpus[i], o->msr, o->value);
 
-		if (rc) {
-			snprintf(verb, sizeof(verb), "write 0x%" PRIx64 " to %s of", o->value,
-				 reg_label(o->msr, label, sizeof(label)));
-			return cli_msr_fail_cpu(dev, o->cpus[i], verb, rc);
-		}
+		if (rc)
+			return cli_msr_access_fail(dev, rc, "msr write", o->cpus[i]);
 	}
 	return EX_OK;
 }
@@ -460,7 +510,7 @@ static void report_written(const struct msr_opts *o, const uint64_t *old, const 
 {
 	char label[64];
 
-	reg_label(o->msr, label, sizeof(label));
+	msr_reg_label(o->msr, label, sizeof(label));
 	for (int i = 0; i < o->ncpus; i++)
 		printf("cpu %u %s: 0x%" PRIx64 " -> 0x%" PRIx64 " (saved in %s; undo: baretma "
 		       "pmu restore)\n", o->cpus[i], label, old[i], o->value, path);
@@ -468,13 +518,13 @@ static void report_written(const struct msr_opts *o, const uint64_t *old, const 
 
 /*
  * Guarded (bench/cli_run.c): locks, other runs' journals, what the kernel
- * refuses, then read, journal (kind enable), write.  Success leaves the
+ * refuses, then read, journal (kind write), write.  Success leaves the
  * journal for "pmu restore"; a failure puts back what was written.
  */
 static int write_guarded(const struct msr_opts *o, struct msr_dev *dev, uint64_t *old)
 {
 	struct cli_run r = { .wait = o->wait, .force = o->force, .no_settings_flags = true,
-			     .kind = JOURNAL_ENABLE };
+			     .kind = JOURNAL_MSR_WRITE };
 	struct cli_journal_hit *hits = calloc((size_t)o->ncpus, sizeof(*hits));
 	int rc = hits ? cli_run_lock(&r, o->cpus, o->ncpus, true) : EX_OSERR;
 
@@ -489,7 +539,7 @@ static int write_guarded(const struct msr_opts *o, struct msr_dev *dev, uint64_t
 			 PRIx64 " anyway (--force); the old value is journaled first", o->msr,
 			 o->value);
 	if (!rc)
-		rc = cli_run_begin(&r, dev, JOURNAL_ENABLE, false);
+		rc = cli_run_begin(&r, dev, JOURNAL_MSR_WRITE, false);
 	if (!rc)
 		rc = save_old(o, &r, old);
 	if (!rc)

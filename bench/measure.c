@@ -46,16 +46,6 @@
 
 /* ------------------------------------------------------------- backends */
 
-/* The first failing register access of the run, for the message. */
-static int failed(struct bench_session *s, uint32_t msr, bool write, int rc)
-{
-	if (rc && !s->res->failed_msr) {
-		s->res->failed_msr = msr;
-		s->res->failed_write = write;
-	}
-	return rc;
-}
-
 static int td_start(struct bench_session *s)
 {
 	const struct cpu_kind *k = cpu_info_kind_of(&s->res->cpu, s->res->cpu_used);
@@ -78,19 +68,18 @@ static int td_start(struct bench_session *s)
 	s->prog_gc = s->saved.prog_global_ctrl;
 	s->gc_now = s->prog_gc;
 	/* An overflow check that cannot be made is not a pass: refuse to
-	 * measure (msr_safe allowlists may lack the register). */
-	return failed(s, IA32_PERF_GLOBAL_STATUS, false,
-		      pmu_read_overflow(s->dev, s->res->cpu_used, s->cfg.perf_metrics, &ovf));
+	 * measure (msr_safe allowlists may lack the register); the CLI names
+	 * the register (msr_last_fault). */
+	return pmu_read_overflow(s->dev, s->res->cpu_used, s->cfg.perf_metrics, &ovf);
 }
 
 static int td_reset(struct bench_session *s)
 {
-	uint32_t msr = 0;
 	int rc = pmu_reset_frozen(s->dev, s->res->cpu_used, s->cfg.perf_metrics, s->gc_now,
-				  s->ovf_pending, &msr);
+				  s->ovf_pending);
 
 	s->ovf_pending = 0;
-	return failed(s, msr, true, rc);
+	return rc;
 }
 
 /* With a journal the caller restores (journal_restore: registers, then settings). */

@@ -80,7 +80,7 @@ static char *render(const struct journal_data *d, size_t *len)
 	o = (size_t)sprintf(t, "# baretma journal v2\npid %ld\nstarttime %llu\ntime %lld\n"
 			    "cmd %s\nbackend %s\nkind %s\nuser_only %d\n", (long)d->pid,
 			    d->starttime, d->time, d->cmd, d->backend,
-			    d->kind == JOURNAL_ENABLE ? "enable" : "run", d->user_only);
+			    journal_kind_name(d->kind), d->user_only);
 	for (int i = 0; i < d->nregs; i++)
 		o += (size_t)sprintf(t + o, "reg %u 0x%" PRIx32 " 0x%" PRIx64 "\n", d->regs[i].cpu,
 				     d->regs[i].msr, d->regs[i].saved);

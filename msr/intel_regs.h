@@ -26,6 +26,8 @@
 #define IA32_PERF_GLOBAL_STATUS_RESET 0x390u /* a.k.a. IA32_PERF_GLOBAL_OVF_CTRL; write 1 to clear */
 #define IA32_PERF_GLOBAL_STATUS_SET 0x391u /* v4+ */
 #define IA32_PERF_GLOBAL_INUSE      0x392u /* v4+, read-only */
+#define IA32_A_PMC0                 0x4c1u /* MSR_IA32_PMC0: full-width alias of IA32_PMC0,
+					    * iff IA32_PERF_CAPABILITIES[13] */
 
 /* IA32_FIXED_CTR_CTRL: one 4-bit field per fixed counter at bits 4i+3:4i ([PEH]) */
 #define FIXED_CTR_CTRL_STRIDE       4

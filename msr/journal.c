@@ -218,6 +218,16 @@ static bool pid_alive(pid_t pid, unsigned long long starttime)
 
 /* ------------------------------------------------------------ rendering */
 
+const char *journal_kind_name(enum journal_kind kind)
+{
+	switch (kind) {
+	case JOURNAL_RUN: return "run";
+	case JOURNAL_ENABLE: return "enable";
+	case JOURNAL_MSR_WRITE: return "write";
+	}
+	return NULL;
+}
+
 /* The whole file text into j->text; returns its length. */
 static size_t render(const struct journal *j)
 {
@@ -228,7 +238,7 @@ static size_t render(const struct journal *j)
 	o = (size_t)snprintf(t, HEADER_MAX, JOURNAL_MAGIC "\npid %ld\nstarttime %llu\n"
 			     "time %lld\ncmd %s\nbackend %s\nkind %s\nuser_only %d\n",
 			     (long)d->pid, d->starttime, d->time, d->cmd, d->backend,
-			     d->kind == JOURNAL_ENABLE ? "enable" : "run", d->user_only ? 1 : 0);
+			     journal_kind_name(d->kind), d->user_only ? 1 : 0);
 	for (int i = 0; i < d->nregs; i++) {
 		const struct journal_reg *r = &d->regs[i];
 
@@ -339,7 +349,7 @@ static int fill_header(struct journal *j, const char *cmd, const char *backend,
 	char state;
 	size_t i;
 
-	if (!backend || !*backend || has_control(backend))
+	if (!backend || !*backend || has_control(backend) || !journal_kind_name(kind))
 		return -EINVAL;
 	if (strlen(backend) >= sizeof(d->backend))
 		return -ENAMETOOLONG;
@@ -352,7 +362,7 @@ static int fill_header(struct journal *j, const char *cmd, const char *backend,
 	if (proc_stat(d->pid, &state, &d->starttime))
 		d->starttime = 0;
 	d->time = (long long)time(NULL);
-	d->kind = kind == JOURNAL_ENABLE ? JOURNAL_ENABLE : JOURNAL_RUN;
+	d->kind = kind;
 	d->user_only = user_only;
 	snprintf(j->name, sizeof(j->name), "run-%ld.journal", (long)d->pid);
 	snprintf(j->tmp, sizeof(j->tmp), ".run-%ld.journal.tmp", (long)d->pid);
@@ -533,19 +543,25 @@ static uint64_t overflow_bits(const struct journal_data *d, unsigned cpu)
 	       (has_reg(d, cpu, IA32_PERF_METRICS) ? GLOBAL_STATUS_OVF_PERF_METRICS : 0);
 }
 
-/* One CPU: GLOBAL_CTRL = 0 first (when saved), the rest in saved order,
- * the overflow bits the run caused cleared (pmu-reference §5.4 "Restore",
- * as pmu_restore does), GLOBAL_CTRL's saved value last.
- * Async-signal-safe. */
+/* One CPU: GLOBAL_CTRL = 0 first (when saved with other registers: the
+ * freeze guards them; alone it is written once, its saved value), the
+ * rest in saved order, the overflow bits the run caused cleared
+ * (pmu-reference §5.4 "Restore", as pmu_restore does), GLOBAL_CTRL's saved
+ * value last.  Async-signal-safe. */
 static int restore_cpu(const struct journal_data *d, struct msr_dev *dev, unsigned cpu)
 {
 	uint64_t ovf = overflow_bits(d, cpu);
-	int rc = 0, gc = -1;
+	int rc = 0, gc = -1, others = 0;
 
-	for (int i = 0; i < d->nregs; i++)
-		if (d->regs[i].cpu == cpu && d->regs[i].msr == IA32_PERF_GLOBAL_CTRL)
+	for (int i = 0; i < d->nregs; i++) {
+		if (d->regs[i].cpu != cpu)
+			continue;
+		if (d->regs[i].msr == IA32_PERF_GLOBAL_CTRL)
 			gc = i;
-	if (gc >= 0)
+		else
+			others++;
+	}
+	if (gc >= 0 && others)
 		keep_first(&rc, msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, 0));
 	for (int i = 0; i < d->nregs; i++)
 		if (d->regs[i].cpu == cpu && i != gc)
@@ -926,13 +942,15 @@ static int parse_header(struct parser *p, int k, const char *v, const char *e)
 		d->backend[len] = '\0';
 		return 0;
 	case 5:
-		if (len == 3 && !memcmp(v, "run", 3))
-			d->kind = JOURNAL_RUN;
-		else if (len == 6 && !memcmp(v, "enable", 6))
-			d->kind = JOURNAL_ENABLE;
-		else
-			return fail(p, "kind must be 'run' or 'enable'");
-		return 0;
+		for (int kind = JOURNAL_RUN; journal_kind_name(kind); kind++) {
+			const char *name = journal_kind_name(kind);
+
+			if (len == strlen(name) && !memcmp(v, name, len)) {
+				d->kind = kind;
+				return 0;
+			}
+		}
+		return fail(p, "kind must be 'run', 'enable' or 'write'");
 	default:
 		if (len != 1 || (*v != '0' && *v != '1'))
 			return fail(p, "user_only must be 0 or 1");

@@ -23,8 +23,11 @@
  *   cmd TEXT               the command line (control characters as '?')
  *   backend SPEC           the MSR spec the registers are written through
  *                          (msr/msr.h: "/dev/cpu/%u/msr", "state:FILE")
- *   kind run|enable        enable: "pmu enable" left counters running on
- *                          purpose and nobody restores them on exit
+ *   kind run|enable|write  run: restored when the run ends (bench);
+ *                          enable: "pmu enable" left counters running on
+ *                          purpose; write: "msr write" left registers as
+ *                          written on purpose; nobody restores either on
+ *                          exit ("pmu restore" does)
  *   user_only 0|1
  *   reg CPU 0xMSR 0xSAVED  one per register, in the order saved; CPU
  *                          decimal below JOURNAL_MAX_CPUS, hex lower case
@@ -42,15 +45,17 @@
  *
  * Restore order (journal_restore, journal_restore_data), per CPU in the
  * order the CPUs first appear: if IA32_PERF_GLOBAL_CTRL (msr/intel_regs.h)
- * is among the CPU's registers it is written 0 first (freeze: no counter
- * runs with half-restored controls, pmu-reference §5.4), then the other
- * registers in the order they were saved, then (for a run or enable
- * journal that saved IA32_FIXED_CTR_CTRL and IA32_FIXED_CTR3, i.e.
+ * is among the CPU's registers with others, it is written 0 first (freeze:
+ * no counter runs with half-restored controls, pmu-reference §5.4), then
+ * the other registers in the order they were saved, then (for a run or
+ * enable journal that saved IA32_FIXED_CTR_CTRL and IA32_FIXED_CTR3, i.e.
  * programmed fixed counter 3) IA32_PERF_GLOBAL_STATUS_RESET = bit 35, | bit
  * 48 when IA32_PERF_METRICS was saved (the overflow bits the run caused,
- * pmu-reference §5.4; best effort, as in pmu_restore), then GLOBAL_CTRL with its saved
- * value last; after every register of every CPU, the settings in the order
+ * pmu-reference §5.4; best effort, as in pmu_restore), then GLOBAL_CTRL
+ * with its saved value last (saved alone, as by `msr write`, it is written
+ * once); after every register of every CPU, the settings in the order
  * saved (msr.allow_writes may have to stay "on" until the last MSR write).
+ * Every saved register is written once per restore.
  *
  * Not thread-safe; one journal per process.  Library code: never prints,
  * never exits; 0 or -errno.
@@ -77,7 +82,12 @@
 enum journal_kind {
 	JOURNAL_RUN = 0,  /* restored and removed when the run ends */
 	JOURNAL_ENABLE,   /* "pmu enable": kept until "pmu restore" */
+	JOURNAL_MSR_WRITE, /* "msr write": kept until "pmu restore" */
 };
+
+/* journal_kind_name - the kind's word in the text format: "run", "enable",
+ * "write"; NULL for a value that is no kind. */
+const char *journal_kind_name(enum journal_kind kind);
 
 /* One saved register. */
 struct journal_reg {
@@ -124,7 +134,8 @@ struct journal; /* opaque: the journal of this run */
  * Creates the state directory (0700) when missing.
  * Returns 0, -EBUSY (this process already has a journal), -EEXIST (a
  * journal of an earlier process with the same PID is there: restore it
- * first), -EINVAL (@backend empty or with control characters),
+ * first), -EINVAL (@backend empty or with control characters, @kind no
+ * kind),
  * -ENAMETOOLONG (@backend of JOURNAL_BACKEND_MAX bytes or more), -ENOMEM,
  * the state directory errors of state_dir_open(), or -errno from the file
  * system.

@@ -53,10 +53,28 @@
 #ifndef BARETMA_MSR_H
 #define BARETMA_MSR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct msr_dev; /* opaque: one open backend */
+
+/* What an access did (struct msr_fault). */
+enum msr_op {
+	MSR_OP_OPEN = 1,  /* msr_open_cpu (msr is 0) */
+	MSR_OP_READ,
+	MSR_OP_WRITE,
+};
+
+/* One failed access, for a message that names it: "cannot write
+ * IA32_PERF_GLOBAL_STATUS_RESET (0x390) on cpu 0: ...". */
+struct msr_fault {
+	enum msr_op op;
+	unsigned cpu;     /* OS CPU number */
+	uint32_t msr;     /* MSR index; 0 for MSR_OP_OPEN */
+	uint64_t value;   /* the value a write tried; 0 otherwise */
+	int err;          /* the -errno the access returned */
+};
 
 /* Backend operations.  @ctx is the backend's private state. */
 struct msr_ops {
@@ -101,6 +119,21 @@ int msr_read(struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t *val);
  * value when 0 is returned.
  */
 int msr_write(struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t val);
+
+/*
+ * msr_last_fault - the last access through @dev that failed (msr_open_cpu,
+ * msr_read, msr_write), so that the caller of a library function that
+ * returned that access's -errno (pmu_program, pmu_check_owner,
+ * journal_restore, ...) can say which register of which CPU failed.  A
+ * function that goes on after a failure (a restore tries every register)
+ * leaves its last failure here; compare @f->err with the error returned.
+ * Returns true and fills @f, or false when no access has failed since
+ * msr_open() or msr_fault_clear().  Async-signal-safe.
+ */
+bool msr_last_fault(const struct msr_dev *dev, struct msr_fault *f);
+
+/* msr_fault_clear - forget the last failed access (NULL is fine). */
+void msr_fault_clear(struct msr_dev *dev);
 
 /* msr_backend_name - "device" or "state". */
 const char *msr_backend_name(const struct msr_dev *dev);

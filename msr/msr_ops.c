@@ -25,6 +25,7 @@ struct msr_dev {
 	void *ctx;
 	int trace_fd;        /* -1: no trace */
 	char where[4096];    /* device template or state file path */
+	struct msr_fault fault; /* the last failed access; op 0: none */
 };
 
 static char last_error[1024];
@@ -192,11 +193,38 @@ void msr_close(struct msr_dev *dev)
 
 /* ------------------------------------------------------------ access */
 
+/* Plain stores, no call: async-signal-safe. */
+static void fault(struct msr_dev *dev, enum msr_op op, unsigned cpu, uint32_t msr,
+		  uint64_t val, int rc)
+{
+	if (rc)
+		dev->fault = (struct msr_fault){ .op = op, .cpu = cpu, .msr = msr, .value = val,
+						 .err = rc };
+}
+
+bool msr_last_fault(const struct msr_dev *dev, struct msr_fault *f)
+{
+	if (!dev || !dev->fault.op)
+		return false;
+	*f = dev->fault;
+	return true;
+}
+
+void msr_fault_clear(struct msr_dev *dev)
+{
+	if (dev)
+		dev->fault = (struct msr_fault){ 0 };
+}
+
 int msr_open_cpu(struct msr_dev *dev, unsigned cpu)
 {
+	int rc;
+
 	if (!dev)
 		return -EINVAL;
-	return dev->ops->open(dev->ctx, cpu);
+	rc = dev->ops->open(dev->ctx, cpu);
+	fault(dev, MSR_OP_OPEN, cpu, 0, 0, rc);
+	return rc;
 }
 
 int msr_read(struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t *val)
@@ -210,6 +238,7 @@ int msr_read(struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t *val)
 	if (!rc)
 		*val = v;
 	trace(dev, "rd", cpu, msr, rc ? 0 : v, rc);
+	fault(dev, MSR_OP_READ, cpu, msr, 0, rc);
 	return rc;
 }
 
@@ -221,6 +250,7 @@ int msr_write(struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t val)
 		return -EINVAL;
 	rc = dev->ops->write(dev->ctx, cpu, msr, val);
 	trace(dev, "wr", cpu, msr, val, rc);
+	fault(dev, MSR_OP_WRITE, cpu, msr, val, rc);
 	return rc;
 }
 

@@ -3,9 +3,9 @@
 #include <stdio.h>
 
 #include "msr/intel_regs.h"
+#include "msr/msr_names.h"
 #include "msr/msr_policy.h"
 
-#define IA32_A_PMC0        0x4c1u /* MSR_IA32_PMC0, full-width alias (§1.1) */
 #define MAX_GP_ARCH        8u     /* architectural MSR ranges baretma names */
 #define MAX_FIXED_ARCH     7u     /* FC0..FC6 (§1.1) */
 
@@ -30,48 +30,34 @@ static uint64_t counter_bits(const struct msr_pmu_caps *c)
 	return m;
 }
 
-/* IA32_FIXED_CTR_CTRL: EN_OS, EN_USR and AnyThread/METRICS_CLEAR of every
- * existing fixed counter; its PMI bit is refused (msr_policy.h). */
+/* IA32_FIXED_CTR_CTRL: EN_OS, EN_USR and AnyThread of every existing fixed
+ * counter; on fixed counter 3 bit 2 is METRICS_CLEAR_EN, allowed only with
+ * IA32_PERF_CAPABILITIES[19]; PMI bits are refused (msr_policy.h). */
 static uint64_t fixed_ctrl_bits(const struct msr_pmu_caps *c)
 {
 	uint64_t m = 0;
 
-	for (unsigned i = 0; i < MAX_FIXED_ARCH; i++)
+	for (unsigned i = 0; i < MAX_FIXED_ARCH; i++) {
+		uint64_t f = FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR | FIXED_CTR_CTRL_ANYTHR;
+
+		if (i == FIXED_CTR3_IDX && !c->metrics_clear)
+			f &= ~FIXED_CTR_CTRL_ANYTHR;
 		if (c->fixed_mask & (1u << i))
-			m |= (FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR | FIXED_CTR_CTRL_ANYTHR)
-			     << FIXED_CTR_CTRL_SHIFT(i);
+			m |= f << FIXED_CTR_CTRL_SHIFT(i);
+	}
 	return m;
 }
 
-const char *msr_reg_name(uint32_t msr, char *buf, size_t n)
+/* Why IA32_FIXED_CTR_CTRL bits are refused, for @val. */
+static const char *fixed_ctrl_note(const struct msr_pmu_caps *c, uint64_t val)
 {
-	static const struct { uint32_t msr; const char *name; } fixed[] = {
-		{ IA32_PERF_METRICS, "IA32_PERF_METRICS" },
-		{ IA32_PERF_CAPABILITIES, "IA32_PERF_CAPABILITIES" },
-		{ IA32_FIXED_CTR_CTRL, "IA32_FIXED_CTR_CTRL" },
-		{ IA32_PERF_GLOBAL_STATUS, "IA32_PERF_GLOBAL_STATUS" },
-		{ IA32_PERF_GLOBAL_CTRL, "IA32_PERF_GLOBAL_CTRL" },
-		{ IA32_PERF_GLOBAL_STATUS_RESET, "IA32_PERF_GLOBAL_STATUS_RESET" },
-		{ IA32_PERF_GLOBAL_STATUS_SET, "IA32_PERF_GLOBAL_STATUS_SET" },
-		{ IA32_PERF_GLOBAL_INUSE, "IA32_PERF_GLOBAL_INUSE" },
-	};
+	uint64_t clear = FIXED_CTR_CTRL_ANYTHR << FIXED_CTR3_FIELD_SHIFT;
 
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		if (fixed[i].msr == msr) {
-			snprintf(buf, n, "%s", fixed[i].name);
-			return buf;
-		}
-	if (msr >= IA32_PMC0 && msr < IA32_PMC0 + MAX_GP_ARCH)
-		snprintf(buf, n, "IA32_PMC%u", msr - IA32_PMC0);
-	else if (msr >= IA32_A_PMC0 && msr < IA32_A_PMC0 + MAX_GP_ARCH)
-		snprintf(buf, n, "IA32_A_PMC%u", msr - IA32_A_PMC0);
-	else if (msr >= IA32_PERFEVTSEL0 && msr < IA32_PERFEVTSEL0 + MAX_GP_ARCH)
-		snprintf(buf, n, "IA32_PERFEVTSEL%u", msr - IA32_PERFEVTSEL0);
-	else if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + MAX_FIXED_ARCH)
-		snprintf(buf, n, "IA32_FIXED_CTR%u", msr - IA32_FIXED_CTR0);
-	else
-		snprintf(buf, n, "MSR 0x%" PRIx32, msr);
-	return buf;
+	if ((val & clear) && !c->metrics_clear && (c->fixed_mask & (1u << FIXED_CTR3_IDX)))
+		return "bit 14 is fixed counter 3's METRICS_CLEAR_EN, which needs RDPMC "
+		       "metrics-clear mode (IA32_PERF_CAPABILITIES[19], Lion Cove and later); "
+		       "PMI bits (4i+3) are refused: no PMI is armed by baretma";
+	return "PMI bits (4i+3) are refused: no PMI is armed by baretma";
 }
 
 /* Verdict for a value against the defined bits @ok of a known register. */
@@ -105,7 +91,10 @@ enum msr_write_verdict msr_write_check(const struct msr_pmu_caps *c, uint32_t ms
 	uint64_t ctr = counter_bits(c);
 	unsigned i;
 
-	msr_reg_name(msr, name, sizeof(name));
+	if (msr_reg_name(msr))
+		snprintf(name, sizeof(name), "%s", msr_reg_name(msr));
+	else
+		snprintf(name, sizeof(name), "MSR 0x%" PRIx32, msr);
 	switch (msr) {
 	case IA32_PERF_GLOBAL_STATUS:
 	case IA32_PERF_GLOBAL_INUSE:
@@ -119,8 +108,7 @@ enum msr_write_verdict msr_write_check(const struct msr_pmu_caps *c, uint32_t ms
 	case IA32_PERF_GLOBAL_STATUS_RESET:
 		return bits_check(name, val, ctr | GLOBAL_STATUS_OTHER, NULL, why, wn);
 	case IA32_FIXED_CTR_CTRL:
-		return bits_check(name, val, fixed_ctrl_bits(c),
-				  "PMI bits (4i+3) are refused: no PMI is armed by baretma", why, wn);
+		return bits_check(name, val, fixed_ctrl_bits(c), fixed_ctrl_note(c, val), why, wn);
 	case IA32_PERF_METRICS:
 		if (c->perf_metrics_level <= 0) {
 			snprintf(why, wn, "%s does not exist on this CPU", name);

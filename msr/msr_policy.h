@@ -18,6 +18,14 @@
  * IA32_PERF_GLOBAL_STATUS and IA32_PERF_GLOBAL_INUSE are read-only.
  * IA32_PERF_CAPABILITIES is read-only.  Arch-perfmon v6 aliases (0x1900+)
  * are not known (not used by baretma): they need --force.
+ * Bit 2 of fixed counter 3's field of IA32_FIXED_CTR_CTRL (bit 14) is
+ * METRICS_CLEAR_EN on Lion Cove and later: an RDPMC of PERF_METRICS then
+ * clears PERF_METRICS and fixed counter 3 (pmu-reference §1.2, §3.5; linux
+ * commit 0e45818ec189 "perf/x86/intel: Support RDPMC metrics clear mode").
+ * It is allowed only where IA32_PERF_CAPABILITIES[19] enumerates that mode
+ * (msr_pmu_caps.metrics_clear); elsewhere FC3 has no AnyThread (FC3 exists
+ * from Ice Lake on, where AnyThread is deprecated, §1.2) and the bit is
+ * refused.
  */
 #ifndef BARETMA_MSR_POLICY_H
 #define BARETMA_MSR_POLICY_H
@@ -34,6 +42,8 @@ struct msr_pmu_caps {
 	unsigned fixed_width;    /* bits of a fixed counter */
 	int perf_metrics_level;  /* 0: no IA32_PERF_METRICS, 1: bytes 0-3, 2: bytes 0-7 */
 	bool full_width_write;   /* IA32_PERF_CAPABILITIES[13]: IA32_A_PMCx exist */
+	bool metrics_clear;      /* IA32_PERF_CAPABILITIES[19] (PERF_CAP_RDPMC_METRICS_CLEAR):
+				  * FC3 field bit 2 is METRICS_CLEAR_EN */
 };
 
 enum msr_write_verdict {
@@ -52,12 +62,5 @@ enum msr_write_verdict {
  */
 enum msr_write_verdict msr_write_check(const struct msr_pmu_caps *caps, uint32_t msr,
 				       uint64_t val, char *why, size_t n);
-
-/*
- * msr_reg_name - the SDM name of @msr into @buf ("IA32_PERFEVTSEL2",
- * "IA32_FIXED_CTR3", ...) or "MSR 0x<hex>" when baretma does not know it.
- * Returns @buf.
- */
-const char *msr_reg_name(uint32_t msr, char *buf, size_t n);
 
 #endif

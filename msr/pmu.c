@@ -171,8 +171,11 @@ int pmu_program(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 	saved->programmed = true;
 	atomic_signal_fence(memory_order_seq_cst);
 	rc = program_regs(dev, cpu, cfg, saved);
-	if (rc)
-		pmu_restore(dev, saved); /* best effort; the write error is the news */
+	/* Best effort; the write error is the news.  With a journal its owner
+	 * restores (journal_restore writes the same registers): restoring here
+	 * too would write every register twice. */
+	if (rc && !cfg->journal)
+		pmu_restore(dev, saved);
 	return rc;
 }
 
@@ -201,38 +204,25 @@ static uint64_t own_bits(bool perf_metrics)
 	return GLOBAL_CTRL_EN_FIXED3 | (perf_metrics ? GLOBAL_CTRL_EN_PERF_METRICS : 0);
 }
 
-/* One access of pmu_reset_frozen; the first failure's register is kept. */
-static void step(int *rc, uint32_t *failed, uint32_t msr, int r)
-{
-	if (r && !*rc) {
-		*rc = r;
-		if (failed)
-			*failed = msr;
-	}
-}
-
 int pmu_reset_frozen(struct msr_dev *dev, unsigned cpu, bool perf_metrics,
-		     uint64_t global_ctrl, uint64_t clear_status, uint32_t *failed_msr)
+		     uint64_t global_ctrl, uint64_t clear_status)
 {
 	uint64_t own = own_bits(perf_metrics);
-	int rc = 0;
+	int rc;
 
 	if (!perf_metrics)
 		global_ctrl &= ~GLOBAL_CTRL_EN_PERF_METRICS;
-	step(&rc, failed_msr, IA32_PERF_GLOBAL_CTRL,
-	     msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, global_ctrl & ~own));
+	rc = msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, global_ctrl & ~own);
 	if (rc)
 		return rc; /* nothing frozen, nothing to undo */
 	clear_status &= own;
 	if (clear_status)
-		step(&rc, failed_msr, IA32_PERF_GLOBAL_STATUS_RESET,
-		     msr_write(dev, cpu, IA32_PERF_GLOBAL_STATUS_RESET, clear_status));
+		rc = msr_write(dev, cpu, IA32_PERF_GLOBAL_STATUS_RESET, clear_status);
 	if (!rc)
-		step(&rc, failed_msr, IA32_FIXED_CTR3, msr_write(dev, cpu, IA32_FIXED_CTR3, 0));
+		rc = msr_write(dev, cpu, IA32_FIXED_CTR3, 0);
 	if (!rc && perf_metrics)
-		step(&rc, failed_msr, IA32_PERF_METRICS, msr_write(dev, cpu, IA32_PERF_METRICS, 0));
-	step(&rc, failed_msr, IA32_PERF_GLOBAL_CTRL,
-	     msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, global_ctrl));
+		rc = msr_write(dev, cpu, IA32_PERF_METRICS, 0);
+	keep_first(&rc, msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, global_ctrl));
 	return rc;
 }
 

@@ -85,8 +85,11 @@ int pmu_check_in_use(struct msr_dev *dev, unsigned cpu, char *why, size_t whylen
  * the right cleanup (or journal_restore() of cfg->journal).
  * Returns 0; -ENODEV when !cfg->fixed_ctr3 (no write); -EBUSY when in use
  * and !cfg->force (no write; @why as for pmu_check_in_use); the errors of
- * journal_save_regs() (no write); -errno from the backend (the CPU is then
- * restored before returning, best effort).
+ * journal_save_regs() (no write); -errno from the backend, the failed
+ * access in msr_last_fault(): without a journal the CPU is then restored
+ * before returning (pmu_restore, best effort); with cfg->journal it is
+ * not, saved->programmed stays set, and the journal's owner restores it
+ * (journal_restore), so that a rollback writes each register once.
  */
 int pmu_program(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 		struct pmu_saved *saved, char *why, size_t whylen);
@@ -118,12 +121,12 @@ int pmu_reset_counts(struct msr_dev *dev, unsigned cpu, bool perf_metrics);
  *      else cleared stays clear; baretma does not fight another owner).
  * @global_ctrl: IA32_PERF_GLOBAL_CTRL as last read (pmu_verify).  Bit 48 is
  * never set here without @perf_metrics (#GP, pmu-reference §1.3).
- * Returns 0, or the first -errno; @failed_msr (may be NULL) receives the
- * register whose access failed.  After a failure in steps 2-3 step 4 is
- * still tried, so the counters are not left frozen.
+ * Returns 0, or the first -errno (msr_last_fault() names the access when
+ * step 4 did not fail too).  After a failure in steps 2-3 step 4 is still
+ * tried, so the counters are not left frozen.
  */
 int pmu_reset_frozen(struct msr_dev *dev, unsigned cpu, bool perf_metrics,
-		     uint64_t global_ctrl, uint64_t clear_status, uint32_t *failed_msr);
+		     uint64_t global_ctrl, uint64_t clear_status);
 
 /*
  * pmu_read_overflow - IA32_PERF_GLOBAL_STATUS of @cpu, reduced to the bits
@@ -193,12 +196,16 @@ struct pmu_owner_report {
 	bool watchdog_fc1;     /* nmi_watchdog=1 and FC1's field enabled: the NMI
 				* watchdog's cycles event (pmu-reference §5.1) */
 	bool inuse_read;       /* IA32_PERF_GLOBAL_INUSE was read */
+	bool inuse_unread;     /* ... it should have been (version >= 4) and could not */
 	uint64_t fixed_ctr_ctrl, global_ctrl, inuse;
 	uint32_t fixed_used;   /* bit i: FCi's field (IA32_FIXED_CTR_CTRL[4i+3:4i]) != 0 */
 	uint32_t evtsel_en;    /* bit x: IA32_PERFEVTSELx EN (bit 22) set */
 	uint32_t evtsel_int;   /* bit x: INT (bit 20) set */
 	uint32_t evtsel_event; /* bit x: event code (bits 7:0) != 0 */
-	uint32_t evtsel_unread;/* bit x: IA32_PERFEVTSELx could not be read (-EIO) */
+	uint32_t evtsel_unread;/* bit x: IA32_PERFEVTSELx could not be read */
+	int unread_err;        /* the -errno of the first register that could not be
+				* read (-EIO: #GP; -EACCES/-EPERM: msr_safe's
+				* allowlist), 0 when the checklist was read whole */
 	uint64_t evtsel[32];   /* the values read */
 	char busy_why[256];    /* what is busy, as pmu_check_in_use says it, plus
 				* INUSE bit 35; "" when !busy */
@@ -218,12 +225,17 @@ struct pmu_owner_report {
  * IA32_PERFEVTSELx for x < q->gp_counters (EN, INT, event code), and
  * IA32_PERF_GLOBAL_INUSE when q->version >= 4 (bit i: PERFEVTSELi event
  * != 0, bit 32+i: FCi enabled, bit 63: a PMI armed; pmu-reference §1.9).
- * A PERFEVTSELx or INUSE read failing with -EIO (not modelled by a state
- * file) is recorded (evtsel_unread, !inuse_read), not an error.
- * Returns 0 (nothing baretma takes is in use; @r may still list others),
- * -EBUSY (@r->busy_why, @r->owner_text say what and who), or -errno from
- * reading IA32_FIXED_CTR_CTRL / IA32_PERF_GLOBAL_CTRL (or a PERFEVTSELx /
- * INUSE error other than -EIO).
+ * A PERFEVTSELx or INUSE read failing with -EIO, -EACCES or -EPERM (a
+ * #GP, or msr_safe's allowlist; a register a state file does not list) is
+ * recorded (evtsel_unread, inuse_unread, unread_err) and the rest is still
+ * read: a check that could not be made is not a pass.
+ * Returns 0 (the whole checklist was read and nothing baretma takes is in
+ * use; @r may still list others), -EBUSY (@r->busy_why, @r->owner_text say
+ * what and who; also when some registers could not be read), -ENODATA
+ * (nothing seen in use, but some registers of the checklist could not be
+ * read: whether perf or another tool uses the PMU is unknown), or -errno
+ * from reading IA32_FIXED_CTR_CTRL / IA32_PERF_GLOBAL_CTRL (or another
+ * PERFEVTSELx / INUSE error).
  */
 int pmu_check_owner(struct msr_dev *dev, unsigned cpu, const struct pmu_owner_query *q,
 		    struct pmu_owner_report *r);

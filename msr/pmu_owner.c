@@ -18,6 +18,9 @@
  *     here, and firmware does not arm PMIs);
  *   - bits set with none of that: "firmware or another tool" (firmware may
  *     leave fixed counters 0-2 counting, PCM leaves them so on exit).
+ * A register of the checklist that cannot be read (a #GP, or msr_safe's
+ * allowlist: LLNL msr-safe answers -EACCES for a register not in it) makes
+ * the check incomplete (-ENODATA): "no sign of perf" is never said then.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -58,7 +61,18 @@ static void field_bits(uint64_t f, char *buf, size_t n)
 		add(buf, n, ", ", "PMI");
 }
 
-/* IA32_PERFEVTSELx for x < gp: -EIO is "not modelled", other errors fail. */
+/* A read that the CPU (#GP: -EIO) or msr_safe's allowlist (-EACCES,
+ * -EPERM) refused: the register cannot be checked, the others still can. */
+static bool unreadable(struct pmu_owner_report *r, int rc)
+{
+	if (rc != -EIO && rc != -EACCES && rc != -EPERM)
+		return false;
+	if (!r->unread_err)
+		r->unread_err = rc;
+	return true;
+}
+
+/* IA32_PERFEVTSELx for x < gp: unreadable ones are recorded, other errors fail. */
 static int read_evtsels(struct msr_dev *dev, unsigned cpu, unsigned gp,
 			struct pmu_owner_report *r)
 {
@@ -66,7 +80,7 @@ static int read_evtsels(struct msr_dev *dev, unsigned cpu, unsigned gp,
 		uint64_t v = 0;
 		int rc = msr_read(dev, cpu, IA32_PERFEVTSEL0 + x, &v);
 
-		if (rc == -EIO) {
+		if (unreadable(r, rc)) {
 			r->evtsel_unread |= 1u << x;
 			continue;
 		}
@@ -96,7 +110,8 @@ static int read_regs(struct msr_dev *dev, unsigned cpu, const struct pmu_owner_q
 		return rc;
 	rc = msr_read(dev, cpu, IA32_PERF_GLOBAL_INUSE, &r->inuse);
 	r->inuse_read = rc == 0;
-	return rc == -EIO ? 0 : rc;
+	r->inuse_unread = unreadable(r, rc);
+	return r->inuse_unread ? 0 : rc;
 }
 
 /* FC3 and PERF_METRICS: what baretma takes. */
@@ -192,10 +207,10 @@ static void name_owner(const struct pmu_owner_query *q, struct pmu_owner_report 
 	perf_evidence(q, r, ev, sizeof(ev));
 	if (q->journal_pid > 0) {
 		r->owner = PMU_OWNER_BARETMA;
-		if (q->journal_kind == JOURNAL_ENABLE)
-			snprintf(r->owner_text, sizeof(r->owner_text), "'baretma pmu enable' "
-				 "(pid %ld, %s)", (long)q->journal_pid,
-				 q->journal_alive ? "running" : "not running");
+		if (q->journal_kind != JOURNAL_RUN)
+			snprintf(r->owner_text, sizeof(r->owner_text), "'baretma %s' (pid %ld, %s)",
+				 q->journal_kind == JOURNAL_ENABLE ? "pmu enable" : "msr write",
+				 (long)q->journal_pid, q->journal_alive ? "running" : "not running");
 		else if (q->journal_alive)
 			snprintf(r->owner_text, sizeof(r->owner_text), "a baretma run (pid %ld, "
 				 "running)", (long)q->journal_pid);
@@ -206,6 +221,12 @@ static void name_owner(const struct pmu_owner_query *q, struct pmu_owner_report 
 		r->owner = PMU_OWNER_PERF;
 		snprintf(r->owner_text, sizeof(r->owner_text), "perf or another profiler "
 			 "(likely: %s; perf's own events cannot be seen from here)", ev);
+	} else if ((r->busy || r->others[0]) && r->unread_err) {
+		/* No sign of perf in what could be read: not the same as none. */
+		r->owner = PMU_OWNER_FIRMWARE;
+		snprintf(r->owner_text, sizeof(r->owner_text), "firmware or another tool, or "
+			 "perf (cannot tell: %s could not be read)",
+			 r->evtsel_unread ? "some IA32_PERFEVTSELx" : "IA32_PERF_GLOBAL_INUSE");
 	} else if (r->busy || r->others[0]) {
 		r->owner = PMU_OWNER_FIRMWARE;
 		snprintf(r->owner_text, sizeof(r->owner_text), "firmware or another tool (no "
@@ -231,5 +252,5 @@ int pmu_check_owner(struct msr_dev *dev, unsigned cpu, const struct pmu_owner_qu
 	list_fixed(q, r);
 	list_evtsels(q, r);
 	name_owner(q, r);
-	return r->busy ? -EBUSY : 0;
+	return r->busy ? -EBUSY : r->unread_err ? -ENODATA : 0;
 }

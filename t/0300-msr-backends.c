@@ -390,6 +390,35 @@ static void test_trace(void)
 	ok(strstr(msr_last_error(), "BARETMA_MSR_TRACE") != NULL, "message names the variable");
 }
 
+/* msr_last_fault: the last failed access, kept across successful ones. */
+static void test_fault(void)
+{
+	const char *f = tpath("fault");
+	struct msr_fault ft = { 0 };
+	uint64_t v;
+	int rc;
+	struct msr_dev *dev;
+
+	put_file(f, good_text);
+	dev = open_spec("state:", f, &rc);
+	ok(!msr_last_fault(dev, &ft), "no fault after msr_open");
+	msr_read(dev, 0, 0x186, &v);
+	ok(!msr_last_fault(dev, &ft), "no fault after a good read");
+	check_int(msr_read(dev, 0, 0x188, &v), ==, -EIO, "read of a missing register: -EIO");
+	msr_read(dev, 0, 0x186, &v);
+	ok(msr_last_fault(dev, &ft) && ft.op == MSR_OP_READ && ft.cpu == 0 && ft.msr == 0x188 &&
+	   ft.err == -EIO, "the failed read (cpu 0, 0x188, -EIO) outlives a good read");
+	check_int(msr_write(dev, 1, 0x38e, 0x5), ==, -EIO, "write of a missing register: -EIO");
+	ok(msr_last_fault(dev, &ft) && ft.op == MSR_OP_WRITE && ft.cpu == 1 && ft.msr == 0x38e &&
+	   ft.value == 0x5 && ft.err == -EIO, "the failed write: cpu 1, 0x38e, value 0x5, -EIO");
+	check_int(msr_open_cpu(dev, 7), ==, -ENXIO, "open of a CPU the file lacks: -ENXIO");
+	ok(msr_last_fault(dev, &ft) && ft.op == MSR_OP_OPEN && ft.cpu == 7 && ft.err == -ENXIO,
+	   "the failed open: cpu 7, -ENXIO");
+	msr_fault_clear(dev);
+	ok(!msr_last_fault(dev, &ft), "msr_fault_clear forgets it");
+	msr_close(dev);
+}
+
 static void test_remedy(void)
 {
 	check_str(msr_remedy(-ENOENT), "try: modprobe msr", "remedy ENOENT");
@@ -420,6 +449,7 @@ int main(void)
 	test_templates();
 	test_device();
 	test_trace();
+	test_fault();
 	test_remedy();
 	{
 		char cmd[300];

@@ -555,6 +555,47 @@ static void test_journaled(void)
 	check_str(get_file(state), big, "state file unchanged");
 	check_int(journal_end(j), ==, 0, "empty journal removed");
 	msr_close(dev);
+
+	/* A write fails midway with a journal (0x390 missing): pmu_program does
+	 * not restore (the journal's owner does), the failed access is in
+	 * msr_last_fault, and journal_restore then writes each register once. */
+	{
+		char *no390 = strdup(edit(icl_text, "0 0x390 0x0\n", ""));
+		struct msr_fault f = { 0 };
+
+		dev = setup(no390);
+		cfg = icl_cfg;
+		check_int(journal_begin(&j, "t0310", spec, JOURNAL_RUN, false), ==, 0, "journal_begin");
+		cfg.journal = j;
+		check_int(pmu_program(dev, 0, &cfg, &s, NULL, 0), ==, -EIO,
+			  "journaled, 0x390 missing: -EIO midway");
+		check_str(trace_lines("wr"),
+			  "wr 0 0x38f 0x0\n"
+			  "wr 0 0x38d 0x3333\n"
+			  "wr 0 0x30c 0x0\n"
+			  "wr 0 0x329 0x0\n"
+			  "wr 0 0x390 0x1000800000000 EIO\n",
+			  "journaled failure: no restore of its own (the journal's owner restores)");
+		ok(s.programmed, "journaled failure: saved->programmed stays set");
+		ok(msr_last_fault(dev, &f) && f.op == MSR_OP_WRITE && f.cpu == 0 &&
+		   f.msr == IA32_PERF_GLOBAL_STATUS_RESET && f.value == 0x1000800000000ull &&
+		   f.err == -EIO, "msr_last_fault names the write: cpu 0, 0x390, 1<<35|1<<48, -EIO");
+		put_file(trace, "");
+		check_int(journal_restore(j, dev), ==, 0, "journal_restore after the failure");
+		check_str(trace_lines(""),
+			  "wr 0 0x38f 0x0\n"
+			  "wr 0 0x38d 0x333\n"
+			  "wr 0 0x30c 0x2f1a3c0\n"
+			  "wr 0 0x329 0x1f3a5c47\n"
+			  "wr 0 0x390 0x1000800000000 EIO\n"
+			  "wr 0 0x38f 0x70000000f\n",
+			  "the rollback writes each saved register once (GLOBAL_CTRL frozen first); "
+			  "the overflow clear, no saved register, is tried once and its EIO ignored");
+		check_str(get_file(state), no390, "rollback: original bytes");
+		check_int(journal_end(j), ==, 0, "journal_end");
+		msr_close(dev);
+		free(no390);
+	}
 }
 
 /* pmu_verify: the tamper check sees another handle's writes (a second process). */
@@ -658,10 +699,26 @@ static void test_owner(void)
 	check_int(owner_case(edit(own_text, "0x392 0x0", "0x392 0x800000000"), &q, &r), ==, 0,
 		  "version 3: INUSE not read (a #GP before v4)");
 	ok(!strstr(trace_lines("rd"), " 0x392 ") && !r.inuse_read, "v3: no access to 0x392");
+	ok(!r.inuse_unread && !r.unread_err, "v3: INUSE not read is no failure (it would #GP)");
 	q.version = 5;
-	check_int(owner_case(edit(own_text, "0 0x392 0x0\n", ""), &q, &r), ==, 0,
-		  "INUSE not in the state file: not an error");
-	ok(!r.inuse_read, "INUSE unread");
+	/* A check that could not be made is not a pass (-ENODATA), and the
+	 * owner text never says "no sign of perf" then. */
+	check_int(owner_case(edit(own_text, "0 0x392 0x0\n", ""), &q, &r), ==, -ENODATA,
+		  "v5, INUSE unreadable (EIO): -ENODATA");
+	ok(!r.inuse_read && r.inuse_unread && r.unread_err == -EIO && !r.busy,
+	   "INUSE unread, recorded with its error, not busy");
+	ok(!strstr(r.owner_text, "no sign of perf") && strstr(r.owner_text, "cannot tell"),
+	   "owner: cannot tell (%s)", r.owner_text);
+	check_int(owner_case(edit(own_text, "0 0x187 0x0\n", ""), &q, &r), ==, -ENODATA,
+		  "IA32_PERFEVTSEL1 unreadable: -ENODATA");
+	ok(r.evtsel_unread == 0x2 && !r.inuse_unread && r.unread_err == -EIO,
+	   "evtsel_unread bit 1 only; INUSE read");
+	ok(strstr(trace_lines("rd"), "rd 0 0x188 ") && strstr(trace_lines("rd"), "rd 0 0x392 "),
+	   "the rest of the checklist is still read");
+	check_int(owner_case(edit(edit(own_text, "0 0x187 0x0\n", ""), "0x38d 0x333", "0x38d 0x3333"),
+			     &q, &r), ==, -EBUSY, "FC3 busy and IA32_PERFEVTSEL1 unreadable: -EBUSY");
+	ok(r.evtsel_unread == 0x2 && strstr(r.owner_text, "cannot tell") != NULL,
+	   "busy wins; the owner is not guessed past what could not be read");
 
 	/* The NMI watchdog: FC1 field 0xb (OS, USR, PMI), nmi_watchdog=1 */
 	q.nmi_watchdog = 1;
@@ -691,6 +748,10 @@ static void test_owner(void)
 	q.journal_kind = JOURNAL_ENABLE;
 	owner_case(edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r);
 	check_str(r.owner_text, "'baretma pmu enable' (pid 4242, not running)", "owner: pmu enable");
+	q.journal_kind = JOURNAL_MSR_WRITE;
+	owner_case(edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r);
+	check_str(r.owner_text, "'baretma msr write' (pid 4242, not running)",
+		  "owner: msr write (a journal of its own kind)");
 }
 
 /*
@@ -705,7 +766,6 @@ static void test_reset_frozen(void)
 	struct msr_dev *dev = setup(edit(icl_text, "1 0x38e 0x0\n", "1 0x38e 0x0\n1 0x391 0x0\n"));
 	struct pmu_saved s;
 	uint64_t bits = 1;
-	uint32_t failed = 0;
 
 	check_int(pmu_program(dev, 1, &icl_cfg, &s, NULL, 0), ==, 0, "program cpu 1");
 	/* what was written, not read back: (0xa00000b3a & ~0xf000) | 0x3000 */
@@ -714,7 +774,7 @@ static void test_reset_frozen(void)
 	check_int(pmu_read_overflow(dev, 1, true, &bits), ==, 0, "read GLOBAL_STATUS");
 	check_u64(bits, ==, 0, "no overflow after programming");
 	put_file(trace, "");
-	check_int(pmu_reset_frozen(dev, 1, true, 0x1000f0000000full, 0, &failed), ==, 0,
+	check_int(pmu_reset_frozen(dev, 1, true, 0x1000f0000000full, 0), ==, 0,
 		  "reset with nothing to clear");
 	check_str(trace_lines(""),
 		  "wr 1 0x38f 0x70000000f\n"
@@ -731,7 +791,7 @@ static void test_reset_frozen(void)
 	check_int(pmu_read_overflow(dev, 1, false, &bits), ==, 0, "without PERF_METRICS");
 	check_u64(bits, ==, 0x800000000ull, "only bit 35 without PERF_METRICS");
 	put_file(trace, "");
-	check_int(pmu_reset_frozen(dev, 1, true, 0x1000f0000000full, 0x1000900000000ull, &failed),
+	check_int(pmu_reset_frozen(dev, 1, true, 0x1000f0000000full, 0x1000900000000ull),
 		  ==, 0, "reset clearing the overflow");
 	check_str(trace_lines(""),
 		  "wr 1 0x38f 0x70000000f\n"
@@ -746,14 +806,14 @@ static void test_reset_frozen(void)
 	/* someone cleared bit 35 meanwhile (0x1000f0000000f - 1<<35 =
 	 * 0x100070000000f): baretma writes back what it read */
 	put_file(trace, "");
-	pmu_reset_frozen(dev, 1, true, 0x100070000000full, 0, NULL);
+	pmu_reset_frozen(dev, 1, true, 0x100070000000full, 0);
 	check_str(trace_lines("wr 1 0x38f"),
 		  "wr 1 0x38f 0x70000000f\nwr 1 0x38f 0x100070000000f\n",
 		  "GLOBAL_CTRL as read goes back: a cleared bit is not set again");
 
 	/* without PERF_METRICS: no 0x329, bit 48 never written */
 	put_file(trace, "");
-	pmu_reset_frozen(dev, 1, false, 0x1000f0000000full, 0x1000800000000ull, NULL);
+	pmu_reset_frozen(dev, 1, false, 0x1000f0000000full, 0x1000800000000ull);
 	check_str(trace_lines(""),
 		  "wr 1 0x38f 0x70000000f\n"
 		  "wr 1 0x390 0x800000000\n"
@@ -765,9 +825,15 @@ static void test_reset_frozen(void)
 	msr_close(dev);
 	dev = setup(edit(icl_text, "1 0x329 0x80808080\n", ""));
 	put_file(trace, "");
-	check_int(pmu_reset_frozen(dev, 1, true, 0x1000f0000000full, 0, &failed), ==, -EIO,
+	check_int(pmu_reset_frozen(dev, 1, true, 0x1000f0000000full, 0), ==, -EIO,
 		  "PERF_METRICS missing: -EIO");
-	check_u64(failed, ==, IA32_PERF_METRICS, "the failed register is IA32_PERF_METRICS");
+	{
+		struct msr_fault f;
+
+		ok(msr_last_fault(dev, &f) && f.op == MSR_OP_WRITE && f.cpu == 1 &&
+		   f.msr == IA32_PERF_METRICS && f.err == -EIO,
+		   "msr_last_fault names the failed write: cpu 1, IA32_PERF_METRICS, -EIO");
+	}
 	check_str(trace_lines("wr"),
 		  "wr 1 0x38f 0x70000000f\n"
 		  "wr 1 0x30c 0x0\n"

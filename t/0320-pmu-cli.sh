@@ -29,6 +29,11 @@ unset BARETMA_MSR_TRACE BARETMA_CPUID_DUMP
 regs() {
 	printf '%s 0x30c %s\n%s 0x329 %s\n%s 0x345 0xf4c5\n%s 0x38d %s\n%s 0x38e 0x0\n%s 0x38f %s\n%s 0x390 0x0\n' \
 		"$1" "$2" "$1" "$5" "$1" "$1" "$3" "$1" "$1" "$4" "$1"
+	# what the ownership check reads (pmu-reference §5.4): IA32_PERFEVTSEL0-7
+	# (8 GP counters) and IA32_PERF_GLOBAL_INUSE (arch perfmon v4+), all free
+	for r in 0x186 0x187 0x188 0x189 0x18a 0x18b 0x18c 0x18d 0x392; do
+		printf '%s %s 0x0\n' "$1" "$r"
+	done
 }
 # orig FIRST LAST / prog FIRST LAST: CPUs as found / as programmed.
 # FC3 starts at 0x100N on cpu N so that restore is checked per CPU.
@@ -72,6 +77,43 @@ out=$("$BARETMA" pmu restore 2>&1); rc=$?
 is "$rc" 0 "restore with no journal exits 0"
 like "$out" "nothing to restore" "restore with no journal says so"
 
+# --- status names only registers baretma knows ---------------------------------
+# A planted journal of a dead run holding IA32_MISC_ENABLE (0x1a0: not a PMU
+# register, SDM Vol. 4), 0x18e (past IA32_PERFEVTSEL7, the last architectural
+# event select, pmu-reference §1.1) and IA32_PERFEVTSEL7 (0x18d).
+printf '0 0x18d 0x0\n0 0x18e 0x0\n0 0x1a0 0x850089\n' >"$tmp/state"
+sh -c 'exit 0' & dead=$!
+wait "$dead"
+mkdir -p "$tmp/run" && chmod 700 "$tmp/run"
+printf '# baretma journal v2\npid %s\nstarttime 0\ntime 1700000000\ncmd baretma bench\nbackend state:%s\nkind run\nuser_only 0\nreg 0 0x1a0 0x850088\nreg 0 0x18e 0x1\nreg 0 0x18d 0x2\n' \
+	"$dead" "$tmp/state" >"$tmp/run/run-$dead.journal"
+chmod 600 "$tmp/run/run-$dead.journal"
+out=$("$BARETMA" pmu status 2>&1); rc=$?
+is "$rc" 0 "planted journal: status exits 0"
+like "$out" "saved: +0x1a0=0x850088 0x18e=0x1 IA32_PERFEVTSEL7=0x2" \
+	"planted journal: unknown registers as plain hex, IA32_PERFEVTSEL7 by name"
+unlike "$out" "IA32_PERFEVTSEL(8|26)" "planted journal: 0x18e and 0x1a0 are not named event selects"
+if command -v python3 >/dev/null 2>&1; then
+	"$BARETMA" pmu status --json >"$tmp/st.json"
+	is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([(r["msr"], r["name"]) for r in d["journals"][0]["cpus"][0]["registers"]])' "$tmp/st.json")" \
+		"[('0x1a0', None), ('0x18e', None), ('0x18d', 'IA32_PERFEVTSEL7')]" \
+		"planted journal: --json name is null for a register baretma does not know"
+else
+	skip "no python3"
+fi
+rm -f "$tmp/run/run-$dead.journal"
+# A restore the CPU refuses (the state file has no 0x38d line: EIO) names
+# the register, the value and the CPU, and keeps the journal.
+printf '# baretma journal v2\npid %s\nstarttime 0\ntime 1700000000\ncmd baretma msr write 0 0x38d 0x3333\nbackend state:%s\nkind run\nuser_only 0\nreg 0 0x38d 0x333\n' \
+	"$dead" "$tmp/state" >"$tmp/run/run-$dead.journal"
+chmod 600 "$tmp/run/run-$dead.journal"
+out=$("$BARETMA" pmu restore 2>&1); rc=$?
+is "$rc" 69 "restore refused by the CPU: exit 69"
+like "$out" "journal '$tmp/run/run-$dead.journal': could not put everything back: cannot write IA32_FIXED_CTR_CTRL \(0x38d\) = 0x333 on cpu 0 through '$tmp/state': Input/output error \(the CPU refused the write" \
+	"restore failure names the register, the value and the CPU"
+is "$(journals)" "run-$dead.journal " "restore failure: journal kept"
+rm -f "$tmp/run/run-$dead.journal"
+
 # --- Ice Lake: enable, status, restore --------------------------------------
 if [ -r "$ICL" ]; then
 	orig 0 7 >"$tmp/state"; cp "$tmp/state" "$tmp/icl.orig"
@@ -95,6 +137,7 @@ if [ -r "$ICL" ]; then
 
 	out=$("$BARETMA" pmu status 2>&1); rc=$?
 	is "$rc" 0 "icl: status exits 0"
+	like "$out" "kind: +enable" "icl: status: kind enable"
 	is "$(printf '%s\n' "$out" | grep -c "^cpu [0-7]: enabled by pid $pid (not running) at ")" 8 \
 		"icl: status lists 8 CPUs, enabling pid not running"
 	is "$(printf '%s\n' "$out" | grep -c 'now: *IA32_FIXED_CTR_CTRL\[15:12\]=0x3 IA32_PERF_GLOBAL_CTRL bit 35=1 bit 48=1')" 8 \
@@ -162,12 +205,28 @@ if [ -r "$ICL" ]; then
 	"$BARETMA" pmu restore >/dev/null 2>&1
 	is "$(same "$tmp/state" "$tmp/icl.busy")" 0 "icl: restore gives back the other owner's setting"
 
-	# failure midway: cpu 6 has no GLOBAL_STATUS_RESET line (#GP -> EIO)
+	# failure midway: cpu 6 has no GLOBAL_STATUS_RESET line (#GP -> EIO).
+	# The write that failed is named: register, value (1<<35 | 1<<48), CPU.
+	# The rollback (the journal's restore, msr/journal.h) writes every saved
+	# register of cpus 0-6 once, after GLOBAL_CTRL's freeze (0): for cpu 6
+	# GLOBAL_CTRL 0, FIXED_CTR_CTRL 0x333, FIXED_CTR3 0x1006, PERF_METRICS
+	# 0x1f3a5c47, GLOBAL_CTRL 0x70000000f; cpu 7 was never touched.
 	orig 0 7 | grep -v '^6 0x390 ' >"$tmp/state"
 	cp "$tmp/state" "$tmp/icl.no390"
-	out=$("$BARETMA" pmu enable --cpuid-dump "$ICL" 2>&1); rc=$?
+	: >"$tmp/trace"
+	out=$(BARETMA_MSR_TRACE=$tmp/trace "$BARETMA" pmu enable --cpuid-dump "$ICL" 2>&1); rc=$?
 	is "$rc" 69 "icl: failure on cpu 6: EX_UNAVAILABLE"
-	like "$out" "cannot program cpu 6 in '$tmp/state': Input/output error" "icl: message names cpu 6"
+	like "$out" "pmu enable: cannot write IA32_PERF_GLOBAL_STATUS_RESET \(0x390\) = 0x1000800000000 on cpu 6 through '$tmp/state': Input/output error \(the CPU refused the write \(#GP\)" \
+		"icl: message names the register, the value and cpu 6"
+	sed -n '/^wr 6 0x390 0x1000800000000 EIO$/,$p' "$tmp/trace" | sed 1d >"$tmp/rollback"
+	is "$(grep '^wr 6 ' "$tmp/rollback" | tr '\n' ';')" \
+		"wr 6 0x38f 0x0;wr 6 0x38d 0x333;wr 6 0x30c 0x1006;wr 6 0x329 0x1f3a5c47;wr 6 0x390 0x1000800000000 EIO;wr 6 0x38f 0x70000000f;" \
+		"icl: rollback of cpu 6: each saved register written once, GLOBAL_CTRL frozen first (the overflow clear tried, best effort)"
+	# per CPU: freeze, 4 saved registers (GLOBAL_CTRL last), and the overflow
+	# clear (IA32_PERF_GLOBAL_STATUS_RESET = 1<<35 | 1<<48, no saved register)
+	is "$(grep -c '^wr' "$tmp/rollback"):$(grep '^wr' "$tmp/rollback" | grep -v ' 0x38f 0x0$' | cut -d' ' -f2,3 | sort | uniq -d | wc -l)" \
+		"42:0" "icl: rollback of cpus 0-6: 7 x 6 writes, no register written twice"
+	is "$(grep -c '^wr 7 ' "$tmp/trace")" 0 "icl: cpu 7 never written"
 	is "$(same "$tmp/state" "$tmp/icl.no390")" 0 "icl: cpus 0-6 restored: original bytes"
 	is "$(journals)" "" "icl: their journals removed"
 

@@ -50,6 +50,11 @@ is "$plist" "0-11" "dump: P-cores are CPUs 0-11 (leaf 0x1A type 0x40)"
 regs() {
 	printf '%s 0x30c %s\n%s 0x329 %s\n%s 0x345 0xf4c5\n%s 0x38d %s\n%s 0x38e 0x0\n%s 0x38f %s\n%s 0x390 0x0\n' \
 		"$1" "$2" "$1" "$5" "$1" "$1" "$3" "$1" "$1" "$4" "$1"
+	# what the ownership check reads (pmu-reference §5.4): IA32_PERFEVTSEL0-7
+	# (8 GP counters) and IA32_PERF_GLOBAL_INUSE (arch perfmon v4+), all free
+	for r in 0x186 0x187 0x188 0x189 0x18a 0x18b 0x18c 0x18d 0x392; do
+		printf '%s %s 0x0\n' "$1" "$r"
+	done
 }
 c=0
 while [ "$c" -lt "$ncpu" ]; do

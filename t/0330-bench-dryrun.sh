@@ -16,7 +16,18 @@ cat >"$state" <<'EOS'
 1 0x390 0x0
 1 0x38e 0x0
 1 0x345 0x000000000000f4c5
+1 0x186 0x0
+1 0x187 0x0
+1 0x188 0x0
+1 0x189 0x0
+1 0x18a 0x0
+1 0x18b 0x0
+1 0x18c 0x0
+1 0x18d 0x0
+1 0x392 0x0
 EOS
+# (IA32_PERFEVTSEL0-7 and IA32_PERF_GLOBAL_INUSE: what the ownership check
+# reads on this arch perfmon v5 part with 8 GP counters, pmu-reference §5.4)
 cp "$state" "$tmp/orig"
 export BARETMA_MSR="state:$state"
 
@@ -68,6 +79,21 @@ cmp -s "$state" "$tmp/busy"; ok $? "state unchanged when refused"
 "$BARETMA" bench --cpuid-dump "$icl" --cpu 1 --backend msr --kernel retire-light --reps 3 --force >/dev/null 2>&1; rc=$?
 is "$rc" 0 "--force takes over"
 cmp -s "$state" "$tmp/busy"; ok $? "--force still restores the previous owner's values"
+
+# A register the CPU refuses (no IA32_PERF_GLOBAL_STATUS_RESET line: a #GP,
+# EIO): the message names the register, the value (1<<35 | 1<<48) and the
+# CPU; the rollback puts every register back, each once.
+grep -v '^1 0x390 ' "$tmp/orig" >"$state"; cp "$state" "$tmp/no390"
+: >"$tmp/trace4"
+out=$(BARETMA_MSR_TRACE="$tmp/trace4" "$BARETMA" bench --cpuid-dump "$icl" --cpu 1 --backend msr \
+	--kernel retire-light --reps 3 2>&1); rc=$?
+is "$rc" 69 "a register refused mid-programming: exit 69"
+like "$out" "bench: cannot write IA32_PERF_GLOBAL_STATUS_RESET \(0x390\) = 0x1000800000000 on cpu 1 through '$state': Input/output error" \
+	"bench names the register, the value and the CPU"
+is "$(sed -n '/^wr 1 0x390 .* EIO$/,$p' "$tmp/trace4" | sed 1d | grep '^wr' | tr '\n' ';')" \
+	"wr 1 0x38f 0x0;wr 1 0x38d 0x333;wr 1 0x30c 0x1234;wr 1 0x329 0x5566;wr 1 0x390 0x1000800000000 EIO;wr 1 0x38f 0x70000000f;" \
+	"rollback: each saved register once, GLOBAL_CTRL frozen first and last (the overflow clear tried, best effort)"
+cmp -s "$state" "$tmp/no390"; ok $? "rollback: state as found"
 
 # Skylake: no fixed counter 3 -> refuse the msr backend, nothing written.
 skl="$SHARED_CPUID/libcpuid/v0.6.2/intel/core_6th_gen/skylake-i5.test"

@@ -26,9 +26,12 @@ is "$n" 8 "INDEX.tsv: the Ice Lake dump has 8 CPUs"
 last=$((n - 1))
 
 # State file: the registers of cpu 5 and of the dump's last CPU only.
+# The ownership check reads IA32_PERFEVTSEL0-7 (Ice Lake: 8 GP counters,
+# CPUID.0AH:EAX[15:8]) and, arch perfmon v4+, IA32_PERF_GLOBAL_INUSE.
 regs() {
-	printf '%s 0x30c 0x0\n%s 0x329 0x0\n%s 0x345 0xf4c5\n%s 0x38d 0x333\n%s 0x38e 0x0\n%s 0x38f 0x70000000f\n%s 0x390 0x0\n' \
-		"$1" "$1" "$1" "$1" "$1" "$1" "$1"
+	printf '%s 0x30c 0x0\n%s 0x329 0x0\n%s 0x345 0xf4c5\n%s 0x38d 0x333\n%s 0x38e 0x0\n%s 0x38f 0x70000000f\n%s 0x390 0x0\n%s 0x392 0x0\n' \
+		"$1" "$1" "$1" "$1" "$1" "$1" "$1" "$1"
+	for e in 186 187 188 189 18a 18b 18c 18d; do printf '%s 0x%s 0x0\n' "$1" "$e"; done
 }
 { regs 5; regs "$last"; } >"$tmp/state"
 cp "$tmp/state" "$tmp/orig"

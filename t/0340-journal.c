@@ -302,6 +302,31 @@ static void test_save_restore_end(void)
 	msr_close(dev);
 }
 
+/* GLOBAL_CTRL saved alone (as `msr write` saves it): restored with one
+ * write of its saved value, no freeze (nothing else to guard, msr/journal.h). */
+static void test_global_ctrl_alone(void)
+{
+	struct journal *j = NULL;
+	struct msr_dev *dev;
+
+	fixtures();
+	dev = open_dev();
+	check_int(journal_begin(&j, "baretma msr write 0-1 0x38f 0x1", spec, JOURNAL_RUN, false),
+		  ==, 0, "begin");
+	check_int(journal_save_regs(j, (struct journal_reg[]){
+			{ 0, IA32_PERF_GLOBAL_CTRL, 0x70000000full }, { 1, IA32_PERF_GLOBAL_CTRL, 0x3 } },
+			2), ==, 0, "save GLOBAL_CTRL of cpus 0 and 1");
+	msr_write(dev, 0, IA32_PERF_GLOBAL_CTRL, 0x1);
+	msr_write(dev, 1, IA32_PERF_GLOBAL_CTRL, 0x1);
+	put_file(trace, "");
+	check_int(journal_restore(j, dev), ==, 0, "journal_restore");
+	check_str(get_file(trace), "wr 0 0x38f 0x70000000f\nwr 1 0x38f 0x3\n",
+		  "GLOBAL_CTRL alone: each written once, its saved value");
+	check_str(get_file(state), state_text, "state file back byte for byte");
+	check_int(journal_end(j), ==, 0, "journal_end");
+	msr_close(dev);
+}
+
 static void test_end_unrestored_and_detach(void)
 {
 	struct journal *j = NULL;
@@ -338,6 +363,24 @@ static void test_end_unrestored_and_detach(void)
 	ok(d.kind == JOURNAL_ENABLE, "loaded kind is enable");
 	journal_data_free(&d);
 	journal_remove(getpid());
+
+	/* msr write: a kind of its own (it is not "pmu enable"), kept too. */
+	check_int(journal_begin(&j, "baretma msr write 0 0x38d 0x3333", spec, JOURNAL_MSR_WRITE,
+				false), ==, 0, "begin kind write");
+	journal_save_reg(j, 0, IA32_FIXED_CTR_CTRL, 0x333);
+	journal_detach(j);
+	ok(strstr(get_file(journal_file(getpid())), "\nkind write\nuser_only 0\nreg 0 0x38d 0x333\n")
+	   != NULL, "detached journal on disk, kind write");
+	check_int(journal_load(journal_file(getpid()), &d), ==, 0, "load it");
+	ok(d.kind == JOURNAL_MSR_WRITE, "loaded kind is write");
+	journal_data_free(&d);
+	journal_remove(getpid());
+	check_str(journal_kind_name(JOURNAL_RUN), "run", "kind name run");
+	check_str(journal_kind_name(JOURNAL_ENABLE), "enable", "kind name enable");
+	check_str(journal_kind_name(JOURNAL_MSR_WRITE), "write", "kind name write");
+	ok(journal_kind_name((enum journal_kind)7) == NULL, "no name for a value that is no kind");
+	check_int(journal_begin(&j, "x", spec, (enum journal_kind)7, false), ==, -EINVAL,
+		  "begin with no kind: -EINVAL");
 
 	/* A journal of an earlier process with our PID is never overwritten. */
 	put_journal(journal_name(getpid()), "left by a dead run\n");
@@ -813,7 +856,11 @@ static void test_parser(void)
 	memset(huge, 'x', sizeof(huge) - 1);
 	huge[sizeof(huge) - 1] = '\0';
 	bad(edit(good, "cmd baretma bench --backend msr", huge), "line 5: longer than 8192 bytes", "huge line");
-	bad(edit(good, "kind run", "kind walk"), "line 7: kind", "bad kind");
+	bad(edit(good, "kind run", "kind walk"), "line 7: kind must be 'run', 'enable' or 'write'",
+	    "bad kind");
+	bad(edit(good, "kind run", "kind Write"), "line 7: kind must be", "kind is case-sensitive");
+	bad(edit(good, "kind run", "kind write "), "line 7: ", "kind with a trailing space");
+	bad(edit(good, "kind run", "kind writes"), "line 7: kind must be", "a longer word is no kind");
 	bad(edit(good, "user_only 1\n", "user_only 1 \n"), "line 8: user_only", "trailing space");
 	bad(edit(good, "kind run\n", ""), "line 7: missing 'kind' before 'user_only'", "header out of order");
 	bad(edit(good, "user_only 1\n", "user_only 1\nkind run\n"), "line 9: duplicate 'kind' (first at line 7)",
@@ -953,6 +1000,7 @@ int main(void)
 	setenv("BARETMA_MSR_TRACE", trace, 1);
 
 	test_save_restore_end();
+	test_global_ctrl_alone();
 	test_end_unrestored_and_detach();
 	test_settings_in_journal();
 	test_sigkill();

@@ -6,15 +6,24 @@
  *     IA32_PERF_CAPABILITIES[13] full-width writes.
  *   Skylake: 4 GP (48 bits), 3 fixed (mask 0x7), no PERF_METRICS, no
  *     full-width writes assumed.
+ *   Lion Cove P-core (Lunar Lake): 10 GP, fixed mask 0xf, PERF_METRICS level
+ *     2, IA32_PERF_CAPABILITIES[19] RDPMC metrics-clear (pmu-reference §3.5).
+ * IA32_FIXED_CTR_CTRL bit 14 = FC3 field (bits 15:12) bit 2: METRICS_CLEAR_EN
+ * where PERF_CAPABILITIES[19] is set (linux commit 0e45818ec189), else
+ * refused; so ICL allows 0x3777 (FC0-2: OS|USR|AnyThread = 0x7, FC3: 0x3),
+ * Lion Cove 0x7777.
  */
+#include <errno.h>
 #include <string.h>
 
+#include "msr/msr_names.h"
 #include "msr/msr_policy.h"
 #include "t/tap.h"
 
 static const struct msr_pmu_caps icl = { 8, 48, 0xf, 48, 1, true };
 static const struct msr_pmu_caps skl = { 4, 48, 0x7, 48, 0, false };
 static const struct msr_pmu_caps spr = { 8, 48, 0xff, 48, 2, true };
+static const struct msr_pmu_caps lnc = { 10, 48, 0xf, 48, 2, true, true };
 
 #define V(caps, msr, val, want, name) do {                                     \
 	char why_[256];                                                        \
@@ -42,7 +51,15 @@ int main(void)
 	V(icl, 0x38d, 0x3333ull, MSR_WRITE_OK, "ICL FIXED_CTR_CTRL 0x3333 (FC0-3 OS+USR)");
 	V(skl, 0x38d, 0x3333ull, MSR_WRITE_RESERVED, "Skylake FIXED_CTR_CTRL FC3 field (no FC3)");
 	V(icl, 0x38d, 0x8000ull, MSR_WRITE_RESERVED, "FC3 PMI bit 15 refused");
-	V(icl, 0x38d, 0x4000ull, MSR_WRITE_OK, "FC3 bit 14 (AnyThread / METRICS_CLEAR) allowed");
+	V(icl, 0x38d, 0x4000ull, MSR_WRITE_RESERVED,
+	  "FC3 bit 14 (METRICS_CLEAR_EN) refused without PERF_CAPABILITIES[19]");
+	msr_write_check(&icl, 0x38d, 0x7333, why, sizeof(why));
+	ok(strstr(why, "bits 0x4000 of 0x7333") && strstr(why, "(allowed: 0x3777)") &&
+	   strstr(why, "METRICS_CLEAR_EN") && strstr(why, "IA32_PERF_CAPABILITIES[19]"),
+	   "the bit, the allowed mask and the missing capability are named: %s", why);
+	V(icl, 0x38d, 0x3777ull, MSR_WRITE_OK, "FC0-2 AnyThread (bit 4i+2) still allowed");
+	V(lnc, 0x38d, 0x7333ull, MSR_WRITE_OK, "Lion Cove with PERF_CAPABILITIES[19]: bit 14 allowed");
+	V(lnc, 0x38d, 0xf333ull, MSR_WRITE_RESERVED, "Lion Cove: FC3 PMI bit 15 still refused");
 	V(icl, 0x38d, 1ull << 32, MSR_WRITE_RESERVED, "adaptive PEBS bit 32 not supported");
 
 	/* IA32_PERFEVTSELx: 0x4300c0 = EN(22) | OS(17) | USR(16) | event 0xc0. */
@@ -77,10 +94,32 @@ int main(void)
 	V(icl, 0x1a0, 0, MSR_WRITE_UNKNOWN, "IA32_MISC_ENABLE is not a PMU register: --force");
 	V(icl, 0x1900, 0, MSR_WRITE_UNKNOWN, "arch-perfmon v6 alias is unknown: --force");
 
-	check_str(msr_reg_name(0x38f, name, sizeof(name)), "IA32_PERF_GLOBAL_CTRL", "name 0x38f");
-	check_str(msr_reg_name(0x188, name, sizeof(name)), "IA32_PERFEVTSEL2", "name 0x188");
-	check_str(msr_reg_name(0x30c, name, sizeof(name)), "IA32_FIXED_CTR3", "name 0x30c");
-	check_str(msr_reg_name(0x4c3, name, sizeof(name)), "IA32_A_PMC2", "name 0x4c3");
-	check_str(msr_reg_name(0x1a0, name, sizeof(name)), "MSR 0x1a0", "unknown name");
+	/* Names (msr/msr_names.h): SDM Vol. 4 names at pmu-reference §1.1's
+	 * addresses; architectural GP ranges are 8 long (0x186-0x18d). */
+	check_str(msr_reg_name(0x38f), "IA32_PERF_GLOBAL_CTRL", "name 0x38f");
+	check_str(msr_reg_name(0x188), "IA32_PERFEVTSEL2", "name 0x188");
+	check_str(msr_reg_name(0x18d), "IA32_PERFEVTSEL7", "name 0x18d (the last architectural one)");
+	check_str(msr_reg_name(0x30c), "IA32_FIXED_CTR3", "name 0x30c");
+	check_str(msr_reg_name(0x4c3), "IA32_A_PMC2", "name 0x4c3");
+	check_str(msr_reg_name(0xc8), "IA32_PMC7", "name 0xc8");
+	check_str(msr_reg_name(0x390), "IA32_PERF_GLOBAL_STATUS_RESET", "name 0x390");
+	ok(msr_reg_name(0x1a0) == NULL, "0x1a0 (IA32_MISC_ENABLE) is not named an event select");
+	ok(msr_reg_name(0x18e) == NULL && msr_reg_name(0xc9) == NULL && msr_reg_name(0x4c9) == NULL,
+	   "nothing past the 8 architectural GP registers is named");
+	check_str(msr_reg_label(0x38d, name, sizeof(name)), "IA32_FIXED_CTR_CTRL (0x38d)", "label 0x38d");
+	check_str(msr_reg_label(0x1a0, name, sizeof(name)), "MSR 0x1a0", "label of an unknown register");
+	{
+		uint32_t m = 0;
+
+		check_int(msr_reg_lookup("IA32_PERF_GLOBAL_CTRL", &m), ==, 0, "lookup IA32_PERF_GLOBAL_CTRL");
+		check_u64(m, ==, 0x38f, "... is 0x38f");
+		check_int(msr_reg_lookup("ia32_perfevtsel3", &m), ==, 0, "lookup is case-insensitive");
+		check_u64(m, ==, 0x189, "ia32_perfevtsel3 is 0x189");
+		check_int(msr_reg_lookup("IA32_PERF_GLOBAL_OVF_CTRL", &m), ==, 0, "the older SDM name");
+		check_u64(m, ==, 0x390, "IA32_PERF_GLOBAL_OVF_CTRL is 0x390");
+		check_int(msr_reg_lookup("IA32_MISC_ENABLE", &m), ==, -ENOENT, "unknown name: -ENOENT");
+		check_int(msr_reg_lookup("IA32_PERFEVTSEL8", &m), ==, -ENOENT, "IA32_PERFEVTSEL8: -ENOENT");
+		check_int(msr_reg_lookup("", &m), ==, -ENOENT, "empty name: -ENOENT");
+	}
 	return done_testing();
 }

@@ -89,6 +89,41 @@ like "$out" "warning: cpu 1: taking over \(--force\): IA32_FIXED_CTR_CTRL\[15:12
 is "$(same "$tmp/state" "$tmp/orig"):$(journals)" "0:run-$dead.journal " \
 	"the forced run put back what it found; the crashed run's journal stays"
 
+# A check that could not be made is not a pass: IA32_PERFEVTSEL2 and
+# IA32_PERF_GLOBAL_INUSE not readable (no line in the state file: EIO, as a
+# #GP; through msr_safe a register not in its allowlist is EACCES).
+# Refused before anything is written, naming the registers, the CPU and the
+# remedies (exit 69: cli_exit_for_errno(-EIO)); the msr_safe allowlist
+# lines are "MSR WRITEMASK" with write mask 0 (LLNL msr-safe README).
+for cmd in bench enable; do
+	fixture
+	printf '0\n' >"$WD"
+	grep -v '^1 0x188 \|^1 0x392 ' "$tmp/state" >"$tmp/state.new" && mv "$tmp/state.new" "$tmp/state"
+	cp "$tmp/state" "$tmp/orig"
+	: >"$tmp/trace"
+	if [ $cmd = bench ]; then
+		out=$(BARETMA_MSR_TRACE=$tmp/trace "$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 \
+			--backend msr --kernel retire-light --reps 3 2>&1); rc=$?
+	else
+		out=$(BARETMA_MSR_TRACE=$tmp/trace "$BARETMA" pmu enable --cpuid-dump "$ICL" --cpu 1 2>&1); rc=$?
+	fi
+	is "$rc" 69 "$cmd: registers of the ownership check unreadable: refused (exit 69)"
+	like "$out" "cpu 1: cannot tell who uses the PMU: IA32_PERFEVTSEL2 \(0x188\), IA32_PERF_GLOBAL_INUSE \(0x392\) could not be read: Input/output error; nothing written \(try: --force to go on without that check, or, through msr_safe, add the read-only lines below to its allowlist" \
+		"$cmd: the registers, the CPU and both remedies are named"
+	is "$(printf '%s\n' "$out" | grep '^0x' | tr '\n' ';')" \
+		'0x00000188 0x0000000000000000 # "IA32_PERFEVTSEL2";0x00000392 0x0000000000000000 # "IA32_PERF_GLOBAL_INUSE";' \
+		"$cmd: the msr_safe allowlist lines for them"
+	unlike "$out" "no sign of perf" "$cmd: never 'no sign of perf' when it could not look"
+	is "$(grep -c '^wr' "$tmp/trace")" 0 "$cmd: nothing written"
+	is "$(same "$tmp/state" "$tmp/orig"):$(journals)" "0:" "$cmd: state file unchanged, no journal"
+done
+out=$("$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr --kernel retire-light --reps 3 \
+	--force 2>&1 >/dev/null); rc=$?
+is "$rc" 0 "--force goes on without the check"
+like "$out" "warning: cpu 1: cannot tell who uses the PMU: IA32_PERFEVTSEL2 \(0x188\), IA32_PERF_GLOBAL_INUSE \(0x392\) could not be read: Input/output error; going on without that check \(--force\)" \
+	"--force: a warning naming them"
+is "$(same "$tmp/state" "$tmp/orig"):$(journals)" "0:" "--force: the run put back what it found"
+
 # A CPUID dump describes another machine: no real device (a path template).
 fixture
 mkdir -p "$tmp/dev"

@@ -8,10 +8,16 @@
 #   Ice Lake i7-1065G7: 8 CPUs; 8 GP counters x 48 bits, fixed counters 0-3
 #     (x 48 bits), PERF_METRICS level 1 -> IA32_FIXED_CTR_CTRL defines
 #     bits 0-2 of each 4-bit field (EN_OS, EN_USR, AnyThread), bit 4i+3 is
-#     PMI (refused): allowed 0x7777; IA32_PERF_GLOBAL_CTRL allows 0xff (GP),
+#     PMI (refused); FC3's bit 2 (bit 14) is METRICS_CLEAR_EN, allowed only
+#     with IA32_PERF_CAPABILITIES[19] (pmu-reference §3.5), which 0xf4c5
+#     lacks: allowed 0x3777; IA32_PERF_GLOBAL_CTRL allows 0xff (GP),
 #     0xf << 32 (FC0-3), 1 << 48; PERF_METRICS level 1 defines bytes 0-3.
 #   Skylake i5-6600K: 1 CPU, fixed counters 0-2, no PERF_METRICS: bit 48
 #     of IA32_PERF_GLOBAL_CTRL is reserved (a #GP on hardware, §1.3).
+#   Lunar Lake Core Ultra 9 288V: CPUs 0-3 Lion Cove P-cores (fixed
+#     counters 0-3), 4-7 Skymont E-cores; with IA32_PERF_CAPABILITIES
+#     0x8f4c5 (0xf4c5 | bit 19, RDPMC metrics-clear) FC3's bit 14 is allowed
+#     (0x7333), with 0xf4c5 it is not.
 # IA32_PERF_CAPABILITIES 0xf4c5 has bit 13 (full-width writes, §1.6) set;
 # 0xd4c5 has it clear.
 #
@@ -23,6 +29,7 @@
 D=$SHARED_CPUID/libcpuid/v0.6.2/intel
 ICL=$D/core_10th_gen/ice-lake-i7.test
 SKL=$D/core_6th_gen/skylake-i5.test
+LNL=$SHARED_CPUID/libcpuid/master-history/intel/x86-64/lion-cove/intel-core-ultra-9-288v.test
 
 BARETMA_MSR=state:$tmp/state
 BARETMA_STATE_DIR=$tmp/run
@@ -91,6 +98,19 @@ for a in 0x1ffffffffffffffff 18446744073709551616 0x12z " 1" 1.5; do
 	is "$rc" 64 "VALUE '$a': exit 64"
 	like "$out" "bad VALUE '$(re "$a")'" "VALUE '$a': named"
 done
+# Register names (msr/msr_names.h, SDM names of pmu-reference §1.1): an
+# unknown one is a usage error naming it, pointing at the list in --help.
+for a in IA32_MISC_ENABLE IA32_PERFEVTSEL8 FOO; do
+	out=$("$BARETMA" msr read 0 "$a" 2>&1); rc=$?
+	is "$rc" 64 "MSR name '$a': exit 64"
+	like "$out" "msr read: unknown register '$a': give an MSR index in hex \(0x38f\) or decimal, or a register name baretma knows \(try: baretma msr --help\)" \
+		"MSR name '$a': named, with the remedy"
+done
+out=$("$BARETMA" msr write 0 ia32_nonsense 0x0 2>&1); rc=$?
+is "$rc" 64 "write to an unknown register name: exit 64"
+out=$("$BARETMA" msr --help)
+like "$out" "IA32_PERFEVTSEL0-7 \(0x186-0x18d\)" "msr --help lists the register names: a range"
+like "$out" "IA32_PERF_GLOBAL_CTRL \(0x38f\)" "msr --help lists the register names: one register"
 out=$("$BARETMA" msr write 0 0x38d 2>&1); rc=$?
 is "$rc" 64 "write without VALUE: exit 64"
 out=$("$BARETMA" msr read 0 0x38d 0x1 2>&1); rc=$?
@@ -156,11 +176,15 @@ cpu 2 IA32_PERF_GLOBAL_CTRL (0x38f) = 0x70000000f
 cpu 5 IA32_PERF_GLOBAL_CTRL (0x38f) = 0x70000000f" "icl: one line per CPU with the fixture's value"
 	is "$(grep -c '^wr' "$tmp/trace")" 0 "icl: read writes nothing"
 	is "$(grep -c '^rd [0-9] 0x38f 0x70000000f$' "$tmp/trace")" 4 "icl: trace has the 4 reads"
+	out=$("$BARETMA" msr read 1 IA32_PERF_GLOBAL_CTRL 2>&1); rc=$?
+	is "$rc:$out" "0:cpu 1 IA32_PERF_GLOBAL_CTRL (0x38f) = 0x70000000f" "icl: read by register name"
+	out=$("$BARETMA" msr read 1 ia32_fixed_ctr_ctrl 2>&1); rc=$?
+	is "$rc:$out" "0:cpu 1 IA32_FIXED_CTR_CTRL (0x38d) = 0x333" "icl: names are case-insensitive"
 	out=$("$BARETMA" msr read 3 416 2>&1)
 	is "$out" "cpu 3 MSR 0x1a0 = 0x850089" "icl: decimal MSR 416 = 0x1a0: any MSR can be read (IA32_MISC_ENABLE)"
 	out=$("$BARETMA" msr read 4 0x188 2>&1); rc=$?
 	is "$rc" 69 "icl: register not in the state file: exit 69"
-	like "$out" "cannot read IA32_PERFEVTSEL2 \(0x188\) of cpu 4 in '$tmp/state': Input/output error \(this register does not exist on this CPU\)" \
+	like "$out" "cannot read IA32_PERFEVTSEL2 \(0x188\) on cpu 4 through '$tmp/state': Input/output error \(this register does not exist on this CPU\)" \
 		"icl: EIO message names the register, cpu and remedy"
 	if command -v python3 >/dev/null 2>&1; then
 		"$BARETMA" msr read --json 2,6 0x38d >"$tmp/r.json"; rc=$?
@@ -193,15 +217,32 @@ pid $jpid
 $(sed -n 3,4p "$tmp/run/$j")
 cmd $BARETMA msr write 3 0x38d 0x3333
 backend state:$tmp/state
-kind enable
+kind write
 user_only 0
-reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind enable, the backend"
+reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind write (its own: not enable), the backend"
 	like "$(sed -n 3p "$tmp/run/$j")" "^starttime [0-9]+$" "icl: journal starttime"
 	like "$(sed -n 4p "$tmp/run/$j")" "^time [0-9]+$" "icl: journal time"
 	is "$(stat -c %a "$tmp/run/$j")" 600 "icl: journal mode 0600"
 	is "$(grep ' 0x38d ' "$tmp/trace" | tr '\n' ';')" "rd 3 0x38d 0x333;wr 3 0x38d 0x3333;" \
 		"icl: trace: the old value read, then the new one written"
 	is "$(grep -c '^wr' "$tmp/trace")" 1 "icl: one write in all"
+
+	# pmu status says what the journal is: an msr write, its register now.
+	out=$("$BARETMA" pmu status 2>&1); rc=$?
+	is "$rc" 0 "icl: pmu status of an msr write journal exits 0"
+	like "$out" "kind: +write" "icl: status: kind write, not enable"
+	unlike "$out" "kind: +enable" "icl: status: never kind enable"
+	like "$out" "cpu 3: written by pid $jpid \(not running\) at " "icl: status: cpu 3 written by the pid"
+	is "$(printf '%s\n' "$out" | grep -E '^  (saved|now|current):' | tr '\n' ';')" \
+		"  saved:   IA32_FIXED_CTR_CTRL=0x333;  now:     IA32_FIXED_CTR_CTRL=0x3333;" \
+		"icl: status: saved and now are the register it wrote, not FC3's summary"
+	if command -v python3 >/dev/null 2>&1; then
+		"$BARETMA" pmu status --json >"$tmp/st.json"
+		is "$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["journals"][0]; c=j["cpus"][0]; print(j["kind"], c["cpu"], c["now"], c["registers"][0]["current"])' "$tmp/st.json")" \
+			"write 3 {'IA32_FIXED_CTR_CTRL': '0x3333'} 0x3333" "icl: status --json: kind write, now by register"
+	else
+		skip "no python3"
+	fi
 
 	# The journal of that (ended) run holds cpu 3: refused, named; --force.
 	jbefore=$(journals)
@@ -219,6 +260,16 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind enable, the backen
 	j2=$(ls "$tmp/run" | grep 'journal$' | grep -vx "$j")
 	is "$(grep '^reg ' "$tmp/run/$j2")" "reg 3 0x38d 0x3333" \
 		"icl: the forced write's journal holds the value before it"
+
+	# A write by name: the same register, the same policy.
+	rm -f "$tmp/run"/run-*.journal
+	out=$("$BARETMA" msr write 2 IA32_FIXED_CTR_CTRL 0x3333 2>&1); rc=$?
+	is "$rc" 0 "icl: write by register name"
+	is "$(grep '^2 0x38d ' "$tmp/state")" "2 0x38d 0x3333" "icl: written to 0x38d"
+	jbefore=$(journals)
+	refused "icl: by name, PMI bit" 65 write 2 IA32_FIXED_CTR_CTRL 0x8000
+	jbefore=
+	"$BARETMA" pmu restore >/dev/null 2>&1
 
 	# Several CPUs: one journal, every CPU's own old value.
 	rm -f "$tmp/run"/run-*.journal
@@ -238,9 +289,12 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind enable, the backen
 		"icl: every read before the first write"
 	like "$(printf '%s\n' "$out" | sed -n 2p)" "^cpu 5 IA32_PERF_GLOBAL_CTRL \(0x38f\): 0xf -> 0x1000f000000ff " \
 		"icl: cpu 5 reported with its own old value"
-	out=$("$BARETMA" pmu restore 2>&1); rc=$?
+	: >"$tmp/trace"
+	out=$(BARETMA_MSR_TRACE=$tmp/trace "$BARETMA" pmu restore 2>&1); rc=$?
 	is "$rc" 0 "icl: the undo the write names, 'baretma pmu restore', exits 0"
 	is "$(same "$tmp/state" "$tmp/icl.multi")" 0 "icl: pmu restore gives the state file back byte for byte"
+	is "$(grep '^wr' "$tmp/trace" | tr '\n' ';')" "wr 4 0x38f 0x70000000f;wr 5 0x38f 0xf;wr 6 0x38f 0x70000000f;" \
+		"icl: GLOBAL_CTRL saved alone is written once (no freeze: nothing else to guard)"
 	is "$(journals)" "" "icl: pmu restore removes the journal"
 	# Two journals on one register: a --force write on top of another.  The
 	# newer journal saved 0x3333 (the older write's value); undoing newest
@@ -263,8 +317,11 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind enable, the backen
 	cp "$tmp/icl.orig" "$tmp/state"
 	jbefore=
 	refused "icl: FC3 PMI bit 15" 65 write 0 0x38d 0x8000
-	like "$out" "IA32_FIXED_CTR_CTRL: bits 0x8000 of 0x8000 are reserved or refused on this CPU \(allowed: 0x7777\)" \
-		"icl: PMI bit named, allowed bits 0x7777"
+	like "$out" "IA32_FIXED_CTR_CTRL: bits 0x8000 of 0x8000 are reserved or refused on this CPU \(allowed: 0x3777\)" \
+		"icl: PMI bit named, allowed bits 0x3777"
+	refused "icl: FC3 bit 14 (METRICS_CLEAR_EN) without PERF_CAPABILITIES[19]" 65 write 0 0x38d 0x7333
+	like "$out" "bits 0x4000 of 0x7333 are reserved or refused on this CPU \(allowed: 0x3777\); bit 14 is fixed counter 3's METRICS_CLEAR_EN, which needs RDPMC metrics-clear mode \(IA32_PERF_CAPABILITIES\[19\]" \
+		"icl: bit 14 named with the capability it needs"
 	refused "icl: PMI bit 15 with --force" 65 write --force 0 0x38d 0xb333
 	refused "icl: GLOBAL_CTRL bit 36 (no FC4)" 65 write 1 0x38f 0x1000000000
 	like "$out" "bits 0x1000000000 of 0x1000000000 are reserved" "icl: bit 36 named"
@@ -394,6 +451,24 @@ if [ -r "$SKL" ]; then
 	is "$(grep -h '^reg ' "$tmp/run"/run-*.journal)" "reg 0 0x38f 0x70000000f" "skl: journaled"
 else
 	skip "no Skylake dump ($SKL)"
+fi
+
+# --- Lunar Lake: RDPMC metrics-clear from IA32_PERF_CAPABILITIES[19] -----------
+if [ -r "$LNL" ]; then
+	rm -f "$tmp/run"/run-*.journal
+	jbefore=
+	fixture 0 7 0xf4c5 >"$tmp/state"
+	refused "lnl: FC3 bit 14 with PERF_CAPABILITIES 0xf4c5 (no bit 19)" 65 \
+		write --cpuid-dump "$LNL" 1 0x38d 0x7333
+	like "$out" "METRICS_CLEAR_EN, which needs RDPMC metrics-clear mode" "lnl: the capability is named"
+	fixture 0 7 0x8f4c5 >"$tmp/state"
+	out=$("$BARETMA" msr write --cpuid-dump "$LNL" 1 0x38d 0x7333 2>&1); rc=$?
+	is "$rc" 0 "lnl: FC3 bit 14 with PERF_CAPABILITIES 0x8f4c5 (bit 19): allowed"
+	is "$(grep '^1 0x38d ' "$tmp/state")" "1 0x38d 0x7333" "lnl: written"
+	"$BARETMA" pmu restore >/dev/null 2>&1
+	is "$(grep '^1 0x38d ' "$tmp/state")" "1 0x38d 0x333" "lnl: restored"
+else
+	skip "no Lunar Lake dump ($LNL)"
 fi
 
 done_testing

@@ -62,7 +62,9 @@ if [ -r "$ICL" ]; then
 1 0x390 0x0
 1 0x38e 0x0
 1 0x345 0xf4c5
+1 0x392 0x0
 EOS
+	for e in 186 187 188 189 18a 18b 18c 18d; do printf '1 0x%s 0x0\n' "$e"; done >>"$state"
 	BARETMA_MSR=state:$state "$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr \
 		--kernel retire-light --reps 3 --warmup 0 --json >"$tmp/bench-msr.json" 2>/dev/null; rc=$?
 	is "$rc" 0 "bench --backend msr (dry run) --json"

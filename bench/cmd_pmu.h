@@ -1,0 +1,61 @@
+/*
+ * bench/cmd_pmu.h - the files of `baretma pmu` (bench/cmd_pmu*.c), one per
+ * subcommand: enable (cmd_pmu_enable.c), status (cmd_pmu_status.c),
+ * restore (cmd_pmu_restore.c); options, usage and the helpers they share
+ * in bench/cmd_pmu.c.  Command-line layer: these print.
+ */
+#ifndef BARETMA_CMD_PMU_H
+#define BARETMA_CMD_PMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/cli_run.h"
+#include "msr/journal.h"
+#include "msr/msr.h"
+
+enum {
+	OPT_CPU = 1, OPT_USER = 2, OPT_FORCE = 4, OPT_DUMP = 8, OPT_JSON = 16,
+	OPT_WAIT = 32, OPT_RDPMC_ALWAYS = 64, OPT_STOP_WD = 128, OPT_ALLOW_WRITES = 256,
+};
+#define OPT_SETTINGS (OPT_RDPMC_ALWAYS | OPT_STOP_WD | OPT_ALLOW_WRITES)
+
+struct pmu_opts {
+	const char *sub;
+	const char *cpu_list;
+	const char *dump;
+	bool user_only, force, json, wait;
+	struct cli_settings set;
+};
+
+/* The subcommands: each returns an exit status (bench/cli.h). */
+int cmd_pmu_enable(const struct pmu_opts *o);
+int cmd_pmu_status(const struct pmu_opts *o);
+int cmd_pmu_restore(const struct pmu_opts *o);
+
+/* --cpu LIST into @cpus; returns the count or -(exit status), the message printed. */
+int cli_pmu_parse_cpus(const char *list, unsigned *cpus);
+
+/* "2024-01-02 03:04:05 UTC" for Unix time @t. */
+void cli_pmu_fmt_time(char *buf, size_t n, long long t);
+
+/* Every journal in the state directory; *n entries (free with
+ * cli_pmu_journals_free).  Returns 0 or the -errno of journal_list. */
+int cli_pmu_journals_load(struct journal_info **out, int *n);
+void cli_pmu_journals_free(struct journal_info *v, int n);
+
+/* Does @d hold @cpu?  Is @cpu in the --cpu list (@want, @nwant; @nwant < 0:
+ * no list)?  Does @d hold one of them? */
+bool cli_pmu_holds(const struct journal_data *d, unsigned cpu);
+bool cli_pmu_wanted(const unsigned *want, int nwant, unsigned cpu);
+bool cli_pmu_holds_wanted(const struct journal_data *d, const unsigned *want, int nwant);
+
+/* "NAME=0xSAVED ..." (or, with @current, the values read now through @dev,
+ * "?" when unreadable) of the registers @d saved for @cpu; NAME is the SDM
+ * name (msr/msr_names.h), or the index in hex for a register baretma does
+ * not know ("0x1a0=0x850089"). */
+void cli_pmu_fmt_regs(char *buf, size_t n, struct msr_dev *dev, const struct journal_data *d,
+		      unsigned cpu, bool current);
+
+#endif

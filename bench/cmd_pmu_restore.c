@@ -1,0 +1,204 @@
+/*
+ * bench/cmd_pmu_restore.c - `baretma pmu restore [--cpu LIST]`: put back
+ * every journal whose process has ended, newest first, and remove it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/cli.h"
+#include "bench/cli_run.h"
+#include "bench/cmd_pmu.h"
+#include "cpu/cpu.h"
+#include "msr/journal.h"
+#include "msr/state_dir.h"
+
+/* ------------------------------------------------------------ restore */
+
+/*
+ * Which journals to restore: not alive, holding a --cpu CPU (whole
+ * journals: a part would leave the rest of it half put back).  Every
+ * journal must load (65/77 otherwise), every --cpu CPU must be held (66),
+ * and held by a journal that can be restored (75 when only a running
+ * baretma's holds it).  @sel[i] says which.
+ */
+static int restore_select(struct journal_info *v, int n, const unsigned *want, int nwant,
+			  bool *sel)
+{
+	int st = EX_OK;
+
+	for (int i = 0; i < n; i++)
+		if (v[i].error)
+			return cli_journal_bad(&v[i]);
+	for (int i = 0; i < n; i++) {
+		sel[i] = !v[i].alive && cli_pmu_holds_wanted(&v[i].data, want, nwant);
+		if (v[i].alive && cli_pmu_holds_wanted(&v[i].data, want, nwant))
+			cli_note("journal '%s' belongs to a running baretma (pid %ld): left to it",
+				 v[i].path, (long)v[i].pid);
+	}
+	for (int k = 0; k < nwant; k++) {
+		bool any = false, dead = false;
+
+		for (int i = 0; i < n; i++) {
+			any |= cli_pmu_holds(&v[i].data, want[k]);
+			dead |= sel[i] && cli_pmu_holds(&v[i].data, want[k]);
+		}
+		if (!any) {
+			cli_err("cpu %u has no journal in '%s': nothing to restore", want[k],
+				state_dir_path());
+			return EX_NOINPUT;
+		}
+		if (!dead)
+			st = EX_TEMPFAIL; /* only a running baretma holds it */
+	}
+	return st;
+}
+
+/* The journals' backend must be the current one; their CPUs reachable. */
+static int restore_preflight(struct msr_dev *dev, const struct journal_info *v, int n,
+			     const bool *sel)
+{
+	for (int i = 0; i < n; i++) {
+		const struct journal_data *d = &v[i].data;
+
+		if (!sel[i] || d->nregs == 0) /* settings only: no backend involved */
+			continue;
+		if (strcmp(d->backend, cli_msr_spec())) {
+			cli_err("journal '%s' (cpu %u%s): journal was written through MSR backend "
+				"'%s', but the current one is '%s' (set BARETMA_MSR='%s' to "
+				"restore it)", v[i].path, d->ncpus ? d->cpus[0] : 0,
+				d->ncpus > 1 ? ", ..." : "", d->backend, cli_msr_spec(), d->backend);
+			return EX_USAGE;
+		}
+		for (int c = 0; c < d->ncpus; c++) {
+			int rc = msr_open_cpu(dev, d->cpus[c]);
+
+			if (rc)
+				return cli_msr_fail_cpu(dev, d->cpus[c], "open", rc);
+		}
+	}
+	return EX_OK;
+}
+
+/* Lock every CPU of the selected journals (and the settings, when any). */
+static int restore_lock(struct cli_run *r, const struct journal_info *v, int n,
+			const bool *sel)
+{
+	static unsigned cpus[CPU_MAX_CPUS];
+	int m = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!sel[i])
+			continue;
+		r->settings_exclusive |= v[i].data.nsettings > 0;
+		for (int c = 0; c < v[i].data.ncpus && m < CPU_MAX_CPUS; c++)
+			cpus[m++] = v[i].data.cpus[c];
+	}
+	return cli_run_lock(r, cpus, m, true);
+}
+
+static int restore_one(struct msr_dev *dev, const struct journal_info *ji)
+{
+	const struct journal_data *d = &ji->data;
+	char buf[1024];
+	int rc;
+
+	msr_fault_clear(dev);
+	rc = journal_restore_data(d, dev);
+	if (rc) {
+		cli_restore_cause(dev, rc, buf, sizeof(buf));
+		cli_err("journal '%s': could not put everything back: %s; journal kept (run "
+			"'baretma pmu restore' again)", ji->path, buf);
+		return cli_exit_for_errno(rc);
+	}
+	for (int c = 0; c < d->ncpus; c++) {
+		cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, d->cpus[c], false);
+		printf("cpu %u: restored %s (saved by pid %ld, '%s')\n", d->cpus[c], buf,
+		       (long)ji->pid, d->cmd);
+	}
+	for (int i = 0; i < d->nsettings; i++)
+		printf("setting %s: restored '%s' (saved by pid %ld)\n", d->settings[i].path,
+		       d->settings[i].value, (long)ji->pid);
+	rc = journal_remove(ji->pid);
+	return rc ? cli_state_dir_fail("remove the journal", rc) : EX_OK;
+}
+
+/*
+ * Newest journal first: when two journals hold the same register (a run
+ * with --force on top of another's), the newer one saved the value the
+ * older one wrote, so undoing them in reverse order of creation ends at the
+ * value from before both.  Order: journal time, then the process start time
+ * (clock ticks since boot), then the pid, all descending.
+ */
+static const struct journal_info *order_base;
+
+static int newest_first(const void *a, const void *b)
+{
+	const struct journal_data *x = &order_base[*(const int *)a].data;
+	const struct journal_data *y = &order_base[*(const int *)b].data;
+
+	if (x->time != y->time)
+		return x->time > y->time ? -1 : 1;
+	if (x->starttime != y->starttime)
+		return x->starttime > y->starttime ? -1 : 1;
+	return x->pid > y->pid ? -1 : x->pid < y->pid;
+}
+
+int cmd_pmu_restore(const struct pmu_opts *o)
+{
+	static unsigned want[CPU_MAX_CPUS];
+	struct cli_run r = { .wait = o->wait };
+	struct journal_info *v = NULL;
+	struct msr_dev *dev = NULL;
+	bool *sel = NULL;
+	int *order = NULL;
+	int n = 0, nwant = -1, rc = 0, st, any = 0;
+
+	if (o->cpu_list && (nwant = cli_pmu_parse_cpus(o->cpu_list, want)) < 0)
+		return -nwant;
+	rc = cli_pmu_journals_load(&v, &n);
+	if (rc) {
+		st = cli_state_dir_fail("list the journals", rc);
+		goto out;
+	}
+	if (n == 0 && nwant < 0) {
+		printf("nothing to restore: no journal in '%s'\n", state_dir_path());
+		st = EX_OK;
+		goto out;
+	}
+	sel = calloc((size_t)n + 1, sizeof(*sel));
+	st = sel ? restore_select(v, n, want, nwant, sel) : EX_OSERR;
+	for (int i = 0; i < n && sel; i++)
+		any += sel[i];
+	if ((st && st != EX_TEMPFAIL) || !any)
+		goto out;
+	rc = cli_msr_open(&dev);
+	if (!rc)
+		rc = restore_preflight(dev, v, n, sel);
+	if (!rc)
+		rc = restore_lock(&r, v, n, sel);
+	if (!rc && !(order = calloc((size_t)n, sizeof(*order))))
+		rc = EX_OSERR;
+	for (int i = 0; i < n && order; i++)
+		order[i] = i;
+	order_base = v;
+	if (order)
+		qsort(order, (size_t)n, sizeof(*order), newest_first);
+	for (int k = 0; k < n && !rc; k++)
+		if (sel[order[k]]) {
+			int one = restore_one(dev, &v[order[k]]);
+			st = st ? st : one;
+		}
+	st = rc ? rc : st;
+	cli_run_finish(&r, 0, false);
+out:
+	if (!any && !st && n)
+		printf("nothing to restore: every journal in '%s' belongs to a running baretma\n",
+		       state_dir_path());
+	free(order);
+	free(sel);
+	cli_pmu_journals_free(v, n);
+	msr_close(dev);
+	return st;
+}

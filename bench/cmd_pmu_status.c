@@ -1,0 +1,269 @@
+/*
+ * bench/cmd_pmu_status.c - `baretma pmu status [--json]`: every journal in
+ * the state directory, who made it, its registers saved and now, and its
+ * settings saved and now.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "bench/cli.h"
+#include "bench/cli_run.h"
+#include "bench/cmd_pmu.h"
+#include "cpu/cpu.h"
+#include "msr/intel_regs.h"
+#include "msr/journal.h"
+#include "msr/msr_names.h"
+#include "msr/state_dir.h"
+
+/* ------------------------------------------------------------- status */
+
+struct live {
+	int rc;          /* -EXDEV: another backend than the journal's */
+	uint64_t fixed_ctr_ctrl, global_ctrl;
+};
+
+/* FC3's field and GLOBAL_CTRL now, for the summary of run and enable
+ * journals (an msr write journal's registers are shown as they are). */
+static struct live read_live(struct msr_dev *dev, const struct journal_data *d, unsigned cpu)
+{
+	struct live l = { .rc = dev ? 0 : -ENODEV };
+
+	if (strcmp(d->backend, cli_msr_spec()))
+		return (struct live){ .rc = -EXDEV };
+	if (d->kind == JOURNAL_MSR_WRITE)
+		return l;
+	if (!l.rc)
+		l.rc = msr_read(dev, cpu, IA32_FIXED_CTR_CTRL, &l.fixed_ctr_ctrl);
+	if (!l.rc)
+		l.rc = msr_read(dev, cpu, IA32_PERF_GLOBAL_CTRL, &l.global_ctrl);
+	return l;
+}
+
+static unsigned fc3_field(uint64_t fcc)
+{
+	return (unsigned)((fcc & FIXED_CTR3_FIELD_MASK) >> FIXED_CTR3_FIELD_SHIFT);
+}
+
+static void print_cpu(struct msr_dev *dev, const struct journal_info *ji, unsigned cpu)
+{
+	const struct journal_data *d = &ji->data;
+	struct live l = read_live(dev, d, cpu);
+	char when[64], buf[1024];
+
+	cli_pmu_fmt_time(when, sizeof(when), d->time);
+	printf("cpu %u: %s by pid %ld (%s) at %s%s\n", cpu,
+	       d->kind == JOURNAL_ENABLE ? "enabled" : d->kind == JOURNAL_MSR_WRITE ? "written" :
+	       "left", (long)ji->pid, ji->alive ? "running" : "not running", when,
+	       d->user_only ? ", user only" : "");
+	cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, cpu, false);
+	printf("  saved:   %s\n", buf);
+	if (l.rc == -EXDEV) {
+		printf("  now:     not read (the current MSR backend is '%s')\n", cli_msr_spec());
+		return;
+	}
+	/* msr write: the registers it wrote, as they are now (not FC3's state) */
+	if (d->kind == JOURNAL_MSR_WRITE) {
+		cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, cpu, true);
+		printf("  now:     %s\n", buf);
+		return;
+	}
+	cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, cpu, true);
+	printf("  current: %s\n", buf);
+	if (l.rc)
+		printf("  now:     unreadable (%s)\n", strerror(-l.rc));
+	else
+		printf("  now:     IA32_FIXED_CTR_CTRL[15:12]=0x%x IA32_PERF_GLOBAL_CTRL "
+		       "bit 35=%d bit 48=%d\n", fc3_field(l.fixed_ctr_ctrl),
+		       !!(l.global_ctrl & GLOBAL_CTRL_EN_FIXED3),
+		       !!(l.global_ctrl & GLOBAL_CTRL_EN_PERF_METRICS));
+}
+
+/* A setting's value now (first line), or "unreadable (...)". */
+static void setting_now(const struct journal_setting *s, char *buf, size_t n)
+{
+	FILE *f = fopen(s->full, "re");
+
+	if (!f || !fgets(buf, (int)n, f))
+		snprintf(buf, n, "unreadable (%s)", f ? "empty" : strerror(errno));
+	else
+		buf[strcspn(buf, "\n")] = '\0';
+	if (f)
+		fclose(f);
+}
+
+static void print_journal(struct msr_dev *dev, const struct journal_info *ji,
+			  const unsigned *want, int nwant)
+{
+	const struct journal_data *d = &ji->data;
+	char holder[1400], when[64], list[256], now[JOURNAL_SETTING_MAX];
+
+	cli_journal_holder(ji, holder, sizeof(holder));
+	cli_pmu_fmt_time(when, sizeof(when), d->time);
+	cli_fmt_cpus(list, sizeof(list), d->cpus, (unsigned)d->ncpus);
+	printf("journal '%s': %s\n", ji->path, holder);
+	printf("  command: %s\n  time:    %s\n  backend: %s\n  kind:    %s%s\n  cpus:    %s\n",
+	       d->cmd, when, d->backend, journal_kind_name(d->kind),
+	       d->user_only ? ", user only" : "", d->ncpus ? list : "none");
+	for (int i = 0; i < d->nsettings; i++) {
+		setting_now(&d->settings[i], now, sizeof(now));
+		printf("  setting: %s saved '%s', now '%s'\n", d->settings[i].path,
+		       d->settings[i].value, now);
+	}
+	for (int c = 0; c < d->ncpus; c++)
+		if (cli_pmu_wanted(want, nwant, d->cpus[c]))
+			print_cpu(dev, ji, d->cpus[c]);
+}
+
+static json_t *hex_json(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	return json_string(buf);
+}
+
+/* An msr write journal's "now": every register it saved, by name (or
+ * index), as it is now (null when unreadable). */
+static json_t *written_now(struct msr_dev *dev, const struct journal_data *d, unsigned cpu)
+{
+	json_t *now = json_object();
+	char key[16];
+
+	for (int i = 0; now && i < d->nregs; i++) {
+		const struct journal_reg *r = &d->regs[i];
+		uint64_t v;
+
+		if (r->cpu != cpu)
+			continue;
+		snprintf(key, sizeof(key), "0x%" PRIx32, r->msr);
+		json_object_set_new(now, msr_reg_name(r->msr) ? msr_reg_name(r->msr) : key,
+				    !msr_read(dev, cpu, r->msr, &v) ? hex_json(v) : json_null());
+	}
+	return now;
+}
+
+/* One CPU: "saved" by field name, "registers" [{msr, name, saved, current}],
+ * "now" (run, enable: FC3's field and bits 35/48; write: its registers). */
+static json_t *cpu_json(struct msr_dev *dev, const struct journal_data *d, unsigned cpu)
+{
+	static const struct { uint32_t msr; const char *key; } keys[] = {
+		{ IA32_PERF_GLOBAL_CTRL, "global_ctrl" }, { IA32_FIXED_CTR_CTRL, "fixed_ctr_ctrl" },
+		{ IA32_FIXED_CTR3, "fixed_ctr3" }, { IA32_PERF_METRICS, "perf_metrics" },
+	};
+	struct live l = read_live(dev, d, cpu);
+	json_t *saved = json_object(), *regs = json_array(), *j;
+
+	for (int i = 0; i < d->nregs; i++) {
+		const struct journal_reg *r = &d->regs[i];
+		uint64_t v;
+
+		if (r->cpu != cpu)
+			continue;
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (keys[k].msr == r->msr)
+				json_object_set_new(saved, keys[k].key, hex_json(r->saved));
+		json_array_append_new(regs, json_pack("{s:o, s:o, s:o, s:o}",
+			"msr", hex_json(r->msr), "name", msr_reg_name(r->msr) ?
+			json_string(msr_reg_name(r->msr)) : json_null(),
+			"saved", hex_json(r->saved), "current",
+			l.rc != -EXDEV && !msr_read(dev, cpu, r->msr, &v) ? hex_json(v) : json_null()));
+	}
+	j = json_pack("{s:i, s:o, s:o}", "cpu", (int)cpu, "saved", saved, "registers", regs);
+	if (j && !l.rc && d->kind == JOURNAL_MSR_WRITE)
+		json_object_set_new(j, "now", written_now(dev, d, cpu));
+	else if (j && !l.rc)
+		json_object_set_new(j, "now", json_pack("{s:i, s:b, s:b}",
+			"fixed_ctr3_field", (int)fc3_field(l.fixed_ctr_ctrl),
+			"global_ctrl_en_fixed3", !!(l.global_ctrl & GLOBAL_CTRL_EN_FIXED3),
+			"global_ctrl_en_perf_metrics",
+			!!(l.global_ctrl & GLOBAL_CTRL_EN_PERF_METRICS)));
+	else if (j)
+		json_object_set_new(j, "now_error", json_string(l.rc == -EXDEV ?
+			"not read: the journal's MSR backend is not the current one" :
+			strerror(-l.rc)));
+	return j;
+}
+
+/* Values as "0x.." strings: JSON numbers lose bits above 2^53. */
+static json_t *journal_json(struct msr_dev *dev, const struct journal_info *ji,
+			    const unsigned *want, int nwant)
+{
+	const struct journal_data *d = &ji->data;
+	json_t *cpus = json_array(), *sets = json_array();
+	char holder[1400], now[JOURNAL_SETTING_MAX];
+
+	cli_journal_holder(ji, holder, sizeof(holder));
+	for (int c = 0; c < d->ncpus; c++)
+		if (cli_pmu_wanted(want, nwant, d->cpus[c]))
+			json_array_append_new(cpus, cpu_json(dev, d, d->cpus[c]));
+	for (int i = 0; i < d->nsettings; i++) {
+		setting_now(&d->settings[i], now, sizeof(now));
+		json_array_append_new(sets, json_pack("{s:s, s:s, s:s}", "path",
+			d->settings[i].path, "saved", d->settings[i].value, "current", now));
+	}
+	return json_pack("{s:s, s:I, s:b, s:s, s:s, s:s, s:I, s:s, s:b, s:o, s:o}",
+			 "path", ji->path, "pid", (json_int_t)ji->pid, "alive", ji->alive,
+			 "kind", journal_kind_name(d->kind), "holder", holder,
+			 "cmd", d->cmd, "time", (json_int_t)d->time, "backend", d->backend,
+			 "user_only", d->user_only, "cpus", cpus, "settings", sets);
+}
+
+int cmd_pmu_status(const struct pmu_opts *o)
+{
+	static unsigned want[CPU_MAX_CPUS];
+	struct journal_info *v = NULL;
+	struct msr_dev *dev = NULL;
+	json_t *doc = NULL, *arr = NULL, *errs = NULL;
+	int n = 0, nwant = -1, shown = 0, rc = cli_msr_open(&dev);
+
+	if (!rc && o->cpu_list && (nwant = cli_pmu_parse_cpus(o->cpu_list, want)) < 0)
+		rc = -nwant;
+	if (!rc && (rc = cli_pmu_journals_load(&v, &n)))
+		rc = cli_state_dir_fail("list the journals", rc);
+	if (rc)
+		goto out;
+	if (o->json) {
+		arr = json_array();
+		errs = json_array();
+		doc = json_pack("{s:s, s:o, s:o}", "state_dir", state_dir_path(), "journals", arr,
+				"errors", errs);
+	}
+	for (int i = 0; i < n; i++) {
+		if (v[i].error) {
+			/* never skipped silently: named, and the exit status says it */
+			int st = cli_journal_bad(&v[i]);
+
+			rc = rc ? rc : st;
+			if (errs)
+				json_array_append_new(errs, json_pack("{s:s, s:s}", "path", v[i].path,
+					"error", v[i].detail[0] ? v[i].detail : strerror(-v[i].error)));
+			continue;
+		}
+		if (!cli_pmu_holds_wanted(&v[i].data, want, nwant))
+			continue;
+		shown++;
+		if (o->json)
+			json_array_append_new(arr, journal_json(dev, &v[i], want, nwant));
+		else
+			print_journal(dev, &v[i], want, nwant);
+	}
+	if (!o->json && !shown && !rc)
+		printf("no journal in '%s': no CPU enabled by 'baretma pmu enable' and no run "
+		       "left anything to restore\n", state_dir_path());
+	if (o->json && (!doc || json_dumpf(doc, stdout, JSON_INDENT(2)) != 0)) {
+		cli_err("pmu status: cannot build the JSON document (out of memory)");
+		rc = EX_SOFTWARE;
+	} else if (o->json) {
+		fputc('\n', stdout);
+	}
+out:
+	json_decref(doc);
+	cli_pmu_journals_free(v, n);
+	msr_close(dev);
+	return rc;
+}
