@@ -90,6 +90,9 @@ enum bench_backend_id {
 };
 
 /* bench_backend_name / bench_backend_parse - "auto", "rdpmc", "msr", "tsc". */
+/* bench_backend_get - the counter source of @id (bench/backends.c), NULL
+ * for BENCH_BACKEND_AUTO. */
+const struct bench_backend *bench_backend_get(enum bench_backend_id id);
 const char *bench_backend_name(enum bench_backend_id id);
 int bench_backend_parse(const char *s, enum bench_backend_id *id); /* 0 or -EINVAL */
 
