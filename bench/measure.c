@@ -1,5 +1,6 @@
 /*
- * bench/measure.c - the measurement loop and its counter backends.
+ * bench/measure.c - the measurement loop (its counter sources are in
+ * bench/backends.c), the checks between repetitions, the statistics.
  *
  * Per kernel: warm-up repetitions, then N measured ones.  Before each
  * repetition, outside the bracket, the backend resets fixed counter 3 and
@@ -8,7 +9,8 @@
  * so every region starts near zero and the 8-bit fields keep their
  * precision.  Each bracket
  * is (read a) kernel (read b); a region's field slots are
- * slots_b*field_b/255 - slots_a*field_a/255 (linux topdown.txt).  The empty
+ * slots_b*field_b/S_b - slots_a*field_a/S_a (linux topdown.txt, each
+ * reading normalised by its level-1 sum: msr/topdown.h).  The empty
  * bracket's cost is subtracted in slots per field and in TSC ticks, never
  * from percentages.
  *
