@@ -55,12 +55,13 @@ int cli_parse_u64(const char *s, uint64_t *v);
  */
 int cli_parse_cpu_list(const char *s, unsigned *cpus, int max);
 
-/* cli_cmdline - argv of this process joined by spaces (for the journal). */
 /* cli_check_dump - load the dump named by @path or $BARETMA_CPUID_DUMP (if any)
  * and print a message naming it when it cannot be loaded.  Returns 0 or an
  * exit status (EX_NOINPUT, EX_NOPERM, EX_DATAERR). */
 int cli_check_dump(const char *path);
 
+/* cli_cmdline - argv of this process joined by spaces (for the journal);
+ * past 1023 bytes cut, at a character boundary, and ending in "...". */
 const char *cli_cmdline(void);
 void cli_set_cmdline(int argc, char **argv);
 

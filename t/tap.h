@@ -4,6 +4,7 @@
  * plan(n) or done_testing(); ok(cond, fmt...); skip(n, why);
  * check_u64(a, op, b, name) and check_dbl(a, b, tol, name) print both values
  * and file:line on failure.  skip_all(why) prints "1..0 # SKIP why" and exits.
+ * t_strf(fmt...) builds a path (or any string) in new memory.
  * Every test here must assert a value that comes from outside the code
  * under test (a hand-worked vector or a real dump's known answer).
  */
@@ -95,6 +96,28 @@ static inline int done_testing(void)
 	if (!tap_planned)
 		printf("1..%d\n", tap_n);
 	return tap_failed ? 1 : 0;
+}
+
+/*
+ * t_strf - printf into new memory (vasprintf): a test's paths are built
+ * here, never in a fixed buffer, so no length of TMPDIR or of the source
+ * and build trees can cut or overflow them.  Out of memory: "Bail out!".
+ * The caller may free() the result.
+ */
+static inline __attribute__((format(printf, 1, 2))) char *t_strf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		printf("Bail out! out of memory formatting '%s'\n", fmt);
+		exit(1);
+	}
+	return s;
 }
 
 /* Test fixtures: write @text to @path (exit 1 on failure). */
