@@ -25,6 +25,7 @@
  *      stays).
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -112,6 +113,12 @@ int cli_state_dir_fail(const char *what, int err)
 			"itself, 0700, when its parent exists: set BARETMA_STATE_DIR to a "
 			"directory on a writable file system, default /run/baretma)", what, dir,
 			strerror(-err));
+		return EX_CANTCREAT;
+	case ENAMETOOLONG:
+		cli_err("cannot %s in state dir '%s': %s (%zu bytes; the paths of the files "
+			"in it must fit in %d bytes: set BARETMA_STATE_DIR to a directory of at "
+			"most %d bytes)", what, dir, strerror(-err), strlen(dir), PATH_MAX,
+			PATH_MAX - 2 - STATE_DIR_NAME_MAX);
 		return EX_CANTCREAT;
 	default:
 		cli_err("cannot %s in state dir '%s': %s", what, dir, strerror(-err));
@@ -430,7 +437,7 @@ int cli_run_owners(const struct cli_run *r, struct msr_dev *dev, const struct cp
  * whatever msr.allow_writes says (linux msr.c msr_write, cpu/environ.h). */
 static int lockdown(void)
 {
-	char path[512];
+	char path[PATH_MAX];
 	struct cpu_env *env = calloc(1, sizeof(*env));
 	int st = EX_OK;
 

@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +82,7 @@ int cli_exit_for_errno(int err)
 
 int cli_msr_fail(struct msr_dev *dev, unsigned cpu, const char *what, int err)
 {
-	char path[512];
+	char path[PATH_MAX];
 	const char *remedy = msr_remedy(err);
 
 	msr_describe(dev, cpu, path, sizeof(path));

@@ -15,6 +15,12 @@
 
 #include <stdbool.h>
 
+/* Every name baretma makes in the state directory ("cpu<N>.lock",
+ * "settings.lock", "run-<PID>.journal", ".run-<PID>.journal.tmp") is
+ * shorter than this, so "<state dir>/<name>" always fits in PATH_MAX bytes
+ * (JOURNAL_PATH_MAX) once state_dir_open() has accepted the directory. */
+#define STATE_DIR_NAME_MAX 64
+
 /* state_dir_path - $BARETMA_STATE_DIR when set and not empty, else
  * "/run/baretma". */
 const char *state_dir_path(void);
@@ -23,7 +29,10 @@ const char *state_dir_path(void);
  * state_dir_open - open the state directory for openat().
  * @create: make it (mode 0700) when missing.  @dirfd: receives an
  * O_DIRECTORY|O_CLOEXEC descriptor the caller closes.
- * Returns 0, -ENOENT (missing and !@create), -ELOOP (a symbolic link),
+ * Returns 0, -ENAMETOOLONG (the path is longer than PATH_MAX - 2 -
+ * STATE_DIR_NAME_MAX bytes: the paths of the files in it, shown in
+ * messages, would not fit), -ENOENT (missing and !@create), -ELOOP (a
+ * symbolic link),
  * -ENOTDIR (something other than a directory in its place), -EPERM (owned
  * by another user, or group/other-writable), -EACCES (cannot be searched or
  * created), or another -errno from lstat/mkdir/open.

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,15 +20,20 @@
 #include "msr/msr.h"
 #include "t/tap.h"
 
-static char dir[256];
+static char dir[PATH_MAX];
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
 
 static const char *tpath(const char *name)
 {
-	static char buf[8][512];
+	static char buf[8][PATH_MAX];
 	static int i;
 
 	i = (i + 1) % 8;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", dir, name);
+	t_path(buf[i], "%s/%s", dir, name);
 	return buf[i];
 }
 
@@ -36,10 +42,10 @@ static const char *tpath(const char *name)
 /* msr_open(@prefix @arg). */
 static struct msr_dev *open_spec(const char *prefix, const char *arg, int *rc)
 {
-	char spec[600];
+	char spec[PATH_MAX + 8];
 	struct msr_dev *dev = NULL;
 
-	snprintf(spec, sizeof(spec), "%s%s", prefix, arg);
+	t_path(spec, "%s%s", prefix, arg);
 	*rc = msr_open(spec, &dev);
 	return dev;
 }
@@ -135,10 +141,10 @@ static void test_malformed(void)
 		"0x0 0x38f 0x1\n",               /* CPU in hex */
 	};
 	const char *f = tpath("bad");
-	char want[600];
+	char want[PATH_MAX + 512];
 	int rc;
 
-	snprintf(want, sizeof(want), "state file '%s': line 3: ", f);
+	t_path(want, "state file '%s': line 3: ", f);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
 		char text[128];
 		struct msr_dev *dev;
@@ -157,8 +163,7 @@ static void test_malformed(void)
 	put_file(f, "0 0x38f 0x1\n1 0x38f 0x1\n0 0x38F 0x2\n");
 	open_spec("state:", f, &rc);
 	check_int(rc, ==, -EINVAL, "duplicate (cpu, msr) rejected");
-	snprintf(want, sizeof(want), "state file '%s': line 3: cpu 0 msr 0x38f "
-		 "listed twice (first at line 1)", f);
+	t_path(want, "state file '%s': line 3: cpu 0 msr 0x38f listed twice (first at line 1)", f);
 	check_str(msr_last_error(), want, "duplicate message names both lines");
 
 	open_spec("state:", tpath("missing"), &rc);
@@ -200,9 +205,9 @@ static void test_status_model(void)
  * file renamed over it. */
 static void replace_file(const char *path, const char *text)
 {
-	char tmp[600];
+	char tmp[PATH_MAX];
 
-	snprintf(tmp, sizeof(tmp), "%s.other", path);
+	t_path(tmp, "%s.other", path);
 	put_file(tmp, text);
 	if (rename(tmp, path)) {
 		perror(path);
@@ -267,6 +272,8 @@ static void test_templates(void)
 	check_str(msr_backend_name(dev), "device", "backend name is device");
 	msr_describe(dev, 3, buf, sizeof(buf));
 	check_str(buf, "/dev/cpu/3/msr", "describe cpu 3");
+	msr_describe(dev, 3, buf, 8);
+	check_str(buf, "/dev...", "describe into 8 bytes: cut, and ends in '...'");
 	msr_close(dev);
 	open_spec("", "/x/%u/%u", &rc);
 	check_int(rc, ==, -EINVAL, "two %u rejected");
@@ -305,19 +312,19 @@ static void test_templates(void)
 
 static void test_device(void)
 {
-	char spec[512], path[512];
+	char spec[PATH_MAX], path[PATH_MAX];
 	uint64_t v = 0;
 	int rc, fd;
 	struct msr_dev *dev;
 
-	snprintf(spec, sizeof(spec), "%s/nonexistent/%%u/msr", dir);
+	t_path(spec, "%s/nonexistent/%%u/msr", dir);
 	dev = open_spec("", spec, &rc);
 	check_int(rc, ==, 0, "missing device: msr_open still succeeds");
 	check_int(msr_open_cpu(dev, 0), ==, -ENOENT, "missing node: -ENOENT at msr_open_cpu");
 	check_int(msr_read(dev, 0, IA32_PERF_GLOBAL_CTRL, &v), ==, -ENOENT,
 		  "missing node: read -ENOENT");
 	msr_describe(dev, 0, path, sizeof(path));
-	snprintf(spec, sizeof(spec), "%s/nonexistent/0/msr", dir);
+	t_path(spec, "%s/nonexistent/0/msr", dir);
 	check_str(path, spec, "describe names the node path");
 	msr_close(dev);
 
@@ -332,7 +339,7 @@ static void test_device(void)
 			exit(1);
 	}
 	close(fd);
-	snprintf(spec, sizeof(spec), "%s/dev/%%u/msr", dir);
+	t_path(spec, "%s/dev/%%u/msr", dir);
 	dev = open_spec("", spec, &rc);
 	check_int(msr_read(dev, 0, 0x10, &v), ==, 0, "device read at offset 0x10");
 	check_u64(v, ==, 0x1716151413121110ull, "8 bytes little-endian from offset 0x10");
@@ -407,7 +414,7 @@ int main(void)
 {
 	const char *t = getenv("TMPDIR");
 
-	snprintf(dir, sizeof(dir), "%s/baretma-0300.XXXXXX", t && *t ? t : "/tmp");
+	t_path(dir, "%s/baretma-0300.XXXXXX", t && *t ? t : "/tmp");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
@@ -421,11 +428,7 @@ int main(void)
 	test_device();
 	test_trace();
 	test_remedy();
-	{
-		char cmd[300];
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-		if (system(cmd) != 0)
-			printf("# could not remove %s\n", dir);
-	}
+	if (nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS))
+		printf("# could not remove %s\n", dir);
 	return done_testing();
 }
