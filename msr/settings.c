@@ -89,7 +89,8 @@ int setting_read(enum setting s, char *value, size_t n, char *where, size_t wlen
 		return -ENOENT;
 	}
 	if (cnt < 0) {
-		put_where(where, wlen, defs[s].files[0]);
+		if (def_of(s))
+			put_where(where, wlen, defs[s].files[0]);
 		return cnt;
 	}
 	put_where(where, wlen, files[0]);

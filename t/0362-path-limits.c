@@ -29,7 +29,7 @@
 
 #define NMI "/proc/sys/kernel/nmi_watchdog"
 
-static char *base;
+static char *base, *statedir;
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -148,7 +148,7 @@ static void test_state_dir(void)
 	check_int(fd, ==, -1, "and no descriptor");
 	check_int(cpu_lock_take(&cpu, 1, false, &l, NULL), ==, -ENAMETOOLONG,
 		  "cpu_lock_take there: -ENAMETOOLONG");
-	setenv("BARETMA_STATE_DIR", t_strf("%s/state", base), 1);
+	setenv("BARETMA_STATE_DIR", statedir, 1);
 	free(ok_dir);
 	free(long_dir);
 }
@@ -192,7 +192,8 @@ int main(void)
 	}
 	if (strlen(base) > 3000)
 		skip_all("TMPDIR longer than 3000 bytes: no room for the deep paths");
-	setenv("BARETMA_STATE_DIR", t_strf("%s/state", base), 1);
+	statedir = t_strf("%s/state", base);
+	setenv("BARETMA_STATE_DIR", statedir, 1);
 	test_sysroot();
 	test_state_dir();
 	test_hwloc_dir();
