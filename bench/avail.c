@@ -3,6 +3,7 @@
  * first precise reason.  Reads only.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -85,7 +86,7 @@ static int check_cpuid(const struct cpu_info *ci, unsigned cpu, struct bench_ava
 /* The MSR part: can we reach FC3 and PERF_METRICS through the backend? */
 static int check_msr(struct msr_dev *dev, unsigned cpu, struct bench_avail *a)
 {
-	char path[512];
+	char path[PATH_MAX];
 	uint64_t v;
 	int rc, level = a->level;
 

@@ -109,7 +109,8 @@ int cli_parse_u64(const char *s, uint64_t *v);
  */
 int cli_parse_cpu_list(const char *s, unsigned *cpus, int max);
 
-/* cli_cmdline - argv of this process joined by spaces (for the journal). */
+/* cli_cmdline - argv of this process joined by spaces (for the journal);
+ * past 1023 bytes cut, at a character boundary, and ending in "...". */
 const char *cli_cmdline(void);
 void cli_set_cmdline(int argc, char **argv);
 

@@ -27,6 +27,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -172,6 +173,12 @@ int cli_state_dir_fail(const char *what, int err)
 			"itself, 0700, when its parent exists: set BARETMA_STATE_DIR to a "
 			"directory on a writable file system, default /run/baretma)", what, dir,
 			strerror(-err));
+		return EX_CANTCREAT;
+	case ENAMETOOLONG:
+		cli_err("cannot %s in state dir '%s': %s (%zu bytes; the paths of the files "
+			"in it must fit in %d bytes: set BARETMA_STATE_DIR to a directory of at "
+			"most %d bytes)", what, dir, strerror(-err), strlen(dir), PATH_MAX,
+			PATH_MAX - 2 - STATE_DIR_NAME_MAX);
 		return EX_CANTCREAT;
 	default:
 		cli_err("cannot %s in state dir '%s': %s", what, dir, strerror(-err));
@@ -368,7 +375,7 @@ int cli_run_check_journals(struct cli_run *r, const unsigned *cpus, int n,
  * whatever msr.allow_writes says (linux msr.c msr_write, cpu/environ.h). */
 static int lockdown(void)
 {
-	char path[512];
+	char path[PATH_MAX];
 	struct cpu_env *env = calloc(1, sizeof(*env));
 	int st = EX_OK;
 

@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,15 +19,23 @@ static char cmdline[1024];
 
 void cli_set_cmdline(int argc, char **argv)
 {
+	static const char cut[] = "...";
 	size_t used = 0;
 
 	cmdline[0] = '\0';
-	for (int i = 0; i < argc && used + 1 < sizeof(cmdline); i++) {
-		int w = snprintf(cmdline + used, sizeof(cmdline) - used, "%s%s",
-				 i ? " " : "", argv[i]);
-		if (w < 0)
-			break;
-		used += (size_t)w;
+	for (int i = 0; i < argc; i++) {
+		size_t w = strlen(argv[i]) + (i ? 1 : 0);
+
+		if (used + w >= sizeof(cmdline)) { /* does not fit: keep what does, marked */
+			snprintf(cmdline + used, sizeof(cmdline) - used, "%s%s", i ? " " : "", argv[i]);
+			used = sizeof(cmdline) - sizeof(cut);
+			while (used > 0 && ((unsigned char)cmdline[used] & 0xc0) == 0x80)
+				used--; /* never half a UTF-8 character */
+			memcpy(cmdline + used, cut, sizeof(cut));
+			return;
+		}
+		used += (size_t)snprintf(cmdline + used, sizeof(cmdline) - used, "%s%s",
+					 i ? " " : "", argv[i]);
 	}
 }
 
@@ -75,7 +84,7 @@ int cli_exit_for_errno(int err)
 
 int cli_msr_fail(struct msr_dev *dev, unsigned cpu, const char *what, int err)
 {
-	char path[512];
+	char path[PATH_MAX];
 	const char *remedy = msr_remedy(err);
 
 	msr_describe(dev, cpu, path, sizeof(path));

@@ -170,7 +170,8 @@ static int out_open(struct out_file *o)
 			o->path, S_ISLNK(st.st_mode) ? "symbolic link" : "directory");
 		return EX_CANTCREAT;
 	}
-	snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", o->path);
+	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", o->path) >= sizeof(o->tmp))
+		return cannot_create(o->path, ENAMETOOLONG); /* cut: not our name */
 	fd = mkstemp(o->tmp); /* O_EXCL: never follows a link planted there */
 	if (fd < 0)
 		return cannot_create(o->path, errno);

@@ -453,9 +453,18 @@ uint64_t cpu_llc_bytes(hwloc_topology_t topo, unsigned cpu);
 /* ------------------------------------------------------------- /sys root */
 
 /*
- * cpu_sysfs_path - "<root><path>" where root is $BARETMA_SYSROOT (default
- * "", i.e. "/"), so tests can run against a fake /sys and /proc tree.
- * @path must start with '/'.  Returns @buf.
+ * cpu_sysfs_resolve - "<root><path>" into @buf (@n bytes), where root is
+ * $BARETMA_SYSROOT (default "", i.e. "/"), so tests can run against a fake
+ * /sys and /proc tree.  @path must start with '/'.
+ * Returns 0, or -ENAMETOOLONG when it does not fit in @n bytes (@buf is
+ * then "": a cut path could name another file).  Every file opened under
+ * the root is named through this.
+ */
+int cpu_sysfs_resolve(char *buf, size_t n, const char *path);
+
+/*
+ * cpu_sysfs_path - the same path for messages only: one that does not fit
+ * in @n bytes is cut and ends in "...".  Returns @buf.
  */
 char *cpu_sysfs_path(char *buf, size_t n, const char *path);
 
@@ -470,7 +479,7 @@ char *cpu_sysfs_path(char *buf, size_t n, const char *path);
 int cpu_sysfs_root_check(void);
 
 /* cpu_sysfs_read_line - read the first line of <root>@path without the newline.
- * Returns 0 or -errno. */
+ * Returns 0, -ENAMETOOLONG (cpu_sysfs_resolve), or -errno. */
 int cpu_sysfs_read_line(const char *path, char *buf, size_t n);
 
 #endif

@@ -61,6 +61,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -782,12 +783,15 @@ static int parse_hwloc_dir(struct parse *p, const char *path)
 	p->d->format = "hwloc";
 	/* In CPU order, so that the first broken file reported is always the same. */
 	for (unsigned cpu = 0; cpu < CPU_MAX_CPUS && !err; cpu++) {
-		char file[4096], pu[16];
+		char file[PATH_MAX], pu[16];
 
 		if (!seen[cpu])
 			continue;
 		snprintf(pu, sizeof(pu), "pu%u", cpu);
-		snprintf(file, sizeof(file), "%s/%s", path, pu);
+		if ((size_t)snprintf(file, sizeof(file), "%s/%s", path, pu) >= sizeof(file)) {
+			snprintf(p->err, p->errlen, "%s: %s", pu, strerror(ENAMETOOLONG));
+			return -ENAMETOOLONG; /* cut, it could name another file */
+		}
 		p->pu = pu;
 		err = parse_pu(p, file, cpu);
 	}

@@ -1,5 +1,6 @@
 /* cpu/environ.c - environment preflight; file meanings and sources in environ.h. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,10 +50,11 @@ static void read_lockdown(char *buf, size_t n)
 
 static int path_exists(const char *path)
 {
-	char full[4096];
+	char full[PATH_MAX];
 	struct stat st;
 
-	cpu_sysfs_path(full, sizeof(full), path);
+	if (cpu_sysfs_resolve(full, sizeof(full), path))
+		return -1;
 	if (stat(full, &st) == 0)
 		return 1;
 	return errno == ENOENT ? 0 : -1;
@@ -61,12 +63,14 @@ static int path_exists(const char *path)
 /* The "microcode" line of processor @cpu in <sysroot>/proc/cpuinfo. */
 static void read_cpuinfo_microcode(unsigned cpu, char *buf, size_t n)
 {
-	char path[4096], line[256];
+	char path[PATH_MAX], line[256];
 	bool mine = false;
 	unsigned p;
 	FILE *f;
 
-	f = fopen(cpu_sysfs_path(path, sizeof(path), "/proc/cpuinfo"), "re");
+	if (cpu_sysfs_resolve(path, sizeof(path), "/proc/cpuinfo"))
+		return;
+	f = fopen(path, "re");
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {

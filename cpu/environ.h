@@ -1,7 +1,7 @@
 /*
  * cpu/environ.h - environment preflight: the system settings that decide
  * whether and how well a measurement works, read (never changed) from
- * /sys and /proc under $BARETMA_SYSROOT (cpu_sysfs_path), so that a lab
+ * /sys and /proc under $BARETMA_SYSROOT (cpu_sysfs_resolve), so that a lab
  * comparing two runs can see why they differ.
  *
  * Sources of the files and their meaning:

@@ -4,6 +4,7 @@
  * run against a fake tree.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,30 +24,56 @@ int cpu_sysfs_root_check(void)
 	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
-char *cpu_sysfs_path(char *buf, size_t n, const char *path)
+/* The root without trailing '/' ("/root/" + "/sys/..." would give "//"). */
+static const char *root_of(size_t *len)
 {
 	const char *root = getenv("BARETMA_SYSROOT");
-	size_t len;
 
 	if (!root)
 		root = "";
-	/* "/root/" + "/sys/..." would give "//": drop the root's trailing '/'. */
-	len = strlen(root);
-	while (len && root[len - 1] == '/')
-		len--;
-	snprintf(buf, n, "%.*s%s", (int)len, root, path);
+	*len = strlen(root);
+	while (*len && root[*len - 1] == '/')
+		(*len)--;
+	return root;
+}
+
+int cpu_sysfs_resolve(char *buf, size_t n, const char *path)
+{
+	size_t len;
+	const char *root = root_of(&len);
+
+	if (!buf || n == 0)
+		return -EINVAL;
+	if ((size_t)snprintf(buf, n, "%.*s%s", (int)len, root, path) >= n) {
+		buf[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+char *cpu_sysfs_path(char *buf, size_t n, const char *path)
+{
+	size_t len;
+	const char *root = root_of(&len);
+
+	if (!buf || n == 0)
+		return buf;
+	if ((size_t)snprintf(buf, n, "%.*s%s", (int)len, root, path) >= n && n > 3)
+		memcpy(buf + n - 4, "...", 4);
 	return buf;
 }
 
 int cpu_sysfs_read_line(const char *path, char *buf, size_t n)
 {
-	char full[4096];
+	char full[PATH_MAX];
 	FILE *f;
-	int err = 0;
+	int err;
 
 	if (n == 0)
 		return -EINVAL;
-	cpu_sysfs_path(full, sizeof(full), path);
+	err = cpu_sysfs_resolve(full, sizeof(full), path);
+	if (err)
+		return err;
 	f = fopen(full, "re");
 	if (!f)
 		return -errno;

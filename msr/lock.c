@@ -46,28 +46,57 @@ static int sorted_unique(const unsigned *cpus, int n, unsigned **out)
 	return m;
 }
 
+/*
+ * put_cmd - @len bytes of @src into @dst (LOCK_CMD_MAX bytes) as a string.
+ * When they do not fit, or @more says @src was itself cut, keep what fits
+ * with LOCK_CMD_CUT after it, cut before a whole UTF-8 character (never
+ * between its bytes), so a reader can tell a part from the whole command.
+ */
+static void put_cmd(char *dst, const char *src, size_t len, bool more)
+{
+	size_t keep = LOCK_CMD_MAX - sizeof(LOCK_CMD_CUT); /* room for "..." and NUL */
+
+	if (!more && len < LOCK_CMD_MAX) {
+		memcpy(dst, src, len);
+		dst[len] = '\0';
+		return;
+	}
+	if (keep > len)
+		keep = len;
+	/* src[keep] is the first byte dropped: a continuation byte (10xxxxxx)
+	 * there means the character before it would be cut in two. */
+	while (keep > 0 && keep < len && ((unsigned char)src[keep] & 0xc0) == 0x80)
+		keep--;
+	memcpy(dst, src, keep);
+	memcpy(dst + keep, LOCK_CMD_CUT, sizeof(LOCK_CMD_CUT));
+}
+
 /* "pid <PID> cmd <cmdline>\n" for this process. */
 static void owner_line(char *buf, size_t n)
 {
-	char cmd[LOCK_CMD_MAX] = "";
-	ssize_t r = -1;
+	char raw[LOCK_CMD_MAX + 1], cmd[LOCK_CMD_MAX]; /* raw: one byte more tells a cut */
+	size_t len = 0;
+	ssize_t r = 0;
+	bool more;
 	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
 
 	if (fd >= 0) {
-		r = read(fd, cmd, sizeof(cmd) - 1);
+		while (len < sizeof(raw) && (r = read(fd, raw + len, sizeof(raw) - len)) > 0)
+			len += (size_t)r;
 		close(fd);
 	}
-	if (r > 0) {
-		while (r > 0 && cmd[r - 1] == '\0') /* the last argument's NUL */
-			r--;
-		cmd[r] = '\0';
-		for (ssize_t i = 0; i < r; i++)
-			if (cmd[i] == '\0')
-				cmd[i] = ' ';
-			else if ((unsigned char)cmd[i] < 0x20 || cmd[i] == 0x7f)
-				cmd[i] = '?';
+	more = len == sizeof(raw); /* a NUL at the end of a full buffer separates */
+	while (!more && len > 0 && raw[len - 1] == '\0') /* the last argument's NUL */
+		len--;
+	if (len > 0) {
+		for (size_t i = 0; i < len; i++)
+			if (raw[i] == '\0')
+				raw[i] = ' ';
+			else if ((unsigned char)raw[i] < 0x20 || raw[i] == 0x7f)
+				raw[i] = '?';
+		put_cmd(cmd, raw, len, more);
 	} else {
-		snprintf(cmd, sizeof(cmd), "%s", program_invocation_name);
+		put_cmd(cmd, program_invocation_name, strlen(program_invocation_name), false);
 	}
 	snprintf(buf, n, "pid %ld cmd %s\n", (long)getpid(), cmd);
 }
@@ -76,6 +105,7 @@ static void owner_line(char *buf, size_t n)
 static void read_holder(int fd, unsigned cpu, struct lock_holder *h)
 {
 	char buf[LOCK_CMD_MAX + 64], *end;
+	size_t len;
 	ssize_t r;
 	long pid;
 
@@ -92,8 +122,10 @@ static void read_holder(int fd, unsigned cpu, struct lock_holder *h)
 		return;
 	h->pid = (pid_t)pid;
 	end += 5;
-	end[strcspn(end, "\n")] = '\0';
-	snprintf(h->cmd, sizeof(h->cmd), "%s", end);
+	len = strcspn(end, "\n");
+	/* No end of line in a full buffer: the file holds more than we read
+	 * (another writer's longer line): show it as cut too. */
+	put_cmd(h->cmd, end, len, !end[len] && (size_t)r == sizeof(buf) - 1);
 }
 
 static int open_name(int dirfd, const char *name)

@@ -22,7 +22,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#define LOCK_CMD_MAX 256
+#define LOCK_CMD_MAX 1024  /* bytes of a holder's command line, with the NUL */
+#define LOCK_CMD_CUT "..." /* ends a command line that was cut */
 
 struct cpu_lock; /* opaque: the locks held */
 
@@ -30,7 +31,8 @@ struct cpu_lock; /* opaque: the locks held */
 struct lock_holder {
 	unsigned cpu;           /* the CPU found taken */
 	pid_t pid;              /* 0 when the file said nothing (yet) */
-	char cmd[LOCK_CMD_MAX]; /* its command line, "" when unknown */
+	char cmd[LOCK_CMD_MAX]; /* its command line, "" when unknown; ends in
+				 * LOCK_CMD_CUT when it was longer than fits */
 };
 
 /*
@@ -41,7 +43,8 @@ struct lock_holder {
  * @out: receives the locks.  @holder: if not NULL, receives the first
  * taken CPU's holder on -EBUSY.  The file records this process's PID and
  * /proc/self/cmdline (arguments joined by spaces, control characters as
- * '?', cut at LOCK_CMD_MAX - 1 bytes).
+ * '?'; longer than LOCK_CMD_MAX - 1 bytes: cut at a character boundary
+ * to fit with LOCK_CMD_CUT appended).
  * Returns 0; -EBUSY (!@wait and a CPU is taken: nothing is held then);
  * -EINVAL (@n < 1 or a CPU number above 0xfffff); -ENOMEM; the errors of
  * state_dir_open(); -EPERM (a lock file that is not a regular file of

@@ -140,7 +140,8 @@ const char *msr_backend_name(const struct msr_dev *dev);
 
 /*
  * msr_describe - the path the backend uses for @cpu (device node path, or
- * the state file), for messages.  Writes at most @n bytes into @buf.
+ * the state file), for messages.  Writes at most @n bytes into @buf; a
+ * path that does not fit is cut and ends in "...".
  */
 void msr_describe(const struct msr_dev *dev, unsigned cpu, char *buf, size_t n);
 

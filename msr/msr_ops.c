@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ struct msr_dev {
 	struct msr_fault fault; /* the last failed access; op 0: none */
 };
 
-static char last_error[1024];
+static char last_error[PATH_MAX + 512]; /* a message naming a whole path */
 
 /* ------------------------------------------------------------- trace */
 
@@ -269,12 +270,11 @@ void msr_describe(const struct msr_dev *dev, unsigned cpu, char *buf, size_t n)
 		buf[0] = '\0';
 		return;
 	}
-	if (dev->ops == &msr_state_ops) {
-		snprintf(buf, n, "%s", dev->where);
-		return;
+	if (dev->ops == &msr_state_ops || msr_device_path(dev->where, cpu, buf, n) < 0) {
+		/* a cut path ends in "...", never passes for the whole one */
+		if ((size_t)snprintf(buf, n, "%s", dev->where) >= n && n > 3)
+			memcpy(buf + n - 4, "...", 4);
 	}
-	if (msr_device_path(dev->where, cpu, buf, n) < 0)
-		snprintf(buf, n, "%s", dev->where);
 }
 
 const char *msr_last_error(void)

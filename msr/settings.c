@@ -67,7 +67,10 @@ int setting_files(enum setting s, const char *files[SETTING_MAX_FILES])
 	if (!d)
 		return -EINVAL;
 	for (int i = 0; i < SETTING_MAX_FILES && d->files[i]; i++) {
-		cpu_sysfs_path(full, sizeof(full), d->files[i]);
+		int rc = cpu_sysfs_resolve(full, sizeof(full), d->files[i]);
+
+		if (rc)
+			return rc;
 		if (stat(full, &st) == 0)
 			files[n++] = d->files[i];
 		else if (errno != ENOENT && errno != ENOTDIR)
@@ -85,8 +88,11 @@ int setting_read(enum setting s, char *value, size_t n, char *where, size_t wlen
 		put_where(where, wlen, defs[s].files[0]);
 		return -ENOENT;
 	}
-	if (cnt < 0)
+	if (cnt < 0) {
+		if (def_of(s))
+			put_where(where, wlen, defs[s].files[0]);
 		return cnt;
+	}
 	put_where(where, wlen, files[0]);
 	return cpu_sysfs_read_line(files[0], value, n);
 }
@@ -135,10 +141,12 @@ static int change_file(struct journal *j, const char *path, const char *value,
 		return -EOVERFLOW; /* maybe cut: it could not be put back as it was */
 	if (strcmp(cur, value) == 0)
 		return 0;
+	rc = cpu_sysfs_resolve(full, sizeof(full), path);
+	if (rc)
+		return rc;
 	rc = journal_save_setting(j, path, cur);
 	if (rc)
 		return rc;
-	cpu_sysfs_path(full, sizeof(full), path);
 	return setting_write_path(full, value);
 }
 
@@ -152,9 +160,9 @@ int setting_change(struct journal *j, enum setting s, const char *value,
 	if (!d || !value_ok(d, value))
 		return -EINVAL;
 	n = setting_files(s, files);
-	if (n == 0) {
+	if (n <= 0) {
 		put_where(where, wlen, d->files[0]);
-		return -ENOENT;
+		return n ? n : -ENOENT;
 	}
 	for (int i = 0; i < n && !rc; i++)
 		rc = change_file(j, files[i], value, where, wlen);

@@ -3,7 +3,8 @@
  * consent (the command line asks; this layer only does it), each journaled
  * before the change so that journal_restore() puts it back.
  *
- * Paths are under the sysroot ($BARETMA_SYSROOT, cpu/cpu.h cpu_sysfs_path):
+ * Paths are under the sysroot ($BARETMA_SYSROOT, cpu/cpu.h cpu_sysfs_resolve;
+ * a sysroot too long to name a file under it gives -ENAMETOOLONG):
  *   SETTING_RDPMC            /sys/bus/event_source/devices/cpu/rdpmc, and on
  *                            hybrid kernels .../cpu_core/rdpmc and
  *                            .../cpu_atom/rdpmc (every one that exists):
@@ -45,8 +46,9 @@ const char *setting_name(enum setting s);
  * setting_files - the files of @s that exist under the sysroot, as paths
  * relative to it (static strings), in the order listed above.
  * @files: receives up to SETTING_MAX_FILES pointers.
- * Returns the count (0 when none exists), -EINVAL (unknown @s), or -errno
- * from stat other than ENOENT/ENOTDIR.
+ * Returns the count (0 when none exists), -EINVAL (unknown @s),
+ * -ENAMETOOLONG (sysroot and path longer than PATH_MAX - 1 bytes), or
+ * -errno from stat other than ENOENT/ENOTDIR.
  */
 int setting_files(enum setting s, const char *files[SETTING_MAX_FILES]);
 
@@ -57,7 +59,8 @@ int setting_files(enum setting s, const char *files[SETTING_MAX_FILES]);
  * file read, or of the file the error is about (for -ENOENT the first
  * candidate), for messages; @wlen bytes.
  * Returns 0, -ENOENT (no file of @s exists), -ENODATA (empty file),
- * -EINVAL (unknown @s), or -errno from reading.
+ * -EINVAL (unknown @s), -ENAMETOOLONG (as setting_files), or -errno from
+ * reading.
  */
 int setting_read(enum setting s, char *value, size_t n, char *where, size_t wlen);
 
@@ -70,7 +73,7 @@ int setting_read(enum setting s, char *value, size_t n, char *where, size_t wlen
  * "on", "off", "default".  @where: as for setting_read, the file of the
  * error or the last file handled.
  * Returns 0, -EINVAL (unknown @s or a value not listed), -ENOENT (no file
- * of @s exists), -ENODATA (a file is empty), -EOVERFLOW (a first line of
+ * of @s exists), -ENAMETOOLONG (as setting_files: nothing written), -ENODATA (a file is empty), -EOVERFLOW (a first line of
  * JOURNAL_SETTING_MAX - 1 bytes or more: it could not be saved whole), the errors of
  * journal_save_setting() (then that file is unchanged), or -errno from
  * reading or writing a file.

@@ -1,7 +1,9 @@
 /* msr/state_dir.c - see state_dir.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,6 +29,8 @@ int state_dir_open(bool create, int *dirfd)
 
 	if (rc)
 		return rc;
+	if (strlen(dir) + 1 + STATE_DIR_NAME_MAX >= PATH_MAX)
+		return -ENAMETOOLONG;
 	if (lstat(dir, &st) < 0) {
 		if (errno != ENOENT || !create)
 			return -errno;

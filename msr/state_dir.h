@@ -15,6 +15,12 @@
 
 #include <stdbool.h>
 
+/* Every name baretma makes in the state directory ("cpu<N>.lock",
+ * "settings.lock", "run-<PID>.journal", ".run-<PID>.journal.tmp") is
+ * shorter than this, so "<state dir>/<name>" always fits in PATH_MAX bytes
+ * (JOURNAL_PATH_MAX) once state_dir_open() has accepted the directory. */
+#define STATE_DIR_NAME_MAX 64
+
 /* state_dir_path - $BARETMA_STATE_DIR when set and not empty, else
  * "/run/baretma". */
 const char *state_dir_path(void);
@@ -34,7 +40,10 @@ int state_dir_check(void);
  * @create: make it (mode 0700) when missing.  @dirfd: receives an
  * O_DIRECTORY|O_CLOEXEC descriptor the caller closes.
  * Returns 0, -EINVAL (a relative $BARETMA_STATE_DIR: state_dir_check),
- * -ENOENT (missing and !@create), -ELOOP (a symbolic link),
+ * -ENAMETOOLONG (the path is longer than PATH_MAX - 2 -
+ * STATE_DIR_NAME_MAX bytes: the paths of the files in it, shown in
+ * messages, would not fit), -ENOENT (missing and !@create), -ELOOP (a
+ * symbolic link),
  * -ENOTDIR (something other than a directory in its place), -EPERM (owned
  * by another user, or group/other-writable), -EACCES (cannot be searched or
  * created), or another -errno from lstat/mkdir/open.

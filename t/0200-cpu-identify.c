@@ -372,12 +372,12 @@ static void check_row(const char *dir, const struct row *r, unsigned *matched, u
 	/* expect_hybrid: "yes", "no", or "yes (product); dump shows only core
 	 * type(s) 0x40" = hybrid bit set, one (P-core) kind. */
 	bool hybrid = starts(eh, "yes"), only_p = starts(eh, "yes (product)");
-	char path[1024];
+	char path[PATH_MAX];
 	struct cpu_source *src;
 
 	(*rows)++;
 	row_failed = 0;
-	snprintf(path, sizeof(path), "%s/%s", dir, f);
+	t_path(path, "%s/%s", dir, f);
 	src = cpu_source_dump(path);
 	rcheck(src != NULL, "%s: loads (format %s; %s)", f, field(r, "dump_format"),
 	       src ? "ok" : cpu_source_error());
@@ -408,12 +408,12 @@ static void check_row(const char *dir, const struct row *r, unsigned *matched, u
 
 static void test_index(const char *dir)
 {
-	char path[1024], line[4096], hdr[4096];
+	char path[PATH_MAX], line[4096], hdr[4096];
 	unsigned matched = 0, rows = 0;
 	struct row h;
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "%s/INDEX.tsv", dir);
+	t_path(path, "%s/INDEX.tsv", dir);
 	fp = fopen(path, "r");
 	if (!ok(fp != NULL, "open %s", path))
 		return;
@@ -482,26 +482,26 @@ static bool has_suffix(const char *s, const char *suf)
  * directories (those holding pu0), in directory order. */
 static void walk_dumps(const char *root, const char *rel)
 {
-	char path[2048], sub[1024];
+	char path[PATH_MAX], sub[PATH_MAX];
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
 
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	t_path(path, "%s/%s", root, rel);
 	d = opendir(path);
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", rel, de->d_name);
-		snprintf(path, sizeof(path), "%s/%s", root, sub);
+		t_path(sub, "%s/%s", rel, de->d_name);
+		t_path(path, "%s/%s", root, sub);
 		if (stat(path, &st))
 			continue;
 		if (S_ISDIR(st.st_mode)) {
-			char pu0[2100];
+			char pu0[PATH_MAX];
 
-			snprintf(pu0, sizeof(pu0), "%s/pu0", path);
+			t_path(pu0, "%s/pu0", path);
 			if (starts(sub, "hwloc/") && !access(pu0, R_OK))
 				check_any_dump(path, sub);
 			else
@@ -532,7 +532,7 @@ static const char *write_dump(const char *text)
 	static char path[64];
 	int fd;
 
-	snprintf(path, sizeof(path), "/tmp/baretma-0200.XXXXXX");
+	t_path(path, "/tmp/baretma-0200.XXXXXX");
 	fd = mkstemp(path);
 	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
 		perror("mkstemp/write");
@@ -638,10 +638,10 @@ static const char *shared_dir;
 /* Identify $SHARED_CPUID/@rel again, with @caps (after load_rel succeeded). */
 static void reidentify(const char *rel, const uint64_t *caps)
 {
-	char path[1024];
+	char path[PATH_MAX];
 	struct cpu_source *src;
 
-	snprintf(path, sizeof(path), "%s/%s", shared_dir, rel);
+	t_path(path, "%s/%s", shared_dir, rel);
 	src = cpu_source_dump(path);
 	if (src)
 		cpu_info_identify(src, caps, &ci);
@@ -653,11 +653,11 @@ static void reidentify(const char *rel, const uint64_t *caps)
 /* Identify $SHARED_CPUID/@rel with @caps; false (and @nskip skips) if absent. */
 static bool load_rel(const char *rel, const uint64_t *caps, int nskip)
 {
-	char path[1024];
+	char path[PATH_MAX];
 	struct cpu_source *src;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/%s", shared_dir, rel);
+	t_path(path, "%s/%s", shared_dir, rel);
 	src = cpu_source_dump(path);
 	if (!src) {
 		ok(0, "%s loads (%s)", rel, cpu_source_error());
@@ -1033,16 +1033,16 @@ static void test_leafA_decode(void)
 
 static void test_sysfs(void)
 {
-	char dir[] = "/tmp/baretma-0200-root.XXXXXX", path[512], buf[64];
+	char dir[] = "/tmp/baretma-0200-root.XXXXXX", path[PATH_MAX], buf[64];
 	FILE *f;
 
 	if (!mkdtemp(dir)) {
 		skip(3, "mkdtemp failed");
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/sys", dir);
+	t_path(path, "%s/sys", dir);
 	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/sys/rdpmc", dir);
+	t_path(path, "%s/sys/rdpmc", dir);
 	f = fopen(path, "w");
 	fputs("2\nsecond line\n", f);
 	fclose(f);
@@ -1054,7 +1054,7 @@ static void test_sysfs(void)
 	check_int(cpu_sysfs_read_line("/sys/absent", buf, sizeof(buf)), ==, -ENOENT, "absent file: -ENOENT");
 	unsetenv("BARETMA_SYSROOT");
 	unlink(path);
-	snprintf(path, sizeof(path), "%s/sys", dir);
+	t_path(path, "%s/sys", dir);
 	rmdir(path);
 	rmdir(dir);
 }
@@ -1065,12 +1065,12 @@ static void test_sysfs(void)
  * "mask eax ebx ecx edx => eax ebx ecx edx" (inputs, then outputs). */
 static int pu_cpuid(const char *dir, unsigned pu, unsigned leaf, unsigned sub, uint32_t r[4])
 {
-	char path[1024], line[256];
+	char path[PATH_MAX], line[256];
 	unsigned m, in[4];
 	int found = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/pu%u", dir, pu);
+	t_path(path, "%s/pu%u", dir, pu);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -1105,13 +1105,13 @@ static struct cpu_info topo_ci;
  * it; the P/E split comes from the dump's own CPUID.1AH lines. */
 static void test_choose_hybrid(const char *shared)
 {
-	char dir[1024];
+	char dir[PATH_MAX];
 	struct cpu_kind *p = &topo_ci.kinds[0], *e = &topo_ci.kinds[1];
 	hwloc_topology_t topo;
 	int want = -1;
 	uint32_t r[4];
 
-	snprintf(dir, sizeof(dir), "%s/hwloc/Intel-RaptorLake-Corei7-1370P", shared);
+	t_path(dir, "%s/hwloc/Intel-RaptorLake-Corei7-1370P", shared);
 	memset(&topo_ci, 0, sizeof(topo_ci));
 	topo_ci.vendor = CPU_VENDOR_INTEL;
 	topo_ci.hybrid = true;

@@ -73,10 +73,10 @@ static void quiet_warn(const char *msg)
 
 static char *tmp_path(const char *tag)
 {
-	static char path[128];
+	static char path[PATH_MAX];
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/baretma-0220-%s.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", tag);
+	t_path(path, "%s/baretma-0220-%s.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", tag);
 	fd = mkstemp(path);
 	if (fd < 0) {
 		perror("mkstemp");
@@ -114,12 +114,12 @@ static int split_tabs(char *line, struct row *r)
 
 static void index_load(const char *dir)
 {
-	char path[1024];
+	char path[PATH_MAX];
 	FILE *f;
 	size_t n;
 	char *line, *save = NULL;
 
-	snprintf(path, sizeof(path), "%s/INDEX.tsv", dir);
+	t_path(path, "%s/INDEX.tsv", dir);
 	f = fopen(path, "r");
 	if (!ok(f != NULL, "INDEX.tsv opens"))
 		return;
@@ -158,10 +158,10 @@ static int ndumps;
 
 static bool is_hwloc_dir(const char *path)
 {
-	char pu0[1100];
+	char pu0[PATH_MAX];
 	struct stat st;
 
-	snprintf(pu0, sizeof(pu0), "%s/pu0", path);
+	t_path(pu0, "%s/pu0", path);
 	return !stat(pu0, &st) && S_ISREG(st.st_mode);
 }
 
@@ -180,12 +180,12 @@ static void walk(const char *dir)
 	if (!d)
 		return;
 	while ((de = readdir(d)) != NULL && ndumps < MAX_DUMPS) {
-		char path[1024];
+		char path[PATH_MAX];
 		struct stat st;
 
 		if (skipped_name(de->d_name))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		t_path(path, "%s/%s", dir, de->d_name);
 		if (stat(path, &st))
 			continue;
 		if (S_ISDIR(st.st_mode) && !is_hwloc_dir(path))
@@ -498,14 +498,14 @@ static void test_real_dumps(const char *dir)
 /* Two dumps whose layout needs a decision, values typed from the files. */
 static void test_special_dumps(const char *dir)
 {
-	char path[1024];
+	char path[PATH_MAX];
 	struct cpu_source *s;
 	uint32_t r[4];
 
 	/* CPU#NNN AffMask: the number is the CPU's (the mask's two halves are
 	 * Windows processor groups of 56): CPU#056 is the second socket's first
 	 * thread, initial APIC ID 0x80 in CPUID.1:EBX[31:24]. */
-	snprintf(path, sizeof(path), "%s/instlatx64/GenuineIntel/GenuineIntel00606A6_ICX_CPUID2.txt", dir);
+	t_path(path, "%s/instlatx64/GenuineIntel/GenuineIntel00606A6_ICX_CPUID2.txt", dir);
 	s = cpu_source_dump(path);
 	if (ok(s != NULL, "ICX affinity-mask dump loads")) {
 		check_u64(reg(s, 55, 1, 0, 1), ==, 0x37800800, "  CPU#055: leaf 1 EBX 37800800");
@@ -517,7 +517,7 @@ static void test_special_dumps(const char *dir)
 	/* Old AIDA64: leaves 4, 0xB, 0xD repeated without [SL]; the first line
 	 * is subleaf 0 (SDM: 0xB ECX[7:0] echoes the subleaf, ECX[15:8] = 1 is
 	 * the SMT level; 0xD.0 EAX has XCR0 bits 0 and 1, x87 and SSE). */
-	snprintf(path, sizeof(path), "%s/libcpuid/master-history/intel/x86-64/sandy-bridge/"
+	t_path(path, "%s/libcpuid/master-history/intel/x86-64/sandy-bridge/"
 		 "intel-core-i7-2600-cpu.test", dir);
 	s = cpu_source_dump(path);
 	if (ok(s != NULL, "Sandy Bridge dump without [SL] tags loads")) {
@@ -579,9 +579,9 @@ static void test_live(void)
 
 static struct cpu_source *load_data(const char *name)
 {
-	char path[1024];
+	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s", data_dir(), name);
+	t_path(path, "%s/%s", data_dir(), name);
 	errno = 0;
 	return cpu_source_dump(path);
 }
@@ -654,7 +654,7 @@ static void check_aida64_synthetic(const struct cpu_source *s, const char *what)
 
 static void test_aida64_synthetic(void)
 {
-	char path[1024];
+	char path[PATH_MAX];
 	struct cpu_source *s = load_data("cpuid-aida64-synthetic.txt");
 	struct cpu_raw_data_array_t raw = { 0 };
 	FILE *in, *out;
@@ -666,7 +666,7 @@ static void test_aida64_synthetic(void)
 	check_aida64_synthetic(s, "cpuid-aida64-synthetic.txt: aida64");
 	cpu_source_free(s);
 	/* The premise of the oracle model: libcpuid 0.6.2 takes [SL 0B] for subleaf 0. */
-	snprintf(path, sizeof(path), "%s/cpuid-aida64-synthetic.txt", data_dir());
+	t_path(path, "%s/cpuid-aida64-synthetic.txt", data_dir());
 	old = cpuid_set_warn_function(quiet_warn);
 	if (!cpuid_deserialize_all_raw_data(&raw, path) && raw.num_raw == 3) {
 		check_u64(raw.raw[0].basic_cpuid[0xd][0], ==, 0x10, "libcpuid 0.6.2 reads [SL 0B] as subleaf 0");

@@ -30,7 +30,7 @@
 #include "cpu/cpu.h"
 #include "t/tap.h"
 
-static char shared[2048];
+static char shared[PATH_MAX];
 static struct cpu_info hand, alt; /* large: kept off the stack */
 
 struct dump {
@@ -48,7 +48,7 @@ static const struct dump dumps[] = {
 
 static void dump_path(char *buf, size_t n, const struct dump *d)
 {
-	snprintf(buf, n, "%s/hwloc/%s", shared, d->dir);
+	t_path_(buf, n, "%s/hwloc/%s", shared, d->dir);
 }
 
 /* ----------------------------------------------------- outside answers */
@@ -67,11 +67,11 @@ static char *field(char *line, int idx)
 /* INDEX.tsv logical_cpus_in_dump of "hwloc/<dir>", or -1 without a row. */
 static int index_cpus(const char *dir)
 {
-	char path[2300], line[8192], row[8192], want[512];
+	char path[PATH_MAX], line[8192], row[8192], want[512];
 	int col = -1, n = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/INDEX.tsv", shared);
+	t_path(path, "%s/INDEX.tsv", shared);
 	snprintf(want, sizeof(want), "hwloc/%s", dir);
 	if (!(f = fopen(path, "r")))
 		return -1;
@@ -95,12 +95,12 @@ static int index_cpus(const char *dir)
 /* CPUID.1AH:EAX of @cpu read from the dump's pu<cpu> file; -1 if none. */
 static long long leaf1a_eax(const char *dir, unsigned cpu)
 {
-	char path[2400], line[256];
+	char path[PATH_MAX], line[256];
 	unsigned mask, in[4], out[4];
 	long long eax = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/pu%u", dir, cpu);
+	t_path(path, "%s/pu%u", dir, cpu);
 	if (!(f = fopen(path, "r")))
 		return -1;
 	while (eax < 0 && fgets(line, sizeof(line), f))
@@ -115,12 +115,12 @@ static long long leaf1a_eax(const char *dir, unsigned cpu)
 /* puN files in @dir. */
 static unsigned count_pus(const char *dir)
 {
-	char path[2400];
+	char path[PATH_MAX];
 	unsigned n = 0;
 	struct stat st;
 
 	for (;; n++) {
-		snprintf(path, sizeof(path), "%s/pu%u", dir, n);
+		t_path(path, "%s/pu%u", dir, n);
 		if (stat(path, &st))
 			return n;
 	}
@@ -374,7 +374,7 @@ static void check_identified(const struct dump *d, const char *path)
 
 static void one_dump(const struct dump *d)
 {
-	char path[2300];
+	char path[PATH_MAX];
 	hwloc_topology_t topo;
 	struct stat st;
 
@@ -424,38 +424,38 @@ static int load_quiet(const char *dir, long *printed)
 
 static void check_bad_input(void)
 {
-	char dir[] = "/tmp/baretma-0220.XXXXXX", p[128];
+	char dir[] = "/tmp/baretma-0220.XXXXXX", p[PATH_MAX];
 	long printed;
 
 	if (!mkdtemp(dir)) {
 		skip(10, "mkdtemp");
 		return;
 	}
-	snprintf(p, sizeof(p), "%s/none", dir);
+	t_path(p, "%s/none", dir);
 	check_int(load_quiet(p, &printed), ==, -ENOENT, "missing directory: -ENOENT");
 	check_int(load_quiet(dir, &printed), ==, -EINVAL, "no hwloc-cpuid-info: -EINVAL");
 	check_int(printed, ==, 0, "nothing printed");
-	snprintf(p, sizeof(p), "%s/hwloc-cpuid-info", dir);
+	t_path(p, "%s/hwloc-cpuid-info", dir);
 	put_file(p, "Architecture: x86\n");
 	check_int(load_quiet(dir, &printed), ==, -EINVAL, "no puN file: -EINVAL");
-	snprintf(p, sizeof(p), "%s/pu0", dir);
+	t_path(p, "%s/pu0", dir);
 	put_file(p, "# mask e[abcd]x => e[abcd]x\n");
-	snprintf(p, sizeof(p), "%s/pu2", dir);
+	t_path(p, "%s/pu2", dir);
 	put_file(p, "# mask e[abcd]x => e[abcd]x\n");
 	check_int(load_quiet(dir, &printed), ==, -EINVAL, "pu0, pu2 (not contiguous): -EINVAL");
 	check_int(printed, ==, 0, "nothing printed (hwloc would have complained)");
-	snprintf(p, sizeof(p), "%s/hwloc-cpuid-info", dir);
+	t_path(p, "%s/hwloc-cpuid-info", dir);
 	put_file(p, "Architecture: arm\n");
 	check_int(load_quiet(dir, &printed), ==, -EINVAL, "not x86: -EINVAL");
 	check_int(load_quiet(p, &printed), ==, -ENOTDIR, "a file, not a directory: -ENOTDIR");
-	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	t_path(p, "rm -rf '%s'", dir);
 	ok(system(p) == 0, "scratch directory removed");
 	check_int(printed, ==, 0, "nothing printed");
 }
 
 static void check_env_restored(void)
 {
-	char path[2300];
+	char path[PATH_MAX];
 	hwloc_topology_t topo;
 	const char *comp, *cpuid;
 
@@ -479,11 +479,11 @@ static void check_env_restored(void)
 /* A single-file dump has no topology: this machine's is used. */
 static void check_file_source(void)
 {
-	char path[2300];
+	char path[PATH_MAX];
 	struct cpu_source *src;
 	hwloc_topology_t topo;
 
-	snprintf(path, sizeof(path), "%s/libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-p-i7.test",
+	t_path(path, "%s/libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-p-i7.test",
 		 shared);
 	src = cpu_source_dump(path);
 	if (!src) {
@@ -499,11 +499,11 @@ static void check_file_source(void)
 int main(void)
 {
 	const char *s = getenv("SHARED_CPUID");
-	char probe[2300];
+	char probe[PATH_MAX];
 	struct stat st;
 
-	snprintf(shared, sizeof(shared), "%s", s ? s : BARETMA_SRCDIR "/../shared/cpuid");
-	snprintf(probe, sizeof(probe), "%s/hwloc/%s", shared, dumps[0].dir);
+	t_path(shared, "%s", s ? s : BARETMA_SRCDIR "/../shared/cpuid");
+	t_path(probe, "%s/hwloc/%s", shared, dumps[0].dir);
 	if (stat(probe, &st))
 		skip_all("no ../shared/cpuid/hwloc dumps");
 	unsetenv("HWLOC_CPUID_PATH");

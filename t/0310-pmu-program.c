@@ -22,8 +22,8 @@
 #include "msr/pmu.h"
 #include "t/tap.h"
 
-static char dir[256];
-static char state[512], trace[512];
+static char dir[PATH_MAX];
+static char state[PATH_MAX], trace[PATH_MAX];
 
 /*
  * Ice Lake client (i7-1065G7 class), two logical CPUs.  Starting values are
@@ -86,12 +86,12 @@ static const char *trace_lines(const char *prefix)
 /* Fresh state file with @text and an empty trace; opens a handle. */
 static struct msr_dev *setup(const char *text)
 {
-	char spec[600];
+	char spec[PATH_MAX + 8];
 	struct msr_dev *dev = NULL;
 
 	put_file(state, text);
 	put_file(trace, "");
-	snprintf(spec, sizeof(spec), "state:%s", state);
+	t_path(spec, "state:%s", state);
 	if (msr_open(spec, &dev)) {
 		printf("# msr_open: %s\n", msr_last_error());
 		exit(1);
@@ -376,9 +376,9 @@ static void test_backend_failure(void)
 /* The journal file of this process (msr/journal.h: run-<PID>.journal). */
 static const char *journal_file(pid_t pid)
 {
-	static char p[700];
+	static char p[PATH_MAX];
 
-	snprintf(p, sizeof(p), "%s/run/run-%ld.journal", dir, (long)pid);
+	t_path(p, "%s/run/run-%ld.journal", dir, (long)pid);
 	return p;
 }
 
@@ -406,7 +406,7 @@ static const char *reg_lines(const char *path)
 
 static void spec_of(char *spec, size_t n)
 {
-	snprintf(spec, n, "state:%s", state);
+	t_path_(spec, n, "state:%s", state);
 }
 
 /*
@@ -419,7 +419,7 @@ static void guard_case(int sig, bool detach, const char *name)
 {
 	int status = 0;
 	pid_t pid;
-	char spec[600];
+	char spec[PATH_MAX + 8];
 	struct msr_dev *dev = setup(icl_text);
 
 	spec_of(spec, sizeof(spec));
@@ -488,7 +488,7 @@ static void test_journaled(void)
 	struct pmu_config cfg = icl_cfg;
 	struct journal *j;
 	struct pmu_saved s;
-	char spec[600];
+	char spec[PATH_MAX + 8];
 	struct msr_dev *dev = setup(icl_text);
 
 	spec_of(spec, sizeof(spec));
@@ -604,7 +604,7 @@ static void test_verify(void)
 	struct pmu_config cfg = icl_cfg;
 	struct pmu_saved s;
 	uint64_t fcc = 0, gc = 0;
-	char spec[600];
+	char spec[PATH_MAX + 8];
 	struct msr_dev *dev = setup(icl_text), *other = NULL;
 
 	spec_of(spec, sizeof(spec));
@@ -851,18 +851,18 @@ int main(void)
 {
 	const char *t = getenv("TMPDIR");
 
-	snprintf(dir, sizeof(dir), "%s/baretma-0310.XXXXXX", t && *t ? t : "/tmp");
+	t_path(dir, "%s/baretma-0310.XXXXXX", t && *t ? t : "/tmp");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
 	}
-	snprintf(state, sizeof(state), "%s/state", dir);
-	snprintf(trace, sizeof(trace), "%s/trace", dir);
+	t_path(state, "%s/state", dir);
+	t_path(trace, "%s/trace", dir);
 	setenv("BARETMA_MSR_TRACE", trace, 1);
 	{
-		char run[600];
+		char run[PATH_MAX];
 
-		snprintf(run, sizeof(run), "%s/run", dir);
+		t_path(run, "%s/run", dir);
 		setenv("BARETMA_STATE_DIR", run, 1);
 	}
 	test_program_restore();
@@ -876,8 +876,8 @@ int main(void)
 	test_owner();
 	test_reset_frozen();
 	{
-		char cmd[300];
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		char cmd[PATH_MAX + 16];
+		t_path(cmd, "rm -rf '%s'", dir);
 		if (system(cmd) != 0)
 			printf("# could not remove %s\n", dir);
 	}

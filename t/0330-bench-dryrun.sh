@@ -59,9 +59,7 @@ unlike "$(cat "$tmp/out")" " 0\.00 \[" "and no zero percentages"
 "$BARETMA" bench --cpuid-dump "$icl" --cpu 1 --backend msr --kernel retire-light \
 	--reps 1000000 --warmup 0 >/dev/null 2>&1 &
 pid=$!
-i=0
-while [ $i -lt 100 ] && grep -q '^1 0x38d 0x333$' "$state"; do sleep 0.1; i=$((i + 1)); done
-grep -q '^1 0x38d 0x3333$' "$state"; ok $? "long run programmed FC3 before the signal"
+until_true grep -q '^1 0x38d 0x3333$' "$state"; ok $? "long run programmed FC3 before the signal"
 kill -TERM $pid; wait $pid; rc=$?
 is "$rc" 143 "killed by SIGTERM (status 128+15)"
 cmp -s "$state" "$tmp/orig"; ok $? "SIGTERM mid-run: every register restored"

@@ -30,7 +30,8 @@
 #include "msr/msr.h"
 #include "t/tap.h"
 
-static char base[256], statedir[300], root[300], state[300], trace[300], spec[320];
+static char base[PATH_MAX], statedir[PATH_MAX], root[PATH_MAX], state[PATH_MAX], trace[PATH_MAX],
+	spec[PATH_MAX + 8];
 
 /*
  * Two CPUs of an Ice Lake-like part.  Values are arbitrary leftovers that
@@ -59,11 +60,11 @@ static const char thp_text[] = "always [madvise] never\n";
 
 static const char *in(const char *dir, const char *name)
 {
-	static char buf[8][700];
+	static char buf[8][PATH_MAX];
 	static int i;
 
 	i = (i + 1) % 8;
-	snprintf(buf[i], sizeof(buf[i]), "%s%s%s", dir, *name == '/' ? "" : "/", name);
+	t_path(buf[i], "%s%s%s", dir, *name == '/' ? "" : "/", name);
 	return buf[i];
 }
 
@@ -79,9 +80,9 @@ static void rm_rf(const char *path)
 
 static void mkdir_p(const char *path)
 {
-	char buf[700];
+	char buf[PATH_MAX];
 
-	snprintf(buf, sizeof(buf), "%s", path);
+	t_path(buf, "%s", path);
 	for (char *p = buf + 1; *p; p++) {
 		if (*p != '/')
 			continue;
@@ -144,9 +145,9 @@ static const char *journal_name(pid_t pid)
 
 static const char *journal_file(pid_t pid)
 {
-	static char buf[400];
+	static char buf[PATH_MAX];
 
-	snprintf(buf, sizeof(buf), "%s/run-%ld.journal", statedir, (long)pid);
+	t_path(buf, "%s/run-%ld.journal", statedir, (long)pid);
 	return buf;
 }
 
@@ -207,7 +208,7 @@ static void test_save_restore_end(void)
 	struct journal *j = NULL;
 	struct msr_dev *dev;
 	struct stat st;
-	char want[2048], head[512];
+	char want[PATH_MAX + 2048], head[PATH_MAX + 512];
 	const char *text;
 	long long t0, t1, tj = -1;
 	const char *tl;
@@ -397,7 +398,7 @@ static void test_settings_in_journal(void)
 {
 	struct journal *j = NULL;
 	struct msr_dev *dev;
-	char want[400];
+	char want[PATH_MAX];
 
 	fixtures();
 	setenv("BARETMA_SYSROOT", root, 1);
@@ -419,7 +420,7 @@ static void test_settings_in_journal(void)
 	check_int(journal_restore(j, dev), ==, 0, "restore settings");
 	check_str(get_file(in(root, NMI_PATH)), nmi_text, "nmi_watchdog bytes back");
 	check_str(get_file(in(root, THP_PATH)), thp_text, "multi-word setting bytes back");
-	snprintf(want, sizeof(want), "%s%s", root, NMI_PATH);
+	t_path(want, "%s%s", root, NMI_PATH);
 	check_str(journal_data_of(j)->settings[1].full, want, "full path under $BARETMA_SYSROOT");
 	check_int(journal_end(j), ==, 0, "end");
 	msr_close(dev);
@@ -504,11 +505,11 @@ __attribute__((noinline)) static void fault(int sig)
 		abort();
 	} else if (sig == SIGBUS) {
 		/* A page of a file beyond its end (mmap(2): SIGBUS). */
-		char path[400];
+		char path[PATH_MAX];
 		int fd;
 		volatile char *m;
 
-		snprintf(path, sizeof(path), "%s/empty", base);
+		t_path(path, "%s/empty", base);
 		fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 		m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
 		if (m != MAP_FAILED)
@@ -696,7 +697,7 @@ static void test_alive(void)
 {
 	struct journal *j = NULL;
 	struct journal_info info[8], who;
-	char text[512];
+	char text[PATH_MAX + 512];
 	pid_t sleeper, zombie, dead;
 	int status, n;
 
@@ -818,12 +819,12 @@ static void test_parser(void)
 {
 	const char *path = in(base, "parse.journal");
 	struct journal_data d;
-	char huge[9100], want[400];
+	char huge[9100], want[PATH_MAX];
 
 	put_file(path, good);
 	chmod(path, 0600);
 	check_int(journal_load(path, &d), ==, 0, "the good journal loads");
-	snprintf(want, sizeof(want), "%s%s", root, NMI_PATH);
+	t_path(want, "%s%s", root, NMI_PATH);
 	ok(d.pid == 4242 && d.starttime == 12345 && d.time == 1700000000 && d.kind == JOURNAL_RUN &&
 	   d.user_only, "header fields");
 	check_str(d.cmd, "baretma bench --backend msr", "cmd");
@@ -916,12 +917,12 @@ static int begin_rc(void)
 
 static void test_state_dir(void)
 {
-	char keep[300];
+	char keep[PATH_MAX];
 	struct journal_info info[1];
 	struct stat st;
 
-	snprintf(keep, sizeof(keep), "%s", statedir);
-	snprintf(statedir, sizeof(statedir), "%s/new", base);
+	t_path(keep, "%s", statedir);
+	t_path(statedir, "%s/new", base);
 	setenv("BARETMA_STATE_DIR", statedir, 1);
 	check_int(journal_list(info, 1), ==, 0, "no state dir: no journals");
 	check_int(begin_rc(), ==, 0, "missing state dir is created");
@@ -977,7 +978,7 @@ static void test_state_dir(void)
 		ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		   "unwritable state dir (uid 65534, mode 0500): -EACCES");
 	}
-	snprintf(statedir, sizeof(statedir), "%s", keep);
+	t_path(statedir, "%s", keep);
 	setenv("BARETMA_STATE_DIR", statedir, 1);
 }
 
@@ -985,16 +986,16 @@ int main(void)
 {
 	const char *t = getenv("TMPDIR");
 
-	snprintf(base, sizeof(base), "%s/baretma-0340.XXXXXX", t && *t ? t : "/tmp");
+	t_path(base, "%s/baretma-0340.XXXXXX", t && *t ? t : "/tmp");
 	if (!mkdtemp(base)) {
 		perror("mkdtemp");
 		return 1;
 	}
-	snprintf(statedir, sizeof(statedir), "%s/state", base);
-	snprintf(root, sizeof(root), "%s/root", base);
-	snprintf(state, sizeof(state), "%s/msr.state", base);
-	snprintf(trace, sizeof(trace), "%s/trace", base);
-	snprintf(spec, sizeof(spec), "state:%s", state);
+	t_path(statedir, "%s/state", base);
+	t_path(root, "%s/root", base);
+	t_path(state, "%s/msr.state", base);
+	t_path(trace, "%s/trace", base);
+	t_path(spec, "state:%s", state);
 	setenv("BARETMA_STATE_DIR", statedir, 1);
 	setenv("BARETMA_SYSROOT", root, 1);
 	setenv("BARETMA_MSR_TRACE", trace, 1);

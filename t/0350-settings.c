@@ -28,15 +28,15 @@
 #define NMI         "/proc/sys/kernel/nmi_watchdog"
 #define ALLOW       "/sys/module/msr/parameters/allow_writes"
 
-static char base[256], root[300], statedir[300], state[300], spec[320];
+static char base[PATH_MAX], root[PATH_MAX], statedir[PATH_MAX], state[PATH_MAX], spec[PATH_MAX];
 
 static const char *in_root(const char *path)
 {
-	static char buf[4][700];
+	static char buf[4][PATH_MAX];
 	static int i;
 
 	i = (i + 1) % 4;
-	snprintf(buf[i], sizeof(buf[i]), "%s%s", root, path);
+	t_path(buf[i], "%s%s", root, path);
 	return buf[i];
 }
 
@@ -53,9 +53,9 @@ static void rm_rf(const char *path)
 /* Create @path under the root with @text, making the directories. */
 static void put_root(const char *path, const char *text)
 {
-	char buf[700];
+	char buf[PATH_MAX];
 
-	snprintf(buf, sizeof(buf), "%s", in_root(path));
+	t_path(buf, "%s", in_root(path));
 	for (char *p = buf + 1; *p; p++) {
 		if (*p != '/')
 			continue;
@@ -83,7 +83,7 @@ static const char *journal_text(struct journal *j)
 static void test_read(void)
 {
 	const char *files[SETTING_MAX_FILES];
-	char v[64], where[700];
+	char v[64], where[PATH_MAX];
 
 	fixtures();
 	check_str(setting_name(SETTING_RDPMC), "rdpmc", "name rdpmc");
@@ -103,7 +103,7 @@ static void test_change_restore(void)
 {
 	struct journal *j = NULL;
 	struct msr_dev *dev = NULL;
-	char where[700], before[4096];
+	char where[PATH_MAX], before[4096];
 
 	fixtures();
 	check_int(msr_open(spec, &dev), ==, 0, "msr_open (state file, no register)");
@@ -197,7 +197,7 @@ static void test_hybrid(void)
 static void test_missing(void)
 {
 	struct journal *j = NULL;
-	char where[700], v[16];
+	char where[PATH_MAX], v[16];
 
 	fixtures();
 	remove(in_root(NMI));
@@ -223,15 +223,15 @@ int main(void)
 {
 	const char *t = getenv("TMPDIR");
 
-	snprintf(base, sizeof(base), "%s/baretma-0350.XXXXXX", t && *t ? t : "/tmp");
+	t_path(base, "%s/baretma-0350.XXXXXX", t && *t ? t : "/tmp");
 	if (!mkdtemp(base)) {
 		perror("mkdtemp");
 		return 1;
 	}
-	snprintf(root, sizeof(root), "%s/root", base);
-	snprintf(statedir, sizeof(statedir), "%s/state", base);
-	snprintf(state, sizeof(state), "%s/msr.state", base);
-	snprintf(spec, sizeof(spec), "state:%s", state);
+	t_path(root, "%s/root", base);
+	t_path(statedir, "%s/state", base);
+	t_path(state, "%s/msr.state", base);
+	t_path(spec, "state:%s", state);
 	put_file(state, "0 0x38f 0x0\n");
 	setenv("BARETMA_SYSROOT", root, 1);
 	setenv("BARETMA_STATE_DIR", statedir, 1);

@@ -16,14 +16,14 @@
 #include "cpu/environ.h"
 #include "t/tap.h"
 
-static char root[256];
+static char root[PATH_MAX];
 
 static void put(const char *rel, const char *text)
 {
-	char path[512], dir[512], *slash;
+	char path[PATH_MAX], dir[PATH_MAX], *slash;
 
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
+	t_path(path, "%s%s", root, rel);
+	t_path(dir, "%s", path);
 	for (slash = strchr(dir + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
 		mkdir(dir, 0755);
@@ -83,9 +83,9 @@ static void check_full_tree(void)
 	put("/sys/devices/system/cpu/cpu3/microcode/version", "0x2b000604\n");
 	put("/sys/kernel/security/lockdown", "[none] integrity confidentiality\n");
 	{
-		char p[512];
+		char p[PATH_MAX];
 
-		snprintf(p, sizeof(p), "%s/sys/devices/system/cpu/intel_pstate/no_turbo", root);
+		t_path(p, "%s/sys/devices/system/cpu/intel_pstate/no_turbo", root);
 		remove(p);
 	}
 	put("/sys/devices/system/cpu/cpufreq/boost", "1\n");
@@ -101,7 +101,7 @@ static void check_empty_tree(void)
 	struct cpu_env e;
 	json_t *j;
 
-	snprintf(root, sizeof(root), "%s/empty", getenv("BARETMA_STATE_DIR"));
+	t_path(root, "%s/empty", getenv("BARETMA_STATE_DIR"));
 	mkdir(root, 0700);
 	setenv("BARETMA_SYSROOT", root, 1);
 	cpu_env_read(0, &e);
@@ -125,7 +125,7 @@ int main(void)
 
 	if (!tmp)
 		tmp = "/tmp";
-	snprintf(root, sizeof(root), "%s/sysroot", tmp);
+	t_path(root, "%s/sysroot", tmp);
 	mkdir(tmp, 0700);
 	mkdir(root, 0700);
 	setenv("BARETMA_SYSROOT", root, 1);

@@ -1,15 +1,16 @@
 /*
  * t/0405-bench-kernels.c - the known-answer kernel table: documentation,
  * the structures setup() builds (checked by walking them from outside),
- * and that every repetition costs more TSC time than the empty bracket
- * (the spread is printed as a diagnostic, not asserted).
+ * and that every kernel's fastest repetition costs more TSC time than the
+ * empty bracket's fastest.  How long setup and repetitions take is the
+ * machine's business, not asserted here: `make benchmark` reports it
+ * (bench/perf/timings.c).
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -40,22 +41,6 @@ static bool known_node(const char *s)
 		if (strcmp(s, nodes[i]) == 0)
 			return true;
 	return false;
-}
-
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* The default bench (~220 repetitions of each kernel) must finish within
- * a minute on a small machine: setup gets 2 s. */
-static void diag_setup_time(const char *name, double s)
-{
-	printf("# %s: setup %.3f s\n", name, s);
-	ok(s < 2.0, "%s: setup under 2 s", name);
 }
 
 static void check_table(void)
@@ -145,10 +130,8 @@ static void check_chase(const struct bench_kernel *k)
 {
 	struct bench_kernel_ctx c = { .llc_bytes = 1 * MiB };
 	const struct bench_kernel_region *r;
-	double t0 = now_s();
 	int rc = k->setup(&c);
 
-	diag_setup_time("ptr-chase", now_s() - t0);
 	r = bench_kernel_region_of(&c);
 	check_int(rc, ==, 0, "ptr-chase setup with a 1 MiB LLC");
 	if (rc || !r) {
@@ -182,10 +165,8 @@ static void check_branch(const struct bench_kernel *k)
 {
 	struct bench_kernel_ctx c = { .llc_bytes = 1 * MiB };
 	const struct bench_kernel_region *r;
-	double t0 = now_s();
 	int rc = k->setup(&c);
 
-	diag_setup_time("branch-miss", now_s() - t0);
 	r = bench_kernel_region_of(&c);
 	check_int(rc, ==, 0, "branch-miss setup");
 	if (rc || !r) {
@@ -278,12 +259,10 @@ static void check_icache(const struct bench_kernel *k)
 {
 	struct bench_kernel_ctx c = { .llc_bytes = 1 * MiB };
 	const struct bench_kernel_region *r;
-	double t0 = now_s();
 	int rc = k->setup(&c);
 	char perms[5];
 	bool ret_seen;
 
-	diag_setup_time("icache-miss", now_s() - t0);
 	r = bench_kernel_region_of(&c);
 	check_int(rc, ==, 0, "icache-miss setup");
 	if (rc || !r) {
@@ -306,59 +285,49 @@ static void check_icache(const struct bench_kernel *k)
 
 #define TIMED 11
 
-/* Median of TIMED fenced-TSC repetitions after one warm-up; -1 on failure. */
-static double time_kernel(const struct bench_kernel *k, struct bench_stats *st)
+/* Fastest of TIMED fenced-TSC repetitions after one warm-up; -1 on failure. */
+static double fastest(const struct bench_kernel *k)
 {
 	struct bench_kernel_ctx c = { .llc_bytes = 1 * MiB };
-	double v[TIMED];
+	double min = -1;
 
 	if (k->setup && k->setup(&c) != 0)
 		return -1;
 	k->run(&c);
 	for (int i = 0; i < TIMED; i++) {
 		uint64_t t0 = rdtsc_fenced();
+		double t;
 
 		k->run(&c);
-		v[i] = (double)(rdtsc_fenced() - t0);
+		t = (double)(rdtsc_fenced() - t0);
+		if (min < 0 || t < min)
+			min = t;
 	}
 	if (k->teardown)
 		k->teardown(&c);
-	return bench_stats_compute(v, TIMED, st) == 0 ? st->median : -1;
+	return min;
 }
 
 /*
- * Repeatable: the same work every call, so the faster half of the runs
- * lies within 1.5x of the fastest (median <= 1.5 min).  Preemption and
- * neighbours on a small VM only ever add time, to a few runs; a round
- * spoiled that way is retried, up to 3 rounds of TIMED runs.
+ * Each kernel does more than the empty bracket: compared on the fastest
+ * repetitions, since preemption, neighbours, a slow or instrumented (ASan)
+ * build only ever add time to a repetition, never take it away; the
+ * fastest of 11 is the closest to the work itself, whatever the load.
  */
-#define ROUNDS 3
-
 static void check_times(void)
 {
 	size_t n;
 	const struct bench_kernel *k = bench_kernels(&n);
-	struct bench_stats st, empty;
+	double empty = fastest(&k[0]);
 
-	if (time_kernel(&k[0], &empty) < 0)
+	if (empty < 0)
 		return (void)ok(0, "timing the empty kernel");
-	printf("# %-12s TSC median %9.0f  min %9.0f  max %9.0f\n", k[0].name,
-	       empty.median, empty.min, empty.max);
+	printf("# %-12s fastest %9.0f TSC ticks\n", k[0].name, empty);
 	for (size_t i = 1; i < n; i++) {
-		double med = -1;
-		int round = 0;
+		double min = fastest(&k[i]);
 
-		while (round++ < ROUNDS) {
-			med = time_kernel(&k[i], &st);
-			if (med < 0 || med <= 1.5 * st.min)
-				break;
-		}
-		printf("# %-12s TSC median %9.0f  min %9.0f  max %9.0f  (round %d)\n", k[i].name,
-		       st.median, st.min, st.max, round);
-		ok(med > empty.median && st.min > 0, "%s: costs more than the empty bracket", k[i].name);
-		/* Spread is reported, not asserted: on a shared 2-CPU VM running
-		 * tests in parallel it measures the neighbours, not the kernel. */
-		printf("# %-12s median/min %.2f\n", k[i].name, st.min > 0 ? med / st.min : 0);
+		printf("# %-12s fastest %9.0f TSC ticks\n", k[i].name, min);
+		ok(min > empty, "%s: its fastest repetition costs more than the empty bracket's", k[i].name);
 	}
 }
 

@@ -72,16 +72,7 @@ same() { cmp -s "$1" "$2"; echo $?; }
 same_root() { diff -r "$tmp/root" "$tmp/root.orig" >/dev/null 2>&1; echo $?; }
 journals() { ls "$tmp/run" 2>/dev/null | grep 'journal$' | tr '\n' ' '; }
 
-# until COND...: poll (50 ms) for up to 20 s; 0 when COND held
-until_true() {
-	n=0
-	while ! "$@"; do
-		n=$((n + 1))
-		[ "$n" -ge 400 ] && return 1
-		sleep 0.05
-	done
-	return 0
-}
+# until_true COND... (t/tap.sh) waits on the conditions below.
 programmed() { grep -q "^$1 0x38d 0x3333\$" "$tmp/state"; }
 journal_of() { [ -e "$tmp/run/run-$1.journal" ]; }
 

@@ -4,6 +4,8 @@
  * plan(n) or done_testing(); ok(cond, fmt...); skip(n, why);
  * check_u64(a, op, b, name) and check_dbl(a, b, tol, name) print both values
  * and file:line on failure.  skip_all(why) prints "1..0 # SKIP why" and exits.
+ * t_strf(fmt...) builds a path (or any string) in new memory; t_path(buf,
+ * fmt...) one in a PATH_MAX array, bailing out rather than cutting it.
  * Every test here must assert a value that comes from outside the code
  * under test (a hand-worked vector or a real dump's known answer).
  */
@@ -11,6 +13,7 @@
 #define BARETMA_TAP_H
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,6 +99,54 @@ static inline int done_testing(void)
 		printf("1..%d\n", tap_n);
 	return tap_failed ? 1 : 0;
 }
+
+/*
+ * t_strf - printf into new memory (vasprintf): a test's paths are built
+ * here, never in a fixed buffer, so no length of TMPDIR or of the source
+ * and build trees can cut or overflow them.  Out of memory: "Bail out!".
+ * The caller may free() the result.
+ */
+static inline __attribute__((format(printf, 1, 2))) char *t_strf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		printf("Bail out! out of memory formatting '%s'\n", fmt);
+		exit(1);
+	}
+	return s;
+}
+
+/*
+ * t_path(buf, fmt...) - snprintf a path into the array @buf (PATH_MAX bytes
+ * hold any path the kernel takes): one that does not fit is "Bail out!",
+ * never a cut path.  Returns @buf.
+ */
+static inline __attribute__((format(printf, 3, 4))) char *t_path_(char *buf, size_t n,
+								   const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	va_start(ap, fmt);
+	w = vsnprintf(buf, n, fmt, ap);
+	va_end(ap);
+	if (w < 0 || (size_t)w >= n) {
+		printf("Bail out! a path of %d bytes does not fit in %zu: '%.60s...'\n", w, n, buf);
+		exit(1);
+	}
+	return buf;
+}
+#define t_path(buf, ...) ({                                                    \
+	_Static_assert(!__builtin_types_compatible_p(__typeof__(buf), char *),  \
+		       "t_path: buf must be an array");                       \
+	t_path_((buf), sizeof(buf), __VA_ARGS__);                              \
+})
 
 /* Test fixtures: write @text to @path (exit 1 on failure). */
 static inline void put_file(const char *path, const char *text)

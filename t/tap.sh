@@ -1,5 +1,6 @@
 # t/tap.sh - TAP helpers for baretma's shell tests (sourced).
-# ok COND_STATUS NAME; is GOT WANT NAME; like TEXT REGEX NAME; skip_all WHY; done_testing
+# ok COND_STATUS NAME; is GOT WANT NAME; like TEXT REGEX NAME; skip_all WHY; done_testing;
+# until_true COND...; flock_waiter FILE PID
 tap_n=0
 tap_failed=0
 ok() {
@@ -29,6 +30,27 @@ unlike() {
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $1"; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; exit $?; }
+# until_true COND...: poll COND every 50 ms until it holds; 1 after 20 s.
+# Tests wait on a condition (a file appears, a lock is held, a line is
+# written), never on a sleep: the 20 s only bound a run that is wedged.
+until_true() {
+	_n=0
+	while ! "$@"; do
+		_n=$((_n + 1))
+		[ "$_n" -ge 400 ] && return 1
+		sleep 0.05
+	done
+	return 0
+}
+# flock_waiter FILE PID: /proc/locks lists PID blocked on a flock of FILE
+# ("N: -> FLOCK  ADVISORY  WRITE PID MAJ:MIN:INODE 0 EOF": "->" marks a
+# waiter, fs/locks.c lock_get_status).
+flock_waiter() {
+	_ino=$(stat -c %i "$1" 2>/dev/null) || return 1
+	awk -v pid="$2" -v ino="$_ino" '$2 == "->" && $3 == "FLOCK" && $6 == pid {
+		n = split($7, d, ":"); if (d[n] == ino) found = 1 }
+		END { exit !found }' /proc/locks 2>/dev/null
+}
 # A scratch directory removed at exit; absolute even under a relative TMPDIR
 # (tests hand paths under it to baretma as BARETMA_STATE_DIR).
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/baretma-t.XXXXXX")
