@@ -10,6 +10,7 @@
 
 #include "bench/bench.h"
 #include "msr/intel_regs.h"
+#include "cpu/environ.h"
 #include "msr/rdpmc.h"
 
 static void say(struct bench_avail *a, enum td_unavail why, int err, const char *fmt, ...)
@@ -117,7 +118,7 @@ static int check_msr(struct msr_dev *dev, unsigned cpu, struct bench_avail *a)
 }
 
 const struct bench_rdpmc_ops bench_rdpmc_live = {
-	.sysfs_value = rdpmc_sysfs_value,
+	.sysfs_value = cpu_env_rdpmc,
 	.enable_self = rdpmc_enable_self,
 	.disable_self = rdpmc_disable_self,
 	.probe = rdpmc_probe,

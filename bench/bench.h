@@ -191,7 +191,7 @@ int bench_topdown_check(const struct cpu_machine *m, const struct cpu_info *ci, 
 
 /* How the RDPMC decision reaches the system: the seam tests replace. */
 struct bench_rdpmc_ops {
-	int (*sysfs_value)(void);          /* rdpmc_sysfs_value */
+	int (*sysfs_value)(void);          /* cpu_env_rdpmc */
 	int (*enable_self)(int *fd);       /* rdpmc_enable_self */
 	void (*disable_self)(int fd);      /* rdpmc_disable_self */
 	int (*probe)(uint32_t ecx);        /* rdpmc_probe */

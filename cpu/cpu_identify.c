@@ -19,7 +19,7 @@
 #include <libcpuid/libcpuid.h>
 
 #include "cpu/cpu.h"
-#include "msr/intel_regs.h"
+#include "cpu/perf_caps.h"
 
 #define LEAF_VENDOR       0x0u
 #define LEAF_FEATURES     0x1u

@@ -8,7 +8,6 @@
 
 #include "cpu/cpu.h"
 #include "cpu/environ.h"
-#include "msr/rdpmc.h"
 
 /* First line of <sysroot>@path into @buf, or "" (returns false) when unreadable. */
 static bool read_str(const char *path, char *buf, size_t n)
@@ -97,6 +96,33 @@ static int read_turbo(void)
 	return v == 0 || v == 1 ? v : -1;
 }
 
+/* The knob lives on the core PMU: "cpu", or "cpu_core" on hybrid parts
+ * (pmu-reference §3.6; arch/x86/events/core.c set_attr_rdpmc). */
+static const char *const rdpmc_paths[] = {
+	"/sys/bus/event_source/devices/cpu/rdpmc",
+	"/sys/bus/event_source/devices/cpu_core/rdpmc",
+};
+
+int cpu_env_rdpmc(void)
+{
+	char line[32];
+	int rc = -ENOENT;
+
+	for (size_t i = 0; i < sizeof(rdpmc_paths) / sizeof(rdpmc_paths[0]); i++) {
+		rc = cpu_sysfs_read_line(rdpmc_paths[i], line, sizeof(line));
+		if (rc != -ENOENT)
+			break;
+	}
+	if (rc == -ENODATA)
+		return -EINVAL; /* an empty file is not a value */
+	if (rc)
+		return rc;
+	/* get_attr_rdpmc prints "%d\n" of 0, 1 or 2; writes > 2 are refused */
+	if (line[0] < '0' || line[0] > '2' || line[1] != '\0')
+		return -EINVAL;
+	return line[0] - '0';
+}
+
 void cpu_env_read(unsigned cpu, struct cpu_env *e)
 {
 	char path[128];
@@ -108,7 +134,7 @@ void cpu_env_read(unsigned cpu, struct cpu_env *e)
 	e->msr_module = path_exists("/sys/module/msr");
 	read_str("/sys/module/msr/parameters/allow_writes", e->msr_allow_writes,
 		 sizeof(e->msr_allow_writes));
-	rdpmc = rdpmc_sysfs_value();
+	rdpmc = cpu_env_rdpmc();
 	e->rdpmc = rdpmc >= 0 ? rdpmc : -1;
 	e->nmi_watchdog = read_int("/proc/sys/kernel/nmi_watchdog");
 	read_str("/sys/devices/system/cpu/smt/control", e->smt_control, sizeof(e->smt_control));

@@ -13,7 +13,7 @@
  *   msr module        /sys/module/msr exists when loaded or built in;
  *                     /sys/module/msr/parameters/allow_writes "on", "off"
  *                     or "default" (arch/x86/kernel/msr.c, pmu-reference §4).
- *   rdpmc             msr/rdpmc.h rdpmc_sysfs_value (pmu-reference §3.6).
+ *   rdpmc             cpu_env_rdpmc below (pmu-reference §3.6).
  *   NMI watchdog      /proc/sys/kernel/nmi_watchdog (1 holds a counter:
  *                     pmu-reference §5.1).
  *   SMT               /sys/devices/system/cpu/smt/control ("on", "off",
@@ -69,6 +69,15 @@ struct cpu_env {
  * unknown ("" or -1).
  */
 void cpu_env_read(unsigned cpu, struct cpu_env *e);
+
+/*
+ * cpu_env_rdpmc - the perf "rdpmc" sysfs setting (0 never, 1 while a
+ * perf event is mmapped, 2 always; pmu-reference §3.6), read from
+ * <sysroot>/sys/bus/event_source/devices/cpu/rdpmc, else cpu_core/rdpmc.
+ * Returns the value (0..2), or -ENOENT when neither file exists (no core
+ * PMU driver: e.g. a VM without a virtual PMU), or -errno.
+ */
+int cpu_env_rdpmc(void);
 
 /*
  * cpu_env_lockdown_blocks_msr - true when the lockdown mode forbids MSR

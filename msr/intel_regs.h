@@ -49,10 +49,9 @@
 #define GLOBAL_STATUS_OVF_FIXED3    (1ull << GLOBAL_FIXED_BIT(FIXED_CTR3_IDX)) /* bit 35 */
 #define GLOBAL_STATUS_OVF_PERF_METRICS (1ull << 48) /* GLOBAL_STATUS_PERF_METRICS_OVF_BIT */
 
-/* IA32_PERF_CAPABILITIES ([EPH] union perf_capabilities, [PEH] PERF_CAP_*) */
-#define PERF_CAP_FULL_WIDTH_WRITE   (1ull << 13)
-#define PERF_CAP_PERF_METRICS       (1ull << 15) /* PERF_CAP_METRICS_IDX */
-#define PERF_CAP_RDPMC_METRICS_CLEAR (1ull << 19) /* Lion Cove+ */
+/* IA32_PERF_CAPABILITIES bits: cpu/perf_caps.h (identification reads them
+ * too, and cpu/ includes nothing from msr/) */
+#include "cpu/perf_caps.h"
 
 /* IA32_PERFEVTSELx fields ([PEH] ARCH_PERFMON_EVENTSEL_*) */
 #define PERFEVTSEL_EVENT_MASK       0xffull

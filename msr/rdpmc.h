@@ -67,15 +67,6 @@ static inline __attribute__((always_inline)) uint64_t rdtscp_fenced(uint32_t *au
 int rdpmc_probe(uint32_t ecx);
 
 /*
- * rdpmc_sysfs_value - the perf "rdpmc" sysfs setting (0 never, 1 while a
- * perf event is mmapped, 2 always; pmu-reference §3.6), read from
- * <sysroot>/sys/bus/event_source/devices/cpu/rdpmc, else cpu_core/rdpmc.
- * Returns the value (0..2), or -ENOENT when neither file exists (no core
- * PMU driver: e.g. a VM without a virtual PMU), or -errno.
- */
-int rdpmc_sysfs_value(void);
-
-/*
  * rdpmc_enable_self - with rdpmc=1, make RDPMC legal for this process the
  * way perf does: open a perf event for this task (slots, config 0x0400, or
  * cycles as a fallback) and mmap it, which sets CR4.PCE while this mm runs

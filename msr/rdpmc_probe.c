@@ -126,35 +126,6 @@ out:
 	return rc;
 }
 
-/* ------------------------------------------------------------- sysfs */
-
-/* The knob lives on the core PMU: "cpu", or "cpu_core" on hybrid parts
- * (pmu-reference §3.6; arch/x86/events/core.c set_attr_rdpmc). */
-static const char *const rdpmc_paths[] = {
-	"/sys/bus/event_source/devices/cpu/rdpmc",
-	"/sys/bus/event_source/devices/cpu_core/rdpmc",
-};
-
-int rdpmc_sysfs_value(void)
-{
-	char line[32];
-	int rc = -ENOENT;
-
-	for (size_t i = 0; i < sizeof(rdpmc_paths) / sizeof(rdpmc_paths[0]); i++) {
-		rc = cpu_sysfs_read_line(rdpmc_paths[i], line, sizeof(line));
-		if (rc != -ENOENT)
-			break;
-	}
-	if (rc == -ENODATA)
-		return -EINVAL; /* an empty file is not a value */
-	if (rc)
-		return rc;
-	/* get_attr_rdpmc prints "%d\n" of 0, 1 or 2; writes > 2 are refused */
-	if (line[0] < '0' || line[0] > '2' || line[1] != '\0')
-		return -EINVAL;
-	return line[0] - '0';
-}
-
 /* ------------------------------------------------------ enable / disable */
 
 /* TOPDOWN.SLOTS as perf's raw encoding: event 0x00, umask 0x04 (fixed

@@ -32,6 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cpu/environ.h"
 #include "msr/rdpmc.h"
 #include "t/tap.h"
 
@@ -148,7 +149,7 @@ static void check_probe(void)
 	int rc, sysfs, cpu = pin_here();
 
 	unsetenv("BARETMA_SYSROOT");
-	sysfs = rdpmc_sysfs_value();
+	sysfs = cpu_env_rdpmc();
 	printf("# machine: cpu %d, vendor %s, core PMU in sysfs %s, rdpmc sysfs %d\n", cpu,
 	       vendor_is_intel() ? "Intel" : "not Intel",
 	       exists(EVSRC "cpu") || exists(EVSRC "cpu_core") ? "yes" : "no", sysfs);
@@ -202,7 +203,7 @@ static int may_open_perf(char *why, size_t n)
 static void check_enable_self(void)
 {
 	bool pmu = exists(EVSRC "cpu") || exists(EVSRC "cpu_core");
-	int sysfs = rdpmc_sysfs_value(), fd = -12345, rc, may;
+	int sysfs = cpu_env_rdpmc(), fd = -12345, rc, may;
 	char why[160];
 
 	if (!pmu) {
@@ -297,29 +298,29 @@ static void check_sysfs(void)
 	setenv("BARETMA_SYSROOT", root, 1);
 
 	put("sys/bus/event_source/devices/cpu/rdpmc", "2\n");
-	check_int(rdpmc_sysfs_value(), ==, 2, "cpu/rdpmc '2' gives 2");
+	check_int(cpu_env_rdpmc(), ==, 2, "cpu/rdpmc '2' gives 2");
 	put("sys/bus/event_source/devices/cpu/rdpmc", "0\n");
-	check_int(rdpmc_sysfs_value(), ==, 0, "cpu/rdpmc '0' gives 0");
+	check_int(cpu_env_rdpmc(), ==, 0, "cpu/rdpmc '0' gives 0");
 	put("sys/bus/event_source/devices/cpu_core/rdpmc", "1\n");
-	check_int(rdpmc_sysfs_value(), ==, 0, "cpu/ wins over cpu_core/ when both exist");
+	check_int(cpu_env_rdpmc(), ==, 0, "cpu/ wins over cpu_core/ when both exist");
 	clear_tree();
 
 	put("sys/bus/event_source/devices/cpu_core/rdpmc", "1\n");
-	check_int(rdpmc_sysfs_value(), ==, 1, "hybrid: cpu_core/rdpmc '1' gives 1");
+	check_int(cpu_env_rdpmc(), ==, 1, "hybrid: cpu_core/rdpmc '1' gives 1");
 	clear_tree();
 
 	put("sys/bus/event_source/devices/cpu_atom/rdpmc", "2\n");
-	check_int(rdpmc_sysfs_value(), ==, -ENOENT, "neither cpu/ nor cpu_core/: -ENOENT");
+	check_int(cpu_env_rdpmc(), ==, -ENOENT, "neither cpu/ nor cpu_core/: -ENOENT");
 	clear_tree();
 
 	put("sys/bus/event_source/devices/cpu/rdpmc", "junk\n");
-	check_int(rdpmc_sysfs_value(), ==, -EINVAL, "'junk' gives -EINVAL");
+	check_int(cpu_env_rdpmc(), ==, -EINVAL, "'junk' gives -EINVAL");
 	put("sys/bus/event_source/devices/cpu/rdpmc", "3\n");
-	check_int(rdpmc_sysfs_value(), ==, -EINVAL, "'3' (the kernel refuses > 2) gives -EINVAL");
+	check_int(cpu_env_rdpmc(), ==, -EINVAL, "'3' (the kernel refuses > 2) gives -EINVAL");
 	put("sys/bus/event_source/devices/cpu/rdpmc", "12\n");
-	check_int(rdpmc_sysfs_value(), ==, -EINVAL, "'12' gives -EINVAL");
+	check_int(cpu_env_rdpmc(), ==, -EINVAL, "'12' gives -EINVAL");
 	put("sys/bus/event_source/devices/cpu/rdpmc", "");
-	check_int(rdpmc_sysfs_value(), ==, -EINVAL, "an empty file gives -EINVAL");
+	check_int(cpu_env_rdpmc(), ==, -EINVAL, "an empty file gives -EINVAL");
 
 	clear_tree();
 	rmdir(root);
