@@ -147,15 +147,19 @@ static void raw_fill(const struct cpu_source *src, unsigned cpu, struct cpu_raw_
 	 * AMD 0x8000001D: cache type EAX[4:0] = 0; leaf 0xB: level type
 	 * ECX[15:8] = 0), and the hardware lists each cache once (level
 	 * EAX[7:5], type EAX[4:0]) and each topology level at its own subleaf
-	 * (ECX[7:0] = the subleaf).  Nothing past that is handed to libcpuid,
-	 * whose 0.6.2 decoder trusts what it gets: a dump answering every
-	 * subleaf of leaf 4 with one cache smashed its stack (found by
-	 * fuzz-cpuid-dump; seed fuzz/seeds/cpuid-dump/libcpuid-leaf4-repeated). */
+	 * (ECX[7:0] = the subleaf) with at least one logical processor in it
+	 * (EBX[15:0]).  Nothing past that is handed to libcpuid, whose 0.6.2
+	 * decoder trusts what it gets: a dump answering every subleaf of leaf
+	 * 4 with one cache smashed its stack (found by fuzz-cpuid-dump; seed
+	 * fuzz/seeds/cpuid-dump/libcpuid-leaf4-repeated), and an SMT level of
+	 * 0 logical processors divided by zero (decode_intel_extended_topology:
+	 * num_core / num_smt; seed .../aida64-leafb-zero-smt). */
 	cache_list(src, cpu, 0x4, raw->intel_fn4, MAX_INTELFN4_LEVEL);
 	cache_list(src, cpu, 0x8000001du, raw->amd_fn8000001dh, MAX_AMDFN8000001DH_LEVEL);
 	for (uint32_t s = 0; s < MAX_INTELFN11_LEVEL; s++)
 		if (cpu_source_cpuid(src, cpu, 0xb, s, raw->intel_fn11[s]) ||
-		    !(raw->intel_fn11[s][2] & 0xff00) || (raw->intel_fn11[s][2] & 0xff) != s) {
+		    !(raw->intel_fn11[s][2] & 0xff00) || (raw->intel_fn11[s][2] & 0xff) != s ||
+		    !(raw->intel_fn11[s][1] & 0xffff)) {
 			memset(raw->intel_fn11[s], 0, sizeof(raw->intel_fn11[s]));
 			break;
 		}

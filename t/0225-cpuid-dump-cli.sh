@@ -124,4 +124,16 @@ out=$("$BARETMA" info --cpuid-dump "$tmp/rep4" 2>&1); rc=$?
 is "$rc" 0 "leaf 4 repeating one cache: info exits 0 (no crash in libcpuid)"
 like "$out" "GenuineIntel family 6 model 0x5E" "and identifies the Skylake signature 0x506e3"
 
+# A leaf 0xB whose SMT level counts 0 logical processors (EBX[15:0] = 0; the
+# SDM's levels count at least one) made libcpuid 0.6.2 divide by zero
+# (decode_intel_extended_topology: num_core / num_smt; found by
+# fuzz-cpuid-dump): such a level ends the list baretma hands it.  (hwloc
+# mask 5: EAX and ECX are inputs, the subleaf is the ECX column.)
+mkdir -p "$tmp/zsmt"
+printf '%s\n' '1 0 0 0 0 => d 756e6547 6c65746e 49656e69' '1 1 0 0 0 => 706e5 100800 fffafbbf bfebfbff' \
+	'1 a 0 0 0 => 8300805 0 f 8604' '5 b 0 0 0 => 1 200000 100 1' '5 b 0 1 0 => 4 8 201 1' >"$tmp/zsmt/pu0"
+out=$("$BARETMA" info --cpuid-dump "$tmp/zsmt" 2>&1); rc=$?
+is "$rc" 0 "leaf 0xB with an SMT level of 0 logical processors: info exits 0 (no SIGFPE in libcpuid)"
+like "$out" "GenuineIntel family 6 model 0x7E" "and identifies the Ice Lake signature 0x706e5"
+
 done_testing
