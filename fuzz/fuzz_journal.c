@@ -1,8 +1,9 @@
 /*
- * fuzz/fuzz_journal.c - the run journal reader (msr/journal.c): the input
- * is written as "<state dir>/run-4242.journal" and read with journal_load()
- * and, as `msr write` and `pmu restore` find journals, journal_find_cpu();
- * the empty input leaves the state directory without a journal.
+ * fuzz/fuzz_journal.c - the run journal reader (msr/journal_format.c,
+ * msr/journal_list.c): the input is written as "<state dir>/run-4242.journal"
+ * and read with journal_load() and, as `msr write` and `pmu restore` find
+ * journals, journal_find_cpu(); the empty input leaves the state directory
+ * without a journal.
  *
  * Besides crashes, leaks and undefined behaviour, two properties abort:
  *   - what journal_load() accepts is within the limits of msr/journal.h

@@ -24,8 +24,9 @@
  * larger of its size and 64 KiB; a reload of a bigger file is -EFBIG),
  * and numbers are formatted by hand, so open/read/write are
  * async-signal-safe (the restore path runs from a signal handler,
- * msr/journal.c).  A reload parses into the spare of two views and then
- * switches one index, so a handler that interrupts it sees a whole view.
+ * msr/journal_restore.c).  A reload parses into the spare of two views
+ * and then switches one index, so a handler that interrupts it sees a
+ * whole view.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,0 +1,511 @@
+/*
+ * msr/journal_format.c - the text of the run journal (format: msr/journal.h):
+ * the percent-encoding of setting PATH and VALUE, rendering a journal to
+ * its file text, and the strict parser behind journal_load(),
+ * journal_data_free() and journal_last_error().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cpu/cpu.h"
+#include "msr/journal.h"
+#include "msr/journal_int.h"
+#include "sigsafe.h"
+
+#define JOURNAL_MAGIC "# baretma journal v2"
+
+char journal_error[JOURNAL_ERROR_MAX];
+
+/* ------------------------------------------------------------ encoding */
+
+static bool needs_escape(unsigned char c)
+{
+	return c <= 0x20 || c >= 0x7f || c == '%';
+}
+
+/* Percent-encode @s into @dst (@n bytes); returns the length or -ENAMETOOLONG. */
+static int encode(const char *s, char *dst, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t o = 0;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (o + 4 > n)
+			return -ENAMETOOLONG;
+		if (needs_escape(c)) {
+			dst[o++] = '%';
+			dst[o++] = hex[c >> 4];
+			dst[o++] = hex[c & 0xf];
+		} else {
+			dst[o++] = (char)c;
+		}
+	}
+	dst[o] = '\0';
+	return (int)o;
+}
+
+static int hexdigit_upper(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Decode [s, s+len) exactly as encode() writes it; 0 or -EINVAL. */
+static int decode(const char *s, size_t len, char *dst, size_t n)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '%') {
+			int hi = i + 2 < len ? hexdigit_upper(s[i + 1]) : -1;
+
+			if (hi < 0 || hexdigit_upper(s[i + 2]) < 0)
+				return -EINVAL;
+			c = (unsigned char)(hi << 4 | hexdigit_upper(s[i + 2]));
+			if (c == 0 || !needs_escape(c))
+				return -EINVAL; /* not what encode() writes */
+			i += 2;
+		} else if (needs_escape(c)) {
+			return -EINVAL;
+		}
+		if (o + 1 >= n)
+			return -EINVAL;
+		dst[o++] = (char)c;
+	}
+	dst[o] = '\0';
+	return 0;
+}
+
+/* Under /sys/ or /proc/sys/, components neither empty nor "." nor "..". */
+bool journal_setting_path_ok(const char *p)
+{
+	if (strncmp(p, "/sys/", 5) && strncmp(p, "/proc/sys/", 10))
+		return false;
+	while (*p == '/') {
+		const char *c = p + 1, *e = strchr(c, '/');
+		size_t len = e ? (size_t)(e - c) : strlen(c);
+
+		if (len == 0 || (len == 1 && c[0] == '.') ||
+		    (len == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
+		p = c + len;
+	}
+	return *p == '\0';
+}
+
+/* The full path of @path under $BARETMA_SYSROOT into @full. */
+int journal_resolve(const char *path, char *full, size_t n)
+{
+	cpu_sysfs_path(full, n, path);
+	return strlen(full) + 1 >= n ? -ENAMETOOLONG : 0;
+}
+
+/* ------------------------------------------------------------ rendering */
+
+const char *journal_kind_name(enum journal_kind kind)
+{
+	switch (kind) {
+	case JOURNAL_RUN: return "run";
+	case JOURNAL_ENABLE: return "enable";
+	case JOURNAL_MSR_WRITE: return "write";
+	}
+	return NULL;
+}
+
+/* The whole file text into j->text; returns its length. */
+size_t journal_render(const struct journal *j)
+{
+	const struct journal_data *d = &j->d;
+	char *t = j->text, path[3 * JOURNAL_SETTING_MAX], value[3 * JOURNAL_SETTING_MAX];
+	size_t o;
+
+	o = (size_t)snprintf(t, HEADER_MAX, JOURNAL_MAGIC "\npid %ld\nstarttime %llu\n"
+			     "time %lld\ncmd %s\nbackend %s\nkind %s\nuser_only %d\n",
+			     (long)d->pid, d->starttime, d->time, d->cmd, d->backend,
+			     journal_kind_name(d->kind), d->user_only ? 1 : 0);
+	for (int i = 0; i < d->nregs; i++) {
+		const struct journal_reg *r = &d->regs[i];
+
+		memcpy(t + o, "reg ", 4);
+		o += 4;
+		o += sigsafe_put_dec(t + o, r->cpu);
+		t[o++] = ' ';
+		o += sigsafe_put_hex(t + o, r->msr);
+		t[o++] = ' ';
+		o += sigsafe_put_hex(t + o, r->saved);
+		t[o++] = '\n';
+	}
+	for (int i = 0; i < d->nsettings; i++) {
+		/* Both fit: checked by journal_save_setting. */
+		encode(d->settings[i].path, path, sizeof(path));
+		encode(d->settings[i].value, value, sizeof(value));
+		o += (size_t)snprintf(t + o, SETTING_LINE_MAX, "setting %s %s\n", path, value);
+	}
+	return o;
+}
+
+/* -------------------------------------------------------------- parsing */
+
+static const char *const header_keys[] = {
+	"pid", "starttime", "time", "cmd", "backend", "kind", "user_only",
+};
+#define NHEADER (int)(sizeof(header_keys) / sizeof(header_keys[0]))
+
+struct parser {
+	struct journal_data *d;
+	unsigned line;
+	int next;                 /* index of the header key expected next */
+	unsigned seen[NHEADER];   /* line of each header key, 0 = not yet */
+	unsigned *reg_line;       /* line of each reg */
+	unsigned setting_line[JOURNAL_MAX_SETTINGS];
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+	int o = snprintf(p->err, p->errlen, "line %u: ", p->line);
+
+	va_start(ap, fmt);
+	vsnprintf(p->err + o, p->errlen - (size_t)o, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Decimal, no sign, no leading zeros, at most @max, the whole of [s, e). */
+bool journal_dec_exact(const char *s, const char *e, unsigned long long max,
+		       unsigned long long *v)
+{
+	unsigned long long x = 0;
+
+	if (s == e || (*s == '0' && e - s > 1))
+		return false;
+	for (; s < e; s++) {
+		unsigned long long dgt = (unsigned long long)(*s - '0');
+
+		if (*s < '0' || *s > '9' || x > (max - dgt) / 10)
+			return false;
+		x = x * 10 + dgt;
+	}
+	*v = x;
+	return true;
+}
+
+/* "0x" + 1..@digits lower-case hex digits without leading zeros; advances *s. */
+static bool hex_token(const char **s, const char *e, int digits, uint64_t *v)
+{
+	const char *p = *s;
+	uint64_t x = 0;
+	int n = 0;
+
+	if (e - p < 3 || p[0] != '0' || p[1] != 'x')
+		return false;
+	p += 2;
+	if (*p == '0' && p + 1 < e && p[1] != ' ')
+		return false;
+	for (; p < e && *p != ' '; p++, n++) {
+		int dgt = (*p >= '0' && *p <= '9') ? *p - '0' :
+			  (*p >= 'a' && *p <= 'f') ? *p - 'a' + 10 : -1;
+
+		if (dgt < 0 || n >= digits)
+			return false;
+		x = x << 4 | (uint64_t)dgt;
+	}
+	if (n == 0)
+		return false;
+	*s = p;
+	*v = x;
+	return true;
+}
+
+static int parse_reg(struct parser *p, const char *v, const char *e)
+{
+	struct journal_data *d = p->d;
+	const char *sp = memchr(v, ' ', (size_t)(e - v));
+	unsigned long long cpu;
+	uint64_t msr, val;
+	int dup;
+
+	if (!sp || !journal_dec_exact(v, sp, JOURNAL_MAX_CPUS - 1, &cpu))
+		return fail(p, "reg: CPU must be a decimal number below %d", JOURNAL_MAX_CPUS);
+	v = sp + 1;
+	if (!hex_token(&v, e, 8, &msr) || v == e || *v != ' ')
+		return fail(p, "reg: bad hex MSR (want 0x and 1-8 lower-case hex digits, "
+			    "no leading zeros)");
+	v++;
+	if (!hex_token(&v, e, 16, &val) || v != e)
+		return fail(p, "reg: bad hex value (want 0x and 1-16 lower-case hex digits, "
+			    "no leading zeros, then the end of the line)");
+	dup = find_reg(d, d->nregs, (unsigned)cpu, (uint32_t)msr);
+	if (dup >= 0)
+		return fail(p, "duplicate reg cpu %llu msr 0x%" PRIx64 " (first at line %u)",
+			    cpu, msr, p->reg_line[dup]);
+	if (d->nregs >= JOURNAL_MAX_REGS)
+		return fail(p, "more than %d registers", JOURNAL_MAX_REGS);
+	p->reg_line[d->nregs] = p->line;
+	add_reg(d, &(struct journal_reg){ .cpu = (unsigned)cpu, .msr = (uint32_t)msr,
+					  .saved = val });
+	return 0;
+}
+
+static int parse_setting(struct parser *p, const char *v, const char *e)
+{
+	struct journal_data *d = p->d;
+	const char *sp = memchr(v, ' ', (size_t)(e - v));
+	struct journal_setting *s = &d->settings[d->nsettings];
+
+	if (d->nsettings >= JOURNAL_MAX_SETTINGS)
+		return fail(p, "more than %d settings", JOURNAL_MAX_SETTINGS);
+	if (!sp || sp == v || sp + 1 == e || memchr(sp + 1, ' ', (size_t)(e - sp - 1)))
+		return fail(p, "expected 'setting PATH VALUE'");
+	if (decode(v, (size_t)(sp - v), s->path, sizeof(s->path)) ||
+	    decode(sp + 1, (size_t)(e - sp - 1), s->value, sizeof(s->value)))
+		return fail(p, "setting: bad percent-encoding");
+	if (!journal_setting_path_ok(s->path))
+		return fail(p, "setting: path '%s' is not under /sys/ or /proc/sys/ "
+			    "(or has an empty, '.' or '..' component)", s->path);
+	for (int i = 0; i < d->nsettings; i++)
+		if (strcmp(d->settings[i].path, s->path) == 0)
+			return fail(p, "duplicate setting '%s' (first at line %u)", s->path,
+				    p->setting_line[i]);
+	if (journal_resolve(s->path, s->full, sizeof(s->full)))
+		return fail(p, "setting: path too long under $BARETMA_SYSROOT");
+	p->setting_line[d->nsettings++] = p->line;
+	return 0;
+}
+
+/* Header value [v, e) of key number @k. */
+static int parse_header(struct parser *p, int k, const char *v, const char *e)
+{
+	struct journal_data *d = p->d;
+	unsigned long long x;
+	size_t len = (size_t)(e - v);
+
+	for (const char *c = v; c < e; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return fail(p, "control character in '%s'", header_keys[k]);
+	switch (k) {
+	case 0:
+		if (!journal_dec_exact(v, e, INT32_MAX, &x) || x == 0)
+			return fail(p, "pid must be a decimal number 1..2147483647");
+		d->pid = (pid_t)x;
+		return 0;
+	case 1:
+		if (!journal_dec_exact(v, e, UINT64_MAX, &x))
+			return fail(p, "starttime must be a decimal number");
+		d->starttime = x;
+		return 0;
+	case 2:
+		if (!journal_dec_exact(v, e, INT64_MAX, &x))
+			return fail(p, "time must be a decimal number");
+		d->time = (long long)x;
+		return 0;
+	case 3:
+		if (len >= sizeof(d->cmd))
+			return fail(p, "cmd longer than %d bytes", JOURNAL_CMD_MAX - 1);
+		memcpy(d->cmd, v, len);
+		d->cmd[len] = '\0';
+		return 0;
+	case 4:
+		if (len == 0 || len >= sizeof(d->backend))
+			return fail(p, "backend must be 1..%d bytes", JOURNAL_BACKEND_MAX - 1);
+		memcpy(d->backend, v, len);
+		d->backend[len] = '\0';
+		return 0;
+	case 5:
+		for (int kind = JOURNAL_RUN; journal_kind_name(kind); kind++) {
+			const char *name = journal_kind_name(kind);
+
+			if (len == strlen(name) && !memcmp(v, name, len)) {
+				d->kind = kind;
+				return 0;
+			}
+		}
+		return fail(p, "kind must be 'run', 'enable' or 'write'");
+	default:
+		if (len != 1 || (*v != '0' && *v != '1'))
+			return fail(p, "user_only must be 0 or 1");
+		d->user_only = *v == '1';
+		return 0;
+	}
+}
+
+static int header_index(const char *key, size_t len)
+{
+	for (int k = 0; k < NHEADER; k++)
+		if (strlen(header_keys[k]) == len && !memcmp(header_keys[k], key, len))
+			return k;
+	return -1;
+}
+
+/* One line [s, e) after the magic. */
+static int parse_line(struct parser *p, const char *s, const char *e)
+{
+	const char *sp = memchr(s, ' ', (size_t)(e - s));
+	size_t klen = sp ? (size_t)(sp - s) : (size_t)(e - s);
+	int k = header_index(s, klen);
+	bool body = klen == 3 ? !memcmp(s, "reg", 3) : klen == 7 && !memcmp(s, "setting", 7);
+
+	if (k < 0 && !body)
+		return fail(p, "unknown key '%.*s'", (int)(klen > 32 ? 32 : klen), s);
+	if (k >= 0 && p->seen[k])
+		return fail(p, "duplicate '%s' (first at line %u)", header_keys[k], p->seen[k]);
+	if (p->next < NHEADER && k != p->next)
+		return fail(p, "missing '%s' before '%.*s'", header_keys[p->next], (int)klen, s);
+	if (!sp)
+		return fail(p, "'%.*s' without a value", (int)klen, s);
+	if (k >= 0) {
+		p->seen[k] = p->line;
+		p->next++;
+		return parse_header(p, k, sp + 1, e);
+	}
+	return *s == 'r' ? parse_reg(p, sp + 1, e) : parse_setting(p, sp + 1, e);
+}
+
+/* Parse @text (@len bytes) into @d (arrays allocated by the caller). */
+static int parse_text(struct parser *p, const char *text, size_t len)
+{
+	const char *s = text, *end = text + len;
+
+	for (p->line = 1; s < end; p->line++) {
+		const char *e = memchr(s, '\n', (size_t)(end - s));
+		size_t n = e ? (size_t)(e - s) : (size_t)(end - s);
+		int rc;
+
+		if (n + 1 > JOURNAL_LINE_MAX)
+			return fail(p, "longer than %d bytes", JOURNAL_LINE_MAX);
+		if (!e)
+			return fail(p, "truncated (no newline at the end of the file)");
+		if (memchr(s, '\0', n))
+			return fail(p, "NUL byte");
+		if (p->line == 1) {
+			if (n != strlen(JOURNAL_MAGIC) || memcmp(s, JOURNAL_MAGIC, n))
+				return fail(p, "not a baretma journal (expected '%s')",
+					    JOURNAL_MAGIC);
+		} else {
+			rc = parse_line(p, s, e);
+			if (rc)
+				return rc;
+		}
+		s = e + 1;
+	}
+	if (p->line == 1)
+		return fail(p, "empty file");
+	if (p->next < NHEADER)
+		return fail(p, "missing '%s' (end of file)", header_keys[p->next]);
+	return 0;
+}
+
+/* Read the regular file behind @fd (ours, not group/other-writable). */
+static int read_file(int fd, char **text, size_t *len)
+{
+	struct stat st;
+	size_t got = 0;
+	char *buf;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH)))
+		return -EPERM;
+	if ((size_t)st.st_size > JOURNAL_TEXT_MAX)
+		return -EFBIG;
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf)
+		return -ENOMEM;
+	while (got < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break; /* shrunk meanwhile: parse what is there */
+		got += (size_t)r;
+	}
+	buf[got] = '\0';
+	*text = buf;
+	*len = got;
+	return 0;
+}
+
+static size_t count_lines(const char *text, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *s = text; (s = memchr(s, '\n', len - (size_t)(s - text))); s++)
+		n++;
+	return n;
+}
+
+/* Load the journal open on @fd into @d; @err receives the detail. */
+int journal_load_fd(int fd, struct journal_data *d, char *err, size_t errlen)
+{
+	struct parser p = { .d = d, .err = err, .errlen = errlen };
+	char *text = NULL;
+	size_t len = 0, lines;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	err[0] = '\0';
+	rc = read_file(fd, &text, &len);
+	if (rc == -EFBIG) {
+		snprintf(err, errlen, "larger than %zu bytes", (size_t)JOURNAL_TEXT_MAX);
+		return -EINVAL;
+	}
+	if (rc)
+		return rc;
+	lines = count_lines(text, len);
+	if (lines > JOURNAL_MAX_REGS)
+		lines = JOURNAL_MAX_REGS;
+	rc = data_alloc(d, (int)lines, JOURNAL_MAX_SETTINGS);
+	p.reg_line = calloc(lines + 1, sizeof(*p.reg_line));
+	if (!rc && !p.reg_line)
+		rc = -ENOMEM;
+	if (!rc)
+		rc = parse_text(&p, text, len);
+	if (rc)
+		data_free(d);
+	free(p.reg_line);
+	free(text);
+	return rc;
+}
+
+int journal_load(const char *path, struct journal_data *out)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK), rc;
+
+	journal_error[0] = '\0';
+	if (fd < 0)
+		return errno == ELOOP ? -EPERM : -errno;
+	rc = journal_load_fd(fd, out, journal_error, sizeof(journal_error));
+	close(fd);
+	return rc;
+}
+
+void journal_data_free(struct journal_data *d)
+{
+	if (d)
+		data_free(d);
+}
+
+const char *journal_last_error(void)
+{
+	return journal_error;
+}

@@ -1,0 +1,144 @@
+/*
+ * msr/journal_int.h - what the files of the run journal share, private to
+ * them (the API and the format: msr/journal.h): the layout of struct
+ * journal, the small helpers on struct journal_data, and the functions one
+ * of them defines for the others:
+ *   msr/journal.c          the store (begin, save, persist, end)
+ *   msr/journal_format.c   the text: encoding, rendering, the strict parser
+ *   msr/journal_restore.c  restoring, and the signal guard
+ *   msr/journal_list.c     the journals of other runs, /proc/PID/stat
+ * Nothing else includes it.
+ */
+#ifndef BARETMA_JOURNAL_INT_H
+#define BARETMA_JOURNAL_INT_H
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/types.h>
+
+#include "msr/journal.h"
+
+#define REG_LINE_MAX 48       /* "reg 8191 0xffffffff 0xffffffffffffffff\n" is 39 */
+#define SETTING_LINE_MAX (sizeof("setting  \n") + 6 * (JOURNAL_SETTING_MAX - 1))
+#define HEADER_MAX (512 + JOURNAL_CMD_MAX + JOURNAL_BACKEND_MAX)
+#define JOURNAL_TEXT_MAX (HEADER_MAX + (size_t)JOURNAL_MAX_REGS * REG_LINE_MAX + \
+			  JOURNAL_MAX_SETTINGS * SETTING_LINE_MAX)
+#define JOURNAL_ERROR_MAX (JOURNAL_PATH_MAX + 512)
+
+struct journal {
+	struct journal_data d;      /* arrays at full capacity */
+	int dirfd;                  /* the state directory */
+	char name[64];              /* "run-<PID>.journal" */
+	char tmp[80];               /* ".run-<PID>.journal.tmp" */
+	char path[JOURNAL_PATH_MAX];
+	char *text;                 /* JOURNAL_TEXT_MAX bytes for rendering */
+	bool restored;              /* restored, nothing saved since */
+};
+
+/* journal_last_error()'s text (journal_format.c; journal_list.c sets it too). */
+extern char journal_error[JOURNAL_ERROR_MAX];
+
+static inline void fence(void)
+{
+	atomic_signal_fence(memory_order_seq_cst);
+}
+
+static inline void data_free(struct journal_data *d)
+{
+	free(d->regs);
+	free(d->cpus);
+	free(d->settings);
+	d->regs = NULL;
+	d->cpus = NULL;
+	d->settings = NULL;
+	d->nregs = d->ncpus = d->nsettings = 0;
+}
+
+static inline int data_alloc(struct journal_data *d, int regs, int settings)
+{
+	d->regs = calloc((size_t)regs + 1, sizeof(*d->regs));
+	d->cpus = calloc((size_t)(regs < JOURNAL_MAX_CPUS ? regs : JOURNAL_MAX_CPUS) + 1,
+			 sizeof(*d->cpus));
+	d->settings = calloc((size_t)settings + 1, sizeof(*d->settings));
+	if (d->regs && d->cpus && d->settings)
+		return 0;
+	data_free(d);
+	return -ENOMEM;
+}
+
+static inline int find_reg(const struct journal_data *d, int n, unsigned cpu, uint32_t msr)
+{
+	for (int i = 0; i < n; i++)
+		if (d->regs[i].cpu == cpu && d->regs[i].msr == msr)
+			return i;
+	return -1;
+}
+
+static inline bool has_cpu(const struct journal_data *d, unsigned cpu)
+{
+	for (int i = 0; i < d->ncpus; i++)
+		if (d->cpus[i] == cpu)
+			return true;
+	return false;
+}
+
+/* Make @r visible to the signal handler: entry first, then the count. */
+static inline void add_reg(struct journal_data *d, const struct journal_reg *r)
+{
+	if (!has_cpu(d, r->cpu)) {
+		d->cpus[d->ncpus] = r->cpu;
+		fence();
+		d->ncpus++;
+	}
+	d->regs[d->nregs] = *r;
+	fence();
+	d->nregs++;
+	fence();
+}
+
+/* ---------------------------------------------------- msr/journal.c */
+
+/* @j is this process's journal (the one journal_begin made last). */
+bool journal_is_current(const struct journal *j);
+
+/* Unlink @j's file and make that durable.  Async-signal-safe (the guard's
+ * handler calls it). */
+int journal_unlink_file(struct journal *j);
+
+/* --------------------------------------------- msr/journal_format.c */
+
+/* The whole file text of @j into j->text; returns its length. */
+size_t journal_render(const struct journal *j);
+
+/* @p is a setting PATH msr/journal.h allows: under /sys/ or /proc/sys/,
+ * components neither empty nor "." nor "..". */
+bool journal_setting_path_ok(const char *p);
+
+/* The full path of @path under $BARETMA_SYSROOT into @full (@n bytes);
+ * 0 or -ENAMETOOLONG. */
+int journal_resolve(const char *path, char *full, size_t n);
+
+/* Decimal, no sign, no leading zeros, at most @max, the whole of [s, e). */
+bool journal_dec_exact(const char *s, const char *e, unsigned long long max,
+		       unsigned long long *v);
+
+/* Load the journal open on @fd into @d (journal_data_free() frees it);
+ * @err (@errlen bytes) receives the detail of -EINVAL. */
+int journal_load_fd(int fd, struct journal_data *d, char *err, size_t errlen);
+
+/* -------------------------------------------- msr/journal_restore.c */
+
+/* Handlers and stack back as they were before journal_guard_install. */
+void journal_guard_remove(void);
+
+/* ----------------------------------------------- msr/journal_list.c */
+
+/* Field 3 (state) and field 22 (starttime) of /proc/@pid/stat; 0, -ENOENT
+ * (no such process), -EINVAL (unreadable format) or -errno. */
+int journal_proc_stat(pid_t pid, char *state, unsigned long long *starttime);
+
+#endif

@@ -1,0 +1,254 @@
+/*
+ * msr/journal_list.c - the journals of other runs in the state directory
+ * (msr/journal.h, msr/state_dir.h): whether their process still runs
+ * (/proc/PID/stat), journal_list(), journal_info_free(),
+ * journal_find_cpu() and journal_remove().
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "msr/journal.h"
+#include "msr/journal_int.h"
+#include "msr/state_dir.h"
+
+/* ------------------------------------------------------- /proc/PID/stat */
+
+/*
+ * Field 3 (state) and field 22 (starttime) of /proc/@pid/stat of the
+ * running system (proc(5)); comm (field 2) may hold spaces and ')', so the
+ * fields are counted from the last ')'.
+ */
+int journal_proc_stat(pid_t pid, char *state, unsigned long long *starttime)
+{
+	char path[64], buf[2048], *p, *end;
+	ssize_t r;
+	int fd, field;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do
+		r = read(fd, buf, sizeof(buf) - 1);
+	while (r < 0 && errno == EINTR);
+	close(fd);
+	if (r < 0)
+		return errno == ESRCH ? -ENOENT : -errno;
+	buf[r] = '\0';
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2])
+		return -EINVAL;
+	*state = p[2];
+	p += 2;
+	for (field = 3; field < 22 && p; field++) {
+		p = strchr(p, ' ');
+		p = p ? p + 1 : NULL;
+	}
+	if (!p)
+		return -EINVAL;
+	errno = 0;
+	*starttime = strtoull(p, &end, 10);
+	return errno || end == p ? -EINVAL : 0;
+}
+
+static bool pid_alive(pid_t pid, unsigned long long starttime)
+{
+	unsigned long long now = 0;
+	char state = '?';
+	int rc;
+
+	if (kill(pid, 0) < 0 && errno != EPERM)
+		return false;
+	rc = journal_proc_stat(pid, &state, &now);
+	if (rc == -ENOENT)
+		return false;     /* gone between kill() and open() */
+	if (rc)
+		return true;      /* exists, stat unreadable: assume it runs */
+	if (state == 'Z' || state == 'X')
+		return false;     /* dead, not yet reaped */
+	return starttime == 0 || now == starttime;
+}
+
+/* ------------------------------------------------------------- listing */
+
+/* "run-<PID>.journal" exactly. */
+static bool journal_name_pid(const char *name, pid_t *pid)
+{
+	const char *dot = strchr(name, '.');
+	unsigned long long v;
+
+	if (strncmp(name, "run-", 4) || !dot || strcmp(dot, ".journal") ||
+	    !journal_dec_exact(name + 4, dot, INT32_MAX, &v) || v == 0)
+		return false;
+	*pid = (pid_t)v;
+	return true;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The PIDs of the journals in the state directory, ascending (malloc'd). */
+static int list_pids(int dirfd, pid_t **pids, int *n)
+{
+	struct dirent *de;
+	pid_t *v = NULL, pid;
+	int cap = 0, cnt = 0, fd = dup(dirfd), rc = 0;
+	DIR *dir;
+
+	if (fd < 0)
+		return -errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		if (!journal_name_pid(de->d_name, &pid))
+			continue;
+		if (cnt == cap) {
+			pid_t *nv = realloc(v, (size_t)(cap = cap ? 2 * cap : 16) * sizeof(*v));
+
+			if (!nv) {
+				rc = -ENOMEM;
+				break;
+			}
+			v = nv;
+		}
+		v[cnt++] = pid;
+	}
+	closedir(dir);
+	if (rc) {
+		free(v);
+		return rc;
+	}
+	if (cnt > 1) /* v is NULL when there is none: qsort(NULL, 0) is undefined */
+		qsort(v, (size_t)cnt, sizeof(*v), cmp_pid);
+	*pids = v;
+	*n = cnt;
+	return 0;
+}
+
+/* Load the journal of @pid in @dirfd into @info. */
+static void info_load(int dirfd, pid_t pid, struct journal_info *info)
+{
+	char name[64];
+	int fd;
+
+	memset(info, 0, sizeof(*info));
+	snprintf(name, sizeof(name), "run-%ld.journal", (long)pid);
+	snprintf(info->path, sizeof(info->path), "%s/%s", state_dir_path(), name);
+	info->pid = pid;
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		info->error = errno == ELOOP ? -EPERM : -errno;
+		return;
+	}
+	info->error = journal_load_fd(fd, &info->data, info->detail, sizeof(info->detail));
+	close(fd);
+	if (!info->error && info->data.pid != pid) {
+		snprintf(info->detail, sizeof(info->detail), "line 2: pid %ld, but the file "
+			 "is named for %ld", (long)info->data.pid, (long)pid);
+		data_free(&info->data);
+		info->error = -EINVAL;
+	}
+	if (info->error == -EINVAL)
+		snprintf(journal_error, sizeof(journal_error), "%s: %s", info->path, info->detail);
+	info->alive = pid_alive(pid, info->error ? 0 : info->data.starttime);
+}
+
+/* The directory and its journal PIDs; *n = 0 when there is no directory. */
+static int open_list(int *dirfd, pid_t **pids, int *n)
+{
+	int rc = state_dir_open(false, dirfd);
+
+	*pids = NULL;
+	*n = 0;
+	if (rc == -ENOENT)
+		*dirfd = -1;
+	if (rc)
+		return rc == -ENOENT ? 0 : rc;
+	rc = list_pids(*dirfd, pids, n);
+	if (rc)
+		close(*dirfd);
+	return rc;
+}
+
+int journal_list(struct journal_info *out, int max)
+{
+	pid_t *pids;
+	int dirfd, n, rc;
+
+	journal_error[0] = '\0';
+	rc = open_list(&dirfd, &pids, &n);
+	if (rc || dirfd < 0)
+		return rc;
+	if (n > max) {
+		rc = -ERANGE;
+	} else {
+		for (int i = 0; i < n; i++)
+			info_load(dirfd, pids[i], &out[i]);
+		rc = n;
+	}
+	free(pids);
+	close(dirfd);
+	return rc;
+}
+
+void journal_info_free(struct journal_info *info, int n)
+{
+	for (int i = 0; info && i < n; i++)
+		data_free(&info[i].data);
+}
+
+int journal_find_cpu(unsigned cpu, struct journal_info *who)
+{
+	pid_t *pids, self = getpid();
+	int dirfd, n, rc;
+
+	memset(who, 0, sizeof(*who));
+	journal_error[0] = '\0';
+	rc = open_list(&dirfd, &pids, &n);
+	if (rc || dirfd < 0)
+		return rc;
+	for (int i = 0; i < n && !rc; i++) {
+		if (pids[i] == self)
+			continue;
+		info_load(dirfd, pids[i], who);
+		if (who->error)
+			rc = who->error;
+		else if (has_cpu(&who->data, cpu))
+			rc = 1;
+		else
+			data_free(&who->data);
+	}
+	free(pids);
+	close(dirfd);
+	return rc;
+}
+
+int journal_remove(pid_t pid)
+{
+	char name[64];
+	int dirfd, rc;
+
+	rc = state_dir_open(false, &dirfd);
+	if (rc)
+		return rc;
+	snprintf(name, sizeof(name), "run-%ld.journal", (long)pid);
+	if (unlinkat(dirfd, name, 0) < 0)
+		rc = -errno;
+	else if (fsync(dirfd) < 0)
+		rc = -errno;
+	close(dirfd);
+	return rc;
+}
