@@ -1,6 +1,6 @@
 /*
  * bench/cmd_cpuid.c - `baretma cpuid dump [-o FILE]`: the CPUID of every
- * online logical CPU of this machine in AIDA64's layout (cpu/cpu_dump.c),
+ * online logical CPU of this machine in AIDA64's layout (cpu/dump_write.c),
  * so that a user can send one file, which `baretma info --cpuid-dump FILE`
  * and libcpuid read back.
  */

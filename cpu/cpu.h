@@ -87,7 +87,7 @@ unsigned cpu_source_ncpus(const struct cpu_source *src);
 int cpu_source_cpuid(const struct cpu_source *src, unsigned cpu, uint32_t leaf,
 		     uint32_t subleaf, uint32_t regs[4]);
 
-/* ----------------------------------------------------- dump files (cpu_dump.c) */
+/* ------------------------------------------ dump files (cpu_dump.c, dump_*.c) */
 
 /*
  * A CPUID dump read by baretma: per logical CPU, every (leaf, subleaf) ->
