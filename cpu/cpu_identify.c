@@ -77,6 +77,11 @@ end:
 	}
 }
 
+/* Leaf 4 entries libcpuid 0.6.2 can take (its NUM_CACHE_TYPES), below its
+ * MAX_INTELFN4_LEVEL of 8 (raw_fill). */
+#define LIBCPUID_FN4_SAFE 5u
+_Static_assert(LIBCPUID_FN4_SAFE <= MAX_INTELFN4_LEVEL, "leaf 4 list fits libcpuid's raw record");
+
 /* Fill libcpuid's raw record of @cpu from the source, so that live and dump
  * go through the same switch point.  Leaves the source lacks stay zero. */
 static void raw_fill(const struct cpu_source *src, unsigned cpu, struct cpu_raw_data_t *raw)
@@ -96,8 +101,16 @@ static void raw_fill(const struct cpu_source *src, unsigned cpu, struct cpu_raw_
 	 * 4 with one cache smashed its stack (found by fuzz-cpuid-dump; seed
 	 * fuzz/seeds/cpuid-dump/libcpuid-leaf4-repeated), and an SMT level of
 	 * 0 logical processors divided by zero (decode_intel_extended_topology:
-	 * num_core / num_smt; seed .../aida64-leafb-zero-smt). */
-	cache_list(src, cpu, 0x4, raw->intel_fn4, MAX_INTELFN4_LEVEL);
+	 * num_core / num_smt; seed .../aida64-leafb-zero-smt).  Leaf 4 goes
+	 * over at most LIBCPUID_FN4_SAFE entries: 0.6.2's
+	 * decode_deterministic_cache_info_x86 indexes a 5-slot array
+	 * (NUM_CACHE_TYPES) with the subleaf, so a 6th entry wrote past it
+	 * (stack smash, found by an audit of the library; seed
+	 * .../hwloc-leaf4-six).  Hardware lists at most L1d, L1i, L2, L3 and
+	 * an L4: 5.  intel_fn12h and intel_fn14h are never filled: 0.6.2's
+	 * leaf 0xB scan runs on into them while EAX and EBX are non-zero, and
+	 * its SGX walk runs host CPUID from leaf 0x12's sections. */
+	cache_list(src, cpu, 0x4, raw->intel_fn4, LIBCPUID_FN4_SAFE);
 	cache_list(src, cpu, 0x8000001du, raw->amd_fn8000001dh, MAX_AMDFN8000001DH_LEVEL);
 	for (uint32_t s = 0; s < MAX_INTELFN11_LEVEL; s++)
 		if (cpu_source_cpuid(src, cpu, 0xb, s, raw->intel_fn11[s]) ||

@@ -136,4 +136,18 @@ out=$("$BARETMA" info --cpuid-dump "$tmp/zsmt" 2>&1); rc=$?
 is "$rc" 0 "leaf 0xB with an SMT level of 0 logical processors: info exits 0 (no SIGFPE in libcpuid)"
 like "$out" "GenuineIntel family 6 model 0x7E" "and identifies the Ice Lake signature 0x706e5"
 
+# Six distinct leaf-4 caches (one of an unknown level/type pair): libcpuid
+# 0.6.2 indexes a 5-slot array by the subleaf (NUM_CACHE_TYPES in
+# decode_deterministic_cache_info_x86) and smashed its stack on the 6th;
+# hardware lists at most 5 (L1d, L1i, L2, L3, L4), so baretma hands it 5.
+mkdir -p "$tmp/six4"
+printf '%s\n' '1 0 0 0 0 => d 756e6547 6c65746e 49656e69' '1 1 0 0 0 => 506e3 800 7ffafbbf bfebfbff' \
+	'5 4 0 0 0 => 1c004141 1c0003f 3f 0' '5 4 0 1 0 => 1c004121 1c0003f 3f 0' \
+	'5 4 0 2 0 => 1c004122 1c0003f 3f 0' '5 4 0 3 0 => 1c004143 1c0003f 3f 0' \
+	'5 4 0 4 0 => 1c004163 1c0003f 3f 0' '5 4 0 5 0 => 1c004183 1c0003f 3f 0' \
+	'1 a 0 0 0 => 7300804 0 0 603' >"$tmp/six4/pu0"
+out=$("$BARETMA" info --cpuid-dump "$tmp/six4" 2>&1); rc=$?
+is "$rc" 0 "six leaf-4 caches: info exits 0 (no stack smash in libcpuid)"
+like "$out" "GenuineIntel family 6 model 0x5E" "and identifies the Skylake signature 0x506e3"
+
 done_testing
