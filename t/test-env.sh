@@ -2,6 +2,9 @@
 # No test may touch /dev/cpu/*/msr or /run/baretma: each test sets its own
 # BARETMA_MSR=state:FILE and BARETMA_STATE_DIR; default them to harmless values.
 unset BARETMA_MSR_TRACE BARETMA_CPUID_DUMP
+# 'sudo make check' is not an attack: tests point baretma at their own
+# files; sudo's variables would make it distrust them (cpu/trust.h).
+unset SUDO_USER SUDO_UID SUDO_GID SUDO_COMMAND
 BARETMA_STATE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/baretma-state.XXXXXX")
 # baretma refuses a relative state directory: a relative TMPDIR must not make one.
 BARETMA_STATE_DIR=$(cd "$BARETMA_STATE_DIR" && pwd)
