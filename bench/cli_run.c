@@ -155,11 +155,19 @@ void cli_note(const char *fmt, ...)
 int cli_state_dir_fail(const char *what, int err)
 {
 	const char *dir = state_dir_path();
+	char link[PATH_MAX];
 
 	switch (-err) {
 	case ELOOP:
-		cli_err("state dir '%s' is a symbolic link: refused (journals decide what "
-			"is written to MSRs; use a real directory)", dir);
+		if (state_dir_symlink(link, sizeof(link)) || !strcmp(link, dir)) {
+			cli_err("state dir '%s' is a symbolic link: refused (journals decide what "
+				"is written to MSRs; use a real directory)", dir);
+			return EX_NOPERM;
+		}
+		cli_err("state dir '%s': '%s' in its path is a symbolic link someone other than "
+			"root could have made: refused (it could make root create the journals "
+			"anywhere; give a path of real directories: only root's links in "
+			"directories only root can write, like /var/run, are followed)", dir, link);
 		return EX_NOPERM;
 	case EPERM:
 		cli_err("state dir '%s' or a file in it is not owned by uid %u or is "

@@ -2,12 +2,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "msr/state_dir.h"
+
+/* Links followed in one walk at most: the kernel's MAXSYMLINKS (40,
+ * include/linux/namei.h); more is a loop. */
+#define STATE_DIR_MAX_LINKS 40
 
 const char *state_dir_path(void)
 {
@@ -21,31 +26,229 @@ int state_dir_check(void)
 	return state_dir_path()[0] == '/' ? 0 : -EINVAL;
 }
 
+/*
+ * One walk from "/" to the state directory, a component at a time.
+ * @rest: what is left to walk (components separated by '/'; a followed
+ * link's target is put in front of it).  @shown: the path walked so far as
+ * a message would name it (the prefix of $BARETMA_STATE_DIR, or of a
+ * followed link's target).  @fd: the directory reached (O_PATH).
+ */
+struct walk {
+	char rest[2 * PATH_MAX];
+	char shown[2 * PATH_MAX];
+	int fd;
+	int links;
+	bool refused; /* stopped at a link it may not follow: w->shown */
+};
+
+/* Move the next component of w->rest into @comp (at most NAME_MAX bytes);
+ * *last is set when no component follows it.  0, -ENOENT (none left) or
+ * -ENAMETOOLONG. */
+static int next_comp(struct walk *w, char comp[NAME_MAX + 1], bool *last)
+{
+	char *p = w->rest, *end;
+	size_t len;
+
+	while (*p == '/')
+		p++;
+	if (!*p)
+		return -ENOENT;
+	end = strchrnul(p, '/');
+	len = (size_t)(end - p);
+	if (len > NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(comp, p, len);
+	comp[len] = '\0';
+	while (*end == '/')
+		end++;
+	*last = !*end;
+	memmove(w->rest, end, strlen(end) + 1);
+	return 0;
+}
+
+/* Append "/@comp" to w->shown (cut with "..." where it does not fit). */
+static void show(struct walk *w, const char *comp)
+{
+	size_t len = strlen(w->shown), n = sizeof(w->shown) - len;
+
+	if ((size_t)snprintf(w->shown + len, n, "%s%s", len == 1 ? "" : "/", comp) >= n)
+		memcpy(w->shown + sizeof(w->shown) - 4, "...", 4);
+}
+
+/*
+ * May the link @comp in w->fd be followed?  Only one that no one but root
+ * could have made or changed: owned by root, in a directory owned by root
+ * that group and others cannot write.  That is /var/run -> /run; a link
+ * another user made or could replace (in /tmp, in their own directory) is
+ * never followed, whoever runs baretma.
+ */
+static bool link_trusted(const struct walk *w, const struct stat *link)
+{
+	struct stat dir;
+
+	if (link->st_uid != 0 || fstat(w->fd, &dir) < 0)
+		return false;
+	return dir.st_uid == 0 && !(dir.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* w->fd := "/" (the walk's start, and an absolute link's). */
+static int restart(struct walk *w)
+{
+	int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = fd;
+	snprintf(w->shown, sizeof(w->shown), "/");
+	return 0;
+}
+
+/* Follow the trusted link @comp of w->fd: its target goes in front of what
+ * is left to walk.  0 or -errno. */
+static int follow(struct walk *w, const char *comp)
+{
+	char target[PATH_MAX];
+	size_t rest = strlen(w->rest);
+	ssize_t len;
+	int rc;
+
+	if (++w->links > STATE_DIR_MAX_LINKS)
+		return -ELOOP;
+	len = readlinkat(w->fd, comp, target, sizeof(target) - 1);
+	if (len < 0)
+		return -errno;
+	target[len] = '\0';
+	if ((size_t)len + 1 + rest + 1 > sizeof(w->rest))
+		return -ENAMETOOLONG;
+	memmove(w->rest + len + 1, w->rest, rest + 1);
+	memcpy(w->rest, target, (size_t)len);
+	w->rest[len] = '/';
+	if (target[0] == '/' && (rc = restart(w)))
+		return rc;
+	return 0;
+}
+
+/* Step into the directory @comp of w->fd (not the last component): a
+ * directory, or a trusted link to one.  -ELOOP for a link not trusted. */
+static int step(struct walk *w, const char *comp)
+{
+	struct stat st;
+	int fd = openat(w->fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd >= 0) {
+		close(w->fd);
+		w->fd = fd;
+		show(w, comp);
+		return 0;
+	}
+	/* O_PATH|O_NOFOLLOW opens a link itself, and O_DIRECTORY then says
+	 * ENOTDIR: tell a link from a file. */
+	if (errno != ENOTDIR && errno != ELOOP)
+		return -errno;
+	if (fstatat(w->fd, comp, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	if (!S_ISLNK(st.st_mode))
+		return -ENOTDIR;
+	if (!link_trusted(w, &st)) {
+		show(w, comp);
+		w->refused = true;
+		return -ELOOP;
+	}
+	return follow(w, comp);
+}
+
+static int open_dir(const struct walk *w, const char *comp)
+{
+	return openat(w->fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+/* Open (after making it, 0700, when missing and @create) the last
+ * component @comp of w->fd: never a link, whoever owns it. */
+static int open_last(struct walk *w, const char *comp, bool create, int *dirfd)
+{
+	struct stat st;
+	int fd;
+
+	show(w, comp);
+	fd = open_dir(w, comp);
+	if (fd < 0 && errno == ENOENT && create) {
+		if (mkdirat(w->fd, comp, 0700) < 0 && errno != EEXIST)
+			return -errno;
+		fd = open_dir(w, comp);
+	}
+	if (fd < 0) {
+		if (errno != ENOTDIR && errno != ELOOP)
+			return -errno;
+		if (fstatat(w->fd, comp, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return -errno;
+		if (!S_ISLNK(st.st_mode))
+			return -ENOTDIR;
+		w->refused = true;
+		return -ELOOP;
+	}
+	*dirfd = fd;
+	return 0;
+}
+
+/* The state directory's descriptor in *dirfd, walked from "/"; on -ELOOP
+ * the link refused is named in @bad (@n bytes; may be NULL). */
+static int walk_open(bool create, int *dirfd, char *bad, size_t n)
+{
+	const char *dir = state_dir_path();
+	struct walk *w = calloc(1, sizeof(*w));
+	char comp[NAME_MAX + 1];
+	bool last = false;
+	int rc;
+
+	if (!w)
+		return -ENOMEM;
+	w->fd = -1;
+	snprintf(w->rest, sizeof(w->rest), "%s", dir);
+	rc = restart(w);
+	if (!rc && (rc = next_comp(w, comp, &last)) == -ENOENT) {
+		snprintf(comp, sizeof(comp), "."); /* "/" itself */
+		last = true;
+		rc = 0;
+	}
+	while (!rc && !last && !(rc = step(w, comp)))
+		rc = next_comp(w, comp, &last);
+	if (!rc)
+		rc = open_last(w, comp, create, dirfd);
+	if (rc == -ELOOP && w->refused && bad && n)
+		snprintf(bad, n, "%s", w->shown);
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w);
+	return rc;
+}
+
+int state_dir_symlink(char *buf, size_t n)
+{
+	int fd = -1, rc;
+
+	if (buf && n)
+		buf[0] = '\0';
+	rc = walk_open(false, &fd, buf, n);
+	if (fd >= 0)
+		close(fd);
+	return rc == -ELOOP && buf && buf[0] ? 0 : -ENOENT;
+}
+
 int state_dir_open(bool create, int *dirfd)
 {
 	const char *dir = state_dir_path();
 	struct stat st;
-	int fd, rc = state_dir_check();
+	int fd = -1, rc = state_dir_check();
 
 	if (rc)
 		return rc;
 	if (strlen(dir) + 1 + STATE_DIR_NAME_MAX >= PATH_MAX)
 		return -ENAMETOOLONG;
-	if (lstat(dir, &st) < 0) {
-		if (errno != ENOENT || !create)
-			return -errno;
-		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-			return -errno;
-		if (lstat(dir, &st) < 0)
-			return -errno;
-	}
-	if (S_ISLNK(st.st_mode))
-		return -ELOOP;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	rc = walk_open(create, &fd, NULL, 0);
+	if (rc)
+		return rc;
 	/* Check the directory we opened, not the name (no race with a swap). */
 	if (fstat(fd, &st) < 0)
 		rc = -errno;

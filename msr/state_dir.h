@@ -9,6 +9,17 @@
  * made on the opened directory (fstat of the descriptor), so swapping the
  * name after the check changes nothing; every file in it is then reached
  * with openat() relative to that descriptor.
+ *
+ * The path to it is walked from "/" one component at a time (openat with
+ * O_NOFOLLOW|O_DIRECTORY, mkdirat), never by the kernel's own lookup: a
+ * symbolic link among its parents would let whoever owns the link choose
+ * where root creates the directory (BARETMA_STATE_DIR=/tmp/x/lnk/baretma
+ * with lnk -> /etc made /etc/baretma).  A link is followed only when no one
+ * but root can have made or changed it: owned by root, in a directory owned
+ * by root and not writable by group or others (/var/run -> /run); its
+ * target is walked by the same rule.  Every other link is refused, and the
+ * state directory itself is never a link.  (openat2's RESOLVE_NO_SYMLINKS
+ * would refuse /var/run too, so it is not used.)
  */
 #ifndef BARETMA_STATE_DIR_H
 #define BARETMA_STATE_DIR_H
@@ -37,17 +48,27 @@ int state_dir_check(void);
 
 /*
  * state_dir_open - open the state directory for openat().
- * @create: make it (mode 0700) when missing.  @dirfd: receives an
- * O_DIRECTORY|O_CLOEXEC descriptor the caller closes.
+ * @create: make it (mode 0700) when missing; its parent must exist.
+ * @dirfd: receives an O_DIRECTORY|O_CLOEXEC descriptor the caller closes.
  * Returns 0, -EINVAL (a relative $BARETMA_STATE_DIR: state_dir_check),
  * -ENAMETOOLONG (the path is longer than PATH_MAX - 2 -
  * STATE_DIR_NAME_MAX bytes: the paths of the files in it, shown in
- * messages, would not fit), -ENOENT (missing and !@create), -ELOOP (a
- * symbolic link),
- * -ENOTDIR (something other than a directory in its place), -EPERM (owned
- * by another user, or group/other-writable), -EACCES (cannot be searched or
- * created), or another -errno from lstat/mkdir/open.
+ * messages, would not fit), -ENOENT (missing and !@create, or a parent
+ * missing), -ELOOP (it, or a link among its parents that is not root's
+ * own, is a symbolic link: state_dir_symlink names it; or more than 40
+ * links), -ENOTDIR (something other than a directory in its place or a
+ * parent's), -EPERM (owned by another user, or group/other-writable),
+ * -EACCES (cannot be searched or created), or another -errno from
+ * openat/mkdirat.
  */
 int state_dir_open(bool create, int *dirfd);
+
+/*
+ * state_dir_symlink - for the message after state_dir_open() said -ELOOP:
+ * the path of the symbolic link it refused (the state directory itself, or
+ * the parent that is a link), as walked, in @buf (@n bytes).  Returns 0,
+ * or -ENOENT when the walk now finds no such link.
+ */
+int state_dir_symlink(char *buf, size_t n);
 
 #endif
