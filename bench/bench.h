@@ -48,14 +48,30 @@ struct bench_kernel {
 
 /* bench_kernels - the table, in default run order; *n gets its length. */
 const struct bench_kernel *bench_kernels(size_t *n);
-/* bench_kernel_find - by name, or NULL.  With $BARETMA_TEST_HOOKS=1 it
- * also finds the hidden test-only kernels (bench_test_kernel_find). */
+/* bench_kernel_find - by name, or NULL.  In a build with the test hooks
+ * (bench_test_hooks_built) and $BARETMA_TEST_HOOKS=1 it also finds the
+ * hidden test-only kernels (bench_test_kernel_find), but never from an
+ * untrusted environment (bench_test_hooks_ignored). */
 const struct bench_kernel *bench_kernel_find(const char *name);
-/* bench_test_kernel_find - the hidden test-only kernels (bench/kernels_hooks.c):
+/*
+ * bench_test_kernel_find - the hidden test-only kernels (bench/kernels_hooks.c):
  * "test-fault-*" and "test-overflow", "test-tamper", which play the
  * hardware or another program changing the counters at a known repetition
- * (state-file backend only).  NULL for other names. */
-const struct bench_kernel *bench_test_kernel_find(const char *name);
+ * (state-file backend only).  NULL for other names.
+ * Weak: bench/kernels_hooks.c is not in libbaretma.a, so the installed
+ * baretma has no such kernels (the symbol stays NULL); only the test build
+ * of the tool, t/baretma-hooks (make check), links it in.
+ */
+const struct bench_kernel *bench_test_kernel_find(const char *name) __attribute__((weak));
+/* bench_test_hooks_built - was bench/kernels_hooks.c linked in? */
+bool bench_test_hooks_built(void);
+/*
+ * bench_test_hooks_ignored - $BARETMA_TEST_HOOKS is set (not empty) in a
+ * build with the hooks, but the environment is not trusted (cpu/trust.h:
+ * sudo, setuid), so the hidden kernels stay hidden; @why (may be NULL)
+ * receives the reason.  False otherwise.
+ */
+bool bench_test_hooks_ignored(char *why, size_t n);
 
 /*
  * What a kernel's setup() prepared, so tests can check it from outside

@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include "bench/cli.h"
+#include "bench/bench.h"
 #include "cpu/cpu.h"
+#include "cpu/trust.h"
 #include "msr/state_dir.h"
 
 static char cmdline[1024];
@@ -294,6 +296,32 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 }
 
 /* --------------------------------------------------------- environment */
+
+#define SAFE_ROOT_README "see README: Running as root safely"
+
+void cli_warn_env(void)
+{
+	const char *dropped[8];
+	char why[160];
+	int n = cpu_hwloc_env_lock(dropped, sizeof(dropped) / sizeof(dropped[0]));
+
+	/* A failure is reported where the topology is built. */
+	for (int i = 0; i < n && i < (int)(sizeof(dropped) / sizeof(dropped[0])); i++) {
+		if (!strcmp(dropped[i], "HWLOC_PLUGINS_PATH")) {
+			cli_warn("ignoring HWLOC_PLUGINS_PATH: baretma loads no hwloc plugin (its "
+				 "code would run as root; %s)", SAFE_ROOT_README);
+			continue;
+		}
+		trust_env_untrusted(why, sizeof(why));
+		cli_warn("ignoring %s: %s; hwloc describes this machine (%s)", dropped[i], why,
+			 SAFE_ROOT_README);
+	}
+	if (cpu_sysfs_root_ignored(why, sizeof(why)))
+		cli_warn("ignoring BARETMA_SYSROOT: %s; reading / (%s)", why, SAFE_ROOT_README);
+	if (bench_test_hooks_ignored(why, sizeof(why)))
+		cli_warn("ignoring BARETMA_TEST_HOOKS: %s; no hidden test kernels (%s)", why,
+			 SAFE_ROOT_README);
+}
 
 int cli_check_env(unsigned need)
 {

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "cpu/trust.h"
 
 #define KiB ((size_t)1 << 10)
 #define MiB ((size_t)1 << 20)
@@ -567,6 +568,20 @@ const struct bench_kernel *bench_kernels(size_t *n)
 	return kernels;
 }
 
+bool bench_test_hooks_built(void)
+{
+	return bench_test_kernel_find != NULL;
+}
+
+bool bench_test_hooks_ignored(char *why, size_t n)
+{
+	const char *hooks = getenv("BARETMA_TEST_HOOKS");
+
+	if (why && n)
+		why[0] = '\0';
+	return hooks && *hooks && bench_test_hooks_built() && trust_env_untrusted(why, n);
+}
+
 const struct bench_kernel *bench_kernel_find(const char *name)
 {
 	const char *hooks = getenv("BARETMA_TEST_HOOKS");
@@ -576,7 +591,8 @@ const struct bench_kernel *bench_kernel_find(const char *name)
 	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++)
 		if (strcmp(kernels[i].name, name) == 0)
 			return &kernels[i];
-	if (hooks && !strcmp(hooks, "1"))
+	if (hooks && !strcmp(hooks, "1") && bench_test_hooks_built() &&
+	    !bench_test_hooks_ignored(NULL, 0))
 		return bench_test_kernel_find(name);
 	return NULL;
 }

@@ -1,7 +1,10 @@
 /*
  * bench/kernels_hooks.c - hidden kernels for the tests, found only with
  * $BARETMA_TEST_HOOKS=1 (bench_kernel_find): listed nowhere, never run by
- * default.
+ * default.  Linked only into t/baretma-hooks, the tool as `make check`
+ * builds it for the tests (Makefile.am): not in libbaretma.a, so the
+ * installed baretma has none of these kernels, and never from an untrusted
+ * environment (bench_test_hooks_ignored).
  */
 #include <errno.h>
 #include <stdint.h>

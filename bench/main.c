@@ -39,6 +39,9 @@ static void usage(FILE *f)
 "                     (a relative one is refused: exit 64)\n"
 "  BARETMA_SYSROOT    root for /sys and /proc paths (default /); must be an\n"
 "                     existing directory (else exit 66)\n"
+"  Under sudo or setuid BARETMA_SYSROOT and hwloc's topology variables are\n"
+"  ignored (with a warning); hwloc never loads plugins; the state directory's\n"
+"  path may hold no one else's symbolic link (README: Running as root safely)\n"
 "\n"
 "exit status: 0 ok, 64 usage, 65 bad input data, 66 input file missing,\n"
 "  69 unavailable (no PMU/device for what was asked), 70 internal error,\n"
@@ -135,7 +138,10 @@ int main(int argc, char **argv)
 	}
 	if (!(c = find_cmd(argv[1])))
 		return unknown_command(argv[1]);
-	if (!asks_help(argc - 1, argv + 1) && (rc = cli_check_env(c->env)))
-		return rc;
+	if (!asks_help(argc - 1, argv + 1)) {
+		cli_warn_env();
+		if ((rc = cli_check_env(c->env)))
+			return rc;
+	}
 	return c->fn(argc - 1, argv + 1);
 }

@@ -338,8 +338,28 @@ const char *cpu_hypervisor_name(const uint32_t regs[4]);
 /* ------------------------------------------------------ topology, pinning */
 
 /*
+ * cpu_hwloc_env_lock - make the environment hwloc reads at
+ * hwloc_topology_init() safe for a root process (cpu/hwloc_env.c): set
+ * $HWLOC_PLUGINS_PATH to "" so that hwloc dlopen()s no plugin at all (a
+ * plugin's constructor would run as root), and, when the environment is not
+ * trusted (cpu/trust.h: sudo, setuid), unset hwloc's variables that replace
+ * the machine it describes (HWLOC_FSROOT, HWLOC_DUMPED_HWDATA_DIR,
+ * HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_THISSYSTEM).  $HWLOC_CPUID_PATH is
+ * kept.  hwloc reads these at every topology init that finds no other
+ * topology alive, not once per process: cpu_topo_load() and
+ * cpu_topo_load_dump() call this first, every time; the CLI calls it once at
+ * startup to say what it dropped.  Not thread-safe (setenv).
+ * @dropped: receives up to @max names (static strings) of the variables
+ * whose caller-set value was dropped (a non-empty HWLOC_PLUGINS_PATH, the
+ * others when unset), may be NULL.  Returns how many were dropped, or -errno
+ * (setenv/unsetenv failed: no topology may be built then).
+ */
+int cpu_hwloc_env_lock(const char **dropped, size_t max);
+
+/*
  * cpu_topo_load - load the hwloc topology of this machine (or of the dump
- * directory in $HWLOC_CPUID_PATH, hwloc's own variable).  Returns 0 or -errno.
+ * directory in $HWLOC_CPUID_PATH, hwloc's own variable).  Loads no hwloc
+ * plugin (cpu_hwloc_env_lock).  Returns 0 or -errno.
  */
 int cpu_topo_load(hwloc_topology_t *topo);
 
@@ -454,8 +474,9 @@ uint64_t cpu_llc_bytes(hwloc_topology_t topo, unsigned cpu);
 
 /*
  * cpu_sysfs_resolve - "<root><path>" into @buf (@n bytes), where root is
- * $BARETMA_SYSROOT (default "", i.e. "/"), so tests can run against a fake
- * /sys and /proc tree.  @path must start with '/'.
+ * $BARETMA_SYSROOT (default "", i.e. "/"; also "" when ignored:
+ * cpu_sysfs_root_ignored), so tests can run against a fake /sys and /proc
+ * tree.  @path must start with '/'.
  * Returns 0, or -ENAMETOOLONG when it does not fit in @n bytes (@buf is
  * then "": a cut path could name another file).  Every file opened under
  * the root is named through this.
@@ -477,6 +498,16 @@ char *cpu_sysfs_path(char *buf, size_t n, const char *path);
  * another -errno from stat().
  */
 int cpu_sysfs_root_check(void);
+
+/*
+ * cpu_sysfs_root_ignored - $BARETMA_SYSROOT is set (not empty) but the
+ * environment is not trusted (cpu/trust.h: sudo, setuid): the root is
+ * ignored and /sys, /proc are the real ones (cpu_sysfs_resolve,
+ * cpu_sysfs_root_check), because it also feeds the lockdown and
+ * msr.allow_writes checks and names the settings files root writes.
+ * @why (may be NULL) receives the reason.  False otherwise.
+ */
+bool cpu_sysfs_root_ignored(char *why, size_t n);
 
 /* cpu_sysfs_read_line - read the first line of <root>@path without the newline.
  * Returns 0, -ENAMETOOLONG (cpu_sysfs_resolve), or -errno. */

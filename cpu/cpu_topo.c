@@ -16,10 +16,13 @@
 int cpu_topo_load(hwloc_topology_t *topo)
 {
 	hwloc_topology_t t;
-	int err = 0;
+	int err = cpu_hwloc_env_lock(NULL, 0);
 
+	if (err < 0)
+		return err;
 	/* hwloc itself honours $HWLOC_CPUID_PATH (with HWLOC_COMPONENTS=x86)
-	 * and $HWLOC_FSROOT: tests build a topology from a dump that way. */
+	 * and, from a trusted environment, $HWLOC_FSROOT: tests build a
+	 * topology from a dump that way. */
 	if (hwloc_topology_init(&t))
 		return errno ? -errno : -ENOMEM;
 	if (hwloc_topology_load(t)) {
@@ -133,6 +136,8 @@ int cpu_topo_load_dump(const char *dir, hwloc_topology_t *topo)
 	int rc = dump_dir_check(dir, &npus);
 
 	if (rc)
+		return rc;
+	if ((rc = cpu_hwloc_env_lock(NULL, 0)) < 0)
 		return rc;
 	rc = env_push(&env[i++], "HWLOC_CPUID_PATH", dir);
 	if (!rc)

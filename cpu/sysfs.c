@@ -1,7 +1,10 @@
 /*
  * cpu/sysfs.c - /sys and /proc paths under one overridable root
  * ($BARETMA_SYSROOT; hwloc's HWLOC_FSROOT, perf's SYSFS_PATH), so tests can
- * run against a fake tree.
+ * run against a fake tree.  Not from an untrusted environment (cpu/trust.h):
+ * the root also feeds the lockdown and msr.allow_writes checks and names the
+ * settings files root writes, so another user's root is ignored and the real
+ * / is read.
  */
 #include <errno.h>
 #include <limits.h>
@@ -11,13 +14,31 @@
 #include <sys/stat.h>
 
 #include "cpu/cpu.h"
+#include "cpu/trust.h"
+
+bool cpu_sysfs_root_ignored(char *why, size_t n)
+{
+	const char *root = getenv("BARETMA_SYSROOT");
+
+	if (why && n)
+		why[0] = '\0';
+	return root && *root && trust_env_untrusted(why, n);
+}
+
+/* $BARETMA_SYSROOT as honoured: NULL when unset, empty or ignored. */
+static const char *root_env(void)
+{
+	const char *root = getenv("BARETMA_SYSROOT");
+
+	return root && *root && !cpu_sysfs_root_ignored(NULL, 0) ? root : NULL;
+}
 
 int cpu_sysfs_root_check(void)
 {
-	const char *root = getenv("BARETMA_SYSROOT");
+	const char *root = root_env();
 	struct stat st;
 
-	if (!root || !*root)
+	if (!root)
 		return 0;
 	if (stat(root, &st) < 0)
 		return -errno;
@@ -27,7 +48,7 @@ int cpu_sysfs_root_check(void)
 /* The root without trailing '/' ("/root/" + "/sys/..." would give "//"). */
 static const char *root_of(size_t *len)
 {
-	const char *root = getenv("BARETMA_SYSROOT");
+	const char *root = root_env();
 
 	if (!root)
 		root = "";
