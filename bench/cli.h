@@ -113,12 +113,25 @@ int cli_check_env(unsigned need);
 int cli_parse_u64(const char *s, uint64_t *v);
 
 /*
- * cli_parse_cpu_list - "3", "0-3", "0,2,4-7"; stores at most @max CPU
- * numbers (ascending, no duplicates).  Returns the count, -EINVAL for junk
- * (also an empty element: "0,,1", ",1", "1,"), -ERANGE when too many or a
- * number is >= CPU_MAX_CPUS.
+ * cli_parse_cpu_number - one OS CPU number: decimal digits only (leading
+ * zeros are decimal, as the kernel's cpulist parser reads them: lib/bitmap.c
+ * bitmap_parselist, Documentation/admin-guide/cputopology.rst), no sign, no
+ * overflow.  Returns 0, -EDOM for hex ("0x0": CPU numbers are never hex,
+ * the caller says so), -EINVAL for other junk, -ERANGE past 64 bits.
+ */
+int cli_parse_cpu_number(const char *s, uint64_t *v);
+
+/*
+ * cli_parse_cpu_list - "3", "0-3", "0,2,4-7", decimal as the kernel's
+ * cpulist format (cli_parse_cpu_number); stores at most @max CPU numbers
+ * (ascending, no duplicates).  Returns the count, -EDOM for a hex number
+ * ("0x0", "0-0x3"), -EINVAL for other junk (also an empty element: "0,,1",
+ * ",1", "1,"), -ERANGE when too many or a number is >= CPU_MAX_CPUS.
  */
 int cli_parse_cpu_list(const char *s, unsigned *cpus, int max);
+
+/* CLI_CPU_HEX_HINT - what the messages add for -EDOM (a hex CPU number). */
+#define CLI_CPU_HEX_HINT "CPU numbers are decimal, as in the kernel's cpulist format (no 0x)"
 
 /* cli_cmdline - argv of this process joined by spaces (for the journal);
  * past 1023 bytes cut, at a character boundary, and ending in "...". */
@@ -173,5 +186,26 @@ int cli_refuse_kind(const char *who, const struct cpu_info *ci, unsigned cpu, co
  * dumps, which have no topology of their own.
  */
 void cli_warn_kinds(const char *who, const struct cpu_machine *m, const struct cpu_info *ci);
+
+/*
+ * cli_names_identify - for naming registers by each CPU's real counters
+ * (msr/msr_names.h msr_reg_name_cpu): the machine @m describes, or when
+ * @m is NULL the one cli_machine_open(NULL) would open
+ * ($BARETMA_CPUID_DUMP, else live), identified from CPUID alone.  Silent:
+ * NULL when it cannot be, and the names fall back to the architectural
+ * ranges (a `pmu status` that cannot identify the CPU still lists the
+ * journals).  free() the result.
+ */
+struct cpu_info *cli_names_identify(const struct cpu_machine *m);
+
+/*
+ * cli_msr_counters - the counters of OS CPU @cpu (its core kind's GP and
+ * fixed masks) into @c, for msr_reg_name_cpu; NULL when @ci is NULL, is no
+ * Intel part (the names are Intel's architectural ones) or has no kind for
+ * @cpu: the caller does not know them.
+ */
+struct msr_counters;
+const struct msr_counters *cli_msr_counters(const struct cpu_info *ci, unsigned cpu,
+					    struct msr_counters *c);
 
 #endif

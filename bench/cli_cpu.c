@@ -13,6 +13,7 @@
 #include "bench/cli.h"
 #include "cpu/cpu.h"
 #include "cpu/machine.h"
+#include "msr/msr_names.h"
 
 #define ONLINE_CPUS "/sys/devices/system/cpu/online"
 
@@ -104,4 +105,33 @@ void cli_warn_kinds(const char *who, const struct cpu_machine *m, const struct c
 	if (cpu_machine_check_kinds(m, ci, why, sizeof(why)) == -EPROTO)
 		cli_warn("%s: hwloc's CPU kinds disagree with CPUID: %s (going by CPUID "
 			 "leaf 0x1A, which names each CPU's core type)", who, why);
+}
+
+struct cpu_info *cli_names_identify(const struct cpu_machine *m)
+{
+	const char *env = getenv("BARETMA_CPUID_DUMP");
+	struct cpu_machine *own = NULL;
+	struct cpu_info *ci = calloc(1, sizeof(*ci));
+
+	if (ci && !m && cpu_machine_open(env && *env ? env : NULL, &own, NULL, 0) == 0)
+		m = own;
+	if (ci && (!m || cpu_info_identify(cpu_machine_source(m), NULL, ci))) {
+		free(ci);
+		ci = NULL;
+	}
+	cpu_machine_free(own);
+	return ci;
+}
+
+const struct msr_counters *cli_msr_counters(const struct cpu_info *ci, unsigned cpu,
+					    struct msr_counters *c)
+{
+	const struct cpu_kind *k = ci && ci->vendor == CPU_VENDOR_INTEL ?
+				   cpu_info_kind_of(ci, cpu) : NULL;
+
+	if (!k)
+		return NULL;
+	c->gp_mask = k->gp_mask;
+	c->fixed_mask = k->fixed_mask;
+	return c;
 }

@@ -121,6 +121,16 @@ int cli_parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
+int cli_parse_cpu_number(const char *s, uint64_t *v)
+{
+	if (s && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return -EDOM;
+	for (const char *p = s; p && *p; p++)
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+	return cli_parse_u64(s, v); /* all digits: decimal, overflow checked */
+}
+
 /* Add CPUs lo..hi to a sorted, duplicate-free set. */
 static int add_range(unsigned *cpus, int *n, int max, uint64_t lo, uint64_t hi)
 {
@@ -161,15 +171,15 @@ int cli_parse_cpu_list(const char *s, unsigned *cpus, int max)
 		if (!*tok)
 			return -EINVAL;
 		dash = strchr(tok, '-');
-		if (dash) {
+		if (dash)
 			*dash = '\0';
-			if (cli_parse_u64(tok, &lo) || cli_parse_u64(dash + 1, &hi))
-				return -EINVAL;
-		} else {
-			if (cli_parse_u64(tok, &lo))
-				return -EINVAL;
+		rc = cli_parse_cpu_number(tok, &lo);
+		if (!rc && dash)
+			rc = cli_parse_cpu_number(dash + 1, &hi);
+		else if (!rc)
 			hi = lo;
-		}
+		if (rc)
+			return rc == -ERANGE ? -EINVAL : rc;
 		rc = add_range(cpus, &n, max, lo, hi);
 		if (rc)
 			return rc;

@@ -93,6 +93,20 @@ static int parse_count(const char *opt, const char *s, unsigned min, unsigned ma
 	return 0;
 }
 
+/* --cpu N: decimal, as every CPU number (cli_parse_cpu_number). */
+static int parse_cpu(const char *s, unsigned *out)
+{
+	uint64_t v;
+	int rc = cli_parse_cpu_number(s, &v);
+
+	if (rc == -EDOM) {
+		cli_err("bad --cpu '%s': expected a whole number from 0 to %u; %s", s,
+			CPU_MAX_CPUS - 1, CLI_CPU_HEX_HINT);
+		return EX_USAGE;
+	}
+	return parse_count("--cpu", s, 0, CPU_MAX_CPUS - 1, out);
+}
+
 enum { OPT_WAIT = 1000, OPT_RDPMC_ALWAYS, OPT_STOP_WD, OPT_ALLOW_WRITES };
 
 /*
@@ -137,7 +151,7 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 		switch (c) {
 		case 'k': o->kernels = optarg; break;
 		case 'c':
-			if (!(rc = parse_count("--cpu", optarg, 0, CPU_MAX_CPUS - 1, &v)))
+			if (!(rc = parse_cpu(optarg, &v)))
 				o->cpu = (int)v;
 			break;
 		case 'b':

@@ -57,7 +57,7 @@ static int parse_args(int argc, char **argv, struct info_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
-	int c;
+	int c, rc;
 
 	cli_getopt_reset();
 	while ((c = cli_getopt("info", argc, argv, "h", longopts)) != -1) {
@@ -69,8 +69,10 @@ static int parse_args(int argc, char **argv, struct info_opts *o)
 			o->json = true;
 			break;
 		case 'c':
-			if (cli_parse_u64(optarg, &v) || v >= CPU_MAX_CPUS) {
-				cli_err("bad --cpu '%s': give an OS CPU number below %d", optarg, CPU_MAX_CPUS);
+			if ((rc = cli_parse_cpu_number(optarg, &v)) || v >= CPU_MAX_CPUS) {
+				cli_err("bad --cpu '%s': give an OS CPU number below %d%s%s", optarg,
+					CPU_MAX_CPUS, rc == -EDOM ? "; " : "",
+					rc == -EDOM ? CLI_CPU_HEX_HINT : "");
 				return EX_USAGE;
 			}
 			o->cpu = (int)v;

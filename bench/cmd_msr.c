@@ -5,12 +5,16 @@
  *
  * CPU is a list ("3", "0-3", "0,2"): every CPU must be in the CPUID source
  * (live: also online) or nothing is read or written.  read is rdmsr: any
- * register.  write is allowed without --force only for the PMU registers
- * msr_write_check() knows, with each CPU's own capabilities (its core kind;
- * full-width writes from IA32_PERF_CAPABILITIES[13], pmu-reference §1.6,
- * §1.8); reserved bits and read-only registers are refused even with
- * --force.  Every write goes through the run guard of bench and pmu
- * (bench/cli_run.c), all CPUs at once: lock them (the settings lock
+ * register.  write is allowed without --unsafe-msr only for the PMU
+ * registers msr_write_check() knows, with each CPU's own capabilities (its
+ * core kind; full-width writes from IA32_PERF_CAPABILITIES[13],
+ * pmu-reference §1.6, §1.8); reserved bits and read-only registers are
+ * refused even with --unsafe-msr.  Two flags for two risks: --unsafe-msr
+ * for a register outside that policy, --force for a CPU another run's
+ * journal holds (ownership); neither implies the other.  A register
+ * written with --unsafe-msr is marked so in the journal, and `pmu restore`
+ * needs --unsafe-msr to put it back.  Every write goes through the run
+ * guard of bench and pmu (bench/cli_run.c), all CPUs at once: lock them (the settings lock
  * shared, then the CPU locks), refuse a CPU another run's journal holds,
  * refuse what the kernel would (lockdown, msr.allow_writes=off), read the
  * current values, journal them (kind "write": the register is left as
@@ -40,13 +44,14 @@
 
 #define MSR_INDEX_MAX    0xffffffffull     /* RDMSR/WRMSR take ECX: 32 bits */
 
-enum { OPT_JSON = 1, OPT_FORCE = 2, OPT_WAIT = 4, OPT_DUMP = 8 };
+enum { OPT_JSON = 1, OPT_FORCE = 2, OPT_WAIT = 4, OPT_DUMP = 8, OPT_UNSAFE_MSR = 16 };
 
 struct msr_opts {
 	const char *sub;       /* "read" or "write" */
 	const char *dump;      /* --cpuid-dump */
 	bool json, force, wait;
-	bool unknown;          /* write: a register baretma does not know (--force) */
+	bool unsafe_msr;       /* --unsafe-msr: a register outside the write policy */
+	bool unknown;          /* write: a register baretma does not know (--unsafe-msr) */
 	unsigned cpus[CPU_MAX_CPUS];
 	int ncpus;
 	uint32_t msr;
@@ -102,7 +107,8 @@ static void msr_usage(FILE *f)
 {
 	fprintf(f,
 "usage: baretma msr read  [--json] [--cpuid-dump FILE] CPU MSR\n"
-"       baretma msr write [--force] [--wait] [--cpuid-dump FILE] CPU MSR VALUE\n"
+"       baretma msr write [--unsafe-msr] [--force] [--wait] [--cpuid-dump FILE]\n"
+"                         CPU MSR VALUE\n"
 "\n"
 "read   print MSR of every CPU in CPU (as rdmsr: any register)\n"
 "write  write VALUE to MSR of every CPU in CPU, after saving the current\n"
@@ -116,7 +122,7 @@ static void msr_usage(FILE *f)
 "        name of a register baretma knows (any case; list below)\n"
 "  VALUE 64-bit value, hex (0x3333) or decimal\n"
 "\n"
-"Without --force, write only takes the Intel architectural PMU registers\n"
+"Without --unsafe-msr, write only takes the Intel architectural PMU registers\n"
 "baretma knows (IA32_PERFEVTSELx, IA32_PMCx, IA32_A_PMCx, IA32_FIXED_CTRx,\n"
 "IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL, IA32_PERF_GLOBAL_STATUS_RESET/SET,\n"
 "IA32_PERF_METRICS) with only the bits each CPU defines; PMI bits are refused,\n"
@@ -124,10 +130,11 @@ static void msr_usage(FILE *f)
 "unless the CPU's IA32_PERF_CAPABILITIES[19] enumerates RDPMC metrics-clear.\n"
 "\n"
 "  --json             read: one JSON document\n"
-"  --force            write: a register baretma does not know (thermal, power,\n"
+"  --unsafe-msr       write: a register baretma does not know (thermal, power,\n"
 "                     microcode, security registers can hang or damage the\n"
-"                     machine), or a CPU another run's journal holds; never\n"
-"                     reserved bits or a read-only register\n"
+"                     machine); never reserved bits or a read-only register;\n"
+"                     marked in the journal: 'pmu restore --unsafe-msr' undoes it\n"
+"  --force            write: a CPU another run's journal holds (not a register)\n"
 "  --wait             write: wait for another baretma using the CPU\n"
 "  --cpuid-dump FILE  check CPU against a CPUID dump (also: BARETMA_CPUID_DUMP);\n"
 "                     write then needs BARETMA_MSR=state:FILE\n"
@@ -136,7 +143,7 @@ static void msr_usage(FILE *f)
 	fprintf(f,
 "\n"
 "exit status: 0 ok, 64 usage (bad CPU/MSR/VALUE, no such or offline CPU,\n"
-"  unknown register without --force, a dump with a real MSR device, a relative\n"
+"  unknown register without --unsafe-msr, a dump with a real MSR device, a relative\n"
 "  BARETMA_STATE_DIR), 65 value refused (reserved bits, read-only register) or\n"
 "  bad state file/dump/journal, 66 file missing (dump, BARETMA_SYSROOT),\n"
 "  69 no msr device or no such register, 70 internal error, 71 system error,\n"
@@ -154,7 +161,8 @@ static int bad_arg(const struct msr_opts *o, int slot, const char *arg, int err)
 {
 	if (slot == 0)
 		cli_err("msr %s: bad CPU '%s': give OS CPU numbers below %d, e.g. 3, 0-3 or "
-			"0,2", o->sub, arg, CPU_MAX_CPUS);
+			"0,2%s%s", o->sub, arg, CPU_MAX_CPUS, err == -EDOM ? "; " : "",
+			err == -EDOM ? CLI_CPU_HEX_HINT : "");
 	else if (slot == 1 && err == -ERANGE)
 		cli_err("msr %s: bad MSR '%s': MSR index out of range (0..0xffffffff)",
 			o->sub, arg);
@@ -240,6 +248,7 @@ static int parse_args(int argc, char **argv, int allowed, struct msr_opts *o)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "unsafe-msr", no_argument, NULL, OPT_UNSAFE_MSR },
 		{ "wait", no_argument, NULL, OPT_WAIT },
 		{ "cpuid-dump", required_argument, NULL, OPT_DUMP },
 		{ "help", no_argument, NULL, 'h' },
@@ -265,6 +274,7 @@ static int parse_args(int argc, char **argv, int allowed, struct msr_opts *o)
 		o->dump = c == OPT_DUMP ? optarg : o->dump;
 		o->json |= c == OPT_JSON;
 		o->force |= c == OPT_FORCE;
+		o->unsafe_msr |= c == OPT_UNSAFE_MSR;
 		o->wait |= c == OPT_WAIT;
 	}
 	return parse_positional(o, argv + optind, argc - optind);
@@ -324,12 +334,18 @@ static json_t *hex_json(uint64_t v)
 	return json_string(buf);
 }
 
-/* Values as "0x.." strings: JSON numbers lose bits above 2^53. */
-static int print_json(const struct msr_opts *o, const uint64_t *vals)
+/* Values as "0x.." strings: JSON numbers lose bits above 2^53.  "name":
+ * the register's on every CPU listed (by its own counters, @ci), else null. */
+static int print_json(const struct msr_opts *o, const struct cpu_info *ci, const uint64_t *vals)
 {
 	const char *name = msr_reg_name(o->msr);
 	json_t *arr = json_array(), *doc;
+	struct msr_counters c;
 	int rc = EX_OK;
+
+	for (int i = 0; i < o->ncpus; i++)
+		if (!msr_reg_name_cpu(o->msr, cli_msr_counters(ci, o->cpus[i], &c)))
+			name = NULL;
 
 	doc = json_pack("{s:o, s:o, s:o}", "msr", hex_json(o->msr), "name",
 			name ? json_string(name) : json_null(), "cpus", arr);
@@ -350,6 +366,8 @@ static int msr_read_cmd(struct msr_opts *o)
 {
 	struct cpu_machine *m = NULL;
 	struct msr_dev *dev = NULL;
+	struct cpu_info *ci = NULL;
+	struct msr_counters c;
 	uint64_t *vals = calloc((size_t)o->ncpus, sizeof(*vals));
 	char label[64];
 	int rc = vals ? cli_msr_open(&dev) : EX_OSERR;
@@ -362,12 +380,16 @@ static int msr_read_cmd(struct msr_opts *o)
 		rc = open_cpus(o, dev);
 	if (!rc)
 		rc = read_all(o, dev, vals);
+	if (!rc) /* names by each CPU's own counters (msr_reg_name_cpu) */
+		ci = cli_names_identify(m);
 	if (!rc && o->json)
-		rc = print_json(o, vals);
+		rc = print_json(o, ci, vals);
 	else if (!rc)
 		for (int i = 0; i < o->ncpus; i++)
 			printf("cpu %u %s = 0x%" PRIx64 "\n", o->cpus[i],
-			       msr_reg_label(o->msr, label, sizeof(label)), vals[i]);
+			       msr_reg_label_cpu(o->msr, cli_msr_counters(ci, o->cpus[i], &c),
+						 label, sizeof(label)), vals[i]);
+	free(ci);
 	cpu_machine_free(m);
 	msr_close(dev);
 	free(vals);
@@ -433,7 +455,7 @@ static int identify(const struct msr_opts *o, const struct cpu_source *src,
 }
 
 /* The verdict for one CPU; prints the refusal.  Returns an exit status, or
- * 0 (allowed), or 1 (unknown register, allowed by --force). */
+ * 0 (allowed), or 1 (unknown register, allowed by --unsafe-msr). */
 static int policy_one(const struct msr_opts *o, const struct cpu_info *ci,
 		      const struct msr_pmu_caps *caps, unsigned cpu)
 {
@@ -446,17 +468,19 @@ static int policy_one(const struct msr_opts *o, const struct cpu_info *ci,
 	if (v == MSR_WRITE_OK)
 		return 0;
 	if (v == MSR_WRITE_RESERVED || v == MSR_WRITE_READ_ONLY) {
-		cli_err("msr write: cpu %u: refused: %s; nothing written (--force does not "
-			"override this: the CPU would fault or the bits mean what baretma does "
-			"not know)", cpu, why);
+		cli_err("msr write: cpu %u: refused: %s; nothing written (--unsafe-msr does "
+			"not override this: the CPU would fault or the bits mean what baretma "
+			"does not know)", cpu, why);
 		return EX_DATAERR;
 	}
-	if (o->force)
+	if (o->unsafe_msr)
 		return 1;
 	cli_err("msr write: MSR 0x%" PRIx32 " is not a PMU register baretma knows%s: "
 		"writing it can hang or damage the machine (thermal, power, microcode, "
-		"security registers); give --force if you know what it does", o->msr,
-		ci->vendor == CPU_VENDOR_INTEL ? "" : " (it knows Intel's only)");
+		"security registers); give --unsafe-msr if you know what it does%s", o->msr,
+		ci->vendor == CPU_VENDOR_INTEL ? "" : " (it knows Intel's only)",
+		o->force ? " (--force is for CPUs another run's journal holds, not for "
+		"registers)" : "");
 	return EX_USAGE;
 }
 
@@ -488,7 +512,8 @@ static int save_old(const struct msr_opts *o, const struct cli_run *r, const uin
 	if (!regs)
 		return EX_OSERR;
 	for (int i = 0; i < o->ncpus; i++)
-		regs[i] = (struct journal_reg){ .cpu = o->cpus[i], .msr = o->msr, .saved = old[i] };
+		regs[i] = (struct journal_reg){ .cpu = o->cpus[i], .msr = o->msr, .saved = old[i],
+						.unsafe = o->unknown };
 	rc = journal_save_regs(r->j, regs, o->ncpus);
 	free(regs);
 	return rc ? cli_state_dir_fail("write the journal", rc) : EX_OK;
@@ -513,7 +538,8 @@ static void report_written(const struct msr_opts *o, const uint64_t *old, const 
 	msr_reg_label(o->msr, label, sizeof(label));
 	for (int i = 0; i < o->ncpus; i++)
 		printf("cpu %u %s: 0x%" PRIx64 " -> 0x%" PRIx64 " (saved in %s; undo: baretma "
-		       "pmu restore)\n", o->cpus[i], label, old[i], o->value, path);
+		       "pmu restore%s)\n", o->cpus[i], label, old[i], o->value, path,
+		       o->unknown ? " --unsafe-msr" : "");
 }
 
 /*
@@ -536,8 +562,8 @@ static int write_guarded(const struct msr_opts *o, struct msr_dev *dev, uint64_t
 		rc = read_all(o, dev, old);
 	if (!rc && o->unknown)
 		cli_warn("MSR 0x%" PRIx32 " is not a PMU register baretma knows: writing 0x%"
-			 PRIx64 " anyway (--force); the old value is journaled first", o->msr,
-			 o->value);
+			 PRIx64 " anyway (--unsafe-msr); the old value is journaled first, marked "
+			 "unsafe-msr ('pmu restore --unsafe-msr' puts it back)", o->msr, o->value);
 	if (!rc)
 		rc = cli_run_begin(&r, dev, JOURNAL_MSR_WRITE, false);
 	if (!rc)
@@ -588,7 +614,7 @@ int cmd_msr(int argc, char **argv)
 {
 	static const struct { const char *name; int allowed; int (*fn)(struct msr_opts *); } subs[] = {
 		{ "read", OPT_JSON | OPT_DUMP, msr_read_cmd },
-		{ "write", OPT_FORCE | OPT_WAIT | OPT_DUMP, msr_write_cmd },
+		{ "write", OPT_FORCE | OPT_UNSAFE_MSR | OPT_WAIT | OPT_DUMP, msr_write_cmd },
 	};
 	struct msr_opts *o;
 	int rc;

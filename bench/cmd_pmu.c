@@ -34,7 +34,7 @@ static void pmu_usage(FILE *f)
 "                          [--rdpmc-always] [--stop-nmi-watchdog] [--allow-msr-writes]\n"
 "                          [--cpuid-dump FILE]\n"
 "       baretma pmu status [--cpu LIST] [--json]\n"
-"       baretma pmu restore [--cpu LIST] [--wait]\n"
+"       baretma pmu restore [--cpu LIST] [--wait] [--unsafe-msr]\n"
 "\n"
 "enable   program fixed counter 3 (TOPDOWN.SLOTS) and, where the CPU has it,\n"
 "         IA32_PERF_METRICS on every CPU that can (or on --cpu LIST), and leave\n"
@@ -53,6 +53,9 @@ static void pmu_usage(FILE *f)
 "  --user-only        count at CPL > 0 only (fixed counter 3 field 0x2)\n"
 "  --force            take over fixed counter 3 / PERF_METRICS already in use,\n"
 "                     or CPUs another journal holds (saying so first)\n"
+"  --unsafe-msr       restore: also registers 'msr write --unsafe-msr' wrote\n"
+"                     outside the write policy (marked so in the journal and\n"
+"                     by status; without it such a journal is exit 64)\n"
 "  --wait             wait for another baretma on the CPUs (default: exit 75)\n"
 "  --rdpmc-always     set perf's rdpmc sysfs value to 2 (RDPMC without perf's mmap)\n"
 "  --stop-nmi-watchdog  set /proc/sys/kernel/nmi_watchdog to 0\n"
@@ -63,7 +66,8 @@ static void pmu_usage(FILE *f)
 "  --json             status as one JSON document\n"
 "\n"
 "exit status: 0 ok, 64 usage (also: an E-core in --cpu, a dump with a real\n"
-"  device, restore through another backend, a relative BARETMA_STATE_DIR),\n"
+"  device, restore through another backend, a relative BARETMA_STATE_DIR,\n"
+"  restore of an unsafe-msr register without --unsafe-msr),\n"
 "  65 bad state file/journal/dump, 66 file missing (dump, BARETMA_SYSROOT) or\n"
 "  no journal for --cpu, 69 no fixed counter 3 or no device (also: a register\n"
 "  the ownership check reads #GPs), 70 internal error, 71 system error,\n"
@@ -98,6 +102,7 @@ static int parse_args(int argc, char **argv, int allowed, struct pmu_opts *o)
 		{ "rdpmc-always", no_argument, NULL, OPT_RDPMC_ALWAYS },
 		{ "stop-nmi-watchdog", no_argument, NULL, OPT_STOP_WD },
 		{ "allow-msr-writes", no_argument, NULL, OPT_ALLOW_WRITES },
+		{ "unsafe-msr", no_argument, NULL, OPT_UNSAFE_MSR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -122,6 +127,7 @@ static int parse_args(int argc, char **argv, int allowed, struct pmu_opts *o)
 		o->force |= c == OPT_FORCE;
 		o->json |= c == OPT_JSON;
 		o->wait |= c == OPT_WAIT;
+		o->unsafe_msr |= c == OPT_UNSAFE_MSR;
 		o->set.rdpmc_always |= c == OPT_RDPMC_ALWAYS;
 		o->set.stop_nmi_watchdog |= c == OPT_STOP_WD;
 		o->set.allow_msr_writes |= c == OPT_ALLOW_WRITES;
@@ -137,8 +143,8 @@ int cli_pmu_parse_cpus(const char *list, unsigned *cpus)
 	int n = cli_parse_cpu_list(list, cpus, CPU_MAX_CPUS);
 
 	if (n < 0) {
-		cli_err("bad --cpu '%s': give OS CPU numbers below %d, e.g. 0-3,6", list,
-			CPU_MAX_CPUS);
+		cli_err("bad --cpu '%s': give OS CPU numbers below %d, e.g. 0-3,6%s%s", list,
+			CPU_MAX_CPUS, n == -EDOM ? "; " : "", n == -EDOM ? CLI_CPU_HEX_HINT : "");
 		return -EX_USAGE;
 	}
 	return n;
@@ -200,10 +206,18 @@ bool cli_pmu_holds_wanted(const struct journal_data *d, const unsigned *want, in
 	return false;
 }
 
+const char *cli_pmu_reg_name(const struct cpu_info *ci, unsigned cpu, uint32_t msr)
+{
+	struct msr_counters c;
+
+	return msr_reg_name_cpu(msr, cli_msr_counters(ci, cpu, &c));
+}
+
 /* "NAME=0xSAVED ..." (or current values, "?" when unreadable) of @cpu. */
 void cli_pmu_fmt_regs(char *buf, size_t n, struct msr_dev *dev, const struct journal_data *d,
-		     unsigned cpu, bool current)
+		      const struct cpu_info *ci, unsigned cpu, bool current)
 {
+	const char *mark;
 	char name[40];
 	size_t o = 0;
 
@@ -217,12 +231,14 @@ void cli_pmu_fmt_regs(char *buf, size_t n, struct msr_dev *dev, const struct jou
 			continue;
 		if (current)
 			rc = msr_read(dev, cpu, r->msr, &v);
-		if (msr_reg_name(r->msr))
-			snprintf(name, sizeof(name), "%s", msr_reg_name(r->msr));
+		if (cli_pmu_reg_name(ci, cpu, r->msr))
+			snprintf(name, sizeof(name), "%s", cli_pmu_reg_name(ci, cpu, r->msr));
 		else
-			snprintf(name, sizeof(name), "0x%" PRIx32, r->msr);
+			snprintf(name, sizeof(name), "MSR 0x%" PRIx32, r->msr);
+		mark = r->unsafe && !current ? " (" JOURNAL_UNSAFE_MARK ")" : "";
 		w = rc ? snprintf(buf + o, n - o, "%s%s=?", o ? " " : "", name)
-		       : snprintf(buf + o, n - o, "%s%s=0x%" PRIx64, o ? " " : "", name, v);
+		       : snprintf(buf + o, n - o, "%s%s=0x%" PRIx64 "%s", o ? " " : "", name, v,
+				  mark);
 		if (w < 0)
 			break;
 		o += (size_t)w;
@@ -237,7 +253,7 @@ int cmd_pmu(int argc, char **argv)
 		{ "enable", OPT_CPU | OPT_USER | OPT_FORCE | OPT_DUMP | OPT_WAIT | OPT_SETTINGS,
 		  cmd_pmu_enable },
 		{ "status", OPT_CPU | OPT_JSON, cmd_pmu_status },
-		{ "restore", OPT_CPU | OPT_WAIT, cmd_pmu_restore },
+		{ "restore", OPT_CPU | OPT_WAIT | OPT_UNSAFE_MSR, cmd_pmu_restore },
 	};
 	struct pmu_opts o = { 0 };
 	int rc;

@@ -18,6 +18,7 @@
 enum {
 	OPT_CPU = 1, OPT_USER = 2, OPT_FORCE = 4, OPT_DUMP = 8, OPT_JSON = 16,
 	OPT_WAIT = 32, OPT_RDPMC_ALWAYS = 64, OPT_STOP_WD = 128, OPT_ALLOW_WRITES = 256,
+	OPT_UNSAFE_MSR = 512,
 };
 #define OPT_SETTINGS (OPT_RDPMC_ALWAYS | OPT_STOP_WD | OPT_ALLOW_WRITES)
 
@@ -26,6 +27,7 @@ struct pmu_opts {
 	const char *cpu_list;
 	const char *dump;
 	bool user_only, force, json, wait;
+	bool unsafe_msr;    /* restore: registers `msr write --unsafe-msr` wrote, too */
 	struct cli_settings set;
 };
 
@@ -53,9 +55,16 @@ bool cli_pmu_holds_wanted(const struct journal_data *d, const unsigned *want, in
 
 /* "NAME=0xSAVED ..." (or, with @current, the values read now through @dev,
  * "?" when unreadable) of the registers @d saved for @cpu; NAME is the SDM
- * name (msr/msr_names.h), or the index in hex for a register baretma does
- * not know ("0x1a0=0x850089"). */
+ * name of a register of that CPU (msr/msr_names.h msr_reg_name_cpu, with
+ * @cpu's counters from @ci; @ci NULL: the architectural ranges), else "MSR
+ * 0x1a0" ("MSR 0x1a0=0x850089").  A saved value marked unsafe-msr is
+ * followed by " (unsafe-msr)". */
+struct cpu_info;
 void cli_pmu_fmt_regs(char *buf, size_t n, struct msr_dev *dev, const struct journal_data *d,
-		      unsigned cpu, bool current);
+		      const struct cpu_info *ci, unsigned cpu, bool current);
+
+/* cli_pmu_reg_name - the name of @msr on @cpu for status and restore
+ * (msr_reg_name_cpu with @cpu's counters from @ci), NULL when it has none. */
+const char *cli_pmu_reg_name(const struct cpu_info *ci, unsigned cpu, uint32_t msr);
 
 #endif

@@ -3,6 +3,7 @@
  * every journal whose process has ended, newest first, and remove it.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "bench/cmd_pmu.h"
 #include "cpu/cpu.h"
 #include "msr/journal.h"
+#include "msr/msr_names.h"
 #include "msr/state_dir.h"
 
 /* ------------------------------------------------------------ restore */
@@ -98,7 +100,45 @@ static int restore_lock(struct cli_run *r, const struct journal_info *v, int n,
 	return cli_run_lock(r, cpus, m, true);
 }
 
-static int restore_one(struct msr_dev *dev, const struct journal_info *ji)
+/*
+ * A register `msr write --unsafe-msr` wrote outside the write policy
+ * (marked unsafe-msr in the journal) is put back only with --unsafe-msr:
+ * restoring it writes, as root, a register baretma does not know (and a
+ * planted journal may name any).  Every selected journal is checked before
+ * the first write; without the flag nothing is restored (64).
+ */
+static int restore_unsafe(const struct journal_info *v, int n, const bool *sel,
+			  const struct cpu_info *ci, bool unsafe_msr)
+{
+	struct msr_counters c;
+	char label[64];
+
+	for (int i = 0; i < n; i++) {
+		const struct journal_data *d = &v[i].data;
+
+		for (int k = 0; sel[i] && k < d->nregs; k++) {
+			const struct journal_reg *r = &d->regs[k];
+
+			if (!r->unsafe)
+				continue;
+			msr_reg_label_cpu(r->msr, cli_msr_counters(ci, r->cpu, &c), label,
+					  sizeof(label));
+			if (!unsafe_msr) {
+				cli_err("journal '%s': cpu %u %s was written with --unsafe-msr, "
+					"outside the write policy: restoring it writes that register "
+					"(check it with 'baretma pmu status', then give --unsafe-msr); "
+					"nothing restored", v[i].path, r->cpu, label);
+				return EX_USAGE;
+			}
+			cli_warn("journal '%s': restoring cpu %u %s = 0x%" PRIx64 ", outside the "
+				 "write policy (--unsafe-msr)", v[i].path, r->cpu, label, r->saved);
+		}
+	}
+	return EX_OK;
+}
+
+static int restore_one(struct msr_dev *dev, const struct cpu_info *ci,
+		       const struct journal_info *ji)
 {
 	const struct journal_data *d = &ji->data;
 	char buf[1024];
@@ -113,7 +153,7 @@ static int restore_one(struct msr_dev *dev, const struct journal_info *ji)
 		return cli_exit_for_errno(rc);
 	}
 	for (int c = 0; c < d->ncpus; c++) {
-		cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, d->cpus[c], false);
+		cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, ci, d->cpus[c], false);
 		printf("cpu %u: restored %s (saved by pid %ld, '%s')\n", d->cpus[c], buf,
 		       (long)ji->pid, d->cmd);
 	}
@@ -151,6 +191,7 @@ int cmd_pmu_restore(const struct pmu_opts *o)
 	struct cli_run r = { .wait = o->wait };
 	struct journal_info *v = NULL;
 	struct msr_dev *dev = NULL;
+	struct cpu_info *ci = NULL;
 	bool *sel = NULL;
 	int *order = NULL;
 	int n = 0, nwant = -1, rc = 0, st, any = 0;
@@ -173,7 +214,10 @@ int cmd_pmu_restore(const struct pmu_opts *o)
 		any += sel[i];
 	if ((st && st != EX_TEMPFAIL) || !any)
 		goto out;
-	rc = cli_msr_open(&dev);
+	ci = cli_names_identify(NULL); /* names by the CPUs' own counters */
+	rc = restore_unsafe(v, n, sel, ci, o->unsafe_msr);
+	if (!rc)
+		rc = cli_msr_open(&dev);
 	if (!rc)
 		rc = restore_preflight(dev, v, n, sel);
 	if (!rc)
@@ -187,7 +231,7 @@ int cmd_pmu_restore(const struct pmu_opts *o)
 		qsort(order, (size_t)n, sizeof(*order), newest_first);
 	for (int k = 0; k < n && !rc; k++)
 		if (sel[order[k]]) {
-			int one = restore_one(dev, &v[order[k]]);
+			int one = restore_one(dev, ci, &v[order[k]]);
 			st = st ? st : one;
 		}
 	st = rc ? rc : st;
@@ -198,6 +242,7 @@ out:
 		       state_dir_path());
 	free(order);
 	free(sel);
+	free(ci);
 	cli_pmu_journals_free(v, n);
 	msr_close(dev);
 	return st;

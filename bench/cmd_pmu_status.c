@@ -49,7 +49,8 @@ static unsigned fc3_field(uint64_t fcc)
 	return (unsigned)((fcc & FIXED_CTR3_FIELD_MASK) >> FIXED_CTR3_FIELD_SHIFT);
 }
 
-static void print_cpu(struct msr_dev *dev, const struct journal_info *ji, unsigned cpu)
+static void print_cpu(struct msr_dev *dev, const struct cpu_info *ci,
+		      const struct journal_info *ji, unsigned cpu)
 {
 	const struct journal_data *d = &ji->data;
 	struct live l = read_live(dev, d, cpu);
@@ -60,7 +61,7 @@ static void print_cpu(struct msr_dev *dev, const struct journal_info *ji, unsign
 	       d->kind == JOURNAL_ENABLE ? "enabled" : d->kind == JOURNAL_MSR_WRITE ? "written" :
 	       "left", (long)ji->pid, ji->alive ? "running" : "not running", when,
 	       d->user_only ? ", user only" : "");
-	cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, cpu, false);
+	cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, ci, cpu, false);
 	printf("  saved:   %s\n", buf);
 	if (l.rc == -EXDEV) {
 		printf("  now:     not read (the current MSR backend is '%s')\n", cli_msr_spec());
@@ -68,11 +69,11 @@ static void print_cpu(struct msr_dev *dev, const struct journal_info *ji, unsign
 	}
 	/* msr write: the registers it wrote, as they are now (not FC3's state) */
 	if (d->kind == JOURNAL_MSR_WRITE) {
-		cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, cpu, true);
+		cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, ci, cpu, true);
 		printf("  now:     %s\n", buf);
 		return;
 	}
-	cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, cpu, true);
+	cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, ci, cpu, true);
 	printf("  current: %s\n", buf);
 	if (l.rc)
 		printf("  now:     unreadable (%s)\n", strerror(-l.rc));
@@ -96,8 +97,8 @@ static void setting_now(const struct journal_setting *s, char *buf, size_t n)
 		fclose(f);
 }
 
-static void print_journal(struct msr_dev *dev, const struct journal_info *ji,
-			  const unsigned *want, int nwant)
+static void print_journal(struct msr_dev *dev, const struct cpu_info *ci,
+			  const struct journal_info *ji, const unsigned *want, int nwant)
 {
 	const struct journal_data *d = &ji->data;
 	char holder[1400], when[64], list[256], now[JOURNAL_SETTING_MAX];
@@ -109,6 +110,11 @@ static void print_journal(struct msr_dev *dev, const struct journal_info *ji,
 	printf("  command: %s\n  time:    %s\n  backend: %s\n  kind:    %s%s\n  cpus:    %s\n",
 	       d->cmd, when, d->backend, journal_kind_name(d->kind),
 	       d->user_only ? ", user only" : "", d->ncpus ? list : "none");
+	if (journal_data_unsafe(d))
+		printf("  unsafe:  %d register%s written with --unsafe-msr, outside the write "
+		       "policy (marked '(%s)' below): 'baretma pmu restore --unsafe-msr' puts "
+		       "%s back\n", journal_data_unsafe(d), journal_data_unsafe(d) > 1 ? "s" : "",
+		       JOURNAL_UNSAFE_MARK, journal_data_unsafe(d) > 1 ? "them" : "it");
 	for (int i = 0; i < d->nsettings; i++) {
 		setting_now(&d->settings[i], now, sizeof(now));
 		printf("  setting: %s saved '%s', now '%s'\n", d->settings[i].path,
@@ -116,7 +122,7 @@ static void print_journal(struct msr_dev *dev, const struct journal_info *ji,
 	}
 	for (int c = 0; c < d->ncpus; c++)
 		if (cli_pmu_wanted(want, nwant, d->cpus[c]))
-			print_cpu(dev, ji, d->cpus[c]);
+			print_cpu(dev, ci, ji, d->cpus[c]);
 }
 
 static json_t *hex_json(uint64_t v)
@@ -129,9 +135,11 @@ static json_t *hex_json(uint64_t v)
 
 /* An msr write journal's "now": every register it saved, by name (or
  * index), as it is now (null when unreadable). */
-static json_t *written_now(struct msr_dev *dev, const struct journal_data *d, unsigned cpu)
+static json_t *written_now(struct msr_dev *dev, const struct cpu_info *ci,
+			   const struct journal_data *d, unsigned cpu)
 {
 	json_t *now = json_object();
+	const char *name;
 	char key[16];
 
 	for (int i = 0; now && i < d->nregs; i++) {
@@ -141,15 +149,18 @@ static json_t *written_now(struct msr_dev *dev, const struct journal_data *d, un
 		if (r->cpu != cpu)
 			continue;
 		snprintf(key, sizeof(key), "0x%" PRIx32, r->msr);
-		json_object_set_new(now, msr_reg_name(r->msr) ? msr_reg_name(r->msr) : key,
+		name = cli_pmu_reg_name(ci, cpu, r->msr);
+		json_object_set_new(now, name ? name : key,
 				    !msr_read(dev, cpu, r->msr, &v) ? hex_json(v) : json_null());
 	}
 	return now;
 }
 
-/* One CPU: "saved" by field name, "registers" [{msr, name, saved, current}],
- * "now" (run, enable: FC3's field and bits 35/48; write: its registers). */
-static json_t *cpu_json(struct msr_dev *dev, const struct journal_data *d, unsigned cpu)
+/* One CPU: "saved" by field name, "registers" [{msr, name, saved, current,
+ * unsafe_msr}], "now" (run, enable: FC3's field and bits 35/48; write: its
+ * registers). */
+static json_t *cpu_json(struct msr_dev *dev, const struct cpu_info *ci,
+			const struct journal_data *d, unsigned cpu)
 {
 	static const struct { uint32_t msr; const char *key; } keys[] = {
 		{ IA32_PERF_GLOBAL_CTRL, "global_ctrl" }, { IA32_FIXED_CTR_CTRL, "fixed_ctr_ctrl" },
@@ -160,6 +171,7 @@ static json_t *cpu_json(struct msr_dev *dev, const struct journal_data *d, unsig
 
 	for (int i = 0; i < d->nregs; i++) {
 		const struct journal_reg *r = &d->regs[i];
+		const char *name = cli_pmu_reg_name(ci, cpu, r->msr);
 		uint64_t v;
 
 		if (r->cpu != cpu)
@@ -167,15 +179,15 @@ static json_t *cpu_json(struct msr_dev *dev, const struct journal_data *d, unsig
 		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 			if (keys[k].msr == r->msr)
 				json_object_set_new(saved, keys[k].key, hex_json(r->saved));
-		json_array_append_new(regs, json_pack("{s:o, s:o, s:o, s:o}",
-			"msr", hex_json(r->msr), "name", msr_reg_name(r->msr) ?
-			json_string(msr_reg_name(r->msr)) : json_null(),
+		json_array_append_new(regs, json_pack("{s:o, s:o, s:o, s:o, s:b}",
+			"msr", hex_json(r->msr), "name", name ? json_string(name) : json_null(),
 			"saved", hex_json(r->saved), "current",
-			l.rc != -EXDEV && !msr_read(dev, cpu, r->msr, &v) ? hex_json(v) : json_null()));
+			l.rc != -EXDEV && !msr_read(dev, cpu, r->msr, &v) ? hex_json(v) : json_null(),
+			"unsafe_msr", r->unsafe));
 	}
 	j = json_pack("{s:i, s:o, s:o}", "cpu", (int)cpu, "saved", saved, "registers", regs);
 	if (j && !l.rc && d->kind == JOURNAL_MSR_WRITE)
-		json_object_set_new(j, "now", written_now(dev, d, cpu));
+		json_object_set_new(j, "now", written_now(dev, ci, d, cpu));
 	else if (j && !l.rc)
 		json_object_set_new(j, "now", json_pack("{s:i, s:b, s:b}",
 			"fixed_ctr3_field", (int)fc3_field(l.fixed_ctr_ctrl),
@@ -190,8 +202,8 @@ static json_t *cpu_json(struct msr_dev *dev, const struct journal_data *d, unsig
 }
 
 /* Values as "0x.." strings: JSON numbers lose bits above 2^53. */
-static json_t *journal_json(struct msr_dev *dev, const struct journal_info *ji,
-			    const unsigned *want, int nwant)
+static json_t *journal_json(struct msr_dev *dev, const struct cpu_info *ci,
+			    const struct journal_info *ji, const unsigned *want, int nwant)
 {
 	const struct journal_data *d = &ji->data;
 	json_t *cpus = json_array(), *sets = json_array();
@@ -200,7 +212,7 @@ static json_t *journal_json(struct msr_dev *dev, const struct journal_info *ji,
 	cli_journal_holder(ji, holder, sizeof(holder));
 	for (int c = 0; c < d->ncpus; c++)
 		if (cli_pmu_wanted(want, nwant, d->cpus[c]))
-			json_array_append_new(cpus, cpu_json(dev, d, d->cpus[c]));
+			json_array_append_new(cpus, cpu_json(dev, ci, d, d->cpus[c]));
 	for (int i = 0; i < d->nsettings; i++) {
 		setting_now(&d->settings[i], now, sizeof(now));
 		json_array_append_new(sets, json_pack("{s:s, s:s, s:s}", "path",
@@ -218,6 +230,7 @@ int cmd_pmu_status(const struct pmu_opts *o)
 	static unsigned want[CPU_MAX_CPUS];
 	struct journal_info *v = NULL;
 	struct msr_dev *dev = NULL;
+	struct cpu_info *ci = NULL;
 	json_t *doc = NULL, *arr = NULL, *errs = NULL;
 	int n = 0, nwant = -1, shown = 0, rc = cli_msr_open(&dev);
 
@@ -227,6 +240,9 @@ int cmd_pmu_status(const struct pmu_opts *o)
 		rc = cli_state_dir_fail("list the journals", rc);
 	if (rc)
 		goto out;
+	/* the CPUs' own counters name the registers (0xce on an 8-counter part
+	 * is no IA32_PMCx); unidentified: the architectural ranges */
+	ci = n ? cli_names_identify(NULL) : NULL;
 	if (o->json) {
 		arr = json_array();
 		errs = json_array();
@@ -248,9 +264,9 @@ int cmd_pmu_status(const struct pmu_opts *o)
 			continue;
 		shown++;
 		if (o->json)
-			json_array_append_new(arr, journal_json(dev, &v[i], want, nwant));
+			json_array_append_new(arr, journal_json(dev, ci, &v[i], want, nwant));
 		else
-			print_journal(dev, &v[i], want, nwant);
+			print_journal(dev, ci, &v[i], want, nwant);
 	}
 	if (!o->json && !shown && !rc)
 		printf("no journal in '%s': no CPU enabled by 'baretma pmu enable' and no run "
@@ -262,6 +278,7 @@ int cmd_pmu_status(const struct pmu_opts *o)
 		fputc('\n', stdout);
 	}
 out:
+	free(ci);
 	json_decref(doc);
 	cli_pmu_journals_free(v, n);
 	msr_close(dev);

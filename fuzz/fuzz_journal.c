@@ -7,12 +7,18 @@
  *
  * Besides crashes, leaks and undefined behaviour, two properties abort:
  *   - what journal_load() accepts is within the limits of msr/journal.h
- *     (counts, CPU numbers, distinct registers, the CPU list, settings
- *     under /sys/ or /proc/sys/, NUL-terminated strings);
+ *     (counts, CPU numbers, distinct registers, the CPU list,
+ *     NUL-terminated strings) and holds only what baretma changes ("What a
+ *     journal may hold", restated here from its sources, not taken from
+ *     the code under test): the settings files of msr/settings.h with
+ *     their kernel values, run/enable journals pmu_program()'s four
+ *     registers unmarked, write journals the architectural PMU registers
+ *     (pmu-reference §1.1) or any register marked unsafe-msr;
  *   - the format is canonical (msr/journal.h: "single spaces, nothing
  *     else", hex without leading zeros, exact percent-encoding), so a
  *     journal it accepts, written out again by the rules of the header,
- *     is the input byte for byte, once the input's reg and setting lines
+ *     is the input byte for byte (a reg's " unsafe-msr" mark included),
+ *     once the input's reg and setting lines
  *     (which may come in any mix) are put regs first, each kind in its
  *     order, as the writer puts them.
  * Never restores anything: journal_restore_data() would write MSRs and
@@ -83,8 +89,9 @@ static char *render(const struct journal_data *d, size_t *len)
 			    d->starttime, d->time, d->cmd, d->backend,
 			    journal_kind_name(d->kind), d->user_only);
 	for (int i = 0; i < d->nregs; i++)
-		o += (size_t)sprintf(t + o, "reg %u 0x%" PRIx32 " 0x%" PRIx64 "\n", d->regs[i].cpu,
-				     d->regs[i].msr, d->regs[i].saved);
+		o += (size_t)sprintf(t + o, "reg %u 0x%" PRIx32 " 0x%" PRIx64 "%s\n", d->regs[i].cpu,
+				     d->regs[i].msr, d->regs[i].saved,
+				     d->regs[i].unsafe ? " unsafe-msr" : "");
 	for (int i = 0; i < d->nsettings; i++) {
 		memcpy(t + o, "setting ", 8);
 		o = enc(t, o + 8, d->settings[i].path);
@@ -122,6 +129,40 @@ static char *regs_first(const uint8_t *data, size_t size)
 	return t;
 }
 
+/* The files and values baretma changes (msr/settings.h, from the kernel:
+ * arch/x86/events/core.c set_attr_rdpmc, kernel/watchdog.c, arch/x86/kernel/msr.c). */
+static bool setting_ok(const char *file, const char *value)
+{
+	static const struct { const char *path, *values[4]; } files[] = {
+		{ "/sys/bus/event_source/devices/cpu/rdpmc", { "0", "1", "2" } },
+		{ "/sys/bus/event_source/devices/cpu_core/rdpmc", { "0", "1", "2" } },
+		{ "/sys/bus/event_source/devices/cpu_atom/rdpmc", { "0", "1", "2" } },
+		{ "/proc/sys/kernel/nmi_watchdog", { "0", "1" } },
+		{ "/sys/module/msr/parameters/allow_writes", { "on", "off", "default" } },
+	};
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		for (int v = 0; !strcmp(files[i].path, file) && v < 4 && files[i].values[v]; v++)
+			if (!strcmp(files[i].values[v], value))
+				return true;
+	return false;
+}
+
+/* What a journal of @kind may hold (pmu-reference §1.1 addresses). */
+static bool reg_ok(enum journal_kind kind, const struct journal_reg *r)
+{
+	uint32_t m = r->msr;
+
+	if (kind != JOURNAL_MSR_WRITE)	/* GLOBAL_CTRL, FIXED_CTR_CTRL, FIXED_CTR3, PERF_METRICS */
+		return !r->unsafe && (m == 0x38f || m == 0x38d || m == 0x30c || m == 0x329);
+	return r->unsafe ||
+	       (m >= 0xc1 && m <= 0xc8) ||     /* IA32_PMC0-7 */
+	       (m >= 0x186 && m <= 0x18d) ||   /* IA32_PERFEVTSEL0-7 */
+	       (m >= 0x4c1 && m <= 0x4c8) ||   /* IA32_A_PMC0-7 */
+	       (m >= 0x309 && m <= 0x30f) ||   /* IA32_FIXED_CTR0-6 */
+	       m == 0x38d || m == 0x38f || m == 0x390 || m == 0x329;
+}
+
 static void check(const struct journal_data *d, const uint8_t *data, size_t size)
 {
 	size_t len;
@@ -135,7 +176,7 @@ static void check(const struct journal_data *d, const uint8_t *data, size_t size
 	for (int i = 0; i < d->nregs; i++) {
 		bool listed = false;
 
-		if (d->regs[i].cpu >= JOURNAL_MAX_CPUS)
+		if (d->regs[i].cpu >= JOURNAL_MAX_CPUS || !reg_ok(d->kind, &d->regs[i]))
 			abort();
 		for (int k = 0; k < i; k++)
 			if (d->regs[k].cpu == d->regs[i].cpu && d->regs[k].msr == d->regs[i].msr)
@@ -149,8 +190,7 @@ static void check(const struct journal_data *d, const uint8_t *data, size_t size
 		const struct journal_setting *s = &d->settings[i];
 
 		if (!memchr(s->path, 0, sizeof(s->path)) || !memchr(s->value, 0, sizeof(s->value)) ||
-		    (strncmp(s->path, "/sys/", 5) && strncmp(s->path, "/proc/sys/", 10)) ||
-		    strstr(s->path, "/../") || strstr(s->path, "/./") || strstr(s->path, "//"))
+		    !setting_ok(s->path, s->value))
 			abort();
 	}
 	t = render(d, &len);

@@ -171,7 +171,7 @@ int journal_save_regs(struct journal *j, const struct journal_reg *regs, int n)
 	int nregs = d->nregs, ncpus = d->ncpus, rc;
 
 	for (int i = 0; i < n; i++)
-		if (regs[i].cpu >= JOURNAL_MAX_CPUS)
+		if (regs[i].cpu >= JOURNAL_MAX_CPUS || journal_reg_check(d->kind, &regs[i]))
 			return -EINVAL;
 	for (int i = 0; i < n; i++) {
 		if (find_reg(d, d->nregs, regs[i].cpu, regs[i].msr) >= 0)
@@ -209,9 +209,7 @@ static int check_setting(const char *path, const char *saved)
 		return -EINVAL;
 	if (strlen(path) >= JOURNAL_SETTING_MAX || strlen(saved) >= JOURNAL_SETTING_MAX)
 		return -ENAMETOOLONG;
-	if (!journal_setting_path_ok(path) || !*saved || strchr(saved, '\n'))
-		return -EINVAL;
-	return 0;
+	return journal_setting_check(path, saved) ? -EINVAL : 0;
 }
 
 int journal_save_setting(struct journal *j, const char *path, const char *saved)

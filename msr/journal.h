@@ -29,19 +29,43 @@
  *                          written on purpose; nobody restores either on
  *                          exit ("pmu restore" does)
  *   user_only 0|1
- *   reg CPU 0xMSR 0xSAVED  one per register, in the order saved; CPU
+ *   reg CPU 0xMSR 0xSAVED [unsafe-msr]
+ *                          one per register, in the order saved; CPU
  *                          decimal below JOURNAL_MAX_CPUS, hex lower case
- *                          without leading zeros (as sigsafe_put_hex)
+ *                          without leading zeros (as sigsafe_put_hex);
+ *                          " unsafe-msr" (kind write only) marks a register
+ *                          `msr write --unsafe-msr` wrote outside the write
+ *                          policy: restoring it needs --unsafe-msr too
  *   setting PATH VALUE     a sysfs/procfs file; PATH relative to the sysroot
- *                          ($BARETMA_SYSROOT, cpu/cpu.h cpu_sysfs_path),
- *                          under /sys/ or /proc/sys/ with no "." or ".."
- *                          component; VALUE its first line before the
- *                          change; both percent-encoded: bytes <= 0x20,
- *                          >= 0x7f and '%' as "%XX" (upper-case hex), and
- *                          nothing else is encoded
+ *                          ($BARETMA_SYSROOT, cpu/cpu.h cpu_sysfs_path);
+ *                          VALUE its first line before the change; both
+ *                          percent-encoded: bytes <= 0x20, >= 0x7f and '%'
+ *                          as "%XX" (upper-case hex), and nothing else is
+ *                          encoded
  * The header keys come exactly once, in this order; reg and setting lines
  * follow in any mix.  A (cpu, msr) pair or a PATH appears at most once: the
  * first saved value is the one from before baretma.
+ *
+ * What a journal may hold: only what baretma itself changes, since
+ * restoring it writes as root whatever the file says (a planted journal
+ * must not turn `pmu restore` into a write to core_pattern or
+ * IA32_MISC_ENABLE).  Anything else makes the journal malformed, both when
+ * loading (journal_load: -EINVAL, "line N: ...", so nothing of it is
+ * restored) and when saving (journal_save_reg/_setting: -EINVAL):
+ *   - a setting: one of the files of msr/settings.h (setting_of_file), with
+ *     a value that setting takes (setting_value_ok: rdpmc 0, 1, 2;
+ *     nmi_watchdog 0, 1; allow_writes on, off, default);
+ *   - kind run or enable: the registers pmu_program() saves
+ *     (msr/pmu.h pmu_journal_regs: IA32_PERF_GLOBAL_CTRL,
+ *     IA32_FIXED_CTR_CTRL, IA32_FIXED_CTR3, IA32_PERF_METRICS), never
+ *     marked unsafe-msr;
+ *   - kind write: a register of the write policy (msr/msr_policy.h
+ *     msr_policy_knows: the architectural PMU registers at the most the SDM
+ *     ranges hold, since the journal does not record the CPU's counts), or
+ *     any register marked unsafe-msr.
+ * Register values are not checked: they are what the hardware held, and a
+ * PMU register written a value it does not take is a #GP (-EIO), not a
+ * write elsewhere.
  *
  * Restore order (journal_restore, journal_restore_data), per CPU in the
  * order the CPUs first appear: if IA32_PERF_GLOBAL_CTRL (msr/intel_regs.h)
@@ -89,11 +113,16 @@ enum journal_kind {
  * "write"; NULL for a value that is no kind. */
 const char *journal_kind_name(enum journal_kind kind);
 
+/* The word after a reg line's value that marks it unsafe (format above). */
+#define JOURNAL_UNSAFE_MARK "unsafe-msr"
+
 /* One saved register. */
 struct journal_reg {
 	unsigned cpu;     /* OS CPU number */
 	uint32_t msr;     /* MSR index */
 	uint64_t saved;   /* the value before baretma wrote it */
+	bool unsafe;      /* written with --unsafe-msr outside the write policy
+			   * (kind write only): restoring it needs --unsafe-msr */
 };
 
 /* One saved setting. */
@@ -147,10 +176,12 @@ int journal_begin(struct journal **out, const char *cmd, const char *backend,
  * journal_save_reg - record that @msr of @cpu held @saved, and persist the
  * journal; call it after reading the register and BEFORE writing it.
  * Does nothing (returns 0) when (@cpu, @msr) is already recorded: the first
- * saved value is the one from before baretma.
- * Returns 0, -EINVAL (@cpu >= JOURNAL_MAX_CPUS), -ENOSPC (more than
- * JOURNAL_MAX_REGS registers), or -errno from writing the file (then the
- * register is not recorded and must not be written).
+ * saved value is the one from before baretma.  The register is not marked
+ * unsafe-msr (journal_save_regs can).
+ * Returns 0, -EINVAL (@cpu >= JOURNAL_MAX_CPUS, or a register the
+ * journal's kind may not hold: "What a journal may hold" above), -ENOSPC
+ * (more than JOURNAL_MAX_REGS registers), or -errno from writing the file
+ * (then the register is not recorded and must not be written).
  */
 int journal_save_reg(struct journal *j, unsigned cpu, uint32_t msr, uint64_t saved);
 
@@ -166,8 +197,8 @@ int journal_save_regs(struct journal *j, const struct journal_reg *regs, int n);
  * sysroot, e.g. "/proc/sys/kernel/nmi_watchdog") had the first line @saved
  * (no newline), and persist; call it BEFORE writing the file.  Does nothing
  * when @path is already recorded.
- * Returns 0, -EINVAL (@path not under /sys/ or /proc/sys/, or with an
- * empty, "." or ".." component; @saved empty or with a newline),
+ * Returns 0, -EINVAL (@path not a file of msr/settings.h, or @saved not a
+ * value that setting takes: "What a journal may hold" above),
  * -ENAMETOOLONG (@path or @saved of JOURNAL_SETTING_MAX bytes or more, or
  * the full path too long), -ENOSPC (more than JOURNAL_MAX_SETTINGS), or
  * -errno from writing the file.
@@ -252,9 +283,14 @@ const char *journal_last_error(void);
  * journal_restore_data - journal_restore() for a loaded journal (after the
  * run was killed): same order, same returns, the same code.  @dev should
  * be opened on @d->backend; settings go to the full paths resolved at
- * load.  Removes nothing (journal_remove does).
+ * load.  Removes nothing (journal_remove does).  Registers marked
+ * unsafe-msr are written like the others: the caller asks the user first
+ * (journal_data_unsafe).
  */
 int journal_restore_data(const struct journal_data *d, struct msr_dev *dev);
+
+/* journal_data_unsafe - how many registers of @d are marked unsafe-msr. */
+int journal_data_unsafe(const struct journal_data *d);
 
 /* What journal_list() knows about one journal file. */
 struct journal_info {

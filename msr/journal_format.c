@@ -17,6 +17,10 @@
 #include "cpu/cpu.h"
 #include "msr/journal.h"
 #include "msr/journal_int.h"
+#include "msr/msr_names.h"
+#include "msr/msr_policy.h"
+#include "msr/pmu.h"
+#include "msr/settings.h"
 #include "sigsafe.h"
 
 #define JOURNAL_MAGIC "# baretma journal v2"
@@ -90,21 +94,25 @@ static int decode(const char *s, size_t len, char *dst, size_t n)
 	return 0;
 }
 
-/* Under /sys/ or /proc/sys/, components neither empty nor "." nor "..". */
-bool journal_setting_path_ok(const char *p)
-{
-	if (strncmp(p, "/sys/", 5) && strncmp(p, "/proc/sys/", 10))
-		return false;
-	while (*p == '/') {
-		const char *c = p + 1, *e = strchr(c, '/');
-		size_t len = e ? (size_t)(e - c) : strlen(c);
+/* ----------------------------------------------- what a journal holds */
 
-		if (len == 0 || (len == 1 && c[0] == '.') ||
-		    (len == 2 && c[0] == '.' && c[1] == '.'))
-			return false;
-		p = c + len;
-	}
-	return *p == '\0';
+/* One of the files baretma changes, with a value that setting takes. */
+int journal_setting_check(const char *path, const char *value)
+{
+	enum setting s;
+
+	if (setting_of_file(path, &s))
+		return -ENOENT;
+	return setting_value_ok(s, value) ? 0 : -EINVAL;
+}
+
+/* Run and enable: what pmu_program() saves; write: the write policy's
+ * registers, or any register marked unsafe-msr. */
+int journal_reg_check(enum journal_kind kind, const struct journal_reg *r)
+{
+	if (kind != JOURNAL_MSR_WRITE)
+		return r->unsafe ? -EPERM : pmu_journal_saves(r->msr) ? 0 : -EINVAL;
+	return r->unsafe || msr_policy_knows(r->msr) ? 0 : -EINVAL;
 }
 
 /* The full path of @path under $BARETMA_SYSROOT into @full. */
@@ -147,6 +155,11 @@ size_t journal_render(const struct journal *j)
 		o += sigsafe_put_hex(t + o, r->msr);
 		t[o++] = ' ';
 		o += sigsafe_put_hex(t + o, r->saved);
+		if (r->unsafe) {
+			t[o++] = ' ';
+			memcpy(t + o, JOURNAL_UNSAFE_MARK, strlen(JOURNAL_UNSAFE_MARK));
+			o += strlen(JOURNAL_UNSAFE_MARK);
+		}
 		t[o++] = '\n';
 	}
 	for (int i = 0; i < d->nsettings; i++) {
@@ -235,13 +248,39 @@ static bool hex_token(const char **s, const char *e, int digits, uint64_t *v)
 	return true;
 }
 
+/* The register may be in a journal of this kind (msr/journal.h). */
+static int check_reg(struct parser *p, const struct journal_reg *r)
+{
+	const char *kind = journal_kind_name(p->d->kind);
+	char label[64];
+
+	msr_reg_label(r->msr, label, sizeof(label));
+	switch (journal_reg_check(p->d->kind, r)) {
+	case 0:
+		return 0;
+	case -EPERM:
+		return fail(p, "reg: '%s' in a journal of kind %s (only 'msr write "
+			    "--unsafe-msr' marks a register, in a journal of kind write)",
+			    JOURNAL_UNSAFE_MARK, kind);
+	default:
+		if (p->d->kind == JOURNAL_MSR_WRITE)
+			return fail(p, "reg: %s is outside the write policy and not marked '%s' "
+				    "(msr write saves no such register without --unsafe-msr)",
+				    label, JOURNAL_UNSAFE_MARK);
+		return fail(p, "reg: %s is not a register a journal of kind %s holds (only "
+			    "IA32_PERF_GLOBAL_CTRL, IA32_FIXED_CTR_CTRL, IA32_FIXED_CTR3 and "
+			    "IA32_PERF_METRICS)", label, kind);
+	}
+}
+
 static int parse_reg(struct parser *p, const char *v, const char *e)
 {
 	struct journal_data *d = p->d;
 	const char *sp = memchr(v, ' ', (size_t)(e - v));
+	struct journal_reg r;
 	unsigned long long cpu;
 	uint64_t msr, val;
-	int dup;
+	int dup, rc;
 
 	if (!sp || !journal_dec_exact(v, sp, JOURNAL_MAX_CPUS - 1, &cpu))
 		return fail(p, "reg: CPU must be a decimal number below %d", JOURNAL_MAX_CPUS);
@@ -250,9 +289,20 @@ static int parse_reg(struct parser *p, const char *v, const char *e)
 		return fail(p, "reg: bad hex MSR (want 0x and 1-8 lower-case hex digits, "
 			    "no leading zeros)");
 	v++;
-	if (!hex_token(&v, e, 16, &val) || v != e)
+	if (!hex_token(&v, e, 16, &val) || (v != e && *v != ' '))
 		return fail(p, "reg: bad hex value (want 0x and 1-16 lower-case hex digits, "
-			    "no leading zeros, then the end of the line)");
+			    "no leading zeros)");
+	r = (struct journal_reg){ .cpu = (unsigned)cpu, .msr = (uint32_t)msr, .saved = val };
+	if (v != e) {
+		if ((size_t)(e - v) != 1 + strlen(JOURNAL_UNSAFE_MARK) ||
+		    memcmp(v + 1, JOURNAL_UNSAFE_MARK, strlen(JOURNAL_UNSAFE_MARK)))
+			return fail(p, "reg: after the value, only ' %s' or the end of the line",
+				    JOURNAL_UNSAFE_MARK);
+		r.unsafe = true;
+	}
+	rc = check_reg(p, &r);
+	if (rc)
+		return rc;
 	dup = find_reg(d, d->nregs, (unsigned)cpu, (uint32_t)msr);
 	if (dup >= 0)
 		return fail(p, "duplicate reg cpu %llu msr 0x%" PRIx64 " (first at line %u)",
@@ -260,8 +310,7 @@ static int parse_reg(struct parser *p, const char *v, const char *e)
 	if (d->nregs >= JOURNAL_MAX_REGS)
 		return fail(p, "more than %d registers", JOURNAL_MAX_REGS);
 	p->reg_line[d->nregs] = p->line;
-	add_reg(d, &(struct journal_reg){ .cpu = (unsigned)cpu, .msr = (uint32_t)msr,
-					  .saved = val });
+	add_reg(d, &r);
 	return 0;
 }
 
@@ -270,6 +319,7 @@ static int parse_setting(struct parser *p, const char *v, const char *e)
 	struct journal_data *d = p->d;
 	const char *sp = memchr(v, ' ', (size_t)(e - v));
 	struct journal_setting *s = &d->settings[d->nsettings];
+	enum setting which;
 
 	if (d->nsettings >= JOURNAL_MAX_SETTINGS)
 		return fail(p, "more than %d settings", JOURNAL_MAX_SETTINGS);
@@ -278,9 +328,15 @@ static int parse_setting(struct parser *p, const char *v, const char *e)
 	if (decode(v, (size_t)(sp - v), s->path, sizeof(s->path)) ||
 	    decode(sp + 1, (size_t)(e - sp - 1), s->value, sizeof(s->value)))
 		return fail(p, "setting: bad percent-encoding");
-	if (!journal_setting_path_ok(s->path))
-		return fail(p, "setting: path '%s' is not under /sys/ or /proc/sys/ "
-			    "(or has an empty, '.' or '..' component)", s->path);
+	/* journal_setting_check, with the reason for the message */
+	if (setting_of_file(s->path, &which))
+		return fail(p, "setting: path '%s' is not a file baretma changes (the rdpmc "
+			    "files of perf's cpu, cpu_core, cpu_atom PMUs, "
+			    "/proc/sys/kernel/nmi_watchdog, "
+			    "/sys/module/msr/parameters/allow_writes)", s->path);
+	if (!setting_value_ok(which, s->value))
+		return fail(p, "setting: value '%s' of '%s' is not one %s takes (%s)", s->value,
+			    s->path, setting_name(which), setting_values_text(which));
 	for (int i = 0; i < d->nsettings; i++)
 		if (strcmp(d->settings[i].path, s->path) == 0)
 			return fail(p, "duplicate setting '%s' (first at line %u)", s->path,

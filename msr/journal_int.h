@@ -22,7 +22,7 @@
 
 #include "msr/journal.h"
 
-#define REG_LINE_MAX 48       /* "reg 8191 0xffffffff 0xffffffffffffffff\n" is 39 */
+#define REG_LINE_MAX 64       /* "reg 8191 0xffffffff 0xffffffffffffffff unsafe-msr\n" is 50 */
 #define SETTING_LINE_MAX (sizeof("setting  \n") + 6 * (JOURNAL_SETTING_MAX - 1))
 #define HEADER_MAX (512 + JOURNAL_CMD_MAX + JOURNAL_BACKEND_MAX)
 #define JOURNAL_TEXT_MAX (HEADER_MAX + (size_t)JOURNAL_MAX_REGS * REG_LINE_MAX + \
@@ -114,9 +114,15 @@ int journal_unlink_file(struct journal *j);
 /* The whole file text of @j into j->text; returns its length. */
 size_t journal_render(const struct journal *j);
 
-/* @p is a setting PATH msr/journal.h allows: under /sys/ or /proc/sys/,
- * components neither empty nor "." nor "..". */
-bool journal_setting_path_ok(const char *p);
+/* May a journal hold the setting @path with the value @value
+ * (msr/journal.h "What a journal may hold")?  0, -ENOENT (not a file
+ * baretma changes), -EINVAL (not a value that setting takes). */
+int journal_setting_check(const char *path, const char *value);
+
+/* May a journal of @kind hold the register @r (same rules)?  0, -EPERM
+ * (unsafe-msr mark outside a write journal), -EINVAL (a register that
+ * kind never saves; kind write: outside the write policy, not marked). */
+int journal_reg_check(enum journal_kind kind, const struct journal_reg *r);
 
 /* The full path of @path under $BARETMA_SYSROOT into @full (@n bytes);
  * 0 or -ENAMETOOLONG. */

@@ -86,6 +86,15 @@ int journal_restore_data(const struct journal_data *d, struct msr_dev *dev)
 	return rc;
 }
 
+int journal_data_unsafe(const struct journal_data *d)
+{
+	int n = 0;
+
+	for (int i = 0; i < d->nregs; i++)
+		n += d->regs[i].unsafe;
+	return n;
+}
+
 int journal_restore(struct journal *j, struct msr_dev *dev)
 {
 	int rc = journal_restore_data(&j->d, dev);

@@ -1,6 +1,7 @@
 /* msr/msr_names.c - see msr_names.h; the addresses are pmu-reference §1.1. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <strings.h>
 
@@ -49,9 +50,37 @@ const char *msr_reg_name(uint32_t msr)
 	return NULL;
 }
 
+/* The architectural counter ranges of the table (pmu-reference §1.1). */
+#define GP_ARCH    8u
+#define FIXED_ARCH 7u
+
+/* Does @c have the counter whose register @msr is?  true for a register
+ * that is no counter's. */
+static bool has_counter(uint32_t msr, const struct msr_counters *c)
+{
+	static const uint32_t gp_base[] = { IA32_PMC0, IA32_PERFEVTSEL0, IA32_A_PMC0 };
+
+	for (size_t k = 0; k < sizeof(gp_base) / sizeof(gp_base[0]); k++)
+		if (msr >= gp_base[k] && msr < gp_base[k] + GP_ARCH)
+			return c->gp_mask & (1u << (msr - gp_base[k]));
+	if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + FIXED_ARCH)
+		return c->fixed_mask & (1u << (msr - IA32_FIXED_CTR0));
+	return true;
+}
+
+const char *msr_reg_name_cpu(uint32_t msr, const struct msr_counters *c)
+{
+	return !c || has_counter(msr, c) ? msr_reg_name(msr) : NULL;
+}
+
 const char *msr_reg_label(uint32_t msr, char *buf, size_t n)
 {
-	const char *name = msr_reg_name(msr);
+	return msr_reg_label_cpu(msr, NULL, buf, n);
+}
+
+const char *msr_reg_label_cpu(uint32_t msr, const struct msr_counters *c, char *buf, size_t n)
+{
+	const char *name = msr_reg_name_cpu(msr, c);
 
 	if (name)
 		snprintf(buf, n, "%s (0x%" PRIx32 ")", name, msr);

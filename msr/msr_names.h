@@ -26,6 +26,28 @@ const char *msr_reg_name(uint32_t msr);
  */
 const char *msr_reg_label(uint32_t msr, char *buf, size_t n);
 
+/* The counters one CPU has, for naming its registers (msr_reg_name_cpu):
+ * its core kind's masks (cpu/cpu.h struct cpu_kind, from CPUID leaf 0xA /
+ * 0x23). */
+struct msr_counters {
+	uint32_t gp_mask;     /* bit i: IA32_PMCi, IA32_A_PMCi, IA32_PERFEVTSELi exist */
+	uint32_t fixed_mask;  /* bit i: IA32_FIXED_CTRi exists */
+};
+
+/*
+ * msr_reg_name_cpu - msr_reg_name() on a CPU with the counters @c: a
+ * counter register the CPU does not have (IA32_PMC6 on a 6-counter E-core,
+ * IA32_FIXED_CTR3 without fixed counter 3) has no name there (NULL), since
+ * that address is no register of its PMU.  @c NULL: the caller does not
+ * know the CPU's counters, and the table's architectural ranges apply
+ * (msr_reg_name).
+ */
+const char *msr_reg_name_cpu(uint32_t msr, const struct msr_counters *c);
+
+/* msr_reg_label_cpu - msr_reg_label() with msr_reg_name_cpu()'s name:
+ * "IA32_PMC6 (0xc7)" or "MSR 0xc7".  Returns @buf. */
+const char *msr_reg_label_cpu(uint32_t msr, const struct msr_counters *c, char *buf, size_t n);
+
 /*
  * msr_reg_lookup - the index of the register called @name, ASCII
  * case-insensitive ("ia32_perf_global_ctrl" is 0x38f); the SDM's older

@@ -157,3 +157,15 @@ enum msr_write_verdict msr_write_check(const struct msr_pmu_caps *c, uint32_t ms
 	snprintf(why, wn, "%s is not a PMU register baretma knows", name);
 	return MSR_WRITE_UNKNOWN;
 }
+
+bool msr_policy_knows(uint32_t msr)
+{
+	/* Every counter the architectural ranges hold, every bit defined. */
+	static const struct msr_pmu_caps most = {
+		.gp_counters = MAX_GP_ARCH, .gp_width = 64,
+		.fixed_mask = (1u << MAX_FIXED_ARCH) - 1, .fixed_width = 64,
+		.perf_metrics_level = 2, .full_width_write = true, .metrics_clear = true,
+	};
+
+	return msr_write_check(&most, msr, 0, NULL, 0) == MSR_WRITE_OK;
+}

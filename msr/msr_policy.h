@@ -63,4 +63,22 @@ enum msr_write_verdict {
 enum msr_write_verdict msr_write_check(const struct msr_pmu_caps *caps, uint32_t msr,
 				       uint64_t val, char *why, size_t n);
 
+/*
+ * msr_policy_knows - is @msr a register msr_write_check() lets `msr write`
+ * write on SOME Intel CPU (MSR_WRITE_OK for the value 0), so that a `msr
+ * write` journal may hold it without the unsafe-msr mark (msr/journal.h)?
+ * The register set is taken at the most the architectural ranges hold, not
+ * at one CPU's counts: a journal does not record the CPU it was written on,
+ * and a journal read on another part (or with a CPUID dump) must not be
+ * told apart by capabilities it cannot prove.  So: IA32_PMC0-7,
+ * IA32_A_PMC0-7, IA32_PERFEVTSEL0-7 (x < 8: past that the addresses are
+ * other registers, 0x18e.. and 0xc9..; pmu-reference §1.1), IA32_FIXED_CTR0-6
+ * (0x309-0x30f), IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL,
+ * IA32_PERF_GLOBAL_STATUS_RESET, IA32_PERF_METRICS.  Every one of them is a PMU register: restoring one a
+ * CPU lacks is a #GP (-EIO), never a write to another register.  The
+ * read-only ones (GLOBAL_STATUS, GLOBAL_INUSE, PERF_CAPABILITIES) are not
+ * in the set: `msr write` never writes them, even with --unsafe-msr.
+ */
+bool msr_policy_knows(uint32_t msr);
+
 #endif

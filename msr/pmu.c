@@ -128,16 +128,29 @@ static int program_regs(struct msr_dev *dev, unsigned cpu, const struct pmu_conf
 	return rc;
 }
 
+const uint32_t pmu_journal_regs[PMU_JOURNAL_NREGS] = {
+	IA32_PERF_GLOBAL_CTRL, IA32_FIXED_CTR_CTRL, IA32_FIXED_CTR3, IA32_PERF_METRICS,
+};
+
+bool pmu_journal_saves(uint32_t msr)
+{
+	for (int i = 0; i < PMU_JOURNAL_NREGS; i++)
+		if (pmu_journal_regs[i] == msr)
+			return true;
+	return false;
+}
+
 /* The values of step 1 into the journal, in the order read (pmu.h). */
 static int journal_saved(struct journal *j, const struct pmu_saved *s)
 {
-	struct journal_reg r[4] = {
-		{ s->cpu, IA32_PERF_GLOBAL_CTRL, s->global_ctrl },
-		{ s->cpu, IA32_FIXED_CTR_CTRL, s->fixed_ctr_ctrl },
-		{ s->cpu, IA32_FIXED_CTR3, s->fixed_ctr3 },
-		{ s->cpu, IA32_PERF_METRICS, s->perf_metrics_val },
+	const uint64_t val[PMU_JOURNAL_NREGS] = {
+		s->global_ctrl, s->fixed_ctr_ctrl, s->fixed_ctr3, s->perf_metrics_val,
 	};
+	struct journal_reg r[PMU_JOURNAL_NREGS];
 
+	for (int i = 0; i < PMU_JOURNAL_NREGS; i++)
+		r[i] = (struct journal_reg){ .cpu = s->cpu, .msr = pmu_journal_regs[i],
+					     .saved = val[i] };
 	return j ? journal_save_regs(j, r, s->perf_metrics ? 4 : 3) : 0;
 }
 

@@ -16,6 +16,7 @@ struct setting_def {
 	const char *name;
 	const char *files[SETTING_MAX_FILES]; /* relative to the sysroot; NULL ends */
 	const char *values[4];                /* accepted by setting_change; NULL ends */
+	const char *values_text;              /* the same, for messages */
 };
 
 static const struct setting_def defs[] = {
@@ -25,16 +26,19 @@ static const struct setting_def defs[] = {
 		  "/sys/bus/event_source/devices/cpu_core/rdpmc",
 		  "/sys/bus/event_source/devices/cpu_atom/rdpmc" },
 		{ "0", "1", "2", NULL },
+		"0, 1 or 2",
 	},
 	[SETTING_NMI_WATCHDOG] = {
 		"nmi_watchdog",
 		{ "/proc/sys/kernel/nmi_watchdog", NULL, NULL },
 		{ "0", "1", NULL, NULL },
+		"0 or 1",
 	},
 	[SETTING_MSR_ALLOW_WRITES] = {
 		"msr_allow_writes",
 		{ "/sys/module/msr/parameters/allow_writes", NULL, NULL },
 		{ "on", "off", "default", NULL },
+		"on, off or default",
 	},
 };
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))
@@ -49,6 +53,39 @@ const char *setting_name(enum setting s)
 	const struct setting_def *d = def_of(s);
 
 	return d ? d->name : "?";
+}
+
+int setting_of_file(const char *path, enum setting *s)
+{
+	for (size_t i = 0; path && i < NDEFS; i++)
+		for (int f = 0; f < SETTING_MAX_FILES && defs[i].files[f]; f++)
+			if (!strcmp(defs[i].files[f], path)) {
+				*s = (enum setting)i;
+				return 0;
+			}
+	return -ENOENT;
+}
+
+const char *setting_values_text(enum setting s)
+{
+	const struct setting_def *d = def_of(s);
+
+	return d ? d->values_text : "";
+}
+
+static bool value_ok(const struct setting_def *d, const char *value)
+{
+	for (int i = 0; value && d->values[i]; i++)
+		if (strcmp(d->values[i], value) == 0)
+			return true;
+	return false;
+}
+
+bool setting_value_ok(enum setting s, const char *value)
+{
+	const struct setting_def *d = def_of(s);
+
+	return d && value_ok(d, value);
 }
 
 static void put_where(char *where, size_t wlen, const char *path)
@@ -95,14 +132,6 @@ int setting_read(enum setting s, char *value, size_t n, char *where, size_t wlen
 	}
 	put_where(where, wlen, files[0]);
 	return cpu_sysfs_read_line(files[0], value, n);
-}
-
-static bool value_ok(const struct setting_def *d, const char *value)
-{
-	for (int i = 0; value && d->values[i]; i++)
-		if (strcmp(d->values[i], value) == 0)
-			return true;
-	return false;
 }
 
 int setting_write_path(const char *full, const char *value)

@@ -22,6 +22,7 @@
 #ifndef BARETMA_SETTINGS_H
 #define BARETMA_SETTINGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "msr/journal.h"
@@ -41,6 +42,26 @@ enum setting {
 
 /* setting_name - "rdpmc", "nmi_watchdog" or "msr_allow_writes" ("?" else). */
 const char *setting_name(enum setting s);
+
+/*
+ * setting_of_file - the setting one of whose files (as listed above,
+ * relative to the sysroot: "/proc/sys/kernel/nmi_watchdog") is @path,
+ * byte for byte.  These are the only files baretma changes, so the only
+ * ones a journal may restore (msr/journal.h).
+ * Returns 0 and stores it in *@s, or -ENOENT for any other path.
+ */
+int setting_of_file(const char *path, enum setting *s);
+
+/*
+ * setting_value_ok - is @value one that @s takes (the values listed above,
+ * exactly as the kernel prints them: rdpmc "0" "1" "2", nmi_watchdog "0"
+ * "1", msr_allow_writes "on" "off" "default")?  False for an unknown @s.
+ */
+bool setting_value_ok(enum setting s, const char *value);
+
+/* setting_values_text - those values for messages: "0, 1 or 2" ("" for an
+ * unknown @s). */
+const char *setting_values_text(enum setting s);
 
 /*
  * setting_files - the files of @s that exist under the sysroot, as paths

@@ -77,30 +77,63 @@ out=$("$BARETMA" pmu restore 2>&1); rc=$?
 is "$rc" 0 "restore with no journal exits 0"
 like "$out" "nothing to restore" "restore with no journal says so"
 
-# --- status names only registers baretma knows ---------------------------------
-# A planted journal of a dead run holding IA32_MISC_ENABLE (0x1a0: not a PMU
-# register, SDM Vol. 4), 0x18e (past IA32_PERFEVTSEL7, the last architectural
-# event select, pmu-reference §1.1) and IA32_PERFEVTSEL7 (0x18d).
-printf '0 0x18d 0x0\n0 0x18e 0x0\n0 0x1a0 0x850089\n' >"$tmp/state"
+# --- status names registers by the CPU's own counters (issue 9 point 7) -------
+# A planted journal of a dead `msr write` (a run journal may hold no such
+# register: t/0387) holding IA32_MISC_ENABLE (0x1a0) and MSR_PLATFORM_INFO
+# (0xce) written with --unsafe-msr (neither is a PMU register, SDM Vol. 4;
+# 0xce would be "IA32_PMC13" by the architectural stride, but IA32_PMCx
+# exist for x < 8 at most, pmu-reference §1.1), IA32_PERFEVTSEL7 (0x18d),
+# IA32_FIXED_CTR4 (0x30d) and IA32_PMC6 (0xc7).  The names follow each
+# CPU's counters (t/0320's header: the dumps' known answers): Ice Lake 8
+# GP, fixed mask 0xf (no FC4); Alder Lake-P cpu 0 (P-core) 8 GP, fixed
+# 0xf, cpu 12 (E-core, Gracemont) 6 GP (mask 0x3f: no PMC6), fixed 0x7 (no
+# FC3).  Without an identified CPU the architectural ranges name them all.
+printf '0 0x18d 0x0
+0 0xce 0x0
+0 0x1a0 0x850089
+0 0x30d 0x0
+0 0xc7 0x0
+12 0xc7 0x0
+12 0x30c 0x0
+' >"$tmp/state"
 sh -c 'exit 0' & dead=$!
 wait "$dead"
 mkdir -p "$tmp/run" && chmod 700 "$tmp/run"
-printf '# baretma journal v2\npid %s\nstarttime 0\ntime 1700000000\ncmd baretma bench\nbackend state:%s\nkind run\nuser_only 0\nreg 0 0x1a0 0x850088\nreg 0 0x18e 0x1\nreg 0 0x18d 0x2\n' \
+printf '# baretma journal v2\npid %s\nstarttime 0\ntime 1700000000\ncmd baretma msr write\nbackend state:%s\nkind write\nuser_only 0\nreg 0 0x1a0 0x850088 unsafe-msr\nreg 0 0xce 0x1 unsafe-msr\nreg 0 0x18d 0x2\nreg 0 0x30d 0x3\nreg 0 0xc7 0x4\nreg 12 0xc7 0x5\nreg 12 0x30c 0x6\n' \
 	"$dead" "$tmp/state" >"$tmp/run/run-$dead.journal"
 chmod 600 "$tmp/run/run-$dead.journal"
-out=$("$BARETMA" pmu status 2>&1); rc=$?
-is "$rc" 0 "planted journal: status exits 0"
-like "$out" "saved: +0x1a0=0x850088 0x18e=0x1 IA32_PERFEVTSEL7=0x2" \
-	"planted journal: unknown registers as plain hex, IA32_PERFEVTSEL7 by name"
-unlike "$out" "IA32_PERFEVTSEL(8|26)" "planted journal: 0x18e and 0x1a0 are not named event selects"
-if command -v python3 >/dev/null 2>&1; then
-	"$BARETMA" pmu status --json >"$tmp/st.json"
-	is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([(r["msr"], r["name"]) for r in d["journals"][0]["cpus"][0]["registers"]])' "$tmp/st.json")" \
-		"[('0x1a0', None), ('0x18e', None), ('0x18d', 'IA32_PERFEVTSEL7')]" \
-		"planted journal: --json name is null for a register baretma does not know"
+if [ -r "$ICL" ] && [ -r "$ADL" ]; then
+	out=$(BARETMA_CPUID_DUMP=$ICL "$BARETMA" pmu status 2>&1); rc=$?
+	is "$rc" 0 "planted journal: status exits 0"
+	like "$out" "saved: +MSR 0x1a0=0x850088 \(unsafe-msr\) MSR 0xce=0x1 \(unsafe-msr\) IA32_PERFEVTSEL7=0x2 MSR 0x30d=0x3 IA32_PMC6=0x4" \
+		"icl: 0x1a0 and 0xce as 'MSR 0x..', FC4 (no such counter) too; PERFEVTSEL7, PMC6 by name"
+	unlike "$out" "IA32_PERFEVTSEL(8|26)|IA32_PMC13|IA32_FIXED_CTR4" "icl: nothing named past its counters"
+	out=$(BARETMA_CPUID_DUMP=$ADL "$BARETMA" pmu status 2>&1)
+	like "$out" "cpu 0: .*
+  saved: +MSR 0x1a0=0x850088 \(unsafe-msr\) MSR 0xce=0x1 \(unsafe-msr\) IA32_PERFEVTSEL7=0x2 MSR 0x30d=0x3 IA32_PMC6=0x4" \
+		"adl cpu 0 (P-core, 8 GP): IA32_PMC6 by name"
+	like "$out" "cpu 12: .*
+  saved: +MSR 0xc7=0x5 MSR 0x30c=0x6" "adl cpu 12 (E-core, 6 GP, no FC3): 0xc7 and 0x30c are no registers of its PMU"
+	out=$(BARETMA_CPUID_DUMP=$ADL "$BARETMA" pmu status --json 2>&1)
+	if command -v python3 >/dev/null 2>&1; then
+		is "$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print([(c["cpu"], r["msr"], r["name"]) for c in d["journals"][0]["cpus"] for r in c["registers"]])')" \
+			"[(0, '0x1a0', None), (0, '0xce', None), (0, '0x18d', 'IA32_PERFEVTSEL7'), (0, '0x30d', None), (0, '0xc7', 'IA32_PMC6'), (12, '0xc7', None), (12, '0x30c', None)]" \
+			"adl --json: name null where the CPU has no such register"
+	else
+		skip "no python3"
+	fi
+	# msr read names by the same rule, per CPU
+	out=$("$BARETMA" msr read --cpuid-dump "$ADL" 0,12 0xc7 2>&1)
+	is "$out" "cpu 0 IA32_PMC6 (0xc7) = 0x0
+cpu 12 MSR 0xc7 = 0x0" "adl: msr read 0,12 0xc7: IA32_PMC6 on the P-core only"
 else
-	skip "no python3"
+	skip "no dumps"; skip "no dumps"; skip "no dumps"; skip "no dumps"; skip "no dumps"; skip "no dumps"
+	skip "no dumps"
 fi
+out=$(BARETMA_CPUID_DUMP=$T_DATA/no-such-dump "$BARETMA" pmu status 2>&1); rc=$?
+is "$rc" 0 "unidentified CPU: status still exits 0"
+like "$out" "saved: +MSR 0x1a0=0x850088 \(unsafe-msr\) MSR 0xce=0x1 \(unsafe-msr\) IA32_PERFEVTSEL7=0x2 IA32_FIXED_CTR4=0x3 IA32_PMC6=0x4" \
+	"unidentified CPU: the architectural ranges (x < 8 GP, 7 fixed) name them"
 rm -f "$tmp/run/run-$dead.journal"
 # A restore the CPU refuses (the state file has no 0x38d line: EIO) names
 # the register, the value and the CPU, and keeps the journal.

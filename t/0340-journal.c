@@ -54,9 +54,9 @@ static const char state_text[] =
 
 /* Fake sysroot files: first lines as the kernel prints them. */
 #define NMI_PATH "/proc/sys/kernel/nmi_watchdog"
-#define THP_PATH "/sys/kernel/mm/transparent_hugepage/enabled"
+#define RDPMC_PATH "/sys/bus/event_source/devices/cpu/rdpmc"
 static const char nmi_text[] = "1\n";
-static const char thp_text[] = "always [madvise] never\n";
+static const char rdpmc_text[] = "1\n";
 
 static const char *in(const char *dir, const char *name)
 {
@@ -100,9 +100,9 @@ static void fixtures(void)
 	put_file(state, state_text);
 	put_file(trace, "");
 	mkdir_p(in(root, "/proc/sys/kernel"));
-	mkdir_p(in(root, "/sys/kernel/mm/transparent_hugepage"));
+	mkdir_p(in(root, "/sys/bus/event_source/devices/cpu"));
 	put_file(in(root, NMI_PATH), nmi_text);
-	put_file(in(root, THP_PATH), thp_text);
+	put_file(in(root, RDPMC_PATH), rdpmc_text);
 }
 
 static struct msr_dev *open_dev(void)
@@ -252,7 +252,7 @@ static void test_save_restore_end(void)
 	msr_write(dev, 0, IA32_PERF_METRICS, 0);
 	/* cpu 1 in one batch, GLOBAL_CTRL saved first this time */
 	check_int(journal_save_regs(j, (struct journal_reg[]){
-			{ 1, IA32_PERF_GLOBAL_CTRL, 0x3 }, { 1, IA32_FIXED_CTR_CTRL, 0xb0 } }, 2), ==, 0,
+			{ 1, IA32_PERF_GLOBAL_CTRL, 0x3, false }, { 1, IA32_FIXED_CTR_CTRL, 0xb0, false } }, 2), ==, 0,
 		  "save cpu 1 GLOBAL_CTRL + FIXED_CTR_CTRL in one batch");
 	ok(strstr(get_file(journal_file(getpid())), "reg 1 0x38f 0x3\nreg 1 0x38d 0xb0\n") != NULL,
 	   "batch on disk before the writes");
@@ -315,7 +315,8 @@ static void test_global_ctrl_alone(void)
 	check_int(journal_begin(&j, "baretma msr write 0-1 0x38f 0x1", spec, JOURNAL_RUN, false),
 		  ==, 0, "begin");
 	check_int(journal_save_regs(j, (struct journal_reg[]){
-			{ 0, IA32_PERF_GLOBAL_CTRL, 0x70000000full }, { 1, IA32_PERF_GLOBAL_CTRL, 0x3 } },
+			{ 0, IA32_PERF_GLOBAL_CTRL, 0x70000000full, false },
+			{ 1, IA32_PERF_GLOBAL_CTRL, 0x3, false } },
 			2), ==, 0, "save GLOBAL_CTRL of cpus 0 and 1");
 	msr_write(dev, 0, IA32_PERF_GLOBAL_CTRL, 0x1);
 	msr_write(dev, 1, IA32_PERF_GLOBAL_CTRL, 0x1);
@@ -404,22 +405,34 @@ static void test_settings_in_journal(void)
 	setenv("BARETMA_SYSROOT", root, 1);
 	dev = open_dev();
 	check_int(journal_begin(&j, "s", spec, JOURNAL_RUN, false), ==, 0, "begin");
-	check_int(journal_save_setting(j, THP_PATH, "always [madvise] never"), ==, 0, "save a setting with spaces");
+	check_int(journal_save_setting(j, RDPMC_PATH, "1"), ==, 0, "save rdpmc");
 	ok(strstr(get_file(journal_file(getpid())),
-		  "\nsetting /sys/kernel/mm/transparent_hugepage/enabled always%20[madvise]%20never\n") != NULL,
-	   "setting line percent-encoded (space = %%20)");
+		  "\nsetting /sys/bus/event_source/devices/cpu/rdpmc 1\n") != NULL,
+	   "setting line on disk");
 	check_int(journal_save_setting(j, NMI_PATH, "1"), ==, 0, "save nmi_watchdog");
 	check_int(journal_save_setting(j, NMI_PATH, "0"), ==, 0, "save it again: no-op");
 	ok(strstr(get_file(journal_file(getpid())), "setting /proc/sys/kernel/nmi_watchdog 1\n") != NULL,
 	   "first value kept");
 	check_int(journal_save_setting(j, "/etc/passwd", "x"), ==, -EINVAL, "path outside /sys, /proc/sys: -EINVAL");
 	check_int(journal_save_setting(j, "/sys/../etc/x", "x"), ==, -EINVAL, "'..' component: -EINVAL");
-	check_int(journal_save_setting(j, "/proc/sys/x", ""), ==, -EINVAL, "empty value: -EINVAL");
+	check_int(journal_save_setting(j, NMI_PATH, ""), ==, -EINVAL, "empty value: -EINVAL");
+	/* Only the files baretma changes (msr/settings.h), with their values. */
+	check_int(journal_save_setting(j, "/proc/sys/kernel/core_pattern", "core"), ==, -EINVAL,
+		  "core_pattern is no setting of baretma's: -EINVAL");
+	check_int(journal_save_setting(j, "/sys/kernel/mm/transparent_hugepage/enabled",
+				       "always [madvise] never"), ==, -EINVAL,
+		  "a sysfs file baretma does not change: -EINVAL");
+	check_int(journal_save_setting(j, "/proc/sys/kernel/nmi_watchdog/", "1"), ==, -EINVAL,
+		  "nmi_watchdog's path with a trailing slash: -EINVAL");
+	check_int(journal_save_setting(j, "/sys/bus/event_source/devices/cpu_core/rdpmc", "3"), ==,
+		  -EINVAL, "rdpmc 3 (it takes 0, 1, 2): -EINVAL");
+	check_int(journal_save_setting(j, "/sys/module/msr/parameters/allow_writes", "1"), ==,
+		  -EINVAL, "allow_writes 1 (it takes on, off, default): -EINVAL");
 	put_file(in(root, NMI_PATH), "0\n");
-	put_file(in(root, THP_PATH), "always madvise [never]\n");
+	put_file(in(root, RDPMC_PATH), "2\n");
 	check_int(journal_restore(j, dev), ==, 0, "restore settings");
 	check_str(get_file(in(root, NMI_PATH)), nmi_text, "nmi_watchdog bytes back");
-	check_str(get_file(in(root, THP_PATH)), thp_text, "multi-word setting bytes back");
+	check_str(get_file(in(root, RDPMC_PATH)), rdpmc_text, "rdpmc bytes back");
 	t_path(want, "%s%s", root, NMI_PATH);
 	check_str(journal_data_of(j)->settings[1].full, want, "full path under $BARETMA_SYSROOT");
 	check_int(journal_end(j), ==, 0, "end");
@@ -454,10 +467,10 @@ static void child_program(const char *cmd)
 	    msr_write(dev, 1, IA32_FIXED_CTR3, 0) ||
 	    msr_write(dev, 0, IA32_PERF_GLOBAL_CTRL, 0x1000f0000000full))
 		_exit(93);
-	if (journal_save_setting(j, NMI_PATH, "1") || journal_save_setting(j, THP_PATH, "always [madvise] never"))
+	if (journal_save_setting(j, NMI_PATH, "1") || journal_save_setting(j, RDPMC_PATH, "1"))
 		_exit(94);
 	put_file(in(root, NMI_PATH), "0\n");
-	put_file(in(root, THP_PATH), "always madvise [never]\n");
+	put_file(in(root, RDPMC_PATH), "2\n");
 }
 
 static volatile int stop_recursion;
@@ -564,7 +577,7 @@ static void check_restored(const char *name)
 {
 	check_str(get_file(state), state_text, name);
 	check_str(get_file(in(root, NMI_PATH)), nmi_text, "nmi_watchdog back");
-	check_str(get_file(in(root, THP_PATH)), thp_text, "transparent_hugepage back");
+	check_str(get_file(in(root, RDPMC_PATH)), rdpmc_text, "rdpmc back");
 }
 
 static void test_sigkill(void)
@@ -873,6 +886,127 @@ static void test_parser(void)
 	journal_data_free(&d);
 }
 
+/* @text loads; its first register is returned in *@r. */
+static bool loads(const char *text, struct journal_reg *r, const char *name)
+{
+	const char *path = in(base, "parse.journal");
+	struct journal_data d;
+	int rc;
+
+	put_file(path, text);
+	chmod(path, 0600);
+	rc = journal_load(path, &d);
+	check_int(rc, ==, 0, name);
+	if (rc)
+		printf("#   %s\n", journal_last_error());
+	else if (r && d.nregs)
+		*r = d.regs[0];
+	journal_data_free(&d);
+	return rc == 0;
+}
+
+/*
+ * Issue 9 point 4: a journal holds only what baretma changes (msr/journal.h
+ * "What a journal may hold").  The registers: run and enable journals the
+ * four pmu_program() saves (msr/pmu.c; IA32_MISC_ENABLE is 0x1a0, SDM Vol.
+ * 4); write journals the architectural PMU registers (pmu-reference §1.1:
+ * IA32_PERFEVTSEL0-7 0x186-0x18d, IA32_PMC0-7 0xc1-0xc8, IA32_FIXED_CTR0-6
+ * 0x309-0x30f) or any register marked unsafe-msr.  The settings: the files
+ * of msr/settings.h with the values the kernel prints there.
+ */
+static void test_parser_trust(void)
+{
+	struct journal_reg r = { 0 };
+	char wr[sizeof(good)];
+	struct journal *j = NULL;
+	struct journal_data d;
+
+	/* edit()'s buffers are reused: a copy */
+	snprintf(wr, sizeof(wr), "%s", edit(edit(good, "kind run", "kind write"),
+					   "setting /proc/sys/kernel/nmi_watchdog 1\n", ""));
+	/* settings */
+	bad(edit(good, "/proc/sys/kernel/nmi_watchdog 1", "/proc/sys/kernel/core_pattern |/tmp/evil%20%25p"),
+	    "line 11: setting: path '/proc/sys/kernel/core_pattern' is not a file baretma changes",
+	    "core_pattern setting");
+	bad(edit(good, "/proc/sys/kernel/nmi_watchdog 1", "/sys/kernel/mm/transparent_hugepage/enabled never"),
+	    "line 11: setting: path '/sys/kernel/mm/transparent_hugepage/enabled' is not a file",
+	    "a sysfs file baretma does not change");
+	bad(edit(good, "nmi_watchdog 1", "nmi_watchdog 5"),
+	    "line 11: setting: value '5' of '/proc/sys/kernel/nmi_watchdog' is not one nmi_watchdog "
+	    "takes (0 or 1)", "nmi_watchdog 5");
+	bad(edit(good, "/proc/sys/kernel/nmi_watchdog 1", "/sys/bus/event_source/devices/cpu_atom/rdpmc 3"),
+	    "line 11: setting: value '3' of '/sys/bus/event_source/devices/cpu_atom/rdpmc' is not one "
+	    "rdpmc takes (0, 1 or 2)", "rdpmc 3");
+	loads(edit(good, "/proc/sys/kernel/nmi_watchdog 1", "/sys/module/msr/parameters/allow_writes default"),
+	      NULL, "allow_writes default loads");
+	loads(edit(good, "/proc/sys/kernel/nmi_watchdog 1", "/sys/bus/event_source/devices/cpu_core/rdpmc 2"),
+	      NULL, "cpu_core rdpmc 2 loads");
+
+	/* run and enable journals: the four registers of pmu_program() */
+	bad(edit(good, "reg 2 0x38d 0x333", "reg 2 0x1a0 0xdeadbeef"),
+	    "line 10: reg: MSR 0x1a0 is not a register a journal of kind run holds", "run journal, 0x1a0");
+	bad(edit(edit(good, "kind run", "kind enable"), "reg 2 0x38d 0x333", "reg 2 0x186 0x0"),
+	    "line 10: reg: IA32_PERFEVTSEL0 (0x186) is not a register a journal of kind enable holds",
+	    "enable journal, an event select");
+	bad(edit(good, "reg 2 0x38d 0x333", "reg 2 0x38d 0x333 unsafe-msr"),
+	    "line 10: reg: 'unsafe-msr' in a journal of kind run", "run journal, the unsafe-msr mark");
+	loads(edit(good, "reg 2 0x38d 0x333", "reg 2 0x30c 0x0\nreg 2 0x329 0x1"), NULL,
+	      "run journal: FIXED_CTR3 and PERF_METRICS load");
+
+	/* write journals: the write policy's registers, or marked */
+	loads(wr, NULL, "write journal, GLOBAL_CTRL and FIXED_CTR_CTRL");
+	bad(edit(wr, "reg 2 0x38d 0x333", "reg 2 0x1a0 0xdeadbeef"),
+	    "line 10: reg: MSR 0x1a0 is outside the write policy and not marked 'unsafe-msr'",
+	    "write journal, 0x1a0 unmarked");
+	bad(edit(wr, "reg 2 0x38d 0x333", "reg 2 0x18e 0x0"),
+	    "line 10: reg: MSR 0x18e is outside the write policy", "write journal, 0x18e (no PERFEVTSEL8)");
+	bad(edit(wr, "reg 2 0x38d 0x333", "reg 2 0xc9 0x0"),
+	    "line 10: reg: MSR 0xc9 is outside the write policy", "write journal, 0xc9 (no PMC8)");
+	bad(edit(wr, "reg 2 0x38d 0x333", "reg 2 0x38e 0x0"),
+	    "line 10: reg: IA32_PERF_GLOBAL_STATUS (0x38e) is outside the write policy",
+	    "write journal, read-only GLOBAL_STATUS");
+	loads(edit(wr, "reg 0 0x38f 0x70000000f", "reg 0 0x18d 0x0"), &r,
+	      "write journal, IA32_PERFEVTSEL7 loads");
+	loads(edit(wr, "reg 0 0x38f 0x70000000f", "reg 0 0x30f 0x0"), &r,
+	      "write journal, IA32_FIXED_CTR6 loads");
+	loads(edit(wr, "reg 0 0x38f 0x70000000f", "reg 0 0x4c8 0x0"), &r,
+	      "write journal, IA32_A_PMC7 loads");
+	ok(!r.unsafe, "unmarked");
+	loads(edit(wr, "reg 0 0x38f 0x70000000f", "reg 0 0x1a0 0x850089 unsafe-msr"), &r,
+	      "write journal, 0x1a0 marked unsafe-msr loads");
+	ok(r.cpu == 0 && r.msr == 0x1a0 && r.saved == 0x850089 && r.unsafe, "and is marked");
+	bad(edit(wr, "reg 2 0x38d 0x333", "reg 2 0x1a0 0x1 unsafe"),
+	    "line 10: reg: after the value, only ' unsafe-msr'", "a mark that is not 'unsafe-msr'");
+	bad(edit(wr, "reg 2 0x38d 0x333", "reg 2 0x1a0 0x1 unsafe-msr "),
+	    "line 10: reg: after the value", "the mark and a trailing space");
+	bad(edit(wr, "reg 2 0x38d 0x333", "reg 2 0x1a0 0x1  unsafe-msr"),
+	    "line 10: reg: after the value", "two spaces before the mark");
+	bad(edit(wr, "reg 2 0x38d 0x333", "reg 2 0x1a0 0x1 UNSAFE-MSR"),
+	    "line 10: reg: after the value", "the mark is case-sensitive");
+
+	/* the writer keeps the same rules, and marks what it is told to */
+	fixtures();
+	check_int(journal_begin(&j, "r", spec, JOURNAL_RUN, false), ==, 0, "begin run");
+	check_int(journal_save_reg(j, 0, 0x1a0, 0x850089), ==, -EINVAL,
+		  "run journal: saving 0x1a0 is -EINVAL");
+	check_int(journal_save_regs(j, &(struct journal_reg){ .msr = IA32_FIXED_CTR3, .unsafe = true }, 1),
+		  ==, -EINVAL, "run journal: a marked register is -EINVAL");
+	ok(strstr(get_file(journal_file(getpid())), "\nreg ") == NULL, "run journal: nothing saved");
+	journal_end(j);
+	check_int(journal_begin(&j, "w", spec, JOURNAL_MSR_WRITE, false), ==, 0, "begin write");
+	check_int(journal_save_reg(j, 0, 0x1a0, 0x850089), ==, -EINVAL,
+		  "write journal: 0x1a0 unmarked is -EINVAL");
+	check_int(journal_save_regs(j, &(struct journal_reg){ .msr = 0x1a0, .saved = 0x850089, .unsafe = true }, 1), ==, 0,
+		  "write journal: 0x1a0 marked is saved");
+	ok(strstr(get_file(journal_file(getpid())), "\nreg 0 0x1a0 0x850089 unsafe-msr\n") != NULL,
+	   "written as 'reg 0 0x1a0 0x850089 unsafe-msr'");
+	check_int(journal_load(journal_file(getpid()), &d), ==, 0, "and loads back");
+	ok(d.nregs == 1 && d.regs[0].unsafe && journal_data_unsafe(&d) == 1, "marked, counted");
+	journal_data_free(&d);
+	journal_detach(j);
+	journal_remove(getpid());
+}
+
 static void test_parser_more(void)
 {
 	const char *path = in(base, "parse.journal");
@@ -1010,6 +1144,7 @@ int main(void)
 	test_alive();
 	test_parser();
 	test_parser_more();
+	test_parser_trust();
 	test_state_dir();
 	rm_rf(base);
 	return done_testing();

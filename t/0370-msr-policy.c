@@ -121,5 +121,46 @@ int main(void)
 		check_int(msr_reg_lookup("IA32_PERFEVTSEL8", &m), ==, -ENOENT, "IA32_PERFEVTSEL8: -ENOENT");
 		check_int(msr_reg_lookup("", &m), ==, -ENOENT, "empty name: -ENOENT");
 	}
+
+	/* Names on one CPU (issue 9 point 7): a counter register only where
+	 * the CPU has the counter.  Alder Lake-P masks (t/0320, cpu info of
+	 * the dump): P-core GP 0xff, fixed 0xf; E-core (Gracemont) GP 0x3f,
+	 * fixed 0x7; Ice Lake GP 0xff, fixed 0xf. */
+	{
+		const struct msr_counters adl_p = { 0xff, 0xf }, adl_e = { 0x3f, 0x7 },
+					  icl_c = { 0xff, 0xf };
+
+		check_str(msr_reg_name_cpu(0xc7, &adl_p), "IA32_PMC6", "P-core: 0xc7 is IA32_PMC6");
+		ok(msr_reg_name_cpu(0xc7, &adl_e) == NULL, "E-core (6 GP): 0xc7 has no name");
+		ok(msr_reg_name_cpu(0x18c, &adl_e) == NULL && msr_reg_name_cpu(0x4c7, &adl_e) == NULL,
+		   "E-core: IA32_PERFEVTSEL6 and IA32_A_PMC6 neither");
+		check_str(msr_reg_name_cpu(0x18b, &adl_e), "IA32_PERFEVTSEL5", "E-core: 0x18b is IA32_PERFEVTSEL5");
+		ok(msr_reg_name_cpu(0x30c, &adl_e) == NULL, "E-core (fixed 0-2): 0x30c has no name");
+		check_str(msr_reg_name_cpu(0x30c, &adl_p), "IA32_FIXED_CTR3", "P-core: 0x30c is IA32_FIXED_CTR3");
+		ok(msr_reg_name_cpu(0x30d, &icl_c) == NULL, "Ice Lake (fixed 0-3): 0x30d has no name");
+		ok(msr_reg_name_cpu(0xce, &icl_c) == NULL && msr_reg_name_cpu(0x1a0, &icl_c) == NULL,
+		   "Ice Lake: 0xce and 0x1a0 have none");
+		check_str(msr_reg_name_cpu(0x38f, &adl_e), "IA32_PERF_GLOBAL_CTRL",
+			  "no counter register: named on any CPU");
+		check_str(msr_reg_name_cpu(0x30d, NULL), "IA32_FIXED_CTR4",
+			  "counters unknown (NULL): the architectural ranges");
+		check_str(msr_reg_label_cpu(0xc7, &adl_e, name, sizeof(name)), "MSR 0xc7", "E-core label of 0xc7");
+		check_str(msr_reg_label_cpu(0xc7, &adl_p, name, sizeof(name)), "IA32_PMC6 (0xc7)",
+			  "P-core label of 0xc7");
+	}
+
+	/* The write policy's register set at the architectural maximum (what a
+	 * write journal may hold unmarked, msr/journal.h): pmu-reference §1.1. */
+	{
+		static const uint32_t in[] = { 0xc1, 0xc8, 0x186, 0x18d, 0x4c1, 0x4c8, 0x309, 0x30f,
+					       0x329, 0x38d, 0x38f, 0x390 };
+		static const uint32_t out[] = { 0xc0, 0xc9, 0xce, 0x185, 0x18e, 0x1a0, 0x4c0, 0x4c9,
+						0x308, 0x310, 0x345, 0x38e, 0x392, 0x1d9, 0x3f1 };
+
+		for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+			ok(msr_policy_knows(in[i]), "policy knows 0x%x", in[i]);
+		for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++)
+			ok(!msr_policy_knows(out[i]), "policy does not know 0x%x", out[i]);
+	}
 	return done_testing();
 }

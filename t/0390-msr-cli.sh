@@ -80,6 +80,31 @@ for a in 1x -1 "" 0-1x 5-2 1024; do
 	is "$rc" 64 "read CPU '$a': exit 64"
 	like "$out" "bad CPU '$a'" "read CPU '$a': the message names it"
 done
+# issue 9 point 12: a CPU list is decimal, as the kernel's cpulist format
+# (lib/bitmap.c bitmap_parselist); hex is refused, saying so.  Leading zeros
+# are decimal there too: "010" is CPU 10 (no such CPU here: 64 naming 10).
+for a in 0x0 0X1 0-0x3 1,0x2; do
+	out=$("$BARETMA" msr read "$a" 0x38f 2>&1); rc=$?
+	is "$rc" 64 "read CPU '$a' (hex): exit 64"
+	like "$out" "msr read: bad CPU '$a': give OS CPU numbers below [0-9]+, e.g. 3, 0-3 or 0,2; CPU numbers are decimal, as in the kernel's cpulist format \(no 0x\)" \
+		"read CPU '$a': named, hex refused"
+done
+out=$("$BARETMA" pmu status --cpu 0x0 2>&1); rc=$?
+is "$rc" 64 "pmu status --cpu 0x0: exit 64"
+like "$out" "bad --cpu '0x0': .*CPU numbers are decimal" "pmu status --cpu 0x0: hex refused"
+out=$("$BARETMA" bench --backend tsc --cpu 0x1 2>&1); rc=$?
+is "$rc" 64 "bench --cpu 0x1: exit 64"
+like "$out" "bad --cpu '0x1': .*CPU numbers are decimal" "bench --cpu 0x1: hex refused"
+out=$("$BARETMA" info --cpu 0x0 2>&1); rc=$?
+is "$rc" 64 "info --cpu 0x0: exit 64"
+like "$out" "bad --cpu '0x0': .*CPU numbers are decimal" "info --cpu 0x0: hex refused"
+if [ -r "$ICL" ]; then
+	out=$("$BARETMA" msr read --cpuid-dump "$ICL" 010 0x38f 2>&1); rc=$?
+	is "$rc" 64 "read CPU '010' of the Ice Lake dump: exit 64 (CPUs 0-7)"
+	like "$out" "msr read: cpu 10: no such CPU" "read CPU '010' is CPU 10 (decimal with a leading zero)"
+else
+	skip "no Ice Lake dump"; skip "no Ice Lake dump"
+fi
 out=$("$BARETMA" msr write 0 0x38f -1 2>&1); rc=$?
 is "$rc" 64 "write VALUE '-1': exit 64"
 like "$out" "bad VALUE '-1'" "write VALUE '-1': named as the value"
@@ -133,19 +158,19 @@ is "$(journals)" "" "write, missing device: no journal"
 # The kernel would refuse the write (cpu/environ.h: lockdown, msr.allow_writes):
 # refused before any lock or journal.  The "device" is a template over empty
 # regular files under $tmp (never a real /dev/cpu/N/msr; nothing is written:
-# the refusal comes first), MSR 0x1a0 with --force passes the policy on any
-# vendor.
+# the refusal comes first), MSR 0x1a0 with --unsafe-msr passes the policy
+# on any vendor.
 mkdir -p "$tmp/dev/0" "$tmp/ro/sys/module/msr/parameters" "$tmp/ro/sys/kernel/security"
 : >"$tmp/dev/0/msr"
 echo off >"$tmp/ro/sys/module/msr/parameters/allow_writes"
-out=$(BARETMA_SYSROOT=$tmp/ro BARETMA_MSR=$tmp/dev/%u/msr "$BARETMA" msr write --force 0 0x1a0 0x1 2>&1); rc=$?
+out=$(BARETMA_SYSROOT=$tmp/ro BARETMA_MSR=$tmp/dev/%u/msr "$BARETMA" msr write --unsafe-msr 0 0x1a0 0x1 2>&1); rc=$?
 is "$rc" 77 "msr.allow_writes=off: exit 77"
 like "$out" "MSR writes are disabled: '$tmp/ro/sys/module/msr/parameters/allow_writes' is 'off': the kernel refuses them; nothing written \(try: echo on > /sys/module/msr/parameters/allow_writes" \
 	"msr.allow_writes=off: said, with the file and the remedy"
 unlike "$out" "writing 0x1 anyway" "msr.allow_writes=off: no 'writing anyway' warning"
 echo default >"$tmp/ro/sys/module/msr/parameters/allow_writes"
 echo "none [integrity] confidentiality" >"$tmp/ro/sys/kernel/security/lockdown"
-out=$(BARETMA_SYSROOT=$tmp/ro BARETMA_MSR=$tmp/dev/%u/msr "$BARETMA" msr write --force 0 0x1a0 0x1 2>&1); rc=$?
+out=$(BARETMA_SYSROOT=$tmp/ro BARETMA_MSR=$tmp/dev/%u/msr "$BARETMA" msr write --unsafe-msr 0 0x1a0 0x1 2>&1); rc=$?
 is "$rc" 77 "lockdown integrity: exit 77"
 like "$out" "kernel lockdown is 'integrity'" "lockdown: said"
 is "$(journals)" "" "refused by the kernel's settings: no journal"
@@ -250,6 +275,10 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind write (its own: no
 	like "$out" "cpu 3: registers written by 'baretma msr write 3 0x38d 0x3333' \(pid $jpid, not running\); journal '$tmp/run/$j' \(run: baretma pmu restore\)" \
 		"icl: the holding journal is named with its pid and command"
 	refused "icl: cpu 2-4 with 3 held" 75 write 2-4 0x38d 0x3
+	# --unsafe-msr is about registers, not about who holds the CPU (point 8)
+	refused "icl: cpu 3 held, --unsafe-msr is not --force" 75 write --unsafe-msr 3 0x38d 0x3
+	like "$out" "cpu 3: registers written by 'baretma msr write 3 0x38d 0x3333' \(pid $jpid, not running\); journal '$tmp/run/$j' \(run: baretma pmu restore\)" \
+		"icl: --unsafe-msr on a held CPU: refused as without it"
 	out=$("$BARETMA" msr write --force 3 0x38d 0x3 2>&1); rc=$?
 	is "$rc" 0 "icl: --force writes over another run's journal"
 	like "$out" "warning: cpu 3: registers written by 'baretma msr write 3 0x38d 0x3333' \(pid $jpid, not running\); journal '$tmp/run/$j'; going on \(--force\)" \
@@ -325,6 +354,9 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind write (its own: no
 	like "$out" "bits 0x4000 of 0x7333 are reserved or refused on this CPU \(allowed: 0x3777\); bit 14 is fixed counter 3's METRICS_CLEAR_EN, which needs RDPMC metrics-clear mode \(IA32_PERF_CAPABILITIES\[19\]" \
 		"icl: bit 14 named with the capability it needs"
 	refused "icl: PMI bit 15 with --force" 65 write --force 0 0x38d 0xb333
+	refused "icl: PMI bit 15 with --unsafe-msr (bits of a known register)" 65 \
+		write --unsafe-msr 0 0x38d 0xb333
+	like "$out" "--unsafe-msr does not override this" "icl: reserved bits: --unsafe-msr said not to help"
 	refused "icl: GLOBAL_CTRL bit 36 (no FC4)" 65 write 1 0x38f 0x1000000000
 	like "$out" "bits 0x1000000000 of 0x1000000000 are reserved" "icl: bit 36 named"
 	refused "icl: PERFEVTSEL0 INT (bit 20)" 65 write 0 0x186 0x5300c0
@@ -334,8 +366,12 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind write (its own: no
 	like "$out" "IA32_PERF_GLOBAL_STATUS is read-only" "icl: read-only said"
 	refused "icl: PERF_CAPABILITIES read-only" 65 write 0 0x345 0xf4c5
 	refused "icl: unknown MSR 0x1a0" 64 write 0 0x1a0 0x850088
-	like "$out" "MSR 0x1a0 is not a PMU register baretma knows: writing it can hang or damage the machine \(thermal, power, microcode, security registers\); give --force if you know what it does" \
-		"icl: unknown register: the danger and --force"
+	like "$out" "MSR 0x1a0 is not a PMU register baretma knows: writing it can hang or damage the machine \(thermal, power, microcode, security registers\); give --unsafe-msr if you know what it does\$" \
+		"icl: unknown register: the danger and --unsafe-msr"
+	# issue 9 point 8: --force is ownership, not registers
+	refused "icl: unknown MSR 0x1a0 with --force alone" 64 write --force 0 0x1a0 0x850088
+	like "$out" "give --unsafe-msr if you know what it does \(--force is for CPUs another run's journal holds, not for registers\)" \
+		"icl: --force alone on an unknown register: refused, naming --unsafe-msr"
 	refused "icl: 2-9 (no cpu 8, 9)" 64 write 2-9 0x38d 0x3333
 	refused "icl: 0x3333 with a bad CPU list" 64 write 1x 0x38d 0x3333
 	refused "icl: cpu 99" 64 write 99 0x38d 0x3333
@@ -368,18 +404,28 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind write (its own: no
 	refused "icl: A_PMC0 without full-width writes (PERF_CAPABILITIES 0xd4c5)" 65 write 0 0x4c1 0x1
 	like "$out" "no full-width writes" "icl: the missing capability is named"
 
-	# --force on an unknown register: warned, journaled, written.
+	# --unsafe-msr on an unknown register: warned, journaled (marked), written.
 	cp "$tmp/icl.orig" "$tmp/state"
 	: >"$tmp/trace"
-	out=$(BARETMA_MSR_TRACE=$tmp/trace "$BARETMA" msr write --force 1 0x1a0 0x850088 2>&1); rc=$?
-	is "$rc" 0 "icl: --force on MSR 0x1a0 exits 0"
-	like "$out" "warning: MSR 0x1a0 is not a PMU register baretma knows: writing 0x850088 anyway" \
-		"icl: --force warns"
+	out=$(BARETMA_MSR_TRACE=$tmp/trace "$BARETMA" msr write --unsafe-msr 1 0x1a0 0x850088 2>&1); rc=$?
+	is "$rc" 0 "icl: --unsafe-msr on MSR 0x1a0 exits 0"
+	like "$out" "warning: MSR 0x1a0 is not a PMU register baretma knows: writing 0x850088 anyway \(--unsafe-msr\)" \
+		"icl: --unsafe-msr warns"
+	like "$out" "cpu 1 MSR 0x1a0: 0x850089 -> 0x850088 \(saved in .*; undo: baretma pmu restore --unsafe-msr\)" \
+		"icl: the undo it names needs --unsafe-msr"
 	sed 's/^1 0x1a0 0x850089$/1 0x1a0 0x850088/' "$tmp/icl.orig" >"$tmp/want"
 	is "$(same "$tmp/state" "$tmp/want")" 0 "icl: exactly cpu 1's 0x1a0 line changed"
-	is "$(grep -h '^reg ' "$tmp/run"/run-*.journal)" "reg 1 0x1a0 0x850089" "icl: journaled first"
+	is "$(grep -h '^reg ' "$tmp/run"/run-*.journal)" "reg 1 0x1a0 0x850089 unsafe-msr" \
+		"icl: journaled first, marked unsafe-msr"
 	is "$(grep ' 0x1a0 ' "$tmp/trace" | tr '\n' ';')" "rd 1 0x1a0 0x850089;wr 1 0x1a0 0x850088;" \
-		"icl: forced write: read, then write"
+		"icl: unsafe write: read, then write"
+	out=$("$BARETMA" pmu restore 2>&1); rc=$?
+	is "$rc" 64 "icl: pmu restore of it without --unsafe-msr: exit 64"
+	is "$(same "$tmp/state" "$tmp/want")" 0 "icl: ... nothing restored"
+	out=$("$BARETMA" pmu restore --unsafe-msr 2>&1); rc=$?
+	is "$rc" 0 "icl: pmu restore --unsafe-msr exits 0"
+	is "$(same "$tmp/state" "$tmp/icl.orig")" 0 "icl: ... the state file back byte for byte"
+	is "$(journals)" "" "icl: ... and the journal removed"
 
 	# A malformed journal in the state dir: what it holds is unknown.
 	rm -f "$tmp/run"/run-*.journal

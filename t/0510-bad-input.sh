@@ -86,6 +86,8 @@ bad "CPU list with an empty element" 64 "bad --cpu '0,,1'" -- pmu enable --cpu 0
 bad "CPU list starting with a comma" 64 "bad --cpu ',1'" -- pmu enable --cpu ,1
 bad "CPU list ending with a comma" 64 "bad --cpu '1,'" -- pmu enable --cpu 1,
 bad "CPU list with an empty element (msr)" 64 "bad CPU '0,,1'" -- msr read 0,,1 0x38f
+bad "CPU number in hex" 64 "bad --cpu '0x0'.*CPU numbers are decimal" -- pmu enable --cpu 0x0
+bad "CPU number in hex (msr)" 64 "bad CPU '0-0x3'.*CPU numbers are decimal" -- msr read 0-0x3 0x38f
 
 # --- options -----------------------------------------------------------------
 bad "unknown option" 64 "^baretma: bench: unknown option '--frob' \\(try: baretma bench --help\\)\$" -- \
@@ -114,8 +116,11 @@ bad "reserved bit set (GLOBAL_CTRL bit 48 on Skylake)" 65 "bits 0x1000000000000.
 	msr write 0 0x38f 0x1000000000000 --cpuid-dump "$SKL"
 bad "PMI bit of fixed counter 3" 65 "IA32_FIXED_CTR_CTRL: bits 0x8000" -- msr write 0 0x38d 0xb333
 bad "read-only register" 65 "IA32_PERF_GLOBAL_STATUS is read-only" -- msr write 0 0x38e 0x0
-bad "MSR baretma does not know" 64 "not a PMU register baretma knows.*--force" -- \
+bad "MSR baretma does not know" 64 "not a PMU register baretma knows.*--unsafe-msr" -- \
 	msr write 0 0x1a0 0x0
+bad "MSR baretma does not know, with --force (ownership) only" 64 \
+	"give --unsafe-msr .*--force is for CPUs another run's journal holds, not for registers" -- \
+	msr write --force 0 0x1a0 0x0
 
 # --- dumps -------------------------------------------------------------------
 printf 'hello\nthis is not cpuid\n' >"$tmp/junk"
@@ -197,5 +202,30 @@ bad "malformed journal" 65 "run-4242.journal.*line 3" \
 	BARETMA_STATE_DIR=$tmp/bad-journal -- pmu status
 bad "malformed journal, restore" 65 "run-4242.journal.*line 3" \
 	BARETMA_STATE_DIR=$tmp/bad-journal -- pmu restore
+# A journal holds only what baretma changes (msr/journal.h).
+# planted DIR KIND LINE: a journal in DIR of a pid no process can have
+# (2147483647 is above the kernel's PID_MAX_LIMIT, 4194304: include/linux/threads.h).
+planted() {
+	mkdir -m 0700 "$1"
+	printf '# baretma journal v2\npid 2147483647\nstarttime 0\ntime 1700000000\ncmd baretma bench\nbackend state:%s\nkind %s\nuser_only 0\n%s\n' \
+		"$state" "$2" "$3" >"$1/run-2147483647.journal"
+	chmod 0600 "$1/run-2147483647.journal"
+}
+planted "$tmp/j-core" run 'setting /proc/sys/kernel/core_pattern |/tmp/evil%20%25p'
+bad "journal naming a setting baretma does not change" 65 \
+	"run-2147483647.journal.*line 9: setting: path '/proc/sys/kernel/core_pattern' is not a file baretma changes" \
+	BARETMA_STATE_DIR=$tmp/j-core -- pmu restore
+planted "$tmp/j-misc" run 'reg 0 0x1a0 0xdeadbeef'
+bad "journal with a register its kind does not save" 65 \
+	"run-2147483647.journal.*line 9: reg: MSR 0x1a0 is not a register a journal of kind run holds" \
+	BARETMA_STATE_DIR=$tmp/j-misc -- pmu restore
+planted "$tmp/j-write" write 'reg 0 0x1a0 0xdeadbeef'
+bad "write journal with a register outside the write policy, unmarked" 65 \
+	"run-2147483647.journal.*line 9: reg: MSR 0x1a0 is outside the write policy and not marked 'unsafe-msr'" \
+	BARETMA_STATE_DIR=$tmp/j-write -- pmu restore
+planted "$tmp/j-unsafe" write 'reg 0 0x1a0 0xdeadbeef unsafe-msr'
+bad "restore of a register written with --unsafe-msr, without --unsafe-msr" 64 \
+	"run-2147483647.journal': cpu 0 MSR 0x1a0 was written with --unsafe-msr.*give --unsafe-msr" \
+	BARETMA_STATE_DIR=$tmp/j-unsafe -- pmu restore
 
 done_testing
