@@ -34,6 +34,14 @@
  *     is -EIO), and a write to IA32_PERF_GLOBAL_STATUS_RESET clears those
  *     bits in the CPU's IA32_PERF_GLOBAL_STATUS line (if listed) and leaves
  *     its own line as it is (write-1-to-clear; _STATUS_SET sets them).
+ *     At most MSR_STATE_LINES_MAX lines (comments and blank lines count):
+ *     a longer file is malformed (-EINVAL).  Parsing is O(n log n) (a
+ *     sorted index finds a register listed twice, named with both lines,
+ *     and each register at an access in O(log n)).
+ *     FILE must be a regular file named directly: a symbolic link at the
+ *     name is refused at msr_open (-EPERM) and at a reload (-ELOOP); a
+ *     rewrite keeps only FILE's permission bits (mode & 0777: a
+ *     set-user-ID or set-group-ID bit is dropped).
  *
  * $BARETMA_MSR_TRACE=FILE appends one line per access, for either backend:
  *   "rd CPU 0xMSR 0xVALUE" or "wr CPU 0xMSR 0xVALUE", with " ERRNAME" (e.g.
@@ -49,6 +57,7 @@
  *   -ENXIO   CPU offline or absent
  *   -EINVAL  malformed spec or state file (msr_open; the state backend
  *            also at an access after another process made FILE malformed)
+ *   -ELOOP   a symbolic link now stands at the state file's name (access)
  */
 #ifndef BARETMA_MSR_H
 #define BARETMA_MSR_H
@@ -56,6 +65,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/*
+ * The most lines a state file may have: 8192 CPUs (the most a device
+ * context addresses, msr/msr_dev.c; Linux x86 NR_CPUS is at most 8192)
+ * times 128 lines each.  A CPU's PMU has ~40 registers baretma could list
+ * (8 general counters, their full-width aliases and event selects, 4
+ * fixed counters, the fixed and global controls, PERF_METRICS...), so 128
+ * leaves a comment line for each.  2^20 lines of "CPU 0xMSR 0xVALUE" are
+ * ~20 MiB, inside the 64 MiB the file may have; both views' arrays for
+ * them are allocated only for a file that big.
+ */
+#define MSR_STATE_CPUS_MAX 8192u
+#define MSR_STATE_LINES_MAX (MSR_STATE_CPUS_MAX * 128u)
 
 struct msr_dev; /* opaque: one open backend */
 
@@ -93,7 +115,8 @@ struct msr_ops {
  * Opens no CPU yet (that happens at the first access or msr_open_cpu()).
  * Returns 0, or -EINVAL (template without exactly one %u; state file
  * malformed: the message from msr_last_error() names the line), -ENOENT or
- * -EACCES (state file missing or unreadable), -ENOMEM.
+ * -EACCES (state file missing or unreadable), -EPERM (a state file that is
+ * a symbolic link), -ENOMEM.
  */
 int msr_open(const char *spec, struct msr_dev **out);
 
