@@ -45,24 +45,31 @@
 #include <unistd.h>
 
 #include "cpu/dump_int.h"
+#include "cpu/escape.h"
 
 #define DUMP_MAX_BYTES     (64u << 20) /* far above any real dump (~1 MiB) */
 
-/* "line 12: <msg>" or "pu3 line 12: <msg>"; returns -EINVAL. */
+/*
+ * "line 12: <msg>" or "pu3 line 12: <msg>"; returns -EINVAL.  The message
+ * quotes dump lines: it is escaped (cpu/escape.h) before it is kept.
+ */
 int dump_perr(struct parse *p, const char *fmt, ...)
 {
+	char raw[1024];
 	va_list ap;
 	int n = 0;
 
+	raw[0] = '\0';
 	if (p->pu)
-		n = snprintf(p->err, p->errlen, "%s ", p->pu);
-	if (n >= 0 && (size_t)n < p->errlen && p->line)
-		n += snprintf(p->err + n, p->errlen - (size_t)n, "line %u: ", p->line);
-	if (n >= 0 && (size_t)n < p->errlen) {
+		n = snprintf(raw, sizeof(raw), "%s ", p->pu);
+	if (n >= 0 && (size_t)n < sizeof(raw) && p->line)
+		n += snprintf(raw + n, sizeof(raw) - (size_t)n, "line %u: ", p->line);
+	if (n >= 0 && (size_t)n < sizeof(raw)) {
 		va_start(ap, fmt);
-		vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+		vsnprintf(raw + n, sizeof(raw) - (size_t)n, fmt, ap);
 		va_end(ap);
 	}
+	esc_str(p->err, p->errlen, raw);
 	return -EINVAL;
 }
 

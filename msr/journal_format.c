@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
+#include "cpu/escape.h"
 #include "msr/journal.h"
 #include "msr/journal_int.h"
 #include "msr/msr_names.h"
@@ -191,14 +192,17 @@ struct parser {
 
 static int fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The message quotes journal text: escaped (cpu/escape.h) before it is kept. */
 static int fail(struct parser *p, const char *fmt, ...)
 {
+	char raw[1024];
 	va_list ap;
-	int o = snprintf(p->err, p->errlen, "line %u: ", p->line);
+	int o = snprintf(raw, sizeof(raw), "line %u: ", p->line);
 
 	va_start(ap, fmt);
-	vsnprintf(p->err + o, p->errlen - (size_t)o, fmt, ap);
+	vsnprintf(raw + o, sizeof(raw) - (size_t)o, fmt, ap);
 	va_end(ap);
+	esc_str(p->err, p->errlen, raw);
 	return -EINVAL;
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cpu/escape.h"
 #include "msr/journal.h"
 #include "msr/journal_int.h"
 #include "msr/state_dir.h"
@@ -161,8 +162,12 @@ static void info_load(int dirfd, pid_t pid, struct journal_info *info)
 		data_free(&info->data);
 		info->error = -EINVAL;
 	}
-	if (info->error == -EINVAL)
-		snprintf(journal_error, sizeof(journal_error), "%s: %s", info->path, info->detail);
+	if (info->error == -EINVAL) { /* quotes the file's name and text: escaped */
+		char raw[sizeof(journal_error)];
+
+		snprintf(raw, sizeof(raw), "%s: %s", info->path, info->detail);
+		esc_str(journal_error, sizeof(journal_error), raw);
+	}
 	info->alive = pid_alive(pid, info->error ? 0 : info->data.starttime);
 }
 

@@ -6,6 +6,15 @@
  *     "/dev/cpu/%u/msr" (linux arch/x86/kernel/msr.c: the file offset is the
  *     MSR index, 8-byte pread/pwrite; "/dev/cpu/%u/msr_safe" works the same).
  *     msr/msr_dev.c is the only file in baretma that opens such a device.
+ *     Each name must be an MSR device node of its CPU: a character device
+ *     of the msr driver (major MSR_DEV_MAJOR) or of msr_safe, minor = the
+ *     CPU, not reached through a symbolic link; anything else (a regular
+ *     file, a link, a FIFO, /dev/null) is refused with -ENODEV and never
+ *     read or written (msr_device_node_check()).
+ *     When the environment may come from another user (cpu/trust.h:
+ *     under sudo, or real ids other than the effective ones) msr_open()
+ *     accepts only the two standard templates "/dev/cpu/%u/msr" and
+ *     "/dev/cpu/%u/msr_safe" (-EPERM for any other spec, state: too).
  *   - state file: "state:FILE".  FILE is text, one register per line
  *     "CPU 0xMSR 0xVALUE" (CPU decimal, MSR and VALUE hex), '#' comments and
  *     blank lines allowed.  A register not listed does not exist: read and
@@ -34,10 +43,22 @@
  *     is -EIO), and a write to IA32_PERF_GLOBAL_STATUS_RESET clears those
  *     bits in the CPU's IA32_PERF_GLOBAL_STATUS line (if listed) and leaves
  *     its own line as it is (write-1-to-clear; _STATUS_SET sets them).
+ *     At most MSR_STATE_LINES_MAX lines (comments and blank lines count):
+ *     a longer file is malformed (-EINVAL).  Parsing is O(n log n) (a
+ *     sorted index finds a register listed twice, named with both lines,
+ *     and each register at an access in O(log n)).
+ *     FILE must be a regular file named directly: a symbolic link at the
+ *     name is refused at msr_open (-EPERM) and at a reload (-ELOOP); a
+ *     rewrite keeps only FILE's permission bits (mode & 0777: a
+ *     set-user-ID or set-group-ID bit is dropped).
  *
  * $BARETMA_MSR_TRACE=FILE appends one line per access, for either backend:
  *   "rd CPU 0xMSR 0xVALUE" or "wr CPU 0xMSR 0xVALUE", with " ERRNAME" (e.g.
  *   " EIO") appended when the access failed (the value is then 0x0 for reads).
+ *   FILE is opened with O_NOFOLLOW (a symbolic link at the name is
+ *   refused); an existing FILE must be a regular file with one link, owned
+ *   by the real uid (getuid()); a new FILE is created 0600 (O_EXCL), owned
+ *   by the real uid and gid.  msr_open() fails -EPERM otherwise.
  *
  * msr_read/msr_write/msr_close_cpu are async-signal-safe (no malloc, no
  * stdio, no locks) so that the restore path can run from a signal handler.
@@ -49,6 +70,9 @@
  *   -ENXIO   CPU offline or absent
  *   -EINVAL  malformed spec or state file (msr_open; the state backend
  *            also at an access after another process made FILE malformed)
+ *   -ENODEV  the device template names something that is not an MSR
+ *            device node of that CPU (a file, a link, another device)
+ *   -ELOOP   a symbolic link now stands at the state file's name (access)
  */
 #ifndef BARETMA_MSR_H
 #define BARETMA_MSR_H
@@ -56,6 +80,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct stat;
+
+/* The msr driver's character major: linux include/uapi/linux/major.h
+ * MSR_MAJOR, Documentation/admin-guide/devices.txt; pmu-reference §4. */
+#define MSR_DEV_MAJOR 202u
+
+/*
+ * The most lines a state file may have: 8192 CPUs (the most a device
+ * context addresses, msr/msr_dev.c; Linux x86 NR_CPUS is at most 8192)
+ * times 128 lines each.  A CPU's PMU has ~40 registers baretma could list
+ * (8 general counters, their full-width aliases and event selects, 4
+ * fixed counters, the fixed and global controls, PERF_METRICS...), so 128
+ * leaves a comment line for each.  2^20 lines of "CPU 0xMSR 0xVALUE" are
+ * ~20 MiB, inside the 64 MiB the file may have; both views' arrays for
+ * them are allocated only for a file that big.
+ */
+#define MSR_STATE_CPUS_MAX 8192u
+#define MSR_STATE_LINES_MAX (MSR_STATE_CPUS_MAX * 128u)
 
 struct msr_dev; /* opaque: one open backend */
 
@@ -93,7 +136,10 @@ struct msr_ops {
  * Opens no CPU yet (that happens at the first access or msr_open_cpu()).
  * Returns 0, or -EINVAL (template without exactly one %u; state file
  * malformed: the message from msr_last_error() names the line), -ENOENT or
- * -EACCES (state file missing or unreadable), -ENOMEM.
+ * -EACCES (state file missing or unreadable), -EPERM (a spec other than
+ * the standard templates while the environment may come from another
+ * user; a state file that is a symbolic link; a trace file refused, see
+ * $BARETMA_MSR_TRACE above), -ENOMEM.
  */
 int msr_open(const char *spec, struct msr_dev **out);
 
@@ -167,6 +213,42 @@ extern const struct msr_ops msr_state_ops;
 /* Create backend contexts: 0 or -errno (see msr_open). */
 int msr_device_ctx_new(const char *template, void **ctx);
 int msr_state_ctx_new(const char *file, void **ctx, char *err, size_t errlen);
+
+/*
+ * Which nodes a device context uses: a check of the node's stat (before
+ * open, on the name, and after open, on the descriptor) for @cpu, 0 or
+ * -errno.  msr_device_ctx_new() uses msr_device_node_ok();
+ * msr_device_ctx_new_checked() takes another one: only for tests that use
+ * a regular file to check the offset = MSR index mapping, no msr device
+ * being there (NULL: msr_device_node_ok).
+ */
+typedef int (*msr_node_check)(const struct stat *st, unsigned cpu);
+int msr_device_ctx_new_checked(const char *template, msr_node_check check, void **ctx);
+
+/*
+ * msr_device_node_check - whether @st is the MSR device node of @cpu: a
+ * character device of major MSR_DEV_MAJOR, or of @msr_safe_major (msr_safe's
+ * dynamic major; <= 0: none), whose minor is @cpu (both drivers take the
+ * CPU from the minor: msr.c msr_open iminor(), msr-safe msr_entry.c).
+ * Returns 0 or -ENODEV.  Pure.
+ */
+int msr_device_node_check(const struct stat *st, unsigned cpu, int msr_safe_major);
+
+/*
+ * msr_device_node_ok - msr_device_node_check() with msr_safe's major read
+ * from /proc/devices (only when the node is a character device that is
+ * not the msr driver's).  0 or -ENODEV.  Async-signal-safe.
+ */
+int msr_device_node_ok(const struct stat *st, unsigned cpu);
+
+/*
+ * msr_chrdev_major - the major that the character driver registered as
+ * @name, from @len bytes of /proc/devices text ("Character devices:" then
+ * "%3d %s" lines, a blank line, "Block devices:": fs/proc/devices.c).
+ * Returns the major, or -ENOENT when @name is not a character driver
+ * there.  Pure, async-signal-safe.
+ */
+int msr_chrdev_major(const char *text, size_t len, const char *name);
 
 /*
  * msr_device_path - expand a device path template for @cpu ("%u" = the CPU,

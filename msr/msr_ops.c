@@ -13,12 +13,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpu/escape.h"
+#include "cpu/trust.h"
 #include "msr/msr.h"
 #include "sigsafe.h"
 
 #define MSR_DEFAULT_TEMPLATE "/dev/cpu/%u/msr"
+#define MSR_SAFE_TEMPLATE "/dev/cpu/%u/msr_safe"
 #define STATE_PREFIX "state:"
 
 struct msr_dev {
@@ -29,7 +33,7 @@ struct msr_dev {
 	struct msr_fault fault; /* the last failed access; op 0: none */
 };
 
-static char last_error[PATH_MAX + 512]; /* a message naming a whole path */
+static char last_error[PATH_MAX + 1024]; /* a message naming a whole path and an escaped reason */
 
 /* ------------------------------------------------------------- trace */
 
@@ -110,9 +114,42 @@ static void trace(const struct msr_dev *dev, const char *op, unsigned cpu,
 
 /* -------------------------------------------------------------- open */
 
+/* @s escaped for a message (cpu/escape.h): the spec comes from the environment. */
+static const char *shown(const char *s)
+{
+	static char buf[PATH_MAX];
+
+	esc_str(buf, sizeof(buf), s);
+	return buf;
+}
+
+/*
+ * When the environment may come from another user (cpu/trust.h), only the
+ * standard device templates: any other path is a file root would read and
+ * write at MSR offsets, and a state file one it would rewrite.
+ */
+static int spec_allowed(const char *spec)
+{
+	char raw[160], why[4 * sizeof(raw)]; /* $SUDO_USER is quoted: escaped */
+
+	if (!strcmp(spec, MSR_DEFAULT_TEMPLATE) || !strcmp(spec, MSR_SAFE_TEMPLATE) ||
+	    !trust_env_untrusted(raw, sizeof(raw)))
+		return 0;
+	esc_str(why, sizeof(why), raw);
+	snprintf(last_error, sizeof(last_error), "MSR backend '%s' ($BARETMA_MSR): refused "
+		 "while %s, as the environment may come from another user: only '%s' and "
+		 "'%s' are accepted then (unset BARETMA_MSR for the default; a dry run "
+		 "with state:FILE needs no root: run it without sudo)", shown(spec), why,
+		 MSR_DEFAULT_TEMPLATE, MSR_SAFE_TEMPLATE);
+	return -EPERM;
+}
+
 static int open_backend(struct msr_dev *dev, const char *spec)
 {
-	int rc;
+	int rc = spec_allowed(spec);
+
+	if (rc)
+		return rc;
 
 	if (strncmp(spec, STATE_PREFIX, strlen(STATE_PREFIX)) == 0) {
 		const char *file = spec + strlen(STATE_PREFIX);
@@ -127,27 +164,91 @@ static int open_backend(struct msr_dev *dev, const char *spec)
 	if (rc == -EINVAL)
 		snprintf(last_error, sizeof(last_error), "MSR device template '%s': "
 			 "needs exactly one %%u (the CPU number) and no other %% "
-			 "conversion", spec);
+			 "conversion", shown(spec));
 	else if (rc)
 		snprintf(last_error, sizeof(last_error), "MSR device template '%s': %s",
-			 spec, strerror(-rc));
+			 shown(spec), strerror(-rc));
 	return rc;
+}
+
+/* ------------------------------------------------------------ trace */
+
+/* Flags for the trace file: a link at the name is not followed; a FIFO or
+ * tty there neither blocks nor becomes our terminal before it is refused. */
+#define TRACE_FLAGS (O_WRONLY | O_APPEND | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+
+/* Why @st is not a trace file this process may append to, or NULL. */
+static const char *trace_refusal(const struct stat *st)
+{
+	if (!S_ISREG(st->st_mode))
+		return "not a regular file";
+	if (st->st_uid != getuid())
+		return "owned by another user than the real uid";
+	if (st->st_nlink != 1)
+		return "a file with other hard links";
+	return NULL;
+}
+
+/*
+ * Open @path for appending: an existing regular file of the real uid, or
+ * a new one created 0600 (O_EXCL, so nothing planted between the two
+ * opens is followed) and given to the real uid and gid.  The fd, or
+ * -errno with *@why set for a refusal (-EPERM).
+ */
+static int trace_open(const char *path, const char **why)
+{
+	struct stat st;
+	int fd = -1, rc = 0;
+
+	*why = NULL;
+	/* Look before opening: a device or FIFO at the name is never opened. */
+	if (fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		*why = S_ISLNK(st.st_mode) ? "a symbolic link" : trace_refusal(&st);
+	else if (errno != ENOENT)
+		return -errno;
+	if (*why)
+		return -EPERM;
+	fd = open(path, TRACE_FLAGS);
+	if (fd < 0 && errno == ENOENT) {
+		fd = open(path, TRACE_FLAGS | O_CREAT | O_EXCL, 0600);
+		if (fd >= 0 && (fchmod(fd, 0600) < 0 ||
+				(geteuid() != getuid() && fchown(fd, getuid(), getgid()) < 0)))
+			rc = -errno;
+	}
+	if (fd < 0)
+		return errno == ELOOP ? (*why = "a symbolic link", -EPERM) : -errno;
+	if (!rc && fstat(fd, &st) < 0)
+		rc = -errno;
+	if (!rc && (*why = trace_refusal(&st)))
+		rc = -EPERM;
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	return fd;
 }
 
 static int open_trace(struct msr_dev *dev)
 {
-	const char *path = getenv("BARETMA_MSR_TRACE");
-	int rc;
+	const char *path = getenv("BARETMA_MSR_TRACE"), *why;
+	int fd;
 
 	if (!path || !*path)
 		return 0;
-	dev->trace_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	if (dev->trace_fd >= 0)
+	fd = trace_open(path, &why);
+	if (fd >= 0) {
+		dev->trace_fd = fd;
 		return 0;
-	rc = -errno;
-	snprintf(last_error, sizeof(last_error), "trace file '%s' "
-		 "($BARETMA_MSR_TRACE): %s", path, strerror(-rc));
-	return rc;
+	}
+	if (why)
+		snprintf(last_error, sizeof(last_error), "trace file '%s' "
+			 "($BARETMA_MSR_TRACE) is %s: refused (name a new file: baretma "
+			 "creates it 0600 for uid %u, or one of that uid's own)",
+			 shown(path), why, (unsigned)getuid());
+	else
+		snprintf(last_error, sizeof(last_error), "trace file '%s' "
+			 "($BARETMA_MSR_TRACE): %s", shown(path), strerror(-fd));
+	return fd;
 }
 
 int msr_open(const char *spec, struct msr_dev **out)
@@ -270,10 +371,16 @@ void msr_describe(const struct msr_dev *dev, unsigned cpu, char *buf, size_t n)
 		buf[0] = '\0';
 		return;
 	}
-	if (dev->ops == &msr_state_ops || msr_device_path(dev->where, cpu, buf, n) < 0) {
-		/* a cut path ends in "...", never passes for the whole one */
-		if ((size_t)snprintf(buf, n, "%s", dev->where) >= n && n > 3)
-			memcpy(buf + n - 4, "...", 4);
+	char raw[sizeof(dev->where) + 16];
+
+	if (dev->ops == &msr_state_ops || msr_device_path(dev->where, cpu, raw, sizeof(raw)) < 0)
+		snprintf(raw, sizeof(raw), "%s", dev->where);
+	/* the path comes from the environment: escaped (cpu/escape.h); a cut
+	 * one ends in "...", never passes for the whole one */
+	if (esc_str(buf, n, raw) >= n && n > 3) {
+		size_t len = strlen(buf);
+
+		memcpy(buf + (len < n - 4 ? len : n - 4), "...", 4);
 	}
 }
 
@@ -296,6 +403,14 @@ const char *msr_remedy(int err)
 		return "this register does not exist on this CPU";
 	case -ENXIO:
 		return "the CPU is offline or absent";
+	case -ENODEV:
+		return "not an MSR device node: BARETMA_MSR must name the msr driver's "
+		       "/dev/cpu/N/msr (character device 202:N) or msr_safe's "
+		       "/dev/cpu/N/msr_safe; a file, a symbolic link or another device is "
+		       "refused";
+	case -ELOOP:
+		return "a symbolic link stands at the state file's name: refused; name the "
+		       "file itself";
 	default:
 		return "";
 	}

@@ -10,12 +10,17 @@
  * write, fsync, rename over FILE, fsync the directory.  The text is rebuilt
  * from the original bytes with only changed value tokens replaced, so a
  * file whose values are all back to their originals is byte-identical.
+ * The new FILE gets the old one's permission bits (mode & 0777: never a
+ * set-user-ID, set-group-ID or sticky bit).  FILE is never reached through
+ * a symbolic link: opened with O_NOFOLLOW at open and at every reload (a
+ * link at the name is refused at open, -ELOOP at an access), so a link
+ * planted at the name cannot make baretma read or rewrite its target.
  * The read-modify-write runs under flock(LOCK_EX) of the directory, so two
  * baretma processes on one state file (runs on different CPUs) neither
  * lose each other's writes nor collide on FILE.tmp.
  *
  * Other writers: before every access the file is stat()ed (fstatat of the
- * name: device, inode, size, mtime); when that differs from what this
+ * name, not following a link: device, inode, size, mtime); when that differs from what this
  * handle last read or wrote, the file is read and parsed again, so a write
  * made by another process (a test playing "perf started on this CPU")
  * is seen.  The new text then becomes the "original" whose bytes are kept.
@@ -26,7 +31,7 @@
  * async-signal-safe (the restore path runs from a signal handler,
  * msr/journal_restore.c).  A reload parses into the spare of two views
  * and then switches one index, so a handler that interrupts it sees a
- * whole view.
+ * whole view.  Parsing and the (cpu, msr) index: msr/msr_state_parse.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,31 +46,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpu/escape.h"
 #include "msr/intel_regs.h"
 #include "msr/msr.h"
+#include "msr/msr_state_int.h"
 #include "sigsafe.h"
 
 #define STATE_FILE_MAX (64u << 20)   /* refuse absurd files */
 #define STATE_GROW_MIN (64u << 10)   /* room to grow by, at least */
 #define HEX_TOKEN_MAX 18             /* "0x" + 16 hex digits */
-
-struct st_reg {
-	unsigned cpu;
-	uint32_t msr;
-	uint64_t val;     /* current value */
-	uint64_t orig;    /* value as written in the file at open */
-	size_t vstart;    /* value token [vstart, vend) in text */
-	size_t vend;
-	unsigned line;
-};
-
-/* One parse of the file: its bytes and its registers. */
-struct st_view {
-	char *text;       /* original bytes, cap + 1 */
-	size_t textlen;
-	struct st_reg *regs; /* in file order, regcap */
-	size_t nregs;
-};
+/* The mode a rewrite gives FILE: its permission bits only.  Set-user-ID,
+ * set-group-ID and sticky bits are dropped: a root process must not hand
+ * out a set-user-ID file because one stood at the name. */
+#define PERM_BITS (S_IRWXU | S_IRWXG | S_IRWXO)
 
 /* What identifies the file's content on disk (stat). */
 struct st_stamp {
@@ -76,7 +69,8 @@ struct st_stamp {
 };
 
 struct state_ctx {
-	char *path;       /* as given, for messages */
+	char *path;       /* as given */
+	char *shown;      /* path escaped for messages (cpu/escape.h) */
 	char *base;       /* file name inside dirfd */
 	char *tmp;        /* base + ".tmp" */
 	int dirfd;
@@ -92,160 +86,6 @@ struct state_ctx {
 static struct st_view *view(struct state_ctx *c)
 {
 	return &c->v[c->cur];
-}
-
-/* ------------------------------------------------------------- parsing */
-
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* "0x" + 1..16 significant hex digits up to @max; advances *p. */
-static bool parse_hex(const char **p, const char *e, uint64_t max, uint64_t *v)
-{
-	const char *s = *p;
-	uint64_t x = 0;
-	int d;
-
-	if (e - s < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
-		return false;
-	s += 2;
-	if (hexval(*s) < 0)
-		return false;
-	for (; s < e && (d = hexval(*s)) >= 0; s++) {
-		if (x > (max >> 4) || (x << 4 | (uint64_t)d) > max)
-			return false;
-		x = x << 4 | (uint64_t)d;
-	}
-	*p = s;
-	*v = x;
-	return true;
-}
-
-static bool parse_dec(const char **p, const char *e, unsigned *v)
-{
-	const char *s = *p;
-	unsigned long x = 0;
-
-	if (s >= e || *s < '0' || *s > '9')
-		return false;
-	for (; s < e && *s >= '0' && *s <= '9'; s++) {
-		x = x * 10 + (unsigned long)(*s - '0');
-		if (x > 0xfffffu) /* more CPUs than any kernel supports */
-			return false;
-	}
-	*p = s;
-	*v = (unsigned)x;
-	return true;
-}
-
-static const char *skip_blank(const char *s, const char *e)
-{
-	while (s < e && is_blank(*s))
-		s++;
-	return s;
-}
-
-/*
- * One line [s, e).  Returns 1 for a blank/comment line, 0 with @r filled,
- * or -EINVAL with the reason in @why.
- */
-static int parse_line(const char *text, const char *s, const char *e,
-		      struct st_reg *r, const char **why)
-{
-	uint64_t m, v;
-	const char *p = skip_blank(s, e);
-
-	if (p == e || *p == '#')
-		return 1;
-	*why = "CPU must be a decimal number";
-	if (!parse_dec(&p, e, &r->cpu) || p == e || !is_blank(*p))
-		return -EINVAL;
-	p = skip_blank(p, e);
-	*why = "MSR must be 0x followed by at most 8 hex digits";
-	if (!parse_hex(&p, e, UINT32_MAX, &m) || p == e || !is_blank(*p))
-		return -EINVAL;
-	p = skip_blank(p, e);
-	*why = "value must be 0x followed by at most 16 hex digits";
-	r->vstart = (size_t)(p - text);
-	if (!parse_hex(&p, e, UINT64_MAX, &v))
-		return -EINVAL;
-	r->vend = (size_t)(p - text);
-	if (p < e && !is_blank(*p) && *p != '#')
-		return -EINVAL;
-	p = skip_blank(p, e);
-	*why = "unexpected text after the value";
-	if (p < e && *p != '#')
-		return -EINVAL;
-	r->msr = (uint32_t)m;
-	r->val = r->orig = v;
-	return 0;
-}
-
-static const struct st_reg *find_reg(const struct st_reg *regs, size_t n,
-				     unsigned cpu, uint32_t msr)
-{
-	for (size_t i = 0; i < n; i++)
-		if (regs[i].cpu == cpu && regs[i].msr == msr)
-			return &regs[i];
-	return NULL;
-}
-
-/*
- * Parse @v->text into @v->regs.  @err (NULL from a reload, which may run
- * in a signal handler: no snprintf there) receives the reason.
- */
-static int parse_text(const struct state_ctx *c, struct st_view *v, char *err, size_t errlen)
-{
-	const char *text = v->text, *end = text + v->textlen, *s = text;
-	unsigned line = 0;
-
-	v->nregs = 0;
-	while (s < end) {
-		const char *e = memchr(s, '\n', (size_t)(end - s));
-		const char *why = "";
-		const struct st_reg *dup;
-		struct st_reg *r = &v->regs[v->nregs];
-		int rc;
-
-		e = e ? e : end;
-		line++;
-		if (v->nregs >= c->regcap)
-			return -EFBIG; /* only a reload can get here: room is per size */
-		rc = parse_line(text, s, e, r, &why);
-		if (rc < 0) {
-			if (err)
-				snprintf(err, errlen, "state file '%s': line %u: %s "
-					 "(expected 'CPU 0xMSR 0xVALUE')", c->path, line, why);
-			return rc;
-		}
-		s = e + 1;
-		if (rc > 0)
-			continue;
-		dup = find_reg(v->regs, v->nregs, r->cpu, r->msr);
-		if (dup) {
-			if (err)
-				snprintf(err, errlen, "state file '%s': line %u: cpu %u msr "
-					 "0x%x listed twice (first at line %u)", c->path,
-					 line, r->cpu, (unsigned)r->msr, dup->line);
-			return -EINVAL;
-		}
-		r->line = line;
-		v->nregs++;
-	}
-	return 0;
 }
 
 /* ---------------------------------------------------------- persisting */
@@ -310,7 +150,9 @@ static int read_all(int fd, char *buf, size_t size, size_t *got)
  * The file changed under us: read and parse it into the spare view, then
  * switch.  Async-signal-safe.  On error the current view stays (and the
  * stamp too, so the next access tries again): -EFBIG (grew beyond the room
- * allocated at open), -EINVAL (malformed now), -errno.
+ * allocated at open), -EINVAL (malformed now, or not a regular file),
+ * -ELOOP (a symbolic link now stands at the name: not followed), -errno.
+ * O_NONBLOCK: a FIFO put at the name must not block a signal handler.
  */
 static int reload(struct state_ctx *c)
 {
@@ -319,7 +161,7 @@ static int reload(struct state_ctx *c)
 	struct stat st;
 	size_t got = 0;
 
-	fd = openat(c->dirfd, c->base, O_RDONLY | O_CLOEXEC);
+	fd = openat(c->dirfd, c->base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0) {
@@ -332,10 +174,10 @@ static int reload(struct state_ctx *c)
 	if (rc)
 		goto out;
 	v->textlen = got;
-	rc = parse_text(c, v, NULL, 0);
+	rc = state_parse(v, c->regcap, c->shown, NULL, 0);
 	if (rc)
 		goto out;
-	c->mode = st.st_mode & 07777;
+	c->mode = st.st_mode & PERM_BITS;
 	stamp_of(&st, &c->seen);
 	atomic_signal_fence(memory_order_seq_cst);
 	c->cur = spare;
@@ -345,12 +187,13 @@ out:
 	return rc;
 }
 
-/* Reload when the file on disk is not what this handle last saw. */
+/* Reload when the file on disk is not what this handle last saw (a
+ * symbolic link at the name differs: its reload fails -ELOOP). */
 static int refresh(struct state_ctx *c)
 {
 	struct stat st;
 
-	if (fstatat(c->dirfd, c->base, &st, 0) < 0)
+	if (fstatat(c->dirfd, c->base, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return -errno;
 	return stamp_same(&c->seen, &st) ? 0 : reload(c);
 }
@@ -396,33 +239,23 @@ out:
 
 /* ------------------------------------------------------------------ ops */
 
-static bool cpu_listed(struct state_ctx *c, unsigned cpu)
-{
-	const struct st_view *v = view(c);
-
-	for (size_t i = 0; i < v->nregs; i++)
-		if (v->regs[i].cpu == cpu)
-			return true;
-	return false;
-}
-
 static int st_open(void *ctx, unsigned cpu)
 {
 	int rc = refresh(ctx);
 
 	if (rc)
 		return rc;
-	return cpu_listed(ctx, cpu) ? 0 : -ENXIO;
+	return state_cpu_listed(view(ctx), cpu) ? 0 : -ENXIO;
 }
 
 /* The register, or NULL with *rc = -ENXIO (no such CPU) / -EIO (#GP). */
 static struct st_reg *lookup(struct state_ctx *c, unsigned cpu, uint32_t msr, int *rc)
 {
-	struct st_view *v = view(c);
-	struct st_reg *r = (struct st_reg *)find_reg(v->regs, v->nregs, cpu, msr);
+	const struct st_view *v = view(c);
+	struct st_reg *r = state_find(v, cpu, msr);
 
 	if (!r)
-		*rc = cpu_listed(c, cpu) ? -EIO : -ENXIO;
+		*rc = state_cpu_listed(v, cpu) ? -EIO : -ENXIO;
 	return r;
 }
 
@@ -498,11 +331,13 @@ static void st_close(void *ctx)
 	if (c->dirfd >= 0)
 		close(c->dirfd);
 	free(c->path);
+	free(c->shown);
 	free(c->base);
 	free(c->tmp);
 	for (int i = 0; i < 2; i++) {
 		free(c->v[i].text);
 		free(c->v[i].regs);
+		free(c->v[i].idx);
 	}
 	free(c->out);
 	free(c);
@@ -522,12 +357,16 @@ static size_t room_for(size_t size)
 /* Allocate both views and the rewrite buffer for c->cap bytes. */
 static int alloc_views(struct state_ctx *c)
 {
-	/* The shortest register line, "0 0x0 0x0\n", is 10 bytes. */
+	/* The shortest register line, "0 0x0 0x0\n", is 10 bytes; a file
+	 * has at most MSR_STATE_LINES_MAX lines. */
 	c->regcap = c->cap / 10 + 1;
+	if (c->regcap > MSR_STATE_LINES_MAX)
+		c->regcap = MSR_STATE_LINES_MAX;
 	for (int i = 0; i < 2; i++) {
 		c->v[i].text = malloc(c->cap + 1);
 		c->v[i].regs = calloc(c->regcap, sizeof(struct st_reg));
-		if (!c->v[i].text || !c->v[i].regs)
+		c->v[i].idx = calloc(c->regcap, sizeof(struct st_key));
+		if (!c->v[i].text || !c->v[i].regs || !c->v[i].idx)
 			return -ENOMEM;
 	}
 	c->out = malloc(c->cap + c->regcap * HEX_TOKEN_MAX + 1);
@@ -539,20 +378,25 @@ static int load_text(struct state_ctx *c, char *err, size_t errlen)
 {
 	struct stat st;
 	size_t got = 0;
-	int rc = 0, fd = open(c->path, O_RDONLY | O_CLOEXEC);
+	int rc = 0, fd = open(c->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 
+	if (fd < 0 && errno == ELOOP) {
+		snprintf(err, errlen, "state file '%s' is a symbolic link: refused (writes "
+			 "replace the file at that name; name the file itself)", c->shown);
+		return -EPERM;
+	}
 	if (fd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "state file '%s': %s", c->path, strerror(-rc));
+		snprintf(err, errlen, "state file '%s': %s", c->shown, strerror(-rc));
 		return rc;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > STATE_FILE_MAX) {
 		rc = -EINVAL;
 		snprintf(err, errlen, "state file '%s': not a regular file of at most "
-			 "%u bytes", c->path, STATE_FILE_MAX);
+			 "%u bytes", c->shown, STATE_FILE_MAX);
 		goto out;
 	}
-	c->mode = st.st_mode & 07777;
+	c->mode = st.st_mode & PERM_BITS;
 	stamp_of(&st, &c->seen);
 	c->cap = room_for((size_t)st.st_size);
 	rc = alloc_views(c);
@@ -562,7 +406,7 @@ static int load_text(struct state_ctx *c, char *err, size_t errlen)
 	if (!rc && got != (size_t)st.st_size)
 		rc = -EIO;
 	if (rc) {
-		snprintf(err, errlen, "state file '%s': read: %s", c->path, strerror(-rc));
+		snprintf(err, errlen, "state file '%s': read: %s", c->shown, strerror(-rc));
 		goto out;
 	}
 	c->v[0].textlen = got;
@@ -589,7 +433,7 @@ static int open_dir(struct state_ctx *c, char *err, size_t errlen)
 	c->dirfd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (c->dirfd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "state file '%s': directory: %s", c->path,
+		snprintf(err, errlen, "state file '%s': directory: %s", c->shown,
 			 strerror(-rc));
 	}
 out:
@@ -612,7 +456,14 @@ int msr_state_ctx_new(const char *file, void **ctx, char *err, size_t errlen)
 		return -ENOMEM;
 	c->dirfd = -1;
 	c->path = strdup(file ? file : "");
-	rc = c->path ? 0 : -ENOMEM;
+	if (c->path) {
+		size_t n = esc_str(NULL, 0, c->path) + 1;
+
+		c->shown = malloc(n);
+		if (c->shown)
+			esc_str(c->shown, n, c->path);
+	}
+	rc = c->path && c->shown ? 0 : -ENOMEM;
 	if (!rc && !*file) {
 		snprintf(err, errlen, "state file '': empty file name");
 		rc = -EINVAL;
@@ -623,7 +474,7 @@ int msr_state_ctx_new(const char *file, void **ctx, char *err, size_t errlen)
 		rc = open_dir(c, err, errlen);
 	if (rc)
 		goto out;
-	rc = parse_text(c, &c->v[0], err, errlen);
+	rc = state_parse(&c->v[0], c->regcap, c->shown, err, errlen);
 out:
 	if (rc)
 		st_close(c);

@@ -313,6 +313,18 @@ static void test_templates(void)
 }
 
 /*
+ * The device backend only uses MSR device nodes (msr_device_node_ok); no
+ * test machine has one it could use safely, so the offset mapping and the
+ * read-only fallback are checked through a context that takes a regular
+ * file for a node (msr_device_ctx_new_checked: the seam for tests).  That
+ * msr_open() refuses the same file is checked here and in t/0641.
+ */
+static int regular_as_node(const struct stat *st, unsigned cpu)
+{
+	return S_ISREG(st->st_mode) ? 0 : -ENODEV;
+}
+
+/*
  * The read-only fallback through template @spec (cpu 0's node mode 0400,
  * bytes 0..0x1f): 0, or a bit per failed check: 1 the node opens
  * read-write after all (the check would prove nothing), 2 the read fails,
@@ -321,25 +333,27 @@ static void test_templates(void)
  */
 static int readonly_checks(const char *spec)
 {
-	struct msr_dev *dev = NULL;
+	const struct msr_ops *ops = &msr_device_ops;
+	void *ctx = NULL;
 	char node[PATH_MAX];
 	uint64_t v = 0;
 	int rc = 0, fd;
 
-	if (msr_device_path(spec, 0, node, sizeof(node)) || msr_open(spec, &dev))
+	if (msr_device_path(spec, 0, node, sizeof(node)) ||
+	    msr_device_ctx_new_checked(spec, regular_as_node, &ctx))
 		return 16;
 	fd = open(node, O_RDWR);
 	if (fd >= 0) {
 		close(fd);
 		rc |= 1;
 	}
-	if (msr_read(dev, 0, 0x10, &v))
+	if (ops->read(ctx, 0, 0x10, &v))
 		rc |= 2;
 	else if (v != 0x1716151413121110ull)
 		rc |= 4;
-	if (msr_write(dev, 0, 0x10, 0) != -EPERM)
+	if (ops->write(ctx, 0, 0x10, 0) != -EPERM)
 		rc |= 8;
-	msr_close(dev);
+	ops->close(ctx);
 	return rc;
 }
 
@@ -373,10 +387,12 @@ static int readonly_as_nobody(void)
 
 static void test_device(void)
 {
+	const struct msr_ops *ops = &msr_device_ops;
 	char spec[PATH_MAX], path[PATH_MAX];
 	uint64_t v = 0;
 	int rc, fd;
 	struct msr_dev *dev;
+	void *ctx = NULL;
 
 	t_path(spec, "%s/nonexistent/%%u/msr", dir);
 	dev = open_spec("", spec, &rc);
@@ -402,14 +418,19 @@ static void test_device(void)
 	close(fd);
 	t_path(spec, "%s/dev/%%u/msr", dir);
 	dev = open_spec("", spec, &rc);
-	check_int(msr_read(dev, 0, 0x10, &v), ==, 0, "device read at offset 0x10");
-	check_u64(v, ==, 0x1716151413121110ull, "8 bytes little-endian from offset 0x10");
-	check_int(msr_write(dev, 0, 0x8, 0x1122334455667788ull), ==, 0, "device write at 0x8");
-	check_int(msr_read(dev, 0, 0x8, &v), ==, 0, "device read back 0x8");
-	check_u64(v, ==, 0x1122334455667788ull, "value written at offset 0x8");
-	check_int(msr_read(dev, 0, 0x100, &v), ==, -EIO, "short read past the end -EIO");
-	check_int(msr_read(dev, 1, 0x0, &v), ==, -ENOENT, "cpu 1 has no node: -ENOENT");
+	check_int(msr_read(dev, 0, 0x10, &v), ==, -ENODEV,
+		  "msr_open's context refuses a regular file for a node: -ENODEV");
 	msr_close(dev);
+	check_int(msr_device_ctx_new_checked(spec, regular_as_node, &ctx), ==, 0,
+		  "a context that takes regular files for nodes");
+	check_int(ops->read(ctx, 0, 0x10, &v), ==, 0, "device read at offset 0x10");
+	check_u64(v, ==, 0x1716151413121110ull, "8 bytes little-endian from offset 0x10");
+	check_int(ops->write(ctx, 0, 0x8, 0x1122334455667788ull), ==, 0, "device write at 0x8");
+	check_int(ops->read(ctx, 0, 0x8, &v), ==, 0, "device read back 0x8");
+	check_u64(v, ==, 0x1122334455667788ull, "value written at offset 0x8");
+	check_int(ops->read(ctx, 0, 0x100, &v), ==, -EIO, "short read past the end -EIO");
+	check_int(ops->read(ctx, 1, 0x0, &v), ==, -ENOENT, "cpu 1 has no node: -ENOENT");
+	ops->close(ctx);
 
 	/* Read-only fallback: a 0400 node.  Root (CAP_DAC_OVERRIDE) opens it
 	 * read-write anyway, so as root the check runs in a child that has

@@ -124,7 +124,9 @@ like "$out" "warning: cpu 1: cannot tell who uses the PMU: IA32_PERFEVTSEL2 \(0x
 	"--force: a warning naming them"
 is "$(same "$tmp/state" "$tmp/orig"):$(journals)" "0:" "--force: the run put back what it found"
 
-# A CPUID dump describes another machine: no real device (a path template).
+# A CPUID dump describes another machine: no real device (a path template;
+# pmu enable opens the CPUs first: regular files stand in for the nodes in
+# the test build of the tool, t/baretma-hooks, msr/msr_dev_hooks.c).
 fixture
 mkdir -p "$tmp/dev"
 for c in 0 1 2 3 4 5 6 7; do truncate -s 4096 "$tmp/dev/$c"; done
@@ -136,7 +138,8 @@ out=$(BARETMA_MSR="$tmp/dev/%u" "$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --b
 is "$rc" 64 "bench: dump + real device: exit 64"
 like "$out" "bench: refusing to write MSRs through '$tmp/dev/%u' with a CPUID dump \('$ICL'\): the dump describes another machine \(use BARETMA_MSR=state:FILE for a dry run, or drop the dump" \
 	"bench: the message says why and what to do"
-out=$(BARETMA_MSR="$tmp/dev/%u" BARETMA_CPUID_DUMP="$ICL" "$BARETMA" pmu enable --cpu 1 2>&1); rc=$?
+out=$(BARETMA_MSR="$tmp/dev/%u" BARETMA_CPUID_DUMP="$ICL" BARETMA_TEST_HOOKS=1 "$BARETMA_HOOKS" \
+	pmu enable --cpu 1 2>&1); rc=$?
 is "$rc" 64 "pmu enable: dump (BARETMA_CPUID_DUMP) + real device: exit 64"
 like "$out" "pmu enable: refusing to write MSRs through '$tmp/dev/%u' with a CPUID dump" \
 	"pmu enable: the same message"

@@ -159,6 +159,55 @@ bad "hidden test kernel asked of the installed tool" 64 "unknown kernel 'test-fa
 printf '1 0x38f\n' >"$tmp/badstate"
 bad "malformed state file" 65 "state file '$tmp/badstate': line 1" \
 	BARETMA_MSR=state:$tmp/badstate -- pmu enable
+printf '0 0x38f 0x0\n0 0x38d 0x0\n0 0x38f 0x1\n' >"$tmp/dupstate"
+bad "state file listing a register twice" 65 \
+	"state file '$tmp/dupstate': line 3: cpu 0 msr 0x38f listed twice \(first at line 1\)" \
+	BARETMA_MSR=state:$tmp/dupstate -- pmu enable
+ln -s "$state" "$tmp/linkstate"
+bad "state file that is a symbolic link" 77 "state file '$tmp/linkstate' is a symbolic link: refused" \
+	BARETMA_MSR=state:$tmp/linkstate -- pmu enable
+# Over the line limit (8192 CPUs x 128 lines): made here and removed after,
+# so that the other rows' snapshots need not read its 20 MiB.
+awk 'BEGIN { for (i = 0; i <= 1048576; i++) printf "%d 0x%x 0x0\n", i / 128, i % 128 }' \
+	>"$tmp/bigstate"
+bad "state file of more than 1048576 lines" 65 "state file '$tmp/bigstate': more than 1048576 lines" \
+	BARETMA_MSR=state:$tmp/bigstate -- pmu enable
+rm -f "$tmp/bigstate"
+
+# --- MSR device template and trace file (issue 9: what root opens) -----------
+# A template whose node is a file, or a link to one: root would read and
+# write the file's bytes at the MSR index.  Live machine (no dump: cpu 0).
+printf 'AAAAAAAABBBBBBBBsecret!!' >"$tmp/secret"
+mkdir -p "$tmp/filedev/0" "$tmp/linkdev/0"
+cp "$tmp/secret" "$tmp/filedev/0/msr"
+ln -s "$tmp/secret" "$tmp/linkdev/0/msr"
+bad "MSR device template naming a regular file" 69 \
+	"cannot open '$tmp/filedev/0/msr': No such device \(not an MSR device node" \
+	BARETMA_CPUID_DUMP= BARETMA_MSR=$tmp/filedev/%u/msr -- msr read 0 0x8
+bad "MSR device template naming a symbolic link" 69 \
+	"cannot open '$tmp/linkdev/0/msr': No such device \(not an MSR device node" \
+	BARETMA_CPUID_DUMP= BARETMA_MSR=$tmp/linkdev/%u/msr -- msr write --force 0 0x8 0x4141414141414141
+bad "MSR device template of one's own under sudo" 77 "refused while running under sudo" \
+	SUDO_USER=alice BARETMA_CPUID_DUMP= BARETMA_MSR=$tmp/filedev/%u/msr -- msr read 0 0x8
+bad "state file under sudo" 77 "MSR backend 'state:$tmp/state' .*refused while running under sudo" \
+	SUDO_USER=alice -- pmu enable
+ln -s "$tmp/secret" "$tmp/trace-link"
+bad "trace file that is a symbolic link" 77 \
+	"trace file '$tmp/trace-link' \(\\\$BARETMA_MSR_TRACE\) is a symbolic link: refused" \
+	BARETMA_MSR_TRACE=$tmp/trace-link -- msr read 0 0x38f
+mkfifo "$tmp/trace-fifo"
+bad "trace file that is a FIFO" 77 "trace file '$tmp/trace-fifo' .* is not a regular file: refused" \
+	BARETMA_MSR_TRACE=$tmp/trace-fifo -- msr read 0 0x38f
+if [ "$(id -u)" = 0 ]; then
+	printf 'theirs\n' >"$tmp/trace-theirs"
+	chown 65534 "$tmp/trace-theirs"
+	bad "trace file owned by another user" 77 \
+		"trace file '$tmp/trace-theirs' .* is owned by another user than the real uid: refused" \
+		BARETMA_MSR_TRACE=$tmp/trace-theirs -- msr read 0 0x38f
+else
+	skip "not root: cannot give a file to another user"
+	skip "not root"; skip "not root"
+fi
 
 # --- state directory and journals --------------------------------------------
 mkdir -m 0700 "$tmp/real-run"
