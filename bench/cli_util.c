@@ -339,7 +339,13 @@ int cli_check_env(unsigned need)
 	char cwd[512];
 	int err;
 
-	if ((need & CLI_ENV_SYSROOT) && (err = cpu_sysfs_root_check())) {
+	if ((need & CLI_ENV_SYSROOT) && (err = cpu_sysfs_root_check()) == -EINVAL) {
+		cli_err("BARETMA_SYSROOT '%s': a relative path: refused (journals name the "
+			"settings files relative to the root, and 'baretma pmu restore' run from "
+			"another directory would write other files; give an absolute path)", root);
+		return EX_USAGE;
+	}
+	if ((need & CLI_ENV_SYSROOT) && err) {
 		cli_err("BARETMA_SYSROOT '%s': %s (give an existing directory that holds the "
 			"sys/ and proc/ trees to read, or unset it to read /sys and /proc)", root,
 			err == -ENOTDIR ? "not a directory" : strerror(-err));

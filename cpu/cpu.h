@@ -494,8 +494,11 @@ char *cpu_sysfs_path(char *buf, size_t n, const char *path);
  * existing directory?  Without the check a mistyped root reads as a
  * machine where every /sys and /proc file is absent (no msr module, no
  * rdpmc file, no watchdog), which is a wrong answer, not an error.
- * Returns 0, -ENOENT, -ENOTDIR (exists but is not a directory), or
- * another -errno from stat().
+ * A relative root is refused: the journal names the settings files it
+ * restores relative to the root, and a 'pmu restore' run from another
+ * directory would write other files.
+ * Returns 0, -EINVAL (a relative path), -ENOENT, -ENOTDIR (exists but is
+ * not a directory), or another -errno from stat().
  */
 int cpu_sysfs_root_check(void);
 

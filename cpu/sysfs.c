@@ -40,6 +40,8 @@ int cpu_sysfs_root_check(void)
 
 	if (!root)
 		return 0;
+	if (root[0] != '/')
+		return -EINVAL;
 	if (stat(root, &st) < 0)
 		return -errno;
 	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;

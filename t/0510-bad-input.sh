@@ -142,6 +142,8 @@ bad "sysroot that does not exist" 66 "BARETMA_SYSROOT '$tmp/nosys': No such file
 echo "not a directory" >"$tmp/sysfile"
 bad "sysroot that is a file" 66 "BARETMA_SYSROOT '$tmp/sysfile': not a directory" \
 	BARETMA_SYSROOT=$tmp/sysfile -- info
+bad "sysroot given as a relative path" 64 "BARETMA_SYSROOT 'root': a relative path: refused" \
+	BARETMA_SYSROOT=root -- pmu enable --cpu 0 --stop-nmi-watchdog
 
 # Under sudo (issue 9, README "Running as root safely"): ignored, said so.
 bad "sysroot under sudo: ignored" 0 \
