@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "bench/cli.h"
+#include "cpu/escape.h"
 #include "bench/cli_run.h"
 #include "bench/cmd_pmu.h"
 #include "cpu/cpu.h"
@@ -101,14 +102,20 @@ static void print_journal(struct msr_dev *dev, const struct cpu_info *ci,
 			  const struct journal_info *ji, const unsigned *want, int nwant)
 {
 	const struct journal_data *d = &ji->data;
-	char holder[1400], when[64], list[256], now[JOURNAL_SETTING_MAX];
+	/* a journal's text is input: shown escaped (cpu/escape.h), 4 bytes a byte */
+	char when[64], list[256], now[JOURNAL_SETTING_MAX];
+	static char raw[1400], holder[4 * sizeof(raw)], cmd[4 * JOURNAL_CMD_MAX],
+		    backend[4 * JOURNAL_BACKEND_MAX];
 
-	cli_journal_holder(ji, holder, sizeof(holder));
+	cli_journal_holder(ji, raw, sizeof(raw));
+	esc_str(holder, sizeof(holder), raw);
+	esc_str(cmd, sizeof(cmd), d->cmd);
+	esc_str(backend, sizeof(backend), d->backend);
 	cli_pmu_fmt_time(when, sizeof(when), d->time);
 	cli_fmt_cpus(list, sizeof(list), d->cpus, (unsigned)d->ncpus);
 	printf("journal '%s': %s\n", ji->path, holder);
 	printf("  command: %s\n  time:    %s\n  backend: %s\n  kind:    %s%s\n  cpus:    %s\n",
-	       d->cmd, when, d->backend, journal_kind_name(d->kind),
+	       cmd, when, backend, journal_kind_name(d->kind),
 	       d->user_only ? ", user only" : "", d->ncpus ? list : "none");
 	if (journal_data_unsafe(d))
 		printf("  unsafe:  %d register%s written with --unsafe-msr, outside the write "
@@ -207,9 +214,16 @@ static json_t *journal_json(struct msr_dev *dev, const struct cpu_info *ci,
 {
 	const struct journal_data *d = &ji->data;
 	json_t *cpus = json_array(), *sets = json_array();
-	char holder[1400], now[JOURNAL_SETTING_MAX];
+	char now[JOURNAL_SETTING_MAX];
+	/* escaped as in the text: JSON strings must be UTF-8, and a journal's
+	 * bytes need not be (json_pack would fail and drop the journal) */
+	static char raw[1400], holder[4 * sizeof(raw)], cmd[4 * JOURNAL_CMD_MAX],
+		    backend[4 * JOURNAL_BACKEND_MAX];
 
-	cli_journal_holder(ji, holder, sizeof(holder));
+	cli_journal_holder(ji, raw, sizeof(raw));
+	esc_str(holder, sizeof(holder), raw);
+	esc_str(cmd, sizeof(cmd), d->cmd);
+	esc_str(backend, sizeof(backend), d->backend);
 	for (int c = 0; c < d->ncpus; c++)
 		if (cli_pmu_wanted(want, nwant, d->cpus[c]))
 			json_array_append_new(cpus, cpu_json(dev, ci, d, d->cpus[c]));
@@ -221,7 +235,7 @@ static json_t *journal_json(struct msr_dev *dev, const struct cpu_info *ci,
 	return json_pack("{s:s, s:I, s:b, s:s, s:s, s:s, s:I, s:s, s:b, s:o, s:o}",
 			 "path", ji->path, "pid", (json_int_t)ji->pid, "alive", ji->alive,
 			 "kind", journal_kind_name(d->kind), "holder", holder,
-			 "cmd", d->cmd, "time", (json_int_t)d->time, "backend", d->backend,
+			 "cmd", cmd, "time", (json_int_t)d->time, "backend", backend,
 			 "user_only", d->user_only, "cpus", cpus, "settings", sets);
 }
 
