@@ -98,24 +98,39 @@ static void setting_now(const struct journal_setting *s, char *buf, size_t n)
 		fclose(f);
 }
 
+/*
+ * A journal's free text (who holds it, its command line, its backend) as
+ * shown: escaped (cpu/escape.h), in the text and in JSON alike - it is
+ * input, and JSON strings must be UTF-8 while a journal's bytes need not
+ * be (json_pack would fail and drop the journal).  Static: one at a time.
+ */
+struct shown {
+	char holder[4 * 1400], cmd[4 * JOURNAL_CMD_MAX], backend[4 * JOURNAL_BACKEND_MAX];
+};
+
+static const struct shown *shown_of(const struct journal_info *ji)
+{
+	static struct shown t;
+	static char raw[1400];
+
+	cli_journal_holder(ji, raw, sizeof(raw));
+	esc_str(t.holder, sizeof(t.holder), raw);
+	esc_str(t.cmd, sizeof(t.cmd), ji->data.cmd);
+	esc_str(t.backend, sizeof(t.backend), ji->data.backend);
+	return &t;
+}
+
 static void print_journal(struct msr_dev *dev, const struct cpu_info *ci,
 			  const struct journal_info *ji, const unsigned *want, int nwant)
 {
 	const struct journal_data *d = &ji->data;
-	/* a journal's text is input: shown escaped (cpu/escape.h), 4 bytes a byte */
 	char when[64], list[256], now[JOURNAL_SETTING_MAX];
-	static char raw[1400], holder[4 * sizeof(raw)], cmd[4 * JOURNAL_CMD_MAX],
-		    backend[4 * JOURNAL_BACKEND_MAX];
-
-	cli_journal_holder(ji, raw, sizeof(raw));
-	esc_str(holder, sizeof(holder), raw);
-	esc_str(cmd, sizeof(cmd), d->cmd);
-	esc_str(backend, sizeof(backend), d->backend);
+	const struct shown *t = shown_of(ji);
 	cli_pmu_fmt_time(when, sizeof(when), d->time);
 	cli_fmt_cpus(list, sizeof(list), d->cpus, (unsigned)d->ncpus);
-	printf("journal '%s': %s\n", ji->path, holder);
+	printf("journal '%s': %s\n", ji->path, t->holder);
 	printf("  command: %s\n  time:    %s\n  backend: %s\n  kind:    %s%s\n  cpus:    %s\n",
-	       cmd, when, backend, journal_kind_name(d->kind),
+	       t->cmd, when, t->backend, journal_kind_name(d->kind),
 	       d->user_only ? ", user only" : "", d->ncpus ? list : "none");
 	if (journal_data_unsafe(d))
 		printf("  unsafe:  %d register%s written with --unsafe-msr, outside the write "
@@ -215,15 +230,7 @@ static json_t *journal_json(struct msr_dev *dev, const struct cpu_info *ci,
 	const struct journal_data *d = &ji->data;
 	json_t *cpus = json_array(), *sets = json_array();
 	char now[JOURNAL_SETTING_MAX];
-	/* escaped as in the text: JSON strings must be UTF-8, and a journal's
-	 * bytes need not be (json_pack would fail and drop the journal) */
-	static char raw[1400], holder[4 * sizeof(raw)], cmd[4 * JOURNAL_CMD_MAX],
-		    backend[4 * JOURNAL_BACKEND_MAX];
-
-	cli_journal_holder(ji, raw, sizeof(raw));
-	esc_str(holder, sizeof(holder), raw);
-	esc_str(cmd, sizeof(cmd), d->cmd);
-	esc_str(backend, sizeof(backend), d->backend);
+	const struct shown *t = shown_of(ji);
 	for (int c = 0; c < d->ncpus; c++)
 		if (cli_pmu_wanted(want, nwant, d->cpus[c]))
 			json_array_append_new(cpus, cpu_json(dev, ci, d, d->cpus[c]));
@@ -234,8 +241,8 @@ static json_t *journal_json(struct msr_dev *dev, const struct cpu_info *ci,
 	}
 	return json_pack("{s:s, s:I, s:b, s:s, s:s, s:s, s:I, s:s, s:b, s:o, s:o}",
 			 "path", ji->path, "pid", (json_int_t)ji->pid, "alive", ji->alive,
-			 "kind", journal_kind_name(d->kind), "holder", holder,
-			 "cmd", cmd, "time", (json_int_t)d->time, "backend", backend,
+			 "kind", journal_kind_name(d->kind), "holder", t->holder,
+			 "cmd", t->cmd, "time", (json_int_t)d->time, "backend", t->backend,
 			 "user_only", d->user_only, "cpus", cpus, "settings", sets);
 }
 
