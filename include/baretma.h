@@ -1,0 +1,230 @@
+/*
+ * <baretma.h> - measure Intel Top-down (TMA) level 1 and 2 of your own code
+ * from fixed counter 3 (TOPDOWN.SLOTS) and IA32_PERF_METRICS, programmed
+ * without perf_event, with an error bound, and with every register and
+ * setting put back as found (man 3 baretma).
+ *
+ *     struct baretma *bm;
+ *     struct baretma_options o = BARETMA_OPTIONS_INIT;
+ *     struct baretma_result r;
+ *
+ *     if (baretma_open(&bm, &o) < 0)
+ *             fprintf(stderr, "%s\n", baretma_last_error());
+ *     baretma_region_begin(bm, "solve");
+ *     solve();
+ *     baretma_region_end(bm, "solve");
+ *     baretma_region_get(bm, "solve", &r);   // r.tma[BARETMA_TMA_RETIRING] ...
+ *     baretma_close(bm);
+ *
+ * Units: TSC ticks, slots (TOPDOWN.SLOTS: pipeline width x core cycles),
+ * percent of slots for every tma_* node, percentage points for the bound.
+ * Errors: functions returning int return 0 or -errno; baretma_last_error()
+ * then gives one line with the cause and the remedy (the text the
+ * `baretma` tool prints).
+ *
+ * Threads: one session per thread, used only by the thread that opened it
+ * (it is pinned to the session's CPU: RDPMC reads the CPU it runs on).
+ * Sessions on different threads are independent.  fork(): the child never
+ * restores or releases the parent's session; it must not use it.
+ * Signals: the library installs no handler unless asked
+ * (baretma_guard_signals); without it, a process killed mid-session leaves
+ * its journal, and `baretma pmu restore` puts everything back.
+ *
+ * Hardware facts: ../shared/reference/pmu-reference.md in the source tree
+ * (linux arch/x86/events/intel/core.c, tools/perf/Documentation/topdown.txt).
+ */
+#ifndef BARETMA_H
+#define BARETMA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BARETMA_API_VERSION 1
+
+/* ------------------------------------------------------------- session */
+
+struct baretma; /* opaque: one measuring session */
+
+struct baretma_options {
+	int cpu;              /* OS CPU to measure on; -1: choose one whose core kind
+			       * has PERF_METRICS (a P-core on hybrid parts), with hwloc */
+	const char *backend;  /* "auto" (best that works), "rdpmc", "msr", "tsc" */
+	int level;            /* Top-down level 1 or 2; 0: the highest the CPU has */
+	bool user_only;       /* fixed counter 3 counts at CPL > 0 only */
+	bool force;           /* take over fixed counter 3 / PERF_METRICS in use, or a
+			       * CPU another run's journal holds (said in a warning) */
+	bool wait;            /* wait for another baretma on the CPU instead of -EBUSY */
+	const char *cpuid_dump; /* describe another machine (a dry run with
+				 * BARETMA_MSR=state:FILE); NULL: this one */
+};
+
+/* Defaults: choose the CPU, backend auto, the highest level. */
+#define BARETMA_OPTIONS_INIT { -1, "auto", 0, false, false, false, NULL }
+
+/*
+ * baretma_open - open a measuring session: identify the CPU, pin the
+ * calling thread to it, take the locks, check who owns the PMU, write the
+ * journal, program fixed counter 3 and PERF_METRICS - the guarded sequence
+ * of `baretma bench`.  @opt may be NULL (BARETMA_OPTIONS_INIT).
+ * Without a usable PMU (a VM, an AMD CPU) backend "auto" opens a TSC-only
+ * session: counts and TSC ticks, no Top-down (baretma_result.level 0).
+ * Returns 0 and *bm, or -errno: -EINVAL (bad option), -ENXIO (no such CPU),
+ * -ENODEV (the backend asked for cannot work here), -EBUSY (counters or CPU
+ * in use, a journal holds the CPU), -EACCES/-EPERM (not root, lockdown,
+ * msr.allow_writes=off), -errno of the system; baretma_last_error() says why.
+ */
+int baretma_open(struct baretma **bm, const struct baretma_options *opt);
+
+/*
+ * baretma_close - restore every register and setting the session changed,
+ * remove its journal, release its locks, free @bm (NULL is fine).
+ * Returns 0, or -errno when the restore failed (the journal then stays for
+ * `baretma pmu restore`; baretma_last_error() says so).
+ */
+int baretma_close(struct baretma *bm);
+
+/*
+ * baretma_last_error - the calling thread's last error message, one line
+ * with the cause and the remedy, "" when none.  Valid until the thread's
+ * next call into the library.
+ */
+const char *baretma_last_error(void);
+
+/*
+ * baretma_guard_signals - opt in: on SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+ * SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, every open session of the
+ * process is restored from its journal, then the previous handler runs
+ * (or the default action).  Returns 0 or -errno.
+ */
+int baretma_guard_signals(void);
+
+/* ------------------------------------------------------------- regions */
+
+/* The twelve nodes, named as perf's tma_* metrics (baretma_tma_name). */
+enum baretma_tma {
+	BARETMA_TMA_RETIRING = 0, BARETMA_TMA_BAD_SPECULATION,
+	BARETMA_TMA_FRONTEND_BOUND, BARETMA_TMA_BACKEND_BOUND,
+	BARETMA_TMA_HEAVY_OPERATIONS, BARETMA_TMA_LIGHT_OPERATIONS,
+	BARETMA_TMA_BRANCH_MISPREDICTS, BARETMA_TMA_MACHINE_CLEARS,
+	BARETMA_TMA_FETCH_LATENCY, BARETMA_TMA_FETCH_BANDWIDTH,
+	BARETMA_TMA_MEMORY_BOUND, BARETMA_TMA_CORE_BOUND,
+	BARETMA_TMA_N
+};
+
+/* baretma_tma_name - "tma_retiring", ...; NULL out of range. */
+const char *baretma_tma_name(enum baretma_tma m);
+
+/* Quality flags (baretma_result.flags). */
+#define BARETMA_FLAG_L1_SUM     0x01u /* level-1 bytes beyond 255 +/- 3 */
+#define BARETMA_FLAG_L2_ABOVE   0x02u /* a level-2 field above its parent */
+#define BARETMA_FLAG_ZERO_SLOTS 0x04u /* no slots counted */
+#define BARETMA_FLAG_NEGATIVE   0x08u /* a field's slot delta below zero */
+#define BARETMA_FLAG_SLOTS_BACK 0x10u /* slots went backwards */
+#define BARETMA_FLAG_NORMALISED 0x20u /* a level-1 sum within the rounding was not 255 */
+
+struct baretma_result {
+	uint64_t count;       /* begin/end pairs */
+	uint64_t invalid;     /* of those, left out of slots and tma[] */
+	struct {              /* why, each pair counted once */
+		uint64_t tampered, overflow, slots_back, zero_slots, l1_sum;
+	} invalid_why;
+	int level;            /* Top-down level of tma[] (0: none, TSC only) */
+	double tsc;           /* TSC ticks, summed over all pairs */
+	double slots;         /* TOPDOWN.SLOTS, summed over the valid pairs */
+	double tma[BARETMA_TMA_N]; /* percent of slots over the valid pairs
+				    * (level-2 entries only at level 2) */
+	double bound_pp;      /* 8-bit quantisation bound of tma[], percentage points */
+	unsigned flags;       /* BARETMA_FLAG_* seen in the valid pairs */
+};
+
+/*
+ * baretma_region_begin / baretma_region_end - bracket a region named
+ * @name (at most 31 bytes; up to 64 names a session).  Regions of
+ * different names nest; a name does not nest in itself.  Between the two
+ * counter reads nothing allocates and, on the rdpmc backend, no system
+ * call is made.  Misuse (an unknown or unbalanced name, a full table) is
+ * counted, never fatal: baretma_region_get says it.
+ */
+void baretma_region_begin(struct baretma *bm, const char *name);
+void baretma_region_end(struct baretma *bm, const char *name);
+
+/*
+ * baretma_region_get - the totals of every begin/end pair of @name: slot
+ * counts per field summed over the valid pairs (the slot-weighted method
+ * of linux topdown.txt), then as percent of their slots.
+ * Returns 0, -ENOENT (no such region), -EINVAL (misuse of the name).
+ */
+int baretma_region_get(struct baretma *bm, const char *name, struct baretma_result *res);
+
+/* ----------------------------------------------------- raw fast path */
+
+/* One reading of the counters of the CPU the thread runs on. */
+struct baretma_reading {
+	uint64_t slots;    /* TOPDOWN.SLOTS (fixed counter 3) */
+	uint64_t metrics;  /* IA32_PERF_METRICS */
+	uint64_t tsc;      /* TSC ticks */
+};
+
+/*
+ * baretma_read - LFENCE; RDPMC (1<<30)|3 (TOPDOWN.SLOTS); RDPMC 1<<29
+ * (IA32_PERF_METRICS); RDTSC; LFENCE.  Needs user-space RDPMC (a session
+ * on the rdpmc backend arranges it) and a thread pinned to a CPU whose
+ * counters run (baretma_open, or `baretma pmu enable`); otherwise SIGSEGV.
+ */
+static inline __attribute__((always_inline)) void baretma_read(struct baretma_reading *r)
+{
+	uint32_t lo, hi, tlo, thi;
+
+	__asm__ __volatile__("lfence" ::: "memory");
+	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"((1u << 30) | 3u) : "memory");
+	r->slots = ((uint64_t)hi << 32) | lo;
+	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(1u << 29) : "memory");
+	r->metrics = ((uint64_t)hi << 32) | lo;
+	__asm__ __volatile__("rdtsc\n\tlfence" : "=a"(tlo), "=d"(thi) :: "memory");
+	r->tsc = ((uint64_t)thi << 32) | tlo;
+}
+
+/*
+ * baretma_decode - the region between readings @a and @b (no reset in
+ * between) at @level (1 or 2): res->count 1, tsc, slots, tma[] in percent,
+ * bound_pp, flags; invalid 1 when the pair cannot give numbers (flags).
+ * Returns 0 or -EINVAL (bad level).
+ */
+int baretma_decode(const struct baretma_reading *a, const struct baretma_reading *b,
+		   int level, struct baretma_result *res);
+
+/* ----------------------------------------------------------- markers */
+
+/*
+ * LIKWID-style markers: nothing unless compiled with -DBARETMA_PERFMON.
+ * BARETMA_MARKER_INIT opens one session for the process's marker use on
+ * the calling thread (options from $BARETMA_CPU, $BARETMA_BACKEND,
+ * $BARETMA_LEVEL); START/STOP bracket a named region; CLOSE prints every
+ * region's table to stderr (or JSON to the file $BARETMA_OUTPUT) and
+ * closes the session.  Errors are printed, never fatal.
+ */
+#ifdef BARETMA_PERFMON
+void baretma_marker_init(void);
+void baretma_marker_start(const char *name);
+void baretma_marker_stop(const char *name);
+void baretma_marker_close(void);
+#define BARETMA_MARKER_INIT        baretma_marker_init()
+#define BARETMA_MARKER_START(name) baretma_marker_start(name)
+#define BARETMA_MARKER_STOP(name)  baretma_marker_stop(name)
+#define BARETMA_MARKER_CLOSE       baretma_marker_close()
+#else
+#define BARETMA_MARKER_INIT        do { } while (0)
+#define BARETMA_MARKER_START(name) do { (void)(name); } while (0)
+#define BARETMA_MARKER_STOP(name)  do { (void)(name); } while (0)
+#define BARETMA_MARKER_CLOSE       do { } while (0)
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
