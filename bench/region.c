@@ -1,0 +1,188 @@
+/*
+ * bench/region.c - named regions: a fixed table, slot-weighted sums of
+ * begin/end pairs (bench/region.h; the method of msr/topdown.h).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "bench/region.h"
+
+/* The public flags are msr/topdown.h's, bit for bit. */
+_Static_assert(BARETMA_FLAG_L1_SUM == TD_FLAG_L1_SUM && BARETMA_FLAG_L2_ABOVE == TD_FLAG_L2_ABOVE &&
+	       BARETMA_FLAG_ZERO_SLOTS == TD_FLAG_ZERO_SLOTS &&
+	       BARETMA_FLAG_NEGATIVE == TD_FLAG_NEGATIVE &&
+	       BARETMA_FLAG_SLOTS_BACK == TD_FLAG_SLOTS_BACK &&
+	       BARETMA_FLAG_NORMALISED == TD_FLAG_NORMALISED, "flags as msr/topdown.h");
+/* ... and so are the nodes. */
+_Static_assert((int)BARETMA_TMA_N == (int)TMA_NMETRICS &&
+	       (int)BARETMA_TMA_CORE_BOUND == (int)TMA_CORE_BOUND &&
+	       (int)BARETMA_TMA_HEAVY_OPERATIONS == (int)TMA_HEAVY_OPERATIONS,
+	       "nodes as msr/topdown.h");
+
+struct region *region_find(struct region_table *t, const char *name)
+{
+	for (unsigned i = 0; name && i < t->n; i++)
+		if (!strcmp(t->r[i].name, name))
+			return &t->r[i];
+	return NULL;
+}
+
+struct region *region_add(struct region_table *t, const char *name)
+{
+	struct region *r = region_find(t, name);
+	size_t len = name ? strlen(name) : 0;
+
+	if (r)
+		return r;
+	if (!len || len >= REGION_NAME_MAX || t->n == REGION_MAX) {
+		t->lost++;
+		return NULL;
+	}
+	r = &t->r[t->n++];
+	memset(r, 0, sizeof(*r));
+	memcpy(r->name, name, len + 1);
+	return r;
+}
+
+int region_begin(struct region_table *t, struct region *r, const struct baretma_reading *a)
+{
+	if (r->open) {
+		r->misuse++;
+		return -EALREADY;
+	}
+	r->start = *a;
+	r->open = true;
+	t->depth++;
+	return 0;
+}
+
+/* Count @acc's pair as invalid for its first decode reason. */
+static void count_flags(struct region_acc *acc, unsigned flags)
+{
+	acc->invalid++;
+	if (flags & TD_FLAG_SLOTS_BACK)
+		acc->slots_back++;
+	else if (flags & TD_FLAG_ZERO_SLOTS)
+		acc->zero_slots++;
+	else
+		acc->l1_sum++;
+}
+
+int region_end(struct region_table *t, struct region *r, const struct baretma_reading *b,
+	       int level)
+{
+	struct region_acc *acc = &r->pend;
+	struct td_result d;
+
+	if (!r->open) {
+		r->misuse++;
+		return -ENOENT;
+	}
+	r->open = false;
+	t->depth--;
+	acc->count++;
+	acc->tsc += (double)(b->tsc - r->start.tsc);
+	if (level < 1)
+		return 0;
+	td_decode_region(r->start.slots, r->start.metrics, b->slots, b->metrics, level, &d);
+	if (d.flags & TD_FLAGS_INVALID) {
+		count_flags(acc, d.flags);
+		return 0;
+	}
+	acc->slots += d.slots;
+	acc->err_slots += d.err_slots;
+	for (unsigned f = 0; f < TD_NFIELDS; f++)
+		acc->fs[f] += d.field_slots[f];
+	acc->flags |= d.flags;
+	return 0;
+}
+
+/* @pend into @tot, every pair invalid for @why (tampered or overflow). */
+static void add_acc(struct region_acc *tot, const struct region_acc *p, uint64_t *why)
+{
+	tot->count += p->count;
+	tot->tsc += p->tsc;
+	if (why) {
+		tot->invalid += p->count;
+		*why += p->count;
+		return;
+	}
+	tot->invalid += p->invalid;
+	tot->slots_back += p->slots_back;
+	tot->zero_slots += p->zero_slots;
+	tot->l1_sum += p->l1_sum;
+	tot->slots += p->slots;
+	tot->err_slots += p->err_slots;
+	for (unsigned f = 0; f < TD_NFIELDS; f++)
+		tot->fs[f] += p->fs[f];
+	tot->flags |= p->flags;
+}
+
+void region_epoch_end(struct region_table *t, const struct region_verdict *v)
+{
+	for (unsigned i = 0; i < t->n; i++) {
+		struct region *r = &t->r[i];
+		uint64_t *why = v->tampered ? &r->tot.tampered : v->overflow ? &r->tot.overflow
+								  : NULL;
+
+		if (!r->pend.count)
+			continue;
+		add_acc(&r->tot, &r->pend, why);
+		memset(&r->pend, 0, sizeof(r->pend));
+	}
+}
+
+/* Everything but the Top-down numbers. */
+static void result_counts(const struct region_acc *a, struct baretma_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->count = a->count;
+	res->invalid = a->invalid;
+	res->invalid_why.tampered = a->tampered;
+	res->invalid_why.overflow = a->overflow;
+	res->invalid_why.slots_back = a->slots_back;
+	res->invalid_why.zero_slots = a->zero_slots;
+	res->invalid_why.l1_sum = a->l1_sum;
+	res->tsc = a->tsc;
+}
+
+/* Fractions of @a's summed field slots (td_from_field_slots), in percent. */
+static void result_tma(const struct region_acc *a, int level, struct baretma_result *res)
+{
+	struct td_result d = { .flags = a->flags };
+
+	if (level < 1 || a->count == a->invalid ||
+	    td_from_field_slots(a->fs, a->slots, a->err_slots, level, &d) ||
+	    (d.flags & TD_FLAG_ZERO_SLOTS))
+		return;
+	res->level = level;
+	res->slots = a->slots;
+	res->bound_pp = 100.0 * d.bound;
+	res->flags = d.flags;
+	for (unsigned m = 0; m < TMA_NMETRICS; m++)
+		if (td_metric_level((enum td_metric)m) <= level)
+			res->tma[m] = 100.0 * d.frac[m];
+}
+
+void region_result(const struct region *r, int level, struct baretma_result *res)
+{
+	result_counts(&r->tot, res);
+	result_tma(&r->tot, level, res);
+}
+
+int region_decode_pair(const struct baretma_reading *a, const struct baretma_reading *b,
+		       int level, struct baretma_result *res)
+{
+	struct region_table t = { .n = 0 };
+	struct region *r;
+	static const struct region_verdict clean;
+
+	if (level != 1 && level != 2)
+		return -EINVAL;
+	r = region_add(&t, "pair");
+	region_begin(&t, r, a);
+	region_end(&t, r, b, level);
+	region_epoch_end(&t, &clean);
+	region_result(r, level, res);
+	return 0;
+}

@@ -1,0 +1,118 @@
+/*
+ * bench/region.h - named regions of a session: a small fixed table that
+ * sums, per name, the begin/end pairs bracketed by the public API
+ * (include/baretma.h baretma_region_begin/end/get) and the markers.
+ *
+ * Pure bookkeeping and Top-down math on readings; no hardware, no system
+ * call, no allocation (the table lives in the session).  The session reads
+ * the counters and decides whether a pair was tampered with or overflowed
+ * (bench/source.h verify); this file decodes and sums.
+ *
+ * Method (msr/topdown.h; linux tools/perf/Documentation/topdown.txt): a
+ * pair's field slots are slots_b*field_b/S_b - slots_a*field_a/S_a; a
+ * region's totals are the sums of its valid pairs' field slots and slots,
+ * and its fractions those sums divided by the summed slots - the
+ * slot-weighted mean, never a mean of percentages.  The bound is the sum
+ * of the pairs' quantisation errors in slots over the summed slots.
+ */
+#ifndef BARETMA_REGION_H
+#define BARETMA_REGION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "include/baretma.h"
+#include "msr/topdown.h"
+
+#define REGION_MAX      64  /* names a session holds */
+#define REGION_NAME_MAX 32  /* bytes of a name, with its NUL */
+
+/* Sums over pairs (one bucket). */
+struct region_acc {
+	uint64_t count, invalid;       /* pairs; of those left out */
+	uint64_t tampered, overflow, slots_back, zero_slots, l1_sum;
+	double tsc;                    /* TSC ticks of every pair */
+	double slots, err_slots;       /* over the valid pairs */
+	double fs[TD_NFIELDS];         /* field slots over the valid pairs */
+	unsigned flags;                /* TD_FLAG_* of the valid pairs */
+};
+
+struct region {
+	char name[REGION_NAME_MAX];
+	bool open;                     /* begun, not yet ended */
+	struct baretma_reading start;  /* the reading at begin */
+	uint64_t misuse;               /* begin of an open name, end of a closed one */
+	struct region_acc pend;        /* pairs of the current epoch, not yet verified */
+	struct region_acc tot;         /* verified pairs */
+};
+
+/*
+ * An epoch runs from the begin that opens the first region to the end that
+ * closes the last one.  The session resets the counters before an epoch
+ * (outside every region) and checks them after it (tamper, overflow); a
+ * check between nested regions would run inside the enclosing one.  So
+ * pairs ended inside an epoch wait in their region's pend bucket, and
+ * region_epoch_end() moves them to tot, or counts them invalid.
+ */
+struct region_table {
+	struct region r[REGION_MAX];
+	unsigned n;                    /* names in use */
+	unsigned depth;                /* regions open now */
+	uint64_t lost;                 /* begins refused: table full or name too long */
+};
+
+/* What the session found after an epoch, outside every region. */
+struct region_verdict {
+	bool tampered;                 /* someone else changed the counters */
+	bool overflow;                 /* GLOBAL_STATUS bit 35/48, or unreadable */
+};
+
+/*
+ * region_find - the region named @name, or NULL.  region_add - the same,
+ * made when missing; NULL when the table is full or @name is empty or
+ * longer than REGION_NAME_MAX - 1 bytes (counted in t->lost).
+ */
+struct region *region_find(struct region_table *t, const char *name);
+struct region *region_add(struct region_table *t, const char *name);
+
+/*
+ * region_begin - @r starts at @a.  Returns 0, or -EALREADY when @r is open
+ * (counted as misuse; the first begin stays).
+ */
+int region_begin(struct region_table *t, struct region *r, const struct baretma_reading *a);
+
+/*
+ * region_end - @r ends at @b: decode the pair at @level (0: TSC only) into
+ * @r's pend bucket (a pair whose decode flags make it no number is counted
+ * invalid there: slots back, zero slots, level-1 sum).  Returns 0, or
+ * -ENOENT when @r is not open (counted as misuse).  When the table's depth
+ * is 0 afterwards, the caller checks the counters and calls
+ * region_epoch_end().
+ */
+int region_end(struct region_table *t, struct region *r, const struct baretma_reading *b,
+	       int level);
+
+/*
+ * region_epoch_end - after the epoch's last end: every region's pend
+ * bucket goes to tot as it is when @v is clean; otherwise its pairs are
+ * all invalid, counted as tampered (first) or overflow, their TSC ticks
+ * kept (the TSC is no PMU counter).
+ */
+void region_epoch_end(struct region_table *t, const struct region_verdict *v);
+
+/*
+ * region_result - @r's verified totals (tot) as the public result (percent of slots,
+ * bound in percentage points, flags; level-2 entries only at @level 2).
+ * With no valid pair (or @level 0), slots and tma[] are 0 and level is 0:
+ * res->invalid and res->invalid_why say why.
+ */
+void region_result(const struct region *r, int level, struct baretma_result *res);
+
+/*
+ * region_decode_pair - one pair as a result (baretma_decode): count 1,
+ * invalid 1 when its flags make it no number.  Returns 0 or -EINVAL.
+ */
+int region_decode_pair(const struct baretma_reading *a, const struct baretma_reading *b,
+		       int level, struct baretma_result *res);
+
+#endif
