@@ -60,9 +60,11 @@ const struct bench_kernel *bench_kernel_find(const char *name);
  * (state-file backend only).  NULL for other names.
  * Weak: bench/kernels_hooks.c is not in libbaretma.a, so the installed
  * baretma has no such kernels (the symbol stays NULL); only the test build
- * of the tool, t/baretma-hooks (make check), links it in.
+ * of the tool, t/baretma-hooks (make check), links it in.  Hidden: resolved
+ * when linked, never from a host process at run time (t/0700).
  */
-const struct bench_kernel *bench_test_kernel_find(const char *name) __attribute__((weak));
+const struct bench_kernel *bench_test_kernel_find(const char *name)
+	__attribute__((weak, visibility("hidden")));
 /* bench_test_hooks_built - was bench/kernels_hooks.c linked in? */
 bool bench_test_hooks_built(void);
 /*

@@ -190,9 +190,10 @@ int msr_device_node_ok(const struct stat *st, unsigned cpu)
 /*
  * Defined only in the test build of the tool (t/baretma-hooks, make check;
  * msr/msr_dev_hooks.c): NULL in libbaretma.a and the installed baretma,
- * which use MSR device nodes only.
+ * which use MSR device nodes only.  Hidden: resolved when the library is
+ * linked, never from a host process at run time (t/0700).
  */
-msr_node_check msr_dev_test_check(void) __attribute__((weak));
+msr_node_check msr_dev_test_check(void) __attribute__((weak, visibility("hidden")));
 
 int msr_device_ctx_new(const char *template, void **ctx)
 {
