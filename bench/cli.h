@@ -89,15 +89,15 @@ int cli_refuse_together(const char *cmd, const char *a, const char *b);
 #define CLI_ENV_STATE_DIR 0x2u /* keeps journals and locks in $BARETMA_STATE_DIR */
 
 /*
- * cli_warn_env - once at startup, before a command runs: make hwloc's
- * environment safe (cpu_hwloc_env_lock) and say on stderr, one line each,
- * which variables are ignored and why: a HWLOC_PLUGINS_PATH always (hwloc
- * loads no plugin), and from an untrusted environment (cpu/trust.h: sudo,
- * setuid) hwloc's topology-replacing variables, $BARETMA_SYSROOT
- * (cpu_sysfs_root_ignored) and $BARETMA_TEST_HOOKS
+ * cli_warn_env - once at startup, before a command runs, after main() made
+ * hwloc's environment safe: say on stderr, one line each, which variables
+ * are ignored and why: the @n hwloc variables in @dropped (a
+ * HWLOC_PLUGINS_PATH always: hwloc loads no plugin; from an untrusted
+ * environment, cpu/trust.h: sudo, setuid, hwloc's topology-replacing
+ * ones), $BARETMA_SYSROOT (cpu_sysfs_root_ignored) and $BARETMA_TEST_HOOKS
  * (bench_test_hooks_ignored).  README "Running as root safely".
  */
-void cli_warn_env(void);
+void cli_warn_env(const char *const *dropped, int n);
 
 /*
  * cli_check_env - refuse, naming it, a $BARETMA_SYSROOT that is not an
