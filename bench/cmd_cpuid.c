@@ -5,6 +5,7 @@
  * and libcpuid read back.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,12 +173,12 @@ static int out_open(struct out_file *o)
 	}
 	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", o->path) >= sizeof(o->tmp))
 		return cannot_create(o->path, ENAMETOOLONG); /* cut: not our name */
-	fd = mkstemp(o->tmp); /* O_EXCL: never follows a link planted there */
+	fd = mkostemp(o->tmp, O_CLOEXEC); /* O_EXCL: never follows a link planted there */
 	if (fd < 0)
 		return cannot_create(o->path, errno);
 	mask = umask(0);
 	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) || !(o->f = fdopen(fd, "w"))) {
+	if (fchmod(fd, 0666 & ~mask) || !(o->f = fdopen(fd, "we"))) {
 		int err = errno;
 
 		close(fd);

@@ -66,7 +66,7 @@ static int dump_dir_check(const char *dir, unsigned *npus)
 		rc = -ENAMETOOLONG;
 		goto out;
 	}
-	f = fopen(path, "r");
+	f = fopen(path, "re");
 	if (!f || !fgets(line, sizeof(line), f) || strcmp(line, "Architecture: x86\n")) {
 		rc = -EINVAL;
 		goto out;
