@@ -71,6 +71,21 @@ void cli_getopt_reset(void);
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	       const struct option *longopts);
 
+/* What cli_getopt_sub returns after it printed the usage (the caller
+ * returns -1: help asked for, nothing else done). */
+#define CLI_OPT_HELP (-3)
+
+/*
+ * cli_getopt_sub - cli_getopt for a subcommand "@cmd" ("pmu enable", "msr
+ * write") whose long options have one bit each as their value, @allowed
+ * the bits that apply to it, and -h/--help ('h').  Returns the next
+ * option, -1 at the end, CLI_OPT_HELP after printing @usage to stdout, or
+ * CLI_OPT_ERROR after one line: cli_getopt's, or "option '--json' does not
+ * apply to 'msr write'".
+ */
+int cli_getopt_sub(const char *cmd, int argc, char **argv, const struct option *longopts,
+		   int allowed, void (*usage)(FILE *));
+
 /*
  * cli_usage_err - print "baretma: CMD: <message> (try: baretma CMD --help)"
  * and return EX_USAGE: the one shape of a command-line mistake.
@@ -152,6 +167,14 @@ struct cpu_machine;
  * (EX_NOINPUT, EX_NOPERM, EX_DATAERR; EX_OSERR).
  */
 int cli_machine_open(const char *dump, struct cpu_machine **m);
+
+/*
+ * cli_identify_failed - say that the CPU of the machine @m describes could
+ * not be identified (@err from bench_identify / cpu_info_identify): "cannot
+ * identify the CPU from 'SOURCE': libcpuid does not recognise the CPUID
+ * data" for -EINVAL, else strerror.  Returns the exit status for @err.
+ */
+int cli_identify_failed(const struct cpu_machine *m, int err);
 
 /*
  * cli_bad_cpu - say that the machine @m describes has no usable CPU

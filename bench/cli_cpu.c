@@ -12,10 +12,9 @@
 
 #include "bench/cli.h"
 #include "cpu/cpu.h"
+#include "cpu/knobs.h"
 #include "cpu/machine.h"
 #include "msr/msr_names.h"
-
-#define ONLINE_CPUS "/sys/devices/system/cpu/online"
 
 /* One variable of cpu_topo_dump_env set for the open, and what it was. */
 struct env_save {
@@ -96,6 +95,13 @@ int cli_machine_open(const char *dump, struct cpu_machine **m)
 	       rc == -ENOMEM ? EX_OSERR : EX_DATAERR;
 }
 
+int cli_identify_failed(const struct cpu_machine *m, int err)
+{
+	cli_err("cannot identify the CPU from '%s': %s", cpu_source_name(cpu_machine_source(m)),
+		err == -EINVAL ? "libcpuid does not recognise the CPUID data" : strerror(-err));
+	return cli_exit_for_errno(err);
+}
+
 int cli_bad_cpu(const char *subject, const struct cpu_machine *m, int err, bool pinned)
 {
 	static unsigned cpus[CPU_MAX_CPUS];
@@ -108,7 +114,7 @@ int cli_bad_cpu(const char *subject, const struct cpu_machine *m, int err, bool 
 			cpu_machine_name(m), n ? list : "none");
 	else if (err == -ENODEV)
 		cli_err("%s is offline (see %s)", subject,
-			cpu_sysfs_path(path, sizeof(path), ONLINE_CPUS));
+			cpu_sysfs_path(path, sizeof(path), CPU_SYS_ONLINE_CPUS));
 	else if (pinned)
 		cli_err("%s: no such CPU, or it is offline or not allowed for this process "
 			"(see: hwloc-ls)", subject);

@@ -305,6 +305,22 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	return c;
 }
 
+int cli_getopt_sub(const char *cmd, int argc, char **argv, const struct option *longopts,
+		   int allowed, void (*usage)(FILE *))
+{
+	int c = cli_getopt(cmd, argc, argv, "h", longopts);
+
+	if (c == 'h') {
+		usage(stdout);
+		return CLI_OPT_HELP;
+	}
+	if (c >= 0 && !(c & allowed)) {
+		cli_usage_err(cmd, "option '%s' does not apply to '%s'", argv[optind - 1], cmd);
+		return CLI_OPT_ERROR;
+	}
+	return c;
+}
+
 /* --------------------------------------------------------- environment */
 
 #define SAFE_ROOT_README "see README: Running as root safely"

@@ -18,8 +18,7 @@
 #include "bench/cli.h"
 #include "config.h"
 #include "cpu/cpu.h"
-
-#define ONLINE_CPUS "/sys/devices/system/cpu/online"
+#include "cpu/knobs.h"
 
 static void cpuid_usage(FILE *f)
 {
@@ -79,15 +78,15 @@ static int parse_dump_args(int argc, char **argv, struct dump_opts *o)
 /* The online CPUs (ascending).  Returns their count or an exit status < 0. */
 static int online_cpus(unsigned *cpus, char *list, size_t n)
 {
-	int err = cpu_sysfs_read_line(ONLINE_CPUS, list, n), count;
+	int err = cpu_sysfs_read_line(CPU_SYS_ONLINE_CPUS, list, n), count;
 
 	if (err) {
-		cli_err("cannot read '%s': %s", ONLINE_CPUS, strerror(-err));
+		cli_err("cannot read '%s': %s", CPU_SYS_ONLINE_CPUS, strerror(-err));
 		return -EX_OSERR;
 	}
 	count = cli_parse_cpu_list(list, cpus, CPU_MAX_CPUS);
 	if (count <= 0) {
-		cli_err("cannot parse '%s': '%s'", ONLINE_CPUS, list);
+		cli_err("cannot parse '%s': '%s'", CPU_SYS_ONLINE_CPUS, list);
 		return -EX_OSERR;
 	}
 	return count;

@@ -11,9 +11,9 @@
 
 #include "cpu/cpu.h"
 #include "cpu/environ.h"
+#include "cpu/knobs.h"
 #include "cpu/machine.h"
 
-#define ONLINE_CPUS         "/sys/devices/system/cpu/online" /* sysfs-devices-system-cpu */
 #define LEAF_VENDOR         0x0u
 #define LEAF_FEATURES       0x1u
 #define CPUID_1_ECX_HV      (1u << 31)   /* SDM Vol. 2A: "not used" = hypervisor present */
@@ -90,7 +90,7 @@ static int cpus_of_live(struct cpu_machine *m)
 	if (!online)
 		return -ENOMEM;
 	m->nconf = cpu_source_ncpus(m->src);
-	known = !cpu_sysfs_read_line(ONLINE_CPUS, list, sizeof(list)) &&
+	known = !cpu_sysfs_read_line(CPU_SYS_ONLINE_CPUS, list, sizeof(list)) &&
 		hwloc_bitmap_list_sscanf(online, list) == 0;
 	for (unsigned cpu = 0; cpu < m->nconf; cpu++)
 		if (!known || hwloc_bitmap_isset(online, cpu))
