@@ -303,7 +303,7 @@ static void check_avail(void)
 	snprintf(path, sizeof(path), "%s/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test",
 		 shared);
 	if (cpu_machine_open(path, &dump, NULL, 0) || cpu_machine_open(NULL, &live, NULL, 0)) {
-		skip(11, "no Ice Lake dump");
+		skip(15, "no Ice Lake dump");
 		return;
 	}
 	cpu_info_identify(cpu_machine_source(dump), NULL, &ci);
@@ -349,6 +349,16 @@ static void check_avail(void)
 	   "dump + state file: IA32_PERF_CAPABILITIES read (0xf4c5)");
 	ok(bench_identify(dump, dev, 1, &ci) == 0 && !ci.perf_caps_read,
 	   "dump + device: not read");
+	{
+		uint64_t caps = 0;
+
+		check_int(bench_perf_caps(dump, st, 1, &caps), ==, 0, "bench_perf_caps: cpu 1 read");
+		check_u64(caps, ==, 0xf4c5, "the state file's value");
+		check_int(bench_perf_caps(dump, dev, 1, &caps), ==, -EXDEV,
+			  "through this machine's device for a dump's CPU: -EXDEV");
+		check_int(bench_perf_caps(dump, st, 0, &caps), ==, -ENXIO,
+			  "cpu 0, absent from the state file: the backend's -ENXIO");
+	}
 	msr_close(dev);
 	msr_close(st);
 	cpu_machine_free(dump);
