@@ -2,6 +2,15 @@
  * t/fixture.h - fixtures shared by baretma's C tests (on top of t/tap.h,
  * which has put_file/get_file).
  *
+ * Scratch directories and files: t_scratch(buf, "0300") makes a fresh
+ * "$TMPDIR/baretma-0300.XXXXXX" (mkdtemp), t_rm_rf(path) removes a tree
+ * (nftw, links not followed); t_in(dir, name) is "dir/name" (or
+ * "dir/name" for a name starting with '/': a path under a fake root),
+ * t_mkdir_p(path) makes a directory and its parents, t_put_tree(path, text)
+ * writes a file after making its directories.  Texts: t_edit(text, from,
+ * to) is @text with the first @from replaced.  State files (with
+ * msr/msr.h included first): t_state_open(file, &rc) opens "state:FILE".
+ *
  * Environment: t_env_set(&save, NAME, VALUE or NULL) changes one variable
  * for a test and t_env_put_back(&save) puts back what was there; with
  * cpu/cpu.h included first, t_hwloc_dump_env(saved, dir) sets the
@@ -13,11 +22,123 @@
 #ifndef BARETMA_T_FIXTURE_H
 #define BARETMA_T_FIXTURE_H
 
+#include <ftw.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "t/tap.h"
+
+/* ------------------------------------------------ scratch directories */
+
+/* t_scratch - a fresh directory "$TMPDIR/baretma-@tag.XXXXXX" ($TMPDIR, or
+ * /tmp when unset or empty) in the PATH_MAX array @buf; exit 1 when it
+ * cannot be made. */
+#define t_scratch(buf, tag) t_scratch_((buf), sizeof(buf), (tag))
+static inline char *t_scratch_(char *buf, size_t n, const char *tag)
+{
+	const char *t = getenv("TMPDIR");
+
+	t_path_(buf, n, "%s/baretma-%s.XXXXXX", t && *t ? t : "/tmp", tag);
+	if (!mkdtemp(buf)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	return buf;
+}
+
+static inline int t_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* t_rm_rf - remove @path and all below it, never following a link.
+ * Returns 0, or -1 when something could not be removed. */
+static inline int t_rm_rf(const char *path)
+{
+	return nftw(path, t_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* t_in - "@dir/@name", or "@dir@name" when @name starts with '/' (a path
+ * under a fake root): one of 8 static buffers, reused in turn. */
+static inline const char *t_in(const char *dir, const char *name)
+{
+	static char buf[8][PATH_MAX];
+	static int i;
+
+	i = (i + 1) % 8;
+	t_path(buf[i], "%s%s%s", dir, *name == '/' ? "" : "/", name);
+	return buf[i];
+}
+
+/* t_mkdir_p - make @path and its missing parents (0755). */
+static inline void t_mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+
+	t_path(buf, "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(buf, 0755);
+		*p = '/';
+	}
+	mkdir(buf, 0755);
+}
+
+/* t_put_tree - put_file(@path, @text) after making @path's directories. */
+static inline void t_put_tree(const char *path, const char *text)
+{
+	char dir[PATH_MAX], *slash;
+
+	t_path(dir, "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		t_mkdir_p(dir);
+	}
+	put_file(path, text);
+}
+
+/* ---------------------------------------------------------------- texts */
+
+/* t_edit - @text with the first @from replaced by @to: one of two static
+ * buffers, reused in turn (an edit of an edit works).  A @from not in
+ * @text is a broken fixture: exit 1. */
+static inline const char *t_edit(const char *text, const char *from, const char *to)
+{
+	static char buf[2][16384];
+	static int i;
+	const char *p = strstr(text, from);
+
+	i ^= 1;
+	if (!p) {
+		printf("# fixture edit: '%s' not found\n", from);
+		exit(1);
+	}
+	snprintf(buf[i], sizeof(buf[i]), "%.*s%s%s", (int)(p - text), text, to, p + strlen(from));
+	return buf[i];
+}
+
+#ifdef BARETMA_MSR_H
+/* t_state_open - msr_open("state:@file"); its result in *@rc, the handle
+ * (NULL on failure) returned. */
+static inline struct msr_dev *t_state_open(const char *file, int *rc)
+{
+	char spec[PATH_MAX + 8];
+	struct msr_dev *dev = NULL;
+
+	t_path(spec, "state:%s", file);
+	*rc = msr_open(spec, &dev);
+	return dev;
+}
+#endif
 
 /* ----------------------------------------------------------- environment */
 
