@@ -11,6 +11,7 @@
 #include "bench/bench.h"
 #include "msr/intel_regs.h"
 #include "cpu/environ.h"
+#include "cpu/knobs.h"
 #include "msr/rdpmc.h"
 
 static void say(struct bench_avail *a, enum td_unavail why, int err, const char *fmt, ...)
@@ -214,19 +215,19 @@ void bench_rdpmc_reason(const struct bench_avail *a, char *buf, size_t n)
 			 "backend: --backend msr with BARETMA_MSR=state:FILE)");
 	else if (a->rdpmc_sysfs == 1 && a->rdpmc_key_err)
 		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; "
-			 "/sys/bus/event_source/devices/cpu/rdpmc = 1: user RDPMC needs a perf "
+			 CPU_KNOB_RDPMC_CPU " = 1: user RDPMC needs a perf "
 			 "event of this process mmapped, and perf_event_open/mmap of one failed: "
 			 "%s (check /proc/sys/kernel/perf_event_paranoid; try: --rdpmc-always, "
 			 "which sets it to 2 for the run and puts it back)",
 			 strerror(-a->rdpmc_key_err));
 	else if (a->rdpmc_sysfs >= 0)
 		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; "
-			 "/sys/bus/event_source/devices/cpu/rdpmc = %d%s)", a->rdpmc_sysfs,
+			 CPU_KNOB_RDPMC_CPU " = %d%s)", a->rdpmc_sysfs,
 			 a->rdpmc_sysfs == 0 ? ": user RDPMC disabled (try: --rdpmc-always, "
 			 "which sets it to 2 for the run and puts it back, or --backend msr)" :
 			 a->rdpmc_sysfs == 1 ? ", even with a perf event of this process mmapped "
 			 "(try: --rdpmc-always, which sets it to 2 for the run and puts it back)" : "");
 	else
 		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; no "
-			 "/sys/bus/event_source/devices/cpu/rdpmc: %s)", strerror(-a->rdpmc_sysfs));
+			 CPU_KNOB_RDPMC_CPU ": %s)", strerror(-a->rdpmc_sysfs));
 }

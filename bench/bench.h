@@ -181,10 +181,19 @@ struct bench_avail {
 bool bench_msr_reaches(const struct cpu_machine *m, const struct msr_dev *dev);
 
 /*
+ * bench_perf_caps - IA32_PERF_CAPABILITIES (pmu-reference §1.6) of OS CPU
+ * @cpu of the machine @m describes: the one place that reads it.  Read
+ * where that CPU's CPUID.1:ECX[15] PDCM says it exists and @dev reaches the
+ * CPU (bench_msr_reaches: never this machine's device for a dump's CPU).
+ * Returns 0 and *@caps, -EXDEV (@dev NULL or not reaching @m's CPUs),
+ * -ENODEV (no PDCM, or no CPUID of @cpu), or the -errno of msr_read.
+ */
+int bench_perf_caps(const struct cpu_machine *m, struct msr_dev *dev, unsigned cpu,
+		    uint64_t *caps);
+
+/*
  * bench_identify - cpu_info_identify() of the machine @m describes, with
- * IA32_PERF_CAPABILITIES of OS CPU @cpu (pmu-reference §1.6) when
- * CPUID.1:ECX[15] PDCM says it exists and @dev reaches that CPU
- * (bench_msr_reaches: never this machine's device for a dump's CPU).
+ * IA32_PERF_CAPABILITIES of OS CPU @cpu where bench_perf_caps reads it.
  * @dev may be NULL and @cpu < 0: identified without it.
  * Returns 0 or the -errno of cpu_info_identify (-EINVAL: not identified).
  */

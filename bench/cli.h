@@ -71,6 +71,21 @@ void cli_getopt_reset(void);
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	       const struct option *longopts);
 
+/* What cli_getopt_sub returns after it printed the usage (the caller
+ * returns -1: help asked for, nothing else done). */
+#define CLI_OPT_HELP (-3)
+
+/*
+ * cli_getopt_sub - cli_getopt for a subcommand "@cmd" ("pmu enable", "msr
+ * write") whose long options have one bit each as their value, @allowed
+ * the bits that apply to it, and -h/--help ('h').  Returns the next
+ * option, -1 at the end, CLI_OPT_HELP after printing @usage to stdout, or
+ * CLI_OPT_ERROR after one line: cli_getopt's, or "option '--json' does not
+ * apply to 'msr write'".
+ */
+int cli_getopt_sub(const char *cmd, int argc, char **argv, const struct option *longopts,
+		   int allowed, void (*usage)(FILE *));
+
 /*
  * cli_usage_err - print "baretma: CMD: <message> (try: baretma CMD --help)"
  * and return EX_USAGE: the one shape of a command-line mistake.
@@ -89,15 +104,15 @@ int cli_refuse_together(const char *cmd, const char *a, const char *b);
 #define CLI_ENV_STATE_DIR 0x2u /* keeps journals and locks in $BARETMA_STATE_DIR */
 
 /*
- * cli_warn_env - once at startup, before a command runs: make hwloc's
- * environment safe (cpu_hwloc_env_lock) and say on stderr, one line each,
- * which variables are ignored and why: a HWLOC_PLUGINS_PATH always (hwloc
- * loads no plugin), and from an untrusted environment (cpu/trust.h: sudo,
- * setuid) hwloc's topology-replacing variables, $BARETMA_SYSROOT
- * (cpu_sysfs_root_ignored) and $BARETMA_TEST_HOOKS
+ * cli_warn_env - once at startup, before a command runs, after main() made
+ * hwloc's environment safe: say on stderr, one line each, which variables
+ * are ignored and why: the @n hwloc variables in @dropped (a
+ * HWLOC_PLUGINS_PATH always: hwloc loads no plugin; from an untrusted
+ * environment, cpu/trust.h: sudo, setuid, hwloc's topology-replacing
+ * ones), $BARETMA_SYSROOT (cpu_sysfs_root_ignored) and $BARETMA_TEST_HOOKS
  * (bench_test_hooks_ignored).  README "Running as root safely".
  */
-void cli_warn_env(void);
+void cli_warn_env(const char *const *dropped, int n);
 
 /*
  * cli_check_env - refuse, naming it, a $BARETMA_SYSROOT that is not an
@@ -152,6 +167,14 @@ struct cpu_machine;
  * (EX_NOINPUT, EX_NOPERM, EX_DATAERR; EX_OSERR).
  */
 int cli_machine_open(const char *dump, struct cpu_machine **m);
+
+/*
+ * cli_identify_failed - say that the CPU of the machine @m describes could
+ * not be identified (@err from bench_identify / cpu_info_identify): "cannot
+ * identify the CPU from 'SOURCE': libcpuid does not recognise the CPUID
+ * data" for -EINVAL, else strerror.  Returns the exit status for @err.
+ */
+int cli_identify_failed(const struct cpu_machine *m, int err);
 
 /*
  * cli_bad_cpu - say that the machine @m describes has no usable CPU

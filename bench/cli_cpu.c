@@ -12,20 +12,78 @@
 
 #include "bench/cli.h"
 #include "cpu/cpu.h"
+#include "cpu/knobs.h"
 #include "cpu/machine.h"
 #include "msr/msr_names.h"
 
-#define ONLINE_CPUS "/sys/devices/system/cpu/online"
+/* One variable of cpu_topo_dump_env set for the open, and what it was. */
+struct env_save {
+	const char *name; /* NULL: nothing to put back */
+	char *old;
+};
+
+static int env_push(struct env_save *e, const struct cpu_env_var *v)
+{
+	const char *old = getenv(v->name);
+
+	e->name = NULL;
+	e->old = old ? strdup(old) : NULL;
+	if (old && !e->old)
+		return -ENOMEM;
+	e->name = v->name;
+	return (v->value ? setenv(v->name, v->value, 1) : unsetenv(v->name)) ? -errno : 0;
+}
+
+static void env_pop(struct env_save *e)
+{
+	if (e->name && (e->old ? setenv(e->name, e->old, 1) : unsetenv(e->name)))
+		cli_warn("could not put %s back: %s", e->name, strerror(errno));
+	free(e->old);
+	e->name = NULL;
+	e->old = NULL;
+}
+
+/*
+ * cpu_machine_open(@path) with the environment hwloc needs to build a
+ * hwloc-gather-cpuid directory's topology (cpu_topo_dump_env: hwloc takes
+ * the directory from its environment only, and the library never writes
+ * the environment), put back as it was right after: a later live topology
+ * is this machine's.  The command line owns its process and has no other
+ * thread here.
+ */
+static int machine_open(const char *path, struct cpu_machine **m, char *why, size_t n)
+{
+	struct cpu_env_var vars[CPU_TOPO_DUMP_ENV_MAX];
+	struct env_save saved[CPU_TOPO_DUMP_ENV_MAX] = { { 0 } };
+	size_t nvars = path ? cpu_topo_dump_env(path, vars) : 0, i = 0;
+	int rc = 0;
+
+	while (!rc && i < nvars) {
+		rc = env_push(&saved[i], &vars[i]);
+		i++;
+	}
+	if (rc)
+		snprintf(why, n, "cannot set %s: %s", vars[i - 1].name, strerror(-rc));
+	else
+		rc = cpu_machine_open(path, m, why, n);
+	while (i-- > 0)
+		env_pop(&saved[i]);
+	return rc;
+}
 
 int cli_machine_open(const char *dump, struct cpu_machine **m)
 {
 	const char *env = getenv("BARETMA_CPUID_DUMP");
 	const char *path = dump ? dump : env && *env ? env : NULL;
 	char why[600];
-	int rc = cpu_machine_open(path, m, why, sizeof(why));
+	int rc = machine_open(path, m, why, sizeof(why));
 
 	if (!rc)
 		return EX_OK;
+	if (rc == -EPERM) {
+		cli_err("cannot build the CPU topology: %s", why);
+		return EX_NOPERM;
+	}
 	if (!path) {
 		cli_err("cannot read this machine's CPUs: %s", why);
 		return cli_exit_for_errno(rc);
@@ -35,6 +93,13 @@ int cli_machine_open(const char *dump, struct cpu_machine **m)
 		path, why);
 	return rc == -ENOENT ? EX_NOINPUT : rc == -EACCES ? EX_NOPERM :
 	       rc == -ENOMEM ? EX_OSERR : EX_DATAERR;
+}
+
+int cli_identify_failed(const struct cpu_machine *m, int err)
+{
+	cli_err("cannot identify the CPU from '%s': %s", cpu_source_name(cpu_machine_source(m)),
+		err == -EINVAL ? "libcpuid does not recognise the CPUID data" : strerror(-err));
+	return cli_exit_for_errno(err);
 }
 
 int cli_bad_cpu(const char *subject, const struct cpu_machine *m, int err, bool pinned)
@@ -49,7 +114,7 @@ int cli_bad_cpu(const char *subject, const struct cpu_machine *m, int err, bool 
 			cpu_machine_name(m), n ? list : "none");
 	else if (err == -ENODEV)
 		cli_err("%s is offline (see %s)", subject,
-			cpu_sysfs_path(path, sizeof(path), ONLINE_CPUS));
+			cpu_sysfs_path(path, sizeof(path), CPU_SYS_ONLINE_CPUS));
 	else if (pinned)
 		cli_err("%s: no such CPU, or it is offline or not allowed for this process "
 			"(see: hwloc-ls)", subject);
@@ -112,8 +177,9 @@ struct cpu_info *cli_names_identify(const struct cpu_machine *m)
 	const char *env = getenv("BARETMA_CPUID_DUMP");
 	struct cpu_machine *own = NULL;
 	struct cpu_info *ci = calloc(1, sizeof(*ci));
+	char why[600];
 
-	if (ci && !m && cpu_machine_open(env && *env ? env : NULL, &own, NULL, 0) == 0)
+	if (ci && !m && machine_open(env && *env ? env : NULL, &own, why, sizeof(why)) == 0)
 		m = own;
 	if (ci && (!m || cpu_info_identify(cpu_machine_source(m), NULL, ci))) {
 		free(ci);

@@ -41,21 +41,17 @@
 #include "cpu/cpu.h"
 #include "cpu/machine.h"
 #include "cpu/environ.h"
+#include "cpu/knobs.h"
 #include "msr/journal.h"
 #include "msr/lock.h"
 #include "msr/msr_names.h"
 #include "msr/settings.h"
 #include "msr/state_dir.h"
 
-#define MSR_DEFAULT_SPEC "/dev/cpu/%u/msr" /* msr/msr.h */
-#define LOCKDOWN         "/sys/kernel/security/lockdown"       /* cpu/environ.h */
-#define MSR_ALLOW_WRITES "/sys/module/msr/parameters/allow_writes"
 
 const char *cli_msr_spec(void)
 {
-	const char *s = getenv("BARETMA_MSR");
-
-	return s && *s ? s : MSR_DEFAULT_SPEC;
+	return msr_env_spec();
 }
 
 int cli_msr_open(struct msr_dev **dev)
@@ -393,7 +389,7 @@ static int lockdown(void)
 	if (cpu_env_lockdown_blocks_msr(env)) {
 		cli_err("kernel lockdown is '%s' ('%s'): the kernel refuses MSR writes; nothing "
 			"written (MSR writes need a kernel without lockdown, e.g. Secure Boot "
-			"off)", env->lockdown, cpu_sysfs_path(path, sizeof(path), LOCKDOWN));
+			"off)", env->lockdown, cpu_sysfs_path(path, sizeof(path), CPU_KNOB_LOCKDOWN));
 		st = EX_NOPERM;
 	}
 	free(env);
@@ -417,7 +413,7 @@ int cli_run_allow_writes(const struct cli_run *r, struct msr_dev *dev)
 	if (r->no_settings_flags)
 		cli_err("MSR writes are disabled: '%s' is 'off': the kernel refuses them; "
 			"nothing written (try: echo on > %s, and 'off' again after)", where,
-			MSR_ALLOW_WRITES);
+			CPU_KNOB_MSR_ALLOW_WRITES);
 	else
 		cli_err("MSR writes are disabled: '%s' is 'off' (try: --allow-msr-writes, "
 			"which sets it to 'on' for this run and puts it back)", where);

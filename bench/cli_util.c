@@ -305,18 +305,31 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	return c;
 }
 
+int cli_getopt_sub(const char *cmd, int argc, char **argv, const struct option *longopts,
+		   int allowed, void (*usage)(FILE *))
+{
+	int c = cli_getopt(cmd, argc, argv, "h", longopts);
+
+	if (c == 'h') {
+		usage(stdout);
+		return CLI_OPT_HELP;
+	}
+	if (c >= 0 && !(c & allowed)) {
+		cli_usage_err(cmd, "option '%s' does not apply to '%s'", argv[optind - 1], cmd);
+		return CLI_OPT_ERROR;
+	}
+	return c;
+}
+
 /* --------------------------------------------------------- environment */
 
 #define SAFE_ROOT_README "see README: Running as root safely"
 
-void cli_warn_env(void)
+void cli_warn_env(const char *const *dropped, int n)
 {
-	const char *dropped[8];
 	char why[160];
-	int n = cpu_hwloc_env_lock(dropped, sizeof(dropped) / sizeof(dropped[0]));
 
-	/* A failure is reported where the topology is built. */
-	for (int i = 0; i < n && i < (int)(sizeof(dropped) / sizeof(dropped[0])); i++) {
+	for (int i = 0; i < n; i++) {
 		if (!strcmp(dropped[i], "HWLOC_PLUGINS_PATH")) {
 			cli_warn("ignoring HWLOC_PLUGINS_PATH: baretma loads no hwloc plugin (its "
 				 "code would run as root; %s)", SAFE_ROOT_README);

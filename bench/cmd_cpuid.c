@@ -5,6 +5,7 @@
  * and libcpuid read back.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +18,7 @@
 #include "bench/cli.h"
 #include "config.h"
 #include "cpu/cpu.h"
-
-#define ONLINE_CPUS "/sys/devices/system/cpu/online"
+#include "cpu/knobs.h"
 
 static void cpuid_usage(FILE *f)
 {
@@ -78,15 +78,15 @@ static int parse_dump_args(int argc, char **argv, struct dump_opts *o)
 /* The online CPUs (ascending).  Returns their count or an exit status < 0. */
 static int online_cpus(unsigned *cpus, char *list, size_t n)
 {
-	int err = cpu_sysfs_read_line(ONLINE_CPUS, list, n), count;
+	int err = cpu_sysfs_read_line(CPU_SYS_ONLINE_CPUS, list, n), count;
 
 	if (err) {
-		cli_err("cannot read '%s': %s", ONLINE_CPUS, strerror(-err));
+		cli_err("cannot read '%s': %s", CPU_SYS_ONLINE_CPUS, strerror(-err));
 		return -EX_OSERR;
 	}
 	count = cli_parse_cpu_list(list, cpus, CPU_MAX_CPUS);
 	if (count <= 0) {
-		cli_err("cannot parse '%s': '%s'", ONLINE_CPUS, list);
+		cli_err("cannot parse '%s': '%s'", CPU_SYS_ONLINE_CPUS, list);
 		return -EX_OSERR;
 	}
 	return count;
@@ -172,12 +172,12 @@ static int out_open(struct out_file *o)
 	}
 	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", o->path) >= sizeof(o->tmp))
 		return cannot_create(o->path, ENAMETOOLONG); /* cut: not our name */
-	fd = mkstemp(o->tmp); /* O_EXCL: never follows a link planted there */
+	fd = mkostemp(o->tmp, O_CLOEXEC); /* O_EXCL: never follows a link planted there */
 	if (fd < 0)
 		return cannot_create(o->path, errno);
 	mask = umask(0);
 	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) || !(o->f = fdopen(fd, "w"))) {
+	if (fchmod(fd, 0666 & ~mask) || !(o->f = fdopen(fd, "we"))) {
 		int err = errno;
 
 		close(fd);

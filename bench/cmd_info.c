@@ -254,12 +254,7 @@ static int pick_cpu(const struct cpu_machine *m, const struct info_opts *o,
 	if (cpu < 0)
 		return -report_choose(m, o, cpu);
 	rc = bench_identify(m, dev, cpu, ci);
-	if (rc) {
-		cli_err("cannot identify the CPU from '%s': %s", cpu_source_name(cpu_machine_source(m)),
-			rc == -EINVAL ? "libcpuid does not recognise the CPUID data" : strerror(-rc));
-		return -cli_exit_for_errno(rc);
-	}
-	return cpu;
+	return rc ? -cli_identify_failed(m, rc) : cpu;
 }
 
 int cmd_info(int argc, char **argv)
@@ -285,9 +280,7 @@ int cmd_info(int argc, char **argv)
 		goto out;
 	rc = bench_identify(m, NULL, -1, ci);
 	if (rc) {
-		cli_err("cannot identify the CPU from '%s': %s", cpu_source_name(cpu_machine_source(m)),
-			rc == -EINVAL ? "libcpuid does not recognise the CPUID data" : strerror(-rc));
-		rc = cli_exit_for_errno(rc);
+		rc = cli_identify_failed(m, rc);
 		goto out;
 	}
 	cli_warn_kinds("info", m, ci);

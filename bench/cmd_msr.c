@@ -33,6 +33,7 @@
 
 #include <jansson.h>
 
+#include "bench/bench.h"
 #include "bench/cli.h"
 #include "bench/cli_run.h"
 #include "cpu/cpu.h"
@@ -261,22 +262,15 @@ static int parse_args(int argc, char **argv, int allowed, struct msr_opts *o)
 		return rc;
 	snprintf(cmd, sizeof(cmd), "msr %s", o->sub);
 	cli_getopt_reset();
-	while ((c = cli_getopt(cmd, argc, argv, "h", longopts)) != -1) {
-		if (c == 'h') {
-			msr_usage(stdout);
-			return -1;
-		}
-		if (c == CLI_OPT_ERROR)
-			return EX_USAGE;
-		if (!(c & allowed))
-			return cli_usage_err(cmd, "option '%s' does not apply to '%s'",
-					     argv[optind - 1], cmd);
+	while ((c = cli_getopt_sub(cmd, argc, argv, longopts, allowed, msr_usage)) >= 0) {
 		o->dump = c == OPT_DUMP ? optarg : o->dump;
 		o->json |= c == OPT_JSON;
 		o->force |= c == OPT_FORCE;
 		o->unsafe_msr |= c == OPT_UNSAFE_MSR;
 		o->wait |= c == OPT_WAIT;
 	}
+	if (c != -1)
+		return c == CLI_OPT_HELP ? -1 : EX_USAGE;
 	return parse_positional(o, argv + optind, argc - optind);
 }
 
@@ -398,24 +392,14 @@ static int msr_read_cmd(struct msr_opts *o)
 
 /* ------------------------------------------------------- write: the policy */
 
-/* IA32_PERF_CAPABILITIES of @cpu where CPUID.1:ECX[15] PDCM says it exists
- * (pmu-reference §1.6); false when it cannot be read. */
-static bool read_perf_caps(const struct cpu_source *src, struct msr_dev *dev, unsigned cpu,
-			   uint64_t *caps)
-{
-	uint32_t regs[4];
-
-	return !cpu_source_cpuid(src, cpu, 1, 0, regs) && (regs[2] & CPUID_01_ECX_PDCM) &&
-	       !msr_read(dev, cpu, IA32_PERF_CAPABILITIES, caps);
-}
-
 /* The PMU of @cpu for msr_write_check: its core kind's counters; the
  * fixed-counter width from its own leaf 0xA EDX[12:5] (§1.8); full-width
  * writes (bit 13) and RDPMC metrics-clear (bit 19) from its own
  * IA32_PERF_CAPABILITIES (§1.6, §3.5). */
-static void pmu_caps(const struct cpu_source *src, struct msr_dev *dev,
+static void pmu_caps(const struct cpu_machine *m, struct msr_dev *dev,
 		     const struct cpu_info *ci, unsigned cpu, struct msr_pmu_caps *c)
 {
+	const struct cpu_source *src = cpu_machine_source(m);
 	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu);
 	struct cpu_pmu_arch arch = ci->pmu;
 	uint32_t regs[4];
@@ -431,7 +415,7 @@ static void pmu_caps(const struct cpu_source *src, struct msr_dev *dev,
 	c->fixed_mask = k->fixed_mask;
 	c->fixed_width = arch.fixed_width;
 	c->perf_metrics_level = k->topdown_level;
-	if (!read_perf_caps(src, dev, cpu, &perf_caps))
+	if (bench_perf_caps(m, dev, cpu, &perf_caps))
 		return; /* unreadable: neither capability (the safe side) */
 	c->full_width_write = (perf_caps & PERF_CAP_FULL_WIDTH_WRITE) != 0;
 	c->metrics_clear = (perf_caps & PERF_CAP_RDPMC_METRICS_CLEAR) != 0;
@@ -439,19 +423,12 @@ static void pmu_caps(const struct cpu_source *src, struct msr_dev *dev,
 
 /* Identify the CPUs, with IA32_PERF_CAPABILITIES of the first one (as pmu
  * enable does: it decides PERF_METRICS where the model table cannot). */
-static int identify(const struct msr_opts *o, const struct cpu_source *src,
+static int identify(const struct msr_opts *o, const struct cpu_machine *m,
 		    struct msr_dev *dev, struct cpu_info *ci)
 {
-	uint64_t caps;
-	bool have = read_perf_caps(src, dev, o->cpus[0], &caps);
-	int rc = cpu_info_identify(src, have ? &caps : NULL, ci);
+	int rc = bench_identify(m, dev, (int)o->cpus[0], ci);
 
-	if (rc) {
-		cli_err("cannot identify the CPU from '%s': %s", cpu_source_name(src),
-			rc == -EINVAL ? "libcpuid does not recognise the CPUID data" : strerror(-rc));
-		return cli_exit_for_errno(rc);
-	}
-	return EX_OK;
+	return rc ? cli_identify_failed(m, rc) : EX_OK;
 }
 
 /* The verdict for one CPU; prints the refusal.  Returns an exit status, or
@@ -484,7 +461,7 @@ static int policy_one(const struct msr_opts *o, const struct cpu_info *ci,
 	return EX_USAGE;
 }
 
-static int check_policy(struct msr_opts *o, const struct cpu_source *src,
+static int check_policy(struct msr_opts *o, const struct cpu_machine *m,
 			struct msr_dev *dev, const struct cpu_info *ci)
 {
 	struct msr_pmu_caps caps;
@@ -492,7 +469,7 @@ static int check_policy(struct msr_opts *o, const struct cpu_source *src,
 	for (int i = 0; i < o->ncpus; i++) {
 		int rc;
 
-		pmu_caps(src, dev, ci, o->cpus[i], &caps);
+		pmu_caps(m, dev, ci, o->cpus[i], &caps);
 		rc = policy_one(o, ci, &caps, o->cpus[i]);
 		if (rc > 1)
 			return rc;
@@ -580,25 +557,22 @@ static int msr_write_cmd(struct msr_opts *o)
 {
 	struct cpu_info *ci = calloc(1, sizeof(*ci));
 	uint64_t *old = calloc((size_t)o->ncpus, sizeof(*old));
-	const struct cpu_source *src = NULL;
 	struct cpu_machine *m = NULL;
 	struct msr_dev *dev = NULL;
 	int rc = ci && old ? cli_msr_open(&dev) : EX_OSERR;
 
 	if (!rc)
 		rc = cli_machine_open(o->dump, &m);
-	if (!rc) {
-		src = cpu_machine_source(m);
+	if (!rc)
 		rc = check_cpus(o, m);
-	}
 	if (!rc)
 		rc = cli_refuse_dump_device("msr write", m, dev);
 	if (!rc)
 		rc = open_cpus(o, dev);
 	if (!rc)
-		rc = identify(o, src, dev, ci);
+		rc = identify(o, m, dev, ci);
 	if (!rc)
-		rc = check_policy(o, src, dev, ci);
+		rc = check_policy(o, m, dev, ci);
 	if (!rc)
 		rc = write_guarded(o, dev, old);
 	cpu_machine_free(m);

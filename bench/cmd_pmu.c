@@ -111,16 +111,7 @@ static int parse_args(int argc, char **argv, int allowed, struct pmu_opts *o)
 
 	snprintf(cmd, sizeof(cmd), "pmu %s", o->sub);
 	cli_getopt_reset();
-	while ((c = cli_getopt(cmd, argc, argv, "h", longopts)) != -1) {
-		if (c == 'h') {
-			pmu_usage(stdout);
-			return -1;
-		}
-		if (c == CLI_OPT_ERROR)
-			return EX_USAGE;
-		if (!(c & allowed))
-			return cli_usage_err(cmd, "option '%s' does not apply to '%s'",
-					     argv[optind - 1], cmd);
+	while ((c = cli_getopt_sub(cmd, argc, argv, longopts, allowed, pmu_usage)) >= 0) {
 		o->cpu_list = c == OPT_CPU ? optarg : o->cpu_list;
 		o->dump = c == OPT_DUMP ? optarg : o->dump;
 		o->user_only |= c == OPT_USER;
@@ -132,6 +123,8 @@ static int parse_args(int argc, char **argv, int allowed, struct pmu_opts *o)
 		o->set.stop_nmi_watchdog |= c == OPT_STOP_WD;
 		o->set.allow_msr_writes |= c == OPT_ALLOW_WRITES;
 	}
+	if (c != -1)
+		return c == CLI_OPT_HELP ? -1 : EX_USAGE;
 	if (optind < argc)
 		return cli_usage_err(cmd, "unexpected argument '%s'", argv[optind]);
 	return 0;

@@ -74,12 +74,8 @@ static int identify(const struct cpu_machine *m, struct msr_dev *dev, int cpu0,
 {
 	int rc = bench_identify(m, dev, cpu0 < 0 ? 0 : cpu0, ci);
 
-	if (rc) {
-		cli_err("cannot identify the CPU from '%s': %s",
-			cpu_source_name(cpu_machine_source(m)),
-			rc == -EINVAL ? "libcpuid does not recognise the CPUID data" : strerror(-rc));
-		return cli_exit_for_errno(rc);
-	}
+	if (rc)
+		return cli_identify_failed(m, rc);
 	cli_warn_kinds("pmu enable", m, ci);
 	return EX_OK;
 }

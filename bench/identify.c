@@ -3,6 +3,7 @@
  * CPUID dump) with the MSRs that belong to it, and never with this
  * machine's device for a dump's CPU (cpu/machine.h: no command mixes them).
  */
+#include <errno.h>
 #include <string.h>
 
 #include "bench/bench.h"
@@ -15,6 +16,21 @@ bool bench_msr_reaches(const struct cpu_machine *m, const struct msr_dev *dev)
 	return dev && (!cpu_machine_is_dump(m) || !strcmp(msr_backend_name(dev), "state"));
 }
 
+int bench_perf_caps(const struct cpu_machine *m, struct msr_dev *dev, unsigned cpu,
+		    uint64_t *caps)
+{
+	uint32_t regs[4];
+
+	if (!bench_msr_reaches(m, dev))
+		return -EXDEV;
+	/* CPUID.1:ECX[15] PDCM of that CPU: IA32_PERF_CAPABILITIES exists
+	 * (pmu-reference §1.6) */
+	if (cpu_source_cpuid(cpu_machine_source(m), cpu, CPUID_LEAF_FEATURES, 0, regs) ||
+	    !(regs[2] & CPUID_01_ECX_PDCM))
+		return -ENODEV;
+	return msr_read(dev, cpu, IA32_PERF_CAPABILITIES, caps);
+}
+
 int bench_identify(const struct cpu_machine *m, struct msr_dev *dev, int cpu,
 		   struct cpu_info *ci)
 {
@@ -22,9 +38,7 @@ int bench_identify(const struct cpu_machine *m, struct msr_dev *dev, int cpu,
 	uint64_t caps;
 	int rc = cpu_info_identify(src, NULL, ci);
 
-	/* CPUID.1:ECX[15] PDCM: IA32_PERF_CAPABILITIES exists (pmu-reference §1.6). */
-	if (!rc && cpu >= 0 && ci->pdcm && bench_msr_reaches(m, dev) &&
-	    !msr_read(dev, (unsigned)cpu, IA32_PERF_CAPABILITIES, &caps))
+	if (!rc && cpu >= 0 && !bench_perf_caps(m, dev, (unsigned)cpu, &caps))
 		rc = cpu_info_identify(src, &caps, ci);
 	return rc;
 }

@@ -52,12 +52,27 @@ static uint32_t rng_below(uint64_t *s, uint64_t n)
 	return (uint32_t)(((rng_next(s) >> 32) * n) >> 32);
 }
 
-/* Anonymous private read-write memory; NULL + errno on failure. */
-static void *map_rw(size_t bytes)
+/* @r becomes @bytes of anonymous private read-write memory in units of
+ * @unit bytes.  Returns 0 or -errno (@r left empty). */
+static int region_map(struct bench_kernel_region *r, size_t bytes, size_t unit)
 {
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	return p == MAP_FAILED ? NULL : p;
+	if (p == MAP_FAILED)
+		return -errno;
+	r->base = p;
+	r->bytes = bytes;
+	r->unit = unit;
+	r->count = bytes / unit;
+	return 0;
+}
+
+/* Unmap @r's memory, if any. */
+static void region_unmap(struct bench_kernel_region *r)
+{
+	if (r->base)
+		munmap(r->base, r->bytes);
+	r->base = NULL;
 }
 
 const struct bench_kernel_region *bench_kernel_region_of(const struct bench_kernel_ctx *c)
@@ -72,8 +87,7 @@ static void region_teardown(struct bench_kernel_ctx *c)
 
 	if (!r)
 		return;
-	if (r->base)
-		munmap(r->base, r->bytes);
+	region_unmap(r);
 	free(r);
 	c->priv = NULL;
 }
@@ -298,14 +312,8 @@ static int k_chase_setup(struct bench_kernel_ctx *c)
 	rc = -EINVAL;
 	if (!bytes || bytes / CACHE_LINE > UINT32_MAX)
 		goto out;
-	st->r.base = map_rw(bytes);
-	if (!st->r.base) {
-		rc = -errno;
+	if ((rc = region_map(&st->r, bytes, CACHE_LINE)))
 		goto out;
-	}
-	st->r.bytes = bytes;
-	st->r.unit = CACHE_LINE;
-	st->r.count = bytes / CACHE_LINE;
 	/* 2 MiB pages when THP allows: fewer faults in setup, and the walk's
 	 * misses go to DRAM rather than to page walks.  Only a hint. */
 	madvise(st->r.base, bytes, MADV_HUGEPAGE);
@@ -316,8 +324,8 @@ static int k_chase_setup(struct bench_kernel_ctx *c)
 	c->priv = st;
 	return 0;
 out:
-	if (st && st->r.base)
-		munmap(st->r.base, st->r.bytes);
+	if (st)
+		region_unmap(&st->r);
 	free(st);
 	return rc;
 }
@@ -361,16 +369,8 @@ static int k_branch_setup(struct bench_kernel_ctx *c)
 	uint64_t seed = 0xb4a2c4ull + setups++;
 	int rc = -ENOMEM;
 
-	if (!st)
+	if (!st || (rc = region_map(&st->r, BRANCH_BYTES, 1)))
 		goto out;
-	st->r.base = map_rw(BRANCH_BYTES);
-	if (!st->r.base) {
-		rc = -errno;
-		goto out;
-	}
-	st->r.bytes = BRANCH_BYTES;
-	st->r.unit = 1;
-	st->r.count = BRANCH_BYTES;
 	for (size_t i = 0; i < BRANCH_BYTES; i += sizeof(uint64_t)) {
 		uint64_t v = rng_next(&seed);
 
@@ -490,14 +490,8 @@ static int k_icache_setup(struct bench_kernel_ctx *c)
 	if (!r || !(order = icache_order(n)))
 		goto out;
 	/* written while read-write, then read-execute: never W+X */
-	r->base = map_rw(ICACHE_BYTES);
-	if (!r->base) {
-		rc = -errno;
+	if ((rc = region_map(r, ICACHE_BYTES, ICACHE_BLOCK)))
 		goto out;
-	}
-	r->bytes = ICACHE_BYTES;
-	r->unit = ICACHE_BLOCK;
-	r->count = n;
 	icache_emit(r->base, order, n);
 	if (mprotect(r->base, ICACHE_BYTES, PROT_READ | PROT_EXEC) != 0) {
 		rc = -errno;
@@ -507,8 +501,8 @@ static int k_icache_setup(struct bench_kernel_ctx *c)
 	r = NULL;
 	rc = 0;
 out:
-	if (r && r->base)
-		munmap(r->base, ICACHE_BYTES);
+	if (r)
+		region_unmap(r);
 	free(r);
 	free(order);
 	return rc;

@@ -88,10 +88,10 @@ struct hook_state {
 static int hook_setup(struct bench_kernel_ctx *c)
 {
 	static struct hook_state h;
-	const char *spec = getenv("BARETMA_MSR");
+	const char *spec = msr_env_spec();
 	int rc;
 
-	if (!spec || strncmp(spec, "state:", 6))
+	if (strncmp(spec, "state:", 6))
 		return -EPERM;
 	memset(&h, 0, sizeof(h));
 	rc = msr_open(spec, &h.dev);

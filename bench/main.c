@@ -1,12 +1,15 @@
 /*
  * bench/main.c - baretma's front end: parse the subcommand, call the layer.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/cli.h"
 #include "config.h"
+#include "cpu/cpu.h"
 
 static void usage(FILE *f)
 {
@@ -112,8 +115,34 @@ static int help(int argc, char **argv)
 	return c->fn(2, args);
 }
 
+/*
+ * hwloc's environment made safe once, before the command runs and before
+ * any thread: baretma owns its process, so the environment is written
+ * here, and the library only checks it (cpu_hwloc_env_check refuses what
+ * is dropped here, cpu/hwloc_env.c says why).  HWLOC_PLUGINS_PATH is set
+ * empty, so that hwloc loads no plugin at all, its system directory's
+ * included; from an untrusted environment hwloc's topology-replacing
+ * variables are unset.  @dropped receives the names whose caller-set
+ * value was dropped (at most @max).  Returns how many, or -errno.
+ */
+static int hwloc_env_sanitize(const char **dropped, int max)
+{
+	const char *var;
+	int n = 0;
+
+	/* one variable a round; bounded, whatever setenv does */
+	for (int i = 0; i < 16 && cpu_hwloc_env_check(&var, NULL, 0) == -EPERM; i++) {
+		if (strcmp(var, "HWLOC_PLUGINS_PATH") ? unsetenv(var) : setenv(var, "", 1))
+			return -errno;
+		if (n < max)
+			dropped[n++] = var;
+	}
+	return setenv("HWLOC_PLUGINS_PATH", "", 1) ? -errno : n;
+}
+
 int main(int argc, char **argv)
 {
+	const char *dropped[16];
 	const struct cmd *c;
 	int rc;
 
@@ -139,7 +168,11 @@ int main(int argc, char **argv)
 	if (!(c = find_cmd(argv[1])))
 		return unknown_command(argv[1]);
 	if (!asks_help(argc - 1, argv + 1)) {
-		cli_warn_env();
+		if ((rc = hwloc_env_sanitize(dropped, 16)) < 0) {
+			cli_err("cannot make hwloc's environment safe: %s", strerror(-rc));
+			return EX_OSERR;
+		}
+		cli_warn_env(dropped, rc);
 		if ((rc = cli_check_env(c->env)))
 			return rc;
 	}

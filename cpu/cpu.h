@@ -338,28 +338,61 @@ const char *cpu_hypervisor_name(const uint32_t regs[4]);
 /* ------------------------------------------------------ topology, pinning */
 
 /*
- * cpu_hwloc_env_lock - make the environment hwloc reads at
- * hwloc_topology_init() safe for a root process (cpu/hwloc_env.c): set
- * $HWLOC_PLUGINS_PATH to "" so that hwloc dlopen()s no plugin at all (a
- * plugin's constructor would run as root), and, when the environment is not
- * trusted (cpu/trust.h: sudo, setuid), unset hwloc's variables that replace
- * the machine it describes (HWLOC_FSROOT, HWLOC_DUMPED_HWDATA_DIR,
- * HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_THISSYSTEM).  $HWLOC_CPUID_PATH is
- * kept.  hwloc reads these at every topology init that finds no other
- * topology alive, not once per process: cpu_topo_load() and
- * cpu_topo_load_dump() call this first, every time; the CLI calls it once at
- * startup to say what it dropped.  Not thread-safe (setenv).
- * @dropped: receives up to @max names (static strings) of the variables
- * whose caller-set value was dropped (a non-empty HWLOC_PLUGINS_PATH, the
- * others when unset), may be NULL.  Returns how many were dropped, or -errno
- * (setenv/unsetenv failed: no topology may be built then).
+ * cpu_hwloc_env_check - may hwloc build a topology from this process's
+ * environment (cpu/hwloc_env.c)?  Refused, the first found: a non-empty
+ * $HWLOC_PLUGINS_PATH (hwloc would dlopen() every "*.so" there: a
+ * constructor would run as this process, root for baretma); and, when the
+ * environment is not trusted (cpu/trust.h: sudo, setuid), any of hwloc's
+ * variables that replace the machine it describes (HWLOC_FSROOT,
+ * HWLOC_DUMPED_HWDATA_DIR, HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_THISSYSTEM).
+ * $HWLOC_CPUID_PATH is never refused.  An unset HWLOC_PLUGINS_PATH passes:
+ * hwloc then loads its system directory's plugins (root's own files); the
+ * command line sets it empty at start so that baretma loads none at all.
+ * Reads the environment, never writes it (the caller owns it: a library's
+ * setenv races its host's other threads).  Every topology load in cpu/
+ * calls this first: hwloc reads these at every topology init that finds
+ * no other topology alive, not once per process.
+ * @var receives the refused variable's name (a static string) or NULL, may
+ * be NULL; @why (@n bytes, may be NULL) one line naming it, what hwloc
+ * would do, and the remedy ("... (unset it)").
+ * Returns 0, or -EPERM (refused).
  */
-int cpu_hwloc_env_lock(const char **dropped, size_t max);
+int cpu_hwloc_env_check(const char **var, char *why, size_t n);
+
+/* One environment variable as hwloc must find it: @value NULL = unset. */
+struct cpu_env_var {
+	const char *name;
+	const char *value;
+};
+
+#define CPU_TOPO_DUMP_ENV_MAX 5
+
+/*
+ * cpu_topo_dump_env - the environment under which hwloc builds the topology
+ * of the hwloc-gather-cpuid directory @dir, as `hwloc-calc --input DIR`
+ * sets it: HWLOC_CPUID_PATH=@dir, HWLOC_COMPONENTS=x86,stop, and
+ * HWLOC_THISSYSTEM, HWLOC_XMLFILE, HWLOC_SYNTHETIC unset.  hwloc 2.9 takes
+ * a CPUID dump directory from its environment only (topology-x86.c,
+ * hwloc_x86_component_instantiate: getenv("HWLOC_CPUID_PATH"); no
+ * hwloc_topology_set_* call names one), and the library never writes the
+ * environment: the process that owns it sets these before
+ * cpu_topo_load_dump (the command line does, single-threaded, around
+ * cpu_machine_open; a harness before it starts threads) and may put them
+ * back after the load.  Fills @vars (CPU_TOPO_DUMP_ENV_MAX entries);
+ * returns the count.  Pure.
+ */
+size_t cpu_topo_dump_env(const char *dir, struct cpu_env_var vars[CPU_TOPO_DUMP_ENV_MAX]);
+
+/* cpu_topo_dump_env_check - the environment is cpu_topo_dump_env(@dir)'s:
+ * 0, else -EINVAL.  Reads only. */
+int cpu_topo_dump_env_check(const char *dir);
 
 /*
  * cpu_topo_load - load the hwloc topology of this machine (or of the dump
- * directory in $HWLOC_CPUID_PATH, hwloc's own variable).  Loads no hwloc
- * plugin (cpu_hwloc_env_lock).  Returns 0 or -errno.
+ * directory in $HWLOC_CPUID_PATH, hwloc's own variable).  Refuses an
+ * environment that would make hwloc load a plugin or, untrusted, describe
+ * another machine (cpu_hwloc_env_check: -EPERM, the environment left as
+ * it is).  Returns 0 or -errno.
  */
 int cpu_topo_load(hwloc_topology_t *topo);
 
@@ -367,18 +400,19 @@ int cpu_topo_load(hwloc_topology_t *topo);
  * cpu_topo_load_dump - the hwloc topology of a hwloc-gather-cpuid directory
  * @dir ("hwloc-cpuid-info" saying "Architecture: x86", one puN file per
  * logical CPU, N contiguous from 0): built by hwloc's x86 backend alone from
- * the dumped CPUID, like `hwloc-calc --input DIR` does (HWLOC_CPUID_PATH=@dir,
- * HWLOC_COMPONENTS=x86,stop; HWLOC_THISSYSTEM, HWLOC_XMLFILE and
- * HWLOC_SYNTHETIC unset).  hwloc reads those variables while loading, so they
- * are set just before hwloc_topology_init() and put back as they were right
- * after the load: not thread-safe (setenv), call it before starting threads.
+ * the dumped CPUID, like `hwloc-calc --input DIR` does.  hwloc reads the
+ * directory from its environment only, and this library never writes the
+ * environment: the caller sets cpu_topo_dump_env(@dir) first (-EINVAL
+ * otherwise, nothing loaded).  Refuses what cpu_hwloc_env_check refuses
+ * (-EPERM).
  * Packages, cores, PUs and CPU kinds (info "CoreType" = IntelCore /
  * IntelAtom) are the dumped machine's; PU os_index N is file puN.
  * The topology is not this system (hwloc_topology_is_thissystem() == 0,
  * checked after the load): cpu_pin_self() refuses it.
  * Returns 0 or -errno: -ENOENT, -ENOTDIR, -EACCES (cannot read @dir),
- * -EINVAL (not a hwloc x86 CPUID directory, or hwloc ignored it),
- * -ENOMEM.  Never prints (hwloc's own complaints are avoided by checking
+ * -EINVAL (not a hwloc x86 CPUID directory, the environment is not
+ * cpu_topo_dump_env(@dir)'s, or hwloc ignored the directory), -EPERM
+ * (cpu_hwloc_env_check), -ENOMEM.  Never prints (hwloc's own complaints are avoided by checking
  * the directory first).
  */
 int cpu_topo_load_dump(const char *dir, hwloc_topology_t *topo);

@@ -13,16 +13,12 @@
 
 #include "cpu/cpu.h"
 
-int cpu_topo_load(hwloc_topology_t *topo)
+/* hwloc_topology_init + load; 0 or -errno. */
+static int topo_build(hwloc_topology_t *topo)
 {
 	hwloc_topology_t t;
-	int err = cpu_hwloc_env_lock(NULL, 0);
+	int err;
 
-	if (err < 0)
-		return err;
-	/* hwloc itself honours $HWLOC_CPUID_PATH (with HWLOC_COMPONENTS=x86)
-	 * and, from a trusted environment, $HWLOC_FSROOT: tests build a
-	 * topology from a dump that way. */
 	if (hwloc_topology_init(&t))
 		return errno ? -errno : -ENOMEM;
 	if (hwloc_topology_load(t)) {
@@ -32,6 +28,18 @@ int cpu_topo_load(hwloc_topology_t *topo)
 	}
 	*topo = t;
 	return 0;
+}
+
+int cpu_topo_load(hwloc_topology_t *topo)
+{
+	int err = cpu_hwloc_env_check(NULL, NULL, 0);
+
+	if (err < 0)
+		return err;
+	/* hwloc itself honours $HWLOC_CPUID_PATH (with HWLOC_COMPONENTS=x86)
+	 * and, from a trusted environment, $HWLOC_FSROOT: tests build a
+	 * topology from a dump that way. */
+	return topo_build(topo);
 }
 
 /* ------------------------------------------------------- dump topology */
@@ -58,7 +66,7 @@ static int dump_dir_check(const char *dir, unsigned *npus)
 		rc = -ENAMETOOLONG;
 		goto out;
 	}
-	f = fopen(path, "r");
+	f = fopen(path, "re");
 	if (!f || !fgets(line, sizeof(line), f) || strcmp(line, "Architecture: x86\n")) {
 		rc = -EINVAL;
 		goto out;
@@ -91,75 +99,27 @@ out:
 	return rc;
 }
 
-/* One environment variable set (or unset: @value NULL) for the load, and
- * what it was, to put back. */
-struct env_save {
-	const char *name; /* NULL: nothing to put back */
-	char *old;
-};
-
-static int env_push(struct env_save *e, const char *name, const char *value)
-{
-	const char *old = getenv(name);
-
-	e->name = NULL;
-	e->old = old ? strdup(old) : NULL;
-	if (old && !e->old)
-		return -ENOMEM;
-	e->name = name;
-	if (value ? setenv(name, value, 1) : unsetenv(name))
-		return -errno;
-	return 0;
-}
-
-static void env_pop(struct env_save *e)
-{
-	if (!e->name)
-		return;
-	if (e->old)
-		setenv(e->name, e->old, 1);
-	else
-		unsetenv(e->name);
-	free(e->old);
-	e->name = NULL;
-	e->old = NULL;
-}
-
 int cpu_topo_load_dump(const char *dir, hwloc_topology_t *topo)
 {
-	/* HWLOC_THISSYSTEM=1 would make the dump look like this machine (and
-	 * bindable); XMLFILE/SYNTHETIC would replace the dump altogether. */
-	static const char *const unset[] = { "HWLOC_THISSYSTEM", "HWLOC_XMLFILE", "HWLOC_SYNTHETIC" };
-	struct env_save env[5] = { { 0 } };
 	hwloc_topology_t t = NULL;
-	unsigned npus = 0, i = 0;
+	unsigned npus = 0;
 	int rc = dump_dir_check(dir, &npus);
 
 	if (rc)
 		return rc;
-	if ((rc = cpu_hwloc_env_lock(NULL, 0)) < 0)
+	if ((rc = cpu_hwloc_env_check(NULL, NULL, 0)) < 0)
 		return rc;
-	rc = env_push(&env[i++], "HWLOC_CPUID_PATH", dir);
-	if (!rc)
-		rc = env_push(&env[i++], "HWLOC_COMPONENTS", "x86,stop");
-	for (size_t u = 0; !rc && u < sizeof(unset) / sizeof(unset[0]); u++)
-		rc = env_push(&env[i++], unset[u], NULL);
-	if (!rc && hwloc_topology_init(&t)) {
-		rc = errno ? -errno : -ENOMEM;
-		t = NULL;
-	}
-	if (!rc && hwloc_topology_load(t))
-		rc = errno ? -errno : -EINVAL;
-	while (i-- > 0)
-		env_pop(&env[i]);
+	/* hwloc would read this machine's CPUID instead of a directory it is
+	 * not given: the caller sets the environment (cpu_topo_dump_env). */
+	if ((rc = cpu_topo_dump_env_check(dir)) < 0)
+		return rc;
+	if ((rc = topo_build(&t)))
+		return rc;
 	/* The x86 backend clears is_thissystem only when it took the dump. */
-	if (!rc && (hwloc_topology_is_thissystem(t) ||
-		    hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU) != (int)npus))
-		rc = -EINVAL;
-	if (rc) {
-		if (t)
-			hwloc_topology_destroy(t);
-		return rc;
+	if (hwloc_topology_is_thissystem(t) ||
+	    hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU) != (int)npus) {
+		hwloc_topology_destroy(t);
+		return -EINVAL;
 	}
 	*topo = t;
 	return 0;

@@ -8,6 +8,7 @@
 
 #include "cpu/cpu.h"
 #include "cpu/environ.h"
+#include "cpu/knobs.h"
 
 /* First line of <sysroot>@path into @buf, or "" (returns false) when unreadable. */
 static bool read_str(const char *path, char *buf, size_t n)
@@ -39,7 +40,7 @@ static void read_lockdown(char *buf, size_t n)
 	char line[128], *open, *close;
 
 	buf[0] = '\0';
-	if (!read_str("/sys/kernel/security/lockdown", line, sizeof(line)))
+	if (!read_str(CPU_KNOB_LOCKDOWN, line, sizeof(line)))
 		return;
 	open = strchr(line, '[');
 	close = open ? strchr(open, ']') : NULL;
@@ -99,8 +100,8 @@ static int read_turbo(void)
 /* The knob lives on the core PMU: "cpu", or "cpu_core" on hybrid parts
  * (pmu-reference §3.6; arch/x86/events/core.c set_attr_rdpmc). */
 static const char *const rdpmc_paths[] = {
-	"/sys/bus/event_source/devices/cpu/rdpmc",
-	"/sys/bus/event_source/devices/cpu_core/rdpmc",
+	CPU_KNOB_RDPMC_CPU,
+	CPU_KNOB_RDPMC_CPU_CORE,
 };
 
 int cpu_env_rdpmc(void)
@@ -131,12 +132,12 @@ void cpu_env_read(unsigned cpu, struct cpu_env *e)
 	memset(e, 0, sizeof(*e));
 	read_str("/proc/sys/kernel/osrelease", e->kernel, sizeof(e->kernel));
 	read_lockdown(e->lockdown, sizeof(e->lockdown));
-	e->msr_module = path_exists("/sys/module/msr");
-	read_str("/sys/module/msr/parameters/allow_writes", e->msr_allow_writes,
+	e->msr_module = path_exists(CPU_SYS_MSR_MODULE);
+	read_str(CPU_KNOB_MSR_ALLOW_WRITES, e->msr_allow_writes,
 		 sizeof(e->msr_allow_writes));
 	rdpmc = cpu_env_rdpmc();
 	e->rdpmc = rdpmc >= 0 ? rdpmc : -1;
-	e->nmi_watchdog = read_int("/proc/sys/kernel/nmi_watchdog");
+	e->nmi_watchdog = read_int(CPU_KNOB_NMI_WATCHDOG);
 	read_str("/sys/devices/system/cpu/smt/control", e->smt_control, sizeof(e->smt_control));
 	e->smt_active = read_int("/sys/devices/system/cpu/smt/active");
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpufreq/scaling_governor", cpu);
@@ -154,9 +155,9 @@ void cpu_env_read(unsigned cpu, struct cpu_env *e)
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/microcode/version", cpu);
 	if (!read_str(path, e->microcode, sizeof(e->microcode)))
 		read_cpuinfo_microcode(cpu, e->microcode, sizeof(e->microcode));
-	e->core_pmu = path_exists("/sys/bus/event_source/devices/cpu");
+	e->core_pmu = path_exists(CPU_SYS_CORE_PMU);
 	if (e->core_pmu == 0)
-		e->core_pmu = path_exists("/sys/bus/event_source/devices/cpu_core");
+		e->core_pmu = path_exists(CPU_SYS_CORE_PMU_HYBRID);
 }
 
 bool cpu_env_lockdown_blocks_msr(const struct cpu_env *e)

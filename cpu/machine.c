@@ -11,9 +11,9 @@
 
 #include "cpu/cpu.h"
 #include "cpu/environ.h"
+#include "cpu/knobs.h"
 #include "cpu/machine.h"
 
-#define ONLINE_CPUS         "/sys/devices/system/cpu/online" /* sysfs-devices-system-cpu */
 #define LEAF_VENDOR         0x0u
 #define LEAF_FEATURES       0x1u
 #define CPUID_1_ECX_HV      (1u << 31)   /* SDM Vol. 2A: "not used" = hypervisor present */
@@ -90,7 +90,7 @@ static int cpus_of_live(struct cpu_machine *m)
 	if (!online)
 		return -ENOMEM;
 	m->nconf = cpu_source_ncpus(m->src);
-	known = !cpu_sysfs_read_line(ONLINE_CPUS, list, sizeof(list)) &&
+	known = !cpu_sysfs_read_line(CPU_SYS_ONLINE_CPUS, list, sizeof(list)) &&
 		hwloc_bitmap_list_sscanf(online, list) == 0;
 	for (unsigned cpu = 0; cpu < m->nconf; cpu++)
 		if (!known || hwloc_bitmap_isset(online, cpu))
@@ -101,8 +101,10 @@ static int cpus_of_live(struct cpu_machine *m)
 
 /* The live machine's topology (needed: bench pins with it), a hwloc
  * directory's when hwloc's x86 backend can build one (baretma's reader is
- * more lenient, e.g. without the hwloc-cpuid-info summary: then the
- * directory is described by its CPU list, like a single-file dump). */
+ * more lenient, e.g. without the hwloc-cpuid-info summary; and hwloc needs
+ * the directory in its environment, cpu_topo_dump_env: else the directory
+ * is described by its CPU list, like a single-file dump).  An environment
+ * cpu_hwloc_env_check refuses fails the open, with its message. */
 static int load_topology(struct cpu_machine *m, char *err, size_t errlen)
 {
 	int rc = 0;
@@ -110,13 +112,13 @@ static int load_topology(struct cpu_machine *m, char *err, size_t errlen)
 	if (cpu_source_is_live(m->src))
 		rc = cpu_topo_load(&m->topo);
 	else if (cpu_source_is_hwloc_dir(m->src) &&
-		 cpu_topo_load_dump(cpu_source_name(m->src), &m->topo))
-		m->topo = NULL;
-	if (rc) {
-		m->topo = NULL;
+		 (rc = cpu_topo_load_dump(cpu_source_name(m->src), &m->topo)) != -EPERM)
+		rc = 0;
+	if (rc == -EPERM)
+		cpu_hwloc_env_check(NULL, err, errlen);
+	else if (rc)
 		snprintf(err, errlen, "hwloc could not build the topology: %s", strerror(-rc));
-	}
-	return rc;
+	return rc; /* on failure m->topo stays NULL (calloc) */
 }
 
 int cpu_machine_open(const char *dump, struct cpu_machine **out, char *err, size_t errlen)

@@ -15,8 +15,9 @@
  *    cpu/environ.h) and pinning.  A dump never pins: its CPU numbers are
  *    another machine's.
  *
- * Library code: never prints, never exits; 0 or -errno.  Not thread-safe
- * while opening (hwloc dump topologies are loaded through setenv).
+ * Library code: never prints, never exits; 0 or -errno.  Reads the
+ * environment, never writes it: a hwloc directory's topology needs the
+ * caller to set cpu_topo_dump_env() first (cpu/cpu.h).
  */
 #ifndef BARETMA_MACHINE_H
 #define BARETMA_MACHINE_H
@@ -55,16 +56,19 @@ void cpu_host_read(struct cpu_host *h);
  * or a hwloc-gather-cpuid directory), or by the live machine when @dump is
  * NULL; with the machine we run on beside it (cpu_host_read).  Loads the
  * described machine's topology: the live machine's (cpu_topo_load, which
- * honours $HWLOC_CPUID_PATH), a hwloc directory's (cpu_topo_load_dump; a
- * directory hwloc's x86 backend refuses is described by its CPU list), or
- * none for a single-file dump.  The caller decides @dump (the command line
- * reads $BARETMA_CPUID_DUMP); nothing here reads it.
+ * honours $HWLOC_CPUID_PATH), a hwloc directory's (cpu_topo_load_dump,
+ * which needs the environment of cpu_topo_dump_env(@dump): without it, or
+ * for a directory hwloc's x86 backend refuses, the directory is described
+ * by its CPU list), or none for a single-file dump.  The caller decides
+ * @dump (the command line reads $BARETMA_CPUID_DUMP); nothing here reads it.
  * On failure @err (@errlen bytes, may be NULL) says what failed: the dump
- * reader's detail (cpu_source_error(), e.g. "line 12: ..."), or the
- * live topology ("hwloc could not build the topology: ...").
+ * reader's detail (cpu_source_error(), e.g. "line 12: ..."), the live
+ * topology ("hwloc could not build the topology: ..."), or the refused
+ * hwloc variable with its remedy (cpu_hwloc_env_check).
  * Returns 0 and *@out (free with cpu_machine_free), or -errno: those of
  * cpu_source_dump() (-ENOENT, -EACCES, -EINVAL, -ENOMEM), of the live
- * topology load (cpu_topo_load), -ENOMEM.
+ * topology load (cpu_topo_load), -EPERM (cpu_hwloc_env_check refuses the
+ * environment, live or dump directory), -ENOMEM.
  */
 int cpu_machine_open(const char *dump, struct cpu_machine **out, char *err, size_t errlen);
 void cpu_machine_free(struct cpu_machine *m);

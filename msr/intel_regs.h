@@ -70,6 +70,7 @@
 #define RDPMC_ECX_SLOTS             (RDPMC_FIXED_BASE | FIXED_CTR3_IDX)
 
 /* CPUID leaves used ([PEH] cpuid10_*, pmu-reference §2) */
+#define CPUID_LEAF_FEATURES         0x01u /* ECX[15] PDCM (pmu-reference §1.6) */
 #define CPUID_LEAF_ARCH_PERFMON     0x0au
 #define CPUID_LEAF_HYBRID           0x1au
 #define CPUID_LEAF_ARCH_PERFMON_EXT 0x23u

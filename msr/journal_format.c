@@ -16,6 +16,7 @@
 
 #include "cpu/cpu.h"
 #include "cpu/escape.h"
+#include "cpu/knobs.h"
 #include "msr/journal.h"
 #include "msr/journal_int.h"
 #include "msr/msr_names.h"
@@ -336,8 +337,7 @@ static int parse_setting(struct parser *p, const char *v, const char *e)
 	if (setting_of_file(s->path, &which))
 		return fail(p, "setting: path '%s' is not a file baretma changes (the rdpmc "
 			    "files of perf's cpu, cpu_core, cpu_atom PMUs, "
-			    "/proc/sys/kernel/nmi_watchdog, "
-			    "/sys/module/msr/parameters/allow_writes)", s->path);
+			    CPU_KNOB_NMI_WATCHDOG ", " CPU_KNOB_MSR_ALLOW_WRITES ")", s->path);
 	if (!setting_value_ok(which, s->value))
 		return fail(p, "setting: value '%s' of '%s' is not one %s takes (%s)", s->value,
 			    s->path, setting_name(which), setting_values_text(which));

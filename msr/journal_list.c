@@ -103,7 +103,7 @@ static int list_pids(int dirfd, pid_t **pids, int *n)
 {
 	struct dirent *de;
 	pid_t *v = NULL, pid;
-	int cap = 0, cnt = 0, fd = dup(dirfd), rc = 0;
+	int cap = 0, cnt = 0, fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0), rc = 0;
 	DIR *dir;
 
 	if (fd < 0)

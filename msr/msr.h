@@ -129,9 +129,17 @@ struct msr_ops {
 };
 
 /*
+ * msr_env_spec - the backend $BARETMA_MSR names, or the default
+ * "/dev/cpu/%u/msr" when it is unset or empty: the one place that reads
+ * the variable (msr_open(NULL) and the command line use it).  A static
+ * string or the environment's own; not checked (msr_open does that).
+ */
+const char *msr_env_spec(void);
+
+/*
  * msr_open - open an MSR backend.
- * @spec: NULL for $BARETMA_MSR, or when that is unset the default
- *        "/dev/cpu/%u/msr"; otherwise a path template or "state:FILE".
+ * @spec: NULL or "" for msr_env_spec(); otherwise a path template or
+ *        "state:FILE".
  * @out:  receives the handle.
  * Opens no CPU yet (that happens at the first access or msr_open_cpu()).
  * Returns 0, or -EINVAL (template without exactly one %u; state file

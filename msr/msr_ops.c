@@ -251,6 +251,13 @@ static int open_trace(struct msr_dev *dev)
 	return fd;
 }
 
+const char *msr_env_spec(void)
+{
+	const char *spec = getenv("BARETMA_MSR");
+
+	return spec && *spec ? spec : MSR_DEFAULT_TEMPLATE;
+}
+
 int msr_open(const char *spec, struct msr_dev **out)
 {
 	struct msr_dev *dev;
@@ -261,9 +268,7 @@ int msr_open(const char *spec, struct msr_dev **out)
 		return -EINVAL;
 	*out = NULL;
 	if (!spec || !*spec)
-		spec = getenv("BARETMA_MSR");
-	if (!spec || !*spec)
-		spec = MSR_DEFAULT_TEMPLATE;
+		spec = msr_env_spec();
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
 		return -ENOMEM;

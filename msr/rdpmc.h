@@ -57,12 +57,15 @@ static inline __attribute__((always_inline)) uint64_t rdtscp_fenced(uint32_t *au
 }
 
 /*
- * rdpmc_probe - execute RDPMC(@ecx) in a forked child with a SIGSEGV
+ * rdpmc_probe - execute RDPMC(@ecx) in a cloned child with a SIGSEGV
  * handler, so a fault never reaches the caller (LIKWID's approach,
- * access_x86_rdpmc.c).  Run on the CPU the caller is pinned to.
+ * access_x86_rdpmc.c).  Run on the CPU the caller is pinned to.  The child
+ * sends no SIGCHLD and is waited for by its pid with __WCLONE: a host that
+ * ignores SIGCHLD or reaps its children itself (waitpid(-1)) neither sees
+ * it nor takes it.
  * Returns 0 when RDPMC works, -EFAULT when it faulted (SIGSEGV: CR4.PCE
  * clear, or the counter index is invalid), -EIO when the child died another
- * way, -errno when fork/wait failed.
+ * way, -errno when clone/wait failed.
  */
 int rdpmc_probe(uint32_t ecx);
 

@@ -103,13 +103,18 @@ int rdpmc_probe(uint32_t ecx)
 	if (stack == MAP_FAILED)
 		return -errno;
 	/* the child inherits the calling thread's CPU affinity, so it probes
-	 * the CPU the caller is pinned to */
-	pid = clone(probe_child, (char *)stack + PROBE_STACK_BYTES, CLONE_VM | SIGCHLD, &ecx);
+	 * the CPU the caller is pinned to.  Exit signal 0, not SIGCHLD: the
+	 * host's SIGCHLD disposition never sees the child, neither a handler
+	 * that reaps with waitpid(-1) nor SIG_IGN, whose auto-reaping applies
+	 * to SIGCHLD children only (kernel/signal.c do_notify_parent).  Such
+	 * a "clone" child is waited for with __WCLONE alone (wait(2)), which
+	 * the host's waitpid(-1, ...) without __WCLONE/__WALL never matches. */
+	pid = clone(probe_child, (char *)stack + PROBE_STACK_BYTES, CLONE_VM, &ecx);
 	if (pid < 0) {
 		rc = -errno;
 		goto out;
 	}
-	while (waitpid(pid, &status, 0) < 0) {
+	while (waitpid(pid, &status, __WCLONE) < 0) {
 		if (errno != EINTR) {
 			rc = -errno;
 			goto out;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
+#include "cpu/knobs.h"
 #include "msr/settings.h"
 #include "sigsafe.h"
 
@@ -22,21 +23,19 @@ struct setting_def {
 static const struct setting_def defs[] = {
 	[SETTING_RDPMC] = {
 		"rdpmc",
-		{ "/sys/bus/event_source/devices/cpu/rdpmc",
-		  "/sys/bus/event_source/devices/cpu_core/rdpmc",
-		  "/sys/bus/event_source/devices/cpu_atom/rdpmc" },
+		{ CPU_KNOB_RDPMC_CPU, CPU_KNOB_RDPMC_CPU_CORE, CPU_KNOB_RDPMC_CPU_ATOM },
 		{ "0", "1", "2", NULL },
 		"0, 1 or 2",
 	},
 	[SETTING_NMI_WATCHDOG] = {
 		"nmi_watchdog",
-		{ "/proc/sys/kernel/nmi_watchdog", NULL, NULL },
+		{ CPU_KNOB_NMI_WATCHDOG, NULL, NULL },
 		{ "0", "1", NULL, NULL },
 		"0 or 1",
 	},
 	[SETTING_MSR_ALLOW_WRITES] = {
 		"msr_allow_writes",
-		{ "/sys/module/msr/parameters/allow_writes", NULL, NULL },
+		{ CPU_KNOB_MSR_ALLOW_WRITES, NULL, NULL },
 		{ "on", "off", "default", NULL },
 		"on, off or default",
 	},

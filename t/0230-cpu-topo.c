@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
-#include "t/tap.h"
+#include "t/fixture.h"
 
 static char shared[PATH_MAX];
 static struct cpu_info hand, alt; /* large: kept off the stack */
@@ -49,6 +49,29 @@ static const struct dump dumps[] = {
 static void dump_path(char *buf, size_t n, const struct dump *d)
 {
 	t_path_(buf, n, "%s/hwloc/%s", shared, d->dir);
+}
+
+/* cpu_topo_load_dump(@path) and cpu_topo_load_for(@src) under the
+ * environment the command line sets for a dump directory (hwloc takes the
+ * directory from its environment only; the library never writes it). */
+static int load_dump(const char *path, hwloc_topology_t *topo)
+{
+	struct t_env saved[CPU_TOPO_DUMP_ENV_MAX];
+	size_t n = t_hwloc_dump_env(saved, path);
+	int rc = cpu_topo_load_dump(path, topo);
+
+	t_hwloc_dump_env_put_back(saved, n);
+	return rc;
+}
+
+static int load_for(const struct cpu_source *src, hwloc_topology_t *topo)
+{
+	struct t_env saved[CPU_TOPO_DUMP_ENV_MAX];
+	size_t n = t_hwloc_dump_env(saved, cpu_source_name(src));
+	int rc = cpu_topo_load_for(src, topo);
+
+	t_hwloc_dump_env_put_back(saved, n);
+	return rc;
 }
 
 /* ----------------------------------------------------- outside answers */
@@ -360,7 +383,7 @@ static void check_identified(const struct dump *d, const char *path)
 	}
 	ok(cpu_info_identify(src, NULL, &alt) == 0, "%s: identified from the directory", d->dir);
 	check_int(alt.nkinds, ==, hand.nkinds, "as many kinds as leaf 0x1A says");
-	if (cpu_topo_load_for(src, &topo) == 0) {
+	if (load_for(src, &topo) == 0) {
 		ok(cpu_topo_is_dump(topo), "cpu_topo_load_for: the dump's own topology");
 		check_int(cpu_topo_check_kinds(topo, &alt, why, sizeof(why)), ==, 0,
 			  "identified kinds agree with hwloc's");
@@ -384,7 +407,7 @@ static void one_dump(const struct dump *d)
 		return;
 	}
 	build_kinds(path, count_pus(path), d->level, &hand);
-	if (!ok(cpu_topo_load_dump(path, &topo) == 0, "%s: loaded", d->dir))
+	if (!ok(load_dump(path, &topo) == 0, "%s: loaded", d->dir))
 		return;
 	check_shape(d, topo, path);
 	check_choice(d, topo);
@@ -453,27 +476,40 @@ static void check_bad_input(void)
 	check_int(printed, ==, 0, "nothing printed");
 }
 
-static void check_env_restored(void)
+/* The library reads hwloc's environment and never writes it: a dump
+ * directory loads only under cpu_topo_dump_env's environment, which the
+ * caller sets (and puts back). */
+static void check_env_read_only(void)
 {
+	struct t_env saved[CPU_TOPO_DUMP_ENV_MAX], sys;
 	char path[PATH_MAX];
 	hwloc_topology_t topo;
-	const char *comp, *cpuid;
+	size_t n;
 
 	dump_path(path, sizeof(path), &dumps[0]);
 	setenv("HWLOC_COMPONENTS", "sentinel-value", 1);
 	unsetenv("HWLOC_CPUID_PATH");
-	setenv("HWLOC_THISSYSTEM", "1", 1); /* would make the dump look bindable */
-	if (!ok(cpu_topo_load_dump(path, &topo) == 0, "loaded with HWLOC_THISSYSTEM=1 set"))
-		return;
-	ok(!hwloc_topology_is_thissystem(topo), "still not this system");
-	hwloc_topology_destroy(topo);
-	comp = getenv("HWLOC_COMPONENTS");
-	cpuid = getenv("HWLOC_CPUID_PATH");
-	check_str(comp, "sentinel-value", "HWLOC_COMPONENTS put back");
-	ok(cpuid == NULL, "HWLOC_CPUID_PATH unset again");
-	check_str(getenv("HWLOC_THISSYSTEM"), "1", "HWLOC_THISSYSTEM put back");
+	check_int(cpu_topo_load_dump(path, &topo), ==, -EINVAL,
+		  "environment not set for the directory: -EINVAL (hwloc would read this machine)");
+	check_str(getenv("HWLOC_COMPONENTS"), "sentinel-value", "HWLOC_COMPONENTS left as it was");
+	ok(getenv("HWLOC_CPUID_PATH") == NULL, "HWLOC_CPUID_PATH left unset");
+	n = t_hwloc_dump_env(saved, path);
+	t_env_set(&sys, "HWLOC_THISSYSTEM", "1"); /* would make the dump look bindable */
+	check_int(cpu_topo_load_dump(path, &topo), ==, -EINVAL,
+		  "HWLOC_THISSYSTEM=1 beside the dump's environment: -EINVAL");
+	check_str(getenv("HWLOC_THISSYSTEM"), "1", "HWLOC_THISSYSTEM left as it was");
+	t_env_put_back(&sys);
+	if (ok(cpu_topo_load_dump(path, &topo) == 0, "loaded under the dump's environment")) {
+		ok(!hwloc_topology_is_thissystem(topo), "not this system");
+		hwloc_topology_destroy(topo);
+	} else {
+		skip(1, "not loaded");
+	}
+	check_str(getenv("HWLOC_CPUID_PATH"), path, "HWLOC_CPUID_PATH left as the caller set it");
+	check_str(getenv("HWLOC_COMPONENTS"), "x86,stop", "HWLOC_COMPONENTS left as the caller set it");
+	t_hwloc_dump_env_put_back(saved, n);
+	check_str(getenv("HWLOC_COMPONENTS"), "sentinel-value", "the caller put its own back");
 	unsetenv("HWLOC_COMPONENTS");
-	unsetenv("HWLOC_THISSYSTEM");
 }
 
 /* A single-file dump has no topology: this machine's is used. */
@@ -511,7 +547,7 @@ int main(void)
 	for (size_t i = 0; i < sizeof(dumps) / sizeof(dumps[0]); i++)
 		one_dump(&dumps[i]);
 	check_bad_input();
-	check_env_restored();
+	check_env_read_only();
 	check_file_source();
 	return done_testing();
 }

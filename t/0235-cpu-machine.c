@@ -30,7 +30,7 @@
 #include "bench/bench.h"
 #include "cpu/environ.h"
 #include "cpu/machine.h"
-#include "t/tap.h"
+#include "t/fixture.h"
 
 static char shared[2048], tmp[1024];
 static struct cpu_info ci; /* large: kept off the stack */
@@ -197,10 +197,12 @@ static void check_icl(void)
 
 static void check_hybrid(void)
 {
+	struct t_env saved[CPU_TOPO_DUMP_ENV_MAX];
 	char path[2300], err[600];
 	struct cpu_machine *m;
 	unsigned cpus[32];
-	int last;
+	size_t nenv;
+	int last, rc;
 
 	snprintf(path, sizeof(path), "%s/libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-p-i7.test",
 		 shared);
@@ -219,8 +221,12 @@ static void check_hybrid(void)
 
 	snprintf(path, sizeof(path), "%s/hwloc/Intel-RaptorLake-Corei7-1370P", shared);
 	last = hwloc_last_pcore(path);
-	if (!ok(last >= 0 && cpu_machine_open(path, &m, err, sizeof(err)) == 0,
-		"Raptor Lake-P hwloc directory opens (last P-core by its leaf 0x1A: %d)", last)) {
+	/* hwloc takes the directory from the environment the caller sets */
+	nenv = t_hwloc_dump_env(saved, path);
+	rc = last >= 0 ? cpu_machine_open(path, &m, err, sizeof(err)) : -1;
+	t_hwloc_dump_env_put_back(saved, nenv);
+	if (!ok(rc == 0, "Raptor Lake-P hwloc directory opens (last P-core by its leaf 0x1A: %d)",
+		last)) {
 		skip(4, "no Raptor Lake-P directory");
 		return;
 	}
@@ -297,7 +303,7 @@ static void check_avail(void)
 	snprintf(path, sizeof(path), "%s/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test",
 		 shared);
 	if (cpu_machine_open(path, &dump, NULL, 0) || cpu_machine_open(NULL, &live, NULL, 0)) {
-		skip(11, "no Ice Lake dump");
+		skip(15, "no Ice Lake dump");
 		return;
 	}
 	cpu_info_identify(cpu_machine_source(dump), NULL, &ci);
@@ -343,6 +349,16 @@ static void check_avail(void)
 	   "dump + state file: IA32_PERF_CAPABILITIES read (0xf4c5)");
 	ok(bench_identify(dump, dev, 1, &ci) == 0 && !ci.perf_caps_read,
 	   "dump + device: not read");
+	{
+		uint64_t caps = 0;
+
+		check_int(bench_perf_caps(dump, st, 1, &caps), ==, 0, "bench_perf_caps: cpu 1 read");
+		check_u64(caps, ==, 0xf4c5, "the state file's value");
+		check_int(bench_perf_caps(dump, dev, 1, &caps), ==, -EXDEV,
+			  "through this machine's device for a dump's CPU: -EXDEV");
+		check_int(bench_perf_caps(dump, st, 0, &caps), ==, -ENXIO,
+			  "cpu 0, absent from the state file: the backend's -ENXIO");
+	}
 	msr_close(dev);
 	msr_close(st);
 	cpu_machine_free(dump);

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,24 +19,10 @@
 
 #include "msr/intel_regs.h"
 #include "msr/msr.h"
-#include "t/tap.h"
+#include "t/fixture.h"
 
 static char dir[PATH_MAX];
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-static const char *tpath(const char *name)
-{
-	static char buf[8][PATH_MAX];
-	static int i;
-
-	i = (i + 1) % 8;
-	t_path(buf[i], "%s/%s", dir, name);
-	return buf[i];
-}
 
 
 
@@ -63,7 +48,7 @@ static const char good_text[] =
 
 static void test_good_file(void)
 {
-	const char *f = tpath("good");
+	const char *f = t_in(dir, "good");
 	uint64_t v = 0;
 	int rc;
 	struct msr_dev *dev;
@@ -101,7 +86,7 @@ static void test_good_file(void)
 		  "0 0x38f 0x70000000f\n"
 		  "1 0x38F 0X00FF   # upper case, leading zeros and a comment\n",
 		  "the write is in the file when msr_write returns");
-	check_int(access(tpath("good.tmp"), F_OK), ==, -1, "no FILE.tmp left behind");
+	check_int(access(t_in(dir, "good.tmp"), F_OK), ==, -1, "no FILE.tmp left behind");
 
 	/* A second handle sees the persisted value. */
 	{
@@ -142,7 +127,7 @@ static void test_malformed(void)
 		"0 0x38f 0x1z\n",                /* junk glued to the value */
 		"0x0 0x38f 0x1\n",               /* CPU in hex */
 	};
-	const char *f = tpath("bad");
+	const char *f = t_in(dir, "bad");
 	char want[PATH_MAX + 512];
 	int rc;
 
@@ -168,7 +153,7 @@ static void test_malformed(void)
 	t_path(want, "state file '%s': line 3: cpu 0 msr 0x38f listed twice (first at line 1)", f);
 	check_str(msr_last_error(), want, "duplicate message names both lines");
 
-	open_spec("state:", tpath("missing"), &rc);
+	open_spec("state:", t_in(dir, "missing"), &rc);
 	check_int(rc, ==, -ENOENT, "missing state file -ENOENT");
 	open_spec("state:", "", &rc);
 	check_int(rc, ==, -EINVAL, "empty state file name -EINVAL");
@@ -177,7 +162,7 @@ static void test_malformed(void)
 /* IA32_PERF_GLOBAL_STATUS read-only, _RESET write-1-to-clear, _SET sets. */
 static void test_status_model(void)
 {
-	const char *f = tpath("status");
+	const char *f = t_in(dir, "status");
 	static const char text[] =
 		"0 0x38e 0x8000000800000001\n"
 		"0 0x390 0x0\n"
@@ -221,7 +206,7 @@ static void replace_file(const char *path, const char *text)
  * stat (device, inode, size, mtime) changed (msr/msr.h). */
 static void test_reload(void)
 {
-	const char *f = tpath("shared");
+	const char *f = t_in(dir, "shared");
 	uint64_t v = 0;
 	int rc;
 	struct msr_dev *dev;
@@ -370,13 +355,13 @@ static int readonly_as_nobody(void)
 	int status = 0;
 	pid_t pid;
 
-	if (chown(tpath("dev"), 65534, 65534) || chown(tpath("dev/0"), 65534, 65534) ||
-	    chown(tpath("dev/0/msr"), 65534, 65534))
+	if (chown(t_in(dir, "dev"), 65534, 65534) || chown(t_in(dir, "dev/0"), 65534, 65534) ||
+	    chown(t_in(dir, "dev/0/msr"), 65534, 65534))
 		return 32;
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		if (chdir(tpath("dev")) || setgroups(0, NULL) || setgid(65534) || setuid(65534))
+		if (chdir(t_in(dir, "dev")) || setgroups(0, NULL) || setgid(65534) || setuid(65534))
 			_exit(32);
 		_exit(readonly_checks("%u/msr"));
 	}
@@ -407,9 +392,9 @@ static void test_device(void)
 
 	/* pread/pwrite of 8 bytes at offset = MSR index (pmu-reference §4).
 	 * A regular file stands in for the node only to check that mapping. */
-	mkdir(tpath("dev"), 0700);
-	mkdir(tpath("dev/0"), 0700);
-	fd = open(tpath("dev/0/msr"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+	mkdir(t_in(dir, "dev"), 0700);
+	mkdir(t_in(dir, "dev/0"), 0700);
+	fd = open(t_in(dir, "dev/0/msr"), O_RDWR | O_CREAT | O_TRUNC, 0600);
 	for (unsigned i = 0; i < 0x20; i++) {
 		unsigned char b = (unsigned char)i;
 		if (write(fd, &b, 1) != 1)
@@ -435,8 +420,8 @@ static void test_device(void)
 	/* Read-only fallback: a 0400 node.  Root (CAP_DAC_OVERRIDE) opens it
 	 * read-write anyway, so as root the check runs in a child that has
 	 * dropped to uid/gid 65534 (no capabilities left), as t/0340 does. */
-	chmod(tpath("dev/0/msr"), 0400);
-	fd = open(tpath("dev/0/msr"), O_RDWR);
+	chmod(t_in(dir, "dev/0/msr"), 0400);
+	fd = open(t_in(dir, "dev/0/msr"), O_RDWR);
 	if (fd < 0) {
 		check_int(readonly_checks(spec), ==, 0, "read-only node: reads, writes -EPERM");
 	} else if (geteuid() == 0) {
@@ -451,7 +436,7 @@ static void test_device(void)
 
 static void test_trace(void)
 {
-	const char *f = tpath("traced"), *tr = tpath("trace");
+	const char *f = t_in(dir, "traced"), *tr = t_in(dir, "trace");
 	uint64_t v;
 	int rc;
 	struct msr_dev *dev;
@@ -475,7 +460,7 @@ static void test_trace(void)
 		  "wr 0 0x187 0x0\n",
 		  "trace lines, errno names on failures");
 
-	setenv("BARETMA_MSR_TRACE", tpath("no/such/dir/trace"), 1);
+	setenv("BARETMA_MSR_TRACE", t_in(dir, "no/such/dir/trace"), 1);
 	dev = open_spec("state:", f, &rc);
 	unsetenv("BARETMA_MSR_TRACE");
 	check_int(rc, ==, -ENOENT, "unopenable trace file fails msr_open");
@@ -485,7 +470,7 @@ static void test_trace(void)
 /* msr_last_fault: the last failed access, kept across successful ones. */
 static void test_fault(void)
 {
-	const char *f = tpath("fault");
+	const char *f = t_in(dir, "fault");
 	struct msr_fault ft = { 0 };
 	uint64_t v;
 	int rc;
@@ -526,13 +511,7 @@ static void test_remedy(void)
 
 int main(void)
 {
-	const char *t = getenv("TMPDIR");
-
-	t_path(dir, "%s/baretma-0300.XXXXXX", t && *t ? t : "/tmp");
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	t_scratch(dir, "0300");
 	unsetenv("BARETMA_MSR_TRACE");
 	test_good_file();
 	test_malformed();
@@ -543,7 +522,7 @@ int main(void)
 	test_trace();
 	test_fault();
 	test_remedy();
-	if (nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS))
+	if (t_rm_rf(dir))
 		printf("# could not remove %s\n", dir);
 	return done_testing();
 }

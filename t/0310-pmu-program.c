@@ -20,7 +20,7 @@
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
 #include "msr/pmu.h"
-#include "t/tap.h"
+#include "t/fixture.h"
 
 static char dir[PATH_MAX];
 static char state[PATH_MAX], trace[PATH_MAX];
@@ -97,23 +97,6 @@ static struct msr_dev *setup(const char *text)
 		exit(1);
 	}
 	return dev;
-}
-
-/* Replace the first occurrence of @from in @text by @to (static buffer). */
-static const char *edit(const char *text, const char *from, const char *to)
-{
-	static char buf[2][4096];
-	static int i;
-	const char *p = strstr(text, from);
-
-	i ^= 1;
-	if (!p) {
-		printf("# fixture edit: '%s' not found\n", from);
-		exit(1);
-	}
-	snprintf(buf[i], sizeof(buf[i]), "%.*s%s%s", (int)(p - text), text, to,
-		 p + strlen(from));
-	return buf[i];
 }
 
 static void test_program_restore(void)
@@ -250,18 +233,18 @@ static void test_busy_and_force(void)
 
 	check_int(pmu_check_in_use(dev, 0, why, sizeof(why)), ==, 0, "fixture is free");
 	msr_close(dev);
-	busy_case(edit(icl_text, "0 0x38d 0x333\n", "0 0x38d 0x3333\n"),
+	busy_case(t_edit(icl_text, "0 0x38d 0x333\n", "0 0x38d 0x3333\n"),
 		  "IA32_FIXED_CTR_CTRL[15:12]=0x3", "FC3 field 0x3: busy");
-	busy_case(edit(icl_text, "0 0x38d 0x333\n", "0 0x38d 0x8333\n"),
+	busy_case(t_edit(icl_text, "0 0x38d 0x333\n", "0 0x38d 0x8333\n"),
 		  "IA32_FIXED_CTR_CTRL[15:12]=0x8", "FC3 field PMI only: busy");
-	busy_case(edit(icl_text, "0 0x38f 0x70000000f\n", "0 0x38f 0xf0000000f\n"),
+	busy_case(t_edit(icl_text, "0 0x38f 0x70000000f\n", "0 0x38f 0xf0000000f\n"),
 		  "bit 35", "GLOBAL_CTRL bit 35: busy");
-	busy_case(edit(icl_text, "0 0x38f 0x70000000f\n", "0 0x38f 0x100070000000f\n"),
+	busy_case(t_edit(icl_text, "0 0x38f 0x70000000f\n", "0 0x38f 0x100070000000f\n"),
 		  "bit 48", "GLOBAL_CTRL bit 48: busy");
 
 	/* Someone else's topdown setup: FC3 field 0x2, bits 35 and 48 on. */
-	taken = edit(icl_text, "0 0x38d 0x333\n", "0 0x38d 0x2333\n");
-	taken = edit(taken, "0 0x38f 0x70000000f\n", "0 0x38f 0x1000f0000000f\n");
+	taken = t_edit(icl_text, "0 0x38d 0x333\n", "0 0x38d 0x2333\n");
+	taken = t_edit(taken, "0 0x38f 0x70000000f\n", "0 0x38f 0x1000f0000000f\n");
 	dev = setup(taken);
 	cfg.force = true;
 	check_int(pmu_program(dev, 0, &cfg, &s, why, sizeof(why)), ==, 0, "force takes over");
@@ -318,7 +301,7 @@ static void test_no_fc3_no_metrics(void)
 	 * PERF_METRICS: the programmed value drops bit 48 (a #GP risk,
 	 * pmu-reference §1.3): 0x100070000000f & ~bit 48 | bit 35 = 0xf0000000f.
 	 * Restore writes the saved value back as it was read. */
-	dev = setup(edit(icl_text, "0 0x38f 0x70000000f\n", "0 0x38f 0x100070000000f\n"));
+	dev = setup(t_edit(icl_text, "0 0x38f 0x70000000f\n", "0 0x38f 0x100070000000f\n"));
 	cfg.force = true;
 	check_int(pmu_program(dev, 0, &cfg, &s, NULL, 0), ==, 0, "forced, no PERF_METRICS");
 	check_str(trace_lines("wr"),
@@ -336,8 +319,8 @@ static void test_no_fc3_no_metrics(void)
 static void test_backend_failure(void)
 {
 	struct pmu_saved s;
-	const char *no390 = edit(icl_text, "0 0x390 0x0\n", "");
-	const char *no329 = edit(icl_text, "0 0x329 0x1f3a5c47\n", "");
+	const char *no390 = t_edit(icl_text, "0 0x390 0x0\n", "");
+	const char *no329 = t_edit(icl_text, "0 0x329 0x1f3a5c47\n", "");
 	char *keep = strdup(no390);
 	struct msr_dev *dev = setup(keep);
 
@@ -560,7 +543,7 @@ static void test_journaled(void)
 	 * not restore (the journal's owner does), the failed access is in
 	 * msr_last_fault, and journal_restore then writes each register once. */
 	{
-		char *no390 = strdup(edit(icl_text, "0 0x390 0x0\n", ""));
+		char *no390 = strdup(t_edit(icl_text, "0 0x390 0x0\n", ""));
 		struct msr_fault f = { 0 };
 
 		dev = setup(no390);
@@ -671,18 +654,18 @@ static void test_owner(void)
 	ok(strstr(trace_lines("rd"), "rd 0 0x189 ") && !strstr(trace_lines("rd"), "rd 0 0x18a "),
 	   "PERFEVTSEL0-3 read, not 4 (gp_counters 4)");
 
-	check_int(owner_case(edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r), ==, -EBUSY,
+	check_int(owner_case(t_edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r), ==, -EBUSY,
 		  "FC3 field 0x3: -EBUSY");
 	check_str(r.busy_why, "IA32_FIXED_CTR_CTRL[15:12]=0x3 (fixed counter 3 enabled)", "busy: why");
 	ok(strstr(r.owner_text, "firmware or another tool") != NULL, "FC3 alone: firmware or another tool");
 
-	check_int(owner_case(edit(own_text, "0x38f 0x70000000f", "0x38f 0x100070000000f"), &q, &r),
+	check_int(owner_case(t_edit(own_text, "0x38f 0x70000000f", "0x38f 0x100070000000f"), &q, &r),
 		  ==, -EBUSY, "GLOBAL_CTRL bit 48: -EBUSY");
 	check_str(r.busy_why, "IA32_PERF_GLOBAL_CTRL bit 48 set (PERF_METRICS enabled)", "bit 48: why");
 
 	/* PERFEVTSEL0 = EN (1<<22) | INT (1<<20) | OS (1<<17) | USR (1<<16) | event 0x3c
 	 * = 0x400000 + 0x100000 + 0x20000 + 0x10000 + 0x3c = 0x53003c */
-	check_int(owner_case(edit(own_text, "0 0x186 0x0", "0 0x186 0x53003c"), &q, &r), ==, 0,
+	check_int(owner_case(t_edit(own_text, "0 0x186 0x0", "0 0x186 0x53003c"), &q, &r), ==, 0,
 		  "PERFEVTSEL0 in use: information, not a refusal");
 	ok(r.evtsel_en == 1 && r.evtsel_int == 1 && r.evtsel_event == 1, "PERFEVTSEL0: EN, INT, event");
 	ok(strstr(r.others, "IA32_PERFEVTSEL0=0x53003c (EN, INT, event 0x3c)") != NULL,
@@ -691,50 +674,50 @@ static void test_owner(void)
 	   "owner: perf or another profiler (likely)");
 
 	/* INUSE bit 35 = 32 + 3: fixed counter 3 in use (pmu-reference §1.9) */
-	check_int(owner_case(edit(own_text, "0x392 0x0", "0x392 0x800000000"), &q, &r), ==, -EBUSY,
+	check_int(owner_case(t_edit(own_text, "0x392 0x0", "0x392 0x800000000"), &q, &r), ==, -EBUSY,
 		  "INUSE bit 35 (v5): -EBUSY");
 	check_str(r.busy_why, "IA32_PERF_GLOBAL_INUSE bit 35 set (fixed counter 3 in use)",
 		  "INUSE bit 35: why");
 	q.version = 3;
-	check_int(owner_case(edit(own_text, "0x392 0x0", "0x392 0x800000000"), &q, &r), ==, 0,
+	check_int(owner_case(t_edit(own_text, "0x392 0x0", "0x392 0x800000000"), &q, &r), ==, 0,
 		  "version 3: INUSE not read (a #GP before v4)");
 	ok(!strstr(trace_lines("rd"), " 0x392 ") && !r.inuse_read, "v3: no access to 0x392");
 	ok(!r.inuse_unread && !r.unread_err, "v3: INUSE not read is no failure (it would #GP)");
 	q.version = 5;
 	/* A check that could not be made is not a pass (-ENODATA), and the
 	 * owner text never says "no sign of perf" then. */
-	check_int(owner_case(edit(own_text, "0 0x392 0x0\n", ""), &q, &r), ==, -ENODATA,
+	check_int(owner_case(t_edit(own_text, "0 0x392 0x0\n", ""), &q, &r), ==, -ENODATA,
 		  "v5, INUSE unreadable (EIO): -ENODATA");
 	ok(!r.inuse_read && r.inuse_unread && r.unread_err == -EIO && !r.busy,
 	   "INUSE unread, recorded with its error, not busy");
 	ok(!strstr(r.owner_text, "no sign of perf") && strstr(r.owner_text, "cannot tell"),
 	   "owner: cannot tell (%s)", r.owner_text);
-	check_int(owner_case(edit(own_text, "0 0x187 0x0\n", ""), &q, &r), ==, -ENODATA,
+	check_int(owner_case(t_edit(own_text, "0 0x187 0x0\n", ""), &q, &r), ==, -ENODATA,
 		  "IA32_PERFEVTSEL1 unreadable: -ENODATA");
 	ok(r.evtsel_unread == 0x2 && !r.inuse_unread && r.unread_err == -EIO,
 	   "evtsel_unread bit 1 only; INUSE read");
 	ok(strstr(trace_lines("rd"), "rd 0 0x188 ") && strstr(trace_lines("rd"), "rd 0 0x392 "),
 	   "the rest of the checklist is still read");
-	check_int(owner_case(edit(edit(own_text, "0 0x187 0x0\n", ""), "0x38d 0x333", "0x38d 0x3333"),
+	check_int(owner_case(t_edit(t_edit(own_text, "0 0x187 0x0\n", ""), "0x38d 0x333", "0x38d 0x3333"),
 			     &q, &r), ==, -EBUSY, "FC3 busy and IA32_PERFEVTSEL1 unreadable: -EBUSY");
 	ok(r.evtsel_unread == 0x2 && strstr(r.owner_text, "cannot tell") != NULL,
 	   "busy wins; the owner is not guessed past what could not be read");
 
 	/* The NMI watchdog: FC1 field 0xb (OS, USR, PMI), nmi_watchdog=1 */
 	q.nmi_watchdog = 1;
-	check_int(owner_case(edit(own_text, "0x38d 0x333", "0x38d 0xb0"), &q, &r), ==, 0,
+	check_int(owner_case(t_edit(own_text, "0x38d 0x333", "0x38d 0xb0"), &q, &r), ==, 0,
 		  "watchdog on FC1: not a refusal");
 	ok(r.watchdog_fc1, "watchdog_fc1");
 	check_str(r.others, "fixed counter 1 (IA32_FIXED_CTR_CTRL[7:4]=0xb: OS, USR, PMI) held by "
 		  "the NMI watchdog", "FC1 alone in use, named as the watchdog's");
 	check_str(r.owner_text, "the NMI watchdog", "owner: the NMI watchdog");
-	check_int(owner_case(edit(own_text, "0x38d 0x333", "0x38d 0x3b3"), &q, &r), ==, 0,
+	check_int(owner_case(t_edit(own_text, "0x38d 0x333", "0x38d 0x3b3"), &q, &r), ==, 0,
 		  "watchdog on FC1, FC0/FC2 counting too: not a refusal");
 	ok(strstr(r.others, "[7:4]=0xb: OS, USR, PMI) held by the NMI watchdog") != NULL,
 	   "FC1 still named as the watchdog's");
 	ok(r.owner == PMU_OWNER_PERF && strstr(r.owner_text, "the NMI watchdog is on"),
 	   "the rest: perf (likely), the watchdog as the evidence");
-	check_int(owner_case(edit(own_text, "0x38d 0x333", "0x38d 0x33b3"), &q, &r), ==, -EBUSY,
+	check_int(owner_case(t_edit(own_text, "0x38d 0x333", "0x38d 0x33b3"), &q, &r), ==, -EBUSY,
 		  "watchdog on and FC3 busy: -EBUSY");
 	ok(r.owner == PMU_OWNER_PERF && strstr(r.owner_text, "the NMI watchdog is on"),
 	   "FC3 busy with the watchdog on: perf (likely), the watchdog as the evidence");
@@ -742,14 +725,14 @@ static void test_owner(void)
 
 	/* A journal holds the CPU: a crashed run, or pmu enable */
 	q.journal_pid = 4242;
-	check_int(owner_case(edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r), ==, -EBUSY,
+	check_int(owner_case(t_edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r), ==, -EBUSY,
 		  "journal + FC3: -EBUSY");
 	check_str(r.owner_text, "a crashed baretma run (pid 4242)", "owner: a crashed baretma run");
 	q.journal_kind = JOURNAL_ENABLE;
-	owner_case(edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r);
+	owner_case(t_edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r);
 	check_str(r.owner_text, "'baretma pmu enable' (pid 4242, not running)", "owner: pmu enable");
 	q.journal_kind = JOURNAL_MSR_WRITE;
-	owner_case(edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r);
+	owner_case(t_edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r);
 	check_str(r.owner_text, "'baretma msr write' (pid 4242, not running)",
 		  "owner: msr write (a journal of its own kind)");
 }
@@ -763,7 +746,7 @@ static void test_owner(void)
  */
 static void test_reset_frozen(void)
 {
-	struct msr_dev *dev = setup(edit(icl_text, "1 0x38e 0x0\n", "1 0x38e 0x0\n1 0x391 0x0\n"));
+	struct msr_dev *dev = setup(t_edit(icl_text, "1 0x38e 0x0\n", "1 0x38e 0x0\n1 0x391 0x0\n"));
 	struct pmu_saved s;
 	uint64_t bits = 1;
 
@@ -823,7 +806,7 @@ static void test_reset_frozen(void)
 
 	/* a failing write names its register; the counters are not left frozen */
 	msr_close(dev);
-	dev = setup(edit(icl_text, "1 0x329 0x80808080\n", ""));
+	dev = setup(t_edit(icl_text, "1 0x329 0x80808080\n", ""));
 	put_file(trace, "");
 	check_int(pmu_reset_frozen(dev, 1, true, 0x1000f0000000full, 0), ==, -EIO,
 		  "PERF_METRICS missing: -EIO");
@@ -841,7 +824,7 @@ static void test_reset_frozen(void)
 		  "wr 1 0x38f 0x1000f0000000f\n",
 		  "after the failure GLOBAL_CTRL is still written back");
 	msr_close(dev);
-	dev = setup(edit(icl_text, "1 0x38e 0x0\n", ""));
+	dev = setup(t_edit(icl_text, "1 0x38e 0x0\n", ""));
 	check_int(pmu_read_overflow(dev, 1, true, &bits), ==, -EIO,
 		  "GLOBAL_STATUS missing: -EIO (the run refuses: a check not made is no pass)");
 	msr_close(dev);
@@ -849,13 +832,7 @@ static void test_reset_frozen(void)
 
 int main(void)
 {
-	const char *t = getenv("TMPDIR");
-
-	t_path(dir, "%s/baretma-0310.XXXXXX", t && *t ? t : "/tmp");
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	t_scratch(dir, "0310");
 	t_path(state, "%s/state", dir);
 	t_path(trace, "%s/trace", dir);
 	setenv("BARETMA_MSR_TRACE", trace, 1);
@@ -875,11 +852,7 @@ int main(void)
 	test_verify();
 	test_owner();
 	test_reset_frozen();
-	{
-		char cmd[PATH_MAX + 16];
-		t_path(cmd, "rm -rf '%s'", dir);
-		if (system(cmd) != 0)
-			printf("# could not remove %s\n", dir);
-	}
+	if (t_rm_rf(dir))
+		printf("# could not remove %s\n", dir);
 	return done_testing();
 }

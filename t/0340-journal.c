@@ -11,7 +11,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,7 +27,7 @@
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
 #include "msr/msr.h"
-#include "t/tap.h"
+#include "t/fixture.h"
 
 static char base[PATH_MAX], statedir[PATH_MAX], root[PATH_MAX], state[PATH_MAX], trace[PATH_MAX],
 	spec[PATH_MAX + 8];
@@ -58,51 +57,14 @@ static const char state_text[] =
 static const char nmi_text[] = "1\n";
 static const char rdpmc_text[] = "1\n";
 
-static const char *in(const char *dir, const char *name)
-{
-	static char buf[8][PATH_MAX];
-	static int i;
-
-	i = (i + 1) % 8;
-	t_path(buf[i], "%s%s%s", dir, *name == '/' ? "" : "/", name);
-	return buf[i];
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-static void rm_rf(const char *path)
-{
-	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void mkdir_p(const char *path)
-{
-	char buf[PATH_MAX];
-
-	t_path(buf, "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(buf, 0755);
-		*p = '/';
-	}
-	mkdir(buf, 0755);
-}
-
 /* Fresh registers, sysroot files, empty trace and state dir. */
 static void fixtures(void)
 {
-	rm_rf(statedir);
+	t_rm_rf(statedir);
 	put_file(state, state_text);
 	put_file(trace, "");
-	mkdir_p(in(root, "/proc/sys/kernel"));
-	mkdir_p(in(root, "/sys/bus/event_source/devices/cpu"));
-	put_file(in(root, NMI_PATH), nmi_text);
-	put_file(in(root, RDPMC_PATH), rdpmc_text);
+	t_put_tree(t_in(root, NMI_PATH), nmi_text);
+	t_put_tree(t_in(root, RDPMC_PATH), rdpmc_text);
 }
 
 static struct msr_dev *open_dev(void)
@@ -195,7 +157,7 @@ static bool is_zombie(pid_t pid)
 /* Write a file by hand into the state dir, mode 0600. */
 static void put_journal(const char *name, const char *text)
 {
-	const char *path = in(statedir, name);
+	const char *path = t_in(statedir, name);
 
 	put_file(path, text);
 	chmod(path, 0600);
@@ -428,11 +390,11 @@ static void test_settings_in_journal(void)
 		  -EINVAL, "rdpmc 3 (it takes 0, 1, 2): -EINVAL");
 	check_int(journal_save_setting(j, "/sys/module/msr/parameters/allow_writes", "1"), ==,
 		  -EINVAL, "allow_writes 1 (it takes on, off, default): -EINVAL");
-	put_file(in(root, NMI_PATH), "0\n");
-	put_file(in(root, RDPMC_PATH), "2\n");
+	put_file(t_in(root, NMI_PATH), "0\n");
+	put_file(t_in(root, RDPMC_PATH), "2\n");
 	check_int(journal_restore(j, dev), ==, 0, "restore settings");
-	check_str(get_file(in(root, NMI_PATH)), nmi_text, "nmi_watchdog bytes back");
-	check_str(get_file(in(root, RDPMC_PATH)), rdpmc_text, "rdpmc bytes back");
+	check_str(get_file(t_in(root, NMI_PATH)), nmi_text, "nmi_watchdog bytes back");
+	check_str(get_file(t_in(root, RDPMC_PATH)), rdpmc_text, "rdpmc bytes back");
 	t_path(want, "%s%s", root, NMI_PATH);
 	check_str(journal_data_of(j)->settings[1].full, want, "full path under $BARETMA_SYSROOT");
 	check_int(journal_end(j), ==, 0, "end");
@@ -469,8 +431,8 @@ static void child_program(const char *cmd)
 		_exit(93);
 	if (journal_save_setting(j, NMI_PATH, "1") || journal_save_setting(j, RDPMC_PATH, "1"))
 		_exit(94);
-	put_file(in(root, NMI_PATH), "0\n");
-	put_file(in(root, RDPMC_PATH), "2\n");
+	put_file(t_in(root, NMI_PATH), "0\n");
+	put_file(t_in(root, RDPMC_PATH), "2\n");
 }
 
 static volatile int stop_recursion;
@@ -576,8 +538,8 @@ static void check_killed(int status, int sig, const char *name)
 static void check_restored(const char *name)
 {
 	check_str(get_file(state), state_text, name);
-	check_str(get_file(in(root, NMI_PATH)), nmi_text, "nmi_watchdog back");
-	check_str(get_file(in(root, RDPMC_PATH)), rdpmc_text, "rdpmc back");
+	check_str(get_file(t_in(root, NMI_PATH)), nmi_text, "nmi_watchdog back");
+	check_str(get_file(t_in(root, RDPMC_PATH)), rdpmc_text, "rdpmc back");
 }
 
 static void test_sigkill(void)
@@ -593,7 +555,7 @@ static void test_sigkill(void)
 	check_killed(status, SIGKILL, "SIGKILL");
 	ok(exists(journal_file(pid)), "SIGKILL: the journal stays");
 	ok(strcmp(get_file(state), state_text) != 0, "SIGKILL: registers left programmed");
-	check_str(get_file(in(root, NMI_PATH)), "0\n", "SIGKILL: nmi_watchdog left changed");
+	check_str(get_file(t_in(root, NMI_PATH)), "0\n", "SIGKILL: nmi_watchdog left changed");
 
 	n = journal_list(info, 4);
 	check_int(n, ==, 1, "journal_list: one journal");
@@ -780,7 +742,7 @@ static void test_alive(void)
 	waitpid(sleeper, NULL, 0);
 	waitpid(zombie, NULL, 0);
 	journal_end(j);
-	rm_rf(statedir);
+	t_rm_rf(statedir);
 }
 
 /* --------------------------------------------------------------- parser */
@@ -798,25 +760,9 @@ static const char good[] =
 	"reg 2 0x38d 0x333\n"           /* 10 */
 	"setting /proc/sys/kernel/nmi_watchdog 1\n"; /* 11 */
 
-/* @text with @from replaced by @to (static). */
-static const char *edit(const char *text, const char *from, const char *to)
-{
-	static char buf[2][16384];
-	static int i;
-	const char *p = strstr(text, from);
-
-	i ^= 1;
-	if (!p) {
-		printf("# fixture edit: '%s' not found\n", from);
-		exit(1);
-	}
-	snprintf(buf[i], sizeof(buf[i]), "%.*s%s%s", (int)(p - text), text, to, p + strlen(from));
-	return buf[i];
-}
-
 static void bad(const char *text, const char *want, const char *name)
 {
-	const char *path = in(base, "parse.journal");
+	const char *path = t_in(base, "parse.journal");
 	struct journal_data d;
 	FILE *f = fopen(path, "w");
 
@@ -830,7 +776,7 @@ static void bad(const char *text, const char *want, const char *name)
 
 static void test_parser(void)
 {
-	const char *path = in(base, "parse.journal");
+	const char *path = t_in(base, "parse.journal");
 	struct journal_data d;
 	char huge[9100], want[PATH_MAX];
 
@@ -849,37 +795,37 @@ static void test_parser(void)
 	   !strcmp(d.settings[0].full, want), "setting, full path under the sysroot");
 	journal_data_free(&d);
 
-	bad(edit(good, "v2\n", "v1\n"), "line 1: ", "bad magic");
+	bad(t_edit(good, "v2\n", "v1\n"), "line 1: ", "bad magic");
 	bad("", "line 1: ", "empty file");
-	bad(edit(good, "pid 4242\n", ""), "line 2: missing 'pid'", "missing pid");
-	bad(edit(good, "pid 4242\n", "pid 0\n"), "line 2: pid", "pid 0");
-	bad(edit(good, "pid 4242\n", "pid 04242\n"), "line 2: pid", "pid with a leading zero");
-	bad(edit(good, "starttime 12345\n", "starttime 12345\npid 4242\n"), "line 4: duplicate 'pid' (first at line 2)",
+	bad(t_edit(good, "pid 4242\n", ""), "line 2: missing 'pid'", "missing pid");
+	bad(t_edit(good, "pid 4242\n", "pid 0\n"), "line 2: pid", "pid 0");
+	bad(t_edit(good, "pid 4242\n", "pid 04242\n"), "line 2: pid", "pid with a leading zero");
+	bad(t_edit(good, "starttime 12345\n", "starttime 12345\npid 4242\n"), "line 4: duplicate 'pid' (first at line 2)",
 	    "duplicate key");
-	bad(edit(good, "reg 2 0x38d", "foo 2 0x38d"), "line 10: unknown key 'foo'", "unknown key");
-	bad(edit(good, "0x70000000f", "0x7000g000f"), "line 9: reg: bad hex value", "bad hex digit");
-	bad(edit(good, "0x38f", "0x38F"), "line 9: reg: bad hex MSR", "upper-case hex");
-	bad(edit(good, "0x38f", "0x038f"), "line 9: reg: bad hex MSR", "hex with a leading zero");
-	bad(edit(good, "0x70000000f", "0x170000000000000000"), "line 9: reg: bad hex value", "hex over 64 bits");
-	bad(edit(good, "reg 0 ", "reg 8192 "), "line 9: reg: CPU", "CPU out of range");
-	bad(edit(good, "reg 2 0x38d 0x333\n", "reg 0 0x38f 0x1\n"), "line 10: duplicate reg cpu 0 msr 0x38f (first at line 9)",
+	bad(t_edit(good, "reg 2 0x38d", "foo 2 0x38d"), "line 10: unknown key 'foo'", "unknown key");
+	bad(t_edit(good, "0x70000000f", "0x7000g000f"), "line 9: reg: bad hex value", "bad hex digit");
+	bad(t_edit(good, "0x38f", "0x38F"), "line 9: reg: bad hex MSR", "upper-case hex");
+	bad(t_edit(good, "0x38f", "0x038f"), "line 9: reg: bad hex MSR", "hex with a leading zero");
+	bad(t_edit(good, "0x70000000f", "0x170000000000000000"), "line 9: reg: bad hex value", "hex over 64 bits");
+	bad(t_edit(good, "reg 0 ", "reg 8192 "), "line 9: reg: CPU", "CPU out of range");
+	bad(t_edit(good, "reg 2 0x38d 0x333\n", "reg 0 0x38f 0x1\n"), "line 10: duplicate reg cpu 0 msr 0x38f (first at line 9)",
 	    "duplicate register");
-	bad(edit(good, "nmi_watchdog 1\n", "nmi_watchdog 1"), "line 11: truncated", "truncated last line");
-	bad(edit(good, "reg 2 0x38d 0x333\nsetting /proc/sys/kernel/nmi_watchdog 1\n", "reg 2 0x3"),
+	bad(t_edit(good, "nmi_watchdog 1\n", "nmi_watchdog 1"), "line 11: truncated", "truncated last line");
+	bad(t_edit(good, "reg 2 0x38d 0x333\nsetting /proc/sys/kernel/nmi_watchdog 1\n", "reg 2 0x3"),
 	    "line 10: truncated", "file cut inside a line");
 	memset(huge, 'x', sizeof(huge) - 1);
 	huge[sizeof(huge) - 1] = '\0';
-	bad(edit(good, "cmd baretma bench --backend msr", huge), "line 5: longer than 8192 bytes", "huge line");
-	bad(edit(good, "kind run", "kind walk"), "line 7: kind must be 'run', 'enable' or 'write'",
+	bad(t_edit(good, "cmd baretma bench --backend msr", huge), "line 5: longer than 8192 bytes", "huge line");
+	bad(t_edit(good, "kind run", "kind walk"), "line 7: kind must be 'run', 'enable' or 'write'",
 	    "bad kind");
-	bad(edit(good, "kind run", "kind Write"), "line 7: kind must be", "kind is case-sensitive");
-	bad(edit(good, "kind run", "kind write "), "line 7: ", "kind with a trailing space");
-	bad(edit(good, "kind run", "kind writes"), "line 7: kind must be", "a longer word is no kind");
-	bad(edit(good, "user_only 1\n", "user_only 1 \n"), "line 8: user_only", "trailing space");
-	bad(edit(good, "kind run\n", ""), "line 7: missing 'kind' before 'user_only'", "header out of order");
-	bad(edit(good, "user_only 1\n", "user_only 1\nkind run\n"), "line 9: duplicate 'kind' (first at line 7)",
+	bad(t_edit(good, "kind run", "kind Write"), "line 7: kind must be", "kind is case-sensitive");
+	bad(t_edit(good, "kind run", "kind write "), "line 7: ", "kind with a trailing space");
+	bad(t_edit(good, "kind run", "kind writes"), "line 7: kind must be", "a longer word is no kind");
+	bad(t_edit(good, "user_only 1\n", "user_only 1 \n"), "line 8: user_only", "trailing space");
+	bad(t_edit(good, "kind run\n", ""), "line 7: missing 'kind' before 'user_only'", "header out of order");
+	bad(t_edit(good, "user_only 1\n", "user_only 1\nkind run\n"), "line 9: duplicate 'kind' (first at line 7)",
 	    "header key after the header");
-	put_file(path, edit(good, "reg 0 0x38f 0x70000000f\nreg 2 0x38d 0x333\n"
+	put_file(path, t_edit(good, "reg 0 0x38f 0x70000000f\nreg 2 0x38d 0x333\n"
 			    "setting /proc/sys/kernel/nmi_watchdog 1\n", ""));
 	check_int(journal_load(path, &d), ==, 0, "a header without registers is valid");
 	ok(d.nregs == 0 && d.ncpus == 0 && d.nsettings == 0, "and holds nothing");
@@ -889,7 +835,7 @@ static void test_parser(void)
 /* @text loads; its first register is returned in *@r. */
 static bool loads(const char *text, struct journal_reg *r, const char *name)
 {
-	const char *path = in(base, "parse.journal");
+	const char *path = t_in(base, "parse.journal");
 	struct journal_data d;
 	int rc;
 
@@ -921,67 +867,67 @@ static void test_parser_trust(void)
 	struct journal *j = NULL;
 	struct journal_data d;
 
-	/* edit()'s buffers are reused: a copy */
-	snprintf(wr, sizeof(wr), "%s", edit(edit(good, "kind run", "kind write"),
+	/* t_edit()'s buffers are reused: a copy */
+	snprintf(wr, sizeof(wr), "%s", t_edit(t_edit(good, "kind run", "kind write"),
 					   "setting /proc/sys/kernel/nmi_watchdog 1\n", ""));
 	/* settings */
-	bad(edit(good, "/proc/sys/kernel/nmi_watchdog 1", "/proc/sys/kernel/core_pattern |/tmp/evil%20%25p"),
+	bad(t_edit(good, "/proc/sys/kernel/nmi_watchdog 1", "/proc/sys/kernel/core_pattern |/tmp/evil%20%25p"),
 	    "line 11: setting: path '/proc/sys/kernel/core_pattern' is not a file baretma changes",
 	    "core_pattern setting");
-	bad(edit(good, "/proc/sys/kernel/nmi_watchdog 1", "/sys/kernel/mm/transparent_hugepage/enabled never"),
+	bad(t_edit(good, "/proc/sys/kernel/nmi_watchdog 1", "/sys/kernel/mm/transparent_hugepage/enabled never"),
 	    "line 11: setting: path '/sys/kernel/mm/transparent_hugepage/enabled' is not a file",
 	    "a sysfs file baretma does not change");
-	bad(edit(good, "nmi_watchdog 1", "nmi_watchdog 5"),
+	bad(t_edit(good, "nmi_watchdog 1", "nmi_watchdog 5"),
 	    "line 11: setting: value '5' of '/proc/sys/kernel/nmi_watchdog' is not one nmi_watchdog "
 	    "takes (0 or 1)", "nmi_watchdog 5");
-	bad(edit(good, "/proc/sys/kernel/nmi_watchdog 1", "/sys/bus/event_source/devices/cpu_atom/rdpmc 3"),
+	bad(t_edit(good, "/proc/sys/kernel/nmi_watchdog 1", "/sys/bus/event_source/devices/cpu_atom/rdpmc 3"),
 	    "line 11: setting: value '3' of '/sys/bus/event_source/devices/cpu_atom/rdpmc' is not one "
 	    "rdpmc takes (0, 1 or 2)", "rdpmc 3");
-	loads(edit(good, "/proc/sys/kernel/nmi_watchdog 1", "/sys/module/msr/parameters/allow_writes default"),
+	loads(t_edit(good, "/proc/sys/kernel/nmi_watchdog 1", "/sys/module/msr/parameters/allow_writes default"),
 	      NULL, "allow_writes default loads");
-	loads(edit(good, "/proc/sys/kernel/nmi_watchdog 1", "/sys/bus/event_source/devices/cpu_core/rdpmc 2"),
+	loads(t_edit(good, "/proc/sys/kernel/nmi_watchdog 1", "/sys/bus/event_source/devices/cpu_core/rdpmc 2"),
 	      NULL, "cpu_core rdpmc 2 loads");
 
 	/* run and enable journals: the four registers of pmu_program() */
-	bad(edit(good, "reg 2 0x38d 0x333", "reg 2 0x1a0 0xdeadbeef"),
+	bad(t_edit(good, "reg 2 0x38d 0x333", "reg 2 0x1a0 0xdeadbeef"),
 	    "line 10: reg: MSR 0x1a0 is not a register a journal of kind run holds", "run journal, 0x1a0");
-	bad(edit(edit(good, "kind run", "kind enable"), "reg 2 0x38d 0x333", "reg 2 0x186 0x0"),
+	bad(t_edit(t_edit(good, "kind run", "kind enable"), "reg 2 0x38d 0x333", "reg 2 0x186 0x0"),
 	    "line 10: reg: IA32_PERFEVTSEL0 (0x186) is not a register a journal of kind enable holds",
 	    "enable journal, an event select");
-	bad(edit(good, "reg 2 0x38d 0x333", "reg 2 0x38d 0x333 unsafe-msr"),
+	bad(t_edit(good, "reg 2 0x38d 0x333", "reg 2 0x38d 0x333 unsafe-msr"),
 	    "line 10: reg: 'unsafe-msr' in a journal of kind run", "run journal, the unsafe-msr mark");
-	loads(edit(good, "reg 2 0x38d 0x333", "reg 2 0x30c 0x0\nreg 2 0x329 0x1"), NULL,
+	loads(t_edit(good, "reg 2 0x38d 0x333", "reg 2 0x30c 0x0\nreg 2 0x329 0x1"), NULL,
 	      "run journal: FIXED_CTR3 and PERF_METRICS load");
 
 	/* write journals: the write policy's registers, or marked */
 	loads(wr, NULL, "write journal, GLOBAL_CTRL and FIXED_CTR_CTRL");
-	bad(edit(wr, "reg 2 0x38d 0x333", "reg 2 0x1a0 0xdeadbeef"),
+	bad(t_edit(wr, "reg 2 0x38d 0x333", "reg 2 0x1a0 0xdeadbeef"),
 	    "line 10: reg: MSR 0x1a0 is outside the write policy and not marked 'unsafe-msr'",
 	    "write journal, 0x1a0 unmarked");
-	bad(edit(wr, "reg 2 0x38d 0x333", "reg 2 0x18e 0x0"),
+	bad(t_edit(wr, "reg 2 0x38d 0x333", "reg 2 0x18e 0x0"),
 	    "line 10: reg: MSR 0x18e is outside the write policy", "write journal, 0x18e (no PERFEVTSEL8)");
-	bad(edit(wr, "reg 2 0x38d 0x333", "reg 2 0xc9 0x0"),
+	bad(t_edit(wr, "reg 2 0x38d 0x333", "reg 2 0xc9 0x0"),
 	    "line 10: reg: MSR 0xc9 is outside the write policy", "write journal, 0xc9 (no PMC8)");
-	bad(edit(wr, "reg 2 0x38d 0x333", "reg 2 0x38e 0x0"),
+	bad(t_edit(wr, "reg 2 0x38d 0x333", "reg 2 0x38e 0x0"),
 	    "line 10: reg: IA32_PERF_GLOBAL_STATUS (0x38e) is outside the write policy",
 	    "write journal, read-only GLOBAL_STATUS");
-	loads(edit(wr, "reg 0 0x38f 0x70000000f", "reg 0 0x18d 0x0"), &r,
+	loads(t_edit(wr, "reg 0 0x38f 0x70000000f", "reg 0 0x18d 0x0"), &r,
 	      "write journal, IA32_PERFEVTSEL7 loads");
-	loads(edit(wr, "reg 0 0x38f 0x70000000f", "reg 0 0x30f 0x0"), &r,
+	loads(t_edit(wr, "reg 0 0x38f 0x70000000f", "reg 0 0x30f 0x0"), &r,
 	      "write journal, IA32_FIXED_CTR6 loads");
-	loads(edit(wr, "reg 0 0x38f 0x70000000f", "reg 0 0x4c8 0x0"), &r,
+	loads(t_edit(wr, "reg 0 0x38f 0x70000000f", "reg 0 0x4c8 0x0"), &r,
 	      "write journal, IA32_A_PMC7 loads");
 	ok(!r.unsafe, "unmarked");
-	loads(edit(wr, "reg 0 0x38f 0x70000000f", "reg 0 0x1a0 0x850089 unsafe-msr"), &r,
+	loads(t_edit(wr, "reg 0 0x38f 0x70000000f", "reg 0 0x1a0 0x850089 unsafe-msr"), &r,
 	      "write journal, 0x1a0 marked unsafe-msr loads");
 	ok(r.cpu == 0 && r.msr == 0x1a0 && r.saved == 0x850089 && r.unsafe, "and is marked");
-	bad(edit(wr, "reg 2 0x38d 0x333", "reg 2 0x1a0 0x1 unsafe"),
+	bad(t_edit(wr, "reg 2 0x38d 0x333", "reg 2 0x1a0 0x1 unsafe"),
 	    "line 10: reg: after the value, only ' unsafe-msr'", "a mark that is not 'unsafe-msr'");
-	bad(edit(wr, "reg 2 0x38d 0x333", "reg 2 0x1a0 0x1 unsafe-msr "),
+	bad(t_edit(wr, "reg 2 0x38d 0x333", "reg 2 0x1a0 0x1 unsafe-msr "),
 	    "line 10: reg: after the value", "the mark and a trailing space");
-	bad(edit(wr, "reg 2 0x38d 0x333", "reg 2 0x1a0 0x1  unsafe-msr"),
+	bad(t_edit(wr, "reg 2 0x38d 0x333", "reg 2 0x1a0 0x1  unsafe-msr"),
 	    "line 10: reg: after the value", "two spaces before the mark");
-	bad(edit(wr, "reg 2 0x38d 0x333", "reg 2 0x1a0 0x1 UNSAFE-MSR"),
+	bad(t_edit(wr, "reg 2 0x38d 0x333", "reg 2 0x1a0 0x1 UNSAFE-MSR"),
 	    "line 10: reg: after the value", "the mark is case-sensitive");
 
 	/* the writer keeps the same rules, and marks what it is told to */
@@ -1009,19 +955,19 @@ static void test_parser_trust(void)
 
 static void test_parser_more(void)
 {
-	const char *path = in(base, "parse.journal");
+	const char *path = t_in(base, "parse.journal");
 	const char *nul_text = "# baretma journal v2\npid 4\0 2\n";
 	struct journal_data d;
 	FILE *f;
 
-	bad(edit(good, "nmi_watchdog 1", "nmi_watchdog%2 1"), "line 11: setting: bad percent", "cut escape");
-	bad(edit(good, "nmi_watchdog 1", "nmi_watchdog %41"), "line 11: setting: bad percent",
+	bad(t_edit(good, "nmi_watchdog 1", "nmi_watchdog%2 1"), "line 11: setting: bad percent", "cut escape");
+	bad(t_edit(good, "nmi_watchdog 1", "nmi_watchdog %41"), "line 11: setting: bad percent",
 	    "escape of a byte that needs none");
-	bad(edit(good, "/proc/sys/kernel/nmi_watchdog", "/etc/passwd"), "line 11: setting: path", "path outside");
-	bad(edit(good, "/proc/sys/kernel/nmi_watchdog", "/sys/%2E%2E/etc"), "line 11: setting: bad percent",
+	bad(t_edit(good, "/proc/sys/kernel/nmi_watchdog", "/etc/passwd"), "line 11: setting: path", "path outside");
+	bad(t_edit(good, "/proc/sys/kernel/nmi_watchdog", "/sys/%2E%2E/etc"), "line 11: setting: bad percent",
 	    "'..' smuggled as an escape");
-	bad(edit(good, "/proc/sys/kernel/nmi_watchdog", "/sys/../etc"), "line 11: setting: path", "'..' component");
-	bad(edit(good, "nmi_watchdog 1\n", "nmi_watchdog 1\nsetting /proc/sys/kernel/nmi_watchdog 0\n"),
+	bad(t_edit(good, "/proc/sys/kernel/nmi_watchdog", "/sys/../etc"), "line 11: setting: path", "'..' component");
+	bad(t_edit(good, "nmi_watchdog 1\n", "nmi_watchdog 1\nsetting /proc/sys/kernel/nmi_watchdog 0\n"),
 	    "line 12: duplicate setting", "duplicate setting");
 	f = fopen(path, "w");
 	fwrite(nul_text, 1, 30, f);
@@ -1032,9 +978,9 @@ static void test_parser_more(void)
 	chmod(path, 0620);
 	check_int(journal_load(path, &d), ==, -EPERM, "group-writable journal file: -EPERM");
 	chmod(path, 0600);
-	symlink(path, in(base, "link.journal"));
-	check_int(journal_load(in(base, "link.journal"), &d), ==, -EPERM, "journal through a symlink: -EPERM");
-	check_int(journal_load(in(base, "missing.journal"), &d), ==, -ENOENT, "missing journal: -ENOENT");
+	symlink(path, t_in(base, "link.journal"));
+	check_int(journal_load(t_in(base, "link.journal"), &d), ==, -EPERM, "journal through a symlink: -EPERM");
+	check_int(journal_load(t_in(base, "missing.journal"), &d), ==, -ENOENT, "missing journal: -ENOENT");
 }
 
 /* ------------------------------------------------------------ state dir */
@@ -1063,35 +1009,35 @@ static void test_state_dir(void)
 	ok(stat(statedir, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 07777) == 0700,
 	   "created mode 0700");
 
-	mkdir(in(base, "real"), 0700);
-	symlink(in(base, "real"), in(base, "link"));
-	setenv("BARETMA_STATE_DIR", in(base, "link"), 1);
+	mkdir(t_in(base, "real"), 0700);
+	symlink(t_in(base, "real"), t_in(base, "link"));
+	setenv("BARETMA_STATE_DIR", t_in(base, "link"), 1);
 	check_int(begin_rc(), ==, -ELOOP, "state dir is a symlink: -ELOOP");
 	check_int(journal_list(info, 1), ==, -ELOOP, "journal_list too");
 
-	mkdir(in(base, "gw"), 0700);
-	chmod(in(base, "gw"), 0770);
-	setenv("BARETMA_STATE_DIR", in(base, "gw"), 1);
+	mkdir(t_in(base, "gw"), 0700);
+	chmod(t_in(base, "gw"), 0770);
+	setenv("BARETMA_STATE_DIR", t_in(base, "gw"), 1);
 	check_int(begin_rc(), ==, -EPERM, "group-writable state dir: -EPERM");
-	chmod(in(base, "gw"), 0702);
+	chmod(t_in(base, "gw"), 0702);
 	check_int(begin_rc(), ==, -EPERM, "other-writable state dir: -EPERM");
 
-	put_file(in(base, "afile"), "");
-	setenv("BARETMA_STATE_DIR", in(base, "afile"), 1);
+	put_file(t_in(base, "afile"), "");
+	setenv("BARETMA_STATE_DIR", t_in(base, "afile"), 1);
 	check_int(begin_rc(), ==, -ENOTDIR, "a regular file in its place: -ENOTDIR");
 
-	mkdir(in(base, "other"), 0700);
+	mkdir(t_in(base, "other"), 0700);
 	if (geteuid() == 0) {
-		chown(in(base, "other"), 65534, 65534);
-		setenv("BARETMA_STATE_DIR", in(base, "other"), 1);
+		chown(t_in(base, "other"), 65534, 65534);
+		setenv("BARETMA_STATE_DIR", t_in(base, "other"), 1);
 		check_int(begin_rc(), ==, -EPERM, "owned by another user: -EPERM");
 	} else {
 		skip(1, "owner check needs root to chown");
 	}
 
-	mkdir(in(base, "ro"), 0700);
-	chmod(in(base, "ro"), 0500);
-	setenv("BARETMA_STATE_DIR", in(base, "ro"), 1);
+	mkdir(t_in(base, "ro"), 0700);
+	chmod(t_in(base, "ro"), 0500);
+	setenv("BARETMA_STATE_DIR", t_in(base, "ro"), 1);
 	if (geteuid() != 0) {
 		check_int(begin_rc(), ==, -EACCES, "unwritable state dir: -EACCES");
 	} else {
@@ -1100,7 +1046,7 @@ static void test_state_dir(void)
 		pid_t pid;
 
 		chmod(base, 0755);
-		chown(in(base, "ro"), 65534, 65534);
+		chown(t_in(base, "ro"), 65534, 65534);
 		fflush(stdout);
 		pid = fork();
 		if (pid == 0) {
@@ -1118,13 +1064,7 @@ static void test_state_dir(void)
 
 int main(void)
 {
-	const char *t = getenv("TMPDIR");
-
-	t_path(base, "%s/baretma-0340.XXXXXX", t && *t ? t : "/tmp");
-	if (!mkdtemp(base)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	t_scratch(base, "0340");
 	t_path(statedir, "%s/state", base);
 	t_path(root, "%s/root", base);
 	t_path(state, "%s/msr.state", base);
@@ -1146,6 +1086,6 @@ int main(void)
 	test_parser_more();
 	test_parser_trust();
 	test_state_dir();
-	rm_rf(base);
+	t_rm_rf(base);
 	return done_testing();
 }

@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +24,7 @@
 #include <unistd.h>
 
 #include "msr/lock.h"
-#include "t/tap.h"
+#include "t/fixture.h"
 
 #define SELF "t0345"  /* argv[0] after the re-exec */
 
@@ -38,11 +37,6 @@ static const char *lock_file(unsigned cpu)
 	free(buf);
 	buf = t_strf("%s/cpu%u.lock", statedir, cpu);
 	return buf;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
 }
 
 /* Does /proc/locks list @pid as blocked on a flock of the file @ino?
@@ -430,6 +424,6 @@ int main(int argc, char **argv)
 	test_args_and_dir();
 	test_long_cmdline();
 	test_foreign_line();
-	nftw(base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	t_rm_rf(base);
 	return done_testing();
 }

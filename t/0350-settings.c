@@ -8,7 +8,6 @@
  * written into those fixtures here.
  */
 #include <errno.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +19,7 @@
 
 #include "msr/journal.h"
 #include "msr/settings.h"
-#include "t/tap.h"
+#include "t/fixture.h"
 
 #define RDPMC_CPU   "/sys/bus/event_source/devices/cpu/rdpmc"
 #define RDPMC_CORE  "/sys/bus/event_source/devices/cpu_core/rdpmc"
@@ -30,49 +29,13 @@
 
 static char base[PATH_MAX], root[PATH_MAX], statedir[PATH_MAX], state[PATH_MAX], spec[PATH_MAX];
 
-static const char *in_root(const char *path)
-{
-	static char buf[4][PATH_MAX];
-	static int i;
-
-	i = (i + 1) % 4;
-	t_path(buf[i], "%s%s", root, path);
-	return buf[i];
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-static void rm_rf(const char *path)
-{
-	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* Create @path under the root with @text, making the directories. */
-static void put_root(const char *path, const char *text)
-{
-	char buf[PATH_MAX];
-
-	t_path(buf, "%s", in_root(path));
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(buf, 0755);
-		*p = '/';
-	}
-	put_file(buf, text);
-}
-
 static void fixtures(void)
 {
-	rm_rf(root);
-	rm_rf(statedir);
-	put_root(RDPMC_CPU, "1\n");
-	put_root(NMI, "1\n");
-	put_root(ALLOW, "off\n");
+	t_rm_rf(root);
+	t_rm_rf(statedir);
+	t_put_tree(t_in(root, RDPMC_CPU), "1\n");
+	t_put_tree(t_in(root, NMI), "1\n");
+	t_put_tree(t_in(root, ALLOW), "off\n");
 }
 
 static const char *journal_text(struct journal *j)
@@ -93,7 +56,7 @@ static void test_read(void)
 	check_str(files[0], RDPMC_CPU, "it is cpu/rdpmc");
 	check_int(setting_read(SETTING_RDPMC, v, sizeof(v), where, sizeof(where)), ==, 0, "read rdpmc");
 	check_str(v, "1", "rdpmc is 1");
-	check_str(where, in_root(RDPMC_CPU), "read from under the sysroot");
+	check_str(where, t_in(root, RDPMC_CPU), "read from under the sysroot");
 	check_int(setting_read(SETTING_MSR_ALLOW_WRITES, v, sizeof(v), NULL, 0), ==, 0, "read allow_writes");
 	check_str(v, "off", "allow_writes is off");
 	check_int(setting_read((enum setting)7, v, sizeof(v), NULL, 0), ==, -EINVAL, "unknown setting: -EINVAL");
@@ -110,14 +73,14 @@ static void test_change_restore(void)
 	check_int(journal_begin(&j, "settings test", spec, JOURNAL_RUN, false), ==, 0, "journal_begin");
 	check_int(setting_change(j, SETTING_RDPMC, SETTING_RDPMC_ALWAYS, where, sizeof(where)), ==, 0,
 		  "rdpmc -> 2");
-	check_str(get_file(in_root(RDPMC_CPU)), "2\n", "rdpmc file now 2");
+	check_str(get_file(t_in(root, RDPMC_CPU)), "2\n", "rdpmc file now 2");
 	ok(strstr(journal_text(j), "\nsetting " RDPMC_CPU " 1\n") != NULL, "journal holds rdpmc's old 1");
 	check_int(setting_change(j, SETTING_NMI_WATCHDOG, SETTING_NMI_WATCHDOG_OFF, where, sizeof(where)), ==, 0,
 		  "nmi_watchdog -> 0");
-	check_str(get_file(in_root(NMI)), "0\n", "nmi_watchdog file now 0");
+	check_str(get_file(t_in(root, NMI)), "0\n", "nmi_watchdog file now 0");
 	check_int(setting_change(j, SETTING_MSR_ALLOW_WRITES, SETTING_ALLOW_WRITES_ON, where, sizeof(where)), ==, 0,
 		  "allow_writes -> on");
-	check_str(get_file(in_root(ALLOW)), "on\n", "allow_writes file now on (shorter: truncated)");
+	check_str(get_file(t_in(root, ALLOW)), "on\n", "allow_writes file now on (shorter: truncated)");
 	ok(strstr(journal_text(j), "\nsetting " ALLOW " off\n") != NULL, "journal holds allow_writes' old off");
 
 	snprintf(before, sizeof(before), "%s", journal_text(j));
@@ -127,12 +90,12 @@ static void test_change_restore(void)
 	check_str(journal_text(j), before, "the first saved value stays");
 	check_int(setting_change(j, SETTING_RDPMC, "3", NULL, 0), ==, -EINVAL, "rdpmc 3: -EINVAL");
 	check_int(setting_change(j, SETTING_MSR_ALLOW_WRITES, "yes", NULL, 0), ==, -EINVAL, "allow_writes yes: -EINVAL");
-	check_str(get_file(in_root(RDPMC_CPU)), "0\n", "rejected value not written");
+	check_str(get_file(t_in(root, RDPMC_CPU)), "0\n", "rejected value not written");
 
 	check_int(journal_restore(j, dev), ==, 0, "journal_restore");
-	check_str(get_file(in_root(RDPMC_CPU)), "1\n", "rdpmc back to the original bytes");
-	check_str(get_file(in_root(NMI)), "1\n", "nmi_watchdog back to the original bytes");
-	check_str(get_file(in_root(ALLOW)), "off\n", "allow_writes back to the original bytes");
+	check_str(get_file(t_in(root, RDPMC_CPU)), "1\n", "rdpmc back to the original bytes");
+	check_str(get_file(t_in(root, NMI)), "1\n", "nmi_watchdog back to the original bytes");
+	check_str(get_file(t_in(root, ALLOW)), "off\n", "allow_writes back to the original bytes");
 	check_int(journal_end(j), ==, 0, "journal_end");
 	msr_close(dev);
 }
@@ -165,8 +128,8 @@ static void test_journal_first(void)
 	}
 	waitpid(pid, &status, 0);
 	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "journal write fails: setting_change returns -EFBIG");
-	check_str(get_file(in_root(RDPMC_CPU)), "1\n", "and rdpmc was not written");
-	rm_rf(statedir);
+	check_str(get_file(t_in(root, RDPMC_CPU)), "1\n", "and rdpmc was not written");
+	t_rm_rf(statedir);
 }
 
 static void test_hybrid(void)
@@ -176,20 +139,20 @@ static void test_hybrid(void)
 	struct msr_dev *dev = NULL;
 
 	fixtures();
-	remove(in_root(RDPMC_CPU));
-	put_root(RDPMC_CORE, "1\n");
-	put_root(RDPMC_ATOM, "0\n");
+	remove(t_in(root, RDPMC_CPU));
+	t_put_tree(t_in(root, RDPMC_CORE), "1\n");
+	t_put_tree(t_in(root, RDPMC_ATOM), "0\n");
 	msr_open(spec, &dev);
 	check_int(setting_files(SETTING_RDPMC, files), ==, 2, "hybrid: cpu_core and cpu_atom rdpmc");
 	check_int(journal_begin(&j, "hybrid", spec, JOURNAL_RUN, false), ==, 0, "journal_begin");
 	check_int(setting_change(j, SETTING_RDPMC, "2", NULL, 0), ==, 0, "rdpmc -> 2 on both");
-	check_str(get_file(in_root(RDPMC_CORE)), "2\n", "cpu_core/rdpmc 2");
-	check_str(get_file(in_root(RDPMC_ATOM)), "2\n", "cpu_atom/rdpmc 2");
+	check_str(get_file(t_in(root, RDPMC_CORE)), "2\n", "cpu_core/rdpmc 2");
+	check_str(get_file(t_in(root, RDPMC_ATOM)), "2\n", "cpu_atom/rdpmc 2");
 	ok(strstr(journal_text(j), "setting " RDPMC_CORE " 1\nsetting " RDPMC_ATOM " 0\n") != NULL,
 	   "both old values journaled");
 	check_int(journal_restore(j, dev), ==, 0, "restore");
-	check_str(get_file(in_root(RDPMC_CORE)), "1\n", "cpu_core/rdpmc back to 1");
-	check_str(get_file(in_root(RDPMC_ATOM)), "0\n", "cpu_atom/rdpmc back to 0");
+	check_str(get_file(t_in(root, RDPMC_CORE)), "1\n", "cpu_core/rdpmc back to 1");
+	check_str(get_file(t_in(root, RDPMC_ATOM)), "0\n", "cpu_atom/rdpmc back to 0");
 	journal_end(j);
 	msr_close(dev);
 }
@@ -200,34 +163,28 @@ static void test_missing(void)
 	char where[PATH_MAX], v[16];
 
 	fixtures();
-	remove(in_root(NMI));
+	remove(t_in(root, NMI));
 	journal_begin(&j, "missing", spec, JOURNAL_RUN, false);
 	check_int(setting_change(j, SETTING_NMI_WATCHDOG, "0", where, sizeof(where)), ==, -ENOENT,
 		  "missing nmi_watchdog: -ENOENT");
-	check_str(where, in_root(NMI), "names the missing file");
+	check_str(where, t_in(root, NMI), "names the missing file");
 	check_int(setting_read(SETTING_NMI_WATCHDOG, v, sizeof(v), where, sizeof(where)), ==, -ENOENT,
 		  "setting_read: -ENOENT");
-	check_str(where, in_root(NMI), "names it too");
-	remove(in_root(RDPMC_CPU));
+	check_str(where, t_in(root, NMI), "names it too");
+	remove(t_in(root, RDPMC_CPU));
 	check_int(setting_change(j, SETTING_RDPMC, "2", where, sizeof(where)), ==, -ENOENT, "no rdpmc file: -ENOENT");
-	check_str(where, in_root(RDPMC_CPU), "names the first candidate");
-	put_root(ALLOW, "");
+	check_str(where, t_in(root, RDPMC_CPU), "names the first candidate");
+	t_put_tree(t_in(root, ALLOW), "");
 	check_int(setting_change(j, SETTING_MSR_ALLOW_WRITES, "on", where, sizeof(where)), ==, -ENODATA,
 		  "empty allow_writes: -ENODATA");
-	check_str(get_file(in_root(ALLOW)), "", "empty file left alone");
+	check_str(get_file(t_in(root, ALLOW)), "", "empty file left alone");
 	ok(strstr(journal_text(j), "setting") == NULL, "nothing journaled");
 	check_int(journal_end(j), ==, 0, "end");
 }
 
 int main(void)
 {
-	const char *t = getenv("TMPDIR");
-
-	t_path(base, "%s/baretma-0350.XXXXXX", t && *t ? t : "/tmp");
-	if (!mkdtemp(base)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	t_scratch(base, "0350");
 	t_path(root, "%s/root", base);
 	t_path(statedir, "%s/state", base);
 	t_path(state, "%s/msr.state", base);
@@ -241,6 +198,6 @@ int main(void)
 	test_journal_first();
 	test_hybrid();
 	test_missing();
-	rm_rf(base);
+	t_rm_rf(base);
 	return done_testing();
 }

@@ -12,7 +12,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,16 +24,11 @@
 #include "msr/lock.h"
 #include "msr/settings.h"
 #include "msr/state_dir.h"
-#include "t/tap.h"
+#include "t/fixture.h"
 
 #define NMI "/proc/sys/kernel/nmi_watchdog"
 
 static char *base, *statedir;
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
 
 /*
  * A directory whose path is exactly @len bytes: @base, then components of
@@ -197,6 +191,6 @@ int main(void)
 	test_sysroot();
 	test_state_dir();
 	test_hwloc_dir();
-	nftw(base, rm_one, 64, FTW_DEPTH | FTW_PHYS);
+	t_rm_rf(base);
 	return done_testing();
 }

@@ -1,11 +1,14 @@
 /*
- * t/0612-env-lock - the library's side of issue 9, points 3 and 5: what
- * cpu_hwloc_env_lock leaves of hwloc's environment, and which sysroot and
- * kernels the library uses from a trusted and from an untrusted (sudo)
- * environment.  Expected values: hwloc 2.9's hwloc/components.c (an empty
- * HWLOC_PLUGINS_PATH names no directory), the variables set here, and the
- * build (this test program is not linked with bench/kernels_hooks.c).
+ * t/0612-env-lock - the library's side of issue 9, points 3 and 5: which of
+ * hwloc's variables the library refuses (cpu_hwloc_env_check; it never
+ * writes the environment: issue 10, t/0613), and which sysroot and kernels
+ * the library uses from a trusted and from an untrusted (sudo)
+ * environment.  Expected values: hwloc 2.9's hwloc/components.c (a
+ * non-empty HWLOC_PLUGINS_PATH names directories to dlopen from), the
+ * variables set here, and the build (this test program is not linked with
+ * bench/kernels_hooks.c).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,10 +18,8 @@
 
 int main(void)
 {
-	const char *dropped[8];
-	char buf[256], why[160];
-	hwloc_topology_t topo;
-	int n;
+	const char *var;
+	char buf[256], why[300];
 
 	unsetenv("SUDO_USER");
 	unsetenv("SUDO_UID");
@@ -27,38 +28,42 @@ int main(void)
 	setenv("HWLOC_PLUGINS_PATH", "/tmp/t-plugins", 1);
 	setenv("HWLOC_XMLFILE", "/tmp/t.xml", 1);
 	setenv("HWLOC_CPUID_PATH", "/tmp/t-cpuid", 1);
-	n = cpu_hwloc_env_lock(dropped, 8);
-	check_int(n, ==, 1, "trusted: one variable dropped");
-	check_str(n >= 1 ? dropped[0] : "", "HWLOC_PLUGINS_PATH", "trusted: HWLOC_PLUGINS_PATH");
-	check_str(getenv("HWLOC_PLUGINS_PATH"), "", "HWLOC_PLUGINS_PATH is empty: no plugin directory");
-	check_str(getenv("HWLOC_XMLFILE"), "/tmp/t.xml", "trusted: HWLOC_XMLFILE kept");
-	check_str(getenv("HWLOC_CPUID_PATH"), "/tmp/t-cpuid", "HWLOC_CPUID_PATH kept");
-	check_int(cpu_hwloc_env_lock(NULL, 0), ==, 0, "called again: its own empty value is no drop");
+	check_int(cpu_hwloc_env_check(&var, why, sizeof(why)), ==, -EPERM,
+		  "trusted: a HWLOC_PLUGINS_PATH is refused");
+	check_str(var, "HWLOC_PLUGINS_PATH", "trusted: HWLOC_PLUGINS_PATH named");
+	ok(strstr(why, "HWLOC_PLUGINS_PATH") && strstr(why, "(unset it"),
+	   "the message names it and the remedy: %s", why);
+	check_str(getenv("HWLOC_PLUGINS_PATH"), "/tmp/t-plugins", "and leaves it as it is");
+	setenv("HWLOC_PLUGINS_PATH", "", 1);
+	check_int(cpu_hwloc_env_check(&var, NULL, 0), ==, 0,
+		  "trusted: an empty HWLOC_PLUGINS_PATH (no plugin directory), HWLOC_XMLFILE and "
+		  "HWLOC_CPUID_PATH pass");
+	ok(var == NULL, "nothing named");
+	unsetenv("HWLOC_PLUGINS_PATH");
+	check_int(cpu_hwloc_env_check(NULL, NULL, 0), ==, 0, "trusted: an unset HWLOC_PLUGINS_PATH passes");
 
 	/* --- hwloc: under sudo */
 	setenv("SUDO_USER", "t-sudo-user", 1);
 	setenv("HWLOC_PLUGINS_PATH", "/tmp/t-plugins", 1);
 	setenv("HWLOC_FSROOT", "/tmp/t-root", 1);
 	setenv("HWLOC_THISSYSTEM", "1", 1);
-	n = cpu_hwloc_env_lock(dropped, 8);
-	check_int(n, ==, 4, "sudo: four dropped (PLUGINS_PATH, FSROOT, XMLFILE, THISSYSTEM)");
-	check_str(getenv("HWLOC_PLUGINS_PATH"), "", "sudo: HWLOC_PLUGINS_PATH empty");
-	ok(!getenv("HWLOC_FSROOT") && !getenv("HWLOC_XMLFILE") && !getenv("HWLOC_THISSYSTEM"),
-	   "sudo: HWLOC_FSROOT, HWLOC_XMLFILE, HWLOC_THISSYSTEM unset");
+	check_int(cpu_hwloc_env_check(&var, NULL, 0), ==, -EPERM, "sudo: refused");
+	check_str(var, "HWLOC_PLUGINS_PATH", "sudo: HWLOC_PLUGINS_PATH first");
+	unsetenv("HWLOC_PLUGINS_PATH");
+	check_int(cpu_hwloc_env_check(&var, why, sizeof(why)), ==, -EPERM, "sudo: still refused");
+	check_str(var, "HWLOC_FSROOT", "sudo: then HWLOC_FSROOT");
+	ok(strstr(why, "running under sudo (SUDO_USER=t-sudo-user)") && strstr(why, "(unset it)"),
+	   "the message says why and the remedy: %s", why);
+	unsetenv("HWLOC_FSROOT");
+	check_int(cpu_hwloc_env_check(&var, NULL, 0), ==, -EPERM, "sudo: HWLOC_XMLFILE refused");
+	check_str(var, "HWLOC_XMLFILE", "sudo: then HWLOC_XMLFILE");
+	unsetenv("HWLOC_XMLFILE");
+	check_int(cpu_hwloc_env_check(&var, NULL, 0), ==, -EPERM, "sudo: HWLOC_THISSYSTEM refused");
+	check_str(var, "HWLOC_THISSYSTEM", "sudo: then HWLOC_THISSYSTEM");
+	unsetenv("HWLOC_THISSYSTEM");
+	check_int(cpu_hwloc_env_check(&var, NULL, 0), ==, 0, "sudo: HWLOC_CPUID_PATH passes");
 	check_str(getenv("HWLOC_CPUID_PATH"), "/tmp/t-cpuid", "sudo: HWLOC_CPUID_PATH kept");
-	n = cpu_hwloc_env_lock(dropped, 2);
-	check_int(n, ==, 0, "sudo, called again: nothing left to drop");
 	unsetenv("HWLOC_CPUID_PATH");
-
-	/* A topology load re-asserts the lock: a HWLOC_PLUGINS_PATH set after
-	 * startup is emptied again before hwloc reads it. */
-	setenv("HWLOC_PLUGINS_PATH", "/tmp/t-plugins", 1);
-	if (cpu_topo_load(&topo) == 0) {
-		hwloc_topology_destroy(topo);
-		check_str(getenv("HWLOC_PLUGINS_PATH"), "", "cpu_topo_load: HWLOC_PLUGINS_PATH emptied first");
-	} else {
-		ok(0, "cpu_topo_load of this machine");
-	}
 	unsetenv("SUDO_USER");
 
 	/* --- BARETMA_SYSROOT */

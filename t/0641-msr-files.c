@@ -21,7 +21,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,24 +32,10 @@
 
 #include "msr/intel_regs.h"
 #include "msr/msr.h"
-#include "t/tap.h"
+#include "t/fixture.h"
 
 static char dir[PATH_MAX];
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-static const char *tpath(const char *name)
-{
-	static char buf[8][PATH_MAX];
-	static int i;
-
-	i = (i + 1) % 8;
-	t_path(buf[i], "%s/%s", dir, name);
-	return buf[i];
-}
 
 static struct stat node(mode_t type, unsigned maj, unsigned min)
 {
@@ -158,34 +143,34 @@ static void test_refused_files(void)
 	char spec[PATH_MAX];
 
 	t_path(spec, "%s/cpu/%%u/msr", dir);
-	mkdir(tpath("cpu"), 0700);
-	mkdir(tpath("cpu/0"), 0700);
-	put_file(tpath("victim"), secret);
+	mkdir(t_in(dir, "cpu"), 0700);
+	mkdir(t_in(dir, "cpu/0"), 0700);
+	put_file(t_in(dir, "victim"), secret);
 
-	if (symlink(tpath("victim"), tpath("cpu/0/msr")))
+	if (symlink(t_in(dir, "victim"), t_in(dir, "cpu/0/msr")))
 		perror("symlink");
 	refused(spec, "a symbolic link to a regular file: -ENODEV");
-	put_file(tpath("cpu/0/msr.tmp"), secret);
-	unlink(tpath("cpu/0/msr"));
-	rename(tpath("cpu/0/msr.tmp"), tpath("cpu/0/msr"));
+	put_file(t_in(dir, "cpu/0/msr.tmp"), secret);
+	unlink(t_in(dir, "cpu/0/msr"));
+	rename(t_in(dir, "cpu/0/msr.tmp"), t_in(dir, "cpu/0/msr"));
 	refused(spec, "a regular file: -ENODEV");
-	check_str(get_file(tpath("cpu/0/msr")), secret, "the regular file keeps every byte");
-	unlink(tpath("cpu/0/msr"));
-	if (symlink("/dev/null", tpath("cpu/0/msr")))
+	check_str(get_file(t_in(dir, "cpu/0/msr")), secret, "the regular file keeps every byte");
+	unlink(t_in(dir, "cpu/0/msr"));
+	if (symlink("/dev/null", t_in(dir, "cpu/0/msr")))
 		perror("symlink");
 	refused(spec, "a symbolic link to /dev/null: -ENODEV");
-	unlink(tpath("cpu/0/msr"));
+	unlink(t_in(dir, "cpu/0/msr"));
 	/* A FIFO without a writer: opening it O_RDONLY would block forever;
 	 * it is never opened (alarm: a hang fails the test). */
-	mkfifo(tpath("cpu/0/msr"), 0600);
+	mkfifo(t_in(dir, "cpu/0/msr"), 0600);
 	alarm(20);
 	refused(spec, "a FIFO: -ENODEV, without blocking");
 	alarm(0);
-	unlink(tpath("cpu/0/msr"));
-	mkdir(tpath("cpu/0/msr"), 0700);
+	unlink(t_in(dir, "cpu/0/msr"));
+	mkdir(t_in(dir, "cpu/0/msr"), 0700);
 	refused(spec, "a directory: -ENODEV");
-	rmdir(tpath("cpu/0/msr"));
-	check_str(get_file(tpath("victim")), secret, "the victim keeps every byte");
+	rmdir(t_in(dir, "cpu/0/msr"));
+	check_str(get_file(t_in(dir, "victim")), secret, "the victim keeps every byte");
 }
 
 /* Nodes made with mknod (root, CAP_MKNOD): another device; the msr major
@@ -198,21 +183,21 @@ static void test_mknod(void)
 	int rc;
 
 	t_path(spec, "%s/cpu/%%u/msr", dir);
-	if (mknod(tpath("cpu/0/msr"), S_IFCHR | 0600, makedev(1, 3))) {
+	if (mknod(t_in(dir, "cpu/0/msr"), S_IFCHR | 0600, makedev(1, 3))) {
 		skip(11, "mknod not permitted here (not root, or no CAP_MKNOD)");
 		return;
 	}
 	refused(spec, "a character device 1:3 (/dev/null's): -ENODEV");
-	unlink(tpath("cpu/0/msr"));
-	mknod(tpath("cpu/0/msr"), S_IFCHR | 0600, makedev(MSR_DEV_MAJOR, 1));
+	unlink(t_in(dir, "cpu/0/msr"));
+	mknod(t_in(dir, "cpu/0/msr"), S_IFCHR | 0600, makedev(MSR_DEV_MAJOR, 1));
 	refused(spec, "the msr major with cpu 1's minor at cpu 0's name: -ENODEV");
-	unlink(tpath("cpu/0/msr"));
-	mknod(tpath("cpu/0/msr"), S_IFCHR | 0600, makedev(MSR_DEV_MAJOR, 0));
+	unlink(t_in(dir, "cpu/0/msr"));
+	mknod(t_in(dir, "cpu/0/msr"), S_IFCHR | 0600, makedev(MSR_DEV_MAJOR, 0));
 	msr_open(spec, &dev);
 	rc = msr_open_cpu(dev, 0);
 	ok(rc != -ENODEV, "char 202:0 for cpu 0 passes the check (open: %d)", rc);
 	msr_close(dev);
-	unlink(tpath("cpu/0/msr"));
+	unlink(t_in(dir, "cpu/0/msr"));
 }
 
 /* In a child with real uid 65534 and effective uid 0 (setuid-like):
@@ -243,8 +228,8 @@ static void test_untrusted(void)
 	struct msr_dev *dev = NULL;
 
 	t_path(spec, "%s/cpu/%%u/msr", dir);
-	put_file(tpath("state"), "0 0x38f 0x0\n");
-	t_path(state, "state:%s", tpath("state"));
+	put_file(t_in(dir, "state"), "0 0x38f 0x0\n");
+	t_path(state, "state:%s", t_in(dir, "state"));
 	setenv("SUDO_USER", "alice", 1);
 	check_int(msr_open(spec, &dev), ==, -EPERM, "under sudo: another template: -EPERM");
 	ok(strstr(msr_last_error(), "refused while running under sudo (SUDO_USER=alice)") &&
@@ -279,7 +264,7 @@ static int trace_open(const char *path)
 	uint64_t v;
 	int rc;
 
-	t_path(state, "state:%s", tpath("state"));
+	t_path(state, "state:%s", t_in(dir, "state"));
 	setenv("BARETMA_MSR_TRACE", path, 1);
 	rc = msr_open(state, &dev);
 	unsetenv("BARETMA_MSR_TRACE");
@@ -307,8 +292,8 @@ static int child_trace_new(void)
 
 		if (setresgid(65534, 0, 0) || setresuid(65534, 0, 0))
 			_exit(3);
-		setenv("BARETMA_MSR_TRACE", tpath("trace-setuid"), 1);
-		if (msr_open("/dev/cpu/%u/msr", &dev) || stat(tpath("trace-setuid"), &s))
+		setenv("BARETMA_MSR_TRACE", t_in(dir, "trace-setuid"), 1);
+		if (msr_open("/dev/cpu/%u/msr", &dev) || stat(t_in(dir, "trace-setuid"), &s))
 			_exit(4);
 		msr_close(dev);
 		_exit(s.st_uid == 65534 && s.st_gid == 65534 && (s.st_mode & 07777) == 0600 ? 0 : 5);
@@ -323,71 +308,65 @@ static void test_trace(void)
 	struct stat st;
 	const char *rd = "rd 0 0x38f 0x0\n";
 
-	put_file(tpath("state"), "0 0x38f 0x0\n");
+	put_file(t_in(dir, "state"), "0 0x38f 0x0\n");
 	umask(022);
-	check_int(trace_open(tpath("trace-new")), ==, 0, "a new trace file");
-	ok(!stat(tpath("trace-new"), &st) && (st.st_mode & 07777) == 0600 &&
+	check_int(trace_open(t_in(dir, "trace-new")), ==, 0, "a new trace file");
+	ok(!stat(t_in(dir, "trace-new"), &st) && (st.st_mode & 07777) == 0600 &&
 	   st.st_uid == getuid(), "created 0600, owned by the real uid (mode %o, uid %u)",
 	   (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid);
-	check_str(get_file(tpath("trace-new")), rd, "the access is traced");
-	check_int(trace_open(tpath("trace-new")), ==, 0, "the caller's own file: appended to");
-	check_str(get_file(tpath("trace-new")), "rd 0 0x38f 0x0\nrd 0 0x38f 0x0\n",
+	check_str(get_file(t_in(dir, "trace-new")), rd, "the access is traced");
+	check_int(trace_open(t_in(dir, "trace-new")), ==, 0, "the caller's own file: appended to");
+	check_str(get_file(t_in(dir, "trace-new")), "rd 0 0x38f 0x0\nrd 0 0x38f 0x0\n",
 		  "two lines now");
 
-	put_file(tpath("tvictim"), "victim\n");
-	if (symlink(tpath("tvictim"), tpath("trace-link")))
+	put_file(t_in(dir, "tvictim"), "victim\n");
+	if (symlink(t_in(dir, "tvictim"), t_in(dir, "trace-link")))
 		perror("symlink");
-	check_int(trace_open(tpath("trace-link")), ==, -EPERM, "a symbolic link: -EPERM");
+	check_int(trace_open(t_in(dir, "trace-link")), ==, -EPERM, "a symbolic link: -EPERM");
 	ok(strstr(msr_last_error(), "is a symbolic link: refused") != NULL,
 	   "message: %s", msr_last_error());
-	if (symlink(tpath("no-such-file"), tpath("trace-dangling")))
+	if (symlink(t_in(dir, "no-such-file"), t_in(dir, "trace-dangling")))
 		perror("symlink");
-	check_int(trace_open(tpath("trace-dangling")), ==, -EPERM,
+	check_int(trace_open(t_in(dir, "trace-dangling")), ==, -EPERM,
 		  "a dangling symbolic link: -EPERM (nothing created at its target)");
-	ok(access(tpath("no-such-file"), F_OK) != 0, "  the link's target was not created");
-	if (link(tpath("tvictim"), tpath("trace-hardlink")))
+	ok(access(t_in(dir, "no-such-file"), F_OK) != 0, "  the link's target was not created");
+	if (link(t_in(dir, "tvictim"), t_in(dir, "trace-hardlink")))
 		perror("link");
-	check_int(trace_open(tpath("trace-hardlink")), ==, -EPERM,
+	check_int(trace_open(t_in(dir, "trace-hardlink")), ==, -EPERM,
 		  "a file with another hard link: -EPERM");
-	mkfifo(tpath("trace-fifo"), 0600);
+	mkfifo(t_in(dir, "trace-fifo"), 0600);
 	alarm(20);
-	check_int(trace_open(tpath("trace-fifo")), ==, -EPERM, "a FIFO: -EPERM, without blocking");
+	check_int(trace_open(t_in(dir, "trace-fifo")), ==, -EPERM, "a FIFO: -EPERM, without blocking");
 	alarm(0);
 	ok(strstr(msr_last_error(), "not a regular file") != NULL, "message: %s",
 	   msr_last_error());
 	check_int(trace_open("/dev/null"), ==, -EPERM, "/dev/null: -EPERM");
 	if (geteuid() == 0) {
-		put_file(tpath("trace-other"), "other's\n");
-		chown(tpath("trace-other"), 65534, 65534);
-		check_int(trace_open(tpath("trace-other")), ==, -EPERM,
+		put_file(t_in(dir, "trace-other"), "other's\n");
+		chown(t_in(dir, "trace-other"), 65534, 65534);
+		check_int(trace_open(t_in(dir, "trace-other")), ==, -EPERM,
 			  "a file of uid 65534: -EPERM");
 		ok(strstr(msr_last_error(), "owned by another user than the real uid") != NULL,
 		   "message: %s", msr_last_error());
-		check_str(get_file(tpath("trace-other")), "other's\n", "  nothing appended");
-		put_file(tpath("tvictim2"), "victim\n");
-		chown(tpath("tvictim2"), 65534, 65534);
-		if (symlink(tpath("tvictim2"), tpath("trace-link2")))
+		check_str(get_file(t_in(dir, "trace-other")), "other's\n", "  nothing appended");
+		put_file(t_in(dir, "tvictim2"), "victim\n");
+		chown(t_in(dir, "tvictim2"), 65534, 65534);
+		if (symlink(t_in(dir, "tvictim2"), t_in(dir, "trace-link2")))
 			perror("symlink");
-		check_int(trace_open(tpath("trace-link2")), ==, -EPERM,
+		check_int(trace_open(t_in(dir, "trace-link2")), ==, -EPERM,
 			  "a link to a file of uid 65534: -EPERM");
-		check_str(get_file(tpath("tvictim2")), "victim\n", "  nothing appended to it");
+		check_str(get_file(t_in(dir, "tvictim2")), "victim\n", "  nothing appended to it");
 		check_int(child_trace_new(), ==, 0,
 			  "real uid 65534, effective 0: a new file is 0600 and uid/gid 65534's");
 	} else {
 		skip(6, "not root: cannot give a file to another user");
 	}
-	check_str(get_file(tpath("tvictim")), "victim\n", "the victim keeps every byte");
+	check_str(get_file(t_in(dir, "tvictim")), "victim\n", "the victim keeps every byte");
 }
 
 int main(void)
 {
-	const char *t = getenv("TMPDIR");
-
-	t_path(dir, "%s/baretma-0641.XXXXXX", t && *t ? t : "/tmp");
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	t_scratch(dir, "0641");
 	unsetenv("BARETMA_MSR_TRACE");
 	unsetenv("SUDO_USER");
 	unsetenv("SUDO_UID");
@@ -397,7 +376,7 @@ int main(void)
 	test_mknod();
 	test_untrusted();
 	test_trace();
-	if (nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS))
+	if (t_rm_rf(dir))
 		printf("# could not remove %s\n", dir);
 	return done_testing();
 }

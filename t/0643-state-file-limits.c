@@ -17,7 +17,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,36 +24,12 @@
 #include <unistd.h>
 
 #include "msr/msr.h"
-#include "t/tap.h"
+#include "t/fixture.h"
 
 #define LINES_CAP 1048576u /* 8192 CPUs x 128 lines (README, msr/msr.h) */
 
 static char dir[PATH_MAX];
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-static const char *tpath(const char *name)
-{
-	static char buf[8][PATH_MAX];
-	static int i;
-
-	i = (i + 1) % 8;
-	t_path(buf[i], "%s/%s", dir, name);
-	return buf[i];
-}
-
-static struct msr_dev *open_state(const char *file, int *rc)
-{
-	char spec[PATH_MAX + 8];
-	struct msr_dev *dev = NULL;
-
-	t_path(spec, "state:%s", file);
-	*rc = msr_open(spec, &dev);
-	return dev;
-}
 
 /* @n register lines: line i is "i/128 0x(i%128) 0x(i+1)"; then @extra. */
 static void big_file(const char *path, unsigned n, const char *extra)
@@ -73,14 +48,14 @@ static void big_file(const char *path, unsigned n, const char *extra)
 
 static void test_line_cap(void)
 {
-	const char *f = tpath("big");
+	const char *f = t_in(dir, "big");
 	struct msr_dev *dev;
 	uint64_t v = 0;
 	char want[PATH_MAX + 128];
 	int rc;
 
 	big_file(f, 2000000, NULL);
-	dev = open_state(f, &rc);
+	dev = t_state_open(f, &rc);
 	check_int(rc, ==, -EINVAL, "2,000,000 lines: refused (-EINVAL)");
 	t_path(want, "state file '%s': more than 1048576 lines (the limit: 8192 CPUs x 128 "
 	       "lines; list only the registers the run needs)", f);
@@ -88,7 +63,7 @@ static void test_line_cap(void)
 	ok(dev == NULL, "no handle");
 
 	big_file(f, LINES_CAP, NULL);
-	dev = open_state(f, &rc);
+	dev = t_state_open(f, &rc);
 	check_int(rc, ==, 0, "exactly 1048576 register lines: loads");
 	check_int(msr_read(dev, 0, 0x0, &v), ==, 0, "first register (line 1)");
 	check_u64(v, ==, 1, "  cpu 0 0x0 = 0x1");
@@ -104,7 +79,7 @@ static void test_line_cap(void)
 	msr_close(dev);
 
 	big_file(f, LINES_CAP, "# one more line\n");
-	dev = open_state(f, &rc);
+	dev = t_state_open(f, &rc);
 	check_int(rc, ==, -EINVAL, "1048576 register lines and a comment: refused");
 	ok(strstr(msr_last_error(), "more than 1048576 lines") != NULL, "  the limit named");
 	unlink(f);
@@ -113,12 +88,12 @@ static void test_line_cap(void)
 /* @text must be refused with exactly "state file '<f>': @msg". */
 static void refused(const char *text, const char *msg, const char *name)
 {
-	const char *f = tpath("dup");
+	const char *f = t_in(dir, "dup");
 	char want[PATH_MAX + 256];
 	int rc;
 
 	put_file(f, text);
-	msr_close(open_state(f, &rc));
+	msr_close(t_state_open(f, &rc));
 	check_int(rc, ==, -EINVAL, name);
 	t_path(want, "state file '%s': %s", f, msg);
 	check_str(msr_last_error(), want, "  the message");
@@ -149,14 +124,14 @@ static void test_duplicates(void)
 /* Registers in no particular order are each found. */
 static void test_any_order(void)
 {
-	const char *f = tpath("order");
+	const char *f = t_in(dir, "order");
 	struct msr_dev *dev;
 	uint64_t v = 0;
 	int rc;
 
 	put_file(f, "3 0x38f 0x33\n0 0x390 0x2\n3 0x186 0x31\n0 0x38f 0x1\n"
 		    "1048575 0xffffffff 0xfe\n2 0x0 0x20\n");
-	dev = open_state(f, &rc);
+	dev = t_state_open(f, &rc);
 	check_int(rc, ==, 0, "out of order: loads");
 	check_int(msr_read(dev, 3, 0x38f, &v), ==, 0, "cpu 3 0x38f");
 	check_u64(v, ==, 0x33, "  0x33");
@@ -187,7 +162,7 @@ static unsigned mode_of(const char *path)
  * handle; 0 when @mode could not be set or the write failed. */
 static unsigned mode_after_write(unsigned mode)
 {
-	const char *f = tpath("moded");
+	const char *f = t_in(dir, "moded");
 	struct msr_dev *dev;
 	int rc;
 
@@ -195,7 +170,7 @@ static unsigned mode_after_write(unsigned mode)
 	put_file(f, "0 0x38f 0x0\n");
 	if (chmod(f, mode) || mode_of(f) != mode)
 		return 0;
-	dev = open_state(f, &rc);
+	dev = t_state_open(f, &rc);
 	rc = rc ? rc : msr_write(dev, 0, 0x38f, 0x1);
 	msr_close(dev);
 	return rc ? 0 : mode_of(f);
@@ -212,7 +187,7 @@ static void test_mode(void)
 
 static void test_links(void)
 {
-	const char *f = tpath("real"), *lnk = tpath("link"), *target = tpath("target");
+	const char *f = t_in(dir, "real"), *lnk = t_in(dir, "link"), *target = t_in(dir, "target");
 	const char *text = "0 0x38f 0x0\n", *other = "0 0x38f 0x77\n";
 	struct msr_dev *dev;
 	uint64_t v = 0;
@@ -222,7 +197,7 @@ static void test_links(void)
 	put_file(target, other);
 	if (symlink(target, lnk))
 		perror("symlink");
-	dev = open_state(lnk, &rc);
+	dev = t_state_open(lnk, &rc);
 	check_int(rc, ==, -EPERM, "a symbolic link at the name: refused at open (-EPERM)");
 	t_path(want, "state file '%s' is a symbolic link: refused (writes replace the file at "
 	       "that name; name the file itself)", lnk);
@@ -231,7 +206,7 @@ static void test_links(void)
 
 	/* Opened as a file; then a link to another state file replaces it. */
 	put_file(f, text);
-	dev = open_state(f, &rc);
+	dev = t_state_open(f, &rc);
 	check_int(rc, ==, 0, "the real file opens");
 	unlink(f);
 	if (symlink(target, f))
@@ -247,13 +222,7 @@ static void test_links(void)
 
 int main(void)
 {
-	const char *t = getenv("TMPDIR");
-
-	t_path(dir, "%s/baretma-0643.XXXXXX", t && *t ? t : "/tmp");
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	t_scratch(dir, "0643");
 	unsetenv("BARETMA_MSR_TRACE");
 	unsetenv("SUDO_USER");
 	unsetenv("SUDO_UID");
@@ -262,7 +231,7 @@ int main(void)
 	test_any_order();
 	test_mode();
 	test_links();
-	if (nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS))
+	if (t_rm_rf(dir))
 		printf("# could not remove %s\n", dir);
 	return done_testing();
 }

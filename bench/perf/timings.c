@@ -50,7 +50,7 @@ static double now_s(void)
 static void file_field(const char *path, const char *key, char *buf, size_t n)
 {
 	char line[512];
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 
 	snprintf(buf, n, "?");
 	while (f && fgets(line, sizeof(line), f)) {
@@ -68,7 +68,7 @@ static void file_field(const char *path, const char *key, char *buf, size_t n)
 
 static void loadavg(char *buf, size_t n)
 {
-	FILE *f = fopen("/proc/loadavg", "r");
+	FILE *f = fopen("/proc/loadavg", "re");
 
 	if (!f || !fgets(buf, (int)n, f))
 		snprintf(buf, n, "?");
@@ -169,7 +169,7 @@ static double time_bench(const char *baretma)
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
 		if (null >= 0) {
 			dup2(null, 1);

@@ -1,0 +1,41 @@
+/*
+ * cpu/knobs.h - the kernel's files that baretma reads (cpu/environ.c) and,
+ * with consent, changes (msr/settings.c), named once for every layer.
+ * Paths are as on the machine; every read or write resolves them under the
+ * sysroot (cpu/sysfs.c, $BARETMA_SYSROOT).  Includes nothing.
+ */
+#ifndef BARETMA_KNOBS_H
+#define BARETMA_KNOBS_H
+
+/* User-space RDPMC (CR4.PCE): 0 never, 1 while a perf event is mmapped, 2
+ * always.  The knob lives on the core PMU: "cpu", or on hybrid parts
+ * "cpu_core" and "cpu_atom" (pmu-reference §3.6; arch/x86/events/core.c
+ * set_attr_rdpmc). */
+#define CPU_KNOB_RDPMC_CPU        "/sys/bus/event_source/devices/cpu/rdpmc"
+#define CPU_KNOB_RDPMC_CPU_CORE   "/sys/bus/event_source/devices/cpu_core/rdpmc"
+#define CPU_KNOB_RDPMC_CPU_ATOM   "/sys/bus/event_source/devices/cpu_atom/rdpmc"
+
+/* The core PMU's directory: the kernel's perf driver is there (rdpmc
+ * above; "events/slots" with PERF_METRICS). */
+#define CPU_SYS_CORE_PMU          "/sys/bus/event_source/devices/cpu"
+#define CPU_SYS_CORE_PMU_HYBRID   "/sys/bus/event_source/devices/cpu_core"
+
+/* The NMI watchdog, 0 or 1: 1 holds a counter and rewrites
+ * IA32_PERF_GLOBAL_CTRL under a raw tool (pmu-reference §5.1). */
+#define CPU_KNOB_NMI_WATCHDOG     "/proc/sys/kernel/nmi_watchdog"
+
+/* The msr driver's write filter, "on", "off" or "default" (pmu-reference
+ * §4; arch/x86/kernel/msr.c filter_write), and the module itself. */
+#define CPU_KNOB_MSR_ALLOW_WRITES "/sys/module/msr/parameters/allow_writes"
+#define CPU_SYS_MSR_MODULE        "/sys/module/msr"
+
+/* Kernel lockdown, "none [integrity] confidentiality": the bracketed mode
+ * forbids MSR writes unless "none" (pmu-reference §4; linux
+ * security/lockdown/lockdown.c lockdown_read). */
+#define CPU_KNOB_LOCKDOWN         "/sys/kernel/security/lockdown"
+
+/* The online CPUs, a list such as "0-3,5" (Documentation/ABI/testing/
+ * sysfs-devices-system-cpu). */
+#define CPU_SYS_ONLINE_CPUS       "/sys/devices/system/cpu/online"
+
+#endif

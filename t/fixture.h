@@ -1,0 +1,199 @@
+/*
+ * t/fixture.h - fixtures shared by baretma's C tests (on top of t/tap.h,
+ * which has put_file/get_file).
+ *
+ * Scratch directories and files: t_scratch(buf, "0300") makes a fresh
+ * "$TMPDIR/baretma-0300.XXXXXX" (mkdtemp), t_rm_rf(path) removes a tree
+ * (nftw, links not followed); t_in(dir, name) is "dir/name" (or
+ * "dir/name" for a name starting with '/': a path under a fake root),
+ * t_mkdir_p(path) makes a directory and its parents, t_put_tree(path, text)
+ * writes a file after making its directories.  Texts: t_edit(text, from,
+ * to) is @text with the first @from replaced.  State files (with
+ * msr/msr.h included first): t_state_open(file, &rc) opens "state:FILE".
+ *
+ * Environment: t_env_set(&save, NAME, VALUE or NULL) changes one variable
+ * for a test and t_env_put_back(&save) puts back what was there; with
+ * cpu/cpu.h included first, t_hwloc_dump_env(saved, dir) sets the
+ * environment hwloc needs for a CPUID dump directory (cpu_topo_dump_env),
+ * as the command line does, and t_hwloc_dump_env_put_back(saved, n) undoes
+ * it.  Tests own their process: they may write the environment, the
+ * library may not.
+ */
+#ifndef BARETMA_T_FIXTURE_H
+#define BARETMA_T_FIXTURE_H
+
+#include <ftw.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "t/tap.h"
+
+/* ------------------------------------------------ scratch directories */
+
+/* t_scratch - a fresh directory "$TMPDIR/baretma-@tag.XXXXXX" ($TMPDIR, or
+ * /tmp when unset or empty) in the PATH_MAX array @buf; exit 1 when it
+ * cannot be made. */
+#define t_scratch(buf, tag) t_scratch_((buf), sizeof(buf), (tag))
+static inline char *t_scratch_(char *buf, size_t n, const char *tag)
+{
+	const char *t = getenv("TMPDIR");
+
+	t_path_(buf, n, "%s/baretma-%s.XXXXXX", t && *t ? t : "/tmp", tag);
+	if (!mkdtemp(buf)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	return buf;
+}
+
+static inline int t_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* t_rm_rf - remove @path and all below it, never following a link.
+ * Returns 0, or -1 when something could not be removed. */
+static inline int t_rm_rf(const char *path)
+{
+	return nftw(path, t_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* t_in - "@dir/@name", or "@dir@name" when @name starts with '/' (a path
+ * under a fake root): one of 8 static buffers, reused in turn. */
+static inline const char *t_in(const char *dir, const char *name)
+{
+	static char buf[8][PATH_MAX];
+	static int i;
+
+	i = (i + 1) % 8;
+	t_path(buf[i], "%s%s%s", dir, *name == '/' ? "" : "/", name);
+	return buf[i];
+}
+
+/* t_mkdir_p - make @path and its missing parents (0755). */
+static inline void t_mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+
+	t_path(buf, "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(buf, 0755);
+		*p = '/';
+	}
+	mkdir(buf, 0755);
+}
+
+/* t_put_tree - put_file(@path, @text) after making @path's directories. */
+static inline void t_put_tree(const char *path, const char *text)
+{
+	char dir[PATH_MAX], *slash;
+
+	t_path(dir, "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		t_mkdir_p(dir);
+	}
+	put_file(path, text);
+}
+
+/* ---------------------------------------------------------------- texts */
+
+/* t_edit - @text with the first @from replaced by @to: one of two static
+ * buffers, reused in turn (an edit of an edit works).  A @from not in
+ * @text is a broken fixture: exit 1. */
+static inline const char *t_edit(const char *text, const char *from, const char *to)
+{
+	static char buf[2][16384];
+	static int i;
+	const char *p = strstr(text, from);
+
+	i ^= 1;
+	if (!p) {
+		printf("# fixture edit: '%s' not found\n", from);
+		exit(1);
+	}
+	snprintf(buf[i], sizeof(buf[i]), "%.*s%s%s", (int)(p - text), text, to, p + strlen(from));
+	return buf[i];
+}
+
+#ifdef BARETMA_MSR_H
+/* t_state_open - msr_open("state:@file"); its result in *@rc, the handle
+ * (NULL on failure) returned. */
+static inline struct msr_dev *t_state_open(const char *file, int *rc)
+{
+	char spec[PATH_MAX + 8];
+	struct msr_dev *dev = NULL;
+
+	t_path(spec, "state:%s", file);
+	*rc = msr_open(spec, &dev);
+	return dev;
+}
+#endif
+
+/* ----------------------------------------------------------- environment */
+
+struct t_env {
+	const char *name; /* NULL: nothing to put back */
+	char *old;        /* the value before, NULL when it was unset */
+};
+
+/* t_env_set - set $@name to @value (NULL: unset it), keeping the old value
+ * in @e for t_env_put_back.  Failure is "Bail out!". */
+static inline void t_env_set(struct t_env *e, const char *name, const char *value)
+{
+	const char *old = getenv(name);
+
+	e->name = name;
+	e->old = old ? strdup(old) : NULL;
+	if ((old && !e->old) || (value ? setenv(name, value, 1) : unsetenv(name))) {
+		printf("Bail out! cannot set %s\n", name);
+		exit(1);
+	}
+}
+
+/* t_env_put_back - $@name as it was before t_env_set. */
+static inline void t_env_put_back(struct t_env *e)
+{
+	if (!e->name)
+		return;
+	if (e->old)
+		setenv(e->name, e->old, 1);
+	else
+		unsetenv(e->name);
+	free(e->old);
+	e->name = NULL;
+	e->old = NULL;
+}
+
+#ifdef BARETMA_CPU_H
+/* t_hwloc_dump_env - the environment of cpu_topo_dump_env(@dir), set as
+ * the command line sets it before cpu_machine_open; @saved has
+ * CPU_TOPO_DUMP_ENV_MAX entries.  Returns the count for the put-back. */
+static inline size_t t_hwloc_dump_env(struct t_env *saved, const char *dir)
+{
+	struct cpu_env_var vars[CPU_TOPO_DUMP_ENV_MAX];
+	size_t n = cpu_topo_dump_env(dir, vars);
+
+	for (size_t i = 0; i < n; i++)
+		t_env_set(&saved[i], vars[i].name, vars[i].value);
+	return n;
+}
+
+static inline void t_hwloc_dump_env_put_back(struct t_env *saved, size_t n)
+{
+	while (n-- > 0)
+		t_env_put_back(&saved[n]);
+}
+#endif
+
+#endif
