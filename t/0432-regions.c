@@ -1,5 +1,5 @@
 /*
- * t/0430-regions - the named-region table of the public API (bench/region.h)
+ * t/0432-regions - the named-region table of the public API (bench/region.h)
  * against vectors worked by hand from the slot-weighted method of linux
  * tools/perf/Documentation/topdown.txt (region field slots =
  * slots_b*field_b/255 - slots_a*field_a/255, summed over pairs, divided by
