@@ -1,6 +1,8 @@
 /*
  * bench/avail.c - can Top-down be measured on this CPU, and if not, the
- * first precise reason.  Reads only.
+ * first precise reason: the PMU checks every Top-down source needs
+ * (CPUID, the machine, the MSR backend), then each registered source's own
+ * probe (bench/source.c; RDPMC: bench/source_rdpmc.c).  Reads only.
  */
 #include <errno.h>
 #include <limits.h>
@@ -8,11 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/bench.h"
+#include "bench/source.h"
 #include "msr/intel_regs.h"
-#include "cpu/environ.h"
-#include "cpu/knobs.h"
-#include "msr/rdpmc.h"
 
 static void say(struct bench_avail *a, enum td_unavail why, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -118,46 +117,6 @@ static int check_msr(struct msr_dev *dev, unsigned cpu, struct bench_avail *a)
 	return 0;
 }
 
-const struct bench_rdpmc_ops bench_rdpmc_live = {
-	.sysfs_value = cpu_env_rdpmc,
-	.enable_self = rdpmc_enable_self,
-	.disable_self = rdpmc_disable_self,
-	.probe = rdpmc_probe,
-};
-
-/*
- * With rdpmc = 1 the kernel sets CR4.PCE only while a task whose mm has a
- * perf event mmapped runs (pmu-reference §3.6: x86_pmu_event_mapped ->
- * mm->context.perf_rdpmc_allowed, cr4_update_pce): the probe fails until
- * this process holds such a mapping, so the key is made BEFORE probing
- * (perf's own rdpmc tests do the same).  The probe's child shares the mm
- * (CLONE_VM, msr/rdpmc_probe.c), so it probes under that permission.
- */
-int bench_rdpmc_decide(const struct bench_rdpmc_ops *ops, int *key, struct bench_avail *a)
-{
-	int rc;
-
-	a->rdpmc_key_err = 0;
-	if (a->rdpmc_sysfs == 1 && *key < 0) {
-		rc = ops->enable_self(key);
-		if (rc) {
-			*key = -1;
-			a->rdpmc_key_err = rc;
-		}
-	}
-	/* RDPMC only matters once the counters exist: probe SLOTS then METRICS */
-	rc = ops->probe(RDPMC_ECX_SLOTS);
-	if (!rc)
-		rc = ops->probe(RDPMC_PERF_METRICS);
-	a->rdpmc_ok = rc == 0;
-	/* a key that did not help is not kept (it holds a perf event) */
-	if (!a->rdpmc_ok && *key >= 0) {
-		ops->disable_self(*key);
-		*key = -1;
-	}
-	return 0;
-}
-
 /* A dump's CPU behind this machine's device: the device cannot reach it. */
 static int check_machine(const struct cpu_machine *m, struct msr_dev *dev, unsigned cpu,
 			 struct bench_avail *a)
@@ -183,12 +142,9 @@ int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *
 	if (check_cpuid(ci, cpu, out) || check_machine(m, dev, cpu, out) ||
 	    check_msr(dev, cpu, out))
 		return 0;
-	/* RDPMC reads the CPU this process runs on: never a dump's CPU. */
-	if (cpu_machine_is_dump(m)) {
-		out->rdpmc_dump = true;
-		return 0;
-	}
-	return bench_rdpmc_decide(ops, key, out);
+	/* The PMU can be programmed: what each source needs beyond it (RDPMC) */
+	return source_probe_all(&(struct source_env){ .machine = m, .rdpmc = ops, .key = key },
+				out);
 }
 
 int bench_topdown_check(const struct cpu_machine *m, const struct cpu_info *ci, unsigned cpu,
@@ -201,33 +157,4 @@ int bench_topdown_check(const struct cpu_machine *m, const struct cpu_info *ci, 
 	if (key >= 0)
 		bench_rdpmc_live.disable_self(key);
 	return rc;
-}
-
-/*
- * bench_rdpmc_reason - the reason RDPMC cannot be used, for messages.
- */
-void bench_rdpmc_reason(const struct bench_avail *a, char *buf, size_t n)
-{
-	/* baretma never changes the setting without --rdpmc-always: name it */
-	if (a->rdpmc_dump)
-		snprintf(buf, n, "RDPMC reads the counters of the CPU baretma runs on, not "
-			 "those of a CPUID dump's CPU (a dry run measures through the MSR "
-			 "backend: --backend msr with BARETMA_MSR=state:FILE)");
-	else if (a->rdpmc_sysfs == 1 && a->rdpmc_key_err)
-		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; "
-			 CPU_KNOB_RDPMC_CPU " = 1: user RDPMC needs a perf "
-			 "event of this process mmapped, and perf_event_open/mmap of one failed: "
-			 "%s (check /proc/sys/kernel/perf_event_paranoid; try: --rdpmc-always, "
-			 "which sets it to 2 for the run and puts it back)",
-			 strerror(-a->rdpmc_key_err));
-	else if (a->rdpmc_sysfs >= 0)
-		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; "
-			 CPU_KNOB_RDPMC_CPU " = %d%s)", a->rdpmc_sysfs,
-			 a->rdpmc_sysfs == 0 ? ": user RDPMC disabled (try: --rdpmc-always, "
-			 "which sets it to 2 for the run and puts it back, or --backend msr)" :
-			 a->rdpmc_sysfs == 1 ? ", even with a perf event of this process mmapped "
-			 "(try: --rdpmc-always, which sets it to 2 for the run and puts it back)" : "");
-	else
-		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; no "
-			 CPU_KNOB_RDPMC_CPU ": %s)", strerror(-a->rdpmc_sysfs));
 }

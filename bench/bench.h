@@ -1,6 +1,7 @@
 /*
  * bench/bench.h - the harness: known-answer kernels, the measurement loop
- * with its counter backends, Top-down availability, statistics, output.
+ * (on a session, bench/session.h, whose counter sources are in
+ * bench/source.h), Top-down availability, statistics, output.
  * Library code: never prints to the terminal by itself (output functions
  * write to the FILE* they are given), never exits; 0 or -errno.
  */
@@ -107,36 +108,10 @@ enum bench_backend_id {
 	/* BENCH_BACKEND_PERF comes later: perf_event_open slots + topdown-* group */
 };
 
-/* bench_backend_name / bench_backend_parse - "auto", "rdpmc", "msr", "tsc". */
-/* bench_backend_get - the counter source of @id (bench/backends.c), NULL
- * for BENCH_BACKEND_AUTO. */
-const struct bench_backend *bench_backend_get(enum bench_backend_id id);
+/* bench_backend_name / bench_backend_parse - "auto" and the names of the
+ * registered counter sources (bench/source.c): "rdpmc", "msr", "tsc". */
 const char *bench_backend_name(enum bench_backend_id id);
 int bench_backend_parse(const char *s, enum bench_backend_id *id); /* 0 or -EINVAL */
-
-/* One bracket reading. */
-struct bench_reading {
-	uint64_t tsc;     /* TSC ticks */
-	uint64_t slots;   /* TOPDOWN.SLOTS (0 when the backend has no Top-down) */
-	uint64_t metrics; /* IA32_PERF_METRICS */
-};
-
-struct bench_session;
-
-/*
- * Counter backend operations.  A perf_event backend fits the same shape:
- * start() opens and mmaps the group, reset() is PERF_EVENT_IOC_RESET,
- * read() is the mmap/RDPMC read, stop() closes.
- */
-struct bench_backend {
-	enum bench_backend_id id;
-	const char *name;
-	bool topdown;                            /* read() fills slots/metrics */
-	int (*start)(struct bench_session *s);   /* program counters; 0 or -errno */
-	int (*reset)(struct bench_session *s);   /* before each repetition, outside the bracket */
-	void (*read)(struct bench_session *s, struct bench_reading *r); /* inside the bracket */
-	int (*stop)(struct bench_session *s);    /* restore everything start() changed */
-};
 
 /* ----------------------------------------------------------- availability */
 
@@ -351,39 +326,9 @@ struct bench_result {
 	} overflow;
 };
 
-/* The first change the tamper check saw (message built at the end). */
-struct bench_tamper_seen {
-	bool seen;
-	int err;                 /* -errno when the check could not read */
-	const char *kernel;
-	uint64_t fcc_from, fcc_to, gc_from, gc_to;
-};
-
-struct bench_session {
-	const struct bench_options *opt;
-	struct bench_result *res;
-	struct msr_dev *dev;
-	struct pmu_saved saved;
-	struct pmu_config cfg;   /* as programmed (pmu_verify checks against it) */
-	uint64_t prog_fcc, prog_gc; /* as programmed (pmu_saved.prog_*) */
-	uint64_t gc_now;         /* IA32_PERF_GLOBAL_CTRL as last read (the frozen
-				  * reset writes it back) */
-	uint64_t ovf_pending;    /* GLOBAL_STATUS bits 35/48 seen, cleared by the
-				  * next reset */
-	int ovf_err;             /* first -errno reading GLOBAL_STATUS, or 0 */
-	struct journal *journal; /* the run's journal, or NULL (pmu_restore) */
-	const struct bench_backend *be;
-	int perf_fd;             /* rdpmc=1 key of bench_rdpmc_decide, -1 if none;
-				  * dropped by bench_close */
-	const struct cpu_machine *machine; /* opt->machine, or own_machine */
-	struct cpu_machine *own_machine;   /* opened by bench_open (opt->machine NULL) */
-	hwloc_topology_t topo;   /* the described machine's (borrowed), NULL for a
-				  * single-file dump */
-	size_t note_base;        /* res->note's length before the backend choice */
-	const struct bench_kernel *sel[64];
-	size_t nsel;
-	struct bench_tamper_seen tamper;
-};
+/* A run of the built-in kernels (bench/measure.c) on a session
+ * (bench/session.h). */
+struct bench_session;
 
 /*
  * A run in three steps, so that the command line can take locks, check

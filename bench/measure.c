@@ -1,9 +1,12 @@
 /*
- * bench/measure.c - the measurement loop (its counter sources are in
- * bench/backends.c), the checks between repetitions, the statistics.
+ * bench/measure.c - the harness: the built-in kernels run on a session
+ * (bench/session.h: the CPU, the counter source, its bracketed pairs and
+ * checks), with warm-up, repetitions, the bookkeeping of the checks
+ * between repetitions, and the statistics.  It touches no MSR and no
+ * source itself.
  *
  * Per kernel: warm-up repetitions, then N measured ones.  Before each
- * repetition, outside the bracket, the backend resets fixed counter 3 and
+ * repetition, outside the bracket, the source resets fixed counter 3 and
  * then IA32_PERF_METRICS (kernel order, pmu-reference §3.1) with both
  * frozen (pmu_reset_frozen: as the kernel, never with the counters live),
  * so every region starts near zero and the 8-bit fields keep their
@@ -36,15 +39,12 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "bench/bench.h"
+#include "bench/session.h"
 #include "msr/intel_regs.h"
-#include "msr/rdpmc.h"
 
 /* ------------------------------------------------------ per-rep samples */
 
@@ -58,83 +58,83 @@ struct rep_sample {
 	bool overflow;              /* GLOBAL_STATUS bit 35 or 48 after it */
 };
 
-/*
- * The tamper check (outside the bracket): true when FC3 and PERF_METRICS
- * are still as programmed.  The first change is kept for the message.
- * IA32_PERF_GLOBAL_CTRL as read goes to s->gc_now (the next reset writes
- * it back after its frozen window).
- */
-static bool untouched(struct bench_session *s, const struct bench_kernel *k)
+/* The first change the tamper check saw (message built at the end). */
+struct bench_tamper_seen {
+	bool seen;
+	int err;                 /* -errno when the check could not read */
+	const char *kernel;
+	uint64_t fcc_from, fcc_to, gc_from, gc_to;
+};
+
+/* A run of the built-in kernels on one session. */
+struct bench_session {
+	const struct bench_options *opt;
+	struct bench_result *res;
+	struct session *ses;
+	const struct bench_kernel *sel[64];
+	size_t nsel;
+	struct bench_tamper_seen tamper;
+	int ovf_err;             /* first -errno reading GLOBAL_STATUS, or 0 */
+};
+
+/* The tamper check's verdict: true when the counters were changed.  The
+ * first change is kept for the message. */
+static bool tampered(struct bench_session *s, const struct bench_kernel *k,
+		     const struct source_check *chk)
 {
 	struct bench_tamper_seen *t = &s->tamper;
-	uint64_t fcc = 0, gc = 0;
-	int rc;
 
-	if (!s->be->topdown)
-		return true;
-	rc = pmu_verify(s->dev, s->res->cpu_used, &s->cfg, &fcc, &gc);
-	if (rc >= 0)
-		s->gc_now = gc;
-	if (rc == 0)
-		return true;
-	if (!t->seen) {
-		*t = (struct bench_tamper_seen){ .seen = true, .err = rc < 0 ? rc : 0,
-			.kernel = k->name, .fcc_from = s->prog_fcc, .fcc_to = fcc,
-			.gc_from = s->prog_gc, .gc_to = gc };
-	}
-	return false;
+	if (!chk->tampered)
+		return false;
+	if (!t->seen)
+		*t = (struct bench_tamper_seen){ .seen = true, .err = chk->tamper_err,
+			.kernel = k->name, .fcc_from = chk->fcc_from, .fcc_to = chk->fcc_to,
+			.gc_from = chk->gc_from, .gc_to = chk->gc_to };
+	return true;
 }
 
-/*
- * The overflow check (outside the bracket): true when fixed counter 3 or
- * PERF_METRICS overflowed (or GLOBAL_STATUS could not be read: a check that
- * could not be made is not a pass).  The bits seen are cleared by the next
- * reset (s->ovf_pending).
- */
-static bool overflowed(struct bench_session *s)
+/* The overflow check's verdict (or GLOBAL_STATUS could not be read: a
+ * check that could not be made is not a pass); the first error is kept. */
+static bool overflowed(struct bench_session *s, const struct source_check *chk)
 {
-	uint64_t bits = 0;
-	int rc;
-
-	if (!s->be->topdown)
-		return false;
-	rc = pmu_read_overflow(s->dev, s->res->cpu_used, s->cfg.perf_metrics, &bits);
-	if (rc && !s->ovf_err)
-		s->ovf_err = rc;
-	s->ovf_pending |= bits;
-	return rc || bits;
+	if (chk->overflow_err && !s->ovf_err)
+		s->ovf_err = chk->overflow_err;
+	return chk->overflow;
 }
 
 /* Run one kernel: warm-up, then reps samples. */
 static int run_kernel(struct bench_session *s, const struct bench_kernel *k,
 		      struct bench_kernel_ctx *c, struct rep_sample *out, unsigned reps)
 {
-	const struct bench_backend *be = s->be;
+	struct session *ses = s->ses;
+	bool topdown = session_topdown(ses);
 	int level = s->res->level ? s->res->level : 1;
-	bool before = untouched(s, k), after;
+	struct source_check chk;
+	bool before, after;
 	int rc;
 
+	session_check(ses, SOURCE_CHECK_TAMPER, &chk);
+	before = !tampered(s, k, &chk);
 	for (unsigned i = 0; i < s->opt->warmup + reps; i++) {
-		struct bench_reading a, b;
+		struct baretma_reading a, b;
 		struct td_result r;
 
-		rc = be->reset(s);
+		rc = session_begin(ses, &a);
 		if (rc)
 			return rc;
-		be->read(s, &a);
 		k->run(c);
-		be->read(s, &b);
-		after = untouched(s, k);
-		bool tampered = !before || !after;
-		bool overflow = overflowed(s);
+		session_end(ses, &b, &chk);
+		after = !tampered(s, k, &chk);
+		bool bad = !before || !after;
+		bool overflow = overflowed(s, &chk);
 		before = after;
 		if (i < s->opt->warmup)
 			continue;
 		struct rep_sample *o = &out[i - s->opt->warmup];
 		o->tsc = (double)(b.tsc - a.tsc);
-		if (!be->topdown)
+		if (!topdown)
 			continue;
-		o->tampered = tampered;
+		o->tampered = bad;
 		o->overflow = overflow;
 		td_decode_region(a.slots, a.metrics, b.slots, b.metrics, level, &r);
 		o->slots = r.slots;
@@ -268,21 +268,6 @@ out:
 
 /* ------------------------------------------------------------- the run */
 
-/* TSC ticks per second against CLOCK_MONOTONIC over ~20 ms. */
-static uint64_t tsc_hz_estimate(void)
-{
-	struct timespec t0, t1, nap = { 0, 20 * 1000 * 1000 };
-	uint64_t c0, c1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	c0 = rdtsc_fenced();
-	nanosleep(&nap, NULL);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	c1 = rdtsc_fenced();
-	double sec = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-	return sec > 0 ? (uint64_t)((double)(c1 - c0) / sec) : 0;
-}
-
 /* Resolve --kernel LIST to table entries; the empty bracket always runs first. */
 static int select_kernels(const char *list, const struct bench_kernel **sel, size_t *n)
 {
@@ -318,102 +303,6 @@ static int select_kernels(const char *list, const struct bench_kernel **sel, siz
 	return 0;
 }
 
-/* A requested CPU without PERF_METRICS on a part that has it elsewhere (a
- * hybrid E-core) is refused when Top-down is wanted (any backend but tsc),
- * before anything is pinned or touched. */
-static int check_requested(const struct bench_options *opt, struct bench_result *res)
-{
-	if (opt->cpu < 0 || opt->backend == BENCH_BACKEND_TSC ||
-	    cpu_topdown_check_cpu(&res->cpu, (unsigned)opt->cpu, NULL) != -EOPNOTSUPP)
-		return 0;
-	res->cpu_used = (unsigned)opt->cpu;
-	return -EOPNOTSUPP;
-}
-
-static void note_add(struct bench_result *res, const char *text)
-{
-	size_t used = strlen(res->note);
-
-	snprintf(res->note + used, sizeof(res->note) - used, "%s%s", used ? "; " : "", text);
-}
-
-/* Pin to the chosen CPU of this machine.  A CPUID dump's CPU numbers are
- * another machine's (and a live run beside $HWLOC_CPUID_PATH chose in a
- * foreign topology): chosen there, never bound to; the kernels run where
- * the scheduler puts them (a dry run). */
-static int pin(const struct bench_session *s, struct bench_result *res)
-{
-	char text[600];
-
-	if (cpu_machine_can_pin(s->machine))
-		return cpu_machine_pin(s->machine, res->cpu_used, &res->membind_ok);
-	if (cpu_machine_is_dump(s->machine))
-		snprintf(text, sizeof(text), "not pinned: cpu %u is a CPU of the CPUID dump "
-			 "'%s', not of this machine (dry run)", res->cpu_used,
-			 cpu_machine_name(s->machine));
-	else
-		snprintf(text, sizeof(text), "not pinned: cpu %u was chosen in a topology that "
-			 "is not this machine's ($HWLOC_CPUID_PATH)", res->cpu_used);
-	note_add(res, text);
-	return 0;
-}
-
-/* --rdpmc-always will set rdpmc to 2: a probe that failed at 0 or 1 does
- * not rule RDPMC out yet (bench_recheck decides). */
-static bool rdpmc_promised(const struct bench_session *s)
-{
-	const struct bench_avail *a = &s->res->avail;
-
-	return s->opt->rdpmc_always && a->why == TD_OK && !a->rdpmc_ok && !a->rdpmc_dump &&
-	       a->rdpmc_sysfs >= 0 && a->rdpmc_sysfs != 2;
-}
-
-/* Pick the backend from the request and what is available. */
-static int choose_backend(struct bench_session *s)
-{
-	struct bench_result *res = s->res;
-	struct bench_avail *a = &res->avail;
-	enum bench_backend_id want = s->opt->backend;
-	bool rdpmc = a->rdpmc_ok || rdpmc_promised(s);
-	char why[400];
-
-	res->rdpmc_pending = false;
-	res->note[s->note_base] = '\0';
-	if (want == BENCH_BACKEND_TSC || (want == BENCH_BACKEND_AUTO && a->why != TD_OK)) {
-		res->backend = BENCH_BACKEND_TSC;
-		if (a->why == TD_OK)
-			snprintf(a->reason, sizeof(a->reason), "not measured: --backend tsc "
-				 "was requested (level %d is available)", a->level);
-	} else if (a->why != TD_OK) {
-		return -ENODEV; /* rdpmc/msr requested: a->reason says why not */
-	} else if (want == BENCH_BACKEND_MSR || (want == BENCH_BACKEND_AUTO && !rdpmc)) {
-		res->backend = BENCH_BACKEND_MSR;
-		if (!a->rdpmc_ok) {
-			bench_rdpmc_reason(a, why, sizeof(why));
-			note_add(res, why);
-		}
-	} else if (!rdpmc) {
-		bench_rdpmc_reason(a, a->reason, sizeof(a->reason));
-		a->why = TD_RDPMC_FAULT;
-		return -ENODEV;
-	} else {
-		res->backend = BENCH_BACKEND_RDPMC;
-		res->rdpmc_pending = !a->rdpmc_ok;
-	}
-	s->be = bench_backend_get(res->backend);
-	res->level = s->be->topdown ? a->level : 0;
-	if (s->be->topdown && s->opt->level) {
-		if (s->opt->level > a->level) {
-			snprintf(a->reason, sizeof(a->reason), "--level %d requested but cpu %u "
-				 "has only level %d in IA32_PERF_METRICS", s->opt->level,
-				 res->cpu_used, a->level);
-			return -EINVAL;
-		}
-		res->level = s->opt->level;
-	}
-	return 0;
-}
-
 /* Measure one kernel into @kr (setup, samples, teardown). */
 static int measure_one(struct bench_session *s, const struct bench_kernel *k,
 		       struct bench_kernel_ctx *c, struct bracket_cost *bc,
@@ -427,7 +316,7 @@ static int measure_one(struct bench_session *s, const struct bench_kernel *k,
 	if (!v)
 		return rc;
 	kr->kernel = k;
-	kr->topdown = s->be->topdown;
+	kr->topdown = session_topdown(s->ses);
 	c->priv = NULL;
 	rc = k->setup ? k->setup(c) : 0;
 	if (rc)
@@ -447,82 +336,69 @@ out:
 	return rc;
 }
 
-/* Identify the machine described, choose the CPU among its CPUs and pin
- * (this machine only), open the MSR backend, decide availability and
- * backend.  hwloc's CPU kinds disagreeing with CPUID's is a warning
- * (res->kinds_warning), never a failure. */
-static int prepare(struct bench_session *s)
+/* res mirrors what the session found and chose. */
+static void take_info(struct bench_session *s)
 {
-	const struct cpu_machine *m = s->machine;
+	const struct session_info *in;
 	struct bench_result *res = s->res;
-	int rc, cpu;
 
-	s->topo = cpu_machine_topo(m);
-	rc = bench_identify(m, NULL, -1, &res->cpu);
-	if (!rc)
-		rc = check_requested(s->opt, res);
-	if (rc)
-		return rc;
-	cpu_machine_check_kinds(m, &res->cpu, res->kinds_warning, sizeof(res->kinds_warning));
-	cpu = cpu_machine_choose(m, &res->cpu, s->opt->cpu);
-	if (cpu < 0)
-		return cpu;
-	res->cpu_used = (unsigned)cpu;
-	rc = pin(s, res);
-	if (rc)
-		return rc;
-	if (msr_open(NULL, &s->dev))
-		s->dev = NULL;
-	if (s->dev && (rc = bench_identify(m, s->dev, cpu, &res->cpu)))
-		return rc;
-	s->note_base = strlen(res->note);
-	bench_topdown_check_ops(m, &res->cpu, res->cpu_used, s->dev, &bench_rdpmc_live,
-				&s->perf_fd, &res->avail);
-	res->tsc_hz = tsc_hz_estimate();
-	return choose_backend(s);
+	if (!s->ses)
+		return;
+	in = session_info(s->ses);
+	res->cpu = in->cpu;
+	res->cpu_used = in->cpu_used;
+	res->membind_ok = in->membind_ok;
+	res->backend = in->backend;
+	res->avail = in->avail;
+	res->level = in->level;
+	res->tsc_hz = in->tsc_hz;
+	res->rdpmc_pending = in->rdpmc_pending;
+	memcpy(res->note, in->note, sizeof(res->note));
+	memcpy(res->kinds_warning, in->kinds_warning, sizeof(res->kinds_warning));
 }
 
 int bench_open(const struct bench_options *opt, struct bench_result *res,
 	       struct bench_session **out)
 {
 	struct bench_session *s = calloc(1, sizeof(*s));
+	struct session_options so = {
+		.cpu = opt->cpu, .backend = opt->backend, .level = opt->level,
+		.user_only = opt->user_only, .force = opt->force,
+		.rdpmc_always = opt->rdpmc_always, .machine = opt->machine,
+	};
 	int rc;
 
 	memset(res, 0, sizeof(*res));
 	*out = s;
 	if (!s)
 		return -ENOMEM;
-	*s = (struct bench_session){ .opt = opt, .res = res, .perf_fd = -1,
-				     .machine = opt->machine };
+	*s = (struct bench_session){ .opt = opt, .res = res };
 	if (opt->reps == 0 || opt->reps > BENCH_MAX_REPS || opt->warmup > BENCH_MAX_REPS)
 		return -ERANGE;
 	rc = select_kernels(opt->kernels, s->sel, &s->nsel);
 	if (rc)
 		return rc;
-	if (!s->machine) {
-		rc = cpu_machine_open(NULL, &s->own_machine, NULL, 0);
-		if (rc)
-			return rc;
-		s->machine = s->own_machine;
-	}
-	return prepare(s);
+	rc = session_open(&so, &s->ses);
+	take_info(s);
+	return rc;
 }
 
 bool bench_session_programs(const struct bench_session *s)
 {
-	return s && s->be && s->be->topdown;
+	return s && session_writes_msrs(s->ses);
 }
 
 struct msr_dev *bench_session_dev(const struct bench_session *s)
 {
-	return s ? s->dev : NULL;
+	return s ? session_dev(s->ses) : NULL;
 }
 
 int bench_recheck(struct bench_session *s)
 {
-	bench_topdown_check_ops(s->machine, &s->res->cpu, s->res->cpu_used, s->dev,
-				&bench_rdpmc_live, &s->perf_fd, &s->res->avail);
-	return choose_backend(s);
+	int rc = session_recheck(s->ses);
+
+	take_info(s);
+	return rc;
 }
 
 /* The tamper message from the first change seen and the samples lost. */
@@ -592,16 +468,16 @@ int bench_measure(struct bench_session *s, struct journal *j)
 	bool started = false;
 	int rc;
 
-	s->journal = j;
 	res->kernels = calloc(s->nsel, sizeof(*res->kernels));
 	if (!res->kernels)
 		return -ENOMEM;
-	rc = s->be->start(s);
+	rc = session_program(s->ses, j);
+	take_info(s); /* the reason of -EBUSY */
 	if (rc)
 		goto out;
 	started = true;
 	c.cpu = res->cpu_used;
-	c.llc_bytes = cpu_llc_bytes(s->topo, res->cpu_used);
+	c.llc_bytes = cpu_llc_bytes(cpu_machine_topo(session_machine(s->ses)), res->cpu_used);
 	for (size_t i = 0; i < s->nsel && !rc; i++) {
 		rc = measure_one(s, s->sel[i], &c, &bc, &res->kernels[i]);
 		res->nkernels = i + 1;
@@ -618,7 +494,7 @@ int bench_measure(struct bench_session *s, struct journal *j)
 	overflow_message(s);
 out:
 	if (started) {
-		int rc2 = s->be->stop(s);
+		int rc2 = session_stop(s->ses);
 		if (!rc)
 			rc = rc2;
 	}
@@ -629,11 +505,7 @@ void bench_close(struct bench_session *s)
 {
 	if (!s)
 		return;
-	/* the rdpmc=1 key (bench_rdpmc_decide) lives as long as the session */
-	if (s->perf_fd >= 0)
-		bench_rdpmc_live.disable_self(s->perf_fd);
-	msr_close(s->dev);
-	cpu_machine_free(s->own_machine); /* s->topo is the machine's */
+	session_close(s->ses);
 	free(s);
 }
 

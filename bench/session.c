@@ -1,0 +1,245 @@
+/*
+ * bench/session.c - one measuring session (bench/session.h): the machine,
+ * the CPU, the pinning, the MSR backend, availability, the counter source
+ * and its bracketed pairs.  No kernels here (bench/measure.c), no locks or
+ * journal (the caller's).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench/session.h"
+#include "msr/rdpmc.h"
+
+static void note_add(struct session_info *in, const char *text)
+{
+	size_t used = strlen(in->note);
+
+	snprintf(in->note + used, sizeof(in->note) - used, "%s%s", used ? "; " : "", text);
+}
+
+/* TSC ticks per second against CLOCK_MONOTONIC over ~20 ms. */
+static uint64_t tsc_hz_estimate(void)
+{
+	struct timespec t0, t1, nap = { 0, 20 * 1000 * 1000 };
+	uint64_t c0, c1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	c0 = rdtsc_fenced();
+	nanosleep(&nap, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	c1 = rdtsc_fenced();
+	double sec = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	return sec > 0 ? (uint64_t)((double)(c1 - c0) / sec) : 0;
+}
+
+/* A requested CPU without PERF_METRICS on a part that has it elsewhere (a
+ * hybrid E-core) is refused when Top-down is wanted (any backend but tsc),
+ * before anything is pinned or touched. */
+static int check_requested(const struct session_options *o, struct session_info *in)
+{
+	if (o->cpu < 0 || o->backend == BENCH_BACKEND_TSC ||
+	    cpu_topdown_check_cpu(&in->cpu, (unsigned)o->cpu, NULL) != -EOPNOTSUPP)
+		return 0;
+	in->cpu_used = (unsigned)o->cpu;
+	return -EOPNOTSUPP;
+}
+
+/* Pin to the chosen CPU of this machine.  A CPUID dump's CPU numbers are
+ * another machine's (and a live run beside $HWLOC_CPUID_PATH chose in a
+ * foreign topology): chosen there, never bound to; the kernels run where
+ * the scheduler puts them (a dry run). */
+static int pin(const struct session *s, struct session_info *in)
+{
+	char text[600];
+
+	if (cpu_machine_can_pin(s->machine))
+		return cpu_machine_pin(s->machine, in->cpu_used, &in->membind_ok);
+	if (cpu_machine_is_dump(s->machine))
+		snprintf(text, sizeof(text), "not pinned: cpu %u is a CPU of the CPUID dump "
+			 "'%s', not of this machine (dry run)", in->cpu_used,
+			 cpu_machine_name(s->machine));
+	else
+		snprintf(text, sizeof(text), "not pinned: cpu %u was chosen in a topology that "
+			 "is not this machine's ($HWLOC_CPUID_PATH)", in->cpu_used);
+	note_add(in, text);
+	return 0;
+}
+
+/* Open @ops as the session's source (the one chosen before, never
+ * programmed, is closed: the choice is made again by session_recheck). */
+static int use_source(struct session *s, const struct counter_source_ops *ops)
+{
+	struct source_params p = {
+		.dev = s->dev, .cpu = s->info.cpu_used,
+		.kind = cpu_info_kind_of(&s->info.cpu, s->info.cpu_used),
+		.user_only = s->opt.user_only, .force = s->opt.force,
+	};
+	int rc;
+
+	if (s->src.open && s->src.ops == ops)
+		return 0;
+	session_stop(s);
+	s->src = (struct counter_source){ .ops = ops, .read_inline = ops->read_inline, .p = p };
+	rc = ops->open(&s->src, &p);
+	s->src.open = !rc;
+	return rc;
+}
+
+/* Choose the source from the request and what is available; the level. */
+static int choose(struct session *s)
+{
+	struct session_info *in = &s->info;
+	struct bench_avail *a = &in->avail;
+	struct source_choice c;
+	int rc;
+
+	in->rdpmc_pending = false;
+	in->note[s->note_base] = '\0';
+	rc = source_choose(s->opt.backend, s->opt.rdpmc_always, a, &c);
+	if (rc)
+		return rc; /* a->reason says why */
+	if (c.note[0])
+		note_add(in, c.note);
+	in->backend = c.src->id;
+	in->rdpmc_pending = c.pending;
+	rc = use_source(s, c.src);
+	if (rc)
+		return rc;
+	in->level = c.src->topdown ? a->level : 0;
+	if (c.src->topdown && s->opt.level) {
+		if (s->opt.level > a->level) {
+			snprintf(a->reason, sizeof(a->reason), "--level %d requested but cpu %u "
+				 "has only level %d in IA32_PERF_METRICS", s->opt.level,
+				 in->cpu_used, a->level);
+			return -EINVAL;
+		}
+		in->level = s->opt.level;
+	}
+	return 0;
+}
+
+/* What can be measured on the CPU chosen, by which source. */
+static int decide(struct session *s)
+{
+	bench_topdown_check_ops(s->machine, &s->info.cpu, s->info.cpu_used, s->dev,
+				&bench_rdpmc_live, &s->key, &s->info.avail);
+	return 0;
+}
+
+/* Identify the machine described, choose the CPU among its CPUs and pin
+ * (this machine only), open the MSR backend, decide availability and the
+ * source.  hwloc's CPU kinds disagreeing with CPUID's is a warning
+ * (info.kinds_warning), never a failure. */
+static int prepare(struct session *s)
+{
+	const struct cpu_machine *m = s->machine;
+	struct session_info *in = &s->info;
+	int rc, cpu;
+
+	rc = bench_identify(m, NULL, -1, &in->cpu);
+	if (!rc)
+		rc = check_requested(&s->opt, in);
+	if (rc)
+		return rc;
+	cpu_machine_check_kinds(m, &in->cpu, in->kinds_warning, sizeof(in->kinds_warning));
+	cpu = cpu_machine_choose(m, &in->cpu, s->opt.cpu);
+	if (cpu < 0)
+		return cpu;
+	in->cpu_used = (unsigned)cpu;
+	rc = pin(s, in);
+	if (rc)
+		return rc;
+	if (msr_open(NULL, &s->dev))
+		s->dev = NULL;
+	if (s->dev && (rc = bench_identify(m, s->dev, cpu, &in->cpu)))
+		return rc;
+	s->note_base = strlen(in->note);
+	decide(s);
+	in->tsc_hz = tsc_hz_estimate();
+	return choose(s);
+}
+
+int session_open(const struct session_options *o, struct session **out)
+{
+	struct session *s = calloc(1, sizeof(*s));
+	int rc;
+
+	*out = s;
+	if (!s)
+		return -ENOMEM;
+	s->opt = *o;
+	s->key = -1;
+	s->machine = o->machine;
+	if (!s->machine) {
+		rc = cpu_machine_open(NULL, &s->own_machine, NULL, 0);
+		if (rc)
+			return rc;
+		s->machine = s->own_machine;
+	}
+	return prepare(s);
+}
+
+const struct session_info *session_info(const struct session *s)
+{
+	return &s->info;
+}
+
+int session_recheck(struct session *s)
+{
+	decide(s);
+	return choose(s);
+}
+
+bool session_writes_msrs(const struct session *s)
+{
+	return s && s->src.ops && s->src.ops->writes_msrs;
+}
+
+bool session_topdown(const struct session *s)
+{
+	return s && s->src.ops && s->src.ops->topdown;
+}
+
+struct msr_dev *session_dev(const struct session *s)
+{
+	return s ? s->dev : NULL;
+}
+
+const struct cpu_machine *session_machine(const struct session *s)
+{
+	return s->machine;
+}
+
+int session_program(struct session *s, struct journal *j)
+{
+	struct bench_avail *a = &s->info.avail;
+
+	if (!s->src.open)
+		return -EBADF;
+	s->src.journal = j;
+	return s->src.ops->program(&s->src, j, a->reason, sizeof(a->reason));
+}
+
+int session_stop(struct session *s)
+{
+	if (!s->src.open)
+		return 0;
+	s->src.open = false;
+	return s->src.ops->close(&s->src);
+}
+
+void session_close(struct session *s)
+{
+	if (!s)
+		return;
+	session_stop(s);
+	/* the rdpmc=1 key (bench_rdpmc_decide) lives as long as the session */
+	if (s->key >= 0)
+		bench_rdpmc_live.disable_self(s->key);
+	msr_close(s->dev);
+	cpu_machine_free(s->own_machine);
+	free(s);
+}

@@ -1,0 +1,188 @@
+/*
+ * bench/session.h - one measuring session on one CPU: identify the machine
+ * described, choose the CPU and pin the calling thread to it, open the MSR
+ * backend, decide what can be measured, choose the counter source
+ * (bench/source.h); then program the counters and take bracketed pairs of
+ * readings (reset before, verify after); then close.
+ *
+ * The session knows nothing of kernels, repetitions or statistics (the
+ * harness, bench/measure.c, and the region API build on it), and nothing
+ * of locks, journals or settings (the caller takes them between
+ * session_open and session_program and hands the journal in).  The
+ * harness goes through these functions only: it never touches an MSR or
+ * a source.
+ *
+ * Threads: a session belongs to the thread that opened it (pinned).
+ */
+#ifndef BARETMA_SESSION_H
+#define BARETMA_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/bench.h"
+#include "bench/source.h"
+#include "include/baretma.h"
+
+struct session_options {
+	int cpu;                 /* OS CPU; -1: choose (cpu_machine_choose) */
+	enum bench_backend_id backend; /* the source asked for; AUTO: the best usable */
+	int level;               /* 1 or 2; 0: the highest the CPU has */
+	bool user_only;          /* FC3 counts at CPL > 0 only */
+	bool force;              /* take over FC3/PERF_METRICS in use */
+	bool rdpmc_always;       /* the caller will set the rdpmc sysfs value to 2
+				  * before session_program: a failed RDPMC probe at 0
+				  * or 1 does not rule rdpmc out until session_recheck */
+	const struct cpu_machine *machine; /* the machine described (live or a CPUID
+				  * dump); NULL: session_open opens the live one */
+};
+
+/* What the session found and chose (bench_result mirrors it). */
+struct session_info {
+	struct cpu_info cpu;     /* identity of the machine described */
+	unsigned cpu_used;       /* OS CPU measured on */
+	bool membind_ok;         /* memory bound to its NUMA node */
+	enum bench_backend_id backend; /* the source chosen */
+	struct bench_avail avail; /* what can be measured, and if not why */
+	int level;               /* Top-down level of the readings (0: none) */
+	uint64_t tsc_hz;         /* TSC frequency estimate (Hz), 0 when unknown */
+	bool rdpmc_pending;      /* rdpmc chosen on the promise of rdpmc_always */
+	char note[512];          /* "; "-separated notes: not pinned (a dump's CPU),
+				  * why rdpmc was passed over for msr */
+	char kinds_warning[512]; /* hwloc's CPU kinds disagree with CPUID's, "" if not */
+};
+
+/* A session.  Private: use the functions below (the bracket functions are
+ * inline, so the layout is here). */
+struct session {
+	struct session_options opt;
+	struct session_info info;
+	const struct cpu_machine *machine; /* opt.machine, or own_machine */
+	struct cpu_machine *own_machine;   /* opened by session_open */
+	struct msr_dev *dev;
+	int key;                 /* rdpmc=1 key of bench_rdpmc_decide, -1 if none */
+	size_t note_base;        /* info.note's length before the source choice */
+	struct counter_source src; /* src.ops: the chosen source, NULL before */
+};
+
+/*
+ * session_open - identify the machine @o->machine describes, choose the CPU
+ * among its CPUs and pin the calling thread to it (live only: a dump's CPU
+ * is never pinned to, info.note says so), open the MSR backend ($BARETMA_MSR,
+ * msr/msr.h), decide availability (bench_topdown_check_ops: the PMU checks,
+ * then every source's probe, holding the rdpmc=1 key for the session) and
+ * choose the source (source_choose), which is opened.  Reads only.
+ * @out receives the session, also on error (then only session_info,
+ * session_dev and session_close may be used); NULL only on -ENOMEM.
+ * Returns 0; -ENXIO (bad CPU); -EOPNOTSUPP when @o->cpu is a hybrid part's
+ * E-core (no PERF_METRICS) and the backend is not tsc (info.cpu and
+ * cpu_used filled, nothing pinned); -ENODEV (the source asked for cannot
+ * measure: info.avail.reason); -EINVAL (a --level the CPU lacks:
+ * info.avail.reason; or not identified); -errno otherwise.
+ */
+int session_open(const struct session_options *o, struct session **out);
+
+/* session_info - what @s found and chose; valid until session_close. */
+const struct session_info *session_info(const struct session *s);
+
+/*
+ * session_recheck - decide availability and the source again (after the
+ * caller changed the rdpmc setting for rdpmc_always).  Reads only.
+ * Returns as session_open's choice: 0, -ENODEV, -EINVAL.
+ */
+int session_recheck(struct session *s);
+
+/* session_writes_msrs - the chosen source programs FC3/PERF_METRICS: the
+ * caller must guard the run (locks, ownership, journal) before
+ * session_program.  False for NULL. */
+bool session_writes_msrs(const struct session *s);
+
+/* session_topdown - the chosen source reads slots and PERF_METRICS. */
+bool session_topdown(const struct session *s);
+
+/* session_dev - the MSR backend (NULL when none could be opened, or @s NULL). */
+struct msr_dev *session_dev(const struct session *s);
+
+/* session_machine - the machine described (@o->machine, or the live one). */
+const struct cpu_machine *session_machine(const struct session *s);
+
+/*
+ * session_program - start the source counting: save every register it
+ * changes (in @j first, when not NULL) and program them.  Without @j,
+ * session_stop restores them; with @j the caller does (journal_restore).
+ * Returns 0; -EBUSY when FC3/PERF_METRICS are in use and !force
+ * (info.avail.reason); the errors of journal_save_regs; -errno (the
+ * failed access in msr_last_fault).
+ */
+int session_program(struct session *s, struct journal *j);
+
+/*
+ * session_check - the checks @what (SOURCE_CHECK_TAMPER, _OVERFLOW) of the
+ * source, outside any bracket, into @chk.  Nothing to check (tsc): all clear.
+ */
+static inline void session_check(struct session *s, unsigned what, struct source_check *chk)
+{
+	s->src.ops->verify(&s->src, what, chk);
+}
+
+/* session_read - one reading: the source's body inlined where it has one
+ * (rdpmc, tsc: no call inside the bracket), else its read. */
+static inline __attribute__((always_inline)) void session_read(struct session *s,
+							       struct baretma_reading *r)
+{
+	switch (s->src.read_inline) {
+	case SOURCE_READ_RDPMC:
+		source_read_rdpmc(r);
+		break;
+	case SOURCE_READ_TSC:
+		source_read_tsc(r);
+		break;
+	default:
+		s->src.ops->read(&s->src, r);
+	}
+}
+
+/*
+ * session_begin / session_end - one bracketed pair.  session_begin resets
+ * the counts (frozen, outside the bracket) and takes reading @a, last;
+ * session_end takes reading @b, first, then runs both checks (tamper,
+ * overflow) into @chk.  Between the two readings nothing is written, and
+ * on the rdpmc and tsc sources no call and no system call is made: they
+ * are inline, for the bracket to be the reading and the region only.
+ * session_begin returns 0 or the -errno of the reset (then no reading).
+ */
+static inline __attribute__((always_inline)) int session_begin(struct session *s,
+							       struct baretma_reading *a)
+{
+	int rc = s->src.ops->reset(&s->src);
+
+	if (rc)
+		return rc;
+	session_read(s, a);
+	return 0;
+}
+
+static inline __attribute__((always_inline)) void session_end(struct session *s,
+							      struct baretma_reading *b,
+							      struct source_check *chk)
+{
+	session_read(s, b);
+	session_check(s, SOURCE_CHECK_TAMPER | SOURCE_CHECK_OVERFLOW, chk);
+}
+
+/*
+ * session_stop - stop the source: without a journal put back every
+ * register session_program changed.  Once; later calls return 0.
+ * Returns 0 or the first -errno.
+ */
+int session_stop(struct session *s);
+
+/*
+ * session_close - stop the source if still running, drop the rdpmc key,
+ * close the MSR backend and the machine it opened, free @s (NULL is
+ * fine).  Unpins nothing.
+ */
+void session_close(struct session *s);
+
+#endif

@@ -1,0 +1,358 @@
+/*
+ * t/0430-bench-source.c - the counter sources (bench/source.h) and the
+ * session's bracket (bench/session.h):
+ *   - the table: names, order of preference (rdpmc, then msr, then tsc:
+ *     bench.h's BENCH_BACKEND_AUTO), what each needs;
+ *   - the choice among them from hand-made availability records, against
+ *     the rules the harness had before the table (the reasons and notes
+ *     the CLI prints, word for word);
+ *   - a session on the Ice Lake dump through the state-file backend: one
+ *     bracketed pair is reset (frozen, pmu-reference §3.1), reading,
+ *     reading, then the tamper and overflow checks, read from the MSR
+ *     trace; a change by "someone else" (a second handle of the state
+ *     file) is reported with what was written and what was found; an
+ *     overflow bit is cleared by the next reset inside its frozen window;
+ *     the state file ends byte for byte as found;
+ *   - the tsc source on this machine: counts nothing, times, checks nothing.
+ * Expected values are worked out by hand from msr/pmu.h and pmu-reference
+ * §1.3, §1.4, §3.4; the arithmetic is next to them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/session.h"
+#include "bench/source.h"
+#include "msr/intel_regs.h"
+#include "t/tap.h"
+
+static char *state, *trace;
+
+/* ------------------------------------------------------------- the table */
+
+static void test_table(void)
+{
+	enum bench_backend_id id;
+
+	check_int(source_count(), ==, 3, "three sources registered");
+	ok(source_at(0) == &source_rdpmc && source_at(1) == &source_msr &&
+	   source_at(2) == &source_tsc && source_at(3) == NULL,
+	   "auto prefers rdpmc, then msr, then tsc");
+	ok(source_get(BENCH_BACKEND_AUTO) == NULL, "auto is no source");
+	ok(source_get(BENCH_BACKEND_RDPMC) == &source_rdpmc &&
+	   source_get(BENCH_BACKEND_MSR) == &source_msr &&
+	   source_get(BENCH_BACKEND_TSC) == &source_tsc, "each id finds its source");
+	check_str(bench_backend_name(BENCH_BACKEND_AUTO), "auto", "name of auto");
+	check_str(bench_backend_name(BENCH_BACKEND_RDPMC), "rdpmc", "name of rdpmc");
+	check_str(bench_backend_name(BENCH_BACKEND_MSR), "msr", "name of msr");
+	check_str(bench_backend_name(BENCH_BACKEND_TSC), "tsc", "name of tsc");
+	check_str(bench_backend_name((enum bench_backend_id)42), "?", "name of an unknown id");
+	ok(bench_backend_parse("auto", &id) == 0 && id == BENCH_BACKEND_AUTO, "parse auto");
+	ok(bench_backend_parse("rdpmc", &id) == 0 && id == BENCH_BACKEND_RDPMC, "parse rdpmc");
+	ok(bench_backend_parse("msr", &id) == 0 && id == BENCH_BACKEND_MSR, "parse msr");
+	ok(bench_backend_parse("tsc", &id) == 0 && id == BENCH_BACKEND_TSC, "parse tsc");
+	id = BENCH_BACKEND_TSC;
+	ok(bench_backend_parse("perf", &id) == -EINVAL && bench_backend_parse("RDPMC", &id) ==
+	   -EINVAL && bench_backend_parse("", &id) == -EINVAL && bench_backend_parse(NULL, &id) ==
+	   -EINVAL && id == BENCH_BACKEND_TSC, "perf, RDPMC, \"\" and NULL refused, id untouched");
+	ok(source_rdpmc.topdown && source_rdpmc.writes_msrs && source_msr.topdown &&
+	   source_msr.writes_msrs && !source_tsc.topdown && !source_tsc.writes_msrs,
+	   "rdpmc and msr read Top-down and write MSRs; tsc neither");
+	ok(source_rdpmc.fault == TD_RDPMC_FAULT && source_msr.fault == TD_OK &&
+	   source_tsc.fault == TD_OK, "only rdpmc has a fault of its own (TD_RDPMC_FAULT)");
+	ok(source_rdpmc.read_inline == SOURCE_READ_RDPMC && source_tsc.read_inline ==
+	   SOURCE_READ_TSC && source_msr.read_inline == SOURCE_READ_CALL,
+	   "rdpmc and tsc readings inlined in the bracket, msr called");
+}
+
+/* ------------------------------------------------------------- the choice */
+
+/* The rdpmc reasons, as the CLI has printed them (bench_rdpmc_reason). */
+#define RDPMC_0 "RDPMC faults in user space (CR4.PCE clear; " \
+	"/sys/bus/event_source/devices/cpu/rdpmc = 0: user RDPMC disabled (try: " \
+	"--rdpmc-always, which sets it to 2 for the run and puts it back, or --backend msr))"
+#define RDPMC_DUMP "RDPMC reads the counters of the CPU baretma runs on, not those " \
+	"of a CPUID dump's CPU (a dry run measures through the MSR backend: --backend msr " \
+	"with BARETMA_MSR=state:FILE)"
+
+/* Top-down available at @level through the MSR backend; RDPMC as given. */
+static struct bench_avail avail_ok(int level, bool rdpmc_ok, int sysfs)
+{
+	return (struct bench_avail){ .why = TD_OK, .level = level, .msr_ok = true,
+				     .rdpmc_ok = rdpmc_ok, .rdpmc_sysfs = sysfs };
+}
+
+static void test_choice_unavailable(void)
+{
+	struct bench_avail a = { .why = TD_NOT_INTEL, .reason = "not Intel" };
+	struct source_choice c;
+
+	ok(source_choose(BENCH_BACKEND_AUTO, false, &a, &c) == 0 && c.src == &source_tsc &&
+	   !c.pending && !c.note[0], "no Top-down: auto takes tsc, no note");
+	check_str(a.reason, "not Intel", "and the reason stays the availability's");
+	ok(source_choose(BENCH_BACKEND_RDPMC, false, &a, &c) == -ENODEV && c.src == NULL &&
+	   a.why == TD_NOT_INTEL, "no Top-down: rdpmc asked for is -ENODEV, why unchanged");
+	check_str(a.reason, "not Intel", "and its reason is the availability's");
+	ok(source_choose(BENCH_BACKEND_MSR, false, &a, &c) == -ENODEV && a.why == TD_NOT_INTEL,
+	   "no Top-down: msr asked for is -ENODEV");
+	ok(source_choose(BENCH_BACKEND_TSC, false, &a, &c) == 0 && c.src == &source_tsc,
+	   "no Top-down: tsc asked for");
+	check_str(a.reason, "not Intel", "tsc asked for keeps the availability's reason");
+	ok(source_choose((enum bench_backend_id)42, false, &a, &c) == -EINVAL,
+	   "an unknown id is -EINVAL");
+}
+
+static void test_choice_available(void)
+{
+	struct bench_avail a = avail_ok(2, true, 2);
+	struct source_choice c;
+
+	ok(source_choose(BENCH_BACKEND_AUTO, false, &a, &c) == 0 && c.src == &source_rdpmc &&
+	   !c.pending && !c.note[0], "RDPMC works: auto takes rdpmc, no note");
+	ok(source_choose(BENCH_BACKEND_MSR, false, &a, &c) == 0 && c.src == &source_msr &&
+	   !c.note[0], "msr asked for while RDPMC works: no note");
+	ok(source_choose(BENCH_BACKEND_TSC, false, &a, &c) == 0 && c.src == &source_tsc &&
+	   a.why == TD_OK, "tsc asked for while Top-down is available");
+	check_str(a.reason, "not measured: --backend tsc was requested (level 2 is available)",
+		  "and the reason says it was asked for, with the level");
+
+	a = avail_ok(1, false, 0);
+	ok(source_choose(BENCH_BACKEND_AUTO, false, &a, &c) == 0 && c.src == &source_msr &&
+	   !c.pending, "rdpmc 0: auto takes msr");
+	check_str(c.note, RDPMC_0, "and the note says why not rdpmc");
+	ok(source_choose(BENCH_BACKEND_MSR, false, &a, &c) == 0 && c.src == &source_msr,
+	   "rdpmc 0: msr asked for");
+	check_str(c.note, RDPMC_0, "the same note");
+	ok(source_choose(BENCH_BACKEND_RDPMC, false, &a, &c) == -ENODEV &&
+	   a.why == TD_RDPMC_FAULT, "rdpmc 0: rdpmc asked for is -ENODEV, TD_RDPMC_FAULT");
+	check_str(a.reason, RDPMC_0, "and the reason is the rdpmc one");
+}
+
+/* --rdpmc-always will set rdpmc to 2: a failed probe at 0 or 1 does not
+ * rule rdpmc out, at 2 (or without the sysfs file, or for a dump) it does. */
+static void test_choice_promise(void)
+{
+	struct bench_avail a = avail_ok(1, false, 0);
+	struct source_choice c;
+
+	ok(source_choose(BENCH_BACKEND_AUTO, true, &a, &c) == 0 && c.src == &source_rdpmc &&
+	   c.pending && !c.note[0], "rdpmc 0 with the promise: auto takes rdpmc, pending");
+	ok(source_choose(BENCH_BACKEND_RDPMC, true, &a, &c) == 0 && c.src == &source_rdpmc &&
+	   c.pending, "rdpmc asked for with the promise: pending");
+	ok(source_choose(BENCH_BACKEND_MSR, true, &a, &c) == 0 && c.src == &source_msr &&
+	   !c.pending, "msr asked for with the promise");
+	check_str(c.note, RDPMC_0, "still says RDPMC does not work yet");
+	a = avail_ok(1, false, 1);
+	ok(source_choose(BENCH_BACKEND_AUTO, true, &a, &c) == 0 && c.src == &source_rdpmc &&
+	   c.pending, "rdpmc 1 with the promise: pending");
+	a = avail_ok(1, false, 2);
+	ok(source_choose(BENCH_BACKEND_AUTO, true, &a, &c) == 0 && c.src == &source_msr &&
+	   !c.pending, "rdpmc already 2: the promise changes nothing, msr");
+	a = avail_ok(1, false, -ENOENT);
+	ok(source_choose(BENCH_BACKEND_AUTO, true, &a, &c) == 0 && c.src == &source_msr,
+	   "no rdpmc sysfs file: msr");
+	a = avail_ok(1, false, 0);
+	a.rdpmc_dump = true;
+	ok(source_choose(BENCH_BACKEND_AUTO, true, &a, &c) == 0 && c.src == &source_msr &&
+	   !c.pending, "a dump's CPU: never rdpmc, promise or not");
+	check_str(c.note, RDPMC_DUMP, "and the note says why");
+}
+
+/* ------------------------------------------------- a session on a state file */
+
+/* Ice Lake client, cpu 1 (t/0330's fixture, pmu-reference §5.4): what
+ * availability and programming read. */
+static const char icl_state[] =
+	"1 0x30c 0x1234\n"
+	"1 0x329 0x5566\n"
+	"1 0x345 0xf4c5\n"
+	"1 0x38d 0x333\n"
+	"1 0x38e 0x0\n"
+	"1 0x38f 0x70000000f\n"
+	"1 0x390 0x0\n"
+	"1 0x391 0x0\n";
+
+static struct cpu_machine *icl_machine(void)
+{
+	const char *shared = getenv("SHARED_CPUID");
+	struct cpu_machine *m = NULL;
+	char *path;
+
+	if (!shared)
+		return NULL;
+	path = t_strf("%s/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test", shared);
+	if (cpu_machine_open(path, &m, NULL, 0))
+		m = NULL;
+	free(path);
+	return m;
+}
+
+/* A second handle of the state file, untraced: another program's change. */
+static void other_writes(uint32_t msr, uint64_t val)
+{
+	char *spec = t_strf("state:%s", state);
+	struct msr_dev *dev;
+
+	unsetenv("BARETMA_MSR_TRACE");
+	if (msr_open(spec, &dev) || msr_write(dev, 1, msr, val))
+		printf("# the second handle could not write 0x%x\n", msr);
+	msr_close(dev);
+	setenv("BARETMA_MSR_TRACE", trace, 1);
+	free(spec);
+}
+
+/* Programmed GLOBAL_CTRL: 0x70000000f | 1<<35 | 1<<48 = 0x1000f0000000f;
+ * frozen (bits 35, 48 clear): 0x70000000f. */
+#define RESET "wr 1 0x38f 0x70000000f\nwr 1 0x30c 0x0\nwr 1 0x329 0x0\n" \
+	"wr 1 0x38f 0x1000f0000000f\n"
+
+static void test_session_pair(struct session *s)
+{
+	struct baretma_reading a, b;
+	struct source_check chk;
+
+	put_file(trace, "");
+	check_int(session_begin(s, &a), ==, 0, "begin");
+	other_writes(IA32_FIXED_CTR3, 0x9000);    /* the region counts: 0x9000 slots */
+	other_writes(IA32_PERF_METRICS, 0x10203040);
+	session_end(s, &b, &chk);
+	/* reset (frozen), reading a (FC3, PERF_METRICS), reading b, then
+	 * pmu_verify (FIXED_CTR_CTRL, GLOBAL_CTRL), pmu_read_overflow */
+	check_str(get_file(trace), RESET
+		  "rd 1 0x30c 0x0\nrd 1 0x329 0x0\n"
+		  "rd 1 0x30c 0x9000\nrd 1 0x329 0x10203040\n"
+		  "rd 1 0x38d 0x3333\nrd 1 0x38f 0x1000f0000000f\nrd 1 0x38e 0x0\n",
+		  "pair: reset, read, read, then the checks, nothing between the readings");
+	ok(a.slots == 0 && a.metrics == 0 && b.slots == 0x9000 && b.metrics == 0x10203040,
+	   "the readings are FC3 and PERF_METRICS as found");
+	ok(b.tsc >= a.tsc, "and TSC ticks");
+	ok(!chk.tampered && !chk.overflow && !chk.tamper_err && !chk.overflow_err,
+	   "nobody else touched them, nothing overflowed");
+
+	/* perf starting on the CPU clears FC3's field: 0x3333 -> 0x0333 */
+	check_int(session_begin(s, &a), ==, 0, "begin again");
+	other_writes(IA32_FIXED_CTR_CTRL, 0x333);
+	session_end(s, &b, &chk);
+	ok(chk.tampered && !chk.tamper_err, "a cleared FC3 field is seen");
+	check_u64(chk.fcc_from, ==, 0x3333, "from what was written");
+	check_u64(chk.fcc_to, ==, 0x333, "to what was found");
+	check_u64(chk.gc_from, ==, 0x1000f0000000full, "GLOBAL_CTRL as written");
+	check_u64(chk.gc_to, ==, 0x1000f0000000full, "GLOBAL_CTRL as found");
+	other_writes(IA32_FIXED_CTR_CTRL, 0x3333);
+
+	/* the hardware sets OVF_PERF_METRICS (bit 48 = 0x1000000000000) */
+	check_int(session_begin(s, &a), ==, 0, "begin a third time");
+	other_writes(IA32_PERF_GLOBAL_STATUS_SET, GLOBAL_STATUS_OVF_PERF_METRICS);
+	session_end(s, &b, &chk);
+	ok(chk.overflow && !chk.overflow_err && !chk.tampered, "the overflow is seen");
+	put_file(trace, "");
+	check_int(session_begin(s, &a), ==, 0, "the next begin");
+	check_str(get_file(trace), "wr 1 0x38f 0x70000000f\nwr 1 0x390 0x1000000000000\n"
+		  "wr 1 0x30c 0x0\nwr 1 0x329 0x0\nwr 1 0x38f 0x1000f0000000f\n"
+		  "rd 1 0x30c 0x0\nrd 1 0x329 0x0\n",
+		  "its reset clears bit 48 frozen, before FC3 then PERF_METRICS");
+	session_end(s, &b, &chk);
+
+	put_file(trace, "");
+	session_check(s, SOURCE_CHECK_TAMPER, &chk);
+	check_str(get_file(trace), "rd 1 0x38d 0x3333\nrd 1 0x38f 0x1000f0000000f\n",
+		  "a tamper check alone reads no GLOBAL_STATUS");
+	ok(!chk.tampered && !chk.overflow, "and finds the counters as written");
+}
+
+static void test_session_state(void)
+{
+	struct session_options o = { .cpu = 1, .backend = BENCH_BACKEND_MSR };
+	struct cpu_machine *m = icl_machine();
+	struct session *s;
+	char *spec;
+
+	if (!m) {
+		skip(26, "no Ice Lake dump in $SHARED_CPUID");
+		return;
+	}
+	o.machine = m;
+	put_file(state, icl_state);
+	spec = t_strf("state:%s", state);
+	setenv("BARETMA_MSR", spec, 1);
+
+	o.backend = BENCH_BACKEND_RDPMC;
+	check_int(session_open(&o, &s), ==, -ENODEV, "rdpmc on a dump's CPU: -ENODEV");
+	ok(session_info(s)->avail.why == TD_RDPMC_FAULT && !session_writes_msrs(s),
+	   "TD_RDPMC_FAULT, no source to program");
+	check_str(session_info(s)->avail.reason, RDPMC_DUMP, "the reason");
+	session_close(s);
+
+	o.backend = BENCH_BACKEND_MSR;
+	check_int(session_open(&o, &s), ==, 0, "msr on the dump's cpu 1 (state file)");
+	ok(session_info(s)->backend == BENCH_BACKEND_MSR && session_info(s)->level == 1 &&
+	   session_info(s)->cpu_used == 1 && session_writes_msrs(s) && session_topdown(s),
+	   "msr chosen, level 1 (Ice Lake), cpu 1, programs, reads Top-down");
+	check_int(session_program(s, NULL), ==, 0, "program");
+	test_session_pair(s);
+	check_int(session_stop(s), ==, 0, "stop restores");
+	check_int(session_stop(s), ==, 0, "a second stop does nothing");
+	check_str(get_file(state), icl_state, "state file byte for byte as found");
+	session_close(s);
+	setenv("BARETMA_MSR", "/nonexistent/baretma-test/cpu/%u/msr", 1);
+	free(spec);
+	cpu_machine_free(m);
+}
+
+/* ----------------------------------------------------- tsc on this machine */
+
+static void test_session_tsc(void)
+{
+	struct session_options o = { .cpu = -1, .backend = BENCH_BACKEND_TSC };
+	struct baretma_reading a, b;
+	struct source_check chk;
+	struct session *s;
+	int rc = session_open(&o, &s);
+
+	if (rc) {
+		skip(5, "no live machine to open here");
+		session_close(s);
+		return;
+	}
+	ok(session_info(s)->backend == BENCH_BACKEND_TSC && session_info(s)->level == 0 &&
+	   !session_writes_msrs(s) && !session_topdown(s), "tsc: level 0, programs nothing");
+	check_int(session_program(s, NULL), ==, 0, "program does nothing, successfully");
+	memset(&chk, 0xff, sizeof(chk));
+	ok(session_begin(s, &a) == 0, "begin");
+	session_end(s, &b, &chk);
+	ok(a.slots == 0 && a.metrics == 0 && b.slots == 0 && b.metrics == 0,
+	   "no counts in either reading");
+	ok(b.tsc > a.tsc, "TSC ticks went forward: %llu -> %llu",
+	   (unsigned long long)a.tsc, (unsigned long long)b.tsc);
+	ok(!chk.tampered && !chk.overflow && !chk.tamper_err && !chk.overflow_err,
+	   "nothing to check: all clear");
+	session_close(s);
+}
+
+int main(void)
+{
+	const char *t = getenv("TMPDIR");
+	char *dir = t_strf("%s/baretma-0430.XXXXXX", t && *t ? t : "/tmp");
+
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	state = t_strf("%s/state", dir);
+	trace = t_strf("%s/trace", dir);
+	setenv("BARETMA_MSR_TRACE", trace, 1);
+	test_table();
+	test_choice_unavailable();
+	test_choice_available();
+	test_choice_promise();
+	test_session_state();
+	test_session_tsc();
+	remove(state);
+	remove(trace);
+	remove(dir);
+	free(state);
+	free(trace);
+	free(dir);
+	return done_testing();
+}
