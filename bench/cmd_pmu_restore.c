@@ -160,7 +160,7 @@ static int restore_one(struct msr_dev *dev, const struct cpu_info *ci,
 	for (int i = 0; i < d->nsettings; i++)
 		printf("setting %s: restored '%s' (saved by pid %ld)\n", d->settings[i].path,
 		       d->settings[i].value, (long)ji->pid);
-	rc = journal_remove(ji->pid);
+	rc = journal_remove_seq(ji->pid, ji->seq);
 	return rc ? cli_state_dir_fail("remove the journal", rc) : EX_OK;
 }
 
