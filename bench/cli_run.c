@@ -137,16 +137,15 @@ int cli_refuse_dump_device(const char *who, const struct cpu_machine *m, struct 
 /* ---------------------------------------------------------- the steps */
 
 /* The library's guard for @r, made from its inputs at the first step. */
-static int guard_of(const struct cli_run *r, struct guard **g)
+static int guard_of(struct cli_run *r, struct guard **g)
 {
-	struct cli_run *w = (struct cli_run *)r; /* the guard is made once, in place */
 	struct guard_opts o = {
 		.wait = r->wait, .force = r->force, .settings_exclusive = r->settings_exclusive,
 		.no_settings_flags = r->no_settings_flags, .set = r->set, .kind = r->kind,
 		.cmd = cli_cmdline(), .backend = cli_msr_spec(),
 	};
 
-	if (!r->g && guard_new(&w->g, &o)) {
+	if (!r->g && guard_new(&r->g, &o)) {
 		cli_err("cannot set up the run: %s", strerror(ENOMEM));
 		return EX_OSERR;
 	}
@@ -191,7 +190,7 @@ int cli_run_check_journals(struct cli_run *r, const unsigned *cpus, int n,
 	return st ? st : report(g, guard_check_journals(g, cpus, n, hits));
 }
 
-int cli_run_owners(const struct cli_run *r, struct msr_dev *dev, const struct cpu_info *ci,
+int cli_run_owners(struct cli_run *r, struct msr_dev *dev, const struct cpu_info *ci,
 		   const unsigned *cpus, int n, const struct guard_hit *hits)
 {
 	struct guard *g;
@@ -200,7 +199,7 @@ int cli_run_owners(const struct cli_run *r, struct msr_dev *dev, const struct cp
 	return st ? st : report(g, guard_check_owners(g, dev, ci, cpus, n, hits));
 }
 
-int cli_run_watchdog(const struct cli_run *r)
+int cli_run_watchdog(struct cli_run *r)
 {
 	struct guard *g;
 	int st = guard_of(r, &g);
@@ -211,7 +210,7 @@ int cli_run_watchdog(const struct cli_run *r)
 	return report(g, 0);
 }
 
-int cli_run_allow_writes(const struct cli_run *r, struct msr_dev *dev)
+int cli_run_allow_writes(struct cli_run *r, struct msr_dev *dev)
 {
 	struct guard *g;
 	int st = guard_of(r, &g);

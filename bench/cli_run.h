@@ -105,15 +105,15 @@ int cli_run_check_journals(struct cli_run *r, const unsigned *cpus, int n,
 /* cli_run_owners - guard_check_owners: FC3 / PERF_METRICS in use is 75
  * (--force: warnings), unreadable checks by their error (and msr_safe's
  * allowlist lines after the message), notes for other counters. */
-int cli_run_owners(const struct cli_run *r, struct msr_dev *dev, const struct cpu_info *ci,
+int cli_run_owners(struct cli_run *r, struct msr_dev *dev, const struct cpu_info *ci,
 		   const unsigned *cpus, int n, const struct guard_hit *hits);
 
 /* cli_run_watchdog - guard_check_watchdog's warning.  Always 0. */
-int cli_run_watchdog(const struct cli_run *r);
+int cli_run_watchdog(struct cli_run *r);
 
 /* cli_run_allow_writes - guard_check_writes: lockdown and
  * msr.allow_writes=off are 77. */
-int cli_run_allow_writes(const struct cli_run *r, struct msr_dev *dev);
+int cli_run_allow_writes(struct cli_run *r, struct msr_dev *dev);
 
 /* cli_run_begin - guard_begin (kind @kind) and the signal guard
  * (guard_signals_install with GUARD_SIGNALS_DIE: a signal restores, then

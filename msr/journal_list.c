@@ -125,7 +125,7 @@ static int list_entries(int dirfd, struct entry **out, int *n)
 {
 	struct dirent *de;
 	struct entry *v = NULL, e;
-	int cap = 0, cnt = 0, fd = dup(dirfd), rc = 0;
+	int cap = 0, cnt = 0, fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0), rc = 0;
 	DIR *dir;
 
 	if (fd < 0)
