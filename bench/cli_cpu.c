@@ -14,6 +14,7 @@
 #include "cpu/cpu.h"
 #include "cpu/knobs.h"
 #include "cpu/machine.h"
+#include "msr/guard.h"
 #include "msr/msr_names.h"
 
 /* One variable of cpu_topo_dump_env set for the open, and what it was. */
@@ -125,26 +126,7 @@ int cli_bad_cpu(const char *subject, const struct cpu_machine *m, int err, bool 
 
 void cli_fmt_cpus(char *buf, size_t n, const unsigned *cpus, unsigned ncpus)
 {
-	size_t o = 0;
-
-	if (!n)
-		return;
-	buf[0] = '\0';
-	for (unsigned i = 0; i < ncpus && o < n;) {
-		unsigned j = i;
-		int w;
-
-		while (j + 1 < ncpus && cpus[j + 1] == cpus[j] + 1)
-			j++;
-		if (j > i)
-			w = snprintf(buf + o, n - o, "%s%u-%u", i ? "," : "", cpus[i], cpus[j]);
-		else
-			w = snprintf(buf + o, n - o, "%s%u", i ? "," : "", cpus[i]);
-		if (w < 0)
-			break;
-		o += (size_t)w;
-		i = j + 1;
-	}
+	guard_fmt_cpus(buf, n, cpus, ncpus); /* the guard's messages list CPUs too */
 }
 
 int cli_refuse_kind(const char *who, const struct cpu_info *ci, unsigned cpu, const char *more)

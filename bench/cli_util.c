@@ -15,6 +15,7 @@
 #include "bench/bench.h"
 #include "cpu/cpu.h"
 #include "cpu/trust.h"
+#include "msr/guard.h"
 #include "msr/state_dir.h"
 
 static char cmdline[1024];
@@ -86,14 +87,10 @@ int cli_exit_for_errno(int err)
 
 int cli_msr_fail(struct msr_dev *dev, unsigned cpu, const char *what, int err)
 {
-	char path[PATH_MAX];
-	const char *remedy = msr_remedy(err);
+	char msg[PATH_MAX + 1024];
 
-	msr_describe(dev, cpu, path, sizeof(path));
-	if (*remedy)
-		cli_err("cannot %s '%s': %s (%s)", what, path, strerror(-err), remedy);
-	else
-		cli_err("cannot %s '%s': %s", what, path, strerror(-err));
+	guard_msr_fail_text(dev, cpu, what, err, msg, sizeof(msg)); /* the guard's text */
+	cli_err("%s", msg);
 	return cli_exit_for_errno(err);
 }
 

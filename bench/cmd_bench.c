@@ -15,7 +15,7 @@
 /* What only the command line needs (the guard, the consent flags). */
 struct bench_cli {
 	bool wait;
-	struct cli_settings set;
+	struct guard_settings set;
 	const char *dump;        /* --cpuid-dump */
 };
 
@@ -271,7 +271,7 @@ static int run_guarded(const struct bench_options *o, const struct bench_cli *cl
 	struct cli_run r = { .wait = cl->wait, .force = o->force, .set = cl->set };
 	struct msr_dev *dev = bench_session_dev(s);
 	bool programs = bench_session_programs(s);
-	struct cli_journal_hit hit;
+	struct guard_hit hit;
 	unsigned cpu = res->cpu_used;
 	int st = EX_OK, rc = 0;
 

@@ -528,7 +528,7 @@ static int write_guarded(const struct msr_opts *o, struct msr_dev *dev, uint64_t
 {
 	struct cli_run r = { .wait = o->wait, .force = o->force, .no_settings_flags = true,
 			     .kind = JOURNAL_MSR_WRITE };
-	struct cli_journal_hit *hits = calloc((size_t)o->ncpus, sizeof(*hits));
+	struct guard_hit *hits = calloc((size_t)o->ncpus, sizeof(*hits));
 	int rc = hits ? cli_run_lock(&r, o->cpus, o->ncpus, true) : EX_OSERR;
 
 	if (!rc)

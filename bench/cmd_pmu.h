@@ -28,7 +28,7 @@ struct pmu_opts {
 	const char *dump;
 	bool user_only, force, json, wait;
 	bool unsafe_msr;    /* restore: registers `msr write --unsafe-msr` wrote, too */
-	struct cli_settings set;
+	struct guard_settings set;
 };
 
 /* The subcommands: each returns an exit status (bench/cli.h). */

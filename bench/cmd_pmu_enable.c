@@ -144,7 +144,7 @@ static int preflight(struct msr_dev *dev, const struct cpu_machine *m, const uns
 static int check_targets(struct cli_run *r, struct msr_dev *dev, const struct cpu_info *ci,
 			 const unsigned *cpus, int n)
 {
-	struct cli_journal_hit *hits = calloc((size_t)n, sizeof(*hits));
+	struct guard_hit *hits = calloc((size_t)n, sizeof(*hits));
 	int st = hits ? cli_run_lock(r, cpus, n, true) : EX_OSERR;
 
 	if (!st)

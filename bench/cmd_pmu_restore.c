@@ -160,7 +160,7 @@ static int restore_one(struct msr_dev *dev, const struct cpu_info *ci,
 	for (int i = 0; i < d->nsettings; i++)
 		printf("setting %s: restored '%s' (saved by pid %ld)\n", d->settings[i].path,
 		       d->settings[i].value, (long)ji->pid);
-	rc = journal_remove(ji->pid);
+	rc = journal_remove_seq(ji->pid, ji->seq);
 	return rc ? cli_state_dir_fail("remove the journal", rc) : EX_OK;
 }
 
@@ -169,20 +169,24 @@ static int restore_one(struct msr_dev *dev, const struct cpu_info *ci,
  * with --force on top of another's), the newer one saved the value the
  * older one wrote, so undoing them in reverse order of creation ends at the
  * value from before both.  Order: journal time, then the process start time
- * (clock ticks since boot), then the pid, all descending.
+ * (clock ticks since boot), then the pid, then N of "run-PID-N.journal"
+ * (one process's sessions), all descending.
  */
 static const struct journal_info *order_base;
 
 static int newest_first(const void *a, const void *b)
 {
-	const struct journal_data *x = &order_base[*(const int *)a].data;
-	const struct journal_data *y = &order_base[*(const int *)b].data;
+	const struct journal_info *ix = &order_base[*(const int *)a];
+	const struct journal_info *iy = &order_base[*(const int *)b];
+	const struct journal_data *x = &ix->data, *y = &iy->data;
 
 	if (x->time != y->time)
 		return x->time > y->time ? -1 : 1;
 	if (x->starttime != y->starttime)
 		return x->starttime > y->starttime ? -1 : 1;
-	return x->pid > y->pid ? -1 : x->pid < y->pid;
+	if (x->pid != y->pid)
+		return x->pid > y->pid ? -1 : 1;
+	return (ix->seq < iy->seq) - (ix->seq > iy->seq); /* one process's: N descending */
 }
 
 int cmd_pmu_restore(const struct pmu_opts *o)

@@ -59,7 +59,8 @@ void cpu_source_free(struct cpu_source *src);
 const char *cpu_source_name(const struct cpu_source *src);
 bool cpu_source_is_live(const struct cpu_source *src);
 
-/* A detail for the last failed cpu_source_dump() ("" if none). */
+/* A detail for the calling thread's last failed cpu_source_dump() ("" if
+ * none); per thread (_Thread_local). */
 const char *cpu_source_error(void);
 
 /* "live", or the dump's format: "libcpuid", "aida64", "aida64-affmask",

@@ -35,7 +35,7 @@ struct cpu_source {
 	struct cpu_dump *dump;  /* dump only */
 };
 
-static char source_error[512];
+static _Thread_local char source_error[512]; /* per thread: cpu_source_error */
 
 const char *cpu_source_error(void)
 {

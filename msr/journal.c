@@ -2,8 +2,13 @@
  * msr/journal.c - the crash-safe run journal, the store: journal_begin,
  * saving registers and settings, writing the file (persist), end and
  * detach (API, format and rules: msr/journal.h).  The text itself is in
- * msr/journal_format.c, restoring and the signal guard in
- * msr/journal_restore.c, other runs' journals in msr/journal_list.c.
+ * msr/journal_format.c, restoring in msr/journal_restore.c, other runs'
+ * journals in msr/journal_list.c, the registry of this process's open
+ * journals and the signal guard in msr/guard_signals.c.
+ *
+ * A journal is an object: everything it needs is in it, no process-wide
+ * "current" one; several may be open in one process (one per session,
+ * on any thread), each in its own file named by its registry slot.
  *
  * Memory: every array is allocated at journal_begin() at full capacity,
  * so saving never reallocates what a signal handler may be reading, and
@@ -24,17 +29,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "msr/guard_signals.h"
 #include "msr/journal.h"
 #include "msr/journal_int.h"
 #include "msr/state_dir.h"
 #include "sigsafe.h"
-
-static struct journal *current; /* the one journal of this process */
-
-bool journal_is_current(const struct journal *j)
-{
-	return j == current;
-}
 
 static bool has_control(const char *s)
 {
@@ -93,10 +92,12 @@ static int persist(struct journal *j, bool first)
 
 /* ------------------------------------------------------------ the run */
 
+/* Out of the registry (when in it), then freed. */
 static void journal_free(struct journal *j)
 {
 	if (!j)
 		return;
+	journal_registry_release(j);
 	if (j->dirfd >= 0)
 		close(j->dirfd);
 	data_free(&j->d);
@@ -127,25 +128,29 @@ static int fill_header(struct journal *j, const char *cmd, const char *backend,
 	d->time = (long long)time(NULL);
 	d->kind = kind;
 	d->user_only = user_only;
-	snprintf(j->name, sizeof(j->name), "run-%ld.journal", (long)d->pid);
-	snprintf(j->tmp, sizeof(j->tmp), ".run-%ld.journal.tmp", (long)d->pid);
+	journal_file_name(d->pid, j->seq, j->name, sizeof(j->name));
+	snprintf(j->tmp, sizeof(j->tmp), ".%s.tmp", j->name);
 	snprintf(j->path, sizeof(j->path), "%s/%s", state_dir_path(), j->name);
 	return 0;
 }
 
-int journal_begin(struct journal **out, const char *cmd, const char *backend,
-		  enum journal_kind kind, bool user_only)
+/* journal_begin (@first_only) and journal_create. */
+static int begin(struct journal **out, const char *cmd, const char *backend,
+		 enum journal_kind kind, bool user_only, bool first_only)
 {
-	struct journal *j;
+	struct journal *j = calloc(1, sizeof(*j));
 	int rc;
 
-	/* A journal inherited through fork() belongs to the parent. */
-	if (current && current->d.pid == getpid())
-		return -EBUSY;
-	j = calloc(1, sizeof(*j));
 	if (!j)
 		return -ENOMEM;
 	j->dirfd = -1;
+	/* A slot of a journal inherited through fork() is free here: that
+	 * journal belongs to the parent. */
+	j->seq = rc = journal_registry_claim(j, first_only);
+	if (rc < 0) {
+		j->seq = -1;
+		goto out;
+	}
 	rc = fill_header(j, cmd, backend, kind, user_only);
 	if (rc)
 		goto out;
@@ -160,9 +165,47 @@ out:
 		journal_free(j);
 		return rc;
 	}
-	current = j;
 	*out = j;
 	return 0;
+}
+
+int journal_begin(struct journal **out, const char *cmd, const char *backend,
+		  enum journal_kind kind, bool user_only)
+{
+	return begin(out, cmd, backend, kind, user_only, true);
+}
+
+int journal_create(struct journal **out, const char *cmd, const char *backend,
+		   enum journal_kind kind, bool user_only)
+{
+	return begin(out, cmd, backend, kind, user_only, false);
+}
+
+void journal_set_dev(struct journal *j, struct msr_dev *dev)
+{
+	j->dev = dev;
+	fence();
+}
+
+int journal_guard_install(struct journal *j, struct msr_dev *dev)
+{
+	int rc;
+
+	if (!j || j->d.pid != getpid())
+		return -EINVAL;
+	journal_set_dev(j, dev);
+	if (j->guarded)
+		return 0;
+	rc = guard_signals_install(GUARD_SIGNALS_DIE);
+	j->guarded = rc == 0;
+	return rc;
+}
+
+/* Whether a save added entries: the journal is live again. */
+static void saved_more(struct journal *j)
+{
+	j->restored = false;
+	atomic_store(&j->fired, 0);
 }
 
 int journal_save_regs(struct journal *j, const struct journal_reg *regs, int n)
@@ -186,7 +229,7 @@ int journal_save_regs(struct journal *j, const struct journal_reg *regs, int n)
 		return 0;
 	rc = persist(j, false);
 	if (!rc) {
-		j->restored = false;
+		saved_more(j);
 		return 0;
 	}
 undo:
@@ -240,16 +283,16 @@ int journal_save_setting(struct journal *j, const char *path, const char *saved)
 		fence();
 		return rc;
 	}
-	j->restored = false;
+	saved_more(j);
 	return 0;
 }
 
-/* Unlink the journal file and make that durable.  Async-signal-safe. */
-int journal_unlink_file(struct journal *j)
+/* The guard journal_guard_install put up comes down with the journal. */
+static void guard_down(struct journal *j)
 {
-	if (unlinkat(j->dirfd, j->name, 0) < 0)
-		return -errno;
-	return fsync(j->dirfd) < 0 ? -errno : 0;
+	if (j->guarded)
+		guard_signals_remove(GUARD_SIGNALS_DIE);
+	j->guarded = false;
 }
 
 int journal_end(struct journal *j)
@@ -258,16 +301,20 @@ int journal_end(struct journal *j)
 
 	if (!j)
 		return 0;
+	if (j->d.pid != getpid()) { /* a fork()ed child: the parent's file */
+		journal_free(j);
+		return 0;
+	}
 	/* Unlink before the guard goes: a signal in between restores again
-	 * (the same values) rather than leaving a journal of a finished run. */
+	 * (the same values) rather than leaving a journal of a finished run.
+	 * Restored by the signal handler: its file is gone already. */
 	if (j->restored || (j->d.nregs == 0 && j->d.nsettings == 0))
 		rc = journal_unlink_file(j);
 	else
 		rc = -EBUSY;
-	if (current == j) {
-		journal_guard_remove();
-		current = NULL;
-	}
+	if (rc == -ENOENT && atomic_load(&j->fired))
+		rc = 0;
+	guard_down(j);
 	journal_free(j);
 	return rc;
 }
@@ -276,10 +323,8 @@ void journal_detach(struct journal *j)
 {
 	if (!j)
 		return;
-	if (current == j) {
-		journal_guard_remove();
-		current = NULL;
-	}
+	if (j->d.pid == getpid())
+		guard_down(j);
 	journal_free(j);
 }
 

@@ -4,12 +4,19 @@
  * before the change, so that the machine can be left exactly as found
  * even after SIGKILL (then "baretma pmu restore" reads it back).
  *
- * One journal per run: "<state dir>/run-<PID>.journal" (msr/state_dir.h
- * for the directory and its checks).  The file is created mode 0600 under
- * a temporary name (O_CREAT|O_EXCL|O_NOFOLLOW), fsync'd and linked into
- * place (an existing journal of the same PID is never overwritten); every
- * update rewrites the whole text to ".run-<PID>.journal.tmp", fsyncs it,
- * renames it over the journal and fsyncs the directory.  So when
+ * One journal per run (session): "<state dir>/run-<PID>.journal" for the
+ * first journal open in a process, "run-<PID>-<N>.journal" (N = 1 ..
+ * JOURNAL_MAX_OPEN - 1, the lowest free) for each further one open at the
+ * same time (journal_create; msr/state_dir.h for the directory and its
+ * checks).  The first name is the one every process with a single journal
+ * (the CLI) writes, and the one `pmu status` shows; N is the journal's
+ * slot in the process's registry of open journals
+ * (msr/guard_signals.h), freed when the journal ends, so names stay short
+ * and a long-lived host reuses them.  The file is created mode 0600 under
+ * a temporary name (O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC), fsync'd and
+ * linked into place (an existing journal of the same name is never
+ * overwritten); every update rewrites the whole text to "." + name +
+ * ".tmp", fsyncs it, renames it over the journal and fsyncs the directory.  So when
  * journal_save_reg()/journal_save_setting() return 0, the saved value is
  * on disk, and only then may the caller change the register or setting.
  *
@@ -81,8 +88,15 @@
  * saved (msr.allow_writes may have to stay "on" until the last MSR write).
  * Every saved register is written once per restore.
  *
- * Not thread-safe; one journal per process.  Library code: never prints,
- * never exits; 0 or -errno.
+ * Threads: a journal is an object used by one thread at a time (its
+ * session's); different journals may be used on different threads at
+ * once.  The signal handler (msr/guard_signals.h, opt-in) may read any of
+ * them from any thread: entries are made visible with thread fences.
+ * fork(): a journal inherited by a child stays its parent's: in the child
+ * journal_end/journal_detach only free the child's copy (the file, the
+ * registry and the signal guard are left alone), and the handler never
+ * restores it.  Error details (journal_last_error) are per thread.
+ * Library code: never prints, never exits; 0 or -errno.
  */
 #ifndef BARETMA_JOURNAL_H
 #define BARETMA_JOURNAL_H
@@ -102,6 +116,7 @@
 #define JOURNAL_SETTING_MAX  256    /* bytes of a setting PATH or VALUE (decoded), with the NUL */
 #define JOURNAL_PATH_MAX     4096   /* bytes of a full path, with the NUL */
 #define JOURNAL_LINE_MAX     8192   /* bytes of one line, with its '\n' */
+#define JOURNAL_MAX_OPEN     64     /* journals open at once in one process */
 
 enum journal_kind {
 	JOURNAL_RUN = 0,  /* restored and removed when the run ends */
@@ -154,23 +169,44 @@ struct journal_data {
 struct journal; /* opaque: the journal of this run */
 
 /*
- * journal_begin - create this process's journal, on disk (fsync'd) before
- * any register or setting is changed.
+ * journal_begin - create this process's first journal,
+ * "run-<PID>.journal", on disk (fsync'd) before any register or setting
+ * is changed (the CLI's one journal per run).
  * @out: receives the journal.  @cmd: the command line for people reading
  * it (control characters become '?', cut at JOURNAL_CMD_MAX - 1 bytes;
  * NULL = "").  @backend: the MSR spec the registers will be written through
  * (the one msr_open() used), not empty.  @kind, @user_only: recorded.
  * Creates the state directory (0700) when missing.
- * Returns 0, -EBUSY (this process already has a journal), -EEXIST (a
- * journal of an earlier process with the same PID is there: restore it
- * first), -EINVAL (@backend empty or with control characters, @kind no
- * kind),
+ * Returns 0, -EBUSY (this process already has "run-<PID>.journal" open),
+ * -EEXIST (a journal of an earlier process with the same PID is there:
+ * restore it first), -EINVAL (@backend empty or with control characters,
+ * @kind no kind),
  * -ENAMETOOLONG (@backend of JOURNAL_BACKEND_MAX bytes or more), -ENOMEM,
  * the state directory errors of state_dir_open(), or -errno from the file
  * system.
  */
 int journal_begin(struct journal **out, const char *cmd, const char *backend,
 		  enum journal_kind kind, bool user_only);
+
+/*
+ * journal_create - journal_begin for a process that may hold several
+ * journals at once (one per session, on any thread): "run-<PID>.journal"
+ * when it is free, else "run-<PID>-<N>.journal" for the lowest free N.
+ * Thread-safe.  Returns as journal_begin, with -EMFILE (JOURNAL_MAX_OPEN
+ * journals open in this process) instead of -EBUSY; -EEXIST when the name
+ * it takes is a journal left by an earlier process with the same PID.
+ */
+int journal_create(struct journal **out, const char *cmd, const char *backend,
+		   enum journal_kind kind, bool user_only);
+
+/*
+ * journal_set_dev - the MSR backend @j's registers are written through
+ * (the one msr_open() gave for its backend): the signal handler
+ * (msr/guard_signals.h) restores @j through it.  Until it is set, the
+ * handler leaves a journal that holds registers alone (its file stays for
+ * `baretma pmu restore`).  @dev must stay open until journal_end.
+ */
+void journal_set_dev(struct journal *j, struct msr_dev *dev);
 
 /*
  * journal_save_reg - record that @msr of @cpu held @saved, and persist the
@@ -217,8 +253,10 @@ int journal_restore(struct journal *j, struct msr_dev *dev);
 
 /*
  * journal_end - finish the run: remove the journal file when it has been
- * restored (journal_restore returned 0 and nothing was saved since) or
- * holds nothing, take the signal guard down, and free @j in every case.
+ * restored (journal_restore returned 0, or the signal handler did, and
+ * nothing was saved since) or holds nothing, take down the signal guard
+ * journal_guard_install put up, take @j out of the registry, and free @j
+ * in every case.  In a fork()ed child (@j is its parent's): only frees.
  * Returns 0; -EBUSY when the journal was kept because it was not restored
  * (it stays for "baretma pmu restore"); -errno when removing it failed.
  * NULL is fine (0).
@@ -227,35 +265,30 @@ int journal_end(struct journal *j);
 
 /*
  * journal_detach - for "pmu enable": leave the journal on disk on purpose
- * (the counters stay programmed), take the signal guard down and free @j.
+ * (the counters stay programmed), take down the signal guard
+ * journal_guard_install put up, take @j out of the registry, free @j.
  */
 void journal_detach(struct journal *j);
 
-/* journal_path - the journal's file name, "<state dir>/run-<PID>.journal". */
+/* journal_path - the journal's file name, "<state dir>/run-<PID>.journal"
+ * (or "run-<PID>-<N>.journal"). */
 const char *journal_path(const struct journal *j);
 
 /* journal_data_of - the journal's content as saved so far (read only). */
 const struct journal_data *journal_data_of(const struct journal *j);
 
 /*
- * journal_guard_install - on a deadly signal, journal_restore(@j, @dev) from
- * memory; when that succeeded, remove the journal file; then die of the
- * same signal with its default action, so the exit status tells it.
- * Signals taken over:
- *   - SIGINT, SIGTERM, SIGHUP, SIGQUIT, unless ignored (nohup): an ignored
- *     one stays ignored;
- *   - SIGSEGV, SIGBUS, SIGFPE, SIGILL (a kernel under test faulting), and
- *     SIGABRT, SIGTRAP, SIGSYS: always;
- *   - SIGPIPE ("baretma bench | head"), SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU,
- *     SIGXFSZ, SIGVTALRM, SIGPROF: only while at their default action (a
- *     handler or SIG_IGN of the caller stays).
- * The handlers run on an alternate signal stack of the calling thread (a
- * stack overflow still restores) with the other guarded signals blocked.
- * In a process forked after this call (its PID is not the journal's) the
- * handlers do nothing but die: only the journal's owner restores.
- * journal_end()/journal_detach() put the previous handlers and stack back.
- * Returns 0, -EINVAL (@j is not this process's journal), or -errno from
- * sigaltstack/sigaction.
+ * journal_guard_install - the one-call form of the signal guard for a
+ * process that is baretma: journal_set_dev(@j, @dev), then
+ * guard_signals_install(GUARD_SIGNALS_DIE) (msr/guard_signals.h: on a
+ * deadly signal every open journal of the process is restored from
+ * memory, its file removed when that succeeded, and the process dies of
+ * the signal with its default action, so the exit status tells it; which
+ * signals, the alternate stack of the calling thread, a fork()ed child
+ * that restores nothing: there).  journal_end()/journal_detach() of @j
+ * take it down again (the previous actions come back with the last one).
+ * Returns 0, -EINVAL (@j is not this process's journal: a fork()ed
+ * child's copy), or the errors of guard_signals_install().
  */
 int journal_guard_install(struct journal *j, struct msr_dev *dev);
 
@@ -273,9 +306,10 @@ int journal_load(const char *path, struct journal_data *out);
 void journal_data_free(struct journal_data *d);
 
 /*
- * journal_last_error - the detail of the last journal_load()/journal_list()
- * failure on a malformed file ("line 7: bad hex in 'reg ...'"), or "".
- * Not thread-safe.
+ * journal_last_error - the detail of the calling thread's last
+ * journal_load()/journal_list()/journal_find_cpu() failure on a malformed
+ * file ("line 7: bad hex in 'reg ...'"), or "".  Per thread
+ * (_Thread_local): valid until the thread's next such call.
  */
 const char *journal_last_error(void);
 
@@ -296,6 +330,8 @@ int journal_data_unsafe(const struct journal_data *d);
 struct journal_info {
 	char path[JOURNAL_PATH_MAX]; /* "<state dir>/run-<PID>.journal" */
 	pid_t pid;                   /* from the file name */
+	int seq;                     /* from the file name: 0 "run-<PID>.journal",
+				      * N "run-<PID>-<N>.journal" */
 	int error;                   /* 0, or why it could not be loaded
 				      * (-EINVAL malformed, -EPERM not ours) */
 	char detail[256];            /* with -EINVAL: "line N: ..." */
@@ -304,8 +340,10 @@ struct journal_info {
 };
 
 /*
- * journal_list - every "run-<PID>.journal" in the state directory, by
- * ascending PID, each loaded (journal_load) and checked for life: alive
+ * journal_list - every "run-<PID>.journal" and "run-<PID>-<N>.journal"
+ * (N 1 .. JOURNAL_MAX_OPEN - 1, decimal without leading zeros) in the
+ * state directory, by ascending PID then N, each loaded (journal_load;
+ * the pid line must be the name's PID) and checked for life: alive
  * when kill(PID, 0) succeeds or fails with EPERM AND field 22 of
  * /proc/PID/stat equals the journal's starttime (0 or an unreadable stat
  * file of an existing process count as alive).  This is the /proc of the
@@ -322,8 +360,8 @@ int journal_list(struct journal_info *out, int max);
 void journal_info_free(struct journal_info *info, int n);
 
 /*
- * journal_find_cpu - the journal of another process (PID not ours) that
- * holds registers of @cpu, for "a run that finds a stale journal for a CPU
+ * journal_find_cpu - the journal of another process (PID not ours: none
+ * of this process's own journals counts) that holds registers of @cpu, for "a run that finds a stale journal for a CPU
  * it needs refuses".  Take the CPU locks (msr/lock.h) first, so that no
  * other run can begin a journal for the CPU while this one checks.
  * @who: always initialised; free with journal_info_free(who, 1).
@@ -341,5 +379,9 @@ int journal_find_cpu(unsigned cpu, struct journal_info *who);
  * restored it.  Returns 0 or -errno (-ENOENT when there is none).
  */
 int journal_remove(pid_t pid);
+
+/* journal_remove_seq - journal_remove() for the file journal_list named
+ * with @pid and @seq (journal_info.seq); @seq 0 is journal_remove(). */
+int journal_remove_seq(pid_t pid, int seq);
 
 #endif

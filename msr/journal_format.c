@@ -19,15 +19,17 @@
 #include "cpu/knobs.h"
 #include "msr/journal.h"
 #include "msr/journal_int.h"
+#include "msr/journal_rules.h"
 #include "msr/msr_names.h"
 #include "msr/msr_policy.h"
-#include "msr/pmu.h"
-#include "msr/settings.h"
 #include "sigsafe.h"
 
 #define JOURNAL_MAGIC "# baretma journal v2"
 
-char journal_error[JOURNAL_ERROR_MAX];
+_Static_assert(SETTING_VALUE_MAX == JOURNAL_SETTING_MAX,
+	       "a saved setting value is written back whole");
+
+_Thread_local char journal_error[JOURNAL_ERROR_MAX];
 
 /* ------------------------------------------------------------ encoding */
 

@@ -3,11 +3,13 @@
  * them (the API and the format: msr/journal.h): the layout of struct
  * journal, the small helpers on struct journal_data, and the functions one
  * of them defines for the others:
- *   msr/journal.c          the store (begin, save, persist, end)
  *   msr/journal_format.c   the text: encoding, rendering, the strict parser
- *   msr/journal_restore.c  restoring, and the signal guard
  *   msr/journal_list.c     the journals of other runs, /proc/PID/stat
- * Nothing else includes it.
+ *   msr/journal_restore.c  restoring, and removing the file
+ *   msr/guard_signals.c    the registry of open journals, the opt-in handlers
+ *   msr/journal.c          the store (begin, save, persist, end)
+ * in that order: each calls only the ones above it (msr/journal_rules.h
+ * gives the whole order of msr/).  Nothing else includes it.
  */
 #ifndef BARETMA_JOURNAL_INT_H
 #define BARETMA_JOURNAL_INT_H
@@ -29,22 +31,34 @@
 			  JOURNAL_MAX_SETTINGS * SETTING_LINE_MAX)
 #define JOURNAL_ERROR_MAX (JOURNAL_PATH_MAX + 512)
 
+/* One journal: all its state is here (several may be open in a process,
+ * one per session; msr/guard_signals.c lists them for the handler). */
 struct journal {
 	struct journal_data d;      /* arrays at full capacity */
 	int dirfd;                  /* the state directory */
-	char name[64];              /* "run-<PID>.journal" */
-	char tmp[80];               /* ".run-<PID>.journal.tmp" */
+	int seq;                    /* registry slot: 0 "run-<PID>.journal",
+				     * N > 0 "run-<PID>-<N>.journal" */
+	char name[64];              /* that name */
+	char tmp[80];               /* "." name ".tmp" */
 	char path[JOURNAL_PATH_MAX];
 	char *text;                 /* JOURNAL_TEXT_MAX bytes for rendering */
 	bool restored;              /* restored, nothing saved since */
+	struct msr_dev *volatile dev; /* what the signal handler restores the
+				     * registers through (journal_set_dev) */
+	atomic_int fired;           /* the signal handler took it (restores once) */
+	bool guarded;               /* journal_guard_install: its end removes
+				     * the guard it installed */
 };
 
-/* journal_last_error()'s text (journal_format.c; journal_list.c sets it too). */
-extern char journal_error[JOURNAL_ERROR_MAX];
+/* journal_last_error()'s text, per thread (journal_format.c; journal_list.c
+ * sets it too). */
+extern _Thread_local char journal_error[JOURNAL_ERROR_MAX];
 
+/* Entries are made visible to a signal handler, which may run on another
+ * thread: a thread fence (a compiler barrier and the CPU's ordering). */
 static inline void fence(void)
 {
-	atomic_signal_fence(memory_order_seq_cst);
+	atomic_thread_fence(memory_order_seq_cst);
 }
 
 static inline void data_free(struct journal_data *d)
@@ -100,15 +114,6 @@ static inline void add_reg(struct journal_data *d, const struct journal_reg *r)
 	fence();
 }
 
-/* ---------------------------------------------------- msr/journal.c */
-
-/* @j is this process's journal (the one journal_begin made last). */
-bool journal_is_current(const struct journal *j);
-
-/* Unlink @j's file and make that durable.  Async-signal-safe (the guard's
- * handler calls it). */
-int journal_unlink_file(struct journal *j);
-
 /* --------------------------------------------- msr/journal_format.c */
 
 /* The whole file text of @j into j->text; returns its length. */
@@ -136,15 +141,37 @@ bool journal_dec_exact(const char *s, const char *e, unsigned long long max,
  * @err (@errlen bytes) receives the detail of -EINVAL. */
 int journal_load_fd(int fd, struct journal_data *d, char *err, size_t errlen);
 
-/* -------------------------------------------- msr/journal_restore.c */
-
-/* Handlers and stack back as they were before journal_guard_install. */
-void journal_guard_remove(void);
-
 /* ----------------------------------------------- msr/journal_list.c */
 
 /* Field 3 (state) and field 22 (starttime) of /proc/@pid/stat; 0, -ENOENT
  * (no such process), -EINVAL (unreadable format) or -errno. */
 int journal_proc_stat(pid_t pid, char *state, unsigned long long *starttime);
+
+/* The file name of journal @seq of @pid: "run-<PID>.journal" (@seq 0) or
+ * "run-<PID>-<SEQ>.journal" into @buf (@n bytes). */
+void journal_file_name(pid_t pid, int seq, char *buf, size_t n);
+
+/* -------------------------------------------- msr/journal_restore.c */
+
+/* Unlink @j's file and make that durable.  Async-signal-safe (the
+ * signal handler calls it). */
+int journal_unlink_file(struct journal *j);
+
+/* For the signal handler: restore @j (of this process) once, when it has
+ * its device (or holds settings only), and remove its file when that
+ * succeeded.  Async-signal-safe. */
+void journal_restore_fired(struct journal *j);
+
+/* ---------------------------------------------- msr/guard_signals.c */
+
+/* Register @j: @first_only takes slot 0 only ("run-<PID>.journal";
+ * -EBUSY when a journal of this process holds it), else the lowest free
+ * slot (-EMFILE when JOURNAL_MAX_OPEN are open).  Returns the slot. */
+int journal_registry_claim(struct journal *j, bool first_only);
+
+/* Take @j out of the registry (nothing when it is not there: a forked
+ * child's copy), then wait until no signal handler still reads it, so
+ * that it may be freed. */
+void journal_registry_release(struct journal *j);
 
 #endif

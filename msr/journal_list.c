@@ -1,8 +1,9 @@
 /*
  * msr/journal_list.c - the journals of other runs in the state directory
- * (msr/journal.h, msr/state_dir.h): whether their process still runs
- * (/proc/PID/stat), journal_list(), journal_info_free(),
- * journal_find_cpu() and journal_remove().
+ * (msr/journal.h, msr/state_dir.h): their names, whether their process
+ * still runs (/proc/PID/stat, per PID: every journal of a PID lives and
+ * dies with it), journal_list(), journal_info_free(), journal_find_cpu()
+ * and journal_remove().
  */
 #include <dirent.h>
 #include <errno.h>
@@ -78,31 +79,52 @@ static bool pid_alive(pid_t pid, unsigned long long starttime)
 
 /* ------------------------------------------------------------- listing */
 
-/* "run-<PID>.journal" exactly. */
-static bool journal_name_pid(const char *name, pid_t *pid)
+void journal_file_name(pid_t pid, int seq, char *buf, size_t n)
 {
-	const char *dot = strchr(name, '.');
-	unsigned long long v;
+	if (seq > 0)
+		snprintf(buf, n, "run-%ld-%d.journal", (long)pid, seq);
+	else
+		snprintf(buf, n, "run-%ld.journal", (long)pid);
+}
 
-	if (strncmp(name, "run-", 4) || !dot || strcmp(dot, ".journal") ||
-	    !journal_dec_exact(name + 4, dot, INT32_MAX, &v) || v == 0)
+/* A journal's name in the directory. */
+struct entry {
+	pid_t pid;
+	int seq;
+};
+
+/* "run-<PID>.journal" or "run-<PID>-<N>.journal" exactly (journal.h). */
+static bool journal_name_pid(const char *name, struct entry *e)
+{
+	const char *dot = strchr(name, '.'), *dash;
+	unsigned long long v, n = 0;
+
+	if (strncmp(name, "run-", 4) || !dot || strcmp(dot, ".journal"))
 		return false;
-	*pid = (pid_t)v;
+	dash = memchr(name + 4, '-', (size_t)(dot - name - 4));
+	if (!journal_dec_exact(name + 4, dash ? dash : dot, INT32_MAX, &v) || v == 0)
+		return false;
+	if (dash && (!journal_dec_exact(dash + 1, dot, JOURNAL_MAX_OPEN - 1, &n) || n == 0))
+		return false;
+	e->pid = (pid_t)v;
+	e->seq = (int)n;
 	return true;
 }
 
-static int cmp_pid(const void *a, const void *b)
+static int cmp_entry(const void *a, const void *b)
 {
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+	const struct entry *x = a, *y = b;
 
-	return (x > y) - (x < y);
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* The PIDs of the journals in the state directory, ascending (malloc'd). */
-static int list_pids(int dirfd, pid_t **pids, int *n)
+/* The journals in the state directory, by PID then N (malloc'd). */
+static int list_entries(int dirfd, struct entry **out, int *n)
 {
 	struct dirent *de;
-	pid_t *v = NULL, pid;
+	struct entry *v = NULL, e;
 	int cap = 0, cnt = 0, fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0), rc = 0;
 	DIR *dir;
 
@@ -114,10 +136,10 @@ static int list_pids(int dirfd, pid_t **pids, int *n)
 		return -errno;
 	}
 	while ((de = readdir(dir)) != NULL) {
-		if (!journal_name_pid(de->d_name, &pid))
+		if (!journal_name_pid(de->d_name, &e))
 			continue;
 		if (cnt == cap) {
-			pid_t *nv = realloc(v, (size_t)(cap = cap ? 2 * cap : 16) * sizeof(*v));
+			struct entry *nv = realloc(v, (size_t)(cap = cap ? 2 * cap : 16) * sizeof(*v));
 
 			if (!nv) {
 				rc = -ENOMEM;
@@ -125,7 +147,7 @@ static int list_pids(int dirfd, pid_t **pids, int *n)
 			}
 			v = nv;
 		}
-		v[cnt++] = pid;
+		v[cnt++] = e;
 	}
 	closedir(dir);
 	if (rc) {
@@ -133,22 +155,24 @@ static int list_pids(int dirfd, pid_t **pids, int *n)
 		return rc;
 	}
 	if (cnt > 1) /* v is NULL when there is none: qsort(NULL, 0) is undefined */
-		qsort(v, (size_t)cnt, sizeof(*v), cmp_pid);
-	*pids = v;
+		qsort(v, (size_t)cnt, sizeof(*v), cmp_entry);
+	*out = v;
 	*n = cnt;
 	return 0;
 }
 
-/* Load the journal of @pid in @dirfd into @info. */
-static void info_load(int dirfd, pid_t pid, struct journal_info *info)
+/* Load the journal @e in @dirfd into @info. */
+static void info_load(int dirfd, const struct entry *e, struct journal_info *info)
 {
+	pid_t pid = e->pid;
 	char name[64];
 	int fd;
 
 	memset(info, 0, sizeof(*info));
-	snprintf(name, sizeof(name), "run-%ld.journal", (long)pid);
+	journal_file_name(pid, e->seq, name, sizeof(name));
 	snprintf(info->path, sizeof(info->path), "%s/%s", state_dir_path(), name);
 	info->pid = pid;
+	info->seq = e->seq;
 	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		info->error = errno == ELOOP ? -EPERM : -errno;
@@ -171,18 +195,18 @@ static void info_load(int dirfd, pid_t pid, struct journal_info *info)
 	info->alive = pid_alive(pid, info->error ? 0 : info->data.starttime);
 }
 
-/* The directory and its journal PIDs; *n = 0 when there is no directory. */
-static int open_list(int *dirfd, pid_t **pids, int *n)
+/* The directory and its journals; *n = 0 when there is no directory. */
+static int open_list(int *dirfd, struct entry **v, int *n)
 {
 	int rc = state_dir_open(false, dirfd);
 
-	*pids = NULL;
+	*v = NULL;
 	*n = 0;
 	if (rc == -ENOENT)
 		*dirfd = -1;
 	if (rc)
 		return rc == -ENOENT ? 0 : rc;
-	rc = list_pids(*dirfd, pids, n);
+	rc = list_entries(*dirfd, v, n);
 	if (rc)
 		close(*dirfd);
 	return rc;
@@ -190,21 +214,21 @@ static int open_list(int *dirfd, pid_t **pids, int *n)
 
 int journal_list(struct journal_info *out, int max)
 {
-	pid_t *pids;
+	struct entry *v;
 	int dirfd, n, rc;
 
 	journal_error[0] = '\0';
-	rc = open_list(&dirfd, &pids, &n);
+	rc = open_list(&dirfd, &v, &n);
 	if (rc || dirfd < 0)
 		return rc;
 	if (n > max) {
 		rc = -ERANGE;
 	} else {
 		for (int i = 0; i < n; i++)
-			info_load(dirfd, pids[i], &out[i]);
+			info_load(dirfd, &v[i], &out[i]);
 		rc = n;
 	}
-	free(pids);
+	free(v);
 	close(dirfd);
 	return rc;
 }
@@ -217,18 +241,19 @@ void journal_info_free(struct journal_info *info, int n)
 
 int journal_find_cpu(unsigned cpu, struct journal_info *who)
 {
-	pid_t *pids, self = getpid();
+	pid_t self = getpid();
+	struct entry *v;
 	int dirfd, n, rc;
 
 	memset(who, 0, sizeof(*who));
 	journal_error[0] = '\0';
-	rc = open_list(&dirfd, &pids, &n);
+	rc = open_list(&dirfd, &v, &n);
 	if (rc || dirfd < 0)
 		return rc;
 	for (int i = 0; i < n && !rc; i++) {
-		if (pids[i] == self)
+		if (v[i].pid == self)
 			continue;
-		info_load(dirfd, pids[i], who);
+		info_load(dirfd, &v[i], who);
 		if (who->error)
 			rc = who->error;
 		else if (has_cpu(&who->data, cpu))
@@ -236,20 +261,27 @@ int journal_find_cpu(unsigned cpu, struct journal_info *who)
 		else
 			data_free(&who->data);
 	}
-	free(pids);
+	free(v);
 	close(dirfd);
 	return rc;
 }
 
 int journal_remove(pid_t pid)
 {
+	return journal_remove_seq(pid, 0);
+}
+
+int journal_remove_seq(pid_t pid, int seq)
+{
 	char name[64];
 	int dirfd, rc;
 
+	if (seq < 0 || seq >= JOURNAL_MAX_OPEN)
+		return -EINVAL;
 	rc = state_dir_open(false, &dirfd);
 	if (rc)
 		return rc;
-	snprintf(name, sizeof(name), "run-%ld.journal", (long)pid);
+	journal_file_name(pid, seq, name, sizeof(name));
 	if (unlinkat(dirfd, name, 0) < 0)
 		rc = -errno;
 	else if (fsync(dirfd) < 0)

@@ -1,12 +1,11 @@
 /*
- * msr/journal_restore.c - restoring what a run journal saved, and the
- * signal guard that restores it when a signal ends the run (order and
- * rules: msr/journal.h).  The restore path and the handler are
- * async-signal-safe: they only read the arrays journal_begin() allocated
+ * msr/journal_restore.c - restoring what a run journal saved (order and
+ * rules: msr/journal.h), and removing its file, for journal_restore,
+ * journal_restore_data and the signal handler (msr/guard_signals.c).
+ * Async-signal-safe: it only reads the arrays journal_begin() allocated
  * (msr/journal.c), no malloc, no stdio.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -14,7 +13,7 @@
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
 #include "msr/journal_int.h"
-#include "msr/settings.h"
+#include "msr/journal_rules.h"
 
 /* ------------------------------------------------------------ restoring */
 
@@ -103,131 +102,25 @@ int journal_restore(struct journal *j, struct msr_dev *dev)
 	return rc;
 }
 
-/* ---------------------------------------------------------------- guard */
+/* ------------------------------------------------------ file, handler */
 
-#define GUARD_STACK_BYTES (128u << 10)
-
-/* When a signal is taken over (msr/journal.h). */
-enum guard_policy {
-	GUARD_ALWAYS,     /* faults of the code under test */
-	GUARD_UNLESS_IGN, /* terminal: an ignored one (nohup) stays ignored */
-	GUARD_IF_DFL,     /* other deadly ones: only while nobody handles them */
-};
-
-static const struct {
-	int sig;
-	enum guard_policy policy;
-} guard_signals[] = {
-	{ SIGINT, GUARD_UNLESS_IGN }, { SIGTERM, GUARD_UNLESS_IGN },
-	{ SIGHUP, GUARD_UNLESS_IGN }, { SIGQUIT, GUARD_UNLESS_IGN },
-	{ SIGSEGV, GUARD_ALWAYS }, { SIGBUS, GUARD_ALWAYS },
-	{ SIGFPE, GUARD_ALWAYS }, { SIGILL, GUARD_ALWAYS },
-	{ SIGABRT, GUARD_ALWAYS }, { SIGTRAP, GUARD_ALWAYS }, { SIGSYS, GUARD_ALWAYS },
-	/* "baretma bench | head", timeout -s, ulimit -t / -f, kill -USR1 */
-	{ SIGPIPE, GUARD_IF_DFL }, { SIGALRM, GUARD_IF_DFL }, { SIGUSR1, GUARD_IF_DFL },
-	{ SIGUSR2, GUARD_IF_DFL }, { SIGXCPU, GUARD_IF_DFL }, { SIGXFSZ, GUARD_IF_DFL },
-	{ SIGVTALRM, GUARD_IF_DFL }, { SIGPROF, GUARD_IF_DFL },
-};
-#define GUARD_NSIG (sizeof(guard_signals) / sizeof(guard_signals[0]))
-
-static struct {
-	struct journal *volatile j;
-	struct msr_dev *volatile dev;
-	struct sigaction old[GUARD_NSIG];
-	bool changed[GUARD_NSIG];
-	stack_t old_stack;
-	bool stack_set;
-} guard;
-static volatile sig_atomic_t guard_fired;
-static char guard_stack[GUARD_STACK_BYTES] __attribute__((aligned(64)));
-
-/* Die of @sig with its default action (the exit status tells it). */
-static void die_of(int sig)
+int journal_unlink_file(struct journal *j)
 {
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	sigset_t set;
-
-	sigemptyset(&dfl.sa_mask);
-	sigaction(sig, &dfl, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-	_exit(128 + sig); /* not reached: every guarded signal terminates */
-}
-
-static void guard_handler(int sig)
-{
-	struct journal *j = guard.j;
-
-	/* Only the journal's owner restores (not a fork()ed child), once. */
-	if (j && !guard_fired && getpid() == j->d.pid) {
-		guard_fired = 1;
-		if (journal_restore_data(&j->d, guard.dev) == 0)
-			journal_unlink_file(j);
-	}
-	die_of(sig);
-}
-
-static int guard_stack_set(void)
-{
-	stack_t ss = { .ss_sp = guard_stack, .ss_size = sizeof(guard_stack) };
-
-	if (guard.stack_set)
-		return 0;
-	if (sigaltstack(&ss, &guard.old_stack) < 0)
+	if (unlinkat(j->dirfd, j->name, 0) < 0)
 		return -errno;
-	guard.stack_set = true;
-	return 0;
+	return fsync(j->dirfd) < 0 ? -errno : 0;
 }
 
-int journal_guard_install(struct journal *j, struct msr_dev *dev)
+void journal_restore_fired(struct journal *j)
 {
-	struct sigaction sa = { .sa_handler = guard_handler, .sa_flags = SA_ONSTACK }, old;
-	int rc;
+	struct msr_dev *dev = j->dev;
 
-	if (!j || !journal_is_current(j) || j->d.pid != getpid())
-		return -EINVAL;
-	guard.dev = dev;
-	fence();
-	guard.j = j;
-	rc = guard_stack_set();
-	if (rc)
-		return rc;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < GUARD_NSIG; i++)
-		sigaddset(&sa.sa_mask, guard_signals[i].sig);
-	for (size_t i = 0; i < GUARD_NSIG; i++) {
-		int sig = guard_signals[i].sig;
-		enum guard_policy policy = guard_signals[i].policy;
-
-		if (guard.changed[i])
-			continue;
-		if (sigaction(sig, NULL, &old) < 0)
-			return -errno;
-		if ((policy == GUARD_UNLESS_IGN && old.sa_handler == SIG_IGN) ||
-		    (policy == GUARD_IF_DFL && ((old.sa_flags & SA_SIGINFO) ||
-						old.sa_handler != SIG_DFL)))
-			continue;
-		if (sigaction(sig, &sa, &guard.old[i]) < 0)
-			return -errno;
-		guard.changed[i] = true;
+	/* Only the journal's owner restores (not a fork()ed child), once;
+	 * registers need their device (journal_set_dev), settings alone not. */
+	if (j->d.pid != getpid() || (!dev && j->d.nregs > 0) || atomic_exchange(&j->fired, 1))
+		return;
+	if (journal_restore_data(&j->d, dev) == 0) {
+		j->restored = true;
+		journal_unlink_file(j);
 	}
-	return 0;
-}
-
-/* Handlers and stack back as they were before journal_guard_install. */
-void journal_guard_remove(void)
-{
-	guard.j = NULL;
-	fence();
-	for (size_t i = 0; i < GUARD_NSIG; i++) {
-		if (guard.changed[i])
-			sigaction(guard_signals[i].sig, &guard.old[i], NULL);
-		guard.changed[i] = false;
-	}
-	if (guard.stack_set)
-		sigaltstack(&guard.old_stack, NULL);
-	guard.stack_set = false;
-	guard.dev = NULL;
 }

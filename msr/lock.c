@@ -15,6 +15,7 @@
 #define LOCK_CPU_MAX 0xfffffu /* more CPUs than any kernel supports */
 
 struct cpu_lock {
+	pid_t pid; /* the process that took them (fork: only it releases) */
 	int n;
 	struct {
 		int fd;
@@ -203,6 +204,7 @@ int cpu_lock_take(const unsigned *cpus, int n, bool wait, struct cpu_lock **out,
 		rc = -ENOMEM;
 		goto out;
 	}
+	l->pid = getpid();
 	owner_line(line, sizeof(line));
 	for (int i = 0; i < m && !rc; i++) {
 		int fd = open_lock(dirfd, v[i]);
@@ -233,12 +235,18 @@ out:
 
 void cpu_lock_release(struct cpu_lock *l)
 {
+	bool owner;
+
 	if (!l)
 		return;
+	/* A fork()ed child shares the parent's open files, and so its locks:
+	 * it closes its descriptors only (the lock stays with the parent's),
+	 * never empties the file or unlocks. */
+	owner = l->pid == getpid();
 	for (int i = 0; i < l->n; i++) {
 		/* Only a holder empties its file; a failure to is harmless (the
 		 * next holder rewrites it), the lock goes with the descriptor. */
-		if (l->e[i].held && ftruncate(l->e[i].fd, 0) < 0) {
+		if (owner && l->e[i].held && ftruncate(l->e[i].fd, 0) < 0) {
 			/* nothing more to do */
 		}
 		close(l->e[i].fd);
@@ -255,6 +263,7 @@ int settings_lock_take(bool exclusive, bool wait, struct cpu_lock **out,
 
 	if (!l)
 		return -ENOMEM;
+	l->pid = getpid();
 	rc = state_dir_open(true, &dirfd);
 	fd = rc ? rc : open_name(dirfd, "settings.lock");
 	if (fd < 0) {

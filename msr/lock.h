@@ -13,7 +13,13 @@
  * of the same name.
  *
  * Several CPUs are taken in ascending order, all or nothing, so two
- * waiting runs cannot deadlock.  A journal (msr/journal.h) check for the
+ * waiting runs cannot deadlock.  Each take opens its own descriptors
+ * (O_CLOEXEC: an exec'd program never holds them): two sessions of one
+ * process exclude each other like two processes.  fork(): the child
+ * shares the parent's open lock files, so the lock is held as long as
+ * either has them open; cpu_lock_release() in the child closes its
+ * descriptors only (the parent's lock and holder line stay), and a child
+ * that lives on should call it or exec.  A journal (msr/journal.h) check for the
  * CPUs belongs after the locks are held.  Library code: 0 or -errno.
  */
 #ifndef BARETMA_LOCK_H
@@ -53,7 +59,8 @@ struct lock_holder {
 int cpu_lock_take(const unsigned *cpus, int n, bool wait, struct cpu_lock **out,
 		  struct lock_holder *holder);
 
-/* cpu_lock_release - empty the lock files, drop every lock, free @l (NULL is fine). */
+/* cpu_lock_release - empty the lock files, drop every lock, free @l (NULL
+ * is fine); in a fork()ed child of the taker: close its descriptors only. */
 void cpu_lock_release(struct cpu_lock *l);
 
 /*

@@ -200,9 +200,10 @@ const char *msr_backend_name(const struct msr_dev *dev);
 void msr_describe(const struct msr_dev *dev, unsigned cpu, char *buf, size_t n);
 
 /*
- * msr_last_error - a human-readable detail for the last msr_open() failure
- * (e.g. "state file 'x': line 3: expected 'CPU 0xMSR 0xVALUE'"), or "".
- * Not thread-safe; for the CLI layer's message.
+ * msr_last_error - a human-readable detail for the calling thread's last
+ * msr_open() failure (e.g. "state file 'x': line 3: expected 'CPU 0xMSR
+ * 0xVALUE'"), or "".  Per thread (_Thread_local): valid until the
+ * thread's next msr_open().
  */
 const char *msr_last_error(void);
 

@@ -33,7 +33,9 @@ struct msr_dev {
 	struct msr_fault fault; /* the last failed access; op 0: none */
 };
 
-static char last_error[PATH_MAX + 1024]; /* a message naming a whole path and an escaped reason */
+/* A message naming a whole path and an escaped reason; per thread, so that
+ * sessions opened on different threads keep their own (msr_last_error). */
+static _Thread_local char last_error[PATH_MAX + 1024];
 
 /* ------------------------------------------------------------- trace */
 
@@ -117,7 +119,7 @@ static void trace(const struct msr_dev *dev, const char *op, unsigned cpu,
 /* @s escaped for a message (cpu/escape.h): the spec comes from the environment. */
 static const char *shown(const char *s)
 {
-	static char buf[PATH_MAX];
+	static _Thread_local char buf[PATH_MAX];
 
 	esc_str(buf, sizeof(buf), s);
 	return buf;

@@ -128,18 +128,6 @@ static int program_regs(struct msr_dev *dev, unsigned cpu, const struct pmu_conf
 	return rc;
 }
 
-const uint32_t pmu_journal_regs[PMU_JOURNAL_NREGS] = {
-	IA32_PERF_GLOBAL_CTRL, IA32_FIXED_CTR_CTRL, IA32_FIXED_CTR3, IA32_PERF_METRICS,
-};
-
-bool pmu_journal_saves(uint32_t msr)
-{
-	for (int i = 0; i < PMU_JOURNAL_NREGS; i++)
-		if (pmu_journal_regs[i] == msr)
-			return true;
-	return false;
-}
-
 /* The values of step 1 into the journal, in the order read (pmu.h). */
 static int journal_saved(struct journal *j, const struct pmu_saved *s)
 {

@@ -42,20 +42,12 @@
 #include <sys/types.h>
 
 #include "msr/journal.h"
+#include "msr/journal_rules.h"
 #include "msr/msr.h"
 
-/*
- * pmu_journal_regs - the registers pmu_program() saves in a run or enable
- * journal, in the order saved (step 1 above): IA32_PERF_GLOBAL_CTRL,
- * IA32_FIXED_CTR_CTRL, IA32_FIXED_CTR3, IA32_PERF_METRICS (the last one
- * only with PERF_METRICS).  No other register is ever in such a journal
- * (journal_load refuses one: msr/journal.h).
- */
-#define PMU_JOURNAL_NREGS 4
-extern const uint32_t pmu_journal_regs[PMU_JOURNAL_NREGS];
-
-/* pmu_journal_saves - is @msr one of pmu_journal_regs? */
-bool pmu_journal_saves(uint32_t msr);
+/* pmu_journal_regs, PMU_JOURNAL_NREGS, pmu_journal_saves: the registers
+ * step 1 saves in a run or enable journal, named below the journal
+ * (msr/journal_rules.h), which checks what it holds against them. */
 
 /* What one CPU had before baretma touched it. */
 struct pmu_saved {

@@ -26,42 +26,17 @@
 #include <stddef.h>
 
 #include "msr/journal.h"
+#include "msr/journal_rules.h"
 
-enum setting {
-	SETTING_RDPMC = 0,
-	SETTING_NMI_WATCHDOG,
-	SETTING_MSR_ALLOW_WRITES,
-};
-
-#define SETTING_MAX_FILES 3
+/* enum setting, SETTING_MAX_FILES, setting_name, setting_file,
+ * setting_of_file, setting_value_ok, setting_values_text and
+ * setting_write_path: msr/journal_rules.h (below the journal, which
+ * checks what it holds against them). */
 
 /* The values baretma sets (--rdpmc-always, watchdog off, MSR writes on). */
 #define SETTING_RDPMC_ALWAYS   "2"
 #define SETTING_NMI_WATCHDOG_OFF "0"
 #define SETTING_ALLOW_WRITES_ON "on"
-
-/* setting_name - "rdpmc", "nmi_watchdog" or "msr_allow_writes" ("?" else). */
-const char *setting_name(enum setting s);
-
-/*
- * setting_of_file - the setting one of whose files (as listed above,
- * relative to the sysroot: "/proc/sys/kernel/nmi_watchdog") is @path,
- * byte for byte.  These are the only files baretma changes, so the only
- * ones a journal may restore (msr/journal.h).
- * Returns 0 and stores it in *@s, or -ENOENT for any other path.
- */
-int setting_of_file(const char *path, enum setting *s);
-
-/*
- * setting_value_ok - is @value one that @s takes (the values listed above,
- * exactly as the kernel prints them: rdpmc "0" "1" "2", nmi_watchdog "0"
- * "1", msr_allow_writes "on" "off" "default")?  False for an unknown @s.
- */
-bool setting_value_ok(enum setting s, const char *value);
-
-/* setting_values_text - those values for messages: "0, 1 or 2" ("" for an
- * unknown @s). */
-const char *setting_values_text(enum setting s);
 
 /*
  * setting_files - the files of @s that exist under the sysroot, as paths
@@ -101,15 +76,5 @@ int setting_read(enum setting s, char *value, size_t n, char *where, size_t wlen
  */
 int setting_change(struct journal *j, enum setting s, const char *value,
 		   char *where, size_t wlen);
-
-/*
- * setting_write_path - write "@value\n" to the file @full (already under the
- * sysroot) with one write(2): open O_WRONLY|O_TRUNC|O_NOFOLLOW, so a fake
- * regular file gets exactly those bytes and sysfs/procfs see one store.
- * Async-signal-safe (journal_restore uses it).  @value at most
- * JOURNAL_SETTING_MAX - 1 bytes.
- * Returns 0, -ENAMETOOLONG, or -errno from open/write.
- */
-int setting_write_path(const char *full, const char *value);
 
 #endif

@@ -105,6 +105,11 @@ for lib in $(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
 	path=$(ldd "$so" | awk -v l="$lib" '$1 == l && $2 == "=>" { print $3 }')
 	[ -n "$path" ] && nm -D --defined-only "$path" | awk 'NF >= 3 { print $3 }' >>"$tmp/defined"
 done
+# ... or from the dynamic loader, which every process has (the ELF
+# interpreter ldd lists by path: __tls_get_addr for the library's
+# thread-local error buffers)
+interp=$(ldd "$so" | awk '$1 ~ /^\/.*ld-linux/ { print $1 }')
+[ -n "$interp" ] && nm -D --defined-only "$interp" | awk 'NF >= 3 { print $3 }' >>"$tmp/defined"
 sed 's/@.*//' "$tmp/defined" | LC_ALL=C sort -u >"$tmp/defined.s"
 nm -D --undefined-only "$so" | awk '{ print $NF }' | sed 's/@.*//' | LC_ALL=C sort -u >"$tmp/imports"
 printf '%s\n' $CRT_WEAK | LC_ALL=C sort >"$tmp/crt"

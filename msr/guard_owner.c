@@ -1,9 +1,9 @@
 /*
- * bench/cli_owner.c - the run guard's ownership step (bench/cli_run.h,
- * README "Leaving the machine as found", step 3): who uses the PMU of each
- * target CPU (pmu_check_owner, pmu-reference §5.4), the NMI watchdog
- * warning, and the checks that could not be made (registers of the
- * checklist unreadable: refused, or --force).  Command-line layer.
+ * msr/guard_owner.c - the guarded run's ownership step (msr/guard.h, README
+ * "Leaving the machine as found", step 3): who uses the PMU of each target
+ * CPU (pmu_check_owner, pmu-reference §5.4), the NMI watchdog warning, and
+ * the checks that could not be made (registers of the checklist
+ * unreadable: refused, or with force a warning).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -12,15 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/cli.h"
-#include "bench/cli_run.h"
 #include "cpu/cpu.h"
+#include "msr/guard.h"
+#include "msr/guard_int.h"
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
 #include "msr/pmu.h"
 #include "msr/settings.h"
-
-/* ----------------------------------------------------------- ownership */
 
 /* /proc/sys/kernel/nmi_watchdog: 1, 0, or -1 when unknown. */
 static int nmi_watchdog(void)
@@ -32,24 +30,24 @@ static int nmi_watchdog(void)
 	return !strcmp(v, "0") ? 0 : !strcmp(v, "1") ? 1 : -1;
 }
 
-int cli_run_watchdog(const struct cli_run *r)
+void guard_check_watchdog(struct guard *g)
 {
 	char where[JOURNAL_PATH_MAX];
 	char v[16];
 
-	if (r->set.stop_nmi_watchdog || nmi_watchdog() != 1)
-		return EX_OK;
+	if (g->o.set.stop_nmi_watchdog || nmi_watchdog() != 1)
+		return;
 	setting_read(SETTING_NMI_WATCHDOG, v, sizeof(v), where, sizeof(where));
-	cli_warn("the NMI watchdog is on ('%s' = 1): it keeps a perf event on fixed "
-		 "counter 1 of every CPU, and perf rewrites IA32_PERF_GLOBAL_CTRL while it "
-		 "runs, which can switch fixed counter 3 / PERF_METRICS off mid-run (the tamper "
-		 "check tells) (try: --stop-nmi-watchdog)", where);
-	return EX_OK;
+	guard_say(g, GUARD_LINE_WARNING, "the NMI watchdog is on ('%s' = 1): it keeps a perf "
+		  "event on fixed counter 1 of every CPU, and perf rewrites "
+		  "IA32_PERF_GLOBAL_CTRL while it runs, which can switch fixed counter 3 / "
+		  "PERF_METRICS off mid-run (the tamper check tells) (try: "
+		  "--stop-nmi-watchdog)", where);
 }
 
 /* The pmu_check_owner query for @cpu. */
 static struct pmu_owner_query owner_query(const struct cpu_info *ci, unsigned cpu,
-					  const struct cli_journal_hit *hit, int watchdog)
+					  const struct guard_hit *hit, int watchdog)
 {
 	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu);
 
@@ -154,48 +152,49 @@ static void fmt_unread(uint32_t evtsel, bool inuse, char *buf, size_t n)
 /* The lines msr_safe's allowlist needs to let them be read: "MSR WRITEMASK"
  * with write mask 0 (read-only), a '#' comment naming the register (the
  * format of LLNL msr-safe's README, /dev/cpu/msr_allowlist). */
-static void print_allowlist(uint32_t evtsel, bool inuse)
+static void say_allowlist(struct guard *g, uint32_t evtsel, bool inuse)
 {
 	for (unsigned x = 0; x < 32; x++)
 		if (evtsel & (1u << x))
-			fprintf(stderr, "0x%08X 0x0000000000000000 # \"IA32_PERFEVTSEL%u\"\n",
-				IA32_PERFEVTSEL0 + x, x);
+			guard_say(g, GUARD_LINE_AFTER, "0x%08X 0x0000000000000000 # "
+				  "\"IA32_PERFEVTSEL%u\"", IA32_PERFEVTSEL0 + x, x);
 	if (inuse)
-		fprintf(stderr, "0x%08X 0x0000000000000000 # \"IA32_PERF_GLOBAL_INUSE\"\n",
-			IA32_PERF_GLOBAL_INUSE);
+		guard_say(g, GUARD_LINE_AFTER, "0x%08X 0x0000000000000000 # "
+			  "\"IA32_PERF_GLOBAL_INUSE\"", IA32_PERF_GLOBAL_INUSE);
 }
 
 /*
  * The checks that could not be made: refused (nothing is written yet) with
- * the registers, the CPUs and the remedies, or with --force a warning.
- * Exit status for the error: 77 when msr_safe's allowlist (or rights)
- * refused the read, 69 for a #GP (cli_exit_for_errno).
+ * the registers, the CPUs and the remedies, or with force a warning.  The
+ * error is the read's: -EACCES/-EPERM when msr_safe's allowlist (or
+ * rights) refused it, -EIO for a #GP.
  */
-static int unread_verdict(const struct cli_run *r, const struct owner_unread *u)
+static int unread_verdict(struct guard *g, const struct owner_unread *u)
 {
 	char list[256], regs[512];
 
 	for (int i = 0; i < u->n; i++) {
-		cli_fmt_cpus(list, sizeof(list), u->e[i].cpus, u->e[i].ncpus);
+		guard_fmt_cpus(list, sizeof(list), u->e[i].cpus, u->e[i].ncpus);
 		fmt_unread(u->e[i].evtsel, u->e[i].inuse, regs, sizeof(regs));
-		if (r->force) {
-			cli_warn("cpu %s: cannot tell who uses the PMU: %s could not be read: %s; "
-				 "going on without that check (--force)", list, regs,
-				 strerror(-u->e[i].err));
+		if (g->o.force) {
+			guard_say(g, GUARD_LINE_WARNING, "cpu %s: cannot tell who uses the PMU: %s "
+				  "could not be read: %s; going on without that check (--force)",
+				  list, regs, strerror(-u->e[i].err));
 			continue;
 		}
-		cli_err("cpu %s: cannot tell who uses the PMU: %s could not be read: %s; nothing "
-			"written (try: --force to go on without that check, or, through msr_safe, "
-			"add the read-only lines below to its allowlist /dev/cpu/msr_allowlist)",
-			list, regs, strerror(-u->e[i].err));
-		print_allowlist(u->e[i].evtsel, u->e[i].inuse);
-		return cli_exit_for_errno(u->e[i].err);
+		guard_fail(g, GUARD_ERRNO, u->e[i].err, "cpu %s: cannot tell who uses the PMU: "
+			   "%s could not be read: %s; nothing written (try: --force to go on "
+			   "without that check, or, through msr_safe, add the read-only lines "
+			   "below to its allowlist /dev/cpu/msr_allowlist)", list, regs,
+			   strerror(-u->e[i].err));
+		say_allowlist(g, u->e[i].evtsel, u->e[i].inuse);
+		return u->e[i].err;
 	}
-	return EX_OK;
+	return 0;
 }
 
 /* One CPU: refuse, warn, or collect its note (and what it could not read). */
-static int owner_one(const struct cli_run *r, struct msr_dev *dev, unsigned cpu,
+static int owner_one(struct guard *g, struct msr_dev *dev, unsigned cpu,
 		     const struct pmu_owner_query *q, struct owner_notes *nt, int max,
 		     struct owner_unread *un)
 {
@@ -203,53 +202,55 @@ static int owner_one(const struct cli_run *r, struct msr_dev *dev, unsigned cpu,
 	char text[1100];
 	int rc = pmu_check_owner(dev, cpu, q, &rep);
 
-	if (rc && rc != -EBUSY && rc != -ENODATA)
-		return cli_msr_access_fail(dev, rc, NULL, cpu);
+	if (rc && rc != -EBUSY && rc != -ENODATA) {
+		g->cls = guard_access_fail_text(dev, rc, NULL, cpu, g->msg, sizeof(g->msg));
+		return rc;
+	}
 	if (rep.unread_err)
 		unread_add(un, cpu, &rep);
-	if (rep.busy && !r->force) {
-		cli_err("cpu %u: fixed counter 3 / PERF_METRICS in use: %s; likely owner: %s "
-			"(--force takes over, saving and restoring the registers; if baretma "
-			"left it: baretma pmu restore)", cpu, rep.busy_why, rep.owner_text);
-		return EX_TEMPFAIL;
-	}
+	if (rep.busy && !g->o.force)
+		return guard_fail(g, GUARD_BUSY, -EBUSY, "cpu %u: fixed counter 3 / PERF_METRICS "
+				  "in use: %s; likely owner: %s (--force takes over, saving and "
+				  "restoring the registers; if baretma left it: baretma pmu "
+				  "restore)", cpu, rep.busy_why, rep.owner_text);
 	if (rep.busy)
-		cli_warn("cpu %u: taking over (--force): %s; likely owner: %s", cpu,
-			 rep.busy_why, rep.owner_text);
+		guard_say(g, GUARD_LINE_WARNING, "cpu %u: taking over (--force): %s; likely "
+			  "owner: %s", cpu, rep.busy_why, rep.owner_text);
 	if (rep.others[0]) {
 		snprintf(text, sizeof(text), "%s; likely owner: %s", rep.others, rep.owner_text);
 		note_add(nt, max, cpu, text);
 	}
-	return EX_OK;
+	return 0;
 }
 
-int cli_run_owners(const struct cli_run *r, struct msr_dev *dev, const struct cpu_info *ci,
-		   const unsigned *cpus, int n, const struct cli_journal_hit *hits)
+int guard_check_owners(struct guard *g, struct msr_dev *dev, const struct cpu_info *ci,
+		       const unsigned *cpus, int n, const struct guard_hit *hits)
 {
 	enum { MAX_NOTES = 8 };
 	struct owner_notes nt = { 0 };
 	struct owner_unread *un = calloc(1, sizeof(*un));
-	int watchdog = nmi_watchdog(), st = EX_OK;
+	int watchdog = nmi_watchdog(), rc = 0;
 	char list[256];
 
 	nt.e = calloc(MAX_NOTES, sizeof(*nt.e));
 	if (!nt.e || !un) {
 		free(nt.e);
 		free(un);
-		return EX_OSERR;
+		return guard_fail(g, GUARD_OSERR, -ENOMEM, "%s", strerror(ENOMEM));
 	}
-	for (int i = 0; i < n && !st; i++) {
+	for (int i = 0; i < n && !rc; i++) {
 		struct pmu_owner_query q = owner_query(ci, cpus[i], hits ? &hits[i] : NULL, watchdog);
 
-		st = owner_one(r, dev, cpus[i], &q, &nt, MAX_NOTES, un);
+		rc = owner_one(g, dev, cpus[i], &q, &nt, MAX_NOTES, un);
 	}
-	if (!st)
-		st = unread_verdict(r, un);
+	if (!rc)
+		rc = unread_verdict(g, un);
 	free(un);
-	for (int i = 0; i < nt.n && !st; i++) {
-		cli_fmt_cpus(list, sizeof(list), nt.e[i].cpus, nt.e[i].ncpus);
-		cli_note("cpu %s: other counters in use, left as they are: %s", list, nt.e[i].text);
+	for (int i = 0; i < nt.n && !rc; i++) {
+		guard_fmt_cpus(list, sizeof(list), nt.e[i].cpus, nt.e[i].ncpus);
+		guard_say(g, GUARD_LINE_NOTE, "cpu %s: other counters in use, left as they are: %s",
+			  list, nt.e[i].text);
 	}
 	free(nt.e);
-	return st;
+	return rc;
 }

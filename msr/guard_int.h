@@ -1,0 +1,48 @@
+/*
+ * msr/guard_int.h - what the files of the guarded run share, private to
+ * them (msr/guard.h): the layout of struct guard and how a step says what
+ * it refused or noted.  msr/guard.c, msr/guard_owner.c include it.
+ */
+#ifndef BARETMA_GUARD_INT_H
+#define BARETMA_GUARD_INT_H
+
+#include <stdbool.h>
+
+#include "msr/guard.h"
+#include "msr/lock.h"
+
+#define GUARD_MSG_MAX 8192 /* a message naming paths, a command line, a holder */
+
+/* A note, warning or after-line kept for the caller. */
+struct guard_said {
+	enum guard_line_kind kind;
+	char *text;
+};
+
+struct guard {
+	struct guard_opts o;        /* cmd and backend point at the copies below */
+	char *cmd, *backend;
+	pid_t pid;                  /* the process that made it (fork rule) */
+	enum journal_kind kind;     /* o.kind, then guard_begin's */
+	struct cpu_lock *settings_lock;
+	struct cpu_lock *cpu_lock;
+	struct journal *j;
+	struct msr_dev *dev;        /* guard_begin's: the restore goes through it */
+	char msg[GUARD_MSG_MAX];
+	enum guard_class cls;
+	struct guard_said *lines;
+	int nlines, cap;
+};
+
+/* Keep the message (printf @fmt) and its class; returns @err. */
+int guard_fail(struct guard *g, enum guard_class cls, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Keep a line to say (printf @fmt); lost only when out of memory. */
+void guard_say(struct guard *g, enum guard_line_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Any of the three settings consented to. */
+bool guard_settings_any(const struct guard_settings *s);
+
+#endif

@@ -1,0 +1,228 @@
+/*
+ * msr/guard_text.c - the messages of the guarded run (msr/guard.h): a
+ * failed MSR access named by register and CPU, a state directory that
+ * cannot hold the files, another run's journal and who holds it.  Built
+ * into the caller's buffer, never printed: the CLI prints them after
+ * "baretma: ", libbaretma keeps them for baretma_last_error().
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "msr/guard.h"
+#include "msr/msr_names.h"
+#include "msr/state_dir.h"
+
+void guard_fmt_cpus(char *buf, size_t n, const unsigned *cpus, unsigned ncpus)
+{
+	size_t o = 0;
+
+	if (!n)
+		return;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < ncpus && o < n;) {
+		unsigned j = i;
+		int w;
+
+		while (j + 1 < ncpus && cpus[j + 1] == cpus[j] + 1)
+			j++;
+		if (j > i)
+			w = snprintf(buf + o, n - o, "%s%u-%u", i ? "," : "", cpus[i], cpus[j]);
+		else
+			w = snprintf(buf + o, n - o, "%s%u", i ? "," : "", cpus[i]);
+		if (w < 0)
+			break;
+		o += (size_t)w;
+		i = j + 1;
+	}
+}
+
+/* ----------------------------------------------------------- MSR access */
+
+void guard_msr_fail_text(struct msr_dev *dev, unsigned cpu, const char *what, int err,
+			 char *buf, size_t n)
+{
+	char path[PATH_MAX];
+	const char *remedy = msr_remedy(err);
+
+	msr_describe(dev, cpu, path, sizeof(path));
+	if (*remedy)
+		snprintf(buf, n, "cannot %s '%s': %s (%s)", what, path, strerror(-err), remedy);
+	else
+		snprintf(buf, n, "cannot %s '%s': %s", what, path, strerror(-err));
+}
+
+enum guard_class guard_msr_cpu_fail_text(struct msr_dev *dev, unsigned cpu, const char *verb,
+					 int err, char *buf, size_t n)
+{
+	char what[160];
+	bool state = !strcmp(msr_backend_name(dev), "state");
+
+	if (state)
+		snprintf(what, sizeof(what), "%s cpu %u in", verb, cpu);
+	else
+		snprintf(what, sizeof(what), "%s", verb);
+	guard_msr_fail_text(dev, cpu, what, err, buf, n);
+	return !state && err == -ENOENT ? GUARD_UNAVAILABLE : GUARD_ERRNO;
+}
+
+/* The remedy for a failed access: a write refused with EIO is a #GP on
+ * WRMSR, which reserved bits cause as well as a missing register
+ * (pmu-reference §4). */
+static const char *access_remedy(const struct msr_fault *f)
+{
+	if (f->op == MSR_OP_WRITE && f->err == -EIO)
+		return "the CPU refused the write (#GP): the register does not exist on this "
+		       "CPU or the value sets a reserved bit";
+	return msr_remedy(f->err);
+}
+
+void guard_access_text(struct msr_dev *dev, int err, unsigned cpu, char *buf, size_t n)
+{
+	struct msr_fault f;
+	char path[512], label[64];
+	const char *remedy;
+
+	if (!msr_last_fault(dev, &f) || f.err != err || f.op == MSR_OP_OPEN)
+		f = (struct msr_fault){ .op = 0, .cpu = cpu, .err = err };
+	msr_describe(dev, f.cpu, path, sizeof(path));
+	remedy = f.op ? access_remedy(&f) : msr_remedy(err);
+	msr_reg_label(f.msr, label, sizeof(label));
+	if (f.op == MSR_OP_WRITE)
+		snprintf(buf, n, "cannot write %s = 0x%" PRIx64 " on cpu %u through '%s': %s%s%s%s",
+			 label, f.value, f.cpu, path, strerror(-err), *remedy ? " (" : "", remedy,
+			 *remedy ? ")" : "");
+	else if (f.op == MSR_OP_READ)
+		snprintf(buf, n, "cannot read %s on cpu %u through '%s': %s%s%s%s", label, f.cpu,
+			 path, strerror(-err), *remedy ? " (" : "", remedy, *remedy ? ")" : "");
+	else
+		snprintf(buf, n, "cannot access the MSRs of cpu %u through '%s': %s%s%s%s", cpu,
+			 path, strerror(-err), *remedy ? " (" : "", remedy, *remedy ? ")" : "");
+}
+
+enum guard_class guard_access_fail_text(struct msr_dev *dev, int err, const char *ctx,
+					unsigned cpu, char *buf, size_t n)
+{
+	char text[1024];
+	struct msr_fault f;
+
+	if (msr_last_fault(dev, &f) && f.err == err && f.op == MSR_OP_OPEN)
+		return guard_msr_cpu_fail_text(dev, f.cpu, "open", err, buf, n);
+	guard_access_text(dev, err, cpu, text, sizeof(text));
+	snprintf(buf, n, "%s%s%s", ctx ? ctx : "", ctx ? ": " : "", text);
+	return GUARD_ERRNO;
+}
+
+void guard_restore_cause(struct msr_dev *dev, int err, char *buf, size_t n)
+{
+	struct msr_fault f;
+
+	if (dev && msr_last_fault(dev, &f) && f.err == err && f.op != MSR_OP_OPEN)
+		guard_access_text(dev, err, f.cpu, buf, n);
+	else
+		snprintf(buf, n, "%s", strerror(-err));
+}
+
+/* ------------------------------------------------------ state directory */
+
+enum guard_class guard_state_dir_text(const char *what, int err, char *buf, size_t n)
+{
+	const char *dir = state_dir_path();
+	char link[PATH_MAX];
+
+	switch (-err) {
+	case ELOOP:
+		if (state_dir_symlink(link, sizeof(link)) || !strcmp(link, dir)) {
+			snprintf(buf, n, "state dir '%s' is a symbolic link: refused (journals "
+				 "decide what is written to MSRs; use a real directory)", dir);
+			return GUARD_DENIED;
+		}
+		snprintf(buf, n, "state dir '%s': '%s' in its path is a symbolic link someone "
+			 "other than root could have made: refused (it could make root create "
+			 "the journals anywhere; give a path of real directories: only root's "
+			 "links in directories only root can write, like /var/run, are "
+			 "followed)", dir, link);
+		return GUARD_DENIED;
+	case EPERM:
+		snprintf(buf, n, "state dir '%s' or a file in it is not owned by uid %u or is "
+			 "writable by others: refused (chown it to uid %u and chmod 700)", dir,
+			 (unsigned)geteuid(), (unsigned)geteuid());
+		return GUARD_DENIED;
+	case ENOENT:
+	case ENOTDIR:
+	case EROFS:
+		snprintf(buf, n, "cannot %s in state dir '%s': %s (baretma creates the directory "
+			 "itself, 0700, when its parent exists: set BARETMA_STATE_DIR to a "
+			 "directory on a writable file system, default /run/baretma)", what, dir,
+			 strerror(-err));
+		return GUARD_CANTCREAT;
+	case ENAMETOOLONG:
+		snprintf(buf, n, "cannot %s in state dir '%s': %s (%zu bytes; the paths of the "
+			 "files in it must fit in %d bytes: set BARETMA_STATE_DIR to a directory "
+			 "of at most %d bytes)", what, dir, strerror(-err), strlen(dir), PATH_MAX,
+			 PATH_MAX - 2 - STATE_DIR_NAME_MAX);
+		return GUARD_CANTCREAT;
+	default:
+		snprintf(buf, n, "cannot %s in state dir '%s': %s", what, dir, strerror(-err));
+		return GUARD_ERRNO;
+	}
+}
+
+/* ------------------------------------------------------------ journals */
+
+void guard_journal_short_cmd(const char *cmd, char *buf, size_t n)
+{
+	char w[2][32] = { "", "" };
+	const char *p = strchr(cmd, ' '); /* after argv[0], a path as typed */
+	bool two;
+
+	if (!p || sscanf(p, "%31s %31s", w[0], w[1]) < 1) {
+		snprintf(buf, n, "%s", cmd);
+		return;
+	}
+	two = !strcmp(w[0], "pmu") || !strcmp(w[0], "msr") || !strcmp(w[0], "cpuid");
+	snprintf(buf, n, "baretma %s%s%s", w[0], two && w[1][0] ? " " : "", two ? w[1] : "");
+}
+
+void guard_journal_holder(const struct journal_info *who, char *buf, size_t n)
+{
+	const struct journal_data *d = &who->data;
+	const char *args = strchr(d->cmd, ' '); /* after argv[0], a path as typed */
+	char sc[96];
+
+	guard_journal_short_cmd(d->cmd, sc, sizeof(sc));
+	if (d->kind == JOURNAL_MSR_WRITE)
+		snprintf(buf, n, "registers written by 'baretma%s' (pid %ld, %s)",
+			 args ? args : " msr write", (long)who->pid,
+			 who->alive ? "running" : "not running");
+	else if (d->kind == JOURNAL_ENABLE)
+		snprintf(buf, n, "counters enabled by '%s' (pid %ld, %s)", sc, (long)who->pid,
+			 who->alive ? "running" : "not running");
+	else if (who->alive)
+		snprintf(buf, n, "in use by a baretma run (pid %ld, running, cmd %s)",
+			 (long)who->pid, d->cmd);
+	else
+		snprintf(buf, n, "left by a baretma run that did not finish (pid %ld, cmd %s)",
+			 (long)who->pid, d->cmd);
+}
+
+enum guard_class guard_journal_bad_text(const struct journal_info *who, char *buf, size_t n)
+{
+	if (who->error == -EINVAL) {
+		snprintf(buf, n, "journal '%s' is malformed: %s (inspect it; remove it by hand "
+			 "once the registers and settings it names are known to be right)",
+			 who->path, who->detail[0] ? who->detail : journal_last_error());
+		return GUARD_DATA;
+	}
+	if (who->error == -EPERM) {
+		snprintf(buf, n, "journal '%s' is not a regular file of uid %u, or is writable "
+			 "by others: refused (journals decide what is written to MSRs)", who->path,
+			 (unsigned)geteuid());
+		return GUARD_DENIED;
+	}
+	snprintf(buf, n, "cannot read journal '%s': %s", who->path, strerror(-who->error));
+	return GUARD_ERRNO;
+}
