@@ -187,26 +187,6 @@ int cli_run_check_journals(struct cli_run *r, const unsigned *cpus, int n,
 	return st ? st : report(g, guard_check_journals(g, cpus, n, hits));
 }
 
-int cli_run_owners(struct cli_run *r, struct msr_dev *dev, const struct cpu_info *ci,
-		   const unsigned *cpus, int n, const struct guard_hit *hits)
-{
-	struct guard *g;
-	int st = guard_of(r, &g);
-
-	return st ? st : report(g, guard_check_owners(g, dev, ci, cpus, n, hits));
-}
-
-int cli_run_watchdog(struct cli_run *r)
-{
-	struct guard *g;
-	int st = guard_of(r, &g);
-
-	if (st)
-		return st;
-	guard_check_watchdog(g);
-	return report(g, 0);
-}
-
 int cli_run_allow_writes(struct cli_run *r, struct msr_dev *dev)
 {
 	struct guard *g;
@@ -233,6 +213,27 @@ int cli_run_begin(struct cli_run *r, struct msr_dev *dev, enum journal_kind kind
 	}
 	r->signals = true;
 	return EX_OK;
+}
+
+int cli_run_start(struct cli_run *r, struct msr_dev *dev, const struct cpu_info *ci,
+		  const unsigned *cpus, int n, bool msrs, enum journal_kind kind, bool user_only)
+{
+	struct guard *g;
+	int st = guard_of(r, &g), rc;
+
+	if (st || (st = report(g, guard_start(g, dev, ci, cpus, n, msrs, kind, user_only))))
+		return st;
+	r->j = guard_journal(g);
+	r->kind = kind;
+	r->dev = dev;
+	/* the handlers before the first change: registers, then settings */
+	rc = guard_signals_install(GUARD_SIGNALS_DIE);
+	if (rc) {
+		cli_err("cannot install the restore signal handlers: %s", strerror(-rc));
+		return EX_OSERR;
+	}
+	r->signals = true;
+	return cli_run_settings(r);
 }
 
 int cli_run_settings(struct cli_run *r)

@@ -102,15 +102,6 @@ int cli_run_lock(struct cli_run *r, const unsigned *cpus, int n, bool msrs);
 int cli_run_check_journals(struct cli_run *r, const unsigned *cpus, int n,
 			   struct guard_hit *hits);
 
-/* cli_run_owners - guard_check_owners: FC3 / PERF_METRICS in use is 75
- * (--force: warnings), unreadable checks by their error (and msr_safe's
- * allowlist lines after the message), notes for other counters. */
-int cli_run_owners(struct cli_run *r, struct msr_dev *dev, const struct cpu_info *ci,
-		   const unsigned *cpus, int n, const struct guard_hit *hits);
-
-/* cli_run_watchdog - guard_check_watchdog's warning.  Always 0. */
-int cli_run_watchdog(struct cli_run *r);
-
 /* cli_run_allow_writes - guard_check_writes: lockdown and
  * msr.allow_writes=off are 77. */
 int cli_run_allow_writes(struct cli_run *r, struct msr_dev *dev);
@@ -120,6 +111,15 @@ int cli_run_allow_writes(struct cli_run *r, struct msr_dev *dev);
  * the process dies of it); sets r->j, r->dev, r->kind. */
 int cli_run_begin(struct cli_run *r, struct msr_dev *dev, enum journal_kind kind,
 		  bool user_only);
+
+/*
+ * cli_run_start - the whole guarded start: msr/guard.h guard_start (locks,
+ * other journals, owners, watchdog, writes, journal), the signal guard,
+ * then the consented settings (cli_run_settings), with the notes,
+ * warnings and refusal printed.  Returns an exit status.
+ */
+int cli_run_start(struct cli_run *r, struct msr_dev *dev, const struct cpu_info *ci,
+		  const unsigned *cpus, int n, bool msrs, enum journal_kind kind, bool user_only);
 
 /* cli_run_settings - guard_settings: a note per setting; no file is 69. */
 int cli_run_settings(struct cli_run *r);

@@ -271,26 +271,14 @@ static int run_guarded(const struct bench_options *o, const struct bench_cli *cl
 	struct cli_run r = { .wait = cl->wait, .force = o->force, .set = cl->set };
 	struct msr_dev *dev = bench_session_dev(s);
 	bool programs = bench_session_programs(s);
-	struct guard_hit hit;
 	unsigned cpu = res->cpu_used;
 	int st = EX_OK, rc = 0;
 
 	if (programs)
 		st = cli_refuse_dump_device("bench", o->machine, dev);
 	if (!st)
-		st = cli_run_lock(&r, &cpu, programs ? 1 : 0, programs);
-	if (!st && programs)
-		st = cli_run_check_journals(&r, &cpu, 1, &hit);
-	if (!st && programs)
-		st = cli_run_owners(&r, dev, &res->cpu, &cpu, 1, &hit);
-	if (!st && programs)
-		st = cli_run_watchdog(&r);
-	if (!st && programs)
-		st = cli_run_allow_writes(&r, dev);
-	if (!st)
-		st = cli_run_begin(&r, dev, JOURNAL_RUN, o->user_only);
-	if (!st)
-		st = cli_run_settings(&r);
+		st = cli_run_start(&r, dev, &res->cpu, &cpu, programs ? 1 : 0, programs,
+				   JOURNAL_RUN, o->user_only);
 	/* rdpmc is 2 now: probe again, choose again (reads only) */
 	if (!st && o->rdpmc_always && (rc = bench_recheck(s)))
 		st = report_failure(o, s, res, rc);

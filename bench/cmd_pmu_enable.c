@@ -140,25 +140,6 @@ static int preflight(struct msr_dev *dev, const struct cpu_machine *m, const uns
 	return cli_refuse_dump_device("pmu enable", m, dev);
 }
 
-/* Locks, other journals, ownership of every target: refused as a whole. */
-static int check_targets(struct cli_run *r, struct msr_dev *dev, const struct cpu_info *ci,
-			 const unsigned *cpus, int n)
-{
-	struct guard_hit *hits = calloc((size_t)n, sizeof(*hits));
-	int st = hits ? cli_run_lock(r, cpus, n, true) : EX_OSERR;
-
-	if (!st)
-		st = cli_run_check_journals(r, cpus, n, hits);
-	if (!st)
-		st = cli_run_owners(r, dev, ci, cpus, n, hits);
-	if (!st)
-		st = cli_run_watchdog(r);
-	if (!st)
-		st = cli_run_allow_writes(r, dev);
-	free(hits);
-	return st;
-}
-
 static void fmt_saved(char *buf, size_t n, const struct pmu_saved *s)
 {
 	int w = snprintf(buf, n, "IA32_PERF_GLOBAL_CTRL=0x%" PRIx64 " IA32_FIXED_CTR_CTRL=0x%"
@@ -297,12 +278,10 @@ int cmd_pmu_enable(const struct pmu_opts *o)
 	}
 	t = calloc((size_t)n, sizeof(*t));
 	rc = t ? preflight(dev, m, cpus, n) : EX_OSERR;
+	/* locks, journals, ownership of every target (refused as a whole),
+	 * the journal, the settings */
 	if (!rc)
-		rc = check_targets(&r, dev, ci, cpus, n);
-	if (!rc)
-		rc = cli_run_begin(&r, dev, JOURNAL_ENABLE, o->user_only);
-	if (!rc)
-		rc = cli_run_settings(&r);
+		rc = cli_run_start(&r, dev, ci, cpus, n, true, JOURNAL_ENABLE, o->user_only);
 	if (!rc)
 		rc = program_all(&r, o, ci, cpus, n, t);
 	if (!rc)

@@ -381,6 +381,30 @@ int guard_settings(struct guard *g)
 	return rc;
 }
 
+int guard_start(struct guard *g, struct msr_dev *dev, const struct cpu_info *ci,
+		const unsigned *cpus, int n, bool msrs, enum journal_kind kind, bool user_only)
+{
+	struct guard_hit *hits = NULL;
+	int rc = guard_lock(g, cpus, n, msrs);
+
+	if (!rc && msrs && n > 0) {
+		hits = calloc((size_t)n, sizeof(*hits));
+		rc = hits ? guard_check_journals(g, cpus, n, hits)
+			  : guard_fail(g, GUARD_OSERR, -ENOMEM, "cannot check the journals: %s",
+				       strerror(ENOMEM));
+		if (!rc)
+			rc = guard_check_owners(g, dev, ci, cpus, n, hits);
+		free(hits);
+	}
+	if (!rc && msrs)
+		guard_check_watchdog(g);
+	if (!rc && msrs)
+		rc = guard_check_writes(g, dev);
+	if (!rc)
+		rc = guard_begin(g, dev, kind, user_only);
+	return rc;
+}
+
 /* Restore and end the journal; 0 or the restore's -errno. */
 static int restore_end(struct guard *g)
 {

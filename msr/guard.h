@@ -196,6 +196,21 @@ int guard_begin(struct guard *g, struct msr_dev *dev, enum journal_kind kind, bo
  */
 int guard_settings(struct guard *g);
 
+/*
+ * guard_start - steps 1 to 4 in their order, for a run on @cpus (@n,
+ * ascending; 0 when only settings change) that writes MSRs through @dev
+ * when @msrs: guard_lock; with @msrs, guard_check_journals,
+ * guard_check_owners (@ci names each CPU's counters), guard_check_watchdog
+ * and guard_check_writes; then guard_begin (@kind, @user_only).  The one
+ * sequence of `baretma bench`, `baretma pmu enable` and baretma_open().
+ * The caller then installs the signal guard if it wants it and calls
+ * guard_settings (step 5) when it changes settings.  Stops at the first
+ * refusal (its message and class kept, the notes and warnings before it
+ * too) and returns its -errno; 0 when the journal is begun.
+ */
+int guard_start(struct guard *g, struct msr_dev *dev, const struct cpu_info *ci,
+		const unsigned *cpus, int n, bool msrs, enum journal_kind kind, bool user_only);
+
 /* guard_journal - the run's journal (guard_begin), NULL before. */
 struct journal *guard_journal(const struct guard *g);
 
