@@ -18,6 +18,7 @@
 
 #include "cpu/escape.h"
 #include "cpu/trust.h"
+#include "cpu/userfile.h"
 #include "msr/msr.h"
 #include "sigsafe.h"
 
@@ -175,61 +176,6 @@ static int open_backend(struct msr_dev *dev, const char *spec)
 
 /* ------------------------------------------------------------ trace */
 
-/* Flags for the trace file: a link at the name is not followed; a FIFO or
- * tty there neither blocks nor becomes our terminal before it is refused. */
-#define TRACE_FLAGS (O_WRONLY | O_APPEND | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-
-/* Why @st is not a trace file this process may append to, or NULL. */
-static const char *trace_refusal(const struct stat *st)
-{
-	if (!S_ISREG(st->st_mode))
-		return "not a regular file";
-	if (st->st_uid != getuid())
-		return "owned by another user than the real uid";
-	if (st->st_nlink != 1)
-		return "a file with other hard links";
-	return NULL;
-}
-
-/*
- * Open @path for appending: an existing regular file of the real uid, or
- * a new one created 0600 (O_EXCL, so nothing planted between the two
- * opens is followed) and given to the real uid and gid.  The fd, or
- * -errno with *@why set for a refusal (-EPERM).
- */
-static int trace_open(const char *path, const char **why)
-{
-	struct stat st;
-	int fd = -1, rc = 0;
-
-	*why = NULL;
-	/* Look before opening: a device or FIFO at the name is never opened. */
-	if (fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		*why = S_ISLNK(st.st_mode) ? "a symbolic link" : trace_refusal(&st);
-	else if (errno != ENOENT)
-		return -errno;
-	if (*why)
-		return -EPERM;
-	fd = open(path, TRACE_FLAGS);
-	if (fd < 0 && errno == ENOENT) {
-		fd = open(path, TRACE_FLAGS | O_CREAT | O_EXCL, 0600);
-		if (fd >= 0 && (fchmod(fd, 0600) < 0 ||
-				(geteuid() != getuid() && fchown(fd, getuid(), getgid()) < 0)))
-			rc = -errno;
-	}
-	if (fd < 0)
-		return errno == ELOOP ? (*why = "a symbolic link", -EPERM) : -errno;
-	if (!rc && fstat(fd, &st) < 0)
-		rc = -errno;
-	if (!rc && (*why = trace_refusal(&st)))
-		rc = -EPERM;
-	if (rc) {
-		close(fd);
-		return rc;
-	}
-	return fd;
-}
-
 static int open_trace(struct msr_dev *dev)
 {
 	const char *path = getenv("BARETMA_MSR_TRACE"), *why;
@@ -237,7 +183,7 @@ static int open_trace(struct msr_dev *dev)
 
 	if (!path || !*path)
 		return 0;
-	fd = trace_open(path, &why);
+	fd = userfile_open_append(path, &why);
 	if (fd >= 0) {
 		dev->trace_fd = fd;
 		return 0;
