@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "bench/region.h"
 #include "bench/session.h"
 #include "msr/intel_regs.h"
 
@@ -75,6 +76,7 @@ struct bench_session {
 	size_t nsel;
 	struct bench_tamper_seen tamper;
 	int ovf_err;             /* first -errno reading GLOBAL_STATUS, or 0 */
+	struct region_table regions; /* the kernels, a region each (bench/region.h) */
 };
 
 /* The tamper check's verdict: true when the counters were changed.  The
@@ -102,45 +104,58 @@ static bool overflowed(struct bench_session *s, const struct source_check *chk)
 	return chk->overflow;
 }
 
-/* Run one kernel: warm-up, then reps samples. */
+/*
+ * Run one kernel: warm-up, then reps samples.  The kernel is a region of
+ * the session, named by the kernel, in an epoch of its own per repetition
+ * (bench/region.h: what baretma_region_begin/end do): the counts are reset
+ * before it (session_begin), read after it, then checked; each repetition's
+ * decoded pair is kept for the statistics.  A repetition is tampered with
+ * when the check before it (the previous one's, or the kernel's first) or
+ * after it failed.
+ */
 static int run_kernel(struct bench_session *s, const struct bench_kernel *k,
 		      struct bench_kernel_ctx *c, struct rep_sample *out, unsigned reps)
 {
 	struct session *ses = s->ses;
-	bool topdown = session_topdown(ses);
-	int level = s->res->level ? s->res->level : 1;
+	int level = session_topdown(ses) ? (s->res->level ? s->res->level : 1) : 0;
+	struct region *reg = region_add(&s->regions, k->name);
 	struct source_check chk;
 	bool before, after;
 	int rc;
 
+	if (!reg)
+		return -ENOSPC;
 	session_check(ses, SOURCE_CHECK_TAMPER, &chk);
 	before = !tampered(s, k, &chk);
 	for (unsigned i = 0; i < s->opt->warmup + reps; i++) {
 		struct baretma_reading a, b;
-		struct td_result r;
+		struct region_verdict v;
 
 		rc = session_begin(ses, &a);
 		if (rc)
 			return rc;
+		region_begin(&s->regions, reg, &a);
 		k->run(c);
-		session_end(ses, &b, &chk);
+		session_read(ses, &b);
+		region_end(&s->regions, reg, &b, level);
+		session_check(ses, SOURCE_CHECK_TAMPER | SOURCE_CHECK_OVERFLOW, &chk);
 		after = !tampered(s, k, &chk);
-		bool bad = !before || !after;
-		bool overflow = overflowed(s, &chk);
+		v = (struct region_verdict){ .tampered = !before || !after,
+					     .overflow = overflowed(s, &chk) };
 		before = after;
+		region_epoch_end(&s->regions, &v);
 		if (i < s->opt->warmup)
 			continue;
 		struct rep_sample *o = &out[i - s->opt->warmup];
-		o->tsc = (double)(b.tsc - a.tsc);
-		if (!topdown)
+		o->tsc = reg->last.tsc;
+		if (!level)
 			continue;
-		o->tampered = bad;
-		o->overflow = overflow;
-		td_decode_region(a.slots, a.metrics, b.slots, b.metrics, level, &r);
-		o->slots = r.slots;
-		o->err_slots = r.err_slots;
-		memcpy(o->fs, r.field_slots, sizeof(o->fs));
-		o->flags = r.flags;
+		o->tampered = v.tampered;
+		o->overflow = v.overflow;
+		o->slots = reg->last.slots;
+		o->err_slots = reg->last.err_slots;
+		memcpy(o->fs, reg->last.fs, sizeof(o->fs));
+		o->flags = reg->last.flags;
 	}
 	return 0;
 }

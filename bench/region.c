@@ -81,10 +81,16 @@ int region_end(struct region_table *t, struct region *r, const struct baretma_re
 	r->open = false;
 	t->depth--;
 	acc->count++;
-	acc->tsc += (double)(b->tsc - r->start.tsc);
+	memset(&r->last, 0, sizeof(r->last));
+	r->last.tsc = (double)(b->tsc - r->start.tsc);
+	acc->tsc += r->last.tsc;
 	if (level < 1)
 		return 0;
 	td_decode_region(r->start.slots, r->start.metrics, b->slots, b->metrics, level, &d);
+	r->last.slots = d.slots;
+	r->last.err_slots = d.err_slots;
+	memcpy(r->last.fs, d.field_slots, sizeof(r->last.fs));
+	r->last.flags = d.flags;
 	if (d.flags & TD_FLAGS_INVALID) {
 		count_flags(acc, d.flags);
 		return 0;

@@ -37,6 +37,15 @@ struct region_acc {
 	unsigned flags;                /* TD_FLAG_* of the valid pairs */
 };
 
+/* The last pair of a region, decoded (what the harness keeps per
+ * repetition: bench/measure.c). */
+struct region_pair {
+	double tsc;                    /* TSC ticks */
+	double slots, err_slots;       /* slots and their quantisation error */
+	double fs[TD_NFIELDS];         /* field slots */
+	unsigned flags;                /* TD_FLAG_* of the decode (0 at level 0) */
+};
+
 struct region {
 	char name[REGION_NAME_MAX];
 	bool open;                     /* begun, not yet ended */
@@ -44,6 +53,7 @@ struct region {
 	uint64_t misuse;               /* begin of an open name, end of a closed one */
 	struct region_acc pend;        /* pairs of the current epoch, not yet verified */
 	struct region_acc tot;         /* verified pairs */
+	struct region_pair last;       /* the last pair ended (region_end) */
 };
 
 /*
@@ -83,8 +93,8 @@ int region_begin(struct region_table *t, struct region *r, const struct baretma_
 
 /*
  * region_end - @r ends at @b: decode the pair at @level (0: TSC only) into
- * @r's pend bucket (a pair whose decode flags make it no number is counted
- * invalid there: slots back, zero slots, level-1 sum).  Returns 0, or
+ * @r->last and @r's pend bucket (a pair whose decode flags make it no
+ * number is counted invalid there: slots back, zero slots, level-1 sum).  Returns 0, or
  * -ENOENT when @r is not open (counted as misuse).  When the table's depth
  * is 0 afterwards, the caller checks the counters and calls
  * region_epoch_end().
