@@ -31,6 +31,8 @@
 #include "msr/guard_signals.h"
 
 struct baretma {
+	enum source_read read;        /* session_read_kind(s): first, for the
+				       * bracket to load it in one step */
 	struct session *s;
 	struct cpu_machine *machine;
 	struct guard *g;              /* NULL when the source writes no MSR (tsc) */
@@ -217,6 +219,7 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 	bm->level = session_info(bm->s)->level;
 	if (session_writes_msrs(bm->s))
 		rc = guard_and_program(bm, opt);
+	bm->read = session_read_kind(bm->s); /* as finally chosen */
 out:
 	if (rc) {
 		char keep[sizeof(last_error)];
@@ -252,48 +255,91 @@ int baretma_close(struct baretma *bm)
 
 /* ------------------------------------------------------------- regions */
 
-void baretma_region_begin(struct baretma *bm, const char *name)
+/* Everything baretma_region_begin does before its reading, out of line so
+ * that the reading comes last with nothing after it but the return: the
+ * slot of the region opened (NULL: nothing to read), the counts reset
+ * when it opens the epoch. */
+static __attribute__((noinline)) struct baretma_reading *region_begin_before(struct baretma *bm,
+									    const char *name)
 {
-	struct region *r = bm ? region_add(&bm->t, name) : NULL;
-	struct baretma_reading a;
+	struct region *r = region_add(&bm->t, name);
+	struct baretma_reading *a = r ? region_open(&bm->t, r) : NULL;
 
-	if (!r)
-		return;
-	if (r->open) {
+	if (a && bm->t.depth == 1 && session_reset(bm->s)) {
+		region_unopen(&bm->t, r);
 		r->misuse++;
-		return;
+		return NULL;
 	}
-	/* the epoch's first region: reset the counts first, outside it */
-	if (!bm->t.depth) {
-		if (session_begin(bm->s, &a)) {
-			r->misuse++;
-			return;
-		}
-	} else {
-		session_read(bm->s, &a);
-	}
-	region_begin(&bm->t, r, &a);
+	return a;
 }
 
-void baretma_region_end(struct baretma *bm, const char *name)
+void baretma_region_begin(struct baretma *bm, const char *name)
 {
-	struct baretma_reading b;
-	struct source_check chk;
-	struct region *r;
+	struct baretma_reading *a = bm ? region_begin_before(bm, name) : NULL;
 
-	if (!bm)
+	if (!a)
 		return;
-	session_read(bm->s, &b);
-	r = region_add(&bm->t, name);
+	/* the reading goes straight into the region, last */
+	switch (bm->read) {
+	case SOURCE_READ_TSC:
+		source_read_tsc(a);
+		break;
+	case SOURCE_READ_RDPMC:
+		source_read_rdpmc(a);
+		break;
+	default:
+		source_read_as(SOURCE_READ_CALL, session_source(bm->s), a);
+	}
+}
+
+/* Everything baretma_region_end does after its reading, out of line so
+ * that the reading comes first with no more than its own loads. */
+static __attribute__((noinline)) void region_end_after(struct baretma *bm, const char *name,
+							const struct baretma_reading *b)
+{
+	struct source_check chk;
+	struct region *r = region_add(&bm->t, name);
+
 	if (!r)
 		return;
-	region_end(&bm->t, r, &b, bm->level);
+	region_end(&bm->t, r, b, bm->level);
 	if (bm->t.depth)
 		return;
 	/* the epoch's last region closed: check it, outside every region */
 	session_check(bm->s, SOURCE_CHECK_TAMPER | SOURCE_CHECK_OVERFLOW, &chk);
 	region_epoch_end(&bm->t, &(struct region_verdict){ .tampered = chk.tampered,
 							   .overflow = chk.overflow });
+}
+
+/* baretma_region_end on a source read through a call (msr): no hurry */
+static __attribute__((noinline)) void region_end_called(struct baretma *bm, const char *name)
+{
+	struct baretma_reading b;
+
+	source_read_as(SOURCE_READ_CALL, session_source(bm->s), &b);
+	region_end_after(bm, name, &b);
+}
+
+void baretma_region_end(struct baretma *bm, const char *name)
+{
+	struct baretma_reading b;
+
+	if (!bm)
+		return;
+	/* The inline readings clobber nothing but RAX, RDX and RCX: before
+	 * them, no more than the load of bm->read and a branch. */
+	switch (bm->read) {
+	case SOURCE_READ_TSC:
+		source_read_tsc(&b);
+		break;
+	case SOURCE_READ_RDPMC:
+		source_read_rdpmc(&b);
+		break;
+	default:
+		region_end_called(bm, name);
+		return;
+	}
+	region_end_after(bm, name, &b);
 }
 
 int baretma_region_get(struct baretma *bm, const char *name, struct baretma_result *res)

@@ -128,13 +128,15 @@ static int run_kernel(struct bench_session *s, const struct bench_kernel *k,
 	session_check(ses, SOURCE_CHECK_TAMPER, &chk);
 	before = !tampered(s, k, &chk);
 	for (unsigned i = 0; i < s->opt->warmup + reps; i++) {
-		struct baretma_reading a, b;
+		struct baretma_reading *a = region_open(&s->regions, reg), b;
 		struct region_verdict v;
 
-		rc = session_begin(ses, &a);
-		if (rc)
+		rc = a ? session_begin(ses, a) : -EALREADY;
+		if (rc) {
+			if (a)
+				region_unopen(&s->regions, reg);
 			return rc;
-		region_begin(&s->regions, reg, &a);
+		}
 		k->run(c);
 		session_read(ses, &b);
 		region_end(&s->regions, reg, &b, level);

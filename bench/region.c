@@ -44,15 +44,32 @@ struct region *region_add(struct region_table *t, const char *name)
 	return r;
 }
 
-int region_begin(struct region_table *t, struct region *r, const struct baretma_reading *a)
+struct baretma_reading *region_open(struct region_table *t, struct region *r)
 {
 	if (r->open) {
 		r->misuse++;
-		return -EALREADY;
+		return NULL;
 	}
-	r->start = *a;
 	r->open = true;
 	t->depth++;
+	return &r->start;
+}
+
+void region_unopen(struct region_table *t, struct region *r)
+{
+	if (r->open) {
+		r->open = false;
+		t->depth--;
+	}
+}
+
+int region_begin(struct region_table *t, struct region *r, const struct baretma_reading *a)
+{
+	struct baretma_reading *at = region_open(t, r);
+
+	if (!at)
+		return -EALREADY;
+	*at = *a;
 	return 0;
 }
 

@@ -86,8 +86,19 @@ struct region *region_find(struct region_table *t, const char *name);
 struct region *region_add(struct region_table *t, const char *name);
 
 /*
- * region_begin - @r starts at @a.  Returns 0, or -EALREADY when @r is open
- * (counted as misuse; the first begin stays).
+ * region_open - mark @r open (depth + 1) and return where its first
+ * reading goes (&r->start), for the caller to read the counters straight
+ * into it, last: nothing of the table's work then falls inside the region.
+ * NULL when @r is already open (counted as misuse).  region_unopen undoes
+ * it when the reading could not be taken.
+ */
+struct baretma_reading *region_open(struct region_table *t, struct region *r);
+void region_unopen(struct region_table *t, struct region *r);
+
+/*
+ * region_begin - @r starts at @a (region_open, then a copy of @a).
+ * Returns 0, or -EALREADY when @r is open (counted as misuse; the first
+ * begin stays).
  */
 int region_begin(struct region_table *t, struct region *r, const struct baretma_reading *a);
 

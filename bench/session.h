@@ -131,16 +131,20 @@ static inline void session_check(struct session *s, unsigned what, struct source
 static inline __attribute__((always_inline)) void session_read(struct session *s,
 							       struct baretma_reading *r)
 {
-	switch (s->src.read_inline) {
-	case SOURCE_READ_RDPMC:
-		source_read_rdpmc(r);
-		break;
-	case SOURCE_READ_TSC:
-		source_read_tsc(r);
-		break;
-	default:
-		s->src.ops->read(&s->src, r);
-	}
+	source_read_as(s->src.read_inline, &s->src, r);
+}
+
+/* session_read_kind - how session_read reads (for a caller that keeps it
+ * next to its own state, to load it in one step inside its bracket). */
+static inline enum source_read session_read_kind(const struct session *s)
+{
+	return s->src.read_inline;
+}
+
+/* session_source - the source, for source_read_as with that copy. */
+static inline struct counter_source *session_source(struct session *s)
+{
+	return &s->src;
 }
 
 /*
@@ -152,10 +156,17 @@ static inline __attribute__((always_inline)) void session_read(struct session *s
  * are inline, for the bracket to be the reading and the region only.
  * session_begin returns 0 or the -errno of the reset (then no reading).
  */
+/* session_reset - session_begin's reset alone (frozen; for a caller that
+ * takes the reading itself): 0 or -errno. */
+static inline int session_reset(struct session *s)
+{
+	return s->src.ops->reset(&s->src);
+}
+
 static inline __attribute__((always_inline)) int session_begin(struct session *s,
 							       struct baretma_reading *a)
 {
-	int rc = s->src.ops->reset(&s->src);
+	int rc = session_reset(s);
 
 	if (rc)
 		return rc;

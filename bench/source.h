@@ -157,16 +157,20 @@ struct counter_source_ops {
 extern const struct counter_source_ops source_rdpmc, source_msr, source_tsc;
 
 /*
- * source_read_rdpmc - the rdpmc reading: LFENCE; RDPMC (1<<30)|3
- * (TOPDOWN.SLOTS); LFENCE; LFENCE; RDPMC 1<<29 (IA32_PERF_METRICS);
- * LFENCE; LFENCE; RDTSC; LFENCE (msr/rdpmc.h, pmu-reference §3.5).
- * Needs user RDPMC (bench_rdpmc_decide) on the pinned CPU.
+ * source_read_rdpmc - the rdpmc reading: baretma_read of <baretma.h>, the
+ * one definition of it (LFENCE; RDPMC (1<<30)|3 (TOPDOWN.SLOTS); RDPMC
+ * 1<<29 (IA32_PERF_METRICS); RDTSC; LFENCE: pmu-reference §3.5 for the
+ * ECX values; the two RDPMCs back to back as in the example of
+ * tools/perf/Documentation/topdown.txt ([TOPDOWN]); a fence on either
+ * side keeps the region's instructions out of the reading).  Needs user
+ * RDPMC (bench_rdpmc_decide) on the pinned CPU.
  */
+_Static_assert(RDPMC_ECX_SLOTS == ((1u << 30) | 3u) && RDPMC_PERF_METRICS == (1u << 29),
+	       "baretma_read's ECX values are msr/intel_regs.h's");
+
 static inline __attribute__((always_inline)) void source_read_rdpmc(struct baretma_reading *r)
 {
-	r->slots = rdpmc_fenced(RDPMC_ECX_SLOTS);
-	r->metrics = rdpmc_fenced(RDPMC_PERF_METRICS);
-	r->tsc = rdtsc_fenced();
+	baretma_read(r);
 }
 
 /* source_read_tsc - the tsc reading: no counts; LFENCE; RDTSC; LFENCE. */
@@ -174,6 +178,25 @@ static inline __attribute__((always_inline)) void source_read_tsc(struct baretma
 {
 	r->slots = r->metrics = 0;
 	r->tsc = rdtsc_fenced();
+}
+
+/* source_read_as - a reading of @src taken the way @how says (@how is
+ * @src->read_inline, or a copy of it kept where the caller's bracket can
+ * load it in one step). */
+static inline __attribute__((always_inline)) void source_read_as(enum source_read how,
+								  struct counter_source *src,
+								  struct baretma_reading *r)
+{
+	switch (how) {
+	case SOURCE_READ_RDPMC:
+		source_read_rdpmc(r);
+		break;
+	case SOURCE_READ_TSC:
+		source_read_tsc(r);
+		break;
+	default:
+		src->ops->read(src, r);
+	}
 }
 
 /* source_count / source_at - the registered sources in the order backend

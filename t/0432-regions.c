@@ -158,6 +158,42 @@ static void misuse(void)
 	ok(region_find(&t, "x") == r, "the first region is still found");
 }
 
+/*
+ * region_open hands out the region's own start slot for the reading (the
+ * API and the harness read straight into it, last); region_unopen takes
+ * back an open whose reading could not be taken.  The pair read into the
+ * slot is t/0100 vector 2 again: Retiring 19.698039 %, TSC 1000 ticks.
+ */
+static void open_slot(void)
+{
+	static struct region_table t;
+	struct baretma_result res;
+	struct baretma_reading *a, b = rd(101000, 0x66333333, 1100);
+	struct region *r;
+
+	memset(&t, 0, sizeof(t));
+	r = region_add(&t, "o");
+	a = region_open(&t, r);
+	ok(a == &r->start, "open: the reading goes into the region's start");
+	check_int(t.depth, ==, 1, "open: depth 1");
+	ok(region_open(&t, r) == NULL, "open twice: NULL");
+	check_u64(r->misuse, ==, 1, "open twice: counted as misuse");
+	check_int(t.depth, ==, 1, "open twice: no nesting");
+	region_unopen(&t, r);
+	check_int(t.depth, ==, 0, "unopen: depth 0");
+	check_int(region_end(&t, r, &b, 1), ==, -ENOENT, "unopen: the region is closed");
+	region_unopen(&t, r);
+	check_int(t.depth, ==, 0, "unopen of a closed region: nothing changes");
+	a = region_open(&t, r);
+	*a = rd(1000, 0x1F402080, 100);
+	check_int(region_end(&t, r, &b, 1), ==, 0, "a pair read into the slot");
+	region_epoch_end(&t, &clean);
+	region_result(r, 1, &res);
+	ok(res.count == 1 && res.invalid == 0, "one pair counted");
+	check_dbl(res.tma[BARETMA_TMA_RETIRING], 19.698039216, 1e-8, "tma_retiring 19.698 %");
+	check_dbl(res.tsc, 1000, 0, "1000 TSC ticks");
+}
+
 /* Level 0 (a TSC-only session): counts and TSC ticks, no Top-down. */
 static void tsc_only(void)
 {
@@ -198,6 +234,7 @@ int main(void)
 	two_pairs();
 	nested();
 	misuse();
+	open_slot();
 	tsc_only();
 	pair();
 	return done_testing();
