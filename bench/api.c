@@ -130,20 +130,50 @@ static int open_failed(const struct session *s, const struct baretma_options *o,
 	return fail(rc, "cannot open a session: %s", strerror(-rc));
 }
 
-/* The guard's notes and warnings, kept for the markers to print. */
-static void keep_lines(struct baretma *bm)
+/* One line of baretma_notes: "note: " or "warning: " and @text. */
+static void add_line(struct baretma *bm, const char *kind, const char *text, size_t len)
+{
+	size_t used = strlen(bm->lines);
+	int w;
+
+	if (!len || used >= sizeof(bm->lines) - 1)
+		return;
+	w = snprintf(bm->lines + used, sizeof(bm->lines) - used, "%s%.*s\n", kind, (int)len,
+		     text);
+	if (w < 0 || (size_t)w >= sizeof(bm->lines) - used)
+		bm->lines[used] = '\0'; /* a line cut short is left out whole */
+}
+
+/* The session's own notes ("; "-separated: not pinned, why rdpmc was
+ * passed over), the CPU-kind disagreement, why there is no Top-down. */
+static void keep_session_lines(struct baretma *bm)
+{
+	const struct session_info *in = session_info(bm->s);
+
+	for (const char *p = in->note, *e; *p; p = *e ? e + 2 : e) {
+		e = strstr(p, "; ");
+		if (!e)
+			e = p + strlen(p);
+		add_line(bm, "note: ", p, (size_t)(e - p));
+	}
+	add_line(bm, "warning: ", in->kinds_warning, strlen(in->kinds_warning));
+	if (!in->level && in->avail.reason[0]) {
+		char why[sizeof(in->avail.reason) + 32];
+		int w = snprintf(why, sizeof(why), "no Top-down (TSC only): %s", in->avail.reason);
+
+		add_line(bm, "note: ", why, w > 0 ? strlen(why) : 0);
+	}
+}
+
+/* The guard's notes and warnings. */
+static void keep_guard_lines(struct baretma *bm)
 {
 	enum guard_line_kind kind;
 	const char *text;
-	size_t used = strlen(bm->lines);
 
-	for (int i = 0; (text = guard_line(bm->g, i, &kind)) && used < sizeof(bm->lines); i++) {
-		int w = snprintf(bm->lines + used, sizeof(bm->lines) - used, "%s%s\n",
-				 kind == GUARD_LINE_NOTE ? "note: " :
-				 kind == GUARD_LINE_WARNING ? "warning: " : "", text);
-		if (w > 0)
-			used += (size_t)w;
-	}
+	for (int i = 0; (text = guard_line(bm->g, i, &kind)); i++)
+		add_line(bm, kind == GUARD_LINE_NOTE ? "note: " :
+			 kind == GUARD_LINE_WARNING ? "warning: " : "  ", text, strlen(text));
 	guard_lines_clear(bm->g);
 }
 
@@ -165,7 +195,7 @@ static int guard_and_program(struct baretma *bm, const struct baretma_options *o
 		return fail(rc, "cannot set up the guard: %s", strerror(-rc));
 	rc = guard_start(bm->g, session_dev(bm->s), &in->cpu, &cpu, 1, true, JOURNAL_RUN,
 			 o->user_only);
-	keep_lines(bm);
+	keep_guard_lines(bm);
 	if (rc)
 		return fail(rc, "%s", guard_message(bm->g));
 	msr_fault_clear(session_dev(bm->s));
@@ -217,6 +247,7 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 		goto out;
 	}
 	bm->level = session_info(bm->s)->level;
+	keep_session_lines(bm);
 	if (session_writes_msrs(bm->s))
 		rc = guard_and_program(bm, opt);
 	bm->read = session_read_kind(bm->s); /* as finally chosen */
@@ -370,8 +401,10 @@ int api_level(const struct baretma *bm)
 	return bm->level;
 }
 
-const char *api_lines(const struct baretma *bm)
+const char *baretma_notes(const struct baretma *bm)
 {
+	if (!bm)
+		return "";
 	return bm->lines;
 }
 

@@ -15,10 +15,6 @@ const struct region_table *api_regions(const struct baretma *bm);
 /* api_level - the Top-down level of the session's readings (0: TSC only). */
 int api_level(const struct baretma *bm);
 
-/* api_lines - the guard's notes and warnings of baretma_open, each line
- * ending in '\n' and starting "note: " or "warning: "; "" when none. */
-const char *api_lines(const struct baretma *bm);
-
 /* api_info - what the session found and chose (CPU, source, reason). */
 const struct session_info *api_info(const struct baretma *bm);
 

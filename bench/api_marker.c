@@ -66,7 +66,7 @@ void baretma_marker_init(void)
 		marker = NULL;
 		return;
 	}
-	for (const char *l = api_lines(marker), *nl; *l; l = nl + 1) {
+	for (const char *l = baretma_notes(marker), *nl; *l; l = nl + 1) {
 		nl = strchr(l, '\n');
 		fprintf(stderr, "baretma: %.*s\n", (int)(nl - l), l);
 	}
@@ -93,8 +93,6 @@ static void print_table(FILE *f, const struct region_table *t, int level)
 		bench_backend_name(in->backend),
 		level ? (level == 2 ? "Top-down level 2 (percent of slots)" :
 			 "Top-down level 1 (percent of slots)") : "TSC only");
-	if (!level && in->avail.reason[0])
-		fprintf(f, "baretma: no Top-down: %s\n", in->avail.reason);
 	fprintf(f, "%-20s %8s %8s %14s %12s %7s", "region", "count", "invalid", "TSC ticks",
 		"slots", "+/-pp");
 	for (int m = 0; level && m < TMA_NMETRICS; m++)

@@ -72,10 +72,18 @@ struct baretma_options {
  * of `baretma bench`.  @opt may be NULL (BARETMA_OPTIONS_INIT).
  * Without a usable PMU (a VM, an AMD CPU) backend "auto" opens a TSC-only
  * session: counts and TSC ticks, no Top-down (baretma_result.level 0).
- * Returns 0 and *bm, or -errno: -EINVAL (bad option), -ENXIO (no such CPU),
- * -ENODEV (the backend asked for cannot work here), -EBUSY (counters or CPU
- * in use, a journal holds the CPU), -EACCES/-EPERM (not root, lockdown,
- * msr.allow_writes=off), -errno of the system; baretma_last_error() says why.
+ * The library changes no system setting (msr.allow_writes, the rdpmc
+ * sysfs file, the NMI watchdog): where one stands in the way, the error
+ * names the file and the value to write (the tool's `baretma bench` has
+ * flags that consent to the change, and puts it back).
+ * Returns 0 and *bm, or -errno: -EINVAL (bad option), -ENOENT (no such
+ * CPUID dump), -ENXIO (no such CPU), -EOPNOTSUPP (@opt->cpu is an E-core,
+ * which has no PERF_METRICS), -ENODEV (the backend asked for cannot work
+ * here), -EBUSY (counters or CPU in use, a journal holds the CPU),
+ * -EACCES/-EPERM (not root, lockdown, msr.allow_writes=off), -EEXIST (a
+ * journal left by an earlier process with this PID: `baretma pmu
+ * restore`), -EMFILE (too many sessions open in the process), -errno of
+ * the system; baretma_last_error() says why and what to do.
  */
 int baretma_open(struct baretma **bm, const struct baretma_options *opt);
 
@@ -88,6 +96,18 @@ int baretma_open(struct baretma **bm, const struct baretma_options *opt);
 int baretma_close(struct baretma *bm);
 
 /*
+ * baretma_notes - what baretma_open noted about the session: lines ending
+ * in '\n', each starting "note: " (the CPU not pinned in a dry run, why
+ * rdpmc was passed over for msr, why a session has no Top-down, settings
+ * set for the session or left alone, other counters in use left as they
+ * are) or "warning: " (a forced takeover, the NMI watchdog on, who uses
+ * the PMU unknown, hwloc's CPU kinds disagreeing with CPUID), or "  "
+ * when it continues the line before; "" when none (or @bm NULL).  The
+ * markers print them to stderr.  Valid until baretma_close.
+ */
+const char *baretma_notes(const struct baretma *bm);
+
+/*
  * baretma_last_error - the calling thread's last error message, one line
  * with the cause and the remedy, "" when none.  Valid until the thread's
  * next call into the library.
@@ -95,10 +115,18 @@ int baretma_close(struct baretma *bm);
 const char *baretma_last_error(void);
 
 /*
- * baretma_guard_signals - opt in: on SIGINT, SIGTERM, SIGHUP, SIGQUIT,
- * SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, every open session of the
- * process is restored from its journal, then the previous handler runs
- * (or the default action).  Returns 0 or -errno.
+ * baretma_guard_signals - opt in: on a deadly signal every open session of
+ * the process is restored from its journal, then the signal goes on to the
+ * previous handler (or, when there was none, its default action).
+ * Signals: SIGINT, SIGTERM, SIGHUP, SIGQUIT unless ignored; SIGSEGV,
+ * SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS always; SIGPIPE,
+ * SIGALRM, SIGUSR1/2, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF only while at
+ * their default action.  A host that takes SIGSEGV on purpose (a JVM, Go)
+ * must not opt in: its sessions would be restored at the first one.  The
+ * calling thread gets an alternate signal stack (128 KiB) when it has
+ * none; a stack overflow on another thread without one dies with the
+ * journal left for `baretma pmu restore`.  Calls count; thread-safe.
+ * Returns 0 or -errno (-ENOMEM, or from sigaction/sigaltstack).
  */
 int baretma_guard_signals(void);
 
@@ -156,7 +184,9 @@ void baretma_region_end(struct baretma *bm, const char *name);
  * baretma_region_get - the totals of every begin/end pair of @name: slot
  * counts per field summed over the valid pairs (the slot-weighted method
  * of linux topdown.txt), then as percent of their slots.
- * Returns 0, -ENOENT (no such region), -EINVAL (misuse of the name).
+ * Returns 0; -ENOENT (no such region); -EINVAL (@bm or @res NULL; or
+ * begin/end of @name out of order: @res is filled all the same, from the
+ * pairs that were whole, and baretma_last_error() counts the misuse).
  */
 int baretma_region_get(struct baretma *bm, const char *name, struct baretma_result *res);
 

@@ -173,6 +173,8 @@ static void dry_run(void)
 		return;
 	}
 	ok(programmed(), "fixed counter 3 and PERF_METRICS programmed (0x3333, 0x1000f0000000f)");
+	ok(strstr(baretma_notes(bm), "note: not pinned: cpu 1 is a CPU of the CPUID dump") != NULL,
+	   "notes: the dump's CPU is not pinned to");
 	check_int(journals(), ==, 1, "one journal while open");
 	for (int i = 0; i < 5; i++) {
 		baretma_region_begin(bm, "r");
@@ -189,6 +191,34 @@ static void dry_run(void)
 	ok(baretma_open(&bm, &o) == 0 && baretma_close(bm) == 0, "open and close again");
 	/* force is needed when a journal holds the CPU: the guard's words */
 	check_str(get_file(state), orig, "still as found");
+}
+
+/*
+ * The notes of a session on an AMD dump (INDEX.tsv: Ryzen 9 5950X, Zen3,
+ * "AMD: no PERF_METRICS MSR"): backend auto opens TSC only and says why;
+ * not pinned (a dump's CPU).  Nothing is written: no journal.
+ */
+static void amd_notes(const char *dump)
+{
+	struct baretma_options o = BARETMA_OPTIONS_INIT;
+	struct baretma *bm;
+	const char *n;
+
+	o.cpu = 0;
+	o.cpuid_dump = dump;
+	if (!ok(baretma_open(&bm, &o) == 0, "auto on the Zen3 dump opens (TSC only)")) {
+		printf("# %s\n", baretma_last_error());
+		return;
+	}
+	n = baretma_notes(bm);
+	ok(strstr(n, "note: no Top-down (TSC only): CPU vendor is AuthenticAMD (AMD Ryzen 9 5950X")
+	   != NULL, "notes: no Top-down, and why (the dump's vendor and name)");
+	ok(strstr(n, "note: not pinned: cpu 0 is a CPU of the CPUID dump") != NULL,
+	   "notes: not pinned");
+	ok(n[strlen(n) - 1] == '\n', "notes: lines end in a newline");
+	check_int(journals(), ==, 0, "a TSC session writes no journal");
+	check_int(baretma_close(bm), ==, 0, "close");
+	ok(*baretma_notes(NULL) == '\0', "notes of no session: empty");
 }
 
 /* SIGKILL in the middle of a region: the journal stays; the tool's
@@ -273,7 +303,7 @@ static void forked(void)
 int main(void)
 {
 	const char *shared = getenv("SHARED_CPUID");
-	static char dump[PATH_MAX];
+	static char dump[PATH_MAX], amd[PATH_MAX];
 
 	t_scratch(dir, "0711");
 	t_path(state, "%s/state", dir);
@@ -289,13 +319,19 @@ int main(void)
 	t_path(dump, "%s/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test",
 	       shared && *shared ? shared : "../shared/cpuid");
 	if (access(dump, R_OK)) {
-		skip(22, "no Ice Lake dump (../shared/cpuid)");
+		skip(24, "no Ice Lake dump (../shared/cpuid)");
 	} else {
 		icl = dump;
 		dry_run();
 		killed();
 		forked();
 	}
+	t_path(amd, "%s/libcpuid/v0.6.2/amd/zen3/ryzen9-vermeer.test",
+	       shared && *shared ? shared : "../shared/cpuid");
+	if (access(amd, R_OK))
+		skip(6, "no Zen3 dump (../shared/cpuid)");
+	else
+		amd_notes(amd);
 	t_rm_rf(dir);
 	return done_testing();
 }
