@@ -208,6 +208,34 @@ if command -v python3 >/dev/null 2>&1; then
 else
 	skip "python3 needed to read the JSON"
 fi
+if command -v python3 >/dev/null 2>&1; then
+	# every key of the markers' JSON is named in the README as `key`
+	undoc=$(python3 - "$TOP/README.md" "$tmp/m.json" <<'EOP'
+import json, re, sys
+named = set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", open(sys.argv[1]).read()))
+keys = set()
+def walk(v):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            keys.add(k)
+            walk(x)
+    elif isinstance(v, list):
+        for x in v:
+            walk(x)
+walk(json.load(open(sys.argv[2])))
+print(" ".join(sorted(keys - named)))
+EOP
+)
+	is "$undoc" "" "markers: every key of the JSON document is in the README"
+else
+	skip "python3 needed to read the JSON"
+fi
+out=$(BARETMA_BACKEND=tsc BARETMA_LEVEL=7 run_ex "$tmp/markers" 2>&1); rc=$?
+is "$rc:$out" "0:baretma: markers: BARETMA_LEVEL '7': expected a whole number from 1 to 2; markers off
+done: 9.787606" "markers: a bad BARETMA_LEVEL is named, the markers stay off, the program runs"
+out=$(BARETMA_BACKEND=quantum run_ex "$tmp/markers" 2>&1); rc=$?
+like "$rc:$out" "^0:baretma: markers off: baretma_open: backend 'quantum': expected auto, rdpmc" \
+	"markers: a bad BARETMA_BACKEND is named, the markers stay off"
 out=$(run_ex "$tmp/markers-off" 2>&1)
 is "$out" "done: 9.787606" "markers built without BARETMA_PERFMON: no session, no table"
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
@@ -226,6 +254,28 @@ if [ -r "$ICL" ]; then
 	is "$(ls "$tmp/run" | grep -c 'journal$')" 0 "dry run: no journal left"
 else
 	skip "no Ice Lake dump"; skip "no Ice Lake dump"; skip "no Ice Lake dump"; skip "no Ice Lake dump"
+fi
+
+# The C harness README "Use it from your code" shows, as written there:
+# built with the pkg-config line it gives, run here (TSC only on a machine
+# without a usable PMU, with a note saying why; Top-down on one with it).
+sed -n '/^## Use it from your code/,/^## /p' "$TOP/README.md" |
+	sed -n '/^```c$/,/^```$/p' | sed '1d;$d' >"$tmp/harness.c"
+$T_CC $T_SAN_CFLAGS -O2 -Wall -Wextra -Werror -o "$tmp/harness" "$tmp/harness.c" $flags \
+	>"$tmp/harness.log" 2>&1; rc=$?
+is "$rc" 0 "README's harness.c builds with baretma.pc's flags"
+[ "$rc" -eq 0 ] || sed 's/^/#   /' "$tmp/harness.log"
+if [ "$vendor" != GenuineIntel ]; then
+	out=$(run_ex "$tmp/harness" 2>"$tmp/harness.err"); rc=$?
+	like "$rc:$out" "^0:solve: 100 pairs, [0-9]+ TSC ticks\$" \
+		"README's harness on $vendor: 100 pairs, TSC ticks only"
+	like "$(cat "$tmp/harness.err")" "^note: no Top-down \\(TSC only\\): CPU vendor is $vendor" \
+		"... and a note saying why"
+else
+	# backend auto would program this machine's PMU (and put it back): a
+	# test leaves the machine alone
+	skip "an Intel CPU: the harness would program this machine's PMU (built only)"
+	skip "an Intel CPU: the harness would program this machine's PMU (built only)"
 fi
 
 # --- man pages -------------------------------------------------------------------
