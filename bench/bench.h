@@ -4,6 +4,16 @@
  * bench/source.h), Top-down availability, statistics, output.
  * Library code: never prints to the terminal by itself (output functions
  * write to the FILE* they are given), never exits; 0 or -errno.
+ *
+ * The folder bench/ is the top layer.  Its library part (in
+ * libbaretma-internal, and so in libbaretma) owns measuring: counter
+ * sources (source*.c), the session (session.c), the region table
+ * (region.c), the harness and its kernels (measure.c, kernels.c), Top-down
+ * availability (avail.c), statistics (stats.c), the output formats
+ * (output*.c) and the public API (api.c, api_marker.c: include/baretma.h).
+ * It may include cpu/, msr/, include/ and itself, never the command line.
+ * The command line (main.c, cli*.c, cmd_*.c, in the tool only) is the
+ * thin front end above it: the command table, parsing and printing.
  */
 #ifndef BARETMA_BENCH_H
 #define BARETMA_BENCH_H

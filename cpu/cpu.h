@@ -7,6 +7,23 @@
  * 0x1A, 0x23; kernel model rules), linux arch/x86/include/asm/intel-family.h
  * for model numbers, arch/x86/events/intel/core.c for per-model behaviour.
  * Library code: never prints, never exits; 0 or -errno.
+ *
+ * The folder cpu/ is the bottom of baretma's layers and owns:
+ *   - the facts of the system and the process, read once: the /sys and
+ *     /proc root (sysfs.c, $BARETMA_SYSROOT, hwloc's HWLOC_FSROOT is the
+ *     model), the kernel's knob paths named once (knobs.h), whether the
+ *     environment can be trusted (trust.h), files of the real user
+ *     (userfile.h), bytes made safe to print (escape.h), the
+ *     environment preflight (environ.h);
+ *   - identification: the CPUID source, live or a dump (cpu_source.c, one
+ *     parser per dump format: dump_libcpuid.c, dump_aida64.c,
+ *     dump_hwloc.c, and dump_write.c), libcpuid and the leaves (cpu_identify.c,
+ *     cpu_kinds.c), the model table (cpu_models.c), the IA32_PERF_CAPABILITIES
+ *     bits identification reads (perf_caps.h);
+ *   - topology and pinning with hwloc (cpu_topo.c, hwloc_env.c), and "which
+ *     machine" (machine.h).
+ * It may include system headers, libcpuid, hwloc and itself: nothing from
+ * msr/ or bench/ (README "Layout"; t/0530-layers.sh checks it).
  */
 #ifndef BARETMA_CPU_H
 #define BARETMA_CPU_H

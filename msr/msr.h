@@ -1,6 +1,19 @@
 /*
  * msr/msr.h - MSR access through an ops table with two backends.
  *
+ * The folder msr/ is the middle layer and owns register access and what
+ * a root process must do around it: the ops table and its device and
+ * state-file backends (msr_ops.c, msr_dev.c, msr_state*.c), the one
+ * register-name table (msr_names.c, intel_regs.h), the write policy
+ * (msr_policy.c), PMU programming and ownership (pmu.c, pmu_owner.c),
+ * PERF_METRICS decoding (topdown.c), RDPMC (rdpmc.h, rdpmc_probe.c), and the
+ * guarded run as a library: locks (lock.c), the state directory
+ * (state_dir.c), journals (journal.c the store, journal_format.c the text,
+ * journal_restore.c, journal_list.c; journal_rules.c below them),
+ * settings (settings.c), the opt-in signal guard (guard_signals.c) and
+ * the sequence that uses them all (guard.c, guard_owner.c, guard_text.c).
+ * It may include cpu/ and itself, never bench/.
+ *
  * Backends (selected by a spec string, normally $BARETMA_MSR):
  *   - device: a path template with one %u for the OS CPU number, default
  *     "/dev/cpu/%u/msr" (linux arch/x86/kernel/msr.c: the file offset is the
