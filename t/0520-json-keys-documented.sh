@@ -13,26 +13,9 @@ readme="$T_SRC/../README.md"
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
 
 # undocumented FILE...: the keys of the JSON documents that the README does
-# not name as `key` (metric names tma_* are documented as perf's names, each
-# one in the README too).
+# not name as `key` (t/json-undocumented.py).
 undocumented() {
-	python3 - "$readme" "$@" <<'EOP'
-import json, re, sys
-readme = open(sys.argv[1]).read()
-named = set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", readme))
-keys = set()
-def walk(v):
-    if isinstance(v, dict):
-        for k, x in v.items():
-            keys.add(k)
-            walk(x)
-    elif isinstance(v, list):
-        for x in v:
-            walk(x)
-for path in sys.argv[2:]:
-    walk(json.load(open(path)))
-print(" ".join(sorted(keys - named)))
-EOP
+	python3 "$T_SRC/json-undocumented.py" "$readme" "$@"
 }
 
 # bench, TSC backend (runs everywhere)

@@ -210,22 +210,7 @@ else
 fi
 if command -v python3 >/dev/null 2>&1; then
 	# every key of the markers' JSON is named in the README as `key`
-	undoc=$(python3 - "$TOP/README.md" "$tmp/m.json" <<'EOP'
-import json, re, sys
-named = set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", open(sys.argv[1]).read()))
-keys = set()
-def walk(v):
-    if isinstance(v, dict):
-        for k, x in v.items():
-            keys.add(k)
-            walk(x)
-    elif isinstance(v, list):
-        for x in v:
-            walk(x)
-walk(json.load(open(sys.argv[2])))
-print(" ".join(sorted(keys - named)))
-EOP
-)
+	undoc=$(python3 "$TOP/t/json-undocumented.py" "$TOP/README.md" "$tmp/m.json")
 	is "$undoc" "" "markers: every key of the JSON document is in the README"
 else
 	skip "python3 needed to read the JSON"
@@ -256,26 +241,26 @@ else
 	skip "no Ice Lake dump"; skip "no Ice Lake dump"; skip "no Ice Lake dump"; skip "no Ice Lake dump"
 fi
 
-# The C harness README "Use it from your code" shows, as written there:
+# The C program (solve.c) README "Use it from your code" shows, as written there:
 # built with the pkg-config line it gives, run here (TSC only on a machine
 # without a usable PMU, with a note saying why; Top-down on one with it).
 sed -n '/^## Use it from your code/,/^## /p' "$TOP/README.md" |
-	sed -n '/^```c$/,/^```$/p' | sed '1d;$d' >"$tmp/harness.c"
-$T_CC $T_SAN_CFLAGS -O2 -Wall -Wextra -Werror -o "$tmp/harness" "$tmp/harness.c" $flags \
-	>"$tmp/harness.log" 2>&1; rc=$?
-is "$rc" 0 "README's harness.c builds with baretma.pc's flags"
-[ "$rc" -eq 0 ] || sed 's/^/#   /' "$tmp/harness.log"
+	sed -n '/^```c$/,/^```$/p' | sed '1d;$d' >"$tmp/solve.c"
+$T_CC $T_SAN_CFLAGS -O2 -Wall -Wextra -Werror -o "$tmp/solve" "$tmp/solve.c" $flags \
+	>"$tmp/solve.log" 2>&1; rc=$?
+is "$rc" 0 "README's solve.c builds with baretma.pc's flags"
+[ "$rc" -eq 0 ] || sed 's/^/#   /' "$tmp/solve.log"
 if [ "$vendor" != GenuineIntel ]; then
-	out=$(run_ex "$tmp/harness" 2>"$tmp/harness.err"); rc=$?
+	out=$(run_ex "$tmp/solve" 2>"$tmp/solve.err"); rc=$?
 	like "$rc:$out" "^0:solve: 100 pairs, [0-9]+ TSC ticks\$" \
-		"README's harness on $vendor: 100 pairs, TSC ticks only"
-	like "$(cat "$tmp/harness.err")" "^note: no Top-down \\(TSC only\\): CPU vendor is $vendor" \
+		"README's solve.c on $vendor: 100 pairs, TSC ticks only"
+	like "$(cat "$tmp/solve.err")" "^note: no Top-down \\(TSC only\\): CPU vendor is $vendor" \
 		"... and a note saying why"
 else
 	# backend auto would program this machine's PMU (and put it back): a
 	# test leaves the machine alone
-	skip "an Intel CPU: the harness would program this machine's PMU (built only)"
-	skip "an Intel CPU: the harness would program this machine's PMU (built only)"
+	skip "an Intel CPU: solve.c would program this machine's PMU (built only)"
+	skip "an Intel CPU: solve.c would program this machine's PMU (built only)"
 fi
 
 # --- man pages -------------------------------------------------------------------

@@ -8,11 +8,15 @@
  *
  * Per run: PAIRS pairs of each, alternating in blocks; the region's ticks
  * come from baretma_region_get (the sum of its pairs' b.tsc - a.tsc, i.e.
- * exactly what lies between its two readings); the bare pair's the same
- * difference of its two RDTSCs.  Reported over --runs runs: min / median
- * / max of the per-run mean, and the ratio of the medians.  The backend is
- * --backend (default tsc: every machine has it; rdpmc where the PMU can be
- * used, with the same bare pair as reference).
+ * exactly what lies between its two readings); each reference's the same
+ * difference of its two RDTSCs.  The references: the bare pair the issue
+ * names (one LFENCE shared between the readings), the pair fenced as a
+ * bracket around code must be (four LFENCEs), and that pair split in two
+ * called functions (the least a library's begin and end can cost).
+ * Reported over --runs runs: min / median / max of the per-run mean, and
+ * the ratios of the medians.  The backend is --backend (default tsc:
+ * every machine has it; rdpmc where the PMU can be used, with the same
+ * references).
  *
  * usage: api_overhead [--runs N] [--backend B]
  */
@@ -28,21 +32,30 @@
 #define PAIRS 200000u
 #define BLOCK 1000u
 
+/*
+ * BLOCK pairs of two RDTSCs around nothing, with the fences in @asm_text (its
+ * operands: %0/%1 the first reading's EAX/EDX, EAX/EDX the second's):
+ * the summed differences in TSC ticks.
+ */
+#define PAIR_BLOCK(asm_text)                                                              \
+	do {                                                                              \
+		uint64_t sum = 0;                                                         \
+		for (unsigned i = 0; i < BLOCK; i++) {                                    \
+			uint32_t lo0, hi0, lo1, hi1;                                      \
+			__asm__ __volatile__(asm_text                                     \
+					     : "=&r"(lo0), "=&r"(hi0), "=a"(lo1), "=d"(hi1) \
+					     :: "memory");                                \
+			sum += (((uint64_t)hi1 << 32) | lo1) -                           \
+			       (((uint64_t)hi0 << 32) | lo0);                             \
+		}                                                                         \
+		return (double)sum;                                                       \
+	} while (0)
+
+/* The bare pair: lfence; rdtsc; lfence; rdtsc; lfence. */
 static double bare_block(void)
 {
-	uint64_t sum = 0;
-
-	for (unsigned i = 0; i < BLOCK; i++) {
-		uint32_t lo0, hi0, lo1, hi1;
-
-		/* lfence; rdtsc; lfence; rdtsc; lfence */
-		__asm__ __volatile__("lfence\n\trdtsc\n\tlfence\n\t"
-				     "mov %%eax, %0\n\tmov %%edx, %1\n\t"
-				     "rdtsc\n\tlfence"
-				     : "=&r"(lo0), "=&r"(hi0), "=a"(lo1), "=d"(hi1) :: "memory");
-		sum += (((uint64_t)hi1 << 32) | lo1) - (((uint64_t)hi0 << 32) | lo0);
-	}
-	return (double)sum;
+	PAIR_BLOCK("lfence\n\trdtsc\n\tlfence\n\tmov %%eax, %0\n\tmov %%edx, %1\n\t"
+		   "rdtsc\n\tlfence");
 }
 
 /* The same pair with the fencing a bracket around a non-empty region
@@ -55,18 +68,8 @@ static double bare_block(void)
  * The bare pair shares one LFENCE between the two; no region can. */
 static double fenced_block(void)
 {
-	uint64_t sum = 0;
-
-	for (unsigned i = 0; i < BLOCK; i++) {
-		uint32_t lo0, hi0, lo1, hi1;
-
-		__asm__ __volatile__("lfence\n\trdtsc\n\tlfence\n\t"
-				     "mov %%eax, %0\n\tmov %%edx, %1\n\t"
-				     "lfence\n\trdtsc\n\tlfence"
-				     : "=&r"(lo0), "=&r"(hi0), "=a"(lo1), "=d"(hi1) :: "memory");
-		sum += (((uint64_t)hi1 << 32) | lo1) - (((uint64_t)hi0 << 32) | lo0);
-	}
-	return (double)sum;
+	PAIR_BLOCK("lfence\n\trdtsc\n\tlfence\n\tmov %%eax, %0\n\tmov %%edx, %1\n\t"
+		   "lfence\n\trdtsc\n\tlfence");
 }
 
 /* The fenced pair split across two functions that are called, the least
