@@ -130,12 +130,26 @@ static int follow(struct walk *w, const char *comp)
 	return 0;
 }
 
+/* After an open of @comp with O_NOFOLLOW | O_DIRECTORY failed (errno as it
+ * left it): 0 when @comp is a symbolic link (its lstat in @st: O_NOFOLLOW
+ * says ELOOP, or O_PATH opened the link itself and O_DIRECTORY said
+ * ENOTDIR), -ENOTDIR when it is something else that is no directory, the
+ * open's or lstat's -errno otherwise. */
+static int is_link(const struct walk *w, const char *comp, struct stat *st)
+{
+	if (errno != ENOTDIR && errno != ELOOP)
+		return -errno;
+	if (fstatat(w->fd, comp, st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	return S_ISLNK(st->st_mode) ? 0 : -ENOTDIR;
+}
+
 /* Step into the directory @comp of w->fd (not the last component): a
  * directory, or a trusted link to one.  -ELOOP for a link not trusted. */
 static int step(struct walk *w, const char *comp)
 {
 	struct stat st;
-	int fd = openat(w->fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int rc, fd = openat(w->fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd >= 0) {
 		close(w->fd);
@@ -143,14 +157,8 @@ static int step(struct walk *w, const char *comp)
 		show(w, comp);
 		return 0;
 	}
-	/* O_PATH|O_NOFOLLOW opens a link itself, and O_DIRECTORY then says
-	 * ENOTDIR: tell a link from a file. */
-	if (errno != ENOTDIR && errno != ELOOP)
-		return -errno;
-	if (fstatat(w->fd, comp, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return -errno;
-	if (!S_ISLNK(st.st_mode))
-		return -ENOTDIR;
+	if ((rc = is_link(w, comp, &st)))
+		return rc;
 	if (!link_trusted(w, &st)) {
 		show(w, comp);
 		w->refused = true;
@@ -179,12 +187,10 @@ static int open_last(struct walk *w, const char *comp, bool create, int *dirfd)
 		fd = open_dir(w, comp);
 	}
 	if (fd < 0) {
-		if (errno != ENOTDIR && errno != ELOOP)
-			return -errno;
-		if (fstatat(w->fd, comp, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			return -errno;
-		if (!S_ISLNK(st.st_mode))
-			return -ENOTDIR;
+		int rc = is_link(w, comp, &st);
+
+		if (rc)
+			return rc;
 		w->refused = true;
 		return -ELOOP;
 	}
