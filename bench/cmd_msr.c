@@ -34,8 +34,7 @@
 #include <jansson.h>
 
 #include "bench/bench.h"
-#include "bench/cli.h"
-#include "bench/cli_run.h"
+#include "bench/cli_cmd.h"
 #include "cpu/cpu.h"
 #include "cpu/machine.h"
 #include "msr/intel_regs.h"
@@ -49,7 +48,6 @@ enum { OPT_JSON = 1, OPT_FORCE = 2, OPT_WAIT = 4, OPT_DUMP = 8, OPT_UNSAFE_MSR =
 
 struct msr_opts {
 	const char *sub;       /* "read" or "write" */
-	const char *dump;      /* --cpuid-dump */
 	bool json, force, wait;
 	bool unsafe_msr;       /* --unsafe-msr: a register outside the write policy */
 	bool unknown;          /* write: a register baretma does not know (--unsafe-msr) */
@@ -243,8 +241,9 @@ static int negative_arg(struct msr_opts *o, int argc, char **argv)
 	return 0;
 }
 
-/* Returns 0 to go on, -1 after --help, or an exit status. */
-static int parse_args(int argc, char **argv, int allowed, struct msr_opts *o)
+/* Returns 0 to go on, CLI_HELP_SHOWN, or an exit status. */
+static int parse_args(int argc, char **argv, int allowed, struct msr_opts *o,
+		      struct cli_ctx *ctx)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -263,14 +262,14 @@ static int parse_args(int argc, char **argv, int allowed, struct msr_opts *o)
 	snprintf(cmd, sizeof(cmd), "msr %s", o->sub);
 	cli_getopt_reset();
 	while ((c = cli_getopt_sub(cmd, argc, argv, longopts, allowed, msr_usage)) >= 0) {
-		o->dump = c == OPT_DUMP ? optarg : o->dump;
+		ctx->dump = c == OPT_DUMP ? optarg : ctx->dump;
 		o->json |= c == OPT_JSON;
 		o->force |= c == OPT_FORCE;
 		o->unsafe_msr |= c == OPT_UNSAFE_MSR;
 		o->wait |= c == OPT_WAIT;
 	}
 	if (c != -1)
-		return c == CLI_OPT_HELP ? -1 : EX_USAGE;
+		return c == CLI_OPT_HELP ? CLI_HELP_SHOWN : EX_USAGE;
 	return parse_positional(o, argv + optind, argc - optind);
 }
 
@@ -356,26 +355,29 @@ static int print_json(const struct msr_opts *o, const struct cpu_info *ci, const
 	return rc;
 }
 
-static int msr_read_cmd(struct msr_opts *o)
+static int read_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	struct cpu_machine *m = NULL;
-	struct msr_dev *dev = NULL;
+	struct msr_opts *o = opts;
+
+	o->sub = "read";
+	return parse_args(argc, argv, OPT_JSON | OPT_DUMP, o, ctx);
+}
+
+static int read_run(void *opts, struct cli_ctx *ctx)
+{
+	const struct msr_opts *o = opts;
 	struct cpu_info *ci = NULL;
 	struct msr_counters c;
 	uint64_t *vals = calloc((size_t)o->ncpus, sizeof(*vals));
 	char label[64];
-	int rc = vals ? cli_msr_open(&dev) : EX_OSERR;
+	int rc = vals ? check_cpus(o, ctx->machine) : EX_OSERR;
 
 	if (!rc)
-		rc = cli_machine_open(o->dump, &m);
+		rc = open_cpus(o, ctx->dev);
 	if (!rc)
-		rc = check_cpus(o, m);
-	if (!rc)
-		rc = open_cpus(o, dev);
-	if (!rc)
-		rc = read_all(o, dev, vals);
+		rc = read_all(o, ctx->dev, vals);
 	if (!rc) /* names by each CPU's own counters (msr_reg_name_cpu) */
-		ci = cli_names_identify(m);
+		ci = cli_names_identify(ctx->machine);
 	if (!rc && o->json)
 		rc = print_json(o, ci, vals);
 	else if (!rc)
@@ -384,8 +386,6 @@ static int msr_read_cmd(struct msr_opts *o)
 			       msr_reg_label_cpu(o->msr, cli_msr_counters(ci, o->cpus[i], &c),
 						 label, sizeof(label)), vals[i]);
 	free(ci);
-	cpu_machine_free(m);
-	msr_close(dev);
 	free(vals);
 	return rc;
 }
@@ -524,17 +524,16 @@ static void report_written(const struct msr_opts *o, const uint64_t *old, const 
  * refuses, then read, journal (kind write), write.  Success leaves the
  * journal for "pmu restore"; a failure puts back what was written.
  */
-static int write_guarded(const struct msr_opts *o, struct msr_dev *dev, uint64_t *old)
+static int write_guarded(const struct msr_opts *o, struct cli_run *r, struct msr_dev *dev,
+			 uint64_t *old)
 {
-	struct cli_run r = { .wait = o->wait, .force = o->force, .no_settings_flags = true,
-			     .kind = JOURNAL_MSR_WRITE };
 	struct guard_hit *hits = calloc((size_t)o->ncpus, sizeof(*hits));
-	int rc = hits ? cli_run_lock(&r, o->cpus, o->ncpus, true) : EX_OSERR;
+	int rc = hits ? cli_run_lock(r, o->cpus, o->ncpus, true) : EX_OSERR;
 
 	if (!rc)
-		rc = cli_run_check_journals(&r, o->cpus, o->ncpus, hits);
+		rc = cli_run_check_journals(r, o->cpus, o->ncpus, hits);
 	if (!rc)
-		rc = cli_run_allow_writes(&r, dev);
+		rc = cli_run_allow_writes(r, dev);
 	if (!rc)
 		rc = read_all(o, dev, old);
 	if (!rc && o->unknown)
@@ -542,29 +541,39 @@ static int write_guarded(const struct msr_opts *o, struct msr_dev *dev, uint64_t
 			 PRIx64 " anyway (--unsafe-msr); the old value is journaled first, marked "
 			 "unsafe-msr ('pmu restore --unsafe-msr' puts it back)", o->msr, o->value);
 	if (!rc)
-		rc = cli_run_begin(&r, dev, JOURNAL_MSR_WRITE, false);
+		rc = cli_run_begin(r, dev, JOURNAL_MSR_WRITE, false);
 	if (!rc)
-		rc = save_old(o, &r, old);
+		rc = save_old(o, r, old);
 	if (!rc)
 		rc = write_all(o, dev);
 	if (!rc)
-		report_written(o, old, journal_path(r.j));
+		report_written(o, old, journal_path(r->j));
 	free(hits);
-	return cli_run_finish(&r, rc, rc == EX_OK);
+	return rc; /* the close (CLI_GUARD_DETACH) ends or leaves the journal */
 }
 
-static int msr_write_cmd(struct msr_opts *o)
+static int write_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
+	struct msr_opts *o = opts;
+	int rc;
+
+	o->sub = "write";
+	ctx->run = (struct cli_run){ .no_settings_flags = true, .kind = JOURNAL_MSR_WRITE };
+	rc = parse_args(argc, argv, OPT_FORCE | OPT_UNSAFE_MSR | OPT_WAIT | OPT_DUMP, o, ctx);
+	ctx->run.wait = o->wait;
+	ctx->run.force = o->force;
+	return rc;
+}
+
+static int write_run(void *opts, struct cli_ctx *ctx)
+{
+	struct msr_opts *o = opts;
 	struct cpu_info *ci = calloc(1, sizeof(*ci));
 	uint64_t *old = calloc((size_t)o->ncpus, sizeof(*old));
-	struct cpu_machine *m = NULL;
-	struct msr_dev *dev = NULL;
-	int rc = ci && old ? cli_msr_open(&dev) : EX_OSERR;
+	struct cpu_machine *m = ctx->machine;
+	struct msr_dev *dev = ctx->dev;
+	int rc = ci && old ? check_cpus(o, m) : EX_OSERR;
 
-	if (!rc)
-		rc = cli_machine_open(o->dump, &m);
-	if (!rc)
-		rc = check_cpus(o, m);
 	if (!rc)
 		rc = cli_refuse_dump_device("msr write", m, dev);
 	if (!rc)
@@ -574,42 +583,31 @@ static int msr_write_cmd(struct msr_opts *o)
 	if (!rc)
 		rc = check_policy(o, m, dev, ci);
 	if (!rc)
-		rc = write_guarded(o, dev, old);
-	cpu_machine_free(m);
-	msr_close(dev);
+		rc = write_guarded(o, &ctx->run, dev, old);
 	free(old);
 	free(ci);
 	return rc;
 }
 
-/* ----------------------------------------------------------------- entry */
-
-int cmd_msr(int argc, char **argv)
+/* "msr" with no subcommand, help, or one it does not have. */
+static int msr_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	static const struct { const char *name; int allowed; int (*fn)(struct msr_opts *); } subs[] = {
-		{ "read", OPT_JSON | OPT_DUMP, msr_read_cmd },
-		{ "write", OPT_FORCE | OPT_UNSAFE_MSR | OPT_WAIT | OPT_DUMP, msr_write_cmd },
-	};
-	struct msr_opts *o;
-	int rc;
+	int rc = cli_group_usage(argc, argv, NULL, msr_usage);
 
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		msr_usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? EX_USAGE : EX_OK;
-	}
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
-		if (strcmp(argv[1], subs[i].name))
-			continue;
-		o = calloc(1, sizeof(*o));
-		if (!o)
-			return EX_OSERR;
-		o->sub = subs[i].name;
-		rc = parse_args(argc - 1, argv + 1, subs[i].allowed, o);
-		if (!rc)
-			rc = subs[i].fn(o);
-		free(o);
-		return rc < 0 ? EX_OK : rc;
-	}
+	if (rc)
+		return rc;
 	cli_err("msr: unknown command '%s' (try: baretma msr --help)", argv[1]);
 	return EX_USAGE;
 }
+
+const struct cli_cmd_ops cmd_msr = { .parse = msr_parse, .usage = msr_usage };
+
+const struct cli_cmd_ops cmd_msr_read = {
+	.parse = read_parse, .run = read_run, .usage = msr_usage,
+	.opts_size = sizeof(struct msr_opts),
+};
+
+const struct cli_cmd_ops cmd_msr_write = {
+	.parse = write_parse, .run = write_run, .usage = msr_usage,
+	.opts_size = sizeof(struct msr_opts),
+};

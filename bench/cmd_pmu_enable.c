@@ -20,8 +20,6 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/cli.h"
-#include "bench/cli_run.h"
 #include "bench/cmd_pmu.h"
 #include "cpu/cpu.h"
 #include "cpu/machine.h"
@@ -248,27 +246,25 @@ static void report_enabled(const struct pmu_opts *o, const struct cli_run *r,
 	report_harness(list, t, n);
 }
 
-int cmd_pmu_enable(const struct pmu_opts *o)
+static int enable_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	static unsigned cpus[CPU_MAX_CPUS];
+	return cli_pmu_parse(argc, argv, "enable", OPT_CPU | OPT_USER | OPT_FORCE | OPT_DUMP |
+			     OPT_WAIT | OPT_SETTINGS, true, opts, ctx);
+}
+
+static int enable_run(void *opts, struct cli_ctx *ctx)
+{
+	struct pmu_opts *o = opts;
 	struct cpu_info *ci = calloc(1, sizeof(*ci));
-	struct cli_run r = { .wait = o->wait, .force = o->force, .set = o->set };
+	struct cpu_machine *m = ctx->machine;
+	struct msr_dev *dev = ctx->dev;
 	struct pmu_saved *t = NULL;
-	struct msr_dev *dev = NULL;
-	struct cpu_machine *m = NULL;
-	int rc, n = -1;
+	unsigned *cpus = o->cpus;
+	int rc, n = o->ncpus;
 
 	if (!ci)
 		return EX_OSERR;
-	if (o->cpu_list && (n = cli_pmu_parse_cpus(o->cpu_list, cpus)) < 0) {
-		rc = -n;
-		goto out;
-	}
-	rc = cli_msr_open(&dev);
-	if (!rc)
-		rc = cli_machine_open(o->dump, &m);
-	if (!rc)
-		rc = identify(m, dev, n > 0 ? (int)cpus[0] : -1, ci);
+	rc = identify(m, dev, n > 0 ? (int)cpus[0] : -1, ci);
 	if (rc)
 		goto out;
 	n = pick_targets(m, ci, cpus, n);
@@ -281,17 +277,20 @@ int cmd_pmu_enable(const struct pmu_opts *o)
 	/* locks, journals, ownership of every target (refused as a whole),
 	 * the journal, the settings */
 	if (!rc)
-		rc = cli_run_start(&r, dev, ci, cpus, n, true, JOURNAL_ENABLE, o->user_only);
+		rc = cli_run_start(&ctx->run, dev, ci, cpus, n, true, JOURNAL_ENABLE, o->user_only);
 	if (!rc)
-		rc = program_all(&r, o, ci, cpus, n, t);
+		rc = program_all(&ctx->run, o, ci, cpus, n, t);
 	if (!rc)
-		report_enabled(o, &r, cpus, n, t);
-	/* Success leaves the journal for "pmu restore"; failure restores now. */
-	rc = cli_run_finish(&r, rc, rc == EX_OK);
+		report_enabled(o, &ctx->run, cpus, n, t);
+	/* The close (CLI_GUARD_DETACH): success leaves the journal for "pmu
+	 * restore"; failure restores now. */
 out:
 	free(t);
-	msr_close(dev);
-	cpu_machine_free(m);
 	free(ci);
 	return rc;
 }
+
+const struct cli_cmd_ops cmd_pmu_enable = {
+	.parse = enable_parse, .run = enable_run, .usage = cli_pmu_usage,
+	.opts_size = sizeof(struct pmu_opts),
+};

@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/cli.h"
-#include "bench/cli_run.h"
 #include "bench/cmd_pmu.h"
 #include "cpu/cpu.h"
 #include "msr/journal.h"
@@ -189,19 +187,22 @@ static int newest_first(const void *a, const void *b)
 	return (ix->seq < iy->seq) - (ix->seq > iy->seq); /* one process's: N descending */
 }
 
-int cmd_pmu_restore(const struct pmu_opts *o)
+static int restore_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	static unsigned want[CPU_MAX_CPUS];
-	struct cli_run r = { .wait = o->wait };
+	return cli_pmu_parse(argc, argv, "restore", OPT_CPU | OPT_WAIT | OPT_UNSAFE_MSR, true,
+			     opts, ctx);
+}
+
+static int restore_run(void *opts, struct cli_ctx *ctx)
+{
+	struct pmu_opts *o = opts;
+	const unsigned *want = o->cpus;
 	struct journal_info *v = NULL;
-	struct msr_dev *dev = NULL;
 	struct cpu_info *ci = NULL;
 	bool *sel = NULL;
 	int *order = NULL;
-	int n = 0, nwant = -1, rc = 0, st, any = 0;
+	int n = 0, nwant = o->ncpus, rc = 0, st, any = 0;
 
-	if (o->cpu_list && (nwant = cli_pmu_parse_cpus(o->cpu_list, want)) < 0)
-		return -nwant;
 	rc = cli_pmu_journals_load(&v, &n);
 	if (rc) {
 		st = cli_state_dir_fail("list the journals", rc);
@@ -220,12 +221,12 @@ int cmd_pmu_restore(const struct pmu_opts *o)
 		goto out;
 	ci = cli_names_identify(NULL); /* names by the CPUs' own counters */
 	rc = restore_unsafe(v, n, sel, ci, o->unsafe_msr);
+	if (!rc) /* CLI_MSR_LATE: only now that something is to be put back */
+		rc = cli_ctx_msr(ctx);
 	if (!rc)
-		rc = cli_msr_open(&dev);
+		rc = restore_preflight(ctx->dev, v, n, sel);
 	if (!rc)
-		rc = restore_preflight(dev, v, n, sel);
-	if (!rc)
-		rc = restore_lock(&r, v, n, sel);
+		rc = restore_lock(&ctx->run, v, n, sel);
 	if (!rc && !(order = calloc((size_t)n, sizeof(*order))))
 		rc = EX_OSERR;
 	for (int i = 0; i < n && order; i++)
@@ -235,11 +236,10 @@ int cmd_pmu_restore(const struct pmu_opts *o)
 		qsort(order, (size_t)n, sizeof(*order), newest_first);
 	for (int k = 0; k < n && !rc; k++)
 		if (sel[order[k]]) {
-			int one = restore_one(dev, ci, &v[order[k]]);
+			int one = restore_one(ctx->dev, ci, &v[order[k]]);
 			st = st ? st : one;
 		}
-	st = rc ? rc : st;
-	cli_run_finish(&r, 0, false);
+	st = rc ? rc : st; /* the close releases the locks */
 out:
 	if (!any && !st && n)
 		printf("nothing to restore: every journal in '%s' belongs to a running baretma\n",
@@ -248,6 +248,10 @@ out:
 	free(sel);
 	free(ci);
 	cli_pmu_journals_free(v, n);
-	msr_close(dev);
 	return st;
 }
+
+const struct cli_cmd_ops cmd_pmu_restore = {
+	.parse = restore_parse, .run = restore_run, .usage = cli_pmu_usage,
+	.opts_size = sizeof(struct pmu_opts),
+};

@@ -11,10 +11,8 @@
 
 #include <jansson.h>
 
-#include "bench/cli.h"
-#include "cpu/escape.h"
-#include "bench/cli_run.h"
 #include "bench/cmd_pmu.h"
+#include "cpu/escape.h"
 #include "cpu/cpu.h"
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
@@ -246,16 +244,23 @@ static json_t *journal_json(struct msr_dev *dev, const struct cpu_info *ci,
 			 "user_only", d->user_only, "cpus", cpus, "settings", sets);
 }
 
-int cmd_pmu_status(const struct pmu_opts *o)
+static int status_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	static unsigned want[CPU_MAX_CPUS];
+	return cli_pmu_parse(argc, argv, "status", OPT_CPU | OPT_JSON, false, opts, ctx);
+}
+
+static int status_run(void *opts, struct cli_ctx *ctx)
+{
+	struct pmu_opts *o = opts;
+	unsigned *want = o->cpus;
 	struct journal_info *v = NULL;
-	struct msr_dev *dev = NULL;
+	struct msr_dev *dev = ctx->dev;
 	struct cpu_info *ci = NULL;
 	json_t *doc = NULL, *arr = NULL, *errs = NULL;
-	int n = 0, nwant = -1, shown = 0, rc = cli_msr_open(&dev);
+	int n = 0, nwant = -1, shown = 0, rc = 0;
 
-	if (!rc && o->cpu_list && (nwant = cli_pmu_parse_cpus(o->cpu_list, want)) < 0)
+	/* after the MSR backend, as status always had it */
+	if (o->cpu_list && (nwant = cli_pmu_parse_cpus(o->cpu_list, want)) < 0)
 		rc = -nwant;
 	if (!rc && (rc = cli_pmu_journals_load(&v, &n)))
 		rc = cli_state_dir_fail("list the journals", rc);
@@ -302,6 +307,10 @@ out:
 	free(ci);
 	json_decref(doc);
 	cli_pmu_journals_free(v, n);
-	msr_close(dev);
 	return rc;
 }
+
+const struct cli_cmd_ops cmd_pmu_status = {
+	.parse = status_parse, .run = status_run, .usage = cli_pmu_usage,
+	.opts_size = sizeof(struct pmu_opts),
+};
