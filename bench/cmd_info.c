@@ -12,7 +12,6 @@
 #include "bench/bench.h"
 #include "cpu/environ.h"
 #include "bench/cli_cmd.h"
-#include "msr/intel_regs.h"
 
 struct info_opts {
 	bool json;

@@ -20,12 +20,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench/bench.h"
 #include "bench/cli.h"
 #include "bench/cmd_pmu.h"
 #include "cpu/cpu.h"
-#include "cpu/machine.h"
-#include "msr/intel_regs.h"
 #include "msr/msr_names.h"
 
 void cli_pmu_usage(FILE *f)
@@ -152,60 +149,6 @@ int cli_pmu_parse_cpus(const char *list, unsigned *cpus)
 }
 
 /* ------------------------------------------------------------ journals */
-
-/* Every journal in the state directory; *n entries (free with cli_pmu_journals_free). */
-int cli_pmu_journals_load(struct journal_info **out, int *n)
-{
-	int max = 64, rc;
-
-	for (;;) {
-		struct journal_info *v = calloc((size_t)max, sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		rc = journal_list(v, max);
-		if (rc >= 0) {
-			*out = v;
-			*n = rc;
-			return 0;
-		}
-		free(v);
-		if (rc != -ERANGE)
-			return rc;
-		max *= 2;
-	}
-}
-
-void cli_pmu_journals_free(struct journal_info *v, int n)
-{
-	journal_info_free(v, n);
-	free(v);
-}
-
-bool cli_pmu_holds(const struct journal_data *d, unsigned cpu)
-{
-	for (int i = 0; i < d->ncpus; i++)
-		if (d->cpus[i] == cpu)
-			return true;
-	return false;
-}
-
-/* @cpu in the --cpu list (@want, @nwant; @nwant < 0: no list). */
-bool cli_pmu_wanted(const unsigned *want, int nwant, unsigned cpu)
-{
-	for (int i = 0; i < nwant; i++)
-		if (want[i] == cpu)
-			return true;
-	return nwant < 0;
-}
-
-bool cli_pmu_holds_wanted(const struct journal_data *d, const unsigned *want, int nwant)
-{
-	for (int i = 0; i < d->ncpus; i++)
-		if (cli_pmu_wanted(want, nwant, d->cpus[i]))
-			return true;
-	return false;
-}
 
 const char *cli_pmu_reg_name(const struct cpu_info *ci, unsigned cpu, uint32_t msr)
 {

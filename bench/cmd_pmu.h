@@ -53,17 +53,6 @@ int cli_pmu_parse_cpus(const char *list, unsigned *cpus);
 /* "2024-01-02 03:04:05 UTC" for Unix time @t. */
 void cli_pmu_fmt_time(char *buf, size_t n, long long t);
 
-/* Every journal in the state directory; *n entries (free with
- * cli_pmu_journals_free).  Returns 0 or the -errno of journal_list. */
-int cli_pmu_journals_load(struct journal_info **out, int *n);
-void cli_pmu_journals_free(struct journal_info *v, int n);
-
-/* Does @d hold @cpu?  Is @cpu in the --cpu list (@want, @nwant; @nwant < 0:
- * no list)?  Does @d hold one of them? */
-bool cli_pmu_holds(const struct journal_data *d, unsigned cpu);
-bool cli_pmu_wanted(const unsigned *want, int nwant, unsigned cpu);
-bool cli_pmu_holds_wanted(const struct journal_data *d, const unsigned *want, int nwant);
-
 /* "NAME=0xSAVED ..." (or, with @current, the values read now through @dev,
  * "?" when unreadable) of the registers @d saved for @cpu; NAME is the SDM
  * name of a register of that CPU (msr/msr_names.h msr_reg_name_cpu, with
