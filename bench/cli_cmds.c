@@ -15,7 +15,8 @@
 #include "cpu/machine.h"
 #include "msr/msr.h"
 
-#define ENV_MSR (CLI_ENV_SYSROOT | CLI_ENV_STATE_DIR)
+/* the sysroot read and the state directory of journals and locks */
+#define ENV_SYS_STATE (CLI_ENV_SYSROOT | CLI_ENV_STATE_DIR)
 
 /*
  * Every command and subcommand, and what it needs.  A group's own entry
@@ -25,21 +26,21 @@
  * msr commands always had (a relative BARETMA_STATE_DIR is refused).
  */
 static const struct cli_cmd cmds[] = {
-	{ "bench", &cmd_bench, ENV_MSR | CLI_NEED_MACHINE | CLI_NEED_GUARD },
+	{ "bench", &cmd_bench, ENV_SYS_STATE | CLI_NEED_MACHINE | CLI_NEED_GUARD },
 	{ "info", &cmd_info, CLI_ENV_SYSROOT | CLI_NEED_MSR | CLI_MSR_LATE | CLI_MSR_OPTIONAL |
 			     CLI_NEED_MACHINE },
 	{ "decode", &cmd_decode, 0 },
-	{ "pmu", &cmd_pmu, ENV_MSR },
-	{ "pmu enable", &cmd_pmu_enable, ENV_MSR | CLI_NEED_MSR | CLI_NEED_MACHINE |
+	{ "pmu", &cmd_pmu, ENV_SYS_STATE },
+	{ "pmu enable", &cmd_pmu_enable, ENV_SYS_STATE | CLI_NEED_MSR | CLI_NEED_MACHINE |
 					 CLI_NEED_GUARD | CLI_GUARD_DETACH },
-	{ "pmu status", &cmd_pmu_status, ENV_MSR | CLI_NEED_MSR },
-	{ "pmu restore", &cmd_pmu_restore, ENV_MSR | CLI_NEED_MSR | CLI_MSR_LATE |
+	{ "pmu status", &cmd_pmu_status, ENV_SYS_STATE | CLI_NEED_MSR },
+	{ "pmu restore", &cmd_pmu_restore, ENV_SYS_STATE | CLI_NEED_MSR | CLI_MSR_LATE |
 					   CLI_NEED_GUARD },
 	{ "cpuid", &cmd_cpuid, CLI_ENV_SYSROOT },
 	{ "cpuid dump", &cmd_cpuid_dump, CLI_ENV_SYSROOT | CLI_NEED_CPUID },
-	{ "msr", &cmd_msr, ENV_MSR },
-	{ "msr read", &cmd_msr_read, ENV_MSR | CLI_NEED_MSR | CLI_NEED_MACHINE },
-	{ "msr write", &cmd_msr_write, ENV_MSR | CLI_NEED_MSR | CLI_NEED_MACHINE |
+	{ "msr", &cmd_msr, ENV_SYS_STATE },
+	{ "msr read", &cmd_msr_read, ENV_SYS_STATE | CLI_NEED_MSR | CLI_NEED_MACHINE },
+	{ "msr write", &cmd_msr_write, ENV_SYS_STATE | CLI_NEED_MSR | CLI_NEED_MACHINE |
 				       CLI_NEED_GUARD | CLI_GUARD_DETACH },
 };
 
