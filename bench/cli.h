@@ -20,13 +20,7 @@
 
 #include "msr/msr.h"
 
-/* Subcommands: each parses its own options (getopt_long) and returns an exit status. */
-int cmd_info(int argc, char **argv);
-int cmd_bench(int argc, char **argv);
-int cmd_decode(int argc, char **argv);
-int cmd_pmu(int argc, char **argv);
-int cmd_cpuid(int argc, char **argv); /* bench/cmd_cpuid.c: "cpuid dump [-o FILE]" */
-int cmd_msr(int argc, char **argv);   /* bench/cmd_msr.c: "msr read|write CPU MSR [VALUE]" */
+/* The commands and what each needs: the table of bench/cli_cmd.h. */
 
 /* cli_err / cli_warn - "baretma: ..." / "baretma: warning: ..." on stderr, newline added. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

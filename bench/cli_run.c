@@ -17,6 +17,7 @@
 #include "bench/bench.h"
 #include "bench/cli.h"
 #include "bench/cli_run.h"
+#include "bench/run.h"
 #include "cpu/machine.h"
 #include "msr/guard.h"
 #include "msr/guard_signals.h"
@@ -69,6 +70,13 @@ int cli_msr_fail_cpu(struct msr_dev *dev, unsigned cpu, const char *verb, int er
 	char msg[CLI_MSG_MAX];
 
 	return fail(guard_msr_cpu_fail_text(dev, cpu, verb, err, msg, sizeof(msg)), err, msg);
+}
+
+int cli_msr_open_cpus(struct msr_dev *dev, const unsigned *cpus, int n)
+{
+	int at, rc = run_cpus_open(dev, cpus, n, &at);
+
+	return rc ? cli_msr_fail_cpu(dev, cpus[at], "open", rc) : EX_OK;
 }
 
 void cli_restore_cause(struct msr_dev *dev, int err, char *buf, size_t n)

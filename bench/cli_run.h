@@ -57,6 +57,11 @@ int cli_msr_open(struct msr_dev **dev);
  */
 int cli_msr_fail_cpu(struct msr_dev *dev, unsigned cpu, const char *verb, int err);
 
+/* cli_msr_open_cpus - run_cpus_open (bench/run.h): the backend for every
+ * CPU of @cpus, nothing accessed unless all open; else cli_msr_fail_cpu's
+ * message for the first that does not.  Returns an exit status. */
+int cli_msr_open_cpus(struct msr_dev *dev, const unsigned *cpus, int n);
+
 /*
  * cli_msr_access_fail - print the message for @err, returned by a library
  * call that accessed MSRs through @dev (pmu_program, pmu_check_owner,

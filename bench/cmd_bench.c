@@ -8,15 +8,14 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/cli.h"
-#include "bench/cli_run.h"
+#include "bench/cli_cmd.h"
 #include "cpu/environ.h"
 
-/* What only the command line needs (the guard, the consent flags). */
-struct bench_cli {
-	bool wait;
-	struct guard_settings set;
-	const char *dump;        /* --cpuid-dump */
+/* The options: the library's, and the output format.  The guard's (--wait,
+ * --force, the consent flags) and --cpuid-dump go to the setup (ctx). */
+struct bench_cmd {
+	struct bench_options o;
+	enum bench_format fmt;
 };
 
 static void bench_usage(FILE *f)
@@ -126,9 +125,11 @@ static int check_exclusive(const struct bench_options *o, bool json, bool csv)
 	return 0;
 }
 
+/* The options into @o, @fmt; the guard's into @r, the dump into @ctx. */
 static int parse_args(int argc, char **argv, struct bench_options *o, enum bench_format *fmt,
-		      struct bench_cli *cl)
+		      struct cli_ctx *ctx)
 {
+	struct cli_run *r = &ctx->run;
 	static const struct option opts[] = {
 		{ "kernel", required_argument, NULL, 'k' }, { "cpu", required_argument, NULL, 'c' },
 		{ "backend", required_argument, NULL, 'b' }, { "reps", required_argument, NULL, 'r' },
@@ -170,15 +171,15 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 			o->level = optarg[0] - '0';
 			break;
 		case 'u': o->user_only = true; break;
-		case 'F': o->force = true; break;
-		case 'd': cl->dump = optarg; break;
+		case 'F': r->force = o->force = true; break;
+		case 'd': ctx->dump = optarg; break;
 		case 'j': json = true; *fmt = BENCH_FMT_JSON; break;
-		case OPT_WAIT: cl->wait = true; break;
-		case OPT_RDPMC_ALWAYS: cl->set.rdpmc_always = o->rdpmc_always = true; break;
-		case OPT_STOP_WD: cl->set.stop_nmi_watchdog = true; break;
-		case OPT_ALLOW_WRITES: cl->set.allow_msr_writes = true; break;
+		case OPT_WAIT: r->wait = true; break;
+		case OPT_RDPMC_ALWAYS: r->set.rdpmc_always = o->rdpmc_always = true; break;
+		case OPT_STOP_WD: r->set.stop_nmi_watchdog = true; break;
+		case OPT_ALLOW_WRITES: r->set.allow_msr_writes = true; break;
 		case 'C': csv = true; *fmt = BENCH_FMT_CSV; break;
-		case 'h': bench_usage(stdout); return -1;
+		case 'h': bench_usage(stdout); return CLI_HELP_SHOWN;
 		default: return EX_USAGE; /* CLI_OPT_ERROR: cli_getopt said why */
 		}
 	}
@@ -204,6 +205,18 @@ static int check_kernels(const char *list)
 			return EX_USAGE;
 		}
 	return 0;
+}
+
+static int bench_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
+{
+	struct bench_cmd *b = opts;
+	int rc;
+
+	b->o = (struct bench_options){ .cpu = -1, .reps = BENCH_DEFAULT_REPS,
+				       .warmup = BENCH_DEFAULT_WARMUP };
+	b->fmt = BENCH_FMT_TABLE;
+	rc = parse_args(argc, argv, &b->o, &b->fmt, ctx);
+	return rc ? rc : check_kernels(b->o.kernels);
 }
 
 static int report_failure(const struct bench_options *o, struct bench_session *s,
@@ -265,10 +278,9 @@ static int report_failure(const struct bench_options *o, struct bench_session *s
  * the restore (bench/cli_run.c).  Returns the exit status; 0 when @res is
  * to be printed.
  */
-static int run_guarded(const struct bench_options *o, const struct bench_cli *cl,
+static int run_guarded(const struct bench_options *o, struct cli_run *r,
 		       struct bench_session *s, struct bench_result *res)
 {
-	struct cli_run r = { .wait = cl->wait, .force = o->force, .set = cl->set };
 	struct msr_dev *dev = bench_session_dev(s);
 	bool programs = bench_session_programs(s);
 	unsigned cpu = res->cpu_used;
@@ -277,7 +289,7 @@ static int run_guarded(const struct bench_options *o, const struct bench_cli *cl
 	if (programs)
 		st = cli_refuse_dump_device("bench", o->machine, dev);
 	if (!st)
-		st = cli_run_start(&r, dev, &res->cpu, &cpu, programs ? 1 : 0, programs,
+		st = cli_run_start(r, dev, &res->cpu, &cpu, programs ? 1 : 0, programs,
 				   JOURNAL_RUN, o->user_only);
 	/* rdpmc is 2 now: probe again, choose again (reads only) */
 	if (!st && o->rdpmc_always && (rc = bench_recheck(s)))
@@ -285,9 +297,9 @@ static int run_guarded(const struct bench_options *o, const struct bench_cli *cl
 	if (!st && programs != bench_session_programs(s))
 		st = EX_SOFTWARE; /* the recheck never turns Top-down off */
 	msr_fault_clear(dev);
-	if (!st && (rc = bench_measure(s, r.j)))
+	if (!st && (rc = bench_measure(s, r->j)))
 		st = report_failure(o, s, res, rc);
-	return cli_run_finish(&r, st, false);
+	return cli_run_finish(r, st, false); /* put back before the results */
 }
 
 /* The environment preflight of the machine baretma runs on, as info
@@ -325,32 +337,25 @@ static void print_result(const struct bench_options *o, enum bench_format fmt,
 	}
 }
 
-int cmd_bench(int argc, char **argv)
+static int bench_run_cmd(void *opts, struct cli_ctx *ctx)
 {
-	struct bench_options o = { .cpu = -1, .reps = BENCH_DEFAULT_REPS,
-				   .warmup = BENCH_DEFAULT_WARMUP };
-	enum bench_format fmt = BENCH_FMT_TABLE;
-	struct bench_cli cl = { 0 };
+	struct bench_cmd *b = opts;
+	struct bench_options *o = &b->o;
 	struct bench_session *s = NULL;
-	struct cpu_machine *machine = NULL;
 	struct bench_result res;
-	int rc = parse_args(argc, argv, &o, &fmt, &cl);
+	int rc;
 
-	if (rc)
-		return rc < 0 ? EX_OK : rc;
-	if ((rc = check_kernels(o.kernels)) || (rc = cli_machine_open(cl.dump, &machine)))
-		return rc;
-	o.machine = machine;
-	rc = bench_open(&o, &res, &s);
+	o->machine = ctx->machine;
+	rc = bench_open(o, &res, &s);
 	if (res.kinds_warning[0])
 		cli_warn("hwloc's CPU kinds disagree with CPUID: %s (going by CPUID leaf "
 			 "0x1A, which names each CPU's core type)", res.kinds_warning);
 	if (rc)
-		rc = report_failure(&o, s, &res, rc);
-	else if (bench_session_programs(s) || cli_settings_any(&cl.set))
-		rc = run_guarded(&o, &cl, s, &res);
+		rc = report_failure(o, s, &res, rc);
+	else if (bench_session_programs(s) || cli_settings_any(&ctx->run.set))
+		rc = run_guarded(o, &ctx->run, s, &res);
 	else if ((rc = bench_measure(s, NULL)))
-		rc = report_failure(&o, s, &res, rc);
+		rc = report_failure(o, s, &res, rc);
 	bench_close(s);
 	if (!rc) {
 		/* Tampered samples are left out of every number; the run says so
@@ -361,9 +366,13 @@ int cmd_bench(int argc, char **argv)
 		}
 		if (res.overflow.samples)
 			cli_warn("%s", res.overflow.message);
-		print_result(&o, fmt, &res, &rc); /* the environment needs o.machine */
+		print_result(o, b->fmt, &res, &rc); /* the environment needs o->machine */
 	}
-	cpu_machine_free(machine);
 	bench_result_free(&res);
 	return rc;
 }
+
+const struct cli_cmd_ops cmd_bench = {
+	.parse = bench_parse, .run = bench_run_cmd, .usage = bench_usage,
+	.opts_size = sizeof(struct bench_cmd),
+};

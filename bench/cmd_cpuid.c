@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench/cli.h"
+#include "bench/cli_cmd.h"
 #include "config.h"
 #include "cpu/cpu.h"
 #include "cpu/knobs.h"
@@ -47,9 +47,9 @@ struct dump_opts {
 	const char *out; /* NULL: stdout */
 };
 
-/* Returns 0 to go on, -1 after --help, or an exit status. */
-static int parse_dump_args(int argc, char **argv, struct dump_opts *o)
+static int dump_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
+	struct dump_opts *o = opts;
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -65,7 +65,7 @@ static int parse_dump_args(int argc, char **argv, struct dump_opts *o)
 			break;
 		case 'h':
 			cpuid_usage(stdout);
-			return -1;
+			return CLI_HELP_SHOWN;
 		default: /* CLI_OPT_ERROR: cli_getopt said why */
 			return EX_USAGE;
 		}
@@ -235,49 +235,38 @@ static int write_dump(const struct cpu_source *src, const unsigned *cpus, int n,
 	return read_failed ? EX_UNAVAILABLE : err;
 }
 
-static int cpuid_dump(int argc, char **argv)
+static int dump_run(void *opts, struct cli_ctx *ctx)
 {
 	static unsigned cpus[CPU_MAX_CPUS];
-	struct dump_opts opt = { 0 };
-	struct out_file out = { 0 };
-	struct cpu_source *src = NULL;
+	const struct dump_opts *opt = opts;
+	struct out_file out = { .path = opt->out };
 	char online[1024], versions[1024];
-	int rc = parse_dump_args(argc, argv, &opt), n;
+	int rc, n = online_cpus(cpus, online, sizeof(online));
 
-	if (rc)
-		return rc < 0 ? EX_OK : rc;
-	n = online_cpus(cpus, online, sizeof(online));
 	if (n < 0)
 		return -n;
-	src = cpu_source_live();
-	if (!src) {
-		cli_err("cpuid dump: %s", strerror(errno));
-		return EX_OSERR;
-	}
-	if ((rc = check_cpus(src, cpus, n)))
-		goto out;
+	if ((rc = check_cpus(ctx->cpuid, cpus, n)))
+		return rc;
 	versions_text(versions, sizeof(versions), online);
-	out.path = opt.out;
 	if ((rc = out_open(&out)))
-		goto out;
-	rc = write_dump(src, cpus, n, versions, &out);
-out:
-	cpu_source_free(src);
-	return rc;
+		return rc;
+	return write_dump(ctx->cpuid, cpus, n, versions, &out);
 }
 
-int cmd_cpuid(int argc, char **argv)
+/* "cpuid" with no subcommand, help, or one it does not have. */
+static int cpuid_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	if (argc < 2) {
-		cpuid_usage(stderr);
-		return EX_USAGE;
-	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-		cpuid_usage(stdout);
-		return EX_OK;
-	}
-	if (!strcmp(argv[1], "dump"))
-		return cpuid_dump(argc - 1, argv + 1);
+	int rc = cli_group_usage(argc, argv, "help", cpuid_usage);
+
+	if (rc)
+		return rc;
 	cli_err("unknown cpuid subcommand '%s' (try: baretma cpuid --help)", argv[1]);
 	return EX_USAGE;
 }
+
+const struct cli_cmd_ops cmd_cpuid = { .parse = cpuid_parse, .usage = cpuid_usage };
+
+const struct cli_cmd_ops cmd_cpuid_dump = {
+	.parse = dump_parse, .run = dump_run, .usage = cpuid_usage,
+	.opts_size = sizeof(struct dump_opts),
+};

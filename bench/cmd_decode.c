@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "bench/bench.h"
-#include "bench/cli.h"
+#include "bench/cli_cmd.h"
 #include "msr/topdown.h"
 
 static void decode_usage(FILE *f)
@@ -155,9 +155,10 @@ struct decode_args {
 	bool json, have_slots;
 };
 
-static int parse_args(int argc, char **argv, struct decode_args *a)
+static int decode_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	static const struct option opts[] = {
+	struct decode_args *a = opts;
+	static const struct option longopts[] = {
 		{ "slots", required_argument, NULL, 's' }, { "level", required_argument, NULL, 'l' },
 		{ "from", required_argument, NULL, 'f' }, { "to", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
@@ -166,7 +167,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
 	int c;
 
 	cli_getopt_reset();
-	while ((c = cli_getopt("decode", argc, argv, "s:l:f:t:jh", opts)) != -1) {
+	while ((c = cli_getopt("decode", argc, argv, "s:l:f:t:jh", longopts)) != -1) {
 		switch (c) {
 		case 's':
 			if (cli_parse_u64(optarg, &a->slots)) {
@@ -185,7 +186,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
 		case 'f': a->from = optarg; break;
 		case 't': a->to = optarg; break;
 		case 'j': a->json = true; break;
-		case 'h': decode_usage(stdout); return -1;
+		case 'h': decode_usage(stdout); return CLI_HELP_SHOWN;
 		default: return EX_USAGE; /* CLI_OPT_ERROR: cli_getopt said why */
 		}
 	}
@@ -280,12 +281,14 @@ static int decode_region(const struct decode_args *a)
 	return EX_OK;
 }
 
-int cmd_decode(int argc, char **argv)
+static int decode_run(void *opts, struct cli_ctx *ctx)
 {
-	struct decode_args a = { .level = 0 };
-	int rc = parse_args(argc, argv, &a);
+	const struct decode_args *a = opts;
 
-	if (rc)
-		return rc < 0 ? EX_OK : rc;
-	return a.value ? decode_value(&a) : decode_region(&a);
+	return a->value ? decode_value(a) : decode_region(a);
 }
+
+const struct cli_cmd_ops cmd_decode = {
+	.parse = decode_parse, .run = decode_run, .usage = decode_usage,
+	.opts_size = sizeof(struct decode_args),
+};

@@ -11,11 +11,9 @@
 
 #include "bench/bench.h"
 #include "cpu/environ.h"
-#include "bench/cli.h"
-#include "msr/intel_regs.h"
+#include "bench/cli_cmd.h"
 
 struct info_opts {
-	const char *dump;
 	bool json;
 	int cpu; /* -1: choose */
 };
@@ -46,9 +44,9 @@ static void info_usage(FILE *f)
 "  cannot be read, 70 internal error, 71 system error, 77 permission denied\n");
 }
 
-/* Returns 0 to go on, -1 after --help, or an exit status. */
-static int parse_args(int argc, char **argv, struct info_opts *o)
+static int info_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
+	struct info_opts *o = opts;
 	static const struct option longopts[] = {
 		{ "cpuid-dump", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
@@ -59,11 +57,12 @@ static int parse_args(int argc, char **argv, struct info_opts *o)
 	uint64_t v;
 	int c, rc;
 
+	o->cpu = -1;
 	cli_getopt_reset();
 	while ((c = cli_getopt("info", argc, argv, "h", longopts)) != -1) {
 		switch (c) {
 		case 'd':
-			o->dump = optarg;
+			ctx->dump = optarg;
 			break;
 		case 'j':
 			o->json = true;
@@ -79,7 +78,7 @@ static int parse_args(int argc, char **argv, struct info_opts *o)
 			break;
 		case 'h':
 			info_usage(stdout);
-			return -1;
+			return CLI_HELP_SHOWN;
 		default: /* CLI_OPT_ERROR: cli_getopt said why */
 			return EX_USAGE;
 		}
@@ -257,51 +256,45 @@ static int pick_cpu(const struct cpu_machine *m, const struct info_opts *o,
 	return rc ? -cli_identify_failed(m, rc) : cpu;
 }
 
-int cmd_info(int argc, char **argv)
+static int info_run(void *opts, struct cli_ctx *ctx)
 {
-	struct info_opts o = { .cpu = -1 };
+	const struct info_opts *o = opts;
 	struct cpu_info *ci = calloc(1, sizeof(*ci));
-	struct cpu_machine *m = NULL;
-	struct msr_dev *dev = NULL;
+	struct cpu_machine *m = ctx->machine;
 	struct bench_avail avail;
 	struct cpu_env env;
-	int rc = parse_args(argc, argv, &o), cpu;
+	int rc, cpu;
 
-	if (rc) {
-		rc = rc < 0 ? EX_OK : rc;
-		goto out;
-	}
 	if (!ci) {
 		cli_err("info: out of memory");
-		rc = EX_OSERR;
-		goto out;
+		return EX_OSERR;
 	}
-	if ((rc = cli_machine_open(o.dump, &m)))
-		goto out;
 	rc = bench_identify(m, NULL, -1, ci);
 	if (rc) {
 		rc = cli_identify_failed(m, rc);
 		goto out;
 	}
 	cli_warn_kinds("info", m, ci);
-	if (msr_open(NULL, &dev))
-		dev = NULL; /* fine: the availability check names the reason */
-	cpu = pick_cpu(m, &o, dev, ci);
+	cli_ctx_msr(ctx); /* optional: the availability check names the reason */
+	cpu = pick_cpu(m, o, ctx->dev, ci);
 	if (cpu < 0) {
 		rc = -cpu;
 		goto out;
 	}
-	bench_topdown_check(m, ci, (unsigned)cpu, dev, &avail);
+	bench_topdown_check(m, ci, (unsigned)cpu, ctx->dev, &avail);
 	cpu_machine_env_read(m, cpu, &env);
-	if (o.json) {
+	if (o->json) {
 		rc = print_json(m, ci, cpu, &avail, &env);
 	} else {
 		print_text(m, ci, cpu, &avail, &env);
 		rc = EX_OK;
 	}
 out:
-	msr_close(dev);
-	cpu_machine_free(m);
 	free(ci);
 	return rc;
 }
+
+const struct cli_cmd_ops cmd_info = {
+	.parse = info_parse, .run = info_run, .usage = info_usage,
+	.opts_size = sizeof(struct info_opts),
+};

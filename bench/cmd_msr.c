@@ -21,6 +21,11 @@
  * written on purpose, `baretma pmu restore` puts the saved value back),
  * and only then write.  A write that fails midway restores the CPUs
  * already written and ends the journal.
+ *
+ * This file parses and prints; the steps (the CPU list checked and
+ * opened, the policy, the journal of the old values, the reads and
+ * writes) are bench/run_msr.c's, the MSR backend, the machine and the
+ * guard's close the command table's (bench/cli_cmds.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -34,11 +39,9 @@
 #include <jansson.h>
 
 #include "bench/bench.h"
-#include "bench/cli.h"
-#include "bench/cli_run.h"
+#include "bench/cli_cmd.h"
+#include "bench/run.h"
 #include "cpu/cpu.h"
-#include "cpu/machine.h"
-#include "msr/intel_regs.h"
 #include "msr/journal.h"
 #include "msr/msr_names.h"
 #include "msr/msr_policy.h"
@@ -49,7 +52,6 @@ enum { OPT_JSON = 1, OPT_FORCE = 2, OPT_WAIT = 4, OPT_DUMP = 8, OPT_UNSAFE_MSR =
 
 struct msr_opts {
 	const char *sub;       /* "read" or "write" */
-	const char *dump;      /* --cpuid-dump */
 	bool json, force, wait;
 	bool unsafe_msr;       /* --unsafe-msr: a register outside the write policy */
 	bool unknown;          /* write: a register baretma does not know (--unsafe-msr) */
@@ -243,8 +245,9 @@ static int negative_arg(struct msr_opts *o, int argc, char **argv)
 	return 0;
 }
 
-/* Returns 0 to go on, -1 after --help, or an exit status. */
-static int parse_args(int argc, char **argv, int allowed, struct msr_opts *o)
+/* Returns 0 to go on, CLI_HELP_SHOWN, or an exit status. */
+static int parse_args(int argc, char **argv, int allowed, struct msr_opts *o,
+		      struct cli_ctx *ctx)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -263,14 +266,14 @@ static int parse_args(int argc, char **argv, int allowed, struct msr_opts *o)
 	snprintf(cmd, sizeof(cmd), "msr %s", o->sub);
 	cli_getopt_reset();
 	while ((c = cli_getopt_sub(cmd, argc, argv, longopts, allowed, msr_usage)) >= 0) {
-		o->dump = c == OPT_DUMP ? optarg : o->dump;
+		ctx->dump = c == OPT_DUMP ? optarg : ctx->dump;
 		o->json |= c == OPT_JSON;
 		o->force |= c == OPT_FORCE;
 		o->unsafe_msr |= c == OPT_UNSAFE_MSR;
 		o->wait |= c == OPT_WAIT;
 	}
 	if (c != -1)
-		return c == CLI_OPT_HELP ? -1 : EX_USAGE;
+		return c == CLI_OPT_HELP ? CLI_HELP_SHOWN : EX_USAGE;
 	return parse_positional(o, argv + optind, argc - optind);
 }
 
@@ -281,41 +284,21 @@ static int parse_args(int argc, char **argv, int allowed, struct msr_opts *o)
 static int check_cpus(const struct msr_opts *o, const struct cpu_machine *m)
 {
 	char subject[64];
+	int at, rc = run_cpus_check(m, o->cpus, o->ncpus, &at);
 
-	for (int i = 0; i < o->ncpus; i++) {
-		int rc = cpu_machine_check_cpu(m, o->cpus[i]);
-
-		if (rc) {
-			snprintf(subject, sizeof(subject), "msr %s: cpu %u", o->sub, o->cpus[i]);
-			return cli_bad_cpu(subject, m, rc, false);
-		}
-	}
-	return EX_OK;
-}
-
-/* Open the backend for every CPU: nothing is accessed unless all can be. */
-static int open_cpus(const struct msr_opts *o, struct msr_dev *dev)
-{
-	for (int i = 0; i < o->ncpus; i++) {
-		int rc = msr_open_cpu(dev, o->cpus[i]);
-
-		if (rc)
-			return cli_msr_fail_cpu(dev, o->cpus[i], "open", rc);
-	}
-	return EX_OK;
+	if (!rc)
+		return EX_OK;
+	snprintf(subject, sizeof(subject), "msr %s: cpu %u", o->sub, o->cpus[at]);
+	return cli_bad_cpu(subject, m, rc, false);
 }
 
 /* Read the register of every CPU into @vals; the first failure ends it,
  * named with its register and CPU. */
 static int read_all(const struct msr_opts *o, struct msr_dev *dev, uint64_t *vals)
 {
-	for (int i = 0; i < o->ncpus; i++) {
-		int rc = msr_read(dev, o->cpus[i], o->msr, &vals[i]);
+	int at, rc = run_msr_read_all(dev, o->cpus, o->ncpus, o->msr, vals, &at);
 
-		if (rc)
-			return cli_msr_access_fail(dev, rc, NULL, o->cpus[i]);
-	}
-	return EX_OK;
+	return rc ? cli_msr_access_fail(dev, rc, NULL, o->cpus[at]) : EX_OK;
 }
 
 /* ------------------------------------------------------------------ read */
@@ -356,26 +339,29 @@ static int print_json(const struct msr_opts *o, const struct cpu_info *ci, const
 	return rc;
 }
 
-static int msr_read_cmd(struct msr_opts *o)
+static int read_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	struct cpu_machine *m = NULL;
-	struct msr_dev *dev = NULL;
+	struct msr_opts *o = opts;
+
+	o->sub = "read";
+	return parse_args(argc, argv, OPT_JSON | OPT_DUMP, o, ctx);
+}
+
+static int read_run(void *opts, struct cli_ctx *ctx)
+{
+	const struct msr_opts *o = opts;
 	struct cpu_info *ci = NULL;
 	struct msr_counters c;
 	uint64_t *vals = calloc((size_t)o->ncpus, sizeof(*vals));
 	char label[64];
-	int rc = vals ? cli_msr_open(&dev) : EX_OSERR;
+	int rc = vals ? check_cpus(o, ctx->machine) : EX_OSERR;
 
 	if (!rc)
-		rc = cli_machine_open(o->dump, &m);
+		rc = cli_msr_open_cpus(ctx->dev, o->cpus, o->ncpus);
 	if (!rc)
-		rc = check_cpus(o, m);
-	if (!rc)
-		rc = open_cpus(o, dev);
-	if (!rc)
-		rc = read_all(o, dev, vals);
+		rc = read_all(o, ctx->dev, vals);
 	if (!rc) /* names by each CPU's own counters (msr_reg_name_cpu) */
-		ci = cli_names_identify(m);
+		ci = cli_names_identify(ctx->machine);
 	if (!rc && o->json)
 		rc = print_json(o, ci, vals);
 	else if (!rc)
@@ -384,42 +370,11 @@ static int msr_read_cmd(struct msr_opts *o)
 			       msr_reg_label_cpu(o->msr, cli_msr_counters(ci, o->cpus[i], &c),
 						 label, sizeof(label)), vals[i]);
 	free(ci);
-	cpu_machine_free(m);
-	msr_close(dev);
 	free(vals);
 	return rc;
 }
 
 /* ------------------------------------------------------- write: the policy */
-
-/* The PMU of @cpu for msr_write_check: its core kind's counters; the
- * fixed-counter width from its own leaf 0xA EDX[12:5] (§1.8); full-width
- * writes (bit 13) and RDPMC metrics-clear (bit 19) from its own
- * IA32_PERF_CAPABILITIES (§1.6, §3.5). */
-static void pmu_caps(const struct cpu_machine *m, struct msr_dev *dev,
-		     const struct cpu_info *ci, unsigned cpu, struct msr_pmu_caps *c)
-{
-	const struct cpu_source *src = cpu_machine_source(m);
-	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu);
-	struct cpu_pmu_arch arch = ci->pmu;
-	uint32_t regs[4];
-	uint64_t perf_caps;
-
-	memset(c, 0, sizeof(*c));
-	if (!k)
-		return;
-	if (!cpu_source_cpuid(src, cpu, CPUID_LEAF_ARCH_PERFMON, 0, regs))
-		cpu_pmu_arch_decode(regs, &arch);
-	c->gp_counters = k->gp_counters;
-	c->gp_width = k->gp_width;
-	c->fixed_mask = k->fixed_mask;
-	c->fixed_width = arch.fixed_width;
-	c->perf_metrics_level = k->topdown_level;
-	if (bench_perf_caps(m, dev, cpu, &perf_caps))
-		return; /* unreadable: neither capability (the safe side) */
-	c->full_width_write = (perf_caps & PERF_CAP_FULL_WIDTH_WRITE) != 0;
-	c->metrics_clear = (perf_caps & PERF_CAP_RDPMC_METRICS_CLEAR) != 0;
-}
 
 /* Identify the CPUs, with IA32_PERF_CAPABILITIES of the first one (as pmu
  * enable does: it decides PERF_METRICS where the model table cannot). */
@@ -431,27 +386,22 @@ static int identify(const struct msr_opts *o, const struct cpu_machine *m,
 	return rc ? cli_identify_failed(m, rc) : EX_OK;
 }
 
-/* The verdict for one CPU; prints the refusal.  Returns an exit status, or
- * 0 (allowed), or 1 (unknown register, allowed by --unsafe-msr). */
-static int policy_one(const struct msr_opts *o, const struct cpu_info *ci,
-		      const struct msr_pmu_caps *caps, unsigned cpu)
+/* The write policy for every CPU (run_msr_policy); the refusal said. */
+static int check_policy(struct msr_opts *o, const struct cpu_machine *m,
+			struct msr_dev *dev, const struct cpu_info *ci)
 {
-	char why[320];
-	enum msr_write_verdict v = MSR_WRITE_UNKNOWN;
+	struct run_msr_verdict v;
 
-	/* The architectural PMU registers are Intel's (AMD's live at 0xc001xxxx). */
-	if (ci->vendor == CPU_VENDOR_INTEL)
-		v = msr_write_check(caps, o->msr, o->value, why, sizeof(why));
-	if (v == MSR_WRITE_OK)
-		return 0;
-	if (v == MSR_WRITE_RESERVED || v == MSR_WRITE_READ_ONLY) {
+	if (!run_msr_policy(m, dev, ci, o->cpus, o->ncpus, o->msr, o->value, o->unsafe_msr, &v)) {
+		o->unknown = v.unknown;
+		return EX_OK;
+	}
+	if (v.verdict == MSR_WRITE_RESERVED || v.verdict == MSR_WRITE_READ_ONLY) {
 		cli_err("msr write: cpu %u: refused: %s; nothing written (--unsafe-msr does "
 			"not override this: the CPU would fault or the bits mean what baretma "
-			"does not know)", cpu, why);
+			"does not know)", v.cpu, v.why);
 		return EX_DATAERR;
 	}
-	if (o->unsafe_msr)
-		return 1;
 	cli_err("msr write: MSR 0x%" PRIx32 " is not a PMU register baretma knows%s: "
 		"writing it can hang or damage the machine (thermal, power, microcode, "
 		"security registers); give --unsafe-msr if you know what it does%s", o->msr,
@@ -461,51 +411,22 @@ static int policy_one(const struct msr_opts *o, const struct cpu_info *ci,
 	return EX_USAGE;
 }
 
-static int check_policy(struct msr_opts *o, const struct cpu_machine *m,
-			struct msr_dev *dev, const struct cpu_info *ci)
-{
-	struct msr_pmu_caps caps;
-
-	for (int i = 0; i < o->ncpus; i++) {
-		int rc;
-
-		pmu_caps(m, dev, ci, o->cpus[i], &caps);
-		rc = policy_one(o, ci, &caps, o->cpus[i]);
-		if (rc > 1)
-			return rc;
-		o->unknown |= rc == 1;
-	}
-	return EX_OK;
-}
-
 /* ------------------------------------------------------- write: the run */
 
 /* The old values, in the journal before the first write. */
 static int save_old(const struct msr_opts *o, const struct cli_run *r, const uint64_t *old)
 {
-	struct journal_reg *regs = calloc((size_t)o->ncpus, sizeof(*regs));
-	int rc;
+	int rc = run_msr_journal_old(r->j, o->cpus, o->ncpus, o->msr, old, o->unknown);
 
-	if (!regs)
-		return EX_OSERR;
-	for (int i = 0; i < o->ncpus; i++)
-		regs[i] = (struct journal_reg){ .cpu = o->cpus[i], .msr = o->msr, .saved = old[i],
-						.unsafe = o->unknown };
-	rc = journal_save_regs(r->j, regs, o->ncpus);
-	free(regs);
 	return rc ? cli_state_dir_fail("write the journal", rc) : EX_OK;
 }
 
-/* Write every CPU; the first failure ends it (cli_run_finish puts back). */
+/* Write every CPU; the first failure ends it (the close puts back). */
 static int write_all(const struct msr_opts *o, struct msr_dev *dev)
 {
-	for (int i = 0; i < o->ncpus; i++) {
-		int rc = msr_write(dev, o->cpus[i], o->msr, o->value);
+	int at, rc = run_msr_write_all(dev, o->cpus, o->ncpus, o->msr, o->value, &at);
 
-		if (rc)
-			return cli_msr_access_fail(dev, rc, "msr write", o->cpus[i]);
-	}
-	return EX_OK;
+	return rc ? cli_msr_access_fail(dev, rc, "msr write", o->cpus[at]) : EX_OK;
 }
 
 static void report_written(const struct msr_opts *o, const uint64_t *old, const char *path)
@@ -524,17 +445,16 @@ static void report_written(const struct msr_opts *o, const uint64_t *old, const 
  * refuses, then read, journal (kind write), write.  Success leaves the
  * journal for "pmu restore"; a failure puts back what was written.
  */
-static int write_guarded(const struct msr_opts *o, struct msr_dev *dev, uint64_t *old)
+static int write_guarded(const struct msr_opts *o, struct cli_run *r, struct msr_dev *dev,
+			 uint64_t *old)
 {
-	struct cli_run r = { .wait = o->wait, .force = o->force, .no_settings_flags = true,
-			     .kind = JOURNAL_MSR_WRITE };
 	struct guard_hit *hits = calloc((size_t)o->ncpus, sizeof(*hits));
-	int rc = hits ? cli_run_lock(&r, o->cpus, o->ncpus, true) : EX_OSERR;
+	int rc = hits ? cli_run_lock(r, o->cpus, o->ncpus, true) : EX_OSERR;
 
 	if (!rc)
-		rc = cli_run_check_journals(&r, o->cpus, o->ncpus, hits);
+		rc = cli_run_check_journals(r, o->cpus, o->ncpus, hits);
 	if (!rc)
-		rc = cli_run_allow_writes(&r, dev);
+		rc = cli_run_allow_writes(r, dev);
 	if (!rc)
 		rc = read_all(o, dev, old);
 	if (!rc && o->unknown)
@@ -542,74 +462,73 @@ static int write_guarded(const struct msr_opts *o, struct msr_dev *dev, uint64_t
 			 PRIx64 " anyway (--unsafe-msr); the old value is journaled first, marked "
 			 "unsafe-msr ('pmu restore --unsafe-msr' puts it back)", o->msr, o->value);
 	if (!rc)
-		rc = cli_run_begin(&r, dev, JOURNAL_MSR_WRITE, false);
+		rc = cli_run_begin(r, dev, JOURNAL_MSR_WRITE, false);
 	if (!rc)
-		rc = save_old(o, &r, old);
+		rc = save_old(o, r, old);
 	if (!rc)
 		rc = write_all(o, dev);
 	if (!rc)
-		report_written(o, old, journal_path(r.j));
+		report_written(o, old, journal_path(r->j));
 	free(hits);
-	return cli_run_finish(&r, rc, rc == EX_OK);
+	return rc; /* the close (CLI_GUARD_DETACH) ends or leaves the journal */
 }
 
-static int msr_write_cmd(struct msr_opts *o)
+static int write_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
+	struct msr_opts *o = opts;
+	int rc;
+
+	o->sub = "write";
+	ctx->run = (struct cli_run){ .no_settings_flags = true, .kind = JOURNAL_MSR_WRITE };
+	rc = parse_args(argc, argv, OPT_FORCE | OPT_UNSAFE_MSR | OPT_WAIT | OPT_DUMP, o, ctx);
+	ctx->run.wait = o->wait;
+	ctx->run.force = o->force;
+	return rc;
+}
+
+static int write_run(void *opts, struct cli_ctx *ctx)
+{
+	struct msr_opts *o = opts;
 	struct cpu_info *ci = calloc(1, sizeof(*ci));
 	uint64_t *old = calloc((size_t)o->ncpus, sizeof(*old));
-	struct cpu_machine *m = NULL;
-	struct msr_dev *dev = NULL;
-	int rc = ci && old ? cli_msr_open(&dev) : EX_OSERR;
+	struct cpu_machine *m = ctx->machine;
+	struct msr_dev *dev = ctx->dev;
+	int rc = ci && old ? check_cpus(o, m) : EX_OSERR;
 
-	if (!rc)
-		rc = cli_machine_open(o->dump, &m);
-	if (!rc)
-		rc = check_cpus(o, m);
 	if (!rc)
 		rc = cli_refuse_dump_device("msr write", m, dev);
 	if (!rc)
-		rc = open_cpus(o, dev);
+		rc = cli_msr_open_cpus(dev, o->cpus, o->ncpus);
 	if (!rc)
 		rc = identify(o, m, dev, ci);
 	if (!rc)
 		rc = check_policy(o, m, dev, ci);
 	if (!rc)
-		rc = write_guarded(o, dev, old);
-	cpu_machine_free(m);
-	msr_close(dev);
+		rc = write_guarded(o, &ctx->run, dev, old);
 	free(old);
 	free(ci);
 	return rc;
 }
 
-/* ----------------------------------------------------------------- entry */
-
-int cmd_msr(int argc, char **argv)
+/* "msr" with no subcommand, help, or one it does not have. */
+static int msr_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	static const struct { const char *name; int allowed; int (*fn)(struct msr_opts *); } subs[] = {
-		{ "read", OPT_JSON | OPT_DUMP, msr_read_cmd },
-		{ "write", OPT_FORCE | OPT_UNSAFE_MSR | OPT_WAIT | OPT_DUMP, msr_write_cmd },
-	};
-	struct msr_opts *o;
-	int rc;
+	int rc = cli_group_usage(argc, argv, NULL, msr_usage);
 
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		msr_usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? EX_USAGE : EX_OK;
-	}
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
-		if (strcmp(argv[1], subs[i].name))
-			continue;
-		o = calloc(1, sizeof(*o));
-		if (!o)
-			return EX_OSERR;
-		o->sub = subs[i].name;
-		rc = parse_args(argc - 1, argv + 1, subs[i].allowed, o);
-		if (!rc)
-			rc = subs[i].fn(o);
-		free(o);
-		return rc < 0 ? EX_OK : rc;
-	}
+	if (rc)
+		return rc;
 	cli_err("msr: unknown command '%s' (try: baretma msr --help)", argv[1]);
 	return EX_USAGE;
 }
+
+const struct cli_cmd_ops cmd_msr = { .parse = msr_parse, .usage = msr_usage };
+
+const struct cli_cmd_ops cmd_msr_read = {
+	.parse = read_parse, .run = read_run, .usage = msr_usage,
+	.opts_size = sizeof(struct msr_opts),
+};
+
+const struct cli_cmd_ops cmd_msr_write = {
+	.parse = write_parse, .run = write_run, .usage = msr_usage,
+	.opts_size = sizeof(struct msr_opts),
+};

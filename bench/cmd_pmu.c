@@ -7,9 +7,10 @@
  * directory: those of `pmu enable`, of `msr write`, and of runs that were
  * killed before they could restore.
  *
- * This file: usage, options, the command table and the helpers the
- * subcommands share; enable, status and restore have a file each
- * (bench/cmd_pmu.h).
+ * This file: usage, options, the group's own entry ("pmu" without a
+ * subcommand: bench/cli_cmds.c) and the helpers the subcommands share;
+ * enable, status and restore have a file each, with their entries of the
+ * command table (bench/cmd_pmu.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -19,15 +20,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench/bench.h"
 #include "bench/cli.h"
 #include "bench/cmd_pmu.h"
 #include "cpu/cpu.h"
-#include "cpu/machine.h"
-#include "msr/intel_regs.h"
 #include "msr/msr_names.h"
 
-static void pmu_usage(FILE *f)
+void cli_pmu_usage(FILE *f)
 {
 	fprintf(f,
 "usage: baretma pmu enable [--cpu LIST] [--user-only] [--force] [--wait]\n"
@@ -89,8 +87,8 @@ void cli_pmu_fmt_time(char *buf, size_t n, long long t)
 
 /* ------------------------------------------------------------- options */
 
-/* Returns 0 to go on, -1 after --help, or an exit status. */
-static int parse_args(int argc, char **argv, int allowed, struct pmu_opts *o)
+int cli_pmu_parse(int argc, char **argv, const char *sub, int allowed, bool cpus_now,
+		  struct pmu_opts *o, struct cli_ctx *ctx)
 {
 	static const struct option longopts[] = {
 		{ "cpu", required_argument, NULL, OPT_CPU },
@@ -109,11 +107,13 @@ static int parse_args(int argc, char **argv, int allowed, struct pmu_opts *o)
 	char cmd[32];
 	int c;
 
+	o->sub = sub;
+	o->ncpus = -1;
 	snprintf(cmd, sizeof(cmd), "pmu %s", o->sub);
 	cli_getopt_reset();
-	while ((c = cli_getopt_sub(cmd, argc, argv, longopts, allowed, pmu_usage)) >= 0) {
+	while ((c = cli_getopt_sub(cmd, argc, argv, longopts, allowed, cli_pmu_usage)) >= 0) {
 		o->cpu_list = c == OPT_CPU ? optarg : o->cpu_list;
-		o->dump = c == OPT_DUMP ? optarg : o->dump;
+		ctx->dump = c == OPT_DUMP ? optarg : ctx->dump;
 		o->user_only |= c == OPT_USER;
 		o->force |= c == OPT_FORCE;
 		o->json |= c == OPT_JSON;
@@ -124,9 +124,14 @@ static int parse_args(int argc, char **argv, int allowed, struct pmu_opts *o)
 		o->set.allow_msr_writes |= c == OPT_ALLOW_WRITES;
 	}
 	if (c != -1)
-		return c == CLI_OPT_HELP ? -1 : EX_USAGE;
+		return c == CLI_OPT_HELP ? CLI_HELP_SHOWN : EX_USAGE;
 	if (optind < argc)
 		return cli_usage_err(cmd, "unexpected argument '%s'", argv[optind]);
+	ctx->run.wait = o->wait;
+	ctx->run.force = o->force;
+	ctx->run.set = o->set;
+	if (cpus_now && o->cpu_list && (o->ncpus = cli_pmu_parse_cpus(o->cpu_list, o->cpus)) < 0)
+		return -o->ncpus;
 	return 0;
 }
 
@@ -144,60 +149,6 @@ int cli_pmu_parse_cpus(const char *list, unsigned *cpus)
 }
 
 /* ------------------------------------------------------------ journals */
-
-/* Every journal in the state directory; *n entries (free with cli_pmu_journals_free). */
-int cli_pmu_journals_load(struct journal_info **out, int *n)
-{
-	int max = 64, rc;
-
-	for (;;) {
-		struct journal_info *v = calloc((size_t)max, sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		rc = journal_list(v, max);
-		if (rc >= 0) {
-			*out = v;
-			*n = rc;
-			return 0;
-		}
-		free(v);
-		if (rc != -ERANGE)
-			return rc;
-		max *= 2;
-	}
-}
-
-void cli_pmu_journals_free(struct journal_info *v, int n)
-{
-	journal_info_free(v, n);
-	free(v);
-}
-
-bool cli_pmu_holds(const struct journal_data *d, unsigned cpu)
-{
-	for (int i = 0; i < d->ncpus; i++)
-		if (d->cpus[i] == cpu)
-			return true;
-	return false;
-}
-
-/* @cpu in the --cpu list (@want, @nwant; @nwant < 0: no list). */
-bool cli_pmu_wanted(const unsigned *want, int nwant, unsigned cpu)
-{
-	for (int i = 0; i < nwant; i++)
-		if (want[i] == cpu)
-			return true;
-	return nwant < 0;
-}
-
-bool cli_pmu_holds_wanted(const struct journal_data *d, const unsigned *want, int nwant)
-{
-	for (int i = 0; i < d->ncpus; i++)
-		if (cli_pmu_wanted(want, nwant, d->cpus[i]))
-			return true;
-	return false;
-}
 
 const char *cli_pmu_reg_name(const struct cpu_info *ci, unsigned cpu, uint32_t msr)
 {
@@ -240,30 +191,15 @@ void cli_pmu_fmt_regs(char *buf, size_t n, struct msr_dev *dev, const struct jou
 
 /* --------------------------------------------------------------- entry */
 
-int cmd_pmu(int argc, char **argv)
+/* "pmu" with no subcommand, help, or one it does not have. */
+static int pmu_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	static const struct { const char *name; int allowed; int (*fn)(const struct pmu_opts *); } subs[] = {
-		{ "enable", OPT_CPU | OPT_USER | OPT_FORCE | OPT_DUMP | OPT_WAIT | OPT_SETTINGS,
-		  cmd_pmu_enable },
-		{ "status", OPT_CPU | OPT_JSON, cmd_pmu_status },
-		{ "restore", OPT_CPU | OPT_WAIT | OPT_UNSAFE_MSR, cmd_pmu_restore },
-	};
-	struct pmu_opts o = { 0 };
-	int rc;
+	int rc = cli_group_usage(argc, argv, NULL, cli_pmu_usage);
 
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		pmu_usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? EX_USAGE : EX_OK;
-	}
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
-		if (strcmp(argv[1], subs[i].name))
-			continue;
-		o.sub = subs[i].name;
-		rc = parse_args(argc - 1, argv + 1, subs[i].allowed, &o);
-		if (rc)
-			return rc < 0 ? EX_OK : rc;
-		return subs[i].fn(&o);
-	}
+	if (rc)
+		return rc;
 	cli_err("pmu: unknown command '%s' (try: baretma pmu --help)", argv[1]);
 	return EX_USAGE;
 }
+
+const struct cli_cmd_ops cmd_pmu = { .parse = pmu_parse, .usage = cli_pmu_usage };

@@ -10,8 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#include "bench/cli_run.h"
+#include "bench/cli_cmd.h"
+#include "cpu/cpu.h"
 #include "msr/journal.h"
 #include "msr/msr.h"
 
@@ -25,33 +27,31 @@ enum {
 struct pmu_opts {
 	const char *sub;
 	const char *cpu_list;
-	const char *dump;
 	bool user_only, force, json, wait;
 	bool unsafe_msr;    /* restore: registers `msr write --unsafe-msr` wrote, too */
 	struct guard_settings set;
+	unsigned cpus[CPU_MAX_CPUS]; /* --cpu LIST, when parsed with the options */
+	int ncpus;                   /* how many; -1: no --cpu */
 };
 
-/* The subcommands: each returns an exit status (bench/cli.h). */
-int cmd_pmu_enable(const struct pmu_opts *o);
-int cmd_pmu_status(const struct pmu_opts *o);
-int cmd_pmu_restore(const struct pmu_opts *o);
+/* cli_pmu_usage - the usage of every "pmu" subcommand. */
+void cli_pmu_usage(FILE *f);
+
+/*
+ * cli_pmu_parse - the options of "pmu @sub" into @o, of which @allowed
+ * apply (OPT_*); the guard's inputs (--wait, --force, the settings flags)
+ * and --cpuid-dump into @ctx; with @cpus_now also the --cpu LIST (enable
+ * and restore check it first; status after opening the MSR backend, as it
+ * always has).  Returns 0, CLI_HELP_SHOWN or an exit status.
+ */
+int cli_pmu_parse(int argc, char **argv, const char *sub, int allowed, bool cpus_now,
+		  struct pmu_opts *o, struct cli_ctx *ctx);
 
 /* --cpu LIST into @cpus; returns the count or -(exit status), the message printed. */
 int cli_pmu_parse_cpus(const char *list, unsigned *cpus);
 
 /* "2024-01-02 03:04:05 UTC" for Unix time @t. */
 void cli_pmu_fmt_time(char *buf, size_t n, long long t);
-
-/* Every journal in the state directory; *n entries (free with
- * cli_pmu_journals_free).  Returns 0 or the -errno of journal_list. */
-int cli_pmu_journals_load(struct journal_info **out, int *n);
-void cli_pmu_journals_free(struct journal_info *v, int n);
-
-/* Does @d hold @cpu?  Is @cpu in the --cpu list (@want, @nwant; @nwant < 0:
- * no list)?  Does @d hold one of them? */
-bool cli_pmu_holds(const struct journal_data *d, unsigned cpu);
-bool cli_pmu_wanted(const unsigned *want, int nwant, unsigned cpu);
-bool cli_pmu_holds_wanted(const struct journal_data *d, const unsigned *want, int nwant);
 
 /* "NAME=0xSAVED ..." (or, with @current, the values read now through @dev,
  * "?" when unreadable) of the registers @d saved for @cpu; NAME is the SDM

@@ -12,6 +12,9 @@
  * through the journal.  IA32_PERF_GLOBAL_CTRL bit 48 is set per CPU from
  * its own kind (pmu_config.perf_metrics), never from the machine's.
  * Hardware facts: msr/pmu.h, pmu-reference §1.2-1.6 and §5.4.
+ *
+ * This file parses and prints; the targets and the programming are
+ * bench/run_pmu.c's (run_pmu_targets, run_pmu_program_all).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,11 +23,9 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/cli.h"
-#include "bench/cli_run.h"
 #include "bench/cmd_pmu.h"
+#include "bench/run.h"
 #include "cpu/cpu.h"
-#include "cpu/machine.h"
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
 #include "msr/pmu.h"
@@ -41,27 +42,6 @@ static void fmt_kind(char *buf, size_t n, const struct cpu_kind *k)
 		snprintf(buf, n, "%s", uarch);
 	else
 		snprintf(buf, n, "%s core, %s", k->kind, uarch);
-}
-
-/*
- * What enable programs by default, ascending: every CPU of the machine @m
- * describes with PERF_METRICS where the machine has any (on hybrid parts
- * the P-cores: the E-cores' kinds have none, pmu-reference §2.5), else
- * every CPU with fixed counter 3 (slots only).
- */
-static int capable_cpus(const struct cpu_machine *m, const struct cpu_info *ci, unsigned *cpus)
-{
-	unsigned td = cpu_topdown_cpus(ci, cpus, CPU_MAX_CPUS);
-	int n = 0;
-
-	for (unsigned c = 0; c < ci->ncpus && c < CPU_MAX_CPUS; c++) {
-		const struct cpu_kind *k = cpu_info_kind_of(ci, c);
-
-		if (k && (td ? k->topdown_level > 0 : k->fixed_ctr3) &&
-		    !cpu_machine_check_cpu(m, c))
-			cpus[n++] = c;
-	}
-	return n;
 }
 
 /*
@@ -82,47 +62,39 @@ static int identify(const struct cpu_machine *m, struct msr_dev *dev, int cpu0,
 
 /*
  * The CPUs to program: the @n CPUs already in @cpus (--cpu), each checked,
- * or (@n < 0) capable_cpus().  Returns the count or -(exit status).
+ * or (@n < 0) the capable ones (run_pmu_targets).  Returns the count or
+ * -(exit status) after the refusal.
  */
 static int pick_targets(const struct cpu_machine *m, const struct cpu_info *ci,
 			unsigned *cpus, int n)
 {
-	static unsigned capable[CPU_MAX_CPUS];
+	static struct run_pmu_targets t;
 	char list[256], kind[96], subject[64];
-	int ncap = capable_cpus(m, ci, capable);
 
-	cli_fmt_cpus(list, sizeof(list), capable, (unsigned)ncap);
-	if (n < 0 && ncap == 0) {
+	n = run_pmu_targets(m, ci, cpus, n, &t);
+	if (n >= 0)
+		return n;
+	cli_fmt_cpus(list, sizeof(list), t.capable, (unsigned)t.ncapable);
+	switch (t.why) {
+	case RUN_PMU_NONE_CAPABLE:
 		cli_err("pmu enable: %s (%s) has no fixed counter 3 (TOPDOWN.SLOTS) on any "
 			"CPU: nothing to program (Top-down slots need an Intel Ice Lake or "
 			"later P-core)", ci->brand,
 			ci->nkinds && ci->kinds[0].uarch ? ci->kinds[0].uarch : "unknown");
 		return -EX_UNAVAILABLE;
+	case RUN_PMU_NOT_A_CPU:
+		snprintf(subject, sizeof(subject), "pmu enable: cpu %u", t.cpu);
+		return -cli_bad_cpu(subject, m, t.err, false);
+	case RUN_PMU_NO_METRICS: /* a hybrid part's E-core: the whole list (README, pmu) */
+		return -cli_refuse_kind("pmu enable", ci, t.cpu,
+					", or no --cpu for every CPU that can");
+	case RUN_PMU_NO_FC3:
+		break;
 	}
-	if (n < 0) {
-		memcpy(cpus, capable, (size_t)ncap * sizeof(*cpus));
-		return ncap;
-	}
-	for (int i = 0; i < n; i++) {
-		const struct cpu_kind *k = cpu_info_kind_of(ci, cpus[i]);
-		int rc = cpu_machine_check_cpu(m, cpus[i]);
-
-		if (rc || !k) {
-			snprintf(subject, sizeof(subject), "pmu enable: cpu %u", cpus[i]);
-			return -cli_bad_cpu(subject, m, rc ? rc : -ENXIO, false);
-		}
-		/* A hybrid part's E-core: refuse the whole list (README, pmu). */
-		if (cpu_topdown_check_cpu(ci, cpus[i], NULL) == -EOPNOTSUPP)
-			return -cli_refuse_kind("pmu enable", ci, cpus[i],
-						", or no --cpu for every CPU that can");
-		if (!k->fixed_ctr3) {
-			fmt_kind(kind, sizeof(kind), k);
-			cli_err("cpu %u (%s) has no fixed counter 3 (TOPDOWN.SLOTS); CPUs that "
-				"can: %s", cpus[i], kind, ncap ? list : "none");
-			return -EX_UNAVAILABLE;
-		}
-	}
-	return n;
+	fmt_kind(kind, sizeof(kind), cpu_info_kind_of(ci, t.cpu));
+	cli_err("cpu %u (%s) has no fixed counter 3 (TOPDOWN.SLOTS); CPUs that can: %s", t.cpu,
+		kind, t.ncapable ? list : "none");
+	return -EX_UNAVAILABLE;
 }
 
 /* ------------------------------------------------------------- enable */
@@ -131,13 +103,9 @@ static int pick_targets(const struct cpu_machine *m, const struct cpu_info *ci,
 static int preflight(struct msr_dev *dev, const struct cpu_machine *m, const unsigned *cpus,
 		     int n)
 {
-	for (int i = 0; i < n; i++) {
-		int rc = msr_open_cpu(dev, cpus[i]);
+	int rc = cli_msr_open_cpus(dev, cpus, n);
 
-		if (rc)
-			return cli_msr_fail_cpu(dev, cpus[i], "open", rc);
-	}
-	return cli_refuse_dump_device("pmu enable", m, dev);
+	return rc ? rc : cli_refuse_dump_device("pmu enable", m, dev);
 }
 
 static void fmt_saved(char *buf, size_t n, const struct pmu_saved *s)
@@ -151,37 +119,28 @@ static void fmt_saved(char *buf, size_t n, const struct pmu_saved *s)
 			 s->perf_metrics_val);
 }
 
-/* Program every target, each CPU's registers journaled before its writes.
- * A failed MSR access is named (register, CPU: msr_last_fault); any other
- * error of pmu_program is the journal's. */
+/* Program every target, each CPU's registers journaled before its writes
+ * (run_pmu_program_all).  A failed MSR access is named (register, CPU:
+ * msr_last_fault); any other error of pmu_program is the journal's. */
 static int program_all(struct cli_run *r, const struct pmu_opts *o,
 		       const struct cpu_info *ci, const unsigned *cpus, int n,
 		       struct pmu_saved *t)
 {
 	struct msr_fault f;
 	char why[256];
+	int at, rc = run_pmu_program_all(r->dev, r->j, ci, cpus, n, o->user_only, o->force, t,
+					 &at, why, sizeof(why));
 
-	for (int i = 0; i < n; i++) {
-		const struct cpu_kind *k = cpu_info_kind_of(ci, cpus[i]);
-		struct pmu_config cfg = { .user_only = o->user_only, .force = o->force,
-					  .fixed_ctr3 = k->fixed_ctr3,
-					  .perf_metrics = k->topdown_level > 0,
-					  .journal = r->j };
-		int rc;
-
-		msr_fault_clear(r->dev);
-		rc = pmu_program(r->dev, cpus[i], &cfg, &t[i], why, sizeof(why));
-		if (rc == -EBUSY) {
-			cli_err("cpu %u: fixed counter 3 / PERF_METRICS in use: %s (it became busy "
-				"after baretma checked)", cpus[i], why);
-			return EX_TEMPFAIL;
-		}
-		if (rc && msr_last_fault(r->dev, &f) && f.err == rc)
-			return cli_msr_access_fail(r->dev, rc, "pmu enable", cpus[i]);
-		if (rc)
-			return cli_state_dir_fail("write the journal", rc);
+	if (!rc)
+		return EX_OK;
+	if (rc == -EBUSY) {
+		cli_err("cpu %u: fixed counter 3 / PERF_METRICS in use: %s (it became busy "
+			"after baretma checked)", cpus[at], why);
+		return EX_TEMPFAIL;
 	}
-	return EX_OK;
+	if (msr_last_fault(r->dev, &f) && f.err == rc)
+		return cli_msr_access_fail(r->dev, rc, "pmu enable", cpus[at]);
+	return cli_state_dir_fail("write the journal", rc);
 }
 
 /* Whether user-space RDPMC works now: perf's rdpmc sysfs value
@@ -248,27 +207,25 @@ static void report_enabled(const struct pmu_opts *o, const struct cli_run *r,
 	report_harness(list, t, n);
 }
 
-int cmd_pmu_enable(const struct pmu_opts *o)
+static int enable_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	static unsigned cpus[CPU_MAX_CPUS];
+	return cli_pmu_parse(argc, argv, "enable", OPT_CPU | OPT_USER | OPT_FORCE | OPT_DUMP |
+			     OPT_WAIT | OPT_SETTINGS, true, opts, ctx);
+}
+
+static int enable_run(void *opts, struct cli_ctx *ctx)
+{
+	struct pmu_opts *o = opts;
 	struct cpu_info *ci = calloc(1, sizeof(*ci));
-	struct cli_run r = { .wait = o->wait, .force = o->force, .set = o->set };
+	struct cpu_machine *m = ctx->machine;
+	struct msr_dev *dev = ctx->dev;
 	struct pmu_saved *t = NULL;
-	struct msr_dev *dev = NULL;
-	struct cpu_machine *m = NULL;
-	int rc, n = -1;
+	unsigned *cpus = o->cpus;
+	int rc, n = o->ncpus;
 
 	if (!ci)
 		return EX_OSERR;
-	if (o->cpu_list && (n = cli_pmu_parse_cpus(o->cpu_list, cpus)) < 0) {
-		rc = -n;
-		goto out;
-	}
-	rc = cli_msr_open(&dev);
-	if (!rc)
-		rc = cli_machine_open(o->dump, &m);
-	if (!rc)
-		rc = identify(m, dev, n > 0 ? (int)cpus[0] : -1, ci);
+	rc = identify(m, dev, n > 0 ? (int)cpus[0] : -1, ci);
 	if (rc)
 		goto out;
 	n = pick_targets(m, ci, cpus, n);
@@ -281,17 +238,20 @@ int cmd_pmu_enable(const struct pmu_opts *o)
 	/* locks, journals, ownership of every target (refused as a whole),
 	 * the journal, the settings */
 	if (!rc)
-		rc = cli_run_start(&r, dev, ci, cpus, n, true, JOURNAL_ENABLE, o->user_only);
+		rc = cli_run_start(&ctx->run, dev, ci, cpus, n, true, JOURNAL_ENABLE, o->user_only);
 	if (!rc)
-		rc = program_all(&r, o, ci, cpus, n, t);
+		rc = program_all(&ctx->run, o, ci, cpus, n, t);
 	if (!rc)
-		report_enabled(o, &r, cpus, n, t);
-	/* Success leaves the journal for "pmu restore"; failure restores now. */
-	rc = cli_run_finish(&r, rc, rc == EX_OK);
+		report_enabled(o, &ctx->run, cpus, n, t);
+	/* The close (CLI_GUARD_DETACH): success leaves the journal for "pmu
+	 * restore"; failure restores now. */
 out:
 	free(t);
-	msr_close(dev);
-	cpu_machine_free(m);
 	free(ci);
 	return rc;
 }
+
+const struct cli_cmd_ops cmd_pmu_enable = {
+	.parse = enable_parse, .run = enable_run, .usage = cli_pmu_usage,
+	.opts_size = sizeof(struct pmu_opts),
+};

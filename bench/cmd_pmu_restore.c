@@ -1,6 +1,8 @@
 /*
  * bench/cmd_pmu_restore.c - `baretma pmu restore [--cpu LIST]`: put back
  * every journal whose process has ended, newest first, and remove it.
+ * The selection, the check, the CPUs to lock and the order are
+ * bench/run_pmu.c's; this file says what they found.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -8,9 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/cli.h"
-#include "bench/cli_run.h"
 #include "bench/cmd_pmu.h"
+#include "bench/run.h"
 #include "cpu/cpu.h"
 #include "msr/journal.h"
 #include "msr/msr_names.h"
@@ -19,68 +20,49 @@
 /* ------------------------------------------------------------ restore */
 
 /*
- * Which journals to restore: not alive, holding a --cpu CPU (whole
- * journals: a part would leave the rest of it half put back).  Every
- * journal must load (65/77 otherwise), every --cpu CPU must be held (66),
- * and held by a journal that can be restored (75 when only a running
- * baretma's holds it).  @sel[i] says which.
+ * Which journals to restore (run_pmu_select): every journal must load
+ * (65/77 otherwise), every --cpu CPU must be held (66), and held by a
+ * journal that can be restored (75 when only a running baretma's holds
+ * it).  @sel[i] says which; *@any how many.
  */
 static int restore_select(struct journal_info *v, int n, const unsigned *want, int nwant,
-			  bool *sel)
+			  bool *sel, int *any)
 {
-	int st = EX_OK;
+	struct run_pmu_selection s;
 
+	*any = run_pmu_select(v, n, want, nwant, sel, &s);
+	if (s.bad >= 0)
+		return cli_journal_bad(&v[s.bad]);
 	for (int i = 0; i < n; i++)
-		if (v[i].error)
-			return cli_journal_bad(&v[i]);
-	for (int i = 0; i < n; i++) {
-		sel[i] = !v[i].alive && cli_pmu_holds_wanted(&v[i].data, want, nwant);
-		if (v[i].alive && cli_pmu_holds_wanted(&v[i].data, want, nwant))
+		if (v[i].alive && run_pmu_holds_wanted(&v[i].data, want, nwant))
 			cli_note("journal '%s' belongs to a running baretma (pid %ld): left to it",
 				 v[i].path, (long)v[i].pid);
+	if (s.missing >= 0) {
+		cli_err("cpu %u has no journal in '%s': nothing to restore", want[s.missing],
+			state_dir_path());
+		return EX_NOINPUT;
 	}
-	for (int k = 0; k < nwant; k++) {
-		bool any = false, dead = false;
-
-		for (int i = 0; i < n; i++) {
-			any |= cli_pmu_holds(&v[i].data, want[k]);
-			dead |= sel[i] && cli_pmu_holds(&v[i].data, want[k]);
-		}
-		if (!any) {
-			cli_err("cpu %u has no journal in '%s': nothing to restore", want[k],
-				state_dir_path());
-			return EX_NOINPUT;
-		}
-		if (!dead)
-			st = EX_TEMPFAIL; /* only a running baretma holds it */
-	}
-	return st;
+	return s.busy ? EX_TEMPFAIL : EX_OK;
 }
 
 /* The journals' backend must be the current one; their CPUs reachable. */
 static int restore_preflight(struct msr_dev *dev, const struct journal_info *v, int n,
 			     const bool *sel)
 {
-	for (int i = 0; i < n; i++) {
-		const struct journal_data *d = &v[i].data;
+	const struct journal_data *d;
+	unsigned cpu;
+	int i, rc = run_pmu_restore_check(dev, cli_msr_spec(), v, n, sel, &i, &cpu);
 
-		if (!sel[i] || d->nregs == 0) /* settings only: no backend involved */
-			continue;
-		if (strcmp(d->backend, cli_msr_spec())) {
-			cli_err("journal '%s' (cpu %u%s): journal was written through MSR backend "
-				"'%s', but the current one is '%s' (set BARETMA_MSR='%s' to "
-				"restore it)", v[i].path, d->ncpus ? d->cpus[0] : 0,
-				d->ncpus > 1 ? ", ..." : "", d->backend, cli_msr_spec(), d->backend);
-			return EX_USAGE;
-		}
-		for (int c = 0; c < d->ncpus; c++) {
-			int rc = msr_open_cpu(dev, d->cpus[c]);
-
-			if (rc)
-				return cli_msr_fail_cpu(dev, d->cpus[c], "open", rc);
-		}
-	}
-	return EX_OK;
+	if (!rc)
+		return EX_OK;
+	d = &v[i].data;
+	if (!strcmp(d->backend, cli_msr_spec())) /* its backend: a CPU did not open */
+		return cli_msr_fail_cpu(dev, cpu, "open", rc);
+	cli_err("journal '%s' (cpu %u%s): journal was written through MSR backend '%s', but "
+		"the current one is '%s' (set BARETMA_MSR='%s' to restore it)", v[i].path,
+		d->ncpus ? d->cpus[0] : 0, d->ncpus > 1 ? ", ..." : "", d->backend, cli_msr_spec(),
+		d->backend);
+	return EX_USAGE;
 }
 
 /* Lock every CPU of the selected journals (and the settings, when any). */
@@ -88,15 +70,8 @@ static int restore_lock(struct cli_run *r, const struct journal_info *v, int n,
 			const bool *sel)
 {
 	static unsigned cpus[CPU_MAX_CPUS];
-	int m = 0;
+	int m = run_pmu_restore_cpus(v, n, sel, cpus, &r->settings_exclusive);
 
-	for (int i = 0; i < n; i++) {
-		if (!sel[i])
-			continue;
-		r->settings_exclusive |= v[i].data.nsettings > 0;
-		for (int c = 0; c < v[i].data.ncpus && m < CPU_MAX_CPUS; c++)
-			cpus[m++] = v[i].data.cpus[c];
-	}
 	return cli_run_lock(r, cpus, m, true);
 }
 
@@ -164,45 +139,23 @@ static int restore_one(struct msr_dev *dev, const struct cpu_info *ci,
 	return rc ? cli_state_dir_fail("remove the journal", rc) : EX_OK;
 }
 
-/*
- * Newest journal first: when two journals hold the same register (a run
- * with --force on top of another's), the newer one saved the value the
- * older one wrote, so undoing them in reverse order of creation ends at the
- * value from before both.  Order: journal time, then the process start time
- * (clock ticks since boot), then the pid, then N of "run-PID-N.journal"
- * (one process's sessions), all descending.
- */
-static const struct journal_info *order_base;
-
-static int newest_first(const void *a, const void *b)
+static int restore_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	const struct journal_info *ix = &order_base[*(const int *)a];
-	const struct journal_info *iy = &order_base[*(const int *)b];
-	const struct journal_data *x = &ix->data, *y = &iy->data;
-
-	if (x->time != y->time)
-		return x->time > y->time ? -1 : 1;
-	if (x->starttime != y->starttime)
-		return x->starttime > y->starttime ? -1 : 1;
-	if (x->pid != y->pid)
-		return x->pid > y->pid ? -1 : 1;
-	return (ix->seq < iy->seq) - (ix->seq > iy->seq); /* one process's: N descending */
+	return cli_pmu_parse(argc, argv, "restore", OPT_CPU | OPT_WAIT | OPT_UNSAFE_MSR, true,
+			     opts, ctx);
 }
 
-int cmd_pmu_restore(const struct pmu_opts *o)
+static int restore_run(void *opts, struct cli_ctx *ctx)
 {
-	static unsigned want[CPU_MAX_CPUS];
-	struct cli_run r = { .wait = o->wait };
+	struct pmu_opts *o = opts;
+	const unsigned *want = o->cpus;
 	struct journal_info *v = NULL;
-	struct msr_dev *dev = NULL;
 	struct cpu_info *ci = NULL;
 	bool *sel = NULL;
 	int *order = NULL;
-	int n = 0, nwant = -1, rc = 0, st, any = 0;
+	int n = 0, nwant = o->ncpus, rc = 0, st, any = 0;
 
-	if (o->cpu_list && (nwant = cli_pmu_parse_cpus(o->cpu_list, want)) < 0)
-		return -nwant;
-	rc = cli_pmu_journals_load(&v, &n);
+	rc = run_pmu_journals_load(&v, &n);
 	if (rc) {
 		st = cli_state_dir_fail("list the journals", rc);
 		goto out;
@@ -213,33 +166,27 @@ int cmd_pmu_restore(const struct pmu_opts *o)
 		goto out;
 	}
 	sel = calloc((size_t)n + 1, sizeof(*sel));
-	st = sel ? restore_select(v, n, want, nwant, sel) : EX_OSERR;
-	for (int i = 0; i < n && sel; i++)
-		any += sel[i];
+	st = sel ? restore_select(v, n, want, nwant, sel, &any) : EX_OSERR;
 	if ((st && st != EX_TEMPFAIL) || !any)
 		goto out;
 	ci = cli_names_identify(NULL); /* names by the CPUs' own counters */
 	rc = restore_unsafe(v, n, sel, ci, o->unsafe_msr);
+	if (!rc) /* CLI_MSR_LATE: only now that something is to be put back */
+		rc = cli_ctx_msr(ctx);
 	if (!rc)
-		rc = cli_msr_open(&dev);
+		rc = restore_preflight(ctx->dev, v, n, sel);
 	if (!rc)
-		rc = restore_preflight(dev, v, n, sel);
-	if (!rc)
-		rc = restore_lock(&r, v, n, sel);
+		rc = restore_lock(&ctx->run, v, n, sel);
 	if (!rc && !(order = calloc((size_t)n, sizeof(*order))))
 		rc = EX_OSERR;
-	for (int i = 0; i < n && order; i++)
-		order[i] = i;
-	order_base = v;
-	if (order)
-		qsort(order, (size_t)n, sizeof(*order), newest_first);
+	if (order) /* newest first: the older journal saved what the newer one wrote */
+		run_pmu_newest_first(v, n, order);
 	for (int k = 0; k < n && !rc; k++)
 		if (sel[order[k]]) {
-			int one = restore_one(dev, ci, &v[order[k]]);
+			int one = restore_one(ctx->dev, ci, &v[order[k]]);
 			st = st ? st : one;
 		}
-	st = rc ? rc : st;
-	cli_run_finish(&r, 0, false);
+	st = rc ? rc : st; /* the close releases the locks */
 out:
 	if (!any && !st && n)
 		printf("nothing to restore: every journal in '%s' belongs to a running baretma\n",
@@ -247,7 +194,11 @@ out:
 	free(order);
 	free(sel);
 	free(ci);
-	cli_pmu_journals_free(v, n);
-	msr_close(dev);
+	run_pmu_journals_free(v, n);
 	return st;
 }
+
+const struct cli_cmd_ops cmd_pmu_restore = {
+	.parse = restore_parse, .run = restore_run, .usage = cli_pmu_usage,
+	.opts_size = sizeof(struct pmu_opts),
+};

@@ -11,10 +11,9 @@
 
 #include <jansson.h>
 
-#include "bench/cli.h"
-#include "cpu/escape.h"
-#include "bench/cli_run.h"
 #include "bench/cmd_pmu.h"
+#include "bench/run.h"
+#include "cpu/escape.h"
 #include "cpu/cpu.h"
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
@@ -22,28 +21,6 @@
 #include "msr/state_dir.h"
 
 /* ------------------------------------------------------------- status */
-
-struct live {
-	int rc;          /* -EXDEV: another backend than the journal's */
-	uint64_t fixed_ctr_ctrl, global_ctrl;
-};
-
-/* FC3's field and GLOBAL_CTRL now, for the summary of run and enable
- * journals (an msr write journal's registers are shown as they are). */
-static struct live read_live(struct msr_dev *dev, const struct journal_data *d, unsigned cpu)
-{
-	struct live l = { .rc = dev ? 0 : -ENODEV };
-
-	if (strcmp(d->backend, cli_msr_spec()))
-		return (struct live){ .rc = -EXDEV };
-	if (d->kind == JOURNAL_MSR_WRITE)
-		return l;
-	if (!l.rc)
-		l.rc = msr_read(dev, cpu, IA32_FIXED_CTR_CTRL, &l.fixed_ctr_ctrl);
-	if (!l.rc)
-		l.rc = msr_read(dev, cpu, IA32_PERF_GLOBAL_CTRL, &l.global_ctrl);
-	return l;
-}
 
 static unsigned fc3_field(uint64_t fcc)
 {
@@ -54,7 +31,7 @@ static void print_cpu(struct msr_dev *dev, const struct cpu_info *ci,
 		      const struct journal_info *ji, unsigned cpu)
 {
 	const struct journal_data *d = &ji->data;
-	struct live l = read_live(dev, d, cpu);
+	struct run_pmu_live l = run_pmu_live(dev, cli_msr_spec(), d, cpu);
 	char when[64], buf[1024];
 
 	cli_pmu_fmt_time(when, sizeof(when), d->time);
@@ -143,7 +120,7 @@ static void print_journal(struct msr_dev *dev, const struct cpu_info *ci,
 		       d->settings[i].value, now);
 	}
 	for (int c = 0; c < d->ncpus; c++)
-		if (cli_pmu_wanted(want, nwant, d->cpus[c]))
+		if (run_pmu_wanted(want, nwant, d->cpus[c]))
 			print_cpu(dev, ci, ji, d->cpus[c]);
 }
 
@@ -188,7 +165,7 @@ static json_t *cpu_json(struct msr_dev *dev, const struct cpu_info *ci,
 		{ IA32_PERF_GLOBAL_CTRL, "global_ctrl" }, { IA32_FIXED_CTR_CTRL, "fixed_ctr_ctrl" },
 		{ IA32_FIXED_CTR3, "fixed_ctr3" }, { IA32_PERF_METRICS, "perf_metrics" },
 	};
-	struct live l = read_live(dev, d, cpu);
+	struct run_pmu_live l = run_pmu_live(dev, cli_msr_spec(), d, cpu);
 	json_t *saved = json_object(), *regs = json_array(), *j;
 
 	for (int i = 0; i < d->nregs; i++) {
@@ -232,7 +209,7 @@ static json_t *journal_json(struct msr_dev *dev, const struct cpu_info *ci,
 	char now[JOURNAL_SETTING_MAX];
 	const struct shown *t = shown_of(ji);
 	for (int c = 0; c < d->ncpus; c++)
-		if (cli_pmu_wanted(want, nwant, d->cpus[c]))
+		if (run_pmu_wanted(want, nwant, d->cpus[c]))
 			json_array_append_new(cpus, cpu_json(dev, ci, d, d->cpus[c]));
 	for (int i = 0; i < d->nsettings; i++) {
 		setting_now(&d->settings[i], now, sizeof(now));
@@ -246,18 +223,25 @@ static json_t *journal_json(struct msr_dev *dev, const struct cpu_info *ci,
 			 "user_only", d->user_only, "cpus", cpus, "settings", sets);
 }
 
-int cmd_pmu_status(const struct pmu_opts *o)
+static int status_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	static unsigned want[CPU_MAX_CPUS];
+	return cli_pmu_parse(argc, argv, "status", OPT_CPU | OPT_JSON, false, opts, ctx);
+}
+
+static int status_run(void *opts, struct cli_ctx *ctx)
+{
+	struct pmu_opts *o = opts;
+	unsigned *want = o->cpus;
 	struct journal_info *v = NULL;
-	struct msr_dev *dev = NULL;
+	struct msr_dev *dev = ctx->dev;
 	struct cpu_info *ci = NULL;
 	json_t *doc = NULL, *arr = NULL, *errs = NULL;
-	int n = 0, nwant = -1, shown = 0, rc = cli_msr_open(&dev);
+	int n = 0, nwant = -1, shown = 0, rc = 0;
 
-	if (!rc && o->cpu_list && (nwant = cli_pmu_parse_cpus(o->cpu_list, want)) < 0)
+	/* after the MSR backend, as status always had it */
+	if (o->cpu_list && (nwant = cli_pmu_parse_cpus(o->cpu_list, want)) < 0)
 		rc = -nwant;
-	if (!rc && (rc = cli_pmu_journals_load(&v, &n)))
+	if (!rc && (rc = run_pmu_journals_load(&v, &n)))
 		rc = cli_state_dir_fail("list the journals", rc);
 	if (rc)
 		goto out;
@@ -281,7 +265,7 @@ int cmd_pmu_status(const struct pmu_opts *o)
 					"error", v[i].detail[0] ? v[i].detail : strerror(-v[i].error)));
 			continue;
 		}
-		if (!cli_pmu_holds_wanted(&v[i].data, want, nwant))
+		if (!run_pmu_holds_wanted(&v[i].data, want, nwant))
 			continue;
 		shown++;
 		if (o->json)
@@ -301,7 +285,11 @@ int cmd_pmu_status(const struct pmu_opts *o)
 out:
 	free(ci);
 	json_decref(doc);
-	cli_pmu_journals_free(v, n);
-	msr_close(dev);
+	run_pmu_journals_free(v, n);
 	return rc;
 }
+
+const struct cli_cmd_ops cmd_pmu_status = {
+	.parse = status_parse, .run = status_run, .usage = cli_pmu_usage,
+	.opts_size = sizeof(struct pmu_opts),
+};

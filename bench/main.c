@@ -1,15 +1,12 @@
 /*
- * bench/main.c - baretma's front end: parse the subcommand, call the layer.
+ * bench/main.c - baretma's front end: the usage, help and version, and
+ * the command's entry of the table (bench/cli_cmds.c) to dispatch.
  */
-#include <errno.h>
-#include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "bench/cli.h"
+#include "bench/cli_cmd.h"
 #include "config.h"
-#include "cpu/cpu.h"
 
 static void usage(FILE *f)
 {
@@ -54,40 +51,6 @@ static void usage(FILE *f)
 "  128+N killed by signal N after putting the registers back\n");
 }
 
-/* The commands, and what each needs of the environment before it runs
- * (git's RUN_SETUP): the sysroot it reads, the state directory it keeps
- * journals and locks in. */
-static const struct cmd {
-	const char *name;
-	int (*fn)(int, char **);
-	unsigned env; /* CLI_ENV_* for cli_check_env */
-} cmds[] = {
-	{ "bench", cmd_bench, CLI_ENV_SYSROOT | CLI_ENV_STATE_DIR },
-	{ "info", cmd_info, CLI_ENV_SYSROOT },
-	{ "decode", cmd_decode, 0 },
-	{ "pmu", cmd_pmu, CLI_ENV_SYSROOT | CLI_ENV_STATE_DIR },
-	{ "cpuid", cmd_cpuid, CLI_ENV_SYSROOT },
-	{ "msr", cmd_msr, CLI_ENV_SYSROOT | CLI_ENV_STATE_DIR },
-};
-
-static const struct cmd *find_cmd(const char *name)
-{
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(name, cmds[i].name))
-			return &cmds[i];
-	return NULL;
-}
-
-/* Does the command line ask for help (before any "--")?  Help is printed
- * whatever the environment holds. */
-static bool asks_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return true;
-	return false;
-}
-
 static int unknown_command(const char *name)
 {
 	if (name[0] == '-')
@@ -100,51 +63,21 @@ static int unknown_command(const char *name)
 /* "baretma help [CMD ...]": the same as "baretma CMD --help". */
 static int help(int argc, char **argv)
 {
-	const struct cmd *c;
-	char *args[3];
+	const struct cli_cmd *c;
 
 	if (argc < 3 || !strcmp(argv[2], "help") || !strcmp(argv[2], "version")) {
 		usage(stdout);
 		return EX_OK;
 	}
-	if (!(c = find_cmd(argv[2])))
+	if (!(c = cli_cmd_find(argv[2], NULL)))
 		return unknown_command(argv[2]);
-	args[0] = argv[2];
-	args[1] = (char *)"--help";
-	args[2] = NULL;
-	return c->fn(2, args);
-}
-
-/*
- * hwloc's environment made safe once, before the command runs and before
- * any thread: baretma owns its process, so the environment is written
- * here, and the library only checks it (cpu_hwloc_env_check refuses what
- * is dropped here, cpu/hwloc_env.c says why).  HWLOC_PLUGINS_PATH is set
- * empty, so that hwloc loads no plugin at all, its system directory's
- * included; from an untrusted environment hwloc's topology-replacing
- * variables are unset.  @dropped receives the names whose caller-set
- * value was dropped (at most @max).  Returns how many, or -errno.
- */
-static int hwloc_env_sanitize(const char **dropped, int max)
-{
-	const char *var;
-	int n = 0;
-
-	/* one variable a round; bounded, whatever setenv does */
-	for (int i = 0; i < 16 && cpu_hwloc_env_check(&var, NULL, 0) == -EPERM; i++) {
-		if (strcmp(var, "HWLOC_PLUGINS_PATH") ? unsetenv(var) : setenv(var, "", 1))
-			return -errno;
-		if (n < max)
-			dropped[n++] = var;
-	}
-	return setenv("HWLOC_PLUGINS_PATH", "", 1) ? -errno : n;
+	c->ops->usage(stdout);
+	return EX_OK;
 }
 
 int main(int argc, char **argv)
 {
-	const char *dropped[16];
-	const struct cmd *c;
-	int rc;
+	const struct cli_cmd *c;
 
 	cli_set_cmdline(argc, argv);
 	if (argc < 2) {
@@ -165,16 +98,7 @@ int main(int argc, char **argv)
 		printf("baretma %s\n", PACKAGE_VERSION);
 		return EX_OK;
 	}
-	if (!(c = find_cmd(argv[1])))
+	if (!(c = cli_cmd_find(argv[1], argc > 2 ? argv[2] : NULL)))
 		return unknown_command(argv[1]);
-	if (!asks_help(argc - 1, argv + 1)) {
-		if ((rc = hwloc_env_sanitize(dropped, 16)) < 0) {
-			cli_err("cannot make hwloc's environment safe: %s", strerror(-rc));
-			return EX_OSERR;
-		}
-		cli_warn_env(dropped, rc);
-		if ((rc = cli_check_env(c->env)))
-			return rc;
-	}
-	return c->fn(argc - 1, argv + 1);
+	return cli_cmd_dispatch(c, argc - 1, argv + 1);
 }

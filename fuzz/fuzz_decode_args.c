@@ -9,13 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/cli.h"
+#include "bench/cli_cmd.h"
 #include "fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int quiet;
 	char *buf, *argv[10] = { "decode" };
+	struct cli_ctx ctx = { 0 };
+	void *opts;
 	int argc = 1;
 
 	if (!quiet) {
@@ -25,12 +27,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * calls, and ASan then shows any such use. */
 	if (size >= 512 || !(buf = malloc(size + 1)))
 		return 0;
+	if (!(opts = calloc(1, cmd_decode.opts_size))) {
+		free(buf);
+		return 0;
+	}
 	memcpy(buf, data, size);
 	buf[size] = '\0';
 	for (char *tok = strtok(buf, "\n"); tok && argc < 9; tok = strtok(NULL, "\n"))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
-	cmd_decode(argc, argv);
+	/* as the command table runs it (bench/cli_cmds.c): decode needs nothing */
+	if (cmd_decode.parse(argc, argv, opts, &ctx) == 0)
+		cmd_decode.run(opts, &ctx);
+	free(opts);
 	free(buf);
 	return 0;
 }
