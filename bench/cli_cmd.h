@@ -131,8 +131,10 @@ int cli_ctx_msr(struct cli_ctx *ctx);
  * cli_group_usage - the parse of a group's own entry ("pmu", "msr"): no
  * subcommand is EX_USAGE after @usage on stderr; "-h", "--help" (and
  * @help_word, when not NULL) CLI_HELP_SHOWN after @usage on stdout.
- * Otherwise 0: argv[1] is no subcommand, for the caller to say so.
+ * Otherwise argv[1] is no subcommand of @group: "baretma: @unknown
+ * 'ARGV1' (try: baretma @group --help)" and EX_USAGE.
  */
-int cli_group_usage(int argc, char **argv, const char *help_word, void (*usage)(FILE *));
+int cli_group_usage(int argc, char **argv, const char *help_word, void (*usage)(FILE *),
+		    const char *group, const char *unknown);
 
 #endif

@@ -191,7 +191,8 @@ int cli_cmd_dispatch(const struct cli_cmd *c, int argc, char **argv)
 	return rc;
 }
 
-int cli_group_usage(int argc, char **argv, const char *help_word, void (*usage)(FILE *))
+int cli_group_usage(int argc, char **argv, const char *help_word, void (*usage)(FILE *),
+		    const char *group, const char *unknown)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -202,5 +203,6 @@ int cli_group_usage(int argc, char **argv, const char *help_word, void (*usage)(
 		usage(stdout);
 		return CLI_HELP_SHOWN;
 	}
-	return 0;
+	cli_err("%s '%s' (try: baretma %s --help)", unknown, argv[1], group);
+	return EX_USAGE;
 }

@@ -203,14 +203,12 @@ int cli_run_allow_writes(struct cli_run *r, struct msr_dev *dev)
 	return st ? st : report(g, guard_check_writes(g, dev));
 }
 
-int cli_run_begin(struct cli_run *r, struct msr_dev *dev, enum journal_kind kind,
-		  bool user_only)
+/* The run's journal begun by @g: keep it, and install the signal guard
+ * (the CLI's: die of the signal after the restore). */
+static int adopt(struct cli_run *r, struct guard *g, struct msr_dev *dev, enum journal_kind kind)
 {
-	struct guard *g;
-	int st = guard_of(r, &g), rc;
+	int rc;
 
-	if (st || (st = report(g, guard_begin(g, dev, kind, user_only))))
-		return st;
 	r->j = guard_journal(g);
 	r->kind = kind;
 	r->dev = dev;
@@ -223,25 +221,28 @@ int cli_run_begin(struct cli_run *r, struct msr_dev *dev, enum journal_kind kind
 	return EX_OK;
 }
 
+int cli_run_begin(struct cli_run *r, struct msr_dev *dev, enum journal_kind kind,
+		  bool user_only)
+{
+	struct guard *g;
+	int st = guard_of(r, &g);
+
+	if (st || (st = report(g, guard_begin(g, dev, kind, user_only))))
+		return st;
+	return adopt(r, g, dev, kind);
+}
+
 int cli_run_start(struct cli_run *r, struct msr_dev *dev, const struct cpu_info *ci,
 		  const unsigned *cpus, int n, bool msrs, enum journal_kind kind, bool user_only)
 {
 	struct guard *g;
-	int st = guard_of(r, &g), rc;
+	int st = guard_of(r, &g);
 
 	if (st || (st = report(g, guard_start(g, dev, ci, cpus, n, msrs, kind, user_only))))
 		return st;
-	r->j = guard_journal(g);
-	r->kind = kind;
-	r->dev = dev;
 	/* the handlers before the first change: registers, then settings */
-	rc = guard_signals_install(GUARD_SIGNALS_DIE);
-	if (rc) {
-		cli_err("cannot install the restore signal handlers: %s", strerror(-rc));
-		return EX_OSERR;
-	}
-	r->signals = true;
-	return cli_run_settings(r);
+	st = adopt(r, g, dev, kind);
+	return st ? st : cli_run_settings(r);
 }
 
 int cli_run_settings(struct cli_run *r)

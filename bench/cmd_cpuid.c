@@ -256,12 +256,8 @@ static int dump_run(void *opts, struct cli_ctx *ctx)
 /* "cpuid" with no subcommand, help, or one it does not have. */
 static int cpuid_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	int rc = cli_group_usage(argc, argv, "help", cpuid_usage);
-
-	if (rc)
-		return rc;
-	cli_err("unknown cpuid subcommand '%s' (try: baretma cpuid --help)", argv[1]);
-	return EX_USAGE;
+	return cli_group_usage(argc, argv, "help", cpuid_usage, "cpuid",
+			       "unknown cpuid subcommand");
 }
 
 const struct cli_cmd_ops cmd_cpuid = { .parse = cpuid_parse, .usage = cpuid_usage };

@@ -513,12 +513,7 @@ static int write_run(void *opts, struct cli_ctx *ctx)
 /* "msr" with no subcommand, help, or one it does not have. */
 static int msr_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	int rc = cli_group_usage(argc, argv, NULL, msr_usage);
-
-	if (rc)
-		return rc;
-	cli_err("msr: unknown command '%s' (try: baretma msr --help)", argv[1]);
-	return EX_USAGE;
+	return cli_group_usage(argc, argv, NULL, msr_usage, "msr", "msr: unknown command");
 }
 
 const struct cli_cmd_ops cmd_msr = { .parse = msr_parse, .usage = msr_usage };

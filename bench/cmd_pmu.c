@@ -194,12 +194,7 @@ void cli_pmu_fmt_regs(char *buf, size_t n, struct msr_dev *dev, const struct jou
 /* "pmu" with no subcommand, help, or one it does not have. */
 static int pmu_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	int rc = cli_group_usage(argc, argv, NULL, cli_pmu_usage);
-
-	if (rc)
-		return rc;
-	cli_err("pmu: unknown command '%s' (try: baretma pmu --help)", argv[1]);
-	return EX_USAGE;
+	return cli_group_usage(argc, argv, NULL, cli_pmu_usage, "pmu", "pmu: unknown command");
 }
 
 const struct cli_cmd_ops cmd_pmu = { .parse = pmu_parse, .usage = cli_pmu_usage };
