@@ -1,0 +1,114 @@
+/*
+ * bench/perf_group.h - the Top-down event group of perf_event: the
+ * `slots` leader and its `topdown-*` members, opened, reset, read and
+ * closed through one ops table with two implementations:
+ *   kernel  perf_event_open(2) (bench/perf_group.c)
+ *   sim     the simulated PMU of msr/msr_sim.h through the kernel's
+ *           arithmetic (bench/perf_sim.c), selected by
+ *           $BARETMA_PERF=sim:PROFILE (tests; CI has no PMU)
+ * The perf counter source (bench/source_perf.c) is their only caller.
+ *
+ * Facts (pmu-reference §3.7, linux arch/x86/events/intel/core.c):
+ *  - the group's PMU is `cpu` (non-hybrid) or `cpu_core` (hybrid P-core)
+ *    under <sysroot>/sys/bus/event_source/devices; its `type` file is the
+ *    perf_event_attr.type;
+ *  - the leader is `slots` (event=0x00,umask=0x4: config 0x0400) and the
+ *    members `topdown-retiring` (0x8000), `-bad-spec` (0x8100),
+ *    `-fe-bound` (0x8200), `-be-bound` (0x8300) and, on level-2 parts,
+ *    `-heavy-ops` (0x8400), `-br-mispredict` (0x8500), `-fetch-lat`
+ *    (0x8600), `-mem-bound` (0x8700); the configs are read from the PMU's
+ *    events/ directory where it lists them;
+ *  - metric events must be in a group led by slots, read with
+ *    PERF_FORMAT_GROUP, and cannot sample (intel_pmu_hw_config);
+ *  - each member's count is slots x field / 0xff floored, accumulated over
+ *    the kernel's per-read resets of FC3 and PERF_METRICS
+ *    (icl_get_metrics_event_value, intel_update_topdown_event).
+ */
+#ifndef BARETMA_PERF_GROUP_H
+#define BARETMA_PERF_GROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The members in IA32_PERF_METRICS byte order (pmu-reference §1.5). */
+#define PERF_TD_NODES 8
+
+/* perf_td_event_name - "topdown-retiring" ... "topdown-mem-bound" for byte
+ * @i (0..7) of IA32_PERF_METRICS; NULL beyond. */
+const char *perf_td_event_name(unsigned i);
+
+/* How a read is made. */
+enum perf_read_how {
+	PERF_READ_SYSCALL = 0,  /* read(2) of the leader's group */
+	PERF_READ_MMAP_RDPMC,   /* the leader's and one member's mmap'ed user pages
+				 * (seqlock) and RDPMC (1<<30)|3 and 1<<29, where
+				 * cap_user_rdpmc: raw FC3 and PERF_METRICS, never
+				 * mixed with read(2) ([TOPDOWN] "Using TopDown
+				 * through RDPMC") */
+};
+
+/* What to open. */
+struct perf_group_spec {
+	unsigned cpu;      /* OS CPU: the group counts the calling thread on it
+			    * (pid 0, cpu N: the thread is pinned there) */
+	int level;         /* 1: four members, 2: eight */
+	bool user_only;    /* exclude_kernel (and exclude_hv) on every event */
+	enum perf_read_how how; /* how read_raw/read will be used */
+};
+
+/* One read of the group (PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED |
+ * TOTAL_TIME_RUNNING). */
+struct perf_group_values {
+	uint64_t slots;                 /* the leader: TOPDOWN.SLOTS */
+	uint64_t td[PERF_TD_NODES];     /* members, slots x fraction (0 when not opened) */
+	uint64_t time_enabled;          /* ns */
+	uint64_t time_running;          /* ns; < time_enabled: multiplexed (not a number) */
+};
+
+struct perf_group; /* opaque */
+
+struct perf_group_ops {
+	const char *name;  /* "kernel" or "sim" */
+	/*
+	 * open - open the group for @spec, disabled.  On failure @why gets one
+	 * precise line (the paranoid level and what it allows, no `slots`
+	 * event on this PMU, no cpu/cpu_core PMU in sysfs, a hybrid E-core, a
+	 * VM without a virtual PMU: ENOENT for a hardware event, ...).
+	 * Returns 0, or -errno: -ENOENT (no such PMU or event), -EACCES/-EPERM
+	 * (perf_event_paranoid or capabilities), -EOPNOTSUPP (the CPU has no
+	 * Top-down events), -EINVAL, -ENOMEM.
+	 */
+	int (*open)(const char *arg, const struct perf_group_spec *spec,
+		    struct perf_group **out, char *why, size_t n);
+	int (*enable)(struct perf_group *g);   /* PERF_EVENT_IOC_ENABLE (group) */
+	int (*disable)(struct perf_group *g);  /* PERF_EVENT_IOC_DISABLE (group) */
+	int (*reset)(struct perf_group *g);    /* PERF_EVENT_IOC_RESET (group) */
+	/* read - one read(2) of the group into @v: 0 or -errno. */
+	int (*read)(struct perf_group *g, struct perf_group_values *v);
+	/* read_raw - with PERF_READ_MMAP_RDPMC: FC3 and IA32_PERF_METRICS as
+	 * RDPMC gives them, through the user pages' seqlock; 0, or
+	 * -EOPNOTSUPP (no cap_user_rdpmc, index 0), -EAGAIN (the seqlock
+	 * did not settle).  May be NULL (then only read). */
+	int (*read_raw)(struct perf_group *g, uint64_t *slots, uint64_t *metrics);
+	void (*close)(struct perf_group *g);   /* NULL is fine */
+};
+
+extern const struct perf_group_ops perf_group_kernel, perf_group_sim;
+
+/*
+ * perf_group_env - the implementation $BARETMA_PERF names: unset or empty,
+ * the kernel (@arg NULL); "sim:PROFILE", the simulator (@arg PROFILE).
+ * Returns the ops, or NULL with errno EINVAL for any other value.
+ */
+const struct perf_group_ops *perf_group_env(const char **arg);
+
+/*
+ * perf_group_fraction - the fraction of slots of member @i from the
+ * difference of two reads (@b - @a): (td_b - td_a) / (slots_b - slots_a),
+ * 0 when no slot was counted.  Pure.
+ */
+double perf_group_fraction(const struct perf_group_values *a, const struct perf_group_values *b,
+			   unsigned i);
+
+#endif
