@@ -13,7 +13,8 @@ bool bench_msr_reaches(const struct cpu_machine *m, const struct msr_dev *dev)
 {
 	/* A state file stands for the registers of whichever machine is
 	 * described (a dry run); a device is always this machine's. */
-	return dev && (!cpu_machine_is_dump(m) || !strcmp(msr_backend_name(dev), "state"));
+	return dev && (!cpu_machine_is_dump(m) || !strcmp(msr_backend_name(dev), "state") ||
+		      !strcmp(msr_backend_name(dev), "sim"));
 }
 
 int bench_perf_caps(const struct cpu_machine *m, struct msr_dev *dev, unsigned cpu,

@@ -1,5 +1,5 @@
 /*
- * msr/msr.h - MSR access through an ops table with two backends.
+ * msr/msr.h - MSR access through an ops table with three backends.
  *
  * The folder msr/ is the middle layer and owns register access and what
  * a root process must do around it: the ops table and its device and
@@ -64,6 +64,10 @@
  *     name is refused at msr_open (-EPERM) and at a reload (-ELOOP); a
  *     rewrite keeps only FILE's permission bits (mode & 0777: a
  *     set-user-ID or set-group-ID bit is dropped).
+ *
+ *   - simulated PMU: "sim:PROFILE" (msr/msr_sim.h): registers kept like the
+ *     state file's (in memory, or a state file named by the profile) and
+ *     the counting of the fixed counters and IA32_PERF_METRICS modelled.
  *
  * $BARETMA_MSR_TRACE=FILE appends one line per access, for either backend:
  *   "rd CPU 0xMSR 0xVALUE" or "wr CPU 0xMSR 0xVALUE", with " ERRNAME" (e.g.
@@ -202,7 +206,7 @@ bool msr_last_fault(const struct msr_dev *dev, struct msr_fault *f);
 /* msr_fault_clear - forget the last failed access (NULL is fine). */
 void msr_fault_clear(struct msr_dev *dev);
 
-/* msr_backend_name - "device" or "state". */
+/* msr_backend_name - "device", "state" or "sim". */
 const char *msr_backend_name(const struct msr_dev *dev);
 
 /*
@@ -228,6 +232,10 @@ const char *msr_last_error(void);
  * absent".  Returns "" for other errors.
  */
 const char *msr_remedy(int err);
+
+/* msr_backend_ctx - @dev's backend context when its backend is @ops, else
+ * NULL (for a backend's own accessors: msr_sim_profile_of). */
+void *msr_backend_ctx(const struct msr_dev *dev, const struct msr_ops *ops);
 
 /* Backends, for tests that want to build a handle directly. */
 extern const struct msr_ops msr_device_ops;

@@ -20,11 +20,13 @@
 #include "cpu/trust.h"
 #include "cpu/userfile.h"
 #include "msr/msr.h"
+#include "msr/msr_sim.h"
 #include "sigsafe.h"
 
 #define MSR_DEFAULT_TEMPLATE "/dev/cpu/%u/msr"
 #define MSR_SAFE_TEMPLATE "/dev/cpu/%u/msr_safe"
 #define STATE_PREFIX "state:"
+#define SIM_PREFIX "sim:"
 
 struct msr_dev {
 	const struct msr_ops *ops;
@@ -160,6 +162,13 @@ static int open_backend(struct msr_dev *dev, const char *spec)
 		dev->ops = &msr_state_ops;
 		snprintf(dev->where, sizeof(dev->where), "%s", file);
 		return msr_state_ctx_new(file, &dev->ctx, last_error, sizeof(last_error));
+	}
+	if (strncmp(spec, SIM_PREFIX, strlen(SIM_PREFIX)) == 0) {
+		const char *file = spec + strlen(SIM_PREFIX);
+
+		dev->ops = &msr_sim_ops;
+		snprintf(dev->where, sizeof(dev->where), "%s", file);
+		return msr_sim_ctx_new(file, &dev->ctx, last_error, sizeof(last_error));
 	}
 	dev->ops = &msr_device_ops;
 	snprintf(dev->where, sizeof(dev->where), "%s", spec);
@@ -326,7 +335,8 @@ void msr_describe(const struct msr_dev *dev, unsigned cpu, char *buf, size_t n)
 	}
 	char raw[sizeof(dev->where) + 16];
 
-	if (dev->ops == &msr_state_ops || msr_device_path(dev->where, cpu, raw, sizeof(raw)) < 0)
+	if (dev->ops == &msr_state_ops || dev->ops == &msr_sim_ops ||
+	    msr_device_path(dev->where, cpu, raw, sizeof(raw)) < 0)
 		snprintf(raw, sizeof(raw), "%s", dev->where);
 	/* the path comes from the environment: escaped (cpu/escape.h); a cut
 	 * one ends in "...", never passes for the whole one */
@@ -335,6 +345,11 @@ void msr_describe(const struct msr_dev *dev, unsigned cpu, char *buf, size_t n)
 
 		memcpy(buf + (len < n - 4 ? len : n - 4), "...", 4);
 	}
+}
+
+void *msr_backend_ctx(const struct msr_dev *dev, const struct msr_ops *ops)
+{
+	return dev && dev->ops == ops ? dev->ctx : NULL;
 }
 
 const char *msr_last_error(void)

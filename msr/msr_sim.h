@@ -1,0 +1,135 @@
+/*
+ * msr/msr_sim.h - the simulated PMU: a third MSR backend,
+ * "sim:PROFILE" ($BARETMA_MSR), for testing every measuring path on
+ * machines without a PMU.  It is a model we wrote, not the hardware; each
+ * behaviour names the text it models (pmu-reference §n = the sheet in
+ * ../shared/reference/pmu-reference.md, itself citing the SDM and linux
+ * arch/x86/events/intel/core.c), and the README ("The simulated PMU")
+ * lists what it does not model.
+ *
+ * Registers.  Without `state FILE` the simulator holds a clean register
+ * file per CPU in memory, as Linux leaves an idle PMU (the NMI watchdog
+ * off): the registers the CPU kind enumerates (CPUID leaf 0xA / 0x23 and
+ * the model table, cpu/cpu.h struct cpu_kind): IA32_PERFEVTSELi and
+ * IA32_PMCi, IA32_FIXED_CTRi, IA32_FIXED_CTR_CTRL = 0,
+ * IA32_PERF_GLOBAL_CTRL = every counter's enable bit and bit 48 where the
+ * kind has PERF_METRICS (the kernel's intel_ctrl, written by
+ * intel_pmu_enable_all: pmu-reference §1.3), IA32_PERF_GLOBAL_STATUS = 0,
+ * _RESET, _SET and _INUSE (v4+), IA32_PERF_METRICS = 0 and
+ * IA32_PERF_CAPABILITIES (with CPUID.1:ECX[15]: bit 13, bit 15 where the
+ * kind has PERF_METRICS, bit 19 where it has metrics-clear).  A hybrid
+ * part's E-core has no IA32_FIXED_CTR3 and no IA32_PERF_METRICS (-EIO, as
+ * a #GP through the driver).  Such registers live only as long as the
+ * process.  With `state FILE` the registers are FILE's, exactly as the
+ * state-file backend keeps them (msr/msr.h "state:FILE": every write
+ * persisted, other processes' writes seen): journals, restore, tamper and
+ * ownership checks then work across processes as on the state file.
+ *
+ * Counting (per CPU, modelled on every access):
+ *   cycles advance by (CLOCK_MONOTONIC elapsed) x `ghz` x 1e9 plus
+ *   `access_cycles` per access through the simulator (the cost of an
+ *   RDMSR/WRMSR, which the real driver also spends in the counted time);
+ *   IA32_FIXED_CTRi counts while its IA32_FIXED_CTR_CTRL field has EN_OS
+ *   or EN_USR and IA32_PERF_GLOBAL_CTRL bit 32+i is set (pmu-reference
+ *   §1.2, §1.3): FC0 INST_RETIRED.ANY at `ipc` per cycle, FC1
+ *   CPU_CLK_UNHALTED.THREAD and FC2 CPU_CLK_UNHALTED.REF_TSC one per
+ *   cycle, FC3 TOPDOWN.SLOTS `width` per cycle; frozen, a counter holds
+ *   its value; a write sets it (masked to the fixed counter width, CPUID
+ *   leaf 0xA EDX[12:5]); wrapping past the width sets
+ *   IA32_PERF_GLOBAL_STATUS bit 32+i (§1.4).
+ *   IA32_PERF_METRICS accumulates the slots FC3 counts while bit 48 is also
+ *   set (§3.1: "derived from fixed counter 3"; the metrics need bit 48),
+ *   and reads as the profile's fractions of the slots accumulated since it
+ *   was last written: each field round(255 x fraction) independently
+ *   (§1.5: the level-1 sum may be off 255 by the rounding); a non-zero
+ *   write is kept and weighted by FC3's value then (the kernel writes back
+ *   saved values, §3.2); a write of 0 clears it; bytes 4-7 only on
+ *   level-2 kinds (§2.5).  FC3 wrapping while bit 48 is set also sets
+ *   bit 48 of IA32_PERF_GLOBAL_STATUS (the metrics lose their base: §3.4).
+ *   IA32_PERF_GLOBAL_STATUS is read-only; a write of 1s to
+ *   IA32_PERF_GLOBAL_STATUS_RESET clears those bits (§1.4);
+ *   IA32_PERF_GLOBAL_INUSE is computed from the selects and the fixed
+ *   control (§1.9).
+ *
+ * Threads: the simulated machine of one PROFILE path is shared by every
+ * msr_open of it in the process (the MSR backend and the perf source's
+ * simulator see the same counters); one thread per CPU at a time.
+ */
+#ifndef BARETMA_MSR_SIM_H
+#define BARETMA_MSR_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "msr/msr.h"
+
+/* The measured Top-down nodes, in IA32_PERF_METRICS byte order (§1.5). */
+#define SIM_NODES 8
+
+/* Faults (`fault NAME ...`), each a wrong behaviour a check must catch. */
+#define SIM_FAULT_METRICS_NOT_CLEARED 0x01u /* a write of 0 leaves PERF_METRICS */
+#define SIM_FAULT_SUM_OFF             0x02u /* level-1 bytes sum to 255 + sum_off */
+#define SIM_FAULT_SLOTS_STUCK         0x04u /* FC3 does not count */
+#define SIM_FAULT_L2_ABOVE_PARENT     0x08u /* Heavy Operations byte above Retiring's */
+#define SIM_FAULT_OVERFLOW_EVERY      0x10u /* bit 48 set at every Nth PERF_METRICS read */
+#define SIM_FAULT_PERF_OFFSET         0x20u /* the perf source reads a node shifted */
+
+/* A parsed profile (msr_sim_profile_parse). */
+struct sim_profile {
+	unsigned width;             /* slots per cycle; 0: the model table's */
+	double ghz;                 /* core cycles per ns of CLOCK_MONOTONIC */
+	double ipc;                 /* FC0 instructions per cycle */
+	uint64_t access_cycles;     /* cycles each simulated access costs */
+	double pct[SIM_NODES];      /* percent of slots per node (level 2: of all slots) */
+	bool given[SIM_NODES];      /* the key was in the profile */
+	double noise;               /* per-read jitter of each fraction, percentage points */
+	uint64_t seed;              /* of the jitter */
+	char state[4096];           /* `state FILE`, "" for the clean register file */
+	unsigned faults;            /* SIM_FAULT_* */
+	int sum_off;                /* fault sum_off N */
+	unsigned overflow_every;    /* fault overflow_every N */
+	int perf_offset_node;       /* fault perf_offset NODE PP: byte index 0..7 */
+	double perf_offset_pp;
+};
+
+/*
+ * msr_sim_profile_parse - parse profile text (@text, @len bytes; the file
+ * @name for messages): one `key value` per line, '#' comments, blank lines.
+ * Keys (README "The simulated PMU"): width N, ghz F, ipc F, access_cycles N,
+ * retiring P, bad_speculation P, frontend_bound P, backend_bound P
+ * (level 1, percent, required, summing to 100 within 0.01),
+ * heavy_operations P, branch_mispredicts P, fetch_latency P,
+ * memory_bound P (level 2, default 0, each at most its parent), noise PP,
+ * seed N, state FILE, fault metrics_not_cleared | sum_off N | slots_stuck |
+ * level2_above_parent | overflow_every N | perf_offset NODE PP.
+ * Returns 0, or -EINVAL with @err naming the line and the remedy.
+ */
+int msr_sim_profile_parse(const char *text, size_t len, const char *name,
+			  struct sim_profile *p, char *err, size_t errlen);
+
+/* msr_sim_node_index - the PERF_METRICS byte of a node name, with or
+ * without "tma_" ("backend_bound", "tma_memory_bound"), or -1. */
+int msr_sim_node_index(const char *name);
+
+/* The backend (msr_open of "sim:PROFILE" uses it). */
+extern const struct msr_ops msr_sim_ops;
+
+/*
+ * msr_sim_ctx_new - open (or join, when this process has it open) the
+ * simulated machine of profile @file, identified from $BARETMA_CPUID_DUMP
+ * or the live CPU (cpu_source_from_env).  Returns 0, -EINVAL (profile or
+ * its state file malformed, or the machine not identified: @err says
+ * why), -ENOENT/-EACCES (profile unreadable), -ENOMEM.
+ */
+int msr_sim_ctx_new(const char *file, void **ctx, char *err, size_t errlen);
+
+/* msr_sim_profile_of - the profile of a "sim:" backend, or NULL for any
+ * other backend (for the perf source's simulator and its faults). */
+const struct sim_profile *msr_sim_profile_of(const struct msr_dev *dev);
+
+/* msr_sim_width - the slots per cycle the simulated CPU @cpu counts (the
+ * profile's width, or its kind's pipeline width); 0 for other backends. */
+unsigned msr_sim_width(const struct msr_dev *dev, unsigned cpu);
+
+#endif
