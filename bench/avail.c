@@ -136,15 +136,20 @@ int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *
 			    unsigned cpu, struct msr_dev *dev, const struct bench_rdpmc_ops *ops,
 			    int *key, struct bench_avail *out)
 {
+	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu);
+	struct source_env env = { .machine = m, .rdpmc = ops, .key = key, .cpu = cpu,
+				  .cpuid_level = k ? k->topdown_level : 0 };
+
 	memset(out, 0, sizeof(*out));
 	out->why = TD_OK;
 	out->rdpmc_sysfs = ops->sysfs_value();
+	/* perf_event needs none of the checks below: probed whatever they find */
+	source_probe_all(&env, out, true);
 	if (check_cpuid(ci, cpu, out) || check_machine(m, dev, cpu, out) ||
 	    check_msr(dev, cpu, out))
 		return 0;
 	/* The PMU can be programmed: what each source needs beyond it (RDPMC) */
-	return source_probe_all(&(struct source_env){ .machine = m, .rdpmc = ops, .key = key },
-				out);
+	return source_probe_all(&env, out, false);
 }
 
 int bench_topdown_check(const struct cpu_machine *m, const struct cpu_info *ci, unsigned cpu,

@@ -115,7 +115,7 @@ enum bench_backend_id {
 	BENCH_BACKEND_RDPMC,    /* RDPMC of FC3 and PERF_METRICS on the pinned CPU */
 	BENCH_BACKEND_MSR,      /* pread of IA32_FIXED_CTR3 and IA32_PERF_METRICS */
 	BENCH_BACKEND_TSC,      /* RDTSC timing only; works everywhere */
-	/* BENCH_BACKEND_PERF comes later: perf_event_open slots + topdown-* group */
+	BENCH_BACKEND_PERF,     /* perf_event_open of the slots + topdown-* group */
 };
 
 /* bench_backend_name / bench_backend_parse - "auto" and the names of the
@@ -137,6 +137,8 @@ enum td_unavail {
 	TD_NO_PERMISSION,    /* EACCES/EPERM on the msr device */
 	TD_MSR_ERROR,        /* other msr error */
 	TD_RDPMC_FAULT,      /* RDPMC faults (CR4.PCE clear); with the rdpmc sysfs value */
+	TD_PERF_UNAVAILABLE, /* the perf source cannot open the Top-down group (bench_avail
+			      * perf_err, perf_why) */
 	TD_OTHER_MACHINE,    /* the CPUs are a CPUID dump's and the MSR backend is this
 			      * machine's device: it cannot reach them (a dry run
 			      * needs the state-file backend) */
@@ -154,6 +156,12 @@ struct bench_avail {
 	int rdpmc_key_err;      /* with rdpmc_sysfs 1: -errno of making the perf
 				 * event key (rdpmc_enable_self), else 0 */
 	bool msr_ok;            /* the MSR backend can read FC3/PERF_METRICS */
+	/* The perf source's own probe (bench/source_perf.c), made whatever the
+	 * checks above found: perf_event needs neither root nor the msr device. */
+	bool perf_ok;           /* the slots + topdown-* group opened */
+	int perf_level;         /* the level it opened (0 when it did not) */
+	int perf_err;           /* -errno of perf_event_open or of the sysfs look-up */
+	char perf_why[400];     /* why not, one line; "" when perf_ok */
 };
 
 /*

@@ -76,6 +76,7 @@ static int use_source(struct session *s, const struct counter_source_ops *ops)
 		.dev = s->dev, .cpu = s->info.cpu_used,
 		.kind = cpu_info_kind_of(&s->info.cpu, s->info.cpu_used),
 		.user_only = s->opt.user_only, .force = s->opt.force,
+		.level = s->opt.level ? s->opt.level : source_level(ops, &s->info.avail),
 	};
 	int rc;
 
@@ -108,12 +109,12 @@ static int choose(struct session *s)
 	rc = use_source(s, c.src);
 	if (rc)
 		return rc;
-	in->level = c.src->topdown ? a->level : 0;
+	in->level = c.src->topdown ? source_level(c.src, a) : 0;
 	if (c.src->topdown && s->opt.level) {
-		if (s->opt.level > a->level) {
+		if (s->opt.level > in->level) {
 			snprintf(a->reason, sizeof(a->reason), "--level %d requested but cpu %u "
 				 "has only level %d in IA32_PERF_METRICS", s->opt.level,
-				 in->cpu_used, a->level);
+				 in->cpu_used, in->level);
 			return -EINVAL;
 		}
 		in->level = s->opt.level;

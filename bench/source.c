@@ -14,6 +14,7 @@
 static const struct counter_source_ops *const sources[] = {
 	&source_rdpmc,
 	&source_msr,
+	&source_perf,
 	&source_tsc,
 };
 
@@ -58,14 +59,19 @@ int bench_backend_parse(const char *s, enum bench_backend_id *id)
 	return -EINVAL;
 }
 
-int source_probe_all(const struct source_env *env, struct bench_avail *a)
+int source_probe_all(const struct source_env *env, struct bench_avail *a, bool independent)
 {
 	int rc = 0;
 
 	for (size_t i = 0; i < NSOURCES && !rc; i++)
-		if (sources[i]->probe)
+		if (sources[i]->probe && sources[i]->independent == independent)
 			rc = sources[i]->probe(env, a);
 	return rc;
+}
+
+int source_level(const struct counter_source_ops *src, const struct bench_avail *a)
+{
+	return src->level ? src->level(a) : a->level;
 }
 
 /* Why the Top-down sources better than @chosen were passed over. */
@@ -112,9 +118,10 @@ int source_choose(enum bench_backend_id want, bool rdpmc_always, struct bench_av
 	}
 	if (src->topdown)
 		passed_over(src, rdpmc_always, a, out->note, sizeof(out->note));
-	else if (a->why == TD_OK)
+	else if (a->why == TD_OK || a->perf_ok)
 		snprintf(a->reason, sizeof(a->reason), "not measured: --backend %s was requested "
-			 "(level %d is available)", src->name, a->level);
+			 "(level %d is available)", src->name,
+			 a->why == TD_OK ? a->level : a->perf_level);
 	out->src = src;
 	out->pending = st == SOURCE_PENDING;
 	return 0;

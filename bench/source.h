@@ -7,6 +7,8 @@
  *          (bench/source_rdpmc.c; msr/rdpmc.h)
  *   msr    pread of IA32_FIXED_CTR3 and IA32_PERF_METRICS through the MSR
  *          backend (bench/source_msr.c)
+ *   perf   perf_event_open of the slots + topdown-* group, read(2) of the
+ *          group (bench/source_perf.c, bench/perf_group.h)
  *   tsc    RDTSC only: timing, no Top-down (bench/source_tsc.c)
  * rdpmc and msr program the PMU the same way (bench/source_pmu.c on
  * msr/pmu.h).  A perf_event source (perf_event_open of the slots +
@@ -41,6 +43,7 @@ struct source_params {
 	const struct cpu_kind *kind; /* its core kind (NULL: not described) */
 	bool user_only;              /* fixed counter 3 counts at CPL > 0 only */
 	bool force;                  /* take over FC3/PERF_METRICS in use */
+	int level;                   /* Top-down level to read (perf: how many members) */
 };
 
 /* The state of the rdpmc and msr sources (bench/source_pmu.c). */
@@ -110,6 +113,9 @@ struct source_env {
 	const struct bench_rdpmc_ops *rdpmc; /* the RDPMC seam (bench_rdpmc_live) */
 	int *key;                            /* the rdpmc=1 perf event key, kept for the
 					      * run (bench_rdpmc_decide) */
+	unsigned cpu;                        /* OS CPU checked */
+	int cpuid_level;                     /* its kind's PERF_METRICS level by CPUID and
+					      * the model table (0: none or unknown) */
 };
 
 /*
@@ -130,8 +136,13 @@ struct counter_source_ops {
 	enum source_read read_inline; /* read's body, inlined by the session's bracket
 				       * (SOURCE_READ_CALL: call read) */
 	/* probe - fill this source's part of @a (rdpmc: the RDPMC decision);
-	 * called once the PMU checks passed.  May be NULL.  Returns 0. */
+	 * called once the PMU checks passed, or always when @independent.
+	 * May be NULL.  Returns 0. */
 	int (*probe)(const struct source_env *env, struct bench_avail *a);
+	bool independent;            /* measures without the MSR checks (perf_event):
+				      * probed and usable whatever they found */
+	/* level - the Top-down level this source reads given @a (NULL: a->level). */
+	int (*level)(const struct bench_avail *a);
 	/* usable - can it measure, from @a and @rdpmc_always?  SOURCE_NO with
 	 * @why = "" when a->reason already says why (Top-down unavailable). */
 	enum source_state (*usable)(const struct bench_avail *a, bool rdpmc_always,
@@ -154,7 +165,7 @@ struct counter_source_ops {
 	int (*close)(struct counter_source *src);
 };
 
-extern const struct counter_source_ops source_rdpmc, source_msr, source_tsc;
+extern const struct counter_source_ops source_rdpmc, source_msr, source_perf, source_tsc;
 
 /*
  * source_read_rdpmc - the rdpmc reading: baretma_read of <baretma.h>, the
@@ -207,8 +218,12 @@ const struct counter_source_ops *source_at(size_t i);
 /* source_get - the source of @id; NULL for BENCH_BACKEND_AUTO or unknown. */
 const struct counter_source_ops *source_get(enum bench_backend_id id);
 
-/* source_probe_all - every registered source's probe, in table order. */
-int source_probe_all(const struct source_env *env, struct bench_avail *a);
+/* source_probe_all - the probe of every registered source (@independent:
+ * of those that are, else of the others), in table order. */
+int source_probe_all(const struct source_env *env, struct bench_avail *a, bool independent);
+
+/* source_level - the Top-down level @src reads given @a. */
+int source_level(const struct counter_source_ops *src, const struct bench_avail *a);
 
 /* The outcome of source_choose. */
 struct source_choice {

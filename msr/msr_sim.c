@@ -603,3 +603,10 @@ unsigned msr_sim_width(const struct msr_dev *dev, unsigned cpu)
 
 	return s && cpu < s->ncpus ? s->cpus[cpu].width : 0;
 }
+
+int msr_sim_level(const struct msr_dev *dev, unsigned cpu)
+{
+	const struct sim *s = msr_backend_ctx(dev, &msr_sim_ops);
+
+	return s && cpu < s->ncpus && s->cpus[cpu].kind ? s->cpus[cpu].kind->topdown_level : 0;
+}

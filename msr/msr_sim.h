@@ -132,4 +132,8 @@ const struct sim_profile *msr_sim_profile_of(const struct msr_dev *dev);
  * profile's width, or its kind's pipeline width); 0 for other backends. */
 unsigned msr_sim_width(const struct msr_dev *dev, unsigned cpu);
 
+/* msr_sim_level - the PERF_METRICS level (0, 1, 2) of the simulated CPU
+ * @cpu's kind; 0 for other backends. */
+int msr_sim_level(const struct msr_dev *dev, unsigned cpu);
+
 #endif
