@@ -2,7 +2,8 @@
  * bench/perf_group.h - the Top-down event group of perf_event: the
  * `slots` leader and its `topdown-*` members, opened, reset, read and
  * closed through one ops table with two implementations:
- *   kernel  perf_event_open(2) (bench/perf_group.c)
+ *   kernel  perf_event_open(2) (bench/perf_group.c; the PMU read from
+ *           sysfs by bench/perf_pmu.c)
  *   sim     the simulated PMU of msr/msr_sim.h through the kernel's
  *           arithmetic (bench/perf_sim.c), selected by
  *           $BARETMA_PERF=sim:PROFILE (tests; CI has no PMU)
@@ -30,6 +31,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* The members in IA32_PERF_METRICS byte order (pmu-reference §1.5). */
 #define PERF_TD_NODES 8
@@ -110,5 +112,69 @@ const struct perf_group_ops *perf_group_env(const char **arg);
  */
 double perf_group_fraction(const struct perf_group_values *a, const struct perf_group_values *b,
 			   unsigned i);
+
+/* ----------------------------------------------- parts of the kernel ops
+ * Declared for t/0440-perf-group.c; the perf counter source needs only the
+ * ops table above. */
+
+/*
+ * perf_group_parse_read - one read(2) of a group opened with
+ * PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING (no
+ * PERF_FORMAT_ID): the u64s { nr, time_enabled, time_running,
+ * value[nr] } (include/uapi/linux/perf_event.h, "read_format"), value[0]
+ * the leader, then the members in the order they were opened.  @buf holds
+ * @len bytes; @nr_members (4 or 8) members were opened, in IA32_PERF_METRICS
+ * byte order, so value[1 + i] goes to @v->td[i] and the rest of td[] is 0.
+ * Returns 0, or -EIO when @len or nr is not what that group reads, -EINVAL
+ * for NULL or @nr_members > PERF_TD_NODES.  Pure.
+ */
+int perf_group_parse_read(const void *buf, size_t len, unsigned nr_members,
+			  struct perf_group_values *v);
+
+struct perf_event_mmap_page; /* <linux/perf_event.h> */
+
+/* An RDPMC for perf_group_rdpmc_pages: the counter @ecx names, raw. */
+typedef uint64_t (*perf_rdpmc_fn)(uint32_t ecx);
+
+/*
+ * perf_group_rdpmc_pages - RDPMC through the seqlock of @n (1 or 2)
+ * mmapped perf user pages, all in one retry loop so the values are from
+ * one period: read each page's lock; then, per page, refuse -EOPNOTSUPP
+ * unless cap_user_rdpmc is set and index - 1 is @ecx[i] (index 0: the event
+ * is not on a counter now, e.g. disabled or not scheduled; another index:
+ * not the counter the raw Top-down read wants), and @raw[i] = @rdpmc(@ecx[i]);
+ * retry while any lock changed (include/uapi/linux/perf_event.h, the
+ * comment at perf_event_mmap_page.lock; pmu-tools jevents/rdpmc.c;
+ * pmu-reference §3.6).  Up to PERF_RDPMC_TRIES tries, then -EAGAIN.
+ * The values are raw: neither pc->offset added nor sign-extended by
+ * pmc_width, because the Top-down RDPMC read wants FC3 and PERF_METRICS
+ * as the hardware holds them ([TOPDOWN] "Using TopDown through RDPMC").
+ * Returns 0, -EOPNOTSUPP, -EAGAIN, -EINVAL (NULL, @n not 1..2).
+ */
+#define PERF_RDPMC_TRIES 64
+int perf_group_rdpmc_pages(const struct perf_event_mmap_page *const *pages,
+			   const uint32_t *ecx, unsigned n, perf_rdpmc_fn rdpmc, uint64_t *raw);
+
+/*
+ * Test seam, for t/ only: the system calls the kernel ops make.  Each
+ * returns as the call it stands for (-1 with errno; mmap MAP_FAILED).
+ * perf_event_open is given the flags of the real call; the real one adds
+ * PERF_FLAG_FD_CLOEXEC itself.  rdpmc is the instruction (msr/rdpmc.h).
+ */
+struct perf_event_attr; /* <linux/perf_event.h> */
+struct perf_group_sys {
+	int (*perf_event_open)(struct perf_event_attr *attr, pid_t pid, int cpu,
+			       int group_fd, unsigned long flags);
+	int (*ioctl)(int fd, unsigned long request, unsigned long arg);
+	ssize_t (*read)(int fd, void *buf, size_t n);
+	void *(*mmap)(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+	int (*munmap)(void *addr, size_t len);
+	int (*close)(int fd);
+	uint64_t (*rdpmc)(uint32_t ecx);
+};
+
+/* perf_group_sys_set - use @sys (a NULL member: the real call) from now
+ * on; NULL puts back the real calls.  Not thread-safe: tests only. */
+void perf_group_sys_set(const struct perf_group_sys *sys);
 
 #endif

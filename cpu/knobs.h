@@ -24,6 +24,12 @@
  * IA32_PERF_GLOBAL_CTRL under a raw tool (pmu-reference §5.1). */
 #define CPU_KNOB_NMI_WATCHDOG     "/proc/sys/kernel/nmi_watchdog"
 
+/* Who may use perf_event_open(2) without CAP_PERFMON: -1 anything, 0 no
+ * raw tracepoints, 1 no CPU-wide events, 2 user-space counting only, 3 or
+ * more (a Debian/Ubuntu patch) nothing (Documentation/admin-guide/sysctl/
+ * kernel.rst "perf_event_paranoid"; perf-security.rst). */
+#define CPU_KNOB_PERF_EVENT_PARANOID "/proc/sys/kernel/perf_event_paranoid"
+
 /* The msr driver's write filter, "on", "off" or "default" (pmu-reference
  * §4; arch/x86/kernel/msr.c filter_write), and the module itself. */
 #define CPU_KNOB_MSR_ALLOW_WRITES "/sys/module/msr/parameters/allow_writes"
