@@ -456,14 +456,20 @@ bool cpu_topo_is_dump(hwloc_topology_t topo);
  * it).  Agreement (returns 0): every hwloc kind lies within the CPUs of
  * one core type of @ci, its CoreType (if any) is that type (0x40/0x20),
  * and the hwloc kinds within each core type cover exactly its CPUs (CPUs
- * outside hwloc's topology ignored).  hwloc may split a core type further
- * (the Linux backend separates favoured cores by FrequencyMaxMHz /
- * cpu_capacity), or merge kinds of one core type: still 0, with a note in
- * @why.  hwloc having no kinds is agreement on a part with one kind.
- * Returns 0 (@why: "" or the note), -EPROTO with a description in @why
- * (e.g. "hwloc CPU kind #0 (CoreType IntelAtom, cpus 12-19) is not within
- * one core kind of CPUID (leaf 0x1A)"), or -errno from hwloc (-ENOMEM).
- * @why may be NULL.
+ * outside hwloc's topology ignored), and, where hwloc could rank its kinds
+ * (efficiency >= 0: 0 the most energy-efficient, higher more performant),
+ * every kind within the Core CPUs ranks above every kind within the Atom
+ * CPUs.  hwloc may split a core type further (the Linux backend separates
+ * favoured cores by FrequencyMaxMHz / cpu_capacity), or merge kinds of one
+ * core type: still 0, with a note in @why.  hwloc having no kinds is
+ * agreement on a part with one kind, and nothing to compare on a hybrid
+ * part (a kernel or hwloc too old to tell the kinds: CPUID.1AH decides):
+ * 0, @why "".  Returns 0 (@why: "" or the note), -EPROTO with a
+ * description in @why (e.g. "hwloc CPU kind #0 (CoreType IntelAtom, cpus
+ * 12-19) is not within one core kind of CPUID (leaf 0x1A)", "hwloc ranks
+ * the efficiency kind (cpus 12-19, efficiency 1) at or above the
+ * performance kind (cpus 0-11, efficiency 0), ..."), or -errno from hwloc
+ * (-ENOMEM).  @why may be NULL.
  */
 int cpu_topo_check_kinds(hwloc_topology_t topo, const struct cpu_info *ci, char *why, size_t n);
 
@@ -497,8 +503,10 @@ const struct cpu_kind *cpu_info_best_kind(const struct cpu_info *ci);
  * (exists in the topology and is allowed: -ENXIO otherwise; whether its
  * kind suits Top-down is cpu_topdown_check_cpu's question).  @requested < 0:
  * pick the last CPU of a kind with the highest topdown_level (on hybrid
- * parts a P-core via hwloc CPU kinds / @ci's kinds; never silently an
- * E-core: -ENXIO when no CPU of that kind is allowed), falling back on
+ * parts a P-core by @ci's kinds, CPUID.1AH: hwloc's most performant CPU
+ * kind only narrows the choice among them, and is ignored when it holds
+ * none of them (cpu_topo_check_kinds says so); never silently an E-core:
+ * -ENXIO when no CPU of that kind is allowed), falling back on
  * non-hybrid parts to the last allowed CPU (the first is usually busy
  * with interrupts).  Works on a dump topology too (cpu_topo_load_dump):
  * there every CPU of the dump is allowed.  @ci may be NULL.

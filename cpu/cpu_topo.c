@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +176,9 @@ struct kinds_check {
 	hwloc_bitmap_t cover[CPU_MAX_KINDS];  /* union of the hwloc kinds within each */
 	unsigned parts[CPU_MAX_KINDS];        /* how many hwloc kinds within each */
 	unsigned members[CPU_MAX_KINDS];      /* how many of @ci's kinds in each */
+	int lo_eff[CPU_MAX_KINDS];            /* lowest hwloc efficiency within each */
+	int hi_eff[CPU_MAX_KINDS];            /* highest */
+	bool unranked;                        /* some hwloc kind has efficiency -1 */
 	hwloc_bitmap_t hw;                    /* the hwloc kind being looked at */
 	char *why;
 	size_t n;
@@ -203,6 +207,8 @@ static int kinds_check_group(struct kinds_check *c, const struct cpu_kind *k)
 		c->core_type[g] = k->core_type;
 		c->ours[g] = hwloc_bitmap_alloc();
 		c->cover[g] = hwloc_bitmap_alloc();
+		c->lo_eff[g] = INT_MAX;
+		c->hi_eff[g] = INT_MIN;
 		if (!c->ours[g] || !c->cover[g])
 			return -ENOMEM;
 	}
@@ -239,9 +245,9 @@ static int kinds_check_one(struct kinds_check *c, unsigned h)
 	unsigned ninfos = 0, g;
 	const char *ctname;
 	char set[256];
-	int ct;
+	int ct, eff = -1;
 
-	if (hwloc_cpukinds_get_info(c->topo, h, c->hw, NULL, &ninfos, &infos, 0))
+	if (hwloc_cpukinds_get_info(c->topo, h, c->hw, &eff, &ninfos, &infos, 0))
 		return errno ? -errno : -EINVAL;
 	ct = hwloc_core_type(infos, ninfos, &ctname);
 	hwloc_bitmap_list_snprintf(set, sizeof(set), c->hw);
@@ -263,6 +269,45 @@ static int kinds_check_one(struct kinds_check *c, unsigned h)
 	}
 	hwloc_bitmap_or(c->cover[g], c->cover[g], c->hw);
 	c->parts[g]++;
+	if (eff < 0)
+		c->unranked = true;
+	if (eff < c->lo_eff[g])
+		c->lo_eff[g] = eff;
+	if (eff > c->hi_eff[g])
+		c->hi_eff[g] = eff;
+	return 0;
+}
+
+/*
+ * hwloc's ranking against the core types: its efficiency is a rank, 0 for
+ * the most energy-efficient kind, higher for more performant ones
+ * (hwloc_cpukinds_get_info), so every kind within the Core CPUs (0x40)
+ * must rank above every kind within the Atom CPUs (0x20).  hwloc kinds
+ * that split the CPUs as CPUID.1AH does but rank them the other way round
+ * disagree as much as a wrong CoreType.  Nothing to compare where hwloc
+ * could not rank (efficiency -1).
+ */
+static int kinds_check_rank(struct kinds_check *c)
+{
+	char core[256], atom[256];
+
+	if (c->unranked)
+		return 0;
+	for (unsigned p = 0; p < c->ngroups; p++) {
+		if (c->core_type[p] != CORE_TYPE_INTEL_CORE)
+			continue;
+		for (unsigned e = 0; e < c->ngroups; e++) {
+			if (c->core_type[e] != CORE_TYPE_INTEL_ATOM || c->lo_eff[p] > c->hi_eff[e])
+				continue;
+			hwloc_bitmap_list_snprintf(core, sizeof(core), c->ours[p]);
+			hwloc_bitmap_list_snprintf(atom, sizeof(atom), c->ours[e]);
+			snprintf(c->why, c->n, "hwloc ranks the %s kind (cpus %s, efficiency %d) at "
+				 "or above the %s kind (cpus %s, efficiency %d), but CPUID.1AH gives "
+				 "them core types 0x%02x and 0x%02x", c->name[e], atom, c->hi_eff[e],
+				 c->name[p], core, c->lo_eff[p], c->core_type[e], c->core_type[p]);
+			return -EPROTO;
+		}
+	}
 	return 0;
 }
 
@@ -309,8 +354,11 @@ int cpu_topo_check_kinds(hwloc_topology_t topo, const struct cpu_info *ci, char 
 		c.why[0] = '\0';
 	if (nr < 0)
 		return errno ? -errno : -EINVAL;
-	if (nr == 0 && ci->nkinds <= 1)
-		return 0; /* hwloc knows no kinds; nor does CPUID */
+	/* hwloc knows no kinds: nor does CPUID, or hwloc cannot tell (a
+	 * kernel or hwloc too old for this hybrid part); CPUID.1AH decides
+	 * alone, and that is no disagreement. */
+	if (nr == 0 && (ci->nkinds <= 1 || ci->hybrid))
+		return 0;
 	if (nr == 0) {
 		snprintf(c.why, c.n, "hwloc reports no CPU kinds, but CPUID leaf 0x1A gives %u "
 			 "core kinds", ci->nkinds);
@@ -321,6 +369,8 @@ int cpu_topo_check_kinds(hwloc_topology_t topo, const struct cpu_info *ci, char 
 		rc = kinds_check_one(&c, (unsigned)h);
 	if (!rc)
 		rc = kinds_check_cover(&c);
+	if (!rc)
+		rc = kinds_check_rank(&c);
 	kinds_check_free(&c);
 	return rc;
 }
