@@ -32,7 +32,9 @@ static void bench_usage(FILE *f)
 "                  first: its cost is subtracted from the others\n"
 "  --cpu N         measure on OS CPU N (default: a P-core / a core with PERF_METRICS;\n"
 "                  a hybrid part's E-core has none: refused unless --backend tsc)\n"
-"  --backend B     auto (default: rdpmc, else msr, else tsc), rdpmc, msr, tsc\n"
+"  --backend B     auto (default: rdpmc, else msr, else perf, else tsc), rdpmc,\n"
+"                  msr, perf (perf_event's slots + topdown-* group: no root or\n"
+"                  msr module needed), tsc\n"
 "  --reps N        measured repetitions per kernel (default %u)\n"
 "  --warmup N      unmeasured repetitions before them (default %u)\n"
 "  --level L       Top-down level 1 or 2 (default: the highest the CPU has)\n"
@@ -157,7 +159,7 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 			break;
 		case 'b':
 			if (bench_backend_parse(optarg, &o->backend)) {
-				cli_err("bad --backend '%s': expected auto, rdpmc, msr or tsc", optarg);
+				cli_err("bad --backend '%s': expected auto, rdpmc, msr, perf or tsc", optarg);
 				rc = EX_USAGE;
 			}
 			break;

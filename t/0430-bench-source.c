@@ -35,10 +35,10 @@ static void test_table(void)
 {
 	enum bench_backend_id id;
 
-	check_int(source_count(), ==, 3, "three sources registered");
+	check_int(source_count(), ==, 4, "four sources registered");
 	ok(source_at(0) == &source_rdpmc && source_at(1) == &source_msr &&
-	   source_at(2) == &source_tsc && source_at(3) == NULL,
-	   "auto prefers rdpmc, then msr, then tsc");
+	   source_at(2) == &source_perf && source_at(3) == &source_tsc && source_at(4) == NULL,
+	   "auto prefers rdpmc, then msr, then perf, then tsc");
 	ok(source_get(BENCH_BACKEND_AUTO) == NULL, "auto is no source");
 	ok(source_get(BENCH_BACKEND_RDPMC) == &source_rdpmc &&
 	   source_get(BENCH_BACKEND_MSR) == &source_msr &&
@@ -52,10 +52,12 @@ static void test_table(void)
 	ok(bench_backend_parse("rdpmc", &id) == 0 && id == BENCH_BACKEND_RDPMC, "parse rdpmc");
 	ok(bench_backend_parse("msr", &id) == 0 && id == BENCH_BACKEND_MSR, "parse msr");
 	ok(bench_backend_parse("tsc", &id) == 0 && id == BENCH_BACKEND_TSC, "parse tsc");
+	ok(bench_backend_parse("perf", &id) == 0 && id == BENCH_BACKEND_PERF, "parse perf");
+	check_str(bench_backend_name(BENCH_BACKEND_PERF), "perf", "name of perf");
 	id = BENCH_BACKEND_TSC;
-	ok(bench_backend_parse("perf", &id) == -EINVAL && bench_backend_parse("RDPMC", &id) ==
+	ok(bench_backend_parse("perf_event", &id) == -EINVAL && bench_backend_parse("RDPMC", &id) ==
 	   -EINVAL && bench_backend_parse("", &id) == -EINVAL && bench_backend_parse(NULL, &id) ==
-	   -EINVAL && id == BENCH_BACKEND_TSC, "perf, RDPMC, \"\" and NULL refused, id untouched");
+	   -EINVAL && id == BENCH_BACKEND_TSC, "perf_event, RDPMC, \"\" and NULL refused, id untouched");
 	ok(source_rdpmc.topdown && source_rdpmc.writes_msrs && source_msr.topdown &&
 	   source_msr.writes_msrs && !source_tsc.topdown && !source_tsc.writes_msrs,
 	   "rdpmc and msr read Top-down and write MSRs; tsc neither");

@@ -105,7 +105,7 @@ bad "negative repetitions" 64 "bad --reps '-5'" -- bench --backend tsc --reps -5
 bad "absurd repetitions" 64 "bad --reps '99999999999'" -- bench --backend tsc --reps 99999999999
 bad "negative warm-up" 64 "bad --warmup '-1'" -- bench --backend tsc --warmup -1
 bad "unknown kernel" 64 "unknown kernel 'nope' in --kernel" -- bench --kernel nope
-bad "unknown backend" 64 "--backend 'perf'" -- bench --backend perf
+bad "unknown backend" 64 "--backend 'perf_event'" -- bench --backend perf_event
 bad "Top-down level 3" 64 "--level" -- bench --level 3
 
 # --- MSR indices and values --------------------------------------------------
