@@ -40,45 +40,41 @@ static void why_add(char *why, size_t whylen, const char *text)
 	snprintf(why + used, whylen - used, "%s%s", used ? "; " : "", text);
 }
 
-/* -EBUSY (with the reasons) when FC3 or PERF_METRICS is in use, else 0. */
-static int in_use(uint64_t fixed_ctr_ctrl, uint64_t global_ctrl, char *why, size_t whylen)
+/*
+ * -EBUSY (with the reason) when FC3 or PERF_METRICS is in use, else 0.
+ * In use means FC3's field of IA32_FIXED_CTR_CTRL (bits 15:12,
+ * pmu-reference §1.2) is not 0: that field decides whether fixed counter 3
+ * counts, and PERF_METRICS only follows it.  IA32_PERF_GLOBAL_CTRL bits 35
+ * and 48 say nothing about an owner: Linux perf leaves them set on an idle
+ * PMU (intel_pmu_enable_all writes GLOBAL_CTRL = x86_pmu.intel_ctrl, every
+ * counter's enable bit plus bit 48 where PERF_METRICS exists; kernel
+ * arch/x86/events/intel/core.c, pmu-reference §1.3, §5.2), so a rule on
+ * them would refuse every idle Linux machine.
+ */
+static int in_use(uint64_t fixed_ctr_ctrl, char *why, size_t whylen)
 {
 	char buf[96];
-	int rc = 0;
 
 	if (why && whylen)
 		why[0] = '\0';
-	if (fc3_field(fixed_ctr_ctrl)) {
-		snprintf(buf, sizeof(buf), "IA32_FIXED_CTR_CTRL[15:12]=0x%x "
-			 "(fixed counter 3 enabled)", (unsigned)fc3_field(fixed_ctr_ctrl));
-		why_add(why, whylen, buf);
-		rc = -EBUSY;
-	}
-	if (global_ctrl & GLOBAL_CTRL_EN_FIXED3) {
-		why_add(why, whylen, "IA32_PERF_GLOBAL_CTRL bit 35 set "
-			"(fixed counter 3 enabled)");
-		rc = -EBUSY;
-	}
-	if (global_ctrl & GLOBAL_CTRL_EN_PERF_METRICS) {
-		why_add(why, whylen, "IA32_PERF_GLOBAL_CTRL bit 48 set "
-			"(PERF_METRICS enabled)");
-		rc = -EBUSY;
-	}
-	return rc;
+	if (!fc3_field(fixed_ctr_ctrl))
+		return 0;
+	snprintf(buf, sizeof(buf), "IA32_FIXED_CTR_CTRL[15:12]=0x%x (fixed counter 3 enabled)",
+		 (unsigned)fc3_field(fixed_ctr_ctrl));
+	why_add(why, whylen, buf);
+	return -EBUSY;
 }
 
 int pmu_check_in_use(struct msr_dev *dev, unsigned cpu, char *why, size_t whylen)
 {
-	uint64_t fcc, gc;
+	uint64_t fcc;
 	int rc;
 
 	if (why && whylen)
 		why[0] = '\0';
 	rc = msr_read(dev, cpu, IA32_FIXED_CTR_CTRL, &fcc);
 	if (!rc)
-		rc = msr_read(dev, cpu, IA32_PERF_GLOBAL_CTRL, &gc);
-	if (!rc)
-		rc = in_use(fcc, gc, why, whylen);
+		rc = in_use(fcc, why, whylen);
 	return rc;
 }
 
@@ -158,7 +154,7 @@ int pmu_program(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 	rc = save_regs(dev, cpu, &s);
 	if (rc)
 		return rc;
-	rc = in_use(s.fixed_ctr_ctrl, s.global_ctrl, why, whylen);
+	rc = in_use(s.fixed_ctr_ctrl, why, whylen);
 	if (rc && !cfg->force)
 		return rc;
 	/* On disk before the first write, or nothing is written. */

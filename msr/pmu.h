@@ -75,11 +75,15 @@ struct pmu_config {
 
 /*
  * pmu_check_in_use - is FC3 or PERF_METRICS already in use on @cpu?
- * Reads IA32_FIXED_CTR_CTRL and IA32_PERF_GLOBAL_CTRL only (no write).
- * Returns 0 when free, -EBUSY when the FC3 field of IA32_FIXED_CTR_CTRL is
- * non-zero or GLOBAL_CTRL bit 35 or 48 is set (then @why, if not NULL,
+ * Reads IA32_FIXED_CTR_CTRL only (no write).
+ * Returns 0 when free, -EBUSY when the FC3 field of IA32_FIXED_CTR_CTRL
+ * (bits 15:12, pmu-reference §1.2) is non-zero (then @why, if not NULL,
  * receives e.g. "IA32_FIXED_CTR_CTRL[15:12]=0x3 (fixed counter 3 enabled)"),
- * or -errno from msr_read.
+ * or -errno from msr_read.  IA32_PERF_GLOBAL_CTRL bits 35 and 48 are no
+ * sign of an owner: Linux perf leaves them set on an idle PMU
+ * (intel_pmu_enable_all writes GLOBAL_CTRL = x86_pmu.intel_ctrl, every
+ * counter's enable bit and bit 48; kernel arch/x86/events/intel/core.c,
+ * pmu-reference §1.3, §5.2).
  */
 int pmu_check_in_use(struct msr_dev *dev, unsigned cpu, char *why, size_t whylen);
 
@@ -195,14 +199,16 @@ enum pmu_owner {
 };
 
 struct pmu_owner_report {
-	bool busy;             /* what baretma takes is in use: the FC3 field,
-				* GLOBAL_CTRL bit 35 or 48, or INUSE bit 35 */
+	bool busy;             /* what baretma takes is in use: the FC3 field or
+				* INUSE bit 35 (never GLOBAL_CTRL: perf's idle
+				* enable mask has bits 35 and 48, §5.2) */
 	enum pmu_owner owner;  /* likely owner (of the busy part, else of the rest) */
 	bool watchdog_fc1;     /* nmi_watchdog=1 and FC1's field enabled: the NMI
 				* watchdog's cycles event (pmu-reference §5.1) */
 	bool inuse_read;       /* IA32_PERF_GLOBAL_INUSE was read */
 	bool inuse_unread;     /* ... it should have been (version >= 4) and could not */
-	uint64_t fixed_ctr_ctrl, global_ctrl, inuse;
+	uint64_t fixed_ctr_ctrl, global_ctrl, inuse; /* as read; global_ctrl for
+				* information only (it decides nothing) */
 	uint32_t fixed_used;   /* bit i: FCi's field (IA32_FIXED_CTR_CTRL[4i+3:4i]) != 0 */
 	uint32_t evtsel_en;    /* bit x: IA32_PERFEVTSELx EN (bit 22) set */
 	uint32_t evtsel_int;   /* bit x: INT (bit 20) set */
@@ -226,7 +232,9 @@ struct pmu_owner_report {
 /*
  * pmu_check_owner - who is using the PMU of @cpu, before baretma touches
  * it (pmu-reference §5.4 checklist, PCM's PMUinUse).  Reads, never writes:
- * IA32_FIXED_CTR_CTRL (every field), IA32_PERF_GLOBAL_CTRL (bits 35, 48),
+ * IA32_FIXED_CTR_CTRL (every field), IA32_PERF_GLOBAL_CTRL (kept in @r for
+ * information only: Linux perf leaves bits 35 and 48 set on an idle PMU,
+ * so they make nothing busy; pmu-reference §1.3, §5.2),
  * IA32_PERFEVTSELx for x < q->gp_counters (EN, INT, event code), and
  * IA32_PERF_GLOBAL_INUSE when q->version >= 4 (bit i: PERFEVTSELi event
  * != 0, bit 32+i: FCi enabled, bit 63: a PMI armed; pmu-reference §1.9).
@@ -235,8 +243,9 @@ struct pmu_owner_report {
  * recorded (evtsel_unread, inuse_unread, unread_err) and the rest is still
  * read: a check that could not be made is not a pass.
  * Returns 0 (the whole checklist was read and nothing baretma takes is in
- * use; @r may still list others), -EBUSY (@r->busy_why, @r->owner_text say
- * what and who; also when some registers could not be read), -ENODATA
+ * use - the FC3 field and INUSE bit 35 clear; @r may still list others),
+ * -EBUSY (@r->busy_why, @r->owner_text say what and who; also when some
+ * registers could not be read), -ENODATA
  * (nothing seen in use, but some registers of the checklist could not be
  * read: whether perf or another tool uses the PMU is unknown), or -errno
  * from reading IA32_FIXED_CTR_CTRL / IA32_PERF_GLOBAL_CTRL (or another

@@ -5,10 +5,21 @@
  * The checklist is pmu-reference §5.4 (after PCM's PMUinUse, §5.3):
  * IA32_PERF_GLOBAL_INUSE on arch perfmon v4+ (§1.9), every PERFEVTSELx
  * (EN, INT, event code: §1.7), every IA32_FIXED_CTR_CTRL field (§1.2),
- * IA32_PERF_GLOBAL_CTRL bits 35 and 48 (§1.3), and the NMI watchdog, a
- * perf event that normally sits on fixed counter 1 with its PMI bit set
- * (§5.1).  Only FC3 and PERF_METRICS are baretma's; everything else in use
- * is reported for information and left as it is.
+ * and the NMI watchdog, a perf event that normally sits on fixed counter 1
+ * with its PMI bit set (§5.1).  Only FC3 and PERF_METRICS are baretma's;
+ * everything else in use is reported for information and left as it is.
+ *
+ * FC3 (and PERF_METRICS, which follows it) is in use when its
+ * IA32_FIXED_CTR_CTRL field (bits 15:12) is not 0 or INUSE bit 35 is set
+ * (the CPU's own view of that field).  IA32_PERF_GLOBAL_CTRL is read and
+ * kept in the report (r->global_ctrl) but decides nothing: its bits 35 and
+ * 48 are the kernel's enable mask, set on an idle PMU too - Linux perf's
+ * intel_pmu_enable_all writes GLOBAL_CTRL = x86_pmu.intel_ctrl &
+ * ~guest_mask, and intel_ctrl holds every GP counter's bit, every fixed
+ * counter's bit << 32 and bit 48 where PERF_METRICS exists (kernel
+ * arch/x86/events/intel/core.c intel_pmu_init / intel_pmu_enable_all;
+ * pmu-reference §1.3, §5.2).  PCM's PMUinUse does not look at it either
+ * (§5.3).
  *
  * Naming the owner is a guess from what can be seen, and says so:
  *   - a baretma journal holding the CPU names that run;
@@ -114,7 +125,8 @@ static int read_regs(struct msr_dev *dev, unsigned cpu, const struct pmu_owner_q
 	return r->inuse_unread ? 0 : rc;
 }
 
-/* FC3 and PERF_METRICS: what baretma takes. */
+/* FC3 and PERF_METRICS: what baretma takes.  The FC3 field or INUSE bit 35
+ * only; GLOBAL_CTRL bits 35/48 are perf's idle enable mask (header, §5.2). */
 static void check_busy(struct pmu_owner_report *r)
 {
 	uint64_t f3 = field_of(r->fixed_ctr_ctrl, FIXED_CTR3_IDX);
@@ -125,12 +137,6 @@ static void check_busy(struct pmu_owner_report *r)
 			 "enabled)", (unsigned)f3);
 		add(r->busy_why, sizeof(r->busy_why), "; ", buf);
 	}
-	if (r->global_ctrl & GLOBAL_CTRL_EN_FIXED3)
-		add(r->busy_why, sizeof(r->busy_why), "; ", "IA32_PERF_GLOBAL_CTRL bit 35 set "
-		    "(fixed counter 3 enabled)");
-	if (r->global_ctrl & GLOBAL_CTRL_EN_PERF_METRICS)
-		add(r->busy_why, sizeof(r->busy_why), "; ", "IA32_PERF_GLOBAL_CTRL bit 48 set "
-		    "(PERF_METRICS enabled)");
 	if (r->inuse_read && (r->inuse & (1ull << GLOBAL_FIXED_BIT(FIXED_CTR3_IDX))))
 		add(r->busy_why, sizeof(r->busy_why), "; ", "IA32_PERF_GLOBAL_INUSE bit 35 set "
 		    "(fixed counter 3 in use)");

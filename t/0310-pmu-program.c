@@ -223,6 +223,39 @@ static void busy_case(const char *text, const char *want, const char *name)
 	msr_close(dev);
 }
 
+/*
+ * A fixture with the FC3 field clear and IA32_PERF_GLOBAL_CTRL = @gc (as
+ * in the text) is free: 0, an empty why, and pmu_program runs the whole
+ * pmu.h sequence on it: FIXED_CTR_CTRL = (0x333 & ~0xf000) | 0x3000 = 0x3333,
+ * reset MSR = bit 35 | bit 48 = 0x1000800000000, and GLOBAL_CTRL =
+ * @gc | bit 35 | bit 48, which is 0x1000f0000000f for every @gc used here
+ * (each is a subset of it with 0xf | 0x7 << 32 set).
+ */
+static void free_case(const char *text, const char *gc, const char *name)
+{
+	struct pmu_saved s;
+	char why[256] = "x", rd[64];
+	struct msr_dev *dev = setup(text);
+
+	check_int(pmu_check_in_use(dev, 0, why, sizeof(why)), ==, 0, name);
+	check_str(why, "", "check_in_use: no reason");
+	check_int(pmu_program(dev, 0, &icl_cfg, &s, why, sizeof(why)), ==, 0, name);
+	check_str(why, "", "program: no reason");
+	snprintf(rd, sizeof(rd), "rd 0 0x38f %s\n", gc);
+	ok(strstr(trace_lines("rd"), rd) != NULL, "GLOBAL_CTRL read as %s", gc);
+	check_str(trace_lines("wr"),
+		  "wr 0 0x38f 0x0\n"
+		  "wr 0 0x38d 0x3333\n"
+		  "wr 0 0x30c 0x0\n"
+		  "wr 0 0x329 0x0\n"
+		  "wr 0 0x390 0x1000800000000\n"
+		  "wr 0 0x38f 0x1000f0000000f\n",
+		  "free: the whole program sequence");
+	check_int(pmu_restore(dev, &s), ==, 0, "restore");
+	check_str(get_file(state), text, "free: original bytes back");
+	msr_close(dev);
+}
+
 static void test_busy_and_force(void)
 {
 	struct pmu_config cfg = icl_cfg;
@@ -237,10 +270,18 @@ static void test_busy_and_force(void)
 		  "IA32_FIXED_CTR_CTRL[15:12]=0x3", "FC3 field 0x3: busy");
 	busy_case(t_edit(icl_text, "0 0x38d 0x333\n", "0 0x38d 0x8333\n"),
 		  "IA32_FIXED_CTR_CTRL[15:12]=0x8", "FC3 field PMI only: busy");
-	busy_case(t_edit(icl_text, "0 0x38f 0x70000000f\n", "0 0x38f 0xf0000000f\n"),
-		  "bit 35", "GLOBAL_CTRL bit 35: busy");
-	busy_case(t_edit(icl_text, "0 0x38f 0x70000000f\n", "0 0x38f 0x100070000000f\n"),
-		  "bit 48", "GLOBAL_CTRL bit 48: busy");
+	/* IA32_PERF_GLOBAL_CTRL bits 35 and 48 with the FC3 field clear are no
+	 * owner: perf's intel_pmu_enable_all leaves them set on an idle PMU
+	 * (pmu-reference §1.3, §5.2). */
+	free_case(t_edit(icl_text, "0 0x38f 0x70000000f\n", "0 0x38f 0xf0000000f\n"),
+		  "0xf0000000f", "GLOBAL_CTRL bit 35 alone: free");
+	free_case(t_edit(icl_text, "0 0x38f 0x70000000f\n", "0 0x38f 0x100070000000f\n"),
+		  "0x100070000000f", "GLOBAL_CTRL bit 48 alone: free");
+	/* The kernel's intel_ctrl on this 4-GP, 4-fixed Ice Lake:
+	 * 0xf | 0xf << 32 | 1 << 48 = 0xf + 0xf00000000 + 0x1000000000000
+	 * = 0x1000f0000000f; programming ORs in bits 35 and 48, already set. */
+	free_case(t_edit(icl_text, "0 0x38f 0x70000000f\n", "0 0x38f 0x1000f0000000f\n"),
+		  "0x1000f0000000f", "GLOBAL_CTRL = perf's idle intel_ctrl: free");
 
 	/* Someone else's topdown setup: FC3 field 0x2, bits 35 and 48 on. */
 	taken = t_edit(icl_text, "0 0x38d 0x333\n", "0 0x38d 0x2333\n");
@@ -248,7 +289,8 @@ static void test_busy_and_force(void)
 	dev = setup(taken);
 	cfg.force = true;
 	check_int(pmu_program(dev, 0, &cfg, &s, why, sizeof(why)), ==, 0, "force takes over");
-	ok(strstr(why, "bit 35") != NULL, "force still reports why it was busy");
+	check_str(why, "IA32_FIXED_CTR_CTRL[15:12]=0x2 (fixed counter 3 enabled)",
+		  "force still reports why it was busy (the FC3 field; GLOBAL_CTRL is no reason)");
 	/* FIXED_CTR_CTRL = (0x2333 & ~0xf000) | 0x3000 = 0x3333;
 	 * GLOBAL_CTRL = 0x1000f0000000f | bit 35 | bit 48 = 0x1000f0000000f */
 	check_str(trace_lines("wr"),
@@ -659,9 +701,16 @@ static void test_owner(void)
 	check_str(r.busy_why, "IA32_FIXED_CTR_CTRL[15:12]=0x3 (fixed counter 3 enabled)", "busy: why");
 	ok(strstr(r.owner_text, "firmware or another tool") != NULL, "FC3 alone: firmware or another tool");
 
+	/* GLOBAL_CTRL bit 48 (or 35) with the FC3 field and INUSE bit 35 clear
+	 * is perf's idle enable mask, not an owner (pmu-reference §1.3, §5.2). */
 	check_int(owner_case(t_edit(own_text, "0x38f 0x70000000f", "0x38f 0x100070000000f"), &q, &r),
-		  ==, -EBUSY, "GLOBAL_CTRL bit 48: -EBUSY");
-	check_str(r.busy_why, "IA32_PERF_GLOBAL_CTRL bit 48 set (PERF_METRICS enabled)", "bit 48: why");
+		  ==, 0, "GLOBAL_CTRL bit 48, FC3 field clear: 0");
+	ok(!r.busy, "bit 48 alone: not busy");
+	check_str(r.busy_why, "", "bit 48 alone: no reason");
+	check_u64(r.global_ctrl, ==, 0x100070000000full, "bit 48 alone: GLOBAL_CTRL kept in the report");
+	check_int(owner_case(t_edit(own_text, "0x38f 0x70000000f", "0x38f 0xf0000000f"), &q, &r),
+		  ==, 0, "GLOBAL_CTRL bit 35, FC3 field clear: 0");
+	ok(!r.busy && !r.busy_why[0], "bit 35 alone: not busy, no reason");
 
 	/* PERFEVTSEL0 = EN (1<<22) | INT (1<<20) | OS (1<<17) | USR (1<<16) | event 0x3c
 	 * = 0x400000 + 0x100000 + 0x20000 + 0x10000 + 0x3c = 0x53003c */
@@ -830,6 +879,65 @@ static void test_reset_frozen(void)
 	msr_close(dev);
 }
 
+/*
+ * An idle Linux Sapphire Rapids core as perf leaves it: 8 GP counters and
+ * 4 fixed counters, nothing scheduled, so every PERFEVTSELx and
+ * IA32_FIXED_CTR_CTRL are 0, but IA32_PERF_GLOBAL_CTRL holds the kernel's
+ * enable mask x86_pmu.intel_ctrl (intel_pmu_enable_all writes intel_ctrl &
+ * ~guest_mask; kernel arch/x86/events/intel/core.c intel_pmu_init;
+ * pmu-reference §1.3, §5.2), worked out by hand:
+ *   GP0-7  0xff
+ *   FC0-3  0xf << 32 = 0xf00000000
+ *   bit 48 (PERF_METRICS) 1 << 48 = 0x1000000000000
+ *   sum    0x1000f000000ff
+ * Whether FC3 counts is its IA32_FIXED_CTR_CTRL field's business (§1.2),
+ * and INUSE bit 35 its mirror (§1.9); GLOBAL_CTRL alone is no owner.
+ */
+static const char spr_idle_text[] =
+	"0 0x186 0x0\n0 0x187 0x0\n0 0x188 0x0\n0 0x189 0x0\n"
+	"0 0x18a 0x0\n0 0x18b 0x0\n0 0x18c 0x0\n0 0x18d 0x0\n"
+	"0 0x30c 0x0\n0 0x329 0x0\n0 0x38d 0x0\n0 0x38e 0x0\n"
+	"0 0x38f 0x1000f000000ff\n0 0x392 0x0\n";
+
+static void test_owner_perf_idle(void)
+{
+	struct pmu_owner_query q = { .version = 5, .gp_counters = 8, .nmi_watchdog = 0 };
+	struct pmu_owner_report r;
+
+	check_int(owner_case(spr_idle_text, &q, &r), ==, 0,
+		  "SPR idle under perf (GLOBAL_CTRL 0x1000f000000ff, FIXED_CTR_CTRL 0, INUSE 0): 0");
+	ok(!r.busy, "perf's idle enable mask: not busy");
+	check_str(r.busy_why, "", "idle: no reason");
+	check_u64(r.global_ctrl, ==, 0x1000f000000ffull, "idle: GLOBAL_CTRL read and kept");
+	ok(r.inuse_read && r.fixed_used == 0 && !r.evtsel_en && !r.evtsel_event,
+	   "idle: INUSE read, no fixed field, no PERFEVTSELx in use");
+	ok(strstr(trace_lines("rd"), "rd 0 0x18d ") != NULL, "PERFEVTSEL7 read (gp_counters 8)");
+	check_str(r.others, "", "idle: nothing else in use");
+	ok(r.owner == PMU_OWNER_NONE && !r.owner_text[0], "idle: no owner named");
+
+	/* FC3 field = EN_OS | EN_USR = 0x3 << 12 = 0x3000 */
+	check_int(owner_case(t_edit(spr_idle_text, "0x38d 0x0", "0x38d 0x3000"), &q, &r), ==, -EBUSY,
+		  "same GLOBAL_CTRL, FIXED_CTR_CTRL 0x3000: -EBUSY");
+	ok(r.busy && r.fixed_used == 1u << 3, "FC3 field set: busy, FC3 used");
+	check_str(r.busy_why, "IA32_FIXED_CTR_CTRL[15:12]=0x3 (fixed counter 3 enabled)",
+		  "FC3 field: why names IA32_FIXED_CTR_CTRL[15:12], not GLOBAL_CTRL");
+
+	/* INUSE bit 35 = 32 + 3 = 0x800000000, the FC3 field clear (§1.9) */
+	check_int(owner_case(t_edit(spr_idle_text, "0x392 0x0", "0x392 0x800000000"), &q, &r), ==,
+		  -EBUSY, "same GLOBAL_CTRL, INUSE bit 35, FC3 field clear: -EBUSY");
+	check_str(r.busy_why, "IA32_PERF_GLOBAL_INUSE bit 35 set (fixed counter 3 in use)",
+		  "INUSE bit 35: why");
+
+	/* The NMI watchdog's cycles event on FC1 (field 0xb: OS, USR, PMI;
+	 * §5.1) and INUSE bits 33 and 63 (FC1 in use, a PMI armed):
+	 * 0x200000000 + 0x8000000000000000 = 0x8000000200000000. */
+	q.nmi_watchdog = 1;
+	check_int(owner_case(t_edit(t_edit(spr_idle_text, "0x38d 0x0", "0x38d 0xb0"), "0x392 0x0",
+				    "0x392 0x8000000200000000"), &q, &r), ==, 0,
+		  "idle but for the NMI watchdog, GLOBAL_CTRL = intel_ctrl: 0");
+	ok(!r.busy && !r.busy_why[0], "watchdog + intel_ctrl: not busy");
+}
+
 int main(void)
 {
 	t_scratch(dir, "0310");
@@ -851,6 +959,7 @@ int main(void)
 	test_journaled();
 	test_verify();
 	test_owner();
+	test_owner_perf_idle();
 	test_reset_frozen();
 	if (t_rm_rf(dir))
 		printf("# could not remove %s\n", dir);

@@ -1,8 +1,10 @@
 #!/bin/sh
 # t/0385-guard-owner.sh - who owns the PMU, before anything is written
-# (pmu-reference §5.4 checklist, §1.9 INUSE): fixed counter 3's field,
-# GLOBAL_CTRL bit 48 or INUSE bit 35 in use is refused (75) naming the
-# likely owner, state file unchanged, nothing written; PERFEVTSEL0 enabled
+# (pmu-reference §5.4 checklist, §1.9 INUSE): fixed counter 3's field or
+# INUSE bit 35 in use is refused (75) naming the likely owner, state file
+# unchanged, nothing written; IA32_PERF_GLOBAL_CTRL bits 35/48 with the
+# field clear are perf's idle enable mask (§1.3, §5.2), not an owner, and
+# the run goes on; PERFEVTSEL0 enabled
 # and the NMI watchdog's fixed counter 1 are information; a crashed run's
 # journal is named as the owner under --force; a CPUID dump with a real
 # MSR device is refused (64).  Fixture: t/guard-fixture.sh.
@@ -11,11 +13,13 @@
 
 is "$VER:$GP:$NCPU" "5:8:8" "dump: arch perfmon v5 (INUSE exists, v4+), 8 GP counters, 8 CPUs (INDEX.tsv)"
 
-# refused NAME FROM TO WANT: cpu 1's line FROM made TO; bench is refused.
+# refused NAME FROM TO WANT [FROM2 TO2]: cpu 1's line FROM made TO (and
+# FROM2 made TO2); bench is refused.
 refused() {
 	fixture
 	printf '0\n' >"$WD"
 	edit "$2" "$3"
+	[ -z "$5" ] || edit "$5" "$6"
 	: >"$tmp/trace"
 	out=$(BARETMA_MSR_TRACE=$tmp/trace "$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 \
 		--backend msr --kernel retire-light --reps 3 2>&1); rc=$?
@@ -27,8 +31,37 @@ refused() {
 
 refused "FC3 field 0x3" "1 0x38d 0x333" "1 0x38d 0x3333" \
 	"cpu 1: fixed counter 3 / PERF_METRICS in use: IA32_FIXED_CTR_CTRL\[15:12\]=0x3 \(fixed counter 3 enabled\); likely owner: firmware or another tool \(no sign of perf"
-refused "GLOBAL_CTRL bit 48" "1 0x38f 0x70000000f" "1 0x38f 0x100070000000f" \
-	"IA32_PERF_GLOBAL_CTRL bit 48 set \(PERF_METRICS enabled\); likely owner: firmware or another tool"
+# The kernel's enable mask on this dump's CPU (8 GP counters, 4 fixed,
+# PERF_METRICS): intel_pmu_enable_all writes GLOBAL_CTRL = intel_ctrl on an
+# idle PMU (pmu-reference §1.3, §5.2), by hand
+# 0xff | 0xf << 32 | 1 << 48 = 0xff + 0xf00000000 + 0x1000000000000 = 0x1000f000000ff.
+# With fixed counter 3's field set it is still refused, for the field.
+refused "FC3 field 0x3 under perf's idle GLOBAL_CTRL" "1 0x38f 0x70000000f" "1 0x38f 0x1000f000000ff" \
+	"cpu 1: fixed counter 3 / PERF_METRICS in use: IA32_FIXED_CTR_CTRL\[15:12\]=0x3 \(fixed counter 3 enabled\); likely owner" \
+	"1 0x38d 0x333" "1 0x38d 0x3333"
+
+# accepted NAME GC PROG: cpu 1's IA32_PERF_GLOBAL_CTRL made GC (FC3 field
+# clear, INUSE 0): bench runs (exit 0) without --force, programs
+# GLOBAL_CTRL = GC | 1<<35 | 1<<48 = PROG (msr/pmu.h step 6; the frozen
+# resets between repetitions write it again) and puts GC back last.
+accepted() {
+	fixture
+	printf '0\n' >"$WD"
+	edit "1 0x38f 0x70000000f" "1 0x38f $2"
+	: >"$tmp/trace"
+	out=$(BARETMA_MSR_TRACE=$tmp/trace "$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 \
+		--backend msr --kernel retire-light --reps 3 2>&1 >/dev/null); rc=$?
+	is "$rc" 0 "$1: not in use, the run goes on (exit 0)"
+	unlike "$out" "in use: |IA32_PERF_GLOBAL_CTRL bit|taking over" "$1: no refusal, no reason, no takeover"
+	is "$(grep '^wr 1 0x38f ' "$tmp/trace" | sed -n '1p;2p;$p' | tr '\n' ';')" \
+		"wr 1 0x38f 0x0;wr 1 0x38f $3;wr 1 0x38f $2;" \
+		"$1: GLOBAL_CTRL frozen, programmed to $3, $2 put back last"
+	is "$(same "$tmp/state" "$tmp/orig"):$(journals)" "0:" "$1: state file as found, no journal"
+}
+# 0x100070000000f | 0x800000000 (bit 35) = 0x1000f0000000f
+accepted "GLOBAL_CTRL bit 48 alone (FC3 field clear)" 0x100070000000f 0x1000f0000000f
+# 0x1000f000000ff already has bits 35 and 48: programmed as found
+accepted "GLOBAL_CTRL = perf's idle intel_ctrl 0x1000f000000ff" 0x1000f000000ff 0x1000f000000ff
 # INUSE bit 32+3 = 35 (0x800000000): fixed counter 3 in use (pmu-reference §1.9)
 refused "INUSE bit 35" "1 0x392 0x0" "1 0x392 0x800000000" \
 	"IA32_PERF_GLOBAL_INUSE bit 35 set \(fixed counter 3 in use\)"
