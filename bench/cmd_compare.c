@@ -1,0 +1,204 @@
+/*
+ * bench/cmd_compare.c - "baretma compare": the raw path against perf_event
+ * (bench/compare.h), parsed and printed; the run guarded as bench's is.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/cli_cmd.h"
+#include "bench/compare.h"
+
+struct compare_cmd {
+	struct compare_options o;
+	bool json;
+};
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f,
+"usage: baretma compare [--kernel LIST] [--cpu N] [--pairs N] [--reps N]\n"
+"                       [--level 1|2] [--user-only] [--force] [--wait]\n"
+"                       [--cpuid-dump FILE] [--json]\n"
+"Measures each kernel with the raw path (rdpmc, else msr) and with perf_event\n"
+"(the kernel's slots + topdown-* group) on the same CPU, in alternating blocks,\n"
+"never both at once (each raw block checks that nobody holds fixed counter 3\n"
+"and PERF_METRICS, programs them and puts them back), and compares.\n"
+"  --kernel LIST  comma-separated kernels (default: all; see baretma bench --help)\n"
+"  --cpu N        OS CPU (default: chosen as bench does)\n"
+"  --pairs N      blocks per side, %u to 1000 (default %u: the sign-test 95%%\n"
+"                 interval needs at least %u)\n"
+"  --reps N       repetitions per kernel per block (default %u)\n"
+"  --level 1|2    Top-down level (default: the highest both sides read)\n"
+"  --user-only    count at CPL > 0 only, on both sides (exclude_kernel for perf)\n"
+"  --force        take over fixed counter 3 / PERF_METRICS found in use\n"
+"  --wait         wait for another baretma run on the CPU instead of refusing\n"
+"  --cpuid-dump FILE  the CPUs of a CPUID dump (a dry run needs BARETMA_MSR=\n"
+"                 state:FILE or sim:PROFILE and BARETMA_PERF=sim:PROFILE)\n"
+"  --json         one JSON document (schema baretma-compare/1)\n"
+"\n"
+"Per kernel and tma_* metric: each side's median of its block medians, the\n"
+"difference raw - perf (median of the paired differences) with its 95%%\n"
+"sign-test interval, the tolerance (both 8-bit quantisation bounds plus each\n"
+"side's noise: half its own 95%% interval), and the verdict: DISAGREE when the\n"
+"whole interval lies beyond the tolerance, else agree.  Also the cost of one\n"
+"reading on each path (the empty bracket, TSC ticks).\n"
+"\n"
+"exit status: 0 every metric agrees, 1 some metric DISAGREEs (as cmp), 64 usage,\n"
+"  65 bad data, 66 a dump not found, 69 a side cannot measure here (the reason is\n"
+"  said) or a metric could not be compared, 75 busy (another run; counters\n"
+"  in use), 77 no permission\n",
+		COMPARE_MIN_PAIRS, COMPARE_DEFAULT_PAIRS, COMPARE_MIN_PAIRS, COMPARE_DEFAULT_REPS);
+}
+
+static int parse_count(const char *opt, const char *s, unsigned min, unsigned max,
+		       unsigned *out)
+{
+	uint64_t v;
+
+	if (cli_parse_u64(s, &v) || v < min || v > max) {
+		cli_err("bad %s '%s': expected a whole number from %u to %u", opt, s, min, max);
+		return EX_USAGE;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_opt(int c, struct compare_cmd *cc, struct cli_ctx *ctx)
+{
+	struct compare_options *o = &cc->o;
+	unsigned v;
+	int rc = 0;
+
+	switch (c) {
+	case 'k': o->kernels = optarg; break;
+	case 'c':
+		if (!(rc = parse_count("--cpu", optarg, 0, CPU_MAX_CPUS - 1, &v)))
+			o->cpu = (int)v;
+		break;
+	case 'p': rc = parse_count("--pairs", optarg, COMPARE_MIN_PAIRS, 1000, &o->pairs); break;
+	case 'r': rc = parse_count("--reps", optarg, 1, BENCH_MAX_REPS, &o->reps); break;
+	case 'l':
+		if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
+			cli_err("bad --level '%s': Top-down level 1 or 2", optarg);
+			return EX_USAGE;
+		}
+		o->level = optarg[0] - '0';
+		break;
+	case 'u': o->user_only = true; break;
+	case 'F': ctx->run.force = o->force = true; break;
+	case 'W': ctx->run.wait = true; break;
+	case 'd': ctx->dump = optarg; break;
+	case 'j': cc->json = true; break;
+	case 'h': compare_usage(stdout); return CLI_HELP_SHOWN;
+	default: return EX_USAGE;
+	}
+	return rc;
+}
+
+static int compare_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
+{
+	static const struct option lopts[] = {
+		{ "kernel", required_argument, NULL, 'k' }, { "cpu", required_argument, NULL, 'c' },
+		{ "pairs", required_argument, NULL, 'p' }, { "reps", required_argument, NULL, 'r' },
+		{ "level", required_argument, NULL, 'l' }, { "user-only", no_argument, NULL, 'u' },
+		{ "force", no_argument, NULL, 'F' }, { "wait", no_argument, NULL, 'W' },
+		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	struct compare_cmd *cc = opts;
+	int c, rc = 0;
+
+	cc->o = (struct compare_options){ .cpu = -1, .pairs = COMPARE_DEFAULT_PAIRS,
+					  .reps = COMPARE_DEFAULT_REPS };
+	cli_getopt_reset();
+	while (!rc && (c = cli_getopt("compare", argc, argv, "k:c:p:r:l:uFd:jh", lopts)) != -1)
+		rc = parse_opt(c, cc, ctx);
+	if (!rc && optind < argc)
+		rc = cli_usage_err("compare", "unexpected argument '%s'", argv[optind]);
+	for (const char *t = cc->o.kernels; !rc && t && *t; ) {
+		char name[64];
+		size_t n = strcspn(t, ",");
+
+		snprintf(name, sizeof(name), "%.*s", (int)(n < 63 ? n : 63), t);
+		if (!n || !bench_kernel_find(name)) {
+			cli_err("unknown kernel '%s' in --kernel (try: baretma bench --help for "
+				"the list)", name);
+			rc = EX_USAGE;
+		}
+		t += n + (t[n] == ',');
+	}
+	return rc;
+}
+
+/* The raw blocks write MSRs: the whole comparison runs inside one guard
+ * (locks, journal, settings), held through a session of the raw path. */
+static int run_guarded(struct compare_cmd *cc, struct cli_ctx *ctx, struct compare_result *res)
+{
+	struct bench_options bo = { .cpu = (int)res->cpu_used, .backend = res->raw_backend,
+				    .reps = 1, .level = res->level, .force = cc->o.force,
+				    .user_only = cc->o.user_only, .machine = cc->o.machine };
+	struct bench_session *s = NULL;
+	struct bench_result r;
+	int st, rc = bench_open(&bo, &r, &s);
+
+	if (rc) {
+		cli_err("compare on cpu %u: %s", res->cpu_used,
+			r.avail.reason[0] ? r.avail.reason : strerror(-rc));
+		st = cli_exit_for_errno(rc);
+	} else if (!(st = cli_refuse_dump_device("compare", cc->o.machine, bench_session_dev(s)))) {
+		st = cli_run_start(&ctx->run, bench_session_dev(s), &r.cpu, &res->cpu_used, 1, true,
+				   JOURNAL_RUN, cc->o.user_only);
+		if (!st && (rc = compare_measure(&cc->o, res))) {
+			cli_err("compare: %s", res->reason[0] ? res->reason : strerror(-rc));
+			st = rc == -EBUSY ? EX_TEMPFAIL : cli_exit_for_errno(rc);
+		}
+		st = cli_run_finish(&ctx->run, st, false);
+	}
+	bench_close(s);
+	bench_result_free(&r);
+	return st;
+}
+
+static int compare_run_cmd(void *opts, struct cli_ctx *ctx)
+{
+	struct compare_cmd *cc = opts;
+	struct compare_result res;
+	int rc, st;
+
+	cc->o.machine = ctx->machine;
+	rc = compare_prepare(&cc->o, &res);
+	if (rc) {
+		cli_err("cannot compare: %s", res.reason[0] ? res.reason : strerror(-rc));
+		st = rc == -ENODEV ? EX_UNAVAILABLE : rc == -EINVAL ? EX_USAGE
+							    : cli_exit_for_errno(rc);
+	} else if (!(st = run_guarded(cc, ctx, &res))) {
+		if (cc->json) {
+			json_t *doc = compare_to_json(&res);
+
+			st = doc ? 0 : EX_SOFTWARE;
+			if (doc)
+				json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+			if (doc)
+				fputc('\n', stdout);
+			json_decref(doc);
+		} else {
+			compare_print_table(stdout, &res);
+		}
+		if (!st && res.na && !res.disagree)
+			cli_err("%u metric%s could not be compared: fewer than %u pairs of blocks "
+				"with numbers (see raw_invalid / perf_invalid)", res.na,
+				res.na == 1 ? "" : "s", COMPARE_MIN_PAIRS);
+		if (!st)
+			st = res.disagree ? 1 : res.na ? EX_UNAVAILABLE : 0;
+	}
+	compare_result_free(&res);
+	return st;
+}
+
+const struct cli_cmd_ops cmd_compare = {
+	.parse = compare_parse, .run = compare_run_cmd, .usage = compare_usage,
+	.opts_size = sizeof(struct compare_cmd),
+};

@@ -1,0 +1,313 @@
+/*
+ * bench/compare.c - `baretma compare`: alternating blocks of the raw path
+ * and of perf_event, and the statistics of bench/compare.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/compare.h"
+
+/* P(Binomial(n, 1/2) <= j). */
+static double binom_cdf(unsigned n, unsigned j)
+{
+	double p = ldexp(1.0, -(int)n), c = 1, sum = 0;
+
+	for (unsigned i = 0; i <= j && i <= n; i++) {
+		sum += c * p;
+		c = c * (n - i) / (i + 1);
+	}
+	return sum;
+}
+
+unsigned compare_sign_k(unsigned n)
+{
+	unsigned k = 0;
+
+	while (k + 1 <= n / 2 && binom_cdf(n, k) <= 0.025)
+		k++;
+	return n >= COMPARE_MIN_PAIRS ? k : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The sign-test interval of the median of @v (sorted in place). */
+static void sign_interval(double *v, unsigned n, double *lo, double *hi)
+{
+	unsigned k = compare_sign_k(n);
+
+	qsort(v, n, sizeof(*v), cmp_double);
+	*lo = k ? v[k - 1] : -INFINITY;
+	*hi = k ? v[n - k] : INFINITY;
+}
+
+void compare_metric_stats(const double *raw, const double *perf, unsigned n,
+			  double raw_bound, double perf_bound, struct compare_metric *out)
+{
+	double r[n ? n : 1], p[n ? n : 1], d[n ? n : 1], lo, hi;
+	unsigned m = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (unsigned i = 0; i < n; i++)
+		if (!isnan(raw[i]) && !isnan(perf[i])) {
+			r[m] = raw[i];
+			p[m] = perf[i];
+			d[m] = raw[i] - perf[i];
+			m++;
+		}
+	out->n = m;
+	out->raw_bound = raw_bound;
+	out->perf_bound = perf_bound;
+	if (!compare_sign_k(m))
+		return; /* COMPARE_NA: too few pairs for a 95 % interval */
+	out->raw = bench_median(r, m);
+	out->perf = bench_median(p, m);
+	out->diff = bench_median(d, m);
+	sign_interval(d, m, &out->lo, &out->hi);
+	sign_interval(r, m, &lo, &hi);
+	out->raw_noise = (hi - lo) / 2;
+	sign_interval(p, m, &lo, &hi);
+	out->perf_noise = (hi - lo) / 2;
+	out->tol = raw_bound + perf_bound + out->raw_noise + out->perf_noise;
+	out->verdict = out->lo > out->tol || out->hi < -out->tol ? COMPARE_DISAGREE
+								 : COMPARE_AGREE;
+}
+
+/* ---------------------------------------------------------------- blocks */
+
+/* The per-block numbers kept: [pair][kernel][metric] medians, bounds. */
+struct blocks {
+	unsigned pairs;
+	size_t nk;
+	double *raw, *perf;          /* pairs * nk * TMA_NMETRICS, NaN: none */
+	double *raw_bound, *perf_bound; /* pairs * nk, points */
+	double *raw_read, *perf_read;   /* pairs: empty bracket TSC ticks */
+};
+
+#define AT(b, p, k, m) ((((size_t)(p) * (b)->nk) + (k)) * TMA_NMETRICS + (m))
+
+static int blocks_alloc(struct blocks *b, unsigned pairs, size_t nk)
+{
+	size_t nm = (size_t)pairs * nk * TMA_NMETRICS, nb = (size_t)pairs * nk;
+
+	b->pairs = pairs;
+	b->nk = nk;
+	b->raw = calloc(nm, sizeof(double));
+	b->perf = calloc(nm, sizeof(double));
+	b->raw_bound = calloc(nb, sizeof(double));
+	b->perf_bound = calloc(nb, sizeof(double));
+	b->raw_read = calloc(pairs, sizeof(double));
+	b->perf_read = calloc(pairs, sizeof(double));
+	return b->raw && b->perf && b->raw_bound && b->perf_bound && b->raw_read &&
+	       b->perf_read ? 0 : -ENOMEM;
+}
+
+static void blocks_free(struct blocks *b)
+{
+	free(b->raw);
+	free(b->perf);
+	free(b->raw_bound);
+	free(b->perf_bound);
+	free(b->raw_read);
+	free(b->perf_read);
+}
+
+static struct bench_options block_options(const struct compare_options *o,
+					  enum bench_backend_id backend, int cpu, int level)
+{
+	return (struct bench_options){ .kernels = o->kernels, .cpu = cpu, .backend = backend,
+				       .reps = o->reps, .warmup = BENCH_DEFAULT_WARMUP,
+				       .level = level, .user_only = o->user_only,
+				       .force = o->force, .machine = o->machine };
+}
+
+/* Keep one block's medians (percent) and bounds (points). */
+static void keep(struct blocks *b, unsigned pair, bool raw, const struct bench_result *r,
+		 struct compare_result *res)
+{
+	double *med = raw ? b->raw : b->perf, *bound = raw ? b->raw_bound : b->perf_bound;
+
+	(raw ? b->raw_read : b->perf_read)[pair] = r->empty_tsc;
+	for (size_t k = 0; k < b->nk && k < r->nkernels; k++) {
+		const struct bench_kernel_result *kr = &r->kernels[k];
+		bool any = kr->topdown && kr->tma[0].n;
+
+		if (raw)
+			res->kernels[k].raw_invalid += kr->invalid;
+		else
+			res->kernels[k].perf_invalid += kr->invalid;
+		bound[(size_t)pair * b->nk + k] = any ? kr->bound * 100 : NAN;
+		for (unsigned m = 0; m < TMA_NMETRICS; m++)
+			med[AT(b, pair, k, m)] = any && td_metric_level(m) <= res->level
+						 ? kr->tma[m].median * 100 : NAN;
+	}
+}
+
+/* One block: a whole bench run on one source. */
+static int block(const struct compare_options *o, enum bench_backend_id backend,
+		 struct compare_result *res, struct blocks *b, unsigned pair)
+{
+	struct bench_options bo = block_options(o, backend, (int)res->cpu_used, res->level);
+	struct bench_result r;
+	int rc = bench_run(&bo, &r);
+
+	if (!rc && r.level != res->level)
+		rc = -EPROTO;
+	if (rc)
+		snprintf(res->reason, sizeof(res->reason), "block %u of %s on cpu %u: %s%s%s",
+			 pair + 1, bench_backend_name(backend), res->cpu_used,
+			 r.avail.reason[0] ? r.avail.reason : strerror(-rc),
+			 r.tamper.detected ? "; " : "", r.tamper.detected ? r.tamper.message : "");
+	else
+		keep(b, pair, backend != BENCH_BACKEND_PERF, &r, res);
+	bench_result_free(&r);
+	return rc;
+}
+
+/* Which raw path, which CPU, which level: one look at each side. */
+static int decide(const struct compare_options *o, struct compare_result *res)
+{
+	struct bench_session *s = NULL;
+	struct bench_result r, p;
+	struct bench_options bo = block_options(o, BENCH_BACKEND_AUTO, o->cpu, o->level);
+	int rc = bench_open(&bo, &r, &s);
+	bool raw_ok = !rc && (r.backend == BENCH_BACKEND_RDPMC || r.backend == BENCH_BACKEND_MSR);
+
+	bench_close(s);
+	res->cpu = r.cpu;
+	res->cpu_used = r.cpu_used;
+	res->raw_backend = r.backend;
+	bo = block_options(o, BENCH_BACKEND_PERF, (int)r.cpu_used, o->level);
+	s = NULL;
+	int prc = bench_open(&bo, &p, &s);
+
+	bench_close(s);
+	if (raw_ok && !prc) {
+		res->level = r.level < p.level ? r.level : p.level;
+		if (o->level)
+			res->level = o->level;
+	} else {
+		snprintf(res->reason, sizeof(res->reason), "cpu %u: both sides are needed; the raw "
+			 "path (rdpmc, msr): %s; perf_event: %s", r.cpu_used,
+			 raw_ok ? "can measure" : r.avail.why != TD_OK ? r.avail.reason :
+			 "neither rdpmc nor msr can measure", prc ? p.avail.reason : "can measure");
+	}
+	bench_result_free(&r);
+	bench_result_free(&p);
+	return raw_ok && !prc ? 0 : rc == -EINVAL || prc == -EINVAL ? -EINVAL : -ENODEV;
+}
+
+static int kernels_of(const struct compare_options *o, struct compare_result *res)
+{
+	char buf[512], *save = NULL;
+	size_t n = 1;
+
+	if (o->kernels && strlen(o->kernels) >= sizeof(buf))
+		return -EINVAL;
+	if (o->kernels)
+		for (const char *c = o->kernels; *c; c++)
+			n += *c == ',';
+	else
+		bench_kernels(&n);
+	res->kernels = calloc(n + 1, sizeof(*res->kernels));
+	if (!res->kernels)
+		return -ENOMEM;
+	res->kernels[res->nkernels++].name = "empty"; /* bench runs it first */
+	if (!o->kernels) {
+		const struct bench_kernel *t = bench_kernels(&n);
+
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(t[i].name, "empty"))
+				res->kernels[res->nkernels++].name = t[i].name;
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", o->kernels);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		const struct bench_kernel *k = bench_kernel_find(t);
+
+		if (!k)
+			return -EINVAL;
+		if (strcmp(k->name, "empty"))
+			res->kernels[res->nkernels++].name = k->name;
+	}
+	return 0;
+}
+
+static void summarise(struct compare_result *res, struct blocks *b)
+{
+	double r[b->pairs], p[b->pairs];
+
+	res->raw_read_tsc = bench_median(b->raw_read, b->pairs);
+	res->perf_read_tsc = bench_median(b->perf_read, b->pairs);
+	for (size_t k = 0; k < b->nk; k++) {
+		double rb, pb;
+		double rbv[b->pairs], pbv[b->pairs];
+
+		for (unsigned i = 0; i < b->pairs; i++) {
+			rbv[i] = b->raw_bound[(size_t)i * b->nk + k];
+			pbv[i] = b->perf_bound[(size_t)i * b->nk + k];
+		}
+		rb = bench_median(rbv, b->pairs);
+		pb = bench_median(pbv, b->pairs);
+		for (unsigned m = 0; m < TMA_NMETRICS; m++) {
+			struct compare_metric *cm = &res->kernels[k].m[m];
+
+			for (unsigned i = 0; i < b->pairs; i++) {
+				r[i] = b->raw[AT(b, i, k, m)];
+				p[i] = b->perf[AT(b, i, k, m)];
+			}
+			compare_metric_stats(r, p, b->pairs, rb, pb, cm);
+			if (td_metric_level(m) > res->level)
+				continue;
+			res->agree += cm->verdict == COMPARE_AGREE;
+			res->disagree += cm->verdict == COMPARE_DISAGREE;
+			res->na += cm->verdict == COMPARE_NA;
+		}
+	}
+}
+
+int compare_prepare(const struct compare_options *o, struct compare_result *res)
+{
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	res->pairs = o->pairs;
+	res->reps = o->reps;
+	if (o->pairs < COMPARE_MIN_PAIRS || !o->reps)
+		return -EINVAL;
+	rc = kernels_of(o, res);
+	return rc ? rc : decide(o, res);
+}
+
+int compare_measure(const struct compare_options *o, struct compare_result *res)
+{
+	struct blocks b = { 0 };
+	int rc;
+
+	if ((rc = blocks_alloc(&b, o->pairs, res->nkernels)))
+		goto out;
+	/* raw, perf, raw, perf ...: each block hands the counters back */
+	for (unsigned i = 0; i < o->pairs && !rc; i++) {
+		rc = block(o, res->raw_backend, res, &b, i);
+		if (!rc)
+			rc = block(o, BENCH_BACKEND_PERF, res, &b, i);
+	}
+	if (!rc)
+		summarise(res, &b);
+out:
+	blocks_free(&b);
+	return rc;
+}
+
+void compare_result_free(struct compare_result *res)
+{
+	free(res->kernels);
+	res->kernels = NULL;
+}

@@ -1,0 +1,121 @@
+/*
+ * bench/compare.h - `baretma compare`: the raw path (rdpmc, else msr)
+ * against perf_event (the perf source) on the same CPU and kernels, in
+ * alternating blocks, never both at once: each raw block programs FC3 and
+ * PERF_METRICS (checking first that nobody holds them: pmu_program's
+ * ownership check, so a perf group left behind fails the block) and puts
+ * them back at its end; each perf block opens the kernel's group and
+ * closes it.  Library code (bench/ layer): no printing.
+ *
+ * Statistics, per kernel and metric, over the blocks' medians:
+ *  - each side's median of its block medians;
+ *  - the difference raw - perf as the median of the paired differences
+ *    d_i (block i of each side), with the distribution-free 95% interval
+ *    of the sign test: [d_(k), d_(n+1-k)] for the largest k with
+ *    P(Binomial(n, 1/2) <= k-1) <= 0.025 (Conover, Practical
+ *    Nonparametric Statistics, 3rd ed., §3.2): n = 6 gives k = 1
+ *    (coverage 96.9 %), n = 10 gives k = 2 (97.9 %); fewer than 6 pairs
+ *    cannot reach 95 % (compare_sign_k returns 0);
+ *  - each side's noise: half the width of the same interval around its
+ *    own block medians;
+ *  - the tolerance: both sides' 8-bit quantisation bounds (median
+ *    bound_pp of their blocks) plus both noises;
+ *  - the verdict: DISAGREE when the whole interval of the difference lies
+ *    beyond the tolerance (lo > tol or hi < -tol), else agree.
+ */
+#ifndef BARETMA_COMPARE_H
+#define BARETMA_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bench/bench.h"
+
+#define COMPARE_DEFAULT_PAIRS 10u
+#define COMPARE_MIN_PAIRS 6u     /* the fewest for a 95 % sign-test interval */
+#define COMPARE_DEFAULT_REPS 51u /* repetitions per kernel per block */
+
+struct compare_options {
+	const char *kernels;     /* comma-separated, NULL: all */
+	int cpu;                 /* -1: choose */
+	unsigned pairs;          /* blocks per side */
+	unsigned reps;           /* repetitions per kernel per block */
+	int level;               /* 1, 2, 0: the highest both sides read */
+	bool user_only;
+	bool force;
+	const struct cpu_machine *machine;
+};
+
+/* One metric of one kernel. */
+struct compare_metric {
+	unsigned n;              /* pairs where both blocks had a median */
+	double raw, perf;        /* medians of the block medians, percent */
+	double diff, lo, hi;     /* raw - perf: median and 95 % interval, points */
+	double raw_bound, perf_bound; /* quantisation bounds, points */
+	double raw_noise, perf_noise; /* half-widths, points */
+	double tol;              /* points */
+	enum { COMPARE_NA = 0, COMPARE_AGREE, COMPARE_DISAGREE } verdict;
+};
+
+struct compare_kernel {
+	const char *name;
+	unsigned raw_invalid, perf_invalid; /* repetitions discarded, all blocks */
+	struct compare_metric m[TMA_NMETRICS];
+};
+
+struct compare_result {
+	struct cpu_info cpu;
+	unsigned cpu_used;
+	enum bench_backend_id raw_backend; /* rdpmc or msr */
+	int level;
+	unsigned pairs, reps;
+	double raw_read_tsc, perf_read_tsc; /* the empty bracket, TSC ticks: median
+				  * over the blocks of each side's median */
+	size_t nkernels;
+	struct compare_kernel *kernels;
+	unsigned agree, disagree, na;     /* metric verdicts */
+	char reason[1600];       /* why it could not run, "" otherwise */
+};
+
+/*
+ * compare_sign_k - k of the sign-test interval for @n pairs at 95 %
+ * (see above); 0 when @n is below COMPARE_MIN_PAIRS.  Pure.
+ */
+unsigned compare_sign_k(unsigned n);
+
+/*
+ * compare_metric_stats - the statistics above from @n paired block
+ * medians @raw[i], @perf[i] (percent; NaN: that block had none, the pair
+ * is left out) and the sides' bounds (points).  Pure.
+ */
+void compare_metric_stats(const double *raw, const double *perf, unsigned n,
+			  double raw_bound, double perf_bound, struct compare_metric *out);
+
+/*
+ * compare_prepare - clear @res, resolve the kernels, and decide the raw
+ * path (rdpmc, else msr), the CPU (res->cpu_used) and the level (the
+ * lower of the two sides', or @o->level).  Reads only.  Returns 0;
+ * -ENODEV when the raw path or perf cannot measure (res->reason says
+ * which and why); -EINVAL (bad options, fewer than COMPARE_MIN_PAIRS
+ * pairs, a level a side lacks: res->reason).
+ */
+int compare_prepare(const struct compare_options *o, struct compare_result *res);
+
+/*
+ * compare_measure - after compare_prepare: the blocks, raw then perf,
+ * @o->pairs times, and the statistics into @res.  The caller guards the
+ * run (locks, journal, settings) around it where the raw path writes
+ * MSRs.  Returns 0 or the first block's error (res->reason: which block
+ * and why; -EPROTO when a block read another level).
+ */
+int compare_measure(const struct compare_options *o, struct compare_result *res);
+
+void compare_result_free(struct compare_result *res);
+
+/* compare_to_json - the result as a "baretma-compare/1" document (new reference). */
+json_t *compare_to_json(const struct compare_result *res);
+
+/* compare_print_table - the result as a text table. */
+void compare_print_table(FILE *f, const struct compare_result *res);
+
+#endif

@@ -1,0 +1,102 @@
+/*
+ * bench/output_compare.c - `baretma compare` as a text table and as the
+ * JSON document "baretma-compare/1" (README "JSON documents").
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "bench/compare.h"
+
+static const char *verdict_name(const struct compare_metric *m)
+{
+	return m->verdict == COMPARE_AGREE ? "agree" : m->verdict == COMPARE_DISAGREE
+						       ? "DISAGREE" : "n/a";
+}
+
+void compare_print_table(FILE *f, const struct compare_result *res)
+{
+	fprintf(f, "cpu %u: %s, family %u model 0x%X\n", res->cpu_used, res->cpu.brand,
+		res->cpu.family, res->cpu.model);
+	fprintf(f, "raw path: %s; perf_event: slots + topdown-* group, read(2); level %d; "
+		"%u pairs of blocks, %u repetitions per kernel per block\n",
+		bench_backend_name(res->raw_backend), res->level, res->pairs, res->reps);
+	fprintf(f, "cost of one reading (empty bracket, median TSC ticks): %s %.0f, perf %.0f\n",
+		bench_backend_name(res->raw_backend), res->raw_read_tsc, res->perf_read_tsc);
+	fprintf(f, "(percent of slots; diff = raw - perf, median of paired block medians, "
+		"95%% sign-test interval; tol = both 8-bit bounds + both noises)\n\n");
+	fprintf(f, "%-13s %-24s %8s %8s %8s %19s %6s  %s\n", "kernel", "metric", "raw", "perf",
+		"diff", "95% CI", "tol", "verdict");
+	for (size_t k = 0; k < res->nkernels; k++) {
+		const struct compare_kernel *ck = &res->kernels[k];
+
+		for (unsigned m = 0; m < TMA_NMETRICS; m++) {
+			const struct compare_metric *cm = &ck->m[m];
+
+			if (td_metric_level(m) > res->level)
+				continue;
+			if (cm->verdict == COMPARE_NA) {
+				fprintf(f, "%-13s %-24s %8s %8s %8s %19s %6s  n/a (%u pairs with "
+					"numbers)\n", ck->name, td_metric_name(m), "-", "-", "-", "-",
+					"-", cm->n);
+				continue;
+			}
+			fprintf(f, "%-13s %-24s %8.2f %8.2f %+8.2f [%+8.2f,%+8.2f] %6.2f  %s\n",
+				ck->name, td_metric_name(m), cm->raw, cm->perf, cm->diff, cm->lo,
+				cm->hi, cm->tol, verdict_name(cm));
+		}
+	}
+	fprintf(f, "\n%u agree, %u DISAGREE, %u n/a\n", res->agree, res->disagree, res->na);
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *metric_json(const struct compare_metric *m)
+{
+	return json_pack("{s:s,s:I,s:o,s:o,s:o,s:[o,o],s:o,s:o,s:o,s:o,s:o}",
+			 "verdict", verdict_name(m), "pairs", (json_int_t)m->n,
+			 "raw", num(m->raw), "perf", num(m->perf), "diff", num(m->diff),
+			 "ci95", num(m->lo), num(m->hi), "tolerance", num(m->tol),
+			 "raw_bound_pp", num(m->raw_bound), "perf_bound_pp", num(m->perf_bound),
+			 "raw_noise_pp", num(m->raw_noise), "perf_noise_pp", num(m->perf_noise));
+}
+
+static json_t *kernel_json(const struct compare_kernel *k, int level)
+{
+	json_t *o = json_pack("{s:s,s:I,s:I}", "name", k->name,
+			      "raw_invalid", (json_int_t)k->raw_invalid,
+			      "perf_invalid", (json_int_t)k->perf_invalid);
+
+	for (unsigned m = 0; o && m < TMA_NMETRICS; m++)
+		if (td_metric_level(m) <= level)
+			json_object_set_new(o, td_metric_name(m), metric_json(&k->m[m]));
+	return o;
+}
+
+json_t *compare_to_json(const struct compare_result *res)
+{
+	json_t *ks = json_array();
+	json_t *doc = json_pack("{s:s,s:{s:I,s:s,s:I,s:I},s:s,s:i,s:I,s:I,s:{s:o,s:o},"
+				"s:{s:I,s:I,s:I}}",
+				"schema", "baretma-compare/1",
+				"cpu", "os_cpu", (json_int_t)res->cpu_used, "brand", res->cpu.brand,
+				"family", (json_int_t)res->cpu.family,
+				"model", (json_int_t)res->cpu.model,
+				"raw_backend", bench_backend_name(res->raw_backend),
+				"level", res->level, "pairs", (json_int_t)res->pairs,
+				"reps", (json_int_t)res->reps,
+				"read_tsc_ticks", "raw",
+				num(res->raw_read_tsc), "perf", num(res->perf_read_tsc),
+				"verdicts", "agree", (json_int_t)res->agree,
+				"disagree", (json_int_t)res->disagree, "na", (json_int_t)res->na);
+
+	for (size_t k = 0; ks && k < res->nkernels; k++)
+		json_array_append_new(ks, kernel_json(&res->kernels[k], res->level));
+	if (doc && ks)
+		json_object_set_new(doc, "kernels", ks);
+	else
+		json_decref(ks);
+	return doc;
+}
