@@ -1,0 +1,278 @@
+#!/bin/sh
+# t/0451-sim-bench.sh - bench --backend msr on the simulated PMU
+# (BARETMA_MSR=sim:PROFILE, msr/msr_sim.h): the Top-down numbers, the
+# quantisation bound, the empty-bracket subtraction and the invalid
+# repetitions, each against a value worked by hand below from the profile
+# and the arithmetic msr/msr_sim.h and msr/topdown.h document, never read
+# back from the code.
+#
+# The simulator, as msr/msr_sim.h documents it:
+#   - cycles = CLOCK_MONOTONIC elapsed x ghz + accesses to that CPU x
+#     access_cycles (`ghz 0`: accesses only, deterministic);
+#   - FC3 counts width x cycles while IA32_FIXED_CTR_CTRL[13:12] and
+#     IA32_PERF_GLOBAL_CTRL bit 35 are set; PERF_METRICS byte i =
+#     round(pct_i x 255 / 100), half away from zero, while bit 48 is also set;
+#   - the width is the model table's pipeline width (cpu/cpu_models.c):
+#     Ice Lake-L (family 6 model 0x7E, the ICL() rows) 5; Sapphire Rapids
+#     (0x8F, GLC_SRV) 6, Top-down level 2; Alder Lake-P/H (0x9A, HYB)
+#     Golden Cove P-cores 6, level 2 (Gracemont E-cores 5, no PERF_METRICS);
+#     Ice Lake level 1.
+# Decoding (msr/topdown.h): every reading is normalised by its own level-1
+# sum S (level-2 bytes too); derived level-2 nodes are parent - child.
+. "$T_SRC/tap.sh"
+
+command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
+ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
+SPR=$SHARED_CPUID/libcpuid/master-history/intel/x86-64/golden-cove/sapphire-rapids-ws-xeon-w9.test
+ADL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-p-i7.test
+for d in "$ICL" "$SPR" "$ADL"; do
+	[ -r "$d" ] || skip_all "no CPUID dump $d"
+done
+
+BARETMA_STATE_DIR=$tmp/run
+mkdir -p "$BARETMA_STATE_DIR"
+export BARETMA_STATE_DIR
+unset BARETMA_MSR_TRACE BARETMA_TEST_HOOKS
+
+# sim DUMP PROFILE OUT ARGS...: bench --backend msr --json on the simulated
+# machine of DUMP with PROFILE; stdout to OUT, stderr to OUT.err; returns its
+# exit status.  The simulator's clean register file has GLOBAL_CTRL bits 35
+# and 48 set (the kernel's intel_ctrl) and FC3's field clear, which the
+# ownership check refuses today:
+# --force: until the owner rule fix lands
+sim() {
+	_dump=$1 _prof=$2 _out=$3
+	shift 3
+	BARETMA_CPUID_DUMP=$_dump BARETMA_MSR=sim:$_prof "$BARETMA" bench --backend msr --json \
+		--force "$@" >"$_out" 2>"$_out.err"
+}
+
+# q FILE EXPR: evaluate a Python expression over the JSON document d, its
+# kernels k (by name), with the helpers below.
+q() {
+	python3 - "$1" "$2" <<'EOP'
+import json, sys
+d = json.load(open(sys.argv[1]))
+k = dict((x["name"], x) for x in d["kernels"])
+def tma(x):
+    return sorted(n for n in x if n.startswith("tma_"))
+def kind(d):
+    c = d["cpu"]
+    return [x for x in c["identity"]["core_kinds"] if x["kind"] == c["kind"]][0]
+print(eval(sys.argv[2]))
+EOP
+}
+
+# --- a. the profile's shares, on three machines ------------------------------
+# Profile (percent of slots):
+cat >"$tmp/shares" <<'EOF'
+retiring 35
+bad_speculation 12
+frontend_bound 23
+backend_bound 30
+heavy_operations 15
+branch_mispredicts 7
+fetch_latency 11
+memory_bound 19
+EOF
+# Profile values of every node (derived: parent - child):
+#   light = 35 - 15 = 20, machine_clears = 12 - 7 = 5,
+#   fetch_bandwidth = 23 - 11 = 12, core_bound = 30 - 19 = 11.
+# Bytes round(pct x 255 / 100):
+#   retiring 35 -> 89.25 -> 89     bad_speculation 12 -> 30.6 -> 31
+#   frontend 23 -> 58.65 -> 59     backend 30 -> 76.5 -> 77 (half away from 0)
+#   heavy 15 -> 38.25 -> 38        branch_mispredicts 7 -> 17.85 -> 18
+#   fetch_latency 11 -> 28.05 -> 28    memory_bound 19 -> 48.45 -> 48
+# L1 sum S = 89 + 31 + 59 + 77 = 256 (within 255 +/- 3: normalised by 256).
+# Every reading has these bytes, so a region's fraction (and the empty
+# bracket's subtraction, proportional) is byte / 256, in percent:
+#   retiring 89/256 = 34.765625        bad_speculation 31/256 = 12.109375
+#   frontend 59/256 = 23.046875        backend 77/256 = 30.078125
+#   heavy 38/256 = 14.84375            light (89-38)/256 = 51/256 = 19.921875
+#   branch_mispr 18/256 = 7.03125      machine_clears (31-18)/256 = 13/256 = 5.078125
+#   fetch_lat 28/256 = 10.9375         fetch_bw (59-28)/256 = 31/256 = 12.109375
+#   memory 48/256 = 18.75              core (77-48)/256 = 29/256 = 11.328125
+PROFILE_PCT="{'tma_retiring': 35, 'tma_bad_speculation': 12, 'tma_frontend_bound': 23,
+ 'tma_backend_bound': 30, 'tma_heavy_operations': 15, 'tma_light_operations': 20,
+ 'tma_branch_mispredicts': 7, 'tma_machine_clears': 5, 'tma_fetch_latency': 11,
+ 'tma_fetch_bandwidth': 12, 'tma_memory_bound': 19, 'tma_core_bound': 11}"
+QUANT="{'tma_retiring': 34.765625, 'tma_bad_speculation': 12.109375,
+ 'tma_frontend_bound': 23.046875, 'tma_backend_bound': 30.078125,
+ 'tma_heavy_operations': 14.84375, 'tma_light_operations': 19.921875,
+ 'tma_branch_mispredicts': 7.03125, 'tma_machine_clears': 5.078125,
+ 'tma_fetch_latency': 10.9375, 'tma_fetch_bandwidth': 12.109375,
+ 'tma_memory_bound': 18.75, 'tma_core_bound': 11.328125}"
+L1="['tma_backend_bound', 'tma_bad_speculation', 'tma_frontend_bound', 'tma_retiring']"
+L2="['tma_backend_bound', 'tma_bad_speculation', 'tma_branch_mispredicts', 'tma_core_bound', 'tma_fetch_bandwidth', 'tma_fetch_latency', 'tma_frontend_bound', 'tma_heavy_operations', 'tma_light_operations', 'tma_machine_clears', 'tma_memory_bound', 'tma_retiring']"
+KERNELS="empty,retire-light,heavy-ops,dep-chain,divider,ptr-chase,branch-miss,icache-miss"
+
+# machine NAME: the dump, its Top-down level, width and measured core kind
+# (the header), and the slots of part b (2.W.N, N = 1000).
+machine() {
+	case $1 in
+	ICL) dump=$ICL level=1 width=5 ckind=general slots=10000 ;;
+	SPR) dump=$SPR level=2 width=6 ckind=general slots=12000 ;;
+	ADL) dump=$ADL level=2 width=6 ckind=performance slots=12000 ;;
+	esac
+}
+for name in ICL SPR ADL; do
+	machine "$name"
+	[ "$level" = 1 ] && nodes=$L1 || nodes=$L2
+	sim "$dump" "$tmp/shares" "$tmp/a-$name.json" --reps 30; rc=$?
+	is "$rc" 0 "$name: bench --backend msr --reps 30 on sim exits 0"
+	# The CPU measured: its kind (ADL-P: a P-core, "performance"), the model
+	# table's width and level.
+	is "$(q "$tmp/a-$name.json" '(d["cpu"]["kind"], d["cpu"]["os_cpu"] in kind(d)["cpus"],
+		kind(d)["pipeline_width"], d["topdown"]["level"])')" \
+		"('$ckind', True, $width, $level)" \
+		"$name: measured a $ckind core of width $width at level $level"
+	is "$(q "$tmp/a-$name.json" '",".join(x["name"] for x in d["kernels"])')" "$KERNELS" \
+		"$name: every kernel ran"
+	is "$(q "$tmp/a-$name.json" 'sorted(set(x["repetitions"] - x["invalid"] for x in d["kernels"]))')" \
+		"[30]" "$name: 30 valid repetitions of every kernel"
+	is "$(q "$tmp/a-$name.json" 'sorted(set(str(tma(x)) for x in d["kernels"]))')" \
+		"[\"$nodes\"]" "$name: every kernel reports exactly the level-$level nodes"
+	# |median - profile| <= that node's bound_pp, for every kernel and node
+	is "$(q "$tmp/a-$name.json" "[(x['name'], n, x[n]['median'], x[n]['bound_pp'])
+		for x in d['kernels'] for n in tma(x)
+		if not abs(x[n]['median'] - $PROFILE_PCT[n]) <= x[n]['bound_pp']]")" "[]" \
+		"$name: every median within its bound_pp of the profile"
+	is "$(q "$tmp/a-$name.json" "[(x['name'], n, x[n]['median'])
+		for x in d['kernels'] for n in tma(x)
+		if not abs(x[n]['median'] - $QUANT[n]) <= 0.01]")" "[]" \
+		"$name: every median the hand-quantised byte / 256 (+/- 0.01)"
+done
+
+# --- b. the bound, worked by hand ---------------------------------------------
+# ghz 0, access_cycles N = 1000: the clock advances N cycles per access only.
+# Shares 20/40/20/20: bytes 20 x 2.55 = 51, 40 x 2.55 = 102, 51, 51, sum 255
+# (S = 255, no normalisation); PERF_METRICS reads 0x33336633 (byte 0 =
+# retiring 0x33, byte 1 = bad_speculation 0x66, bytes 2, 3 0x33).
+# A repetition (bench/source_msr.c, source_pmu.c; the access order seen in
+# the trace below): the frozen reset ends with the write re-enabling
+# GLOBAL_CTRL (nothing counted up to it); then
+#   read FC3 (a):          N cycles under the enabled counters: S_a = W.N
+#   read PERF_METRICS (a): N more
+#   read FC3 (b):          N more:                              S_b = 3.W.N
+#   read PERF_METRICS (b)
+# Region slots S_b - S_a = 2.W.N; each reading's error is slots x
+# td_value_bound(255) = slots / 255 (msr/topdown.h), so the region's
+# error is (S_a + S_b) / 255 = 4.W.N / 255 and
+#   bound_pp = 100 x (4.W.N / 255) / (2.W.N) = 200 / 255 = 0.7843...
+# whatever W; slots = 2.W.N = 10000 on Ice Lake (W 5), 12000 on Sapphire
+# Rapids and the Alder Lake P-core (W 6).  Shares exact: 51/255 = 20 %,
+# 102/255 = 40 %.  The empty kernel is the bracket alone (not subtracted
+# from itself), every repetition alike.
+printf 'ghz 0\naccess_cycles 1000\nretiring 20\nbad_speculation 40\nfrontend_bound 20\nbackend_bound 20\n' \
+	>"$tmp/bound"
+for name in ICL SPR ADL; do
+	machine "$name"
+	if [ "$name" = ICL ]; then
+		BARETMA_MSR_TRACE=$tmp/trace-b; export BARETMA_MSR_TRACE
+	fi
+	sim "$dump" "$tmp/bound" "$tmp/b-$name.json" --kernel empty --reps 20 --warmup 0; rc=$?
+	unset BARETMA_MSR_TRACE
+	is "$rc" 0 "$name: ghz 0 bench exits 0"
+	is "$(q "$tmp/b-$name.json" '(list(k), k["empty"]["repetitions"], k["empty"]["invalid"],
+		k["empty"]["slots"]["min"], k["empty"]["slots"]["median"], k["empty"]["slots"]["max"])')" \
+		"(['empty'], 20, 0, $slots.0, $slots.0, $slots.0)" \
+		"$name: every repetition's slots = 2.W.N = $slots"
+	is "$(q "$tmp/b-$name.json" 'sorted(set(round(v, 4) for v in
+		[k["empty"]["bound_pp"]] + [k["empty"][n]["bound_pp"] for n in tma(k["empty"])]))')" \
+		"[0.7843]" "$name: bound_pp = 100 x 2/255 = 0.7843 (kernel and every node)"
+	is "$(q "$tmp/b-$name.json" '[(n, k["empty"][n]["median"]) for n in tma(k["empty"])
+		if n in ("tma_retiring", "tma_bad_speculation", "tma_frontend_bound", "tma_backend_bound")]')" \
+		"[('tma_backend_bound', 20.0), ('tma_bad_speculation', 40.0), ('tma_frontend_bound', 20.0), ('tma_retiring', 20.0)]" \
+		"$name: shares 51/255, 102/255: exactly 20/40/20/20"
+done
+# The access order the arithmetic assumes, once, on Ice Lake: per repetition
+# FC3 = W.N = 5000 = 0x1388, PERF_METRICS, FC3 = 3.W.N = 15000 = 0x3a98,
+# PERF_METRICS; 20 such quadruples.
+is "$(awk '$1 == "rd" { r[n++] = $3 " " $4 }
+	END { for (i = 0; i + 3 < n; i++)
+		if (r[i] == "0x30c 0x1388" && r[i+1] == "0x329 0x33336633" &&
+		    r[i+2] == "0x30c 0x3a98" && r[i+3] == "0x329 0x33336633") c++
+		print c + 0 }' "$tmp/trace-b")" 20 \
+	"trace: each repetition reads FC3 (W.N), PERF_METRICS, FC3 (3.W.N), PERF_METRICS"
+
+# --- c. the empty bracket is subtracted ----------------------------------------
+# ghz 3, access_cycles N = 1e8 (W 5, Ice Lake): the bracket's accesses alone
+# are 2.W.N = 1e9 slots (b above), the real time adds a little (15 slots a
+# ns): the empty kernel's median is in [1e9, 1.05e9].  Another kernel's raw
+# region is the same 1e9 plus its own time; with the empty median subtracted
+# only its own time (microseconds, thousands of slots) and the bracket's
+# jitter remain: |slots| < W.N = 5e8.  Unsubtracted it would be >= 1e9.
+printf 'ghz 3\naccess_cycles 100000000\nretiring 35\nbad_speculation 12\nfrontend_bound 23\nbackend_bound 30\n' \
+	>"$tmp/costly"
+sim "$ICL" "$tmp/costly" "$tmp/c.json" --kernel retire-light,dep-chain --reps 15; rc=$?
+is "$rc" 0 "access_cycles 1e8: bench exits 0"
+is "$(q "$tmp/c.json" 'list(k)')" "['empty', 'retire-light', 'dep-chain']" "the kernels asked for, after empty"
+is "$(q "$tmp/c.json" '1e9 <= k["empty"]["slots"]["median"] <= 1.05e9')" "True" \
+	"empty: the bracket's 2.W.N = 1e9 slots plus a little real time"
+is "$(q "$tmp/c.json" '[(n, x["slots"]["median"]) for n, x in k.items()
+	if n != "empty" and not abs(x["slots"]["median"]) < 5e8]')" "[]" \
+	"retire-light, dep-chain: the bracket subtracted, below W.N = 5e8 slots"
+
+# --- d. fault overflow_every 7 --------------------------------------------------
+# Every 7th read of IA32_PERF_METRICS sets GLOBAL_STATUS bit 48; a
+# repetition is overflowed when its check (the GLOBAL_STATUS read after it)
+# sees it.  The programming reads PERF_METRICS P = 2 times before the first
+# repetition (the ownership check, then the save: asserted from the trace
+# below); repetition r (0-based, no warm-up, --kernel empty runs empty only)
+# makes reads P+2r+1 and P+2r+2.  Overflowed iff one is a multiple of 7:
+#   2r+3 = 0 mod 7 -> r = 2 mod 7;  2r+4 = 0 mod 7 -> r = 5 mod 7;
+#   r in 0..34: 2 5 9 12 16 19 23 26 30 33 -> 10.
+# (35 repetitions make 70 consecutive reads, holding exactly 70/7 = 10
+# multiples of 7, never two in one repetition: 10 whatever P.)
+{ cat "$tmp/shares"; echo 'fault overflow_every 7'; } >"$tmp/ovf"
+BARETMA_MSR_TRACE=$tmp/trace-d
+export BARETMA_MSR_TRACE
+sim "$ICL" "$tmp/ovf" "$tmp/d.json" --kernel empty --reps 35 --warmup 0; rc=$?
+unset BARETMA_MSR_TRACE
+is "$rc" 0 "overflow_every 7: bench exits 0"
+is "$(awk '$1 == "rd" && $3 == "0x38e" { exit } $1 == "rd" && $3 == "0x329" { n++ } END { print n + 0 }' \
+	"$tmp/trace-d")" 2 "trace: P = 2 PERF_METRICS reads before the first overflow check"
+is "$(q "$tmp/d.json" '(k["empty"]["overflow"], k["empty"]["invalid_reasons"]["overflow"],
+	k["empty"]["invalid"] >= 10)')" "(10, 10, True)" \
+	"overflow = invalid_reasons.overflow = 10, invalid >= 10"
+# GLOBAL_STATUS reads: the first is the programming's, then one after each
+# repetition: the ones with bit 48 name the overflowed repetitions.
+is "$(awk '$1 == "rd" && $3 == "0x38e" { if (n && $4 != "0x0") printf "%d ", n - 1; n++ }' \
+	"$tmp/trace-d")" "2 5 9 12 16 19 23 26 30 33 " \
+	"trace: bit 48 seen after repetitions 2 5 9 12 16 19 23 26 30 33"
+
+# --- e. faults every repetition must catch ---------------------------------
+# sum_off 9: the level-1 bytes sum to 255 + 9 = 264 (msr/msr_sim.h); 264 - 255
+# = 9 > TD_L1_SUM_TOLERANCE 3 (msr/topdown.h): every repetition invalid,
+# reason l1_sum.
+{ cat "$tmp/shares"; echo 'fault sum_off 9'; } >"$tmp/sum"
+BARETMA_MSR_TRACE=$tmp/trace-e
+export BARETMA_MSR_TRACE
+sim "$ICL" "$tmp/sum" "$tmp/e1.json" --kernel retire-light --reps 10 --warmup 0; rc=$?
+unset BARETMA_MSR_TRACE
+is "$rc" 0 "sum_off 9: bench exits 0"
+l1sum() { while read -r v; do echo $(((v & 255) + (v >> 8 & 255) + (v >> 16 & 255) + (v >> 24 & 255))); done; }
+is "$(awk '$1 == "rd" && $3 == "0x329" && $4 != "0x0" { print $4 }' "$tmp/trace-e" | l1sum | sort -u)" 264 "trace: every non-zero PERF_METRICS reading sums to 264"
+is "$(q "$tmp/e1.json" '[(n, x["repetitions"], x["invalid"], x["invalid_reasons"]["l1_sum"]) for n, x in k.items()]')" \
+	"[('empty', 10, 10, 10), ('retire-light', 10, 10, 10)]" \
+	"sum_off 9: every repetition invalid for l1_sum"
+# slots_stuck: FC3 never counts, both readings 0: zero_slots every repetition.
+{ cat "$tmp/shares"; echo 'fault slots_stuck'; } >"$tmp/stuck"
+sim "$ICL" "$tmp/stuck" "$tmp/e2.json" --kernel retire-light --reps 10 --warmup 0; rc=$?
+is "$rc" 0 "slots_stuck: bench exits 0"
+is "$(q "$tmp/e2.json" '[(n, x["repetitions"], x["invalid"], x["invalid_reasons"]["zero_slots"]) for n, x in k.items()]')" \
+	"[('empty', 10, 10, 10), ('retire-light', 10, 10, 10)]" \
+	"slots_stuck: every repetition invalid for zero_slots"
+# level2_above_parent (Sapphire Rapids, level 2): Heavy Operations' byte
+# above Retiring's beyond the rounding (TD_L2_ABOVE_TOLERANCE 1): flagged
+# l2_above_parent (td_flag_name, msr/topdown.h), an informing flag.
+{ cat "$tmp/shares"; echo 'fault level2_above_parent'; } >"$tmp/above"
+sim "$SPR" "$tmp/above" "$tmp/e3.json" --kernel retire-light --reps 10 --warmup 0; rc=$?
+is "$rc" 0 "level2_above_parent: bench exits 0"
+is "$(q "$tmp/e3.json" '[(n, "l2_above_parent" in x["flags"],
+	x["tma_heavy_operations"]["median"] > x["tma_retiring"]["median"]) for n, x in k.items()]')" \
+	"[('empty', True, True), ('retire-light', True, True)]" \
+	"level2_above_parent: every kernel flagged l2_above_parent, heavy above retiring"
+
+is "$(ls "$BARETMA_STATE_DIR" | grep -c 'journal$')" 0 "no journal left by any run"
+done_testing
