@@ -23,7 +23,11 @@
  * process.  With `state FILE` the registers are FILE's, exactly as the
  * state-file backend keeps them (msr/msr.h "state:FILE": every write
  * persisted, other processes' writes seen): journals, restore, tamper and
- * ownership checks then work across processes as on the state file.
+ * ownership checks then work across processes as on the state file.  The
+ * fixed counters' and PERF_METRICS' values are this process's, loaded
+ * from FILE at its first access to the CPU and written to FILE at every
+ * control write: another process's write to a counter is not seen (its
+ * writes to the controls are).
  *
  * Counting (per CPU, modelled on every access):
  *   cycles advance by (CLOCK_MONOTONIC elapsed) x `ghz` x 1e9 plus
@@ -69,7 +73,8 @@
 
 /* Faults (`fault NAME ...`), each a wrong behaviour a check must catch. */
 #define SIM_FAULT_METRICS_NOT_CLEARED 0x01u /* a write of 0 leaves PERF_METRICS */
-#define SIM_FAULT_SUM_OFF             0x02u /* level-1 bytes sum to 255 + sum_off */
+#define SIM_FAULT_SUM_OFF             0x02u /* level-1 bytes sum to 255 + sum_off
+						    * (-64..64; the largest byte takes it) */
 #define SIM_FAULT_SLOTS_STUCK         0x04u /* FC3 does not count */
 #define SIM_FAULT_L2_ABOVE_PARENT     0x08u /* Heavy Operations byte above Retiring's */
 #define SIM_FAULT_OVERFLOW_EVERY      0x10u /* bit 48 set at every Nth PERF_METRICS read */

@@ -91,7 +91,7 @@ static int fault(struct parse *ps, struct sim_profile *p, char **tok, int ntok)
 		p->faults |= SIM_FAULT_L2_ABOVE_PARENT;
 	else if (!strcmp(f, "sum_off")) {
 		want = 3;
-		if (!(rc = whole(ps, "fault sum_off", ntok > 2 ? tok[2] : NULL, -255, 255, &d)) && d == 0)
+		if (!(rc = whole(ps, "fault sum_off", ntok > 2 ? tok[2] : NULL, -64, 64, &d)) && d == 0)
 			rc = fail(ps, "'fault sum_off' needs a non-zero offset");
 		p->sum_off = (int)d;
 		p->faults |= SIM_FAULT_SUM_OFF;

@@ -37,14 +37,13 @@ unset BARETMA_MSR_TRACE BARETMA_TEST_HOOKS
 # sim DUMP PROFILE OUT ARGS...: bench --backend msr --json on the simulated
 # machine of DUMP with PROFILE; stdout to OUT, stderr to OUT.err; returns its
 # exit status.  The simulator's clean register file has GLOBAL_CTRL bits 35
-# and 48 set (the kernel's intel_ctrl) and FC3's field clear, which the
-# ownership check refuses today:
-# --force: until the owner rule fix lands
+# and 48 set (the kernel's intel_ctrl) and FC3's field clear: not in use
+# (pmu-reference §5.2), so no --force.
 sim() {
 	_dump=$1 _prof=$2 _out=$3
 	shift 3
 	BARETMA_CPUID_DUMP=$_dump BARETMA_MSR=sim:$_prof "$BARETMA" bench --backend msr --json \
-		--force "$@" >"$_out" 2>"$_out.err"
+		"$@" >"$_out" 2>"$_out.err"
 }
 
 # q FILE EXPR: evaluate a Python expression over the JSON document d, its
