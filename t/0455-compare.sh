@@ -1,0 +1,104 @@
+#!/bin/sh
+# t/0455-compare.sh - `baretma compare` and `bench --backend perf` on the
+# simulated PMU (BARETMA_MSR=sim:P BARETMA_PERF=sim:P: bench/perf_sim.c
+# plays the kernel's arithmetic, floor(slots x field / 0xff) per read,
+# on the same simulated machine), and their refusal where neither side
+# can measure.
+#
+# Worked by hand: profile 40/10/20/30 gives bytes 102, 26 (25.5 rounded
+# half away from zero), 51, 77 (76.5): S = 256, tma_backend_bound =
+# 77/256 = 30.078125 % on both sides.  `fault perf_offset
+# tma_backend_bound 5` makes perf read backend 77/255 + 5 % and scale its
+# three siblings by (L1 - that) / (L1 - 77/255), L1 = 256/255; the perf
+# source expresses each reading as bytes again, round(255 x td / slots):
+# backend 77 + 12.75 = 89.75 -> 90, the others x (256 - 89.75) / (256 - 77)
+# = 0.92877: 102 -> 94.73 -> 95, 26 -> 24.15 -> 24, 51 -> 47.37 -> 47; sum
+# 256, so perf's tma_backend_bound = 90/256 = 35.15625 %: a difference of
+# -5.08 points, beyond any tolerance of a noise-free profile (both bounds
+# are under 1 point each for these kernels).
+. "$T_SRC/tap.sh"
+
+command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
+ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
+SPR=$SHARED_CPUID/libcpuid/master-history/intel/x86-64/golden-cove/sapphire-rapids-ws-xeon-w9.test
+for d in "$ICL" "$SPR"; do
+	[ -r "$d" ] || skip_all "no CPUID dump $d"
+done
+
+BARETMA_STATE_DIR=$tmp/run
+mkdir -p "$BARETMA_STATE_DIR"
+export BARETMA_STATE_DIR
+unset BARETMA_MSR_TRACE BARETMA_TEST_HOOKS
+
+printf 'retiring 40\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n' >"$tmp/p"
+printf 'heavy_operations 10\nbranch_mispredicts 5\nfetch_latency 12\nmemory_bound 18\n' >>"$tmp/p"
+cp "$tmp/p" "$tmp/off"
+printf 'fault perf_offset tma_backend_bound 5\n' >>"$tmp/off"
+
+# cmp_sim DUMP PROFILE ARGS...: compare --json on the simulator; status in $st
+cmp_sim() {
+	_d=$1 _p=$2
+	shift 2
+	st=0
+	BARETMA_CPUID_DUMP=$_d BARETMA_MSR=sim:$_p BARETMA_PERF=sim:$_p "$BARETMA" compare \
+		--json --pairs 6 --reps 9 "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
+}
+q() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$tmp/out" "$1"; }
+
+# 1. a clean profile: every metric agrees, exit 0, at level 1 and level 2
+cmp_sim "$ICL" "$tmp/p" --kernel retire-light,dep-chain
+is "$st" 0 "clean profile (Ice Lake): exit 0"
+is "$(q 'd["schema"]')" "baretma-compare/1" "schema"
+is "$(q 'd["raw_backend"], d["level"], d["pairs"]')" "('msr', 1, 6)" "raw path msr, level 1, 6 pairs"
+is "$(q 'd["verdicts"]')" "{'agree': 12, 'disagree': 0, 'na': 0}" "3 kernels x 4 metrics agree"
+is "$(q '"%.6f %.6f" % (d["kernels"][1]["tma_backend_bound"]["raw"], d["kernels"][1]["tma_backend_bound"]["perf"])')" \
+	"30.078125 30.078125" "both sides read backend 77/256"
+is "$(q 'all(d["read_tsc_ticks"][k] > 0 for k in ("raw", "perf"))')" True "a read cost on each path"
+cmp_sim "$SPR" "$tmp/p" --kernel retire-light
+is "$st" 0 "clean profile (Sapphire Rapids, level 2): exit 0"
+is "$(q 'd["level"], d["verdicts"]["agree"], d["verdicts"]["disagree"]')" "(2, 24, 0)" \
+	"2 kernels x 12 metrics agree"
+
+# 2. perf_offset: DISAGREE on backend, and only where the difference is
+# beyond the tolerance; exit 1
+cmp_sim "$ICL" "$tmp/off" --kernel retire-light
+is "$st" 1 "perf_offset tma_backend_bound 5: exit 1"
+m='d["kernels"][1]["tma_backend_bound"]'
+is "$(q "$m[\"verdict\"]")" "DISAGREE" "backend: DISAGREE"
+is "$(q "'%.6f' % $m[\"perf\"]")" "35.156250" "perf's backend: 90/256"
+is "$(q 'all((m["verdict"] == "DISAGREE") == (m["ci95"][0] > m["tolerance"] or m["ci95"][1] < -m["tolerance"]) for k in d["kernels"] for n, m in k.items() if n.startswith("tma_"))')" \
+	True "every verdict follows interval vs tolerance"
+is "$(q 'sum(1 for k in d["kernels"] for n, m in k.items() if n.startswith("tma_") and m["verdict"] == "DISAGREE" and abs(m["diff"]) <= m["tolerance"])')" \
+	0 "no DISAGREE within its tolerance"
+
+# 3. bench --backend perf on the simulator: the profile's numbers
+BARETMA_CPUID_DUMP=$ICL BARETMA_PERF=sim:$tmp/p BARETMA_MSR=sim:$tmp/p "$BARETMA" bench \
+	--backend perf --kernel retire-light --reps 9 --json >"$tmp/out" 2>"$tmp/err"
+ok $? "bench --backend perf on the simulator"
+is "$(q 'd["backend"]')" "perf" "backend perf"
+is "$(q '"%.6f" % d["kernels"][1]["tma_retiring"]["median"]')" "39.843750" \
+	"perf's retiring 102/256"
+
+# 4. neither side can measure: exit 69, each reason named (a sysroot with
+# no perf PMU; an MSR backend that cannot exist)
+mkdir -p "$tmp/root/sys/bus/event_source/devices" "$tmp/root/proc/sys/kernel"
+printf '2\n' >"$tmp/root/proc/sys/kernel/perf_event_paranoid"
+st=0
+BARETMA_SYSROOT=$tmp/root BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=state:$tmp/none \
+	"$BARETMA" compare >"$tmp/out" 2>"$tmp/err" || st=$?
+is "$st" 69 "no PMU on either side: exit 69"
+grep -q "perf_event: cpu [0-9]* is a CPU of the CPUID dump" "$tmp/err"
+ok $? "the perf reason is said (a dump's CPU, BARETMA_PERF unset)"
+grep -q "raw path (rdpmc, msr):" "$tmp/err"
+ok $? "the raw path's reason is said"
+st=0
+BARETMA_SYSROOT=$tmp/root "$BARETMA" bench --backend perf >"$tmp/out" 2>"$tmp/err" || st=$?
+is "$st" 69 "bench --backend perf without a perf PMU: exit 69"
+grep -q "perf_event: no 'cpu' or 'cpu_core' PMU" "$tmp/err"
+ok $? "bench says why"
+
+# 5. too few pairs for a 95 % interval: a usage error
+st=0
+"$BARETMA" compare --pairs 5 >"$tmp/out" 2>"$tmp/err" || st=$?
+is "$st" 64 "--pairs 5: exit 64"
+done_testing
