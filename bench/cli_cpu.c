@@ -77,7 +77,15 @@ int cli_machine_open(const char *dump, struct cpu_machine **m)
 	const char *env = getenv("BARETMA_CPUID_DUMP");
 	const char *path = dump ? dump : env && *env ? env : NULL;
 	char why[600];
-	int rc = machine_open(path, m, why, sizeof(why));
+	int rc;
+
+	/* The simulated PMU (msr/msr_sim.h) identifies its CPU from
+	 * $BARETMA_CPUID_DUMP: --cpuid-dump must describe the same machine to
+	 * it.  The command line is one thread here (the library never writes
+	 * the environment). */
+	if (dump && setenv("BARETMA_CPUID_DUMP", dump, 1))
+		return cli_exit_for_errno(-errno);
+	rc = machine_open(path, m, why, sizeof(why));
 
 	if (!rc)
 		return EX_OK;
