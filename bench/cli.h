@@ -142,6 +142,18 @@ int cli_parse_cpu_list(const char *s, unsigned *cpus, int max);
 /* CLI_CPU_HEX_HINT - what the messages add for -EDOM (a hex CPU number). */
 #define CLI_CPU_HEX_HINT "CPU numbers are decimal, as in the kernel's cpulist format (no 0x)"
 
+/*
+ * cli_parse_count - option @opt's value @s, a whole number (cli_parse_u64)
+ * from @min to @max, into @out; else "bad OPT 'S': expected a whole number
+ * from MIN to MAX" and EX_USAGE.  Returns 0 or EX_USAGE.
+ */
+int cli_parse_count(const char *opt, const char *s, unsigned min, unsigned max, unsigned *out);
+
+/* cli_parse_cpu_opt - --cpu N: a decimal CPU number below CPU_MAX_CPUS
+ * (cli_parse_cpu_number; a hex one is refused with CLI_CPU_HEX_HINT).
+ * Returns 0 or EX_USAGE. */
+int cli_parse_cpu_opt(const char *s, unsigned *out);
+
 /* cli_cmdline - argv of this process joined by spaces (for the journal);
  * past 1023 bytes cut, at a character boundary, and ending in "...". */
 const char *cli_cmdline(void);

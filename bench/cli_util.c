@@ -372,3 +372,27 @@ int cli_check_env(unsigned need)
 	}
 	return 0;
 }
+
+int cli_parse_count(const char *opt, const char *s, unsigned min, unsigned max, unsigned *out)
+{
+	uint64_t v;
+
+	if (cli_parse_u64(s, &v) || v < min || v > max) {
+		cli_err("bad %s '%s': expected a whole number from %u to %u", opt, s, min, max);
+		return EX_USAGE;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
+int cli_parse_cpu_opt(const char *s, unsigned *out)
+{
+	uint64_t v;
+
+	if (cli_parse_cpu_number(s, &v) == -EDOM) {
+		cli_err("bad --cpu '%s': expected a whole number from 0 to %u; %s", s,
+			CPU_MAX_CPUS - 1, CLI_CPU_HEX_HINT);
+		return EX_USAGE;
+	}
+	return cli_parse_count("--cpu", s, 0, CPU_MAX_CPUS - 1, out);
+}

@@ -81,33 +81,6 @@ static void bench_usage(FILE *f)
 		fprintf(f, "  %-13s %s\n", k[i].name, k[i].node);
 }
 
-static int parse_count(const char *opt, const char *s, unsigned min, unsigned max,
-		       unsigned *out)
-{
-	uint64_t v;
-
-	if (cli_parse_u64(s, &v) || v < min || v > max) {
-		cli_err("bad %s '%s': expected a whole number from %u to %u", opt, s, min, max);
-		return EX_USAGE;
-	}
-	*out = (unsigned)v;
-	return 0;
-}
-
-/* --cpu N: decimal, as every CPU number (cli_parse_cpu_number). */
-static int parse_cpu(const char *s, unsigned *out)
-{
-	uint64_t v;
-	int rc = cli_parse_cpu_number(s, &v);
-
-	if (rc == -EDOM) {
-		cli_err("bad --cpu '%s': expected a whole number from 0 to %u; %s", s,
-			CPU_MAX_CPUS - 1, CLI_CPU_HEX_HINT);
-		return EX_USAGE;
-	}
-	return parse_count("--cpu", s, 0, CPU_MAX_CPUS - 1, out);
-}
-
 enum { OPT_WAIT = 1000, OPT_RDPMC_ALWAYS, OPT_STOP_WD, OPT_ALLOW_WRITES };
 
 /*
@@ -154,7 +127,7 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 		switch (c) {
 		case 'k': o->kernels = optarg; break;
 		case 'c':
-			if (!(rc = parse_cpu(optarg, &v)))
+			if (!(rc = cli_parse_cpu_opt(optarg, &v)))
 				o->cpu = (int)v;
 			break;
 		case 'b':
@@ -163,8 +136,8 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 				rc = EX_USAGE;
 			}
 			break;
-		case 'r': rc = parse_count("--reps", optarg, 1, BENCH_MAX_REPS, &o->reps); break;
-		case 'w': rc = parse_count("--warmup", optarg, 0, BENCH_MAX_REPS, &o->warmup); break;
+		case 'r': rc = cli_parse_count("--reps", optarg, 1, BENCH_MAX_REPS, &o->reps); break;
+		case 'w': rc = cli_parse_count("--warmup", optarg, 0, BENCH_MAX_REPS, &o->warmup); break;
 		case 'l':
 			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
 				cli_err("bad --level '%s': Top-down level 1 or 2", optarg);

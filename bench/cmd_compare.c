@@ -53,19 +53,6 @@ static void compare_usage(FILE *f)
 		COMPARE_MIN_PAIRS, COMPARE_DEFAULT_PAIRS, COMPARE_MIN_PAIRS, COMPARE_DEFAULT_REPS);
 }
 
-static int parse_count(const char *opt, const char *s, unsigned min, unsigned max,
-		       unsigned *out)
-{
-	uint64_t v;
-
-	if (cli_parse_u64(s, &v) || v < min || v > max) {
-		cli_err("bad %s '%s': expected a whole number from %u to %u", opt, s, min, max);
-		return EX_USAGE;
-	}
-	*out = (unsigned)v;
-	return 0;
-}
-
 static int parse_opt(int c, struct compare_cmd *cc, struct cli_ctx *ctx)
 {
 	struct compare_options *o = &cc->o;
@@ -75,11 +62,11 @@ static int parse_opt(int c, struct compare_cmd *cc, struct cli_ctx *ctx)
 	switch (c) {
 	case 'k': o->kernels = optarg; break;
 	case 'c':
-		if (!(rc = parse_count("--cpu", optarg, 0, CPU_MAX_CPUS - 1, &v)))
+		if (!(rc = cli_parse_cpu_opt(optarg, &v)))
 			o->cpu = (int)v;
 		break;
-	case 'p': rc = parse_count("--pairs", optarg, COMPARE_MIN_PAIRS, 1000, &o->pairs); break;
-	case 'r': rc = parse_count("--reps", optarg, 1, BENCH_MAX_REPS, &o->reps); break;
+	case 'p': rc = cli_parse_count("--pairs", optarg, COMPARE_MIN_PAIRS, 1000, &o->pairs); break;
+	case 'r': rc = cli_parse_count("--reps", optarg, 1, BENCH_MAX_REPS, &o->reps); break;
 	case 'l':
 		if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
 			cli_err("bad --level '%s': Top-down level 1 or 2", optarg);
