@@ -89,8 +89,8 @@ static int session_opts(const struct baretma_options *o, struct session_options 
 {
 	memset(so, 0, sizeof(*so));
 	if (bench_backend_parse(o->backend ? o->backend : "auto", &so->backend))
-		return fail(-EINVAL, "baretma_open: backend '%s': expected auto, rdpmc, msr "
-			    "or tsc", o->backend);
+		return fail(-EINVAL, "baretma_open: backend '%s': expected auto, rdpmc, msr, "
+			    "perf, perf-rdpmc or tsc", o->backend);
 	if (o->level < 0 || o->level > 2)
 		return fail(-EINVAL, "baretma_open: level %d: expected 1, 2, or 0 for the "
 			    "highest the CPU has", o->level);

@@ -115,7 +115,8 @@ enum bench_backend_id {
 	BENCH_BACKEND_RDPMC,    /* RDPMC of FC3 and PERF_METRICS on the pinned CPU */
 	BENCH_BACKEND_MSR,      /* pread of IA32_FIXED_CTR3 and IA32_PERF_METRICS */
 	BENCH_BACKEND_TSC,      /* RDTSC timing only; works everywhere */
-	BENCH_BACKEND_PERF,     /* perf_event_open of the slots + topdown-* group */
+	BENCH_BACKEND_PERF,     /* perf_event_open of the slots + topdown-* group, read(2) */
+	BENCH_BACKEND_PERF_RDPMC, /* the same group read by RDPMC through its user pages */
 };
 
 /* bench_backend_name / bench_backend_parse - "auto" and the names of the
@@ -162,6 +163,8 @@ struct bench_avail {
 	int perf_level;         /* the level it opened (0 when it did not) */
 	int perf_err;           /* -errno of perf_event_open or of the sysfs look-up */
 	char perf_why[400];     /* why not, one line; "" when perf_ok */
+	bool perf_rdpmc_ok;     /* its user pages allow RDPMC (cap_user_rdpmc, index) */
+	char perf_rdpmc_why[200]; /* why not, "" when perf_rdpmc_ok */
 };
 
 /*

@@ -32,9 +32,11 @@ static void bench_usage(FILE *f)
 "                  first: its cost is subtracted from the others\n"
 "  --cpu N         measure on OS CPU N (default: a P-core / a core with PERF_METRICS;\n"
 "                  a hybrid part's E-core has none: refused unless --backend tsc)\n"
-"  --backend B     auto (default: rdpmc, else msr, else perf, else tsc), rdpmc,\n"
-"                  msr, perf (perf_event's slots + topdown-* group: no root or\n"
-"                  msr module needed), tsc\n"
+"  --backend B     auto (default: rdpmc, else msr, else perf-rdpmc, else perf,\n"
+"                  else tsc), rdpmc, msr, perf (perf_event's slots + topdown-*\n"
+"                  group read with read(2): no root or msr module needed),\n"
+"                  perf-rdpmc (the same group read by RDPMC through its user\n"
+"                  pages), tsc\n"
 "  --reps N        measured repetitions per kernel (default %u)\n"
 "  --warmup N      unmeasured repetitions before them (default %u)\n"
 "  --level L       Top-down level 1 or 2 (default: the highest the CPU has)\n"
@@ -132,7 +134,8 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 			break;
 		case 'b':
 			if (bench_backend_parse(optarg, &o->backend)) {
-				cli_err("bad --backend '%s': expected auto, rdpmc, msr, perf or tsc", optarg);
+				cli_err("bad --backend '%s': expected auto, rdpmc, msr, perf, perf-rdpmc\n"
+					"or tsc", optarg);
 				rc = EX_USAGE;
 			}
 			break;

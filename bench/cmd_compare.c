@@ -20,8 +20,8 @@ static void compare_usage(FILE *f)
 {
 	fprintf(f,
 "usage: baretma compare [--kernel LIST] [--cpu N] [--pairs N] [--reps N]\n"
-"                       [--level 1|2] [--user-only] [--force] [--wait]\n"
-"                       [--cpuid-dump FILE] [--json]\n"
+"                       [--level 1|2] [--perf perf|perf-rdpmc] [--user-only]\n"
+"                       [--force] [--wait] [--cpuid-dump FILE] [--json]\n"
 "Measures each kernel with the raw path (rdpmc, else msr) and with perf_event\n"
 "(the kernel's slots + topdown-* group) on the same CPU, in alternating blocks,\n"
 "never both at once (each raw block checks that nobody holds fixed counter 3\n"
@@ -32,6 +32,8 @@ static void compare_usage(FILE *f)
 "                 interval needs at least %u)\n"
 "  --reps N       repetitions per kernel per block (default %u)\n"
 "  --level 1|2    Top-down level (default: the highest both sides read)\n"
+"  --perf B       the perf side: perf (read(2) of the group, default) or\n"
+"                 perf-rdpmc (its user pages and RDPMC); the other is timed once\n"
 "  --user-only    count at CPL > 0 only, on both sides (exclude_kernel for perf)\n"
 "  --force        take over fixed counter 3 / PERF_METRICS found in use\n"
 "  --wait         wait for another baretma run on the CPU instead of refusing\n"
@@ -74,6 +76,14 @@ static int parse_opt(int c, struct compare_cmd *cc, struct cli_ctx *ctx)
 		}
 		o->level = optarg[0] - '0';
 		break;
+	case 'P':
+		if (bench_backend_parse(optarg, &o->perf_backend) ||
+		    (o->perf_backend != BENCH_BACKEND_PERF &&
+		     o->perf_backend != BENCH_BACKEND_PERF_RDPMC)) {
+			cli_err("bad --perf '%s': expected perf or perf-rdpmc", optarg);
+			return EX_USAGE;
+		}
+		break;
 	case 'u': o->user_only = true; break;
 	case 'F': ctx->run.force = o->force = true; break;
 	case 'W': ctx->run.wait = true; break;
@@ -91,6 +101,7 @@ static int compare_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 		{ "kernel", required_argument, NULL, 'k' }, { "cpu", required_argument, NULL, 'c' },
 		{ "pairs", required_argument, NULL, 'p' }, { "reps", required_argument, NULL, 'r' },
 		{ "level", required_argument, NULL, 'l' }, { "user-only", no_argument, NULL, 'u' },
+		{ "perf", required_argument, NULL, 'P' },
 		{ "force", no_argument, NULL, 'F' }, { "wait", no_argument, NULL, 'W' },
 		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
@@ -99,9 +110,10 @@ static int compare_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 	int c, rc = 0;
 
 	cc->o = (struct compare_options){ .cpu = -1, .pairs = COMPARE_DEFAULT_PAIRS,
-					  .reps = COMPARE_DEFAULT_REPS };
+					  .reps = COMPARE_DEFAULT_REPS,
+					  .perf_backend = BENCH_BACKEND_PERF };
 	cli_getopt_reset();
-	while (!rc && (c = cli_getopt("compare", argc, argv, "k:c:p:r:l:uFd:jh", lopts)) != -1)
+	while (!rc && (c = cli_getopt("compare", argc, argv, "k:c:p:r:l:P:uFd:jh", lopts)) != -1)
 		rc = parse_opt(c, cc, ctx);
 	if (!rc && optind < argc)
 		rc = cli_usage_err("compare", "unexpected argument '%s'", argv[optind]);

@@ -166,7 +166,7 @@ static int block(const struct compare_options *o, enum bench_backend_id backend,
 			 r.avail.reason[0] ? r.avail.reason : strerror(-rc),
 			 r.tamper.detected ? "; " : "", r.tamper.detected ? r.tamper.message : "");
 	else
-		keep(b, pair, backend != BENCH_BACKEND_PERF, &r, res);
+		keep(b, pair, backend == res->raw_backend, &r, res);
 	bench_result_free(&r);
 	return rc;
 }
@@ -184,7 +184,7 @@ static int decide(const struct compare_options *o, struct compare_result *res)
 	res->cpu = r.cpu;
 	res->cpu_used = r.cpu_used;
 	res->raw_backend = r.backend;
-	bo = block_options(o, BENCH_BACKEND_PERF, (int)r.cpu_used, o->level);
+	bo = block_options(o, o->perf_backend, (int)r.cpu_used, o->level);
 	s = NULL;
 	int prc = bench_open(&bo, &p, &s);
 
@@ -273,11 +273,33 @@ static void summarise(struct compare_result *res, struct blocks *b)
 	}
 }
 
+/* The cost of perf's other read: the empty bracket alone, once. */
+static void other_read(const struct compare_options *o, struct compare_result *res)
+{
+	struct bench_options bo = block_options(o, res->other_backend, (int)res->cpu_used,
+						res->level);
+	struct bench_result r;
+	int rc;
+
+	bo.kernels = "empty";
+	rc = bench_run(&bo, &r);
+	res->other_read_tsc = rc ? NAN : r.empty_tsc;
+	if (rc)
+		snprintf(res->other_reason, sizeof(res->other_reason), "%s",
+			 r.avail.reason[0] ? r.avail.reason : strerror(-rc));
+	bench_result_free(&r);
+}
+
 int compare_prepare(const struct compare_options *o, struct compare_result *res)
 {
 	int rc;
 
 	memset(res, 0, sizeof(*res));
+	res->perf_backend = o->perf_backend;
+	res->other_backend = o->perf_backend == BENCH_BACKEND_PERF ? BENCH_BACKEND_PERF_RDPMC
+								   : BENCH_BACKEND_PERF;
+	if (o->perf_backend != BENCH_BACKEND_PERF && o->perf_backend != BENCH_BACKEND_PERF_RDPMC)
+		return -EINVAL;
 	res->pairs = o->pairs;
 	res->reps = o->reps;
 	if (o->pairs < COMPARE_MIN_PAIRS || !o->reps)
@@ -297,10 +319,12 @@ int compare_measure(const struct compare_options *o, struct compare_result *res)
 	for (unsigned i = 0; i < o->pairs && !rc; i++) {
 		rc = block(o, res->raw_backend, res, &b, i);
 		if (!rc)
-			rc = block(o, BENCH_BACKEND_PERF, res, &b, i);
+			rc = block(o, o->perf_backend, res, &b, i);
 	}
-	if (!rc)
+	if (!rc) {
 		summarise(res, &b);
+		other_read(o, res);
+	}
 out:
 	blocks_free(&b);
 	return rc;

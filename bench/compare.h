@@ -43,6 +43,8 @@ struct compare_options {
 	int level;               /* 1, 2, 0: the highest both sides read */
 	bool user_only;
 	bool force;
+	enum bench_backend_id perf_backend; /* BENCH_BACKEND_PERF (read(2), default)
+				  * or BENCH_BACKEND_PERF_RDPMC (user pages + RDPMC) */
 	const struct cpu_machine *machine;
 };
 
@@ -69,8 +71,13 @@ struct compare_result {
 	enum bench_backend_id raw_backend; /* rdpmc or msr */
 	int level;
 	unsigned pairs, reps;
+	enum bench_backend_id perf_backend; /* the perf side's source */
 	double raw_read_tsc, perf_read_tsc; /* the empty bracket, TSC ticks: median
 				  * over the blocks of each side's median */
+	enum bench_backend_id other_backend; /* perf's other read (perf-rdpmc or perf) */
+	double other_read_tsc;   /* its empty bracket, one run after the blocks; NaN
+				  * when it cannot read here (other_reason) */
+	char other_reason[600];
 	size_t nkernels;
 	struct compare_kernel *kernels;
 	unsigned agree, disagree, na;     /* metric verdicts */
@@ -103,7 +110,8 @@ int compare_prepare(const struct compare_options *o, struct compare_result *res)
 
 /*
  * compare_measure - after compare_prepare: the blocks, raw then perf,
- * @o->pairs times, and the statistics into @res.  The caller guards the
+ * @o->pairs times, and the statistics into @res; then one run of the
+ * empty bracket with perf's other read, for its cost.  The caller guards the
  * run (locks, journal, settings) around it where the raw path writes
  * MSRs.  Returns 0 or the first block's error (res->reason: which block
  * and why; -EPROTO when a block read another level).

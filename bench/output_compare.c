@@ -17,11 +17,20 @@ void compare_print_table(FILE *f, const struct compare_result *res)
 {
 	fprintf(f, "cpu %u: %s, family %u model 0x%X\n", res->cpu_used, res->cpu.brand,
 		res->cpu.family, res->cpu.model);
-	fprintf(f, "raw path: %s; perf_event: slots + topdown-* group, read(2); level %d; "
+	fprintf(f, "raw path: %s; perf_event: %s (slots + topdown-* group, %s); level %d; "
 		"%u pairs of blocks, %u repetitions per kernel per block\n",
-		bench_backend_name(res->raw_backend), res->level, res->pairs, res->reps);
-	fprintf(f, "cost of one reading (empty bracket, median TSC ticks): %s %.0f, perf %.0f\n",
-		bench_backend_name(res->raw_backend), res->raw_read_tsc, res->perf_read_tsc);
+		bench_backend_name(res->raw_backend), bench_backend_name(res->perf_backend),
+		res->perf_backend == BENCH_BACKEND_PERF ? "read(2)" : "user pages + RDPMC",
+		res->level, res->pairs, res->reps);
+	fprintf(f, "cost of one reading (empty bracket, median TSC ticks): %s %.0f, %s %.0f, ",
+		bench_backend_name(res->raw_backend), res->raw_read_tsc,
+		bench_backend_name(res->perf_backend), res->perf_read_tsc);
+	if (isnan(res->other_read_tsc))
+		fprintf(f, "%s not measured (%s)\n", bench_backend_name(res->other_backend),
+			res->other_reason);
+	else
+		fprintf(f, "%s %.0f\n", bench_backend_name(res->other_backend),
+			res->other_read_tsc);
 	fprintf(f, "(percent of slots; diff = raw - perf, median of paired block medians, "
 		"95%% sign-test interval; tol = both 8-bit bounds + both noises)\n\n");
 	fprintf(f, "%-13s %-24s %8s %8s %8s %19s %6s  %s\n", "kernel", "metric", "raw", "perf",
@@ -78,17 +87,20 @@ static json_t *kernel_json(const struct compare_kernel *k, int level)
 json_t *compare_to_json(const struct compare_result *res)
 {
 	json_t *ks = json_array();
-	json_t *doc = json_pack("{s:s,s:{s:I,s:s,s:I,s:I},s:s,s:i,s:I,s:I,s:{s:o,s:o},"
+	json_t *doc = json_pack("{s:s,s:{s:I,s:s,s:I,s:I},s:s,s:s,s:s,s:i,s:I,s:I,s:{s:o,s:o,s:o},"
 				"s:{s:I,s:I,s:I}}",
 				"schema", "baretma-compare/1",
 				"cpu", "os_cpu", (json_int_t)res->cpu_used, "brand", res->cpu.brand,
 				"family", (json_int_t)res->cpu.family,
 				"model", (json_int_t)res->cpu.model,
 				"raw_backend", bench_backend_name(res->raw_backend),
+				"perf_backend", bench_backend_name(res->perf_backend),
+				"perf_other_backend", bench_backend_name(res->other_backend),
 				"level", res->level, "pairs", (json_int_t)res->pairs,
 				"reps", (json_int_t)res->reps,
 				"read_tsc_ticks", "raw",
 				num(res->raw_read_tsc), "perf", num(res->perf_read_tsc),
+				"perf_other", num(res->other_read_tsc),
 				"verdicts", "agree", (json_int_t)res->agree,
 				"disagree", (json_int_t)res->disagree, "na", (json_int_t)res->na);
 

@@ -15,6 +15,9 @@
  *           128-bit product: §3.3); then FC3 = 0, PERF_METRICS = 0 (the
  *           reset at every read, §3.2);
  *   reset   the counts to 0 and FC3, PERF_METRICS to 0 (PERF_EVENT_IOC_RESET);
+ *   read_raw  FC3 and PERF_METRICS as they are (RDPMC through the user
+ *           pages: the kernel is not involved, nothing is reset), while
+ *           enabled (the page's index is 0 otherwise);
  *   disable the counts brought up to date, FC3's field cleared.
  * `fault perf_offset NODE PP` shifts NODE's fraction by PP points before
  * the arithmetic (its level-1 siblings give up the same share in
@@ -191,6 +194,18 @@ static int sim_read(struct perf_group *g, struct perf_group_values *v)
 	return rc;
 }
 
+/* RDPMC through the user pages: FC3 and PERF_METRICS as they are, no
+ * kernel in between (so no reset); an index only while enabled. */
+static int sim_read_raw(struct perf_group *g, uint64_t *slots, uint64_t *metrics)
+{
+	int rc;
+
+	if (!g->enabled)
+		return -EOPNOTSUPP;
+	rc = msr_read(g->dev, g->cpu, IA32_FIXED_CTR3, slots);
+	return rc ? rc : msr_read(g->dev, g->cpu, IA32_PERF_METRICS, metrics);
+}
+
 static int sim_reset(struct perf_group *g)
 {
 	memset(&g->v, 0, sizeof(g->v));
@@ -229,6 +244,6 @@ const struct perf_group_ops perf_group_sim = {
 	.disable = sim_disable,
 	.reset = sim_reset,
 	.read = sim_read,
-	.read_raw = NULL,
+	.read_raw = sim_read_raw,
 	.close = sim_close,
 };

@@ -14,6 +14,7 @@
 static const struct counter_source_ops *const sources[] = {
 	&source_rdpmc,
 	&source_msr,
+	&source_perf_rdpmc,
 	&source_perf,
 	&source_tsc,
 };

@@ -9,6 +9,7 @@
  *          backend (bench/source_msr.c)
  *   perf   perf_event_open of the slots + topdown-* group, read(2) of the
  *          group (bench/source_perf.c, bench/perf_group.h)
+ *   perf-rdpmc  the same group, read by RDPMC through its user pages
  *   tsc    RDTSC only: timing, no Top-down (bench/source_tsc.c)
  * rdpmc and msr program the PMU the same way (bench/source_pmu.c on
  * msr/pmu.h).  A perf_event source (perf_event_open of the slots +
@@ -165,7 +166,8 @@ struct counter_source_ops {
 	int (*close)(struct counter_source *src);
 };
 
-extern const struct counter_source_ops source_rdpmc, source_msr, source_perf, source_tsc;
+extern const struct counter_source_ops source_rdpmc, source_msr, source_perf, source_perf_rdpmc,
+	source_tsc;
 
 /*
  * source_read_rdpmc - the rdpmc reading: baretma_read of <baretma.h>, the

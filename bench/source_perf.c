@@ -1,5 +1,5 @@
 /*
- * bench/source_perf.c - the perf source: the kernel's own Top-down group
+ * bench/source_perf.c - the perf sources: the kernel's own Top-down group
  * (bench/perf_group.h: the `slots` leader and its `topdown-*` members,
  * pinned to the measured CPU, counting the calling thread), read with
  * read(2) inside the bracket.  The kernel programs FC3 and PERF_METRICS,
@@ -31,20 +31,40 @@
 struct perf_src {
 	const struct perf_group_ops *ops;
 	const char *arg;          /* the simulator's profile, or NULL */
+	enum perf_read_how how;   /* read(2), or the user pages and RDPMC */
 	struct perf_group *g;
 	bool lost;                /* time_running < time_enabled seen: the group was
 				   * not on the PMU the whole time */
 };
 
 /* The group spec of the source's parameters. */
-static struct perf_group_spec spec_of(const struct source_params *p, int level)
+static struct perf_group_spec spec_of(const struct source_params *p, int level,
+				      enum perf_read_how how)
 {
 	return (struct perf_group_spec){ .cpu = p->cpu, .level = level >= 2 ? 2 : 1,
-					 .user_only = p->user_only,
-					 .how = PERF_READ_SYSCALL };
+					 .user_only = p->user_only, .how = how };
 }
 
-/* Open and close the group once: can it measure?  Its reason otherwise. */
+/* Can the group be read through its user pages and RDPMC?  Only an
+ * enabled event has an index (perf_event_mmap_page.index 0 otherwise). */
+static int try_raw(const struct perf_group_ops *ops, struct perf_group *g, char *why, size_t n)
+{
+	uint64_t slots, metrics;
+	int rc = ops->read_raw ? ops->enable(g) : -EOPNOTSUPP;
+
+	if (!rc)
+		rc = ops->read_raw(g, &slots, &metrics);
+	if (ops->read_raw)
+		ops->disable(g);
+	if (rc)
+		snprintf(why, n, "the group's user pages give no RDPMC access (%s): "
+			 "cap_user_rdpmc is clear, or the rdpmc sysfs value is 0",
+			 strerror(-rc));
+	return rc;
+}
+
+/* Open and close the group once: can it measure, read(2) and through
+ * RDPMC?  Its reason otherwise. */
 static int perf_probe(const struct source_env *env, struct bench_avail *a)
 {
 	const char *arg = NULL;
@@ -56,8 +76,9 @@ static int perf_probe(const struct source_env *env, struct bench_avail *a)
 	char why[sizeof(a->perf_why)] = "";
 	int rc;
 
-	a->perf_ok = false;
+	a->perf_ok = a->perf_rdpmc_ok = false;
 	a->perf_level = 0;
+	a->perf_rdpmc_why[0] = '\0';
 	if (!ops) {
 		a->perf_err = -EINVAL;
 		snprintf(a->perf_why, sizeof(a->perf_why), "BARETMA_PERF is neither empty nor "
@@ -71,12 +92,14 @@ static int perf_probe(const struct source_env *env, struct bench_avail *a)
 			 "BARETMA_PERF=sim:PROFILE)", env->cpu, cpu_machine_name(env->machine));
 		return 0;
 	}
-	spec = spec_of(&p, level);
+	spec = spec_of(&p, level, PERF_READ_MMAP_RDPMC);
 	rc = ops->open(arg, &spec, &g, why, sizeof(why));
 	if (rc == -EOPNOTSUPP && level == 2) { /* the kernel may list level 1 only */
-		spec = spec_of(&p, level = 1);
+		spec = spec_of(&p, level = 1, PERF_READ_MMAP_RDPMC);
 		rc = ops->open(arg, &spec, &g, why, sizeof(why));
 	}
+	if (!rc)
+		a->perf_rdpmc_ok = !try_raw(ops, g, a->perf_rdpmc_why, sizeof(a->perf_rdpmc_why));
 	ops->close(g);
 	a->perf_err = rc;
 	a->perf_ok = !rc;
@@ -95,6 +118,18 @@ static enum source_state perf_usable(const struct bench_avail *a, bool rdpmc_alw
 	return SOURCE_NO;
 }
 
+static enum source_state perf_rdpmc_usable(const struct bench_avail *a, bool rdpmc_always,
+					   char *why, size_t n)
+{
+	enum source_state st = perf_usable(a, rdpmc_always, why, n);
+
+	if (st == SOURCE_READY && !a->perf_rdpmc_ok) {
+		snprintf(why, n, "perf_event: %s", a->perf_rdpmc_why);
+		st = SOURCE_NO;
+	}
+	return st;
+}
+
 static int perf_level(const struct bench_avail *a)
 {
 	return a->perf_level;
@@ -107,6 +142,8 @@ static int perf_open(struct counter_source *src, const struct source_params *p)
 	(void)p;
 	if (!ps)
 		return -ENOMEM;
+	ps->how = src->ops->id == BENCH_BACKEND_PERF_RDPMC ? PERF_READ_MMAP_RDPMC
+							   : PERF_READ_SYSCALL;
 	if (!(ps->ops = perf_group_env(&ps->arg))) {
 		free(ps);
 		return -EINVAL;
@@ -118,7 +155,7 @@ static int perf_open(struct counter_source *src, const struct source_params *p)
 static int perf_program(struct counter_source *src, struct journal *j, char *why, size_t n)
 {
 	struct perf_src *ps = src->priv;
-	struct perf_group_spec spec = spec_of(&src->p, src->p.level);
+	struct perf_group_spec spec = spec_of(&src->p, src->p.level, ps->how);
 	int rc;
 
 	(void)j; /* the kernel owns the registers: nothing to journal */
@@ -157,6 +194,19 @@ static void perf_read(struct counter_source *src, struct baretma_reading *r)
 		if (v.time_running < v.time_enabled)
 			ps->lost = true;
 	}
+	r->tsc = rdtsc_fenced();
+}
+
+/* The perf-rdpmc reading: FC3 and IA32_PERF_METRICS as RDPMC gives them
+ * through the group's user pages (the kernel resets them at
+ * PERF_EVENT_IOC_RESET and never in between: no read(2) is made), i.e.
+ * the rdpmc source's reading with perf owning the counters. */
+static void perf_rdpmc_read(struct counter_source *src, struct baretma_reading *r)
+{
+	struct perf_src *ps = src->priv;
+
+	if (!ps->g || ps->ops->read_raw(ps->g, &r->slots, &r->metrics))
+		r->slots = r->metrics = 0;
 	r->tsc = rdtsc_fenced();
 }
 
@@ -201,6 +251,25 @@ const struct counter_source_ops source_perf = {
 	.program = perf_program,
 	.reset = perf_reset,
 	.read = perf_read,
+	.verify = perf_verify,
+	.close = perf_close,
+};
+
+const struct counter_source_ops source_perf_rdpmc = {
+	.id = BENCH_BACKEND_PERF_RDPMC,
+	.name = "perf-rdpmc",
+	.topdown = true,
+	.writes_msrs = false,
+	.fault = TD_PERF_UNAVAILABLE,
+	.read_inline = SOURCE_READ_CALL,
+	.probe = NULL, /* source_perf's probe tries both reads */
+	.independent = true,
+	.level = perf_level,
+	.usable = perf_rdpmc_usable,
+	.open = perf_open,
+	.program = perf_program,
+	.reset = perf_reset,
+	.read = perf_rdpmc_read,
 	.verify = perf_verify,
 	.close = perf_close,
 };

@@ -52,7 +52,9 @@ struct baretma; /* opaque: one measuring session */
 struct baretma_options {
 	int cpu;              /* OS CPU to measure on; -1: choose one whose core kind
 			       * has PERF_METRICS (a P-core on hybrid parts), with hwloc */
-	const char *backend;  /* "auto" (best that works), "rdpmc", "msr", "tsc" */
+	const char *backend;  /* "auto" (best that works), "rdpmc", "msr", "perf"
+			       * (perf_event's Top-down group, read(2)), "perf-rdpmc"
+			       * (the same, RDPMC through its user pages), "tsc" */
 	int level;            /* Top-down level 1 or 2; 0: the highest the CPU has */
 	bool user_only;       /* fixed counter 3 counts at CPL > 0 only */
 	bool force;           /* take over fixed counter 3 / PERF_METRICS in use, or a

@@ -35,10 +35,11 @@ static void test_table(void)
 {
 	enum bench_backend_id id;
 
-	check_int(source_count(), ==, 4, "four sources registered");
+	check_int(source_count(), ==, 5, "five sources registered");
 	ok(source_at(0) == &source_rdpmc && source_at(1) == &source_msr &&
-	   source_at(2) == &source_perf && source_at(3) == &source_tsc && source_at(4) == NULL,
-	   "auto prefers rdpmc, then msr, then perf, then tsc");
+	   source_at(2) == &source_perf_rdpmc && source_at(3) == &source_perf &&
+	   source_at(4) == &source_tsc && source_at(5) == NULL,
+	   "auto prefers rdpmc, then msr, then perf-rdpmc, then perf, then tsc");
 	ok(source_get(BENCH_BACKEND_AUTO) == NULL, "auto is no source");
 	ok(source_get(BENCH_BACKEND_RDPMC) == &source_rdpmc &&
 	   source_get(BENCH_BACKEND_MSR) == &source_msr &&
@@ -54,6 +55,8 @@ static void test_table(void)
 	ok(bench_backend_parse("tsc", &id) == 0 && id == BENCH_BACKEND_TSC, "parse tsc");
 	ok(bench_backend_parse("perf", &id) == 0 && id == BENCH_BACKEND_PERF, "parse perf");
 	check_str(bench_backend_name(BENCH_BACKEND_PERF), "perf", "name of perf");
+	ok(bench_backend_parse("perf-rdpmc", &id) == 0 && id == BENCH_BACKEND_PERF_RDPMC,
+	   "parse perf-rdpmc");
 	id = BENCH_BACKEND_TSC;
 	ok(bench_backend_parse("perf_event", &id) == -EINVAL && bench_backend_parse("RDPMC", &id) ==
 	   -EINVAL && bench_backend_parse("", &id) == -EINVAL && bench_backend_parse(NULL, &id) ==

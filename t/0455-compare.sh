@@ -79,6 +79,22 @@ is "$(q 'd["backend"]')" "perf" "backend perf"
 is "$(q '"%.6f" % d["kernels"][1]["tma_retiring"]["median"]')" "39.843750" \
 	"perf's retiring 102/256"
 
+# 3b. the same group read by RDPMC through its user pages: the raw bytes
+BARETMA_CPUID_DUMP=$ICL BARETMA_PERF=sim:$tmp/p BARETMA_MSR=sim:$tmp/p "$BARETMA" bench \
+	--backend perf-rdpmc --kernel retire-light --reps 9 --json >"$tmp/out" 2>"$tmp/err"
+ok $? "bench --backend perf-rdpmc on the simulator"
+is "$(q 'd["backend"], "%.6f" % d["kernels"][1]["tma_backend_bound"]["median"]')" \
+	"('perf-rdpmc', '30.078125')" "perf-rdpmc's backend 77/256"
+cmp_sim "$ICL" "$tmp/p" --kernel retire-light --perf perf-rdpmc
+is "$st" 0 "compare --perf perf-rdpmc: exit 0"
+is "$(q 'd["perf_backend"], d["perf_other_backend"], d["verdicts"]["disagree"]')" \
+	"('perf-rdpmc', 'perf', 0)" "the perf side read by RDPMC, read(2) timed once"
+is "$(q 'all(d["read_tsc_ticks"][k] > 0 for k in ("raw", "perf", "perf_other"))')" True \
+	"a read cost for the raw path and both perf reads"
+st=0
+"$BARETMA" compare --perf rdpmc >"$tmp/out" 2>"$tmp/err" || st=$?
+is "$st" 64 "--perf rdpmc: exit 64"
+
 # 4. neither side can measure: exit 69, each reason named (a sysroot with
 # no perf PMU; an MSR backend that cannot exist)
 mkdir -p "$tmp/root/sys/bus/event_source/devices" "$tmp/root/proc/sys/kernel"
@@ -96,6 +112,9 @@ BARETMA_SYSROOT=$tmp/root "$BARETMA" bench --backend perf >"$tmp/out" 2>"$tmp/er
 is "$st" 69 "bench --backend perf without a perf PMU: exit 69"
 grep -q "perf_event: no 'cpu' or 'cpu_core' PMU" "$tmp/err"
 ok $? "bench says why"
+st=0
+BARETMA_SYSROOT=$tmp/root "$BARETMA" bench --backend perf-rdpmc >"$tmp/out" 2>"$tmp/err" || st=$?
+is "$st" 69 "bench --backend perf-rdpmc without a perf PMU: exit 69"
 
 # 5. too few pairs for a 95 % interval: a usage error
 st=0

@@ -73,7 +73,7 @@ static void bad_options(void)
 	check_int(baretma_open(&bm, &o), ==, -EINVAL, "backend 'quantum': -EINVAL");
 	ok(bm == NULL, "no session on failure");
 	check_str(baretma_last_error(), "baretma_open: backend 'quantum': expected auto, rdpmc, "
-		  "msr or tsc", "the message names the option and what it takes");
+		  "msr, perf, perf-rdpmc or tsc", "the message names the option and what it takes");
 	o = (struct baretma_options)BARETMA_OPTIONS_INIT;
 	o.level = 3;
 	check_int(baretma_open(&bm, &o), ==, -EINVAL, "level 3: -EINVAL");
