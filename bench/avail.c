@@ -134,7 +134,7 @@ static int check_machine(const struct cpu_machine *m, struct msr_dev *dev, unsig
 
 int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *ci,
 			    unsigned cpu, struct msr_dev *dev, const struct bench_rdpmc_ops *ops,
-			    int *key, struct bench_avail *out)
+			    int *key, enum bench_backend_id want, struct bench_avail *out)
 {
 	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu);
 	struct source_env env = { .machine = m, .rdpmc = ops, .key = key, .cpu = cpu,
@@ -143,20 +143,26 @@ int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *
 	memset(out, 0, sizeof(*out));
 	out->why = TD_OK;
 	out->rdpmc_sysfs = ops->sysfs_value();
-	/* perf_event needs none of the checks below: probed whatever they find */
-	source_probe_all(&env, out, true);
-	if (check_cpuid(ci, cpu, out) || check_machine(m, dev, cpu, out) ||
-	    check_msr(dev, cpu, out))
-		return 0;
-	/* The PMU can be programmed: what each source needs beyond it (RDPMC) */
-	return source_probe_all(&env, out, false);
+	const struct counter_source_ops *w = source_get(want);
+	int rc = 0;
+
+	if (!(check_cpuid(ci, cpu, out) || check_machine(m, dev, cpu, out) ||
+	      check_msr(dev, cpu, out)))
+		/* The PMU can be programmed: what each source needs beyond it (RDPMC) */
+		rc = source_probe_all(&env, out, false);
+	/* perf_event needs none of the checks above; probed only when it may be
+	 * used (it makes the kernel write FC3 and PERF_METRICS) */
+	if ((w && w->independent) || (want == BENCH_BACKEND_AUTO && out->why != TD_OK))
+		source_probe_all(&env, out, true);
+	return rc;
 }
 
 int bench_topdown_check(const struct cpu_machine *m, const struct cpu_info *ci, unsigned cpu,
 			struct msr_dev *dev, struct bench_avail *out)
 {
 	int key = -1;
-	int rc = bench_topdown_check_ops(m, ci, cpu, dev, &bench_rdpmc_live, &key, out);
+	int rc = bench_topdown_check_ops(m, ci, cpu, dev, &bench_rdpmc_live, &key,
+					 BENCH_BACKEND_AUTO, out);
 
 	/* a check only: what a run would get, without holding the key */
 	if (key >= 0)

@@ -238,10 +238,14 @@ int bench_rdpmc_decide(const struct bench_rdpmc_ops *ops, int *key, struct bench
 /*
  * bench_topdown_check_ops - bench_topdown_check through @ops, keeping the
  * key for the caller in *key (see bench_rdpmc_decide): what a run uses.
+ * The perf sources' probe opens (and enables) a perf group, which makes
+ * the kernel write FC3 and PERF_METRICS: it runs only when @want is one of
+ * them, or is BENCH_BACKEND_AUTO and the raw path cannot measure, so that
+ * a run on the raw path finds the registers as they were.
  */
 int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *ci,
 			    unsigned cpu, struct msr_dev *dev, const struct bench_rdpmc_ops *ops,
-			    int *key, struct bench_avail *out);
+			    int *key, enum bench_backend_id want, struct bench_avail *out);
 
 /*
  * bench_rdpmc_reason - one line saying why RDPMC cannot be used (with the

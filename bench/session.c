@@ -126,7 +126,7 @@ static int choose(struct session *s)
 static int decide(struct session *s)
 {
 	bench_topdown_check_ops(s->machine, &s->info.cpu, s->info.cpu_used, s->dev,
-				&bench_rdpmc_live, &s->key, &s->info.avail);
+				&bench_rdpmc_live, &s->key, s->opt.backend, &s->info.avail);
 	return 0;
 }
 

@@ -95,6 +95,25 @@ st=0
 "$BARETMA" compare --perf rdpmc >"$tmp/out" 2>"$tmp/err" || st=$?
 is "$st" 64 "--perf rdpmc: exit 64"
 
+# 3c. a run on the raw path never opens the perf group (the kernel would
+# write FC3 and PERF_METRICS before baretma saved them): with both
+# simulators set, the first write of `bench --backend msr` comes after the
+# ownership check's read of IA32_PERF_GLOBAL_INUSE (0x392); a perf run's
+# probe writes IA32_PERF_GLOBAL_CTRL before any 0x392 read
+first_write_after_inuse() {
+	awk '$3 == "0x392" && !inuse { inuse = NR } $1 == "wr" { print (inuse && inuse < NR) ? "after" : "before"; exit }' "$1"
+}
+for b in msr perf; do
+	rm -f "$tmp/trace.$b"
+	BARETMA_MSR_TRACE=$tmp/trace.$b BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/p \
+		BARETMA_PERF=sim:$tmp/p "$BARETMA" bench --backend $b --kernel empty --reps 2 \
+		--warmup 0 >/dev/null 2>&1
+done
+is "$(first_write_after_inuse "$tmp/trace.msr")" after \
+	"--backend msr: nothing written before the ownership check (no perf probe)"
+is "$(first_write_after_inuse "$tmp/trace.perf")" before \
+	"--backend perf: its probe enables the group first (the check can tell)"
+
 # 4. neither side can measure: exit 69, each reason named (a sysroot with
 # no perf PMU; an MSR backend that cannot exist)
 mkdir -p "$tmp/root/sys/bus/event_source/devices" "$tmp/root/proc/sys/kernel"
