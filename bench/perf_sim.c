@@ -222,7 +222,8 @@ static int sim_disable(struct perf_group *g)
 	rc = update(g);
 	if (!rc)
 		rc = msr_read(g->dev, g->cpu, IA32_FIXED_CTR_CTRL, &fcc);
-	if (!rc)
+	/* fault perf_keeps_counters: as if another perf session still counted */
+	if (!rc && !(g->prof && (g->prof->faults & SIM_FAULT_PERF_KEEPS)))
 		rc = msr_write(g->dev, g->cpu, IA32_FIXED_CTR_CTRL, fcc & ~FIXED_CTR3_FIELD_MASK);
 	g->enabled = false;
 	return rc;

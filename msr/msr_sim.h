@@ -79,6 +79,8 @@
 #define SIM_FAULT_L2_ABOVE_PARENT     0x08u /* Heavy Operations byte above Retiring's */
 #define SIM_FAULT_OVERFLOW_EVERY      0x10u /* bit 48 set at every Nth PERF_METRICS read */
 #define SIM_FAULT_PERF_OFFSET         0x20u /* the perf source reads a node shifted */
+#define SIM_FAULT_PERF_KEEPS          0x40u /* the perf group's close leaves FC3's
+						    * field enabled (perf still counting) */
 
 /* A parsed profile (msr_sim_profile_parse). */
 struct sim_profile {
@@ -107,7 +109,8 @@ struct sim_profile {
  * heavy_operations P, branch_mispredicts P, fetch_latency P,
  * memory_bound P (level 2, default 0, each at most its parent), noise PP,
  * seed N, state FILE, fault metrics_not_cleared | sum_off N | slots_stuck |
- * level2_above_parent | overflow_every N | perf_offset NODE PP.
+ * level2_above_parent | overflow_every N | perf_offset NODE PP |
+ * perf_keeps_counters.
  * Returns 0, or -EINVAL with @err naming the line and the remedy.
  */
 int msr_sim_profile_parse(const char *text, size_t len, const char *name,

@@ -89,6 +89,8 @@ static int fault(struct parse *ps, struct sim_profile *p, char **tok, int ntok)
 		p->faults |= SIM_FAULT_SLOTS_STUCK;
 	else if (!strcmp(f, "level2_above_parent"))
 		p->faults |= SIM_FAULT_L2_ABOVE_PARENT;
+	else if (!strcmp(f, "perf_keeps_counters"))
+		p->faults |= SIM_FAULT_PERF_KEEPS;
 	else if (!strcmp(f, "sum_off")) {
 		want = 3;
 		if (!(rc = whole(ps, "fault sum_off", ntok > 2 ? tok[2] : NULL, -64, 64, &d)) && d == 0)
@@ -110,7 +112,8 @@ static int fault(struct parse *ps, struct sim_profile *p, char **tok, int ntok)
 		p->faults |= SIM_FAULT_PERF_OFFSET;
 	} else {
 		return fail(ps, "unknown fault '%s' (metrics_not_cleared, sum_off N, slots_stuck, "
-			    "level2_above_parent, overflow_every N, perf_offset NODE PP)", f);
+			    "level2_above_parent, overflow_every N, perf_offset NODE PP, "
+			    "perf_keeps_counters)", f);
 	}
 	if (!rc && ntok != want)
 		rc = fail(ps, "'fault %s' takes %d value%s", f, want - 2, want == 3 ? "" : "s");

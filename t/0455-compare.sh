@@ -114,6 +114,16 @@ is "$(first_write_after_inuse "$tmp/trace.msr")" after \
 is "$(first_write_after_inuse "$tmp/trace.perf")" before \
 	"--backend perf: its probe enables the group first (the check can tell)"
 
+# 3d. the handover: each raw block checks that nobody holds FC3; a perf
+# group that leaves FC3's field enabled makes the second raw block refuse
+# (exit 75, naming the block and the register), never measure over perf
+cp "$tmp/p" "$tmp/keeps"
+printf 'fault perf_keeps_counters\n' >>"$tmp/keeps"
+cmp_sim "$ICL" "$tmp/keeps" --kernel retire-light
+is "$st" 75 "perf left the counters enabled: exit 75"
+grep -q "block 2 of msr on cpu 7: .*IA32_FIXED_CTR_CTRL\[15:12\]=0x3" "$tmp/err"
+ok $? "the second raw block refuses, naming FC3's field"
+
 # 4. neither side can measure: exit 69, each reason named (a sysroot with
 # no perf PMU; an MSR backend that cannot exist)
 mkdir -p "$tmp/root/sys/bus/event_source/devices" "$tmp/root/proc/sys/kernel"
