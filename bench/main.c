@@ -18,6 +18,8 @@ static void usage(FILE *f)
 "           level 1/2 (or TSC timing only, with the reason, where no PMU)\n"
 "  compare  the raw path (rdpmc/msr) against perf_event on the same kernels and\n"
 "           CPU, in alternating blocks: per tma_* metric agree or DISAGREE\n"
+"  validate check that each CPU's PMU behaves (fixed counter 3, PERF_METRICS,\n"
+"           overflow, RDPMC, kernels, perf): PASS / FAIL / SKIP per check\n"
 "  info     identify the CPU: vendor, model, PMU, core kinds, Top-down availability\n"
 "  decode   decode an IA32_PERF_METRICS value or a region between two readings\n"
 "  pmu      enable | status | restore: program fixed counter 3 and PERF_METRICS\n"

@@ -1,0 +1,186 @@
+/*
+ * bench/validate_pmu.c - the register checks of `baretma validate`
+ * (bench/validate.h): fixed counter 3, IA32_PERF_METRICS, the overflow
+ * bits, RDPMC.  Each states the expectation and its source; each reads and
+ * writes through vc_read/vc_write (saved in the run's journal first).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/validate.h"
+#include "cpu/machine.h"
+#include "msr/intel_regs.h"
+#include "msr/rdpmc.h"
+#include "msr/topdown.h"
+
+#define SRC_FC3 "SDM vol. 3B: fixed counter 3 counts TOPDOWN.SLOTS while its IA32_FIXED_CTR_CTRL " \
+	"field and IA32_PERF_GLOBAL_CTRL bit 35 are set (pmu-reference §1.2, §1.3)"
+#define SRC_WIDTH "TOPDOWN.SLOTS = pipeline width x CPU_CLK_UNHALTED.THREAD (fixed counter 1); " \
+	"width from baretma's model table (cpu/cpu_models.c, pmu-reference §2.5, §6)"
+
+#define FIELD_ON 0x3ull  /* EN_OS | EN_USR */
+
+static uint64_t fc3_field(uint64_t fcc, uint64_t bits)
+{
+	return (fcc & ~FIXED_CTR3_FIELD_MASK) | bits << FIXED_CTR3_FIELD_SHIFT;
+}
+
+/* Freeze (GLOBAL_CTRL 0): what the kernel does around its reads. */
+int vc_freeze(struct validate_ctx *c)
+{
+	return vc_write(c, IA32_PERF_GLOBAL_CTRL, 0);
+}
+
+/* FC3 on, reset (FC3 then PERF_METRICS, §3.1), then enabled. */
+int vc_start(struct validate_ctx *c, bool metrics, uint64_t extra_fields,
+	     uint64_t extra_enable)
+{
+	uint64_t fcc = 0, en = GLOBAL_CTRL_EN_FIXED3 | extra_enable;
+	int rc = vc_freeze(c);
+
+	if (!rc)
+		rc = vc_read(c, IA32_FIXED_CTR_CTRL, &fcc);
+	if (!rc)
+		rc = vc_write(c, IA32_FIXED_CTR_CTRL, fc3_field(fcc, FIELD_ON) | extra_fields);
+	if (!rc)
+		rc = vc_write(c, IA32_FIXED_CTR3, 0);
+	if (!rc && c->level >= 1)
+		rc = vc_write(c, IA32_PERF_METRICS, 0);
+	if (metrics && c->level >= 1)
+		en |= GLOBAL_CTRL_EN_PERF_METRICS;
+	return rc ? rc : vc_write(c, IA32_PERF_GLOBAL_CTRL, en);
+}
+
+void vc_failed(struct validate_ctx *c, const char *id, const char *src, int rc)
+{
+	vc_add(c, id, src, VALIDATE_SKIP, "an MSR access failed: %s", strerror(-rc));
+	c->err = rc;
+}
+
+static void fc3_counts(struct validate_ctx *c)
+{
+	struct validate_result *r;
+	uint64_t v = 0;
+	int rc = vc_start(c, false, 0, 0);
+
+	vc_work();
+	if (!rc)
+		rc = vc_freeze(c);
+	if (!rc)
+		rc = vc_read(c, IA32_FIXED_CTR3, &v);
+	if (rc) {
+		vc_failed(c, "fc3_counts", SRC_FC3, rc);
+		return;
+	}
+	c->fc3_counts = v > 0;
+	r = vc_add(c, "fc3_counts", SRC_FC3, v ? VALIDATE_PASS : VALIDATE_FAIL,
+		   v ? "" : "fixed counter 3 did not count while enabled");
+	snprintf(r->measured, sizeof(r->measured), "%" PRIu64 " slots over 20000 dependent ADDs", v);
+	snprintf(r->expected, sizeof(r->expected), "> 0");
+}
+
+static void fc3_frozen(struct validate_ctx *c)
+{
+	struct validate_result *r;
+	uint64_t a = 0, b = 0;
+	int rc;
+
+	if (!c->fc3_counts) {
+		vc_add(c, "fc3_frozen_holds", SRC_FC3, VALIDATE_SKIP, "depends on fc3_counts");
+		return;
+	}
+	rc = vc_read(c, IA32_FIXED_CTR3, &a); /* frozen since fc3_counts */
+	vc_work();
+	if (!rc)
+		rc = vc_read(c, IA32_FIXED_CTR3, &b);
+	if (rc) {
+		vc_failed(c, "fc3_frozen_holds", SRC_FC3, rc);
+		return;
+	}
+	r = vc_add(c, "fc3_frozen_holds", SRC_FC3, a == b ? VALIDATE_PASS : VALIDATE_FAIL,
+		   a == b ? "" : "fixed counter 3 moved with GLOBAL_CTRL 0");
+	snprintf(r->measured, sizeof(r->measured), "%" PRIu64 " then %" PRIu64, a, b);
+	snprintf(r->expected, sizeof(r->expected), "unchanged while frozen");
+}
+
+static void fc3_write_zero(struct validate_ctx *c)
+{
+	struct validate_result *r;
+	uint64_t v = 1;
+	int rc = vc_write(c, IA32_FIXED_CTR3, 0);
+
+	if (!rc)
+		rc = vc_read(c, IA32_FIXED_CTR3, &v);
+	if (rc) {
+		vc_failed(c, "fc3_write_zero", SRC_FC3, rc);
+		return;
+	}
+	r = vc_add(c, "fc3_write_zero", SRC_FC3, v ? VALIDATE_FAIL : VALIDATE_PASS,
+		   v ? "fixed counter 3 not 0 after a write of 0 (frozen)" : "");
+	snprintf(r->measured, sizeof(r->measured), "%" PRIu64, v);
+	snprintf(r->expected, sizeof(r->expected), "0");
+}
+
+/* TOPDOWN.SLOTS / CPU_CLK_UNHALTED.THREAD over one region = the width. */
+static void slots_per_cycle(struct validate_ctx *c)
+{
+	const uint64_t fc1_on = FIELD_ON << FIXED_CTR_CTRL_SHIFT(1);
+	struct validate_result *r;
+	uint64_t a = 0, b = 0, s = 0;
+	double ratio, w = c->kind->pipeline_width;
+	int rc;
+
+	if (!c->fc3_counts || !(c->kind->fixed_mask & 2u) || !w) {
+		vc_add(c, "slots_per_cycle", SRC_WIDTH, VALIDATE_SKIP, "%s",
+		       !c->fc3_counts ? "depends on fc3_counts" : !w ?
+		       "no pipeline width in the model table for this core" :
+		       "no fixed counter 1 (CPU_CLK_UNHALTED.THREAD) on this core");
+		return;
+	}
+	rc = vc_freeze(c);
+	if (!rc)
+		rc = vc_read(c, IA32_FIXED_CTR0 + 1, &a);
+	/* written with its own value, so that it is saved: it counts while
+	 * enabled here, and the restore puts the value found back */
+	if (!rc)
+		rc = vc_write(c, IA32_FIXED_CTR0 + 1, a);
+	if (!rc)
+		rc = vc_start(c, false, fc1_on, 1ull << GLOBAL_FIXED_BIT(1));
+	vc_work();
+	if (!rc)
+		rc = vc_freeze(c);
+	if (!rc)
+		rc = vc_read(c, IA32_FIXED_CTR0 + 1, &b);
+	if (!rc)
+		rc = vc_read(c, IA32_FIXED_CTR3, &s);
+	if (rc) {
+		vc_failed(c, "slots_per_cycle", SRC_WIDTH, rc);
+		return;
+	}
+	ratio = b > a ? (double)s / (double)(b - a) : 0;
+	r = vc_add(c, "slots_per_cycle", SRC_WIDTH,
+		   ratio >= w * 0.99 && ratio <= w * 1.01 ? VALIDATE_PASS : VALIDATE_FAIL,
+		   ratio >= w * 0.99 && ratio <= w * 1.01 ? "" :
+		   "slots per core cycle is not the pipeline width");
+	snprintf(r->measured, sizeof(r->measured), "%.4f (%" PRIu64 " slots / %" PRIu64
+		 " cycles)", ratio, s, b - a);
+	snprintf(r->expected, sizeof(r->expected), "%.0f +/- 1%% (%s)", w, c->kind->uarch);
+}
+
+void validate_fc3(struct validate_ctx *c)
+{
+	if (!c->kind->fixed_ctr3) {
+		vc_add(c, "fc3_counts", SRC_FC3, VALIDATE_SKIP, "no fixed counter 3 on this core "
+		       "(%s)", c->kind->uarch);
+		return;
+	}
+	fc3_counts(c);
+	if (!c->err)
+		fc3_frozen(c);
+	if (!c->err)
+		fc3_write_zero(c);
+	if (!c->err)
+		slots_per_cycle(c);
+}
