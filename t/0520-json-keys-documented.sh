@@ -73,10 +73,13 @@ EOS
 	BARETMA_MSR=sim:$tmp/prof BARETMA_PERF=sim:$tmp/prof "$BARETMA" bench --cpuid-dump "$ICL" \
 		--backend perf --kernel retire-light --reps 3 --warmup 0 --json >"$tmp/perf.json" 2>/dev/null
 	is "$(undocumented "$tmp/perf.json")" "" "bench (perf, simulated): every key in the README"
+	BARETMA_MSR=sim:$tmp/prof BARETMA_PERF=sim:$tmp/prof "$BARETMA" validate --cpuid-dump "$ICL" \
+		--json >"$tmp/val.json" 2>/dev/null
+	is "$(undocumented "$tmp/val.json")" "" "validate (simulated): every key in the README"
 else
 	skip "no Ice Lake dump"; skip "no Ice Lake dump"; skip "no Ice Lake dump"
 	skip "no Ice Lake dump"; skip "no Ice Lake dump"; skip "no Ice Lake dump"
 	skip "no Ice Lake dump"; skip "no Ice Lake dump"; skip "no Ice Lake dump"
-	skip "no Ice Lake dump"
+	skip "no Ice Lake dump"; skip "no Ice Lake dump"
 fi
 done_testing

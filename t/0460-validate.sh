@@ -1,0 +1,126 @@
+#!/bin/sh
+# t/0460-validate.sh - `baretma validate` on the simulated PMU
+# (msr/msr_sim.h): a clean profile passes every check the simulator
+# models, on an Ice Lake, a Sapphire Rapids and an Alder Lake P-core dump;
+# each fault fails exactly the check that covers it (the table below,
+# from what each fault does: README "The simulated PMU"); the checks that
+# cannot be made here are SKIP with their reason, never PASS; registers are
+# left as found; no MSR access is exit 69 after the identity checks.
+. "$T_SRC/tap.sh"
+
+command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
+ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
+SPR=$SHARED_CPUID/libcpuid/master-history/intel/x86-64/golden-cove/sapphire-rapids-ws-xeon-w9.test
+ADL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-p-i7.test
+for d in "$ICL" "$SPR" "$ADL"; do
+	[ -r "$d" ] || skip_all "no CPUID dump $d"
+done
+
+BARETMA_STATE_DIR=$tmp/run
+mkdir -p "$BARETMA_STATE_DIR"
+export BARETMA_STATE_DIR
+unset BARETMA_MSR_TRACE BARETMA_TEST_HOOKS
+
+printf 'retiring 40\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n' >"$tmp/p"
+printf 'heavy_operations 10\nbranch_mispredicts 5\nfetch_latency 12\nmemory_bound 18\n' >>"$tmp/p"
+
+# val DUMP PROFILE ARGS...: validate --json on the simulator; status in $st
+val() {
+	_d=$1 _p=$2
+	shift 2
+	st=0
+	BARETMA_CPUID_DUMP=$_d BARETMA_MSR=sim:$_p BARETMA_PERF=sim:$_p "$BARETMA" validate \
+		--json "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
+}
+q() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$tmp/out" "$1"; }
+# the checks with a status, "id:STATUS" sorted, of one CPU
+of() { q "' '.join(sorted(c['check'] + ':' + c['status'] for c in d['checks'] if c['cpu'] == $1 and c['status'] == '$2'))"; }
+
+# What the simulator models, so what a clean profile must PASS (a level-2
+# part adds level2_within_parent); what it cannot: RDPMC (it reads this
+# machine's counters) and real kernels' profiles: SKIP.
+PASS1="counter_widths:PASS cpu_model:PASS fc3_counts:PASS fc3_frozen_holds:PASS fc3_write_zero:PASS fixed_ctr3_enumerated:PASS level1_sum:PASS metrics_follow_fc3:PASS metrics_write_zero:PASS overflow_sets_status:PASS perf_agrees:PASS perf_capabilities_metrics:PASS perf_hands_back:PASS slots_per_cycle:PASS status_quiet:PASS"
+
+val "$ICL" "$tmp/p"
+is "$st" 0 "clean profile, Ice Lake: exit 0"
+is "$(of 0 PASS)" "$PASS1" "Ice Lake: every modelled check passes"
+is "$(of 0 SKIP)" "kernels:SKIP level2_within_parent:SKIP rdpmc_matches_msr:SKIP rdpmc_metrics_clear:SKIP" "Ice Lake: RDPMC, kernels and level 2 skipped"
+is "$(q 'd["schema"], d["summary"]["fail"]')" "('baretma-validate/1', 0)" "schema, no failure"
+is "$(q '[c for c in d["checks"] if c["check"] == "slots_per_cycle"][0]["measured"].split()[0]')" \
+	"5.0000" "Ice Lake: 5 slots per cycle (model table: Sunny Cove width 5)"
+
+val "$SPR" "$tmp/p"
+is "$st" 0 "clean profile, Sapphire Rapids: exit 0"
+is "$(of 0 PASS)" "$(printf '%s level2_within_parent:PASS' "$PASS1" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')" \
+	"Sapphire Rapids: every modelled check passes, level 2 too"
+is "$(q '[c for c in d["checks"] if c["check"] == "slots_per_cycle"][0]["measured"].split()[0]')" \
+	"6.0000" "Sapphire Rapids: 6 slots per cycle (Golden Cove)"
+
+val "$ADL" "$tmp/p"
+is "$st" 0 "clean profile, Alder Lake-P: exit 0"
+is "$(q 'sorted(set(c["cpu"] for c in d["checks"]))')" "[0, 12]" \
+	"one CPU of each kind: P-core 0, E-core 12 (INDEX.tsv: 12 P threads, then 8 E)"
+is "$(of 0 FAIL)" "" "Alder Lake P-core: no failure"
+is "$(of 0 PASS | tr ' ' '\n' | grep -c .)" 15 "P-core: 15 checks pass (bit 15 skipped: hybrid)"
+is "$(of 12 FAIL)" "" "E-core: no failure"
+is "$(q '[c["status"] for c in d["checks"] if c["cpu"] == 12 and c["check"] == "fc3_counts"][0]')" \
+	SKIP "E-core: fixed counter 3 checks skipped (Gracemont has none)"
+
+# Each fault fails exactly its check (Sapphire Rapids: level 2)
+while IFS='|' read -r fault check; do
+	cp "$tmp/p" "$tmp/f"
+	printf 'fault %s\n' "$fault" >>"$tmp/f"
+	val "$SPR" "$tmp/f"
+	is "$st" 1 "fault $fault: exit 1"
+	is "$(of 0 FAIL)" "$check:FAIL" "fault $fault: only $check fails"
+done <<'TABLE'
+metrics_not_cleared|metrics_write_zero
+sum_off 9|level1_sum
+sum_off -5|level1_sum
+slots_stuck|fc3_counts
+level2_above_parent|level2_within_parent
+overflow_every 7|status_quiet
+perf_offset tma_backend_bound 5|perf_agrees
+perf_keeps_counters|perf_hands_back
+TABLE
+# slots_stuck: what depends on fixed counter 3 counting is SKIP, not PASS
+cp "$tmp/p" "$tmp/f"
+printf 'fault slots_stuck\n' >>"$tmp/f"
+val "$SPR" "$tmp/f"
+is "$(q 'sorted(c["check"] for c in d["checks"] if c["reason"] == "depends on fc3_counts")')" \
+	"['fc3_frozen_holds', 'overflow_sets_status', 'slots_per_cycle']" \
+	"slots_stuck: the checks that need counting slots are SKIP"
+
+# Registers left as found: a state file for cpu 0 of the Ice Lake dump
+# (8 general counters, 4 fixed, v5: the clean register file's set)
+{
+	for i in 0 1 2 3 4 5 6 7; do
+		printf '0 0x%x 0x0\n0 0x%x 0x0\n' $((0x186 + i)) $((0xc1 + i))
+	done
+	printf '0 0x309 0x11\n0 0x30a 0x22\n0 0x30b 0x33\n0 0x30c 0x44\n0 0x329 0x0\n'
+	printf '0 0x345 0xa000\n0 0x38d 0x0\n0 0x38e 0x0\n0 0x38f 0x1000f000000ff\n'
+	printf '0 0x390 0x0\n0 0x391 0x0\n0 0x392 0x0\n'
+} >"$tmp/state"
+cp "$tmp/state" "$tmp/state.orig"
+cp "$tmp/p" "$tmp/ps"
+printf 'state %s\n' "$tmp/state" >>"$tmp/ps"
+val "$ICL" "$tmp/ps" --cpu 0 --no-perf
+is "$st" 0 "with a state file: exit 0"
+cmp -s "$tmp/state" "$tmp/state.orig"
+ok $? "the state file is byte for byte as found"
+is "$(ls "$BARETMA_STATE_DIR" | grep -c journal)" 0 "no journal left"
+is "$(q '[c["status"] for c in d["checks"] if c["check"] in ("perf_hands_back", "perf_agrees")]')" "['SKIP', 'SKIP']" \
+	"--no-perf: the perf checks are SKIP"
+
+# No MSR access: the identity checks, then exit 69 with the reason
+st=0
+BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=state:$tmp/none "$BARETMA" validate >"$tmp/out" 2>"$tmp/err" || st=$?
+is "$st" 69 "no MSR backend: exit 69"
+grep -q "^PASS cpu 0   cpu_model" "$tmp/out"
+ok $? "the identity checks still run"
+grep -q "cannot validate the PMU of cpu 0:" "$tmp/err"
+ok $? "the reason is said"
+st=0
+"$BARETMA" validate --level 3 >/dev/null 2>&1 || st=$?
+is "$st" 64 "--level 3: exit 64"
+done_testing
