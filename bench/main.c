@@ -18,6 +18,7 @@ static void usage(FILE *f)
 "           level 1/2 (or TSC timing only, with the reason, where no PMU)\n"
 "  compare  the raw path (rdpmc/msr) against perf_event on the same kernels and\n"
 "           CPU, in alternating blocks: per tma_* metric agree or DISAGREE\n"
+"  calibrate  bracket cost, noise floor and resolution of each backend, saved for bench\n"
 "  info     identify the CPU: vendor, model, PMU, core kinds, Top-down availability\n"
 "  decode   decode an IA32_PERF_METRICS value or a region between two readings\n"
 "  pmu      enable | status | restore: program fixed counter 3 and PERF_METRICS\n"
