@@ -273,6 +273,35 @@ int bench_subtract_bracket(const double fs[TD_NFIELDS], double slots,
 
 enum bench_format { BENCH_FMT_TABLE = 0, BENCH_FMT_JSON, BENCH_FMT_CSV };
 
+/* Whether a run looks for a calibration (bench/calibrate.h). */
+enum bench_calib_mode {
+	BENCH_CALIB_AUTO = 0,    /* the state directory's, when it matches */
+	BENCH_CALIB_OFF,         /* none: the run's own empty bracket (calibrate
+				  * itself, compare) */
+};
+
+/*
+ * What a run did with a calibration (calib_lookup): the one for this CPU
+ * identity in the state directory, used when it matches, else named with
+ * the reason and ignored.
+ */
+struct bench_calib_use {
+	bool found;              /* a calibration file for this CPU exists */
+	bool used;               /* it matched: its bracket cost is subtracted */
+	char path[4096];
+	char reason[600];        /* why not used ("" when used) */
+	char date[32];           /* when it was made (ISO 8601 UTC) */
+	double bracket_tsc;      /* its empty-bracket cost, TSC ticks (median) */
+	double bracket_slots;    /* its slots (Top-down backends) */
+	double bracket_fs[TD_NFIELDS]; /* its slots per field */
+	double bracket_err_slots; /* its median quantisation error, slots */
+	unsigned resolution;     /* cycles; 0: none reached / not applicable */
+	double cycles_per_tick;  /* core cycles per TSC tick; 0 unknown */
+};
+
+/* Progress of a run: called after each kernel (@done of @total). */
+typedef void (*bench_progress_fn)(void *arg, const char *kernel, size_t done, size_t total);
+
 struct bench_options {
 	const char *kernels;     /* comma-separated names, NULL = all */
 	int cpu;                 /* -1 = choose */
@@ -290,6 +319,13 @@ struct bench_options {
 				  * dump: its CPUs are chosen and checked) and the
 				  * one we run on (pinned to, never for a dump);
 				  * NULL: bench_open opens the live machine */
+	enum bench_calib_mode calibration; /* AUTO: use a matching calibration */
+	/* The kernels to run after empty instead of --kernel's (calibrate's
+	 * loops); NULL: by name. */
+	const struct bench_kernel *const *kernel_list;
+	size_t nkernel_list;
+	bench_progress_fn progress;  /* may be NULL */
+	void *progress_arg;
 };
 #define BENCH_DEFAULT_REPS   201
 #define BENCH_DEFAULT_WARMUP 20
@@ -317,6 +353,9 @@ struct bench_kernel_result {
 	double bound;           /* median 8-bit quantisation bound, fraction */
 	unsigned flags;         /* TD_FLAG_* seen in the valid repetitions
 				 * (informational: negative, l2 above, normalised) */
+	bool below_resolution;  /* its region is shorter than the calibration's
+				 * resolution (calib_mark_below) */
+	double region_cycles;   /* the region in core cycles that judged it (0: not judged) */
 };
 
 struct bench_result {
@@ -327,7 +366,14 @@ struct bench_result {
 	struct bench_avail avail;
 	int level;               /* level reported (0 when no Top-down) */
 	uint64_t tsc_hz;         /* TSC frequency estimate (Hz), 0 when unknown */
-	double empty_tsc;        /* median TSC ticks of the empty bracket (subtracted) */
+	double empty_tsc;        /* median TSC ticks of the run's own empty bracket */
+	/* The run's own empty bracket over its repetitions (calibrate records
+	 * them): TSC ticks, and with Top-down its slots and slots per field
+	 * (from the valid repetitions), and the median quantisation error. */
+	struct bench_stats bracket_tsc, bracket_slots, bracket_fs[TD_NFIELDS];
+	double bracket_err_slots;
+	struct bench_calib_use calib; /* the calibration: used (its bracket
+				  * subtracted instead of the run's own) or why not */
 	size_t nkernels;
 	struct bench_kernel_result *kernels;
 	char note[512];          /* e.g. why the msr backend was chosen */

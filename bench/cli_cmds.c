@@ -30,6 +30,7 @@ static const struct cli_cmd cmds[] = {
 	{ "compare", &cmd_compare, ENV_SYS_STATE | CLI_NEED_MACHINE | CLI_NEED_GUARD },
 	{ "validate", &cmd_validate, ENV_SYS_STATE | CLI_NEED_MSR | CLI_MSR_OPTIONAL |
 				     CLI_NEED_MACHINE | CLI_NEED_GUARD },
+	{ "calibrate", &cmd_calibrate, ENV_SYS_STATE | CLI_NEED_MACHINE | CLI_NEED_GUARD },
 	{ "info", &cmd_info, CLI_ENV_SYSROOT | CLI_NEED_MSR | CLI_MSR_LATE | CLI_MSR_OPTIONAL |
 			     CLI_NEED_MACHINE },
 	{ "decode", &cmd_decode, 0 },

@@ -344,6 +344,8 @@ static int bench_run_cmd(void *opts, struct cli_ctx *ctx)
 		}
 		if (res.overflow.samples)
 			cli_warn("%s", res.overflow.message);
+		if (res.calib.found && !res.calib.used)
+			cli_note("calibration '%s' ignored: %s", res.calib.path, res.calib.reason);
 		print_result(o, b->fmt, &res, &rc); /* the environment needs o->machine */
 	}
 	bench_result_free(&res);

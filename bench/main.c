@@ -20,6 +20,7 @@ static void usage(FILE *f)
 "           CPU, in alternating blocks: per tma_* metric agree or DISAGREE\n"
 "  validate check that each CPU's PMU behaves (fixed counter 3, PERF_METRICS,\n"
 "           overflow, RDPMC, kernels, perf): PASS / FAIL / SKIP per check\n"
+"  calibrate  bracket cost, noise floor and resolution of each backend, saved for bench\n"
 "  info     identify the CPU: vendor, model, PMU, core kinds, Top-down availability\n"
 "  decode   decode an IA32_PERF_METRICS value or a region between two readings\n"
 "  pmu      enable | status | restore: program fixed counter 3 and PERF_METRICS\n"

@@ -41,8 +41,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench/bench.h"
+#include "bench/calibrate.h"
 #include "bench/region.h"
 #include "bench/session.h"
 #include "msr/intel_regs.h"
@@ -173,29 +175,61 @@ struct bracket_cost {
 	double tsc, slots, err_slots, fs[TD_NFIELDS];
 };
 
-static void bracket_cost(const struct rep_sample *v, unsigned n, struct bracket_cost *bc)
+/* The empty bracket's statistics into @res (TSC over every repetition,
+ * Top-down over the valid ones) and its medians into @bc. */
+static void bracket_cost(const struct rep_sample *v, unsigned n, struct bench_result *res,
+			 struct bracket_cost *bc)
 {
-	double *tmp = calloc(n ? n : 1, sizeof(double));
+	double *tmp = calloc(n ? n : 1, sizeof(double)), *err = calloc(n ? n : 1, sizeof(double));
 	unsigned m = 0;
 
 	memset(bc, 0, sizeof(*bc));
-	if (!tmp)
-		return;
-#define MED(expr, dst, cnt, cond) do { unsigned k_ = 0; \
-	for (unsigned i_ = 0; i_ < n; i_++) if (cond) tmp[k_++] = (expr); \
-	(dst) = bench_median(tmp, cnt); } while (0)
-	MED(v[i_].tsc, bc->tsc, n, true);
-	/* Top-down of the bracket from the valid samples only. */
+	if (!tmp || !err)
+		goto out;
 	for (unsigned i = 0; i < n; i++)
-		m += rep_valid(&v[i]);
-	if (m) {
-		MED(v[i_].slots, bc->slots, m, rep_valid(&v[i_]));
-		MED(v[i_].err_slots, bc->err_slots, m, rep_valid(&v[i_]));
-		for (unsigned f = 0; f < TD_NFIELDS; f++)
-			MED(v[i_].fs[f], bc->fs[f], m, rep_valid(&v[i_]));
+		tmp[i] = v[i].tsc;
+	bench_stats_compute(tmp, n, &res->bracket_tsc);
+	bc->tsc = res->bracket_tsc.median;
+	for (unsigned i = 0; i < n; i++)
+		if (rep_valid(&v[i])) {
+			tmp[m] = v[i].slots;
+			err[m++] = v[i].err_slots;
+		}
+	if (!m)
+		goto out;
+	bench_stats_compute(tmp, m, &res->bracket_slots);
+	bc->slots = res->bracket_slots.median;
+	bc->err_slots = res->bracket_err_slots = bench_median(err, m);
+	for (unsigned f = 0; f < TD_NFIELDS; f++) {
+		m = 0;
+		for (unsigned i = 0; i < n; i++)
+			if (rep_valid(&v[i]))
+				tmp[m++] = v[i].fs[f];
+		bench_stats_compute(tmp, m, &res->bracket_fs[f]);
+		bc->fs[f] = res->bracket_fs[f].median;
 	}
-#undef MED
+out:
 	free(tmp);
+	free(err);
+}
+
+/* The bracket cost subtracted: the calibration's when the run uses one
+ * (bench/calibrate.h: its measured cost, the issue's choice), else the
+ * run's own (@own). */
+static void subtracted_cost(const struct bench_result *res, const struct bracket_cost *own,
+			    struct bracket_cost *bc)
+{
+	const struct bench_calib_use *u = &res->calib;
+
+	*bc = *own;
+	if (!u->used)
+		return;
+	bc->tsc = u->bracket_tsc;
+	if (!res->level)
+		return;
+	bc->slots = u->bracket_slots;
+	bc->err_slots = u->bracket_err_slots;
+	memcpy(bc->fs, u->bracket_fs, sizeof(bc->fs));
 }
 
 int bench_subtract_bracket(const double fs[TD_NFIELDS], double slots,
@@ -285,8 +319,10 @@ out:
 
 /* ------------------------------------------------------------- the run */
 
-/* Resolve --kernel LIST to table entries; the empty bracket always runs first. */
-static int select_kernels(const char *list, const struct bench_kernel **sel, size_t *n)
+/* Resolve --kernel LIST to table entries, or take @custom (calibrate's
+ * loops); the empty bracket always runs first. */
+static int select_kernels(const char *list, const struct bench_kernel *const *custom,
+			  size_t ncustom, const struct bench_kernel **sel, size_t *n)
 {
 	size_t nk, cnt = 0;
 	const struct bench_kernel *all = bench_kernels(&nk);
@@ -295,6 +331,14 @@ static int select_kernels(const char *list, const struct bench_kernel **sel, siz
 	sel[cnt++] = bench_kernel_find("empty");
 	if (!sel[0])
 		return -EINVAL;
+	if (custom) {
+		if (ncustom >= 63)
+			return -EINVAL;
+		for (size_t i = 0; i < ncustom; i++)
+			sel[cnt++] = custom[i];
+		*n = cnt;
+		return 0;
+	}
 	if (!list) {
 		for (size_t i = 0; i < nk; i++)
 			if (&all[i] != sel[0])
@@ -344,8 +388,11 @@ static int measure_one(struct bench_session *s, const struct bench_kernel *k,
 	if (rc)
 		goto out;
 	if (is_empty) {
-		bracket_cost(v, reps, bc);
-		s->res->empty_tsc = bc->tsc;
+		struct bracket_cost own;
+
+		bracket_cost(v, reps, s->res, &own);
+		s->res->empty_tsc = own.tsc;
+		subtracted_cost(s->res, &own, bc);
 	}
 	rc = summarise(s, v, reps, is_empty ? NULL : bc, kr);
 out:
@@ -374,6 +421,26 @@ static void take_info(struct bench_session *s)
 	memcpy(res->kinds_warning, in->kinds_warning, sizeof(res->kinds_warning));
 }
 
+/* The state directory's calibration for this run (bench/calibrate.h):
+ * used when it matches, else res->calib says why not. */
+static void find_calibration(struct bench_session *s)
+{
+	struct bench_result *res = s->res;
+	struct cpu_env env;
+
+	cpu_machine_env_read(session_machine(s->ses), (int)res->cpu_used, &env);
+	calib_lookup(&res->cpu, &env, res->cpu_used, res->backend, res->level,
+		     s->opt->user_only, time(NULL), &res->calib);
+}
+
+/* The pipeline width of the measured CPU's kind (slots per cycle), 0 unknown. */
+static unsigned width_of(const struct bench_result *res)
+{
+	const struct cpu_kind *k = cpu_info_kind_of(&res->cpu, res->cpu_used);
+
+	return k ? k->pipeline_width : 0;
+}
+
 int bench_open(const struct bench_options *opt, struct bench_result *res,
 	       struct bench_session **out)
 {
@@ -392,11 +459,13 @@ int bench_open(const struct bench_options *opt, struct bench_result *res,
 	*s = (struct bench_session){ .opt = opt, .res = res };
 	if (opt->reps == 0 || opt->reps > BENCH_MAX_REPS || opt->warmup > BENCH_MAX_REPS)
 		return -ERANGE;
-	rc = select_kernels(opt->kernels, s->sel, &s->nsel);
+	rc = select_kernels(opt->kernels, opt->kernel_list, opt->nkernel_list, s->sel, &s->nsel);
 	if (rc)
 		return rc;
 	rc = session_open(&so, &s->ses);
 	take_info(s);
+	if (!rc && opt->calibration == BENCH_CALIB_AUTO)
+		find_calibration(s);
 	return rc;
 }
 
@@ -498,7 +567,11 @@ int bench_measure(struct bench_session *s, struct journal *j)
 	for (size_t i = 0; i < s->nsel && !rc; i++) {
 		rc = measure_one(s, s->sel[i], &c, &bc, &res->kernels[i]);
 		res->nkernels = i + 1;
+		if (s->opt->progress)
+			s->opt->progress(s->opt->progress_arg, s->sel[i]->name, i + 1, s->nsel);
 	}
+	if (!rc)
+		calib_mark_below(res, width_of(res));
 	if (res->backend == BENCH_BACKEND_MSR) {
 		size_t used = strlen(res->note);
 		snprintf(res->note + used, sizeof(res->note) - used, "%smsr backend: each bracket "

@@ -26,7 +26,8 @@ static void print_header(FILE *f, const struct bench_result *res)
 	fprintf(f, "backend: %s", bench_backend_name(res->backend));
 	if (res->tsc_hz)
 		fprintf(f, ", TSC %.3f GHz", (double)res->tsc_hz * 1e-9);
-	fprintf(f, ", empty bracket %.0f TSC ticks (subtracted)%s\n", res->empty_tsc,
+	fprintf(f, ", empty bracket %.0f TSC ticks (%s)%s\n", res->empty_tsc,
+		res->calib.used ? "the calibration's is subtracted" : "subtracted",
 		res->membind_ok ? "" : ", memory binding unavailable");
 	if (res->level)
 		fprintf(f, "top-down: level %d from IA32_PERF_METRICS (values: median %% of "
@@ -38,6 +39,14 @@ static void print_header(FILE *f, const struct bench_result *res)
 	if (res->avail.rdpmc_sysfs >= 0)
 		fprintf(f, "rdpmc: /sys/bus/event_source/devices/cpu/rdpmc = %d, user RDPMC %s\n",
 			res->avail.rdpmc_sysfs, res->avail.rdpmc_ok ? "works" : "faults or untested");
+	if (res->calib.used)
+		fprintf(f, "calibration: '%s' (%s): its empty-bracket cost subtracted (%.0f TSC "
+			"ticks%s); resolution %u cycles%s\n", res->calib.path, res->calib.date,
+			res->calib.bracket_tsc, res->level ? ", slots per field" : "",
+			res->calib.resolution, res->calib.resolution ? "" : " (none reached)");
+	else if (res->calib.found)
+		fprintf(f, "calibration: '%s' ignored: %s; the run's own empty bracket "
+			"subtracted\n", res->calib.path, res->calib.reason);
 	if (res->note[0])
 		fprintf(f, "note: %s\n", res->note);
 	if (res->tamper.detected)
@@ -52,9 +61,10 @@ static void print_tsc_table(FILE *f, const struct bench_result *res)
 		"TSC ticks", "q1", "q3", "min", "max", "MAD");
 	for (size_t i = 0; i < res->nkernels; i++) {
 		const struct bench_kernel_result *k = &res->kernels[i];
-		fprintf(f, "%-13s %6u %12.0f %12.0f %12.0f %12.0f %12.0f %10.1f\n",
+		fprintf(f, "%-13s %6u %12.0f %12.0f %12.0f %12.0f %12.0f %10.1f%s\n",
 			k->kernel->name, k->reps, k->tsc.median, k->tsc.q1, k->tsc.q3,
-			k->tsc.min, k->tsc.max, k->tsc.mad);
+			k->tsc.min, k->tsc.max, k->tsc.mad,
+			k->below_resolution ? "  (below resolution)" : "");
 	}
 }
 
@@ -111,6 +121,8 @@ static void print_td_table(FILE *f, const struct bench_result *res, int level)
 		fprintf(f, "%-13s %10.0f %7.2f", k->kernel->name, k->slots.median, PCT(k->bound));
 		print_metric_cells(f, k, m, n);
 		print_counts(f, k);
+		if (k->below_resolution)
+			fputs("  (below resolution)", f);
 		fputc('\n', f);
 	}
 }
@@ -185,7 +197,12 @@ static json_t *kernel_json(const struct bench_result *res, const struct bench_ke
 			      "repetitions", (json_int_t)k->reps, "invalid", (json_int_t)k->invalid,
 			      "tsc_ticks", stats_json(&k->tsc, 1));
 
-	if (!o || !k->topdown)
+	if (!o)
+		return o;
+	json_object_set_new(o, "below_resolution", json_boolean(k->below_resolution));
+	if (k->region_cycles)
+		json_object_set_new(o, "region_cycles", json_real(k->region_cycles));
+	if (!k->topdown)
 		return o;
 	json_object_set_new(o, "flags", bench_flags_json(k->flags));
 	json_object_set_new(o, "tampered", json_integer((json_int_t)k->tampered));
@@ -213,6 +230,25 @@ static json_t *kernel_json(const struct bench_result *res, const struct bench_ke
 	return o;
 }
 
+/* "calibration": which one, used or why not, and whose bracket was subtracted. */
+static json_t *calib_json(const struct bench_calib_use *u)
+{
+	json_t *o = json_pack("{s:s,s:b,s:b,s:s?,s:s}", "path", u->path, "found", u->found,
+			      "used", u->used, "reason", u->used ? NULL : u->reason,
+			      "subtracted", u->used ? "calibration" : "run");
+
+	if (!o || !u->used)
+		return o;
+	json_object_set_new(o, "date", json_string(u->date));
+	json_object_set_new(o, "bracket_tsc", json_real(u->bracket_tsc));
+	json_object_set_new(o, "bracket_slots", json_real(u->bracket_slots));
+	json_object_set_new(o, "resolution_cycles", u->resolution ? json_integer(u->resolution)
+								  : json_null());
+	json_object_set_new(o, "cycles_per_tsc_tick", u->cycles_per_tick > 0 ?
+			    json_real(u->cycles_per_tick) : json_null());
+	return o;
+}
+
 json_t *bench_to_json(const struct bench_result *res)
 {
 	json_t *kernels = json_array(), *ident = cpu_info_to_json(&res->cpu);
@@ -235,6 +271,7 @@ json_t *bench_to_json(const struct bench_result *res)
 	json_object_set_new(doc, "overflow", json_pack("{s:I,s:s?}", "samples",
 			    (json_int_t)res->overflow.samples, "message",
 			    res->overflow.samples ? res->overflow.message : NULL));
+	json_object_set_new(doc, "calibration", calib_json(&res->calib));
 	for (size_t i = 0; i < res->nkernels; i++)
 		json_array_append_new(kernels, kernel_json(res, &res->kernels[i]));
 	return doc;

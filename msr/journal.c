@@ -48,25 +48,7 @@ static bool has_control(const char *s)
 /* Write the text to the temporary file, fsync'd, mode 0600. */
 static int write_tmp(struct journal *j, size_t len)
 {
-	int fd, rc = 0;
-
-	if (unlinkat(j->dirfd, j->tmp, 0) < 0 && errno != ENOENT)
-		return -errno;
-	fd = openat(j->dirfd, j->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		    0600);
-	if (fd < 0)
-		return -errno;
-	if (fchmod(fd, 0600) < 0) /* exactly 0600 whatever the umask */
-		rc = -errno;
-	if (!rc)
-		rc = sigsafe_write_all(fd, j->text, len);
-	if (!rc && fsync(fd) < 0)
-		rc = -errno;
-	if (close(fd) < 0 && !rc)
-		rc = -errno;
-	if (rc)
-		unlinkat(j->dirfd, j->tmp, 0);
-	return rc;
+	return state_dir_write_tmp(j->dirfd, j->tmp, j->text, len);
 }
 
 /* Rename the new text over the journal (or link it, the first time, so an

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sigsafe.h"
 #include "msr/state_dir.h"
 
 /* Links followed in one walk at most: the kernel's MAXSYMLINKS (40,
@@ -268,5 +269,49 @@ int state_dir_open(bool create, int *dirfd)
 		close(fd);
 	else
 		*dirfd = fd;
+	return rc;
+}
+
+int state_dir_write_tmp(int dirfd, const char *tmp, const char *buf, size_t len)
+{
+	int fd, rc = 0;
+
+	if (unlinkat(dirfd, tmp, 0) < 0 && errno != ENOENT)
+		return -errno;
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (fchmod(fd, 0600) < 0) /* exactly 0600 whatever the umask */
+		rc = -errno;
+	if (!rc)
+		rc = sigsafe_write_all(fd, buf, len);
+	if (!rc && fsync(fd) < 0)
+		rc = -errno;
+	if (close(fd) < 0 && !rc)
+		rc = -errno;
+	if (rc)
+		unlinkat(dirfd, tmp, 0);
+	return rc;
+}
+
+int state_dir_replace(int dirfd, const char *name, const char *buf, size_t len)
+{
+	char tmp[NAME_MAX + 1];
+	struct stat st;
+	int rc;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), ".%s.tmp", name) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	if (!fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
+		return -ELOOP;
+	rc = state_dir_write_tmp(dirfd, tmp, buf, len);
+	if (rc)
+		return rc;
+	if (renameat(dirfd, tmp, dirfd, name) < 0) {
+		rc = -errno;
+		unlinkat(dirfd, tmp, 0);
+	}
+	if (!rc && fsync(dirfd) < 0)
+		rc = -errno;
 	return rc;
 }

@@ -71,4 +71,26 @@ int state_dir_open(bool create, int *dirfd);
  */
 int state_dir_symlink(char *buf, size_t n);
 
+/*
+ * state_dir_write_tmp - write @len bytes of @buf to the new file @tmp in
+ * the directory @dirfd: an old @tmp removed first, then created
+ * O_EXCL|O_NOFOLLOW (nothing planted at the name is followed), mode
+ * exactly 0600 whatever the umask, written in full and fsync'd; on an
+ * error @tmp is removed.  Async-signal-safe (the journal's signal path
+ * uses it).  Returns 0 or -errno.
+ */
+int state_dir_write_tmp(int dirfd, const char *tmp, const char *buf, size_t len);
+
+/*
+ * state_dir_replace - @buf as the file @name of @dirfd, atomically:
+ * state_dir_write_tmp to ".<name>.tmp", renamed over @name (a reader sees
+ * the old file or the new, never a part), then the directory fsync'd
+ * (any directory: the state directory, or the one of calibrate -o FILE).
+ * @name must not be a symbolic link (refused: -ELOOP, nothing written);
+ * a file in its place is replaced, a link never followed.  Returns 0,
+ * -ELOOP, -ENAMETOOLONG (".<name>.tmp" longer than NAME_MAX), or
+ * -errno.
+ */
+int state_dir_replace(int dirfd, const char *name, const char *buf, size_t len);
+
 #endif

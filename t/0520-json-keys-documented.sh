@@ -1,7 +1,7 @@
 #!/bin/sh
 # t/0520-json-keys-documented.sh - every key of every JSON document baretma
 # prints (bench in each backend it can run here, info live and from dumps,
-# decode, pmu status, msr read) is named in the README as `key`: a user
+# decode, pmu status, msr read, calibrate) is named in the README as `key`: a user
 # reading the README knows every field, and a new field cannot ship
 # undocumented.  The keys come from the documents, the names from the
 # README: neither from the code under test.
@@ -76,10 +76,24 @@ EOS
 	BARETMA_MSR=sim:$tmp/prof BARETMA_PERF=sim:$tmp/prof "$BARETMA" validate --cpuid-dump "$ICL" \
 		--json >"$tmp/val.json" 2>/dev/null
 	is "$(undocumented "$tmp/val.json")" "" "validate (simulated): every key in the README"
+	# calibrate on the simulated PMU (its document), then bench using it
+	# (the calibration object with its bracket, below_resolution)
+	BARETMA_STATE_DIR=$tmp/run; mkdir -p "$BARETMA_STATE_DIR"; export BARETMA_STATE_DIR
+	BARETMA_MSR=sim:$tmp/prof "$BARETMA" calibrate --cpuid-dump "$ICL" --backend msr,tsc \
+		--reps 21 --json >"$tmp/cal.json" 2>/dev/null; rc=$?
+	is "$rc" 0 "calibrate --json (simulated PMU)"
+	is "$(undocumented "$tmp/cal.json")" "" "calibrate: every key in the README"
+	BARETMA_MSR=sim:$tmp/prof "$BARETMA" bench --cpuid-dump "$ICL" --backend msr \
+		--kernel retire-light --reps 3 --warmup 0 --json >"$tmp/bench-cal.json" 2>/dev/null
+	is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["calibration"]["used"])' \
+		"$tmp/bench-cal.json")" True "bench used the calibration"
+	is "$(undocumented "$tmp/bench-cal.json")" "" "bench (with a calibration): every key in the README"
+	unset BARETMA_STATE_DIR
 else
 	skip "no Ice Lake dump"; skip "no Ice Lake dump"; skip "no Ice Lake dump"
 	skip "no Ice Lake dump"; skip "no Ice Lake dump"; skip "no Ice Lake dump"
 	skip "no Ice Lake dump"; skip "no Ice Lake dump"; skip "no Ice Lake dump"
-	skip "no Ice Lake dump"; skip "no Ice Lake dump"
+	skip "no Ice Lake dump"; skip "no Ice Lake dump"; skip "no Ice Lake dump"
+	skip "no Ice Lake dump"; skip "no Ice Lake dump"; skip "no Ice Lake dump"
 fi
 done_testing

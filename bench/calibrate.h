@@ -1,0 +1,216 @@
+/*
+ * bench/calibrate.h - `baretma calibrate`: what this machine can resolve.
+ * Library code (bench/ layer): never prints, never exits; 0 or -errno.
+ *
+ * Per counter source (backend) it measures, through the bench harness
+ * (bench/bench.h) with its own empty bracket never replaced:
+ *  - the empty bracket's cost: TSC ticks and, with Top-down, slots and
+ *    slots per IA32_PERF_METRICS field (median, q1, q3, MAD over the
+ *    repetitions);
+ *  - the calibrated loop: a chain of N dependent register ADDs, N = 1000,
+ *    10000, 100000, 1000000.  A register ADD has a latency of one core
+ *    cycle on every x86 core (Agner Fog, "Instruction tables", ADD r,r:
+ *    latency 1 on every Intel and AMD core listed; uops.info agrees), and
+ *    each ADD of the chain needs the previous one's result, so N ADDs take
+ *    N core cycles (plus the loop's few cycles of entry and exit);
+ *  - per loop length and level-1 tma_* metric, the noise floor: the 95 %
+ *    spread of the per-repetition values (the empty bracket subtracted,
+ *    as bench reports them), defined as half the distance between their
+ *    2.5th and 97.5th percentiles (type-7 quantiles, bench/stats.h), in
+ *    percentage points;
+ *  - the resolution: the smallest loop length whose 95 % spread is at most
+ *    CALIB_RESOLUTION_PP for every level-1 metric (and with at least
+ *    CALIB_MIN_VALID valid repetitions); none (0) when no length reaches it.
+ *    "Regions shorter than N cycles are below this machine's resolution."
+ *  - TSC ticks per loop length, and from them core cycles per TSC tick
+ *    (the median over the lengths of N / ticks(N)): bench converts a
+ *    TSC-only region to cycles with it.
+ *
+ * The result is recorded with what decides whether it still holds (CPU
+ * identity, microcode, kernel release, governor, turbo, SMT, the date) as
+ * a JSON document, schema "baretma-calibration/1", by default in the state
+ * directory (msr/state_dir.h) under calib_file_name().  bench uses a
+ * calibration that matches (calib_lookup): same identity, microcode,
+ * kernel, governor, turbo and SMT, not older than CALIB_MAX_AGE_DAYS, and
+ * an entry for its backend at its level; otherwise it names the file and
+ * the field that differs, and ignores it.
+ */
+#ifndef BARETMA_CALIBRATE_H
+#define BARETMA_CALIBRATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "bench/bench.h"
+#include "cpu/environ.h"
+
+#define CALIB_SCHEMA        "baretma-calibration/1"
+#define CALIB_NLENGTHS      4       /* 1k, 10k, 100k, 1M cycles */
+#define CALIB_RESOLUTION_PP 1.0     /* percentage points */
+#define CALIB_MIN_VALID     20      /* valid repetitions for a spread to count */
+#define CALIB_MAX_AGE_DAYS  30      /* older calibrations are stale */
+#define CALIB_DEFAULT_REPS  201
+#define CALIB_NBACKENDS     5       /* rdpmc, msr, perf, perf-rdpmc, tsc */
+
+/* calib_lengths - the loop lengths, in core cycles (ADDs), shortest first. */
+const unsigned *calib_lengths(void);
+
+/*
+ * calib_adds - run @n dependent register ADDs (inline asm, so not
+ * optimised away or reordered into fewer): @n core cycles.  Returns the
+ * chain's value (so that the caller can keep it).
+ */
+uint64_t calib_adds(uint64_t n);
+
+/* calib_kernel - the calibrated loop of @cycles ADDs as a bench kernel
+ * ("loop-1k" ... "loop-1M"), for the harness; NULL for another length. */
+const struct bench_kernel *calib_kernel(unsigned cycles);
+
+/* calib_spread95 - the 95 % spread of @s: (p975 - p025) / 2. */
+double calib_spread95(const struct bench_stats *s);
+
+/*
+ * Progress, from the library to the caller (which alone may print):
+ * @backend being measured, @step steps done of @total (one step per
+ * kernel of each backend).
+ */
+typedef void (*calib_progress_fn)(void *arg, const char *backend, const char *kernel,
+				  unsigned step, unsigned total);
+
+struct calib_options {
+	int cpu;                    /* -1: chosen as bench does */
+	bool want[CALIB_NBACKENDS]; /* by calib_backend_at(i) */
+	bool explicit_list;         /* --backend was given */
+	unsigned reps;              /* per length and for the bracket */
+	const struct cpu_machine *machine;
+	calib_progress_fn progress; /* may be NULL */
+	void *progress_arg;
+};
+
+/* calib_backend_at - the i-th backend of the list (rdpmc, msr, perf,
+ * perf-rdpmc, tsc). */
+enum bench_backend_id calib_backend_at(unsigned i);
+
+/*
+ * calib_parse_backends - "all" or a comma-separated list of the five
+ * names into @want.  Returns 0 or -EINVAL (@bad receives the bad name).
+ */
+int calib_parse_backends(const char *list, bool want[CALIB_NBACKENDS], char *bad, size_t n);
+
+/* One loop length on one backend. */
+struct calib_length {
+	unsigned cycles;            /* ADDs */
+	unsigned reps, valid;       /* repetitions, valid for Top-down */
+	struct bench_stats tsc;     /* TSC ticks, the empty bracket subtracted */
+	struct bench_stats slots;   /* slots, the empty bracket subtracted */
+	double median_pct[4];       /* level-1 tma_* medians, percent */
+	double spread_pp[4];        /* their 95 % spreads, points; NaN: no numbers */
+	bool within;                /* every spread <= CALIB_RESOLUTION_PP */
+};
+
+/* One backend. */
+struct calib_backend {
+	enum bench_backend_id id;
+	bool asked;                 /* in the list */
+	bool measured;
+	int err;                    /* -errno when not measured */
+	char reason[600];           /* why not, "" when measured */
+	int level;                  /* Top-down level (0: none: tsc) */
+	unsigned cpu;               /* OS CPU measured on */
+	double tsc_hz;
+	unsigned width;             /* slots per cycle of the CPU's kind */
+	struct bench_stats bracket_tsc;   /* empty bracket, TSC ticks */
+	struct bench_stats bracket_slots; /* its slots (Top-down) */
+	struct bench_stats bracket_fs[TD_NFIELDS]; /* its slots per field */
+	double bracket_err_slots;   /* its median quantisation error, slots */
+	struct calib_length len[CALIB_NLENGTHS];
+	double cycles_per_tick;     /* median of N / ticks(N); 0 unknown */
+	unsigned resolution;        /* cycles; 0: none reached (or no Top-down) */
+};
+
+struct calibration {
+	char date[32];              /* ISO 8601 UTC, "2024-05-01T12:00:00Z" */
+	time_t when;
+	struct cpu_info cpu;        /* identity of the machine described */
+	struct cpu_env env;         /* the machine baretma runs on */
+	const struct cpu_host *host;
+	unsigned resolution;        /* best (smallest) over the backends, 0 none */
+	struct calib_backend b[CALIB_NBACKENDS];
+};
+
+/*
+ * calib_measure - measure every backend of @o->want in the order of
+ * calib_backend_at, each through bench_open / bench_measure (without a
+ * journal: each restores what it programs; the caller guards the whole
+ * run, as compare does), on one CPU (the first backend's choice, or
+ * @o->cpu).  A backend that cannot measure gets its reason and is
+ * skipped.  Fills the identity, environment and date.  Returns 0 (also
+ * when some backends could not measure: b[i].measured); -EINVAL (bad
+ * options); -errno of a failure that is not "cannot measure here" (then
+ * b[i].reason says which).
+ */
+int calib_measure(const struct calib_options *o, struct calibration *c);
+
+/*
+ * calib_first_programming - after calib_probe: the first wanted backend
+ * that can measure and writes MSRs (rdpmc, msr), or BENCH_BACKEND_AUTO
+ * when none; *cpu gets the CPU chosen.  calib_probe - decide for each
+ * wanted backend whether it can measure here (bench_open: reads only).
+ */
+int calib_probe(const struct calib_options *o, struct calibration *c);
+enum bench_backend_id calib_first_programming(const struct calibration *c, unsigned *cpu);
+
+/* calib_any_measured - some backend of @c measured. */
+bool calib_any_measured(const struct calibration *c);
+
+/*
+ * calib_file_name - "calibration-VENDOR-FAMILY-0xMODEL-STEPPING.json"
+ * (model in lower-case hex, family and stepping decimal), the name in the
+ * state directory.  Returns @buf.
+ */
+char *calib_file_name(const struct cpu_info *ci, char *buf, size_t n);
+
+/* calib_to_json - the "baretma-calibration/1" document (new reference),
+ * NULL on ENOMEM. */
+json_t *calib_to_json(const struct calibration *c);
+
+/*
+ * calib_save - @doc as @path (NULL: the state directory, created 0700 if
+ * missing, under calib_file_name of @ci), atomically: a temporary file
+ * beside it, mode 0600, renamed over it; a symbolic link at the name is
+ * refused, never followed.  @written (may be NULL) receives the path.
+ * Returns 0; -ELOOP (a link at the name, or the state directory is
+ * one); -EISDIR; the errors of state_dir_open; -errno.
+ */
+int calib_save(const json_t *doc, const struct cpu_info *ci, const char *path,
+	       char *written, size_t n);
+
+/*
+ * calib_lookup - the calibration for a run of @backend at @level on OS CPU
+ * @cpu of @ci, on this machine's environment @env, at time @now: the file
+ * calib_file_name(@ci) in the state directory, opened without following a
+ * link.  Fills @u: found, path, and used with its bracket cost, resolution
+ * and cycles per tick, or the reason it is not used (the field that
+ * differs, "older than 30 days", no entry for the backend, unreadable).
+ * Returns 0 (whether used or not; nothing found: !u->found).
+ */
+int calib_lookup(const struct cpu_info *ci, const struct cpu_env *env, unsigned cpu,
+		 enum bench_backend_id backend, int level, bool user_only, time_t now,
+		 struct bench_calib_use *u);
+
+/*
+ * calib_mark_below - for a run that used a calibration: flag each kernel
+ * whose region is shorter than its resolution, the region being its
+ * median slots / @width cycles with Top-down, else its median TSC ticks x
+ * the calibration's cycles per tick.  No calibration used, or no
+ * resolution: nothing is flagged.
+ */
+void calib_mark_below(struct bench_result *res, unsigned width);
+
+/* calib_print - the short human summary. */
+void calib_print(FILE *f, const struct calibration *c, const char *path);
+
+#endif

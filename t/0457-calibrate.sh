@@ -1,0 +1,191 @@
+#!/bin/sh
+# t/0457-calibrate.sh - `baretma calibrate` on the simulated PMU (Ice Lake
+# dump, --backend msr) and on this machine (--backend tsc, and the default
+# list where no PMU is reachable), and `bench` using, or naming and
+# ignoring, the calibration it finds.  Every expected value is worked by
+# hand below from the simulator's documented arithmetic (msr/msr_sim.h,
+# README "The simulated PMU") and the definitions of bench/calibrate.h.
+#
+# Profile 20/40/20/20: bytes 20 x 2.55 = 51, 40 x 2.55 = 102, 51, 51: whole
+# numbers, S = 255.  `noise PP` moves each level-1 share by u_i - mean(u),
+# u uniform in [-PP, PP]: at most 1.5 PP (u_i = PP, the other three -PP:
+# mean -PP/2).  A byte changes only when that moves 255 x share by more
+# than 0.5, i.e. by more than 0.5 / 2.55 = 0.196 points.
+#  - noise 0: every reading has the same bytes; a region's share is
+#    byte / 255 exactly, the bracket's too: every spread is 0 -> the
+#    resolution is the shortest length, 1000 cycles.
+#  - noise 0.1: at most 0.15 points < 0.196: the bytes never change ->
+#    the same as noise 0: 1000 cycles.
+#  - noise 0.3: up to 0.45 points: a byte changes by one (0.39 points)
+#    whenever |jitter| > 0.196 points, often (a third of the reads or
+#    more), so both 2.5 % tails hold changed bytes.  With access_cycles N
+#    = 10000 and width W = 5 the reading before the region counts W.N
+#    slots and the bracket 2.W.N (t/0451 part b), so a region of L cycles
+#    reads ((3N + L) x f_b - N x f_a) / L per share: at L = 1000 a one-byte
+#    change moves it by (30000 + 1000) / 1000 x 0.39 = 12 points: spread
+#    > 1 point at 1000 cycles.  At L = 1M the factor is 1.03: the share
+#    is within 1.03 x (1.15 bytes + the normalisation's 2 x 0.2 bytes) /
+#    255 = 0.63 points of the profile, so the 95 % spread is < 1: the
+#    resolution is above 1000 and at most 1M cycles.
+#  - noise 2: the share's jitter u_1 - mean is 0.75 u_1 - 0.25 (u_2 + u_3
+#    + u_4); P(> 1 point) > P(u_1 > 1.8) x P(u_2 + u_3 + u_4 < 1.4) =
+#    0.05 x (more than one half) > 2.5 %, and symmetrically below: the
+#    half-distance between the 2.5th and 97.5th percentiles is > 1 point
+#    at every length (the factor above only widens it): not reached, null.
+. "$T_SRC/tap.sh"
+
+command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
+ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
+[ -r "$ICL" ] || skip_all "no CPUID dump $ICL"
+
+BARETMA_STATE_DIR=$tmp/run
+mkdir -p "$BARETMA_STATE_DIR"
+export BARETMA_STATE_DIR
+unset BARETMA_MSR_TRACE BARETMA_TEST_HOOKS BARETMA_CPUID_DUMP BARETMA_PERF
+# The Ice Lake dump: family 6, model 0x7E, stepping 5 (libcpuid's answer).
+NAME=calibration-GenuineIntel-6-0x7e-5.json
+CAL=$BARETMA_STATE_DIR/$NAME
+
+q() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+L1="('tma_retiring', 'tma_bad_speculation', 'tma_frontend_bound', 'tma_backend_bound')"
+
+profile() { # profile FILE NOISE ACCESS_CYCLES
+	printf 'ghz 3\naccess_cycles %s\nretiring 20\nbad_speculation 40\nfrontend_bound 20\nbackend_bound 20\nnoise %s\nseed 7\n' \
+		"$3" "$2" >"$1"
+}
+calib_sim() { # calib_sim PROFILE OUT ARGS...: calibrate --json on the simulator, status in st
+	_p=$1 _o=$2
+	shift 2
+	st=0
+	BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$_p "$BARETMA" calibrate --backend msr --json \
+		"$@" >"$_o" 2>"$_o.err" || st=$?
+}
+
+# --- 1. resolution against noise ---------------------------------------------
+for n in 0 0.1 0.3 2; do
+	profile "$tmp/p$n" "$n" 10000
+	calib_sim "$tmp/p$n" "$tmp/c$n.json"
+	is "$st" 0 "noise $n: calibrate --backend msr exits 0"
+	cp "$CAL" "$tmp/file$n.json"
+	eval "res_$(echo $n | tr . _)=\$(q \"\$tmp/c\$n.json\" 'd[\"backends\"][0][\"resolution_cycles\"]')"
+done
+is "$res_0" 1000 "noise 0: resolution 1000 cycles (every spread 0)"
+is "$(q "$tmp/c0.json" "sorted(set(l[k]['spread95_pp'] for l in d['backends'][0]['lengths'] for k in $L1))")" \
+	"[0.0]" "noise 0: every level-1 spread at every length is 0"
+is "$res_0_1" 1000 "noise 0.1: resolution 1000 cycles (jitter under half a byte)"
+is "$(python3 -c "print(1000 < $res_0_3 <= 1000000 and $res_0_3 >= $res_0_1)")" True \
+	"noise 0.3: resolution above 1000 and at most 1M cycles ($res_0_3), >= noise 0.1's"
+is "$res_2" None "noise 2: resolution not reached (null)"
+is "$(q "$tmp/c2.json" 'd["resolution_cycles"]')" None "noise 2: the document's resolution null too"
+is "$(q "$tmp/c0.3.json" '[l["cycles"] for l in d["backends"][0]["lengths"]]')" \
+	"[1000, 10000, 100000, 1000000]" "the four loop lengths"
+is "$(q "$tmp/c0.3.json" 'd["backends"][0]["lengths"][0]["tma_retiring"]["spread95_pp"] > 1')" True \
+	"noise 0.3: the 1000-cycle spread is above 1 point"
+# The bracket: 2.W.N = 2 x 5 x 10000 = 1e5 slots from the accesses, plus the
+# real time at 3 cycles a ns (microseconds: under 2e4 slots); its fields are
+# the bytes' shares of it, 51/255 = 20 % and 102/255 = 40 %.
+is "$(q "$tmp/c0.json" '1e5 <= d["backends"][0]["bracket"]["slots"]["median"] < 1.2e5')" True \
+	"bracket slots: 2.W.N = 1e5 plus a little real time"
+is "$(q "$tmp/c0.json" '[round(v["median"] / d["backends"][0]["bracket"]["slots"]["median"], 6) for v in d["backends"][0]["bracket"]["fields"].values()]')" \
+	"[0.2, 0.4, 0.2, 0.2]" "bracket slots per field: 20/40/20/20 % of its slots"
+is "$(q "$tmp/c0.json" '(d["schema"], d["cpu"]["vendor"], d["cpu"]["family"], d["cpu"]["model"], d["cpu"]["stepping"], d["backends"][0]["level"], d["backends"][0]["pipeline_width"])')" \
+	"('baretma-calibration/1', 'GenuineIntel', 6, 126, 5, 1, 5)" \
+	"schema, identity of the dump (6/0x7E/5), level 1, width 5"
+is "$(q "$tmp/c0.json" 'd["date"][-1] == "Z" and len(d["date"]) == 20')" True "date in ISO 8601 UTC"
+
+# --- 2. the file ----------------------------------------------------------------
+is "$(ls "$BARETMA_STATE_DIR" | grep '^calibration')" "$NAME" "the file is the state directory's $NAME"
+is "$(stat -c %a "$CAL")" 600 "mode 0600"
+is "$(ls -a "$BARETMA_STATE_DIR" | grep -c 'tmp$')" 0 "no temporary file left"
+is "$(python3 -c "import json; print(json.load(open('$CAL')) == json.load(open('$tmp/c2.json')))")" True \
+	"the file holds the document printed"
+ln -s "$tmp/target" "$tmp/link"
+calib_sim "$tmp/p0" "$tmp/o.json" -o "$tmp/link"
+is "$st" 73 "-o onto a symbolic link: exit 73"
+like "$(cat "$tmp/o.json.err")" "refusing to write '$tmp/link': it is a symbolic link" "and says why"
+is "$(ls "$tmp/target" 2>&1 >/dev/null | grep -c 'No such')" 1 "nothing written through the link"
+calib_sim "$tmp/p0" "$tmp/o.json" -o "$tmp/out.json"
+is "$st:$(stat -c %a "$tmp/out.json")" "0:600" "-o FILE: written, 0600"
+
+# --- 3. bench uses it ------------------------------------------------------------
+# The noise 0.3 calibration (bracket about 1e5 slots); bench's own profile
+# costs access_cycles 1e7: its own bracket is 2.W.N = 1e8 slots.  With the
+# calibration's 1e5 subtracted a kernel keeps 1e8 - 1.2e5 or more; with its
+# own it would keep under W.N = 5e7 (t/0451 part c).
+cp "$tmp/file0.3.json" "$CAL"
+profile "$tmp/pb" 0 10000000
+bench_sim() { st=0; BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/pb "$BARETMA" bench --backend msr \
+	--kernel retire-light,dep-chain --reps 15 "$@" >"$tmp/b.out" 2>"$tmp/b.err" || st=$?; }
+bench_sim --json
+is "$st" 0 "bench --backend msr with a calibration: exit 0"
+is "$(q "$tmp/b.out" '(d["calibration"]["path"], d["calibration"]["used"], d["calibration"]["subtracted"])')" \
+	"('$CAL', True, 'calibration')" "bench names the calibration and uses it"
+is "$(q "$tmp/b.out" 'd["calibration"]["bracket_slots"] == json.load(open(sys.argv[1].replace("b.out", "file0.3.json")))["backends"][0]["bracket"]["slots"]["median"]')" \
+	True "its bracket_slots is the file's"
+is "$(q "$tmp/b.out" '[x["name"] for x in d["kernels"] if x["name"] != "empty" and not x["slots"]["median"] >= 1e8 - 1.2e5]')" \
+	"[]" "the calibration's bracket (1e5) subtracted, not the run's own (1e8)"
+# Resolution: region = median slots / W (5); by hand every region here is
+# over 1e8 / 5 = 2e7 cycles.  A resolution of 1e12 cycles is above all of
+# them, 1000 below all.
+is "$(q "$tmp/b.out" '[x["below_resolution"] for x in d["kernels"]]')" "[False, False, False]" \
+	"resolution $res_0_3 cycles: no kernel below it"
+python3 - "$CAL" <<'EOP'
+import json, sys
+d = json.load(open(sys.argv[1])); d["backends"][0]["resolution_cycles"] = 10**12
+json.dump(d, open(sys.argv[1], "w"))
+EOP
+bench_sim --json
+is "$(q "$tmp/b.out" '[(x["name"], x["below_resolution"], x["region_cycles"] == x["slots"]["median"] / 5) for x in d["kernels"] if x["name"] != "empty"]')" \
+	"[('retire-light', True, True), ('dep-chain', True, True)]" \
+	"resolution 1e12: each kernel below it, region = slots / 5"
+bench_sim
+like "$(cat "$tmp/b.out")" "retire-light .*(below resolution)" "the table says (below resolution)"
+
+# --- 4. stale or another CPU: named and ignored ------------------------------------
+edit() { python3 - "$CAL" "$1" <<'EOP'
+import json, sys
+d = json.load(open(sys.argv[1])); exec(sys.argv[2]); json.dump(d, open(sys.argv[1], "w"))
+EOP
+}
+cp "$tmp/file0.json" "$CAL"
+edit 'd["date"] = "2000-01-01T00:00:00Z"'
+bench_sim --json
+is "$(q "$tmp/b.out" '(d["calibration"]["used"], d["calibration"]["subtracted"])')" "(False, 'run')" \
+	"a calibration of 2000: not used, the run's own bracket subtracted"
+like "$(q "$tmp/b.out" 'd["calibration"]["reason"]')" "older than 30 days" "the reason: older than 30 days"
+like "$(cat "$tmp/b.err")" "note: calibration '$CAL' ignored: made 2000-01-01T00:00:00Z, older than 30 days" \
+	"a note names the file and why"
+is "$(q "$tmp/b.out" '[x["name"] for x in d["kernels"] if x["name"] != "empty" and not abs(x["slots"]["median"]) < 5e7]')" \
+	"[]" "ignored: the run's own 1e8 bracket subtracted (under W.N = 5e7 left)"
+cp "$tmp/file0.json" "$CAL"
+edit 'd["cpu"]["model"] = 0x8f'
+bench_sim --json
+like "$(q "$tmp/b.out" '(d["calibration"]["used"], d["calibration"]["reason"])')" \
+	"False, 'made for model 0x8f, this CPU is model 0x7e'" "another model: named and ignored"
+cp "$tmp/file0.json" "$CAL"
+edit 'd["environment"]["kernel"] = "0.0.1-other"'
+bench_sim --json
+like "$(q "$tmp/b.out" 'd["calibration"]["reason"]')" 'kernel was "0.0.1-other"' "another kernel release: ignored"
+rm -f "$CAL"
+bench_sim --json
+is "$(q "$tmp/b.out" '(d["calibration"]["found"], d["calibration"]["used"])')" "(False, False)" \
+	"no calibration: found false, used false"
+
+# --- 5. this machine ---------------------------------------------------------------
+st=0
+"$BARETMA" calibrate --backend tsc --reps 21 --json >"$tmp/tsc.json" 2>"$tmp/tsc.err" || st=$?
+is "$st" 0 "calibrate --backend tsc on this machine: exit 0"
+is "$(q "$tmp/tsc.json" '[(b["backend"], b["measured"], b["bracket"]["tsc_ticks"]["median"] > 0, b["cycles_per_tsc_tick"] > 0) for b in d["backends"]]')" \
+	"[('tsc', True, True, True)]" "its TSC figures: bracket ticks, cycles per tick"
+is "$(q "$tmp/tsc.json" 'all(l["tsc_ticks"]["median"] > 0 for l in d["backends"][0]["lengths"])')" True \
+	"ticks for every loop length"
+mkdir -p "$tmp/root"
+st=0
+BARETMA_SYSROOT=$tmp/root BARETMA_MSR=$tmp/nodev/%u "$BARETMA" calibrate --reps 21 \
+	>"$tmp/all.out" 2>"$tmp/all.err" || st=$?
+is "$st" 69 "default calibrate, fake sysroot, no MSR device: exit 69"
+for b in rdpmc msr perf perf-rdpmc; do
+	like "$(cat "$tmp/all.err")" "calibrate: backend $b cannot measure on cpu [0-9]*: ." "names why $b cannot"
+done
+like "$(cat "$tmp/all.out")" "tsc: cpu [0-9]*, empty bracket [0-9]* TSC ticks" "after reporting tsc"
+done_testing
