@@ -576,9 +576,10 @@ int bench_measure(struct bench_session *s, struct journal *j)
 		size_t used = strlen(res->note);
 		snprintf(res->note + used, sizeof(res->note) - used, "%smsr backend: each bracket "
 			 "read is two pread()s of the msr device; the empty bracket costs %.0f TSC "
-			 "ticks (%.2f us; an RDPMC bracket costs tens of ticks): subtracted, but its "
+			 "ticks (%.2f us; an RDPMC bracket costs tens of ticks): %s, but its "
 			 "jitter widens every spread", used ? "; " : "", res->empty_tsc,
-			 res->tsc_hz ? res->empty_tsc * 1e6 / (double)res->tsc_hz : 0.0);
+			 res->tsc_hz ? res->empty_tsc * 1e6 / (double)res->tsc_hz : 0.0,
+			 res->calib.used ? "the calibration's is subtracted" : "subtracted");
 	}
 	tamper_message(s);
 	overflow_message(s);
