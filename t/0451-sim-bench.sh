@@ -21,18 +21,7 @@
 # sum S (level-2 bytes too); derived level-2 nodes are parent - child.
 . "$T_SRC/tap.sh"
 
-command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
-ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
-SPR=$SHARED_CPUID/libcpuid/master-history/intel/x86-64/golden-cove/sapphire-rapids-ws-xeon-w9.test
-ADL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-p-i7.test
-for d in "$ICL" "$SPR" "$ADL"; do
-	[ -r "$d" ] || skip_all "no CPUID dump $d"
-done
-
-BARETMA_STATE_DIR=$tmp/run
-mkdir -p "$BARETMA_STATE_DIR"
-export BARETMA_STATE_DIR
-unset BARETMA_MSR_TRACE BARETMA_TEST_HOOKS
+. "$T_SRC/sim-fixture.sh"
 
 # sim DUMP PROFILE OUT ARGS...: bench --backend msr --json on the simulated
 # machine of DUMP with PROFILE; stdout to OUT, stderr to OUT.err; returns its

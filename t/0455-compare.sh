@@ -18,17 +18,7 @@
 # are under 1 point each for these kernels).
 . "$T_SRC/tap.sh"
 
-command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
-ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
-SPR=$SHARED_CPUID/libcpuid/master-history/intel/x86-64/golden-cove/sapphire-rapids-ws-xeon-w9.test
-for d in "$ICL" "$SPR"; do
-	[ -r "$d" ] || skip_all "no CPUID dump $d"
-done
-
-BARETMA_STATE_DIR=$tmp/run
-mkdir -p "$BARETMA_STATE_DIR"
-export BARETMA_STATE_DIR
-unset BARETMA_MSR_TRACE BARETMA_TEST_HOOKS
+. "$T_SRC/sim-fixture.sh"
 
 printf 'retiring 40\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n' >"$tmp/p"
 printf 'heavy_operations 10\nbranch_mispredicts 5\nfetch_latency 12\nmemory_bound 18\n' >>"$tmp/p"
@@ -43,7 +33,6 @@ cmp_sim() {
 	BARETMA_CPUID_DUMP=$_d BARETMA_MSR=sim:$_p BARETMA_PERF=sim:$_p "$BARETMA" compare \
 		--json --pairs 6 --reps 9 "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
 }
-q() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$tmp/out" "$1"; }
 
 # 1. a clean profile: every metric agrees, exit 0, at level 1 and level 2
 cmp_sim "$ICL" "$tmp/p" --kernel retire-light,dep-chain

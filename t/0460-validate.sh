@@ -8,18 +8,7 @@
 # left as found; no MSR access is exit 69 after the identity checks.
 . "$T_SRC/tap.sh"
 
-command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
-ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
-SPR=$SHARED_CPUID/libcpuid/master-history/intel/x86-64/golden-cove/sapphire-rapids-ws-xeon-w9.test
-ADL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-p-i7.test
-for d in "$ICL" "$SPR" "$ADL"; do
-	[ -r "$d" ] || skip_all "no CPUID dump $d"
-done
-
-BARETMA_STATE_DIR=$tmp/run
-mkdir -p "$BARETMA_STATE_DIR"
-export BARETMA_STATE_DIR
-unset BARETMA_MSR_TRACE BARETMA_TEST_HOOKS
+. "$T_SRC/sim-fixture.sh"
 
 printf 'retiring 40\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n' >"$tmp/p"
 printf 'heavy_operations 10\nbranch_mispredicts 5\nfetch_latency 12\nmemory_bound 18\n' >>"$tmp/p"
@@ -32,7 +21,6 @@ val() {
 	BARETMA_CPUID_DUMP=$_d BARETMA_MSR=sim:$_p BARETMA_PERF=sim:$_p "$BARETMA" validate \
 		--json "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
 }
-q() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$tmp/out" "$1"; }
 # the checks with a status, "id:STATUS" sorted, of one CPU
 of() { q "' '.join(sorted(c['check'] + ':' + c['status'] for c in d['checks'] if c['cpu'] == $1 and c['status'] == '$2'))"; }
 
