@@ -326,7 +326,15 @@ struct bench_options {
 	size_t nkernel_list;
 	bench_progress_fn progress;  /* may be NULL */
 	void *progress_arg;
+	/* The guarded run the measurement writes through (msr/guard.h): its
+	 * MSR backend (borrowed; the session opens $BARETMA_MSR's when NULL)
+	 * and its journal, which saves every register before its first write
+	 * and gates the backend (msr/msr.h).  bench_run needs both when the
+	 * chosen backend programs the PMU (rdpmc, msr). */
+	struct msr_dev *dev;
+	struct journal *journal;
 };
+#define BENCH_PERF_CHANGED_MAX 8 /* msr/pmu.h saves 4 registers a CPU */
 #define BENCH_DEFAULT_REPS   201
 #define BENCH_DEFAULT_WARMUP 20
 #define BENCH_MAX_REPS       1000000u
@@ -395,6 +403,12 @@ struct bench_result {
 		unsigned samples; /* measured repetitions marked invalid for it */
 		char message[512];/* "" when none */
 	} overflow;
+	/* A block of a perf source in a guarded run (bench_run with a journal):
+	 * the registers the journal saved for the CPU that the kernel's
+	 * perf_event left changed when the group closed, before bench_run put
+	 * them back (journal_diff), in saved order. */
+	struct journal_change perf_changed[BENCH_PERF_CHANGED_MAX];
+	int nperf_changed;
 };
 
 /* A run of the built-in kernels (bench/measure.c) on a session
@@ -436,22 +450,39 @@ struct msr_dev *bench_session_dev(const struct bench_session *s);
 int bench_recheck(struct bench_session *s);
 
 /*
- * bench_measure - program (saving every register in @j first, when @j is
- * not NULL), run every kernel (warm-up, then reps, each bracketed, with
- * the tamper check between repetitions), stop, and compute statistics.
- * Without @j every register is restored before it returns (pmu_restore);
- * with @j the registers are left to journal_restore(@j) by the caller,
- * which also puts the settings back after them (msr/journal.h order).
+ * bench_measure - program (saving every register in @j first), run every
+ * kernel (warm-up, then reps, each bracketed, with the tamper check
+ * between repetitions), stop, and compute statistics.  The registers are
+ * left to the caller, @j's owner: journal_restore(@j) at the end of the
+ * run (registers, then settings: msr/journal.h order), or
+ * journal_restore_regs(@j) between blocks.  A backend that programs
+ * (bench_session_programs) needs @j, the journal of the session's device
+ * (journal_set_dev): without it -EINVAL and nothing is written; one that
+ * writes nothing takes NULL.
  * Returns 0 (tampering is not an error: res->tamper); -EBUSY when
  * FC3/PERF_METRICS are in use and !opt->force (res->avail.reason);
- * the errors of journal_save_regs; -errno otherwise.
+ * -EINVAL (no journal); the errors of journal_save_regs; -errno otherwise.
  */
 int bench_measure(struct bench_session *s, struct journal *j);
 
 /* bench_close - close the backend, unpin nothing, free @s (NULL is fine). */
 void bench_close(struct bench_session *s);
 
-/* bench_run - bench_open, bench_measure without a journal, bench_close. */
+/*
+ * bench_run - one block of a guarded run: bench_open on opt->dev,
+ * bench_measure with opt->journal, then, when it programmed, every
+ * register put back through the journal (journal_restore_regs: the journal
+ * keeps them saved for the next block and for a signal or `pmu restore`),
+ * bench_close.  The studies (compare, calibrate, validate) run their
+ * blocks this way inside the guard their command took.  A backend that
+ * programs without opt->journal is -EINVAL (res->avail.reason), nothing
+ * written.  A block of a perf source (perf, perf-rdpmc) with opt->journal
+ * hands the counters back the same way, once the kernel closed its group:
+ * what perf_event left in them goes to res->perf_changed first, and a
+ * fixed counter 3 still enabled in IA32_FIXED_CTR_CTRL (bits 15:12) is
+ * -EBUSY (res->avail.reason: another perf session counts on it).
+ * Returns bench_measure's, -EBUSY, or the restore's -errno.
+ */
 int bench_run(const struct bench_options *opt, struct bench_result *res);
 void bench_result_free(struct bench_result *res);
 

@@ -132,7 +132,8 @@ static struct bench_options options_for(const struct calib_options *o,
 	return (struct bench_options){ .cpu = cpu, .backend = id, .reps = o->reps,
 				       .warmup = BENCH_DEFAULT_WARMUP, .machine = o->machine,
 				       .calibration = BENCH_CALIB_OFF,
-				       .kernel_list = loop_list, .nkernel_list = CALIB_NLENGTHS };
+				       .kernel_list = loop_list, .nkernel_list = CALIB_NLENGTHS,
+				       .dev = o->dev, .journal = o->journal };
 }
 
 static void why_not(struct calib_backend *b, const struct bench_result *r, int rc)
@@ -164,6 +165,9 @@ int calib_probe(const struct calib_options *o, struct calibration *c)
 			continue;
 		rc = bench_open(&bo, &r, &s);
 		bench_close(s);
+		/* a perf probe enabled the kernel's group: the counters go back */
+		if (o->journal && (b->id == BENCH_BACKEND_PERF || b->id == BENCH_BACKEND_PERF_RDPMC))
+			journal_restore_regs(o->journal, o->dev);
 		if (r.cpu.vendor_str[0] && !c->cpu.vendor_str[0])
 			c->cpu = r.cpu;
 		b->cpu = r.cpu_used;
@@ -180,17 +184,6 @@ int calib_probe(const struct calib_options *o, struct calibration *c)
 		bench_result_free(&r);
 	}
 	return 0;
-}
-
-enum bench_backend_id calib_first_programming(const struct calibration *c, unsigned *cpu)
-{
-	for (unsigned i = 0; i < CALIB_NBACKENDS; i++)
-		if (c->b[i].measured && (c->b[i].id == BENCH_BACKEND_RDPMC ||
-					 c->b[i].id == BENCH_BACKEND_MSR)) {
-			*cpu = c->b[i].cpu;
-			return c->b[i].id;
-		}
-	return BENCH_BACKEND_AUTO;
 }
 
 /* ---------------------------------------------------------- measuring */

@@ -88,6 +88,12 @@ struct calib_options {
 	const struct cpu_machine *machine;
 	calib_progress_fn progress; /* may be NULL */
 	void *progress_arg;
+	/* The guarded run (msr/guard.h) the backends measure through: its MSR
+	 * backend and its journal, which saved the CPU's counter registers as
+	 * it began; NULL both when none could be taken (no MSR access: the
+	 * perf backends are then the kernel's alone). */
+	struct msr_dev *dev;
+	struct journal *journal;
 };
 
 /* calib_backend_at - the i-th backend of the list (rdpmc, msr, perf,
@@ -143,9 +149,9 @@ struct calibration {
 
 /*
  * calib_measure - measure every backend of @o->want in the order of
- * calib_backend_at, each through bench_open / bench_measure (without a
- * journal: each restores what it programs; the caller guards the whole
- * run, as compare does), on one CPU (the first backend's choice, or
+ * calib_backend_at, each a block of the guarded run (bench_run with
+ * @o->dev and @o->journal: each block's registers put back through the
+ * journal before the next), on one CPU (the first backend's choice, or
  * @o->cpu).  A backend that cannot measure gets its reason and is
  * skipped.  Fills the identity, environment and date.  Returns 0 (also
  * when some backends could not measure: b[i].measured); -EINVAL (bad
@@ -155,13 +161,12 @@ struct calibration {
 int calib_measure(const struct calib_options *o, struct calibration *c);
 
 /*
- * calib_first_programming - after calib_probe: the first wanted backend
- * that can measure and writes MSRs (rdpmc, msr), or BENCH_BACKEND_AUTO
- * when none; *cpu gets the CPU chosen.  calib_probe - decide for each
- * wanted backend whether it can measure here (bench_open: reads only).
+ * calib_probe - decide for each wanted backend whether it can measure
+ * here (bench_open: the raw paths read only; a perf backend's probe opens
+ * and enables its group, after which the counters go back through
+ * @o->journal when there is one: run it inside the guard).
  */
 int calib_probe(const struct calib_options *o, struct calibration *c);
-enum bench_backend_id calib_first_programming(const struct calibration *c, unsigned *cpu);
 
 /* calib_any_measured - some backend of @c measured. */
 bool calib_any_measured(const struct calibration *c);

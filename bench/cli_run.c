@@ -146,7 +146,8 @@ static int guard_of(struct cli_run *r, struct guard **g)
 {
 	struct guard_opts o = {
 		.wait = r->wait, .force = r->force, .settings_exclusive = r->settings_exclusive,
-		.no_settings_flags = r->no_settings_flags, .set = r->set, .kind = r->kind,
+		.no_settings_flags = r->no_settings_flags, .save_counters = r->save_counters,
+		.set = r->set, .kind = r->kind,
 		.cmd = cli_cmdline(), .backend = cli_msr_spec(),
 	};
 

@@ -28,6 +28,9 @@ struct cli_run {
 	bool force;                /* --force: go on past journals / FC3 in use */
 	bool settings_exclusive;   /* take the settings lock exclusively without
 				    * a flag (pmu restore puts settings back) */
+	bool save_counters;        /* the journal saves the CPUs' counter registers
+				    * when it begins (msr/guard.h): commands with
+				    * perf_event blocks */
 	bool no_settings_flags;    /* the command has none of the three flags
 				    * (msr write): remedies say what to set */
 	struct guard_settings set; /* --rdpmc-always, --stop-nmi-watchdog,

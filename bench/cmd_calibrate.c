@@ -159,37 +159,6 @@ static void progress_end(struct progress *p)
 
 /* ------------------------------------------------------------------ run */
 
-/* Measure, guarded as bench when a backend writes MSRs (compare's way:
- * one session of that backend holds the guard over the whole run). */
-static int measure(struct calibrate_cmd *cc, struct cli_ctx *ctx, struct calibration *c)
-{
-	unsigned cpu = 0;
-	enum bench_backend_id id = calib_first_programming(c, &cpu);
-	struct bench_options bo = { .cpu = (int)cpu, .backend = id, .reps = 1,
-				    .machine = cc->o.machine, .calibration = BENCH_CALIB_OFF };
-	struct bench_session *s = NULL;
-	struct bench_result r;
-	int st, rc;
-
-	if (id == BENCH_BACKEND_AUTO)
-		return calib_measure(&cc->o, c) ? EX_SOFTWARE : 0;
-	rc = bench_open(&bo, &r, &s);
-	if (rc) {
-		cli_err("calibrate on cpu %u: %s", cpu, r.avail.reason[0] ? r.avail.reason
-									: strerror(-rc));
-		st = cli_exit_for_errno(rc);
-	} else if (!(st = cli_refuse_dump_device("calibrate", cc->o.machine, bench_session_dev(s)))) {
-		st = cli_run_start(&ctx->run, bench_session_dev(s), &r.cpu, &cpu, 1, true,
-				   JOURNAL_RUN, false);
-		if (!st && calib_measure(&cc->o, c))
-			st = EX_SOFTWARE;
-		st = cli_run_finish(&ctx->run, st, false);
-	}
-	bench_close(s);
-	bench_result_free(&r);
-	return st;
-}
-
 /* A backend refused for the command line's sake (--cpu): usage, as bench. */
 static int refused_cpu(const struct calibration *c, int cpu)
 {
@@ -244,6 +213,67 @@ static int save(const struct calibrate_cmd *cc, const json_t *doc, const struct 
 	return EX_CANTCREAT;
 }
 
+/* Does any wanted backend touch the counters (all but tsc)? */
+static bool wants_pmu(const struct calib_options *o)
+{
+	for (unsigned i = 0; i < CALIB_NBACKENDS; i++)
+		if (o->want[i] && calib_backend_at(i) != BENCH_BACKEND_TSC)
+			return true;
+	return false;
+}
+
+/* Probe, refuse a --cpu the backends cannot use, measure. */
+static int probe_measure(struct calibrate_cmd *cc, struct calibration *c)
+{
+	int st;
+
+	calib_probe(&cc->o, c);
+	if ((st = refused_cpu(c, cc->o.cpu)))
+		return st;
+	return calib_measure(&cc->o, c) ? EX_SOFTWARE : 0;
+}
+
+/*
+ * The whole calibration inside one guard, as bench's run, when a wanted
+ * backend touches the counters (rdpmc and msr program them; perf's make
+ * the kernel write them) and the MSR backend reaches the CPU: locks,
+ * ownership, the journal with the counters saved first, every backend a
+ * block put back through it.  The CPU is chosen as bench chooses it
+ * (reads only: a tsc session).  Without MSR access there is nothing to
+ * journal: the perf backends are then the kernel's alone, which puts its
+ * counters back itself when a group closes.
+ */
+static int measure(struct calibrate_cmd *cc, struct cli_ctx *ctx, struct calibration *c)
+{
+	struct bench_options bo = { .cpu = cc->o.cpu, .backend = BENCH_BACKEND_TSC, .reps = 1,
+				    .machine = cc->o.machine, .calibration = BENCH_CALIB_OFF };
+	struct bench_session *s = NULL;
+	struct bench_result r;
+	struct msr_dev *dev;
+	unsigned cpu;
+	int st;
+
+	if (!wants_pmu(&cc->o) || bench_open(&bo, &r, &s) ||
+	    !bench_msr_reaches(cc->o.machine, dev = bench_session_dev(s)) ||
+	    msr_open_cpu(dev, r.cpu_used)) {
+		bench_close(s);
+		return probe_measure(cc, c);
+	}
+	cpu = r.cpu_used;
+	ctx->run.save_counters = true;
+	st = cli_run_start(&ctx->run, dev, &r.cpu, &cpu, 1, true, JOURNAL_RUN, false);
+	if (!st) {
+		cc->o.dev = dev;
+		cc->o.journal = ctx->run.j;
+		cc->o.cpu = (int)cpu;
+		st = probe_measure(cc, c);
+	}
+	st = cli_run_finish(&ctx->run, st, false);
+	bench_close(s);
+	bench_result_free(&r);
+	return st;
+}
+
 static int calibrate_run_cmd(void *opts, struct cli_ctx *ctx)
 {
 	struct calibrate_cmd *cc = opts;
@@ -259,9 +289,6 @@ static int calibrate_run_cmd(void *opts, struct cli_ctx *ctx)
 	cc->o.machine = ctx->machine;
 	cc->o.progress = on_progress;
 	cc->o.progress_arg = &p;
-	calib_probe(&cc->o, c);
-	if ((st = refused_cpu(c, cc->o.cpu)))
-		goto out;
 	st = measure(cc, ctx, c);
 	progress_end(&p);
 	if (st)

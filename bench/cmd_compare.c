@@ -132,8 +132,26 @@ static int compare_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 	return rc;
 }
 
-/* The raw blocks write MSRs: the whole comparison runs inside one guard
- * (locks, journal, settings), held through a session of the raw path. */
+/* Inside the guard: perf's side (its probe), then the blocks. */
+static int measure(struct compare_cmd *cc, struct compare_result *res)
+{
+	int rc = compare_decide_perf(&cc->o, res);
+
+	if (rc) {
+		cli_err("cannot compare: %s", res->reason[0] ? res->reason : strerror(-rc));
+		return rc == -ENODEV ? EX_UNAVAILABLE : rc == -EINVAL ? EX_USAGE
+							: cli_exit_for_errno(rc);
+	}
+	if ((rc = compare_measure(&cc->o, res))) {
+		cli_err("compare: %s", res->reason[0] ? res->reason : strerror(-rc));
+		return rc == -EBUSY ? EX_TEMPFAIL : cli_exit_for_errno(rc);
+	}
+	return 0;
+}
+
+/* The raw blocks write MSRs, and perf_event's make the kernel write them:
+ * the whole comparison runs inside one guard (locks, journal with the
+ * counters saved first, settings), through a session of the raw path. */
 static int run_guarded(struct compare_cmd *cc, struct cli_ctx *ctx, struct compare_result *res)
 {
 	struct bench_options bo = { .cpu = (int)res->cpu_used, .backend = res->raw_backend,
@@ -148,12 +166,13 @@ static int run_guarded(struct compare_cmd *cc, struct cli_ctx *ctx, struct compa
 			r.avail.reason[0] ? r.avail.reason : strerror(-rc));
 		st = cli_exit_for_errno(rc);
 	} else if (!(st = cli_refuse_dump_device("compare", cc->o.machine, bench_session_dev(s)))) {
+		ctx->run.save_counters = true;
 		st = cli_run_start(&ctx->run, bench_session_dev(s), &r.cpu, &res->cpu_used, 1, true,
 				   JOURNAL_RUN, cc->o.user_only);
-		if (!st && (rc = compare_measure(&cc->o, res))) {
-			cli_err("compare: %s", res->reason[0] ? res->reason : strerror(-rc));
-			st = rc == -EBUSY ? EX_TEMPFAIL : cli_exit_for_errno(rc);
-		}
+		cc->o.dev = bench_session_dev(s);
+		cc->o.journal = ctx->run.j;
+		if (!st)
+			st = measure(cc, res);
 		st = cli_run_finish(&ctx->run, st, false);
 	}
 	bench_close(s);
@@ -165,6 +184,7 @@ static int compare_run_cmd(void *opts, struct cli_ctx *ctx)
 {
 	struct compare_cmd *cc = opts;
 	struct compare_result res;
+	char note[1024];
 	int rc, st;
 
 	cc->o.machine = ctx->machine;
@@ -174,6 +194,8 @@ static int compare_run_cmd(void *opts, struct cli_ctx *ctx)
 		st = rc == -ENODEV ? EX_UNAVAILABLE : rc == -EINVAL ? EX_USAGE
 							    : cli_exit_for_errno(rc);
 	} else if (!(st = run_guarded(cc, ctx, &res))) {
+		if (res.nperf_changed)
+			cli_note("%s", compare_perf_changed_text(&res, note, sizeof(note)));
 		if (cc->json) {
 			json_t *doc = compare_to_json(&res);
 

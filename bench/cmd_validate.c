@@ -164,6 +164,8 @@ static int validate_run_cmd(void *opts, struct cli_ctx *ctx)
 	o.no_msr = a.reason;
 	o.live_rdpmc = !cpu_machine_is_dump(ctx->machine) && ctx->dev &&
 		       !strcmp(msr_backend_name(ctx->dev), "device");
+	/* perf_event's checks let the kernel write the counters: saved first */
+	ctx->run.save_counters = true;
 	if (!o.identity_only)
 		st = cli_run_start(&ctx->run, ctx->dev, ci, v->cpus, v->ncpus, true,
 				   JOURNAL_MSR_WRITE, false);

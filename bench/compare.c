@@ -125,7 +125,21 @@ static struct bench_options block_options(const struct compare_options *o,
 	return (struct bench_options){ .kernels = o->kernels, .cpu = cpu, .backend = backend,
 				       .reps = o->reps, .warmup = BENCH_DEFAULT_WARMUP,
 				       .level = level, .user_only = o->user_only,
-				       .force = o->force, .machine = o->machine };
+				       .force = o->force, .machine = o->machine,
+				       .dev = o->dev, .journal = o->journal };
+}
+
+/* Keep what perf left in each register, the first time it is seen. */
+static void keep_changes(struct compare_result *res, const struct bench_result *r)
+{
+	for (int i = 0; i < r->nperf_changed; i++) {
+		int k = 0;
+
+		while (k < res->nperf_changed && res->perf_changed[k].msr != r->perf_changed[i].msr)
+			k++;
+		if (k == res->nperf_changed && k < BENCH_PERF_CHANGED_MAX)
+			res->perf_changed[res->nperf_changed++] = r->perf_changed[i];
+	}
 }
 
 /* Keep one block's medians (percent) and bounds (points). */
@@ -158,6 +172,7 @@ static int block(const struct compare_options *o, enum bench_backend_id backend,
 	struct bench_result r;
 	int rc = bench_run(&bo, &r);
 
+	keep_changes(res, &r);
 	if (!rc && r.level != res->level)
 		rc = -EPROTO;
 	if (rc)
@@ -171,37 +186,80 @@ static int block(const struct compare_options *o, enum bench_backend_id backend,
 	return rc;
 }
 
-/* Which raw path, which CPU, which level: one look at each side. */
-static int decide(const struct compare_options *o, struct compare_result *res)
+/* Why perf_event can or cannot measure @cpu, for a message: one probe,
+ * outside any guard (only when the raw path cannot measure, so that no
+ * journal could hold what its probe writes). */
+static const char *perf_side(const struct compare_options *o, unsigned cpu, char *buf,
+			     size_t n)
+{
+	struct bench_options bo = block_options(o, o->perf_backend, (int)cpu, o->level);
+	struct bench_session *s = NULL;
+	struct bench_result p;
+	int rc;
+
+	bo.dev = NULL;
+	bo.journal = NULL;
+	rc = bench_open(&bo, &p, &s);
+	bench_close(s);
+	snprintf(buf, n, "%s", rc ? p.avail.reason : "can measure");
+	bench_result_free(&p);
+	return buf;
+}
+
+/* Which raw path, which CPU, its level: the raw side only (reads). */
+static int decide_raw(const struct compare_options *o, struct compare_result *res)
 {
 	struct bench_session *s = NULL;
-	struct bench_result r, p;
+	struct bench_result r;
 	struct bench_options bo = block_options(o, BENCH_BACKEND_AUTO, o->cpu, o->level);
-	int rc = bench_open(&bo, &r, &s);
-	bool raw_ok = !rc && (r.backend == BENCH_BACKEND_RDPMC || r.backend == BENCH_BACKEND_MSR);
+	int rc;
+	bool raw_ok;
+	char perf[600];
 
+	bo.dev = NULL;
+	bo.journal = NULL;
+	rc = bench_open(&bo, &r, &s);
+	raw_ok = !rc && (r.backend == BENCH_BACKEND_RDPMC || r.backend == BENCH_BACKEND_MSR);
 	bench_close(s);
 	res->cpu = r.cpu;
 	res->cpu_used = r.cpu_used;
 	res->raw_backend = r.backend;
-	bo = block_options(o, o->perf_backend, (int)r.cpu_used, o->level);
-	s = NULL;
-	int prc = bench_open(&bo, &p, &s);
+	res->level = r.level;
+	if (!raw_ok)
+		snprintf(res->reason, sizeof(res->reason), "cpu %u: both sides are needed; the raw "
+			 "path (rdpmc, msr): %s; perf_event: %s", r.cpu_used,
+			 r.avail.why != TD_OK ? r.avail.reason : "neither rdpmc nor msr can measure",
+			 rc == -EINVAL ? "not probed" : perf_side(o, r.cpu_used, perf, sizeof(perf)));
+	bench_result_free(&r);
+	return raw_ok ? 0 : rc == -EINVAL ? -EINVAL : -ENODEV;
+}
+
+int compare_decide_perf(const struct compare_options *o, struct compare_result *res)
+{
+	struct bench_session *s = NULL;
+	struct bench_result p;
+	struct bench_options bo = block_options(o, o->perf_backend, (int)res->cpu_used, o->level);
+	int rc = bench_open(&bo, &p, &s), rc2;
 
 	bench_close(s);
-	if (raw_ok && !prc) {
-		res->level = r.level < p.level ? r.level : p.level;
+	if (!rc) {
+		if (p.level < res->level)
+			res->level = p.level;
 		if (o->level)
 			res->level = o->level;
 	} else {
 		snprintf(res->reason, sizeof(res->reason), "cpu %u: both sides are needed; the raw "
-			 "path (rdpmc, msr): %s; perf_event: %s", r.cpu_used,
-			 raw_ok ? "can measure" : r.avail.why != TD_OK ? r.avail.reason :
-			 "neither rdpmc nor msr can measure", prc ? p.avail.reason : "can measure");
+			 "path (rdpmc, msr): can measure; perf_event: %s", res->cpu_used,
+			 p.avail.reason);
 	}
-	bench_result_free(&r);
 	bench_result_free(&p);
-	return raw_ok && !prc ? 0 : rc == -EINVAL || prc == -EINVAL ? -EINVAL : -ENODEV;
+	/* the probe enabled the group: the counters go back as found */
+	if (o->journal && (rc2 = journal_restore_regs(o->journal, o->dev)) && !rc) {
+		snprintf(res->reason, sizeof(res->reason), "cpu %u: cannot put the counters back "
+			 "after perf_event's probe: %s", res->cpu_used, strerror(-rc2));
+		return rc2;
+	}
+	return rc ? rc == -EINVAL ? -EINVAL : -ENODEV : 0;
 }
 
 static int kernels_of(const struct compare_options *o, struct compare_result *res)
@@ -283,6 +341,7 @@ static void other_read(const struct compare_options *o, struct compare_result *r
 
 	bo.kernels = "empty";
 	rc = bench_run(&bo, &r);
+	keep_changes(res, &r);
 	res->other_read_tsc = rc ? NAN : r.empty_tsc;
 	if (rc)
 		snprintf(res->other_reason, sizeof(res->other_reason), "%s",
@@ -305,7 +364,7 @@ int compare_prepare(const struct compare_options *o, struct compare_result *res)
 	if (o->pairs < COMPARE_MIN_PAIRS || !o->reps)
 		return -EINVAL;
 	rc = kernels_of(o, res);
-	return rc ? rc : decide(o, res);
+	return rc ? rc : decide_raw(o, res);
 }
 
 int compare_measure(const struct compare_options *o, struct compare_result *res)

@@ -46,6 +46,11 @@ struct compare_options {
 	enum bench_backend_id perf_backend; /* BENCH_BACKEND_PERF (read(2), default)
 				  * or BENCH_BACKEND_PERF_RDPMC (user pages + RDPMC) */
 	const struct cpu_machine *machine;
+	/* The guarded run (msr/guard.h) every block writes through: its MSR
+	 * backend and its journal, which saved the CPU's counter registers
+	 * before compare_decide_perf's probe (the guard's save_counters). */
+	struct msr_dev *dev;
+	struct journal *journal;
 };
 
 /* One metric of one kernel. */
@@ -82,6 +87,12 @@ struct compare_result {
 	struct compare_kernel *kernels;
 	unsigned agree, disagree, na;     /* metric verdicts */
 	char reason[1600];       /* why it could not run, "" otherwise */
+	/* What the kernel's perf_event wrote in the counter registers while it
+	 * owned them, each register once (the first block that left it
+	 * changed), before baretma put it back: register, value before the
+	 * run, value perf left (bench_result.perf_changed). */
+	struct journal_change perf_changed[BENCH_PERF_CHANGED_MAX];
+	int nperf_changed;
 };
 
 /*
@@ -100,13 +111,24 @@ void compare_metric_stats(const double *raw, const double *perf, unsigned n,
 
 /*
  * compare_prepare - clear @res, resolve the kernels, and decide the raw
- * path (rdpmc, else msr), the CPU (res->cpu_used) and the level (the
- * lower of the two sides', or @o->level).  Reads only.  Returns 0;
- * -ENODEV when the raw path or perf cannot measure (res->reason says
- * which and why); -EINVAL (bad options, fewer than COMPARE_MIN_PAIRS
- * pairs, a level a side lacks: res->reason).
+ * path (rdpmc, else msr), the CPU (res->cpu_used) and its level.  Reads
+ * only, and probes no perf group while the raw path can measure (its
+ * probe makes the kernel write the counters: compare_decide_perf, inside
+ * the guard).  Returns 0; -ENODEV when the raw path cannot measure
+ * (res->reason says why, and why perf_event can or cannot); -EINVAL (bad
+ * options, fewer than COMPARE_MIN_PAIRS pairs: res->reason).
  */
 int compare_prepare(const struct compare_options *o, struct compare_result *res);
+
+/*
+ * compare_decide_perf - after compare_prepare, inside the guarded run
+ * (@o->dev, @o->journal, the counters saved): can perf_event measure the
+ * CPU, and the level (the lower of the two sides', or @o->level).  Its
+ * probe opens and enables the group: what the kernel leaves is put back
+ * through the journal.  Returns 0, -ENODEV (res->reason: both sides
+ * named), -EINVAL (a level a side lacks).
+ */
+int compare_decide_perf(const struct compare_options *o, struct compare_result *res);
 
 /*
  * compare_measure - after compare_prepare: the blocks, raw then perf,
@@ -122,6 +144,11 @@ void compare_result_free(struct compare_result *res);
 
 /* compare_to_json - the result as a "baretma-compare/1" document (new reference). */
 json_t *compare_to_json(const struct compare_result *res);
+
+/* compare_perf_changed_text - one line: what the kernel's perf_event wrote
+ * in the counter registers (res->perf_changed), and that baretma put them
+ * back.  Returns @buf. */
+const char *compare_perf_changed_text(const struct compare_result *res, char *buf, size_t n);
 
 /* compare_print_table - the result as a text table. */
 void compare_print_table(FILE *f, const struct compare_result *res);

@@ -448,7 +448,7 @@ int bench_open(const struct bench_options *opt, struct bench_result *res,
 	struct session_options so = {
 		.cpu = opt->cpu, .backend = opt->backend, .level = opt->level,
 		.user_only = opt->user_only, .force = opt->force,
-		.rdpmc_always = opt->rdpmc_always, .machine = opt->machine,
+		.rdpmc_always = opt->rdpmc_always, .machine = opt->machine, .dev = opt->dev,
 	};
 	int rc;
 
@@ -600,13 +600,54 @@ void bench_close(struct bench_session *s)
 	free(s);
 }
 
+/*
+ * After a block of a perf source: what the kernel left in the registers
+ * the journal saved (res->perf_changed), and whether it still counts on
+ * fixed counter 3 (the group is closed: someone else's event).  0 or
+ * -EBUSY (the reason in res->avail), or a failed read's -errno.
+ */
+static int perf_left(struct bench_session *s, struct journal *j)
+{
+	struct bench_result *res = s->res;
+	int n = journal_diff(j, bench_session_dev(s), res->cpu_used, res->perf_changed,
+			     BENCH_PERF_CHANGED_MAX);
+
+	if (n < 0)
+		return n;
+	res->nperf_changed = n;
+	for (int i = 0; i < n; i++) {
+		uint64_t f = (res->perf_changed[i].now & FIXED_CTR3_FIELD_MASK) >>
+			     FIXED_CTR3_FIELD_SHIFT;
+
+		if (res->perf_changed[i].msr != IA32_FIXED_CTR_CTRL || !f)
+			continue;
+		snprintf(res->avail.reason, sizeof(res->avail.reason), "perf_event left "
+			 "IA32_FIXED_CTR_CTRL[15:12]=0x%x after its group was closed: fixed "
+			 "counter 3 still counts for someone else (another perf session?), and the "
+			 "raw path does not measure over it", (unsigned)f);
+		return -EBUSY;
+	}
+	return 0;
+}
+
 int bench_run(const struct bench_options *opt, struct bench_result *res)
 {
 	struct bench_session *s;
-	int rc = bench_open(opt, res, &s);
+	int rc = bench_open(opt, res, &s), rc2;
+	bool programs = !rc && bench_session_programs(s);
+	bool perf = !rc && !programs && opt->journal && (res->backend == BENCH_BACKEND_PERF ||
+							 res->backend == BENCH_BACKEND_PERF_RDPMC);
 
 	if (!rc)
-		rc = bench_measure(s, NULL);
+		rc = bench_measure(s, programs ? opt->journal : NULL);
+	if (perf && (rc2 = perf_left(s, opt->journal)) && !rc)
+		rc = rc2;
+	/* the next block finds the PMU as the run found it */
+	if ((programs || perf) && opt->journal) {
+		rc2 = journal_restore_regs(opt->journal, bench_session_dev(s));
+		if (!rc)
+			rc = rc2;
+	}
 	bench_close(s);
 	return rc;
 }

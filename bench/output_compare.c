@@ -2,10 +2,52 @@
  * bench/output_compare.c - `baretma compare` as a text table and as the
  * JSON document "baretma-compare/1" (README "JSON documents").
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bench/compare.h"
+#include "msr/msr_names.h"
+
+const char *compare_perf_changed_text(const struct compare_result *res, char *buf, size_t n)
+{
+	size_t used;
+
+	snprintf(buf, n, "while perf_event owned the counters of cpu %u, the kernel wrote",
+		 res->cpu_used);
+	for (int i = 0; i < res->nperf_changed; i++) {
+		const struct journal_change *c = &res->perf_changed[i];
+		char label[64];
+
+		used = strlen(buf);
+		snprintf(buf + used, n - used, "%s %s 0x%" PRIx64 " -> 0x%" PRIx64, i ? "," : "",
+			 msr_reg_label(c->msr, label, sizeof(label)), c->saved, c->now);
+	}
+	used = strlen(buf);
+	snprintf(buf + used, n - used, "; baretma put each back from its journal (the value "
+		 "before compare) when the kernel's group closed");
+	return buf;
+}
+
+static json_t *changed_json(const struct compare_result *res)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < res->nperf_changed; i++) {
+		const struct journal_change *c = &res->perf_changed[i];
+		char label[64], msr[16], before[24], after[24];
+
+		snprintf(msr, sizeof(msr), "0x%" PRIx32, c->msr);
+		snprintf(before, sizeof(before), "0x%" PRIx64, c->saved);
+		snprintf(after, sizeof(after), "0x%" PRIx64, c->now);
+		json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:s}", "register",
+						   msr_reg_name(c->msr) ? msr_reg_name(c->msr)
+						   : msr_reg_label(c->msr, label, sizeof(label)),
+						   "msr", msr, "before", before, "perf_left", after));
+	}
+	return a;
+}
 
 static const char *verdict_name(const struct compare_metric *m)
 {
@@ -110,5 +152,9 @@ json_t *compare_to_json(const struct compare_result *res)
 		json_object_set_new(doc, "kernels", ks);
 	else
 		json_decref(ks);
+	if (doc && json_object_set_new(doc, "perf_changed", changed_json(res))) {
+		json_decref(doc);
+		doc = NULL;
+	}
 	return doc;
 }

@@ -70,6 +70,11 @@ static int sim_open(const char *arg, const struct perf_group_spec *spec, struct 
 		snprintf(why, n, "simulated PMU '%s': %s", arg ? arg : "", msr_last_error());
 		goto fail;
 	}
+	/* the kernel's writes, not baretma's: no journal of ours gates them */
+	if ((rc = msr_ungate(g->dev))) {
+		snprintf(why, n, "simulated PMU '%s': not the simulator", arg ? arg : "");
+		goto fail;
+	}
 	rc = msr_read(g->dev, spec->cpu, IA32_PERF_METRICS, &v);
 	if (rc == -EIO || (!rc && spec->level > msr_sim_level(g->dev, spec->cpu))) {
 		snprintf(why, n, "cpu %u of the simulated PMU lists no %s events (its core has "

@@ -153,8 +153,12 @@ static int prepare(struct session *s)
 	rc = pin(s, in);
 	if (rc)
 		return rc;
-	if (msr_open(NULL, &s->dev))
-		s->dev = NULL;
+	if (s->opt.dev)
+		s->dev = s->opt.dev;
+	else if (msr_open(NULL, &s->own_dev))
+		s->own_dev = NULL;
+	else
+		s->dev = s->own_dev;
 	if (s->dev && (rc = bench_identify(m, s->dev, cpu, &in->cpu)))
 		return rc;
 	s->note_base = strlen(in->note);
@@ -220,6 +224,13 @@ int session_program(struct session *s, struct journal *j)
 
 	if (!s->src.open)
 		return -EBADF;
+	if (!j && s->src.ops->writes_msrs) {
+		snprintf(a->reason, sizeof(a->reason), "cpu %u: the %s source programs fixed "
+			 "counter 3 and PERF_METRICS, and may do so only in a guarded run whose "
+			 "journal saves them first (none was given)", s->info.cpu_used,
+			 s->src.ops->name);
+		return -EINVAL;
+	}
 	s->src.journal = j;
 	return s->src.ops->program(&s->src, j, a->reason, sizeof(a->reason));
 }
@@ -240,7 +251,7 @@ void session_close(struct session *s)
 	/* the rdpmc=1 key (bench_rdpmc_decide) lives as long as the session */
 	if (s->key >= 0)
 		bench_rdpmc_live.disable_self(s->key);
-	msr_close(s->dev);
+	msr_close(s->own_dev);
 	cpu_machine_free(s->own_machine);
 	free(s);
 }

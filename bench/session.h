@@ -36,6 +36,10 @@ struct session_options {
 				  * or 1 does not rule rdpmc out until session_recheck */
 	const struct cpu_machine *machine; /* the machine described (live or a CPUID
 				  * dump); NULL: session_open opens the live one */
+	struct msr_dev *dev;     /* the guarded run's MSR backend (borrowed: its
+				  * journal gates its writes, msr/msr.h); NULL:
+				  * session_open opens $BARETMA_MSR's, which writes
+				  * nothing until a journal is set on it */
 };
 
 /* What the session found and chose (bench_result mirrors it). */
@@ -60,7 +64,8 @@ struct session {
 	struct session_info info;
 	const struct cpu_machine *machine; /* opt.machine, or own_machine */
 	struct cpu_machine *own_machine;   /* opened by session_open */
-	struct msr_dev *dev;
+	struct msr_dev *dev;     /* opt.dev, or own_dev */
+	struct msr_dev *own_dev; /* opened by session_open */
 	int key;                 /* rdpmc=1 key of bench_rdpmc_decide, -1 if none */
 	size_t note_base;        /* info.note's length before the source choice */
 	struct counter_source src; /* src.ops: the chosen source, NULL before */
@@ -109,11 +114,17 @@ const struct cpu_machine *session_machine(const struct session *s);
 
 /*
  * session_program - start the source counting: save every register it
- * changes (in @j first, when not NULL) and program them.  Without @j,
- * session_stop restores them; with @j the caller does (journal_restore).
+ * changes in @j first, then program them; the caller puts them back
+ * (journal_restore, or journal_restore_regs between blocks).  A source
+ * that writes MSRs (session_writes_msrs) needs @j, the journal of the
+ * guarded run whose device the session writes through (journal_set_dev
+ * on session_dev: the write gate of msr/msr.h): without it -EINVAL and
+ * nothing is written (info.avail.reason says so).  Sources that write
+ * nothing take @j NULL.
  * Returns 0; -EBUSY when FC3/PERF_METRICS are in use and !force
- * (info.avail.reason); the errors of journal_save_regs; -errno (the
- * failed access in msr_last_fault).
+ * (info.avail.reason); -EINVAL (no journal); the errors of
+ * journal_save_regs; -errno (the failed access in msr_last_fault; -ENOLCK
+ * when @j is not the journal of the session's device).
  */
 int session_program(struct session *s, struct journal *j);
 
@@ -183,16 +194,15 @@ static inline __attribute__((always_inline)) void session_end(struct session *s,
 }
 
 /*
- * session_stop - stop the source: without a journal put back every
- * register session_program changed.  Once; later calls return 0.
- * Returns 0 or the first -errno.
+ * session_stop - stop the source (the journal's owner puts its registers
+ * back).  Once; later calls return 0.  Returns 0 or the first -errno.
  */
 int session_stop(struct session *s);
 
 /*
  * session_close - stop the source if still running, drop the rdpmc key,
- * close the MSR backend and the machine it opened, free @s (NULL is
- * fine).  Unpins nothing.
+ * close the MSR backend (not a borrowed one) and the machine it opened,
+ * free @s (NULL is fine).  Unpins nothing.
  */
 void session_close(struct session *s);
 

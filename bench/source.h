@@ -74,8 +74,9 @@ struct counter_source {
 	const struct counter_source_ops *ops;
 	enum source_read read_inline; /* ops->read_inline, kept here for the bracket */
 	struct source_params p;
-	struct journal *journal;     /* given to program: NULL, or the run's journal
-				      * (then its owner restores, never close) */
+	struct journal *journal;     /* given to program: the run's journal (its
+				      * owner restores, never close); NULL for a
+				      * source that writes nothing */
 	bool open;                   /* open succeeded, close not yet called */
 	struct source_pmu pmu;       /* rdpmc, msr */
 	void *priv;                  /* other sources' own state (a perf group's fds) */
@@ -151,8 +152,9 @@ struct counter_source_ops {
 	/* open - set up from @p (already in src->p); no register access.
 	 * 0 or -errno. */
 	int (*open)(struct counter_source *src, const struct source_params *p);
-	/* program - start counting (saving what it changes in @j first when
-	 * @j is not NULL); @why gets the reason of -EBUSY.  0 or -errno. */
+	/* program - start counting, saving what it changes in @j first (a
+	 * source that writes MSRs gets the run's journal: session_program);
+	 * @why gets the reason of -EBUSY.  0 or -errno. */
 	int (*program)(struct counter_source *src, struct journal *j, char *why, size_t n);
 	/* reset - before a bracket, outside it: counts to zero (frozen). */
 	int (*reset)(struct counter_source *src);
@@ -161,8 +163,8 @@ struct counter_source_ops {
 	/* verify - the checks @what (SOURCE_CHECK_*), outside any bracket, into
 	 * @chk (cleared first).  Returns 0 (the result is in @chk). */
 	int (*verify)(struct counter_source *src, unsigned what, struct source_check *chk);
-	/* close - undo program (without a journal: the journal's owner restores
-	 * otherwise) and release.  0 or the first -errno. */
+	/* close - stop and release; what program wrote, the journal's owner
+	 * puts back.  0 or the first -errno. */
 	int (*close)(struct counter_source *src);
 };
 

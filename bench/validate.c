@@ -225,7 +225,8 @@ static enum td_metric metric_of(const char *name)
 static void kernels(struct validate_ctx *c)
 {
 	struct bench_options bo = { .cpu = (int)c->cpu, .reps = 51, .warmup = 10,
-				    .level = c->level, .machine = c->o->machine };
+				    .level = c->level, .machine = c->o->machine,
+				    .dev = c->o->dev, .journal = c->o->j };
 	struct bench_result res;
 	int rc;
 
@@ -328,7 +329,8 @@ static void perf_agrees(struct validate_ctx *c)
 	struct compare_options co = { .kernels = "retire-light,dep-chain", .cpu = (int)c->cpu,
 				      .pairs = COMPARE_MIN_PAIRS, .reps = 15, .level = c->level,
 				      .perf_backend = BENCH_BACKEND_PERF,
-				      .machine = c->o->machine };
+				      .machine = c->o->machine, .dev = c->o->dev,
+				      .journal = c->o->j };
 	struct compare_result res;
 	struct validate_result *r;
 	int rc;
@@ -338,6 +340,8 @@ static void perf_agrees(struct validate_ctx *c)
 		return;
 	}
 	rc = compare_prepare(&co, &res);
+	if (!rc)
+		rc = compare_decide_perf(&co, &res);
 	if (!rc)
 		rc = compare_measure(&co, &res);
 	if (rc) {

@@ -20,6 +20,7 @@
 #include "msr/guard.h"
 #include "msr/guard_int.h"
 #include "msr/lock.h"
+#include "msr/pmu.h"
 #include "msr/settings.h"
 #include "msr/state_dir.h"
 
@@ -381,6 +382,24 @@ int guard_settings(struct guard *g)
 	return rc;
 }
 
+/* The journal holds @cpu's counter registers before anything of the run
+ * (or the kernel's perf_event, which a run may start) can change them. */
+static int save_pmu(struct guard *g, struct msr_dev *dev, const struct cpu_info *ci,
+		    unsigned cpu)
+{
+	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu);
+	struct pmu_config cfg = { .journal = g->j, .fixed_ctr3 = k && k->fixed_ctr3,
+				  .perf_metrics = k && k->topdown_level > 0 };
+	int rc;
+
+	msr_fault_clear(dev);
+	rc = pmu_journal_save(dev, cpu, &cfg);
+	if (rc)
+		g->cls = guard_access_fail_text(dev, rc, "cannot save the counter registers "
+						"in the journal", cpu, g->msg, sizeof(g->msg));
+	return rc;
+}
+
 int guard_start(struct guard *g, struct msr_dev *dev, const struct cpu_info *ci,
 		const unsigned *cpus, int n, bool msrs, enum journal_kind kind, bool user_only)
 {
@@ -402,6 +421,8 @@ int guard_start(struct guard *g, struct msr_dev *dev, const struct cpu_info *ci,
 		rc = guard_check_writes(g, dev);
 	if (!rc)
 		rc = guard_begin(g, dev, kind, user_only);
+	for (int i = 0; !rc && msrs && g->o.save_counters && i < n; i++)
+		rc = save_pmu(g, dev, ci, cpus[i]);
 	return rc;
 }
 

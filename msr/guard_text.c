@@ -93,7 +93,8 @@ void guard_access_text(struct msr_dev *dev, int err, unsigned cpu, char *buf, si
 	msr_reg_label(f.msr, label, sizeof(label));
 	if (f.op == MSR_OP_WRITE)
 		snprintf(buf, n, "cannot write %s = 0x%" PRIx64 " on cpu %u through '%s': %s%s%s%s",
-			 label, f.value, f.cpu, path, strerror(-err), *remedy ? " (" : "", remedy,
+			 label, f.value, f.cpu, path, err == -ENOLCK ? "not saved in the run's "
+			 "journal first" : strerror(-err), *remedy ? " (" : "", remedy,
 			 *remedy ? ")" : "");
 	else if (f.op == MSR_OP_READ)
 		snprintf(buf, n, "cannot read %s on cpu %u through '%s': %s%s%s%s", label, f.cpu,

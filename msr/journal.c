@@ -163,10 +163,26 @@ int journal_create(struct journal **out, const char *cmd, const char *backend,
 	return begin(out, cmd, backend, kind, user_only, false);
 }
 
+static bool journal_gate(const void *arg, unsigned cpu, uint32_t msr)
+{
+	return journal_data_permits(&((const struct journal *)arg)->d, cpu, msr);
+}
+
+/* Shut the gate of the device the journal opened (journal_set_dev). */
+static void gate_down(struct journal *j)
+{
+	if (j->dev && j->d.pid == getpid())
+		msr_gate_set(j->dev, NULL, NULL, NULL, NULL);
+}
+
 void journal_set_dev(struct journal *j, struct msr_dev *dev)
 {
+	if (j->dev && j->dev != dev)
+		gate_down(j);
 	j->dev = dev;
 	fence();
+	if (dev)
+		msr_gate_set(dev, journal_gate, j, NULL, NULL);
 }
 
 int journal_guard_install(struct journal *j, struct msr_dev *dev)
@@ -212,6 +228,8 @@ int journal_save_regs(struct journal *j, const struct journal_reg *regs, int n)
 	rc = persist(j, false);
 	if (!rc) {
 		saved_more(j);
+		for (int i = nregs; i < d->nregs; i++)
+			msr_trace_saved(j->dev, d->regs[i].cpu, d->regs[i].msr, d->regs[i].saved);
 		return 0;
 	}
 undo:
@@ -296,6 +314,7 @@ int journal_end(struct journal *j)
 		rc = -EBUSY;
 	if (rc == -ENOENT && atomic_load(&j->fired))
 		rc = 0;
+	gate_down(j);
 	guard_down(j);
 	journal_free(j);
 	return rc;
@@ -305,6 +324,7 @@ void journal_detach(struct journal *j)
 {
 	if (!j)
 		return;
+	gate_down(j);
 	if (j->d.pid == getpid())
 		guard_down(j);
 	journal_free(j);

@@ -205,8 +205,52 @@ int journal_create(struct journal **out, const char *cmd, const char *backend,
  * (msr/guard_signals.h) restores @j through it.  Until it is set, the
  * handler leaves a journal that holds registers alone (its file stays for
  * `baretma pmu restore`).  @dev must stay open until journal_end.
+ * @j becomes @dev's write gate (msr/msr.h msr_gate_set): from now on a
+ * write through @dev reaches its register only once @j has saved it
+ * (journal_data_permits); journal_end and journal_detach shut the gate
+ * again.  Each save is also traced ("sv", msr_trace_saved) through @dev.
  */
 void journal_set_dev(struct journal *j, struct msr_dev *dev);
+
+/*
+ * journal_data_permits - may a journal holding @d let a write of @msr on
+ * @cpu reach the MSR backend (the write gate, msr/msr.h)?  True when @d
+ * has saved (@cpu, @msr), or when @msr is IA32_PERF_GLOBAL_STATUS_RESET
+ * and @d has saved IA32_FIXED_CTR_CTRL or IA32_PERF_GLOBAL_CTRL of @cpu:
+ * that write-1-to-clear register (SDM Vol. 3B 21.2.4; pmu-reference §1.4)
+ * clears overflow bits of counters the run enabled, and has no value to
+ * save.  Async-signal-safe.
+ */
+bool journal_data_permits(const struct journal_data *d, unsigned cpu, uint32_t msr);
+
+/*
+ * journal_restore_regs - journal_restore()'s registers alone, in the same
+ * order, through @dev, with the journal kept as it is: every register
+ * stays saved (its first value), the settings stay changed, and the
+ * journal is not marked restored.  For a run that hands the counters over
+ * between its blocks (compare's perf blocks, calibrate's backends) and
+ * programs them again later.  Returns 0 or the first -errno (it tries
+ * every register).
+ */
+int journal_restore_regs(struct journal *j, struct msr_dev *dev);
+
+/* A saved register whose value is not the saved one now (journal_diff). */
+struct journal_change {
+	unsigned cpu;
+	uint32_t msr;
+	uint64_t saved;  /* before the run */
+	uint64_t now;    /* read through the device */
+};
+
+/*
+ * journal_diff - read each register @j saved for @cpu through @dev and
+ * list in @out (at most @max, in saved order) those whose value is not
+ * the saved one: what someone else (the kernel's perf_event in a block
+ * of a perf source) left in them.  Writes nothing.  Returns the count, or
+ * the -errno of the first failed read (msr_last_fault).
+ */
+int journal_diff(const struct journal *j, struct msr_dev *dev, unsigned cpu,
+		 struct journal_change *out, int max);
 
 /*
  * journal_save_reg - record that @msr of @cpu held @saved, and persist the
@@ -317,7 +361,8 @@ const char *journal_last_error(void);
  * journal_restore_data - journal_restore() for a loaded journal (after the
  * run was killed): same order, same returns, the same code.  @dev should
  * be opened on @d->backend; settings go to the full paths resolved at
- * load.  Removes nothing (journal_remove does).  Registers marked
+ * load.  For the restore @d is @dev's write gate (journal_data_permits),
+ * the gate before put back after it.  Removes nothing (journal_remove does).  Registers marked
  * unsafe-msr are written like the others: the caller asks the user first
  * (journal_data_unsafe).
  */

@@ -74,14 +74,48 @@ static int restore_cpu(const struct journal_data *d, struct msr_dev *dev, unsign
 	return rc;
 }
 
-int journal_restore_data(const struct journal_data *d, struct msr_dev *dev)
+bool journal_data_permits(const struct journal_data *d, unsigned cpu, uint32_t msr)
 {
-	int rc = 0, ncpus = d->ncpus, nsettings = d->nsettings;
+	if (has_reg(d, cpu, msr))
+		return true;
+	return msr == IA32_PERF_GLOBAL_STATUS_RESET &&
+	       (has_reg(d, cpu, IA32_FIXED_CTR_CTRL) || has_reg(d, cpu, IA32_PERF_GLOBAL_CTRL));
+}
+
+static bool data_gate(const void *arg, unsigned cpu, uint32_t msr)
+{
+	return journal_data_permits(arg, cpu, msr);
+}
+
+/* Every CPU's registers, through whatever gate @dev has. */
+static int restore_regs(const struct journal_data *d, struct msr_dev *dev)
+{
+	int rc = 0, ncpus = d->ncpus;
 
 	for (int c = 0; c < ncpus; c++)
 		keep_first(&rc, restore_cpu(d, dev, d->cpus[c]));
+	return rc;
+}
+
+/* Registers (through @dev's gate), then settings. */
+static int restore_all(const struct journal_data *d, struct msr_dev *dev)
+{
+	int rc = restore_regs(d, dev), nsettings = d->nsettings;
+
 	for (int i = 0; i < nsettings; i++)
 		keep_first(&rc, setting_write_path(d->settings[i].full, d->settings[i].value));
+	return rc;
+}
+
+int journal_restore_data(const struct journal_data *d, struct msr_dev *dev)
+{
+	msr_gate_fn fn;
+	const void *arg;
+	int rc;
+
+	msr_gate_set(dev, data_gate, d, &fn, &arg);
+	rc = restore_all(d, dev);
+	msr_gate_set(dev, fn, arg, NULL, NULL);
 	return rc;
 }
 
@@ -94,12 +128,42 @@ int journal_data_unsafe(const struct journal_data *d)
 	return n;
 }
 
+/* An open journal is its device's gate already (journal_set_dev): a
+ * device it was not set on refuses, and the journal stays for `pmu
+ * restore`. */
 int journal_restore(struct journal *j, struct msr_dev *dev)
 {
-	int rc = journal_restore_data(&j->d, dev);
+	int rc = restore_all(&j->d, dev);
 
 	j->restored = rc == 0;
 	return rc;
+}
+
+int journal_restore_regs(struct journal *j, struct msr_dev *dev)
+{
+	return restore_regs(&j->d, dev);
+}
+
+int journal_diff(const struct journal *j, struct msr_dev *dev, unsigned cpu,
+		 struct journal_change *out, int max)
+{
+	const struct journal_data *d = &j->d;
+	int n = 0;
+
+	for (int i = 0; i < d->nregs; i++) {
+		uint64_t v;
+		int rc;
+
+		if (d->regs[i].cpu != cpu)
+			continue;
+		rc = msr_read(dev, cpu, d->regs[i].msr, &v);
+		if (rc)
+			return rc;
+		if (v != d->regs[i].saved && n < max)
+			out[n++] = (struct journal_change){ .cpu = cpu, .msr = d->regs[i].msr,
+							    .saved = d->regs[i].saved, .now = v };
+	}
+	return n;
 }
 
 /* ------------------------------------------------------ file, handler */
@@ -119,7 +183,7 @@ void journal_restore_fired(struct journal *j)
 	 * registers need their device (journal_set_dev), settings alone not. */
 	if (j->d.pid != getpid() || (!dev && j->d.nregs > 0) || atomic_exchange(&j->fired, 1))
 		return;
-	if (journal_restore_data(&j->d, dev) == 0) {
+	if (restore_all(&j->d, dev) == 0) {
 		j->restored = true;
 		journal_unlink_file(j);
 	}

@@ -71,7 +71,11 @@
  *
  * $BARETMA_MSR_TRACE=FILE appends one line per access, for either backend:
  *   "rd CPU 0xMSR 0xVALUE" or "wr CPU 0xMSR 0xVALUE", with " ERRNAME" (e.g.
- *   " EIO") appended when the access failed (the value is then 0x0 for reads).
+ *   " EIO") appended when the access failed (the value is then 0x0 for reads;
+ *   " ENOLCK": the write gate refused it, nothing reached the backend),
+ *   and, from the journal of a gated handle, "sv CPU 0xMSR 0xSAVED" once
+ *   the saved value is on disk (msr_trace_saved): a trace shows that
+ *   every register was saved before its first write.
  *   FILE is opened with O_NOFOLLOW (a symbolic link at the name is
  *   refused); an existing FILE must be a regular file with one link, owned
  *   by the real uid (getuid()); a new FILE is created 0600 (O_EXCL), owned
@@ -90,6 +94,8 @@
  *   -ENODEV  the device template names something that is not an MSR
  *            device node of that CPU (a file, a link, another device)
  *   -ELOOP   a symbolic link now stands at the state file's name (access)
+ *   -ENOLCK  (write) the register is not saved in the run's journal: the
+ *            write gate refused it (below); nothing was written
  */
 #ifndef BARETMA_MSR_H
 #define BARETMA_MSR_H
@@ -191,6 +197,48 @@ int msr_read(struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t *val);
  */
 int msr_write(struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t val);
 
+/* ------------------------------------------------------- the write gate */
+
+/*
+ * No write reaches a backend unless its register was saved first: every
+ * handle msr_open() gives is gated, and msr_write() through it is refused
+ * with -ENOLCK (nothing written, the trace and msr_last_fault name it)
+ * unless the handle's gate holds (@cpu, @msr).  The gate is the run's
+ * journal (msr/journal.h journal_set_dev: every register it has saved on
+ * disk, and IA32_PERF_GLOBAL_STATUS_RESET of a CPU whose counter controls
+ * it saved), or a loaded journal while `pmu restore` writes it back
+ * (journal_restore_data).  So the one way to program the PMU is a guarded
+ * run (msr/guard.h), by construction: a code path that forgets its journal
+ * fails its first write instead of leaving the machine changed.
+ * @fn is called on every write, also from a signal handler: it must be
+ * async-signal-safe and must not call into @dev.
+ */
+typedef bool (*msr_gate_fn)(const void *arg, unsigned cpu, uint32_t msr);
+
+/*
+ * msr_gate_set - let writes through @dev pass when @fn(@arg, cpu, msr) is
+ * true; @fn NULL shuts the gate (every write refused).  @prev_fn/@prev_arg
+ * (may be NULL) receive the gate before, to put it back.
+ */
+void msr_gate_set(struct msr_dev *dev, msr_gate_fn fn, const void *arg, msr_gate_fn *prev_fn,
+		  const void **prev_arg);
+
+/*
+ * msr_ungate - no gate on @dev: for a handle that is not baretma's
+ * measuring path: the simulated kernel's (bench/perf_sim.c: perf_event
+ * writes what the kernel writes), a test's own, the hidden test kernels
+ * that play another program.  Only the state-file and simulator backends
+ * (they write no hardware): -EPERM for the device backend.
+ */
+int msr_ungate(struct msr_dev *dev);
+
+/*
+ * msr_gate_refused - the (cpu, msr) pairs @dev's gate refused since
+ * msr_open (a count; the last one is msr_last_fault's when nothing failed
+ * since).  0 on a run that journaled every write first.
+ */
+unsigned long msr_gate_refused(const struct msr_dev *dev);
+
 /*
  * msr_last_fault - the last access through @dev that failed (msr_open_cpu,
  * msr_read, msr_write), so that the caller of a library function that
@@ -232,6 +280,13 @@ const char *msr_last_error(void);
  * absent".  Returns "" for other errors.
  */
 const char *msr_remedy(int err);
+
+/*
+ * msr_trace_saved - "sv CPU 0xMSR 0xSAVED" in @dev's trace (nothing
+ * without one): the journal calls it when a register's value is on disk,
+ * before the register may be written.  Async-signal-safe.
+ */
+void msr_trace_saved(const struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t saved);
 
 /* msr_backend_ctx - @dev's backend context when its backend is @ops, else
  * NULL (for a backend's own accessors: msr_sim_profile_of). */

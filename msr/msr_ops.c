@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,11 @@ struct msr_dev {
 	int trace_fd;        /* -1: no trace */
 	char where[4096];    /* device template or state file path */
 	struct msr_fault fault; /* the last failed access; op 0: none */
+	/* The write gate (msr.h): fn NULL and !ungated refuses every write. */
+	_Atomic(msr_gate_fn) gate_fn;
+	const void *_Atomic gate_arg;
+	bool ungated;
+	atomic_ulong refused;
 };
 
 /* A message naming a whole path and an escaped reason; per thread, so that
@@ -67,6 +73,7 @@ static const char *errno_name(int err)
 	case EEXIST: return "EEXIST";
 	case ENOTDIR: return "ENOTDIR";
 	case EISDIR: return "EISDIR";
+	case ENOLCK: return "ENOLCK";
 	default: return NULL;
 	}
 }
@@ -306,16 +313,67 @@ int msr_read(struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t *val)
 	return rc;
 }
 
+/* Does the gate let a write of @msr on @cpu through?  Async-signal-safe. */
+static bool gate_open(struct msr_dev *dev, unsigned cpu, uint32_t msr)
+{
+	msr_gate_fn fn;
+
+	if (dev->ungated)
+		return true;
+	fn = atomic_load(&dev->gate_fn);
+	return fn && fn(atomic_load(&dev->gate_arg), cpu, msr);
+}
+
 int msr_write(struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t val)
 {
 	int rc;
 
 	if (!dev)
 		return -EINVAL;
-	rc = dev->ops->write(dev->ctx, cpu, msr, val);
+	if (gate_open(dev, cpu, msr)) {
+		rc = dev->ops->write(dev->ctx, cpu, msr, val);
+	} else {
+		rc = -ENOLCK;
+		atomic_fetch_add(&dev->refused, 1);
+	}
 	trace(dev, "wr", cpu, msr, val, rc);
 	fault(dev, MSR_OP_WRITE, cpu, msr, val, rc);
 	return rc;
+}
+
+void msr_gate_set(struct msr_dev *dev, msr_gate_fn fn, const void *arg, msr_gate_fn *prev_fn,
+		  const void **prev_arg)
+{
+	if (!dev)
+		return;
+	if (prev_fn)
+		*prev_fn = atomic_load(&dev->gate_fn);
+	if (prev_arg)
+		*prev_arg = atomic_load(&dev->gate_arg);
+	/* The function off first, so that no write sees a new argument with the
+	 * old function. */
+	atomic_store(&dev->gate_fn, NULL);
+	atomic_store(&dev->gate_arg, arg);
+	atomic_store(&dev->gate_fn, fn);
+}
+
+int msr_ungate(struct msr_dev *dev)
+{
+	if (!dev || (dev->ops != &msr_state_ops && dev->ops != &msr_sim_ops))
+		return -EPERM;
+	dev->ungated = true;
+	return 0;
+}
+
+unsigned long msr_gate_refused(const struct msr_dev *dev)
+{
+	return dev ? atomic_load(&dev->refused) : 0;
+}
+
+void msr_trace_saved(const struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t saved)
+{
+	if (dev)
+		trace(dev, "sv", cpu, msr, saved, 0);
 }
 
 /* ---------------------------------------------------------- messages */
@@ -379,6 +437,10 @@ const char *msr_remedy(int err)
 	case -ELOOP:
 		return "a symbolic link stands at the state file's name: refused; name the "
 		       "file itself";
+	case -ENOLCK:
+		return "refused by baretma itself: the register was not saved in the run's "
+		       "journal first, so it could not be put back; nothing was written (a "
+		       "baretma bug: please report it with the command line)";
 	default:
 		return "";
 	}

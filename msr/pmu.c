@@ -138,6 +138,19 @@ static int journal_saved(struct journal *j, const struct pmu_saved *s)
 	return j ? journal_save_regs(j, r, s->perf_metrics ? 4 : 3) : 0;
 }
 
+int pmu_journal_save(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg)
+{
+	struct pmu_saved s = { .cpu = cpu, .perf_metrics = cfg->perf_metrics };
+	int rc;
+
+	if (!cfg->journal)
+		return -EINVAL;
+	if (!cfg->fixed_ctr3)
+		return 0;
+	rc = save_regs(dev, cpu, &s);
+	return rc ? rc : journal_saved(cfg->journal, &s);
+}
+
 int pmu_program(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 		struct pmu_saved *saved, char *why, size_t whylen)
 {

@@ -104,6 +104,21 @@ int pmu_program(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 		struct pmu_saved *saved, char *why, size_t whylen);
 
 /*
+ * pmu_journal_save - read what pmu_program() would save on @cpu
+ * (IA32_PERF_GLOBAL_CTRL, IA32_FIXED_CTR_CTRL, IA32_FIXED_CTR3, and
+ * IA32_PERF_METRICS with cfg->perf_metrics) and save it in cfg->journal,
+ * on disk, without writing anything.  The guarded run calls it when its
+ * journal begins (msr/guard.h guard_start), before any block of the run
+ * or the kernel's perf_event (a perf source's probe, compare's perf
+ * blocks) may change them, so the journal holds the values from before
+ * the run whatever writes them later.  Nothing on a CPU without fixed
+ * counter 3 (!cfg->fixed_ctr3: pmu_program never writes there).
+ * Returns 0, -EINVAL (no journal), the -errno of the failed read
+ * (msr_last_fault) or of journal_save_regs.
+ */
+int pmu_journal_save(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg);
+
+/*
  * pmu_reset_counts - zero IA32_FIXED_CTR3 then IA32_PERF_METRICS (kernel
  * order), outside any measured region, with the counters already frozen
  * (pmu_program's own programming sequence).  Async-signal-safe.

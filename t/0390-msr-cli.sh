@@ -250,8 +250,8 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind write (its own: no
 	like "$(sed -n 3p "$tmp/run/$j")" "^starttime [0-9]+$" "icl: journal starttime"
 	like "$(sed -n 4p "$tmp/run/$j")" "^time [0-9]+$" "icl: journal time"
 	is "$(stat -c %a "$tmp/run/$j")" 600 "icl: journal mode 0600"
-	is "$(grep ' 0x38d ' "$tmp/trace" | tr '\n' ';')" "rd 3 0x38d 0x333;wr 3 0x38d 0x3333;" \
-		"icl: trace: the old value read, then the new one written"
+	is "$(grep ' 0x38d ' "$tmp/trace" | tr '\n' ';')" "rd 3 0x38d 0x333;sv 3 0x38d 0x333;wr 3 0x38d 0x3333;" \
+		"icl: trace: the old value read, saved in the journal, then the new one written"
 	is "$(grep -c '^wr' "$tmp/trace")" 1 "icl: one write in all"
 
 	# pmu status says what the journal is: an msr write, its register now.
@@ -419,8 +419,8 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind write (its own: no
 	is "$(same "$tmp/state" "$tmp/want")" 0 "icl: exactly cpu 1's 0x1a0 line changed"
 	is "$(grep -h '^reg ' "$tmp/run"/run-*.journal)" "reg 1 0x1a0 0x850089 unsafe-msr" \
 		"icl: journaled first, marked unsafe-msr"
-	is "$(grep ' 0x1a0 ' "$tmp/trace" | tr '\n' ';')" "rd 1 0x1a0 0x850089;wr 1 0x1a0 0x850088;" \
-		"icl: unsafe write: read, then write"
+	is "$(grep ' 0x1a0 ' "$tmp/trace" | tr '\n' ';')" "rd 1 0x1a0 0x850089;sv 1 0x1a0 0x850089;wr 1 0x1a0 0x850088;" \
+		"icl: unsafe write: read, saved, then write"
 	out=$("$BARETMA" pmu restore 2>&1); rc=$?
 	is "$rc" 64 "icl: pmu restore of it without --unsafe-msr: exit 64"
 	is "$(same "$tmp/state" "$tmp/want")" 0 "icl: ... nothing restored"

@@ -25,6 +25,7 @@
 #include "bench/session.h"
 #include "bench/source.h"
 #include "msr/intel_regs.h"
+#include "msr/journal.h"
 #include "t/tap.h"
 
 static char *state, *trace;
@@ -200,7 +201,7 @@ static void other_writes(uint32_t msr, uint64_t val)
 	struct msr_dev *dev;
 
 	unsetenv("BARETMA_MSR_TRACE");
-	if (msr_open(spec, &dev) || msr_write(dev, 1, msr, val))
+	if (msr_open(spec, &dev) || msr_ungate(dev) || msr_write(dev, 1, msr, val))
 		printf("# the second handle could not write 0x%x\n", msr);
 	msr_close(dev);
 	setenv("BARETMA_MSR_TRACE", trace, 1);
@@ -270,11 +271,12 @@ static void test_session_state(void)
 {
 	struct session_options o = { .cpu = 1, .backend = BENCH_BACKEND_MSR };
 	struct cpu_machine *m = icl_machine();
+	struct journal *j = NULL;
 	struct session *s;
 	char *spec;
 
 	if (!m) {
-		skip(26, "no Ice Lake dump in $SHARED_CPUID");
+		skip(34, "no Ice Lake dump in $SHARED_CPUID");
 		return;
 	}
 	o.machine = m;
@@ -294,11 +296,30 @@ static void test_session_state(void)
 	ok(session_info(s)->backend == BENCH_BACKEND_MSR && session_info(s)->level == 1 &&
 	   session_info(s)->cpu_used == 1 && session_writes_msrs(s) && session_topdown(s),
 	   "msr chosen, level 1 (Ice Lake), cpu 1, programs, reads Top-down");
-	check_int(session_program(s, NULL), ==, 0, "program");
+	/* programming needs the guarded run's journal (msr/msr.h write gate) */
+	put_file(trace, "");
+	check_int(session_program(s, NULL), ==, -EINVAL, "program without a journal: -EINVAL");
+	ok(strstr(session_info(s)->avail.reason, "may do so only in a guarded run whose journal "
+		  "saves them first") != NULL, "and says why: %s", session_info(s)->avail.reason);
+	check_str(get_file(trace), "", "nothing read or written");
+	check_int(journal_begin(&j, "t/0430", spec, JOURNAL_RUN, false), ==, 0, "a journal");
+	journal_set_dev(j, session_dev(s));
+	check_int(session_program(s, j), ==, 0, "program with the journal");
+	/* the icl_state values, in pmu_program's order (msr/pmu.h) */
+	ok(!strncmp(get_file(trace), "rd 1 0x38f 0x70000000f\nrd 1 0x38d 0x333\n"
+		    "rd 1 0x30c 0x1234\nrd 1 0x329 0x5566\nsv 1 0x38f 0x70000000f\n"
+		    "sv 1 0x38d 0x333\nsv 1 0x30c 0x1234\nsv 1 0x329 0x5566\nwr 1 0x38f 0x0\n",
+		    strlen("rd 1 0x38f 0x70000000f\nrd 1 0x38d 0x333\nrd 1 0x30c 0x1234\n"
+			   "rd 1 0x329 0x5566\nsv 1 0x38f 0x70000000f\nsv 1 0x38d 0x333\n"
+			   "sv 1 0x30c 0x1234\nsv 1 0x329 0x5566\nwr 1 0x38f 0x0\n")),
+	   "the four registers read, saved in the journal, then the first write");
 	test_session_pair(s);
-	check_int(session_stop(s), ==, 0, "stop restores");
+	check_int(session_stop(s), ==, 0, "stop");
 	check_int(session_stop(s), ==, 0, "a second stop does nothing");
+	ok(strcmp(get_file(state), icl_state) != 0, "stop leaves the registers to the journal");
+	check_int(journal_restore(j, session_dev(s)), ==, 0, "the journal restores");
 	check_str(get_file(state), icl_state, "state file byte for byte as found");
+	check_int(journal_end(j), ==, 0, "the journal ends");
 	session_close(s);
 	setenv("BARETMA_MSR", "/nonexistent/baretma-test/cpu/%u/msr", 1);
 	free(spec);

@@ -37,6 +37,8 @@ static struct msr_dev *open_sim(const char *name, const char *extra)
 	snprintf(spec, sizeof(spec), "sim:%s", path);
 	if (msr_open(spec, &dev))
 		printf("# msr_open %s: %s\n", spec, msr_last_error());
+	else
+		msr_ungate(dev); /* the model on its own, no journal's gate */
 	return dev;
 }
 

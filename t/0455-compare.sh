@@ -110,8 +110,8 @@ cp "$tmp/p" "$tmp/keeps"
 printf 'fault perf_keeps_counters\n' >>"$tmp/keeps"
 cmp_sim "$ICL" "$tmp/keeps" --kernel retire-light
 is "$st" 75 "perf left the counters enabled: exit 75"
-grep -q "block 2 of msr on cpu 7: .*IA32_FIXED_CTR_CTRL\[15:12\]=0x3" "$tmp/err"
-ok $? "the second raw block refuses, naming FC3's field"
+grep -q "block 1 of perf on cpu 7: perf_event left IA32_FIXED_CTR_CTRL\[15:12\]=0x3 after its group was closed" "$tmp/err"
+ok $? "the first perf block's hand-back refuses, naming FC3's field"
 
 # 4. neither side can measure: exit 69, each reason named (a sysroot with
 # no perf PMU; an MSR backend that cannot exist)

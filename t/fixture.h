@@ -127,8 +127,9 @@ static inline const char *t_edit(const char *text, const char *from, const char 
 }
 
 #ifdef BARETMA_MSR_H
-/* t_state_open - msr_open("state:@file"); its result in *@rc, the handle
- * (NULL on failure) returned. */
+/* t_state_open - msr_open("state:@file"), ungated (msr_ungate: the test
+ * writes through it as a program of its own would, not as a guarded run);
+ * its result in *@rc, the handle (NULL on failure) returned. */
 static inline struct msr_dev *t_state_open(const char *file, int *rc)
 {
 	char spec[PATH_MAX + 8];
@@ -136,6 +137,8 @@ static inline struct msr_dev *t_state_open(const char *file, int *rc)
 
 	t_path(spec, "state:%s", file);
 	*rc = msr_open(spec, &dev);
+	if (!*rc)
+		*rc = msr_ungate(dev);
 	return dev;
 }
 #endif
