@@ -19,11 +19,53 @@
 
 /* ------------------------------------------------------------ restore */
 
+#define TMP_JOURNALS_MAX 256 /* temporary files looked at in one restore */
+
+/*
+ * The temporary files of journal updates (journal_list_tmp): one of a
+ * process that no longer runs was never acted on and is removed, one of a
+ * running baretma is named.  *@left counts those left.  Returns an exit
+ * status.
+ */
+static int restore_tmp(int *left)
+{
+	static struct journal_tmp t[TMP_JOURNALS_MAX];
+	int n = journal_list_tmp(t, TMP_JOURNALS_MAX), st = EX_OK;
+
+	*left = 0;
+	if (n < 0)
+		return n == -ERANGE ? (cli_err("more than %d temporary journal files in '%s': "
+					       "remove those of processes that no longer run "
+					       "by hand", TMP_JOURNALS_MAX, state_dir_path()), EX_SOFTWARE)
+				    : cli_state_dir_fail("list the temporary journals", n);
+	for (int i = 0; i < n; i++) {
+		int rc;
+
+		if (t[i].alive) {
+			cli_note("temporary journal '%s' belongs to a running process (pid %ld): "
+				 "left to it", t[i].path, (long)t[i].pid);
+			(*left)++;
+			continue;
+		}
+		rc = journal_remove_tmp(t[i].pid, t[i].seq);
+		if (rc) {
+			st = st ? st : cli_state_dir_fail("remove a temporary journal", rc);
+			(*left)++;
+			continue;
+		}
+		printf("removed '%s': the update of a journal by pid %ld (not running) that "
+		       "was never renamed into place, so never acted on\n", t[i].path,
+		       (long)t[i].pid);
+	}
+	return st;
+}
+
 /*
  * Which journals to restore (run_pmu_select): every journal must load
- * (65/77 otherwise), every --cpu CPU must be held (66), and held by a
- * journal that can be restored (75 when only a running baretma's holds
- * it).  @sel[i] says which; *@any how many.
+ * (65/77 otherwise), every --cpu CPU must be held (66: then only the
+ * ended journals that hold no CPU, settings left by a killed run, are
+ * still put back), and held by a journal that can be restored (75 when
+ * only a running baretma's holds it).  @sel[i] says which; *@any how many.
  */
 static int restore_select(struct journal_info *v, int n, const unsigned *want, int nwant,
 			  bool *sel, int *any)
@@ -34,12 +76,16 @@ static int restore_select(struct journal_info *v, int n, const unsigned *want, i
 	if (s.bad >= 0)
 		return cli_journal_bad(&v[s.bad]);
 	for (int i = 0; i < n; i++)
-		if (v[i].alive && run_pmu_holds_wanted(&v[i].data, want, nwant))
+		if (v[i].alive && run_pmu_concerns(&v[i].data, want, nwant))
 			cli_note("journal '%s' belongs to a running baretma (pid %ld): left to it",
 				 v[i].path, (long)v[i].pid);
 	if (s.missing >= 0) {
-		cli_err("cpu %u has no journal in '%s': nothing to restore", want[s.missing],
-			state_dir_path());
+		cli_err("cpu %u has no journal in '%s'", want[s.missing], state_dir_path());
+		*any = 0;
+		for (int i = 0; i < n; i++) {
+			sel[i] = sel[i] && v[i].data.ncpus == 0;
+			*any += sel[i];
+		}
 		return EX_NOINPUT;
 	}
 	return s.busy ? EX_TEMPFAIL : EX_OK;
@@ -127,6 +173,10 @@ static int restore_one(struct msr_dev *dev, const struct cpu_info *ci,
 			"'baretma pmu restore' again)", ji->path, buf);
 		return cli_exit_for_errno(rc);
 	}
+	if (!d->nregs && !d->nsettings)
+		printf("journal '%s' of pid %ld (not running) held nothing: its run ended "
+		       "before it saved a register or setting, so nothing was changed\n",
+		       ji->path, (long)ji->pid);
 	for (int c = 0; c < d->ncpus; c++) {
 		cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, ci, d->cpus[c], false);
 		printf("cpu %u: restored %s (saved by pid %ld, '%s')\n", d->cpus[c], buf,
@@ -153,21 +203,23 @@ static int restore_run(void *opts, struct cli_ctx *ctx)
 	struct cpu_info *ci = NULL;
 	bool *sel = NULL;
 	int *order = NULL;
-	int n = 0, nwant = o->ncpus, rc = 0, st, any = 0;
+	int n = 0, nwant = o->ncpus, rc = 0, st, any = 0, tmp_left = 0, tmp_st;
 
 	rc = run_pmu_journals_load(&v, &n);
 	if (rc) {
 		st = cli_state_dir_fail("list the journals", rc);
 		goto out;
 	}
+	tmp_st = restore_tmp(&tmp_left);
 	if (n == 0 && nwant < 0) {
-		printf("nothing to restore: no journal in '%s'\n", state_dir_path());
-		st = EX_OK;
+		if (!tmp_left && !tmp_st)
+			printf("nothing to restore: no journal in '%s'\n", state_dir_path());
+		st = tmp_st;
 		goto out;
 	}
 	sel = calloc((size_t)n + 1, sizeof(*sel));
 	st = sel ? restore_select(v, n, want, nwant, sel, &any) : EX_OSERR;
-	if ((st && st != EX_TEMPFAIL) || !any)
+	if ((st && st != EX_TEMPFAIL && st != EX_NOINPUT) || !any)
 		goto out;
 	ci = cli_names_identify(NULL); /* names by the CPUs' own counters */
 	rc = restore_unsafe(v, n, sel, ci, o->unsafe_msr);
@@ -187,6 +239,7 @@ static int restore_run(void *opts, struct cli_ctx *ctx)
 			st = st ? st : one;
 		}
 	st = rc ? rc : st; /* the close releases the locks */
+	st = st ? st : tmp_st;
 out:
 	if (!any && !st && n)
 		printf("nothing to restore: every journal in '%s' belongs to a running baretma\n",

@@ -108,7 +108,10 @@ static void print_journal(struct msr_dev *dev, const struct cpu_info *ci,
 	printf("journal '%s': %s\n", ji->path, t->holder);
 	printf("  command: %s\n  time:    %s\n  backend: %s\n  kind:    %s%s\n  cpus:    %s\n",
 	       t->cmd, when, t->backend, journal_kind_name(d->kind),
-	       d->user_only ? ", user only" : "", d->ncpus ? list : "none");
+	       d->user_only ? ", user only" : "", d->ncpus ? list : d->nsettings ?
+	       "none (it saved settings only: 'baretma pmu restore' puts them back)" :
+	       "none (its run ended before it saved anything: 'baretma pmu restore' "
+	       "removes it)");
 	if (journal_data_unsafe(d))
 		printf("  unsafe:  %d register%s written with --unsafe-msr, outside the write "
 		       "policy (marked '(%s)' below): 'baretma pmu restore --unsafe-msr' puts "
@@ -223,6 +226,33 @@ static json_t *journal_json(struct msr_dev *dev, const struct cpu_info *ci,
 			 "user_only", d->user_only, "cpus", cpus, "settings", sets);
 }
 
+#define TMP_JOURNALS_MAX 256
+
+/* The temporary files of journal updates (journal_list_tmp), as text or
+ * into @arr; their count, or -1 with the message printed. */
+static int show_tmp(json_t *arr)
+{
+	static struct journal_tmp t[TMP_JOURNALS_MAX];
+	int n = journal_list_tmp(t, TMP_JOURNALS_MAX);
+
+	if (n < 0) {
+		cli_state_dir_fail("list the temporary journals", n);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (arr)
+			json_array_append_new(arr, json_pack("{s:s, s:I, s:b}", "path", t[i].path,
+							     "pid", (json_int_t)t[i].pid,
+							     "alive", t[i].alive));
+		else
+			printf("temporary journal '%s': pid %ld (%s): an update never renamed "
+			       "into place, so never acted on (%s)\n", t[i].path, (long)t[i].pid,
+			       t[i].alive ? "running" : "not running", t[i].alive ?
+			       "left to it" : "'baretma pmu restore' removes it");
+	}
+	return n;
+}
+
 static int status_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
 	return cli_pmu_parse(argc, argv, "status", OPT_CPU | OPT_JSON, false, opts, ctx);
@@ -235,8 +265,8 @@ static int status_run(void *opts, struct cli_ctx *ctx)
 	struct journal_info *v = NULL;
 	struct msr_dev *dev = ctx->dev;
 	struct cpu_info *ci = NULL;
-	json_t *doc = NULL, *arr = NULL, *errs = NULL;
-	int n = 0, nwant = -1, shown = 0, rc = 0;
+	json_t *doc = NULL, *arr = NULL, *errs = NULL, *tmps = NULL;
+	int n = 0, nwant = -1, shown = 0, rc = 0, ntmp;
 
 	/* after the MSR backend, as status always had it */
 	if (o->cpu_list && (nwant = cli_pmu_parse_cpus(o->cpu_list, want)) < 0)
@@ -251,8 +281,9 @@ static int status_run(void *opts, struct cli_ctx *ctx)
 	if (o->json) {
 		arr = json_array();
 		errs = json_array();
-		doc = json_pack("{s:s, s:o, s:o}", "state_dir", state_dir_path(), "journals", arr,
-				"errors", errs);
+		tmps = json_array();
+		doc = json_pack("{s:s, s:o, s:o, s:o}", "state_dir", state_dir_path(), "journals",
+				arr, "errors", errs, "temporary", tmps);
 	}
 	for (int i = 0; i < n; i++) {
 		if (v[i].error) {
@@ -265,7 +296,7 @@ static int status_run(void *opts, struct cli_ctx *ctx)
 					"error", v[i].detail[0] ? v[i].detail : strerror(-v[i].error)));
 			continue;
 		}
-		if (!run_pmu_holds_wanted(&v[i].data, want, nwant))
+		if (!run_pmu_concerns(&v[i].data, want, nwant))
 			continue;
 		shown++;
 		if (o->json)
@@ -273,7 +304,10 @@ static int status_run(void *opts, struct cli_ctx *ctx)
 		else
 			print_journal(dev, ci, &v[i], want, nwant);
 	}
-	if (!o->json && !shown && !rc)
+	ntmp = show_tmp(tmps);
+	if (ntmp < 0)
+		rc = rc ? rc : EX_SOFTWARE;
+	if (!o->json && !shown && !ntmp && !rc)
 		printf("no journal in '%s': no CPU enabled by 'baretma pmu enable' and no run "
 		       "left anything to restore\n", state_dir_path());
 	if (o->json && (!doc || json_dumpf(doc, stdout, JSON_INDENT(2)) != 0)) {

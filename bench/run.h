@@ -144,6 +144,11 @@ void run_pmu_journals_free(struct journal_info *v, int n);
 bool run_pmu_holds(const struct journal_data *d, unsigned cpu);
 bool run_pmu_wanted(const unsigned *want, int nwant, unsigned cpu);
 bool run_pmu_holds_wanted(const struct journal_data *d, const unsigned *want, int nwant);
+/* Is @d a journal that status shows and restore takes for the --cpu list:
+ * one holding a wanted CPU, or one holding no CPU at all (settings only,
+ * or nothing: a run killed before it saved a register), which belongs to
+ * every list. */
+bool run_pmu_concerns(const struct journal_data *d, const unsigned *want, int nwant);
 
 /* What pmu status shows of a run or enable journal's CPU now. */
 struct run_pmu_live {
@@ -171,8 +176,9 @@ struct run_pmu_selection {
 
 /*
  * run_pmu_select - the journals to restore: not alive, holding a --cpu CPU
- * (whole journals: a part would leave the rest half put back); @sel[i]
- * says which.  Every journal must load (s->bad, and nothing is selected),
+ * or no CPU at all (run_pmu_concerns: settings alone, or nothing, which
+ * restore puts back or removes whatever the list) (whole journals: a part
+ * would leave the rest half put back); @sel[i] says which.  Every journal must load (s->bad, and nothing is selected),
  * every --cpu CPU must be held (s->missing) by a journal that can be
  * restored (s->busy).  Returns how many are selected.
  */

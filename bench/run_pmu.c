@@ -142,6 +142,11 @@ bool run_pmu_holds_wanted(const struct journal_data *d, const unsigned *want, in
 	return false;
 }
 
+bool run_pmu_concerns(const struct journal_data *d, const unsigned *want, int nwant)
+{
+	return d->ncpus == 0 || run_pmu_holds_wanted(d, want, nwant);
+}
+
 struct run_pmu_live run_pmu_live(struct msr_dev *dev, const char *spec,
 				 const struct journal_data *d, unsigned cpu)
 {
@@ -172,7 +177,7 @@ int run_pmu_select(const struct journal_info *v, int n, const unsigned *want, in
 			return 0;
 		}
 	for (int i = 0; i < n; i++) {
-		sel[i] = !v[i].alive && run_pmu_holds_wanted(&v[i].data, want, nwant);
+		sel[i] = !v[i].alive && run_pmu_concerns(&v[i].data, want, nwant);
 		nsel += sel[i];
 	}
 	for (int k = 0; k < nwant && s->missing < 0; k++) {

@@ -418,6 +418,33 @@ void journal_info_free(struct journal_info *info, int n);
  */
 int journal_find_cpu(unsigned cpu, struct journal_info *who);
 
+/* A journal update's temporary file ("." + name + ".tmp", journal.h). */
+struct journal_tmp {
+	char path[JOURNAL_PATH_MAX];
+	pid_t pid;                   /* from the name */
+	int seq;
+	bool alive;                  /* that process runs (kill(PID, 0) and
+				      * /proc/PID/stat; no start time to compare:
+				      * a reused PID counts as alive) */
+};
+
+/*
+ * journal_list_tmp - every ".run-<PID>.journal.tmp" and
+ * ".run-<PID>-<N>.journal.tmp" in the state directory (a process killed
+ * between writing an update and renaming it over its journal, or between
+ * linking its first text and unlinking the name).  Such a file was never
+ * acted on: a register or setting changes only after the rename returned,
+ * so the journal itself holds everything that was changed, and the file of
+ * a process that no longer runs may be removed (journal_remove_tmp).
+ * Returns the count (at most @max, -ERANGE beyond), 0 when the directory
+ * does not exist, or the errors of state_dir_open().
+ */
+int journal_list_tmp(struct journal_tmp *out, int max);
+
+/* journal_remove_tmp - delete that file of @pid and @seq, fsync the
+ * directory.  Returns 0 or -errno. */
+int journal_remove_tmp(pid_t pid, int seq);
+
 /*
  * journal_remove - delete the journal of @pid ("run-<PID>.journal") from
  * the state directory and fsync the directory, after "pmu restore"

@@ -93,13 +93,23 @@ struct entry {
 	int seq;
 };
 
-/* "run-<PID>.journal" or "run-<PID>-<N>.journal" exactly (journal.h). */
-static bool journal_name_pid(const char *name, struct entry *e)
+/* "run-<PID>.journal" or "run-<PID>-<N>.journal" exactly (journal.h);
+ * with @tmp the temporary file of an update, "." name ".tmp". */
+static bool name_pid(const char *name, struct entry *e, bool tmp)
 {
-	const char *dot = strchr(name, '.'), *dash;
+	const char *dot, *dash;
 	unsigned long long v, n = 0;
+	size_t len = strlen(name);
 
-	if (strncmp(name, "run-", 4) || !dot || strcmp(dot, ".journal"))
+	if (tmp) {
+		if (name[0] != '.' || len < 5 || strcmp(name + len - 4, ".tmp"))
+			return false;
+		name++;
+		len -= 5;
+	}
+	dot = memchr(name, '.', len);
+	if (strncmp(name, "run-", 4) || !dot || (size_t)(dot - name) + 8 != len ||
+	    strncmp(dot, ".journal", 8))
 		return false;
 	dash = memchr(name + 4, '-', (size_t)(dot - name - 4));
 	if (!journal_dec_exact(name + 4, dash ? dash : dot, INT32_MAX, &v) || v == 0)
@@ -109,6 +119,11 @@ static bool journal_name_pid(const char *name, struct entry *e)
 	e->pid = (pid_t)v;
 	e->seq = (int)n;
 	return true;
+}
+
+static bool journal_name_pid(const char *name, struct entry *e)
+{
+	return name_pid(name, e, false);
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -262,6 +277,61 @@ int journal_find_cpu(unsigned cpu, struct journal_info *who)
 			data_free(&who->data);
 	}
 	free(v);
+	close(dirfd);
+	return rc;
+}
+
+int journal_list_tmp(struct journal_tmp *out, int max)
+{
+	struct dirent *de;
+	struct entry e;
+	int dirfd, fd, n = 0, rc = state_dir_open(false, &dirfd);
+	DIR *dir;
+
+	if (rc)
+		return rc == -ENOENT ? 0 : rc;
+	fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+	dir = fd < 0 ? NULL : fdopendir(fd);
+	if (!dir) {
+		rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		close(dirfd);
+		return rc;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		if (!name_pid(de->d_name, &e, true))
+			continue;
+		if (n == max) {
+			rc = -ERANGE;
+			break;
+		}
+		out[n] = (struct journal_tmp){ .pid = e.pid, .seq = e.seq,
+					       .alive = pid_alive(e.pid, 0) };
+		snprintf(out[n].path, sizeof(out[n].path), "%s/%s", state_dir_path(), de->d_name);
+		n++;
+	}
+	closedir(dir);
+	close(dirfd);
+	return rc ? rc : n;
+}
+
+int journal_remove_tmp(pid_t pid, int seq)
+{
+	char name[64], tmp[80];
+	int dirfd, rc;
+
+	if (seq < 0 || seq >= JOURNAL_MAX_OPEN)
+		return -EINVAL;
+	rc = state_dir_open(false, &dirfd);
+	if (rc)
+		return rc;
+	journal_file_name(pid, seq, name, sizeof(name));
+	snprintf(tmp, sizeof(tmp), ".%s.tmp", name);
+	if (unlinkat(dirfd, tmp, 0) < 0)
+		rc = -errno;
+	else if (fsync(dirfd) < 0)
+		rc = -errno;
 	close(dirfd);
 	return rc;
 }

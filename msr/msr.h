@@ -33,8 +33,9 @@
  *     blank lines allowed.  A register not listed does not exist: read and
  *     write fail with -EIO like a #GP through the real driver.  A CPU with no
  *     line at all does not exist (-ENXIO at open).  Every successful write is
- *     persisted before the call returns (write to FILE.tmp, fsync, rename), so
- *     a killed process leaves FILE reflecting every completed write.
+ *     persisted before the call returns (write to FILE.tmp, rename; no fsync:
+ *     registers do not outlive a power cut either), so a killed process
+ *     leaves FILE reflecting every completed write.
  *     Lines are rewritten in place: unchanged values keep their original
  *     text, so restoring every value gives back the original bytes.
  *     Writes by another process are seen: before every access the backend
