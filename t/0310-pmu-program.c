@@ -942,6 +942,106 @@ static void test_owner_perf_idle(void)
 	ok(!r.busy && !r.busy_why[0], "watchdog + intel_ctrl: not busy");
 }
 
+/* A gated handle (as msr_open gives it) on a fresh state file. */
+static struct msr_dev *gated(const char *text)
+{
+	char spec[PATH_MAX + 8];
+	struct msr_dev *dev = NULL;
+
+	put_file(state, text);
+	put_file(trace, "");
+	t_path(spec, "state:%s", state);
+	if (msr_open(spec, &dev)) {
+		printf("# msr_open: %s\n", msr_last_error());
+		exit(1);
+	}
+	return dev;
+}
+
+/*
+ * The write gate (msr/msr.h): no register is written unless the journal
+ * of the handle saved it first.  Expected values from icl_text and the
+ * rule of journal_data_permits: a saved (cpu, msr) passes, and
+ * IA32_PERF_GLOBAL_STATUS_RESET passes once IA32_FIXED_CTR_CTRL or
+ * IA32_PERF_GLOBAL_CTRL of that CPU is saved; nothing else.
+ */
+static void test_gate(void)
+{
+	struct msr_dev *dev = gated(icl_text);
+	struct journal *j = NULL;
+	struct journal_data d;
+	struct pmu_saved s;
+	struct pmu_config cfg = icl_cfg;
+	struct msr_fault f;
+	char path[PATH_MAX];
+
+	check_int(msr_write(dev, 0, IA32_FIXED_CTR_CTRL, 0x3333), ==, -ENOLCK,
+		  "a handle without a journal: every write refused (-ENOLCK)");
+	check_int(pmu_program(dev, 0, &icl_cfg, &s, NULL, 0), ==, -ENOLCK,
+		  "pmu_program without a journal: its first write refused");
+	check_str(get_file(state), icl_text, "nothing reached the state file");
+	/* the write above; pmu_program's first (GLOBAL_CTRL = 0, msr/pmu.h step
+	 * 2); its rollback pmu_restore: GLOBAL_CTRL 0, the three saved values,
+	 * STATUS_RESET bits 35 | 48 = 0x1000800000000, GLOBAL_CTRL saved */
+	check_str(trace_lines("wr"), "wr 0 0x38d 0x3333 ENOLCK\nwr 0 0x38f 0x0 ENOLCK\n"
+		  "wr 0 0x38f 0x0 ENOLCK\nwr 0 0x38d 0x333 ENOLCK\nwr 0 0x30c 0x2f1a3c0 ENOLCK\n"
+		  "wr 0 0x329 0x1f3a5c47 ENOLCK\nwr 0 0x390 0x1000800000000 ENOLCK\n"
+		  "wr 0 0x38f 0x70000000f ENOLCK\n",
+		  "the write, pmu_program's first and its rollback, each refused, traced ENOLCK");
+	ok(msr_last_fault(dev, &f) && f.err == -ENOLCK && f.op == MSR_OP_WRITE,
+	   "msr_last_fault names the refused write");
+	check_u64(msr_gate_refused(dev), ==, 8, "8 refusals counted");
+
+	put_file(trace, "");
+	check_int(journal_begin(&j, "t/0310 gate", "state:x", JOURNAL_RUN, false), ==, 0,
+		  "a run journal");
+	journal_set_dev(j, dev);
+	check_int(msr_write(dev, 0, IA32_PERF_GLOBAL_STATUS_RESET, 1ull << 35), ==, -ENOLCK,
+		  "STATUS_RESET before the CPU's controls are saved: refused");
+	cfg.journal = j;
+	check_int(pmu_program(dev, 0, &cfg, &s, NULL, 0), ==, 0, "pmu_program with the journal");
+	check_str(trace_lines(""), "wr 0 0x390 0x800000000 ENOLCK\n"
+		  "rd 0 0x38f 0x70000000f\nrd 0 0x38d 0x333\nrd 0 0x30c 0x2f1a3c0\n"
+		  "rd 0 0x329 0x1f3a5c47\n"
+		  "sv 0 0x38f 0x70000000f\nsv 0 0x38d 0x333\nsv 0 0x30c 0x2f1a3c0\n"
+		  "sv 0 0x329 0x1f3a5c47\n"
+		  "wr 0 0x38f 0x0\nwr 0 0x38d 0x3333\nwr 0 0x30c 0x0\nwr 0 0x329 0x0\n"
+		  "wr 0 0x390 0x1000800000000\nwr 0 0x38f 0x1000f0000000f\n",
+		  "read, saved (sv), then written: each register after its save");
+	check_int(msr_write(dev, 1, IA32_FIXED_CTR_CTRL, 0x3333), ==, -ENOLCK,
+		  "cpu 1's registers are not saved: refused");
+	check_int(msr_write(dev, 1, IA32_PERF_GLOBAL_STATUS_RESET, 1ull << 35), ==, -ENOLCK,
+		  "nor cpu 1's STATUS_RESET");
+	check_int(msr_write(dev, 0, 0x186, 0x1), ==, -ENOLCK,
+		  "IA32_PERFEVTSEL0 of cpu 0 is not saved: refused");
+	check_int(journal_restore(j, dev), ==, 0, "the journal restores through its gate");
+	check_str(get_file(state), icl_text, "state file byte for byte as found");
+	t_path(path, "%s", journal_path(j));
+	check_int(journal_end(j), ==, 0, "journal_end");
+	check_int(msr_write(dev, 0, IA32_FIXED_CTR_CTRL, 0x3333), ==, -ENOLCK,
+		  "after journal_end the gate is shut again");
+
+	/* pmu restore: a loaded journal opens the gate for its own registers */
+	put_file(path, "# baretma journal v2\npid 4242\nstarttime 0\ntime 1\ncmd x\n"
+		 "backend state:x\nkind run\nuser_only 0\nreg 1 0x38d 0xa00000b3a\n");
+	chmod(path, 0600);
+	check_int(journal_load(path, &d), ==, 0, "a journal of cpu 1's IA32_FIXED_CTR_CTRL");
+	check_int(msr_write(dev, 1, IA32_FIXED_CTR_CTRL, 0x3), ==, -ENOLCK, "before: refused");
+	put_file(trace, "");
+	check_int(journal_restore_data(&d, dev), ==, 0, "journal_restore_data writes it");
+	check_str(trace_lines("wr"), "wr 1 0x38d 0xa00000b3a\n", "exactly its register");
+	check_int(msr_write(dev, 1, IA32_FIXED_CTR_CTRL, 0x3), ==, -ENOLCK,
+		  "after: the gate is as before (shut)");
+	journal_data_free(&d);
+	remove(path);
+	msr_close(dev);
+
+	ok(msr_ungate(NULL) == -EPERM, "msr_ungate(NULL): -EPERM");
+	check_int(msr_open("/dev/cpu/%u/msr", &dev), ==, 0, "the device backend");
+	check_int(msr_ungate(dev), ==, -EPERM, "the device backend cannot be ungated");
+	msr_close(dev);
+}
+
 int main(void)
 {
 	t_scratch(dir, "0310");
@@ -965,6 +1065,7 @@ int main(void)
 	test_owner();
 	test_owner_perf_idle();
 	test_reset_frozen();
+	test_gate();
 	if (t_rm_rf(dir))
 		printf("# could not remove %s\n", dir);
 	return done_testing();
