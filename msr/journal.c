@@ -16,9 +16,9 @@
  * through msr_write, async-signal-safe for both backends, and the settings
  * through setting_write_path).  An entry is complete before the count that
  * makes it visible is raised (signal fences), so the handler sees whole
- * entries only.  An entry may be visible in memory a moment before it is
- * on disk; restoring it then writes back the value the register still
- * has, which changes nothing.
+ * entries only.  An entry becomes visible only once it is on disk (staged
+ * past the count, rendered, persisted, then counted): the handler restores
+ * and the write gate (msr/msr.h) lets through exactly what the file holds.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -206,36 +206,44 @@ static void saved_more(struct journal *j)
 	atomic_store(&j->fired, 0);
 }
 
+/*
+ * Staged, persisted, then published: the new entries are written past
+ * d->nregs, rendered into the file, and made visible (to the signal
+ * handler's restore and to the write gate) only once the file holds
+ * them.  So the gate lets a register through exactly when its saved value
+ * is on disk, and a signal meanwhile restores only what is.
+ */
 int journal_save_regs(struct journal *j, const struct journal_reg *regs, int n)
 {
 	struct journal_data *d = &j->d;
-	int nregs = d->nregs, ncpus = d->ncpus, rc;
+	int rc;
 
 	for (int i = 0; i < n; i++)
 		if (regs[i].cpu >= JOURNAL_MAX_CPUS || journal_reg_check(d->kind, &regs[i]))
 			return -EINVAL;
+	j->staged_regs = 0;
 	for (int i = 0; i < n; i++) {
-		if (find_reg(d, d->nregs, regs[i].cpu, regs[i].msr) >= 0)
+		if (find_reg(d, d->nregs + j->staged_regs, regs[i].cpu, regs[i].msr) >= 0)
 			continue;
-		if (d->nregs >= JOURNAL_MAX_REGS) {
-			rc = -ENOSPC;
-			goto undo;
+		if (d->nregs + j->staged_regs >= JOURNAL_MAX_REGS) {
+			j->staged_regs = 0;
+			return -ENOSPC;
 		}
-		add_reg(d, &regs[i]);
+		d->regs[d->nregs + j->staged_regs++] = regs[i];
 	}
-	if (d->nregs == nregs)
+	if (!j->staged_regs)
 		return 0;
 	rc = persist(j, false);
 	if (!rc) {
+		for (int k = j->staged_regs; k > 0; k--) {
+			const struct journal_reg *r = &d->regs[d->nregs];
+
+			publish_reg(d);
+			msr_trace_saved(j->dev, r->cpu, r->msr, r->saved);
+		}
 		saved_more(j);
-		for (int i = nregs; i < d->nregs; i++)
-			msr_trace_saved(j->dev, d->regs[i].cpu, d->regs[i].msr, d->regs[i].saved);
-		return 0;
 	}
-undo:
-	d->nregs = nregs;
-	d->ncpus = ncpus;
-	fence();
+	j->staged_regs = 0;
 	return rc;
 }
 
@@ -274,15 +282,15 @@ int journal_save_setting(struct journal *j, const char *path, const char *saved)
 	rc = journal_resolve(path, s->full, sizeof(s->full));
 	if (rc)
 		return rc;
+	/* staged, persisted, then published (journal_save_regs) */
+	j->staged_settings = 1;
+	rc = persist(j, false);
+	j->staged_settings = 0;
+	if (rc)
+		return rc;
 	fence();
 	d->nsettings++;
 	fence();
-	rc = persist(j, false);
-	if (rc) {
-		d->nsettings--;
-		fence();
-		return rc;
-	}
 	saved_more(j);
 	return 0;
 }

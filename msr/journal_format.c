@@ -149,7 +149,7 @@ size_t journal_render(const struct journal *j)
 			     "time %lld\ncmd %s\nbackend %s\nkind %s\nuser_only %d\n",
 			     (long)d->pid, d->starttime, d->time, d->cmd, d->backend,
 			     journal_kind_name(d->kind), d->user_only ? 1 : 0);
-	for (int i = 0; i < d->nregs; i++) {
+	for (int i = 0; i < d->nregs + j->staged_regs; i++) {
 		const struct journal_reg *r = &d->regs[i];
 
 		memcpy(t + o, "reg ", 4);
@@ -166,7 +166,7 @@ size_t journal_render(const struct journal *j)
 		}
 		t[o++] = '\n';
 	}
-	for (int i = 0; i < d->nsettings; i++) {
+	for (int i = 0; i < d->nsettings + j->staged_settings; i++) {
 		/* Both fit: checked by journal_save_setting. */
 		encode(d->settings[i].path, path, sizeof(path));
 		encode(d->settings[i].value, value, sizeof(value));

@@ -42,6 +42,11 @@ struct journal {
 	char tmp[80];               /* "." name ".tmp" */
 	char path[JOURNAL_PATH_MAX];
 	char *text;                 /* JOURNAL_TEXT_MAX bytes for rendering */
+	int staged_regs;            /* entries written after d.nregs (and
+				     * d.nsettings) for the next persist: the
+				     * file holds them, the handler and the write
+				     * gate see them only once it is on disk */
+	int staged_settings;
 	bool restored;              /* restored, nothing saved since */
 	struct msr_dev *volatile dev; /* what the signal handler restores the
 				     * registers through (journal_set_dev) */
@@ -100,18 +105,27 @@ static inline bool has_cpu(const struct journal_data *d, unsigned cpu)
 	return false;
 }
 
-/* Make @r visible to the signal handler: entry first, then the count. */
-static inline void add_reg(struct journal_data *d, const struct journal_reg *r)
+/* Make the entry at d->regs[d->nregs] visible to the signal handler and
+ * the write gate: its CPU first, then the count. */
+static inline void publish_reg(struct journal_data *d)
 {
-	if (!has_cpu(d, r->cpu)) {
-		d->cpus[d->ncpus] = r->cpu;
+	unsigned cpu = d->regs[d->nregs].cpu;
+
+	if (!has_cpu(d, cpu)) {
+		d->cpus[d->ncpus] = cpu;
 		fence();
 		d->ncpus++;
 	}
-	d->regs[d->nregs] = *r;
 	fence();
 	d->nregs++;
 	fence();
+}
+
+/* Add @r and make it visible at once (journal_load's parser). */
+static inline void add_reg(struct journal_data *d, const struct journal_reg *r)
+{
+	d->regs[d->nregs] = *r;
+	publish_reg(d);
 }
 
 /* --------------------------------------------- msr/journal_format.c */
