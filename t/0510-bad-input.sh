@@ -246,6 +246,24 @@ ln -s "$tmp/etc-standin" "$tmp/linked/lnk"
 bad "state directory under another user's symbolic link" 77 \
 	"state dir '$tmp/linked/lnk/run': '$tmp/linked/lnk' in its path is a symbolic link someone other than root could have made: refused" \
 	BARETMA_STATE_DIR=$tmp/linked/lnk/run -- pmu enable --cpu 0
+# A directory on the way that another user can change (issue "Left exactly
+# as found", point 5): they could move the state directory aside, hiding
+# its journals.  Sticky ones, like /tmp, are fine.
+mkdir -m 0777 "$tmp/open-parent"
+chmod 0777 "$tmp/open-parent"
+bad "state directory under a directory writable by others" 77 \
+	"state dir '$tmp/open-parent/run': '$tmp/open-parent' in its path is writable by group and others \(mode 0777\) and not sticky: refused" \
+	BARETMA_STATE_DIR=$tmp/open-parent/run -- pmu enable --cpu 0
+if [ "$(id -u)" = 0 ]; then
+	mkdir -m 0755 "$tmp/their-parent"
+	chown 65534 "$tmp/their-parent"
+	bad "state directory under another user's directory" 77 \
+		"state dir '$tmp/their-parent/run': '$tmp/their-parent' in its path is owned by uid 65534 \(mode 0755\), not by root or uid 0: refused" \
+		BARETMA_STATE_DIR=$tmp/their-parent/run -- pmu restore
+else
+	skip "not root: cannot give a directory to another user"
+	skip "not root"; skip "not root"
+fi
 mkdir -m 0700 "$tmp/bad-journal"
 printf '# baretma journal v2\npid 4242\nstarttime zz\n' >"$tmp/bad-journal/run-4242.journal"
 chmod 0600 "$tmp/bad-journal/run-4242.journal"
