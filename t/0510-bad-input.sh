@@ -204,12 +204,25 @@ if [ "$(id -u)" = 0 ]; then
 	printf 'theirs\n' >"$tmp/trace-theirs"
 	chown 65534 "$tmp/trace-theirs"
 	bad "trace file owned by another user" 77 \
-		"trace file '$tmp/trace-theirs' .* is owned by another user than the real uid: refused" \
+		"trace file '$tmp/trace-theirs' .* is owned by another user than the invoking user: refused" \
 		BARETMA_MSR_TRACE=$tmp/trace-theirs -- msr read 0 0x38f
 else
 	skip "not root: cannot give a file to another user"
 	skip "not root"; skip "not root"
 fi
+
+# Under sudo the trace file must be the invoking user's (SUDO_UID; issue
+# "Left exactly as found", point 4): uid 4242, whom no one here is, so
+# the test's own file stands for root's /etc/sudoers.
+printf 'root ALL=(ALL) ALL\n' >"$tmp/sudoers"
+bad "trace file of root's under sudo" 77 \
+	"trace file '$tmp/sudoers' .* is owned by another user than the invoking user: refused \(name a new file in a directory of uid 4242" \
+	SUDO_USER=t-sudo-user SUDO_UID=4242 BARETMA_CPUID_DUMP= BARETMA_MSR= BARETMA_MSR_TRACE=$tmp/sudoers -- \
+	msr read 0 0x38f
+bad "new trace file under sudo, in a directory not the invoking user's" 77 \
+	"trace file '$tmp/sudo-trace' .* is a new file in a directory the invoking user does not own: refused" \
+	SUDO_USER=t-sudo-user SUDO_UID=4242 BARETMA_CPUID_DUMP= BARETMA_MSR= BARETMA_MSR_TRACE=$tmp/sudo-trace -- \
+	msr read 0 0x38f
 
 # --- state directory and journals --------------------------------------------
 mkdir -m 0700 "$tmp/real-run"
