@@ -44,4 +44,26 @@ int userfile_open_append(const char *path, const char **why);
  */
 void userfile_remedy(char *buf, size_t n);
 
+/*
+ * userfile_open_read - open @path (relative to @dirfd; AT_FDCWD) for
+ * reading when it is a regular file, never blocking or acting on anything
+ * else: an input the user names (a CPUID dump and its pu files, a
+ * simulator profile, a state file, a calibration).  A FIFO given there
+ * made the reader wait forever for a writer (the open, or the read that
+ * followed), and merely opening a device can act (a tape rewinds, a
+ * watchdog arms).  So the name is looked at first (fstatat; with
+ * O_NOFOLLOW in @flags a symbolic link is not followed, and refused:
+ * -ELOOP) and anything but a regular file is refused unopened; then it is
+ * opened O_RDONLY|O_NONBLOCK|O_NOCTTY|O_CLOEXEC|@flags and checked again
+ * on the descriptor (something swapped in between is refused too, and
+ * closed).  O_NONBLOCK does nothing to a regular file's reads.
+ * Returns the fd, -EINVAL (not a regular file: a FIFO, a device, a
+ * socket, a directory), -ELOOP (a link, with O_NOFOLLOW) or -errno.
+ */
+int userfile_open_read(int dirfd, const char *path, int flags);
+
+/* USERFILE_NOT_REGULAR - the words for userfile_open_read's -EINVAL in a
+ * message: "<subject>: " USERFILE_NOT_REGULAR. */
+#define USERFILE_NOT_REGULAR "not a regular file: refused unread"
+
 #endif

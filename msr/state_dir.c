@@ -346,8 +346,10 @@ int state_dir_replace(int dirfd, const char *name, const char *buf, size_t len)
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), ".%s.tmp", name) >= sizeof(tmp))
 		return -ENAMETOOLONG;
-	if (!fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
-		return -ELOOP;
+	/* Only a regular file is replaced: renamed over, a FIFO or a device
+	 * node (calibrate -o /dev/null) would be gone. */
+	if (!fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) && !S_ISREG(st.st_mode))
+		return S_ISLNK(st.st_mode) ? -ELOOP : S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	rc = state_dir_write_tmp(dirfd, tmp, buf, len);
 	if (rc)
 		return rc;

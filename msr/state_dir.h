@@ -114,9 +114,12 @@ int state_dir_write_tmp(int dirfd, const char *tmp, const char *buf, size_t len)
  * state_dir_write_tmp to ".<name>.tmp", renamed over @name (a reader sees
  * the old file or the new, never a part), then the directory fsync'd
  * (any directory: the state directory, or the one of calibrate -o FILE).
- * @name must not be a symbolic link (refused: -ELOOP, nothing written);
- * a file in its place is replaced, a link never followed.  Returns 0,
- * -ELOOP, -ENAMETOOLONG (".<name>.tmp" longer than NAME_MAX), or
+ * @name must not be a symbolic link (refused: -ELOOP, nothing written),
+ * nor anything else that is not a regular file (a directory: -EISDIR; a
+ * FIFO, a device, a socket: -EINVAL; nothing written: renamed over, a
+ * device node such as /dev/null would be gone); a regular file in its
+ * place is replaced, a link never followed.  Returns 0, -ELOOP, -EISDIR,
+ * -EINVAL, -ENAMETOOLONG (".<name>.tmp" longer than NAME_MAX), or
  * -errno.
  */
 int state_dir_replace(int dirfd, const char *name, const char *buf, size_t len);

@@ -58,10 +58,12 @@ bad() {
 	shift
 	before=$(snapshot)
 	# an input that is ignored (exit 0, with a warning): the warning only
+	# (timeout: an input that makes baretma wait, a FIFO, fails the row
+	# with exit 124 instead of hanging the suite)
 	if [ "$want" = 0 ]; then
-		out=$(env $envs "$BARETMA" "$@" 2>&1 >/dev/null); rc=$?
+		out=$(env $envs timeout 60 "$BARETMA" "$@" 2>&1 >/dev/null); rc=$?
 	else
-		out=$(env $envs "$BARETMA" "$@" 2>&1); rc=$?
+		out=$(env $envs timeout 60 "$BARETMA" "$@" 2>&1); rc=$?
 	fi
 	is "$rc" "$want" "$what: exit $want"
 	like "$out" "$re" "$what: message"
@@ -131,6 +133,17 @@ bad "truncated AIDA64 dump" 65 "cannot load CPUID dump .*line" -- \
 bad "truncated hwloc dump directory" 65 "cannot load CPUID dump" -- \
 	info --cpuid-dump "$T_DATA/cpuid-hwloc-cut"
 
+# Not a regular file (issue "Left exactly as found", point 9): a FIFO made
+# baretma wait forever for a writer; refused unread, as bad data.
+mkfifo "$tmp/fifo-dump"
+bad "dump that is a FIFO" 65 "cannot load CPUID dump '$tmp/fifo-dump': not a regular file: refused unread" -- \
+	info --cpuid-dump "$tmp/fifo-dump"
+cp -R "$T_DATA/cpuid-hwloc-synthetic" "$tmp/hwloc-fifo"
+rm "$tmp/hwloc-fifo/pu1" && mkfifo "$tmp/hwloc-fifo/pu1"
+bad "hwloc dump directory with a FIFO for a pu file" 65 \
+	"cannot load CPUID dump '$tmp/hwloc-fifo': pu1: not a regular file: refused unread" -- \
+	info --cpuid-dump "$tmp/hwloc-fifo"
+
 # --- decode ------------------------------------------------------------------
 bad "PERF_METRICS value that is not hex" 65 "bad IA32_PERF_METRICS value '0xnothex'" -- decode 0xnothex
 bad "region with slots going back" 65 "cannot decode the region" -- \
@@ -165,6 +178,25 @@ printf '0 0x38f 0x0\n0 0x38d 0x0\n0 0x38f 0x1\n' >"$tmp/dupstate"
 bad "state file listing a register twice" 65 \
 	"state file '$tmp/dupstate': line 3: cpu 0 msr 0x38f listed twice \(first at line 1\)" \
 	BARETMA_MSR=state:$tmp/dupstate -- pmu enable
+mkfifo "$tmp/fifostate"
+bad "state file that is a FIFO" 65 "state file '$tmp/fifostate': not a regular file: refused unread" \
+	BARETMA_MSR=state:$tmp/fifostate -- pmu enable
+bad "simulator profile that is a FIFO" 65 "cannot read profile '$tmp/fifostate': not a regular file: refused unread" \
+	BARETMA_MSR=sim:$tmp/fifostate -- msr read 0 0x38f
+# calibrate -o renames its file over the name: a FIFO or a device node
+# there (-o /dev/null) would be replaced.  On the simulated PMU.
+printf 'ghz 3\naccess_cycles 10000\nretiring 20\nbad_speculation 40\nfrontend_bound 20\nbackend_bound 20\nnoise 0\nseed 7\n' \
+	>"$tmp/profile"
+# The run takes the CPU and settings locks: their files in the state
+# directory (empty once released) are made by a first run, before the row.
+BARETMA_MSR=sim:$tmp/profile timeout 60 "$BARETMA" calibrate --backend msr --reps 21 \
+	-o "$tmp/fifostate" >/dev/null 2>&1
+bad "calibration output that is a FIFO" 73 \
+	"refusing to write '$tmp/fifostate': a FIFO, a device or a socket, not a regular file" \
+	BARETMA_MSR=sim:$tmp/profile -- calibrate --backend msr --reps 21 -o "$tmp/fifostate"
+bad "cpuid dump output that is a FIFO" 73 \
+	"refusing to replace '$tmp/fifostate': it is a FIFO, a device or a socket, not a regular file" \
+	BARETMA_SYSROOT= -- cpuid dump -o "$tmp/fifostate"
 ln -s "$state" "$tmp/linkstate"
 bad "state file that is a symbolic link" 77 "state file '$tmp/linkstate' is a symbolic link: refused" \
 	BARETMA_MSR=state:$tmp/linkstate -- pmu enable
