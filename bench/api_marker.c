@@ -16,6 +16,7 @@
 /* the marker functions are declared only under BARETMA_PERFMON */
 #define BARETMA_PERFMON 1
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 
 #include "bench/api.h"
 #include "bench/bench.h"
+#include "cpu/escape.h"
 #include "cpu/userfile.h"
 
 static struct baretma *marker;
@@ -172,9 +174,16 @@ static int write_json(const char *path, const struct region_table *t, int level)
 		return -ENOMEM;
 	fd = userfile_open_append(path, &why);
 	if (fd < 0) {
-		fprintf(stderr, "baretma: markers: BARETMA_OUTPUT '%s': %s: refused (name a new "
-			"file, or one of uid %u's own)\n", path, why ? why : strerror(-fd),
-			(unsigned)getuid());
+		char shown[4 * PATH_MAX], remedy[512]; /* the environment's: escaped */
+
+		esc_str(shown, sizeof(shown), path);
+		userfile_remedy(remedy, sizeof(remedy));
+		if (why)
+			fprintf(stderr, "baretma: markers: BARETMA_OUTPUT '%s' is %s: refused (%s)\n",
+				shown, why, remedy);
+		else
+			fprintf(stderr, "baretma: markers: BARETMA_OUTPUT '%s': %s\n", shown,
+				strerror(-fd));
 		free(text);
 		return fd;
 	}

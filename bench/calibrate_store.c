@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bench/calibrate.h"
+#include "cpu/userfile.h"
 #include "msr/state_dir.h"
 
 /* The PERF_METRICS fields as the document names them (the simulator's
@@ -366,13 +367,15 @@ int calib_lookup(const struct cpu_info *ci, const struct cpu_env *env, unsigned 
 	snprintf(u->reason, sizeof(u->reason), "none for this CPU (try: baretma calibrate)");
 	if (state_dir_open(false, &dirfd))
 		return 0;
-	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* a FIFO planted at the name would block bench for good: not opened */
+	fd = userfile_open_read(dirfd, name, O_NOFOLLOW);
 	close(dirfd);
-	if (fd < 0 && errno == ENOENT)
+	if (fd == -ENOENT)
 		return 0;
 	u->found = true;
 	if (fd < 0) {
-		snprintf(u->reason, sizeof(u->reason), "cannot read it: %s", strerror(errno));
+		snprintf(u->reason, sizeof(u->reason), "cannot read it: %s",
+			 fd == -EINVAL ? USERFILE_NOT_REGULAR : strerror(-fd));
 		return 0;
 	}
 	doc = json_loadfd(fd, JSON_REJECT_DUPLICATES, &jerr);

@@ -42,7 +42,8 @@ static void calibrate_usage(FILE *f)
 "                   perf-rdpmc, tsc; one that cannot measure here is skipped with\n"
 "                   its reason\n"
 "  --reps N         repetitions per loop length and of the bracket (default %u)\n"
-"  -o, --output FILE  write FILE instead (never through a symbolic link)\n"
+"  -o, --output FILE  write FILE instead (a regular file or a new one: never\n"
+"                   through a symbolic link, never over a FIFO or a device)\n"
 "  --wait           wait for another baretma run on the CPU instead of refusing\n"
 "  --force          take over fixed counter 3 / PERF_METRICS found in use\n"
 "  --cpuid-dump FILE  the CPUs of a CPUID dump (a dry run: BARETMA_MSR=sim:PROFILE)\n"
@@ -53,7 +54,8 @@ static void calibrate_usage(FILE *f)
 "  found, 69 a backend named (or, by default, every Top-down backend) cannot\n"
 "  measure here: the reasons are said, after what could be measured is\n"
 "  reported and written, 73 the file or state directory cannot be created\n"
-"  (also: FILE is a symbolic link), 75 busy, 77 no permission\n",
+"  (also: FILE is a symbolic link, or not a regular file), 75 busy, 77 no\n"
+"  permission\n",
 		CALIB_RESOLUTION_PP, CALIB_SCHEMA, CALIB_MAX_AGE_DAYS, CALIB_DEFAULT_REPS);
 }
 
@@ -205,6 +207,12 @@ static int save(const struct calibrate_cmd *cc, const json_t *doc, const struct 
 	if (rc == -ELOOP) {
 		cli_err("refusing to write '%s': it is a symbolic link (give the path of a "
 			"regular file)", path);
+		return EX_CANTCREAT;
+	}
+	if (rc == -EINVAL || rc == -EISDIR) {
+		cli_err("refusing to write '%s': %s, not a regular file (writing replaces the "
+			"file at that name; give the path of a regular file or of a new one)", path,
+			rc == -EISDIR ? "a directory" : "a FIFO, a device or a socket");
 		return EX_CANTCREAT;
 	}
 	if (!cc->out)

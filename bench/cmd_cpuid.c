@@ -35,7 +35,8 @@ static void cpuid_usage(FILE *f)
 "\n"
 "  -o, --output FILE  write FILE instead of standard output: a temporary\n"
 "                     file in the same directory renamed over FILE, never\n"
-"                     written through a symbolic link\n"
+"                     written through a symbolic link; FILE, when it\n"
+"                     exists, must be a regular file\n"
 "  -h, --help         this text\n"
 "\n"
 "exit status: 0 ok, 64 usage, 66 BARETMA_SYSROOT is missing, 69 a CPU cannot be\n"
@@ -165,9 +166,11 @@ static int out_open(struct out_file *o)
 		o->f = stdout;
 		return 0;
 	}
-	if (!lstat(o->path, &st) && (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode))) {
+	/* Renamed over, a FIFO or a device node (-o /dev/null) would be gone. */
+	if (!lstat(o->path, &st) && !S_ISREG(st.st_mode)) {
 		cli_err("refusing to replace '%s': it is a %s (give the path of a regular file)",
-			o->path, S_ISLNK(st.st_mode) ? "symbolic link" : "directory");
+			o->path, S_ISLNK(st.st_mode) ? "symbolic link" : S_ISDIR(st.st_mode) ?
+			"directory" : "FIFO, a device or a socket, not a regular file");
 		return EX_CANTCREAT;
 	}
 	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", o->path) >= sizeof(o->tmp))

@@ -118,12 +118,15 @@ int cpu_source_cpuid(const struct cpu_source *src, unsigned cpu, uint32_t leaf,
 struct cpu_dump; /* opaque */
 
 /*
- * cpu_dump_load - read the dump at @path (a file, or a directory of puN
- * files).  On failure writes what was wrong and where to @err (@errlen
- * bytes; e.g. "line 12: truncated or malformed CPUID record '...'",
- * "pu3: no leaf 0 (truncated?)", "not a CPUID dump: ...").
+ * cpu_dump_load - read the dump at @path (a regular file, or a directory
+ * of puN regular files).  On failure writes what was wrong and where to
+ * @err (@errlen bytes; e.g. "line 12: truncated or malformed CPUID record
+ * '...'", "pu3: no leaf 0 (truncated?)", "not a CPUID dump: ...", "not a
+ * regular file: refused unread": a FIFO or device is never read, nor
+ * opened: cpu/userfile.h userfile_open_read).
  * Returns the dump, or NULL + errno: ENOENT/EACCES/... (cannot read),
- * EINVAL (unrecognised, empty, truncated or malformed), ENOMEM.
+ * EINVAL (unrecognised, empty, truncated or malformed; or not a regular
+ * file), ENOMEM.
  */
 struct cpu_dump *cpu_dump_load(const char *path, char *err, size_t errlen);
 void cpu_dump_free(struct cpu_dump *d);

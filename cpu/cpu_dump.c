@@ -46,6 +46,7 @@
 
 #include "cpu/dump_int.h"
 #include "cpu/escape.h"
+#include "cpu/userfile.h"
 
 #define DUMP_MAX_BYTES     (64u << 20) /* far above any real dump (~1 MiB) */
 
@@ -167,14 +168,17 @@ int dump_cpu_begin(struct parse *p, unsigned long cpu)
 
 /* ------------------------------------------------------------ file input */
 
+/* @path's bytes in *@buf (NUL-terminated, *@len of them): a regular
+ * file only (cpu/userfile.h: a FIFO would block, a device act): -EINVAL
+ * for anything else; -EFBIG past DUMP_MAX_BYTES. */
 static int slurp(const char *path, char **buf, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	int fd = userfile_open_read(AT_FDCWD, path, 0), err = 0;
 	size_t cap = 1 << 16, n = 0;
 	char *b = NULL;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	for (;;) {
 		ssize_t r;
 
@@ -298,7 +302,8 @@ int dump_read_lines(struct parse *p, const char *path, const char *what, char **
 
 	if (err) {
 		snprintf(p->err, p->errlen, "%s%s%s", what ? what : "", what ? ": " : "",
-			 err == -EFBIG ? "larger than any CPUID dump" : strerror(-err));
+			 err == -EFBIG ? "larger than any CPUID dump" :
+			 err == -EINVAL ? USERFILE_NOT_REGULAR : strerror(-err));
 		return err == -EFBIG ? -EINVAL : err;
 	}
 	return *len ? split_lines(*buf, *len, lines, n, unterminated) : 0;

@@ -12,14 +12,18 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cpu/dump_int.h"
+#include "cpu/userfile.h"
 
 #define HWLOC_MASK_EAX     0x1u /* input EAX given (hwloc topology-x86.c) */
 #define HWLOC_MASK_ECX     0x4u /* input ECX given */
@@ -101,6 +105,33 @@ out:
 	return err;
 }
 
+/*
+ * hwloc's x86 backend reads the directory too (cpu/machine.c builds its
+ * topology from it after this parse): the puN files read here and its
+ * summary "hwloc-cpuid-info" (hwloc topology-x86.c, fopen of
+ * "%s/hwloc-cpuid-info"), which baretma does not read.  A FIFO there would
+ * block hwloc forever: present, it must be a regular file.  0, or -EINVAL
+ * with the message.
+ */
+static int info_file_check(struct parse *p, const char *path)
+{
+	int dfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	int rc = 0;
+
+	if (dfd < 0) {
+		rc = -errno;
+		snprintf(p->err, p->errlen, "%s", strerror(-rc));
+		return rc;
+	}
+	if (fstatat(dfd, "hwloc-cpuid-info", &st, 0) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(p->err, p->errlen, "hwloc-cpuid-info: %s", USERFILE_NOT_REGULAR);
+		rc = -EINVAL;
+	}
+	close(dfd);
+	return rc;
+}
+
 int dump_parse_hwloc_dir(struct parse *p, const char *path)
 {
 	bool seen[CPU_MAX_CPUS] = { false };
@@ -130,6 +161,8 @@ int dump_parse_hwloc_dir(struct parse *p, const char *path)
 	if (!found)
 		return dump_perr(p,
 				 "not a CPUID dump: a directory without hwloc-gather-cpuid puN files");
+	if ((err = info_file_check(p, path)))
+		return err;
 	p->d->format = "hwloc";
 	/* In CPU order, so that the first broken file reported is always the same. */
 	for (unsigned cpu = 0; cpu < CPU_MAX_CPUS && !err; cpu++) {

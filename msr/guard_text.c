@@ -9,9 +9,12 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpu/escape.h"
 #include "msr/guard.h"
 #include "msr/msr_names.h"
 #include "msr/state_dir.h"
@@ -129,14 +132,43 @@ void guard_restore_cause(struct msr_dev *dev, int err, char *buf, size_t n)
 
 /* ------------------------------------------------------ state directory */
 
-enum guard_class guard_state_dir_text(const char *what, int err, char *buf, size_t n)
+/* "group", "others" or "group and others": who may write @mode. */
+static const char *writers(unsigned mode)
+{
+	return (mode & S_IWGRP) && (mode & S_IWOTH) ? "group and others" :
+	       mode & S_IWGRP ? "group" : "others";
+}
+
+/* The message for a directory on the way to the state directory @dir that
+ * others could change (state_dir_open's rule, msr/state_dir.h). */
+static void parent_text(const char *dir, const struct state_dir_refusal *r, char *buf, size_t n)
+{
+	unsigned me = (unsigned)geteuid();
+
+	if (r->why == STATE_DIR_OWNER)
+		snprintf(buf, n, "state dir '%s': '%s' in its path is owned by uid %u (mode %04o), "
+			 "not by root or uid %u: refused (its owner could move the state dir aside "
+			 "and hide its journals, and 'pmu restore' would find nothing to restore; "
+			 "give a path whose every directory is root's or uid %u's)", dir, r->path,
+			 r->uid, r->mode, me, me);
+	else
+		snprintf(buf, n, "state dir '%s': '%s' in its path is writable by %s (mode %04o) "
+			 "and not sticky: refused (they could move the state dir aside and hide "
+			 "its journals, and 'pmu restore' would find nothing to restore; chmod "
+			 "go-w '%s', or chmod +t it as /tmp is, or give a path whose every "
+			 "directory only root or uid %u can change)", dir, r->path,
+			 writers(r->mode), r->mode, r->path, me);
+}
+
+static enum guard_class state_dir_text(const char *what, int err, char *buf, size_t n)
 {
 	const char *dir = state_dir_path();
-	char link[PATH_MAX];
+	struct state_dir_refusal r;
+	bool refused = (err == -ELOOP || err == -EPERM) && !state_dir_refused(&r);
 
 	switch (-err) {
 	case ELOOP:
-		if (state_dir_symlink(link, sizeof(link)) || !strcmp(link, dir)) {
+		if (!refused || r.last || r.why != STATE_DIR_LINK) {
 			snprintf(buf, n, "state dir '%s' is a symbolic link: refused (journals "
 				 "decide what is written to MSRs; use a real directory)", dir);
 			return GUARD_DENIED;
@@ -145,9 +177,13 @@ enum guard_class guard_state_dir_text(const char *what, int err, char *buf, size
 			 "other than root could have made: refused (it could make root create "
 			 "the journals anywhere; give a path of real directories: only root's "
 			 "links in directories only root can write, like /var/run, are "
-			 "followed)", dir, link);
+			 "followed)", dir, r.path);
 		return GUARD_DENIED;
 	case EPERM:
+		if (refused && !r.last && r.why != STATE_DIR_LINK) {
+			parent_text(dir, &r, buf, n);
+			return GUARD_DENIED;
+		}
 		snprintf(buf, n, "state dir '%s' or a file in it is not owned by uid %u or is "
 			 "writable by others: refused (chown it to uid %u and chmod 700)", dir,
 			 (unsigned)geteuid(), (unsigned)geteuid());
@@ -170,6 +206,19 @@ enum guard_class guard_state_dir_text(const char *what, int err, char *buf, size
 		snprintf(buf, n, "cannot %s in state dir '%s': %s", what, dir, strerror(-err));
 		return GUARD_ERRNO;
 	}
+}
+
+/* The message, escaped (cpu/escape.h): the paths come from
+ * $BARETMA_STATE_DIR and from links' targets. */
+enum guard_class guard_state_dir_text(const char *what, int err, char *buf, size_t n)
+{
+	enum guard_class cls = state_dir_text(what, err, buf, n);
+	char *raw = n ? strdup(buf) : NULL;
+
+	if (raw)
+		esc_str(buf, n, raw);
+	free(raw);
+	return cls;
 }
 
 /* ------------------------------------------------------------ journals */

@@ -195,6 +195,7 @@ static int open_backend(struct msr_dev *dev, const char *spec)
 static int open_trace(struct msr_dev *dev)
 {
 	const char *path = getenv("BARETMA_MSR_TRACE"), *why;
+	char remedy[512];
 	int fd;
 
 	if (!path || !*path)
@@ -204,12 +205,11 @@ static int open_trace(struct msr_dev *dev)
 		dev->trace_fd = fd;
 		return 0;
 	}
-	if (why)
+	if (why) {
+		userfile_remedy(remedy, sizeof(remedy));
 		snprintf(last_error, sizeof(last_error), "trace file '%s' "
-			 "($BARETMA_MSR_TRACE) is %s: refused (name a new file: baretma "
-			 "creates it 0600 for uid %u, or one of that uid's own)",
-			 shown(path), why, (unsigned)getuid());
-	else
+			 "($BARETMA_MSR_TRACE) is %s: refused (%s)", shown(path), why, remedy);
+	} else
 		snprintf(last_error, sizeof(last_error), "trace file '%s' "
 			 "($BARETMA_MSR_TRACE): %s", shown(path), strerror(-fd));
 	return fd;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
+#include "cpu/userfile.h"
 #include "msr/intel_regs.h"
 #include "msr/msr_sim.h"
 
@@ -483,12 +484,13 @@ const struct msr_ops msr_sim_ops = {
 static int load_profile(struct sim *s, const char *file, char *err, size_t errlen)
 {
 	char *buf = malloc(PROFILE_MAX + 1);
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY), rc = 0;
+	int fd = userfile_open_read(AT_FDCWD, file, 0), rc = 0; /* a FIFO would block */
 	ssize_t got = 0, r = 0;
 
 	if (!buf || fd < 0) {
-		rc = !buf ? -ENOMEM : -errno;
-		snprintf(err, errlen, "cannot read profile '%s': %s", file, strerror(-rc));
+		rc = !buf ? -ENOMEM : fd;
+		snprintf(err, errlen, "cannot read profile '%s': %s", file,
+			 rc == -EINVAL ? USERFILE_NOT_REGULAR : strerror(-rc));
 		goto out;
 	}
 	while ((size_t)got < PROFILE_MAX && (r = read(fd, buf + got, PROFILE_MAX - got)) > 0)

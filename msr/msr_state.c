@@ -51,6 +51,7 @@
 #include <unistd.h>
 
 #include "cpu/escape.h"
+#include "cpu/userfile.h"
 #include "msr/intel_regs.h"
 #include "msr/msr.h"
 #include "msr/msr_state_int.h"
@@ -378,22 +379,32 @@ static int load_text(struct state_ctx *c, char *err, size_t errlen)
 {
 	struct stat st;
 	size_t got = 0;
-	int rc = 0, fd = open(c->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	/* Looked at before it is opened: a FIFO or device is never opened. */
+	int rc = 0, fd = userfile_open_read(AT_FDCWD, c->path, O_NOFOLLOW);
 
-	if (fd < 0 && errno == ELOOP) {
+	if (fd == -ELOOP) {
 		snprintf(err, errlen, "state file '%s' is a symbolic link: refused (writes "
 			 "replace the file at that name; name the file itself)", c->shown);
 		return -EPERM;
 	}
+	if (fd == -EINVAL) {
+		snprintf(err, errlen, "state file '%s': %s (name a file of 'CPU 0xMSR 0xVALUE' "
+			 "lines)", c->shown, USERFILE_NOT_REGULAR);
+		return fd;
+	}
 	if (fd < 0) {
+		snprintf(err, errlen, "state file '%s': %s", c->shown, strerror(-fd));
+		return fd;
+	}
+	if (fstat(fd, &st) < 0) {
 		rc = -errno;
 		snprintf(err, errlen, "state file '%s': %s", c->shown, strerror(-rc));
-		return rc;
+		goto out;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > STATE_FILE_MAX) {
+	if (st.st_size > STATE_FILE_MAX) {
 		rc = -EINVAL;
-		snprintf(err, errlen, "state file '%s': not a regular file of at most "
-			 "%u bytes", c->shown, STATE_FILE_MAX);
+		snprintf(err, errlen, "state file '%s': larger than %u bytes", c->shown,
+			 STATE_FILE_MAX);
 		goto out;
 	}
 	c->mode = st.st_mode & PERM_BITS;

@@ -39,7 +39,8 @@ struct walk {
 	char shown[2 * PATH_MAX];
 	int fd;
 	int links;
-	bool refused; /* stopped at a link it may not follow: w->shown */
+	enum state_dir_why refused; /* why it stopped at w->shown */
+	struct stat bad;            /* what it stopped at */
 };
 
 /* Move the next component of w->rest into @comp (at most NAME_MAX bytes);
@@ -92,6 +93,44 @@ static bool link_trusted(const struct walk *w, const struct stat *link)
 	return dir.st_uid == 0 && !(dir.st_mode & (S_IWGRP | S_IWOTH));
 }
 
+/*
+ * Could anyone but root and the effective user add, rename or remove the
+ * entries of the directory @st?  The one rule for every directory from "/"
+ * down to the state directory (@last: the state directory itself).  Whoever
+ * can rename an entry of a directory on the way can move the state
+ * directory aside and put another in its place: its journals hidden,
+ * 'pmu restore' would find nothing to restore.
+ *   - a parent must be owned by root or the effective user, and not be
+ *     writable by group or others unless it is sticky (like /tmp: others
+ *     may add entries there but not rename or remove ours, and what they
+ *     add is refused at the next step, not being root's or ours);
+ *   - the state directory must be the effective user's, writable by no one
+ *     else, sticky or not (the journals' and locks' names are fixed).
+ * Returns STATE_DIR_OK or why not (STATE_DIR_OWNER, STATE_DIR_WRITABLE).
+ */
+static enum state_dir_why dir_refusal(const struct stat *st, bool last)
+{
+	bool owner_ok = st->st_uid == geteuid() || (!last && st->st_uid == 0);
+	bool writable = (st->st_mode & (S_IWGRP | S_IWOTH)) && (last || !(st->st_mode & S_ISVTX));
+
+	return !owner_ok ? STATE_DIR_OWNER : writable ? STATE_DIR_WRITABLE : STATE_DIR_OK;
+}
+
+/* Check the directory w->fd just reached (@last: the state directory)
+ * by dir_refusal: 0, or -EPERM with the refusal in w. */
+static int check_dir(struct walk *w, int fd, bool last)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	w->refused = dir_refusal(&st, last);
+	if (!w->refused)
+		return 0;
+	w->bad = st;
+	return -EPERM;
+}
+
 /* w->fd := "/" (the walk's start, and an absolute link's). */
 static int restart(struct walk *w)
 {
@@ -103,7 +142,7 @@ static int restart(struct walk *w)
 		close(w->fd);
 	w->fd = fd;
 	snprintf(w->shown, sizeof(w->shown), "/");
-	return 0;
+	return check_dir(w, fd, false);
 }
 
 /* Follow the trusted link @comp of w->fd: its target goes in front of what
@@ -156,13 +195,13 @@ static int step(struct walk *w, const char *comp)
 		close(w->fd);
 		w->fd = fd;
 		show(w, comp);
-		return 0;
+		return check_dir(w, fd, false);
 	}
 	if ((rc = is_link(w, comp, &st)))
 		return rc;
 	if (!link_trusted(w, &st)) {
 		show(w, comp);
-		w->refused = true;
+		w->refused = STATE_DIR_LINK;
 		return -ELOOP;
 	}
 	return follow(w, comp);
@@ -178,7 +217,7 @@ static int open_dir(const struct walk *w, const char *comp)
 static int open_last(struct walk *w, const char *comp, bool create, int *dirfd)
 {
 	struct stat st;
-	int fd;
+	int fd, rc;
 
 	show(w, comp);
 	fd = open_dir(w, comp);
@@ -188,20 +227,24 @@ static int open_last(struct walk *w, const char *comp, bool create, int *dirfd)
 		fd = open_dir(w, comp);
 	}
 	if (fd < 0) {
-		int rc = is_link(w, comp, &st);
-
-		if (rc)
+		if ((rc = is_link(w, comp, &st)))
 			return rc;
-		w->refused = true;
+		w->refused = STATE_DIR_LINK;
 		return -ELOOP;
+	}
+	/* Checked on the directory opened, not the name (no race with a swap). */
+	rc = check_dir(w, fd, true);
+	if (rc) {
+		close(fd);
+		return rc;
 	}
 	*dirfd = fd;
 	return 0;
 }
 
 /* The state directory's descriptor in *dirfd, walked from "/"; on -ELOOP
- * the link refused is named in @bad (@n bytes; may be NULL). */
-static int walk_open(bool create, int *dirfd, char *bad, size_t n)
+ * or -EPERM what it refused is in @r (may be NULL). */
+static int walk_open(bool create, int *dirfd, struct state_dir_refusal *r)
 {
 	const char *dir = state_dir_path();
 	struct walk *w = calloc(1, sizeof(*w));
@@ -223,47 +266,48 @@ static int walk_open(bool create, int *dirfd, char *bad, size_t n)
 		rc = next_comp(w, comp, &last);
 	if (!rc)
 		rc = open_last(w, comp, create, dirfd);
-	if (rc == -ELOOP && w->refused && bad && n)
-		snprintf(bad, n, "%s", w->shown);
+	if ((rc == -ELOOP || rc == -EPERM) && w->refused && r) {
+		r->why = w->refused;
+		/* a followed link's target can make it longer than PATH_MAX: cut, said */
+		if ((size_t)snprintf(r->path, sizeof(r->path), "%.*s", (int)sizeof(r->path) - 1,
+				     w->shown) < strlen(w->shown))
+			memcpy(r->path + sizeof(r->path) - 4, "...", 4);
+		r->last = last;
+		r->uid = (unsigned)w->bad.st_uid;
+		r->mode = (unsigned)w->bad.st_mode & 07777;
+	}
 	if (w->fd >= 0)
 		close(w->fd);
 	free(w);
 	return rc;
 }
 
-int state_dir_symlink(char *buf, size_t n)
+int state_dir_refused(struct state_dir_refusal *r)
 {
 	int fd = -1, rc;
 
-	if (buf && n)
-		buf[0] = '\0';
-	rc = walk_open(false, &fd, buf, n);
+	memset(r, 0, sizeof(*r));
+	rc = walk_open(false, &fd, r);
 	if (fd >= 0)
 		close(fd);
-	return rc == -ELOOP && buf && buf[0] ? 0 : -ENOENT;
+	return (rc == -ELOOP || rc == -EPERM) && r->why ? 0 : -ENOENT;
 }
 
 int state_dir_open(bool create, int *dirfd)
 {
 	const char *dir = state_dir_path();
-	struct stat st;
 	int fd = -1, rc = state_dir_check();
 
 	if (rc)
 		return rc;
 	if (strlen(dir) + 1 + STATE_DIR_NAME_MAX >= PATH_MAX)
 		return -ENAMETOOLONG;
-	rc = walk_open(create, &fd, NULL, 0);
+	rc = walk_open(create, &fd, NULL);
 	if (rc)
 		return rc;
-	/* Check the directory we opened, not the name (no race with a swap). */
-	if (fstat(fd, &st) < 0)
-		rc = -errno;
-	else if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))
-		rc = -EPERM;
 	/* Root passes the permission check anyway; others must be able to
 	 * create files (the journal, the locks) in it. */
-	else if (faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) < 0)
+	if (faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) < 0)
 		rc = -errno;
 	if (rc)
 		close(fd);
@@ -302,8 +346,10 @@ int state_dir_replace(int dirfd, const char *name, const char *buf, size_t len)
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), ".%s.tmp", name) >= sizeof(tmp))
 		return -ENAMETOOLONG;
-	if (!fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
-		return -ELOOP;
+	/* Only a regular file is replaced: renamed over, a FIFO or a device
+	 * node (calibrate -o /dev/null) would be gone. */
+	if (!fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) && !S_ISREG(st.st_mode))
+		return S_ISLNK(st.st_mode) ? -ELOOP : S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	rc = state_dir_write_tmp(dirfd, tmp, buf, len);
 	if (rc)
 		return rc;

@@ -5,10 +5,14 @@
  *
  * What is in it decides what root writes into MSRs and sysfs, so the
  * directory must be the effective user's alone: not a symbolic link, owned
- * by the effective user, not writable by group or others.  The checks are
- * made on the opened directory (fstat of the descriptor), so swapping the
- * name after the check changes nothing; every file in it is then reached
- * with openat() relative to that descriptor.
+ * by the effective user, not writable by group or others; and no one else
+ * may be able to move it aside (its journals hidden, 'pmu restore' would
+ * find nothing to restore), so every directory on the way from "/" must be
+ * owned by root or the effective user and not writable by group or others
+ * unless sticky (/tmp).  The checks are made on the opened directories
+ * (fstat of the descriptors), so swapping a name after the check changes
+ * nothing; every file in it is then reached with openat() relative to
+ * that descriptor.
  *
  * The path to it is walked from "/" one component at a time (openat with
  * O_NOFOLLOW|O_DIRECTORY, mkdirat), never by the kernel's own lookup: a
@@ -24,6 +28,7 @@
 #ifndef BARETMA_STATE_DIR_H
 #define BARETMA_STATE_DIR_H
 
+#include <limits.h>
 #include <stdbool.h>
 
 /* Every name baretma makes in the state directory ("cpu<N>.lock",
@@ -50,26 +55,49 @@ int state_dir_check(void);
  * state_dir_open - open the state directory for openat().
  * @create: make it (mode 0700) when missing; its parent must exist.
  * @dirfd: receives an O_DIRECTORY|O_CLOEXEC descriptor the caller closes.
+ * Every directory on the way, from "/" down, is checked as it is reached
+ * (on the descriptor): owned by root or the effective user, and not
+ * writable by group or others unless sticky (like /tmp).  Whoever could
+ * rename an entry of one of them could move the state directory aside,
+ * hiding its journals ('pmu restore' would find nothing to restore).  The
+ * state directory itself must be the effective user's and writable by no
+ * one else.
  * Returns 0, -EINVAL (a relative $BARETMA_STATE_DIR: state_dir_check),
  * -ENAMETOOLONG (the path is longer than PATH_MAX - 2 -
  * STATE_DIR_NAME_MAX bytes: the paths of the files in it, shown in
  * messages, would not fit), -ENOENT (missing and !@create, or a parent
  * missing), -ELOOP (it, or a link among its parents that is not root's
- * own, is a symbolic link: state_dir_symlink names it; or more than 40
- * links), -ENOTDIR (something other than a directory in its place or a
- * parent's), -EPERM (owned by another user, or group/other-writable),
- * -EACCES (cannot be searched or created), or another -errno from
- * openat/mkdirat.
+ * own, is a symbolic link; or more than 40 links), -ENOTDIR (something
+ * other than a directory in its place or a parent's), -EPERM (it, or a
+ * directory on the way, is another user's or writable by others:
+ * state_dir_refused says which), -EACCES (cannot be searched or created),
+ * or another -errno from openat/mkdirat.
  */
 int state_dir_open(bool create, int *dirfd);
 
+/* What state_dir_open() refused, for its message (state_dir_refused). */
+enum state_dir_why {
+	STATE_DIR_OK = 0,
+	STATE_DIR_LINK,     /* a symbolic link (-ELOOP) */
+	STATE_DIR_OWNER,    /* owned by another user (-EPERM) */
+	STATE_DIR_WRITABLE, /* writable by group or others (and, for a parent, not sticky) */
+};
+
+struct state_dir_refusal {
+	enum state_dir_why why;
+	bool last;          /* the state directory itself, not a directory on the way */
+	char path[PATH_MAX]; /* as walked (the link's path, or the directory's) */
+	unsigned uid;       /* the directory's owner (STATE_DIR_OWNER, _WRITABLE) */
+	unsigned mode;      /* and its permission bits (07777) */
+};
+
 /*
- * state_dir_symlink - for the message after state_dir_open() said -ELOOP:
- * the path of the symbolic link it refused (the state directory itself, or
- * the parent that is a link), as walked, in @buf (@n bytes).  Returns 0,
- * or -ENOENT when the walk now finds no such link.
+ * state_dir_refused - for the message after state_dir_open() said -ELOOP
+ * or -EPERM: the state directory walked again, and what it refuses now in
+ * @r.  Returns 0, or -ENOENT when the walk now refuses nothing (an -EPERM
+ * that came from a file in the directory, not the directory).
  */
-int state_dir_symlink(char *buf, size_t n);
+int state_dir_refused(struct state_dir_refusal *r);
 
 /*
  * state_dir_write_tmp - write @len bytes of @buf to the new file @tmp in
@@ -86,9 +114,12 @@ int state_dir_write_tmp(int dirfd, const char *tmp, const char *buf, size_t len)
  * state_dir_write_tmp to ".<name>.tmp", renamed over @name (a reader sees
  * the old file or the new, never a part), then the directory fsync'd
  * (any directory: the state directory, or the one of calibrate -o FILE).
- * @name must not be a symbolic link (refused: -ELOOP, nothing written);
- * a file in its place is replaced, a link never followed.  Returns 0,
- * -ELOOP, -ENAMETOOLONG (".<name>.tmp" longer than NAME_MAX), or
+ * @name must not be a symbolic link (refused: -ELOOP, nothing written),
+ * nor anything else that is not a regular file (a directory: -EISDIR; a
+ * FIFO, a device, a socket: -EINVAL; nothing written: renamed over, a
+ * device node such as /dev/null would be gone); a regular file in its
+ * place is replaced, a link never followed.  Returns 0, -ELOOP, -EISDIR,
+ * -EINVAL, -ENAMETOOLONG (".<name>.tmp" longer than NAME_MAX), or
  * -errno.
  */
 int state_dir_replace(int dirfd, const char *name, const char *buf, size_t len);

@@ -27,6 +27,7 @@
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
 #include "msr/msr.h"
+#include "msr/state_dir.h"
 #include "t/fixture.h"
 
 static char base[PATH_MAX], statedir[PATH_MAX], root[PATH_MAX], state[PATH_MAX], trace[PATH_MAX],
@@ -1064,6 +1065,69 @@ static void test_state_dir(void)
 	setenv("BARETMA_STATE_DIR", statedir, 1);
 }
 
+/* A parent of the state directory that others can change: -EPERM before
+ * anything is created, state_dir_refused naming it (msr/state_dir.h). */
+static void test_state_dir_parents(void)
+{
+	char keep[PATH_MAX], dir[PATH_MAX];
+	struct state_dir_refusal r;
+	struct journal_info info[1];
+	struct stat st;
+
+	t_path(keep, "%s", statedir);
+	t_path(dir, "%s/p777", base);
+	mkdir(dir, 0777);
+	chmod(dir, 0777);
+	t_path(statedir, "%s/p777/run", base);
+	setenv("BARETMA_STATE_DIR", statedir, 1);
+	check_int(begin_rc(), ==, -EPERM, "parent mode 0777: journal_begin -EPERM");
+	ok(stat(statedir, &st) != 0, "  the state directory was not created");
+	check_int(journal_list(info, 1), ==, -EPERM, "  journal_list -EPERM (not 'no journals')");
+	check_int(state_dir_refused(&r), ==, 0, "  state_dir_refused says what");
+	check_int(r.why, ==, STATE_DIR_WRITABLE, "  writable");
+	ok(!r.last, "  a directory on the way, not the state directory");
+	check_str(r.path, dir, "  the parent's path");
+	check_int((int)r.mode, ==, 0777, "  its mode");
+
+	chmod(dir, 0757);
+	check_int(begin_rc(), ==, -EPERM, "parent mode 0757 (others write): -EPERM");
+	chmod(dir, 0775);
+	check_int(begin_rc(), ==, -EPERM, "parent mode 0775 (group writes): -EPERM");
+	chmod(dir, 01777);
+	check_int(begin_rc(), ==, 0, "parent mode 1777 (sticky, as /tmp): accepted");
+	chmod(dir, 01770);
+	check_int(begin_rc(), ==, 0, "parent mode 1770 (sticky, group-writable): accepted");
+	chmod(dir, 0555);
+	check_int(begin_rc(), ==, 0, "parent mode 0555 (no one writes; the state dir exists): accepted");
+	chmod(dir, 0755);
+	check_int(state_dir_refused(&r), ==, -ENOENT, "a path of safe directories: nothing refused");
+
+	/* The grandparent counts as much as the parent. */
+	t_path(statedir, "%s/p777/a/b/run", base);
+	t_mkdir_p(t_in(base, "p777/a/b"));
+	chmod(t_in(base, "p777/a/b"), 0755);
+	chmod(dir, 0777);
+	setenv("BARETMA_STATE_DIR", statedir, 1);
+	check_int(begin_rc(), ==, -EPERM, "a grandparent mode 0777: -EPERM");
+	ok(!state_dir_refused(&r) && !strcmp(r.path, dir), "  it is the one named (%s)", r.path);
+	chmod(dir, 0755);
+
+	if (geteuid() == 0) {
+		chown(dir, 4242, 4242);
+		check_int(begin_rc(), ==, -EPERM, "a grandparent of uid 4242 (mode 0755): -EPERM");
+		ok(!state_dir_refused(&r) && r.why == STATE_DIR_OWNER && r.uid == 4242 &&
+		   !strcmp(r.path, dir), "  refused for its owner, uid %u, at %s", r.uid, r.path);
+		chmod(dir, 01777);
+		check_int(begin_rc(), ==, -EPERM, "  sticky does not help when it is theirs");
+		chown(dir, 0, 0);
+		chmod(dir, 0755);
+	} else {
+		skip(3, "not root: cannot give a directory to another user");
+	}
+	t_path(statedir, "%s", keep);
+	setenv("BARETMA_STATE_DIR", statedir, 1);
+}
+
 int main(void)
 {
 	t_scratch(base, "0340");
@@ -1088,6 +1152,7 @@ int main(void)
 	test_parser_more();
 	test_parser_trust();
 	test_state_dir();
+	test_state_dir_parents();
 	t_rm_rf(base);
 	return done_testing();
 }

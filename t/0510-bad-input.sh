@@ -58,10 +58,12 @@ bad() {
 	shift
 	before=$(snapshot)
 	# an input that is ignored (exit 0, with a warning): the warning only
+	# (timeout: an input that makes baretma wait, a FIFO, fails the row
+	# with exit 124 instead of hanging the suite)
 	if [ "$want" = 0 ]; then
-		out=$(env $envs "$BARETMA" "$@" 2>&1 >/dev/null); rc=$?
+		out=$(env $envs timeout 60 "$BARETMA" "$@" 2>&1 >/dev/null); rc=$?
 	else
-		out=$(env $envs "$BARETMA" "$@" 2>&1); rc=$?
+		out=$(env $envs timeout 60 "$BARETMA" "$@" 2>&1); rc=$?
 	fi
 	is "$rc" "$want" "$what: exit $want"
 	like "$out" "$re" "$what: message"
@@ -131,6 +133,17 @@ bad "truncated AIDA64 dump" 65 "cannot load CPUID dump .*line" -- \
 bad "truncated hwloc dump directory" 65 "cannot load CPUID dump" -- \
 	info --cpuid-dump "$T_DATA/cpuid-hwloc-cut"
 
+# Not a regular file (issue "Left exactly as found", point 9): a FIFO made
+# baretma wait forever for a writer; refused unread, as bad data.
+mkfifo "$tmp/fifo-dump"
+bad "dump that is a FIFO" 65 "cannot load CPUID dump '$tmp/fifo-dump': not a regular file: refused unread" -- \
+	info --cpuid-dump "$tmp/fifo-dump"
+cp -R "$T_DATA/cpuid-hwloc-synthetic" "$tmp/hwloc-fifo"
+rm "$tmp/hwloc-fifo/pu1" && mkfifo "$tmp/hwloc-fifo/pu1"
+bad "hwloc dump directory with a FIFO for a pu file" 65 \
+	"cannot load CPUID dump '$tmp/hwloc-fifo': pu1: not a regular file: refused unread" -- \
+	info --cpuid-dump "$tmp/hwloc-fifo"
+
 # --- decode ------------------------------------------------------------------
 bad "PERF_METRICS value that is not hex" 65 "bad IA32_PERF_METRICS value '0xnothex'" -- decode 0xnothex
 bad "region with slots going back" 65 "cannot decode the region" -- \
@@ -165,6 +178,25 @@ printf '0 0x38f 0x0\n0 0x38d 0x0\n0 0x38f 0x1\n' >"$tmp/dupstate"
 bad "state file listing a register twice" 65 \
 	"state file '$tmp/dupstate': line 3: cpu 0 msr 0x38f listed twice \(first at line 1\)" \
 	BARETMA_MSR=state:$tmp/dupstate -- pmu enable
+mkfifo "$tmp/fifostate"
+bad "state file that is a FIFO" 65 "state file '$tmp/fifostate': not a regular file: refused unread" \
+	BARETMA_MSR=state:$tmp/fifostate -- pmu enable
+bad "simulator profile that is a FIFO" 65 "cannot read profile '$tmp/fifostate': not a regular file: refused unread" \
+	BARETMA_MSR=sim:$tmp/fifostate -- msr read 0 0x38f
+# calibrate -o renames its file over the name: a FIFO or a device node
+# there (-o /dev/null) would be replaced.  On the simulated PMU.
+printf 'ghz 3\naccess_cycles 10000\nretiring 20\nbad_speculation 40\nfrontend_bound 20\nbackend_bound 20\nnoise 0\nseed 7\n' \
+	>"$tmp/profile"
+# The run takes the CPU and settings locks: their files in the state
+# directory (empty once released) are made by a first run, before the row.
+BARETMA_MSR=sim:$tmp/profile timeout 60 "$BARETMA" calibrate --backend msr --reps 21 \
+	-o "$tmp/fifostate" >/dev/null 2>&1
+bad "calibration output that is a FIFO" 73 \
+	"refusing to write '$tmp/fifostate': a FIFO, a device or a socket, not a regular file" \
+	BARETMA_MSR=sim:$tmp/profile -- calibrate --backend msr --reps 21 -o "$tmp/fifostate"
+bad "cpuid dump output that is a FIFO" 73 \
+	"refusing to replace '$tmp/fifostate': it is a FIFO, a device or a socket, not a regular file" \
+	BARETMA_SYSROOT= -- cpuid dump -o "$tmp/fifostate"
 ln -s "$state" "$tmp/linkstate"
 bad "state file that is a symbolic link" 77 "state file '$tmp/linkstate' is a symbolic link: refused" \
 	BARETMA_MSR=state:$tmp/linkstate -- pmu enable
@@ -204,12 +236,25 @@ if [ "$(id -u)" = 0 ]; then
 	printf 'theirs\n' >"$tmp/trace-theirs"
 	chown 65534 "$tmp/trace-theirs"
 	bad "trace file owned by another user" 77 \
-		"trace file '$tmp/trace-theirs' .* is owned by another user than the real uid: refused" \
+		"trace file '$tmp/trace-theirs' .* is owned by another user than the invoking user: refused" \
 		BARETMA_MSR_TRACE=$tmp/trace-theirs -- msr read 0 0x38f
 else
 	skip "not root: cannot give a file to another user"
 	skip "not root"; skip "not root"
 fi
+
+# Under sudo the trace file must be the invoking user's (SUDO_UID; issue
+# "Left exactly as found", point 4): uid 4242, whom no one here is, so
+# the test's own file stands for root's /etc/sudoers.
+printf 'root ALL=(ALL) ALL\n' >"$tmp/sudoers"
+bad "trace file of root's under sudo" 77 \
+	"trace file '$tmp/sudoers' .* is owned by another user than the invoking user: refused \(name a new file in a directory of uid 4242" \
+	SUDO_USER=t-sudo-user SUDO_UID=4242 BARETMA_CPUID_DUMP= BARETMA_MSR= BARETMA_MSR_TRACE=$tmp/sudoers -- \
+	msr read 0 0x38f
+bad "new trace file under sudo, in a directory not the invoking user's" 77 \
+	"trace file '$tmp/sudo-trace' .* is a new file in a directory the invoking user does not own: refused" \
+	SUDO_USER=t-sudo-user SUDO_UID=4242 BARETMA_CPUID_DUMP= BARETMA_MSR= BARETMA_MSR_TRACE=$tmp/sudo-trace -- \
+	msr read 0 0x38f
 
 # --- state directory and journals --------------------------------------------
 mkdir -m 0700 "$tmp/real-run"
@@ -246,6 +291,24 @@ ln -s "$tmp/etc-standin" "$tmp/linked/lnk"
 bad "state directory under another user's symbolic link" 77 \
 	"state dir '$tmp/linked/lnk/run': '$tmp/linked/lnk' in its path is a symbolic link someone other than root could have made: refused" \
 	BARETMA_STATE_DIR=$tmp/linked/lnk/run -- pmu enable --cpu 0
+# A directory on the way that another user can change (issue "Left exactly
+# as found", point 5): they could move the state directory aside, hiding
+# its journals.  Sticky ones, like /tmp, are fine.
+mkdir -m 0777 "$tmp/open-parent"
+chmod 0777 "$tmp/open-parent"
+bad "state directory under a directory writable by others" 77 \
+	"state dir '$tmp/open-parent/run': '$tmp/open-parent' in its path is writable by group and others \(mode 0777\) and not sticky: refused" \
+	BARETMA_STATE_DIR=$tmp/open-parent/run -- pmu enable --cpu 0
+if [ "$(id -u)" = 0 ]; then
+	mkdir -m 0755 "$tmp/their-parent"
+	chown 65534 "$tmp/their-parent"
+	bad "state directory under another user's directory" 77 \
+		"state dir '$tmp/their-parent/run': '$tmp/their-parent' in its path is owned by uid 65534 \(mode 0755\), not by root or uid 0: refused" \
+		BARETMA_STATE_DIR=$tmp/their-parent/run -- pmu restore
+else
+	skip "not root: cannot give a directory to another user"
+	skip "not root"; skip "not root"
+fi
 mkdir -m 0700 "$tmp/bad-journal"
 printf '# baretma journal v2\npid 4242\nstarttime zz\n' >"$tmp/bad-journal/run-4242.journal"
 chmod 0600 "$tmp/bad-journal/run-4242.journal"

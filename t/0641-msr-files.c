@@ -13,7 +13,8 @@
  *
  * The trace file (point 2): a link at the name, a file of another user, a
  * FIFO or a file with other hard links are refused and get nothing; a new
- * file is 0600 and the real uid's.
+ * file is 0600 and the real uid's, made only where that uid could have
+ * made it (t/0646 has the sudo cases).
  *
  * Root only where a second user or mknod is needed (CI runs as root): the
  * victim files are chowned to 65534 inside the test's private directory,
@@ -284,11 +285,13 @@ static int trace_open(const char *path)
 }
 
 /*
- * In a child with real uid 65534, effective 0: a new trace file.  The
- * backend is the standard template (the only one accepted then), opened
- * without any access: no CPU is opened, the trace file is.
+ * In a child with real uid 65534, effective 0: a new trace file in @sub, a
+ * directory of uid 65534's (created, 0600, 65534's: @want 0) or of root's
+ * (refused: @want -EPERM, nothing created; cpu/userfile.h).  The backend
+ * is the standard template (the only one accepted then), opened without
+ * any access: no CPU is opened, the trace file is.
  */
-static int child_trace_new(void)
+static int child_trace_new(const char *sub, int want)
 {
 	pid_t pid;
 	int st;
@@ -297,14 +300,19 @@ static int child_trace_new(void)
 	pid = fork();
 	if (pid == 0) {
 		struct msr_dev *dev = NULL;
+		char *path = t_strf("%s/%s/trace-setuid", dir, sub);
 		struct stat s;
 
 		if (setresgid(65534, 0, 0) || setresuid(65534, 0, 0))
 			_exit(3);
-		setenv("BARETMA_MSR_TRACE", t_in(dir, "trace-setuid"), 1);
-		if (msr_open("/dev/cpu/%u/msr", &dev) || stat(t_in(dir, "trace-setuid"), &s))
+		setenv("BARETMA_MSR_TRACE", path, 1);
+		if (msr_open("/dev/cpu/%u/msr", &dev) != want)
 			_exit(4);
 		msr_close(dev);
+		if (want)
+			_exit(stat(path, &s) < 0 && errno == ENOENT ? 0 : 6);
+		if (stat(path, &s))
+			_exit(4);
 		_exit(s.st_uid == 65534 && s.st_gid == 65534 && (s.st_mode & 07777) == 0600 ? 0 : 5);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
@@ -355,7 +363,7 @@ static void test_trace(void)
 		chown(t_in(dir, "trace-other"), 65534, 65534);
 		check_int(trace_open(t_in(dir, "trace-other")), ==, -EPERM,
 			  "a file of uid 65534: -EPERM");
-		ok(strstr(msr_last_error(), "owned by another user than the real uid") != NULL,
+		ok(strstr(msr_last_error(), "owned by another user than the invoking user") != NULL,
 		   "message: %s", msr_last_error());
 		check_str(get_file(t_in(dir, "trace-other")), "other's\n", "  nothing appended");
 		put_file(t_in(dir, "tvictim2"), "victim\n");
@@ -365,10 +373,15 @@ static void test_trace(void)
 		check_int(trace_open(t_in(dir, "trace-link2")), ==, -EPERM,
 			  "a link to a file of uid 65534: -EPERM");
 		check_str(get_file(t_in(dir, "tvictim2")), "victim\n", "  nothing appended to it");
-		check_int(child_trace_new(), ==, 0,
-			  "real uid 65534, effective 0: a new file is 0600 and uid/gid 65534's");
+		mkdir(t_in(dir, "nobody"), 0700);
+		chown(t_in(dir, "nobody"), 65534, 65534);
+		check_int(child_trace_new("nobody", 0), ==, 0,
+			  "real uid 65534, effective 0: a new file in 65534's directory is 0600 "
+			  "and uid/gid 65534's");
+		check_int(child_trace_new(".", -EPERM), ==, 0,
+			  "real uid 65534, effective 0: none in root's directory (-EPERM)");
 	} else {
-		skip(6, "not root: cannot give a file to another user");
+		skip(7, "not root: cannot give a file to another user");
 	}
 	check_str(get_file(t_in(dir, "tvictim")), "victim\n", "the victim keeps every byte");
 }

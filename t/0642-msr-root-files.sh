@@ -95,7 +95,7 @@ if [ "$(id -u)" = 0 ]; then
 	is "$(cat "$tmp/ovictim")" "victim" "  nothing appended to uid 65534's file"
 	trace "$tmp/ovictim"
 	is "$rc" 77 "trace at a file of uid 65534: refused"
-	like "$out" "is owned by another user than the real uid: refused \(name a new file: baretma creates it 0600 for uid 0" \
+	like "$out" "is owned by another user than the invoking user: refused \(name a new file: baretma creates it 0600 for uid 0" \
 		"  said, with the remedy"
 	is "$(cat "$tmp/ovictim")" "victim" "  nothing appended"
 else
@@ -106,5 +106,46 @@ is "$(cat "$tmp/tvictim")" "victim" "the link's target keeps every byte"
 is "$rc" 0 "a new trace file (umask 000)"
 is "$(stat -c '%a %u' "$tmp/trace-new")" "600 $(id -u)" "  created 0600, owned by the real uid"
 is "$(cat "$tmp/trace-new")" "rd 0 0x38f 0x0" "  the access traced"
+
+# --- under sudo: the invoking user's files only ------------------------------
+# (issue "Left exactly as found", point 4; t/0646 has the library's side.)
+# Before, a file was accepted when its owner was getuid(), 0 under sudo:
+# BARETMA_MSR_TRACE=/etc/sudoers appended to root's file.  sudo is
+# simulated by its variables (t/0615); the invoking user is uid 4242, whom
+# no one here is, so a file of the test's own stands for /etc/sudoers.
+# Only the standard template is accepted under sudo; the trace file is
+# opened before any CPU is.
+unset BARETMA_MSR
+sudo_trace() { # sudo_trace FILE: msr read as if under sudo by uid 4242; sets out, rc
+	out=$(SUDO_USER=t-sudo-user SUDO_UID=4242 SUDO_GID=4343 BARETMA_MSR_TRACE=$1 \
+		"$BARETMA" msr read 0 0x38f 2>&1); rc=$?
+}
+printf 'root ALL=(ALL) ALL\n' >"$tmp/sudoers"
+sudo_trace "$tmp/sudoers"
+is "$rc" 77 "under sudo: a trace file of the caller's own (root's /etc/sudoers): refused, exit 77"
+like "$out" "trace file '$tmp/sudoers' \(\\\$BARETMA_MSR_TRACE\) is owned by another user than the invoking user: refused \(name a new file in a directory of uid 4242 \(\\\$SUDO_UID\) or in a sticky one everyone may write, like /tmp" \
+	"  said, naming the invoking user and the remedy"
+is "$(cat "$tmp/sudoers")" "root ALL=(ALL) ALL" "  nothing appended"
+sudo_trace "$tmp/sudo-new"
+is "$rc" 77 "under sudo: a new trace file in a directory that is not uid 4242's: refused"
+like "$out" "is a new file in a directory the invoking user does not own: refused" "  said"
+ok $([ ! -e "$tmp/sudo-new" ]; echo $?) "  nothing created"
+out=$(SUDO_USER=t-sudo-user BARETMA_MSR_TRACE=$tmp/sudo-new "$BARETMA" msr read 0 0x38f 2>&1); rc=$?
+is "$rc" 77 "under sudo without SUDO_UID: refused (the invoking user is unknown)"
+like "$out" "is named under sudo without a valid \\\$SUDO_UID: refused \(the invoking user is unknown: SUDO_UID is not set" \
+	"  said"
+if [ "$(id -u)" = 0 ]; then
+	mkdir -m 0755 "$tmp/home4242"
+	chown 4242:4343 "$tmp/home4242"
+	sudo_trace "$tmp/home4242/trace"
+	ok $([ "$rc" != 77 ]; echo $?) "under sudo: a new trace file in uid 4242's directory: accepted (exit $rc: the MSR device decides the rest)"
+	is "$(stat -c '%a %u %g' "$tmp/home4242/trace" 2>/dev/null)" "600 4242 4343" \
+		"  created 0600, uid 4242's and SUDO_GID's"
+	out=$(SUDO_USER=root SUDO_UID=0 SUDO_GID=0 BARETMA_MSR_TRACE=$tmp/sudoers \
+		"$BARETMA" msr read 0 0x38f 2>&1); rc=$?
+	ok $([ "$rc" != 77 ]; echo $?) "sudo run by root (SUDO_UID=0): root's own file accepted (exit $rc)"
+else
+	for i in 1 2 3; do skip "not root: cannot give a directory to uid 4242"; done
+fi
 
 done_testing

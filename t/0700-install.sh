@@ -215,6 +215,14 @@ if command -v python3 >/dev/null 2>&1; then
 else
 	skip "python3 needed to read the JSON"
 fi
+# Under sudo, BARETMA_OUTPUT must name the invoking user's file (uid 4242
+# here, whom no one is: the test's own file stands for root's /etc/sudoers).
+printf 'root ALL=(ALL) ALL\n' >"$tmp/sudoers"
+out=$(SUDO_USER=t-sudo-user SUDO_UID=4242 BARETMA_BACKEND=tsc BARETMA_OUTPUT=$tmp/sudoers \
+	run_ex "$tmp/markers" 2>&1); rc=$?
+like "$out" "baretma: markers: BARETMA_OUTPUT '$tmp/sudoers' is owned by another user than the invoking user: refused \(name a new file in a directory of uid 4242" \
+	"markers under sudo: BARETMA_OUTPUT naming the caller's own file is refused, said"
+is "$(cat "$tmp/sudoers")" "root ALL=(ALL) ALL" "  nothing appended to it"
 out=$(BARETMA_BACKEND=tsc BARETMA_LEVEL=7 run_ex "$tmp/markers" 2>&1); rc=$?
 is "$rc:$out" "0:baretma: markers: BARETMA_LEVEL '7': expected a whole number from 1 to 2; markers off
 done: 9.787606" "markers: a bad BARETMA_LEVEL is named, the markers stay off, the program runs"
