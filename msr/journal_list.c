@@ -316,34 +316,16 @@ int journal_list_tmp(struct journal_tmp *out, int max)
 	return rc ? rc : n;
 }
 
-int journal_remove_tmp(pid_t pid, int seq)
-{
-	char name[64], tmp[80];
-	int dirfd, rc;
-
-	if (seq < 0 || seq >= JOURNAL_MAX_OPEN)
-		return -EINVAL;
-	rc = state_dir_open(false, &dirfd);
-	if (rc)
-		return rc;
-	journal_file_name(pid, seq, name, sizeof(name));
-	snprintf(tmp, sizeof(tmp), ".%s.tmp", name);
-	if (unlinkat(dirfd, tmp, 0) < 0)
-		rc = -errno;
-	else if (fsync(dirfd) < 0)
-		rc = -errno;
-	close(dirfd);
-	return rc;
-}
-
 int journal_remove(pid_t pid)
 {
 	return journal_remove_seq(pid, 0);
 }
 
-int journal_remove_seq(pid_t pid, int seq)
+/* Unlink journal @seq of @pid (its temporary file with @tmp) and make it
+ * durable. */
+static int remove_file(pid_t pid, int seq, bool tmp)
 {
-	char name[64];
+	char name[64], file[80];
 	int dirfd, rc;
 
 	if (seq < 0 || seq >= JOURNAL_MAX_OPEN)
@@ -352,10 +334,21 @@ int journal_remove_seq(pid_t pid, int seq)
 	if (rc)
 		return rc;
 	journal_file_name(pid, seq, name, sizeof(name));
-	if (unlinkat(dirfd, name, 0) < 0)
+	snprintf(file, sizeof(file), tmp ? ".%s.tmp" : "%s", name);
+	if (unlinkat(dirfd, file, 0) < 0)
 		rc = -errno;
 	else if (fsync(dirfd) < 0)
 		rc = -errno;
 	close(dirfd);
 	return rc;
+}
+
+int journal_remove_seq(pid_t pid, int seq)
+{
+	return remove_file(pid, seq, false);
+}
+
+int journal_remove_tmp(pid_t pid, int seq)
+{
+	return remove_file(pid, seq, true);
 }

@@ -83,8 +83,9 @@ static const char *trace_lines(const char *prefix)
 	return out;
 }
 
-/* Fresh state file with @text and an empty trace; opens a handle. */
-static struct msr_dev *setup(const char *text)
+/* Fresh state file with @text and an empty trace; opens a handle with
+ * the write gate every msr_open() handle has (msr/msr.h). */
+static struct msr_dev *gated(const char *text)
 {
 	char spec[PATH_MAX + 8];
 	struct msr_dev *dev = NULL;
@@ -96,8 +97,15 @@ static struct msr_dev *setup(const char *text)
 		printf("# msr_open: %s\n", msr_last_error());
 		exit(1);
 	}
-	/* msr/pmu.c's own sequences: no journal's gate in front of them
-	 * unless a test sets one (journal_set_dev) */
+	return dev;
+}
+
+/* gated(), ungated: msr/pmu.c's own sequences, no journal's gate in front
+ * of them unless a test sets one (journal_set_dev). */
+static struct msr_dev *setup(const char *text)
+{
+	struct msr_dev *dev = gated(text);
+
 	msr_ungate(dev);
 	return dev;
 }
@@ -940,22 +948,6 @@ static void test_owner_perf_idle(void)
 				    "0x392 0x8000000200000000"), &q, &r), ==, 0,
 		  "idle but for the NMI watchdog, GLOBAL_CTRL = intel_ctrl: 0");
 	ok(!r.busy && !r.busy_why[0], "watchdog + intel_ctrl: not busy");
-}
-
-/* A gated handle (as msr_open gives it) on a fresh state file. */
-static struct msr_dev *gated(const char *text)
-{
-	char spec[PATH_MAX + 8];
-	struct msr_dev *dev = NULL;
-
-	put_file(state, text);
-	put_file(trace, "");
-	t_path(spec, "state:%s", state);
-	if (msr_open(spec, &dev)) {
-		printf("# msr_open: %s\n", msr_last_error());
-		exit(1);
-	}
-	return dev;
 }
 
 /*

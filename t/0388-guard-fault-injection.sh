@@ -37,19 +37,6 @@ FI=${BARETMA_FI_KILL:-$(dirname "$BARETMA")/t/fi-kill}
 TRIALS=${BARETMA_FI_TRIALS:-1}
 SEED=${BARETMA_FI_SEED:-1}
 
-# sim_regs CPU: t/0452's clean registers of one CPU
-sim_regs() {
-	i=0
-	while [ "$i" -lt "$GP" ]; do
-		printf '%s 0x%x 0x0\n%s 0x%x 0x0\n' "$1" $((0x186 + i)) "$1" $((0xc1 + i))
-		i=$((i + 1))
-	done
-	printf '%s 0x309 0x0\n%s 0x30a 0x0\n%s 0x30b 0x0\n%s 0x30c 0x0\n%s 0x329 0x0\n' \
-		"$1" "$1" "$1" "$1" "$1"
-	printf '%s 0x345 0xa000\n%s 0x38d 0x0\n%s 0x38e 0x0\n%s 0x38f 0x7000000ff\n' \
-		"$1" "$1" "$1" "$1"
-	printf '%s 0x390 0x0\n%s 0x391 0x0\n%s 0x392 0x0\n' "$1" "$1" "$1"
-}
 setup() {
 	fixture
 	rm -f "$tmp/run/".*.tmp

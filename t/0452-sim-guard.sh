@@ -24,19 +24,6 @@
 
 [ "$GP" = 8 ] || skip_all "the Ice Lake dump should have 8 GP counters, has $GP"
 
-# sim_regs CPU: one CPU's registers, as the header says
-sim_regs() {
-	i=0
-	while [ "$i" -lt "$GP" ]; do
-		printf '%s 0x%x 0x0\n%s 0x%x 0x0\n' "$1" $((0x186 + i)) "$1" $((0xc1 + i))
-		i=$((i + 1))
-	done
-	printf '%s 0x309 0x0\n%s 0x30a 0x0\n%s 0x30b 0x0\n%s 0x30c 0x0\n%s 0x329 0x0\n' \
-		"$1" "$1" "$1" "$1" "$1"
-	printf '%s 0x345 0xa000\n%s 0x38d 0x0\n%s 0x38e 0x0\n%s 0x38f 0x7000000ff\n' \
-		"$1" "$1" "$1" "$1"
-	printf '%s 0x390 0x0\n%s 0x391 0x0\n%s 0x392 0x0\n' "$1" "$1" "$1"
-}
 # setup: the guard fixture's sysroot (NMI watchdog off, as the simulator's
 # clean file assumes), no journal, and this test's state file with a copy.
 setup() {
