@@ -25,6 +25,7 @@
 
 #include "bench/api.h"
 #include "bench/bench.h"
+#include "cpu/escape.h"
 #include "cpu/userfile.h"
 
 static struct baretma *marker;
@@ -40,8 +41,8 @@ static int env_int(const char *name, int lo, int hi, int def, bool *bad)
 		return def;
 	n = strtol(v, &end, 10);
 	if (*end || end == v || n < lo || n > hi) {
-		fprintf(stderr, "baretma: markers: %s '%s': expected a whole number from %d to "
-			"%d; markers off\n", name, v, lo, hi);
+		esc_fprintf(stderr, "baretma: markers: %s '%s': expected a whole number from %d to "
+			    "%d; markers off\n", name, v, lo, hi);
 		*bad = true;
 	}
 	return (int)n;
@@ -62,13 +63,13 @@ void baretma_marker_init(void)
 	if (bad)
 		return;
 	if (baretma_open(&marker, &o) < 0) {
-		fprintf(stderr, "baretma: markers off: %s\n", baretma_last_error());
+		esc_fprintf(stderr, "baretma: markers off: %s\n", baretma_last_error());
 		marker = NULL;
 		return;
 	}
 	for (const char *l = baretma_notes(marker), *nl; *l; l = nl + 1) {
 		nl = strchr(l, '\n');
-		fprintf(stderr, "baretma: %.*s\n", (int)(nl - l), l);
+		esc_fprintf(stderr, "baretma: %.*s\n", (int)(nl - l), l);
 	}
 }
 
@@ -172,9 +173,9 @@ static int write_json(const char *path, const struct region_table *t, int level)
 		return -ENOMEM;
 	fd = userfile_open_append(path, &why);
 	if (fd < 0) {
-		fprintf(stderr, "baretma: markers: BARETMA_OUTPUT '%s': %s: refused (name a new "
-			"file, or one of uid %u's own)\n", path, why ? why : strerror(-fd),
-			(unsigned)getuid());
+		esc_fprintf(stderr, "baretma: markers: BARETMA_OUTPUT '%s': %s: refused (name a "
+			    "new file, or one of uid %u's own)\n", path, why ? why : strerror(-fd),
+			    (unsigned)getuid());
 		free(text);
 		return fd;
 	}
@@ -196,6 +197,6 @@ void baretma_marker_close(void)
 	else
 		print_table(stderr, api_regions(marker), api_level(marker));
 	if (baretma_close(marker) < 0)
-		fprintf(stderr, "baretma: markers: %s\n", baretma_last_error());
+		esc_fprintf(stderr, "baretma: markers: %s\n", baretma_last_error());
 	marker = NULL;
 }

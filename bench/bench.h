@@ -483,6 +483,16 @@ json_t *bench_to_json(const struct bench_result *res);
  * @flags as a JSON array, [] when none (bench and decode); NULL on ENOMEM. */
 json_t *bench_flags_json(unsigned flags);
 
+/*
+ * bench_json_text - @s as a JSON string: the true string when it is UTF-8
+ * (jansson writes its control characters as \u00XX), else its escaped form
+ * (cpu/escape.h), as a JSON string must be UTF-8 (RFC 8259 section 8.1)
+ * and a CPUID brand or a file's bytes need not be; null for NULL.  NULL
+ * on ENOMEM.  Every string of the documents that comes from CPUID, a file
+ * or the environment goes through it.
+ */
+json_t *bench_json_text(const char *s);
+
 /* cpu_info_to_json - the "info" JSON object (shared by info and bench). */
 json_t *cpu_info_to_json(const struct cpu_info *ci);
 

@@ -95,7 +95,7 @@ static json_t *backend_json(const struct calib_backend *b)
 			      "measured", b->measured), *ls;
 
 	if (!o || !b->measured) {
-		json_object_set_new(o, "reason", json_string(b->reason));
+		json_object_set_new(o, "reason", bench_json_text(b->reason));
 		return o;
 	}
 	json_object_set_new(o, "os_cpu", json_integer(b->cpu));
@@ -118,12 +118,14 @@ static json_t *backend_json(const struct calib_backend *b)
 json_t *calib_to_json(const struct calibration *c)
 {
 	json_t *bs = json_array();
-	json_t *doc = json_pack("{s:s,s:s,s:{s:s,s:I,s:I,s:I,s:s},s:s,s:s,s:o,s:i,s:f,s:o,s:o}",
+	json_t *doc = json_pack("{s:s,s:s,s:{s:o,s:I,s:I,s:I,s:o},s:o,s:o,s:o,s:i,s:f,s:o,s:o}",
 		"schema", CALIB_SCHEMA, "date", c->date,
-		"cpu", "vendor", c->cpu.vendor_str, "family", (json_int_t)c->cpu.family,
+		"cpu", "vendor", bench_json_text(c->cpu.vendor_str),
+		"family", (json_int_t)c->cpu.family,
 		"model", (json_int_t)c->cpu.model, "stepping", (json_int_t)c->cpu.stepping,
-		"brand", c->cpu.brand,
-		"microcode", c->env.microcode, "kernel", c->env.kernel,
+		"brand", bench_json_text(c->cpu.brand),
+		"microcode", bench_json_text(c->env.microcode),
+		"kernel", bench_json_text(c->env.kernel),
 		"environment", env_to_json(&c->env, c->host, NULL),
 		"max_age_days", CALIB_MAX_AGE_DAYS, "resolution_pp", CALIB_RESOLUTION_PP,
 		"resolution_cycles", resolution_json(c->resolution), "backends", bs);
@@ -198,6 +200,16 @@ static time_t parse_date(const char *s)
 	return end && !*end ? timegm(&tm) : (time_t)-1;
 }
 
+/* Whether the document's string @j is @s as calib_to_json writes it. */
+static bool same_text(const json_t *j, const char *s)
+{
+	json_t *now = bench_json_text(s);
+	bool same = j && now && json_equal(j, now);
+
+	json_decref(now);
+	return same;
+}
+
 /* The first identity field of @cpu (the document's) that differs from @ci. */
 static bool identity_differs(const json_t *cpu, const struct cpu_info *ci, char *why, size_t n)
 {
@@ -208,7 +220,7 @@ static bool identity_differs(const json_t *cpu, const struct cpu_info *ci, char 
 		{ "stepping", ci->stepping, false },
 	};
 
-	if (!vendor || strcmp(vendor, ci->vendor_str)) {
+	if (!same_text(json_object_get(cpu, "vendor"), ci->vendor_str)) {
 		snprintf(why, n, "made on vendor %s, this CPU is %s", vendor ? vendor : "(none)",
 			 ci->vendor_str);
 		return true;
@@ -223,7 +235,7 @@ static bool identity_differs(const json_t *cpu, const struct cpu_info *ci, char 
 			 (long long)json_integer_value(v), num[i].key, num[i].now);
 		return true;
 	}
-	if (!brand || strcmp(brand, ci->brand)) {
+	if (!same_text(json_object_get(cpu, "brand"), ci->brand)) {
 		snprintf(why, n, "made on '%s', this CPU is '%s'", brand ? brand : "(none)",
 			 ci->brand);
 		return true;

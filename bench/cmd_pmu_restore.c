@@ -13,6 +13,7 @@
 #include "bench/cmd_pmu.h"
 #include "bench/run.h"
 #include "cpu/cpu.h"
+#include "cpu/escape.h"
 #include "msr/journal.h"
 #include "msr/msr_names.h"
 #include "msr/state_dir.h"
@@ -129,12 +130,14 @@ static int restore_one(struct msr_dev *dev, const struct cpu_info *ci,
 	}
 	for (int c = 0; c < d->ncpus; c++) {
 		cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, ci, d->cpus[c], false);
-		printf("cpu %u: restored %s (saved by pid %ld, '%s')\n", d->cpus[c], buf,
-		       (long)ji->pid, d->cmd);
+		esc_fprintf(stdout, "cpu %u: restored %s (saved by pid %ld, '%s')\n", d->cpus[c],
+			    buf,
+			    (long)ji->pid, d->cmd);
 	}
 	for (int i = 0; i < d->nsettings; i++)
-		printf("setting %s: restored '%s' (saved by pid %ld)\n", d->settings[i].path,
-		       d->settings[i].value, (long)ji->pid);
+		esc_fprintf(stdout, "setting %s: restored '%s' (saved by pid %ld)\n",
+			    d->settings[i].path,
+			    d->settings[i].value, (long)ji->pid);
 	rc = journal_remove_seq(ji->pid, ji->seq);
 	return rc ? cli_state_dir_fail("remove the journal", rc) : EX_OK;
 }
@@ -161,7 +164,7 @@ static int restore_run(void *opts, struct cli_ctx *ctx)
 		goto out;
 	}
 	if (n == 0 && nwant < 0) {
-		printf("nothing to restore: no journal in '%s'\n", state_dir_path());
+		esc_fprintf(stdout, "nothing to restore: no journal in '%s'\n", state_dir_path());
 		st = EX_OK;
 		goto out;
 	}
@@ -189,8 +192,9 @@ static int restore_run(void *opts, struct cli_ctx *ctx)
 	st = rc ? rc : st; /* the close releases the locks */
 out:
 	if (!any && !st && n)
-		printf("nothing to restore: every journal in '%s' belongs to a running baretma\n",
-		       state_dir_path());
+		esc_fprintf(stdout, "nothing to restore: every journal in '%s' belongs to a "
+			    "running baretma\n",
+			    state_dir_path());
 	free(order);
 	free(sel);
 	free(ci);

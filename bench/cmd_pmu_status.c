@@ -42,7 +42,8 @@ static void print_cpu(struct msr_dev *dev, const struct cpu_info *ci,
 	cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, ci, cpu, false);
 	printf("  saved:   %s\n", buf);
 	if (l.rc == -EXDEV) {
-		printf("  now:     not read (the current MSR backend is '%s')\n", cli_msr_spec());
+		esc_fprintf(stdout, "  now:     not read (the current MSR backend is '%s')\n",
+			    cli_msr_spec());
 		return;
 	}
 	/* msr write: the registers it wrote, as they are now (not FC3's state) */
@@ -105,7 +106,7 @@ static void print_journal(struct msr_dev *dev, const struct cpu_info *ci,
 	const struct shown *t = shown_of(ji);
 	cli_pmu_fmt_time(when, sizeof(when), d->time);
 	cli_fmt_cpus(list, sizeof(list), d->cpus, (unsigned)d->ncpus);
-	printf("journal '%s': %s\n", ji->path, t->holder);
+	esc_fprintf(stdout, "journal '%s': %s\n", ji->path, t->holder);
 	printf("  command: %s\n  time:    %s\n  backend: %s\n  kind:    %s%s\n  cpus:    %s\n",
 	       t->cmd, when, t->backend, journal_kind_name(d->kind),
 	       d->user_only ? ", user only" : "", d->ncpus ? list : "none");
@@ -116,8 +117,8 @@ static void print_journal(struct msr_dev *dev, const struct cpu_info *ci,
 		       JOURNAL_UNSAFE_MARK, journal_data_unsafe(d) > 1 ? "them" : "it");
 	for (int i = 0; i < d->nsettings; i++) {
 		setting_now(&d->settings[i], now, sizeof(now));
-		printf("  setting: %s saved '%s', now '%s'\n", d->settings[i].path,
-		       d->settings[i].value, now);
+		esc_fprintf(stdout, "  setting: %s saved '%s', now '%s'\n", d->settings[i].path,
+			    d->settings[i].value, now);
 	}
 	for (int c = 0; c < d->ncpus; c++)
 		if (run_pmu_wanted(want, nwant, d->cpus[c]))
@@ -274,9 +275,10 @@ static int status_run(void *opts, struct cli_ctx *ctx)
 			print_journal(dev, ci, &v[i], want, nwant);
 	}
 	if (!o->json && !shown && !rc)
-		printf("no journal in '%s': no CPU enabled by 'baretma pmu enable' and no run "
-		       "left anything to restore\n", state_dir_path());
-	if (o->json && (!doc || json_dumpf(doc, stdout, JSON_INDENT(2)) != 0)) {
+		esc_fprintf(stdout, "no journal in '%s': no CPU enabled by 'baretma pmu enable' "
+			    "and no run left anything to restore\n", state_dir_path());
+	if (o->json && (!doc || json_dumpf(doc, stdout,
+					   JSON_INDENT(2) | JSON_ENSURE_ASCII) != 0)) {
 		cli_err("pmu status: cannot build the JSON document (out of memory)");
 		rc = EX_SOFTWARE;
 	} else if (o->json) {

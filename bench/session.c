@@ -153,7 +153,12 @@ static int prepare(struct session *s)
 	rc = pin(s, in);
 	if (rc)
 		return rc;
-	if (msr_open(NULL, &s->dev))
+	rc = msr_open(NULL, &s->dev);
+	if (rc == -EINVAL) /* $BARETMA_MSR names a malformed template, state file or
+			    * profile: refused (msr_last_error says where), never
+			    * measured around as if there were no backend */
+		return rc;
+	if (rc)
 		s->dev = NULL;
 	if (s->dev && (rc = bench_identify(m, s->dev, cpu, &in->cpu)))
 		return rc;

@@ -279,4 +279,14 @@ bad "restore of a register written with --unsafe-msr, without --unsafe-msr" 64 \
 	"run-2147483647.journal': cpu 0 MSR 0x1a0 was written with --unsafe-msr.*give --unsafe-msr" \
 	BARETMA_STATE_DIR=$tmp/j-unsafe -- pmu restore
 
+# --- simulator profiles (README "The simulated PMU") -------------------------
+printf 'retiring 25\nnoise 80\n' >"$tmp/profile-range"
+bad "simulator profile with a value out of its range" 65 \
+	"profile '$tmp/profile-range': line 2: 'noise' needs a number from 0 to 50, got '80'" \
+	BARETMA_MSR=sim:$tmp/profile-range -- bench --backend msr --reps 3
+printf '\033]0;pwned\007 1\n' >"$tmp/profile-esc"
+bad "simulator profile with a key that sets the terminal's title" 65 \
+	"profile '$tmp/profile-esc': line 1: unknown key '\\\\x1b\\]0;pwned\\\\x07'" \
+	BARETMA_MSR=sim:$tmp/profile-esc -- info
+
 done_testing
