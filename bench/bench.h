@@ -288,6 +288,10 @@ enum bench_calib_mode {
 struct bench_calib_use {
 	bool found;              /* a calibration file for this CPU exists */
 	bool used;               /* it matched: its bracket cost is subtracted */
+	bool malformed;          /* not used because a value of it is missing, out
+				  * of its physical range or not JSON (reason
+				  * names the key and the value): a warning, where
+				  * a calibration for another machine is a note */
 	char path[4096];
 	char reason[600];        /* why not used ("" when used) */
 	char date[32];           /* when it was made (ISO 8601 UTC) */
@@ -295,7 +299,7 @@ struct bench_calib_use {
 	double bracket_slots;    /* its slots (Top-down backends) */
 	double bracket_fs[TD_NFIELDS]; /* its slots per field */
 	double bracket_err_slots; /* its median quantisation error, slots */
-	unsigned resolution;     /* cycles; 0: none reached / not applicable */
+	uint64_t resolution;     /* cycles; 0: none reached / not applicable */
 	double cycles_per_tick;  /* core cycles per TSC tick; 0 unknown */
 };
 

@@ -349,7 +349,10 @@ static int bench_run_cmd(void *opts, struct cli_ctx *ctx)
 		}
 		if (res.overflow.samples)
 			cli_warn("%s", res.overflow.message);
-		if (res.calib.found && !res.calib.used)
+		if (res.calib.malformed) /* a file that is wrong, not one for another day */
+			cli_warn("calibration '%s' ignored: %s (run baretma calibrate again)",
+				 res.calib.path, res.calib.reason);
+		else if (res.calib.found && !res.calib.used)
 			cli_note("calibration '%s' ignored: %s", res.calib.path, res.calib.reason);
 		print_result(o, b->fmt, &res, &rc); /* the environment needs o->machine */
 	}

@@ -4,6 +4,7 @@
  * to whole percent); Top-down columns appear only when measured: a machine
  * without Top-down never shows zeros for it.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -42,7 +43,7 @@ static void print_header(FILE *f, const struct bench_result *res)
 			res->avail.rdpmc_sysfs, res->avail.rdpmc_ok ? "works" : "faults or untested");
 	if (res->calib.used)
 		esc_fprintf(f, "calibration: '%s' (%s): its empty-bracket cost subtracted (%.0f "
-			    "TSC ticks%s); resolution %u cycles%s\n", res->calib.path,
+			    "TSC ticks%s); resolution %" PRIu64 " cycles%s\n", res->calib.path,
 			    res->calib.date,
 			    res->calib.bracket_tsc, res->level ? ", slots per field" : "",
 			    res->calib.resolution, res->calib.resolution ? "" : " (none reached)");
