@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "bench/bench.h"
 #include "bench/cmd_pmu.h"
 #include "bench/run.h"
 #include "cpu/escape.h"
@@ -214,11 +215,12 @@ static json_t *journal_json(struct msr_dev *dev, const struct cpu_info *ci,
 			json_array_append_new(cpus, cpu_json(dev, ci, d, d->cpus[c]));
 	for (int i = 0; i < d->nsettings; i++) {
 		setting_now(&d->settings[i], now, sizeof(now));
-		json_array_append_new(sets, json_pack("{s:s, s:s, s:s}", "path",
-			d->settings[i].path, "saved", d->settings[i].value, "current", now));
+		json_array_append_new(sets, json_pack("{s:s, s:s, s:o}", "path",
+			d->settings[i].path, "saved", d->settings[i].value,
+			"current", bench_json_text(now))); /* the file's bytes, any */
 	}
-	return json_pack("{s:s, s:I, s:b, s:s, s:s, s:s, s:I, s:s, s:b, s:o, s:o}",
-			 "path", ji->path, "pid", (json_int_t)ji->pid, "alive", ji->alive,
+	return json_pack("{s:o, s:I, s:b, s:s, s:s, s:s, s:I, s:s, s:b, s:o, s:o}",
+			 "path", bench_json_text(ji->path), "pid", (json_int_t)ji->pid, "alive", ji->alive,
 			 "kind", journal_kind_name(d->kind), "holder", t->holder,
 			 "cmd", t->cmd, "time", (json_int_t)d->time, "backend", t->backend,
 			 "user_only", d->user_only, "cpus", cpus, "settings", sets);
@@ -252,8 +254,8 @@ static int status_run(void *opts, struct cli_ctx *ctx)
 	if (o->json) {
 		arr = json_array();
 		errs = json_array();
-		doc = json_pack("{s:s, s:o, s:o}", "state_dir", state_dir_path(), "journals", arr,
-				"errors", errs);
+		doc = json_pack("{s:o, s:o, s:o}", "state_dir", bench_json_text(state_dir_path()),
+				"journals", arr, "errors", errs);
 	}
 	for (int i = 0; i < n; i++) {
 		if (v[i].error) {
@@ -262,7 +264,8 @@ static int status_run(void *opts, struct cli_ctx *ctx)
 
 			rc = rc ? rc : st;
 			if (errs)
-				json_array_append_new(errs, json_pack("{s:s, s:s}", "path", v[i].path,
+				json_array_append_new(errs, json_pack("{s:o, s:s}",
+					"path", bench_json_text(v[i].path),
 					"error", v[i].detail[0] ? v[i].detail : strerror(-v[i].error)));
 			continue;
 		}

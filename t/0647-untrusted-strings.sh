@@ -140,6 +140,24 @@ printf '# baretma journal v2\npid 4243\nstarttime 1\ntime 1\ncmd x\nbackend stat
 chmod 0600 "$sd/run-4243.journal"
 check "pmu status, a journal's path" 0 "^journal '$tmp/run$shown/run-4243.journal'" \
 	env BARETMA_STATE_DIR="$sd" "$BARETMA" pmu status
+# A state directory whose name is not UTF-8, and a settings file now
+# holding a byte that is not: the text escapes them, the JSON document is
+# still made (their escaped forms: JSON strings are UTF-8).
+sd2="$tmp/run$(printf '\377')"
+mkdir -m 0700 "$sd2"
+printf '# baretma journal v2\npid 4243\nstarttime 1\ntime 1\ncmd x\nbackend state:%s/none\nkind run\nuser_only 0\nreg 0 0x38f 0x0\nsetting /proc/sys/kernel/nmi_watchdog 1\n' \
+	"$tmp" >"$sd2/run-4243.journal"
+chmod 0600 "$sd2/run-4243.journal"
+mkdir -p "$tmp/sys2/proc/sys/kernel"
+printf '\377\n' >"$tmp/sys2/proc/sys/kernel/nmi_watchdog"
+check "pmu status, a setting's file" 0 "setting: /proc/sys/kernel/nmi_watchdog saved '1', now '\\\\xff'" \
+	env BARETMA_SYSROOT="$tmp/sys2" BARETMA_STATE_DIR="$sd2" "$BARETMA" pmu status
+is "$(high "$tmp/o")" 0 "pmu status: no byte 0x80-0xff"
+st=0
+env BARETMA_SYSROOT="$tmp/sys2" BARETMA_STATE_DIR="$sd2" "$BARETMA" pmu status --json \
+	>"$tmp/out" 2>&1 || st=$?
+is "$st:$(q '(d["state_dir"].endswith("/run\\xff"), d["journals"][0]["settings"][0]["current"])')" \
+	"0:(True, '\\\\xff')" "pmu status --json: the state directory and the file's value, escaped"
 
 # --- the environment preflight ----------------------------------------------------------
 root=$tmp/sys
