@@ -42,8 +42,8 @@ static int env_int(const char *name, int lo, int hi, int def, bool *bad)
 		return def;
 	n = strtol(v, &end, 10);
 	if (*end || end == v || n < lo || n > hi) {
-		fprintf(stderr, "baretma: markers: %s '%s': expected a whole number from %d to "
-			"%d; markers off\n", name, v, lo, hi);
+		esc_fprintf(stderr, "baretma: markers: %s '%s': expected a whole number from %d to "
+			    "%d; markers off\n", name, v, lo, hi);
 		*bad = true;
 	}
 	return (int)n;
@@ -64,13 +64,13 @@ void baretma_marker_init(void)
 	if (bad)
 		return;
 	if (baretma_open(&marker, &o) < 0) {
-		fprintf(stderr, "baretma: markers off: %s\n", baretma_last_error());
+		esc_fprintf(stderr, "baretma: markers off: %s\n", baretma_last_error());
 		marker = NULL;
 		return;
 	}
 	for (const char *l = baretma_notes(marker), *nl; *l; l = nl + 1) {
 		nl = strchr(l, '\n');
-		fprintf(stderr, "baretma: %.*s\n", (int)(nl - l), l);
+		esc_fprintf(stderr, "baretma: %.*s\n", (int)(nl - l), l);
 	}
 }
 
@@ -205,6 +205,6 @@ void baretma_marker_close(void)
 	else
 		print_table(stderr, api_regions(marker), api_level(marker));
 	if (baretma_close(marker) < 0)
-		fprintf(stderr, "baretma: markers: %s\n", baretma_last_error());
+		esc_fprintf(stderr, "baretma: markers: %s\n", baretma_last_error());
 	marker = NULL;
 }

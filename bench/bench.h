@@ -288,6 +288,10 @@ enum bench_calib_mode {
 struct bench_calib_use {
 	bool found;              /* a calibration file for this CPU exists */
 	bool used;               /* it matched: its bracket cost is subtracted */
+	bool malformed;          /* not used because a value of it is missing, out
+				  * of its physical range or not JSON (reason
+				  * names the key and the value): a warning, where
+				  * a calibration for another machine is a note */
 	char path[4096];
 	char reason[600];        /* why not used ("" when used) */
 	char date[32];           /* when it was made (ISO 8601 UTC) */
@@ -295,7 +299,7 @@ struct bench_calib_use {
 	double bracket_slots;    /* its slots (Top-down backends) */
 	double bracket_fs[TD_NFIELDS]; /* its slots per field */
 	double bracket_err_slots; /* its median quantisation error, slots */
-	unsigned resolution;     /* cycles; 0: none reached / not applicable */
+	uint64_t resolution;     /* cycles; 0: none reached / not applicable */
 	double cycles_per_tick;  /* core cycles per TSC tick; 0 unknown */
 };
 
@@ -513,6 +517,16 @@ json_t *bench_to_json(const struct bench_result *res);
 /* bench_flags_json - the short names (td_flag_name) of the TD_FLAG_* bits in
  * @flags as a JSON array, [] when none (bench and decode); NULL on ENOMEM. */
 json_t *bench_flags_json(unsigned flags);
+
+/*
+ * bench_json_text - @s as a JSON string: the true string when it is UTF-8
+ * (jansson writes its control characters as \u00XX), else its escaped form
+ * (cpu/escape.h), as a JSON string must be UTF-8 (RFC 8259 section 8.1)
+ * and a CPUID brand or a file's bytes need not be; null for NULL.  NULL
+ * on ENOMEM.  Every string of the documents that comes from CPUID, a file
+ * or the environment goes through it.
+ */
+json_t *bench_json_text(const char *s);
 
 /* cpu_info_to_json - the "info" JSON object (shared by info and bench). */
 json_t *cpu_info_to_json(const struct cpu_info *ci);

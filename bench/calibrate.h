@@ -203,6 +203,12 @@ int calib_save(const json_t *doc, const struct cpu_info *ci, const char *path,
  * link.  Fills @u: found, path, and used with its bracket cost, resolution
  * and cycles per tick, or the reason it is not used (the field that
  * differs, "older than 30 days", no entry for the backend, unreadable).
+ * Every number taken is checked against its physical range first (TSC
+ * ticks and slots from 0 and below 2^64, a field's slots and the
+ * quantisation error at most the bracket's slots, cycles above 0): one
+ * out of range, missing or of another type, a file that is not JSON or a
+ * malformed date set u->malformed, and u->reason names the key and the
+ * value; the file is then not used, and no number of @u is.
  * Returns 0 (whether used or not; nothing found: !u->found).
  */
 int calib_lookup(const struct cpu_info *ci, const struct cpu_env *env, unsigned cpu,

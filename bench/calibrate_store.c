@@ -96,7 +96,7 @@ static json_t *backend_json(const struct calib_backend *b)
 			      "measured", b->measured), *ls;
 
 	if (!o || !b->measured) {
-		json_object_set_new(o, "reason", json_string(b->reason));
+		json_object_set_new(o, "reason", bench_json_text(b->reason));
 		return o;
 	}
 	json_object_set_new(o, "os_cpu", json_integer(b->cpu));
@@ -119,12 +119,14 @@ static json_t *backend_json(const struct calib_backend *b)
 json_t *calib_to_json(const struct calibration *c)
 {
 	json_t *bs = json_array();
-	json_t *doc = json_pack("{s:s,s:s,s:{s:s,s:I,s:I,s:I,s:s},s:s,s:s,s:o,s:i,s:f,s:o,s:o}",
+	json_t *doc = json_pack("{s:s,s:s,s:{s:o,s:I,s:I,s:I,s:o},s:o,s:o,s:o,s:i,s:f,s:o,s:o}",
 		"schema", CALIB_SCHEMA, "date", c->date,
-		"cpu", "vendor", c->cpu.vendor_str, "family", (json_int_t)c->cpu.family,
+		"cpu", "vendor", bench_json_text(c->cpu.vendor_str),
+		"family", (json_int_t)c->cpu.family,
 		"model", (json_int_t)c->cpu.model, "stepping", (json_int_t)c->cpu.stepping,
-		"brand", c->cpu.brand,
-		"microcode", c->env.microcode, "kernel", c->env.kernel,
+		"brand", bench_json_text(c->cpu.brand),
+		"microcode", bench_json_text(c->env.microcode),
+		"kernel", bench_json_text(c->env.kernel),
 		"environment", env_to_json(&c->env, c->host, NULL),
 		"max_age_days", CALIB_MAX_AGE_DAYS, "resolution_pp", CALIB_RESOLUTION_PP,
 		"resolution_cycles", resolution_json(c->resolution), "backends", bs);
@@ -199,6 +201,16 @@ static time_t parse_date(const char *s)
 	return end && !*end ? timegm(&tm) : (time_t)-1;
 }
 
+/* Whether the document's string @j is @s as calib_to_json writes it. */
+static bool same_text(const json_t *j, const char *s)
+{
+	json_t *now = bench_json_text(s);
+	bool same = j && now && json_equal(j, now);
+
+	json_decref(now);
+	return same;
+}
+
 /* The first identity field of @cpu (the document's) that differs from @ci. */
 static bool identity_differs(const json_t *cpu, const struct cpu_info *ci, char *why, size_t n)
 {
@@ -209,7 +221,7 @@ static bool identity_differs(const json_t *cpu, const struct cpu_info *ci, char 
 		{ "stepping", ci->stepping, false },
 	};
 
-	if (!vendor || strcmp(vendor, ci->vendor_str)) {
+	if (!same_text(json_object_get(cpu, "vendor"), ci->vendor_str)) {
 		snprintf(why, n, "made on vendor %s, this CPU is %s", vendor ? vendor : "(none)",
 			 ci->vendor_str);
 		return true;
@@ -224,7 +236,7 @@ static bool identity_differs(const json_t *cpu, const struct cpu_info *ci, char 
 			 (long long)json_integer_value(v), num[i].key, num[i].now);
 		return true;
 	}
-	if (!brand || strcmp(brand, ci->brand)) {
+	if (!same_text(json_object_get(cpu, "brand"), ci->brand)) {
 		snprintf(why, n, "made on '%s', this CPU is '%s'", brand ? brand : "(none)",
 			 ci->brand);
 		return true;
@@ -258,11 +270,150 @@ static bool env_differs(const json_t *doc, const struct cpu_env *env, char *why,
 	return differs;
 }
 
-static double median_of(const json_t *stats)
-{
-	json_t *m = json_object_get(stats, "median");
+/* ------------------------------------------------------- value ranges */
 
-	return json_is_number(m) ? json_number_value(m) : NAN;
+/*
+ * Every number bench takes from the file is checked against its physical
+ * range before it is used; the first that fails makes the file ignored
+ * (u->malformed), u->reason naming its key and its value as the file
+ * holds it.  JSON has no NaN or infinity (RFC 8259 section 6): jansson
+ * refuses them, and numbers beyond a double, when it loads the file.
+ */
+#define TWO_64 18446744073709551616.0 /* 2^64: a 64-bit counter's first impossible value */
+#define SHOWN_MAX 64 /* bytes of a bad value quoted; a longer one ends in "..." */
+
+/*
+ * Ignore the file: @key is missing or its value @v is out of @range.  The
+ * value is shown as the file holds it: 15 significant digits give a number
+ * written with at most 15 back as it was written (DBL_DIG, C11 5.2.4.2.2),
+ * "1e300" rather than "1.0000000000000001e300".
+ */
+static bool out_of_range(struct bench_calib_use *u, const char *key, const json_t *v,
+			 const char *range)
+{
+	char *shown = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_REAL_PRECISION(15)) : NULL;
+	int len = shown ? (int)strlen(shown) : 0;
+
+	u->malformed = true;
+	if (!v)
+		snprintf(u->reason, sizeof(u->reason), "malformed: %s is missing (%s)", key, range);
+	else
+		snprintf(u->reason, sizeof(u->reason), "malformed: %s is %.*s%s, out of its range "
+			 "(%s)", key, len > SHOWN_MAX ? SHOWN_MAX - 3 : len, shown ? shown : "",
+			 len > SHOWN_MAX ? "..." : "", range);
+	free(shown);
+	return false;
+}
+
+/*
+ * A count of a counter of at most 64 bits: TSC ticks (RDTSC reads the
+ * 64-bit time-stamp counter into EDX:EAX: SDM Vol. 2B, RDTSC) or slots
+ * (fixed counter 3, CPUID.0AH:EDX[12:5] bits wide): a number from 0 to
+ * @max, and below 2^64.
+ */
+static bool take_count(struct bench_calib_use *u, const char *key, const json_t *v,
+		       double max, const char *range, double *out)
+{
+	double x = json_is_number(v) ? json_number_value(v) : NAN;
+
+	if (!(x >= 0 && x <= max && x < TWO_64))
+		return out_of_range(u, key, v, range);
+	*out = x;
+	return true;
+}
+
+/* A whole number of core cycles above 0, or null (none reached: 0). */
+static bool take_cycles(struct bench_calib_use *u, const char *key, const json_t *v,
+			uint64_t *out)
+{
+	if (json_is_null(v)) {
+		*out = 0;
+		return true;
+	}
+	if (!json_is_integer(v) || json_integer_value(v) <= 0)
+		return out_of_range(u, key, v, "a whole number of cycles above 0, or null");
+	*out = (uint64_t)json_integer_value(v);
+	return true;
+}
+
+/* Core cycles per TSC tick: above 0 and below 2^64, or null (unknown: 0). */
+static bool take_ratio(struct bench_calib_use *u, const char *key, const json_t *v,
+		       double *out)
+{
+	double x = json_is_number(v) ? json_number_value(v) : NAN;
+
+	if (json_is_null(v)) {
+		*out = 0;
+		return true;
+	}
+	if (!(x > 0 && x < TWO_64))
+		return out_of_range(u, key, v, "core cycles per TSC tick, above 0, or null");
+	*out = x;
+	return true;
+}
+
+/* The "median" of the statistics object @name of @br, its key in @key. */
+static const json_t *median_of(const json_t *br, const char *at, const char *name,
+			       char *key, size_t n)
+{
+	snprintf(key, n, "%s.bracket.%s.median", at, name);
+	return json_object_get(json_object_get(br, name), "median");
+}
+
+/*
+ * The bracket of entry @b (key prefix @at, "backends[1]") at @level into
+ * @u: its TSC ticks, and with Top-down its slots, their quantisation error
+ * and the slots of each field, from 0 to the bracket's slots: a field is a
+ * fraction of the slots, in [0, 1] (an IA32_PERF_METRICS field is the
+ * share of TOPDOWN.SLOTS of its node, in 1/255ths: SDM Vol. 3B,
+ * "Performance Metrics").
+ */
+static bool take_bracket(const json_t *b, const char *at, int level, struct bench_calib_use *u)
+{
+	const json_t *br = json_object_get(b, "bracket"), *f, *v;
+	char key[160];
+
+	v = median_of(br, at, "tsc_ticks", key, sizeof(key));
+	if (!take_count(u, key, v, TWO_64, "TSC ticks, from 0, below 2^64", &u->bracket_tsc))
+		return false;
+	if (!level)
+		return true;
+	v = median_of(br, at, "slots", key, sizeof(key));
+	if (!take_count(u, key, v, TWO_64, "slots, from 0, below 2^64", &u->bracket_slots))
+		return false;
+	snprintf(key, sizeof(key), "%s.bracket.err_slots", at);
+	if (!take_count(u, key, json_object_get(br, "err_slots"), u->bracket_slots,
+			"slots, from 0 to the bracket's slots", &u->bracket_err_slots))
+		return false;
+	f = json_object_get(br, "fields");
+	for (unsigned k = 0; k < (level >= 2 ? TD_NFIELDS : 4u); k++) {
+		snprintf(key, sizeof(key), "%s.bracket.fields.%s.median", at, field_names[k]);
+		v = json_object_get(json_object_get(f, field_names[k]), "median");
+		if (!take_count(u, key, v, u->bracket_slots, "slots, from 0 to the bracket's "
+				"slots: a field is a fraction of them, in [0, 1]",
+				&u->bracket_fs[k]))
+			return false;
+	}
+	return true;
+}
+
+/* Take entry @b (number @i of "backends") of @doc at @level into @u. */
+static bool take_values(const json_t *doc, const json_t *b, size_t i, int level,
+			struct bench_calib_use *u)
+{
+	char at[32], key[80];
+
+	snprintf(at, sizeof(at), "backends[%zu]", i);
+	if (!take_bracket(b, at, level, u))
+		return false;
+	snprintf(key, sizeof(key), "%s.cycles_per_tsc_tick", at);
+	if (!take_ratio(u, key, json_object_get(b, "cycles_per_tsc_tick"), &u->cycles_per_tick))
+		return false;
+	if (!level) /* no Top-down here: the machine's best resolution */
+		return take_cycles(u, "resolution_cycles", json_object_get(doc,
+				   "resolution_cycles"), &u->resolution);
+	snprintf(key, sizeof(key), "%s.resolution_cycles", at);
+	return take_cycles(u, key, json_object_get(b, "resolution_cycles"), &u->resolution);
 }
 
 /* Take the entry of @backend at @level from @doc into @u, or say why not. */
@@ -270,7 +421,7 @@ static bool take_entry(const json_t *doc, enum bench_backend_id backend, int lev
 		       bool user_only, struct bench_calib_use *u)
 {
 	const char *name = bench_backend_name(backend);
-	json_t *bs = json_object_get(doc, "backends"), *b, *br, *f;
+	json_t *bs = json_object_get(doc, "backends"), *b;
 	size_t i;
 
 	json_array_foreach(bs, i, b) {
@@ -294,25 +445,7 @@ static bool take_entry(const json_t *doc, enum bench_backend_id backend, int lev
 				 "bracket counted kernel time too)");
 			return false;
 		}
-		br = json_object_get(b, "bracket");
-		u->bracket_tsc = median_of(json_object_get(br, "tsc_ticks"));
-		u->bracket_slots = level ? median_of(json_object_get(br, "slots")) : 0;
-		u->bracket_err_slots = level ? json_number_value(json_object_get(br, "err_slots")) : 0;
-		f = json_object_get(br, "fields");
-		for (unsigned k = 0; level && k < (level >= 2 ? TD_NFIELDS : 4u); k++)
-			u->bracket_fs[k] = median_of(json_object_get(f, field_names[k]));
-		u->resolution = (unsigned)json_integer_value(json_object_get(b,
-						level ? "resolution_cycles" : "no such key"));
-		if (!level) /* no Top-down here: the machine's best resolution */
-			u->resolution = (unsigned)json_integer_value(
-				json_object_get(doc, "resolution_cycles"));
-		u->cycles_per_tick = json_number_value(json_object_get(b, "cycles_per_tsc_tick"));
-		if (isnan(u->bracket_tsc) || isnan(u->bracket_slots)) {
-			snprintf(u->reason, sizeof(u->reason), "malformed: no bracket cost for %s",
-				 name);
-			return false;
-		}
-		return true;
+		return take_values(doc, b, i, level, u);
 	}
 	snprintf(u->reason, sizeof(u->reason), "it has no entry for backend %s (try: baretma "
 		 "calibrate --backend %s)", name, name);
@@ -336,6 +469,7 @@ static bool doc_matches(const json_t *doc, const struct cpu_info *ci, const stru
 	    env_differs(doc, env, u->reason, sizeof(u->reason)))
 		return false;
 	if (when == (time_t)-1) {
+		u->malformed = true;
 		snprintf(u->reason, sizeof(u->reason), "malformed date '%s'", date ? date : "");
 		return false;
 	}
@@ -381,6 +515,7 @@ int calib_lookup(const struct cpu_info *ci, const struct cpu_env *env, unsigned 
 	doc = json_loadfd(fd, JSON_REJECT_DUPLICATES, &jerr);
 	close(fd);
 	if (!doc) {
+		u->malformed = true;
 		snprintf(u->reason, sizeof(u->reason), "malformed: line %d: %s", jerr.line,
 			 jerr.text);
 		return 0;

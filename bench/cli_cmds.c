@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bench/cli_cmd.h"
+#include "bench/perf_group.h"
 #include "cpu/cpu.h"
 #include "cpu/machine.h"
 #include "msr/msr.h"
@@ -136,12 +137,51 @@ int cli_ctx_msr(struct cli_ctx *ctx)
 	return EX_OK;
 }
 
+/* A malformed @spec ("sim:PROFILE", "state:FILE", a template): its message
+ * (msr_last_error: the file, line, key and value) and EX_DATAERR. */
+static int refuse_malformed(const char *spec)
+{
+	struct msr_dev *d = NULL;
+	int rc = msr_open(spec, &d);
+
+	msr_close(d);
+	if (rc != -EINVAL)
+		return EX_OK;
+	if (*msr_last_error())
+		cli_err("%s", msr_last_error());
+	else
+		cli_err("MSR backend '%s': %s", spec ? spec : msr_env_spec(), strerror(EINVAL));
+	return EX_DATAERR;
+}
+
+/*
+ * The simulator profile, state file or template that $BARETMA_MSR (and a
+ * profile $BARETMA_PERF=sim:) names is input the user wrote: malformed, it
+ * is refused before anything runs, for the commands that would otherwise
+ * take it for "no MSR backend here" and measure the TSC alone, or say
+ * nothing (bench, compare, calibrate, validate, info).
+ */
+static int check_backends(void)
+{
+	const char *sim = NULL;
+	char spec[4200];
+	int st = refuse_malformed(NULL);
+
+	if (st || perf_group_env(&sim) != &perf_group_sim || !sim)
+		return st;
+	if ((size_t)snprintf(spec, sizeof(spec), "sim:%s", sim) >= sizeof(spec))
+		return EX_OK; /* too long a name: the perf source says so itself */
+	return refuse_malformed(spec);
+}
+
 /* What the entry's flags name, in the order of bench/cli_cmd.h. */
 static int setup(struct cli_ctx *ctx)
 {
 	unsigned need = ctx->cmd->need;
 	int rc;
 
+	if ((need & (CLI_NEED_MACHINE | CLI_MSR_OPTIONAL)) && (rc = check_backends()))
+		return rc;
 	if ((need & CLI_NEED_CPUID) && !(ctx->cpuid = cpu_source_live())) {
 		cli_err("%s: %s", ctx->cmd->name, strerror(errno));
 		return EX_OSERR;

@@ -18,6 +18,7 @@
 #include "bench/cli.h"
 #include "bench/cli_run.h"
 #include "bench/run.h"
+#include "cpu/escape.h"
 #include "cpu/machine.h"
 #include "msr/guard.h"
 #include "msr/guard_signals.h"
@@ -97,8 +98,8 @@ void cli_note(const char *fmt, ...)
 
 	fputs("baretma: note: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
+	esc_vfprintf(stderr, fmt, ap); /* one line, escaped, as cli_err's */
+		     va_end(ap);
 	fputc('\n', stderr);
 }
 
@@ -174,7 +175,7 @@ static int report(struct guard *g, int rc)
 		cli_err("%s", guard_message(g));
 	for (int i = 0; (text = guard_line(g, i, &kind)); i++)
 		if (kind == GUARD_LINE_AFTER)
-			fprintf(stderr, "%s\n", text);
+			esc_fprintf(stderr, "%s\n", text);
 	guard_lines_clear(g);
 	return rc ? exit_of(guard_class(g), rc) : EX_OK;
 }

@@ -14,6 +14,7 @@
 #include "bench/cli.h"
 #include "bench/bench.h"
 #include "cpu/cpu.h"
+#include "cpu/escape.h"
 #include "cpu/trust.h"
 #include "msr/guard.h"
 #include "msr/state_dir.h"
@@ -49,10 +50,13 @@ const char *cli_cmdline(void)
 
 static void vsay(const char *prefix, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
+/* Every message is one line, escaped whole (cpu/escape.h): what it quotes
+ * (a path, a dump's line, a CPU's brand, a profile's key) may come from a
+ * file, CPUID or the environment. */
 static void vsay(const char *prefix, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "baretma: %s", prefix);
-	vfprintf(stderr, fmt, ap);
+	esc_vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
 

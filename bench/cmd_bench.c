@@ -10,6 +10,7 @@
 #include "bench/bench.h"
 #include "bench/cli_cmd.h"
 #include "cpu/environ.h"
+#include "cpu/escape.h"
 
 /* The options: the library's, and the output format.  The guard's (--wait,
  * --force, the consent flags) and --cpuid-dump go to the setup (ctx). */
@@ -70,7 +71,8 @@ static void bench_usage(FILE *f)
 "\n"
 "exit status: 0 ok (also without a PMU: TSC timing, saying why), 64 usage\n"
 "  (also: an E-core without --backend tsc, a dump with a real MSR device,\n"
-"  a relative BARETMA_STATE_DIR), 65 bad data (dump, state file, journal),\n"
+"  a relative BARETMA_STATE_DIR), 65 bad data (dump, state file, simulator\n"
+"  profile, journal),\n"
 "  66 dump or BARETMA_SYSROOT missing, 69 unavailable (the backend asked for,\n"
 "  no device, a settings file missing), 70 internal error, 71 system error,\n"
 "  73 cannot create the state directory, 75 busy (locked, held by a journal,\n"
@@ -134,8 +136,8 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 			break;
 		case 'b':
 			if (bench_backend_parse(optarg, &o->backend)) {
-				cli_err("bad --backend '%s': expected auto, rdpmc, msr, perf, perf-rdpmc\n"
-					"or tsc", optarg);
+				cli_err("bad --backend '%s': expected auto, rdpmc, msr, perf, "
+					"perf-rdpmc or tsc", optarg);
 				rc = EX_USAGE;
 			}
 			break;
@@ -294,17 +296,20 @@ static void print_result(const struct bench_options *o, enum bench_format fmt,
 			 const struct bench_result *res, int *rc)
 {
 	if (!res->level && fmt != BENCH_FMT_JSON)
-		fprintf(stderr, "baretma: top-down unavailable on cpu %u: %s; timing with the TSC only\n",
-			res->cpu_used, res->avail.reason);
+		esc_fprintf(stderr, "baretma: top-down unavailable on cpu %u: %s; timing with the "
+			    "TSC only\n", res->cpu_used, res->avail.reason);
 	if (fmt == BENCH_FMT_JSON) {
 		json_t *doc = bench_to_json(res);
 		if (doc && json_object_set_new(doc, "environment", environment_json(o, res))) {
 			json_decref(doc);
 			doc = NULL;
 		}
-		*rc = doc ? *rc : EX_SOFTWARE;
-		if (doc) {
-			json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		if (!doc) { /* never an exit status without a word */
+			cli_err("bench: cannot build the JSON document (out of memory)");
+			*rc = EX_SOFTWARE;
+		} else {
+			json_dumpf(doc, stdout,
+				   JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
 			fputc('\n', stdout);
 			json_decref(doc);
 		}
@@ -344,7 +349,10 @@ static int bench_run_cmd(void *opts, struct cli_ctx *ctx)
 		}
 		if (res.overflow.samples)
 			cli_warn("%s", res.overflow.message);
-		if (res.calib.found && !res.calib.used)
+		if (res.calib.malformed) /* a file that is wrong, not one for another day */
+			cli_warn("calibration '%s' ignored: %s (run baretma calibrate again)",
+				 res.calib.path, res.calib.reason);
+		else if (res.calib.found && !res.calib.used)
 			cli_note("calibration '%s' ignored: %s", res.calib.path, res.calib.reason);
 		print_result(o, b->fmt, &res, &rc); /* the environment needs o->machine */
 	}

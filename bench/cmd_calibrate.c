@@ -308,7 +308,8 @@ static int calibrate_run_cmd(void *opts, struct cli_ctx *ctx)
 	if (calib_any_measured(c) && (st = save(cc, doc, c, path, sizeof(path))))
 		goto out;
 	if (cc->json) {
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		json_dumpf(doc, stdout,
+			   JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
 		fputc('\n', stdout);
 	} else {
 		calib_print(stdout, c, path[0] ? path : NULL);

@@ -201,7 +201,8 @@ static int compare_run_cmd(void *opts, struct cli_ctx *ctx)
 
 			st = doc ? 0 : EX_SOFTWARE;
 			if (doc)
-				json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+				json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII |
+					   JSON_REAL_PRECISION(10));
 			if (doc)
 				fputc('\n', stdout);
 			json_decref(doc);

@@ -142,7 +142,7 @@ static int print_json(const struct decode_out *d, json_t *input)
 		if (td_metric_level((enum td_metric)m) <= r->level)
 			json_object_set_new(o, td_metric_name((enum td_metric)m),
 					    json_real(100.0 * r->frac[m]));
-	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
 	fputc('\n', stdout);
 	json_decref(o);
 	return EX_OK;

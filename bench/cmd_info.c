@@ -11,6 +11,7 @@
 
 #include "bench/bench.h"
 #include "cpu/environ.h"
+#include "cpu/escape.h"
 #include "bench/cli_cmd.h"
 
 struct info_opts {
@@ -40,7 +41,8 @@ static void info_usage(FILE *f)
 "  -h, --help         this text\n"
 "\n"
 "exit status: 0 ok, 64 usage (also: --cpu of a CPU that does not exist), 65 the\n"
-"  dump is not a CPUID dump, 66 the dump or BARETMA_SYSROOT is missing, 69 CPUID\n"
+"  dump is not a CPUID dump (or BARETMA_MSR names a malformed state file or\n"
+"  simulator profile), 66 the dump or BARETMA_SYSROOT is missing, 69 CPUID\n"
 "  cannot be read, 70 internal error, 71 system error, 77 permission denied\n");
 }
 
@@ -156,12 +158,14 @@ static void print_text(const struct cpu_machine *m, const struct cpu_info *ci, i
 	if (cpu_source_is_live(src))
 		printf("source:     live\n");
 	else
-		printf("source:     %s (%s dump)\n", cpu_source_name(src), cpu_source_format(src));
-	printf("cpu:        %s family %u model 0x%02X (%u) stepping %u\n", ci->vendor_str,
-	       ci->family, ci->model, ci->model, ci->stepping);
-	printf("brand:      %s\n", ci->brand[0] ? ci->brand : "(none)");
+		esc_fprintf(stdout, "source:     %s (%s dump)\n", cpu_source_name(src),
+			    cpu_source_format(src));
+	esc_fprintf(stdout, "cpu:        %s family %u model 0x%02X (%u) stepping %u\n",
+		    ci->vendor_str, ci->family, ci->model, ci->model, ci->stepping);
+	esc_fprintf(stdout, "brand:      %s\n", ci->brand[0] ? ci->brand : "(none)");
 	printf("model:      %s\n", ci->row ? ci->row->name : "not in baretma's model table");
-	printf("hypervisor: %s\n", ci->hypervisor ? ci->hypervisor : "none (bare metal)");
+	esc_fprintf(stdout, "hypervisor: %s\n",
+		    ci->hypervisor ? ci->hypervisor : "none (bare metal)");
 	printf("hybrid:     %s\n", ci->hybrid ? "yes (CPUID.7.0:EDX[15])" : "no");
 	printf("logical:    %u CPUs\n", ci->ncpus);
 	if (p->version)
@@ -175,16 +179,16 @@ static void print_text(const struct cpu_machine *m, const struct cpu_info *ci, i
 	for (unsigned i = 0; i < ci->nkinds; i++)
 		print_kind(&ci->kinds[i]);
 	if (ci->warning[0])
-		printf("warning:    %s\n", ci->warning);
+		esc_fprintf(stdout, "warning:    %s\n", ci->warning);
 	if (a->why != TD_OK) {
-		printf("topdown:    unavailable on cpu %d: %s\n", cpu, a->reason);
+		esc_fprintf(stdout, "topdown:    unavailable on cpu %d: %s\n", cpu, a->reason);
 		print_env(m, a, env);
 		return;
 	}
 	printf("topdown:    level %d available on cpu %d", a->level, cpu);
 	if (!a->rdpmc_ok) {
 		bench_rdpmc_reason(a, why, sizeof(why));
-		printf(" (msr backend only: %s)", why);
+		esc_fprintf(stdout, " (msr backend only: %s)", why);
 	}
 	printf("\n");
 	print_env(m, a, env);
@@ -196,7 +200,8 @@ static json_t *source_to_json(const struct cpu_source *src)
 {
 	bool live = cpu_source_is_live(src);
 
-	return json_pack("{s:s?, s:s}", "path", live ? NULL : cpu_source_name(src),
+	return json_pack("{s:o, s:s}",
+			 "path", bench_json_text(live ? NULL : cpu_source_name(src)),
 			 "format", cpu_source_format(src));
 }
 
@@ -204,8 +209,8 @@ static int print_json(const struct cpu_machine *m, const struct cpu_info *ci, in
 		      const struct bench_avail *a, const struct cpu_env *env)
 {
 	json_t *doc = cpu_info_to_json(ci);
-	json_t *td = json_pack("{s:b, s:i, s:s?}", "available", a->why == TD_OK,
-			       "level", a->level, "reason", a->why == TD_OK ? NULL : a->reason);
+	json_t *td = json_pack("{s:b, s:i, s:o}", "available", a->why == TD_OK, "level", a->level,
+			       "reason", bench_json_text(a->why == TD_OK ? NULL : a->reason));
 	int rc = EX_SOFTWARE;
 
 	if (!doc || !td || json_object_set_new(doc, "cpu", json_integer(cpu)) ||
@@ -213,7 +218,7 @@ static int print_json(const struct cpu_machine *m, const struct cpu_info *ci, in
 	    json_object_set_new(doc, "environment", env_to_json(env, cpu_machine_host(m), a)) ||
 	    json_object_set(doc, "topdown", td))
 		goto out;
-	if (json_dumpf(doc, stdout, JSON_INDENT(2)) == 0) {
+	if (json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII) == 0) {
 		fputc('\n', stdout);
 		rc = EX_OK;
 	}

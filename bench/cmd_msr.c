@@ -42,6 +42,7 @@
 #include "bench/cli_cmd.h"
 #include "bench/run.h"
 #include "cpu/cpu.h"
+#include "cpu/escape.h"
 #include "msr/journal.h"
 #include "msr/msr_names.h"
 #include "msr/msr_policy.h"
@@ -329,7 +330,7 @@ static int print_json(const struct msr_opts *o, const struct cpu_info *ci, const
 	for (int i = 0; doc && i < o->ncpus; i++)
 		json_array_append_new(arr, json_pack("{s:i, s:o}", "cpu", (int)o->cpus[i],
 						     "value", hex_json(vals[i])));
-	if (!doc || json_dumpf(doc, stdout, JSON_INDENT(2)) != 0) {
+	if (!doc || json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII) != 0) {
 		cli_err("msr read: cannot build the JSON document (out of memory)");
 		rc = EX_SOFTWARE;
 	} else {
@@ -435,9 +436,9 @@ static void report_written(const struct msr_opts *o, const uint64_t *old, const 
 
 	msr_reg_label(o->msr, label, sizeof(label));
 	for (int i = 0; i < o->ncpus; i++)
-		printf("cpu %u %s: 0x%" PRIx64 " -> 0x%" PRIx64 " (saved in %s; undo: baretma "
-		       "pmu restore%s)\n", o->cpus[i], label, old[i], o->value, path,
-		       o->unknown ? " --unsafe-msr" : "");
+		esc_fprintf(stdout, "cpu %u %s: 0x%" PRIx64 " -> 0x%" PRIx64 " (saved in %s; undo: "
+			    "baretma pmu restore%s)\n", o->cpus[i], label, old[i], o->value, path,
+			    o->unknown ? " --unsafe-msr" : "");
 }
 
 /*

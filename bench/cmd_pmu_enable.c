@@ -26,6 +26,7 @@
 #include "bench/cmd_pmu.h"
 #include "bench/run.h"
 #include "cpu/cpu.h"
+#include "cpu/escape.h"
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
 #include "msr/pmu.h"
@@ -202,8 +203,8 @@ static void report_enabled(const struct pmu_opts *o, const struct cli_run *r,
 		       t[i].perf_metrics ? " and PERF_METRICS enabled" : "", saved);
 	}
 	cli_fmt_cpus(list, sizeof(list), cpus, (unsigned)n);
-	printf("enabled on cpu %s; journal '%s'; run 'baretma pmu restore' to put "
-	       "the saved values back\n", list, journal_path(r->j));
+	esc_fprintf(stdout, "enabled on cpu %s; journal '%s'; run 'baretma pmu restore' to put "
+		    "the saved values back\n", list, journal_path(r->j));
 	report_harness(list, t, n);
 }
 

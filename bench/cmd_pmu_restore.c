@@ -13,6 +13,7 @@
 #include "bench/cmd_pmu.h"
 #include "bench/run.h"
 #include "cpu/cpu.h"
+#include "cpu/escape.h"
 #include "msr/journal.h"
 #include "msr/msr_names.h"
 #include "msr/state_dir.h"
@@ -53,7 +54,7 @@ static int restore_tmp(int *left)
 			(*left)++;
 			continue;
 		}
-		printf("removed '%s': the update of a journal by pid %ld (not running) that "
+		esc_fprintf(stdout, "removed '%s': the update of a journal by pid %ld (not running) that "
 		       "was never renamed into place, so never acted on\n", t[i].path,
 		       (long)t[i].pid);
 	}
@@ -174,17 +175,19 @@ static int restore_one(struct msr_dev *dev, const struct cpu_info *ci,
 		return cli_exit_for_errno(rc);
 	}
 	if (!d->nregs && !d->nsettings)
-		printf("journal '%s' of pid %ld (not running) held nothing: its run ended "
+		esc_fprintf(stdout, "journal '%s' of pid %ld (not running) held nothing: its run ended "
 		       "before it saved a register or setting, so nothing was changed\n",
 		       ji->path, (long)ji->pid);
 	for (int c = 0; c < d->ncpus; c++) {
 		cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, ci, d->cpus[c], false);
-		printf("cpu %u: restored %s (saved by pid %ld, '%s')\n", d->cpus[c], buf,
-		       (long)ji->pid, d->cmd);
+		esc_fprintf(stdout, "cpu %u: restored %s (saved by pid %ld, '%s')\n", d->cpus[c],
+			    buf,
+			    (long)ji->pid, d->cmd);
 	}
 	for (int i = 0; i < d->nsettings; i++)
-		printf("setting %s: restored '%s' (saved by pid %ld)\n", d->settings[i].path,
-		       d->settings[i].value, (long)ji->pid);
+		esc_fprintf(stdout, "setting %s: restored '%s' (saved by pid %ld)\n",
+			    d->settings[i].path,
+			    d->settings[i].value, (long)ji->pid);
 	rc = journal_remove_seq(ji->pid, ji->seq);
 	return rc ? cli_state_dir_fail("remove the journal", rc) : EX_OK;
 }
@@ -213,7 +216,8 @@ static int restore_run(void *opts, struct cli_ctx *ctx)
 	tmp_st = restore_tmp(&tmp_left);
 	if (n == 0 && nwant < 0) {
 		if (!tmp_left && !tmp_st)
-			printf("nothing to restore: no journal in '%s'\n", state_dir_path());
+			esc_fprintf(stdout, "nothing to restore: no journal in '%s'\n",
+				    state_dir_path());
 		st = tmp_st;
 		goto out;
 	}
@@ -242,8 +246,9 @@ static int restore_run(void *opts, struct cli_ctx *ctx)
 	st = st ? st : tmp_st;
 out:
 	if (!any && !st && n)
-		printf("nothing to restore: every journal in '%s' belongs to a running baretma\n",
-		       state_dir_path());
+		esc_fprintf(stdout, "nothing to restore: every journal in '%s' belongs to a "
+			    "running baretma\n",
+			    state_dir_path());
 	free(order);
 	free(sel);
 	free(ci);

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "bench/bench.h"
 #include "bench/cmd_pmu.h"
 #include "bench/run.h"
 #include "cpu/escape.h"
@@ -42,7 +43,8 @@ static void print_cpu(struct msr_dev *dev, const struct cpu_info *ci,
 	cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, ci, cpu, false);
 	printf("  saved:   %s\n", buf);
 	if (l.rc == -EXDEV) {
-		printf("  now:     not read (the current MSR backend is '%s')\n", cli_msr_spec());
+		esc_fprintf(stdout, "  now:     not read (the current MSR backend is '%s')\n",
+			    cli_msr_spec());
 		return;
 	}
 	/* msr write: the registers it wrote, as they are now (not FC3's state) */
@@ -105,7 +107,7 @@ static void print_journal(struct msr_dev *dev, const struct cpu_info *ci,
 	const struct shown *t = shown_of(ji);
 	cli_pmu_fmt_time(when, sizeof(when), d->time);
 	cli_fmt_cpus(list, sizeof(list), d->cpus, (unsigned)d->ncpus);
-	printf("journal '%s': %s\n", ji->path, t->holder);
+	esc_fprintf(stdout, "journal '%s': %s\n", ji->path, t->holder);
 	printf("  command: %s\n  time:    %s\n  backend: %s\n  kind:    %s%s\n  cpus:    %s\n",
 	       t->cmd, when, t->backend, journal_kind_name(d->kind),
 	       d->user_only ? ", user only" : "", d->ncpus ? list : d->nsettings ?
@@ -119,8 +121,8 @@ static void print_journal(struct msr_dev *dev, const struct cpu_info *ci,
 		       JOURNAL_UNSAFE_MARK, journal_data_unsafe(d) > 1 ? "them" : "it");
 	for (int i = 0; i < d->nsettings; i++) {
 		setting_now(&d->settings[i], now, sizeof(now));
-		printf("  setting: %s saved '%s', now '%s'\n", d->settings[i].path,
-		       d->settings[i].value, now);
+		esc_fprintf(stdout, "  setting: %s saved '%s', now '%s'\n", d->settings[i].path,
+			    d->settings[i].value, now);
 	}
 	for (int c = 0; c < d->ncpus; c++)
 		if (run_pmu_wanted(want, nwant, d->cpus[c]))
@@ -216,11 +218,12 @@ static json_t *journal_json(struct msr_dev *dev, const struct cpu_info *ci,
 			json_array_append_new(cpus, cpu_json(dev, ci, d, d->cpus[c]));
 	for (int i = 0; i < d->nsettings; i++) {
 		setting_now(&d->settings[i], now, sizeof(now));
-		json_array_append_new(sets, json_pack("{s:s, s:s, s:s}", "path",
-			d->settings[i].path, "saved", d->settings[i].value, "current", now));
+		json_array_append_new(sets, json_pack("{s:s, s:s, s:o}", "path",
+			d->settings[i].path, "saved", d->settings[i].value,
+			"current", bench_json_text(now))); /* the file's bytes, any */
 	}
-	return json_pack("{s:s, s:I, s:b, s:s, s:s, s:s, s:I, s:s, s:b, s:o, s:o}",
-			 "path", ji->path, "pid", (json_int_t)ji->pid, "alive", ji->alive,
+	return json_pack("{s:o, s:I, s:b, s:s, s:s, s:s, s:I, s:s, s:b, s:o, s:o}",
+			 "path", bench_json_text(ji->path), "pid", (json_int_t)ji->pid, "alive", ji->alive,
 			 "kind", journal_kind_name(d->kind), "holder", t->holder,
 			 "cmd", t->cmd, "time", (json_int_t)d->time, "backend", t->backend,
 			 "user_only", d->user_only, "cpus", cpus, "settings", sets);
@@ -241,11 +244,12 @@ static int show_tmp(json_t *arr)
 	}
 	for (int i = 0; i < n; i++) {
 		if (arr)
-			json_array_append_new(arr, json_pack("{s:s, s:I, s:b}", "path", t[i].path,
+			json_array_append_new(arr, json_pack("{s:o, s:I, s:b}", "path",
+							     bench_json_text(t[i].path),
 							     "pid", (json_int_t)t[i].pid,
 							     "alive", t[i].alive));
 		else
-			printf("temporary journal '%s': pid %ld (%s): an update never renamed "
+			esc_fprintf(stdout, "temporary journal '%s': pid %ld (%s): an update never renamed "
 			       "into place, so never acted on (%s)\n", t[i].path, (long)t[i].pid,
 			       t[i].alive ? "running" : "not running", t[i].alive ?
 			       "left to it" : "'baretma pmu restore' removes it");
@@ -282,8 +286,9 @@ static int status_run(void *opts, struct cli_ctx *ctx)
 		arr = json_array();
 		errs = json_array();
 		tmps = json_array();
-		doc = json_pack("{s:s, s:o, s:o, s:o}", "state_dir", state_dir_path(), "journals",
-				arr, "errors", errs, "temporary", tmps);
+		doc = json_pack("{s:o, s:o, s:o, s:o}", "state_dir",
+				bench_json_text(state_dir_path()), "journals", arr, "errors", errs,
+				"temporary", tmps);
 	}
 	for (int i = 0; i < n; i++) {
 		if (v[i].error) {
@@ -292,7 +297,8 @@ static int status_run(void *opts, struct cli_ctx *ctx)
 
 			rc = rc ? rc : st;
 			if (errs)
-				json_array_append_new(errs, json_pack("{s:s, s:s}", "path", v[i].path,
+				json_array_append_new(errs, json_pack("{s:o, s:s}",
+					"path", bench_json_text(v[i].path),
 					"error", v[i].detail[0] ? v[i].detail : strerror(-v[i].error)));
 			continue;
 		}
@@ -308,9 +314,10 @@ static int status_run(void *opts, struct cli_ctx *ctx)
 	if (ntmp < 0)
 		rc = rc ? rc : EX_SOFTWARE;
 	if (!o->json && !shown && !ntmp && !rc)
-		printf("no journal in '%s': no CPU enabled by 'baretma pmu enable' and no run "
-		       "left anything to restore\n", state_dir_path());
-	if (o->json && (!doc || json_dumpf(doc, stdout, JSON_INDENT(2)) != 0)) {
+		esc_fprintf(stdout, "no journal in '%s': no CPU enabled by 'baretma pmu enable' "
+			    "and no run left anything to restore\n", state_dir_path());
+	if (o->json && (!doc || json_dumpf(doc, stdout,
+					   JSON_INDENT(2) | JSON_ENSURE_ASCII) != 0)) {
 		cli_err("pmu status: cannot build the JSON document (out of memory)");
 		rc = EX_SOFTWARE;
 	} else if (o->json) {

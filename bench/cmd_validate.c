@@ -131,7 +131,7 @@ static int print(const struct validate_cmd *v, const struct validate_report *rep
 
 		if (!doc)
 			return EX_SOFTWARE;
-		json_dumpf(doc, stdout, JSON_INDENT(2));
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
 		fputc('\n', stdout);
 		json_decref(doc);
 	} else {

@@ -4,10 +4,12 @@
  * to whole percent); Top-down columns appear only when measured: a machine
  * without Top-down never shows zeros for it.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
 #include "bench/bench.h"
+#include "cpu/escape.h"
 
 #define PCT(x) (100.0 * (x))
 
@@ -19,10 +21,10 @@ static const char *kind_of(const struct bench_result *res)
 
 static void print_header(FILE *f, const struct bench_result *res)
 {
-	fprintf(f, "cpu %u: %s (%s core), family %u model 0x%02X stepping %u%s%s\n",
-		res->cpu_used, res->cpu.brand, kind_of(res), res->cpu.family, res->cpu.model,
-		res->cpu.stepping, res->cpu.hypervisor ? ", hypervisor " : "",
-		res->cpu.hypervisor ? res->cpu.hypervisor : "");
+	esc_fprintf(f, "cpu %u: %s (%s core), family %u model 0x%02X stepping %u%s%s\n",
+		    res->cpu_used, res->cpu.brand, kind_of(res), res->cpu.family, res->cpu.model,
+		    res->cpu.stepping, res->cpu.hypervisor ? ", hypervisor " : "",
+		    res->cpu.hypervisor ? res->cpu.hypervisor : "");
 	fprintf(f, "backend: %s", bench_backend_name(res->backend));
 	if (res->tsc_hz)
 		fprintf(f, ", TSC %.3f GHz", (double)res->tsc_hz * 1e-9);
@@ -34,25 +36,26 @@ static void print_header(FILE *f, const struct bench_result *res)
 			"slots [q1, q3]; +/-: 8-bit quantisation bound, percentage points)\n",
 			res->level);
 	else
-		fprintf(f, "top-down: unavailable: %s\n", res->avail.reason[0] ?
-			res->avail.reason : "not requested (--backend tsc)");
+		esc_fprintf(f, "top-down: unavailable: %s\n", res->avail.reason[0] ?
+			    res->avail.reason : "not requested (--backend tsc)");
 	if (res->avail.rdpmc_sysfs >= 0)
 		fprintf(f, "rdpmc: /sys/bus/event_source/devices/cpu/rdpmc = %d, user RDPMC %s\n",
 			res->avail.rdpmc_sysfs, res->avail.rdpmc_ok ? "works" : "faults or untested");
 	if (res->calib.used)
-		fprintf(f, "calibration: '%s' (%s): its empty-bracket cost subtracted (%.0f TSC "
-			"ticks%s); resolution %u cycles%s\n", res->calib.path, res->calib.date,
-			res->calib.bracket_tsc, res->level ? ", slots per field" : "",
-			res->calib.resolution, res->calib.resolution ? "" : " (none reached)");
+		esc_fprintf(f, "calibration: '%s' (%s): its empty-bracket cost subtracted (%.0f "
+			    "TSC ticks%s); resolution %" PRIu64 " cycles%s\n", res->calib.path,
+			    res->calib.date,
+			    res->calib.bracket_tsc, res->level ? ", slots per field" : "",
+			    res->calib.resolution, res->calib.resolution ? "" : " (none reached)");
 	else if (res->calib.found)
-		fprintf(f, "calibration: '%s' ignored: %s; the run's own empty bracket "
-			"subtracted\n", res->calib.path, res->calib.reason);
+		esc_fprintf(f, "calibration: '%s' ignored: %s; the run's own empty bracket "
+			    "subtracted\n", res->calib.path, res->calib.reason);
 	if (res->note[0])
-		fprintf(f, "note: %s\n", res->note);
+		esc_fprintf(f, "note: %s\n", res->note);
 	if (res->tamper.detected)
-		fprintf(f, "tamper: %s\n", res->tamper.message);
+		esc_fprintf(f, "tamper: %s\n", res->tamper.message);
 	if (res->overflow.samples)
-		fprintf(f, "overflow: %s\n", res->overflow.message);
+		esc_fprintf(f, "overflow: %s\n", res->overflow.message);
 }
 
 static void print_tsc_table(FILE *f, const struct bench_result *res)
@@ -233,13 +236,14 @@ static json_t *kernel_json(const struct bench_result *res, const struct bench_ke
 /* "calibration": which one, used or why not, and whose bracket was subtracted. */
 static json_t *calib_json(const struct bench_calib_use *u)
 {
-	json_t *o = json_pack("{s:s,s:b,s:b,s:s?,s:s}", "path", u->path, "found", u->found,
-			      "used", u->used, "reason", u->used ? NULL : u->reason,
+	json_t *o = json_pack("{s:o,s:b,s:b,s:o,s:s}", "path", bench_json_text(u->path),
+			      "found", u->found, "used", u->used,
+			      "reason", bench_json_text(u->used ? NULL : u->reason),
 			      "subtracted", u->used ? "calibration" : "run");
 
 	if (!o || !u->used)
 		return o;
-	json_object_set_new(o, "date", json_string(u->date));
+	json_object_set_new(o, "date", bench_json_text(u->date));
 	json_object_set_new(o, "bracket_tsc", json_real(u->bracket_tsc));
 	json_object_set_new(o, "bracket_slots", json_real(u->bracket_slots));
 	json_object_set_new(o, "resolution_cycles", u->resolution ? json_integer(u->resolution)
@@ -252,16 +256,16 @@ static json_t *calib_json(const struct bench_calib_use *u)
 json_t *bench_to_json(const struct bench_result *res)
 {
 	json_t *kernels = json_array(), *ident = cpu_info_to_json(&res->cpu);
-	json_t *doc = json_pack("{s:s,s:{s:I,s:s,s:o},s:s,s:{s:b,s:i,s:s?,s:o,s:b},s:I,s:f,s:s?,s:o}",
+	json_t *doc = json_pack("{s:s,s:{s:I,s:s,s:o},s:s,s:{s:b,s:i,s:o,s:o,s:b},s:I,s:f,s:o,s:o}",
 		"schema", "baretma-bench/2",
 		"cpu", "os_cpu", (json_int_t)res->cpu_used, "kind", kind_of(res), "identity", ident,
 		"backend", bench_backend_name(res->backend),
 		"topdown", "available", res->level > 0, "level", res->level,
-		"reason", res->level ? NULL : res->avail.reason,
+		"reason", bench_json_text(res->level ? NULL : res->avail.reason),
 		"rdpmc_sysfs", res->avail.rdpmc_sysfs >= 0 ? json_integer(res->avail.rdpmc_sysfs) : json_null(),
 		"rdpmc_ok", res->avail.rdpmc_ok,
 		"tsc_hz", (json_int_t)res->tsc_hz, "empty_bracket_tsc", res->empty_tsc,
-		"note", res->note[0] ? res->note : NULL, "kernels", kernels);
+		"note", bench_json_text(res->note[0] ? res->note : NULL), "kernels", kernels);
 
 	if (!doc)
 		return NULL;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "bench/calibrate.h"
+#include "cpu/escape.h"
 
 static void print_lengths(FILE *f, const struct calib_backend *b)
 {
@@ -34,7 +35,7 @@ static void print_lengths(FILE *f, const struct calib_backend *b)
 static void print_backend(FILE *f, const struct calib_backend *b)
 {
 	if (!b->measured) {
-		fprintf(f, "%s: cannot measure: %s\n", bench_backend_name(b->id), b->reason);
+		esc_fprintf(f, "%s: cannot measure: %s\n", bench_backend_name(b->id), b->reason);
 		return;
 	}
 	fprintf(f, "%s: cpu %u, empty bracket %.0f TSC ticks [q1 %.0f, q3 %.0f, MAD %.1f]",
@@ -62,13 +63,13 @@ static void print_backend(FILE *f, const struct calib_backend *b)
 
 void calib_print(FILE *f, const struct calibration *c, const char *path)
 {
-	fprintf(f, "calibration of %s (%s family %u model 0x%X stepping %u), microcode %s, "
-		"kernel %s, %s\n", c->cpu.brand, c->cpu.vendor_str, c->cpu.family, c->cpu.model,
-		c->cpu.stepping, c->env.microcode[0] ? c->env.microcode : "unknown",
-		c->env.kernel[0] ? c->env.kernel : "unknown", c->date);
+	esc_fprintf(f, "calibration of %s (%s family %u model 0x%X stepping %u), microcode %s, "
+		    "kernel %s, %s\n", c->cpu.brand, c->cpu.vendor_str, c->cpu.family, c->cpu.model,
+		    c->cpu.stepping, c->env.microcode[0] ? c->env.microcode : "unknown",
+		    c->env.kernel[0] ? c->env.kernel : "unknown", c->date);
 	for (unsigned i = 0; i < CALIB_NBACKENDS; i++)
 		if (c->b[i].asked)
 			print_backend(f, &c->b[i]);
 	if (path)
-		fprintf(f, "written to '%s'\n", path);
+		esc_fprintf(f, "written to '%s'\n", path);
 }

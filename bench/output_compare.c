@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench/compare.h"
+#include "cpu/escape.h"
 #include "msr/msr_names.h"
 
 const char *compare_perf_changed_text(const struct compare_result *res, char *buf, size_t n)
@@ -57,8 +58,8 @@ static const char *verdict_name(const struct compare_metric *m)
 
 void compare_print_table(FILE *f, const struct compare_result *res)
 {
-	fprintf(f, "cpu %u: %s, family %u model 0x%X\n", res->cpu_used, res->cpu.brand,
-		res->cpu.family, res->cpu.model);
+	esc_fprintf(f, "cpu %u: %s, family %u model 0x%X\n", res->cpu_used, res->cpu.brand,
+		    res->cpu.family, res->cpu.model);
 	fprintf(f, "raw path: %s; perf_event: %s (slots + topdown-* group, %s); level %d; "
 		"%u pairs of blocks, %u repetitions per kernel per block\n",
 		bench_backend_name(res->raw_backend), bench_backend_name(res->perf_backend),
@@ -68,8 +69,8 @@ void compare_print_table(FILE *f, const struct compare_result *res)
 		bench_backend_name(res->raw_backend), res->raw_read_tsc,
 		bench_backend_name(res->perf_backend), res->perf_read_tsc);
 	if (isnan(res->other_read_tsc))
-		fprintf(f, "%s not measured (%s)\n", bench_backend_name(res->other_backend),
-			res->other_reason);
+		esc_fprintf(f, "%s not measured (%s)\n", bench_backend_name(res->other_backend),
+			    res->other_reason);
 	else
 		fprintf(f, "%s %.0f\n", bench_backend_name(res->other_backend),
 			res->other_read_tsc);
@@ -129,10 +130,11 @@ static json_t *kernel_json(const struct compare_kernel *k, int level)
 json_t *compare_to_json(const struct compare_result *res)
 {
 	json_t *ks = json_array();
-	json_t *doc = json_pack("{s:s,s:{s:I,s:s,s:I,s:I},s:s,s:s,s:s,s:i,s:I,s:I,s:{s:o,s:o,s:o},"
+	json_t *doc = json_pack("{s:s,s:{s:I,s:o,s:I,s:I},s:s,s:s,s:s,s:i,s:I,s:I,s:{s:o,s:o,s:o},"
 				"s:{s:I,s:I,s:I}}",
 				"schema", "baretma-compare/1",
-				"cpu", "os_cpu", (json_int_t)res->cpu_used, "brand", res->cpu.brand,
+				"cpu", "os_cpu", (json_int_t)res->cpu_used,
+				"brand", bench_json_text(res->cpu.brand),
 				"family", (json_int_t)res->cpu.family,
 				"model", (json_int_t)res->cpu.model,
 				"raw_backend", bench_backend_name(res->raw_backend),

@@ -9,12 +9,13 @@
 
 #include "bench/bench.h"
 #include "cpu/environ.h"
+#include "cpu/escape.h"
 #include "msr/rdpmc.h"
 
 /* "" -> null: an unknown value is never printed as a zero or an empty word. */
 static json_t *str_or_null(const char *s)
 {
-	return s && *s ? json_string(s) : json_null();
+	return bench_json_text(s && *s ? s : NULL);
 }
 
 static json_t *int_or_null(int v)
@@ -98,6 +99,7 @@ static const char *yes_no(int v, const char *yes, const char *no)
 	return v < 0 ? "unknown" : v ? yes : no;
 }
 
+/* Every value read from /sys, /proc or CPUID is escaped (cpu/escape.h). */
 void env_print(FILE *f, const struct cpu_env *e, const struct cpu_host *host,
 	       const struct bench_avail *a)
 {
@@ -106,29 +108,29 @@ void env_print(FILE *f, const struct cpu_env *e, const struct cpu_host *host,
 
 	snprintf(rdpmc, sizeof(rdpmc), "%d", e->rdpmc);
 	fprintf(f, "environment:\n");
-	fprintf(f, "  kernel:        %s\n", word(e->kernel));
+	esc_fprintf(f, "  kernel:        %s\n", word(e->kernel));
 	if (!host)
 		fprintf(f, "  hypervisor:    unknown\n");
 	else if (host->hypervisor)
-		fprintf(f, "  hypervisor:    %s, virtual PMU %s\n", host->hypervisor,
-			yes_no(vpmu(e, host), "yes", "no"));
+		esc_fprintf(f, "  hypervisor:    %s, virtual PMU %s\n", host->hypervisor,
+			    yes_no(vpmu(e, host), "yes", "no"));
 	else
 		fprintf(f, "  hypervisor:    none (bare metal)\n");
-	fprintf(f, "  lockdown:      %s%s\n", word(e->lockdown),
-		cpu_env_lockdown_blocks_msr(e) ? " (MSR writes forbidden)" : "");
-	fprintf(f, "  msr module:    %s, allow_writes %s\n",
-		yes_no(e->msr_module, "loaded", "not loaded (modprobe msr)"),
-		word(e->msr_allow_writes));
-	fprintf(f, "  rdpmc:         sysfs %s, user RDPMC %s%s%s\n",
-		e->rdpmc >= 0 ? rdpmc : "unknown (no core PMU driver)", user_rdpmc(),
-		td ? ", Top-down RDPMC " : "", td ? td : "");
+	esc_fprintf(f, "  lockdown:      %s%s\n", word(e->lockdown),
+		    cpu_env_lockdown_blocks_msr(e) ? " (MSR writes forbidden)" : "");
+	esc_fprintf(f, "  msr module:    %s, allow_writes %s\n",
+		    yes_no(e->msr_module, "loaded", "not loaded (modprobe msr)"),
+		    word(e->msr_allow_writes));
+	esc_fprintf(f, "  rdpmc:         sysfs %s, user RDPMC %s%s%s\n",
+		    e->rdpmc >= 0 ? rdpmc : "unknown (no core PMU driver)", user_rdpmc(),
+		    td ? ", Top-down RDPMC " : "", td ? td : "");
 	fprintf(f, "  nmi_watchdog:  %s\n", yes_no(e->nmi_watchdog, "1 (holds a fixed counter)", "0"));
-	fprintf(f, "  smt:           %s%s\n", word(e->smt_control),
-		e->smt_active < 0 ? "" : e->smt_active ? ", active" : ", inactive");
-	fprintf(f, "  frequency:     governor %s, driver %s, turbo %s\n", word(e->governor),
-		word(e->freq_driver), yes_no(e->turbo, "on", "off"));
-	fprintf(f, "  isolation:     isolated %s, nohz_full %s\n",
-		!e->isolated_known ? "unknown" : *e->isolated ? e->isolated : "none",
-		!e->nohz_full_known ? "unknown" : *e->nohz_full ? e->nohz_full : "none");
-	fprintf(f, "  microcode:     %s\n", word(e->microcode));
+	esc_fprintf(f, "  smt:           %s%s\n", word(e->smt_control),
+		    e->smt_active < 0 ? "" : e->smt_active ? ", active" : ", inactive");
+	esc_fprintf(f, "  frequency:     governor %s, driver %s, turbo %s\n", word(e->governor),
+		    word(e->freq_driver), yes_no(e->turbo, "on", "off"));
+	esc_fprintf(f, "  isolation:     isolated %s, nohz_full %s\n",
+		    !e->isolated_known ? "unknown" : *e->isolated ? e->isolated : "none",
+		    !e->nohz_full_known ? "unknown" : *e->nohz_full ? e->nohz_full : "none");
+	esc_fprintf(f, "  microcode:     %s\n", word(e->microcode));
 }

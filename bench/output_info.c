@@ -5,8 +5,27 @@
  * warning.  Shared by `baretma info --json` and the bench document.
  */
 #include <jansson.h>
+#include <stdlib.h>
 
 #include "bench/bench.h"
+#include "cpu/escape.h"
+
+json_t *bench_json_text(const char *s)
+{
+	json_t *j = s ? json_string(s) : json_null();
+	size_t n;
+	char *e;
+
+	if (j || !s) /* not UTF-8, or ENOMEM: json_string says NULL for both */
+		return j;
+	n = esc_str(NULL, 0, s) + 1;
+	if (!(e = malloc(n)))
+		return NULL;
+	esc_str(e, n, s);
+	j = json_string(e);
+	free(e);
+	return j;
+}
 
 static json_t *pmu_to_json(const struct cpu_pmu_arch *p)
 {
@@ -69,17 +88,17 @@ json_t *cpu_info_to_json(const struct cpu_info *ci)
 		if (json_array_append_new(kinds, kind_to_json(&ci->kinds[i])))
 			goto out;
 	/* warning: null when none (cpu_info.warning ""). */
-	obj = json_pack("{s:s, s:i, s:i, s:i, s:s, s:s?, s:b, s:O, s:b, s:s?, s:O}",
-			"vendor", ci->vendor_str,
+	obj = json_pack("{s:o, s:i, s:i, s:i, s:o, s:o, s:b, s:O, s:b, s:o, s:O}",
+			"vendor", bench_json_text(ci->vendor_str),
 			"family", (int)ci->family,
 			"model", (int)ci->model,
 			"stepping", (int)ci->stepping,
-			"brand", ci->brand,
-			"hypervisor", ci->hypervisor,
+			"brand", bench_json_text(ci->brand),
+			"hypervisor", bench_json_text(ci->hypervisor),
 			"hybrid", ci->hybrid,
 			"pmu", pmu,
 			"model_known", ci->row != NULL,
-			"warning", ci->warning[0] ? ci->warning : NULL,
+			"warning", bench_json_text(ci->warning[0] ? ci->warning : NULL),
 			"core_kinds", kinds);
 out:
 	json_decref(kinds);

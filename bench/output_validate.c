@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "bench/validate.h"
+#include "cpu/escape.h"
 
 static const char *status_name(enum validate_status s)
 {
@@ -18,9 +19,9 @@ void validate_print(FILE *f, const struct validate_report *rep)
 
 		fprintf(f, "%-4s cpu %-3u %-26s", status_name(r->status), r->cpu, r->id);
 		if (r->measured[0])
-			fprintf(f, " measured %s; expected %s", r->measured, r->expected);
+			esc_fprintf(f, " measured %s; expected %s", r->measured, r->expected);
 		if (r->reason[0])
-			fprintf(f, "%s%s", r->measured[0] ? " -- " : " ", r->reason);
+			esc_fprintf(f, "%s%s", r->measured[0] ? " -- " : " ", r->reason);
 		fprintf(f, "\n     source: %s\n", r->source);
 	}
 	fprintf(f, "\n%u passed, %u failed, %u skipped\n", rep->pass, rep->fail, rep->skip);
@@ -36,11 +37,11 @@ json_t *validate_to_json(const struct validate_report *rep)
 	for (size_t i = 0; checks && i < rep->n; i++) {
 		const struct validate_result *r = &rep->r[i];
 
-		json_array_append_new(checks, json_pack("{s:I,s:s,s:s,s:s?,s:s?,s:s,s:s?}",
+		json_array_append_new(checks, json_pack("{s:I,s:s,s:s,s:s?,s:s?,s:s,s:o}",
 			"cpu", (json_int_t)r->cpu, "check", r->id, "status", status_name(r->status),
 			"measured", r->measured[0] ? r->measured : NULL,
 			"expected", r->expected[0] ? r->expected : NULL, "source", r->source,
-			"reason", r->reason[0] ? r->reason : NULL));
+			"reason", bench_json_text(r->reason[0] ? r->reason : NULL)));
 	}
 	if (doc && checks)
 		json_object_set_new(doc, "checks", checks);

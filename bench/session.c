@@ -153,12 +153,19 @@ static int prepare(struct session *s)
 	rc = pin(s, in);
 	if (rc)
 		return rc;
-	if (s->opt.dev)
+	if (s->opt.dev) {
 		s->dev = s->opt.dev;
-	else if (msr_open(NULL, &s->own_dev))
-		s->own_dev = NULL;
-	else
+	} else {
+		rc = msr_open(NULL, &s->own_dev);
+		if (rc == -EINVAL) /* $BARETMA_MSR names a malformed template, state
+				    * file or profile: refused (msr_last_error says
+				    * where), never measured around as if there were
+				    * no backend */
+			return rc;
+		if (rc)
+			s->own_dev = NULL;
 		s->dev = s->own_dev;
+	}
 	if (s->dev && (rc = bench_identify(m, s->dev, cpu, &in->cpu)))
 		return rc;
 	s->note_base = strlen(in->note);

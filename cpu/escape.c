@@ -1,5 +1,6 @@
 /* cpu/escape.c - input bytes made safe to show on a terminal (cpu/escape.h). */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu/escape.h"
@@ -86,4 +87,82 @@ size_t esc_bytes(char *buf, size_t n, const char *s, size_t len)
 size_t esc_str(char *buf, size_t n, const char *s)
 {
 	return s ? esc_bytes(buf, n, s, strlen(s)) : esc_bytes(buf, n, "", 0);
+}
+
+/* ------------------------------------------------------------ printing */
+
+#define ESC_PIECE 256 /* input bytes escaped at a time by esc_write */
+
+/*
+ * Where to end a piece of @s that should end at @end: at the last byte
+ * among @end-3..@end that is not a UTF-8 continuation byte (10xxxxxx), so
+ * that no valid character is cut (a valid one cannot go on past a byte
+ * that is not a continuation); when all four are continuation bytes no
+ * valid character spans @end (one has at most three), so at @end.
+ */
+static size_t piece_end(const unsigned char *u, size_t end)
+{
+	for (size_t p = end; p + 3 >= end && p > 0; p--)
+		if ((u[p] & 0xc0) != 0x80)
+			return p;
+	return end;
+}
+
+/* Write the @len bytes at @s escaped to @f, ESC_PIECE bytes at a time. */
+static int esc_write(FILE *f, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	char out[4 * ESC_PIECE + 1]; /* each byte escapes to at most 4 */
+
+	for (size_t i = 0; i < len;) {
+		size_t end = len - i > ESC_PIECE ? piece_end(u, i + ESC_PIECE) : len;
+		size_t w = esc_bytes(out, sizeof(out), s + i, end - i);
+
+		if (fwrite(out, 1, w, f) != w)
+			return EOF;
+		i = end;
+	}
+	return 0;
+}
+
+int esc_fputs(const char *s, FILE *f)
+{
+	return s ? esc_write(f, s, strlen(s)) : 0;
+}
+
+int esc_vfprintf(FILE *f, const char *fmt, va_list ap)
+{
+	char small[512], *text = small;
+	va_list aq;
+	int len, rc;
+
+	va_copy(aq, ap);
+	len = vsnprintf(small, sizeof(small), fmt, aq);
+	va_end(aq);
+	if (len < 0)
+		return EOF;
+	if ((size_t)len >= sizeof(small)) {
+		text = malloc((size_t)len + 1);
+		if (!text)
+			return EOF;
+		vsnprintf(text, (size_t)len + 1, fmt, ap);
+	}
+	if (len && text[len - 1] == '\n')
+		rc = esc_write(f, text, (size_t)len - 1) || fputc('\n', f) == EOF ? EOF : 0;
+	else
+		rc = esc_write(f, text, (size_t)len);
+	if (text != small)
+		free(text);
+	return rc;
+}
+
+int esc_fprintf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = esc_vfprintf(f, fmt, ap);
+	va_end(ap);
+	return rc;
 }

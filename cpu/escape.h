@@ -24,12 +24,19 @@
  * as it is; a literal "\x1b" in the input reads the same as an escaped ESC,
  * which is harmless.
  *
- * Pure functions, async-signal-safe (no allocation, no locale).
+ * esc_bytes and esc_str are pure functions, async-signal-safe (no
+ * allocation, no locale).  esc_fputs and esc_fprintf are the printing
+ * layer's (stdio; they print only to the stream they are given): every
+ * text, CSV and error line that holds a string from a file, CPUID or the
+ * environment is written through them, once, where it is printed.  JSON
+ * needs none of this: jansson writes control characters as \u00XX.
  */
 #ifndef BARETMA_ESCAPE_H
 #define BARETMA_ESCAPE_H
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * esc_bytes - escape the @len bytes at @s (NULs included) into @buf.
@@ -42,5 +49,23 @@ size_t esc_bytes(char *buf, size_t n, const char *s, size_t len);
 
 /* esc_str - esc_bytes() of the NUL-terminated @s (NULL reads as ""). */
 size_t esc_str(char *buf, size_t n, const char *s);
+
+/*
+ * esc_fputs - write esc_str(@s) to @f, whole: no length limit, no
+ * allocation (the text goes out in pieces, never cut inside a UTF-8
+ * character).  Returns 0, or EOF when the stream failed.
+ */
+int esc_fputs(const char *s, FILE *f);
+
+/*
+ * esc_fprintf - print @fmt's text to @f escaped as esc_str does, except a
+ * newline that ends it, which is written as is: one line (or the end of
+ * one), whatever its arguments hold.  A newline inside the text is input
+ * and is escaped (\x0a): one line never becomes two.  Returns 0, or EOF
+ * when the stream failed or the text could not be formatted (out of
+ * memory: then nothing is written).
+ */
+int esc_fprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int esc_vfprintf(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 #endif

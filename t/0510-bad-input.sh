@@ -342,4 +342,40 @@ bad "restore of a register written with --unsafe-msr, without --unsafe-msr" 64 \
 	"run-2147483647.journal': cpu 0 MSR 0x1a0 was written with --unsafe-msr.*give --unsafe-msr" \
 	BARETMA_STATE_DIR=$tmp/j-unsafe -- pmu restore
 
+# --- simulator profiles (README "The simulated PMU") -------------------------
+printf 'retiring 25\nnoise 80\n' >"$tmp/profile-range"
+bad "simulator profile with a value out of its range" 65 \
+	"profile '$tmp/profile-range': line 2: 'noise' needs a number from 0 to 50, got '80'" \
+	BARETMA_MSR=sim:$tmp/profile-range -- bench --backend msr --reps 3
+printf '\033]0;pwned\007 1\n' >"$tmp/profile-esc"
+bad "simulator profile with a key that sets the terminal's title" 65 \
+	"profile '$tmp/profile-esc': line 1: unknown key '\\\\x1b\\]0;pwned\\\\x07'" \
+	BARETMA_MSR=sim:$tmp/profile-esc -- info
+
+# --- calibration files (README "baretma calibrate", How bench uses it) -------
+# One made here, for the dump's CPU and this sysroot, with --backend tsc;
+# then a value out of its range.  bench ignores it, saying which.
+BARETMA_STATE_DIR=$tmp/cal-run "$BARETMA" calibrate --backend tsc --reps 21 >/dev/null 2>&1
+cal=$tmp/cal-run/calibration-GenuineIntel-6-0x7e-5.json
+calset() { # calset PYTHON: the calibration with PYTHON applied to its document d
+	python3 - "$cal" "$1" <<'EOP'
+import json, sys
+d = json.load(open(sys.argv[1])); exec(sys.argv[2]); json.dump(d, open(sys.argv[1], "w"))
+EOP
+}
+if [ -f "$cal" ] && command -v python3 >/dev/null 2>&1; then
+	cp "$cal" "$tmp/cal-good.json"
+	calset 'd["backends"][0]["bracket"]["tsc_ticks"]["median"] = 1e300'
+	bad "calibration with a bracket of 1e300 TSC ticks" 0 \
+		"warning: calibration '$cal' ignored: malformed: backends\\[0\\]\\.bracket\\.tsc_ticks\\.median is 1e\\+?300" \
+		BARETMA_STATE_DIR=$tmp/cal-run -- bench --backend tsc --kernel empty --reps 3 --warmup 0
+	cp "$tmp/cal-good.json" "$cal"
+	calset 'd["resolution_cycles"] = -1'
+	bad "calibration with a resolution of -1 cycles" 0 \
+		"warning: calibration '$cal' ignored: malformed: resolution_cycles is -1" \
+		BARETMA_STATE_DIR=$tmp/cal-run -- bench --backend tsc --kernel empty --reps 3 --warmup 0
+else
+	skip "no calibration made with --backend tsc here (or no python3)"
+fi
+
 done_testing
