@@ -347,7 +347,7 @@ struct bench_kernel_result {
 	const struct bench_kernel *kernel;
 	unsigned reps;          /* measured repetitions */
 	unsigned invalid;       /* repetitions whose Top-down is discarded: the
-				 * sum of the five counts below (each repetition
+				 * sum of the six counts below (each repetition
 				 * counted once, under its first reason) */
 	unsigned tampered;      /* the tamper check before or after failed
 				 * (counters changed by someone else) */
@@ -356,6 +356,9 @@ struct bench_kernel_result {
 	unsigned slots_back;    /* TD_FLAG_SLOTS_BACK: slots went backwards */
 	unsigned l1_sum;        /* TD_FLAG_L1_SUM: level-1 bytes beyond the rounding */
 	unsigned zero_slots;    /* TD_FLAG_ZERO_SLOTS: no slots counted */
+	unsigned below_bracket; /* slots counted, but no more than the empty
+				 * bracket subtracted from them: a region shorter
+				 * than the bracket's jitter, not a counter fault */
 	unsigned normalised;    /* valid repetitions with a level-1 sum != 255
 				 * (within the rounding): normalised by the sum */
 	struct bench_stats tsc; /* TSC ticks per repetition, empty bracket subtracted */

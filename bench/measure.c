@@ -254,6 +254,8 @@ static void count_invalid(const struct rep_sample *v, unsigned flags,
 		kr->overflow++;
 	else if (flags & TD_FLAG_SLOTS_BACK)
 		kr->slots_back++;
+	else if ((flags & TD_FLAG_ZERO_SLOTS) && v->slots > 0)
+		kr->below_bracket++; /* counted, but no more than the bracket */
 	else if (flags & TD_FLAG_ZERO_SLOTS)
 		kr->zero_slots++;
 	else

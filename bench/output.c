@@ -210,10 +210,11 @@ static json_t *kernel_json(const struct bench_result *res, const struct bench_ke
 	json_object_set_new(o, "flags", bench_flags_json(k->flags));
 	json_object_set_new(o, "tampered", json_integer((json_int_t)k->tampered));
 	json_object_set_new(o, "overflow", json_integer((json_int_t)k->overflow));
-	json_object_set_new(o, "invalid_reasons", json_pack("{s:I,s:I,s:I,s:I,s:I}",
+	json_object_set_new(o, "invalid_reasons", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}",
 		"tampered", (json_int_t)k->tampered, "overflow", (json_int_t)k->overflow,
 		"slots_back", (json_int_t)k->slots_back, "l1_sum", (json_int_t)k->l1_sum,
-		"zero_slots", (json_int_t)k->zero_slots));
+		"zero_slots", (json_int_t)k->zero_slots,
+		"below_bracket", (json_int_t)k->below_bracket));
 	json_object_set_new(o, "normalised", json_integer((json_int_t)k->normalised));
 	if (!k->slots.n) {
 		json_object_set_new(o, "topdown_reason",
@@ -288,6 +289,8 @@ char *bench_invalid_text(const struct bench_kernel_result *k, char *buf, size_t 
 		{ k->overflow, "overflow (IA32_PERF_GLOBAL_STATUS bit 35/48)" },
 		{ k->slots_back, "slots went backwards (reset or wrap inside the region)" },
 		{ k->zero_slots, "zero slots (fixed counter 3 did not count)" },
+		{ k->below_bracket, "no more slots than the empty bracket subtracted (the "
+				    "region is shorter than the bracket's jitter)" },
 		{ k->l1_sum, "level-1 fields beyond 255 +/-3" },
 	};
 	size_t used = 0;

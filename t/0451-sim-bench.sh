@@ -183,6 +183,21 @@ is "$(awk '$1 == "rd" { r[n++] = $3 " " $4 }
 		print c + 0 }' "$tmp/trace-b")" 20 \
 	"trace: each repetition reads FC3 (W.N), PERF_METRICS, FC3 (3.W.N), PERF_METRICS"
 
+# --- b2. a region no longer than the bracket is not "zero slots" ---------------
+# With ghz 0 every bracket costs the same 2.W.N slots whatever the kernel
+# (the clock advances per access only, and a region holds two accesses), so
+# every kernel's region minus the empty bracket's median is 0 slots: the
+# counter did count (2.W.N in each region), the kernel is just shorter than
+# what the bracket's jitter can resolve.  That is below_bracket, never
+# zero_slots ("fixed counter 3 did not count"), and the one-line reason says so.
+machine ICL
+sim "$dump" "$tmp/bound" "$tmp/b2.json" --kernel retire-light --reps 7 --warmup 0
+is "$(q "$tmp/b2.json" '(k["retire-light"]["invalid"], k["retire-light"]["invalid_reasons"]["below_bracket"],
+	k["retire-light"]["invalid_reasons"]["zero_slots"])')" "(7, 7, 0)" \
+	"ICL, ghz 0: every repetition of a kernel no longer than the bracket is below_bracket, none zero_slots"
+like "$(q "$tmp/b2.json" 'k["retire-light"]["topdown_reason"]')" \
+	"7 no more slots than the empty bracket subtracted" "and its reason says so, not 'did not count'"
+
 # --- c. the empty bracket is subtracted ----------------------------------------
 # ghz 3, access_cycles N = 1e8 (W 5, Ice Lake): the bracket's accesses alone
 # are 2.W.N = 1e9 slots (b above), the real time adds a little (15 slots a
