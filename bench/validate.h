@@ -88,6 +88,7 @@ struct validate_ctx {
 	unsigned nsaved;          /* registers written, first value first */
 	struct { uint32_t msr; uint64_t val; } saved[16];
 	int err;                  /* an access error that stops the CPU's checks */
+	char why[240];            /* a reason being built (vc_add copies it) */
 };
 
 /* vc_add - record one result; the printf-style @fmt fills reason. */

@@ -108,6 +108,39 @@ grep -q "^PASS cpu 0   cpu_model" "$tmp/out"
 ok $? "the identity checks still run"
 grep -q "cannot validate the PMU of cpu 0:" "$tmp/err"
 ok $? "the reason is said"
+# Under a hypervisor the enumeration is the hypervisor's: what it hides is
+# SKIP with the reason, never FAIL, and no check touched the PMU: 69.
+# A real dump of an Emerald Rapids KVM guest without a virtual PMU (leaf
+# 0xA version 0; the model table: fixed counter 3, 48-bit counters), given
+# both ways; and the same guest with a KVM virtual PMU of 3 fixed counters
+# (t/data/README: leaf 0xA edited by hand).
+EMR0=$T_DATA/cpuid-emr-kvm-novpmu.txt
+EMR3=$T_DATA/cpuid-emr-kvm-vpmu3.txt
+for how in option env vpmu3; do
+	st=0
+	case $how in
+	option) "$BARETMA" validate --cpuid-dump "$EMR0" --json >"$tmp/out" 2>"$tmp/err" || st=$? ;;
+	env) BARETMA_CPUID_DUMP=$EMR0 "$BARETMA" validate --json >"$tmp/out" 2>"$tmp/err" || st=$? ;;
+	vpmu3) "$BARETMA" validate --cpuid-dump "$EMR3" --json >"$tmp/out" 2>"$tmp/err" || st=$? ;;
+	esac
+	is "$st" 69 "$how: a KVM guest ($how) exits 69 (no PMU to check here)"
+	is "$(q 'd["summary"]["fail"]')" 0 "$how: no FAIL"
+	like "$(cat "$tmp/err")" "cannot validate the PMU of cpu 0: " "$how: the reason is said"
+done
+is "$(q '[(c["check"], c["status"]) for c in d["checks"]]')" \
+	"[('cpu_model', 'PASS'), ('perf_capabilities_metrics', 'SKIP'), ('fixed_ctr3_enumerated', 'SKIP'), ('counter_widths', 'PASS')]" \
+	"3 fixed counters under KVM: fixed_ctr3_enumerated SKIP, the 48-bit widths PASS"
+like "$(q '[c["reason"] for c in d["checks"] if c["check"] == "fixed_ctr3_enumerated"][0]')" \
+	"^running under a hypervisor \(KVM\): fixed counter 3 is what its virtual PMU chooses to enumerate" \
+	"3 fixed counters under KVM: the reason names the hypervisor"
+"$BARETMA" validate --cpuid-dump "$EMR0" --json >"$tmp/out" 2>/dev/null
+is "$(q '[(c["check"], c["status"]) for c in d["checks"]]')" \
+	"[('cpu_model', 'PASS'), ('perf_capabilities_metrics', 'SKIP'), ('fixed_ctr3_enumerated', 'SKIP'), ('counter_widths', 'SKIP')]" \
+	"leaf 0xA version 0: every enumeration check SKIP"
+like "$(q '[c["reason"] for c in d["checks"] if c["check"] == "counter_widths"][0]')" \
+	"^CPUID leaf 0xA reports architectural perfmon version 0 \(a hypervisor, KVM, without a virtual PMU\)" \
+	"leaf 0xA version 0: the reason says so"
+
 st=0
 "$BARETMA" validate --level 3 >/dev/null 2>&1 || st=$?
 is "$st" 64 "--level 3: exit 64"
