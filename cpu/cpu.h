@@ -51,6 +51,10 @@ struct cpu_source; /* opaque */
 
 /*
  * cpu_source_live - CPUID of this machine.  Returns NULL + errno (ENOMEM).
+ * In the test build only, $BARETMA_TEST_LIVE_CPUID names a dump whose
+ * leaves this machine's CPUs read (cpu/cpu_source_hooks.c): the source
+ * stays live (this machine's CPU count, topology, pinning); a dump that
+ * does not load is NULL + errno as for cpu_source_dump.
  */
 struct cpu_source *cpu_source_live(void);
 
@@ -104,6 +108,15 @@ unsigned cpu_source_ncpus(const struct cpu_source *src);
  */
 int cpu_source_cpuid(const struct cpu_source *src, unsigned cpu, uint32_t leaf,
 		     uint32_t subleaf, uint32_t regs[4]);
+
+/*
+ * cpu_host_cpuid - CPUID(@leaf, @subleaf) of the machine baretma runs on,
+ * executed on the calling thread (for what is the same on every CPU:
+ * vendor, hypervisor, PMU version).  In the test build with the live-CPU
+ * seam (cpu/cpu_source_hooks.c: $BARETMA_TEST_LIVE_CPUID), the seam
+ * dump's first CPU, through cpu_source_cpuid's rules.
+ */
+void cpu_host_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
 
 /* ------------------------------------------ dump files (cpu_dump.c, dump_*.c) */
 
