@@ -142,6 +142,8 @@ static int setup(struct cli_ctx *ctx)
 	unsigned need = ctx->cmd->need;
 	int rc;
 
+	if ((need & CLI_NEED_MACHINE) && ctx->dump && (rc = cli_dump_export(ctx->dump)))
+		return rc;
 	if ((need & CLI_NEED_CPUID) && !(ctx->cpuid = cpu_source_live())) {
 		cli_err("%s: %s", ctx->cmd->name, strerror(errno));
 		return EX_OSERR;

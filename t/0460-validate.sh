@@ -37,6 +37,19 @@ is "$(q 'd["schema"], d["summary"]["fail"]')" "('baretma-validate/1', 0)" "schem
 is "$(q '[c for c in d["checks"] if c["check"] == "slots_per_cycle"][0]["measured"].split()[0]')" \
 	"5.0000" "Ice Lake: 5 slots per cycle (model table: Sunny Cove width 5)"
 
+# --cpuid-dump reaches the simulated PMU as BARETMA_CPUID_DUMP does (one
+# rule: bench/cli.h cli_dump_export, before the MSR backend opens): the
+# simulator models the dump's Ice Lake, not this machine.
+st=0
+BARETMA_MSR=sim:$tmp/p BARETMA_PERF=sim:$tmp/p "$BARETMA" validate --cpuid-dump "$ICL" --json \
+	>"$tmp/out" 2>"$tmp/err" || st=$?
+is "$st" 0 "validate --cpuid-dump ICL on the simulated PMU: exit 0"
+is "$(of 0 PASS)" "$PASS1" "validate --cpuid-dump ICL: every modelled check passes, as with BARETMA_CPUID_DUMP"
+st=0
+out=$(BARETMA_MSR=sim:$tmp/p "$BARETMA" msr read --cpuid-dump "$ICL" 0 IA32_FIXED_CTR3 2>&1) || st=$?
+is "$st" 0 "msr read --cpuid-dump ICL 0 IA32_FIXED_CTR3 on the simulated PMU: exit 0"
+like "$out" "^cpu 0 IA32_FIXED_CTR3 \(0x30c\) = 0x" "msr read --cpuid-dump: the simulated Ice Lake has fixed counter 3"
+
 val "$SPR" "$tmp/p"
 is "$st" 0 "clean profile, Sapphire Rapids: exit 0"
 is "$(of 0 PASS)" "$(printf '%s level2_within_parent:PASS' "$PASS1" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')" \
