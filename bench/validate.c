@@ -18,6 +18,7 @@
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
 #include "msr/msr_sim.h"
+#include "msr/pmu.h"
 
 #define SRC_MODEL "baretma's model table (cpu/cpu_models.c: linux intel_pmu_init's cases), " \
 	"else architectural enumeration (pmu-reference §2.4, §2.5)"
@@ -72,27 +73,24 @@ int vc_read(struct validate_ctx *c, uint32_t msr, uint64_t *v)
 	return msr_read(c->o->dev, c->cpu, msr, v);
 }
 
-int vc_write(struct validate_ctx *c, uint32_t msr, uint64_t v)
+int vc_save(struct validate_ctx *c, uint32_t msr)
 {
 	uint64_t old;
-	int rc = 0;
+	int rc;
 
-	unsigned i = 0;
+	if (!c->o->j)
+		return -EINVAL; /* validate_run refuses that first */
+	c->wrote = true;
+	if (journal_data_permits(journal_data_of(c->o->j), c->cpu, msr))
+		return 0; /* saved already (0x390: nothing to save) */
+	rc = vc_read(c, msr, &old);
+	return rc ? rc : journal_save_reg(c->o->j, c->cpu, msr, old);
+}
 
-	/* 0x390 is write-1-to-clear: nothing to put back (msr/journal.h) */
-	while (i < c->nsaved && c->saved[i].msr != msr)
-		i++;
-	if (msr != IA32_PERF_GLOBAL_STATUS_RESET && i == c->nsaved) {
-		if (i == sizeof(c->saved) / sizeof(c->saved[0]))
-			return -ENOSPC;
-		rc = vc_read(c, msr, &old);
-		if (!rc && c->o->j)
-			rc = journal_save_reg(c->o->j, c->cpu, msr, old);
-		if (!rc) {
-			c->saved[c->nsaved].msr = msr;
-			c->saved[c->nsaved++].val = old;
-		}
-	}
+int vc_write(struct validate_ctx *c, uint32_t msr, uint64_t v)
+{
+	int rc = vc_save(c, msr);
+
 	return rc ? rc : msr_write(c->o->dev, c->cpu, msr, v);
 }
 
@@ -306,28 +304,27 @@ static void kernels(struct validate_ctx *c)
 
 /* ------------------------------------------------------------- perf */
 
-/* Put every register written back as found, GLOBAL_CTRL first and last
- * (frozen while the others go back), and clear the overflow bits the
- * checks caused: before perf and the comparison (they start from the
+/* Put every register written back as found, through the journal's own
+ * code and order (journal_restore_regs: GLOBAL_CTRL 0 first, the others in
+ * the order saved - the guard saved GLOBAL_CTRL, FIXED_CTR_CTRL, FIXED_CTR3
+ * then PERF_METRICS as the run began, msr/pmu.h pmu_journal_save, so fixed
+ * counter 3 before PERF_METRICS as the kernel writes them - GLOBAL_CTRL's
+ * value last), after the overflow bits the checks caused are cleared with
+ * everything frozen (a `write` journal's restore does not clear them:
+ * msr/journal.h): before perf and the comparison (they start from the
  * machine's own state), and at the end of the CPU's checks. */
 static int hand_over(struct validate_ctx *c)
 {
-	int rc = 0, gi = -1;
+	int rc = 0;
 
-	for (unsigned i = 0; i < c->nsaved; i++)
-		if (c->saved[i].msr == IA32_PERF_GLOBAL_CTRL)
-			gi = (int)i;
-	if (gi >= 0)
-		rc = msr_write(c->o->dev, c->cpu, IA32_PERF_GLOBAL_CTRL, 0);
-	for (unsigned i = c->nsaved; !rc && i-- > 0;)
-		if ((int)i != gi)
-			rc = msr_write(c->o->dev, c->cpu, c->saved[i].msr, c->saved[i].val);
-	if (!rc && c->kind->fixed_ctr3)
-		rc = msr_write(c->o->dev, c->cpu, IA32_PERF_GLOBAL_STATUS_RESET,
-			       GLOBAL_STATUS_OVF_FIXED3 | GLOBAL_STATUS_OVF_PERF_METRICS);
-	if (!rc && gi >= 0)
-		rc = msr_write(c->o->dev, c->cpu, IA32_PERF_GLOBAL_CTRL, c->saved[gi].val);
-	return rc;
+	if (!c->wrote)
+		return 0;
+	if (c->kind->fixed_ctr3) {
+		rc = vc_freeze(c);
+		if (!rc)
+			rc = pmu_clear_overflow(c->o->dev, c->cpu, c->level >= 1);
+	}
+	return rc ? rc : journal_restore_regs(c->o->j, c->o->dev);
 }
 
 static void perf_hands_back(struct validate_ctx *c)
@@ -458,6 +455,8 @@ int validate_run(const struct validate_options *o, const struct cpu_info *ci,
 	int rc = 0;
 
 	memset(rep, 0, sizeof(*rep));
+	if (!o->identity_only && !o->j)
+		return -EINVAL;
 	for (unsigned i = 0; i < o->ncpus && !rc; i++)
 		rc = validate_cpu(o, ci, o->cpus[i], rep);
 	return rep->r || !o->ncpus ? rc : -ENOMEM;

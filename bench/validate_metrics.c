@@ -10,6 +10,7 @@
 #include "bench/validate.h"
 #include "cpu/machine.h"
 #include "msr/intel_regs.h"
+#include "msr/pmu.h"
 #include "msr/rdpmc.h"
 #include "msr/topdown.h"
 
@@ -36,7 +37,7 @@ static void follow(struct validate_ctx *c)
 {
 	struct validate_result *r;
 	uint64_t v = 0;
-	int rc = vc_start(c, true, 0, 0);
+	int rc = vc_start(c, true, 0, 0, 0);
 
 	vc_work();
 	if (!rc)
@@ -123,7 +124,7 @@ static void l2_within(struct validate_ctx *c)
 /* Clear the overflow bits: 0x390 is write-1-to-clear (not journaled). */
 static int clear_status(struct validate_ctx *c)
 {
-	return vc_write(c, IA32_PERF_GLOBAL_STATUS_RESET, OVF_BITS);
+	return pmu_clear_overflow(c->o->dev, c->cpu, c->level >= 1);
 }
 
 /* Fixed counter 3 started 1000 below its width wraps in the region. */
@@ -139,7 +140,7 @@ static void overflow(struct validate_ctx *c)
 		vc_add(c, "overflow_sets_status", SRC_OVF, VALIDATE_SKIP, "depends on fc3_counts");
 		return;
 	}
-	rc = vc_start(c, true, 0, 0);
+	rc = vc_start(c, true, 0, 0, 0);
 	if (!rc)
 		rc = vc_freeze(c);
 	if (!rc)
@@ -147,8 +148,9 @@ static void overflow(struct validate_ctx *c)
 	if (!rc)
 		rc = vc_write(c, IA32_FIXED_CTR3, (1ull << w) - 1000);
 	if (!rc)
-		rc = vc_write(c, IA32_PERF_GLOBAL_CTRL, GLOBAL_CTRL_EN_FIXED3 |
-			      (c->level ? GLOBAL_CTRL_EN_PERF_METRICS : 0));
+		rc = pmu_region_enable(c->o->dev, c->cpu, &(struct pmu_region){
+			.perf_metrics = c->level >= 1, .metrics = c->level >= 1,
+			.field = FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR });
 	vc_work();
 	if (!rc)
 		rc = vc_freeze(c);
@@ -183,7 +185,7 @@ static void quiet(struct validate_ctx *c)
 	if (!rc)
 		rc = clear_status(c);
 	if (!rc)
-		rc = vc_start(c, true, 0, 0);
+		rc = vc_start(c, true, 0, 0, 0);
 	vc_work();
 	for (unsigned i = 0; !rc && i < QUIET_READS; i++)
 		rc = vc_read(c, c->level ? IA32_PERF_METRICS : IA32_FIXED_CTR3, &v);
@@ -230,7 +232,7 @@ static void rdpmc_matches(struct validate_ctx *c)
 {
 	struct validate_result *r;
 	uint64_t ms = 0, mm = 0, rs, rm;
-	int rc = vc_start(c, true, 0, 0);
+	int rc = vc_start(c, true, 0, 0, 0);
 
 	vc_work();
 	if (!rc)
@@ -254,7 +256,7 @@ static void rdpmc_matches(struct validate_ctx *c)
 
 static void metrics_clear(struct validate_ctx *c)
 {
-	const uint64_t clear_en = FIXED_CTR_CTRL_ANYTHR << FIXED_CTR3_FIELD_SHIFT; /* bit 14 */
+
 	struct validate_result *r;
 	uint64_t s = 1, m = 1;
 	int rc;
@@ -264,7 +266,7 @@ static void metrics_clear(struct validate_ctx *c)
 		       "mode on this core (IA32_PERF_CAPABILITIES bit 19: Lion Cove and later)");
 		return;
 	}
-	rc = vc_start(c, true, clear_en, 0);
+	rc = vc_start(c, true, FIXED_CTR_CTRL_ANYTHR, 0, 0); /* METRICS_CLEAR_EN, bit 14 */
 	vc_work();
 	if (!rc)
 		rdpmc_fenced(RDPMC_PERF_METRICS);

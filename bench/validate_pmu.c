@@ -12,6 +12,7 @@
 #include "bench/validate.h"
 #include "cpu/machine.h"
 #include "msr/intel_regs.h"
+#include "msr/pmu.h"
 #include "msr/rdpmc.h"
 #include "msr/topdown.h"
 
@@ -20,37 +21,32 @@
 #define SRC_WIDTH "TOPDOWN.SLOTS = pipeline width x CPU_CLK_UNHALTED.THREAD (fixed counter 1); " \
 	"width from baretma's model table (cpu/cpu_models.c, pmu-reference §2.5, §6)"
 
-#define FIELD_ON 0x3ull  /* EN_OS | EN_USR */
-
-static uint64_t fc3_field(uint64_t fcc, uint64_t bits)
-{
-	return (fcc & ~FIXED_CTR3_FIELD_MASK) | bits << FIXED_CTR3_FIELD_SHIFT;
-}
+#define FIELD_ON (FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR)
 
 /* Freeze (GLOBAL_CTRL 0): what the kernel does around its reads. */
 int vc_freeze(struct validate_ctx *c)
 {
-	return vc_write(c, IA32_PERF_GLOBAL_CTRL, 0);
+	int rc = vc_save(c, IA32_PERF_GLOBAL_CTRL);
+
+	return rc ? rc : pmu_freeze(c->o->dev, c->cpu);
 }
 
-/* FC3 on, reset (FC3 then PERF_METRICS, §3.1), then enabled. */
-int vc_start(struct validate_ctx *c, bool metrics, uint64_t extra_fields,
-	     uint64_t extra_enable)
+/* FC3 on, reset (FC3 then PERF_METRICS, §3.1), then enabled: msr/pmu.c's
+ * pmu_region_start, every register it writes saved first. */
+int vc_start(struct validate_ctx *c, bool metrics, uint64_t fc3_extra, uint64_t other_fields,
+	     uint64_t other_enable)
 {
-	uint64_t fcc = 0, en = GLOBAL_CTRL_EN_FIXED3 | extra_enable;
-	int rc = vc_freeze(c);
+	struct pmu_region r = { .perf_metrics = c->level >= 1, .metrics = metrics && c->level >= 1,
+				.field = FIELD_ON | fc3_extra, .other_fields = other_fields,
+				.other_enable = other_enable };
+	static const uint32_t regs[] = { IA32_PERF_GLOBAL_CTRL, IA32_FIXED_CTR_CTRL,
+					 IA32_FIXED_CTR3, IA32_PERF_METRICS };
+	int rc = 0;
 
-	if (!rc)
-		rc = vc_read(c, IA32_FIXED_CTR_CTRL, &fcc);
-	if (!rc)
-		rc = vc_write(c, IA32_FIXED_CTR_CTRL, fc3_field(fcc, FIELD_ON) | extra_fields);
-	if (!rc)
-		rc = vc_write(c, IA32_FIXED_CTR3, 0);
-	if (!rc && c->level >= 1)
-		rc = vc_write(c, IA32_PERF_METRICS, 0);
-	if (metrics && c->level >= 1)
-		en |= GLOBAL_CTRL_EN_PERF_METRICS;
-	return rc ? rc : vc_write(c, IA32_PERF_GLOBAL_CTRL, en);
+	for (size_t i = 0; !rc && i < sizeof(regs) / sizeof(regs[0]); i++)
+		if (regs[i] != IA32_PERF_METRICS || r.perf_metrics)
+			rc = vc_save(c, regs[i]);
+	return rc ? rc : pmu_region_start(c->o->dev, c->cpu, &r);
 }
 
 void vc_failed(struct validate_ctx *c, const char *id, const char *src, int rc)
@@ -63,7 +59,7 @@ static void fc3_counts(struct validate_ctx *c)
 {
 	struct validate_result *r;
 	uint64_t v = 0;
-	int rc = vc_start(c, false, 0, 0);
+	int rc = vc_start(c, false, 0, 0, 0);
 
 	vc_work();
 	if (!rc)
@@ -147,7 +143,7 @@ static void slots_per_cycle(struct validate_ctx *c)
 	if (!rc)
 		rc = vc_write(c, IA32_FIXED_CTR0 + 1, a);
 	if (!rc)
-		rc = vc_start(c, false, fc1_on, 1ull << GLOBAL_FIXED_BIT(1));
+		rc = vc_start(c, false, 0, fc1_on, 1ull << GLOBAL_FIXED_BIT(1));
 	vc_work();
 	if (!rc)
 		rc = vc_freeze(c);

@@ -112,6 +112,32 @@ ok $? "the state file is byte for byte as found"
 is "$(ls "$BARETMA_STATE_DIR" | grep -c journal)" 0 "no journal left"
 is "$(q '[c["status"] for c in d["checks"] if c["check"] in ("perf_hands_back", "perf_agrees")]')" "['SKIP', 'SKIP']" \
 	"--no-perf: the perf checks are SKIP"
+# Every time validate puts the registers back (before the kernels, at the
+# end of the CPU's checks, and the guard's restore) it is the journal's
+# restore, in its order (msr/journal.h): GLOBAL_CTRL 0, the others as
+# saved - fixed counter 3 before PERF_METRICS, the kernel's order
+# (icl_set_topdown_event_period: "The fixed counter 3 has to be written
+# before the PERF_METRICS") - and GLOBAL_CTRL's value (0x1000f000000ff in
+# the state file) last.  Each such sequence in the trace: the writes from
+# a "wr 0 0x38f 0x0" to the next write of the saved GLOBAL_CTRL.
+cp "$tmp/state.orig" "$tmp/state"
+BARETMA_MSR_TRACE=$tmp/trace val "$ICL" "$tmp/ps" --cpu 0 --no-perf
+restores() {
+	python3 - "$tmp/trace" <<'EOP'
+import sys
+w = [l.split() for l in open(sys.argv[1]) if l.startswith("wr 0 ")]
+seqs, start = [], None
+for i, (_, _, msr, val) in enumerate(x[:4] for x in w):
+    if msr == "0x38f" and val == "0x0":
+        start = i
+    elif msr == "0x38f" and val == "0x1000f000000ff" and start is not None:
+        seqs.append([x[2] for x in w[start + 1:i]])
+        start = None
+ok = [s.index("0x30c") < s.index("0x329") for s in seqs if "0x30c" in s and "0x329" in s]
+print(len(ok) >= 3, all(ok))
+EOP
+}
+is "$(restores)" "True True" "every restore (3 or more): fixed counter 3 before PERF_METRICS, GLOBAL_CTRL last"
 
 # No MSR access: the identity checks, then exit 69 with the reason
 st=0
