@@ -592,4 +592,26 @@ bool cpu_sysfs_root_ignored(char *why, size_t n);
  * Returns 0, -ENAMETOOLONG (cpu_sysfs_resolve), or -errno. */
 int cpu_sysfs_read_line(const char *path, char *buf, size_t n);
 
+/* ------------------------------------------------------- SMT (cpu/smt.c) */
+
+/*
+ * cpu_smt_siblings - the other online hardware threads of @cpu's core
+ * (<root>/sys/devices/system/cpu/cpuN/topology/thread_siblings_list, less
+ * @cpu and the CPUs the online list leaves out), at most @max into @out.
+ * Returns how many (0: SMT off or no sibling online), -ENOENT (no such
+ * file: the topology is unknown), -EINVAL (a list that does not parse),
+ * -ENOMEM, or -errno.
+ */
+int cpu_smt_siblings(unsigned cpu, unsigned *out, unsigned max);
+
+/* What one CPU did since boot, in USER_HZ ticks (<root>/proc/stat). */
+struct cpu_stat_times {
+	unsigned long long busy;  /* user + nice + system + irq + softirq */
+	unsigned long long idle;  /* idle + iowait */
+};
+
+/* cpu_stat_read - the "cpuN" line of <root>/proc/stat.  Returns 0,
+ * -ENOENT (no such line), -EINVAL (malformed), or -errno. */
+int cpu_stat_read(unsigned cpu, struct cpu_stat_times *t);
+
 #endif

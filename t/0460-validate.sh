@@ -139,6 +139,38 @@ EOP
 }
 is "$(restores)" "True True" "every restore (3 or more): fixed counter 3 before PERF_METRICS, GLOBAL_CTRL last"
 
+# slots_per_cycle and SMT: TOPDOWN.SLOTS is shared among a core's unhalted
+# threads (linux pmu-events TOPDOWN.SLOTS), so on this machine's CPUs with
+# an online sibling the check needs the sibling seen idle (/proc/stat),
+# else SKIP with the reason.  The live CPU is the Ice Lake through the seam
+# of the test build, the simulated PMU counts, and the sysroot
+# ($BARETMA_SYSROOT) says the topology and the activity: /proc/stat below
+# is a file that does not change, so a sibling is never seen idle.
+sys=$tmp/sys
+mkdir -p "$sys/sys/devices/system/cpu/cpu0/topology" "$sys/proc"
+printf 'cpu  10 0 10 100 0 0 0 0 0 0\ncpu0 5 0 5 50 0 0 0 0 0 0\ncpu1 5 0 5 50 0 0 0 0 0 0\n' >"$sys/proc/stat"
+smt() {
+	printf '%s\n' "$1" >"$sys/sys/devices/system/cpu/online"
+	printf '%s\n' "$2" >"$sys/sys/devices/system/cpu/cpu0/topology/thread_siblings_list"
+	[ -n "$3" ] && rm "$sys/sys/devices/system/cpu/cpu0/topology/thread_siblings_list"
+	st=0
+	BARETMA_TEST_LIVE_CPUID=$ICL BARETMA_SYSROOT=$sys BARETMA_MSR=sim:$tmp/p "$BARETMA_HOOKS" \
+		validate --cpu 0 --no-perf --json >"$tmp/out" 2>"$tmp/err" || st=$?
+	spc=$(q '[c["status"] + " " + (c["reason"] or "") for c in d["checks"] if c["check"] == "slots_per_cycle"][0]')
+}
+smt 0-1 0
+is "$st $spc" "0 PASS " "live Ice Lake, no SMT sibling: slots_per_cycle PASS"
+smt 0-1 0-1
+like "$st $spc" "^0 SKIP SMT sibling cpu 1 not seen idle within 250 ms \(/proc/stat: its idle time did not advance 2 ticks\): TOPDOWN.SLOTS is shared among a core's unhalted threads$" \
+	"live Ice Lake, sibling cpu 1 online, never seen idle: SKIP with the reason"
+is "$(q '[c["status"] for c in d["checks"] if c["check"] != "slots_per_cycle" and c["status"] == "FAIL"]')" "[]" \
+	"... and nothing else fails"
+smt 0 0-1
+is "$st $spc" "0 PASS " "sibling cpu 1 offline (the online list): PASS"
+smt 0-1 0 gone
+like "$st $spc" "^0 SKIP cannot tell whether an SMT sibling shares cpu 0's core \(its topology/thread_siblings_list: No such file or directory\)$" \
+	"no topology file: SKIP, the reason named"
+
 # No MSR access: the identity checks, then exit 69 with the reason
 st=0
 BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=state:$tmp/none "$BARETMA" validate >"$tmp/out" 2>"$tmp/err" || st=$?
