@@ -115,6 +115,20 @@ void vc_failed(struct validate_ctx *c, const char *id, const char *src, int rc);
 /* vc_work - a short known region: 20000 dependent ADDs (~20000 cycles). */
 void vc_work(void);
 
+/*
+ * validate_clear_verdict - rdpmc_metrics_clear's verdict (Lion Cove and
+ * later; the source at metrics_clear in bench/validate_metrics.c): from an
+ * RDPMC of fixed counter 3 (@slots_before), the RDPMC of PERF_METRICS in
+ * metrics-clear mode (@metrics: the value before the clear) and an RDPMC
+ * of fixed counter 3 right after (@slots_after, counting again from 0).
+ * PASS when @metrics is not 0 and @slots_after is at most
+ * VALIDATE_CLEAR_AFTER_PCT percent of @slots_before; else FAIL with @why.
+ * Pure.
+ */
+#define VALIDATE_CLEAR_AFTER_PCT 10u
+enum validate_status validate_clear_verdict(uint64_t slots_before, uint64_t metrics,
+					    uint64_t slots_after, const char **why);
+
 /* The groups of checks, in order (bench/validate_pmu.c, bench/validate.c). */
 void validate_identity(struct validate_ctx *c);
 void validate_fc3(struct validate_ctx *c);
