@@ -7,9 +7,9 @@
 #   live_facts [DUMP]: sets live_vendor ("GenuineIntel"), live_family,
 #     live_model (decimal, display family/model), live_hv (1 under a
 #     hypervisor), live_pmu (1 when CPUID leaf 0xA reports an architectural
-#     PMU: version > 0).  DUMP defaults to $BARETMA_TEST_LIVE_CPUID.
-#   live_bin: the tool that sees the seam ($BARETMA_HOOKS when set, else
-#     $BARETMA).
+#     PMU: version > 0).  DUMP defaults to $BARETMA_TEST_LIVE_CPUID: a file
+#     of "CPUID LLLLLLLL: EAX-EBX-ECX-EDX" records (libcpuid raw, AIDA64,
+#     `baretma cpuid dump`), its first record of each leaf (the first CPU).
 # Leaf layouts: SDM Vol. 2A CPUID: leaf 0 EBX-EDX-ECX the vendor string;
 # leaf 1 EAX the signature (family [11:8] + extended family [27:20] when
 # 0xF; model [7:4] | extended model [19:16] << 4 for families 6 and 0xF),
@@ -59,6 +59,3 @@ live_facts() {
 	}' "$_dump")"
 }
 
-live_bin() {
-	if [ -n "$BARETMA_HOOKS" ]; then printf '%s\n' "$BARETMA_HOOKS"; else printf '%s\n' "$BARETMA"; fi
-}
