@@ -175,6 +175,16 @@ struct cpu_machine;
 int cli_machine_open(const char *dump, struct cpu_machine **m);
 
 /*
+ * cli_dump_export - --cpuid-dump @dump as $BARETMA_CPUID_DUMP for the rest
+ * of the command: the one rule by which a dump reaches what identifies its
+ * CPU from the environment (the simulated PMU, msr/msr_sim.h, which the
+ * MSR backend opens before the machine).  The setup calls it first,
+ * before anything is opened (bench/cli_cmd.h).  Returns 0 or an exit
+ * status (EX_OSERR).
+ */
+int cli_dump_export(const char *dump);
+
+/*
  * cli_identify_failed - say that the CPU of the machine @m describes could
  * not be identified (@err from bench_identify / cpu_info_identify): "cannot
  * identify the CPU from 'SOURCE': libcpuid does not recognise the CPUID

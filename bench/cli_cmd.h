@@ -20,8 +20,11 @@
 /*
  * What a command needs, besides CLI_ENV_SYSROOT and CLI_ENV_STATE_DIR
  * (bench/cli.h: the environment, checked before it parses).  The setup
- * opens them in this order, the order of the flags, and closes them in
- * the reverse order after the command, whatever it returned:
+ * first makes --cpuid-dump (ctx->dump) $BARETMA_CPUID_DUMP
+ * (cli_dump_export: the simulated PMU the MSR backend opens identifies its
+ * CPU from it), then opens them in this order, the order of the flags, and
+ * closes them in the reverse order after the command, whatever it
+ * returned:
  *   CLI_NEED_CPUID    this machine's CPUID, never a dump (cpu_source_live):
  *                     ctx->cpuid.
  *   CLI_NEED_MSR      the MSR backend, $BARETMA_MSR (cli_msr_open, which

@@ -180,6 +180,9 @@ static int setup(struct cli_ctx *ctx)
 	unsigned need = ctx->cmd->need;
 	int rc;
 
+	/* the dump first: the simulator (checked next) models the machine it names */
+	if ((need & CLI_NEED_MACHINE) && ctx->dump && (rc = cli_dump_export(ctx->dump)))
+		return rc;
 	if ((need & (CLI_NEED_MACHINE | CLI_MSR_OPTIONAL)) && (rc = check_backends()))
 		return rc;
 	if ((need & CLI_NEED_CPUID) && !(ctx->cpuid = cpu_source_live())) {

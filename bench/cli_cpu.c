@@ -72,6 +72,15 @@ static int machine_open(const char *path, struct cpu_machine **m, char *why, siz
 	return rc;
 }
 
+/* The simulated PMU (msr/msr_sim.h) and the names of `pmu` identify
+ * their CPU from $BARETMA_CPUID_DUMP: --cpuid-dump must describe the same
+ * machine to them.  The command line is one thread here (the library
+ * never writes the environment). */
+int cli_dump_export(const char *dump)
+{
+	return setenv("BARETMA_CPUID_DUMP", dump, 1) ? cli_exit_for_errno(-errno) : EX_OK;
+}
+
 int cli_machine_open(const char *dump, struct cpu_machine **m)
 {
 	const char *env = getenv("BARETMA_CPUID_DUMP");
@@ -79,12 +88,8 @@ int cli_machine_open(const char *dump, struct cpu_machine **m)
 	char why[600];
 	int rc;
 
-	/* The simulated PMU (msr/msr_sim.h) identifies its CPU from
-	 * $BARETMA_CPUID_DUMP: --cpuid-dump must describe the same machine to
-	 * it.  The command line is one thread here (the library never writes
-	 * the environment). */
-	if (dump && setenv("BARETMA_CPUID_DUMP", dump, 1))
-		return cli_exit_for_errno(-errno);
+	if (dump && (rc = cli_dump_export(dump)))
+		return rc;
 	rc = machine_open(path, m, why, sizeof(why));
 
 	if (!rc)

@@ -157,6 +157,16 @@ const char *cli_pmu_reg_name(const struct cpu_info *ci, unsigned cpu, uint32_t m
 	return msr_reg_name_cpu(msr, cli_msr_counters(ci, cpu, &c));
 }
 
+const struct cpu_info *cli_pmu_journal_machine(const struct cpu_info *ci,
+					       const struct journal_data *d)
+{
+	const char *env = getenv("BARETMA_CPUID_DUMP");
+
+	if ((env && *env) || !strcmp(msr_spec_backend(d->backend), "device"))
+		return ci;
+	return NULL;
+}
+
 /* "NAME=0xSAVED ..." (or current values, "?" when unreadable) of @cpu. */
 void cli_pmu_fmt_regs(char *buf, size_t n, struct msr_dev *dev, const struct journal_data *d,
 		      const struct cpu_info *ci, unsigned cpu, bool current)

@@ -67,4 +67,20 @@ void cli_pmu_fmt_regs(char *buf, size_t n, struct msr_dev *dev, const struct jou
  * (msr_reg_name_cpu with @cpu's counters from @ci), NULL when it has none. */
 const char *cli_pmu_reg_name(const struct cpu_info *ci, unsigned cpu, uint32_t msr);
 
+/*
+ * cli_pmu_journal_machine - the CPU that names the registers of journal @d
+ * (pass it as @ci above): @ci, the machine status and restore identified
+ * (cli_names_identify: $BARETMA_CPUID_DUMP, else this machine), when
+ * $BARETMA_CPUID_DUMP names it or when @d was written through an MSR
+ * device (a device reaches only this machine's registers); NULL - the
+ * architectural ranges - for a journal of a state file or the simulated
+ * PMU, whose machine (a CPUID dump of a dry run) the journal does not
+ * record (msr/msr_policy.h msr_policy_knows: nor does anything it holds
+ * depend on it).  So the live CPU's counters never rename a dry run's
+ * registers: on a guest without a virtual PMU (no counter enumerated)
+ * IA32_FIXED_CTR3 is still IA32_FIXED_CTR3.
+ */
+const struct cpu_info *cli_pmu_journal_machine(const struct cpu_info *ci,
+					       const struct journal_data *d);
+
 #endif

@@ -143,8 +143,8 @@ static int restore_unsafe(const struct journal_info *v, int n, const bool *sel,
 
 			if (!r->unsafe)
 				continue;
-			msr_reg_label_cpu(r->msr, cli_msr_counters(ci, r->cpu, &c), label,
-					  sizeof(label));
+			msr_reg_label_cpu(r->msr, cli_msr_counters(cli_pmu_journal_machine(ci, d),
+								   r->cpu, &c), label, sizeof(label));
 			if (!unsafe_msr) {
 				cli_err("journal '%s': cpu %u %s was written with --unsafe-msr, "
 					"outside the write policy: restoring it writes that register "
@@ -179,10 +179,10 @@ static int restore_one(struct msr_dev *dev, const struct cpu_info *ci,
 		       "before it saved a register or setting, so nothing was changed\n",
 		       ji->path, (long)ji->pid);
 	for (int c = 0; c < d->ncpus; c++) {
-		cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, ci, d->cpus[c], false);
+		cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, cli_pmu_journal_machine(ci, d),
+				 d->cpus[c], false);
 		esc_fprintf(stdout, "cpu %u: restored %s (saved by pid %ld, '%s')\n", d->cpus[c],
-			    buf,
-			    (long)ji->pid, d->cmd);
+			    buf, (long)ji->pid, d->cmd);
 	}
 	for (int i = 0; i < d->nsettings; i++)
 		esc_fprintf(stdout, "setting %s: restored '%s' (saved by pid %ld)\n",

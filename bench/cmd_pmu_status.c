@@ -126,7 +126,7 @@ static void print_journal(struct msr_dev *dev, const struct cpu_info *ci,
 	}
 	for (int c = 0; c < d->ncpus; c++)
 		if (run_pmu_wanted(want, nwant, d->cpus[c]))
-			print_cpu(dev, ci, ji, d->cpus[c]);
+			print_cpu(dev, cli_pmu_journal_machine(ci, d), ji, d->cpus[c]);
 }
 
 static json_t *hex_json(uint64_t v)
@@ -215,7 +215,8 @@ static json_t *journal_json(struct msr_dev *dev, const struct cpu_info *ci,
 	const struct shown *t = shown_of(ji);
 	for (int c = 0; c < d->ncpus; c++)
 		if (run_pmu_wanted(want, nwant, d->cpus[c]))
-			json_array_append_new(cpus, cpu_json(dev, ci, d, d->cpus[c]));
+			json_array_append_new(cpus, cpu_json(dev, cli_pmu_journal_machine(ci, d), d,
+							     d->cpus[c]));
 	for (int i = 0; i < d->nsettings; i++) {
 		setting_now(&d->settings[i], now, sizeof(now));
 		json_array_append_new(sets, json_pack("{s:s, s:s, s:o}", "path",

@@ -34,8 +34,10 @@
  * frozen window before zeroing FC3 then PERF_METRICS.  If a PMI handler
  * (perf, the NMI watchdog) saw bit 48 first, it acked it and zeroed both
  * counters (handle_pmi_common -> update_topdown_event): the status shows
- * nothing, but the region's slots go backwards (TD_FLAG_SLOTS_BACK), also
- * invalid.
+ * nothing, and the end reading is a consistent reading of the slots since
+ * the zeroing.  Only a zeroing in the region's first few slots leaves the
+ * end below the begin reading (TD_FLAG_SLOTS_BACK, invalid); otherwise it
+ * is NOT detected (README "overflow": what is not detected and why).
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -85,28 +85,49 @@ struct validate_ctx {
 	struct validate_report *rep;
 	uint64_t metrics;         /* PERF_METRICS after a short run (metrics_follow_fc3) */
 	bool fc3_counts, metrics_ok, perf_hands_back;
-	unsigned nsaved;          /* registers written, first value first */
-	struct { uint32_t msr; uint64_t val; } saved[16];
+	bool wrote;               /* a register was written (vc_save): hand_over
+				   * puts the journal's registers back */
 	int err;                  /* an access error that stops the CPU's checks */
+	char why[240];            /* a reason being built (vc_add copies it) */
 };
 
 /* vc_add - record one result; the printf-style @fmt fills reason. */
 struct validate_result *vc_add(struct validate_ctx *c, const char *id, const char *source,
 			       enum validate_status st, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-/* vc_read / vc_write - an MSR of the CPU; vc_write saves it in the journal
- * before its first write (0x390, write-1-to-clear, is not saved). */
+/* vc_read / vc_write - an MSR of the CPU; vc_write saves it in the run's
+ * journal (vc_save) before its first write.  vc_save - @msr saved in the
+ * journal (read now) unless it is already, or is 0x390 (write-1-to-clear:
+ * nothing to save, journal_data_permits).  0 or -errno. */
 int vc_read(struct validate_ctx *c, uint32_t msr, uint64_t *v);
 int vc_write(struct validate_ctx *c, uint32_t msr, uint64_t v);
-/* vc_freeze - IA32_PERF_GLOBAL_CTRL 0.  vc_start - frozen, FC3's field on
- * (OS|USR) with @extra_fields, FC3 then PERF_METRICS to 0 (§3.1), then
- * GLOBAL_CTRL bit 35 (and 48 with @metrics) | @extra_enable.  0 or -errno. */
+int vc_save(struct validate_ctx *c, uint32_t msr);
+/* vc_freeze - IA32_PERF_GLOBAL_CTRL 0 (msr/pmu.h pmu_freeze).  vc_start -
+ * msr/pmu.h pmu_region_start: frozen, FC3's field OS|USR | @fc3_extra
+ * (METRICS_CLEAR_EN), @other_fields of other fixed counters on, FC3 then
+ * PERF_METRICS to 0 (§3.1), then GLOBAL_CTRL bit 35 (and 48 with @metrics)
+ * | @other_enable.  Every register saved first.  0 or -errno. */
 int vc_freeze(struct validate_ctx *c);
-int vc_start(struct validate_ctx *c, bool metrics, uint64_t extra_fields, uint64_t extra_enable);
+int vc_start(struct validate_ctx *c, bool metrics, uint64_t fc3_extra, uint64_t other_fields,
+	     uint64_t other_enable);
 /* vc_failed - a SKIP for an access that failed; stops the CPU's checks. */
 void vc_failed(struct validate_ctx *c, const char *id, const char *src, int rc);
 /* vc_work - a short known region: 20000 dependent ADDs (~20000 cycles). */
 void vc_work(void);
+
+/*
+ * validate_clear_verdict - rdpmc_metrics_clear's verdict (Lion Cove and
+ * later; the source at metrics_clear in bench/validate_metrics.c): from an
+ * RDPMC of fixed counter 3 (@slots_before), the RDPMC of PERF_METRICS in
+ * metrics-clear mode (@metrics: the value before the clear) and an RDPMC
+ * of fixed counter 3 right after (@slots_after, counting again from 0).
+ * PASS when @metrics is not 0 and @slots_after is at most
+ * VALIDATE_CLEAR_AFTER_PCT percent of @slots_before; else FAIL with @why.
+ * Pure.
+ */
+#define VALIDATE_CLEAR_AFTER_PCT 10u
+enum validate_status validate_clear_verdict(uint64_t slots_before, uint64_t metrics,
+					    uint64_t slots_after, const char **why);
 
 /* The groups of checks, in order (bench/validate_pmu.c, bench/validate.c). */
 void validate_identity(struct validate_ctx *c);

@@ -51,6 +51,10 @@ struct cpu_source; /* opaque */
 
 /*
  * cpu_source_live - CPUID of this machine.  Returns NULL + errno (ENOMEM).
+ * In the test build only, $BARETMA_TEST_LIVE_CPUID names a dump whose
+ * leaves this machine's CPUs read (cpu/cpu_source_hooks.c): the source
+ * stays live (this machine's CPU count, topology, pinning); a dump that
+ * does not load is NULL + errno as for cpu_source_dump.
  */
 struct cpu_source *cpu_source_live(void);
 
@@ -104,6 +108,15 @@ unsigned cpu_source_ncpus(const struct cpu_source *src);
  */
 int cpu_source_cpuid(const struct cpu_source *src, unsigned cpu, uint32_t leaf,
 		     uint32_t subleaf, uint32_t regs[4]);
+
+/*
+ * cpu_host_cpuid - CPUID(@leaf, @subleaf) of the machine baretma runs on,
+ * executed on the calling thread (for what is the same on every CPU:
+ * vendor, hypervisor, PMU version).  In the test build with the live-CPU
+ * seam (cpu/cpu_source_hooks.c: $BARETMA_TEST_LIVE_CPUID), the seam
+ * dump's first CPU, through cpu_source_cpuid's rules.
+ */
+void cpu_host_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
 
 /* ------------------------------------------ dump files (cpu_dump.c, dump_*.c) */
 
@@ -578,5 +591,27 @@ bool cpu_sysfs_root_ignored(char *why, size_t n);
 /* cpu_sysfs_read_line - read the first line of <root>@path without the newline.
  * Returns 0, -ENAMETOOLONG (cpu_sysfs_resolve), or -errno. */
 int cpu_sysfs_read_line(const char *path, char *buf, size_t n);
+
+/* ------------------------------------------------------- SMT (cpu/smt.c) */
+
+/*
+ * cpu_smt_siblings - the other online hardware threads of @cpu's core
+ * (<root>/sys/devices/system/cpu/cpuN/topology/thread_siblings_list, less
+ * @cpu and the CPUs the online list leaves out), at most @max into @out.
+ * Returns how many (0: SMT off or no sibling online), -ENOENT (no such
+ * file: the topology is unknown), -EINVAL (a list that does not parse),
+ * -ENOMEM, or -errno.
+ */
+int cpu_smt_siblings(unsigned cpu, unsigned *out, unsigned max);
+
+/* What one CPU did since boot, in USER_HZ ticks (<root>/proc/stat). */
+struct cpu_stat_times {
+	unsigned long long busy;  /* user + nice + system + irq + softirq */
+	unsigned long long idle;  /* idle + iowait */
+};
+
+/* cpu_stat_read - the "cpuN" line of <root>/proc/stat.  Returns 0,
+ * -ENOENT (no such line), -EINVAL (malformed), or -errno. */
+int cpu_stat_read(unsigned cpu, struct cpu_stat_times *t);
 
 #endif

@@ -32,10 +32,42 @@ struct cpu_source {
 	bool live;
 	char *path;             /* dump path; NULL when live */
 	unsigned ncpus;
-	struct cpu_dump *dump;  /* dump only */
+	struct cpu_dump *dump;  /* a dump, or the test seam's (live) */
+	unsigned *seam_cpus;    /* live with the test seam: the dump's CPUs, in order */
+	unsigned nseam;
 };
 
 static _Thread_local char source_error[512]; /* per thread: cpu_source_error */
+
+/* The live-CPU seam of the test build (cpu/cpu_source_hooks.c): the dump
+ * the live source reads its leaves from, or NULL.  Absent (NULL) in
+ * libbaretma and the installed tool. */
+const char *cpu_source_test_live(void) __attribute__((weak, visibility("hidden")));
+
+static const char *seam_path(void)
+{
+	return cpu_source_test_live ? cpu_source_test_live() : NULL;
+}
+
+/* The seam's dump and the list of its CPUs (a gap is no CPU). */
+static int seam_load(struct cpu_source *src, const char *path)
+{
+	unsigned n;
+	uint32_t r[4];
+
+	src->dump = cpu_dump_load(path, source_error, sizeof(source_error));
+	if (!src->dump)
+		return -errno;
+	n = cpu_dump_ncpus(src->dump);
+	src->seam_cpus = calloc(n ? n : 1, sizeof(*src->seam_cpus));
+	if (!src->seam_cpus)
+		return -ENOMEM;
+	for (unsigned cpu = 0; cpu < n; cpu++)
+		if (!cpu_dump_cpuid(src->dump, cpu, 0, 0, r))
+			src->seam_cpus[src->nseam++] = cpu;
+	return src->nseam ? 0 : -EINVAL;
+}
+
 
 const char *cpu_source_error(void)
 {
@@ -46,6 +78,8 @@ struct cpu_source *cpu_source_live(void)
 {
 	struct cpu_source *src = calloc(1, sizeof(*src));
 	long n = sysconf(_SC_NPROCESSORS_CONF);
+	const char *seam = seam_path();
+	int err;
 
 	if (!src) {
 		errno = ENOMEM;
@@ -55,6 +89,12 @@ struct cpu_source *cpu_source_live(void)
 	src->ncpus = n > 0 ? (unsigned)n : 1;
 	if (src->ncpus > CPU_MAX_CPUS)
 		src->ncpus = CPU_MAX_CPUS;
+	source_error[0] = '\0';
+	if (seam && (err = seam_load(src, seam))) {
+		cpu_source_free(src);
+		errno = -err;
+		return NULL;
+	}
 	return src;
 }
 
@@ -106,6 +146,7 @@ void cpu_source_free(struct cpu_source *src)
 	if (!src)
 		return;
 	cpu_dump_free(src->dump);
+	free(src->seam_cpus);
 	free(src->path);
 	free(src);
 }
@@ -194,8 +235,20 @@ static int live_cpuid(unsigned cpu, uint32_t leaf, uint32_t subleaf, uint32_t re
 static int raw_cpuid(const struct cpu_source *src, unsigned cpu, uint32_t leaf,
 		     uint32_t subleaf, uint32_t regs[4])
 {
+	if (src->live && src->nseam) /* the test seam: live CPU N is a dump's CPU */
+		return cpu_dump_cpuid(src->dump, src->seam_cpus[cpu % src->nseam], leaf, subleaf,
+				      regs);
 	return src->live ? live_cpuid(cpu, leaf, subleaf, regs)
 			 : cpu_dump_cpuid(src->dump, cpu, leaf, subleaf, regs);
+}
+
+void cpu_host_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
+{
+	struct cpu_source *src = seam_path() ? cpu_source_live() : NULL;
+
+	if (!src || cpu_source_cpuid(src, 0, leaf, subleaf, regs))
+		__cpuid_count(leaf, subleaf, regs[0], regs[1], regs[2], regs[3]);
+	cpu_source_free(src);
 }
 
 /*

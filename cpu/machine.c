@@ -2,7 +2,6 @@
  * cpu/machine.c - the machine described (live or a CPUID dump) and the
  * machine we run on (always live), in one object: cpu/machine.h.
  */
-#include <cpuid.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,26 +32,25 @@ struct cpu_machine {
 
 void cpu_host_read(struct cpu_host *h)
 {
-	unsigned a, b, c, d, max;
+	uint32_t r[4], max;
 	char vendor[13];
 
 	memset(h, 0, sizeof(*h));
-	__cpuid(LEAF_VENDOR, max, b, c, d);
-	memcpy(vendor, &b, 4);
-	memcpy(vendor + 4, &d, 4);
-	memcpy(vendor + 8, &c, 4);
+	cpu_host_cpuid(LEAF_VENDOR, 0, r);
+	max = r[0];
+	memcpy(vendor, &r[1], 4);
+	memcpy(vendor + 4, &r[3], 4);
+	memcpy(vendor + 8, &r[2], 4);
 	vendor[12] = '\0';
 	h->vendor = cpu_vendor_of(vendor);
-	__cpuid(LEAF_FEATURES, a, b, c, d);
-	if (c & CPUID_1_ECX_HV) {
-		uint32_t r[4];
-
-		__cpuid(LEAF_HV_VENDOR, r[0], r[1], r[2], r[3]);
+	cpu_host_cpuid(LEAF_FEATURES, 0, r);
+	if (r[2] & CPUID_1_ECX_HV) {
+		cpu_host_cpuid(LEAF_HV_VENDOR, 0, r);
 		h->hypervisor = cpu_hypervisor_name(r);
 	}
 	if (h->vendor == CPU_VENDOR_INTEL && max >= LEAF_ARCH_PERFMON) {
-		__cpuid_count(LEAF_ARCH_PERFMON, 0, a, b, c, d);
-		h->pmu_version = a & 0xffu; /* EAX[7:0] */
+		cpu_host_cpuid(LEAF_ARCH_PERFMON, 0, r);
+		h->pmu_version = r[0] & 0xffu; /* EAX[7:0] */
 	}
 }
 

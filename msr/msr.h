@@ -258,6 +258,11 @@ void msr_fault_clear(struct msr_dev *dev);
 /* msr_backend_name - "device", "state" or "sim". */
 const char *msr_backend_name(const struct msr_dev *dev);
 
+/* msr_spec_backend - the backend a spec names, as msr_open() would choose
+ * it, without opening anything: "state" ("state:FILE"), "sim"
+ * ("sim:PROFILE"), else "device" (a path template: this machine's MSRs). */
+const char *msr_spec_backend(const char *spec);
+
 /*
  * msr_describe - the path the backend uses for @cpu (device node path, or
  * the state file), for messages.  Writes at most @n bytes into @buf; a

@@ -383,6 +383,15 @@ const char *msr_backend_name(const struct msr_dev *dev)
 	return dev && dev->ops ? dev->ops->name : "";
 }
 
+const char *msr_spec_backend(const char *spec)
+{
+	if (!strncmp(spec, STATE_PREFIX, strlen(STATE_PREFIX)))
+		return msr_state_ops.name;
+	if (!strncmp(spec, SIM_PREFIX, strlen(SIM_PREFIX)))
+		return msr_sim_ops.name;
+	return msr_device_ops.name;
+}
+
 void msr_describe(const struct msr_dev *dev, unsigned cpu, char *buf, size_t n)
 {
 	if (!buf || !n)

@@ -29,6 +29,17 @@ static uint64_t fc3_field(uint64_t fixed_ctr_ctrl)
 	return (fixed_ctr_ctrl & FIXED_CTR3_FIELD_MASK) >> FIXED_CTR3_FIELD_SHIFT;
 }
 
+uint64_t pmu_fc3_field_get(uint64_t fixed_ctr_ctrl)
+{
+	return fc3_field(fixed_ctr_ctrl);
+}
+
+uint64_t pmu_fc3_field_set(uint64_t fixed_ctr_ctrl, uint64_t field)
+{
+	return (fixed_ctr_ctrl & ~FIXED_CTR3_FIELD_MASK) |
+	       (field & FIXED_CTR_CTRL_FIELD_MASK) << FIXED_CTR3_FIELD_SHIFT;
+}
+
 /* Append "; "-separated reasons to @why. */
 static void why_add(char *why, size_t whylen, const char *text)
 {
@@ -99,8 +110,7 @@ static int program_regs(struct msr_dev *dev, unsigned cpu, const struct pmu_conf
 {
 	uint64_t field = cfg->user_only ? FIXED_CTR_CTRL_EN_USR
 					: FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR;
-	uint64_t fcc = (s->fixed_ctr_ctrl & ~FIXED_CTR3_FIELD_MASK) |
-		       field << FIXED_CTR3_FIELD_SHIFT;
+	uint64_t fcc = pmu_fc3_field_set(s->fixed_ctr_ctrl, field);
 	uint64_t enable = GLOBAL_CTRL_EN_FIXED3;
 	uint64_t keep = s->global_ctrl;
 	int rc;
@@ -234,6 +244,64 @@ int pmu_reset_frozen(struct msr_dev *dev, unsigned cpu, bool perf_metrics,
 		rc = msr_write(dev, cpu, IA32_PERF_METRICS, 0);
 	keep_first(&rc, msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, global_ctrl));
 	return rc;
+}
+
+/* Every PMI bit of IA32_FIXED_CTR_CTRL (bit 4i+3 of each field): never
+ * set here (msr/pmu.h: no PMI is ever armed). */
+static uint64_t pmi_bits(void)
+{
+	uint64_t m = 0;
+
+	for (unsigned i = 0; i < 64 / FIXED_CTR_CTRL_STRIDE; i++)
+		m |= FIXED_CTR_CTRL_PMI << FIXED_CTR_CTRL_SHIFT(i);
+	return m;
+}
+
+int pmu_freeze(struct msr_dev *dev, unsigned cpu)
+{
+	return msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, 0);
+}
+
+int pmu_clear_overflow(struct msr_dev *dev, unsigned cpu, bool perf_metrics)
+{
+	return msr_write(dev, cpu, IA32_PERF_GLOBAL_STATUS_RESET, own_bits(perf_metrics));
+}
+
+/* What a region may not ask: a PMI, FC3's field among the others, bit 48
+ * without PERF_METRICS. */
+static bool region_ok(const struct pmu_region *r)
+{
+	uint64_t fields = pmu_fc3_field_set(r->other_fields, r->field);
+
+	return !(fields & pmi_bits()) && !(r->other_fields & FIXED_CTR3_FIELD_MASK) &&
+	       (r->perf_metrics || (!r->metrics &&
+				    !(r->other_enable & GLOBAL_CTRL_EN_PERF_METRICS)));
+}
+
+int pmu_region_enable(struct msr_dev *dev, unsigned cpu, const struct pmu_region *r)
+{
+	uint64_t enable = GLOBAL_CTRL_EN_FIXED3 | r->other_enable |
+			  (r->metrics ? GLOBAL_CTRL_EN_PERF_METRICS : 0);
+
+	return region_ok(r) ? msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, enable) : -EINVAL;
+}
+
+int pmu_region_start(struct msr_dev *dev, unsigned cpu, const struct pmu_region *r)
+{
+	uint64_t fcc = 0;
+	int rc;
+
+	if (!region_ok(r))
+		return -EINVAL;
+	rc = pmu_freeze(dev, cpu);
+	if (!rc)
+		rc = msr_read(dev, cpu, IA32_FIXED_CTR_CTRL, &fcc);
+	if (!rc)
+		rc = msr_write(dev, cpu, IA32_FIXED_CTR_CTRL,
+			       pmu_fc3_field_set(fcc, r->field) | r->other_fields);
+	if (!rc)
+		rc = pmu_reset_counts(dev, cpu, r->perf_metrics);
+	return rc ? rc : pmu_region_enable(dev, cpu, r);
 }
 
 int pmu_read_overflow(struct msr_dev *dev, unsigned cpu, bool perf_metrics, uint64_t *bits)

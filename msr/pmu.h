@@ -153,6 +153,63 @@ int pmu_reset_frozen(struct msr_dev *dev, unsigned cpu, bool perf_metrics,
 		     uint64_t global_ctrl, uint64_t clear_status);
 
 /*
+ * pmu_fc3_field_set - @fixed_ctr_ctrl with fixed counter 3's field (bits
+ * 15:12, pmu-reference §1.2) replaced by @field (its low 4 bits), every
+ * other field kept bit for bit.  pmu_fc3_field_get is the field of a value.
+ * Pure.
+ */
+uint64_t pmu_fc3_field_set(uint64_t fixed_ctr_ctrl, uint64_t field);
+uint64_t pmu_fc3_field_get(uint64_t fixed_ctr_ctrl);
+
+/* A short measured region of fixed counter 3 (pmu_region_start), for the
+ * checks of `baretma validate` (bench/validate.h). */
+struct pmu_region {
+	bool perf_metrics;     /* the CPU has IA32_PERF_METRICS: reset it with FC3 */
+	bool metrics;          /* ... and count it: GLOBAL_CTRL bit 48 (only with
+				* perf_metrics: elsewhere a #GP, pmu-reference §1.3) */
+	uint64_t field;        /* FC3's field: EN_OS|EN_USR (0x3), | 0x4
+				* METRICS_CLEAR_EN where IA32_PERF_CAPABILITIES[19]
+				* enumerates it (msr/msr_policy.h); never the PMI bit */
+	uint64_t other_fields; /* IA32_FIXED_CTR_CTRL fields of other fixed counters
+				* to turn on as well (e.g. FC1's EN_OS|EN_USR at bits
+				* 7:4), or'ed in; never a PMI bit, never FC3's */
+	uint64_t other_enable; /* other IA32_PERF_GLOBAL_CTRL enable bits (e.g. bit
+				* 33, fixed counter 1) */
+};
+
+/*
+ * pmu_region_start - fixed counter 3 (and PERF_METRICS) from zero, in
+ * pmu_program()'s order without its save (every register must already be
+ * saved in the run's journal: the write gate, msr/msr.h):
+ *   1. IA32_PERF_GLOBAL_CTRL = 0 (freeze; pmu_freeze);
+ *   2. IA32_FIXED_CTR_CTRL = as read, FC3's field = r->field, | r->other_fields;
+ *   3. IA32_FIXED_CTR3 = 0, then IA32_PERF_METRICS = 0 with r->perf_metrics
+ *      (pmu_reset_counts: the kernel's order);
+ *   4. IA32_PERF_GLOBAL_CTRL = bit 35 | bit 48 (r->metrics) | r->other_enable:
+ *      only what the region counts (every other counter stays frozen).
+ * Returns 0, -EINVAL (a PMI bit, or FC3's field in other_fields, or
+ * metrics without perf_metrics: nothing written), or the -errno of the
+ * first failed access (the run's journal puts the registers back).
+ */
+int pmu_region_start(struct msr_dev *dev, unsigned cpu, const struct pmu_region *r);
+
+/* pmu_region_enable - step 4 of pmu_region_start alone: count again what
+ * @r counts (after a freeze).  0, -EINVAL as pmu_region_start, or -errno. */
+int pmu_region_enable(struct msr_dev *dev, unsigned cpu, const struct pmu_region *r);
+
+/* pmu_freeze - IA32_PERF_GLOBAL_CTRL = 0: every counter stops (what the
+ * kernel's intel_pmu_disable_all does around its reads).  0 or -errno. */
+int pmu_freeze(struct msr_dev *dev, unsigned cpu);
+
+/*
+ * pmu_clear_overflow - IA32_PERF_GLOBAL_STATUS_RESET = bit 35 | bit 48
+ * (bit 48 only with @perf_metrics, pmu-reference §1.3): clear the overflow
+ * bits of fixed counter 3 and PERF_METRICS (write-1-to-clear, §1.4;
+ * nothing to save).  0 or -errno.
+ */
+int pmu_clear_overflow(struct msr_dev *dev, unsigned cpu, bool perf_metrics);
+
+/*
  * pmu_read_overflow - IA32_PERF_GLOBAL_STATUS of @cpu, reduced to the bits
  * that invalidate a Top-down region: bit 35 (fixed counter 3 overflowed)
  * and bit 48 (OVF_PERF_METRICS, with @perf_metrics).  Either means fixed

@@ -14,30 +14,63 @@ have_py=no
 command -v python3 >/dev/null 2>&1 && have_py=yes
 
 # --- live machine ------------------------------------------------------------
-out=$("$BARETMA" info 2>&1); rc=$?
-is "$rc" 0 "live info exits 0"
-like "$out" '^source: +live' "live info says its source"
-vendor=$(sed -n 's/^vendor_id[[:space:]]*: *//p' /proc/cpuinfo 2>/dev/null | head -1)
-if [ -n "$vendor" ] && [ "$vendor" != GenuineIntel ]; then
-	like "$out" "topdown: +unavailable on cpu [0-9]+: CPU vendor is $vendor .*not Intel" \
-		"live reason: vendor $vendor is not Intel"
+# "This machine" is the real CPU (/proc/cpuinfo) or, with the live-CPU seam
+# of the test build ($BARETMA_TEST_LIVE_CPUID, t/live-fixture.sh), a dump's:
+# live_facts reads the known answers from there without baretma.  The
+# machine runs its own branch; the seam runs the two Intel ones on any
+# machine: a real Emerald Rapids KVM guest without a virtual PMU (t/data)
+# and the Ice Lake i7-1065G7 ($SHARED_CPUID/INDEX.tsv: level 1).
+. "$T_SRC/live-fixture.sh"
+# live BIN LABEL: info and info --json of the live CPU BIN sees (live_facts set)
+live() {
+	_b=$1 _l=$2
+	out=$("$_b" info 2>&1); rc=$?
+	is "$rc" 0 "$_l: live info exits 0"
+	like "$out" '^source: +live' "$_l: live info says its source"
+	if [ -n "$live_vendor" ] && [ "$live_vendor" != GenuineIntel ]; then
+		like "$out" "topdown: +unavailable on cpu [0-9]+: CPU vendor is $live_vendor .*not Intel" \
+			"$_l: live reason: vendor $live_vendor is not Intel"
+	elif [ "$live_pmu" = 0 ] && [ "$live_hv" = 1 ]; then
+		like "$out" "topdown: +unavailable on cpu [0-9]+: running under a hypervisor \(.+\) without a virtual PMU" \
+			"$_l: live reason: Intel under a hypervisor without a virtual PMU"
+	elif [ "$live_pmu" = 0 ]; then
+		like "$out" "topdown: +unavailable on cpu [0-9]+: CPUID leaf 0xA reports architectural perfmon version 0" \
+			"$_l: live reason: Intel without an architectural PMU"
+	else
+		like "$out" 'topdown: +(level [12] available|unavailable on cpu [0-9]+: .+)' \
+			"$_l: live Top-down line (Intel with a PMU, or an unknown vendor)"
+	fi
+	if [ "$have_py" = yes ] && [ -n "$live_vendor" ]; then
+		"$_b" info --json >"$tmp/live.json"; rc=$?
+		is "$rc" 0 "$_l: live info --json exits 0"
+		is "$(json "$tmp/live.json" 'd["vendor"]')" "$live_vendor" "$_l: live vendor matches"
+		is "$(json "$tmp/live.json" 'd["family"]')" "$live_family" "$_l: live family matches"
+		is "$(json "$tmp/live.json" 'd["model"]')" "$live_model" "$_l: live model matches"
+		is "$(json "$tmp/live.json" 'any(d["cpu"] in k["cpus"] for k in d["core_kinds"])')" True \
+			"$_l: live chosen cpu belongs to a core kind"
+	else
+		for i in 1 2 3 4 5; do skip "no python3 or no /proc/cpuinfo vendor"; done
+	fi
+}
+live_facts
+live "$BARETMA" "this machine"
+export BARETMA_TEST_LIVE_CPUID
+BARETMA_TEST_LIVE_CPUID=$T_DATA/cpuid-emr-kvm-novpmu.txt
+live_facts
+live "$BARETMA_HOOKS" "seam EMR guest"
+like "$out" "hypervisor: +KVM" "seam EMR guest: the hypervisor (leaves 0x40000000: KVMKVMKVM)"
+like "$out" "pmu: +no architectural perfmon \(CPUID leaf 0xA version 0\)" "seam EMR guest: leaf 0xA all zero"
+like "$out" "hypervisor: +KVM, virtual PMU no" "seam EMR guest: this machine's environment is the guest's"
+BARETMA_TEST_LIVE_CPUID=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
+if [ -r "$BARETMA_TEST_LIVE_CPUID" ]; then
+	live_facts
+	live "$BARETMA_HOOKS" "seam Ice Lake"
+	like "$out" "topdown: +unavailable on cpu [0-9]+: no MSR device '/nonexistent/baretma-test/cpu/[0-9]+/msr'" \
+		"seam Ice Lake: Top-down by CPUID, stopped at the first register access (the tests' MSR path)"
 else
-	like "$out" 'topdown: +(level [12] available|unavailable on cpu [0-9]+: .+)' \
-		"live Top-down line (Intel or unknown vendor)"
+	for i in 1 2 3 4 5 6 7 8; do skip "no Ice Lake dump"; done
 fi
-if [ "$have_py" = yes ] && [ -n "$vendor" ]; then
-	"$BARETMA" info --json >"$tmp/live.json"; rc=$?
-	is "$rc" 0 "live info --json exits 0"
-	is "$(json "$tmp/live.json" 'd["vendor"]')" "$vendor" "live vendor matches /proc/cpuinfo"
-	fam=$(sed -n 's/^cpu family[[:space:]]*: *//p' /proc/cpuinfo | head -1)
-	mod=$(sed -n 's/^model[[:space:]]*: *//p' /proc/cpuinfo | head -1)
-	is "$(json "$tmp/live.json" 'd["family"]')" "$fam" "live family matches /proc/cpuinfo"
-	is "$(json "$tmp/live.json" 'd["model"]')" "$mod" "live model matches /proc/cpuinfo"
-	is "$(json "$tmp/live.json" 'any(d["cpu"] in k["cpus"] for k in d["core_kinds"])')" True \
-		"live chosen cpu belongs to a core kind"
-else
-	for i in 1 2 3 4 5; do skip "no python3 or no /proc/cpuinfo vendor"; done
-fi
+unset BARETMA_TEST_LIVE_CPUID
 
 # --- errors ------------------------------------------------------------------
 out=$("$BARETMA" info --cpuid-dump /nonexistent/baretma.dump 2>&1); rc=$?

@@ -892,6 +892,78 @@ static void test_reset_frozen(void)
 }
 
 /*
+ * A short region of `baretma validate` (msr/pmu.h pmu_region_start), on
+ * cpu 1 of the fixture (FIXED_CTR_CTRL 0xa00000b3a: FC0 0xa, FC1 0x3, FC2
+ * 0xb, a field at bits 39:36 kept), worked by hand:
+ *   FC3 field 0x3 (OS|USR): (0xa00000b3a & ~0xf000) | 0x3 << 12 = 0xa00003b3a;
+ *   with METRICS_CLEAR_EN (0x4, bit 14): 0x7 << 12 -> 0xa00007b3a;
+ *   FC1 on as well (0x3 << 4 = 0x30, already set here) changes nothing;
+ *   GLOBAL_CTRL = bit 35 = 0x800000000, | bit 48 = 0x1000800000000,
+ *   | bit 33 (FC1) = 0x1000a00000000.
+ * The order is pmu_program's: freeze, FIXED_CTR_CTRL, FC3 then PERF_METRICS
+ * (kernel icl_set_topdown_event_period), GLOBAL_CTRL last.  A PMI bit, or
+ * bit 48 without PERF_METRICS, is refused before any write.
+ */
+static void test_region(void)
+{
+	struct msr_dev *dev = setup(icl_text);
+	struct pmu_region r = { .perf_metrics = true, .metrics = true,
+				.field = FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR };
+
+	check_u64(pmu_fc3_field_set(0xa00000b3aull, 0x3), ==, 0xa00003b3aull,
+		  "pmu_fc3_field_set inserts FC3's field, the others kept");
+	check_u64(pmu_fc3_field_get(0xa00003b3aull), ==, 0x3, "pmu_fc3_field_get extracts it");
+	check_u64(pmu_fc3_field_set(0x7333ull, 0x0), ==, 0x333, "a field of 0 clears it");
+	put_file(trace, "");
+	check_int(pmu_region_start(dev, 1, &r), ==, 0, "region with PERF_METRICS");
+	check_str(trace_lines("wr"),
+		  "wr 1 0x38f 0x0\n"
+		  "wr 1 0x38d 0xa00003b3a\n"
+		  "wr 1 0x30c 0x0\n"
+		  "wr 1 0x329 0x0\n"
+		  "wr 1 0x38f 0x1000800000000\n",
+		  "freeze, FC3's field, FC3 then PERF_METRICS, bits 35 and 48");
+	r.field |= FIXED_CTR_CTRL_ANYTHR;
+	r.other_fields = 0x30;
+	r.other_enable = 1ull << 33;
+	put_file(trace, "");
+	check_int(pmu_region_start(dev, 1, &r), ==, 0, "region with METRICS_CLEAR_EN and FC1");
+	check_str(trace_lines("wr 1 0x38"),
+		  "wr 1 0x38f 0x0\n"
+		  "wr 1 0x38d 0xa00007b3a\n"
+		  "wr 1 0x38f 0x1000a00000000\n",
+		  "bit 14 set, FC1 enabled beside FC3");
+	put_file(trace, "");
+	check_int(pmu_region_enable(dev, 1, &r), ==, 0, "enable again after a freeze");
+	check_str(trace_lines("wr"), "wr 1 0x38f 0x1000a00000000\n", "GLOBAL_CTRL only");
+	r = (struct pmu_region){ .field = 0x3 };
+	put_file(trace, "");
+	check_int(pmu_region_start(dev, 1, &r), ==, 0, "region without PERF_METRICS");
+	check_str(trace_lines("wr"),
+		  "wr 1 0x38f 0x0\n"
+		  "wr 1 0x38d 0xa00003b3a\n"
+		  "wr 1 0x30c 0x0\n"
+		  "wr 1 0x38f 0x800000000\n",
+		  "no PERF_METRICS: no 0x329, no bit 48");
+	put_file(trace, "");
+	r.field = 0xb;
+	check_int(pmu_region_start(dev, 1, &r), ==, -EINVAL, "FC3's PMI bit: -EINVAL");
+	r = (struct pmu_region){ .field = 0x3, .other_fields = 0x80 };
+	check_int(pmu_region_start(dev, 1, &r), ==, -EINVAL, "FC1's PMI bit: -EINVAL");
+	r = (struct pmu_region){ .field = 0x3, .other_fields = 0x3000 };
+	check_int(pmu_region_start(dev, 1, &r), ==, -EINVAL, "FC3's field among the others: -EINVAL");
+	r = (struct pmu_region){ .field = 0x3, .metrics = true };
+	check_int(pmu_region_start(dev, 1, &r), ==, -EINVAL, "bit 48 without PERF_METRICS: -EINVAL");
+	check_str(trace_lines(""), "", "nothing written for a refused region");
+	put_file(trace, "");
+	check_int(pmu_clear_overflow(dev, 1, true), ==, 0, "clear the overflow bits");
+	check_int(pmu_clear_overflow(dev, 1, false), ==, 0, "without PERF_METRICS");
+	check_str(trace_lines("wr"), "wr 1 0x390 0x1000800000000\nwr 1 0x390 0x800000000\n",
+		  "bits 35 and 48; bit 35 only without PERF_METRICS");
+	msr_close(dev);
+}
+
+/*
  * An idle Linux Sapphire Rapids core as perf leaves it: 8 GP counters and
  * 4 fixed counters, nothing scheduled, so every PERFEVTSELx and
  * IA32_FIXED_CTR_CTRL are 0, but IA32_PERF_GLOBAL_CTRL holds the kernel's
@@ -1057,6 +1129,7 @@ int main(void)
 	test_owner();
 	test_owner_perf_idle();
 	test_reset_frozen();
+	test_region();
 	test_gate();
 	if (t_rm_rf(dir))
 		printf("# could not remove %s\n", dir);

@@ -135,6 +135,35 @@ is "$rc" 0 "unidentified CPU: status still exits 0"
 like "$out" "saved: +MSR 0x1a0=0x850088 \(unsafe-msr\) MSR 0xce=0x1 \(unsafe-msr\) IA32_PERFEVTSEL7=0x2 IA32_FIXED_CTR4=0x3 IA32_PMC6=0x4" \
 	"unidentified CPU: the architectural ranges (x < 8 GP, 7 fixed) name them"
 rm -f "$tmp/run/run-$dead.journal"
+# The journal's machine names its registers (bench/cmd_pmu.h
+# cli_pmu_journal_machine): a journal written through an MSR device is this
+# machine's, named by the live CPU's counters; one of a state file is a dry
+# run of some dump the journal does not record, named by the architectural
+# ranges, never by the live CPU.  The live CPU through the seam of the test
+# build: an Emerald Rapids KVM guest with no counter enumerated (t/data:
+# leaf 0xA all zero, so 0x30c is no register of its PMU), and the Ice Lake
+# (fixed mask 0xf).
+EMR0=$T_DATA/cpuid-emr-kvm-novpmu.txt
+for backend in /nonexistent/baretma-test/cpu/%u/msr "state:$tmp/state"; do
+	printf '# baretma journal v2\npid %s\nstarttime 0\ntime 1700000000\ncmd baretma bench\nbackend %s\nkind run\nuser_only 0\nreg 0 0x38f 0x70000000f\nreg 0 0x38d 0x333\nreg 0 0x30c 0x1000\nreg 0 0x329 0x1f3a5c47\n' \
+		"$dead" "$backend" >"$tmp/run/run-$dead.journal"
+	chmod 600 "$tmp/run/run-$dead.journal"
+	out=$(BARETMA_TEST_LIVE_CPUID=$EMR0 "$BARETMA_HOOKS" pmu status 2>&1)
+	case $backend in
+	state:*) like "$out" "saved: +IA32_PERF_GLOBAL_CTRL=0x70000000f IA32_FIXED_CTR_CTRL=0x333 IA32_FIXED_CTR3=0x1000 IA32_PERF_METRICS=0x1f3a5c47" \
+			"a state-file journal on a live CPU without counters: IA32_FIXED_CTR3 by the architectural ranges" ;;
+	*) like "$out" "saved: +IA32_PERF_GLOBAL_CTRL=0x70000000f IA32_FIXED_CTR_CTRL=0x333 MSR 0x30c=0x1000 IA32_PERF_METRICS=0x1f3a5c47" \
+			"a device journal on a live CPU without counters: 0x30c is no register of this machine's PMU" ;;
+	esac
+	if [ -r "$ICL" ]; then
+		out=$(BARETMA_TEST_LIVE_CPUID=$ICL "$BARETMA_HOOKS" pmu status 2>&1)
+		like "$out" "saved: +IA32_PERF_GLOBAL_CTRL=0x70000000f IA32_FIXED_CTR_CTRL=0x333 IA32_FIXED_CTR3=0x1000 IA32_PERF_METRICS=0x1f3a5c47" \
+			"journal of backend $backend, live Ice Lake: IA32_FIXED_CTR3"
+	else
+		skip "no Ice Lake dump"
+	fi
+done
+rm -f "$tmp/run/run-$dead.journal"
 # A restore the CPU refuses (the state file has no 0x38d line: EIO) names
 # the register, the value and the CPU, and keeps the journal.
 printf '# baretma journal v2\npid %s\nstarttime 0\ntime 1700000000\ncmd baretma msr write 0 0x38d 0x3333\nbackend state:%s\nkind run\nuser_only 0\nreg 0 0x38d 0x333\n' \

@@ -32,7 +32,7 @@
 . "$T_SRC/guard-fixture.sh"
 
 [ "$GP" = 8 ] || skip_all "the Ice Lake dump should have 8 GP counters, has $GP"
-FI=${BARETMA_FI_KILL:-$(dirname "$BARETMA")/t/fi-kill}
+FI=${BARETMA_FI_KILL:-$(dirname "$BARETMA_HOOKS")/fi-kill}
 [ -x "$FI" ] || skip_all "no fault injector $FI (make check builds it)"
 TRIALS=${BARETMA_FI_TRIALS:-1}
 SEED=${BARETMA_FI_SEED:-1}

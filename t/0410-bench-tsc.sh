@@ -54,26 +54,68 @@ is "$rc" 0 "--csv exits 0"
 is "$(head -1 "$tmp/b.csv")" "kernel,quantity,unit,n,median,min,max,q1,q3,mad,mean,bound_pp" "CSV header"
 is "$(grep -c ',tsc_ticks,ticks,5,' "$tmp/b.csv")" 3 "CSV: empty + 2 kernels with 5 reps (TSC ticks)"
 
-# Explicit Top-down backends on a machine without them: exit 69 with the reason.
-vendor=$(awk -F': ' '/^vendor_id/{print $2; exit}' /proc/cpuinfo)
-if [ "$vendor" != GenuineIntel ] || [ ! -e /dev/cpu/0/msr ]; then
-	out=$("$BARETMA" bench --backend rdpmc --reps 3 2>&1); rc=$?
-	is "$rc" 69 "--backend rdpmc without a usable PMU exits 69"
-	like "$out" "^baretma: cannot use --backend rdpmc on cpu [0-9]+: " "and says why"
-	out=$("$BARETMA" bench --backend msr --reps 3 2>&1); rc=$?
-	is "$rc" 69 "--backend msr without a usable PMU exits 69"
+# Top-down on the live CPU, by what it is: another vendor, Intel without an
+# architectural PMU (a VM without a virtual PMU: the most common cloud
+# case), Intel with one (up to the first register access: the tests' MSR
+# backend is a path that cannot exist, test-env.sh).  The machine's own
+# CPU runs one branch; the live-CPU seam of the test build
+# ($BARETMA_TEST_LIVE_CPUID, t/live-fixture.sh) runs the two Intel ones on
+# any machine: a real Emerald Rapids KVM guest without a virtual PMU
+# (t/data, leaf 0xA all zero, "KVMKVMKVM") and the Ice Lake i7-1065G7
+# ($SHARED_CPUID/INDEX.tsv: level 1, 8 CPUs).
+. "$T_SRC/live-fixture.sh"
+# td BIN LABEL: the branch of the live CPU that BIN sees (live_facts set)
+td() {
+	_b=$1 _l=$2
+	"$_b" bench --backend tsc --reps 3 --warmup 0 --kernel retire-light --json >"$tmp/td.json" \
+		2>"$tmp/td.err"
+	_reason=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["topdown"]["reason"])' \
+		"$tmp/td.json" 2>/dev/null)
+	out=$("$_b" bench --backend rdpmc --reps 3 2>&1); rc=$?
+	is "$rc" 69 "$_l: --backend rdpmc without a usable PMU exits 69"
+	like "$out" "^baretma: cannot use --backend rdpmc on cpu [0-9]+: " "$_l: and says why"
+	out=$("$_b" bench --backend msr --reps 3 2>&1); rc=$?
+	is "$rc" 69 "$_l: --backend msr without a usable PMU exits 69"
+	is "$(cat "$tmp/td.err")" "" "$_l: json mode keeps stderr quiet (the reason is in the JSON)"
+	"$_b" bench --reps 3 --warmup 0 --kernel retire-light >"$tmp/t.txt" 2>&1; rc=$?
+	is "$rc" 0 "$_l: default backend without Top-down exits 0"
+	unlike "$(cat "$tmp/t.txt")" "tma_|%" "$_l: prints no Top-down columns"
+	if [ "$live_vendor" != GenuineIntel ]; then
+		why="CPU vendor is $live_vendor .*not Intel"
+	elif [ "$live_pmu" = 0 ] && [ "$live_hv" = 1 ]; then
+		why="running under a hypervisor \(.+\) without a virtual PMU: CPUID leaf 0xA reports architectural perfmon version 0"
+	elif [ "$live_pmu" = 0 ]; then
+		why="CPUID leaf 0xA reports architectural perfmon version 0"
+	else
+		# the first register access: the MSR device of the test backend, or
+		# a model without fixed counter 3 / PERF_METRICS before it
+		why="no MSR device '/nonexistent/baretma-test/cpu/[0-9]+/msr'|has no fixed counter 3|no IA32_PERF_METRICS"
+	fi
+	like "$(cat "$tmp/t.txt")" "top-down unavailable on cpu [0-9]+: ($why)" "$_l: says why ($why)"
+	like "$_reason" "^($why)" "$_l: topdown.reason in the JSON says the same"
+	like "$out" "^baretma: cannot use --backend msr on cpu [0-9]+: ($why)" "$_l: --backend msr says the same"
+}
+live_facts
+td "$BARETMA" "this machine ($live_vendor${BARETMA_TEST_LIVE_CPUID:+, seam})"
+EMR=$T_DATA/cpuid-emr-kvm-novpmu.txt
+ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
+export BARETMA_TEST_LIVE_CPUID
+BARETMA_TEST_LIVE_CPUID=$EMR
+live_facts
+is "$live_vendor $live_hv $live_pmu" "GenuineIntel 1 0" "the EMR guest dump: Intel, hypervisor, leaf 0xA version 0"
+td "$BARETMA_HOOKS" "seam: Intel without a PMU (EMR KVM guest)"
+like "$(cat "$tmp/t.txt")" "top-down unavailable on cpu [0-9]+: running under a hypervisor \(KVM\) without a virtual PMU" \
+	"seam EMR: the hypervisor is KVM (leaves 0x40000000: KVMKVMKVM)"
+if [ -r "$ICL" ]; then
+	BARETMA_TEST_LIVE_CPUID=$ICL
+	live_facts
+	td "$BARETMA_HOOKS" "seam: Intel with a PMU (Ice Lake)"
+	like "$(cat "$tmp/t.txt")" "top-down unavailable on cpu [0-9]+: no MSR device '/nonexistent/baretma-test/cpu/[0-9]+/msr'" \
+		"seam ICL: fixed counter 3 and PERF_METRICS by CPUID, stopped at the first register access"
 else
-	skip "machine has an Intel PMU and msr device"; skip "Intel"; skip "Intel"
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "no Ice Lake dump"; done
 fi
-if [ "$vendor" != GenuineIntel ]; then
-	is "$(cat "$tmp/err")" "" "json mode keeps stderr quiet (the reason is in the JSON)"
-	"$BARETMA" bench --reps 3 --warmup 0 --kernel retire-light >"$tmp/t.txt" 2>&1; rc=$?
-	is "$rc" 0 "default backend on a non-Intel CPU exits 0"
-	like "$(cat "$tmp/t.txt")" "top-down unavailable on cpu [0-9]+: CPU vendor is $vendor" "says the vendor is not Intel"
-	unlike "$(cat "$tmp/t.txt")" "tma_|%" "prints no Top-down columns"
-else
-	skip "Intel machine"; skip "Intel machine"; skip "Intel machine"; skip "Intel machine"
-fi
+unset BARETMA_TEST_LIVE_CPUID
 
 # The main job, default options.
 "$BARETMA" bench >"$tmp/main.txt" 2>&1; rc=$?

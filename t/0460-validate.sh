@@ -37,6 +37,19 @@ is "$(q 'd["schema"], d["summary"]["fail"]')" "('baretma-validate/1', 0)" "schem
 is "$(q '[c for c in d["checks"] if c["check"] == "slots_per_cycle"][0]["measured"].split()[0]')" \
 	"5.0000" "Ice Lake: 5 slots per cycle (model table: Sunny Cove width 5)"
 
+# --cpuid-dump reaches the simulated PMU as BARETMA_CPUID_DUMP does (one
+# rule: bench/cli.h cli_dump_export, before the MSR backend opens): the
+# simulator models the dump's Ice Lake, not this machine.
+st=0
+BARETMA_MSR=sim:$tmp/p BARETMA_PERF=sim:$tmp/p "$BARETMA" validate --cpuid-dump "$ICL" --json \
+	>"$tmp/out" 2>"$tmp/err" || st=$?
+is "$st" 0 "validate --cpuid-dump ICL on the simulated PMU: exit 0"
+is "$(of 0 PASS)" "$PASS1" "validate --cpuid-dump ICL: every modelled check passes, as with BARETMA_CPUID_DUMP"
+st=0
+out=$(BARETMA_MSR=sim:$tmp/p "$BARETMA" msr read --cpuid-dump "$ICL" 0 IA32_FIXED_CTR3 2>&1) || st=$?
+is "$st" 0 "msr read --cpuid-dump ICL 0 IA32_FIXED_CTR3 on the simulated PMU: exit 0"
+like "$out" "^cpu 0 IA32_FIXED_CTR3 \(0x30c\) = 0x" "msr read --cpuid-dump: the simulated Ice Lake has fixed counter 3"
+
 val "$SPR" "$tmp/p"
 is "$st" 0 "clean profile, Sapphire Rapids: exit 0"
 is "$(of 0 PASS)" "$(printf '%s level2_within_parent:PASS' "$PASS1" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')" \
@@ -99,6 +112,64 @@ ok $? "the state file is byte for byte as found"
 is "$(ls "$BARETMA_STATE_DIR" | grep -c journal)" 0 "no journal left"
 is "$(q '[c["status"] for c in d["checks"] if c["check"] in ("perf_hands_back", "perf_agrees")]')" "['SKIP', 'SKIP']" \
 	"--no-perf: the perf checks are SKIP"
+# Every time validate puts the registers back (before the kernels, at the
+# end of the CPU's checks, and the guard's restore) it is the journal's
+# restore, in its order (msr/journal.h): GLOBAL_CTRL 0, the others as
+# saved - fixed counter 3 before PERF_METRICS, the kernel's order
+# (icl_set_topdown_event_period: "The fixed counter 3 has to be written
+# before the PERF_METRICS") - and GLOBAL_CTRL's value (0x1000f000000ff in
+# the state file) last.  Each such sequence in the trace: the writes from
+# a "wr 0 0x38f 0x0" to the next write of the saved GLOBAL_CTRL.
+cp "$tmp/state.orig" "$tmp/state"
+BARETMA_MSR_TRACE=$tmp/trace val "$ICL" "$tmp/ps" --cpu 0 --no-perf
+restores() {
+	python3 - "$tmp/trace" <<'EOP'
+import sys
+w = [l.split() for l in open(sys.argv[1]) if l.startswith("wr 0 ")]
+seqs, start = [], None
+for i, (_, _, msr, val) in enumerate(x[:4] for x in w):
+    if msr == "0x38f" and val == "0x0":
+        start = i
+    elif msr == "0x38f" and val == "0x1000f000000ff" and start is not None:
+        seqs.append([x[2] for x in w[start + 1:i]])
+        start = None
+ok = [s.index("0x30c") < s.index("0x329") for s in seqs if "0x30c" in s and "0x329" in s]
+print(len(ok) >= 3, all(ok))
+EOP
+}
+is "$(restores)" "True True" "every restore (3 or more): fixed counter 3 before PERF_METRICS, GLOBAL_CTRL last"
+
+# slots_per_cycle and SMT: TOPDOWN.SLOTS is shared among a core's unhalted
+# threads (linux pmu-events TOPDOWN.SLOTS), so on this machine's CPUs with
+# an online sibling the check needs the sibling seen idle (/proc/stat),
+# else SKIP with the reason.  The live CPU is the Ice Lake through the seam
+# of the test build, the simulated PMU counts, and the sysroot
+# ($BARETMA_SYSROOT) says the topology and the activity: /proc/stat below
+# is a file that does not change, so a sibling is never seen idle.
+sys=$tmp/sys
+mkdir -p "$sys/sys/devices/system/cpu/cpu0/topology" "$sys/proc"
+printf 'cpu  10 0 10 100 0 0 0 0 0 0\ncpu0 5 0 5 50 0 0 0 0 0 0\ncpu1 5 0 5 50 0 0 0 0 0 0\n' >"$sys/proc/stat"
+smt() {
+	printf '%s\n' "$1" >"$sys/sys/devices/system/cpu/online"
+	printf '%s\n' "$2" >"$sys/sys/devices/system/cpu/cpu0/topology/thread_siblings_list"
+	[ -n "$3" ] && rm "$sys/sys/devices/system/cpu/cpu0/topology/thread_siblings_list"
+	st=0
+	BARETMA_TEST_LIVE_CPUID=$ICL BARETMA_SYSROOT=$sys BARETMA_MSR=sim:$tmp/p "$BARETMA_HOOKS" \
+		validate --cpu 0 --no-perf --json >"$tmp/out" 2>"$tmp/err" || st=$?
+	spc=$(q '[c["status"] + " " + (c["reason"] or "") for c in d["checks"] if c["check"] == "slots_per_cycle"][0]')
+}
+smt 0-1 0
+is "$st $spc" "0 PASS " "live Ice Lake, no SMT sibling: slots_per_cycle PASS"
+smt 0-1 0-1
+like "$st $spc" "^0 SKIP SMT sibling cpu 1 not seen idle within 250 ms \(/proc/stat: its idle time did not advance 2 ticks\): TOPDOWN.SLOTS is shared among a core's unhalted threads$" \
+	"live Ice Lake, sibling cpu 1 online, never seen idle: SKIP with the reason"
+is "$(q '[c["status"] for c in d["checks"] if c["check"] != "slots_per_cycle" and c["status"] == "FAIL"]')" "[]" \
+	"... and nothing else fails"
+smt 0 0-1
+is "$st $spc" "0 PASS " "sibling cpu 1 offline (the online list): PASS"
+smt 0-1 0 gone
+like "$st $spc" "^0 SKIP cannot tell whether an SMT sibling shares cpu 0's core \(its topology/thread_siblings_list: No such file or directory\)$" \
+	"no topology file: SKIP, the reason named"
 
 # No MSR access: the identity checks, then exit 69 with the reason
 st=0
@@ -108,6 +179,39 @@ grep -q "^PASS cpu 0   cpu_model" "$tmp/out"
 ok $? "the identity checks still run"
 grep -q "cannot validate the PMU of cpu 0:" "$tmp/err"
 ok $? "the reason is said"
+# Under a hypervisor the enumeration is the hypervisor's: what it hides is
+# SKIP with the reason, never FAIL, and no check touched the PMU: 69.
+# A real dump of an Emerald Rapids KVM guest without a virtual PMU (leaf
+# 0xA version 0; the model table: fixed counter 3, 48-bit counters), given
+# both ways; and the same guest with a KVM virtual PMU of 3 fixed counters
+# (t/data/README: leaf 0xA edited by hand).
+EMR0=$T_DATA/cpuid-emr-kvm-novpmu.txt
+EMR3=$T_DATA/cpuid-emr-kvm-vpmu3.txt
+for how in option env vpmu3; do
+	st=0
+	case $how in
+	option) "$BARETMA" validate --cpuid-dump "$EMR0" --json >"$tmp/out" 2>"$tmp/err" || st=$? ;;
+	env) BARETMA_CPUID_DUMP=$EMR0 "$BARETMA" validate --json >"$tmp/out" 2>"$tmp/err" || st=$? ;;
+	vpmu3) "$BARETMA" validate --cpuid-dump "$EMR3" --json >"$tmp/out" 2>"$tmp/err" || st=$? ;;
+	esac
+	is "$st" 69 "$how: a KVM guest ($how) exits 69 (no PMU to check here)"
+	is "$(q 'd["summary"]["fail"]')" 0 "$how: no FAIL"
+	like "$(cat "$tmp/err")" "cannot validate the PMU of cpu 0: " "$how: the reason is said"
+done
+is "$(q '[(c["check"], c["status"]) for c in d["checks"]]')" \
+	"[('cpu_model', 'PASS'), ('perf_capabilities_metrics', 'SKIP'), ('fixed_ctr3_enumerated', 'SKIP'), ('counter_widths', 'PASS')]" \
+	"3 fixed counters under KVM: fixed_ctr3_enumerated SKIP, the 48-bit widths PASS"
+like "$(q '[c["reason"] for c in d["checks"] if c["check"] == "fixed_ctr3_enumerated"][0]')" \
+	"^running under a hypervisor \(KVM\): fixed counter 3 is what its virtual PMU chooses to enumerate" \
+	"3 fixed counters under KVM: the reason names the hypervisor"
+"$BARETMA" validate --cpuid-dump "$EMR0" --json >"$tmp/out" 2>/dev/null
+is "$(q '[(c["check"], c["status"]) for c in d["checks"]]')" \
+	"[('cpu_model', 'PASS'), ('perf_capabilities_metrics', 'SKIP'), ('fixed_ctr3_enumerated', 'SKIP'), ('counter_widths', 'SKIP')]" \
+	"leaf 0xA version 0: every enumeration check SKIP"
+like "$(q '[c["reason"] for c in d["checks"] if c["check"] == "counter_widths"][0]')" \
+	"^CPUID leaf 0xA reports architectural perfmon version 0 \(a hypervisor, KVM, without a virtual PMU\)" \
+	"leaf 0xA version 0: the reason says so"
+
 st=0
 "$BARETMA" validate --level 3 >/dev/null 2>&1 || st=$?
 is "$st" 64 "--level 3: exit 64"

@@ -167,8 +167,10 @@ bad "sysroot under sudo: ignored" 0 \
 mkdir -m 0700 "$tmp/plugins"
 bad "hwloc plugin directory" 0 "warning: ignoring HWLOC_PLUGINS_PATH: baretma loads no hwloc plugin" \
 	HWLOC_PLUGINS_PATH=$tmp/plugins -- info
+_tool=$BARETMA BARETMA=$BARETMA_INSTALLED
 bad "hidden test kernel asked of the installed tool" 64 "unknown kernel 'test-fault-segv'" \
 	BARETMA_TEST_HOOKS=1 -- bench --backend tsc --kernel test-fault-segv --reps 1
+BARETMA=$_tool
 
 # --- state file --------------------------------------------------------------
 printf '1 0x38f\n' >"$tmp/badstate"

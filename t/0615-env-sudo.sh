@@ -60,10 +60,12 @@ is "$rc" 0 "under sudo a missing BARETMA_SYSROOT is not even looked at"
 # --- BARETMA_TEST_HOOKS -------------------------------------------------------------
 ulimit -c 0 2>/dev/null
 # The installed baretma: no hidden kernel, whatever the environment.
-out=$(BARETMA_TEST_HOOKS=1 "$BARETMA" bench --kernel test-fault-segv --backend tsc --reps 1 2>&1); rc=$?
+# ($BARETMA_INSTALLED: $BARETMA is the test build under the live-CPU seam,
+# t/test-env.sh.)
+out=$(BARETMA_TEST_HOOKS=1 "$BARETMA_INSTALLED" bench --kernel test-fault-segv --backend tsc --reps 1 2>&1); rc=$?
 is "$rc" 64 "installed baretma, BARETMA_TEST_HOOKS=1: test-fault-segv is no kernel (exit 64)"
 like "$out" "unknown kernel 'test-fault-segv'" "installed baretma: 'unknown kernel'"
-ok $(grep -q "test-fault-segv" "$BARETMA" && echo 1 || echo 0) \
+ok $(grep -q "test-fault-segv" "$BARETMA_INSTALLED" && echo 1 || echo 0) \
 	"installed baretma: the binary holds no hidden kernel"
 
 if [ -z "${BARETMA_HOOKS:-}" ] || [ ! -x "$BARETMA_HOOKS" ]; then

@@ -13,3 +13,26 @@ export BARETMA_STATE_DIR
 # a real /dev/cpu/N/msr even on a machine that has one.
 BARETMA_MSR=/nonexistent/baretma-test/cpu/%u/msr
 export BARETMA_MSR
+# The live-CPU seam (cpu/cpu_source_hooks.c): `BARETMA_TEST_LIVE_CPUID=DUMP
+# make check` runs the whole suite as if this machine's CPU were DUMP's, so
+# a CI machine of one vendor runs the paths of another.  Only the test
+# build of the tool honours it: the tests run that one.
+# $BARETMA_INSTALLED stays the tool as installed, for the tests of what it
+# ignores.
+BARETMA_INSTALLED=$BARETMA
+export BARETMA_INSTALLED
+# A relative DUMP is taken from the build directory, else from the top of
+# the source tree (t/data/cpuid-emr-kvm-novpmu.txt works from either).
+if [ -n "$BARETMA_TEST_LIVE_CPUID" ]; then
+	case $BARETMA_TEST_LIVE_CPUID in
+	/*) ;;
+	*) if [ -e "$BARETMA_TEST_LIVE_CPUID" ]; then
+		BARETMA_TEST_LIVE_CPUID=$(pwd)/$BARETMA_TEST_LIVE_CPUID
+	   else
+		BARETMA_TEST_LIVE_CPUID=$T_SRC/../$BARETMA_TEST_LIVE_CPUID
+	   fi ;;
+	esac
+	export BARETMA_TEST_LIVE_CPUID
+	BARETMA=$BARETMA_HOOKS
+	export BARETMA
+fi
