@@ -215,6 +215,11 @@ int calib_lookup(const struct cpu_info *ci, const struct cpu_env *env, unsigned 
 		 enum bench_backend_id backend, int level, bool user_only, time_t now,
 		 struct bench_calib_use *u);
 
+/* calib_document - the state directory's calibration file for @ci as it
+ * is (a new reference: the report bundle embeds it), or NULL when there is
+ * none, it cannot be read or it is not JSON.  Checks nothing else. */
+json_t *calib_document(const struct cpu_info *ci);
+
 /*
  * calib_mark_below - for a run that used a calibration: flag each kernel
  * whose region is shorter than its resolution, the region being its

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/bundle.h"
 #include "bench/calibrate.h"
 #include "cpu/userfile.h"
 #include "msr/state_dir.h"
@@ -139,53 +140,24 @@ json_t *calib_to_json(const struct calibration *c)
 
 /* --------------------------------------------------------------- file */
 
-static int save_in(int dirfd, const char *name, const json_t *doc)
-{
-	char *text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-	size_t len;
-	int rc;
-
-	if (!text)
-		return -ENOMEM;
-	len = strlen(text);
-	text = realloc(text, len + 2);
-	if (!text)
-		return -ENOMEM;
-	text[len++] = '\n';
-	text[len] = '\0';
-	rc = state_dir_replace(dirfd, name, text, len);
-	free(text);
-	return rc;
-}
-
 int calib_save(const json_t *doc, const struct cpu_info *ci, const char *path,
 	       char *written, size_t n)
 {
-	char name[NAME_MAX + 1], dir[PATH_MAX];
-	const char *slash = path ? strrchr(path, '/') : NULL, *base;
+	char name[NAME_MAX + 1];
 	int dirfd, rc;
 
-	if (!path) {
-		calib_file_name(ci, name, sizeof(name));
-		rc = state_dir_open(true, &dirfd);
-		if (written)
-			snprintf(written, n, "%s/%s", state_dir_path(), name);
-		base = name;
-	} else {
-		base = slash ? slash + 1 : path;
-		if (!*base)
-			return -EISDIR;
-		if ((size_t)snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1,
-				     slash ? (slash == path ? "/" : path) : ".") >= sizeof(dir))
-			return -ENAMETOOLONG;
-		dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		rc = dirfd < 0 ? -errno : 0;
+	if (path) {
 		if (written)
 			snprintf(written, n, "%s", path);
+		return bench_json_save(doc, path);
 	}
+	calib_file_name(ci, name, sizeof(name));
+	rc = state_dir_open(true, &dirfd);
+	if (written)
+		snprintf(written, n, "%s/%s", state_dir_path(), name);
 	if (rc)
 		return rc;
-	rc = save_in(dirfd, base, doc);
+	rc = bench_json_save_at(dirfd, name, doc);
 	close(dirfd);
 	return rc;
 }
@@ -485,32 +457,31 @@ static bool doc_matches(const json_t *doc, const struct cpu_info *ci, const stru
 	return true;
 }
 
-int calib_lookup(const struct cpu_info *ci, const struct cpu_env *env, unsigned cpu,
-		 enum bench_backend_id backend, int level, bool user_only, time_t now,
-		 struct bench_calib_use *u)
+/* The state directory's calibration document for @ci, or NULL with
+ * u->found, u->malformed and u->reason saying why not. */
+static json_t *load_doc(const struct cpu_info *ci, struct bench_calib_use *u)
 {
 	char name[NAME_MAX + 1];
 	json_error_t jerr;
 	json_t *doc;
 	int dirfd, fd;
 
-	(void)cpu;
 	memset(u, 0, sizeof(*u));
 	calib_file_name(ci, name, sizeof(name));
 	snprintf(u->path, sizeof(u->path), "%s/%s", state_dir_path(), name);
 	snprintf(u->reason, sizeof(u->reason), "none for this CPU (try: baretma calibrate)");
 	if (state_dir_open(false, &dirfd))
-		return 0;
+		return NULL;
 	/* a FIFO planted at the name would block bench for good: not opened */
 	fd = userfile_open_read(dirfd, name, O_NOFOLLOW);
 	close(dirfd);
 	if (fd == -ENOENT)
-		return 0;
+		return NULL;
 	u->found = true;
 	if (fd < 0) {
 		snprintf(u->reason, sizeof(u->reason), "cannot read it: %s",
 			 fd == -EINVAL ? USERFILE_NOT_REGULAR : strerror(-fd));
-		return 0;
+		return NULL;
 	}
 	doc = json_loadfd(fd, JSON_REJECT_DUPLICATES, &jerr);
 	close(fd);
@@ -518,8 +489,26 @@ int calib_lookup(const struct cpu_info *ci, const struct cpu_env *env, unsigned 
 		u->malformed = true;
 		snprintf(u->reason, sizeof(u->reason), "malformed: line %d: %s", jerr.line,
 			 jerr.text);
-		return 0;
 	}
+	return doc;
+}
+
+json_t *calib_document(const struct cpu_info *ci)
+{
+	struct bench_calib_use u;
+
+	return load_doc(ci, &u);
+}
+
+int calib_lookup(const struct cpu_info *ci, const struct cpu_env *env, unsigned cpu,
+		 enum bench_backend_id backend, int level, bool user_only, time_t now,
+		 struct bench_calib_use *u)
+{
+	json_t *doc = load_doc(ci, u);
+
+	(void)cpu;
+	if (!doc)
+		return 0;
 	u->used = doc_matches(doc, ci, env, now, u) && take_entry(doc, backend, level, user_only, u);
 	if (u->used)
 		u->reason[0] = '\0';

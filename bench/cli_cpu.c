@@ -103,7 +103,8 @@ int cli_machine_open(const char *dump, struct cpu_machine **m)
 		return cli_exit_for_errno(rc);
 	}
 	cli_err("cannot load CPUID dump '%s': %s (give a libcpuid raw dump, an AIDA64 CPUID "
-		"dump, a hwloc-gather-cpuid directory or a file from 'baretma cpuid dump')",
+		"dump, a hwloc-gather-cpuid directory, a file from 'baretma cpuid dump' or a report "
+		"bundle from 'baretma validate --bundle')",
 		path, why);
 	return rc == -ENOENT ? EX_NOINPUT : rc == -EACCES ? EX_NOPERM :
 	       rc == -ENOMEM ? EX_OSERR : EX_DATAERR;

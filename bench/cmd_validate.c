@@ -9,17 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bundle.h"
+#include "bench/calibrate.h"
 #include "bench/cli_cmd.h"
 #include "bench/validate.h"
 #include "cpu/machine.h"
 
-enum { OPT_NO_PERF = 1000, OPT_RDPMC_ALWAYS };
+enum { OPT_NO_PERF = 1000, OPT_RDPMC_ALWAYS, OPT_BUNDLE };
 
 struct validate_cmd {
 	unsigned cpus[CPU_MAX_CPUS];
 	int ncpus;                /* 0: one CPU of each core kind */
 	int level;
 	bool perf, json;
+	const char *bundle;       /* --bundle FILE, or NULL */
 };
 
 static void validate_usage(FILE *f)
@@ -27,6 +30,7 @@ static void validate_usage(FILE *f)
 	fputs(
 "usage: baretma validate [--cpu LIST] [--level 1|2] [--no-perf] [--force] [--wait]\n"
 "                        [--rdpmc-always] [--cpuid-dump FILE] [--json]\n"
+"                        [--bundle FILE]\n"
 "Checks that the PMU of each CPU behaves as the SDM, the kernel and baretma's\n"
 "model table say; one line per check: PASS, FAIL or SKIP (with the reason), the\n"
 "value measured, the value expected and its source.  A check whose premise\n"
@@ -40,6 +44,11 @@ static void validate_usage(FILE *f)
 "  --cpuid-dump FILE  the CPUs of a CPUID dump (with BARETMA_MSR=sim:PROFILE or\n"
 "                 state:FILE)\n"
 "  --json         one JSON document (schema baretma-validate/1)\n"
+"  --bundle FILE  also write the report bundle FILE (schema baretma-bundle/1):\n"
+"                 the CPUID of every CPU, these checks, the environment, the\n"
+"                 calibration if any and baretma's version, in one file to\n"
+"                 attach to a report; every command that takes --cpuid-dump\n"
+"                 reads it back as that machine\n"
 "\n"
 "The checks (README \"baretma validate\" gives each one's source): cpu_model,\n"
 "perf_capabilities_metrics, fixed_ctr3_enumerated, counter_widths; fc3_counts,\n"
@@ -55,7 +64,7 @@ static void validate_usage(FILE *f)
 "exit status: 0 no check failed, 1 a check failed, 64 usage, 65 bad data,\n"
 "  66 a dump not found, 69 no PMU to check here: no check could touch the PMU\n"
 "  (the reason is said, after the identity checks, whatever they found),\n"
-"  75 busy, 77 no permission\n", f);
+"  73 the bundle cannot be written, 75 busy, 77 no permission\n", f);
 }
 
 static int parse_opt(int c, struct validate_cmd *v, struct cli_ctx *ctx)
@@ -82,6 +91,7 @@ static int parse_opt(int c, struct validate_cmd *v, struct cli_ctx *ctx)
 	case 'W': ctx->run.wait = true; return 0;
 	case 'd': ctx->dump = optarg; return 0;
 	case 'j': v->json = true; return 0;
+	case OPT_BUNDLE: v->bundle = optarg; return 0;
 	case 'h': validate_usage(stdout); return CLI_HELP_SHOWN;
 	default: return EX_USAGE;
 	}
@@ -95,6 +105,7 @@ static int validate_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx
 		{ "wait", no_argument, NULL, 'W' }, { "json", no_argument, NULL, 'j' },
 		{ "rdpmc-always", no_argument, NULL, OPT_RDPMC_ALWAYS },
 		{ "cpuid-dump", required_argument, NULL, 'd' }, { "help", no_argument, NULL, 'h' },
+		{ "bundle", required_argument, NULL, OPT_BUNDLE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct validate_cmd *v = opts;
@@ -144,6 +155,48 @@ static int print(const struct validate_cmd *v, const struct validate_report *rep
 	return 0;
 }
 
+/* The report bundle (bench/bundle.h) of this run, written to @path.
+ * Returns 0 or an exit status (the message said). */
+static int write_bundle(const char *path, struct cli_ctx *ctx, const struct cpu_info *ci,
+			const struct validate_report *rep, const struct bench_avail *a,
+			unsigned cpu)
+{
+	struct bundle_parts p = { .machine = ctx->machine, .command = cli_cmdline() };
+	struct cpu_env env;
+	unsigned bad = 0;
+	json_t *doc;
+	int err;
+
+	cpu_machine_env_read(ctx->machine, (int)cpu, &env);
+	p.info = cpu_info_to_json(ci);
+	p.environment = env_to_json(&env, cpu_machine_host(ctx->machine), a);
+	p.validate = validate_to_json(rep);
+	p.calibration = calib_document(ci);
+	doc = bundle_build(&p, &err, &bad);
+	if (doc)
+		err = bench_json_save(doc, path);
+	json_decref(doc);
+	json_decref(p.info);
+	json_decref(p.environment);
+	json_decref(p.validate);
+	json_decref(p.calibration);
+	if (!err) {
+		cli_note("report bundle written to '%s': attach it to the report (baretma info "
+			 "--cpuid-dump '%s' reads it back as this machine)", path, path);
+		return 0;
+	}
+	if (!doc && err != -ENOMEM) {
+		cli_err("cannot write the bundle '%s': cannot read CPUID of cpu %u: %s", path, bad,
+			strerror(-err));
+		return EX_UNAVAILABLE;
+	}
+	cli_err("cannot write the bundle '%s': %s%s", path, err == -ELOOP ? "it is a symbolic "
+		"link" : err == -EINVAL ? "not a regular file" : strerror(-err),
+		err == -ELOOP || err == -EINVAL || err == -EISDIR ? " (give the path of a regular "
+		"file)" : "");
+	return EX_CANTCREAT;
+}
+
 static int validate_run_cmd(void *opts, struct cli_ctx *ctx)
 {
 	struct validate_cmd *v = opts;
@@ -180,6 +233,8 @@ static int validate_run_cmd(void *opts, struct cli_ctx *ctx)
 	}
 	if (!st)
 		st = print(v, &rep);
+	if (!st && v->bundle)
+		st = write_bundle(v->bundle, ctx, ci, &rep, &a, v->cpus[0]);
 	/* No check could touch the PMU: the run verified nothing of it, and
 	 * says so (69) whatever the identity checks found. */
 	if (!st && o.identity_only) {

@@ -85,7 +85,8 @@ bool cpu_source_is_live(const struct cpu_source *src);
 const char *cpu_source_error(void);
 
 /* "live", or the dump's format: "libcpuid", "aida64", "aida64-affmask",
- * "hwloc" (the names of ../shared/cpuid/INDEX.tsv's dump_format column). */
+ * "hwloc" (the names of ../shared/cpuid/INDEX.tsv's dump_format column),
+ * or CPU_BUNDLE_SCHEMA for a report bundle (bench/bundle.h). */
 const char *cpu_source_format(const struct cpu_source *src);
 
 /* The source is a hwloc-gather-cpuid directory (hwloc itself can build the
@@ -124,11 +125,15 @@ void cpu_host_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
  * A CPUID dump read by baretma: per logical CPU, every (leaf, subleaf) ->
  * {eax, ebx, ecx, edx} record of the file.  Formats, recognised by content:
  * libcpuid's raw format, AIDA64 (CPUID Registers / Logical CPU #N sections),
- * AIDA64 with CPU#NNN AffMask sections, hwloc-gather-cpuid directories.
+ * AIDA64 with CPU#NNN AffMask sections, hwloc-gather-cpuid directories,
+ * and baretma's report bundle (bench/bundle.h: a JSON document whose
+ * "cpuid_dump" text is AIDA64's layout; cpu/dump_bundle.c).
  * Several records for one (cpu, leaf, subleaf): the first in file order wins
  * (hwloc's rule).  The file comment of cpu/cpu_dump.c has the details.
  */
 struct cpu_dump; /* opaque */
+
+#define CPU_BUNDLE_SCHEMA "baretma-bundle/1"
 
 /*
  * cpu_dump_load - read the dump at @path (a regular file, or a directory
@@ -144,7 +149,7 @@ struct cpu_dump; /* opaque */
 struct cpu_dump *cpu_dump_load(const char *path, char *err, size_t errlen);
 void cpu_dump_free(struct cpu_dump *d);
 
-/* "libcpuid", "aida64", "aida64-affmask" or "hwloc". */
+/* "libcpuid", "aida64", "aida64-affmask", "hwloc" or CPU_BUNDLE_SCHEMA. */
 const char *cpu_dump_format(const struct cpu_dump *d);
 
 /* Highest logical CPU number in the dump + 1. */

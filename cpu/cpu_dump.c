@@ -309,16 +309,45 @@ int dump_read_lines(struct parse *p, const char *path, const char *what, char **
 	return *len ? split_lines(*buf, *len, lines, n, unterminated) : 0;
 }
 
+/* A report bundle (cpu/dump_bundle.c): its CPUID text, as an AIDA64 dump. */
+static int parse_bundle(struct parse *p, const char *buf, size_t len)
+{
+	char *text = NULL, **lines = NULL;
+	size_t tlen = 0;
+	unsigned n = 0;
+	bool unterminated;
+	int err = dump_bundle_text(p, buf, len, &text, &tlen);
+
+	if (!err)
+		err = split_lines(text, tlen, &lines, &n, &unterminated);
+	if (!err)
+		err = parse_lines(p, lines, n);
+	if (!err)
+		p->d->format = CPU_BUNDLE_SCHEMA;
+	free(lines);
+	free(text);
+	return err;
+}
+
 static int parse_file(struct parse *p, const char *path)
 {
 	char *buf = NULL, **lines = NULL;
 	size_t len = 0;
 	unsigned n = 0;
 	bool unterminated;
-	int err = dump_read_lines(p, path, NULL, &buf, &lines, &n, &unterminated, &len);
+	int err = slurp(path, &buf, &len);
 
-	if (!err)
-		err = len ? parse_lines(p, lines, n) : dump_perr(p, "empty file");
+	if (err) {
+		snprintf(p->err, p->errlen, "%s", err == -EFBIG ? "larger than any CPUID dump" :
+			 err == -EINVAL ? USERFILE_NOT_REGULAR : strerror(-err));
+		return err == -EFBIG ? -EINVAL : err;
+	}
+	if (!len)
+		err = dump_perr(p, "empty file");
+	else if (dump_bundle_shaped(buf, len))
+		err = parse_bundle(p, buf, len);
+	else if (!(err = split_lines(buf, len, &lines, &n, &unterminated)))
+		err = parse_lines(p, lines, n);
 	free(lines);
 	free(buf);
 	return err;

@@ -106,6 +106,17 @@ int dump_native_array(const char *s, size_t len);
 /* The @n lines of a libcpuid raw dump. */
 int dump_parse_native(struct parse *p, char **lines, unsigned n);
 
+/* ---------------------------------------------- report bundle (dump_bundle.c) */
+
+/* Does @buf look like a report bundle (a JSON object naming
+ * CPU_BUNDLE_SCHEMA)?  Then it is read as one, or refused. */
+bool dump_bundle_shaped(const char *buf, size_t len);
+
+/* The "cpuid_dump" text of the bundle in @buf (malloc'd into *@text, *@tlen
+ * bytes, NUL-terminated); 0, -EINVAL (p->err says why), -ENOMEM. */
+int dump_bundle_text(struct parse *p, const char *buf, size_t len, char **text,
+		     size_t *tlen);
+
 /* ------------------------------------------------------- hwloc (dump_hwloc.c) */
 
 /* "5 4 0 1 0 => 3c004122 1c0003f 3f 0" (hwloc-gather-cpuid prints %x). */

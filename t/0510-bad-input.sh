@@ -132,6 +132,12 @@ bad "truncated AIDA64 dump" 65 "cannot load CPUID dump .*line" -- \
 	info --cpuid-dump "$T_DATA/cpuid-aida64-cut-record.txt"
 bad "truncated hwloc dump directory" 65 "cannot load CPUID dump" -- \
 	info --cpuid-dump "$T_DATA/cpuid-hwloc-cut"
+printf '{"schema": "baretma-bundle/1", "validate": {}}\n' >"$tmp/nodump.json"
+bad "report bundle without its CPUID" 65 "cannot load CPUID dump '$tmp/nodump.json': a report bundle without its \"cpuid_dump\" text" -- \
+	info --cpuid-dump "$tmp/nodump.json"
+printf '{"schema": "baretma-bundle/1", "cpuid_dump": \n' >"$tmp/cut.json"
+bad "report bundle cut short" 65 "a report bundle that is not JSON: line" -- \
+	info --cpuid-dump "$tmp/cut.json"
 
 # Not a regular file (issue "Left exactly as found", point 9): a FIFO made
 # baretma wait forever for a writer; refused unread, as bad data.

@@ -76,6 +76,9 @@ EOS
 	BARETMA_MSR=sim:$tmp/prof BARETMA_PERF=sim:$tmp/prof "$BARETMA" validate --cpuid-dump "$ICL" \
 		--json >"$tmp/val.json" 2>/dev/null
 	is "$(undocumented "$tmp/val.json")" "" "validate (simulated): every key in the README"
+	BARETMA_MSR=sim:$tmp/prof "$BARETMA" validate --cpuid-dump "$ICL" --no-perf \
+		--bundle "$tmp/bundle.json" >/dev/null 2>&1
+	is "$(undocumented "$tmp/bundle.json")" "" "validate --bundle (simulated): every key in the README"
 	# calibrate on the simulated PMU (its document), then bench using it
 	# (the calibration object with its bracket, below_resolution)
 	BARETMA_STATE_DIR=$tmp/run; mkdir -p "$BARETMA_STATE_DIR"; export BARETMA_STATE_DIR
