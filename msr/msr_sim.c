@@ -6,14 +6,41 @@
  * overflow bits of IA32_PERF_GLOBAL_STATUS.
  *
  * Accesses are async-signal-safe, as msr/msr.h requires of every backend
- * (the restore path runs from a signal handler): no allocation, no lock,
- * no stdio; clock_gettime(CLOCK_MONOTONIC) only.  Opening and closing
- * take a process-wide lock (the registry of simulated machines).
+ * (the restore path runs from a signal handler): no allocation, no stdio,
+ * no mutex; clock_gettime(CLOCK_MONOTONIC) and the calls below only.
+ * Opening and closing take a process-wide mutex (the registry of simulated
+ * machines), never from a handler.
+ *
+ * Threads.  One simulated machine serves every msr_open of its profile in
+ * the process (the registry), so sessions on several threads share it:
+ * its CPUs' counters, and with `state FILE` one state-file context, whose
+ * reload and rewrite (FILE.tmp, rename) are not re-entrant.  Each access
+ * (open of a CPU, read, write) therefore holds the machine's lock, a
+ * spin lock (an atomic flag) taken with every signal blocked in the
+ * calling thread:
+ *   - blocking first means no handler can run on the thread while it
+ *     holds the lock, so the journal's restore from a handler
+ *     (msr/journal.h) never waits for the lock its own thread holds: no
+ *     self-deadlock, as a pthread mutex taken from a handler would risk;
+ *   - a handler on another thread waits for the holder, which runs on and
+ *     lets go within one access (the holder never waits on anything
+ *     else while holding it);
+ *   - pthread_sigmask, atomics and nanosleep are async-signal-safe (POSIX
+ *     2017 XSH 2.4.3), so the access stays so.
+ * One object per CPU instead would not do: a session's restore from
+ * another thread's handler writes that CPU's registers too, and the state
+ * file is one file for all CPUs.  A synchronous signal raised inside an
+ * access (a fault in this file) finds it blocked and kills the process
+ * at once: the journal then stays for `baretma pmu restore`.  After
+ * fork() in a threaded host, a child must not use a simulated machine it
+ * inherited (another thread may have held its lock at the fork).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +80,7 @@ struct sim_cpu {
 struct sim {
 	struct sim *next;          /* the registry */
 	unsigned refs;
+	atomic_flag busy;          /* held through one access (sim_lock) */
 	char *path;
 	struct sim_profile p;
 	struct cpu_info ci;
@@ -64,6 +92,29 @@ struct sim {
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sim *registry;
+
+/* -------------------------------------------------------------- lock */
+
+/* Take @s's lock with every signal blocked (the header says why);
+ * @old receives the thread's mask for sim_unlock.  Async-signal-safe. */
+static void sim_lock(struct sim *s, sigset_t *old)
+{
+	static const struct timespec nap = { 0, 1000 };
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, old);
+	for (unsigned spins = 0; atomic_flag_test_and_set_explicit(&s->busy, memory_order_acquire);
+	     spins++)
+		if (spins >= 100)
+			nanosleep(&nap, NULL); /* the holder is in a system call */
+}
+
+static void sim_unlock(struct sim *s, const sigset_t *old)
+{
+	atomic_flag_clear_explicit(&s->busy, memory_order_release);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
 
 /* ------------------------------------------------------------- clock */
 
@@ -329,9 +380,13 @@ static uint64_t metrics_value(struct sim *s, struct sim_cpu *c)
 static int sim_open_cpu(void *ctx, unsigned cpu)
 {
 	struct sim *s = ctx;
+	sigset_t old;
+	int rc;
 
-	return s->state ? msr_state_ops.open(s->state, cpu) ?: start_cpu(s, cpu)
-			: start_cpu(s, cpu);
+	sim_lock(s, &old);
+	rc = s->state ? msr_state_ops.open(s->state, cpu) ?: start_cpu(s, cpu) : start_cpu(s, cpu);
+	sim_unlock(s, &old);
+	return rc;
 }
 
 /* IA32_PERF_GLOBAL_INUSE: bit i = IA32_PERFEVTSELi[7:0] != 0, bit 32+i =
@@ -364,9 +419,8 @@ static int enter(struct sim *s, unsigned cpu)
 	return 0;
 }
 
-static int sim_read(void *ctx, unsigned cpu, uint32_t msr, uint64_t *val)
+static int read_locked(struct sim *s, unsigned cpu, uint32_t msr, uint64_t *val)
 {
-	struct sim *s = ctx;
 	struct sim_cpu *c;
 	uint64_t stored;
 	int rc = enter(s, cpu);
@@ -413,9 +467,8 @@ static void write_metrics(struct sim *s, struct sim_cpu *c, uint64_t val)
 	c->met_w0 = val ? c->fc[FIXED_CTR3_IDX] : 0;
 }
 
-static int sim_write(void *ctx, unsigned cpu, uint32_t msr, uint64_t val)
+static int write_locked(struct sim *s, unsigned cpu, uint32_t msr, uint64_t val)
 {
-	struct sim *s = ctx;
 	struct sim_cpu *c;
 	int rc = enter(s, cpu);
 
@@ -442,6 +495,31 @@ static int sim_write(void *ctx, unsigned cpu, uint32_t msr, uint64_t val)
 		c->status |= val;
 	}
 	return 0;
+}
+
+/* The accesses, each under the machine's lock. */
+static int sim_read(void *ctx, unsigned cpu, uint32_t msr, uint64_t *val)
+{
+	struct sim *s = ctx;
+	sigset_t old;
+	int rc;
+
+	sim_lock(s, &old);
+	rc = read_locked(s, cpu, msr, val);
+	sim_unlock(s, &old);
+	return rc;
+}
+
+static int sim_write(void *ctx, unsigned cpu, uint32_t msr, uint64_t val)
+{
+	struct sim *s = ctx;
+	sigset_t old;
+	int rc;
+
+	sim_lock(s, &old);
+	rc = write_locked(s, cpu, msr, val);
+	sim_unlock(s, &old);
+	return rc;
 }
 
 static void sim_free(struct sim *s)
@@ -557,6 +635,7 @@ static int sim_new(const char *file, struct sim **out, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	s->refs = 1;
+	atomic_flag_clear(&s->busy);
 	s->t0_ns = mono_ns();
 	if (!(rc = load_profile(s, file, err, errlen)) && !(rc = identify(s, err, errlen)) &&
 	    s->p.state[0])
