@@ -57,7 +57,12 @@
  *
  * Threads: the simulated machine of one PROFILE path is shared by every
  * msr_open of it in the process (the MSR backend and the perf source's
- * simulator see the same counters); one thread per CPU at a time.
+ * simulator see the same counters, sessions on several threads the same
+ * machine and `state FILE`).  Every access holds the machine's lock, taken
+ * with the thread's signals blocked, so the accesses of several threads -
+ * and a journal restore from a signal handler - are serialised and stay
+ * async-signal-safe (msr/msr_sim.c says why this design).  After fork()
+ * a child must not use a simulated machine it inherited.
  */
 #ifndef BARETMA_MSR_SIM_H
 #define BARETMA_MSR_SIM_H
