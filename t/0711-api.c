@@ -221,6 +221,56 @@ static void amd_notes(const char *dump)
 	ok(*baretma_notes(NULL) == '\0', "notes of no session: empty");
 }
 
+/*
+ * The backend $BARETMA_MSR names cannot be opened: a session that may
+ * program through it (auto, msr) fails with msr_open's own line and error
+ * (before, "auto" quietly opened a TSC session and "msr" said "no MSR
+ * backend could be opened"); a TSC session needs none and opens.  The profile's error is the parser's documented text for
+ * line 5 (msr/msr_sim.h: width 1-16); the refusal under sudo is
+ * msr/msr.h's (only the two standard templates then).  Nothing written.
+ */
+static void backend_env(void)
+{
+	const char *bad = t_strf("%s/bad-profile", dir), *good = t_strf("%s/profile", dir);
+	const char *shares = "retiring 40\nbad_speculation 10\nfrontend_bound 20\n"
+			     "backend_bound 30\n";
+	static const char *const backends[] = { "auto", "msr" };
+	struct baretma_options o = BARETMA_OPTIONS_INIT;
+	struct baretma *bm;
+	const char *want;
+
+	fixture();
+	put_file(bad, t_strf("%swidth banana\n", shares));
+	put_file(good, shares);
+	setenv("BARETMA_CPUID_DUMP", icl, 1); /* the simulator's machine */
+	o.cpu = 1;
+	o.cpuid_dump = icl;
+	setenv("BARETMA_MSR", t_strf("sim:%s", bad), 1);
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
+		o.backend = backends[i];
+		check_int(baretma_open(&bm, &o), ==, -EINVAL,
+			  t_strf("backend %s, a malformed profile: -EINVAL", backends[i]));
+		check_str(baretma_last_error(), t_strf("profile '%s': line 5: 'width' needs a "
+			  "number from 1 to 16, got 'banana'", bad), "... with the profile's line");
+	}
+	o.backend = "tsc"; /* it needs no MSR backend: none is opened for it */
+	if (ok(baretma_open(&bm, &o) == 0, "backend tsc, the same profile: opens"))
+		baretma_close(bm);
+	setenv("BARETMA_MSR", t_strf("sim:%s", good), 1);
+	setenv("SUDO_USER", "t-sudo-user", 1);
+	o.backend = "auto";
+	check_int(baretma_open(&bm, &o), ==, -EPERM, "sim: under sudo: -EPERM");
+	want = t_strf("MSR backend 'sim:%s' ($BARETMA_MSR): refused while running under sudo "
+		      "(SUDO_USER=t-sudo-user)", good);
+	ok(!strncmp(baretma_last_error(), want, strlen(want)), "... with the refusal: %s",
+	   baretma_last_error());
+	unsetenv("SUDO_USER");
+	check_int(journals(), ==, 0, "no journal");
+	check_str(get_file(state), orig, "the state file as found");
+	setenv("BARETMA_MSR", spec, 1);
+	unsetenv("BARETMA_CPUID_DUMP");
+}
+
 /* SIGKILL in the middle of a region: the journal stays; the tool's
  * `pmu restore` puts every register back. */
 static void killed(void)
@@ -319,10 +369,11 @@ int main(void)
 	t_path(dump, "%s/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test",
 	       shared && *shared ? shared : "../shared/cpuid");
 	if (access(dump, R_OK)) {
-		skip(24, "no Ice Lake dump (../shared/cpuid)");
+		skip(33, "no Ice Lake dump (../shared/cpuid)");
 	} else {
 		icl = dump;
 		dry_run();
+		backend_env();
 		killed();
 		forked();
 	}
