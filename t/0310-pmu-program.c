@@ -940,6 +940,7 @@ static void test_owner_perf_idle(void)
 
 int main(void)
 {
+	t_signals_default(); /* the guard cases raise SIGINT, SIGHUP, SIGQUIT */
 	t_scratch(dir, "0310");
 	t_path(state, "%s/state", dir);
 	t_path(trace, "%s/trace", dir);
