@@ -118,6 +118,7 @@ int main(void)
 {
 	const char *shared = getenv("SHARED_CPUID");
 	static char dump[PATH_MAX], first_err[512];
+	char *text;
 	unsigned bad_rc = 0, bad_count = 0, bad_tma = 0, bad_state = 0, bad_journals = 0;
 	double worst = 0;
 
@@ -132,8 +133,10 @@ int main(void)
 	t_path(profile, "%s/profile", dir);
 	for (unsigned cpu = 0; cpu < NTHREADS; cpu++)
 		regs(orig, sizeof(orig), cpu);
-	put_file(profile, t_strf("ghz 0\naccess_cycles 1000\nretiring 40\nbad_speculation 10\n"
-				 "frontend_bound 20\nbackend_bound 30\nstate %s\n", state));
+	text = t_strf("ghz 0\naccess_cycles 1000\nretiring 40\nbad_speculation 10\n"
+		      "frontend_bound 20\nbackend_bound 30\nstate %s\n", state);
+	put_file(profile, text);
+	free(text);
 	snprintf(spec, sizeof(spec), "sim:%s", profile);
 	setenv("BARETMA_MSR", spec, 1);
 	setenv("BARETMA_CPUID_DUMP", icl, 1);

@@ -231,37 +231,42 @@ static void amd_notes(const char *dump)
  */
 static void backend_env(void)
 {
-	const char *bad = t_strf("%s/bad-profile", dir), *good = t_strf("%s/profile", dir);
-	const char *shares = "retiring 40\nbad_speculation 10\nfrontend_bound 20\n"
-			     "backend_bound 30\n";
+	static const char shares[] = "retiring 40\nbad_speculation 10\nfrontend_bound 20\n"
+				     "backend_bound 30\n";
 	static const char *const backends[] = { "auto", "msr" };
+	char bad[PATH_MAX], good[PATH_MAX], env[PATH_MAX + 8], want[PATH_MAX + 128];
 	struct baretma_options o = BARETMA_OPTIONS_INIT;
 	struct baretma *bm;
-	const char *want;
 
 	fixture();
-	put_file(bad, t_strf("%swidth banana\n", shares));
+	t_path(bad, "%s/bad-profile", dir);
+	t_path(good, "%s/profile", dir);
+	t_path(want, "%swidth banana\n", shares);
+	put_file(bad, want);
 	put_file(good, shares);
 	setenv("BARETMA_CPUID_DUMP", icl, 1); /* the simulator's machine */
 	o.cpu = 1;
 	o.cpuid_dump = icl;
-	setenv("BARETMA_MSR", t_strf("sim:%s", bad), 1);
+	t_path(env, "sim:%s", bad);
+	setenv("BARETMA_MSR", env, 1);
+	t_path(want, "profile '%s': line 5: 'width' needs a number from 1 to 16, got 'banana'",
+	       bad);
 	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
 		o.backend = backends[i];
-		check_int(baretma_open(&bm, &o), ==, -EINVAL,
-			  t_strf("backend %s, a malformed profile: -EINVAL", backends[i]));
-		check_str(baretma_last_error(), t_strf("profile '%s': line 5: 'width' needs a "
-			  "number from 1 to 16, got 'banana'", bad), "... with the profile's line");
+		ok(baretma_open(&bm, &o) == -EINVAL, "backend %s, a malformed profile: -EINVAL",
+		   backends[i]);
+		check_str(baretma_last_error(), want, "... with the profile's line");
 	}
 	o.backend = "tsc"; /* it needs no MSR backend: none is opened for it */
 	if (ok(baretma_open(&bm, &o) == 0, "backend tsc, the same profile: opens"))
 		baretma_close(bm);
-	setenv("BARETMA_MSR", t_strf("sim:%s", good), 1);
+	t_path(env, "sim:%s", good);
+	setenv("BARETMA_MSR", env, 1);
 	setenv("SUDO_USER", "t-sudo-user", 1);
 	o.backend = "auto";
 	check_int(baretma_open(&bm, &o), ==, -EPERM, "sim: under sudo: -EPERM");
-	want = t_strf("MSR backend 'sim:%s' ($BARETMA_MSR): refused while running under sudo "
-		      "(SUDO_USER=t-sudo-user)", good);
+	t_path(want, "MSR backend 'sim:%s' ($BARETMA_MSR): refused while running under sudo "
+	       "(SUDO_USER=t-sudo-user)", good);
 	ok(!strncmp(baretma_last_error(), want, strlen(want)), "... with the refusal: %s",
 	   baretma_last_error());
 	unsetenv("SUDO_USER");
