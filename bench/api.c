@@ -109,6 +109,10 @@ static int open_failed(const struct session *s, const struct baretma_options *o,
 {
 	const struct session_info *in = s ? session_info(s) : NULL;
 
+	/* $BARETMA_MSR's backend: its own line, whole (the thread's, from the
+	 * msr_open that just failed), as `baretma bench` prints it */
+	if (in && in->avail.why == TD_MSR_OPEN)
+		return fail(rc, "%s", *msr_last_error() ? msr_last_error() : in->avail.reason);
 	switch (-rc) {
 	case EOPNOTSUPP:
 		return fail(rc, "cpu %d is an efficiency core of a hybrid part: it has no "

@@ -124,6 +124,15 @@ enum bench_backend_id {
 const char *bench_backend_name(enum bench_backend_id id);
 int bench_backend_parse(const char *s, enum bench_backend_id *id); /* 0 or -EINVAL */
 
+/* bench_backend_uses_msr - whether a run of @id may program the counters
+ * through the MSR backend $BARETMA_MSR names (auto, rdpmc, msr); tsc, perf
+ * and perf-rdpmc need none, so a backend that cannot be opened stops only
+ * the others (session_open; the command line's CLI_MSR_CHECK). */
+static inline bool bench_backend_uses_msr(enum bench_backend_id id)
+{
+	return id == BENCH_BACKEND_AUTO || id == BENCH_BACKEND_RDPMC || id == BENCH_BACKEND_MSR;
+}
+
 /* ----------------------------------------------------------- availability */
 
 /* Why Top-down cannot be measured: the first reason that applies. */
@@ -143,6 +152,10 @@ enum td_unavail {
 	TD_OTHER_MACHINE,    /* the CPUs are a CPUID dump's and the MSR backend is this
 			      * machine's device: it cannot reach them (a dry run
 			      * needs the state-file backend) */
+	TD_MSR_OPEN,         /* the backend $BARETMA_MSR names cannot be opened
+			      * (msr_open: a malformed state file or profile,
+			      * -EINVAL; refused under sudo, -EPERM; missing,
+			      * -ENOENT): reason is msr_last_error()'s line */
 };
 
 struct bench_avail {

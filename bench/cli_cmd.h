@@ -38,11 +38,22 @@
  *                     parse gave it (--wait, --force, the settings flags);
  *                     the command starts it (cli_run_start, cli_run_lock)
  *                     once it knows the CPUs, the close is cli_run_finish.
+ *   CLI_MSR_CHECK     after the machine (--cpuid-dump is then the simulated
+ *                     PMU's machine too): the MSR backend $BARETMA_MSR
+ *                     names must open, and is closed again, for a command
+ *                     whose sessions open their own (bench, compare,
+ *                     calibrate): a malformed state file or profile (65),
+ *                     a missing one (66), one refused under sudo (77) is
+ *                     said as cli_msr_open says it, never as "no MSR
+ *                     backend" once a session finds none.  Not when parse
+ *                     set ctx->msr_unused (bench --backend tsc: no
+ *                     backend needed, none checked).
  * Modifiers, for a command whose own order differs:
  *   CLI_MSR_LATE      the MSR backend is opened by the command, with
  *                     cli_ctx_msr, where its own checks come first (pmu
- *                     restore: only when a journal is to be put back);
- *                     the close is still the dispatcher's.
+ *                     restore: only when a journal is to be put back;
+ *                     validate: after the machine, which the simulated
+ *                     PMU must see); the close is still the dispatcher's.
  *   CLI_MSR_OPTIONAL  no MSR backend is fine, and not said (ctx->dev NULL):
  *                     info reads IA32_PERF_CAPABILITIES where it can.
  *   CLI_GUARD_DETACH  success leaves the run's journal for 'pmu restore'
@@ -56,6 +67,7 @@
 #define CLI_MSR_LATE      0x040u
 #define CLI_MSR_OPTIONAL  0x080u
 #define CLI_GUARD_DETACH  0x100u
+#define CLI_MSR_CHECK     0x200u
 
 struct cpu_source;
 struct cpu_machine;
@@ -67,6 +79,8 @@ struct cli_ctx {
 	/* from parse */
 	const char *dump;            /* --cpuid-dump (CLI_NEED_MACHINE) */
 	struct cli_run run;          /* CLI_NEED_GUARD: .wait, .force, .set, ... */
+	bool msr_unused;             /* CLI_MSR_CHECK: the run uses no MSR backend
+				      * (bench_backend_uses_msr): none checked */
 	/* opened by the setup */
 	struct cpu_source *cpuid;    /* CLI_NEED_CPUID */
 	struct msr_dev *dev;         /* CLI_NEED_MSR (NULL with CLI_MSR_OPTIONAL) */

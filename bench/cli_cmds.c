@@ -27,11 +27,13 @@
  * msr commands always had (a relative BARETMA_STATE_DIR is refused).
  */
 static const struct cli_cmd cmds[] = {
-	{ "bench", &cmd_bench, ENV_SYS_STATE | CLI_NEED_MACHINE | CLI_NEED_GUARD },
-	{ "compare", &cmd_compare, ENV_SYS_STATE | CLI_NEED_MACHINE | CLI_NEED_GUARD },
-	{ "validate", &cmd_validate, ENV_SYS_STATE | CLI_NEED_MSR | CLI_MSR_OPTIONAL |
+	{ "bench", &cmd_bench, ENV_SYS_STATE | CLI_NEED_MACHINE | CLI_NEED_GUARD | CLI_MSR_CHECK },
+	{ "compare", &cmd_compare, ENV_SYS_STATE | CLI_NEED_MACHINE | CLI_NEED_GUARD |
+				   CLI_MSR_CHECK },
+	{ "validate", &cmd_validate, ENV_SYS_STATE | CLI_NEED_MSR | CLI_MSR_LATE |
 				     CLI_NEED_MACHINE | CLI_NEED_GUARD },
-	{ "calibrate", &cmd_calibrate, ENV_SYS_STATE | CLI_NEED_MACHINE | CLI_NEED_GUARD },
+	{ "calibrate", &cmd_calibrate, ENV_SYS_STATE | CLI_NEED_MACHINE | CLI_NEED_GUARD |
+				       CLI_MSR_CHECK },
 	{ "info", &cmd_info, CLI_ENV_SYSROOT | CLI_NEED_MSR | CLI_MSR_LATE | CLI_MSR_OPTIONAL |
 			     CLI_NEED_MACHINE },
 	{ "decode", &cmd_decode, 0 },
@@ -193,6 +195,13 @@ static int setup(struct cli_ctx *ctx)
 		return rc;
 	if ((need & CLI_NEED_MACHINE) && (rc = cli_machine_open(ctx->dump, &ctx->machine)))
 		return rc;
+	if ((need & CLI_MSR_CHECK) && !ctx->msr_unused) {
+		struct msr_dev *dev = NULL;
+
+		rc = cli_msr_open(&dev);
+		msr_close(dev);
+		return rc;
+	}
 	return EX_OK;
 }
 

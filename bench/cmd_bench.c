@@ -71,14 +71,15 @@ static void bench_usage(FILE *f)
 "\n"
 "exit status: 0 ok (also without a PMU: TSC timing, saying why), 64 usage\n"
 "  (also: an E-core without --backend tsc, a dump with a real MSR device,\n"
-"  a relative BARETMA_STATE_DIR), 65 bad data (dump, state file, simulator\n"
-"  profile, journal),\n"
-"  66 dump or BARETMA_SYSROOT missing, 69 unavailable (the backend asked for,\n"
-"  no device, a settings file missing), 70 internal error, 71 system error,\n"
-"  73 cannot create the state directory, 75 busy (locked, held by a journal,\n"
+"  a relative BARETMA_STATE_DIR), 65 bad data (dump, journal, BARETMA_MSR's\n"
+"  state file or simulator profile), 66 dump, BARETMA_SYSROOT or BARETMA_MSR's\n"
+"  file missing, 69 unavailable (the backend asked for, no device, a settings\n"
+"  file missing), 70 internal error, 71 system error, 73 the state directory\n"
+"  cannot be created or is full, 75 busy (locked, held by a journal,\n"
 "  counters in use) or tampered, 77 permission denied (also: lockdown,\n"
-"  msr.allow_writes=off, an unsafe state directory); 128+N: killed by\n"
-"  signal N, after putting the registers back\n"
+"  msr.allow_writes=off, an unsafe state directory, a BARETMA_MSR other than\n"
+"  the device's under sudo); 128+N: killed by signal N, after putting the\n"
+"  registers back\n"
 "\n"
 "kernels:\n", BENCH_DEFAULT_REPS, BENCH_DEFAULT_WARMUP);
 	for (size_t i = 0; i < n; i++)
@@ -196,6 +197,7 @@ static int bench_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 				       .warmup = BENCH_DEFAULT_WARMUP };
 	b->fmt = BENCH_FMT_TABLE;
 	rc = parse_args(argc, argv, &b->o, &b->fmt, ctx);
+	ctx->msr_unused = !bench_backend_uses_msr(b->o.backend);
 	return rc ? rc : check_kernels(b->o.kernels);
 }
 
@@ -206,6 +208,10 @@ static int report_failure(const struct bench_options *o, struct bench_session *s
 	struct msr_fault f;
 	char more[128], subject[64];
 
+	if (res->avail.why == TD_MSR_OPEN) { /* $BARETMA_MSR, as the setup says it */
+		cli_err("%s", res->avail.reason);
+		return cli_exit_for_errno(rc);
+	}
 	switch (-rc) {
 	case EOPNOTSUPP:
 		snprintf(more, sizeof(more), ", or no --cpu to let baretma choose, or --backend "

@@ -50,12 +50,14 @@ static void calibrate_usage(FILE *f)
 "  --json           print the document instead of the summary\n"
 "\n"
 "exit status: 0 every backend named in --backend measured (default list: at\n"
-"  least one Top-down backend measured), 64 usage, 65 bad data, 66 a dump not\n"
+"  least one Top-down backend measured), 64 usage, 65 bad data (also:\n"
+"  BARETMA_MSR's state file or profile), 66 a dump or BARETMA_MSR's file not\n"
 "  found, 69 a backend named (or, by default, every Top-down backend) cannot\n"
 "  measure here: the reasons are said, after what could be measured is\n"
 "  reported and written, 73 the file or state directory cannot be created\n"
-"  (also: FILE is a symbolic link, or not a regular file), 75 busy, 77 no\n"
-"  permission\n",
+"  (also: FILE is a symbolic link, or not a regular file; the state directory\n"
+"  full), 75 busy, 77 no permission (also: a BARETMA_MSR other than the\n"
+"  device's under sudo)\n",
 		CALIB_RESOLUTION_PP, CALIB_SCHEMA, CALIB_MAX_AGE_DAYS, CALIB_DEFAULT_REPS);
 }
 
@@ -112,6 +114,10 @@ static int calibrate_parse(int argc, char **argv, void *opts, struct cli_ctx *ct
 		rc = parse_opt(c, cc, ctx);
 	if (!rc && optind < argc)
 		rc = cli_usage_err("calibrate", "unexpected argument '%s'", argv[optind]);
+	ctx->msr_unused = true; /* unless a backend asked for programs through it */
+	for (unsigned i = 0; i < CALIB_NBACKENDS; i++)
+		if (cc->o.want[i] && bench_backend_uses_msr(calib_backend_at(i)))
+			ctx->msr_unused = false;
 	return rc;
 }
 

@@ -49,7 +49,8 @@ static void compare_usage(FILE *f)
 "reading on each path (the empty bracket, TSC ticks).\n"
 "\n"
 "exit status: 0 every metric agrees, 1 some metric DISAGREEs (as cmp), 64 usage,\n"
-"  65 bad data, 66 a dump not found, 69 a side cannot measure here (the reason is\n"
+"  65 bad data (also: BARETMA_MSR's state file or profile), 66 a dump or\n"
+"  BARETMA_MSR's file not found, 69 a side cannot measure here (the reason is\n"
 "  said) or a metric could not be compared, 75 busy (another run; counters\n"
 "  in use), 77 no permission\n",
 		COMPARE_MIN_PAIRS, COMPARE_DEFAULT_PAIRS, COMPARE_MIN_PAIRS, COMPARE_DEFAULT_REPS);

@@ -61,10 +61,11 @@ static void validate_usage(FILE *f)
 "What a hypervisor does not enumerate (leaf 0xA version 0, KVM's 3 fixed\n"
 "counters) is SKIP with the reason, never FAIL.\n"
 "\n"
-"exit status: 0 no check failed, 1 a check failed, 64 usage, 65 bad data,\n"
-"  66 a dump not found, 69 no PMU to check here: no check could touch the PMU\n"
-"  (the reason is said, after the identity checks, whatever they found),\n"
-"  73 the bundle cannot be written, 75 busy, 77 no permission\n", f);
+"exit status: 0 no check failed, 1 a check failed, 64 usage, 65 bad data\n"
+"  (also: BARETMA_MSR's state file or profile), 66 a dump or BARETMA_MSR's\n"
+"  file not found, 69 no PMU to check here: no check could touch the PMU (the\n"
+"  reason is said, after the identity checks, whatever they found), 73 the\n"
+"  bundle cannot be written, 75 busy, 77 no permission\n", f);
 }
 
 static int parse_opt(int c, struct validate_cmd *v, struct cli_ctx *ctx)
@@ -200,13 +201,16 @@ static int write_bundle(const char *path, struct cli_ctx *ctx, const struct cpu_
 static int validate_run_cmd(void *opts, struct cli_ctx *ctx)
 {
 	struct validate_cmd *v = opts;
-	struct cpu_info *ci = calloc(1, sizeof(*ci));
+	/* the backend after the machine: the simulated PMU's is --cpuid-dump's */
+	int st = cli_ctx_msr(ctx), rc;
+	struct cpu_info *ci = st ? NULL : calloc(1, sizeof(*ci));
 	struct validate_options o = { .level = v->level, .perf = v->perf,
 				      .machine = ctx->machine, .dev = ctx->dev };
 	struct validate_report rep = { 0 };
 	struct bench_avail a;
-	int st = ci ? 0 : EX_OSERR, rc;
 
+	if (!st && !ci)
+		st = EX_OSERR;
 	if (!st && (rc = bench_identify(ctx->machine, ctx->dev, v->ncpus ? (int)v->cpus[0] : -1,
 					ci)))
 		st = cli_identify_failed(ctx->machine, rc);

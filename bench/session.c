@@ -68,6 +68,24 @@ static int pin(const struct session *s, struct session_info *in)
 	return 0;
 }
 
+/* The backend $BARETMA_MSR names could not be opened for a session that
+ * may use it: said, never passed over for a session without it (a
+ * malformed profile is not "no MSR backend", and a TSC session would hide
+ * it). */
+static int msr_open_failed(struct session_info *in, int rc)
+{
+	struct bench_avail *a = &in->avail;
+
+	a->why = TD_MSR_OPEN;
+	a->err = rc;
+	if (*msr_last_error())
+		snprintf(a->reason, sizeof(a->reason), "%s", msr_last_error());
+	else
+		snprintf(a->reason, sizeof(a->reason), "cannot open MSR backend '%s': %s",
+			 msr_env_spec(), strerror(-rc));
+	return rc;
+}
+
 /* Open @ops as the session's source (the one chosen before, never
  * programmed, is closed: the choice is made again by session_recheck). */
 static int use_source(struct session *s, const struct counter_source_ops *ops)
@@ -155,15 +173,15 @@ static int prepare(struct session *s)
 		return rc;
 	if (s->opt.dev) {
 		s->dev = s->opt.dev;
+	} else if ((rc = msr_open(NULL, &s->own_dev))) {
+		s->own_dev = NULL;
+		/* $BARETMA_MSR names a malformed template, state file or profile
+		 * (msr_last_error says where): refused, never measured around as
+		 * if there were no backend; another failure only matters to a
+		 * backend that needs the MSRs */
+		if (rc == -EINVAL || bench_backend_uses_msr(s->opt.backend))
+			return msr_open_failed(in, rc);
 	} else {
-		rc = msr_open(NULL, &s->own_dev);
-		if (rc == -EINVAL) /* $BARETMA_MSR names a malformed template, state
-				    * file or profile: refused (msr_last_error says
-				    * where), never measured around as if there were
-				    * no backend */
-			return rc;
-		if (rc)
-			s->own_dev = NULL;
 		s->dev = s->own_dev;
 	}
 	if (s->dev && (rc = bench_identify(m, s->dev, cpu, &in->cpu)))

@@ -84,7 +84,11 @@ struct session {
  * E-core (no PERF_METRICS) and the backend is not tsc (info.cpu and
  * cpu_used filled, nothing pinned); -ENODEV (the source asked for cannot
  * measure: info.avail.reason); -EINVAL (a --level the CPU lacks:
- * info.avail.reason; or not identified); -errno otherwise.
+ * info.avail.reason; or not identified); the error of msr_open when the
+ * backend $BARETMA_MSR names cannot be opened and @o->backend may use it
+ * (bench_backend_uses_msr; info.avail.why TD_MSR_OPEN, reason
+ * msr_last_error()'s line: -EINVAL a malformed state file or profile,
+ * -EPERM refused under sudo, -ENOENT missing); -errno otherwise.
  */
 int session_open(const struct session_options *o, struct session **out);
 
@@ -106,7 +110,8 @@ bool session_writes_msrs(const struct session *s);
 /* session_topdown - the chosen source reads slots and PERF_METRICS. */
 bool session_topdown(const struct session *s);
 
-/* session_dev - the MSR backend (NULL when none could be opened, or @s NULL). */
+/* session_dev - the MSR backend (NULL when it could not be opened, or @s
+ * NULL). */
 struct msr_dev *session_dev(const struct session *s);
 
 /* session_machine - the machine described (@o->machine, or the live one). */

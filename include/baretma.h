@@ -78,14 +78,20 @@ struct baretma_options {
  * sysfs file, the NMI watchdog): where one stands in the way, the error
  * names the file and the value to write (the tool's `baretma bench` has
  * flags that consent to the change, and puts it back).
- * Returns 0 and *bm, or -errno: -EINVAL (bad option), -ENOENT (no such
- * CPUID dump), -ENXIO (no such CPU), -EOPNOTSUPP (@opt->cpu is an E-core,
- * which has no PERF_METRICS), -ENODEV (the backend asked for cannot work
- * here), -EBUSY (counters or CPU in use, a journal holds the CPU),
- * -EACCES/-EPERM (not root, lockdown, msr.allow_writes=off), -EEXIST (a
- * journal left by an earlier process with this PID: `baretma pmu
- * restore`), -EMFILE (too many sessions open in the process), -errno of
- * the system; baretma_last_error() says why and what to do.
+ * The MSR backend is $BARETMA_MSR's (man 1 baretma); one that cannot be
+ * opened fails backends "auto", "rdpmc" and "msr" with its own error and
+ * line (never a quiet TSC-only session); "tsc" and "perf" need none.
+ * Returns 0 and *bm, or -errno: -EINVAL (bad option; a malformed state
+ * file or simulator profile named by $BARETMA_MSR), -ENOENT (no such
+ * CPUID dump, or file $BARETMA_MSR names), -ENXIO (no such CPU),
+ * -EOPNOTSUPP (@opt->cpu is an E-core, which has no PERF_METRICS),
+ * -ENODEV (the backend asked for cannot work here), -EBUSY (counters or
+ * CPU in use, a journal holds the CPU), -EACCES/-EPERM (not root,
+ * lockdown, msr.allow_writes=off; a $BARETMA_MSR other than the device's
+ * under sudo), -EEXIST (a journal left by an earlier process with this
+ * PID: `baretma pmu restore`), -EMFILE (too many sessions open in the
+ * process), -errno of the system; baretma_last_error() says why and what
+ * to do.
  */
 int baretma_open(struct baretma **bm, const struct baretma_options *opt);
 

@@ -340,12 +340,29 @@ int guard_begin(struct guard *g, struct msr_dev *dev, enum journal_kind kind, bo
 	return 0;
 }
 
+/* The journal could not record a setting's value (a full state directory,
+ * say): the directory is to blame, not the setting, which is unchanged. */
+static int journal_setting_fail(struct guard *g, const char *flag, const char *where, int err)
+{
+	char what[JOURNAL_PATH_MAX + 128];
+
+	snprintf(what, sizeof(what), "save the value of '%s' (for %s) in the journal", where,
+		 flag);
+	state_dir_fail(g, what, err);
+	snprintf(g->msg + strlen(g->msg), sizeof(g->msg) - strlen(g->msg),
+		 "; '%s' was not changed", where);
+	return err;
+}
+
 static int change(struct guard *g, enum setting s, const char *value, const char *flag)
 {
 	char where[JOURNAL_PATH_MAX] = "";
 	int before = journal_data_of(g->j)->nsettings;
-	int rc = setting_change(g->j, s, value, where, sizeof(where));
+	bool in_journal = false;
+	int rc = setting_change(g->j, s, value, where, sizeof(where), &in_journal);
 
+	if (rc && in_journal && rc != -EINVAL && rc != -ENAMETOOLONG)
+		return journal_setting_fail(g, flag, where, rc);
 	if (rc == -ENOENT)
 		return guard_fail(g, GUARD_UNAVAILABLE, rc, "%s: no '%s' to change%s", flag, where,
 				  s == SETTING_RDPMC ? " (no core PMU driver registered: a VM "

@@ -197,7 +197,10 @@ int guard_begin(struct guard *g, struct msr_dev *dev, enum journal_kind kind, bo
  * guard_settings - step 5: change each consented setting (journaled
  * first), with a note each ("'FILE' is 2 for this run (put back at the
  * end)" or "... already: left alone").  A setting with no file is -ENOENT
- * (GUARD_UNAVAILABLE); other failures their -errno.
+ * (GUARD_UNAVAILABLE); a journal that cannot record the value first (the
+ * state directory full: -ENOSPC, -EDQUOT, -EFBIG, GUARD_CANTCREAT) blames
+ * the state directory, names it and says the setting was not changed
+ * (guard_state_dir_text); other failures their -errno.
  */
 int guard_settings(struct guard *g);
 
@@ -290,7 +293,8 @@ enum guard_class guard_access_fail_text(struct msr_dev *dev, int err, const char
 void guard_restore_cause(struct msr_dev *dev, int err, char *buf, size_t n);
 
 /* guard_state_dir_text - the message for a state directory error @err
- * while trying to @what ("lock the CPUs"); returns its class. */
+ * while trying to @what ("lock the CPUs"); returns its class (a full
+ * file system, quota or file size limit: GUARD_CANTCREAT). */
 enum guard_class guard_state_dir_text(const char *what, int err, char *buf, size_t n);
 
 /* guard_journal_holder - by the journal's kind: "counters enabled by

@@ -196,6 +196,15 @@ static enum guard_class state_dir_text(const char *what, int err, char *buf, siz
 			 "directory on a writable file system, default /run/baretma)", what, dir,
 			 strerror(-err));
 		return GUARD_CANTCREAT;
+	case ENOSPC:
+	case EDQUOT:
+	case EFBIG:
+		/* write(2): no room on the device, the quota, RLIMIT_FSIZE */
+		snprintf(buf, n, "cannot %s in state dir '%s': %s (baretma writes its locks "
+			 "and journals there before any change: free space on its file system, "
+			 "raise the quota or the file size limit, or set BARETMA_STATE_DIR to a "
+			 "directory with room)", what, dir, strerror(-err));
+		return GUARD_CANTCREAT;
 	case ENAMETOOLONG:
 		snprintf(buf, n, "cannot %s in state dir '%s': %s (%zu bytes; the paths of the "
 			 "files in it must fit in %d bytes: set BARETMA_STATE_DIR to a directory "

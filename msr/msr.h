@@ -83,7 +83,9 @@
  *   by the real uid and gid.  msr_open() fails -EPERM otherwise.
  *
  * msr_read/msr_write/msr_close_cpu are async-signal-safe (no malloc, no
- * stdio, no locks) so that the restore path can run from a signal handler.
+ * stdio, no locks) so that the restore path can run from a signal handler
+ * (the one lock, the simulator's, is held with every signal blocked:
+ * msr/msr_sim.c says why that cannot deadlock).
  *
  * Errors are -errno, as the real driver gives them (pmu-reference §4):
  *   -ENOENT  no device node (msr module not loaded: modprobe msr)

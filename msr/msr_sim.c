@@ -6,14 +6,41 @@
  * overflow bits of IA32_PERF_GLOBAL_STATUS.
  *
  * Accesses are async-signal-safe, as msr/msr.h requires of every backend
- * (the restore path runs from a signal handler): no allocation, no lock,
- * no stdio; clock_gettime(CLOCK_MONOTONIC) only.  Opening and closing
- * take a process-wide lock (the registry of simulated machines).
+ * (the restore path runs from a signal handler): no allocation, no stdio,
+ * no mutex; clock_gettime(CLOCK_MONOTONIC) and the calls below only.
+ * Opening and closing take a process-wide mutex (the registry of simulated
+ * machines), never from a handler.
+ *
+ * Threads.  One simulated machine serves every msr_open of its profile in
+ * the process (the registry), so sessions on several threads share it:
+ * its CPUs' counters, and with `state FILE` one state-file context, whose
+ * reload and rewrite (FILE.tmp, rename) are not re-entrant.  Each access
+ * (open of a CPU, read, write) therefore holds the machine's lock, a
+ * spin lock (an atomic flag) taken with every signal blocked in the
+ * calling thread:
+ *   - blocking first means no handler can run on the thread while it
+ *     holds the lock, so the journal's restore from a handler
+ *     (msr/journal.h) never waits for the lock its own thread holds: no
+ *     self-deadlock, as a pthread mutex taken from a handler would risk;
+ *   - a handler on another thread waits for the holder, which runs on and
+ *     lets go within one access (the holder never waits on anything
+ *     else while holding it);
+ *   - pthread_sigmask, atomics and nanosleep are async-signal-safe (POSIX
+ *     2017 XSH 2.4.3), so the access stays so.
+ * One object per CPU instead would not do: a session's restore from
+ * another thread's handler writes that CPU's registers too, and the state
+ * file is one file for all CPUs.  A synchronous signal raised inside an
+ * access (a fault in this file) finds it blocked and kills the process
+ * at once: the journal then stays for `baretma pmu restore`.  After
+ * fork() in a threaded host, a child must not use a simulated machine it
+ * inherited (another thread may have held its lock at the fork).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +66,8 @@ struct sim_cpu {
 	bool started;              /* counters loaded from the store */
 	unsigned width;            /* slots per cycle */
 	uint64_t accesses;
+	double skip_ns;            /* time spent inside the simulator's calls on this
+				    * CPU (its lock, its store): not counted */
 	double t_last;             /* cycles at the last update */
 	uint64_t fc[SIM_FIXED];
 	double carry[SIM_FIXED];   /* fractions of a count not yet counted */
@@ -54,11 +83,13 @@ struct sim_cpu {
 struct sim {
 	struct sim *next;          /* the registry */
 	unsigned refs;
+	atomic_flag busy;          /* held through one access (sim_lock) */
 	char *path;
 	struct sim_profile p;
 	struct cpu_info ci;
 	void *state;               /* state-file context (`state FILE`), or NULL */
 	double t0_ns;
+	double now_ns;             /* CLOCK_MONOTONIC of the access under way (locked) */
 	unsigned ncpus;
 	struct sim_cpu *cpus;
 };
@@ -90,6 +121,72 @@ static uint64_t rng_next(uint64_t *s)
 static double jitter(uint64_t *s, double a)
 {
 	return a ? ((double)(rng_next(s) >> 11) / 9007199254740992.0 * 2 - 1) * a : 0;
+}
+
+/* -------------------------------------------------------------- lock */
+
+/* Take @s's lock with every signal blocked (the header says why);
+ * @old receives the thread's mask for sim_unlock.  Async-signal-safe. */
+static void sim_lock(struct sim *s, sigset_t *old)
+{
+	static const struct timespec nap = { 0, 1000 };
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, old);
+	for (unsigned spins = 0; atomic_flag_test_and_set_explicit(&s->busy, memory_order_acquire);
+	     spins++)
+		if (spins >= 100)
+			nanosleep(&nap, NULL); /* the holder is in a system call */
+}
+
+static void sim_unlock(struct sim *s, const sigset_t *old)
+{
+	atomic_flag_clear_explicit(&s->busy, memory_order_release);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+/*
+ * One call into the simulator for @cpu: the lock, and the clock.  The
+ * simulated CPU counts the caller's time, not the simulator's own: the
+ * time a call spends waiting for the lock, blocking signals and in its
+ * store (a state file's rewrite and fsync) is added to the CPU's skip_ns,
+ * as a real CPU's cycles do not include a simulator's.  The part after
+ * the lock is let go (restoring the signal mask) is the calling thread's
+ * to carry to its next call on that CPU.  A handler's call in between
+ * takes the carry or drops it: a few hundred nanoseconds, once.
+ */
+struct sim_call {
+	sigset_t old;
+	struct sim_cpu *c;          /* NULL: not a CPU of the machine */
+	double t_in;
+};
+
+static _Thread_local struct {
+	const struct sim_cpu *c;
+	double ns;
+} carry_ns;
+
+static void call_enter(struct sim *s, unsigned cpu, struct sim_call *k)
+{
+	k->t_in = mono_ns();
+	sim_lock(s, &k->old);
+	s->now_ns = mono_ns();
+	k->c = cpu < s->ncpus ? &s->cpus[cpu] : NULL;
+	if (k->c)
+		k->c->skip_ns += s->now_ns - k->t_in + (carry_ns.c == k->c ? carry_ns.ns : 0);
+	carry_ns.c = NULL;
+}
+
+static void call_leave(struct sim *s, struct sim_call *k)
+{
+	double out = mono_ns();
+
+	if (k->c)
+		k->c->skip_ns += out - s->now_ns;
+	sim_unlock(s, &k->old);
+	carry_ns.ns = mono_ns() - out;
+	carry_ns.c = k->c;
 }
 
 /* ------------------------------------------------------------- store */
@@ -215,7 +312,8 @@ static void count_fixed(struct sim *s, struct sim_cpu *c, unsigned i, double rat
 static void advance(struct sim *s, unsigned cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
-	double now = (mono_ns() - s->t0_ns) * s->p.ghz + (double)c->accesses * s->p.access_cycles;
+	double now = (s->now_ns - s->t0_ns - c->skip_ns) * s->p.ghz +
+		     (double)c->accesses * s->p.access_cycles;
 	double dt = now - c->t_last;
 	uint64_t fcc = 0, gc = 0;
 
@@ -251,7 +349,7 @@ static int start_cpu(struct sim *s, unsigned cpu)
 			c->fc[i] = 0;
 	if (c->kind->topdown_level >= 1 && !store_read(s, cpu, IA32_PERF_METRICS, &c->met_v0))
 		c->met_w0 = c->met_v0 ? c->fc[FIXED_CTR3_IDX] : 0;
-	c->t_last = (mono_ns() - s->t0_ns) * s->p.ghz;
+	c->t_last = (s->now_ns - s->t0_ns - c->skip_ns) * s->p.ghz;
 	c->started = true;
 	return 0;
 }
@@ -330,9 +428,13 @@ static uint64_t metrics_value(struct sim *s, struct sim_cpu *c)
 static int sim_open_cpu(void *ctx, unsigned cpu)
 {
 	struct sim *s = ctx;
+	struct sim_call k;
+	int rc;
 
-	return s->state ? msr_state_ops.open(s->state, cpu) ?: start_cpu(s, cpu)
-			: start_cpu(s, cpu);
+	call_enter(s, cpu, &k);
+	rc = s->state ? msr_state_ops.open(s->state, cpu) ?: start_cpu(s, cpu) : start_cpu(s, cpu);
+	call_leave(s, &k);
+	return rc;
 }
 
 /* IA32_PERF_GLOBAL_INUSE: bit i = IA32_PERFEVTSELi[7:0] != 0, bit 32+i =
@@ -365,9 +467,8 @@ static int enter(struct sim *s, unsigned cpu)
 	return 0;
 }
 
-static int sim_read(void *ctx, unsigned cpu, uint32_t msr, uint64_t *val)
+static int read_locked(struct sim *s, unsigned cpu, uint32_t msr, uint64_t *val)
 {
-	struct sim *s = ctx;
 	struct sim_cpu *c;
 	uint64_t stored;
 	int rc = enter(s, cpu);
@@ -414,9 +515,8 @@ static void write_metrics(struct sim *s, struct sim_cpu *c, uint64_t val)
 	c->met_w0 = val ? c->fc[FIXED_CTR3_IDX] : 0;
 }
 
-static int sim_write(void *ctx, unsigned cpu, uint32_t msr, uint64_t val)
+static int write_locked(struct sim *s, unsigned cpu, uint32_t msr, uint64_t val)
 {
-	struct sim *s = ctx;
 	struct sim_cpu *c;
 	int rc = enter(s, cpu);
 
@@ -443,6 +543,31 @@ static int sim_write(void *ctx, unsigned cpu, uint32_t msr, uint64_t val)
 		c->status |= val;
 	}
 	return 0;
+}
+
+/* The accesses, each under the machine's lock. */
+static int sim_read(void *ctx, unsigned cpu, uint32_t msr, uint64_t *val)
+{
+	struct sim *s = ctx;
+	struct sim_call k;
+	int rc;
+
+	call_enter(s, cpu, &k);
+	rc = read_locked(s, cpu, msr, val);
+	call_leave(s, &k);
+	return rc;
+}
+
+static int sim_write(void *ctx, unsigned cpu, uint32_t msr, uint64_t val)
+{
+	struct sim *s = ctx;
+	struct sim_call k;
+	int rc;
+
+	call_enter(s, cpu, &k);
+	rc = write_locked(s, cpu, msr, val);
+	call_leave(s, &k);
+	return rc;
 }
 
 static void sim_free(struct sim *s)
@@ -559,6 +684,7 @@ static int sim_new(const char *file, struct sim **out, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	s->refs = 1;
+	atomic_flag_clear(&s->busy);
 	s->t0_ns = mono_ns();
 	if (!(rc = load_profile(s, file, err, errlen)) && !(rc = identify(s, err, errlen)) &&
 	    s->p.state[0])

@@ -33,6 +33,9 @@
  *   cycles advance by (CLOCK_MONOTONIC elapsed) x `ghz` x 1e9 plus
  *   `access_cycles` per access through the simulator (the cost of an
  *   RDMSR/WRMSR, which the real driver also spends in the counted time);
+ *   the time spent inside the simulator's own calls on the CPU (waiting
+ *   for its lock, blocking signals, a state file's rewrite) is not
+ *   elapsed time: `access_cycles` alone stands for an access;
  *   IA32_FIXED_CTRi counts while its IA32_FIXED_CTR_CTRL field has EN_OS
  *   or EN_USR and IA32_PERF_GLOBAL_CTRL bit 32+i is set (pmu-reference
  *   §1.2, §1.3): FC0 INST_RETIRED.ANY at `ipc` per cycle, FC1
@@ -57,7 +60,12 @@
  *
  * Threads: the simulated machine of one PROFILE path is shared by every
  * msr_open of it in the process (the MSR backend and the perf source's
- * simulator see the same counters); one thread per CPU at a time.
+ * simulator see the same counters, sessions on several threads the same
+ * machine and `state FILE`).  Every access holds the machine's lock, taken
+ * with the thread's signals blocked, so the accesses of several threads -
+ * and a journal restore from a signal handler - are serialised and stay
+ * async-signal-safe (msr/msr_sim.c says why this design).  After fork()
+ * a child must not use a simulated machine it inherited.
  */
 #ifndef BARETMA_MSR_SIM_H
 #define BARETMA_MSR_SIM_H

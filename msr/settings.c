@@ -60,7 +60,7 @@ int setting_read(enum setting s, char *value, size_t n, char *where, size_t wlen
 
 /* One file: read, journal the old value, then write (nothing when equal). */
 static int change_file(struct journal *j, const char *path, const char *value,
-		       char *where, size_t wlen)
+		       char *where, size_t wlen, bool *in_journal)
 {
 	char cur[JOURNAL_SETTING_MAX], full[JOURNAL_PATH_MAX];
 	int rc;
@@ -77,16 +77,23 @@ static int change_file(struct journal *j, const char *path, const char *value,
 	if (rc)
 		return rc;
 	rc = journal_save_setting(j, path, cur);
-	if (rc)
+	if (rc) {
+		*in_journal = true;
 		return rc;
+	}
 	return setting_write_path(full, value);
 }
 
 int setting_change(struct journal *j, enum setting s, const char *value,
-		   char *where, size_t wlen)
+		   char *where, size_t wlen, bool *in_journal)
 {
 	const char *files[SETTING_MAX_FILES];
+	bool journal_err = false;
 	int n, rc = 0;
+
+	if (!in_journal)
+		in_journal = &journal_err;
+	*in_journal = false;
 
 	if (!setting_value_ok(s, value))
 		return -EINVAL;
@@ -96,6 +103,6 @@ int setting_change(struct journal *j, enum setting s, const char *value,
 		return n ? n : -ENOENT;
 	}
 	for (int i = 0; i < n && !rc; i++)
-		rc = change_file(j, files[i], value, where, wlen);
+		rc = change_file(j, files[i], value, where, wlen, in_journal);
 	return n < 0 ? n : rc;
 }

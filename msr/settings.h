@@ -67,7 +67,12 @@ int setting_read(enum setting s, char *value, size_t n, char *where, size_t wlen
  * "@value\n" to the file.
  * @value: rdpmc "0", "1", "2"; nmi_watchdog "0", "1"; msr_allow_writes
  * "on", "off", "default".  @where: as for setting_read, the file of the
- * error or the last file handled.
+ * error or the last file handled.  @in_journal (NULL: not wanted): set
+ * true when the error is journal_save_setting()'s - the journal could not
+ * record the file's value (the state directory full, over quota, past the
+ * file size limit...) and the file, @where, is unchanged - false
+ * otherwise, so that a message blames the state directory, not the
+ * setting.
  * Returns 0, -EINVAL (unknown @s or a value not listed), -ENOENT (no file
  * of @s exists), -ENAMETOOLONG (as setting_files: nothing written), -ENODATA (a file is empty), -EOVERFLOW (a first line of
  * JOURNAL_SETTING_MAX - 1 bytes or more: it could not be saved whole), the errors of
@@ -75,6 +80,6 @@ int setting_read(enum setting s, char *value, size_t n, char *where, size_t wlen
  * reading or writing a file.
  */
 int setting_change(struct journal *j, enum setting s, const char *value,
-		   char *where, size_t wlen);
+		   char *where, size_t wlen, bool *in_journal);
 
 #endif

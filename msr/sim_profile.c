@@ -93,13 +93,16 @@ static int fault(struct parse *ps, struct sim_profile *p, char **tok, int ntok)
 		p->faults |= SIM_FAULT_PERF_KEEPS;
 	else if (!strcmp(f, "sum_off")) {
 		want = 3;
-		if (!(rc = whole(ps, "fault sum_off", ntok > 2 ? tok[2] : NULL, -64, 64, &d)) && d == 0)
-			rc = fail(ps, "'fault sum_off' needs a non-zero offset");
+		if ((rc = whole(ps, "fault sum_off", ntok > 2 ? tok[2] : NULL, -64, 64, &d)))
+			return rc;
+		if (d == 0)
+			return fail(ps, "'fault sum_off' needs a non-zero offset");
 		p->sum_off = (int)d;
 		p->faults |= SIM_FAULT_SUM_OFF;
 	} else if (!strcmp(f, "overflow_every")) {
 		want = 3;
-		rc = whole(ps, "fault overflow_every", ntok > 2 ? tok[2] : NULL, 1, 1e9, &d);
+		if ((rc = whole(ps, "fault overflow_every", ntok > 2 ? tok[2] : NULL, 1, 1e9, &d)))
+			return rc;
 		p->overflow_every = (unsigned)d;
 		p->faults |= SIM_FAULT_OVERFLOW_EVERY;
 	} else if (!strcmp(f, "perf_offset")) {
@@ -107,7 +110,8 @@ static int fault(struct parse *ps, struct sim_profile *p, char **tok, int ntok)
 		if (ntok > 2 && (p->perf_offset_node = msr_sim_node_index(tok[2])) < 0)
 			return fail(ps, "'fault perf_offset' names no node '%s' (one of "
 				    "tma_retiring ... tma_memory_bound)", tok[2]);
-		rc = num(ps, "fault perf_offset NODE", ntok > 3 ? tok[3] : NULL, -100, 100, &d);
+		if ((rc = num(ps, "fault perf_offset NODE", ntok > 3 ? tok[3] : NULL, -100, 100, &d)))
+			return rc;
 		p->perf_offset_pp = d;
 		p->faults |= SIM_FAULT_PERF_OFFSET;
 	} else {
@@ -137,21 +141,23 @@ static int key_value(struct parse *ps, struct sim_profile *p, char **tok, int nt
 		p->given[node] = true;
 		return 0;
 	}
+	/* A number is converted only once accepted: after a refusal @d holds
+	 * nothing (or an earlier line's value), which may not fit the field. */
 	if (!strcmp(k, "width")) {
-		rc = whole(ps, k, v, 1, 16, &d);
-		p->width = (unsigned)d;
+		if (!(rc = whole(ps, k, v, 1, 16, &d)))
+			p->width = (unsigned)d;
 	} else if (!strcmp(k, "ghz")) {
 		rc = num(ps, k, v, 0, 10, &p->ghz);
 	} else if (!strcmp(k, "ipc")) {
 		rc = num(ps, k, v, 0, 16, &p->ipc);
 	} else if (!strcmp(k, "access_cycles")) {
-		rc = whole(ps, k, v, 0, 1e12, &d);
-		p->access_cycles = (uint64_t)d;
+		if (!(rc = whole(ps, k, v, 0, 1e12, &d)))
+			p->access_cycles = (uint64_t)d;
 	} else if (!strcmp(k, "noise")) {
 		rc = num(ps, k, v, 0, 50, &p->noise);
 	} else if (!strcmp(k, "seed")) {
-		rc = whole(ps, k, v, 0, 9007199254740992.0, &d);
-		p->seed = (uint64_t)d;
+		if (!(rc = whole(ps, k, v, 0, 9007199254740992.0, &d)))
+			p->seed = (uint64_t)d;
 	} else if (!strcmp(k, "state")) {
 		if (strlen(v) >= sizeof(p->state))
 			return fail(ps, "'state' names a path longer than %zu bytes", sizeof(p->state) - 1);

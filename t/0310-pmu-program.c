@@ -1108,6 +1108,7 @@ static void test_gate(void)
 
 int main(void)
 {
+	t_signals_default(); /* the guard cases raise SIGINT, SIGHUP, SIGQUIT */
 	t_scratch(dir, "0310");
 	t_path(state, "%s/state", dir);
 	t_path(trace, "%s/trace", dir);

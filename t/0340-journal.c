@@ -412,12 +412,10 @@ static void child_program(const char *cmd)
 	struct journal *j = NULL;
 	struct msr_dev *dev = NULL;
 	struct rlimit no_core = { 0, 0 };
-	const int reset[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 
 	setrlimit(RLIMIT_CORE, &no_core);
 	/* A background job may inherit SIGINT/SIGQUIT ignored, a harness SIGPIPE. */
-	for (size_t i = 0; i < sizeof(reset) / sizeof(reset[0]); i++)
-		signal(reset[i], SIG_DFL);
+	t_signals_default();
 	if (msr_open(spec, &dev))
 		_exit(90);
 	if (journal_begin(&j, cmd, spec, JOURNAL_RUN, false))

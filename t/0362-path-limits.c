@@ -92,7 +92,7 @@ static void test_sysroot(void)
 		  -ENAMETOOLONG, "setting_files: -ENAMETOOLONG");
 	check_int(journal_begin(&j, "0362", "state:/nonexistent", JOURNAL_RUN, false), ==, 0,
 		  "journal_begin");
-	rc = setting_change(j, SETTING_NMI_WATCHDOG, "0", where, sizeof(where));
+	rc = setting_change(j, SETTING_NMI_WATCHDOG, "0", where, sizeof(where), NULL);
 	check_int(rc, ==, -ENAMETOOLONG, "setting_change: -ENAMETOOLONG");
 	check_str(get_file(ke), "1\n", "and the decoy file is not written");
 	check_int(strlen(where), ==, PATH_MAX - 1, "the message path fills the buffer...");

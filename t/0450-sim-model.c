@@ -174,6 +174,16 @@ static void test_profile_errors(void)
 		{ "fault sum_off\n", "'fault sum_off' needs a number from -64 to 64" },
 		{ "retiring 40\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n"
 		  "heavy_operations 41\n", "above its parent 'retiring'" },
+		/* a value refused after a line that left a large number behind:
+		 * nothing may be converted from a number that was not accepted
+		 * (9007199254740992 = 2^53 does not fit an unsigned; UBSan's
+		 * float-cast-overflow caught the conversion, found by fuzzing) */
+		{ "seed 9007199254740992\nwidth x\n", "line 2: 'width' needs a number from 1 to 16" },
+		{ "access_cycles 1000000000000\nwidth 17\n", "line 2: 'width' needs a number" },
+		{ "seed 9007199254740992\nfault overflow_every 0\n",
+		  "line 2: 'fault overflow_every' needs a number from 1 to 1e+09" },
+		{ "seed 9007199254740992\nfault sum_off 65\n",
+		  "line 2: 'fault sum_off' needs a number from -64 to 64" },
 	};
 	struct sim_profile p;
 	char err[512];

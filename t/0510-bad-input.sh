@@ -50,11 +50,21 @@ snapshot() {
 # bad WHAT STATUS REGEX [VAR=VALUE...] -- ARGS...: run baretma ARGS (with
 # those environment variables), expect STATUS and a message matching REGEX,
 # and nothing changed.  STATUS 0: an input baretma ignores, saying so on
-# stderr (stdout is then left out of the message).
+# stderr (stdout is then left out of the message).  ULIMIT_F=N among the
+# variables runs baretma under `ulimit -f N` (512-byte blocks, SIGXFSZ
+# ignored): a state directory that takes no byte more, as a full file
+# system would (write(2) fails with EFBIG instead of ENOSPC), which a test
+# can make without filling a disk or mounting one.
 bad() {
-	what=$1 want=$2 re=$3 envs=
+	what=$1 want=$2 re=$3 envs= fsize= pre=
 	shift 3
-	while [ "$1" != -- ]; do envs="$envs $1"; shift; done
+	while [ "$1" != -- ]; do
+		case $1 in
+		ULIMIT_F=*) fsize=${1#ULIMIT_F=} pre="ulimit -f $fsize; " ;;
+		*) envs="$envs $1" ;;
+		esac
+		shift
+	done
 	shift
 	before=$(snapshot)
 	# an input that is ignored (exit 0, with a warning): the warning only
@@ -62,6 +72,8 @@ bad() {
 	# with exit 124 instead of hanging the suite)
 	if [ "$want" = 0 ]; then
 		out=$(env $envs timeout 60 "$BARETMA" "$@" 2>&1 >/dev/null); rc=$?
+	elif [ -n "$fsize" ]; then
+		out=$(trap '' XFSZ; ulimit -f "$fsize" && env $envs timeout 60 "$BARETMA" "$@" 2>&1); rc=$?
 	else
 		out=$(env $envs timeout 60 "$BARETMA" "$@" 2>&1); rc=$?
 	fi
@@ -70,7 +82,7 @@ bad() {
 	is "$(snapshot)" "$before" "$what: state file, sysroot and state directory unchanged"
 	if [ -n "${BAD_INPUT_TABLE:-}" ]; then
 		msg=$(printf '%s' "$out" | head -3 | tr '\n' ' ' | sed 's/|/\\|/g; s/ *$//')
-		printf '| %s | `%sbaretma %s` | %s | %s |\n' "$what" "${envs# }${envs:+ }" "$*" "$rc" "$msg" \
+		printf '| %s | `%s%sbaretma %s` | %s | %s |\n' "$what" "$pre" "${envs# }${envs:+ }" "$*" "$rc" "$msg" \
 			>>"$BAD_INPUT_TABLE"
 	fi
 }
@@ -215,6 +227,45 @@ awk 'BEGIN { for (i = 0; i <= 1048576; i++) printf "%d 0x%x 0x0\n", i / 128, i %
 bad "state file of more than 1048576 lines" 65 "state file '$tmp/bigstate': more than 1048576 lines" \
 	BARETMA_MSR=state:$tmp/bigstate -- pmu enable
 rm -f "$tmp/bigstate"
+
+# --- the backend of a measuring command's sessions --------------------------
+# bench, compare, validate and calibrate open $BARETMA_MSR's backend for
+# each session: one that cannot be opened is said as msr_open says it
+# (the line of the profile or state file: 65; missing: 66; refused under
+# sudo: 77), never "no MSR backend could be opened" (69), and never passed
+# over for a TSC-only run (--backend tsc needs none: none is opened).
+shares='retiring 40\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n'
+printf "${shares}width banana\n" >"$tmp/badprofile"
+printf "$shares" >"$tmp/profile"
+for cmd in "bench --backend msr" "bench" "compare" "validate" "calibrate"; do
+	bad "malformed simulator profile ($cmd)" 65 \
+		"^baretma: profile '$tmp/badprofile': line 5: 'width' needs a number from 1 to 16, got 'banana'\$" \
+		BARETMA_MSR=sim:$tmp/badprofile -- $cmd
+done
+bad "simulator profile that does not exist" 66 \
+	"^baretma: cannot read profile '$tmp/noprofile': No such file or directory\$" \
+	BARETMA_MSR=sim:$tmp/noprofile -- bench
+bad "malformed state file (bench)" 65 "^baretma: state file '$tmp/badstate': line 1" \
+	BARETMA_MSR=state:$tmp/badstate -- bench --backend msr
+for cmd in "bench" "calibrate"; do
+	bad "simulated PMU under sudo ($cmd)" 77 \
+		"baretma: MSR backend 'sim:$tmp/profile' \(\\\$BARETMA_MSR\): refused while running under sudo \(SUDO_USER=alice\)" \
+		SUDO_USER=alice BARETMA_MSR=sim:$tmp/profile -- $cmd
+done
+bad "state file under sudo (bench)" 77 \
+	"baretma: MSR backend 'state:$tmp/state' .*refused while running under sudo" \
+	SUDO_USER=alice -- bench
+
+# A state directory that cannot take the locks and the journal (full, over
+# quota, past the file size limit): named, with the cause and the remedy,
+# exit 73 (before: "cannot create the journal ...: File too large", 71, or
+# a setting blamed).  One run that works first: its lock files stay, empty,
+# as between any two runs, and the row's snapshot starts from them.
+"$BARETMA" bench --backend msr --cpu 1 --force --reps 1 --warmup 0 --kernel empty >/dev/null 2>&1
+is "$?" 0 "a bench on cpu 1 of the state file (the lock files it leaves, empty)"
+bad "state directory full" 73 \
+	"^baretma: cannot lock the CPUs in state dir '$run': File too large \(baretma writes its locks and journals there before any change: free space on its file system, raise the quota or the file size limit, or set BARETMA_STATE_DIR to a directory with room\)\$" \
+	ULIMIT_F=0 -- bench --backend msr --cpu 1
 
 # --- MSR device template and trace file (issue 9: what root opens) -----------
 # A template whose node is a file, or a link to one: root would read and

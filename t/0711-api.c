@@ -221,6 +221,66 @@ static void amd_notes(const char *dump)
 	ok(*baretma_notes(NULL) == '\0', "notes of no session: empty");
 }
 
+/*
+ * The backend $BARETMA_MSR names cannot be opened: a session that may
+ * program through it (auto, msr) fails with msr_open's own line and error
+ * (before, "auto" quietly opened a TSC session and "msr" said "no MSR
+ * backend could be opened"); a TSC session needs none, but a malformed
+ * profile is a wrong environment, refused for it too (as the command line
+ * refuses it, exit 65); a missing device does not stop it.  The profile's error is the parser's documented text for
+ * line 5 (msr/msr_sim.h: width 1-16); the refusal under sudo is
+ * msr/msr.h's (only the two standard templates then).  Nothing written.
+ */
+static void backend_env(void)
+{
+	static const char shares[] = "retiring 40\nbad_speculation 10\nfrontend_bound 20\n"
+				     "backend_bound 30\n";
+	static const char *const backends[] = { "auto", "msr" };
+	char bad[PATH_MAX], good[PATH_MAX], env[PATH_MAX + 8], want[PATH_MAX + 128];
+	struct baretma_options o = BARETMA_OPTIONS_INIT;
+	struct baretma *bm;
+
+	fixture();
+	t_path(bad, "%s/bad-profile", dir);
+	t_path(good, "%s/profile", dir);
+	t_path(want, "%swidth banana\n", shares);
+	put_file(bad, want);
+	put_file(good, shares);
+	setenv("BARETMA_CPUID_DUMP", icl, 1); /* the simulator's machine */
+	o.cpu = 1;
+	o.cpuid_dump = icl;
+	t_path(env, "sim:%s", bad);
+	setenv("BARETMA_MSR", env, 1);
+	t_path(want, "profile '%s': line 5: 'width' needs a number from 1 to 16, got 'banana'",
+	       bad);
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
+		o.backend = backends[i];
+		ok(baretma_open(&bm, &o) == -EINVAL, "backend %s, a malformed profile: -EINVAL",
+		   backends[i]);
+		check_str(baretma_last_error(), want, "... with the profile's line");
+	}
+	o.backend = "tsc"; /* needs no MSR backend, but the environment is wrong */
+	ok(baretma_open(&bm, &o) == -EINVAL, "backend tsc, the same profile: -EINVAL too");
+	check_str(baretma_last_error(), want, "... with the profile's line");
+	setenv("BARETMA_MSR", "/nonexistent/baretma-test/cpu/%u/msr", 1);
+	if (ok(baretma_open(&bm, &o) == 0, "backend tsc, no MSR device: opens"))
+		baretma_close(bm);
+	t_path(env, "sim:%s", good);
+	setenv("BARETMA_MSR", env, 1);
+	setenv("SUDO_USER", "t-sudo-user", 1);
+	o.backend = "auto";
+	check_int(baretma_open(&bm, &o), ==, -EPERM, "sim: under sudo: -EPERM");
+	t_path(want, "MSR backend 'sim:%s' ($BARETMA_MSR): refused while running under sudo "
+	       "(SUDO_USER=t-sudo-user)", good);
+	ok(!strncmp(baretma_last_error(), want, strlen(want)), "... with the refusal: %s",
+	   baretma_last_error());
+	unsetenv("SUDO_USER");
+	check_int(journals(), ==, 0, "no journal");
+	check_str(get_file(state), orig, "the state file as found");
+	setenv("BARETMA_MSR", spec, 1);
+	unsetenv("BARETMA_CPUID_DUMP");
+}
+
 /* SIGKILL in the middle of a region: the journal stays; the tool's
  * `pmu restore` puts every register back. */
 static void killed(void)
@@ -319,10 +379,11 @@ int main(void)
 	t_path(dump, "%s/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test",
 	       shared && *shared ? shared : "../shared/cpuid");
 	if (access(dump, R_OK)) {
-		skip(24, "no Ice Lake dump (../shared/cpuid)");
+		skip(33, "no Ice Lake dump (../shared/cpuid)");
 	} else {
 		icl = dump;
 		dry_run();
+		backend_env();
 		killed();
 		forked();
 	}

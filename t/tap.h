@@ -6,6 +6,8 @@
  * and file:line on failure.  skip_all(why) prints "1..0 # SKIP why" and exits.
  * t_strf(fmt...) builds a path (or any string) in new memory; t_path(buf,
  * fmt...) one in a PATH_MAX array, bailing out rather than cutting it.
+ * t_signals_default() puts every signal back to its default action,
+ * unblocked: a test that sends signals calls it first in main().
  * Every test here must assert a value that comes from outside the code
  * under test (a hand-worked vector or a real dump's known answer).
  */
@@ -15,6 +17,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +28,24 @@ static inline void plan(int n)
 {
 	tap_planned = n;
 	printf("1..%d\n", n);
+}
+
+/*
+ * t_signals_default - every signal at its default action and none blocked,
+ * whatever the test inherited: a run in the background, under nohup or
+ * below a `trap '' INT` starts with SIGINT, SIGQUIT or SIGHUP ignored, and
+ * the library then (rightly) leaves an ignored signal alone, so a test
+ * that raises it would see nothing happen (msr/guard_signals.h).
+ */
+static inline void t_signals_default(void)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t none;
+
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &dfl, NULL); /* SIGKILL, SIGSTOP: EINVAL, fine */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
 static inline void skip_all(const char *why)

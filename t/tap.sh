@@ -1,6 +1,36 @@
 # t/tap.sh - TAP helpers for baretma's shell tests (sourced).
 # ok COND_STATUS NAME; is GOT WANT NAME; like TEXT REGEX NAME; skip_all WHY; done_testing;
-# until_true COND...; flock_waiter FILE PID
+# until_true COND...; flock_waiter FILE PID; sig_dfl CMD...
+
+# sig_dfl CMD... &: start CMD in the background with every signal at its
+# default action and none blocked: t/sig-default (the test build's), else
+# coreutils' env --default-signal (8.31 and later), else as it is.  A
+# shell without job control starts a background job with SIGINT and
+# SIGQUIT ignored (POSIX XCU 2.11), and an ignored signal stays ignored in
+# what it runs: start through sig_dfl a run the test will interrupt.  It
+# execs: use it only as a background job (or in a subshell), whose
+# process becomes CMD ($! is CMD's pid).
+sig_dfl() {
+	if [ -x "${T_BUILDDIR:-}/t/sig-default" ]; then
+		exec "$T_BUILDDIR/t/sig-default" "$@"
+	elif env --default-signal true 2>/dev/null; then
+		exec env --default-signal "$@"
+	fi
+	exec "$@"
+}
+# A test does not depend on the signal dispositions it inherits (a run in
+# the background, under nohup, below a `trap '' HUP`): the test itself runs
+# again from its start with every signal at its default, once
+# (T_SIG_DEFAULT).  Shell tests are /bin/sh scripts.
+if [ -z "${T_SIG_DEFAULT:-}" ] && [ -f "$0" ]; then
+	T_SIG_DEFAULT=1
+	export T_SIG_DEFAULT
+	if [ -x "${T_BUILDDIR:-}/t/sig-default" ]; then
+		exec "$T_BUILDDIR/t/sig-default" /bin/sh "$0" "$@"
+	elif env --default-signal true 2>/dev/null; then
+		exec env --default-signal /bin/sh "$0" "$@"
+	fi
+fi
 tap_n=0
 tap_failed=0
 ok() {
