@@ -110,6 +110,17 @@ int cli_state_dir_fail(const char *what, int err)
 	return fail(guard_state_dir_text(what, err, msg, sizeof(msg)), err, msg);
 }
 
+int cli_journal_space(struct msr_dev *dev, int err)
+{
+	struct msr_fault f;
+
+	if (err != -ENOSPC && err != -EDQUOT && err != -EFBIG)
+		return 0;
+	if (dev && msr_last_fault(dev, &f) && f.err == err)
+		return 0; /* the MSR backend's own write (a state file): its message */
+	return cli_state_dir_fail("save a register in the journal before writing it", err);
+}
+
 bool cli_settings_any(const struct guard_settings *s)
 {
 	return s->rdpmc_always || s->stop_nmi_watchdog || s->allow_msr_writes;

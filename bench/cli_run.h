@@ -85,6 +85,16 @@ void cli_restore_cause(struct msr_dev *dev, int err, char *buf, size_t n);
 /* cli_note - "baretma: note: ..." on stderr, newline added. */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * cli_journal_space - when @err is a write that the state directory had no
+ * room for (ENOSPC, EDQUOT, EFBIG: its file system full, the quota, the
+ * file size limit) and no MSR access failed with it: the journal could not
+ * save a register before its write, so nothing was written; says so
+ * naming the directory (cli_state_dir_fail) and returns EX_CANTCREAT.
+ * 0 for any other error (the caller says it).
+ */
+int cli_journal_space(struct msr_dev *dev, int err);
+
 /* cli_state_dir_fail - the message for a state directory error while
  * trying to @what ("lock the CPUs"); returns the exit status. */
 int cli_state_dir_fail(const char *what, int err);

@@ -207,6 +207,7 @@ static int report_failure(const struct bench_options *o, struct bench_session *s
 	struct msr_dev *dev = bench_session_dev(s);
 	struct msr_fault f;
 	char more[128], subject[64];
+	int st;
 
 	if (res->avail.why == TD_MSR_OPEN) { /* $BARETMA_MSR, as the setup says it */
 		cli_err("%s", res->avail.reason);
@@ -254,6 +255,8 @@ static int report_failure(const struct bench_options *o, struct bench_session *s
 	/* A failed MSR access names its register and CPU (msr_last_fault). */
 	if (dev && msr_last_fault(dev, &f) && f.err == rc)
 		return cli_msr_access_fail(dev, rc, "bench", res->cpu_used);
+	if ((st = cli_journal_space(dev, rc)))
+		return st;
 	cli_err("bench failed on cpu %u: %s", res->cpu_used, strerror(-rc));
 	return cli_exit_for_errno(rc);
 }

@@ -144,6 +144,10 @@ static int measure(struct compare_cmd *cc, struct compare_result *res)
 							: cli_exit_for_errno(rc);
 	}
 	if ((rc = compare_measure(&cc->o, res))) {
+		int st = cli_journal_space(cc->o.dev, rc);
+
+		if (st)
+			return st;
 		cli_err("compare: %s", res->reason[0] ? res->reason : strerror(-rc));
 		return rc == -EBUSY ? EX_TEMPFAIL : cli_exit_for_errno(rc);
 	}

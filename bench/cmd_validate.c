@@ -231,7 +231,7 @@ static int validate_run_cmd(void *opts, struct cli_ctx *ctx)
 		st = cli_run_start(&ctx->run, ctx->dev, ci, v->cpus, v->ncpus, true,
 				   JOURNAL_MSR_WRITE, false);
 	o.j = ctx->run.j;
-	if (!st && (rc = validate_run(&o, ci, &rep))) {
+	if (!st && (rc = validate_run(&o, ci, &rep)) && !(st = cli_journal_space(ctx->dev, rc))) {
 		cli_err("validate stopped: %s", strerror(-rc));
 		st = cli_exit_for_errno(rc);
 	}
