@@ -76,6 +76,17 @@ static int sim_open(const char *arg, const struct perf_group_spec *spec, struct 
 		snprintf(why, n, "simulated PMU '%s': not the simulator", arg ? arg : "");
 		goto fail;
 	}
+	/* no counter at all: the kernel registers no "cpu" PMU (linux
+	 * arch/x86/kernel/cpu/intel.c sets X86_FEATURE_ARCH_PERFMON only from
+	 * a non-zero leaf 0xA version; without it arch/x86/events/intel/core.c
+	 * intel_pmu_init returns -ENODEV on any family-6 core after P6) */
+	if (!msr_sim_pmu_version(g->dev)) {
+		snprintf(why, n, "the simulated PMU '%s' has no performance counters (CPUID leaf "
+			 "0xA reports architectural perfmon version %u): the kernel registers no "
+			 "'cpu' PMU", arg ? arg : "", msr_sim_pmu_version(g->dev));
+		rc = -EOPNOTSUPP;
+		goto fail;
+	}
 	rc = msr_read(g->dev, spec->cpu, IA32_PERF_METRICS, &v);
 	if (rc == -EIO || (!rc && spec->level > msr_sim_level(g->dev, spec->cpu))) {
 		snprintf(why, n, "cpu %u of the simulated PMU lists no %s events (its core has "

@@ -830,6 +830,13 @@ unsigned msr_sim_width(const struct msr_dev *dev, unsigned cpu)
 	return s && cpu < s->ncpus ? s->cpus[cpu].width : 0;
 }
 
+unsigned msr_sim_pmu_version(const struct msr_dev *dev)
+{
+	const struct sim *s = msr_backend_ctx(dev, &msr_sim_ops);
+
+	return s ? s->ci.pmu.version : 0;
+}
+
 int msr_sim_level(const struct msr_dev *dev, unsigned cpu)
 {
 	const struct sim *s = msr_backend_ctx(dev, &msr_sim_ops);

@@ -180,6 +180,10 @@ int msr_sim_work(const struct msr_dev *dev, unsigned cpu, uint64_t cycles);
  * profile's width, or its kind's pipeline width); 0 for other backends. */
 unsigned msr_sim_width(const struct msr_dev *dev, unsigned cpu);
 
+/* msr_sim_pmu_version - the architectural perfmon version (CPUID leaf 0xA
+ * EAX[7:0]) of the simulated machine; 0 for other backends. */
+unsigned msr_sim_pmu_version(const struct msr_dev *dev);
+
 /* msr_sim_level - the PERF_METRICS level (0, 1, 2) of the simulated CPU
  * @cpu's kind; 0 for other backends. */
 int msr_sim_level(const struct msr_dev *dev, unsigned cpu);

@@ -5,8 +5,11 @@
  * documents it models (pmu-reference §1.2-§1.5, §1.9): every number below
  * is counted from the sequence of accesses the test makes, never read
  * back from the simulator's code.  Ice Lake-L dump (family 6 model 0x7E:
- * pipeline width 5, PERF_METRICS level 1: cpu/cpu_models.c ICL rows) and
- * Sapphire Rapids (0x8F: width 6, level 2).  Also the workload's two
+ * pipeline width 5, pmu-tools icl_client_ratios.py Pipeline_Width;
+ * PERF_METRICS level 1, $SHARED_CPUID/INDEX.tsv expect_topdown_levels, the
+ * kernel's intel_icl_event_constraints) and Sapphire Rapids (0x8F: width
+ * 6, spr_server_ratios.py; level 2, INDEX.tsv, intel_glc_event_constraints);
+ * t/0464 checks the simulator's table-given facts against those sources.  Also the workload's two
  * kinds of cycles, CPL, the write order rule, a machine without counters
  * (leaf 0xA version 0) and the profile's errors.
  */
