@@ -68,7 +68,8 @@ const struct bench_kernel *bench_kernel_find(const char *name);
  * bench_test_kernel_find - the hidden test-only kernels (bench/kernels_hooks.c):
  * "test-fault-*" and "test-overflow", "test-tamper", which play the
  * hardware or another program changing the counters at a known repetition
- * (state-file backend only).  NULL for other names.
+ * (state-file backend only), and "test-sim-work", a known amount of work
+ * on the simulated PMU (msr_sim_work).  NULL for other names.
  * Weak: bench/kernels_hooks.c is not in libbaretma.a, so the installed
  * baretma has no such kernels (the symbol stays NULL); only the test build
  * of the tool, t/baretma-hooks (make check), links it in.  Hidden: resolved

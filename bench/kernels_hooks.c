@@ -15,6 +15,7 @@
 
 #include "bench/bench.h"
 #include "msr/intel_regs.h"
+#include "msr/msr_sim.h"
 
 
 /*
@@ -143,6 +144,47 @@ static void k_hook_tamper(struct bench_kernel_ctx *c)
 		msr_write(h->dev, c->cpu, IA32_FIXED_CTR_CTRL, fcc & ~FIXED_CTR3_FIELD_MASK);
 }
 
+/* ------------------------------------------------ simulated workload */
+
+/*
+ * A kernel of known work for the simulated PMU (msr/msr_sim.h): each call
+ * has the simulated CPU run the profile's `work_cycles` cycles at the
+ * work's shares (msr_sim_work), from inside the bracket, whatever this
+ * machine's speed.  With `ghz 0` a region then holds exactly the bracket's
+ * accesses and that work (t/0454).  Through a handle of its own to the
+ * same simulated machine ($BARETMA_MSR must be sim:PROFILE: anything else
+ * is refused, -EPERM); it makes no MSR access.
+ */
+static struct msr_dev *sim_work_dev;
+
+static int sim_work_setup(struct bench_kernel_ctx *c)
+{
+	const char *spec = msr_env_spec();
+	int rc;
+
+	if (strncmp(spec, "sim:", 4))
+		return -EPERM;
+	if ((rc = msr_open(spec, &sim_work_dev)))
+		return rc;
+	c->priv = sim_work_dev;
+	return 0;
+}
+
+static void k_sim_work(struct bench_kernel_ctx *c)
+{
+	const struct sim_profile *p = msr_sim_profile_of(c->priv);
+
+	if (p)
+		msr_sim_work(c->priv, c->cpu, p->work_cycles);
+}
+
+static void sim_work_teardown(struct bench_kernel_ctx *c)
+{
+	msr_close(sim_work_dev);
+	sim_work_dev = NULL;
+	c->priv = NULL;
+}
+
 static const struct bench_kernel test_kernels[] = {
 	{ "test-fault-segv", "none", "test only: a store to page 0 (SIGSEGV)",
 	  NULL, k_fault_segv, NULL },
@@ -156,6 +198,8 @@ static const struct bench_kernel test_kernels[] = {
 	  hook_setup, k_hook_overflow, hook_teardown },
 	{ "test-tamper", "none", "test only: clears fixed counter 3's field at call 2",
 	  hook_setup, k_hook_tamper, hook_teardown },
+	{ "test-sim-work", "none", "test only: the simulated CPU runs `work_cycles` of work",
+	  sim_work_setup, k_sim_work, sim_work_teardown },
 };
 
 const struct bench_kernel *bench_test_kernel_find(const char *name)

@@ -14,7 +14,8 @@
  *           adds floor(slots x field / 0xff) (icl_get_metrics_event_value,
  *           128-bit product: §3.3); then FC3 = 0, PERF_METRICS = 0 (the
  *           reset at every read, §3.2);
- *   reset   the counts to 0 and FC3, PERF_METRICS to 0 (PERF_EVENT_IOC_RESET);
+ *   reset   a read (the frozen update, which clears FC3 then PERF_METRICS),
+ *           then the counts to 0 (PERF_EVENT_IOC_RESET);
  *   read_raw  FC3 and PERF_METRICS as they are (RDPMC through the user
  *           pages: the kernel is not involved, nothing is reset), while
  *           enabled (the page's index is 0 otherwise);
@@ -73,6 +74,17 @@ static int sim_open(const char *arg, const struct perf_group_spec *spec, struct 
 	/* the kernel's writes, not baretma's: no journal of ours gates them */
 	if ((rc = msr_ungate(g->dev))) {
 		snprintf(why, n, "simulated PMU '%s': not the simulator", arg ? arg : "");
+		goto fail;
+	}
+	/* no counter at all: the kernel registers no "cpu" PMU (linux
+	 * arch/x86/kernel/cpu/intel.c sets X86_FEATURE_ARCH_PERFMON only from
+	 * a non-zero leaf 0xA version; without it arch/x86/events/intel/core.c
+	 * intel_pmu_init returns -ENODEV on any family-6 core after P6) */
+	if (!msr_sim_pmu_version(g->dev)) {
+		snprintf(why, n, "the simulated PMU '%s' has no performance counters (CPUID leaf "
+			 "0xA reports architectural perfmon version %u): the kernel registers no "
+			 "'cpu' PMU", arg ? arg : "", msr_sim_pmu_version(g->dev));
+		rc = -EOPNOTSUPP;
 		goto fail;
 	}
 	rc = msr_read(g->dev, spec->cpu, IA32_PERF_METRICS, &v);
@@ -211,10 +223,16 @@ static int sim_read_raw(struct perf_group *g, uint64_t *slots, uint64_t *metrics
 	return rc ? rc : msr_read(g->dev, g->cpu, IA32_PERF_METRICS, metrics);
 }
 
+/* PERF_EVENT_IOC_RESET: the kernel reads the group first (perf_event_reset
+ * -> perf_event_read -> intel_pmu_read_topdown_event: the update with the
+ * PMU disabled, which clears FC3 then PERF_METRICS, as update() does), then
+ * zeroes the counts; it never writes the counters with them live. */
 static int sim_reset(struct perf_group *g)
 {
+	int rc = g->enabled ? update(g) : 0;
+
 	memset(&g->v, 0, sizeof(g->v));
-	return clear_counters(g);
+	return rc;
 }
 
 static int sim_disable(struct perf_group *g)

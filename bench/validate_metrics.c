@@ -66,7 +66,13 @@ static void write_zero(struct validate_ctx *c)
 		vc_add(c, "metrics_write_zero", SRC_PM, VALIDATE_SKIP, "depends on metrics_follow_fc3");
 		return;
 	}
-	rc = vc_write(c, IA32_PERF_METRICS, 0); /* frozen since follow() */
+	/* Frozen since follow(); fixed counter 3 first, then PERF_METRICS, the
+	 * kernel's order (icl_set_topdown_event_period: "The fixed counter 3
+	 * has to be written before the PERF_METRICS"): the metrics are
+	 * fractions of its slots, written with their base. */
+	rc = vc_write(c, IA32_FIXED_CTR3, 0);
+	if (!rc)
+		rc = vc_write(c, IA32_PERF_METRICS, 0);
 	if (!rc)
 		rc = vc_read(c, IA32_PERF_METRICS, &v);
 	if (rc) {

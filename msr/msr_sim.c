@@ -66,13 +66,19 @@ struct sim_cpu {
 	bool started;              /* counters loaded from the store */
 	unsigned width;            /* slots per cycle */
 	uint64_t accesses;
+	uint64_t accesses_counted; /* accesses whose cycles are counted */
 	double skip_ns;            /* time spent inside the simulator's calls on this
 				    * CPU (its lock, its store): not counted */
-	double t_last;             /* cycles at the last update */
+	double t_last;             /* cycles of real time at the last update */
 	uint64_t fc[SIM_FIXED];
 	double carry[SIM_FIXED];   /* fractions of a count not yet counted */
-	double met_acc;            /* slots accumulated for PERF_METRICS since cleared */
+	double met_access;         /* slots of accesses accumulated for PERF_METRICS
+				    * since it was written */
+	double met_work;           /* slots of work (real time, msr_sim_work) */
 	uint64_t met_w0, met_v0;   /* a non-zero value written, and FC3 then */
+	bool fc3_written;          /* FC3 holds what was written to it (or loaded):
+				    * it has not counted since */
+	uint64_t order_errors;     /* SIM_MSR_ORDER_ERRORS */
 	uint64_t status;           /* GLOBAL_STATUS bits set by the model */
 	uint64_t met_reads;        /* for fault overflow_every */
 	uint64_t rng;              /* jitter state (splitmix64) */
@@ -255,7 +261,9 @@ static void mem_clean(const struct sim *s, struct sim_cpu *c)
 			mem_add(c, IA32_FIXED_CTR0 + i, 0);
 			gc |= 1ull << GLOBAL_FIXED_BIT(i);
 		}
-	if (k->topdown_level >= 1) {
+	/* PERF_METRICS is derived from fixed counter 3 (§3.1): none without it
+	 * (leaf 0xA version 0: no counter at all) */
+	if (k->topdown_level >= 1 && s->ci.pmu.version >= 2 && has_fixed(k, FIXED_CTR3_IDX)) {
 		mem_add(c, IA32_PERF_METRICS, 0);
 		gc |= GLOBAL_CTRL_EN_PERF_METRICS;
 		caps |= PERF_CAP_PERF_METRICS | (k->metrics_clear ? PERF_CAP_RDPMC_METRICS_CLEAR : 0);
@@ -291,6 +299,22 @@ static bool counting(uint64_t fcc, uint64_t gc, unsigned i)
 	return (fcc >> FIXED_CTR_CTRL_SHIFT(i) & en) && (gc >> GLOBAL_FIXED_BIT(i) & 1);
 }
 
+/*
+ * The share of the cycles fixed counter @i counts under these controls:
+ * its IA32_FIXED_CTR_CTRL field's EN_OS counts at CPL 0, EN_USR at CPL > 0
+ * (SDM Vol. 3B 20.2.2, "Fixed-function performance counters"; pmu-reference
+ * §1.2), and the profile's `user_fraction` of every cycle runs at CPL > 0.
+ */
+static double cpl_share(const struct sim *s, uint64_t fcc, uint64_t gc, unsigned i)
+{
+	uint64_t en = fcc >> FIXED_CTR_CTRL_SHIFT(i);
+	double u = s->p.user_fraction;
+
+	if (!counting(fcc, gc, i))
+		return 0;
+	return (en & FIXED_CTR_CTRL_EN_OS ? 1 - u : 0) + (en & FIXED_CTR_CTRL_EN_USR ? u : 0);
+}
+
 /* Count @dt cycles on fixed counter @i at @rate per cycle. */
 static void count_fixed(struct sim *s, struct sim_cpu *c, unsigned i, double rate, double dt,
 			uint64_t gc)
@@ -301,6 +325,8 @@ static void count_fixed(struct sim *s, struct sim_cpu *c, unsigned i, double rat
 
 	c->carry[i] = inc - whole;
 	c->fc[i] = (before + (uint64_t)whole) & max;
+	if (i == FIXED_CTR3_IDX && whole > 0)
+		c->fc3_written = false; /* it counted: no longer the value written */
 	if (before + (uint64_t)whole > max) {
 		c->status |= 1ull << GLOBAL_FIXED_BIT(i);
 		if (i == FIXED_CTR3_IDX && (gc & GLOBAL_CTRL_EN_PERF_METRICS))
@@ -308,30 +334,41 @@ static void count_fixed(struct sim *s, struct sim_cpu *c, unsigned i, double rat
 	}
 }
 
-/* Bring @cpu's counters up to now (one access has been made). */
-static void advance(struct sim *s, unsigned cpu)
+/*
+ * Bring @cpu's counters up to now, plus @work cycles of work
+ * (msr_sim_work).  Two kinds of cycles: the accesses' (`access_cycles`
+ * each, since the last update) and the work's (real time x `ghz`, and
+ * @work); the counters count both, IA32_PERF_METRICS keeps their slots
+ * apart, for their own shares (metrics_value).
+ */
+static void advance(struct sim *s, unsigned cpu, double work)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
-	double now = (s->now_ns - s->t0_ns - c->skip_ns) * s->p.ghz +
-		     (double)c->accesses * s->p.access_cycles;
-	double dt = now - c->t_last;
+	double now = (s->now_ns - s->t0_ns - c->skip_ns) * s->p.ghz;
+	double dt_work = (now > c->t_last ? now - c->t_last : 0) + work;
+	double dt_access = (double)(c->accesses - c->accesses_counted) * s->p.access_cycles;
 	uint64_t fcc = 0, gc = 0;
 
-	c->t_last = now;
-	if (dt <= 0 || store_read(s, cpu, IA32_FIXED_CTR_CTRL, &fcc) ||
+	c->t_last = now > c->t_last ? now : c->t_last;
+	c->accesses_counted = c->accesses;
+	if (dt_work + dt_access <= 0 || store_read(s, cpu, IA32_FIXED_CTR_CTRL, &fcc) ||
 	    store_read(s, cpu, IA32_PERF_GLOBAL_CTRL, &gc))
 		return;
 	for (unsigned i = 0; i < SIM_FIXED; i++) {
 		double rate = i == 0 ? s->p.ipc : i == FIXED_CTR3_IDX ? c->width : 1;
+		double share = cpl_share(s, fcc, gc, i);
 
-		if (!has_fixed(c->kind, i) || !counting(fcc, gc, i))
+		if (!has_fixed(c->kind, i) || !share)
 			continue;
 		if (i != FIXED_CTR3_IDX || !(s->p.faults & SIM_FAULT_SLOTS_STUCK))
-			count_fixed(s, c, i, rate, dt, gc);
+			count_fixed(s, c, i, rate * share, dt_work + dt_access, gc);
 	}
-	if (c->kind->topdown_level >= 1 && counting(fcc, gc, FIXED_CTR3_IDX) &&
-	    (gc & GLOBAL_CTRL_EN_PERF_METRICS))
-		c->met_acc += c->width * dt;
+	if (c->kind->topdown_level >= 1 && (gc & GLOBAL_CTRL_EN_PERF_METRICS)) {
+		double slots = c->width * cpl_share(s, fcc, gc, FIXED_CTR3_IDX);
+
+		c->met_access += slots * dt_access;
+		c->met_work += slots * dt_work;
+	}
 }
 
 /* Load @cpu's counters from the store at its first access. */
@@ -349,29 +386,50 @@ static int start_cpu(struct sim *s, unsigned cpu)
 			c->fc[i] = 0;
 	if (c->kind->topdown_level >= 1 && !store_read(s, cpu, IA32_PERF_METRICS, &c->met_v0))
 		c->met_w0 = c->met_v0 ? c->fc[FIXED_CTR3_IDX] : 0;
+	if (store_read(s, cpu, SIM_MSR_ORDER_ERRORS, &c->order_errors))
+		c->order_errors = 0; /* kept in memory only */
+	c->fc3_written = true; /* as loaded: what software (or the file) put there */
 	c->t_last = (s->now_ns - s->t0_ns - c->skip_ns) * s->p.ghz;
+	c->accesses_counted = c->accesses;
 	c->started = true;
 	return 0;
 }
 
 /* ------------------------------------------------------ PERF_METRICS */
 
-/* The profile's shares of one read in percent, jittered by `noise` (level
- * 1 by amounts that sum to 0, level 2 within the parent).  Kept in percent
- * so that a share like 10 % gives 10 * 255 / 100 = 25.5 exactly, which
- * rounds the same on every read (0.1 * 255 in binary would not). */
+/*
+ * The bytes of one read, before rounding (fractions of 255): the
+ * slot-weighted mix of the accesses' shares (access_*) and the work's,
+ * x 255 / 100.  Without noise in one division of whole numbers, so that a
+ * share like 10 % gives 10 x 255 / 100 = 25.5 exactly, which rounds the
+ * same on every read (0.1 x 255 in binary would not), and so does a mix
+ * of whole slots and percents (1000 x 20 + 3000 x 60 over 4000, x 2.55 =
+ * 127.5).  With `noise`, the mix in percent is jittered (level 1 by
+ * amounts that sum to 0, level 2 within the parent).
+ */
 static void shares(struct sim *s, struct sim_cpu *c, double f[SIM_NODES])
 {
-	double mean = 0, u[4], sum = 0;
+	double a = c->met_access, w = c->met_work, mean = 0, u[4], sum = 0, m[SIM_NODES];
 
+	for (unsigned i = 0; i < SIM_NODES; i++)
+		m[i] = a * s->p.access_pct[i] + w * s->p.pct[i];
+	if (!s->p.noise) {
+		for (unsigned i = 0; i < SIM_NODES; i++)
+			f[i] = m[i] * 255 / ((a + w) * 100);
+		return;
+	}
+	for (unsigned i = 0; i < SIM_NODES; i++)
+		m[i] /= a + w;
 	for (unsigned i = 0; i < 4; i++)
 		mean += (u[i] = jitter(&c->rng, s->p.noise)) / 4;
 	for (unsigned i = 0; i < 4; i++)
-		sum += (f[i] = fmax(0, s->p.pct[i] + (s->p.noise ? u[i] - mean : 0)));
-	for (unsigned i = 0; s->p.noise && i < 4; i++)
+		sum += (f[i] = fmax(0, m[i] + u[i] - mean));
+	for (unsigned i = 0; i < 4; i++)
 		f[i] = f[i] * 100 / sum; /* a share clamped at 0 */
 	for (unsigned i = 4; i < SIM_NODES; i++)
-		f[i] = fmin(f[i - 4], fmax(0, s->p.pct[i] + jitter(&c->rng, s->p.noise)));
+		f[i] = fmin(f[i - 4], fmax(0, m[i] + jitter(&c->rng, s->p.noise)));
+	for (unsigned i = 0; i < SIM_NODES; i++)
+		f[i] = f[i] * 255 / 100;
 }
 
 static uint64_t put_byte(uint64_t v, unsigned i, long b)
@@ -407,17 +465,17 @@ static uint64_t faulty_bytes(const struct sim *s, uint64_t v, int level)
 static uint64_t metrics_value(struct sim *s, struct sim_cpu *c)
 {
 	int level = c->kind->topdown_level;
-	double f[SIM_NODES], w = c->met_acc + (double)c->met_w0;
+	double f[SIM_NODES], acc = c->met_access + c->met_work, w = acc + (double)c->met_w0;
 	uint64_t v = 0;
 
-	if (!c->met_acc)
+	if (!acc)
 		return c->met_v0;
 	shares(s, c, f);
 	for (unsigned i = 0; i < (level >= 2 ? 8u : 4u); i++) {
-		double b = f[i] * 255 / 100;
+		double b = f[i];
 
 		if (c->met_w0) /* the value written, weighted by the slots it stood for */
-			b = ((double)c->met_w0 * byte_of(c->met_v0, i) + c->met_acc * b) / w;
+			b = ((double)c->met_w0 * byte_of(c->met_v0, i) + acc * b) / w;
 		v = put_byte(v, i, lround(b));
 	}
 	return faulty_bytes(s, v, level);
@@ -463,7 +521,7 @@ static int enter(struct sim *s, unsigned cpu)
 	if (rc)
 		return rc;
 	s->cpus[cpu].accesses++;
-	advance(s, cpu);
+	advance(s, cpu, 0);
 	return 0;
 }
 
@@ -476,6 +534,10 @@ static int read_locked(struct sim *s, unsigned cpu, uint32_t msr, uint64_t *val)
 	if (rc)
 		return rc;
 	c = &s->cpus[cpu];
+	if (msr == SIM_MSR_ORDER_ERRORS) {
+		*val = c->order_errors;
+		return 0;
+	}
 	if ((rc = store_read(s, cpu, msr, &stored)))
 		return rc; /* not a register of this CPU: #GP, -EIO */
 	if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + SIM_FIXED) {
@@ -506,11 +568,27 @@ static void fold(struct sim *s, unsigned cpu)
 			store_write(s, cpu, IA32_FIXED_CTR0 + i, c->fc[i]);
 }
 
-static void write_metrics(struct sim *s, struct sim_cpu *c, uint64_t val)
+/*
+ * A write to IA32_PERF_METRICS.  The kernel writes fixed counter 3 first,
+ * then PERF_METRICS (linux arch/x86/events/intel/core.c
+ * icl_set_topdown_event_period: "The fixed counter 3 has to be written
+ * before the PERF_METRICS"; pmu-reference §3.1): the metrics are fractions
+ * of FC3's slots, so they are written together with their base.  A write
+ * while FC3 has counted since it was last written breaks that order: the
+ * simulator counts it in SIM_MSR_ORDER_ERRORS (and in the state file when
+ * the file lists that register), and the write takes effect.
+ */
+static void write_metrics(struct sim *s, unsigned cpu, uint64_t val)
 {
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (!c->fc3_written) {
+		c->order_errors++;
+		store_write(s, cpu, SIM_MSR_ORDER_ERRORS, c->order_errors); /* -EIO: not listed */
+	}
 	if (!val && (s->p.faults & SIM_FAULT_METRICS_NOT_CLEARED))
 		return;
-	c->met_acc = 0;
+	c->met_access = c->met_work = 0;
 	c->met_v0 = val;
 	c->met_w0 = val ? c->fc[FIXED_CTR3_IDX] : 0;
 }
@@ -523,6 +601,8 @@ static int write_locked(struct sim *s, unsigned cpu, uint32_t msr, uint64_t val)
 	if (rc)
 		return rc;
 	c = &s->cpus[cpu];
+	if (msr == SIM_MSR_ORDER_ERRORS)
+		return -EIO; /* read-only */
 	if (msr == IA32_PERF_GLOBAL_STATUS || msr == IA32_PERF_GLOBAL_INUSE) {
 		uint64_t v;
 
@@ -535,8 +615,10 @@ static int write_locked(struct sim *s, unsigned cpu, uint32_t msr, uint64_t val)
 	if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + SIM_FIXED) {
 		c->fc[msr - IA32_FIXED_CTR0] = val & ((1ull << fixed_bits(s)) - 1);
 		c->carry[msr - IA32_FIXED_CTR0] = 0;
+		if (msr == IA32_FIXED_CTR3)
+			c->fc3_written = true;
 	} else if (msr == IA32_PERF_METRICS) {
-		write_metrics(s, c, val);
+		write_metrics(s, cpu, val);
 	} else if (msr == IA32_PERF_GLOBAL_STATUS_RESET) {
 		c->status &= ~val;
 	} else if (msr == IA32_PERF_GLOBAL_STATUS_SET) {
@@ -566,6 +648,22 @@ static int sim_write(void *ctx, unsigned cpu, uint32_t msr, uint64_t val)
 
 	call_enter(s, cpu, &k);
 	rc = write_locked(s, cpu, msr, val);
+	call_leave(s, &k);
+	return rc;
+}
+
+int msr_sim_work(const struct msr_dev *dev, unsigned cpu, uint64_t cycles)
+{
+	struct sim *s = msr_backend_ctx(dev, &msr_sim_ops);
+	struct sim_call k;
+	int rc;
+
+	if (!s)
+		return -EINVAL;
+	call_enter(s, cpu, &k);
+	rc = start_cpu(s, cpu);
+	if (!rc)
+		advance(s, cpu, (double)cycles);
 	call_leave(s, &k);
 	return rc;
 }
@@ -730,6 +828,13 @@ unsigned msr_sim_width(const struct msr_dev *dev, unsigned cpu)
 	const struct sim *s = msr_backend_ctx(dev, &msr_sim_ops);
 
 	return s && cpu < s->ncpus ? s->cpus[cpu].width : 0;
+}
+
+unsigned msr_sim_pmu_version(const struct msr_dev *dev)
+{
+	const struct sim *s = msr_backend_ctx(dev, &msr_sim_ops);
+
+	return s ? s->ci.pmu.version : 0;
 }
 
 int msr_sim_level(const struct msr_dev *dev, unsigned cpu)

@@ -19,8 +19,12 @@
  * IA32_PERF_CAPABILITIES (with CPUID.1:ECX[15]: bit 13, bit 15 where the
  * kind has PERF_METRICS, bit 19 where it has metrics-clear).  A hybrid
  * part's E-core has no IA32_FIXED_CTR3 and no IA32_PERF_METRICS (-EIO, as
- * a #GP through the driver).  Such registers live only as long as the
- * process.  With `state FILE` the registers are FILE's, exactly as the
+ * a #GP through the driver); a CPU whose leaf 0xA reports version 0 (a KVM
+ * guest without a virtual PMU) has no counter and no PMU register at all
+ * (without PDCM - KVM clears it then, linux arch/x86/kvm/vmx/vmx.c
+ * vmx_set_cpu_caps - not even IA32_PERF_CAPABILITIES).  The simulator's
+ * own SIM_MSR_ORDER_ERRORS (below) is on every CPU.  Such registers live
+ * only as long as the process.  With `state FILE` the registers are FILE's, exactly as the
  * state-file backend keeps them (msr/msr.h "state:FILE": every write
  * persisted, other processes' writes seen): journals, restore, tamper and
  * ownership checks then work across processes as on the state file.  The
@@ -29,29 +33,36 @@
  * control write: another process's write to a counter is not seen (its
  * writes to the controls are).
  *
- * Counting (per CPU, modelled on every access):
- *   cycles advance by (CLOCK_MONOTONIC elapsed) x `ghz` x 1e9 plus
- *   `access_cycles` per access through the simulator (the cost of an
- *   RDMSR/WRMSR, which the real driver also spends in the counted time);
- *   the time spent inside the simulator's own calls on the CPU (waiting
- *   for its lock, blocking signals, a state file's rewrite) is not
- *   elapsed time: `access_cycles` alone stands for an access;
+ * Counting (per CPU, modelled on every access), with two kinds of cycles:
+ *   the accesses', `access_cycles` per access through the simulator (the
+ *   cost of an RDMSR/WRMSR, which the real driver also spends in the
+ *   counted time), and the work's: (CLOCK_MONOTONIC elapsed) x `ghz` x 1e9,
+ *   plus what msr_sim_work() is given (the tests' hidden kernel
+ *   test-sim-work: `work_cycles` a call); the time spent inside the
+ *   simulator's own calls on the CPU (waiting for its lock, blocking
+ *   signals, a state file's rewrite) is not elapsed time: `access_cycles`
+ *   alone stands for an access;
  *   IA32_FIXED_CTRi counts while its IA32_FIXED_CTR_CTRL field has EN_OS
  *   or EN_USR and IA32_PERF_GLOBAL_CTRL bit 32+i is set (pmu-reference
- *   §1.2, §1.3): FC0 INST_RETIRED.ANY at `ipc` per cycle, FC1
- *   CPU_CLK_UNHALTED.THREAD and FC2 CPU_CLK_UNHALTED.REF_TSC one per
- *   cycle, FC3 TOPDOWN.SLOTS `width` per cycle; frozen, a counter holds
+ *   §1.2, §1.3), the share of the cycles its field selects: EN_OS those at
+ *   CPL 0, EN_USR those at CPL > 0 (SDM Vol. 3B 20.2.2), `user_fraction`
+ *   of every cycle being at CPL > 0: FC0 INST_RETIRED.ANY at `ipc` per
+ *   cycle, FC1 CPU_CLK_UNHALTED.THREAD and FC2 CPU_CLK_UNHALTED.REF_TSC one
+ *   per cycle, FC3 TOPDOWN.SLOTS `width` per cycle; frozen, a counter holds
  *   its value; a write sets it (masked to the fixed counter width, CPUID
  *   leaf 0xA EDX[12:5]); wrapping past the width sets
  *   IA32_PERF_GLOBAL_STATUS bit 32+i (§1.4).
  *   IA32_PERF_METRICS accumulates the slots FC3 counts while bit 48 is also
  *   set (§3.1: "derived from fixed counter 3"; the metrics need bit 48),
- *   and reads as the profile's fractions of the slots accumulated since it
- *   was last written: each field round(255 x fraction) independently
- *   (§1.5: the level-1 sum may be off 255 by the rounding); a non-zero
- *   write is kept and weighted by FC3's value then (the kernel writes back
- *   saved values, §3.2); a write of 0 clears it; bytes 4-7 only on
- *   level-2 kinds (§2.5).  FC3 wrapping while bit 48 is set also sets
+ *   the accesses' and the work's apart, and reads as the slot-weighted mix
+ *   of their shares (access_* and the level-1/level-2 keys) since it was
+ *   last written: each field round(mix x 255 / 100) independently (§1.5:
+ *   the level-1 sum may be off 255 by the rounding); a non-zero write is
+ *   kept and weighted by FC3's value then (the kernel writes back saved
+ *   values, §3.2); a write of 0 clears it; bytes 4-7 only on level-2 kinds
+ *   (§2.5).  A write while FC3 has counted since it was last written is
+ *   out of the kernel's order (FC3, then PERF_METRICS: §3.1) and counted
+ *   in SIM_MSR_ORDER_ERRORS.  FC3 wrapping while bit 48 is set also sets
  *   bit 48 of IA32_PERF_GLOBAL_STATUS (the metrics lose their base: §3.4).
  *   IA32_PERF_GLOBAL_STATUS is read-only; a write of 1s to
  *   IA32_PERF_GLOBAL_STATUS_RESET clears those bits (§1.4);
@@ -90,14 +101,34 @@
 #define SIM_FAULT_PERF_KEEPS          0x40u /* the perf group's close leaves FC3's
 						    * field enabled (perf still counting) */
 
+/*
+ * The simulator's own diagnostic register: the number of writes to
+ * IA32_PERF_METRICS made while fixed counter 3 had counted since it was
+ * last written - out of the kernel's order, FC3 then PERF_METRICS
+ * (msr/msr_sim.c write_metrics).  Read-only, per CPU, on every simulated
+ * CPU; kept in a `state FILE` when the file lists it ("CPU 0x400000f0
+ * 0x0"), so that other processes (a test) see it.  Its index is in the
+ * range the SDM reserves for software (Vol. 4, chapter 2: "MSR address
+ * range between 40000000H - 400000FFH is marked as a specially reserved
+ * range. All existing and future processors will not implement any
+ * features using any MSR in this range"): no CPU has it.
+ */
+#define SIM_MSR_ORDER_ERRORS 0x400000f0u
+
 /* A parsed profile (msr_sim_profile_parse). */
 struct sim_profile {
 	unsigned width;             /* slots per cycle; 0: the model table's */
 	double ghz;                 /* core cycles per ns of CLOCK_MONOTONIC */
 	double ipc;                 /* FC0 instructions per cycle */
 	uint64_t access_cycles;     /* cycles each simulated access costs */
-	double pct[SIM_NODES];      /* percent of slots per node (level 2: of all slots) */
+	uint64_t work_cycles;       /* cycles of work per msr_sim_work() call */
+	double user_fraction;       /* share of every cycle at CPL > 0, 0..1 */
+	double pct[SIM_NODES];      /* percent of the work's slots per node (level 2: of
+				     * all slots): real time and msr_sim_work */
 	bool given[SIM_NODES];      /* the key was in the profile */
+	double access_pct[SIM_NODES]; /* percent of the accesses' slots (access_*;
+				       * = pct when no access_* key is given) */
+	bool access_given[SIM_NODES];
 	double noise;               /* per-read jitter of each fraction, percentage points */
 	uint64_t seed;              /* of the jitter */
 	char state[4096];           /* `state FILE`, "" for the clean register file */
@@ -112,10 +143,13 @@ struct sim_profile {
  * msr_sim_profile_parse - parse profile text (@text, @len bytes; the file
  * @name for messages): one `key value` per line, '#' comments, blank lines.
  * Keys (README "The simulated PMU"): width N, ghz F, ipc F, access_cycles N,
+ * work_cycles N, user_fraction F (0..1, default 1),
  * retiring P, bad_speculation P, frontend_bound P, backend_bound P
  * (level 1, percent, required, summing to 100 within 0.01),
  * heavy_operations P, branch_mispredicts P, fetch_latency P,
- * memory_bound P (level 2, default 0, each at most its parent), noise PP,
+ * memory_bound P (level 2, default 0, each at most its parent), the same
+ * eight with "access_" for the accesses' slots (none: the work's shares;
+ * else the same rules), noise PP,
  * seed N, state FILE, fault metrics_not_cleared | sum_off N | slots_stuck |
  * level2_above_parent | overflow_every N | perf_offset NODE PP |
  * perf_keeps_counters.
@@ -144,9 +178,25 @@ int msr_sim_ctx_new(const char *file, void **ctx, char *err, size_t errlen);
  * other backend (for the perf source's simulator and its faults). */
 const struct sim_profile *msr_sim_profile_of(const struct msr_dev *dev);
 
+/*
+ * msr_sim_work - the simulated CPU @cpu runs @cycles cycles of work now,
+ * as if that much real time had passed at `ghz` (what a kernel does
+ * between two accesses): its counters count them as the controls say, and
+ * IA32_PERF_METRICS takes them at the work's shares (the profile's
+ * level-1/level-2 keys), not the accesses'.  Deterministic with `ghz 0`:
+ * the tests' hidden kernel test-sim-work (bench/kernels_hooks.c) calls it
+ * with the profile's `work_cycles`.  Returns 0, -EINVAL (@dev is not a
+ * simulator), -ENXIO (no such CPU).
+ */
+int msr_sim_work(const struct msr_dev *dev, unsigned cpu, uint64_t cycles);
+
 /* msr_sim_width - the slots per cycle the simulated CPU @cpu counts (the
  * profile's width, or its kind's pipeline width); 0 for other backends. */
 unsigned msr_sim_width(const struct msr_dev *dev, unsigned cpu);
+
+/* msr_sim_pmu_version - the architectural perfmon version (CPUID leaf 0xA
+ * EAX[7:0]) of the simulated machine; 0 for other backends. */
+unsigned msr_sim_pmu_version(const struct msr_dev *dev);
 
 /* msr_sim_level - the PERF_METRICS level (0, 1, 2) of the simulated CPU
  * @cpu's kind; 0 for other backends. */

@@ -141,6 +141,14 @@ static int key_value(struct parse *ps, struct sim_profile *p, char **tok, int nt
 		p->given[node] = true;
 		return 0;
 	}
+	/* access_retiring ...: the shares of the cycles the accesses cost */
+	if (!strncmp(k, "access_", 7) && (node = msr_sim_node_index(k + 7)) >= 0 &&
+	    strncmp(k + 7, "tma_", 4)) {
+		if ((rc = num(ps, k, v, 0, 100, &p->access_pct[node])))
+			return rc;
+		p->access_given[node] = true;
+		return 0;
+	}
 	/* A number is converted only once accepted: after a refusal @d holds
 	 * nothing (or an earlier line's value), which may not fit the field. */
 	if (!strcmp(k, "width")) {
@@ -153,6 +161,11 @@ static int key_value(struct parse *ps, struct sim_profile *p, char **tok, int nt
 	} else if (!strcmp(k, "access_cycles")) {
 		if (!(rc = whole(ps, k, v, 0, 1e12, &d)))
 			p->access_cycles = (uint64_t)d;
+	} else if (!strcmp(k, "work_cycles")) {
+		if (!(rc = whole(ps, k, v, 0, 1e12, &d)))
+			p->work_cycles = (uint64_t)d;
+	} else if (!strcmp(k, "user_fraction")) {
+		rc = num(ps, k, v, 0, 1, &p->user_fraction);
 	} else if (!strcmp(k, "noise")) {
 		rc = num(ps, k, v, 0, 50, &p->noise);
 	} else if (!strcmp(k, "seed")) {
@@ -169,26 +182,46 @@ static int key_value(struct parse *ps, struct sim_profile *p, char **tok, int nt
 	return rc;
 }
 
-/* The level-1 nodes sum to 100, each level-2 node at most its parent. */
-static int check_shares(struct parse *ps, const struct sim_profile *p)
+/* One set of shares (@pre "" or "access_"): the level-1 nodes given and
+ * summing to 100, each level-2 node at most its parent. */
+static int check_set(struct parse *ps, const char *pre, const double pct[SIM_NODES],
+		     const bool given[SIM_NODES])
 {
 	double sum = 0;
 
-	ps->line = 0;
 	for (int i = 0; i < 4; i++) {
-		if (!p->given[i])
-			return fail(ps, "'%s' is missing: give all four level-1 nodes (retiring, "
-				    "bad_speculation, frontend_bound, backend_bound) in percent "
-				    "of slots, summing to 100", node_keys[i]);
-		sum += p->pct[i];
+		if (!given[i])
+			return fail(ps, "'%s%s' is missing: give all four level-1 nodes (%sretiring, "
+				    "%sbad_speculation, %sfrontend_bound, %sbackend_bound) in percent "
+				    "of slots, summing to 100", pre, node_keys[i], pre, pre, pre, pre);
+		sum += pct[i];
 	}
 	if (fabs(sum - 100) > 0.01)
-		return fail(ps, "the level-1 nodes sum to %g, not 100", sum);
+		return fail(ps, "the level-1 nodes%s sum to %g, not 100", *pre ? " (access_*)" : "",
+			    sum);
 	for (int i = 4; i < SIM_NODES; i++)
-		if (p->pct[i] > p->pct[i - 4] + 1e-9)
-			return fail(ps, "'%s' (%g) is above its parent '%s' (%g): a level-2 node "
-				    "is a part of it", node_keys[i], p->pct[i], node_keys[i - 4],
-				    p->pct[i - 4]);
+		if (pct[i] > pct[i - 4] + 1e-9)
+			return fail(ps, "'%s%s' (%g) is above its parent '%s%s' (%g): a level-2 "
+				    "node is a part of it", pre, node_keys[i], pct[i], pre,
+				    node_keys[i - 4], pct[i - 4]);
+	return 0;
+}
+
+/* The work's shares; the accesses' when any access_* key is given, else
+ * the work's own. */
+static int check_shares(struct parse *ps, struct sim_profile *p)
+{
+	bool any = false;
+	int rc;
+
+	ps->line = 0;
+	if ((rc = check_set(ps, "", p->pct, p->given)))
+		return rc;
+	for (int i = 0; i < SIM_NODES; i++)
+		any |= p->access_given[i];
+	if (any)
+		return check_set(ps, "access_", p->access_pct, p->access_given);
+	memcpy(p->access_pct, p->pct, sizeof(p->access_pct));
 	return 0;
 }
 
@@ -221,6 +254,7 @@ int msr_sim_profile_parse(const char *text, size_t len, const char *name,
 	memset(p, 0, sizeof(*p));
 	p->ghz = 3.0;
 	p->ipc = 1.0;
+	p->user_fraction = 1.0;
 	if (memchr(text, '\0', len))
 		rc = fail(&ps, "a NUL byte: not a text file");
 	for (l = copy; l && !rc; l = next) {

@@ -5,10 +5,16 @@
  * documents it models (pmu-reference §1.2-§1.5, §1.9): every number below
  * is counted from the sequence of accesses the test makes, never read
  * back from the simulator's code.  Ice Lake-L dump (family 6 model 0x7E:
- * pipeline width 5, PERF_METRICS level 1: cpu/cpu_models.c ICL rows) and
- * Sapphire Rapids (0x8F: width 6, level 2).  Also the profile's errors.
+ * pipeline width 5, pmu-tools icl_client_ratios.py Pipeline_Width;
+ * PERF_METRICS level 1, $SHARED_CPUID/INDEX.tsv expect_topdown_levels, the
+ * kernel's intel_icl_event_constraints) and Sapphire Rapids (0x8F: width
+ * 6, spr_server_ratios.py; level 2, INDEX.tsv, intel_glc_event_constraints);
+ * t/0464 checks the simulator's table-given facts against those sources.  Also the workload's two
+ * kinds of cycles, CPL, the write order rule, a machine without counters
+ * (leaf 0xA version 0) and the profile's errors.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +168,155 @@ static void test_level2(const char *spr)
 	msr_close(d);
 }
 
+/*
+ * Two kinds of cycles (msr/msr_sim.h): the accesses' (`access_cycles` N
+ * each) at the access_* shares A = 20 20 20 40, the work's (msr_sim_work)
+ * at the profile's R = 40 10 20 30; PERF_METRICS reads the slot-weighted
+ * mix, each byte round(mix x 255 / 100).
+ */
+static void test_mix(void)
+{
+	struct msr_dev *d = open_sim("mix", "access_retiring 20\naccess_bad_speculation 20\n"
+				     "access_frontend_bound 20\naccess_backend_bound 40\n");
+
+	program(d);
+	check_u64(rd(d, IA32_FIXED_CTR3), ==, 5u * N, "mix: FC3 read, one access: 5 x 1000");
+	check_int(msr_sim_work(d, 0, 2 * N), ==, 0, "mix: 2000 cycles of work");
+	/* PERF_METRICS read: 2 accesses (2N, at A) and the work (2N, at R), the
+	 * same slots each: (A + R) / 2 = 30 15 20 35 -> x 2.55 = 76.5 -> 77,
+	 * 38.25 -> 38, 51, 89.25 -> 89: 0x5933264d (sum 255) */
+	check_u64(rd(d, IA32_PERF_METRICS), ==, 0x5933264dull, "mix: (A + R) / 2: bytes 77 38 51 89");
+	/* FC3 counted both: 5 x (1000 + 2000 + 1000 + 1000) */
+	check_u64(rd(d, IA32_FIXED_CTR3), ==, 25u * N, "mix: FC3 counts accesses and work alike");
+	/* 4N more of work, then the read: accesses 4N (the two FC3 reads, the
+	 * PERF_METRICS read before and this one), work 6N: (4A + 6R) / 10 =
+	 * (80+240, 80+60, 80+120, 160+180) / 10 = 32 14 20 34 -> x 2.55 = 81.6
+	 * -> 82, 35.7 -> 36, 51, 86.7 -> 87 */
+	msr_sim_work(d, 0, 4 * N);
+	check_u64(rd(d, IA32_PERF_METRICS), ==, 0x57332452ull,
+		  "mix: (4A + 6R) / 10: bytes 82 36 51 87, the running mix");
+	/* frozen: work counts nothing */
+	msr_write(d, 0, IA32_PERF_GLOBAL_CTRL, 0);
+	{
+		uint64_t fc3 = rd(d, IA32_FIXED_CTR3);
+
+		msr_sim_work(d, 0, 100 * N);
+		check_u64(rd(d, IA32_FIXED_CTR3), ==, fc3, "mix: frozen, work is not counted");
+	}
+	/* FC3 then PERF_METRICS written 0: both kinds cleared; accesses only
+	 * since: A = 51 51 51 102 */
+	program(d);
+	rd(d, IA32_FIXED_CTR3);
+	check_u64(rd(d, IA32_PERF_METRICS), ==, 0x66333333ull, "mix: after a clear, accesses only: A");
+	msr_close(d);
+}
+
+/* CPL (SDM Vol. 3B 20.2.2): EN_OS counts at CPL 0, EN_USR at CPL > 0;
+ * `user_fraction 0.25` of every cycle at CPL > 0. */
+static void test_cpl(void)
+{
+	struct msr_dev *d = open_sim("cpl", "user_fraction 0.25\n");
+	static const struct { uint64_t field; uint64_t fc3; const char *what; } f[] = {
+		{ 0x2000, 1250, "EN_USR alone: 5 x 1000 x 0.25 = 1250" },
+		{ 0x1000, 3750, "EN_OS alone: 5 x 1000 x 0.75 = 3750" },
+		{ 0x3000, 5000, "both: 5000" },
+	};
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		msr_write(d, 0, IA32_PERF_GLOBAL_CTRL, 0);
+		msr_write(d, 0, IA32_FIXED_CTR_CTRL, f[i].field | 0x20); /* FC1: USR */
+		msr_write(d, 0, IA32_FIXED_CTR1, 0);
+		msr_write(d, 0, IA32_FIXED_CTR3, 0);
+		msr_write(d, 0, IA32_PERF_METRICS, 0);
+		msr_write(d, 0, IA32_PERF_GLOBAL_CTRL, (1ull << 33) | GLOBAL_CTRL_EN_FIXED3 |
+			  GLOBAL_CTRL_EN_PERF_METRICS);
+		uint64_t fc3 = rd(d, IA32_FIXED_CTR3), pm = rd(d, IA32_PERF_METRICS);
+		uint64_t fc1 = rd(d, IA32_FIXED_CTR1);
+
+		ok(fc3 == f[i].fc3, "cpl: %s (got %" PRIu64 ")", f[i].what, fc3);
+		/* the shares of what it counted: R (40 10 20 30) */
+		ok(pm == 0x4d331a66ull, "cpl: %s: PERF_METRICS R (0x%" PRIx64 ")", f[i].what, pm);
+		/* FC1, EN_USR: 3 accesses x 1000 x 0.25 */
+		ok(fc1 == 750, "cpl: FC1 EN_USR: 3 x 1000 x 0.25 = 750 (got %" PRIu64 ")", fc1);
+	}
+	msr_close(d);
+}
+
+/* The kernel's order (icl_set_topdown_event_period): FC3, then
+ * PERF_METRICS; a PERF_METRICS write while FC3 has counted since it was
+ * last written is counted in SIM_MSR_ORDER_ERRORS. */
+static void test_order(void)
+{
+	char state[PATH_MAX + 16], extra[PATH_MAX + 32];
+	const char *text;
+	struct msr_dev *d = open_sim("order", "");
+
+	check_u64(rd(d, SIM_MSR_ORDER_ERRORS), ==, 0, "order: none at the start");
+	program(d);
+	check_u64(rd(d, SIM_MSR_ORDER_ERRORS), ==, 0, "order: FC3 = 0, then PERF_METRICS = 0: in order");
+	rd(d, IA32_FIXED_CTR3);
+	msr_write(d, 0, IA32_PERF_GLOBAL_CTRL, 0);
+	msr_write(d, 0, IA32_PERF_METRICS, 0);
+	check_u64(rd(d, SIM_MSR_ORDER_ERRORS), ==, 1,
+		  "order: PERF_METRICS written alone after FC3 counted (frozen): 1");
+	msr_write(d, 0, IA32_FIXED_CTR3, 0);
+	msr_write(d, 0, IA32_PERF_METRICS, 0);
+	check_u64(rd(d, SIM_MSR_ORDER_ERRORS), ==, 1, "order: FC3 then PERF_METRICS: still 1");
+	msr_write(d, 0, IA32_PERF_GLOBAL_CTRL, GLOBAL_CTRL_EN_FIXED3 | GLOBAL_CTRL_EN_PERF_METRICS);
+	rd(d, IA32_FIXED_CTR3);
+	msr_write(d, 0, IA32_PERF_GLOBAL_CTRL, 0);
+	msr_write(d, 0, IA32_PERF_METRICS, 0x01020304);
+	msr_write(d, 0, IA32_FIXED_CTR3, 777);
+	check_u64(rd(d, SIM_MSR_ORDER_ERRORS), ==, 2, "order: PERF_METRICS before FC3: 2");
+	/* saved values put back as the kernel does: FC3, then PERF_METRICS */
+	msr_write(d, 0, IA32_FIXED_CTR3, 12345);
+	msr_write(d, 0, IA32_PERF_METRICS, 0x01010101);
+	check_u64(rd(d, SIM_MSR_ORDER_ERRORS), ==, 2, "order: a restore FC3 then PERF_METRICS: 2");
+	check_int(msr_write(d, 0, SIM_MSR_ORDER_ERRORS, 0), ==, -EIO, "order: the register is read-only");
+	msr_close(d);
+
+	/* with `state FILE` listing the register, the count is kept there */
+	t_path(state, "%s/order.state", dir);
+	put_file(state, "0 0x30c 0x0\n0 0x329 0x0\n0 0x38d 0x3000\n0 0x38e 0x0\n"
+		     "0 0x38f 0x1000800000000\n0 0x390 0x0\n0 0x400000f0 0x0\n");
+	snprintf(extra, sizeof(extra), "state %s\n", state);
+	d = open_sim("order-state", extra);
+	rd(d, IA32_FIXED_CTR3);
+	msr_write(d, 0, IA32_PERF_METRICS, 0);
+	text = get_file(state);
+	ok(text && strstr(text, "0 0x400000f0 0x1\n"), "order: kept in the state file: 0x400000f0 0x1");
+	msr_close(d);
+}
+
+/* A real KVM guest without a virtual PMU (t/data/cpuid-emr-kvm-novpmu.txt:
+ * CPUID leaf 0xA version 0, no PDCM): no counter, so no PMU register -
+ * each access #GPs (-EIO), reads and writes alike. */
+static void test_no_pmu(const char *emr)
+{
+	static const uint32_t regs[] = {
+		IA32_PMC0, IA32_PERFEVTSEL0, IA32_FIXED_CTR0, IA32_FIXED_CTR1, IA32_FIXED_CTR2,
+		IA32_FIXED_CTR3, IA32_PERF_METRICS, IA32_PERF_CAPABILITIES, IA32_FIXED_CTR_CTRL,
+		IA32_PERF_GLOBAL_STATUS, IA32_PERF_GLOBAL_CTRL, IA32_PERF_GLOBAL_STATUS_RESET,
+		IA32_PERF_GLOBAL_STATUS_SET, IA32_PERF_GLOBAL_INUSE,
+	};
+	struct msr_dev *d;
+	unsigned bad = 0;
+	uint64_t v;
+
+	setenv("BARETMA_CPUID_DUMP", emr, 1);
+	d = open_sim("novpmu", "");
+	for (unsigned cpu = 0; cpu < 16; cpu += 15)
+		for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+			if (msr_read(d, cpu, regs[i], &v) != -EIO ||
+			    msr_write(d, cpu, regs[i], 0) != -EIO) {
+				printf("# cpu %u 0x%x exists\n", cpu, regs[i]);
+				bad++;
+			}
+	ok(d && !bad, "leaf 0xA version 0: every PMU register of cpus 0 and 15 #GPs (-EIO)");
+	check_int(msr_sim_work(d, 0, 1000), ==, 0, "leaf 0xA version 0: work counts on nothing");
+	msr_close(d);
+}
+
 static void test_profile_errors(void)
 {
 	static const struct { const char *text, *want; } bad[] = {
@@ -184,6 +339,22 @@ static void test_profile_errors(void)
 		  "line 2: 'fault overflow_every' needs a number from 1 to 1e+09" },
 		{ "seed 9007199254740992\nfault sum_off 65\n",
 		  "line 2: 'fault sum_off' needs a number from -64 to 64" },
+		/* the access_* shares: all four level-1 or none, summing to 100 */
+		{ "retiring 40\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n"
+		  "access_retiring 100\n", "'access_bad_speculation' is missing" },
+		{ "retiring 40\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n"
+		  "access_retiring 50\naccess_bad_speculation 10\naccess_frontend_bound 20\n"
+		  "access_backend_bound 30\n", "the level-1 nodes (access_*) sum to 110" },
+		{ "retiring 40\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n"
+		  "access_retiring 40\naccess_bad_speculation 10\naccess_frontend_bound 20\n"
+		  "access_backend_bound 30\naccess_memory_bound 31\n",
+		  "'access_memory_bound' (31) is above its parent 'access_backend_bound'" },
+		{ "access_tma_retiring 5\n", "line 1: unknown key 'access_tma_retiring'" },
+		{ "access_retiring 101\n", "line 1: 'access_retiring' needs a number from 0 to 100" },
+		{ "user_fraction 1.5\n", "line 1: 'user_fraction' needs a number from 0 to 1, got '1.5'" },
+		{ "work_cycles 2.5\n", "line 1: 'work_cycles' needs a whole number, got '2.5'" },
+		{ "seed 9007199254740992\nwork_cycles 1000000000001\n",
+		  "line 2: 'work_cycles' needs a number from 0 to 1e+12" },
 	};
 	struct sim_profile p;
 	char err[512];
@@ -199,7 +370,7 @@ static void test_profile_errors(void)
 int main(void)
 {
 	const char *s = getenv("SHARED_CPUID");
-	char icl[PATH_MAX], spr[PATH_MAX];
+	char icl[PATH_MAX], spr[PATH_MAX], emr[PATH_MAX];
 
 	t_path(icl, "%s/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test", s ? s : "");
 	t_path(spr, "%s/libcpuid/master-history/intel/x86-64/golden-cove/"
@@ -214,6 +385,12 @@ int main(void)
 	test_counting();
 	test_faults();
 	test_level2(spr);
+	setenv("BARETMA_CPUID_DUMP", icl, 1);
+	test_mix();
+	test_cpl();
+	test_order();
+	t_path(emr, "%s/cpuid-emr-kvm-novpmu.txt", getenv("T_DATA") ? getenv("T_DATA") : "t/data");
+	test_no_pmu(emr);
 	test_profile_errors();
 	t_rm_rf(dir);
 	return done_testing();

@@ -12,11 +12,15 @@
 #   - FC3 counts width x cycles while IA32_FIXED_CTR_CTRL[13:12] and
 #     IA32_PERF_GLOBAL_CTRL bit 35 are set; PERF_METRICS byte i =
 #     round(pct_i x 255 / 100), half away from zero, while bit 48 is also set;
-#   - the width is the model table's pipeline width (cpu/cpu_models.c):
-#     Ice Lake-L (family 6 model 0x7E, the ICL() rows) 5; Sapphire Rapids
-#     (0x8F, GLC_SRV) 6, Top-down level 2; Alder Lake-P/H (0x9A, HYB)
-#     Golden Cove P-cores 6, level 2 (Gracemont E-cores 5, no PERF_METRICS);
-#     Ice Lake level 1.
+#   - the width is the pipeline width (andikleen/pmu-tools 2568760ffc93
+#     Pipeline_Width): Ice Lake-L (family 6 model 0x7E, icl_client_ratios.py)
+#     5; Sapphire Rapids (0x8F, spr_server_ratios.py) 6; Alder Lake-P/H
+#     (0x9A) Golden Cove P-cores 6 (adl_glc_ratios.py), Gracemont E-cores 5
+#     (adl_grt_ratios.py, no PERF_METRICS); the Top-down levels are
+#     $SHARED_CPUID/INDEX.tsv's expect_topdown_levels (the kernel's
+#     per-model setup): Ice Lake 1, Sapphire Rapids and the ADL P-core 2.
+#     The simulator takes both from cpu/cpu_models.c, the table under test
+#     (t/0464 checks it against these sources).
 # Decoding (msr/topdown.h): every reading is normalised by its own level-1
 # sum S (level-2 bytes too); derived level-2 nodes are parent - child.
 . "$T_SRC/tap.sh"

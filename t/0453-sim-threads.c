@@ -15,7 +15,8 @@
  *     frontend_bound 20, backend_bound 30 -> round(pct x 255 / 100) = 102,
  *     25.5 -> 26, 51, 76.5 -> 77 (half away from zero, msr/msr_sim.h);
  *     level-1 sum S = 256, so retiring = 102 / 256 = 39.84375 % (Ice Lake
- *     is level 1: cpu/cpu_models.c ICL rows; decoding msr/topdown.h);
+ *     is level 1: $SHARED_CPUID/INDEX.tsv expect_topdown_levels;
+ *     decoding msr/topdown.h);
  *   - FILE is byte for byte as before (the README's promise), and no
  *     journal is left in the state directory.
  * FILE lists, for CPUs 0-3, the registers of the simulator's clean file

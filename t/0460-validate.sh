@@ -35,7 +35,7 @@ is "$(of 0 PASS)" "$PASS1" "Ice Lake: every modelled check passes"
 is "$(of 0 SKIP)" "kernels:SKIP level2_within_parent:SKIP rdpmc_matches_msr:SKIP rdpmc_metrics_clear:SKIP" "Ice Lake: RDPMC, kernels and level 2 skipped"
 is "$(q 'd["schema"], d["summary"]["fail"]')" "('baretma-validate/1', 0)" "schema, no failure"
 is "$(q '[c for c in d["checks"] if c["check"] == "slots_per_cycle"][0]["measured"].split()[0]')" \
-	"5.0000" "Ice Lake: 5 slots per cycle (model table: Sunny Cove width 5)"
+	"5.0000" "Ice Lake: 5 slots per cycle (pmu-tools icl_client_ratios.py: Pipeline_Width 5)"
 
 # --cpuid-dump reaches the simulated PMU as BARETMA_CPUID_DUMP does (one
 # rule: bench/cli.h cli_dump_export, before the MSR backend opens): the
@@ -55,7 +55,7 @@ is "$st" 0 "clean profile, Sapphire Rapids: exit 0"
 is "$(of 0 PASS)" "$(printf '%s level2_within_parent:PASS' "$PASS1" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')" \
 	"Sapphire Rapids: every modelled check passes, level 2 too"
 is "$(q '[c for c in d["checks"] if c["check"] == "slots_per_cycle"][0]["measured"].split()[0]')" \
-	"6.0000" "Sapphire Rapids: 6 slots per cycle (Golden Cove)"
+	"6.0000" "Sapphire Rapids: 6 slots per cycle (pmu-tools spr_server_ratios.py: Pipeline_Width 6)"
 
 val "$ADL" "$tmp/p"
 is "$st" 0 "clean profile, Alder Lake-P: exit 0"
@@ -214,6 +214,55 @@ is "$(q '[(c["check"], c["status"]) for c in d["checks"]]')" \
 like "$(q '[c["reason"] for c in d["checks"] if c["check"] == "counter_widths"][0]')" \
 	"^CPUID leaf 0xA reports architectural perfmon version 0 \(a hypervisor, KVM, without a virtual PMU\)" \
 	"leaf 0xA version 0: the reason says so"
+
+# The simulated PMU on that real dump (leaf 0xA version 0, no PDCM) models no
+# counter: every PMU register #GPs (t/0450 reads each), and validate, bench
+# --backend msr and --backend perf say so (exit 69), never a number.
+sim0() {
+	st=0
+	BARETMA_MSR=sim:$tmp/p BARETMA_PERF=sim:$tmp/p "$BARETMA" "$@" --cpuid-dump "$EMR0" \
+		>"$tmp/out" 2>"$tmp/err" || st=$?
+}
+V0="CPUID leaf 0xA reports architectural perfmon version 0"
+sim0 validate --json
+is "$st" 69 "simulated KVM guest without a vPMU: validate exits 69"
+is "$(q '[(c["check"], c["status"]) for c in d["checks"]]')" \
+	"[('cpu_model', 'PASS'), ('perf_capabilities_metrics', 'SKIP'), ('fixed_ctr3_enumerated', 'SKIP'), ('counter_widths', 'SKIP')]" \
+	"simulated, leaf 0xA version 0: no PMU check, the enumeration SKIP"
+like "$(cat "$tmp/err")" "cannot validate the PMU of cpu 0: .*$V0" "simulated, version 0: validate says why"
+sim0 bench --backend msr --kernel retire-light --reps 3
+is "$st" 69 "simulated, version 0: bench --backend msr exits 69"
+like "$(cat "$tmp/err")" "cannot use --backend msr on cpu [0-9]+: .*$V0" "... saying why"
+sim0 bench --backend perf --kernel retire-light --reps 3
+is "$st" 69 "simulated, version 0: bench --backend perf exits 69"
+like "$(cat "$tmp/err")" "has no performance counters \($V0\): the kernel registers no 'cpu' PMU" "... saying why"
+sim0 msr read 0 IA32_PERF_GLOBAL_CTRL
+is "$st" 69 "simulated, version 0: msr read IA32_PERF_GLOBAL_CTRL exits 69"
+like "$(cat "$tmp/err")" "Input/output error \(this register does not exist on this CPU\)" "... a #GP"
+
+# counter_widths needs both widths 48 (CPUID.0AH EAX[23:16] general, EDX[12:5]
+# fixed: 48 on every core since Nehalem, pmu-reference §1.8).  Two dumps
+# derived here from the Ice Lake one (leaf 0xA 08300805-00000000-0000000F-
+# 00008604: EAX[23:16] 0x30, EDX[12:5] 0x8604 >> 5 & 0xff = 0x30), one width
+# edited to 40 = 0x28: EDX 0x8604 - (8 << 5) = 0x8504, EAX 0x08280805.
+# Not a guest: a width other than 48 is a FAIL (exit 1), the only one, on
+# the simulated PMU that counts at that width - never a PASS because the
+# other width is 48.
+for w in fixed general; do
+	case $w in
+	fixed) leaf=08300805-00000000-0000000F-00008504 want="general 48 bits, fixed 40 bits" ;;
+	general) leaf=08280805-00000000-0000000F-00008604 want="general 40 bits, fixed 48 bits" ;;
+	esac
+	sed "s/^CPUID 0000000A: 08300805-00000000-0000000F-00008604\$/CPUID 0000000A: $leaf/" \
+		"$ICL" >"$tmp/icl-$w.txt"
+	is "$(grep -c "^CPUID 0000000A: $leaf\$" "$tmp/icl-$w.txt")" "$(grep -c '^CPUID 0000000A:' "$ICL")" \
+		"$w width 40: every CPU's leaf 0xA edited"
+	val "$tmp/icl-$w.txt" "$tmp/p" --cpu 0 --no-perf
+	is "$st" 1 "$w width 40: validate exits 1"
+	is "$(of 0 FAIL)" "counter_widths:FAIL" "$w width 40: counter_widths FAILs, nothing else"
+	is "$(q '[c["measured"] for c in d["checks"] if c["check"] == "counter_widths"][0]')" "$want" \
+		"$w width 40: measured $want"
+done
 
 st=0
 "$BARETMA" validate --level 3 >/dev/null 2>&1 || st=$?

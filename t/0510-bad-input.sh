@@ -406,6 +406,14 @@ printf 'retiring 25\nnoise 80\n' >"$tmp/profile-range"
 bad "simulator profile with a value out of its range" 65 \
 	"profile '$tmp/profile-range': line 2: 'noise' needs a number from 0 to 50, got '80'" \
 	BARETMA_MSR=sim:$tmp/profile-range -- bench --backend msr --reps 3
+printf 'retiring 25\nuser_fraction 2\n' >"$tmp/profile-user"
+bad "simulator profile with a user_fraction above 1" 65 \
+	"profile '$tmp/profile-user': line 2: 'user_fraction' needs a number from 0 to 1, got '2'" \
+	BARETMA_MSR=sim:$tmp/profile-user -- bench --backend msr --reps 3
+printf 'retiring 25\nbad_speculation 25\nfrontend_bound 25\nbackend_bound 25\naccess_retiring 50\naccess_bad_speculation 10\naccess_frontend_bound 10\naccess_backend_bound 10\n' >"$tmp/profile-access"
+bad "simulator profile whose access_* shares do not sum to 100" 65 \
+	"profile '$tmp/profile-access': the level-1 nodes \\(access_\\*\\) sum to 80, not 100" \
+	BARETMA_MSR=sim:$tmp/profile-access -- bench --backend msr --reps 3
 printf '\033]0;pwned\007 1\n' >"$tmp/profile-esc"
 bad "simulator profile with a key that sets the terminal's title" 65 \
 	"profile '$tmp/profile-esc': line 1: unknown key '\\\\x1b\\]0;pwned\\\\x07'" \

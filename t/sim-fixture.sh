@@ -5,7 +5,8 @@
 #   ICL  Ice Lake-L (family 6 model 0x7E): width 5, level 1
 #   SPR  Sapphire Rapids (0x8F): width 6, level 2
 #   ADL  Alder Lake-P (0x9A): P-cores 0-11 (width 6, level 2), E-cores 12-19
-# (widths and levels: cpu/cpu_models.c; the CPUs: $SHARED_CPUID/INDEX.tsv)
+# (widths: andikleen/pmu-tools Pipeline_Width; levels and CPUs:
+# $SHARED_CPUID/INDEX.tsv; t/0464 checks the simulator against them)
 # q EXPR: a Python expression over the JSON document d in $tmp/out.
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
