@@ -117,8 +117,10 @@ def wilson(x, n, z=1.959963984540054):
     return max(0.0, c - h), min(1.0, c + h)
 
 load = os.getloadavg()
-print("machine: %s, %s, %d CPUs online, load average %.2f at the end; %d run(s) at a time, nice"
-      % (platform.node(), platform.machine(), os.cpu_count(), load[0], jobs))
+model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")),
+             platform.machine())
+print("machine: %s, %d CPUs online, kernel %s, load average %.2f at the end; %d run(s) at a time, nice"
+      % (model, os.cpu_count(), platform.release(), load[0], jobs))
 print()
 print("| offset (points, tma_backend_bound) | noise (points) | seeds | exit 1 | rate | 95 % Wilson | 95 % Clopper-Pearson | backend DISAGREE in | other exits | seconds per run (median) |")
 print("|---|---|---|---|---|---|---|---|---|---|")
