@@ -379,7 +379,13 @@ struct bench_kernel_result {
 	bool topdown;
 	struct bench_stats slots;               /* slots per repetition, empty subtracted */
 	struct bench_stats tma[TMA_NMETRICS];   /* fractions 0..1 */
-	double bound;           /* median 8-bit quantisation bound, fraction */
+	double bound;           /* median 8-bit quantisation bound, fraction: the
+				 * region's two readings' error plus the subtracted
+				 * bracket's, over the region's slots */
+	double read_bound;      /* its first part alone: median over the valid
+				 * repetitions of the two readings' err_slots / slots */
+	double bracket_bound;   /* its second: median of the subtracted bracket's
+				 * err_slots / slots (0: nothing subtracted) */
 	unsigned flags;         /* TD_FLAG_* seen in the valid repetitions
 				 * (informational: negative, l2 above, normalised) */
 	bool below_resolution;  /* its region is shorter than the calibration's

@@ -202,8 +202,7 @@ static void on_kernel(void *arg, const char *kernel, size_t done, size_t total)
 	p->o->progress(p->o->progress_arg, p->backend, kernel, p->base + (unsigned)done, p->total);
 }
 
-/* One length's numbers from its kernel result. */
-static void take_length(const struct bench_kernel_result *kr, int level, struct calib_length *l)
+void calib_length_of(const struct bench_kernel_result *kr, int level, struct calib_length *l)
 {
 	l->reps = kr->reps;
 	l->tsc = kr->tsc;
@@ -212,23 +211,25 @@ static void take_length(const struct bench_kernel_result *kr, int level, struct 
 		return;
 	l->valid = kr->reps - kr->invalid;
 	l->slots = kr->slots;
+	l->quant_pp = kr->slots.n ? kr->read_bound * 100 : NAN;
+	l->bracket_pp = kr->slots.n ? kr->bracket_bound * 100 : NAN;
 	for (unsigned m = 0; m < 4; m++) {
 		l->median_pct[m] = kr->tma[m].n ? kr->tma[m].median * 100 : NAN;
 		l->spread_pp[m] = kr->tma[m].n ? calib_spread95(&kr->tma[m]) * 100 : NAN;
-		if (!(l->spread_pp[m] <= CALIB_RESOLUTION_PP))
+		l->total_pp[m] = l->spread_pp[m] + l->quant_pp + l->bracket_pp;
+		if (!(l->total_pp[m] <= CALIB_RESOLUTION_PP))
 			l->within = false;
 	}
 	if (l->valid < CALIB_MIN_VALID)
 		l->within = false;
 }
 
-/* The smallest length that, with every longer one, is within. */
-static unsigned resolution_of(const struct calib_backend *b)
+unsigned calib_resolution(const struct calib_length *len)
 {
 	unsigned res = 0;
 
-	for (int i = CALIB_NLENGTHS - 1; i >= 0 && b->len[i].within; i--)
-		res = b->len[i].cycles;
+	for (int i = CALIB_NLENGTHS - 1; i >= 0 && len[i].within; i--)
+		res = len[i].cycles;
 	return res;
 }
 
@@ -250,12 +251,12 @@ static void take_result(const struct bench_result *r, struct calib_backend *b)
 	}
 	for (unsigned i = 0; i < CALIB_NLENGTHS && i + 1 < r->nkernels; i++) {
 		b->len[i].cycles = lengths[i];
-		take_length(&r->kernels[i + 1], r->level, &b->len[i]);
+		calib_length_of(&r->kernels[i + 1], r->level, &b->len[i]);
 		if (b->len[i].tsc.median > 0)
 			cpt[n++] = lengths[i] / b->len[i].tsc.median;
 	}
 	b->cycles_per_tick = n ? bench_median(cpt, n) : 0;
-	b->resolution = resolution_of(b);
+	b->resolution = calib_resolution(b->len);
 }
 
 static void stamp(struct calibration *c, const struct calib_options *o, unsigned cpu)

@@ -13,22 +13,35 @@
  *    latency 1 on every Intel and AMD core listed; uops.info agrees), and
  *    each ADD of the chain needs the previous one's result, so N ADDs take
  *    N core cycles (plus the loop's few cycles of entry and exit);
- *  - per loop length and level-1 tma_* metric, the noise floor: the 95 %
- *    spread of the per-repetition values (the empty bracket subtracted,
- *    as bench reports them), defined as half the distance between their
- *    2.5th and 97.5th percentiles (type-7 quantiles, bench/stats.h), in
- *    percentage points;
- *  - the resolution: the smallest loop length whose 95 % spread is at most
- *    CALIB_RESOLUTION_PP for every level-1 metric (and with at least
- *    CALIB_MIN_VALID valid repetitions); none (0) when no length reaches it.
- *    "Regions shorter than N cycles are below this machine's resolution."
+ *  - per loop length, every error of a level-1 tma_* value, in percentage
+ *    points of the region's slots (the empty bracket subtracted, as bench
+ *    reports them):
+ *     . the spread, per metric: half the distance between the 2.5th and
+ *       97.5th percentiles of the per-repetition values (type-7
+ *       quantiles, bench/stats.h): the noise;
+ *     . the quantisation bound: the median over the valid repetitions of
+ *       the region's two readings' 8-bit error, slots_a td_value_bound(S_a)
+ *       + slots_b td_value_bound(S_b) (msr/topdown.h), over the region's
+ *       slots (bench_kernel_result.read_bound);
+ *     . the bracket-subtraction error: the median of the subtracted
+ *       bracket's own quantisation error (its err_slots, the median over
+ *       its repetitions of the same sum) over the region's slots
+ *       (bench_kernel_result.bracket_bound): the bracket is subtracted
+ *       field by field, so its fields' error lands in the region's;
+ *     . the total, per metric: the three added;
+ *  - the resolution: the smallest loop length from which on (it and every
+ *    longer one) every level-1 total is at most CALIB_RESOLUTION_PP, with
+ *    at least CALIB_MIN_VALID valid repetitions; none (0) when no length
+ *    reaches it.  "Regions shorter than N cycles are below this machine's
+ *    resolution": bench's mark (calib_mark_below) compares with it, so it
+ *    judges by the same sum.
  *  - TSC ticks per loop length, and from them core cycles per TSC tick
  *    (the median over the lengths of N / ticks(N)): bench converts a
  *    TSC-only region to cycles with it.
  *
  * The result is recorded with what decides whether it still holds (CPU
  * identity, microcode, kernel release, governor, turbo, SMT, the date) as
- * a JSON document, schema "baretma-calibration/1", by default in the state
+ * a JSON document, schema "baretma-calibration/2", by default in the state
  * directory (msr/state_dir.h) under calib_file_name().  bench uses a
  * calibration that matches (calib_lookup): same identity, microcode,
  * kernel, governor, turbo and SMT, not older than CALIB_MAX_AGE_DAYS, and
@@ -47,7 +60,7 @@
 #include "bench/bench.h"
 #include "cpu/environ.h"
 
-#define CALIB_SCHEMA        "baretma-calibration/1"
+#define CALIB_SCHEMA        "baretma-calibration/2"
 #define CALIB_NLENGTHS      4       /* 1k, 10k, 100k, 1M cycles */
 #define CALIB_RESOLUTION_PP 1.0     /* percentage points */
 #define CALIB_MIN_VALID     20      /* valid repetitions for a spread to count */
@@ -114,8 +127,27 @@ struct calib_length {
 	struct bench_stats slots;   /* slots, the empty bracket subtracted */
 	double median_pct[4];       /* level-1 tma_* medians, percent */
 	double spread_pp[4];        /* their 95 % spreads, points; NaN: no numbers */
-	bool within;                /* every spread <= CALIB_RESOLUTION_PP */
+	double quant_pp;            /* the readings' quantisation bound, points */
+	double bracket_pp;          /* the bracket-subtraction error, points */
+	double total_pp[4];         /* spread + quant + bracket per metric, points */
+	bool within;                /* every total <= CALIB_RESOLUTION_PP, and at
+				     * least CALIB_MIN_VALID valid repetitions */
 };
+
+/*
+ * calib_length_of - one length's numbers from its kernel result @kr (the
+ * bench harness's, at Top-down @level, 0 for none) into @l: the spreads,
+ * the quantisation and bracket terms, the totals and whether it is
+ * within.  @l->cycles is left as it is.  Pure.
+ */
+void calib_length_of(const struct bench_kernel_result *kr, int level, struct calib_length *l);
+
+/*
+ * calib_resolution - the smallest of the CALIB_NLENGTHS lengths @len
+ * (shortest first) that, with every longer one, is within; 0 when the
+ * longest is not.  Pure.
+ */
+unsigned calib_resolution(const struct calib_length *len);
 
 /* One backend. */
 struct calib_backend {
@@ -178,7 +210,7 @@ bool calib_any_measured(const struct calibration *c);
  */
 char *calib_file_name(const struct cpu_info *ci, char *buf, size_t n);
 
-/* calib_to_json - the "baretma-calibration/1" document (new reference),
+/* calib_to_json - the "baretma-calibration/2" document (new reference),
  * NULL on ENOMEM. */
 json_t *calib_to_json(const struct calibration *c);
 

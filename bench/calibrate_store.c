@@ -1,6 +1,6 @@
 /*
  * bench/calibrate_store.c - the calibration as a document
- * ("baretma-calibration/1"), its file (written atomically, 0600, never
+ * ("baretma-calibration/2"), its file (written atomically, 0600, never
  * through a symbolic link: msr/state_dir.h state_dir_replace, the helper
  * the journals use), and the matching a run makes before using it
  * (bench/calibrate.h).
@@ -78,10 +78,13 @@ static json_t *length_json(const struct calib_backend *b, const struct calib_len
 		return o;
 	json_object_set_new(o, "valid", json_integer(l->valid));
 	json_object_set_new(o, "slots", stats_json(&l->slots));
+	json_object_set_new(o, "quantisation_pp", num_or_null(l->quant_pp));
+	json_object_set_new(o, "bracket_pp", num_or_null(l->bracket_pp));
 	for (unsigned m = 0; m < 4; m++)
 		json_object_set_new(o, td_metric_name((enum td_metric)m),
-				    json_pack("{s:o,s:o}", "median", num_or_null(l->median_pct[m]),
-					      "spread95_pp", num_or_null(l->spread_pp[m])));
+				    json_pack("{s:o,s:o,s:o}", "median", num_or_null(l->median_pct[m]),
+					      "spread95_pp", num_or_null(l->spread_pp[m]),
+					      "total_pp", num_or_null(l->total_pp[m])));
 	json_object_set_new(o, "within", json_boolean(l->within));
 	return o;
 }

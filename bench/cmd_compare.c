@@ -28,8 +28,9 @@ static void compare_usage(FILE *f)
 "and PERF_METRICS, programs them and puts them back), and compares.\n"
 "  --kernel LIST  comma-separated kernels (default: all; see baretma bench --help)\n"
 "  --cpu N        OS CPU (default: chosen as bench does)\n"
-"  --pairs N      blocks per side, %u to 1000 (default %u: the sign-test 95%%\n"
-"                 interval needs at least %u)\n"
+"  --pairs N      blocks per side, %u to 1000 (default %u; at least enough for\n"
+"                 one DISAGREE to be possible among the kernels x metrics\n"
+"                 compared: 12 for every kernel at level 2)\n"
 "  --reps N       repetitions per kernel per block (default %u)\n"
 "  --level 1|2    Top-down level (default: the highest both sides read)\n"
 "  --perf B       the perf side: perf (read(2) of the group, default) or\n"
@@ -39,21 +40,23 @@ static void compare_usage(FILE *f)
 "  --wait         wait for another baretma run on the CPU instead of refusing\n"
 "  --cpuid-dump FILE  the CPUs of a CPUID dump (a dry run needs BARETMA_MSR=\n"
 "                 state:FILE or sim:PROFILE and BARETMA_PERF=sim:PROFILE)\n"
-"  --json         one JSON document (schema baretma-compare/1)\n"
+"  --json         one JSON document (schema baretma-compare/2)\n"
 "\n"
 "Per kernel and tma_* metric: each side's median of its block medians, the\n"
 "difference raw - perf (median of the paired differences) with its 95%%\n"
-"sign-test interval, the tolerance (both 8-bit quantisation bounds plus each\n"
-"side's noise: half its own 95%% interval), and the verdict: DISAGREE when the\n"
-"whole interval lies beyond the tolerance, else agree.  Also the cost of one\n"
-"reading on each path (the empty bracket, TSC ticks).\n"
+"sign-test interval, the allowance (both 8-bit quantisation bounds; the pairs\n"
+"carry the noise), the sign test's p of |median difference| <= allowance,\n"
+"Holm-adjusted over every metric and kernel compared, and the verdict:\n"
+"DISAGREE when that p is at most 0.05 (the whole run's chance of a false\n"
+"DISAGREE at most 5%%), else agree.  Also the cost of one reading on each path\n"
+"(the empty bracket, TSC ticks).\n"
 "\n"
 "exit status: 0 every metric agrees, 1 some metric DISAGREEs (as cmp), 64 usage,\n"
 "  65 bad data (also: BARETMA_MSR's state file or profile), 66 a dump or\n"
 "  BARETMA_MSR's file not found, 69 a side cannot measure here (the reason is\n"
 "  said) or a metric could not be compared, 75 busy (another run; counters\n"
 "  in use), 77 no permission\n",
-		COMPARE_MIN_PAIRS, COMPARE_DEFAULT_PAIRS, COMPARE_MIN_PAIRS, COMPARE_DEFAULT_REPS);
+		COMPARE_MIN_PAIRS, COMPARE_DEFAULT_PAIRS, COMPARE_DEFAULT_REPS);
 }
 
 static int parse_opt(int c, struct compare_cmd *cc, struct cli_ctx *ctx)

@@ -48,10 +48,63 @@ static void sign_interval(double *v, unsigned n, double *lo, double *hi)
 	*hi = k ? v[n - k] : INFINITY;
 }
 
+double compare_sign_p(unsigned n, unsigned above, unsigned below)
+{
+	unsigned most = above > below ? above : below;
+	/* P(B >= j) = P(B <= n - j) by the symmetry of B(n, 1/2) */
+	double p = most ? 2 * binom_cdf(n, n - most) : 1;
+
+	return p < 1 ? p : 1;
+}
+
+struct ranked {
+	double p;
+	size_t i;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	return x->p < y->p ? -1 : x->p > y->p ? 1 : (x->i > y->i) - (x->i < y->i);
+}
+
+void compare_holm(const double *p, size_t m, double *adj)
+{
+	struct ranked *v = malloc((m ? m : 1) * sizeof(*v));
+	double run = 0;
+
+	if (!v) { /* no memory for the order: Bonferroni, never below Holm's */
+		for (size_t i = 0; i < m; i++)
+			adj[i] = p[i] * (double)m < 1 ? p[i] * (double)m : 1;
+		return;
+	}
+	for (size_t i = 0; i < m; i++)
+		v[i] = (struct ranked){ p[i], i };
+	qsort(v, m, sizeof(*v), cmp_ranked);
+	for (size_t r = 0; r < m; r++) {
+		double q = (double)(m - r) * v[r].p;
+
+		if (q > run)
+			run = q;
+		adj[v[r].i] = run < 1 ? run : 1;
+	}
+	free(v);
+}
+
+unsigned compare_min_pairs(size_t hypotheses)
+{
+	unsigned n = COMPARE_MIN_PAIRS;
+
+	while (n < 64 && (double)hypotheses * 2 * ldexp(1.0, -(int)n) > COMPARE_ALPHA)
+		n++;
+	return n;
+}
+
 void compare_metric_stats(const double *raw, const double *perf, unsigned n,
 			  double raw_bound, double perf_bound, struct compare_metric *out)
 {
-	double r[n ? n : 1], p[n ? n : 1], d[n ? n : 1], lo, hi;
+	double r[n ? n : 1], p[n ? n : 1], d[n ? n : 1];
 	unsigned m = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -65,19 +118,61 @@ void compare_metric_stats(const double *raw, const double *perf, unsigned n,
 	out->n = m;
 	out->raw_bound = raw_bound;
 	out->perf_bound = perf_bound;
+	out->allow = raw_bound + perf_bound;
 	if (!compare_sign_k(m))
 		return; /* COMPARE_NA: too few pairs for a 95 % interval */
 	out->raw = bench_median(r, m);
 	out->perf = bench_median(p, m);
 	out->diff = bench_median(d, m);
+	for (unsigned i = 0; i < m; i++) {
+		out->above += d[i] > out->allow;
+		out->below += d[i] < -out->allow;
+	}
 	sign_interval(d, m, &out->lo, &out->hi);
-	sign_interval(r, m, &lo, &hi);
-	out->raw_noise = (hi - lo) / 2;
-	sign_interval(p, m, &lo, &hi);
-	out->perf_noise = (hi - lo) / 2;
-	out->tol = raw_bound + perf_bound + out->raw_noise + out->perf_noise;
-	out->verdict = out->lo > out->tol || out->hi < -out->tol ? COMPARE_DISAGREE
-								 : COMPARE_AGREE;
+	out->p = out->p_holm = compare_sign_p(m, out->above, out->below);
+	out->verdict = out->p <= COMPARE_ALPHA ? COMPARE_DISAGREE : COMPARE_AGREE;
+}
+
+void compare_verdicts(struct compare_result *res)
+{
+	size_t cap = res->nkernels * TMA_NMETRICS, m = 0;
+	double *p = calloc(cap ? cap : 1, sizeof(*p));
+	struct compare_metric **at = calloc(cap ? cap : 1, sizeof(*at));
+
+	res->agree = res->disagree = res->na = 0;
+	for (size_t k = 0; k < res->nkernels; k++)
+		for (unsigned i = 0; i < TMA_NMETRICS; i++) {
+			struct compare_metric *cm = &res->kernels[k].m[i];
+
+			if (td_metric_level(i) > res->level)
+				continue;
+			if (cm->verdict == COMPARE_NA) {
+				res->na++;
+				continue;
+			}
+			if (p && at) {
+				p[m] = cm->p;
+				at[m++] = cm;
+			} else { /* no memory: Bonferroni over every metric there may be */
+				cm->p_holm = cm->p * (double)cap < 1 ? cm->p * (double)cap : 1;
+			}
+		}
+	if (p && at)
+		compare_holm(p, m, p);
+	for (size_t i = 0; p && at && i < m; i++)
+		at[i]->p_holm = p[i];
+	for (size_t k = 0; k < res->nkernels; k++)
+		for (unsigned i = 0; i < TMA_NMETRICS; i++) {
+			struct compare_metric *cm = &res->kernels[k].m[i];
+
+			if (td_metric_level(i) > res->level || cm->verdict == COMPARE_NA)
+				continue;
+			cm->verdict = cm->p_holm <= COMPARE_ALPHA ? COMPARE_DISAGREE : COMPARE_AGREE;
+			res->agree += cm->verdict == COMPARE_AGREE;
+			res->disagree += cm->verdict == COMPARE_DISAGREE;
+		}
+	free(p);
+	free(at);
 }
 
 /* ---------------------------------------------------------------- blocks */
@@ -322,13 +417,9 @@ static void summarise(struct compare_result *res, struct blocks *b)
 				p[i] = b->perf[AT(b, i, k, m)];
 			}
 			compare_metric_stats(r, p, b->pairs, rb, pb, cm);
-			if (td_metric_level(m) > res->level)
-				continue;
-			res->agree += cm->verdict == COMPARE_AGREE;
-			res->disagree += cm->verdict == COMPARE_DISAGREE;
-			res->na += cm->verdict == COMPARE_NA;
 		}
 	}
+	compare_verdicts(res);
 }
 
 /* The cost of perf's other read: the empty bracket alone, once. */
@@ -349,6 +440,28 @@ static void other_read(const struct compare_options *o, struct compare_result *r
 	bench_result_free(&r);
 }
 
+/* Enough pairs for a DISAGREE among the kernels x metrics to be possible
+ * (the raw side's level, or --level: perf's may only lower it). */
+static int family_pairs(const struct compare_options *o, struct compare_result *res)
+{
+	int level = o->level ? o->level : res->level;
+	size_t nm = 0, h;
+	unsigned need;
+
+	for (unsigned m = 0; m < TMA_NMETRICS; m++)
+		nm += td_metric_level(m) <= level;
+	h = res->nkernels * nm;
+	need = compare_min_pairs(h);
+	if (o->pairs >= need)
+		return 0;
+	snprintf(res->reason, sizeof(res->reason), "--pairs %u cannot find a disagreement among "
+		 "%zu comparisons (%zu kernels, 'empty' included, x %zu metrics of level %d): even "
+		 "every pair beyond the allowance gives a family-wise p of %.3g, above %.2f (use at "
+		 "least %u pairs, or fewer kernels)", o->pairs, h, res->nkernels, nm, level,
+		 fmin(1, (double)h * 2 * ldexp(1.0, -(int)o->pairs)), COMPARE_ALPHA, need);
+	return -EINVAL;
+}
+
 int compare_prepare(const struct compare_options *o, struct compare_result *res)
 {
 	int rc;
@@ -363,8 +476,9 @@ int compare_prepare(const struct compare_options *o, struct compare_result *res)
 	res->reps = o->reps;
 	if (o->pairs < COMPARE_MIN_PAIRS || !o->reps)
 		return -EINVAL;
-	rc = kernels_of(o, res);
-	return rc ? rc : decide_raw(o, res);
+	if ((rc = kernels_of(o, res)) || (rc = decide_raw(o, res)))
+		return rc;
+	return family_pairs(o, res);
 }
 
 int compare_measure(const struct compare_options *o, struct compare_result *res)

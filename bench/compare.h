@@ -15,13 +15,28 @@
  *    P(Binomial(n, 1/2) <= k-1) <= 0.025 (Conover, Practical
  *    Nonparametric Statistics, 3rd ed., §3.2): n = 6 gives k = 1
  *    (coverage 96.9 %), n = 10 gives k = 2 (97.9 %); fewer than 6 pairs
- *    cannot reach 95 % (compare_sign_k returns 0);
- *  - each side's noise: half the width of the same interval around its
- *    own block medians;
- *  - the tolerance: both sides' 8-bit quantisation bounds (median
- *    bound_pp of their blocks) plus both noises;
- *  - the verdict: DISAGREE when the whole interval of the difference lies
- *    beyond the tolerance (lo > tol or hi < -tol), else agree.
+ *    cannot reach 95 % (compare_sign_k returns 0).  The paired
+ *    differences carry both sides' noise already (what drifts from block
+ *    to block drifts in both halves of a pair): nothing is added for it;
+ *  - the allowance a: what the two sides may differ by without any fault,
+ *    their 8-bit quantisation bounds (median bound_pp of their blocks)
+ *    added: raw_bound + perf_bound, points;
+ *  - the test of H0: |median(d)| <= a against "beyond a" (the exact sign
+ *    test, Conover §3.2, at the edges of the allowance): with n+ pairs
+ *    d_i > a and n- pairs d_i < -a, p+ = P(B(n, 1/2) >= n+) and
+ *    p- = P(B(n, 1/2) >= n-) (under H0 a pair lies beyond a on one side
+ *    with probability at most 1/2), p = min(1, 2 min(p+, p-))
+ *    (compare_sign_p).  p <= 0.05 exactly when the 95 % interval lies
+ *    wholly outside +-a (d_(k) > a iff n+ >= n+1-k);
+ *  - the verdict over the family: every (kernel, metric) compared is one
+ *    hypothesis, and the run's exit status is one verdict over all of
+ *    them, so the p are adjusted by Holm's step-down procedure (Holm
+ *    1979, "A simple sequentially rejective multiple test procedure",
+ *    Scand. J. Statist. 6:65-70; compare_holm), which keeps the chance of
+ *    any false DISAGREE in the run at most COMPARE_ALPHA whatever the
+ *    dependence between the metrics; DISAGREE when the adjusted p is at
+ *    most COMPARE_ALPHA, else agree.  A DISAGREE's 95 % interval lies
+ *    outside +-a; an interval outside +-a is not enough alone.
  */
 #ifndef BARETMA_COMPARE_H
 #define BARETMA_COMPARE_H
@@ -31,8 +46,10 @@
 
 #include "bench/bench.h"
 
-#define COMPARE_DEFAULT_PAIRS 10u
+#define COMPARE_DEFAULT_PAIRS 20u /* enough for every kernel at level 2: 96
+				  * hypotheses, see compare_min_pairs */
 #define COMPARE_MIN_PAIRS 6u     /* the fewest for a 95 % sign-test interval */
+#define COMPARE_ALPHA 0.05       /* family-wise error of the run's verdict */
 #define COMPARE_DEFAULT_REPS 51u /* repetitions per kernel per block */
 
 struct compare_options {
@@ -59,8 +76,10 @@ struct compare_metric {
 	double raw, perf;        /* medians of the block medians, percent */
 	double diff, lo, hi;     /* raw - perf: median and 95 % interval, points */
 	double raw_bound, perf_bound; /* quantisation bounds, points */
-	double raw_noise, perf_noise; /* half-widths, points */
-	double tol;              /* points */
+	double allow;            /* the allowance a = raw_bound + perf_bound, points */
+	unsigned above, below;   /* pairs with d_i > a, with d_i < -a */
+	double p;                /* the sign test of |median(d)| <= a (compare_sign_p) */
+	double p_holm;           /* p adjusted over the run's family (compare_holm) */
 	enum { COMPARE_NA = 0, COMPARE_AGREE, COMPARE_DISAGREE } verdict;
 };
 
@@ -102,12 +121,46 @@ struct compare_result {
 unsigned compare_sign_k(unsigned n);
 
 /*
+ * compare_sign_p - the p-value of H0: |median(d)| <= a from @n pairs of
+ * which @above lie above a and @below below -a: min(1, 2 min(p+, p-)),
+ * p+ = P(Binomial(n, 1/2) >= above), p- likewise.  Pure.
+ */
+double compare_sign_p(unsigned n, unsigned above, unsigned below);
+
+/*
+ * compare_holm - Holm's step-down adjustment of the @m p-values @p into
+ * @adj (may be @p): with p_(1) <= ... <= p_(m), adj_(i) =
+ * max over j <= i of min(1, (m - j + 1) p_(j)).  H_i is rejected at
+ * family-wise level alpha when adj_i <= alpha.  Pure.
+ */
+void compare_holm(const double *p, size_t m, double *adj);
+
+/*
+ * compare_min_pairs - the fewest pairs with which one DISAGREE among
+ * @hypotheses is possible at all: the smallest n >= COMPARE_MIN_PAIRS with
+ * hypotheses x 2 x 2^-n <= COMPARE_ALPHA (every pair beyond the allowance
+ * on one side, the smallest p there is, survives Holm's first step).
+ * 1 hypothesis: 6; 8 (2 kernels at level 1): 9; 24: 10; 96 (8 kernels at
+ * level 2): 12.  Pure.
+ */
+unsigned compare_min_pairs(size_t hypotheses);
+
+/*
  * compare_metric_stats - the statistics above from @n paired block
  * medians @raw[i], @perf[i] (percent; NaN: that block had none, the pair
- * is left out) and the sides' bounds (points).  Pure.
+ * is left out) and the sides' bounds (points); p_holm = p and the verdict
+ * as for a family of one (compare_verdicts adjusts them).  Pure.
  */
 void compare_metric_stats(const double *raw, const double *perf, unsigned n,
 			  double raw_bound, double perf_bound, struct compare_metric *out);
+
+/*
+ * compare_verdicts - the family: every metric of @res's kernels at its
+ * level that has a p (not n/a) is one hypothesis; sets each p_holm
+ * (compare_holm) and verdict (DISAGREE when p_holm <= COMPARE_ALPHA) and
+ * res->agree, disagree, na.  Pure.
+ */
+void compare_verdicts(struct compare_result *res);
 
 /*
  * compare_prepare - clear @res, resolve the kernels, and decide the raw
@@ -116,7 +169,9 @@ void compare_metric_stats(const double *raw, const double *perf, unsigned n,
  * probe makes the kernel write the counters: compare_decide_perf, inside
  * the guard).  Returns 0; -ENODEV when the raw path cannot measure
  * (res->reason says why, and why perf_event can or cannot); -EINVAL (bad
- * options, fewer than COMPARE_MIN_PAIRS pairs: res->reason).
+ * options, fewer than COMPARE_MIN_PAIRS pairs, or fewer than
+ * compare_min_pairs for the kernels x metrics of the raw side's level, with
+ * which no DISAGREE could be found: res->reason).
  */
 int compare_prepare(const struct compare_options *o, struct compare_result *res);
 
@@ -142,7 +197,7 @@ int compare_measure(const struct compare_options *o, struct compare_result *res)
 
 void compare_result_free(struct compare_result *res);
 
-/* compare_to_json - the result as a "baretma-compare/1" document (new reference). */
+/* compare_to_json - the result as a "baretma-compare/2" document (new reference). */
 json_t *compare_to_json(const struct compare_result *res);
 
 /* compare_perf_changed_text - one line: what the kernel's perf_event wrote

@@ -271,13 +271,14 @@ static int summarise(struct bench_session *s, const struct rep_sample *v, unsign
 {
 	double *tsc = calloc(n, sizeof(double)), *slots = calloc(n, sizeof(double));
 	double *bound = calloc(n, sizeof(double)), *tma[TMA_NMETRICS] = { 0 };
+	double *rbound = calloc(n, sizeof(double)), *bbound = calloc(n, sizeof(double));
 	unsigned good = 0;
 	int level = s->res->level, rc = -ENOMEM;
 
 	for (unsigned m = 0; m < TMA_NMETRICS; m++)
 		if (!(tma[m] = calloc(n, sizeof(double))))
 			goto out;
-	if (!tsc || !slots || !bound)
+	if (!tsc || !slots || !bound || !rbound || !bbound)
 		goto out;
 	for (unsigned i = 0; i < n; i++) {
 		tsc[i] = v[i].tsc - (bc ? bc->tsc : 0);
@@ -299,6 +300,8 @@ static int summarise(struct bench_session *s, const struct rep_sample *v, unsign
 		kr->normalised += !!(r.flags & TD_FLAG_NORMALISED);
 		slots[good] = d;
 		bound[good] = err / d;
+		rbound[good] = v[i].err_slots / d;
+		bbound[good] = (bc ? bc->err_slots : 0) / d;
 		for (unsigned m = 0; m < TMA_NMETRICS; m++)
 			tma[m][good] = r.frac[m];
 		good++;
@@ -308,6 +311,8 @@ static int summarise(struct bench_session *s, const struct rep_sample *v, unsign
 	if (kr->topdown && good) {
 		bench_stats_compute(slots, good, &kr->slots);
 		kr->bound = bench_median(bound, good);
+		kr->read_bound = bench_median(rbound, good);
+		kr->bracket_bound = bench_median(bbound, good);
 		for (unsigned m = 0; m < TMA_NMETRICS; m++)
 			bench_stats_compute(tma[m], good, &kr->tma[m]);
 	}
@@ -318,6 +323,8 @@ out:
 	free(tsc);
 	free(slots);
 	free(bound);
+	free(rbound);
+	free(bbound);
 	return rc;
 }
 

@@ -10,22 +10,33 @@
 
 static void print_lengths(FILE *f, const struct calib_backend *b)
 {
+	if (b->level)
+		fprintf(f, "  %9s %12s %10s %6s  %-35s  %s\n", "", "", "", "",
+			"95% spread, points of the region", "+ quant + bracket = total (worst)");
 	fprintf(f, "  %9s %12s", "cycles", "TSC ticks");
 	if (b->level)
-		fprintf(f, " %10s %6s  95%% spread, points: %s", "slots", "valid",
-			"retiring bad_spec frontend backend");
+		fprintf(f, " %10s %6s  %8s %8s %8s %8s %8s %8s %8s", "slots", "valid", "retiring",
+			"bad_spec", "frontend", "backend", "quant", "bracket", "total");
 	fputc('\n', f);
 	for (unsigned i = 0; i < CALIB_NLENGTHS; i++) {
 		const struct calib_length *l = &b->len[i];
+		double worst = NAN;
 
 		fprintf(f, "  %9u %12.0f", l->cycles, l->tsc.median);
 		if (b->level) {
 			fprintf(f, " %10.0f %6u  ", l->slots.median, l->valid);
-			for (unsigned m = 0; m < 4; m++)
+			for (unsigned m = 0; m < 4; m++) {
 				if (isnan(l->spread_pp[m]))
 					fprintf(f, " %8s", "-");
 				else
 					fprintf(f, " %8.2f", l->spread_pp[m]);
+				if (!(l->total_pp[m] <= worst))
+					worst = l->total_pp[m];
+			}
+			if (isnan(l->quant_pp))
+				fprintf(f, " %8s %8s %8s", "-", "-", "-");
+			else
+				fprintf(f, " %8.2f %8.2f %8.2f", l->quant_pp, l->bracket_pp, worst);
 			fputs(l->within ? "  within" : "", f);
 		}
 		fputc('\n', f);
@@ -57,8 +68,8 @@ static void print_backend(FILE *f, const struct calib_backend *b)
 			"this machine's resolution)\n", b->resolution, b->resolution);
 	else
 		fprintf(f, "  resolution: not reached (above 1M cycles: no loop length "
-			"gave every level-1 metric a 95%% spread within %.0f point)\n",
-			CALIB_RESOLUTION_PP);
+			"kept every level-1 metric's spread + quantisation + bracket error within "
+			"%.0f point)\n", CALIB_RESOLUTION_PP);
 }
 
 void calib_print(FILE *f, const struct calibration *c, const char *path)

@@ -1,6 +1,6 @@
 /*
  * bench/output_compare.c - `baretma compare` as a text table and as the
- * JSON document "baretma-compare/1" (README "JSON documents").
+ * JSON document "baretma-compare/2" (README "JSON documents").
  */
 #include <inttypes.h>
 #include <math.h>
@@ -75,9 +75,11 @@ void compare_print_table(FILE *f, const struct compare_result *res)
 		fprintf(f, "%s %.0f\n", bench_backend_name(res->other_backend),
 			res->other_read_tsc);
 	fprintf(f, "(percent of slots; diff = raw - perf, median of paired block medians, "
-		"95%% sign-test interval; tol = both 8-bit bounds + both noises)\n\n");
-	fprintf(f, "%-13s %-24s %8s %8s %8s %19s %6s  %s\n", "kernel", "metric", "raw", "perf",
-		"diff", "95% CI", "tol", "verdict");
+		"95%% sign-test interval; allow = both 8-bit bounds; p_holm: the sign test of "
+		"|median diff| <= allow, Holm-adjusted over the %u metrics compared; DISAGREE when "
+		"p_holm <= %.2f)\n\n", res->agree + res->disagree, COMPARE_ALPHA);
+	fprintf(f, "%-13s %-24s %8s %8s %8s %19s %6s %8s  %s\n", "kernel", "metric", "raw",
+		"perf", "diff", "95% CI", "allow", "p_holm", "verdict");
 	for (size_t k = 0; k < res->nkernels; k++) {
 		const struct compare_kernel *ck = &res->kernels[k];
 
@@ -87,14 +89,14 @@ void compare_print_table(FILE *f, const struct compare_result *res)
 			if (td_metric_level(m) > res->level)
 				continue;
 			if (cm->verdict == COMPARE_NA) {
-				fprintf(f, "%-13s %-24s %8s %8s %8s %19s %6s  n/a (%u pairs with "
-					"numbers)\n", ck->name, td_metric_name(m), "-", "-", "-", "-",
-					"-", cm->n);
+				fprintf(f, "%-13s %-24s %8s %8s %8s %19s %6s %8s  n/a (%u pairs "
+					"with numbers)\n", ck->name, td_metric_name(m), "-", "-", "-",
+					"-", "-", "-", cm->n);
 				continue;
 			}
-			fprintf(f, "%-13s %-24s %8.2f %8.2f %+8.2f [%+8.2f,%+8.2f] %6.2f  %s\n",
+			fprintf(f, "%-13s %-24s %8.2f %8.2f %+8.2f [%+8.2f,%+8.2f] %6.2f %8.2g  %s\n",
 				ck->name, td_metric_name(m), cm->raw, cm->perf, cm->diff, cm->lo,
-				cm->hi, cm->tol, verdict_name(cm));
+				cm->hi, cm->allow, cm->p_holm, verdict_name(cm));
 		}
 	}
 	fprintf(f, "\n%u agree, %u DISAGREE, %u n/a\n", res->agree, res->disagree, res->na);
@@ -107,12 +109,15 @@ static json_t *num(double v)
 
 static json_t *metric_json(const struct compare_metric *m)
 {
-	return json_pack("{s:s,s:I,s:o,s:o,s:o,s:[o,o],s:o,s:o,s:o,s:o,s:o}",
+	bool na = m->verdict == COMPARE_NA;
+
+	return json_pack("{s:s,s:I,s:o,s:o,s:o,s:[o,o],s:o,s:o,s:o,s:[I,I],s:o,s:o}",
 			 "verdict", verdict_name(m), "pairs", (json_int_t)m->n,
 			 "raw", num(m->raw), "perf", num(m->perf), "diff", num(m->diff),
-			 "ci95", num(m->lo), num(m->hi), "tolerance", num(m->tol),
+			 "ci95", num(m->lo), num(m->hi), "allowance", num(m->allow),
 			 "raw_bound_pp", num(m->raw_bound), "perf_bound_pp", num(m->perf_bound),
-			 "raw_noise_pp", num(m->raw_noise), "perf_noise_pp", num(m->perf_noise));
+			 "beyond", (json_int_t)m->below, (json_int_t)m->above,
+			 "p", num(na ? NAN : m->p), "p_holm", num(na ? NAN : m->p_holm));
 }
 
 static json_t *kernel_json(const struct compare_kernel *k, int level)
@@ -131,8 +136,8 @@ json_t *compare_to_json(const struct compare_result *res)
 {
 	json_t *ks = json_array();
 	json_t *doc = json_pack("{s:s,s:{s:I,s:o,s:I,s:I},s:s,s:s,s:s,s:i,s:I,s:I,s:{s:o,s:o,s:o},"
-				"s:{s:I,s:I,s:I}}",
-				"schema", "baretma-compare/1",
+				"s:{s:I,s:I,s:I},s:{s:I,s:f}}",
+				"schema", "baretma-compare/2",
 				"cpu", "os_cpu", (json_int_t)res->cpu_used,
 				"brand", bench_json_text(res->cpu.brand),
 				"family", (json_int_t)res->cpu.family,
@@ -146,7 +151,9 @@ json_t *compare_to_json(const struct compare_result *res)
 				num(res->raw_read_tsc), "perf", num(res->perf_read_tsc),
 				"perf_other", num(res->other_read_tsc),
 				"verdicts", "agree", (json_int_t)res->agree,
-				"disagree", (json_int_t)res->disagree, "na", (json_int_t)res->na);
+				"disagree", (json_int_t)res->disagree, "na", (json_int_t)res->na,
+				"family", "hypotheses", (json_int_t)(res->agree + res->disagree),
+				"alpha", COMPARE_ALPHA);
 
 	for (size_t k = 0; ks && k < res->nkernels; k++)
 		json_array_append_new(ks, kernel_json(&res->kernels[k], res->level));

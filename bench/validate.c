@@ -366,7 +366,7 @@ static void perf_hands_back(struct validate_ctx *c)
 static void perf_agrees(struct validate_ctx *c)
 {
 	struct compare_options co = { .kernels = "retire-light,dep-chain", .cpu = (int)c->cpu,
-				      .pairs = COMPARE_MIN_PAIRS, .reps = 15, .level = c->level,
+				      .pairs = COMPARE_DEFAULT_PAIRS, .reps = 15, .level = c->level,
 				      .perf_backend = BENCH_BACKEND_PERF,
 				      .machine = c->o->machine, .dev = c->o->dev,
 				      .journal = c->o->j };

@@ -60,7 +60,7 @@ cmd_of() {
 	case $1 in
 	bench) echo "bench --cpu 7 --backend msr --kernel retire-light --reps 20 --warmup 2" ;;
 	calibrate) echo "calibrate --cpu 7 --backend msr,perf --reps 20 -o $tmp/calibration.json" ;;
-	compare) echo "compare --cpu 7 --pairs 6 --reps 2 --kernel retire-light" ;;
+	compare) echo "compare --cpu 7 --pairs 9 --reps 2 --kernel retire-light" ;;
 	validate) [ "${BARETMA_FI_FULL:-0}" = 1 ] && echo "validate --cpu 7" ||
 		echo "validate --cpu 7 --no-perf" ;;
 	enable) echo "pmu enable --cpu 7 --stop-nmi-watchdog --rdpmc-always" ;;

@@ -14,8 +14,15 @@
 # backend 77 + 12.75 = 89.75 -> 90, the others x (256 - 89.75) / (256 - 77)
 # = 0.92877: 102 -> 94.73 -> 95, 26 -> 24.15 -> 24, 51 -> 47.37 -> 47; sum
 # 256, so perf's tma_backend_bound = 90/256 = 35.15625 %: a difference of
-# -5.08 points, beyond any tolerance of a noise-free profile (both bounds
+# -5.08 points, beyond the allowance of a noise-free profile (both bounds
 # are under 1 point each for these kernels).
+#
+# The family: the exit status is one verdict over every (kernel, metric)
+# compared, Holm-adjusted (bench/compare.h).  10 pairs: the smallest p of
+# one metric is 2/1024; with 'empty' and retire-light at level 1 that is
+# 8 hypotheses, 8 x 2/1024 = 0.016 <= 0.05; 2 kernels at level 2 (24):
+# 24 x 2/1024 = 0.047.  6 pairs (2/64 each) cannot reach 0.05 over 24:
+# refused, naming the 10 it needs.
 . "$T_SRC/tap.sh"
 
 . "$T_SRC/sim-fixture.sh"
@@ -31,14 +38,15 @@ cmp_sim() {
 	shift 2
 	st=0
 	BARETMA_CPUID_DUMP=$_d BARETMA_MSR=sim:$_p BARETMA_PERF=sim:$_p "$BARETMA" compare \
-		--json --pairs 6 --reps 9 "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
+		--json --pairs 10 --reps 9 "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
 }
 
 # 1. a clean profile: every metric agrees, exit 0, at level 1 and level 2
 cmp_sim "$ICL" "$tmp/p" --kernel retire-light,dep-chain
 is "$st" 0 "clean profile (Ice Lake): exit 0"
-is "$(q 'd["schema"]')" "baretma-compare/1" "schema"
-is "$(q 'd["raw_backend"], d["level"], d["pairs"]')" "('msr', 1, 6)" "raw path msr, level 1, 6 pairs"
+is "$(q 'd["schema"]')" "baretma-compare/2" "schema"
+is "$(q 'd["family"]')" "{'hypotheses': 12, 'alpha': 0.05}" "12 hypotheses (3 kernels x 4), alpha 0.05"
+is "$(q 'd["raw_backend"], d["level"], d["pairs"]')" "('msr', 1, 10)" "raw path msr, level 1, 10 pairs"
 is "$(q 'd["verdicts"]')" "{'agree': 12, 'disagree': 0, 'na': 0}" "3 kernels x 4 metrics agree"
 is "$(q '"%.6f %.6f" % (d["kernels"][1]["tma_backend_bound"]["raw"], d["kernels"][1]["tma_backend_bound"]["perf"])')" \
 	"30.078125 30.078125" "both sides read backend 77/256"
@@ -55,10 +63,29 @@ is "$st" 1 "perf_offset tma_backend_bound 5: exit 1"
 m='d["kernels"][1]["tma_backend_bound"]'
 is "$(q "$m[\"verdict\"]")" "DISAGREE" "backend: DISAGREE"
 is "$(q "'%.6f' % $m[\"perf\"]")" "35.156250" "perf's backend: 90/256"
-is "$(q 'all((m["verdict"] == "DISAGREE") == (m["ci95"][0] > m["tolerance"] or m["ci95"][1] < -m["tolerance"]) for k in d["kernels"] for n, m in k.items() if n.startswith("tma_"))')" \
-	True "every verdict follows interval vs tolerance"
-is "$(q 'sum(1 for k in d["kernels"] for n, m in k.items() if n.startswith("tma_") and m["verdict"] == "DISAGREE" and abs(m["diff"]) <= m["tolerance"])')" \
-	0 "no DISAGREE within its tolerance"
+# Holm worked again here from the document's own p values: sort them, the
+# i-th smallest (from 0) times (m - i), never below the one before, at
+# most 1 (Holm 1979)
+is "$(q 'abs(d["kernels"][1]["tma_backend_bound"]["p_holm"] - 8 * 2 / 1024) < 1e-12')" True \
+	"backend: every pair beyond: p_holm = 8 hypotheses x 2/1024"
+is "$(q '[m["p_holm"] for m in [k[n] for k in d["kernels"] for n in sorted(k) if n.startswith("tma_")]] == (lambda ps: [min(1, max((len(ps) - j) * sorted(ps)[j] for j in range(sorted(ps).index(p) + 1))) for p in ps])([k[n]["p"] for k in d["kernels"] for n in sorted(k) if n.startswith("tma_")])')" \
+	True "every p_holm is Holm's adjustment of the document's p values"
+is "$(q 'all((m["verdict"] == "DISAGREE") == (m["p_holm"] <= 0.05) for k in d["kernels"] for n, m in k.items() if n.startswith("tma_"))')" \
+	True "DISAGREE exactly where p_holm <= 0.05"
+is "$(q 'all(m["ci95"][0] > m["allowance"] or m["ci95"][1] < -m["allowance"] for k in d["kernels"] for n, m in k.items() if n.startswith("tma_") and m["verdict"] == "DISAGREE")')" \
+	True "every DISAGREE's 95% interval lies outside +-allowance"
+# (JSON numbers carry 10 significant digits: each of the three values of a
+# few points is exact to 2e-9, their sum to 6e-9)
+is "$(q 'all(abs(m["allowance"] - m["raw_bound_pp"] - m["perf_bound_pp"]) < 1e-8 for k in d["kernels"] for n, m in k.items() if n.startswith("tma_"))')" \
+	True "the allowance is both bounds, nothing for noise"
+
+# 2b. too few pairs for the family: refused before anything runs
+st=0
+BARETMA_CPUID_DUMP=$SPR BARETMA_MSR=sim:$tmp/off BARETMA_PERF=sim:$tmp/off "$BARETMA" compare \
+	--pairs 6 --reps 9 --kernel retire-light >"$tmp/out" 2>"$tmp/err" || st=$?
+is "$st" 64 "--pairs 6 over 24 comparisons: exit 64"
+grep -q "cannot compare: --pairs 6 cannot find a disagreement among 24 comparisons (2 kernels, 'empty' included, x 12 metrics of level 2): even every pair beyond the allowance gives a family-wise p of 0.75, above 0.05 (use at least 10 pairs, or fewer kernels)" "$tmp/err"
+ok $? "names the 24 comparisons, the p 24 x 2/64 = 0.75 and the 10 pairs needed"
 
 # 3. bench --backend perf on the simulator: the profile's numbers
 BARETMA_CPUID_DUMP=$ICL BARETMA_PERF=sim:$tmp/p BARETMA_MSR=sim:$tmp/p "$BARETMA" bench \

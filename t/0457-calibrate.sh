@@ -11,27 +11,44 @@
 # u uniform in [-PP, PP]: at most 1.5 PP (u_i = PP, the other three -PP:
 # mean -PP/2).  A byte changes only when that moves 255 x share by more
 # than 0.5, i.e. by more than 0.5 / 2.55 = 0.196 points.
+#
+# The resolution is where every level-1 metric's spread + quantisation
+# bound + bracket-subtraction error is at most 1 point (bench/calibrate.h;
+# the terms worked on a vector in t/0453).  With access_cycles N = 10000
+# and width W = 5 the bracket's first reading holds W.N slots and its
+# second 3.W.N (t/0451 part b), so its quantisation error (bracket.err_slots)
+# is at least (W.N + 3.W.N) / 255 = 784.3 slots (S = 255; real time only
+# adds): over a region of L cycles at 3 cycles a ns, 15 slots a ns of the
+# loop, that is more than 1 point until the region holds 78430 slots, 5.2
+# us: a machine that runs 1000 dependent ADDs in under 5.2 us (faster
+# than 0.2 GHz) has a 1000-cycle region below the resolution whatever the
+# noise.  The quantisation term is at least 1/255 = 0.39 points at any
+# length (the region's second reading holds at least the region's slots).
 #  - noise 0: every reading has the same bytes; a region's share is
 #    byte / 255 exactly, the bracket's too: every spread is 0 -> the
-#    resolution is the shortest length, 1000 cycles.
-#  - noise 0.1: at most 0.15 points < 0.196: the bytes never change ->
-#    the same as noise 0: 1000 cycles.
+#    resolution is the shortest length whose bracket and quantisation
+#    terms are within 1 point: above 1000 cycles (above).
+#  - noise 0.1: at most 0.15 points < 0.196: the bytes never change: every
+#    spread 0, as noise 0.
 #  - noise 0.3: up to 0.45 points: a byte changes by one (0.39 points)
 #    whenever |jitter| > 0.196 points, often (a third of the reads or
-#    more), so both 2.5 % tails hold changed bytes.  With access_cycles N
-#    = 10000 and width W = 5 the reading before the region counts W.N
-#    slots and the bracket 2.W.N (t/0451 part b), so a region of L cycles
+#    more), so both 2.5 % tails hold changed bytes.  A region of L cycles
 #    reads ((3N + L) x f_b - N x f_a) / L per share: at L = 1000 a one-byte
 #    change moves it by (30000 + 1000) / 1000 x 0.39 = 12 points: spread
 #    > 1 point at 1000 cycles.  At L = 1M the factor is 1.03: the share
 #    is within 1.03 x (1.15 bytes + the normalisation's 2 x 0.2 bytes) /
-#    255 = 0.63 points of the profile, so the 95 % spread is < 1: the
-#    resolution is above 1000 and at most 1M cycles.
+#    255 = 0.63 points of the profile; with the 0.39-point quantisation
+#    term that may or may not stay within 1: the resolution is 1M or not
+#    reached.
 #  - noise 2: the share's jitter u_1 - mean is 0.75 u_1 - 0.25 (u_2 + u_3
 #    + u_4); P(> 1 point) > P(u_1 > 1.8) x P(u_2 + u_3 + u_4 < 1.4) =
 #    0.05 x (more than one half) > 2.5 %, and symmetrically below: the
 #    half-distance between the 2.5th and 97.5th percentiles is > 1 point
 #    at every length (the factor above only widens it): not reached, null.
+#  - noise 0, access_cycles 1e8: the bracket's error is at least
+#    4.W.N / 255 = 7.84e6 slots, more than 1 point of any region under
+#    7.84e8 slots (52 ms): every length, 1M ADDs included, is below the
+#    resolution though every spread is 0: not reached.
 . "$T_SRC/tap.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
@@ -69,14 +86,40 @@ for n in 0 0.1 0.3 2; do
 	cp "$CAL" "$tmp/file$n.json"
 	eval "res_$(echo $n | tr . _)=\$(q \"\$tmp/c\$n.json\" 'd[\"backends\"][0][\"resolution_cycles\"]')"
 done
-is "$res_0" 1000 "noise 0: resolution 1000 cycles (every spread 0)"
 is "$(q "$tmp/c0.json" "sorted(set(l[k]['spread95_pp'] for l in d['backends'][0]['lengths'] for k in $L1))")" \
 	"[0.0]" "noise 0: every level-1 spread at every length is 0"
-is "$res_0_1" 1000 "noise 0.1: resolution 1000 cycles (jitter under half a byte)"
-is "$(python3 -c "print(1000 < $res_0_3 <= 1000000 and $res_0_3 >= $res_0_1)")" True \
-	"noise 0.3: resolution above 1000 and at most 1M cycles ($res_0_3), >= noise 0.1's"
+is "$(q "$tmp/c0.json" 'd["backends"][0]["bracket"]["err_slots"] >= 200000 / 255')" True \
+	"noise 0: the bracket's quantisation error is at least (W.N + 3.W.N) / 255 = 784.3 slots"
+# bracket_pp: the median over 201 valid repetitions of err_slots / slots_i,
+# an odd count, so err_slots / (the median slots) (x -> c / x reverses the
+# order and keeps the middle one); the document's numbers have 10
+# significant digits (JSON_REAL_PRECISION(10)): equal to 1e-8 relative
+is "$(q "$tmp/c0.json" 'all(l["valid"] == 201 and abs(l["bracket_pp"] - 100 * d["backends"][0]["bracket"]["err_slots"] / l["slots"]["median"]) < 1e-8 * l["bracket_pp"] for l in d["backends"][0]["lengths"])')" \
+	True "noise 0: bracket term = 100 x bracket err_slots / the region's median slots, every length"
+is "$(q "$tmp/c0.json" 'all(l["quantisation_pp"] >= 100 / 255 for l in d["backends"][0]["lengths"])')" True \
+	"noise 0: quantisation term at least 1/255 = 0.39 points at every length"
+is "$(q "$tmp/c0.json" 'd["backends"][0]["lengths"][0]["bracket_pp"] > 1')" True \
+	"noise 0: at 1000 cycles the bracket's error alone is above 1 point"
+# the resolution from the document's own terms, by the definition: every
+# total = spread + quantisation + bracket; a length is within when every
+# level-1 total is at most 1 point (and 20 valid); the shortest from which
+# every length is within
+for n in 0 0.1 0.3 2; do
+	is "$(q "$tmp/c$n.json" "(lambda L: (all(abs(l[k]['total_pp'] - l[k]['spread95_pp'] - l['quantisation_pp'] - l['bracket_pp']) < 1e-8 * max(1, l[k]['total_pp']) for l in L for k in $L1), all(l['within'] == (all(l[k]['total_pp'] <= 1 for k in $L1) and l['valid'] >= 20) for l in L), d['backends'][0]['resolution_cycles'] == next((L[i]['cycles'] for i in range(len(L)) if all(m['within'] for m in L[i:])), None)))(d['backends'][0]['lengths'])")" \
+		"(True, True, True)" "noise $n: totals = spread + quantisation + bracket; within <=> every total <= 1; the resolution follows"
+done
+is "$(python3 -c "print($res_0 > 1000)")" True "noise 0: resolution above 1000 cycles ($res_0): the bracket and quantisation terms"
+is "$(q "$tmp/c0.1.json" "sorted(set(l[k]['spread95_pp'] for l in d['backends'][0]['lengths'] for k in $L1))")" \
+	"[0.0]" "noise 0.1: every spread 0 (jitter under half a byte)"
+is "$(python3 -c "print($res_0_1 > 1000)")" True "noise 0.1: resolution above 1000 cycles ($res_0_1)"
+is "$(python3 -c "print($res_0_3 in (1000000, None))")" True \
+	"noise 0.3: resolution 1M cycles or not reached ($res_0_3)"
 is "$res_2" None "noise 2: resolution not reached (null)"
 is "$(q "$tmp/c2.json" 'd["resolution_cycles"]')" None "noise 2: the document's resolution null too"
+profile "$tmp/pbig" 0 100000000
+calib_sim "$tmp/pbig" "$tmp/cbig.json" -o "$tmp/big-file.json"
+is "$(q "$tmp/cbig.json" "(sorted(set(l[k]['spread95_pp'] for l in d['backends'][0]['lengths'] for k in $L1)), d['backends'][0]['bracket']['err_slots'] >= 4 * 5 * 1e8 / 255, d['backends'][0]['resolution_cycles'])")" \
+	"([0.0], True, None)" "access_cycles 1e8, noise 0: every spread 0, bracket error >= 4.W.N / 255, resolution not reached"
 is "$(q "$tmp/c0.3.json" '[l["cycles"] for l in d["backends"][0]["lengths"]]')" \
 	"[1000, 10000, 100000, 1000000]" "the four loop lengths"
 is "$(q "$tmp/c0.3.json" 'd["backends"][0]["lengths"][0]["tma_retiring"]["spread95_pp"] > 1')" True \
@@ -89,7 +132,7 @@ is "$(q "$tmp/c0.json" '1e5 <= d["backends"][0]["bracket"]["slots"]["median"] < 
 is "$(q "$tmp/c0.json" '[round(v["median"] / d["backends"][0]["bracket"]["slots"]["median"], 6) for v in d["backends"][0]["bracket"]["fields"].values()]')" \
 	"[0.2, 0.4, 0.2, 0.2]" "bracket slots per field: 20/40/20/20 % of its slots"
 is "$(q "$tmp/c0.json" '(d["schema"], d["cpu"]["vendor"], d["cpu"]["family"], d["cpu"]["model"], d["cpu"]["stepping"], d["backends"][0]["level"], d["backends"][0]["pipeline_width"])')" \
-	"('baretma-calibration/1', 'GenuineIntel', 6, 126, 5, 1, 5)" \
+	"('baretma-calibration/2', 'GenuineIntel', 6, 126, 5, 1, 5)" \
 	"schema, identity of the dump (6/0x7E/5), level 1, width 5"
 is "$(q "$tmp/c0.json" 'd["date"][-1] == "Z" and len(d["date"]) == 20')" True "date in ISO 8601 UTC"
 
@@ -157,6 +200,12 @@ like "$(cat "$tmp/b.err")" "note: calibration '$CAL' ignored: made 2000-01-01T00
 	"a note names the file and why"
 is "$(q "$tmp/b.out" '[x["name"] for x in d["kernels"] if x["name"] != "empty" and not abs(x["slots"]["median"]) < 5e7]')" \
 	"[]" "ignored: the run's own 1e8 bracket subtracted (under W.N = 5e7 left)"
+# a file of the first schema: its resolution counted the spread alone
+cp "$tmp/file0.json" "$CAL"
+edit 'd["schema"] = "baretma-calibration/1"'
+bench_sim --json
+like "$(q "$tmp/b.out" '(d["calibration"]["used"], d["calibration"]["reason"])')" \
+	"False, 'schema is not baretma-calibration/2'" "a baretma-calibration/1 file (spread-only resolution): ignored"
 cp "$tmp/file0.json" "$CAL"
 edit 'd["cpu"]["model"] = 0x8f'
 bench_sim --json

@@ -64,7 +64,7 @@ while read -r name cmd; do
 done <<EOF
 bench bench --cpu 7 --backend msr --kernel retire-light --reps 5 --warmup 1
 bench-perf bench --cpu 7 --backend perf --kernel retire-light --reps 5 --warmup 1
-compare compare --cpu 7 --pairs 6 --reps 2 --kernel retire-light
+compare compare --cpu 7 --pairs 9 --reps 2 --kernel retire-light
 calibrate calibrate --cpu 7 --backend msr,perf --reps 20 -o $tmp/calibration.json
 validate validate --cpu 7
 enable pmu enable --cpu 7 --stop-nmi-watchdog --rdpmc-always

@@ -67,7 +67,7 @@ EOS
 	# compare and bench --backend perf on the simulated PMU
 	printf 'retiring 40\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n' >"$tmp/prof"
 	BARETMA_MSR=sim:$tmp/prof BARETMA_PERF=sim:$tmp/prof "$BARETMA" compare --cpuid-dump "$ICL" \
-		--kernel retire-light --pairs 6 --reps 3 --json >"$tmp/cmp.json" 2>/dev/null; rc=$?
+		--kernel retire-light --pairs 9 --reps 3 --json >"$tmp/cmp.json" 2>/dev/null; rc=$?
 	is "$rc" 0 "compare --json (simulated PMU)"
 	is "$(undocumented "$tmp/cmp.json")" "" "compare: every key in the README"
 	BARETMA_MSR=sim:$tmp/prof BARETMA_PERF=sim:$tmp/prof "$BARETMA" bench --cpuid-dump "$ICL" \

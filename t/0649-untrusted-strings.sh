@@ -87,7 +87,7 @@ check "bench --csv" 0 "^retire-light,tsc_ticks," \
 	--kernel retire-light --reps 3 --csv
 check "compare" 0 "^cpu [0-9]+: $shown Intel" \
 	sim env BARETMA_CPUID_DUMP="$tmp/esc.test" "$BARETMA" compare --kernel retire-light \
-	--pairs 6 --reps 5
+	--pairs 9 --reps 5
 check "calibrate" 0 "^calibration of $shown Intel" \
 	sim env BARETMA_CPUID_DUMP="$tmp/esc.test" "$BARETMA" calibrate --backend msr --reps 21
 CAL=$BARETMA_STATE_DIR/calibration-GenuineIntel-6-0x7e-5.json
