@@ -57,8 +57,8 @@ int bench_json_save(const json_t *doc, const char *path)
 	return rc;
 }
 
-/* The dump's header (cpu/dump_write.c): this program, when, which CPUs. */
-static void versions(char *buf, size_t n, const struct cpu_machine *m)
+void bench_dump_versions(char *buf, size_t n, const char *command, const char *label,
+			 const char *value)
 {
 	struct utsname u;
 	char date[64] = "unknown";
@@ -71,12 +71,13 @@ static void versions(char *buf, size_t n, const struct cpu_machine *m)
 		memset(&u, 0, sizeof(u));
 	/* libcpuid 0.6.2 reads lines of up to 99 characters: keep them short. */
 	snprintf(buf, n,
-		 "Program Version : baretma %s (baretma validate --bundle)\n"
+		 "Program Version : baretma %s (%.40s)\n"
 		 "Date            : %s\n"
 		 "Kernel          : %.20s %.40s %.12s\n"
-		 "Described       : %.70s\n",
-		 PACKAGE_VERSION, date, u.sysname, u.release, u.machine,
-		 cpu_machine_is_dump(m) ? "a CPUID dump" : "this machine");
+		 "Kernel Version  : %.70s\n"
+		 "%-15.15s : %.70s\n",
+		 PACKAGE_VERSION, command, date, u.sysname, u.release, u.machine, u.version,
+		 label, value);
 }
 
 int bundle_cpuid_text(const struct cpu_machine *m, char **text, size_t *len,
@@ -93,7 +94,8 @@ int bundle_cpuid_text(const struct cpu_machine *m, char **text, size_t *len,
 	f = open_memstream(text, len);
 	if (!f)
 		return -ENOMEM;
-	versions(head, sizeof(head), m);
+	bench_dump_versions(head, sizeof(head), "baretma validate --bundle", "Described",
+			    cpu_machine_is_dump(m) ? "a CPUID dump" : "this machine");
 	rc = cpu_dump_write_header(f, head);
 	for (unsigned i = 0; !rc && i < n; i++)
 		if ((rc = cpu_dump_write_cpu(f, cpu_machine_source(m), cpus[i])) && bad_cpu)

@@ -48,6 +48,16 @@ int bundle_cpuid_text(const struct cpu_machine *m, char **text, size_t *len,
 json_t *bundle_build(const struct bundle_parts *p, int *err, unsigned *bad_cpu);
 
 /*
+ * bench_dump_versions - the "Key : value" lines of a dump's Versions
+ * section (cpu_dump_write_header): baretma's version and @command, the
+ * date (UTC), the kernel, and one more line "@label : @value" (the online
+ * CPUs, what the dump describes); each under libcpuid 0.6.2's 99
+ * characters a line.
+ */
+void bench_dump_versions(char *buf, size_t n, const char *command, const char *label,
+			 const char *value);
+
+/*
  * bench_json_save - @doc as the file @path, indented and ending in a
  * newline, written atomically (msr/state_dir.h state_dir_replace: mode
  * 0600, never through a symbolic link, never over anything that is not a

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/bundle.h"
 #include "bench/cli_cmd.h"
 #include "config.h"
 #include "cpu/cpu.h"
@@ -93,27 +94,6 @@ static int online_cpus(unsigned *cpus, char *list, size_t n)
 	return count;
 }
 
-/* "Key : value" lines of the Versions section: who wrote it, when, where. */
-static void versions_text(char *buf, size_t n, const char *online)
-{
-	struct utsname u;
-	char date[64] = "unknown";
-	time_t now = time(NULL);
-	struct tm tm;
-
-	if (gmtime_r(&now, &tm))
-		strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	if (uname(&u))
-		memset(&u, 0, sizeof(u));
-	/* libcpuid 0.6.2 reads lines of up to 99 characters: keep them short. */
-	snprintf(buf, n,
-		 "Program Version : baretma %s (baretma cpuid dump)\n"
-		 "Date            : %s\n"
-		 "Kernel          : %.20s %.40s %.12s\n"
-		 "Kernel Version  : %.70s\n"
-		 "Online CPUs     : %.70s\n",
-		 PACKAGE_VERSION, date, u.sysname, u.release, u.machine, u.version, online);
-}
 
 /* Read every CPU's leaf 0 first, so that nothing is written when one fails. */
 static int check_cpus(const struct cpu_source *src, const unsigned *cpus, int n)
@@ -250,7 +230,7 @@ static int dump_run(void *opts, struct cli_ctx *ctx)
 		return -n;
 	if ((rc = check_cpus(ctx->cpuid, cpus, n)))
 		return rc;
-	versions_text(versions, sizeof(versions), online);
+	bench_dump_versions(versions, sizeof(versions), "baretma cpuid dump", "Online CPUs", online);
 	if ((rc = out_open(&out)))
 		return rc;
 	return write_dump(ctx->cpuid, cpus, n, versions, &out);

@@ -43,17 +43,7 @@ setup() {
 	{ sim_regs 6; sim_regs 7; } >"$tmp/state"
 	cp "$tmp/state" "$tmp/orig"
 }
-cat >"$tmp/profile" <<EOF
-retiring 35
-bad_speculation 12
-frontend_bound 23
-backend_bound 30
-state $tmp/state
-EOF
-BARETMA_MSR=sim:$tmp/profile
-BARETMA_PERF=sim:$tmp/profile
-BARETMA_CPUID_DUMP=$ICL
-export BARETMA_MSR BARETMA_PERF BARETMA_CPUID_DUMP
+sim_machine
 
 # The commands, short: each writes registers (and pmu enable settings).
 cmd_of() {

@@ -34,13 +34,7 @@ setup() {
 	cp "$tmp/state" "$tmp/orig"
 }
 
-cat >"$tmp/profile" <<EOF
-retiring 35
-bad_speculation 12
-frontend_bound 23
-backend_bound 30
-state $tmp/state
-EOF
+sim_profile
 
 BARETMA_CPUID_DUMP=$ICL
 export BARETMA_CPUID_DUMP

@@ -100,19 +100,10 @@ static void *work(void *arg)
 	return NULL;
 }
 
+/* the journals in the test's state directory */
 static int journals(void)
 {
-	char cmd[PATH_MAX + 64];
-	FILE *p;
-	int n = -1;
-
-	snprintf(cmd, sizeof(cmd), "ls '%s' | grep -c 'journal$'", run);
-	p = popen(cmd, "r");
-	if (p && fscanf(p, "%d", &n) != 1)
-		n = -1;
-	if (p)
-		pclose(p);
-	return n;
+	return t_journals(run);
 }
 
 int main(void)

@@ -26,17 +26,7 @@ setup() {
 	{ sim_regs 6; printf '6 0x400000f0 0x0\n'; sim_regs 7; printf '7 0x400000f0 0x0\n'; } >"$tmp/state"
 	cp "$tmp/state" "$tmp/orig"
 }
-cat >"$tmp/profile" <<EOF
-retiring 35
-bad_speculation 12
-frontend_bound 23
-backend_bound 30
-state $tmp/state
-EOF
-BARETMA_MSR=sim:$tmp/profile
-BARETMA_PERF=sim:$tmp/profile
-BARETMA_CPUID_DUMP=$ICL
-export BARETMA_MSR BARETMA_PERF BARETMA_CPUID_DUMP
+sim_machine
 
 # errors: the diagnostic register of cpus 6 and 7, "6:0x0 7:0x0" when clean
 errors() { awk '$2 == "0x400000f0" { printf "%s%s:%s", n++ ? " " : "", $1, $3 }' "$tmp/state"; }

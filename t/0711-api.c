@@ -49,19 +49,10 @@ static bool programmed(void)
 	return strstr(t, "1 0x38d 0x3333\n") && strstr(t, "1 0x38f 0x1000f0000000f\n");
 }
 
+/* the journals in the test's state directory */
 static int journals(void)
 {
-	char cmd[PATH_MAX + 64];
-	FILE *p;
-	int n = -1;
-
-	snprintf(cmd, sizeof(cmd), "ls '%s' | grep -c 'journal$'", run);
-	p = popen(cmd, "r");
-	if (p && fscanf(p, "%d", &n) != 1)
-		n = -1;
-	if (p)
-		pclose(p);
-	return n;
+	return t_journals(run);
 }
 
 static void bad_options(void)

@@ -22,6 +22,7 @@
 #ifndef BARETMA_T_FIXTURE_H
 #define BARETMA_T_FIXTURE_H
 
+#include <dirent.h>
 #include <ftw.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -142,6 +143,25 @@ static inline struct msr_dev *t_state_open(const char *file, int *rc)
 	return dev;
 }
 #endif
+
+/* t_journals - how many files of @dir end in "journal" (msr/journal.h's
+ * names), -1 when @dir cannot be read. */
+static inline int t_journals(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		size_t len = strlen(e->d_name);
+
+		n += len >= 7 && !strcmp(e->d_name + len - 7, "journal");
+	}
+	closedir(d);
+	return n;
+}
 
 /* ----------------------------------------------------------- environment */
 

@@ -69,6 +69,22 @@ sim_regs() {
 	printf '%s 0x390 0x0\n%s 0x391 0x0\n%s 0x392 0x0\n' "$1" "$1" "$1"
 }
 
+# sim_profile: the simulated PMU's profile of the sim tests (35/12/23/30 %
+# level 1) over this test's state file $tmp/state, in $tmp/profile.
+sim_profile() {
+	printf 'retiring 35\nbad_speculation 12\nfrontend_bound 23\nbackend_bound 30\nstate %s\n' \
+		"$tmp/state" >"$tmp/profile"
+}
+
+# sim_machine: that profile for the MSRs and perf_event, on the Ice Lake dump.
+sim_machine() {
+	sim_profile
+	BARETMA_MSR=sim:$tmp/profile
+	BARETMA_PERF=sim:$tmp/profile
+	BARETMA_CPUID_DUMP=$ICL
+	export BARETMA_MSR BARETMA_PERF BARETMA_CPUID_DUMP
+}
+
 # fixture: the state file of every CPU and the sysroot, with copies
 # ($tmp/orig, $tmp/root.orig) to compare byte for byte; no journal.
 fixture() {
