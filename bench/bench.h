@@ -531,6 +531,15 @@ char *bench_invalid_text(const struct bench_kernel_result *k, char *buf, size_t 
  */
 char *bench_topdown_reason(const struct bench_kernel_result *k, char *buf, size_t n);
 
+/*
+ * bench_perf_changed_text - one line: what the kernel's perf_event wrote in
+ * @cpu's counter registers (@c, @nc: journal_diff's), and that baretma put
+ * them back from its journal (the value before @what, a command's name).
+ * Returns @buf.
+ */
+const char *bench_perf_changed_text(unsigned cpu, const struct journal_change *c, int nc,
+				    const char *what, char *buf, size_t n);
+
 /* bench_print_csv - one row per kernel and quantity. */
 void bench_print_csv(FILE *f, const struct bench_result *res);
 /* bench_to_json - the JSON document (schema "baretma-bench/2"; the caller adds

@@ -10,6 +10,7 @@
 
 #include "bench/bench.h"
 #include "cpu/escape.h"
+#include "msr/msr_names.h"
 
 #define PCT(x) (100.0 * (x))
 
@@ -280,6 +281,25 @@ json_t *bench_to_json(const struct bench_result *res)
 	for (size_t i = 0; i < res->nkernels; i++)
 		json_array_append_new(kernels, kernel_json(res, &res->kernels[i]));
 	return doc;
+}
+
+const char *bench_perf_changed_text(unsigned cpu, const struct journal_change *c, int nc,
+				    const char *what, char *buf, size_t n)
+{
+	size_t used;
+
+	snprintf(buf, n, "while perf_event owned the counters of cpu %u, the kernel wrote", cpu);
+	for (int i = 0; i < nc; i++) {
+		char label[64];
+
+		used = strlen(buf);
+		snprintf(buf + used, n - used, "%s %s 0x%" PRIx64 " -> 0x%" PRIx64, i ? "," : "",
+			 msr_reg_label(c[i].msr, label, sizeof(label)), c[i].saved, c[i].now);
+	}
+	used = strlen(buf);
+	snprintf(buf + used, n - used, "; baretma put each back from its journal (the value "
+		 "before %s) when the kernel's group closed", what);
+	return buf;
 }
 
 char *bench_invalid_text(const struct bench_kernel_result *k, char *buf, size_t n)

@@ -13,22 +13,8 @@
 
 const char *compare_perf_changed_text(const struct compare_result *res, char *buf, size_t n)
 {
-	size_t used;
-
-	snprintf(buf, n, "while perf_event owned the counters of cpu %u, the kernel wrote",
-		 res->cpu_used);
-	for (int i = 0; i < res->nperf_changed; i++) {
-		const struct journal_change *c = &res->perf_changed[i];
-		char label[64];
-
-		used = strlen(buf);
-		snprintf(buf + used, n - used, "%s %s 0x%" PRIx64 " -> 0x%" PRIx64, i ? "," : "",
-			 msr_reg_label(c->msr, label, sizeof(label)), c->saved, c->now);
-	}
-	used = strlen(buf);
-	snprintf(buf + used, n - used, "; baretma put each back from its journal (the value "
-		 "before compare) when the kernel's group closed");
-	return buf;
+	return bench_perf_changed_text(res->cpu_used, res->perf_changed, res->nperf_changed,
+				       "compare", buf, n);
 }
 
 static json_t *changed_json(const struct compare_result *res)
