@@ -3,8 +3,9 @@
  * identification, architectural PMU enumeration, the model table, hwloc
  * pinning, and the overridable /sys root.
  *
- * Hardware facts: ../shared/reference/pmu-reference.md §2 (CPUID leaves 0xA,
- * 0x1A, 0x23; kernel model rules), linux arch/x86/include/asm/intel-family.h
+ * Hardware facts: Intel SDM Vol. 2A, CPUID leaves 0AH, 1AH and 23H; the
+ * kernel's model rules (linux arch/x86/events/intel/core.c
+ * intel_pmu_init), linux arch/x86/include/asm/intel-family.h
  * for model numbers, arch/x86/events/intel/core.c for per-model behaviour.
  * Library code: never prints, never exits; 0 or -errno.
  *
@@ -85,7 +86,8 @@ bool cpu_source_is_live(const struct cpu_source *src);
 const char *cpu_source_error(void);
 
 /* "live", or the dump's format: "libcpuid", "aida64", "aida64-affmask",
- * "hwloc" (the names of ../shared/cpuid/INDEX.tsv's dump_format column),
+ * "hwloc" (the public corpora's formats: libcpuid's tests/, InstLatx64's
+ * AIDA64 dumps, hwloc-gather-cpuid),
  * or CPU_BUNDLE_SCHEMA for a report bundle (bench/bundle.h). */
 const char *cpu_source_format(const struct cpu_source *src);
 

@@ -410,7 +410,8 @@ static int cpu_check(struct parse *p, unsigned cpu)
 
 /*
  * Every CPU passes cpu_check(), and all hold the same leaves (subleaves may
- * differ: hybrid parts): true of every real dump in ../shared/cpuid, and
+ * differ: hybrid parts): true of every real dump of the public corpora
+ * the tests read (libcpuid's tests/, InstLatx64, hwloc's), and
  * what shows a dump cut between two lines.
  */
 static int dump_check(struct parse *p)

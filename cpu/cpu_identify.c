@@ -5,9 +5,11 @@
  * the model table row; the core kinds and their counters and Top-down
  * follow in cpu/cpu_kinds.c.
  *
- * Hardware facts: ../shared/reference/pmu-reference.md §2 (leaf 0xA §2.1,
- * hybrid §2.3, model table §2.5), §1.6 (IA32_PERF_CAPABILITIES), §7 (leaf
- * 0xA reserved on AMD); libcpuid (cpu_identify, its hypervisor list).
+ * Hardware facts: Intel SDM Vol. 2A CPUID leaf 0AH (counters), 07H EDX[15]
+ * and 1AH (hybrid parts); the kernel's model table (linux
+ * arch/x86/events/intel/core.c intel_pmu_init); SDM Vol. 4
+ * IA32_PERF_CAPABILITIES; AMD APM Vol. 3 (leaf 0AH reserved on AMD);
+ * libcpuid (cpu_identify, its hypervisor list).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -156,7 +158,7 @@ static int identity_from_libcpuid(const struct cpu_source *src, struct cpu_info 
 		    : id->vendor == VENDOR_AMD ? CPU_VENDOR_AMD : CPU_VENDOR_OTHER;
 	snprintf(out->vendor_str, sizeof(out->vendor_str), "%s", id->vendor_str);
 	/* Display values: ext_family/ext_model include the extended fields
-	 * (id->model is only the base nibble: ../shared/cpuid/README.md). */
+	 * (id->model is only the base nibble: libcpuid's struct cpu_id_t). */
 	out->family = (unsigned)id->ext_family;
 	out->model = (unsigned)id->ext_model;
 	out->stepping = (unsigned)id->stepping;

@@ -6,9 +6,9 @@
  * level, source, recipe and metrics-clear.  The identity these start from
  * is cpu/cpu_identify.c's.
  *
- * Hardware facts: ../shared/reference/pmu-reference.md §2 (leaf 0xA §2.1,
- * leaf 0x23 §2.2, hybrid §2.3, kernel rules §2.4, model table §2.5), §1.6
- * (IA32_PERF_CAPABILITIES), §6/§7 (event recipes),
+ * Hardware facts: Intel SDM Vol. 2A CPUID leaves 0AH, 23H, 07H and 1AH;
+ * SDM Vol. 4 IA32_PERF_CAPABILITIES; intel/perfmon's TMA metrics and the
+ * AMD PPRs (event recipes),
  * linux arch/x86/include/asm/intel-family.h (core types, native model
  * ids), arch/x86/events/intel/core.c (intel_pmu_init: the ADL/RPL counter
  * rule, update_pmu_cap, intel_pmu_broken_perf_cap), arch/x86/events/amd/core.c.
@@ -201,8 +201,8 @@ static void counters_intel(struct kind_ctx *x, struct cpu_kind *k)
  * (CPUID.80000022H:EAX[0]) gives their number in EBX[3:0]; else
  * PerfCtrExtCore (CPUID.80000001H:ECX[23]) gives 6; else the 4 legacy
  * counters - except under a hypervisor, where the missing PerfCtrExtCore
- * of a Zen guest means no usable PMU (every Zen dump in ../shared/cpuid
- * has it: INDEX.tsv).  48 bits wide (§7).
+ * of a Zen guest means no usable PMU (every real Zen dump of the public
+ * corpora has it).  48 bits wide (AMD PPR, PERF_CTR).
  */
 static void counters_amd(const struct kind_ctx *x, struct cpu_kind *k)
 {

@@ -1,9 +1,9 @@
 /*
  * cpu/cpu_models.c - the model table, keyed on vendor + display family +
  * display model (libcpuid 0.6.2's codename strings are wrong for many
- * post-2022 parts: ../shared/cpuid/README.md).
+ * post-2022 parts: compare its tests/ expectations with the kernel's).
  *
- * Sources (keys of ../shared/reference/pmu-reference.md §0, plus):
+ * Sources:
  *   [FAM]   linux arch/x86/include/asm/intel-family.h - model numbers and
  *           core names (INTEL_* = IFM(family, model)); INTEL_BARTLETTLAKE
  *           IFM(6, 0xD7) "Raptor Cove", INTEL_DIAMONDRAPIDS_X IFM(19, 0x01)
@@ -31,7 +31,7 @@
  *           AuthenticAMD-23 models 0x00-0x2F amdzen1, other 23 amdzen2;
  *           25 models 0x00-0x0F and 0x20-0x5F amdzen3, other 25 amdzen4;
  *           26 amdzen5.  The uarch of every AMD row follows from its range;
- *           product names of rows without a dump in ../shared/cpuid are
+ *           product names of rows without a public real dump are
  *           UNCONFIRMED (informational only).
  *   [PMUT]  andikleen/pmu-tools ehl_ratios.py (Tremont, TMA 1.2):
  *           Pipeline_Width = 4.
@@ -39,7 +39,8 @@
  *           (56665): "up to 6 macro-ops dispatched per cycle" - read only
  *           as quoted by other projects, so Zen 2/3 width is UNCONFIRMED
  *           here (informational: the reference has no Zen 2/3 recipe).
- *   [DUMP]  a real dump in ../shared/cpuid has this family/model.
+ *   [DUMP]  a public real dump (libcpuid's tests/, InstLatx64) has this
+ *           family/model.
  *
  * FC3 (fixed counter 3, TOPDOWN.SLOTS) is listed for P-cores where the
  * kernel uses it: every PERF_METRICS model (ICL+).  It is only consulted

@@ -30,8 +30,8 @@
  * (baretma_guard_signals); without it, a process killed mid-session leaves
  * its journal, and `baretma pmu restore` puts everything back.
  *
- * Hardware facts: ../shared/reference/pmu-reference.md in the source tree
- * (linux arch/x86/events/intel/core.c, tools/perf/Documentation/topdown.txt).
+ * Hardware facts: linux arch/x86/events/intel/core.c and
+ * tools/perf/Documentation/topdown.txt (RDPMC of FC3 and PERF_METRICS).
  */
 #ifndef BARETMA_H
 #define BARETMA_H

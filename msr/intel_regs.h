@@ -2,7 +2,7 @@
  * msr/intel_regs.h - Intel architectural PMU registers and bit fields.
  *
  * The one place where register numbers live; logic uses these names only.
- * Sources (see ../shared/reference/pmu-reference.md §1):
+ * Sources:
  *   [MSRIDX] linux arch/x86/include/asm/msr-index.h
  *   [PEH]    linux arch/x86/include/asm/perf_event.h
  *   [ICORE]  linux arch/x86/events/intel/core.c

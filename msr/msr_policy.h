@@ -5,11 +5,10 @@
  * bit set is a #GP on hardware, -EIO through /dev/cpu/N/msr, or worse, a
  * meaning baretma does not know).  Pure functions, no I/O.
  *
- * Register layouts: ../shared/reference/pmu-reference.md §1 (addresses
- * §1.1, IA32_FIXED_CTR_CTRL §1.2, IA32_PERF_GLOBAL_CTRL §1.3,
- * IA32_PERF_GLOBAL_STATUS_RESET §1.4, IA32_PERF_METRICS §1.5,
- * IA32_PERFEVTSELx §1.7, counters §1.8), from linux
- * arch/x86/include/asm/perf_event.h and msr-index.h.
+ * Register layouts (addresses, IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL,
+ * IA32_PERF_GLOBAL_STATUS_RESET, IA32_PERF_METRICS, IA32_PERFEVTSELx, the
+ * counters): Intel SDM Vol. 3B ch. 20-21 and Vol. 4, as linux
+ * arch/x86/include/asm/perf_event.h and msr-index.h encode them.
  *
  * Policy beyond reserved bits (the safe choices where the reference marks
  * kernel behaviour UNCONFIRMED, §3.4, §8 item 8): PMI bits (PERFEVTSELx.INT

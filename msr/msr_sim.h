@@ -2,9 +2,9 @@
  * msr/msr_sim.h - the simulated PMU: a third MSR backend,
  * "sim:PROFILE" ($BARETMA_MSR), for testing every measuring path on
  * machines without a PMU.  It is a model we wrote, not the hardware; each
- * behaviour names the text it models (pmu-reference §n = the sheet in
- * ../shared/reference/pmu-reference.md, itself citing the SDM and linux
- * arch/x86/events/intel/core.c), and the README ("The simulated PMU")
+ * behaviour names the text it models (the Intel SDM Vol. 3B ch. 20-21 and
+ * linux arch/x86/events/intel/core.c; "pmu-reference §n" is the project's
+ * reading notes of those, by section), and the README ("The simulated PMU")
  * lists what it does not model.
  *
  * Registers.  Without `state FILE` the simulator holds a clean register

@@ -1,0 +1,95 @@
+/*
+ * msr/msr_sim_int.h - what the two files of the simulated PMU share,
+ * private to them: the simulated machine's objects, and the model's
+ * functions (msr/msr_sim_model.c: the clock, the register store, the
+ * counting of the fixed counters and IA32_PERF_METRICS) that the backend
+ * (msr/msr_sim.c: the lock, the accesses, opening and the registry)
+ * calls.  What is modelled and from which text: msr/msr_sim.h.  Every
+ * function here runs under the machine's lock (msr/msr_sim.c) and is
+ * async-signal-safe.
+ */
+#ifndef BARETMA_MSR_SIM_INT_H
+#define BARETMA_MSR_SIM_INT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpu/cpu.h"
+#include "msr/msr_sim.h"
+
+#define SIM_FIXED 4u       /* FC0..FC3 are modelled */
+#define SIM_REGS_MAX 96u   /* one CPU's registers in the memory store */
+
+
+struct sim_reg {
+	uint32_t msr;
+	uint64_t val;
+};
+
+struct sim_cpu {
+	const struct cpu_kind *kind; /* NULL: not a CPU of the machine */
+	bool started;              /* counters loaded from the store */
+	unsigned width;            /* slots per cycle */
+	uint64_t accesses;
+	uint64_t accesses_counted; /* accesses whose cycles are counted */
+	double skip_ns;            /* time spent inside the simulator's calls on this
+				    * CPU (its lock, its store): not counted */
+	double t_last;             /* cycles of real time at the last update */
+	uint64_t fc[SIM_FIXED];
+	double carry[SIM_FIXED];   /* fractions of a count not yet counted */
+	double met_access;         /* slots of accesses accumulated for PERF_METRICS
+				    * since it was written */
+	double met_work;           /* slots of work (real time, msr_sim_work) */
+	uint64_t met_w0, met_v0;   /* a non-zero value written, and FC3 then */
+	bool fc3_written;          /* FC3 holds what was written to it (or loaded):
+				    * it has not counted since */
+	uint64_t order_errors;     /* SIM_MSR_ORDER_ERRORS */
+	uint64_t status;           /* GLOBAL_STATUS bits set by the model */
+	uint64_t met_reads;        /* for fault overflow_every */
+	uint64_t rng;              /* jitter state (splitmix64) */
+	unsigned nregs;            /* memory store */
+	struct sim_reg regs[SIM_REGS_MAX];
+};
+
+struct sim {
+	struct sim *next;          /* the registry */
+	unsigned refs;
+	atomic_flag busy;          /* held through one access (sim_lock) */
+	char *path;
+	struct sim_profile p;
+	struct cpu_info ci;
+	void *state;               /* state-file context (`state FILE`), or NULL */
+	double t0_ns;
+	double now_ns;             /* CLOCK_MONOTONIC of the access under way (locked) */
+	unsigned ncpus;
+	struct sim_cpu *cpus;
+};
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+double sim_mono_ns(void);
+
+/* One register of @cpu from / to the store (memory, or the state file of
+ * `state FILE`): 0, or -EIO (not a register of that CPU), -errno. */
+int sim_store_read(struct sim *s, unsigned cpu, uint32_t msr, uint64_t *v);
+int sim_store_write(struct sim *s, unsigned cpu, uint32_t msr, uint64_t v);
+
+/* Does kind @k have fixed counter @i? */
+bool sim_has_fixed(const struct cpu_kind *k, unsigned i);
+
+/* @c's clean register file in memory (msr/msr_sim.h "Registers"). */
+void sim_mem_clean(const struct sim *s, struct sim_cpu *c);
+
+/* The fixed counters' width in bits (CPUID leaf 0AH EDX[12:5]). */
+unsigned sim_fixed_bits(const struct sim *s);
+
+/* Bring @cpu's counters up to now, with @work more cycles of work. */
+void sim_advance(struct sim *s, unsigned cpu, double work);
+
+/* Load @cpu's counters from the store at its first access: 0 or -ENXIO. */
+int sim_start_cpu(struct sim *s, unsigned cpu);
+
+/* IA32_PERF_METRICS of @c as read now. */
+uint64_t sim_metrics_value(struct sim *s, struct sim_cpu *c);
+
+#endif

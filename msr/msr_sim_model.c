@@ -1,0 +1,332 @@
+/*
+ * msr/msr_sim_model.c - the model of the simulated PMU (msr/msr_sim.h
+ * says what it models and from which text): the clock, the register
+ * store, and per CPU the counting of the fixed counters, of
+ * IA32_PERF_METRICS and of the overflow bits.  Called by msr/msr_sim.c
+ * under the machine's lock; async-signal-safe (no allocation, no stdio).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cpu/cpu.h"
+#include "msr/intel_regs.h"
+#include "msr/msr.h"
+#include "msr/msr_sim.h"
+#include "msr/msr_sim_int.h"
+
+/* ------------------------------------------------------------- clock */
+
+double sim_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* splitmix64 (Steele, Lea, Flood 2014): a seeded, reproducible jitter. */
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [-a, a]. */
+static double jitter(uint64_t *s, double a)
+{
+	return a ? ((double)(rng_next(s) >> 11) / 9007199254740992.0 * 2 - 1) * a : 0;
+}
+
+/* ------------------------------------------------------------- store */
+
+static struct sim_reg *mem_find(struct sim_cpu *c, uint32_t msr)
+{
+	for (unsigned i = 0; i < c->nregs; i++)
+		if (c->regs[i].msr == msr)
+			return &c->regs[i];
+	return NULL;
+}
+
+int sim_store_read(struct sim *s, unsigned cpu, uint32_t msr, uint64_t *v)
+{
+	struct sim_reg *r;
+
+	if (s->state)
+		return msr_state_ops.read(s->state, cpu, msr, v);
+	if (!(r = mem_find(&s->cpus[cpu], msr)))
+		return -EIO;
+	*v = r->val;
+	return 0;
+}
+
+int sim_store_write(struct sim *s, unsigned cpu, uint32_t msr, uint64_t v)
+{
+	struct sim_reg *r;
+
+	if (s->state)
+		return msr_state_ops.write(s->state, cpu, msr, v);
+	if (!(r = mem_find(&s->cpus[cpu], msr)))
+		return -EIO;
+	r->val = v;
+	return 0;
+}
+
+static void mem_add(struct sim_cpu *c, uint32_t msr, uint64_t v)
+{
+	if (c->nregs < SIM_REGS_MAX)
+		c->regs[c->nregs++] = (struct sim_reg){ msr, v };
+}
+
+bool sim_has_fixed(const struct cpu_kind *k, unsigned i)
+{
+	return i == FIXED_CTR3_IDX ? k->fixed_ctr3 : !!(k->fixed_mask & (1u << i));
+}
+
+/*
+ * The clean register file of one CPU, as Linux leaves an idle PMU
+ * (msr/msr_sim.h): GLOBAL_CTRL = the kernel's intel_ctrl (every counter
+ * enabled, bit 48 with PERF_METRICS: pmu-reference §1.3); the rest 0.
+ */
+void sim_mem_clean(const struct sim *s, struct sim_cpu *c)
+{
+	const struct cpu_kind *k = c->kind;
+	uint64_t gc = 0, caps = PERF_CAP_FULL_WIDTH_WRITE;
+
+	for (unsigned i = 0; i < 32 && s->ci.pmu.version; i++)
+		if (k->gp_mask & (1u << i)) {
+			mem_add(c, IA32_PERFEVTSEL0 + i, 0);
+			mem_add(c, IA32_PMC0 + i, 0);
+			gc |= 1ull << i;
+		}
+	for (unsigned i = 0; i < SIM_FIXED && s->ci.pmu.version; i++)
+		if (sim_has_fixed(k, i)) {
+			mem_add(c, IA32_FIXED_CTR0 + i, 0);
+			gc |= 1ull << GLOBAL_FIXED_BIT(i);
+		}
+	/* PERF_METRICS is derived from fixed counter 3 (§3.1): none without it
+	 * (leaf 0xA version 0: no counter at all) */
+	if (k->topdown_level >= 1 && s->ci.pmu.version >= 2 && sim_has_fixed(k, FIXED_CTR3_IDX)) {
+		mem_add(c, IA32_PERF_METRICS, 0);
+		gc |= GLOBAL_CTRL_EN_PERF_METRICS;
+		caps |= PERF_CAP_PERF_METRICS | (k->metrics_clear ? PERF_CAP_RDPMC_METRICS_CLEAR : 0);
+	}
+	if (s->ci.pdcm)
+		mem_add(c, IA32_PERF_CAPABILITIES, caps);
+	if (s->ci.pmu.version >= 2) {
+		mem_add(c, IA32_FIXED_CTR_CTRL, 0);
+		mem_add(c, IA32_PERF_GLOBAL_STATUS, 0);
+		mem_add(c, IA32_PERF_GLOBAL_CTRL, gc);
+		mem_add(c, IA32_PERF_GLOBAL_STATUS_RESET, 0);
+	}
+	if (s->ci.pmu.version >= 4) {
+		mem_add(c, IA32_PERF_GLOBAL_STATUS_SET, 0);
+		mem_add(c, IA32_PERF_GLOBAL_INUSE, 0);
+	}
+}
+
+/* ---------------------------------------------------------- counting */
+
+unsigned sim_fixed_bits(const struct sim *s)
+{
+	unsigned w = s->ci.pmu.fixed_width;
+
+	return w >= 8 && w < 64 ? w : 48; /* 48 on every core since Nehalem (§1.8) */
+}
+
+/* Is fixed counter @i counting under these controls? (§1.2, §1.3) */
+static bool counting(uint64_t fcc, uint64_t gc, unsigned i)
+{
+	uint64_t en = FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR;
+
+	return (fcc >> FIXED_CTR_CTRL_SHIFT(i) & en) && (gc >> GLOBAL_FIXED_BIT(i) & 1);
+}
+
+/*
+ * The share of the cycles fixed counter @i counts under these controls:
+ * its IA32_FIXED_CTR_CTRL field's EN_OS counts at CPL 0, EN_USR at CPL > 0
+ * (SDM Vol. 3B 20.2.2, "Fixed-function performance counters"; pmu-reference
+ * §1.2), and the profile's `user_fraction` of every cycle runs at CPL > 0.
+ */
+static double cpl_share(const struct sim *s, uint64_t fcc, uint64_t gc, unsigned i)
+{
+	uint64_t en = fcc >> FIXED_CTR_CTRL_SHIFT(i);
+	double u = s->p.user_fraction;
+
+	if (!counting(fcc, gc, i))
+		return 0;
+	return (en & FIXED_CTR_CTRL_EN_OS ? 1 - u : 0) + (en & FIXED_CTR_CTRL_EN_USR ? u : 0);
+}
+
+/* Count @dt cycles on fixed counter @i at @rate per cycle. */
+static void count_fixed(struct sim *s, struct sim_cpu *c, unsigned i, double rate, double dt,
+			uint64_t gc)
+{
+	uint64_t max = (1ull << sim_fixed_bits(s)) - 1;
+	double inc = rate * dt + c->carry[i], whole = floor(inc);
+	uint64_t before = c->fc[i];
+
+	c->carry[i] = inc - whole;
+	c->fc[i] = (before + (uint64_t)whole) & max;
+	if (i == FIXED_CTR3_IDX && whole > 0)
+		c->fc3_written = false; /* it counted: no longer the value written */
+	if (before + (uint64_t)whole > max) {
+		c->status |= 1ull << GLOBAL_FIXED_BIT(i);
+		if (i == FIXED_CTR3_IDX && (gc & GLOBAL_CTRL_EN_PERF_METRICS))
+			c->status |= GLOBAL_STATUS_OVF_PERF_METRICS;
+	}
+}
+
+/*
+ * Bring @cpu's counters up to now, plus @work cycles of work
+ * (msr_sim_work).  Two kinds of cycles: the accesses' (`access_cycles`
+ * each, since the last update) and the work's (real time x `ghz`, and
+ * @work); the counters count both, IA32_PERF_METRICS keeps their slots
+ * apart, for their own shares (metrics_value).
+ */
+void sim_advance(struct sim *s, unsigned cpu, double work)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	double now = (s->now_ns - s->t0_ns - c->skip_ns) * s->p.ghz;
+	double dt_work = (now > c->t_last ? now - c->t_last : 0) + work;
+	double dt_access = (double)(c->accesses - c->accesses_counted) * s->p.access_cycles;
+	uint64_t fcc = 0, gc = 0;
+
+	c->t_last = now > c->t_last ? now : c->t_last;
+	c->accesses_counted = c->accesses;
+	if (dt_work + dt_access <= 0 || sim_store_read(s, cpu, IA32_FIXED_CTR_CTRL, &fcc) ||
+	    sim_store_read(s, cpu, IA32_PERF_GLOBAL_CTRL, &gc))
+		return;
+	for (unsigned i = 0; i < SIM_FIXED; i++) {
+		double rate = i == 0 ? s->p.ipc : i == FIXED_CTR3_IDX ? c->width : 1;
+		double share = cpl_share(s, fcc, gc, i);
+
+		if (!sim_has_fixed(c->kind, i) || !share)
+			continue;
+		if (i != FIXED_CTR3_IDX || !(s->p.faults & SIM_FAULT_SLOTS_STUCK))
+			count_fixed(s, c, i, rate * share, dt_work + dt_access, gc);
+	}
+	if (c->kind->topdown_level >= 1 && (gc & GLOBAL_CTRL_EN_PERF_METRICS)) {
+		double slots = c->width * cpl_share(s, fcc, gc, FIXED_CTR3_IDX);
+
+		c->met_access += slots * dt_access;
+		c->met_work += slots * dt_work;
+	}
+}
+
+/* Load @cpu's counters from the store at its first access. */
+int sim_start_cpu(struct sim *s, unsigned cpu)
+{
+	struct sim_cpu *c;
+
+	if (cpu >= s->ncpus || !s->cpus[cpu].kind)
+		return -ENXIO;
+	c = &s->cpus[cpu];
+	if (c->started)
+		return 0;
+	for (unsigned i = 0; i < SIM_FIXED; i++)
+		if (sim_has_fixed(c->kind, i) && sim_store_read(s, cpu, IA32_FIXED_CTR0 + i, &c->fc[i]))
+			c->fc[i] = 0;
+	if (c->kind->topdown_level >= 1 && !sim_store_read(s, cpu, IA32_PERF_METRICS, &c->met_v0))
+		c->met_w0 = c->met_v0 ? c->fc[FIXED_CTR3_IDX] : 0;
+	if (sim_store_read(s, cpu, SIM_MSR_ORDER_ERRORS, &c->order_errors))
+		c->order_errors = 0; /* kept in memory only */
+	c->fc3_written = true; /* as loaded: what software (or the file) put there */
+	c->t_last = (s->now_ns - s->t0_ns - c->skip_ns) * s->p.ghz;
+	c->accesses_counted = c->accesses;
+	c->started = true;
+	return 0;
+}
+
+/* ------------------------------------------------------ PERF_METRICS */
+
+/*
+ * The bytes of one read, before rounding (fractions of 255): the
+ * slot-weighted mix of the accesses' shares (access_*) and the work's,
+ * x 255 / 100.  Without noise in one division of whole numbers, so that a
+ * share like 10 % gives 10 x 255 / 100 = 25.5 exactly, which rounds the
+ * same on every read (0.1 x 255 in binary would not), and so does a mix
+ * of whole slots and percents (1000 x 20 + 3000 x 60 over 4000, x 2.55 =
+ * 127.5).  With `noise`, the mix in percent is jittered (level 1 by
+ * amounts that sum to 0, level 2 within the parent).
+ */
+static void shares(struct sim *s, struct sim_cpu *c, double f[SIM_NODES])
+{
+	double a = c->met_access, w = c->met_work, mean = 0, u[4], sum = 0, m[SIM_NODES];
+
+	for (unsigned i = 0; i < SIM_NODES; i++)
+		m[i] = a * s->p.access_pct[i] + w * s->p.pct[i];
+	if (!s->p.noise) {
+		for (unsigned i = 0; i < SIM_NODES; i++)
+			f[i] = m[i] * 255 / ((a + w) * 100);
+		return;
+	}
+	for (unsigned i = 0; i < SIM_NODES; i++)
+		m[i] /= a + w;
+	for (unsigned i = 0; i < 4; i++)
+		mean += (u[i] = jitter(&c->rng, s->p.noise)) / 4;
+	for (unsigned i = 0; i < 4; i++)
+		sum += (f[i] = fmax(0, m[i] + u[i] - mean));
+	for (unsigned i = 0; i < 4; i++)
+		f[i] = f[i] * 100 / sum; /* a share clamped at 0 */
+	for (unsigned i = 4; i < SIM_NODES; i++)
+		f[i] = fmin(f[i - 4], fmax(0, m[i] + jitter(&c->rng, s->p.noise)));
+	for (unsigned i = 0; i < SIM_NODES; i++)
+		f[i] = f[i] * 255 / 100;
+}
+
+static uint64_t put_byte(uint64_t v, unsigned i, long b)
+{
+	b = b < 0 ? 0 : b > 255 ? 255 : b;
+	return (v & ~(0xffull << (8 * i))) | (uint64_t)b << (8 * i);
+}
+
+static unsigned byte_of(uint64_t v, unsigned i)
+{
+	return (unsigned)(v >> (8 * i)) & 0xff;
+}
+
+/* The faults that change the bytes (fault sum_off, level2_above_parent). */
+static uint64_t faulty_bytes(const struct sim *s, uint64_t v, int level)
+{
+	if (s->p.faults & SIM_FAULT_SUM_OFF) {
+		unsigned big = 0, sum = 0;
+
+		for (unsigned i = 0; i < 4; i++) {
+			sum += byte_of(v, i);
+			big = byte_of(v, i) > byte_of(v, big) ? i : big;
+		}
+		v = put_byte(v, big, (long)byte_of(v, big) + 255 + s->p.sum_off - (long)sum);
+	}
+	/* 13/255 = 5.1 points above: beyond any rounding slack (msr/topdown.h) */
+	if ((s->p.faults & SIM_FAULT_L2_ABOVE_PARENT) && level >= 2)
+		v = put_byte(v, 4, (long)byte_of(v, 0) + 13);
+	return v;
+}
+
+/* What IA32_PERF_METRICS reads now (msr/msr_sim.h). */
+uint64_t sim_metrics_value(struct sim *s, struct sim_cpu *c)
+{
+	int level = c->kind->topdown_level;
+	double f[SIM_NODES], acc = c->met_access + c->met_work, w = acc + (double)c->met_w0;
+	uint64_t v = 0;
+
+	if (!acc)
+		return c->met_v0;
+	shares(s, c, f);
+	for (unsigned i = 0; i < (level >= 2 ? 8u : 4u); i++) {
+		double b = f[i];
+
+		if (c->met_w0) /* the value written, weighted by the slots it stood for */
+			b = ((double)c->met_w0 * byte_of(c->met_v0, i) + acc * b) / w;
+		v = put_byte(v, i, lround(b));
+	}
+	return faulty_bytes(s, v, level);
+}
+
