@@ -643,32 +643,40 @@ static bool countable(const struct recipe_event *ev, uint32_t gp_mask, uint32_t 
 	return true;
 }
 
-int recipe_passes(const struct recipe *r, uint32_t mask, uint32_t gp_mask, uint32_t fixed_mask,
-		  struct recipe_pass *passes, unsigned max)
+/* Place event @e in the first pass that can take it, or a new one. */
+static int place(const struct recipe *r, unsigned e, uint32_t gp_mask, uint32_t fixed_mask,
+		 struct recipe_pass *passes, unsigned *n, unsigned max)
 {
+	if (!countable(&r->events[e], gp_mask, fixed_mask))
+		return -ENODEV;
+	for (unsigned i = 0; i < *n; i++)
+		if (pass_add(r, &passes[i], e, gp_mask))
+			return 0;
+	if (*n == max)
+		return -ENOSPC;
+	passes[*n] = (struct recipe_pass){ 0 };
+	return pass_add(r, &passes[(*n)++], e, gp_mask) ? 0 : -ENODEV;
+}
+
+int recipe_passes(const struct recipe *r, const struct recipe_env *env, uint32_t mask,
+		  uint32_t gp_mask, uint32_t fixed_mask, struct recipe_pass *passes, unsigned max)
+{
+	uint32_t l1 = 0, group[2];
 	unsigned n = 0;
+	int rc;
 
-	if (!recipe_ok(r) || !passes || (r->nevents < 32 && (mask >> r->nevents)))
+	if (!recipe_ok(r) || !passes || (r->nevents < 32 && (mask >> r->nevents)) ||
+	    recipe_needed(r, env, 1, &l1))
 		return -EINVAL;
-	for (unsigned e = 0; e < r->nevents; e++) {
-		const struct recipe_event *ev = &r->events[e];
-		unsigned i;
-
-		if (!(mask & (1u << e)) || ev->ctr == RECIPE_CTR_METRICS)
-			continue;
-		if (!countable(ev, gp_mask, fixed_mask))
-			return -ENODEV;
-		for (i = 0; i < n; i++)
-			if (pass_add(r, &passes[i], e, gp_mask))
-				break;
-		if (i < n)
-			continue;
-		if (n == max)
-			return -ENOSPC;
-		passes[n] = (struct recipe_pass){ 0 };
-		if (!pass_add(r, &passes[n++], e, gp_mask))
-			return -ENODEV;
-	}
+	group[0] = mask & l1;
+	group[1] = mask & ~l1;
+	for (unsigned g = 0; g < 2; g++)
+		for (unsigned e = 0; e < r->nevents; e++) {
+			if (!(group[g] & (1u << e)) || r->events[e].ctr == RECIPE_CTR_METRICS)
+				continue;
+			if ((rc = place(r, e, gp_mask, fixed_mask, passes, &n, max)))
+				return rc;
+		}
 	for (unsigned e = 0; e < r->nevents; e++) {
 		if (!(mask & (1u << e)) || r->events[e].ctr != RECIPE_CTR_METRICS)
 			continue;

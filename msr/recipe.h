@@ -216,16 +216,19 @@ struct recipe_pass {
  * recipe_passes - split the events @mask of @r into passes for a core
  * whose general-purpose counters are @gp_mask (bit i = counter i: a core
  * with N counters is (1u << N) - 1) and fixed counters @fixed_mask
- * (cpu_kind.fixed_mask).  First fit in table order (so level-1 events,
- * listed first, share the first pass), honouring each event's .counters
- * and one event per fixed counter; every event in exactly one pass;
- * PERF_METRICS fields with the pass that holds fixed counter 3 (the first
- * when none).  Returns the number of passes (0 for an empty @mask), or
- * -EINVAL (bad arguments), -ENODEV (an event no counter of the core can
- * take: a fixed counter absent from @fixed_mask, a GP constraint outside
- * @gp_mask), -ENOSPC (more than @max passes).
+ * (cpu_kind.fixed_mask).  First fit, the events the level-1 nodes use
+ * under @env first (so that level 1 is counted in one interval when it
+ * fits), then the others, each group in table order; each event's
+ * .counters honoured; one event per fixed counter and pass (THREAD and
+ * THREAD_ANY both on fixed counter 1 go to different passes); every event
+ * in exactly one pass; PERF_METRICS fields with the pass that holds fixed
+ * counter 3 (the first when none).  @mask is typically recipe_needed's.
+ * Returns the number of passes (0 for an empty @mask), or -EINVAL (bad
+ * arguments, @mask outside the table), -ENODEV (an event no counter of the
+ * core can take: a fixed counter absent from @fixed_mask, a GP constraint
+ * outside @gp_mask), -ENOSPC (more than @max passes).
  */
-int recipe_passes(const struct recipe *r, uint32_t mask, uint32_t gp_mask, uint32_t fixed_mask,
-		  struct recipe_pass *passes, unsigned max);
+int recipe_passes(const struct recipe *r, const struct recipe_env *env, uint32_t mask,
+		  uint32_t gp_mask, uint32_t fixed_mask, struct recipe_pass *passes, unsigned max);
 
 #endif
