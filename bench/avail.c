@@ -2,7 +2,7 @@
  * bench/avail.c - can Top-down be measured on this CPU, and if not, the
  * first precise reason: the PMU checks every Top-down source needs
  * (CPUID, the machine, the MSR backend), then each registered source's own
- * probe (bench/source.c; RDPMC: bench/source_rdpmc.c).  Reads only.
+ * probe (bench/source/source.c; RDPMC: bench/source/source_rdpmc.c).  Reads only.
  */
 #include <errno.h>
 #include <limits.h>
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/source.h"
+#include "bench/source/source.h"
 #include "msr/intel_regs.h"
 
 static void say(struct bench_avail *a, enum td_unavail why, int err, const char *fmt, ...)

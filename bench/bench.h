@@ -1,7 +1,7 @@
 /*
  * bench/bench.h - the harness: known-answer kernels, the measurement loop
  * (on a session, bench/session.h, whose counter sources are in
- * bench/source.h), Top-down availability, statistics, output.
+ * bench/source/source.h), Top-down availability, statistics, output.
  * Library code: never prints to the terminal by itself (output functions
  * write to the FILE* they are given), never exits; 0 or -errno.
  *
@@ -25,6 +25,7 @@
 
 #include <jansson.h>
 
+#include "bench/source/avail.h"
 #include "bench/stats.h"
 #include "cpu/cpu.h"
 #include "cpu/machine.h"
@@ -109,164 +110,6 @@ struct bench_kernel_region {
  * kernel keeps no state (or setup has not run). */
 const struct bench_kernel_region *bench_kernel_region_of(const struct bench_kernel_ctx *c);
 
-/* ------------------------------------------------------------- backends */
-
-enum bench_backend_id {
-	BENCH_BACKEND_AUTO = 0, /* best available: rdpmc, then msr, then tsc */
-	BENCH_BACKEND_RDPMC,    /* RDPMC of FC3 and PERF_METRICS on the pinned CPU */
-	BENCH_BACKEND_MSR,      /* pread of IA32_FIXED_CTR3 and IA32_PERF_METRICS */
-	BENCH_BACKEND_TSC,      /* RDTSC timing only; works everywhere */
-	BENCH_BACKEND_PERF,     /* perf_event_open of the slots + topdown-* group, read(2) */
-	BENCH_BACKEND_PERF_RDPMC, /* the same group read by RDPMC through its user pages */
-};
-
-/* bench_backend_name / bench_backend_parse - "auto" and the names of the
- * registered counter sources (bench/source.c): "rdpmc", "msr", "tsc". */
-const char *bench_backend_name(enum bench_backend_id id);
-int bench_backend_parse(const char *s, enum bench_backend_id *id); /* 0 or -EINVAL */
-
-/* bench_backend_uses_msr - whether a run of @id may program the counters
- * through the MSR backend $BARETMA_MSR names (auto, rdpmc, msr); tsc, perf
- * and perf-rdpmc need none, so a backend that cannot be opened stops only
- * the others (session_open; the command line's CLI_MSR_CHECK). */
-static inline bool bench_backend_uses_msr(enum bench_backend_id id)
-{
-	return id == BENCH_BACKEND_AUTO || id == BENCH_BACKEND_RDPMC || id == BENCH_BACKEND_MSR;
-}
-
-/* ----------------------------------------------------------- availability */
-
-/* Why Top-down cannot be measured: the first reason that applies. */
-enum td_unavail {
-	TD_OK = 0,
-	TD_NOT_INTEL,        /* vendor is not Intel */
-	TD_NO_VPMU,          /* hypervisor without a virtual PMU (leaf 0xA version 0) */
-	TD_NO_ARCH_PMU,      /* bare metal but leaf 0xA version 0 */
-	TD_NO_FIXED_CTR3,    /* no fixed counter 3 on this model / core kind */
-	TD_NO_PERF_METRICS,  /* FC3 exists but no IA32_PERF_METRICS */
-	TD_NO_MSR_DEVICE,    /* msr device missing (modprobe msr) */
-	TD_NO_PERMISSION,    /* EACCES/EPERM on the msr device */
-	TD_MSR_ERROR,        /* other msr error */
-	TD_RDPMC_FAULT,      /* RDPMC faults (CR4.PCE clear); with the rdpmc sysfs value */
-	TD_PERF_UNAVAILABLE, /* the perf source cannot open the Top-down group (bench_avail
-			      * perf_err, perf_why) */
-	TD_OTHER_MACHINE,    /* the CPUs are a CPUID dump's and the MSR backend is this
-			      * machine's device: it cannot reach them (a dry run
-			      * needs the state-file backend) */
-	TD_MSR_OPEN,         /* the backend $BARETMA_MSR names cannot be opened
-			      * (msr_open: a malformed state file or profile,
-			      * -EINVAL; refused under sudo, -EPERM; missing,
-			      * -ENOENT): reason is msr_last_error()'s line */
-};
-
-struct bench_avail {
-	enum td_unavail why;
-	int level;              /* Top-down level available (0 when none) */
-	int err;                /* -errno behind the reason, if any */
-	char reason[512];       /* one line, precise; "" when available */
-	bool rdpmc_ok;          /* RDPMC probe passed */
-	bool rdpmc_dump;        /* not probed: the CPUs are a CPUID dump's, and RDPMC
-				 * would read the counters of the CPU baretma runs on */
-	int rdpmc_sysfs;        /* rdpmc sysfs value, or -errno */
-	int rdpmc_key_err;      /* with rdpmc_sysfs 1: -errno of making the perf
-				 * event key (rdpmc_enable_self), else 0 */
-	bool msr_ok;            /* the MSR backend can read FC3/PERF_METRICS */
-	/* The perf source's own probe (bench/source_perf.c), made whatever the
-	 * checks above found: perf_event needs neither root nor the msr device. */
-	bool perf_ok;           /* the slots + topdown-* group opened */
-	int perf_level;         /* the level it opened (0 when it did not) */
-	int perf_err;           /* -errno of perf_event_open or of the sysfs look-up */
-	char perf_why[400];     /* why not, one line; "" when perf_ok */
-	bool perf_rdpmc_ok;     /* its user pages allow RDPMC (cap_user_rdpmc, index) */
-	char perf_rdpmc_why[200]; /* why not, "" when perf_rdpmc_ok */
-};
-
-/*
- * bench_msr_reaches - @dev reaches the MSRs of the CPUs that @m describes:
- * @m is the live machine, or a CPUID dump and @dev the state-file backend
- * (a dry run: the file stands for the dumped machine's registers).  False
- * for a dump with a device backend (that device is this machine's) and
- * for @dev NULL.
- */
-bool bench_msr_reaches(const struct cpu_machine *m, const struct msr_dev *dev);
-
-/*
- * bench_perf_caps - IA32_PERF_CAPABILITIES (pmu-reference §1.6) of OS CPU
- * @cpu of the machine @m describes: the one place that reads it.  Read
- * where that CPU's CPUID.1:ECX[15] PDCM says it exists and @dev reaches the
- * CPU (bench_msr_reaches: never this machine's device for a dump's CPU).
- * Returns 0 and *@caps, -EXDEV (@dev NULL or not reaching @m's CPUs),
- * -ENODEV (no PDCM, or no CPUID of @cpu), or the -errno of msr_read.
- */
-int bench_perf_caps(const struct cpu_machine *m, struct msr_dev *dev, unsigned cpu,
-		    uint64_t *caps);
-
-/*
- * bench_identify - cpu_info_identify() of the machine @m describes, with
- * IA32_PERF_CAPABILITIES of OS CPU @cpu where bench_perf_caps reads it.
- * @dev may be NULL and @cpu < 0: identified without it.
- * Returns 0 or the -errno of cpu_info_identify (-EINVAL: not identified).
- */
-int bench_identify(const struct cpu_machine *m, struct msr_dev *dev, int cpu,
-		   struct cpu_info *ci);
-
-/*
- * bench_topdown_check - decide whether Top-down can be measured on @cpu of
- * the machine @m describes and by which means, stopping at the first
- * reason that applies (order: vendor, virtual PMU, FC3, PERF_METRICS, a
- * dump's CPU behind this machine's device (TD_OTHER_MACHINE), msr device,
- * permission, RDPMC).  RDPMC is never probed for a dump's CPU (it reads the
- * counters of the CPU baretma runs on): rdpmc_dump.
- * @dev may be NULL (then the MSR checks report TD_NO_MSR_DEVICE with the
- * error of opening the default backend).  Writes no register.  With rdpmc
- * sysfs 1 the RDPMC probe runs as a run would, holding a perf event key
- * (bench_rdpmc_decide), which it drops before returning.
- * Returns 0 (result in @out).
- */
-int bench_topdown_check(const struct cpu_machine *m, const struct cpu_info *ci, unsigned cpu,
-			struct msr_dev *dev, struct bench_avail *out);
-
-/* How the RDPMC decision reaches the system: the seam tests replace. */
-struct bench_rdpmc_ops {
-	int (*sysfs_value)(void);          /* cpu_env_rdpmc */
-	int (*enable_self)(int *fd);       /* rdpmc_enable_self */
-	void (*disable_self)(int fd);      /* rdpmc_disable_self */
-	int (*probe)(uint32_t ecx);        /* rdpmc_probe */
-};
-/* The real ones (msr/rdpmc.h). */
-extern const struct bench_rdpmc_ops bench_rdpmc_live;
-
-/*
- * bench_rdpmc_decide - can this process RDPMC fixed counter 3 and
- * PERF_METRICS (a->rdpmc_ok)?  With a->rdpmc_sysfs == 1 and no key yet
- * (*key < 0) it first makes this process's perf event key
- * (ops->enable_self: CR4.PCE follows an mmapped perf event of the mm,
- * pmu-reference §3.6), recording a failure in a->rdpmc_key_err, then
- * probes slots, then metrics.  A key that did not make the probe pass is
- * dropped (*key = -1); one that did stays in *key for the run, which must
- * drop it (ops->disable_self) when it ends.  Never changes the sysfs value.
- * Returns 0.
- */
-int bench_rdpmc_decide(const struct bench_rdpmc_ops *ops, int *key, struct bench_avail *a);
-
-/*
- * bench_topdown_check_ops - bench_topdown_check through @ops, keeping the
- * key for the caller in *key (see bench_rdpmc_decide): what a run uses.
- * The perf sources' probe opens (and enables) a perf group, which makes
- * the kernel write FC3 and PERF_METRICS: it runs only when @want is one of
- * them, or is BENCH_BACKEND_AUTO and the raw path cannot measure, so that
- * a run on the raw path finds the registers as they were.
- */
-int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *ci,
-			    unsigned cpu, struct msr_dev *dev, const struct bench_rdpmc_ops *ops,
-			    int *key, enum bench_backend_id want, struct bench_avail *out);
-
-/*
- * bench_rdpmc_reason - one line saying why RDPMC cannot be used (with the
- * rdpmc sysfs value), for messages.
- */
-void bench_rdpmc_reason(const struct bench_avail *a, char *buf, size_t n);
-
 /*
  * bench_subtract_bracket - a kernel region's Top-down with the empty
  * bracket's cost removed in slots, per field: fraction of node X =
@@ -287,7 +130,7 @@ int bench_subtract_bracket(const double fs[TD_NFIELDS], double slots,
 
 enum bench_format { BENCH_FMT_TABLE = 0, BENCH_FMT_JSON, BENCH_FMT_CSV };
 
-/* Whether a run looks for a calibration (bench/calibrate.h). */
+/* Whether a run looks for a calibration (bench/study/calibrate.h). */
 enum bench_calib_mode {
 	BENCH_CALIB_AUTO = 0,    /* the state directory's, when it matches */
 	BENCH_CALIB_OFF,         /* none: the run's own empty bracket (calibrate
@@ -513,42 +356,6 @@ void bench_close(struct bench_session *s);
 int bench_run(const struct bench_options *opt, struct bench_result *res);
 void bench_result_free(struct bench_result *res);
 
-/* --------------------------------------------------------------- output */
-
-/* bench_print_table - human table with medians, spread and bounds. */
-void bench_print_table(FILE *f, const struct bench_result *res);
-/*
- * bench_invalid_text - why @k's invalid repetitions were left out, one
- * count per reason ("2 overflow (IA32_PERF_GLOBAL_STATUS bit 35/48), 9
- * zero slots (fixed counter 3 did not count)"), "" when none.  Returns @buf.
- */
-char *bench_invalid_text(const struct bench_kernel_result *k, char *buf, size_t n);
-
-/*
- * bench_topdown_reason - the one line that text and JSON give for a kernel
- * without one valid repetition ("no valid repetition: 11 of 11 invalid:
- * 11 zero slots (...)").  Returns @buf.
- */
-char *bench_topdown_reason(const struct bench_kernel_result *k, char *buf, size_t n);
-
-/*
- * bench_perf_changed_text - one line: what the kernel's perf_event wrote in
- * @cpu's counter registers (@c, @nc: journal_diff's), and that baretma put
- * them back from its journal (the value before @what, a command's name).
- * Returns @buf.
- */
-const char *bench_perf_changed_text(unsigned cpu, const struct journal_change *c, int nc,
-				    const char *what, char *buf, size_t n);
-
-/* bench_print_csv - one row per kernel and quantity. */
-void bench_print_csv(FILE *f, const struct bench_result *res);
-/* bench_to_json - the JSON document (schema "baretma-bench/2"; the caller adds
- * "environment"); NULL on ENOMEM. */
-json_t *bench_to_json(const struct bench_result *res);
-
-/* bench_flags_json - the short names (td_flag_name) of the TD_FLAG_* bits in
- * @flags as a JSON array, [] when none (bench and decode); NULL on ENOMEM. */
-json_t *bench_flags_json(unsigned flags);
 
 /*
  * bench_json_text - @s as a JSON string: the true string when it is UTF-8

@@ -46,7 +46,7 @@
 #include <time.h>
 
 #include "bench/bench.h"
-#include "bench/calibrate.h"
+#include "bench/calibration.h"
 #include "bench/region.h"
 #include "bench/session.h"
 #include "msr/intel_regs.h"
@@ -216,7 +216,7 @@ out:
 }
 
 /* The bracket cost subtracted: the calibration's when the run uses one
- * (bench/calibrate.h: its measured cost, the issue's choice), else the
+ * (bench/study/calibrate.h: its measured cost, the issue's choice), else the
  * run's own (@own). */
 static void subtracted_cost(const struct bench_result *res, const struct bracket_cost *own,
 			    struct bracket_cost *bc)
@@ -432,7 +432,7 @@ static void take_info(struct bench_session *s)
 	memcpy(res->kinds_warning, in->kinds_warning, sizeof(res->kinds_warning));
 }
 
-/* The state directory's calibration for this run (bench/calibrate.h):
+/* The state directory's calibration for this run (bench/study/calibrate.h):
  * used when it matches, else res->calib says why not. */
 static void find_calibration(struct bench_session *s)
 {

@@ -6,7 +6,7 @@
  * Pure bookkeeping and Top-down math on readings; no hardware, no system
  * call, no allocation (the table lives in the session).  The session reads
  * the counters and decides whether a pair was tampered with or overflowed
- * (bench/source.h verify); this file decodes and sums.
+ * (bench/source/source.h verify); this file decodes and sums.
  *
  * Method (msr/topdown.h; linux tools/perf/Documentation/topdown.txt): a
  * pair's field slots are slots_b*field_b/S_b - slots_a*field_a/S_a; a

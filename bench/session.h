@@ -2,7 +2,7 @@
  * bench/session.h - one measuring session on one CPU: identify the machine
  * described, choose the CPU and pin the calling thread to it, open the MSR
  * backend, decide what can be measured, choose the counter source
- * (bench/source.h); then program the counters and take bracketed pairs of
+ * (bench/source/source.h); then program the counters and take bracketed pairs of
  * readings (reset before, verify after); then close.
  *
  * The session knows nothing of kernels, repetitions or statistics (the
@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "bench/bench.h"
-#include "bench/source.h"
+#include "bench/source/source.h"
 #include "include/baretma.h"
 
 struct session_options {

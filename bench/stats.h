@@ -14,7 +14,7 @@ struct bench_stats {
 	double mad;      /* median absolute deviation from the median (unscaled) */
 	double mean;
 	double p025, p975; /* 2.5th and 97.5th percentiles (type 7): the 95 %
-			    * spread is (p975 - p025) / 2 (bench/calibrate.h) */
+			    * spread is (p975 - p025) / 2 (bench/study/calibrate.h) */
 };
 
 /*

@@ -88,7 +88,7 @@ const char *cpu_source_error(void);
 /* "live", or the dump's format: "libcpuid", "aida64", "aida64-affmask",
  * "hwloc" (the public corpora's formats: libcpuid's tests/, InstLatx64's
  * AIDA64 dumps, hwloc-gather-cpuid),
- * or CPU_BUNDLE_SCHEMA for a report bundle (bench/bundle.h). */
+ * or CPU_BUNDLE_SCHEMA for a report bundle (bench/study/bundle.h). */
 const char *cpu_source_format(const struct cpu_source *src);
 
 /* The source is a hwloc-gather-cpuid directory (hwloc itself can build the
@@ -128,7 +128,7 @@ void cpu_host_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
  * {eax, ebx, ecx, edx} record of the file.  Formats, recognised by content:
  * libcpuid's raw format, AIDA64 (CPUID Registers / Logical CPU #N sections),
  * AIDA64 with CPU#NNN AffMask sections, hwloc-gather-cpuid directories,
- * and baretma's report bundle (bench/bundle.h: a JSON document whose
+ * and baretma's report bundle (bench/study/bundle.h: a JSON document whose
  * "cpuid_dump" text is AIDA64's layout; cpu/dump_bundle.c).
  * Several records for one (cpu, leaf, subleaf): the first in file order wins
  * (hwloc's rule).  The file comment of cpu/cpu_dump.c has the details.

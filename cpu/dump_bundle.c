@@ -1,5 +1,5 @@
 /*
- * cpu/dump_bundle.c - a report bundle (bench/bundle.h, schema
+ * cpu/dump_bundle.c - a report bundle (bench/study/bundle.h, schema
  * "baretma-bundle/1") read as a CPUID dump: its "cpuid_dump" member is the
  * text `baretma cpuid dump` wrote of the reporter's CPUs (AIDA64 layout),
  * read by the AIDA64 reader like any such file.  Everything else in the

@@ -30,7 +30,7 @@
  * the variable between two inits loaded the plugin at the second), so every
  * path to hwloc_topology_init() in cpu/ checks first: a directory named
  * there is refused, not emptied.  The command line sets it to "" at start
- * (bench/main.c), which also keeps the system's plugin directory closed.
+ * (bench/cli/main.c), which also keeps the system's plugin directory closed.
  */
 #include <errno.h>
 #include <stdio.h>

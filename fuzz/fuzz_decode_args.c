@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/cli_cmd.h"
+#include "bench/cli/cli_cmd.h"
 #include "fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (char *tok = strtok(buf, "\n"); tok && argc < 9; tok = strtok(NULL, "\n"))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
-	/* as the command table runs it (bench/cli_cmds.c): decode needs nothing */
+	/* as the command table runs it (bench/cli/cli_cmds.c): decode needs nothing */
 	if (cmd_decode.parse(argc, argv, opts, &ctx) == 0)
 		cmd_decode.run(opts, &ctx);
 	free(opts);

@@ -228,7 +228,7 @@ void msr_gate_set(struct msr_dev *dev, msr_gate_fn fn, const void *arg, msr_gate
 
 /*
  * msr_ungate - no gate on @dev: for a handle that is not baretma's
- * measuring path: the simulated kernel's (bench/perf_sim.c: perf_event
+ * measuring path: the simulated kernel's (bench/source/perf_sim.c: perf_event
  * writes what the kernel writes), a test's own, the hidden test kernels
  * that play another program.  Only the state-file and simulator backends
  * (they write no hardware): -EPERM for the device backend.

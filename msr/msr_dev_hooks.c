@@ -8,7 +8,7 @@
  * MSR device nodes only.
  *
  * Some refusals come after the device is opened (a CPUID dump with a real
- * device, kernel lockdown, msr.allow_writes=off: bench/cli_run.c), and no
+ * device, kernel lockdown, msr.allow_writes=off: bench/cli/cli_run.c), and no
  * test machine has an msr device that could be opened safely: with
  * $BARETMA_TEST_HOOKS=1, in an environment baretma trusts (cpu/trust.h),
  * a regular file of the real uid's with one link (its name not a symbolic

@@ -162,7 +162,7 @@ uint64_t pmu_fc3_field_set(uint64_t fixed_ctr_ctrl, uint64_t field);
 uint64_t pmu_fc3_field_get(uint64_t fixed_ctr_ctrl);
 
 /* A short measured region of fixed counter 3 (pmu_region_start), for the
- * checks of `baretma validate` (bench/validate.h). */
+ * checks of `baretma validate` (bench/study/validate.h). */
 struct pmu_region {
 	bool perf_metrics;     /* the CPU has IA32_PERF_METRICS: reset it with FC3 */
 	bool metrics;          /* ... and count it: GLOBAL_CTRL bit 48 (only with

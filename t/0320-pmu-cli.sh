@@ -135,7 +135,7 @@ is "$rc" 0 "unidentified CPU: status still exits 0"
 like "$out" "saved: +MSR 0x1a0=0x850088 \(unsafe-msr\) MSR 0xce=0x1 \(unsafe-msr\) IA32_PERFEVTSEL7=0x2 IA32_FIXED_CTR4=0x3 IA32_PMC6=0x4" \
 	"unidentified CPU: the architectural ranges (x < 8 GP, 7 fixed) name them"
 rm -f "$tmp/run/run-$dead.journal"
-# The journal's machine names its registers (bench/cmd_pmu.h
+# The journal's machine names its registers (bench/cli/cmd_pmu.h
 # cli_pmu_journal_machine): a journal written through an MSR device is this
 # machine's, named by the live CPU's counters; one of a state file is a dry
 # run of some dump the journal does not record, named by the architectural

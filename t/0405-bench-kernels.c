@@ -4,7 +4,7 @@
  * and that every kernel's fastest repetition costs more TSC time than the
  * empty bracket's fastest.  How long setup and repetitions take is the
  * machine's business, not asserted here: `make benchmark` reports it
- * (bench/perf/timings.c).
+ * (bench/benchmarks/timings.c).
  */
 #include <errno.h>
 #include <stdbool.h>

@@ -3,7 +3,7 @@
 # gives positive, ordered statistics; without Top-down the output
 # says why and carries no Top-down numbers; the default run (the main job)
 # works.  How long it takes is the machine's business: `make benchmark`
-# reports it (bench/perf/timings.c), no test asserts it.
+# reports it (bench/benchmarks/timings.c), no test asserts it.
 . "$T_SRC/tap.sh"
 
 "$BARETMA" bench --backend tsc --reps 21 --warmup 2 --json >"$tmp/b.json" 2>"$tmp/err"; rc=$?

@@ -1,5 +1,5 @@
 /*
- * t/0430-bench-source.c - the counter sources (bench/source.h) and the
+ * t/0430-bench-source.c - the counter sources (bench/source/source.h) and the
  * session's bracket (bench/session.h):
  *   - the table: names, order of preference (rdpmc, then msr, then tsc:
  *     bench.h's BENCH_BACKEND_AUTO), what each needs;
@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "bench/session.h"
-#include "bench/source.h"
+#include "bench/source/source.h"
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
 #include "t/tap.h"

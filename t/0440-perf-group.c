@@ -1,6 +1,6 @@
 /*
  * t/0440-perf-group.c - the perf_event Top-down group, kernel side
- * (bench/perf_group.h, bench/perf_group.c, bench/perf_pmu.c), with a fake
+ * (bench/source/perf_group.h, bench/source/perf_group.c, bench/source/perf_pmu.c), with a fake
  * sysroot ($BARETMA_SYSROOT) and the system-call seam standing in for the
  * kernel:
  *   - the names, perf_group_env, perf_group_fraction from hand-worked
@@ -29,8 +29,8 @@
 
 #include <linux/perf_event.h>
 
-#include "bench/perf_group.h"
-#include "bench/perf_pmu.h"
+#include "bench/source/perf_group.h"
+#include "bench/source/perf_pmu.h"
 #include "t/fixture.h"
 
 /* The real simulator is another file's; this test never calls it. */

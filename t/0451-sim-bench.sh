@@ -140,7 +140,7 @@ done
 # Shares 20/40/20/20: bytes 20 x 2.55 = 51, 40 x 2.55 = 102, 51, 51, sum 255
 # (S = 255, no normalisation); PERF_METRICS reads 0x33336633 (byte 0 =
 # retiring 0x33, byte 1 = bad_speculation 0x66, bytes 2, 3 0x33).
-# A repetition (bench/source_msr.c, source_pmu.c; the access order seen in
+# A repetition (bench/source/source_msr.c, source_pmu.c; the access order seen in
 # the trace below): the frozen reset ends with the write re-enabling
 # GLOBAL_CTRL (nothing counted up to it); then
 #   read FC3 (a):          N cycles under the enabled counters: S_a = W.N

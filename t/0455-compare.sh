@@ -1,6 +1,6 @@
 #!/bin/sh
 # t/0455-compare.sh - `baretma compare` and `bench --backend perf` on the
-# simulated PMU (BARETMA_MSR=sim:P BARETMA_PERF=sim:P: bench/perf_sim.c
+# simulated PMU (BARETMA_MSR=sim:P BARETMA_PERF=sim:P: bench/source/perf_sim.c
 # plays the kernel's arithmetic, floor(slots x field / 0xff) per read,
 # on the same simulated machine), and their refusal where neither side
 # can measure.
@@ -18,7 +18,7 @@
 # are under 1 point each for these kernels).
 #
 # The family: the exit status is one verdict over every (kernel, metric)
-# compared, Holm-adjusted (bench/compare.h).  10 pairs: the smallest p of
+# compared, Holm-adjusted (bench/study/compare.h).  10 pairs: the smallest p of
 # one metric is 2/1024; with 'empty' and retire-light at level 1 that is
 # 8 hypotheses, 8 x 2/1024 = 0.016 <= 0.05; 2 kernels at level 2 (24):
 # 24 x 2/1024 = 0.047.  6 pairs (2/64 each) cannot reach 0.05 over 24:

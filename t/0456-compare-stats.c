@@ -1,6 +1,6 @@
 /*
  * t/0456-compare-stats.c - the statistics of `baretma compare`
- * (bench/compare.h) against vectors worked by hand: the sign-test
+ * (bench/study/compare.h) against vectors worked by hand: the sign-test
  * interval's order statistic k from the binomial distribution (Conover,
  * Practical Nonparametric Statistics, table A3: n = 10 -> (2, 9),
  * n = 20 -> (6, 15)), the sign test's p against the allowance, Holm's
@@ -10,7 +10,7 @@
  */
 #include <math.h>
 
-#include "bench/compare.h"
+#include "bench/study/compare.h"
 #include "t/tap.h"
 
 static void test_k(void)

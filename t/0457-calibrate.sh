@@ -4,7 +4,7 @@
 # list where no PMU is reachable), and `bench` using, or naming and
 # ignoring, the calibration it finds.  Every expected value is worked by
 # hand below from the simulator's documented arithmetic (msr/msr_sim.h,
-# README "The simulated PMU") and the definitions of bench/calibrate.h.
+# README "The simulated PMU") and the definitions of bench/study/calibrate.h.
 #
 # Profile 20/40/20/20: bytes 20 x 2.55 = 51, 40 x 2.55 = 102, 51, 51: whole
 # numbers, S = 255.  `noise PP` moves each level-1 share by u_i - mean(u),
@@ -13,7 +13,7 @@
 # than 0.5, i.e. by more than 0.5 / 2.55 = 0.196 points.
 #
 # The resolution is where every level-1 metric's spread + quantisation
-# bound + bracket-subtraction error is at most 1 point (bench/calibrate.h;
+# bound + bracket-subtraction error is at most 1 point (bench/study/calibrate.h;
 # the terms worked on a vector in t/0453).  With access_cycles N = 10000
 # and width W = 5 the bracket's first reading holds W.N slots and its
 # second 3.W.N (t/0451 part b), so its quantisation error (bracket.err_slots)

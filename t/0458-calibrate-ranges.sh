@@ -1,6 +1,6 @@
 #!/bin/sh
 # t/0458-calibrate-ranges.sh - a calibration file whose values are outside
-# their physical range (bench/calibrate_store.c: TSC ticks and slots from
+# their physical range (bench/study/calibrate_store.c: TSC ticks and slots from
 # 0 and below 2^64, each field from 0 to the bracket's slots - a fraction
 # of them in [0, 1] -, cycles above 0), missing, or not JSON is ignored by
 # bench with a warning naming the file, the key and the value, and never

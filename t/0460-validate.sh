@@ -38,7 +38,7 @@ is "$(q '[c for c in d["checks"] if c["check"] == "slots_per_cycle"][0]["measure
 	"5.0000" "Ice Lake: 5 slots per cycle (pmu-tools icl_client_ratios.py: Pipeline_Width 5)"
 
 # --cpuid-dump reaches the simulated PMU as BARETMA_CPUID_DUMP does (one
-# rule: bench/cli.h cli_dump_export, before the MSR backend opens): the
+# rule: bench/cli/cli.h cli_dump_export, before the MSR backend opens): the
 # simulator models the dump's Ice Lake, not this machine.
 st=0
 BARETMA_MSR=sim:$tmp/p BARETMA_PERF=sim:$tmp/p "$BARETMA" validate --cpuid-dump "$ICL" --json \

@@ -48,7 +48,7 @@ while read -r name cmd; do
 	like "$st" "^(0|69)$" "$name: exits 0 (compare: 0 or 69, a metric n/a)"
 	is "$(errors)" "6:0x0 7:0x0" "$name: no PERF_METRICS write out of the kernel's order"
 	# perf's registers are the (simulated) kernel's, which leaves them as
-	# its intel_ctrl has them (bench/perf_sim.c): not baretma's to put back
+	# its intel_ctrl has them (bench/source/perf_sim.c): not baretma's to put back
 	[ "$name" = bench-perf ] ||
 		is "$(same "$tmp/state" "$tmp/orig")" 0 "$name: the registers as found"
 done <<EOF

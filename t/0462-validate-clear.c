@@ -1,6 +1,6 @@
 /*
  * t/0462-validate-clear.c - rdpmc_metrics_clear's verdict
- * (bench/validate.h validate_clear_verdict), from what the metrics-clear
+ * (bench/study/validate.h validate_clear_verdict), from what the metrics-clear
  * mode is documented to do: "clear the PERF_METRICS-related resources as
  * well as the fixed-function performance monitoring counter 3 after the
  * read is performed" (linux commit 0e45818ec189), so the RDPMC of
@@ -16,7 +16,7 @@
  */
 #include <stdint.h>
 
-#include "bench/validate.h"
+#include "bench/study/validate.h"
 #include "t/tap.h"
 
 int main(void)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t/0463-validate-bundle.sh - `validate --bundle FILE` (bench/bundle.h):
+# t/0463-validate-bundle.sh - `validate --bundle FILE` (bench/study/bundle.h):
 # one file a lab attaches to a report, which every command that takes
 # --cpuid-dump reads back as the reporter's machine (cpu/dump_bundle.c).
 #

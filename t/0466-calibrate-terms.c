@@ -1,6 +1,6 @@
 /*
  * t/0466-calibrate-terms.c - the error terms of `baretma calibrate`
- * (bench/calibrate.h) and the resolution they decide, against vectors
+ * (bench/study/calibrate.h) and the resolution they decide, against vectors
  * worked by hand from the simulator's arithmetic (README "The simulated
  * PMU", t/0451 part b) and the definitions: every term in percentage
  * points of the region's slots, the resolution where spread +
@@ -21,7 +21,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "bench/calibrate.h"
+#include "bench/study/calibrate.h"
 #include "t/tap.h"
 
 /* One length's kernel result: R slots, noise-free but for a spread of

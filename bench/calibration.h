@@ -1,0 +1,67 @@
+/*
+ * bench/calibration.h - what a run takes from a calibration: the file
+ * `baretma calibrate` wrote in the state directory for this CPU
+ * (bench/study/calibrate.h makes it), found, matched and taken by the
+ * harness (bench/measure.c) before it measures.  Library code: 0 or
+ * -errno, never prints.
+ */
+#ifndef BARETMA_CALIBRATION_H
+#define BARETMA_CALIBRATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "bench/bench.h"
+#include "cpu/environ.h"
+
+#define CALIB_SCHEMA        "baretma-calibration/2"
+#define CALIB_MAX_AGE_DAYS  30      /* older calibrations are stale */
+
+/* The PERF_METRICS fields as the document names them (the simulator's
+ * profile keys; the tma_* metric of the same node without "tma_"). */
+extern const char *const calib_field_names[TD_NFIELDS];
+
+/*
+ * calib_file_name - "calibration-VENDOR-FAMILY-0xMODEL-STEPPING.json"
+ * (model in lower-case hex, family and stepping decimal), the name in the
+ * state directory.  Returns @buf.
+ */
+char *calib_file_name(const struct cpu_info *ci, char *buf, size_t n);
+
+/*
+ * calib_lookup - the calibration for a run of @backend at @level on OS CPU
+ * @cpu of @ci, on this machine's environment @env, at time @now: the file
+ * calib_file_name(@ci) in the state directory, opened without following a
+ * link.  Fills @u: found, path, and used with its bracket cost, resolution
+ * and cycles per tick, or the reason it is not used (the field that
+ * differs, "older than 30 days", no entry for the backend, unreadable).
+ * Every number taken is checked against its physical range first (TSC
+ * ticks and slots from 0 and below 2^64, a field's slots and the
+ * quantisation error at most the bracket's slots, cycles above 0): one
+ * out of range, missing or of another type, a file that is not JSON or a
+ * malformed date set u->malformed, and u->reason names the key and the
+ * value; the file is then not used, and no number of @u is.
+ * Returns 0 (whether used or not; nothing found: !u->found).
+ */
+int calib_lookup(const struct cpu_info *ci, const struct cpu_env *env, unsigned cpu,
+		 enum bench_backend_id backend, int level, bool user_only, time_t now,
+		 struct bench_calib_use *u);
+
+/* calib_document - the state directory's calibration file for @ci as it
+ * is (a new reference: the report bundle embeds it), or NULL when there is
+ * none, it cannot be read or it is not JSON.  Checks nothing else. */
+json_t *calib_document(const struct cpu_info *ci);
+
+/*
+ * calib_mark_below - for a run that used a calibration: flag each kernel
+ * whose region is shorter than its resolution, the region being its
+ * median slots / @width cycles with Top-down, else its median TSC ticks x
+ * the calibration's cycles per tick.  No calibration used, or no
+ * resolution: nothing is flagged.
+ */
+void calib_mark_below(struct bench_result *res, unsigned width);
+
+#endif

@@ -1,0 +1,250 @@
+/*
+ * bench/cli/cli.h - the command-line layer: the only code that talks to the user.
+ * Messages follow git/hwloc style: "baretma: <subject quoted>: <cause> (<remedy>)".
+ * Exit statuses come from sysexits.h (listed in --help and the README):
+ *   0 EX_OK, 64 EX_USAGE (bad command line), 65 EX_DATAERR (bad input data:
+ *   dump, state file, decode value), 66 EX_NOINPUT (input file missing),
+ *   69 EX_UNAVAILABLE (requested capability not available: PMU, device),
+ *   70 EX_SOFTWARE (internal error), 71 EX_OSERR, 73 EX_CANTCREAT (cannot
+ *   create an output file), 74 EX_IOERR,
+ *   75 EX_TEMPFAIL (busy: counters in use), 77 EX_NOPERM (permission).
+ */
+#ifndef BARETMA_CLI_H
+#define BARETMA_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sysexits.h>
+
+#include "msr/msr.h"
+
+/* The commands and what each needs: the table of bench/cli/cli_cmd.h. */
+
+/* cli_err / cli_warn - "baretma: ..." / "baretma: warning: ..." on stderr, newline added. */
+void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* cli_exit_for_errno - the sysexits status for a -errno: -EACCES/-EPERM
+ * EX_NOPERM, -ENOENT EX_NOINPUT, -EBUSY EX_TEMPFAIL, -ENODEV/-ENXIO/-EIO
+ * EX_UNAVAILABLE, -EINVAL EX_DATAERR, otherwise EX_OSERR. */
+int cli_exit_for_errno(int err);
+
+/*
+ * cli_msr_fail - print the message for an MSR access failure, naming the
+ * device path and the remedy, e.g.
+ * "baretma: cannot open '/dev/cpu/3/msr': No such file or directory (try: modprobe msr)",
+ * and return the exit status for it.  @what: "open", "read 0x38f on", ...
+ */
+int cli_msr_fail(struct msr_dev *dev, unsigned cpu, const char *what, int err);
+
+/* --- option parsing shared by every command (bench/cli/cli_util.c) --- */
+
+/* What cli_getopt returns after it printed a usage error (the caller
+ * returns EX_USAGE): never a value getopt_long itself returns. */
+#define CLI_OPT_ERROR (-2)
+
+/*
+ * cli_getopt_reset - start parsing a new argv: optind = 0 (glibc's full
+ * re-initialisation, getopt(3), which a second parse in one process needs:
+ * tests, the fuzzer) and opterr = 0 (cli_getopt prints the messages).
+ */
+void cli_getopt_reset(void);
+
+/*
+ * cli_getopt - getopt_long() with baretma's one-line usage errors.
+ * @cmd: the command as typed after "baretma" ("bench", "pmu enable"); it
+ * prefixes the message and names the help to try.
+ * Returns what getopt_long returns (an option's value, -1 at the end), or,
+ * after printing one line such as
+ *   "baretma: bench: unknown option '--frob' (try: baretma bench --help)"
+ * for an unknown, ambiguous or incomplete option (missing argument, or an
+ * argument given to an option that takes none), CLI_OPT_ERROR.
+ */
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+	       const struct option *longopts);
+
+/* What cli_getopt_sub returns after it printed the usage (the caller
+ * returns -1: help asked for, nothing else done). */
+#define CLI_OPT_HELP (-3)
+
+/*
+ * cli_getopt_sub - cli_getopt for a subcommand "@cmd" ("pmu enable", "msr
+ * write") whose long options have one bit each as their value, @allowed
+ * the bits that apply to it, and -h/--help ('h').  Returns the next
+ * option, -1 at the end, CLI_OPT_HELP after printing @usage to stdout, or
+ * CLI_OPT_ERROR after one line: cli_getopt's, or "option '--json' does not
+ * apply to 'msr write'".
+ */
+int cli_getopt_sub(const char *cmd, int argc, char **argv, const struct option *longopts,
+		   int allowed, void (*usage)(FILE *));
+
+/*
+ * cli_usage_err - print "baretma: CMD: <message> (try: baretma CMD --help)"
+ * and return EX_USAGE: the one shape of a command-line mistake.
+ */
+int cli_usage_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * cli_refuse_together - @a and @b were both given but exclude each other:
+ * "baretma: CMD: A and B exclude each other: give one (try: ...)".
+ * Returns EX_USAGE.
+ */
+int cli_refuse_together(const char *cmd, const char *a, const char *b);
+
+/* What a command needs of the environment (cli_check_env). */
+#define CLI_ENV_SYSROOT   0x1u /* reads /sys or /proc under $BARETMA_SYSROOT */
+#define CLI_ENV_STATE_DIR 0x2u /* keeps journals and locks in $BARETMA_STATE_DIR */
+
+/*
+ * cli_warn_env - once at startup, before a command runs, after main() made
+ * hwloc's environment safe: say on stderr, one line each, which variables
+ * are ignored and why: the @n hwloc variables in @dropped (a
+ * HWLOC_PLUGINS_PATH always: hwloc loads no plugin; from an untrusted
+ * environment, cpu/trust.h: sudo, setuid, hwloc's topology-replacing
+ * ones), $BARETMA_SYSROOT (cpu_sysfs_root_ignored) and $BARETMA_TEST_HOOKS
+ * (bench_test_hooks_ignored).  README "Running as root safely".
+ */
+void cli_warn_env(const char *const *dropped, int n);
+
+/*
+ * cli_check_env - refuse, naming it, a $BARETMA_SYSROOT that is not an
+ * existing directory (EX_NOINPUT) and a relative $BARETMA_STATE_DIR
+ * (EX_USAGE), for the parts @need names.  Returns 0 or the exit status.
+ */
+int cli_check_env(unsigned need);
+
+/*
+ * cli_parse_u64 - strict unsigned parse (decimal or 0x hex), whole string,
+ * no sign, no overflow.  Returns 0 or -EINVAL / -ERANGE.
+ */
+int cli_parse_u64(const char *s, uint64_t *v);
+
+/*
+ * cli_parse_cpu_number - one OS CPU number: decimal digits only (leading
+ * zeros are decimal, as the kernel's cpulist parser reads them: lib/bitmap.c
+ * bitmap_parselist, Documentation/admin-guide/cputopology.rst), no sign, no
+ * overflow.  Returns 0, -EDOM for hex ("0x0": CPU numbers are never hex,
+ * the caller says so), -EINVAL for other junk, -ERANGE past 64 bits.
+ */
+int cli_parse_cpu_number(const char *s, uint64_t *v);
+
+/*
+ * cli_parse_cpu_list - "3", "0-3", "0,2,4-7", decimal as the kernel's
+ * cpulist format (cli_parse_cpu_number); stores at most @max CPU numbers
+ * (ascending, no duplicates).  Returns the count, -EDOM for a hex number
+ * ("0x0", "0-0x3"), -EINVAL for other junk (also an empty element: "0,,1",
+ * ",1", "1,"), -ERANGE when too many or a number is >= CPU_MAX_CPUS.
+ */
+int cli_parse_cpu_list(const char *s, unsigned *cpus, int max);
+
+/* CLI_CPU_HEX_HINT - what the messages add for -EDOM (a hex CPU number). */
+#define CLI_CPU_HEX_HINT "CPU numbers are decimal, as in the kernel's cpulist format (no 0x)"
+
+/*
+ * cli_parse_count - option @opt's value @s, a whole number (cli_parse_u64)
+ * from @min to @max, into @out; else "bad OPT 'S': expected a whole number
+ * from MIN to MAX" and EX_USAGE.  Returns 0 or EX_USAGE.
+ */
+int cli_parse_count(const char *opt, const char *s, unsigned min, unsigned max, unsigned *out);
+
+/* cli_parse_cpu_opt - --cpu N: a decimal CPU number below CPU_MAX_CPUS
+ * (cli_parse_cpu_number; a hex one is refused with CLI_CPU_HEX_HINT).
+ * Returns 0 or EX_USAGE. */
+int cli_parse_cpu_opt(const char *s, unsigned *out);
+
+/* cli_cmdline - argv of this process joined by spaces (for the journal);
+ * past 1023 bytes cut, at a character boundary, and ending in "...". */
+const char *cli_cmdline(void);
+void cli_set_cmdline(int argc, char **argv);
+
+/* --- which machine, CPU choice on hybrid parts (bench/cli/cli_cpu.c) --- */
+struct cpu_info;
+struct cpu_machine;
+
+/*
+ * cli_machine_open - the machine every command works with, built once from
+ * the options (cpu/machine.h): the CPUID dump @dump (--cpuid-dump), else
+ * $BARETMA_CPUID_DUMP when set and not empty, else the live machine.  On
+ * failure prints the message naming the dump, e.g. "baretma: cannot load
+ * CPUID dump 'X': not a CPUID dump ... (give a libcpuid raw dump, ...)".
+ * Returns 0 (free *@m with cpu_machine_free) or an exit status
+ * (EX_NOINPUT, EX_NOPERM, EX_DATAERR; EX_OSERR).
+ */
+int cli_machine_open(const char *dump, struct cpu_machine **m);
+
+/*
+ * cli_dump_export - --cpuid-dump @dump as $BARETMA_CPUID_DUMP for the rest
+ * of the command: the one rule by which a dump reaches what identifies its
+ * CPU from the environment (the simulated PMU, msr/msr_sim.h, which the
+ * MSR backend opens before the machine).  The setup calls it first,
+ * before anything is opened (bench/cli/cli_cmd.h).  Returns 0 or an exit
+ * status (EX_OSERR).
+ */
+int cli_dump_export(const char *dump);
+
+/*
+ * cli_identify_failed - say that the CPU of the machine @m describes could
+ * not be identified (@err from bench_identify / cpu_info_identify): "cannot
+ * identify the CPU from 'SOURCE': libcpuid does not recognise the CPUID
+ * data" for -EINVAL, else strerror.  Returns the exit status for @err.
+ */
+int cli_identify_failed(const struct cpu_machine *m, int err);
+
+/*
+ * cli_bad_cpu - say that the machine @m describes has no usable CPU
+ * @subject names ("cannot measure on cpu 99", "msr read: cpu 99"; @err from
+ * cpu_machine_check_cpu or cpu_machine_choose).  A dump names its own CPUs,
+ * never this machine's tools: "...: no such CPU: the CPUID dump 'X'
+ * describes CPUs 0-7".  Live: -ENODEV "... is offline (see <online list>)";
+ * otherwise with @pinned (the CPU is to be pinned to: cpu_machine_choose)
+ * "...: no such CPU, or it is offline or not allowed for this process
+ * (see: hwloc-ls)", without "...: no such CPU in this machine (CPUs 0-1)".
+ * Returns EX_USAGE.
+ */
+int cli_bad_cpu(const char *subject, const struct cpu_machine *m, int err, bool pinned);
+
+/* cli_fmt_cpus - "0-7,12" from the ascending list @cpus into @buf. */
+void cli_fmt_cpus(char *buf, size_t n, const unsigned *cpus, unsigned ncpus);
+
+/*
+ * cli_refuse_kind - say that OS CPU @cpu (cpu_topdown_check_cpu gave
+ * -EOPNOTSUPP) cannot measure Top-down and which CPUs can, e.g.
+ * "baretma: cpu 12 is an efficiency core (Gracemont): it has no
+ * IA32_PERF_METRICS; CPUs that can measure Top-down: 0-11 (try: --cpu 0)";
+ * @who ("pmu enable") prefixes it, @more is appended inside the remedy's
+ * parentheses (both may be NULL).  Returns EX_USAGE.
+ */
+int cli_refuse_kind(const char *who, const struct cpu_info *ci, unsigned cpu, const char *more);
+
+/*
+ * cli_warn_kinds - warn (never fail) when hwloc's CPU kinds disagree with
+ * @ci's (cpu_machine_check_kinds) on the described machine's topology: the
+ * live machine's, or a hwloc-gather-cpuid dump's; silent for single-file
+ * dumps, which have no topology of their own.
+ */
+void cli_warn_kinds(const char *who, const struct cpu_machine *m, const struct cpu_info *ci);
+
+/*
+ * cli_names_identify - for naming registers by each CPU's real counters
+ * (msr/msr_names.h msr_reg_name_cpu): the machine @m describes, or when
+ * @m is NULL the one cli_machine_open(NULL) would open
+ * ($BARETMA_CPUID_DUMP, else live), identified from CPUID alone.  Silent:
+ * NULL when it cannot be, and the names fall back to the architectural
+ * ranges (a `pmu status` that cannot identify the CPU still lists the
+ * journals).  free() the result.
+ */
+struct cpu_info *cli_names_identify(const struct cpu_machine *m);
+
+/*
+ * cli_msr_counters - the counters of OS CPU @cpu (its core kind's GP and
+ * fixed masks) into @c, for msr_reg_name_cpu; NULL when @ci is NULL, is no
+ * Intel part (the names are Intel's architectural ones) or has no kind for
+ * @cpu: the caller does not know them.
+ */
+struct msr_counters;
+const struct msr_counters *cli_msr_counters(const struct cpu_info *ci, unsigned cpu,
+					    struct msr_counters *c);
+
+#endif

@@ -1,0 +1,376 @@
+/*
+ * bench/cli/cmd_bench.c - "baretma bench": the main job.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/output/output.h"
+#include "bench/bench.h"
+#include "bench/cli/cli_cmd.h"
+#include "cpu/environ.h"
+#include "cpu/escape.h"
+
+/* The options: the library's, and the output format.  The guard's (--wait,
+ * --force, the consent flags) and --cpuid-dump go to the setup (ctx). */
+struct bench_cmd {
+	struct bench_options o;
+	enum bench_format fmt;
+};
+
+static void bench_usage(FILE *f)
+{
+	size_t n;
+	const struct bench_kernel *k = bench_kernels(&n);
+
+	fprintf(f,
+"usage: baretma bench [--kernel LIST] [--cpu N] [--backend B] [--reps N]\n"
+"                     [--warmup N] [--level 1|2] [--user-only] [--force] [--wait]\n"
+"                     [--rdpmc-always] [--stop-nmi-watchdog] [--allow-msr-writes]\n"
+"                     [--cpuid-dump FILE] [--json | --csv]\n"
+"  --kernel LIST   comma-separated kernels (default: all); 'empty' always runs\n"
+"                  first: its cost is subtracted from the others\n"
+"  --cpu N         measure on OS CPU N (default: a P-core / a core with PERF_METRICS;\n"
+"                  a hybrid part's E-core has none: refused unless --backend tsc)\n"
+"  --backend B     auto (default: rdpmc, else msr, else perf-rdpmc, else perf,\n"
+"                  else tsc), rdpmc, msr, perf (perf_event's slots + topdown-*\n"
+"                  group read with read(2): no root or msr module needed),\n"
+"                  perf-rdpmc (the same group read by RDPMC through its user\n"
+"                  pages), tsc\n"
+"  --reps N        measured repetitions per kernel (default %u)\n"
+"  --warmup N      unmeasured repetitions before them (default %u)\n"
+"  --level L       Top-down level 1 or 2 (default: the highest the CPU has)\n"
+"  --user-only     fixed counter 3 counts at CPL > 0 only\n"
+"  --force         take over fixed counter 3 / PERF_METRICS already in use, or a\n"
+"                  CPU another run's journal holds (saying so first)\n"
+"  --wait          wait for another baretma on the CPU (or the settings) to end\n"
+"                  (default: exit 75 naming it)\n"
+"  --rdpmc-always  set perf's rdpmc sysfs value to 2 for the run (RDPMC without\n"
+"                  perf's mmap), then put it back\n"
+"  --stop-nmi-watchdog  set /proc/sys/kernel/nmi_watchdog to 0 for the run, then\n"
+"                  put it back\n"
+"  --allow-msr-writes   set msr.allow_writes to on for the run, then put it back\n"
+"  --cpuid-dump F  measure the machine of a CPUID dump (also: BARETMA_CPUID_DUMP):\n"
+"                  --cpu and the default CPU are its CPUs, nothing is pinned; a dry\n"
+"                  run with BARETMA_MSR=state:FILE (a real MSR device is refused:\n"
+"                  the dump is another machine)\n"
+"Registers and settings are saved in a journal under $BARETMA_STATE_DIR before\n"
+"they change and put back at the end, on errors and on fatal signals; after a\n"
+"crash: baretma pmu restore.  A repetition during which someone else changed\n"
+"fixed counter 3 / PERF_METRICS is invalid (tampered); such a run exits 75.\n"
+"\n"
+"The numbers: each tma_* is a share of TOPDOWN.SLOTS read from IA32_PERF_METRICS,\n"
+"per repetition by the slot-weighted region method of linux topdown.txt; level 1\n"
+"divided by the sum of its four fields (as perf and PCM); a level-2 sibling is\n"
+"its parent minus the measured child, never clamped (a negative value is\n"
+"flagged).  perf stat -M TopdownL1 / --topdown also subtracts\n"
+"INT_MISC.UOP_DROPPING from frontend bound, adds 5*INT_MISC.CLEARS_COUNT to\n"
+"backend bound on Ice Lake and clamps level 2 at 0: see the README, \"What the\n"
+"numbers are\".\n"
+"\n"
+"exit status: 0 ok (also without a PMU: TSC timing, saying why), 64 usage\n"
+"  (also: an E-core without --backend tsc, a dump with a real MSR device,\n"
+"  a relative BARETMA_STATE_DIR), 65 bad data (dump, journal, BARETMA_MSR's\n"
+"  state file or simulator profile), 66 dump, BARETMA_SYSROOT or BARETMA_MSR's\n"
+"  file missing, 69 unavailable (the backend asked for, no device, a settings\n"
+"  file missing), 70 internal error, 71 system error, 73 the state directory\n"
+"  cannot be created or is full, 75 busy (locked, held by a journal,\n"
+"  counters in use) or tampered, 77 permission denied (also: lockdown,\n"
+"  msr.allow_writes=off, an unsafe state directory, a BARETMA_MSR other than\n"
+"  the device's under sudo); 128+N: killed by signal N, after putting the\n"
+"  registers back\n"
+"\n"
+"kernels:\n", BENCH_DEFAULT_REPS, BENCH_DEFAULT_WARMUP);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "  %-13s %s\n", k[i].name, k[i].node);
+}
+
+enum { OPT_WAIT = 1000, OPT_RDPMC_ALWAYS, OPT_STOP_WD, OPT_ALLOW_WRITES };
+
+/*
+ * Flags that contradict each other, refused before anything runs: one
+ * output format; no Top-down knob (--level, --user-only: fixed counter 3's
+ * field) with the backend that measures no Top-down.  @json, @csv: whether
+ * each was given.
+ */
+static int check_exclusive(const struct bench_options *o, bool json, bool csv)
+{
+	if (json && csv)
+		return cli_refuse_together("bench", "--json", "--csv");
+	if (o->backend == BENCH_BACKEND_TSC && o->level)
+		return cli_refuse_together("bench", "--level", "--backend tsc");
+	if (o->backend == BENCH_BACKEND_TSC && o->user_only)
+		return cli_refuse_together("bench", "--user-only", "--backend tsc");
+	return 0;
+}
+
+/* The options into @o, @fmt; the guard's into @r, the dump into @ctx. */
+static int parse_args(int argc, char **argv, struct bench_options *o, enum bench_format *fmt,
+		      struct cli_ctx *ctx)
+{
+	struct cli_run *r = &ctx->run;
+	static const struct option opts[] = {
+		{ "kernel", required_argument, NULL, 'k' }, { "cpu", required_argument, NULL, 'c' },
+		{ "backend", required_argument, NULL, 'b' }, { "reps", required_argument, NULL, 'r' },
+		{ "warmup", required_argument, NULL, 'w' }, { "level", required_argument, NULL, 'l' },
+		{ "user-only", no_argument, NULL, 'u' }, { "force", no_argument, NULL, 'F' },
+		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'C' }, { "help", no_argument, NULL, 'h' },
+		{ "wait", no_argument, NULL, OPT_WAIT },
+		{ "rdpmc-always", no_argument, NULL, OPT_RDPMC_ALWAYS },
+		{ "stop-nmi-watchdog", no_argument, NULL, OPT_STOP_WD },
+		{ "allow-msr-writes", no_argument, NULL, OPT_ALLOW_WRITES },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool json = false, csv = false;
+	unsigned v;
+	int c, rc = 0;
+
+	cli_getopt_reset();
+	while (!rc && (c = cli_getopt("bench", argc, argv, "k:c:b:r:w:l:uFd:jCh", opts)) != -1) {
+		switch (c) {
+		case 'k': o->kernels = optarg; break;
+		case 'c':
+			if (!(rc = cli_parse_cpu_opt(optarg, &v)))
+				o->cpu = (int)v;
+			break;
+		case 'b':
+			if (bench_backend_parse(optarg, &o->backend)) {
+				cli_err("bad --backend '%s': expected auto, rdpmc, msr, perf, "
+					"perf-rdpmc or tsc", optarg);
+				rc = EX_USAGE;
+			}
+			break;
+		case 'r': rc = cli_parse_count("--reps", optarg, 1, BENCH_MAX_REPS, &o->reps); break;
+		case 'w': rc = cli_parse_count("--warmup", optarg, 0, BENCH_MAX_REPS, &o->warmup); break;
+		case 'l':
+			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
+				cli_err("bad --level '%s': Top-down level 1 or 2", optarg);
+				rc = EX_USAGE;
+			}
+			o->level = optarg[0] - '0';
+			break;
+		case 'u': o->user_only = true; break;
+		case 'F': r->force = o->force = true; break;
+		case 'd': ctx->dump = optarg; break;
+		case 'j': json = true; *fmt = BENCH_FMT_JSON; break;
+		case OPT_WAIT: r->wait = true; break;
+		case OPT_RDPMC_ALWAYS: r->set.rdpmc_always = o->rdpmc_always = true; break;
+		case OPT_STOP_WD: r->set.stop_nmi_watchdog = true; break;
+		case OPT_ALLOW_WRITES: r->set.allow_msr_writes = true; break;
+		case 'C': csv = true; *fmt = BENCH_FMT_CSV; break;
+		case 'h': bench_usage(stdout); return CLI_HELP_SHOWN;
+		default: return EX_USAGE; /* CLI_OPT_ERROR: cli_getopt said why */
+		}
+	}
+	if (!rc && optind < argc)
+		rc = cli_usage_err("bench", "unexpected argument '%s'", argv[optind]);
+	return rc ? rc : check_exclusive(o, json, csv);
+}
+
+static int check_kernels(const char *list)
+{
+	char buf[512], *save = NULL;
+
+	if (!list)
+		return 0;
+	if (!*list || strlen(list) >= sizeof(buf)) {
+		cli_err("bad --kernel '%s': give a comma-separated list of kernel names", list);
+		return EX_USAGE;
+	}
+	strcpy(buf, list);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (!bench_kernel_find(t)) {
+			cli_err("unknown kernel '%s' in --kernel (try: baretma bench --help for the list)", t);
+			return EX_USAGE;
+		}
+	return 0;
+}
+
+static int bench_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
+{
+	struct bench_cmd *b = opts;
+	int rc;
+
+	b->o = (struct bench_options){ .cpu = -1, .reps = BENCH_DEFAULT_REPS,
+				       .warmup = BENCH_DEFAULT_WARMUP };
+	b->fmt = BENCH_FMT_TABLE;
+	rc = parse_args(argc, argv, &b->o, &b->fmt, ctx);
+	ctx->msr_unused = !bench_backend_uses_msr(b->o.backend);
+	return rc ? rc : check_kernels(b->o.kernels);
+}
+
+static int report_failure(const struct bench_options *o, struct bench_session *s,
+			  const struct bench_result *res, int rc)
+{
+	struct msr_dev *dev = bench_session_dev(s);
+	struct msr_fault f;
+	char more[128], subject[64];
+	int st;
+
+	if (res->avail.why == TD_MSR_OPEN) { /* $BARETMA_MSR, as the setup says it */
+		cli_err("%s", res->avail.reason);
+		return cli_exit_for_errno(rc);
+	}
+	switch (-rc) {
+	case EOPNOTSUPP:
+		snprintf(more, sizeof(more), ", or no --cpu to let baretma choose, or --backend "
+			 "tsc to time cpu %u without Top-down", res->cpu_used);
+		return cli_refuse_kind(NULL, &res->cpu, res->cpu_used, more);
+	case ENXIO:
+		if (o->cpu < 0)
+			cli_err("no CPU this process may run on has a core kind that can measure "
+				"(on hybrid parts: no P-core in the allowed set; choose one with --cpu N)");
+		else {
+			snprintf(subject, sizeof(subject), "cannot measure on cpu %d", o->cpu);
+			return cli_bad_cpu(subject, o->machine, rc, true);
+		}
+		return EX_USAGE;
+	case ENODEV:
+		/* a dump's CPU behind this machine's device: refused as any write */
+		if (res->avail.why == TD_OTHER_MACHINE &&
+		    cli_refuse_dump_device("bench", o->machine, bench_session_dev(s)))
+			return EX_USAGE;
+		cli_err("cannot use --backend %s on cpu %u: %s", bench_backend_name(o->backend),
+			res->cpu_used, res->avail.reason);
+		return EX_UNAVAILABLE;
+	case EBUSY:
+		/* pmu_program's own check: in use since the ownership check */
+		cli_err("cpu %u: fixed counter 3 / PERF_METRICS in use: %s (it became busy "
+			"after baretma checked; --force takes over, saving and restoring the "
+			"registers)", res->cpu_used, res->avail.reason);
+		return EX_TEMPFAIL;
+	case EINVAL:
+		if (res->avail.reason[0]) {
+			cli_err("%s", res->avail.reason);
+			return EX_USAGE;
+		}
+		break;
+	case ERANGE:
+		cli_err("bad repetition count: --reps 1..%u and --warmup 0..%u", BENCH_MAX_REPS,
+			BENCH_MAX_REPS);
+		return EX_USAGE;
+	}
+	/* A failed MSR access names its register and CPU (msr_last_fault). */
+	if (dev && msr_last_fault(dev, &f) && f.err == rc)
+		return cli_msr_access_fail(dev, rc, "bench", res->cpu_used);
+	if ((st = cli_journal_space(dev, rc)))
+		return st;
+	cli_err("bench failed on cpu %u: %s", res->cpu_used, strerror(-rc));
+	return cli_exit_for_errno(rc);
+}
+
+/*
+ * The guarded part of a run that writes MSRs or settings: locks, other
+ * runs' journals, ownership, the journal, the settings, the measurement,
+ * the restore (bench/cli/cli_run.c).  Returns the exit status; 0 when @res is
+ * to be printed.
+ */
+static int run_guarded(const struct bench_options *o, struct cli_run *r,
+		       struct bench_session *s, struct bench_result *res)
+{
+	struct msr_dev *dev = bench_session_dev(s);
+	bool programs = bench_session_programs(s);
+	unsigned cpu = res->cpu_used;
+	int st = EX_OK, rc = 0;
+
+	if (programs)
+		st = cli_refuse_dump_device("bench", o->machine, dev);
+	if (!st)
+		st = cli_run_start(r, dev, &res->cpu, &cpu, programs ? 1 : 0, programs,
+				   JOURNAL_RUN, o->user_only);
+	/* rdpmc is 2 now: probe again, choose again (reads only) */
+	if (!st && o->rdpmc_always && (rc = bench_recheck(s)))
+		st = report_failure(o, s, res, rc);
+	if (!st && programs != bench_session_programs(s))
+		st = EX_SOFTWARE; /* the recheck never turns Top-down off */
+	msr_fault_clear(dev);
+	if (!st && (rc = bench_measure(s, r->j)))
+		st = report_failure(o, s, res, rc);
+	return cli_run_finish(r, st, false); /* put back before the results */
+}
+
+/* The environment preflight of the machine baretma runs on, as info
+ * gives it (cpu/machine.h: never the dump's). */
+static json_t *environment_json(const struct bench_options *o, const struct bench_result *res)
+{
+	struct cpu_env env;
+
+	cpu_machine_env_read(o->machine, (int)res->cpu_used, &env);
+	return env_to_json(&env, cpu_machine_host(o->machine), &res->avail);
+}
+
+static void print_result(const struct bench_options *o, enum bench_format fmt,
+			 const struct bench_result *res, int *rc)
+{
+	if (!res->level && fmt != BENCH_FMT_JSON)
+		esc_fprintf(stderr, "baretma: top-down unavailable on cpu %u: %s; timing with the "
+			    "TSC only\n", res->cpu_used, res->avail.reason);
+	if (fmt == BENCH_FMT_JSON) {
+		json_t *doc = bench_to_json(res);
+		if (doc && json_object_set_new(doc, "environment", environment_json(o, res))) {
+			json_decref(doc);
+			doc = NULL;
+		}
+		if (!doc) { /* never an exit status without a word */
+			cli_err("bench: cannot build the JSON document (out of memory)");
+			*rc = EX_SOFTWARE;
+		} else {
+			json_dumpf(doc, stdout,
+				   JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
+			fputc('\n', stdout);
+			json_decref(doc);
+		}
+	} else if (fmt == BENCH_FMT_CSV) {
+		bench_print_csv(stdout, res);
+	} else {
+		bench_print_table(stdout, res);
+	}
+}
+
+static int bench_run_cmd(void *opts, struct cli_ctx *ctx)
+{
+	struct bench_cmd *b = opts;
+	struct bench_options *o = &b->o;
+	struct bench_session *s = NULL;
+	struct bench_result res;
+	int rc;
+
+	o->machine = ctx->machine;
+	rc = bench_open(o, &res, &s);
+	if (res.kinds_warning[0])
+		cli_warn("hwloc's CPU kinds disagree with CPUID: %s (going by CPUID leaf "
+			 "0x1A, which names each CPU's core type)", res.kinds_warning);
+	if (rc)
+		rc = report_failure(o, s, &res, rc);
+	else if (bench_session_programs(s) || cli_settings_any(&ctx->run.set))
+		rc = run_guarded(o, &ctx->run, s, &res);
+	else if ((rc = bench_measure(s, NULL)))
+		rc = report_failure(o, s, &res, rc);
+	bench_close(s);
+	if (!rc) {
+		/* Tampered samples are left out of every number; the run says so
+		 * and exits 75 (counters taken by someone else), after its output. */
+		if (res.tamper.detected) {
+			cli_warn("%s", res.tamper.message);
+			rc = EX_TEMPFAIL;
+		}
+		if (res.overflow.samples)
+			cli_warn("%s", res.overflow.message);
+		if (res.calib.malformed) /* a file that is wrong, not one for another day */
+			cli_warn("calibration '%s' ignored: %s (run baretma calibrate again)",
+				 res.calib.path, res.calib.reason);
+		else if (res.calib.found && !res.calib.used)
+			cli_note("calibration '%s' ignored: %s", res.calib.path, res.calib.reason);
+		print_result(o, b->fmt, &res, &rc); /* the environment needs o->machine */
+	}
+	bench_result_free(&res);
+	return rc;
+}
+
+const struct cli_cmd_ops cmd_bench = {
+	.parse = bench_parse, .run = bench_run_cmd, .usage = bench_usage,
+	.opts_size = sizeof(struct bench_cmd),
+};

@@ -1,0 +1,337 @@
+/*
+ * bench/cli/cmd_calibrate.c - "baretma calibrate": each backend's bracket cost,
+ * noise floor and resolution (bench/study/calibrate.h), parsed, guarded as bench
+ * is, saved and printed; the progress the library reports, on stderr.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/output/output.h"
+#include "bench/study/calibrate.h"
+#include "bench/cli/cli_cmd.h"
+
+struct calibrate_cmd {
+	struct calib_options o;
+	const char *out;         /* -o FILE, NULL: the state directory */
+	bool json;
+};
+
+static void calibrate_usage(FILE *f)
+{
+	fprintf(f,
+"usage: baretma calibrate [--cpu N] [--backend LIST] [--reps N] [-o FILE]\n"
+"                         [--wait] [--force] [--cpuid-dump FILE] [--json]\n"
+"Measures, for each backend that can measure here, the empty bracket's cost\n"
+"(TSC ticks; slots and slots per PERF_METRICS field), and the errors of each\n"
+"level-1 tma_* metric over a calibrated loop of 1k, 10k, 100k and 1M dependent\n"
+"register ADDs (1 cycle each), in points of the region's slots: its 95%%\n"
+"spread (half the distance between the 2.5th and 97.5th percentiles of the\n"
+"per-repetition values), the readings' 8-bit quantisation bound and the\n"
+"subtracted bracket's error.  The resolution is the shortest length from which\n"
+"on every level-1 spread + quantisation + bracket error is within %.0f\n"
+"percentage point: regions shorter are below this machine's resolution.\n"
+"The result (schema %s) is written to the state directory as\n"
+"calibration-VENDOR-FAMILY-0xMODEL-STEPPING.json (0600, atomically); bench then\n"
+"subtracts its bracket cost and marks kernels below the resolution, while the\n"
+"CPU, microcode, kernel, governor, turbo and SMT match and it is at most %d days old.\n"
+"  --cpu N          OS CPU (default: chosen as bench does)\n"
+"  --backend LIST   all (default) or a comma-separated list of rdpmc, msr, perf,\n"
+"                   perf-rdpmc, tsc; one that cannot measure here is skipped with\n"
+"                   its reason\n"
+"  --reps N         repetitions per loop length and of the bracket (default %u)\n"
+"  -o, --output FILE  write FILE instead (a regular file or a new one: never\n"
+"                   through a symbolic link, never over a FIFO or a device)\n"
+"  --wait           wait for another baretma run on the CPU instead of refusing\n"
+"  --force          take over fixed counter 3 / PERF_METRICS found in use\n"
+"  --cpuid-dump FILE  the CPUs of a CPUID dump (a dry run: BARETMA_MSR=sim:PROFILE)\n"
+"  --json           print the document instead of the summary\n"
+"\n"
+"exit status: 0 every backend named in --backend measured (default list: at\n"
+"  least one Top-down backend measured), 64 usage, 65 bad data (also:\n"
+"  BARETMA_MSR's state file or profile), 66 a dump or BARETMA_MSR's file not\n"
+"  found, 69 a backend named (or, by default, every Top-down backend) cannot\n"
+"  measure here: the reasons are said, after what could be measured is\n"
+"  reported and written, 73 the file or state directory cannot be created\n"
+"  (also: FILE is a symbolic link, or not a regular file; the state directory\n"
+"  full), 75 busy, 77 no permission (also: a BARETMA_MSR other than the\n"
+"  device's under sudo)\n",
+		CALIB_RESOLUTION_PP, CALIB_SCHEMA, CALIB_MAX_AGE_DAYS, CALIB_DEFAULT_REPS);
+}
+
+enum { OPT_WAIT = 1000 };
+
+static int parse_opt(int c, struct calibrate_cmd *cc, struct cli_ctx *ctx)
+{
+	struct calib_options *o = &cc->o;
+	char bad[256];
+	unsigned v;
+	int rc = 0;
+
+	switch (c) {
+	case 'c':
+		if (!(rc = cli_parse_cpu_opt(optarg, &v)))
+			o->cpu = (int)v;
+		break;
+	case 'b':
+		if (calib_parse_backends(optarg, o->want, bad, sizeof(bad))) {
+			cli_err("bad --backend '%s': expected all or a comma-separated list of "
+				"rdpmc, msr, perf, perf-rdpmc, tsc", bad);
+			return EX_USAGE;
+		}
+		o->explicit_list = strcmp(optarg, "all") != 0;
+		break;
+	case 'r': rc = cli_parse_count("--reps", optarg, CALIB_MIN_VALID, 100000, &o->reps); break;
+	case 'o': cc->out = optarg; break;
+	case 'F': ctx->run.force = true; break;
+	case OPT_WAIT: ctx->run.wait = true; break;
+	case 'd': ctx->dump = optarg; break;
+	case 'j': cc->json = true; break;
+	case 'h': calibrate_usage(stdout); return CLI_HELP_SHOWN;
+	default: return EX_USAGE;
+	}
+	return rc;
+}
+
+static int calibrate_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
+{
+	static const struct option lopts[] = {
+		{ "cpu", required_argument, NULL, 'c' }, { "backend", required_argument, NULL, 'b' },
+		{ "reps", required_argument, NULL, 'r' }, { "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'F' }, { "wait", no_argument, NULL, OPT_WAIT },
+		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	struct calibrate_cmd *cc = opts;
+	int c, rc = 0;
+
+	cc->o = (struct calib_options){ .cpu = -1, .reps = CALIB_DEFAULT_REPS };
+	calib_parse_backends("all", cc->o.want, NULL, 0);
+	cli_getopt_reset();
+	while (!rc && (c = cli_getopt("calibrate", argc, argv, "c:b:r:o:Fd:jh", lopts)) != -1)
+		rc = parse_opt(c, cc, ctx);
+	if (!rc && optind < argc)
+		rc = cli_usage_err("calibrate", "unexpected argument '%s'", argv[optind]);
+	ctx->msr_unused = true; /* unless a backend asked for programs through it */
+	for (unsigned i = 0; i < CALIB_NBACKENDS; i++)
+		if (cc->o.want[i] && bench_backend_uses_msr(calib_backend_at(i)))
+			ctx->msr_unused = false;
+	return rc;
+}
+
+/* ------------------------------------------------------------ progress */
+
+struct progress {
+	struct timespec start;
+	double last;             /* seconds at the last line (not a terminal) */
+	bool tty, drawn;
+};
+
+static double elapsed(const struct progress *p)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - p->start.tv_sec) + (now.tv_nsec - p->start.tv_nsec) * 1e-9;
+}
+
+/* After two seconds: a bar on a terminal, else a line every five seconds. */
+static void on_progress(void *arg, const char *backend, const char *kernel, unsigned step,
+			unsigned total)
+{
+	struct progress *p = arg;
+	double t = elapsed(p);
+	unsigned w = 30, fill = total ? step * w / total : w;
+
+	if (t < 2)
+		return;
+	if (p->tty) {
+		fprintf(stderr, "\rbaretma: calibrate [%.*s%*s] %u/%u %s %-10s", (int)fill,
+			"##############################", (int)(w - fill), "", step, total, backend,
+			kernel);
+		p->drawn = true;
+	} else if (t - p->last >= 5 || step == total) {
+		fprintf(stderr, "baretma: calibrate: %u of %u steps (%s %s), %.0f s\n", step,
+			total, backend, kernel, t);
+		p->last = t;
+	}
+}
+
+static void progress_end(struct progress *p)
+{
+	if (p->drawn)
+		fputc('\n', stderr);
+}
+
+/* ------------------------------------------------------------------ run */
+
+/* A backend refused for the command line's sake (--cpu): usage, as bench. */
+static int refused_cpu(const struct calibration *c, int cpu)
+{
+	for (unsigned i = 0; i < CALIB_NBACKENDS; i++)
+		if (c->b[i].asked && (c->b[i].err == -ENXIO || c->b[i].err == -EOPNOTSUPP)) {
+			cli_err("calibrate: cannot measure on cpu %d: %s", cpu, c->b[i].reason);
+			return EX_USAGE;
+		}
+	return 0;
+}
+
+/* The exit status of what could and could not measure (README). */
+static int verdict(const struct calibrate_cmd *cc, const struct calibration *c)
+{
+	bool td_asked = false, td_ok = false, named_failed = false, busy = false, any = false;
+
+	for (unsigned i = 0; i < CALIB_NBACKENDS; i++) {
+		const struct calib_backend *b = &c->b[i];
+		bool td = b->id != BENCH_BACKEND_TSC;
+
+		if (!b->asked)
+			continue;
+		any |= b->measured;
+		td_asked |= td;
+		td_ok |= td && b->measured;
+		named_failed |= cc->o.explicit_list && !b->measured;
+		busy |= b->err == -EBUSY;
+		if (!b->measured)
+			cli_err("calibrate: backend %s cannot measure on cpu %u: %s",
+				bench_backend_name(b->id), b->cpu, b->reason);
+	}
+	if (busy)
+		return EX_TEMPFAIL;
+	return !any || named_failed || (td_asked && !td_ok) ? EX_UNAVAILABLE : 0;
+}
+
+static int save(const struct calibrate_cmd *cc, const json_t *doc, const struct calibration *c,
+		char *path, size_t n)
+{
+	int rc = calib_save(doc, &c->cpu, cc->out, path, n);
+
+	if (!rc)
+		return 0;
+	if (rc == -ELOOP) {
+		cli_err("refusing to write '%s': it is a symbolic link (give the path of a "
+			"regular file)", path);
+		return EX_CANTCREAT;
+	}
+	if (rc == -EINVAL || rc == -EISDIR) {
+		cli_err("refusing to write '%s': %s, not a regular file (writing replaces the "
+			"file at that name; give the path of a regular file or of a new one)", path,
+			rc == -EISDIR ? "a directory" : "a FIFO, a device or a socket");
+		return EX_CANTCREAT;
+	}
+	if (!cc->out)
+		return cli_state_dir_fail("write the calibration", rc);
+	cli_err("cannot write '%s': %s", path, strerror(-rc));
+	return EX_CANTCREAT;
+}
+
+/* Does any wanted backend touch the counters (all but tsc)? */
+static bool wants_pmu(const struct calib_options *o)
+{
+	for (unsigned i = 0; i < CALIB_NBACKENDS; i++)
+		if (o->want[i] && calib_backend_at(i) != BENCH_BACKEND_TSC)
+			return true;
+	return false;
+}
+
+/* Probe, refuse a --cpu the backends cannot use, measure. */
+static int probe_measure(struct calibrate_cmd *cc, struct calibration *c)
+{
+	int st;
+
+	calib_probe(&cc->o, c);
+	if ((st = refused_cpu(c, cc->o.cpu)))
+		return st;
+	return calib_measure(&cc->o, c) ? EX_SOFTWARE : 0;
+}
+
+/*
+ * The whole calibration inside one guard, as bench's run, when a wanted
+ * backend touches the counters (rdpmc and msr program them; perf's make
+ * the kernel write them) and the MSR backend reaches the CPU: locks,
+ * ownership, the journal with the counters saved first, every backend a
+ * block put back through it.  The CPU is chosen as bench chooses it
+ * (reads only: a tsc session).  Without MSR access there is nothing to
+ * journal: the perf backends are then the kernel's alone, which puts its
+ * counters back itself when a group closes.
+ */
+static int measure(struct calibrate_cmd *cc, struct cli_ctx *ctx, struct calibration *c)
+{
+	struct bench_options bo = { .cpu = cc->o.cpu, .backend = BENCH_BACKEND_TSC, .reps = 1,
+				    .machine = cc->o.machine, .calibration = BENCH_CALIB_OFF };
+	struct bench_session *s = NULL;
+	struct bench_result r;
+	struct msr_dev *dev;
+	unsigned cpu;
+	int st;
+
+	if (!wants_pmu(&cc->o) || bench_open(&bo, &r, &s) ||
+	    !bench_msr_reaches(cc->o.machine, dev = bench_session_dev(s)) ||
+	    msr_open_cpu(dev, r.cpu_used)) {
+		bench_close(s);
+		return probe_measure(cc, c);
+	}
+	cpu = r.cpu_used;
+	ctx->run.save_counters = true;
+	st = cli_run_start(&ctx->run, dev, &r.cpu, &cpu, 1, true, JOURNAL_RUN, false);
+	if (!st) {
+		cc->o.dev = dev;
+		cc->o.journal = ctx->run.j;
+		cc->o.cpu = (int)cpu;
+		st = probe_measure(cc, c);
+	}
+	st = cli_run_finish(&ctx->run, st, false);
+	bench_close(s);
+	bench_result_free(&r);
+	return st;
+}
+
+static int calibrate_run_cmd(void *opts, struct cli_ctx *ctx)
+{
+	struct calibrate_cmd *cc = opts;
+	struct calibration *c = calloc(1, sizeof(*c));
+	struct progress p = { .tty = isatty(STDERR_FILENO) };
+	char path[PATH_MAX + 64] = "";
+	json_t *doc = NULL;
+	int st;
+
+	if (!c)
+		return EX_OSERR;
+	clock_gettime(CLOCK_MONOTONIC, &p.start);
+	cc->o.machine = ctx->machine;
+	cc->o.progress = on_progress;
+	cc->o.progress_arg = &p;
+	st = measure(cc, ctx, c);
+	progress_end(&p);
+	if (st)
+		goto out;
+	if (!(doc = calib_to_json(c))) {
+		st = EX_SOFTWARE;
+		goto out;
+	}
+	if (calib_any_measured(c) && (st = save(cc, doc, c, path, sizeof(path))))
+		goto out;
+	if (cc->json) {
+		json_dumpf(doc, stdout,
+			   JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
+		fputc('\n', stdout);
+	} else {
+		calib_print(stdout, c, path[0] ? path : NULL);
+	}
+	fflush(stdout);
+	st = verdict(cc, c);
+out:
+	json_decref(doc);
+	free(c);
+	return st;
+}
+
+const struct cli_cmd_ops cmd_calibrate = {
+	.parse = calibrate_parse, .run = calibrate_run_cmd, .usage = calibrate_usage,
+	.opts_size = sizeof(struct calibrate_cmd),
+};

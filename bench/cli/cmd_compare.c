@@ -1,0 +1,235 @@
+/*
+ * bench/cli/cmd_compare.c - "baretma compare": the raw path against perf_event
+ * (bench/study/compare.h), parsed and printed; the run guarded as bench's is.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/output/output.h"
+#include "bench/cli/cli_cmd.h"
+#include "bench/study/compare.h"
+
+struct compare_cmd {
+	struct compare_options o;
+	bool json;
+};
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f,
+"usage: baretma compare [--kernel LIST] [--cpu N] [--pairs N] [--reps N]\n"
+"                       [--level 1|2] [--perf perf|perf-rdpmc] [--user-only]\n"
+"                       [--force] [--wait] [--cpuid-dump FILE] [--json]\n"
+"Measures each kernel with the raw path (rdpmc, else msr) and with perf_event\n"
+"(the kernel's slots + topdown-* group) on the same CPU, in alternating blocks,\n"
+"never both at once (each raw block checks that nobody holds fixed counter 3\n"
+"and PERF_METRICS, programs them and puts them back), and compares.\n"
+"  --kernel LIST  comma-separated kernels (default: all; see baretma bench --help)\n"
+"  --cpu N        OS CPU (default: chosen as bench does)\n"
+"  --pairs N      blocks per side, %u to 1000 (default %u; at least enough for\n"
+"                 one DISAGREE to be possible among the kernels x metrics\n"
+"                 compared: 12 for every kernel at level 2)\n"
+"  --reps N       repetitions per kernel per block (default %u)\n"
+"  --level 1|2    Top-down level (default: the highest both sides read)\n"
+"  --perf B       the perf side: perf (read(2) of the group, default) or\n"
+"                 perf-rdpmc (its user pages and RDPMC); the other is timed once\n"
+"  --user-only    count at CPL > 0 only, on both sides (exclude_kernel for perf)\n"
+"  --force        take over fixed counter 3 / PERF_METRICS found in use\n"
+"  --wait         wait for another baretma run on the CPU instead of refusing\n"
+"  --cpuid-dump FILE  the CPUs of a CPUID dump (a dry run needs BARETMA_MSR=\n"
+"                 state:FILE or sim:PROFILE and BARETMA_PERF=sim:PROFILE)\n"
+"  --json         one JSON document (schema baretma-compare/2)\n"
+"\n"
+"Per kernel and tma_* metric: each side's median of its block medians, the\n"
+"difference raw - perf (median of the paired differences) with its 95%%\n"
+"sign-test interval, the allowance (both 8-bit quantisation bounds; the pairs\n"
+"carry the noise), the sign test's p of |median difference| <= allowance,\n"
+"Holm-adjusted over every metric and kernel compared, and the verdict:\n"
+"DISAGREE when that p is at most 0.05 (the whole run's chance of a false\n"
+"DISAGREE at most 5%%), else agree.  Also the cost of one reading on each path\n"
+"(the empty bracket, TSC ticks).\n"
+"\n"
+"exit status: 0 every metric agrees, 1 some metric DISAGREEs (as cmp), 64 usage,\n"
+"  65 bad data (also: BARETMA_MSR's state file or profile), 66 a dump or\n"
+"  BARETMA_MSR's file not found, 69 a side cannot measure here (the reason is\n"
+"  said) or a metric could not be compared, 75 busy (another run; counters\n"
+"  in use), 77 no permission\n",
+		COMPARE_MIN_PAIRS, COMPARE_DEFAULT_PAIRS, COMPARE_DEFAULT_REPS);
+}
+
+static int parse_opt(int c, struct compare_cmd *cc, struct cli_ctx *ctx)
+{
+	struct compare_options *o = &cc->o;
+	unsigned v;
+	int rc = 0;
+
+	switch (c) {
+	case 'k': o->kernels = optarg; break;
+	case 'c':
+		if (!(rc = cli_parse_cpu_opt(optarg, &v)))
+			o->cpu = (int)v;
+		break;
+	case 'p': rc = cli_parse_count("--pairs", optarg, COMPARE_MIN_PAIRS, 1000, &o->pairs); break;
+	case 'r': rc = cli_parse_count("--reps", optarg, 1, BENCH_MAX_REPS, &o->reps); break;
+	case 'l':
+		if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
+			cli_err("bad --level '%s': Top-down level 1 or 2", optarg);
+			return EX_USAGE;
+		}
+		o->level = optarg[0] - '0';
+		break;
+	case 'P':
+		if (bench_backend_parse(optarg, &o->perf_backend) ||
+		    (o->perf_backend != BENCH_BACKEND_PERF &&
+		     o->perf_backend != BENCH_BACKEND_PERF_RDPMC)) {
+			cli_err("bad --perf '%s': expected perf or perf-rdpmc", optarg);
+			return EX_USAGE;
+		}
+		break;
+	case 'u': o->user_only = true; break;
+	case 'F': ctx->run.force = o->force = true; break;
+	case 'W': ctx->run.wait = true; break;
+	case 'd': ctx->dump = optarg; break;
+	case 'j': cc->json = true; break;
+	case 'h': compare_usage(stdout); return CLI_HELP_SHOWN;
+	default: return EX_USAGE;
+	}
+	return rc;
+}
+
+static int compare_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
+{
+	static const struct option lopts[] = {
+		{ "kernel", required_argument, NULL, 'k' }, { "cpu", required_argument, NULL, 'c' },
+		{ "pairs", required_argument, NULL, 'p' }, { "reps", required_argument, NULL, 'r' },
+		{ "level", required_argument, NULL, 'l' }, { "user-only", no_argument, NULL, 'u' },
+		{ "perf", required_argument, NULL, 'P' },
+		{ "force", no_argument, NULL, 'F' }, { "wait", no_argument, NULL, 'W' },
+		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	struct compare_cmd *cc = opts;
+	int c, rc = 0;
+
+	cc->o = (struct compare_options){ .cpu = -1, .pairs = COMPARE_DEFAULT_PAIRS,
+					  .reps = COMPARE_DEFAULT_REPS,
+					  .perf_backend = BENCH_BACKEND_PERF };
+	cli_getopt_reset();
+	while (!rc && (c = cli_getopt("compare", argc, argv, "k:c:p:r:l:P:uFd:jh", lopts)) != -1)
+		rc = parse_opt(c, cc, ctx);
+	if (!rc && optind < argc)
+		rc = cli_usage_err("compare", "unexpected argument '%s'", argv[optind]);
+	for (const char *t = cc->o.kernels; !rc && t && *t; ) {
+		char name[64];
+		size_t n = strcspn(t, ",");
+
+		snprintf(name, sizeof(name), "%.*s", (int)(n < 63 ? n : 63), t);
+		if (!n || !bench_kernel_find(name)) {
+			cli_err("unknown kernel '%s' in --kernel (try: baretma bench --help for "
+				"the list)", name);
+			rc = EX_USAGE;
+		}
+		t += n + (t[n] == ',');
+	}
+	return rc;
+}
+
+/* Inside the guard: perf's side (its probe), then the blocks. */
+static int measure(struct compare_cmd *cc, struct compare_result *res)
+{
+	int rc = compare_decide_perf(&cc->o, res);
+
+	if (rc) {
+		cli_err("cannot compare: %s", res->reason[0] ? res->reason : strerror(-rc));
+		return rc == -ENODEV ? EX_UNAVAILABLE : rc == -EINVAL ? EX_USAGE
+							: cli_exit_for_errno(rc);
+	}
+	if ((rc = compare_measure(&cc->o, res))) {
+		int st = cli_journal_space(cc->o.dev, rc);
+
+		if (st)
+			return st;
+		cli_err("compare: %s", res->reason[0] ? res->reason : strerror(-rc));
+		return rc == -EBUSY ? EX_TEMPFAIL : cli_exit_for_errno(rc);
+	}
+	return 0;
+}
+
+/* The raw blocks write MSRs, and perf_event's make the kernel write them:
+ * the whole comparison runs inside one guard (locks, journal with the
+ * counters saved first, settings), through a session of the raw path. */
+static int run_guarded(struct compare_cmd *cc, struct cli_ctx *ctx, struct compare_result *res)
+{
+	struct bench_options bo = { .cpu = (int)res->cpu_used, .backend = res->raw_backend,
+				    .reps = 1, .level = res->level, .force = cc->o.force,
+				    .user_only = cc->o.user_only, .machine = cc->o.machine };
+	struct bench_session *s = NULL;
+	struct bench_result r;
+	int st, rc = bench_open(&bo, &r, &s);
+
+	if (rc) {
+		cli_err("compare on cpu %u: %s", res->cpu_used,
+			r.avail.reason[0] ? r.avail.reason : strerror(-rc));
+		st = cli_exit_for_errno(rc);
+	} else if (!(st = cli_refuse_dump_device("compare", cc->o.machine, bench_session_dev(s)))) {
+		ctx->run.save_counters = true;
+		st = cli_run_start(&ctx->run, bench_session_dev(s), &r.cpu, &res->cpu_used, 1, true,
+				   JOURNAL_RUN, cc->o.user_only);
+		cc->o.dev = bench_session_dev(s);
+		cc->o.journal = ctx->run.j;
+		if (!st)
+			st = measure(cc, res);
+		st = cli_run_finish(&ctx->run, st, false);
+	}
+	bench_close(s);
+	bench_result_free(&r);
+	return st;
+}
+
+static int compare_run_cmd(void *opts, struct cli_ctx *ctx)
+{
+	struct compare_cmd *cc = opts;
+	struct compare_result res;
+	char note[1024];
+	int rc, st;
+
+	cc->o.machine = ctx->machine;
+	rc = compare_prepare(&cc->o, &res);
+	if (rc) {
+		cli_err("cannot compare: %s", res.reason[0] ? res.reason : strerror(-rc));
+		st = rc == -ENODEV ? EX_UNAVAILABLE : rc == -EINVAL ? EX_USAGE
+							    : cli_exit_for_errno(rc);
+	} else if (!(st = run_guarded(cc, ctx, &res))) {
+		if (res.nperf_changed)
+			cli_note("%s", compare_perf_changed_text(&res, note, sizeof(note)));
+		if (cc->json) {
+			json_t *doc = compare_to_json(&res);
+
+			st = doc ? 0 : EX_SOFTWARE;
+			if (doc)
+				json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII |
+					   JSON_REAL_PRECISION(10));
+			if (doc)
+				fputc('\n', stdout);
+			json_decref(doc);
+		} else {
+			compare_print_table(stdout, &res);
+		}
+		if (!st && res.na && !res.disagree)
+			cli_err("%u metric%s could not be compared: fewer than %u pairs of blocks "
+				"with numbers (see raw_invalid / perf_invalid)", res.na,
+				res.na == 1 ? "" : "s", COMPARE_MIN_PAIRS);
+		if (!st)
+			st = res.disagree ? 1 : res.na ? EX_UNAVAILABLE : 0;
+	}
+	compare_result_free(&res);
+	return st;
+}
+
+const struct cli_cmd_ops cmd_compare = {
+	.parse = compare_parse, .run = compare_run_cmd, .usage = compare_usage,
+	.opts_size = sizeof(struct compare_cmd),
+};

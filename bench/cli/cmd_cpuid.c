@@ -1,0 +1,251 @@
+/*
+ * bench/cli/cmd_cpuid.c - `baretma cpuid dump [-o FILE]`: the CPUID of every
+ * online logical CPU of this machine in AIDA64's layout (cpu/dump_write.c),
+ * so that a user can send one file, which `baretma info --cpuid-dump FILE`
+ * and libcpuid read back.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/study/bundle.h"
+#include "bench/cli/cli_cmd.h"
+#include "config.h"
+#include "cpu/cpu.h"
+#include "cpu/knobs.h"
+
+static void cpuid_usage(FILE *f)
+{
+	fprintf(f,
+"usage: baretma cpuid dump [-o FILE]\n"
+"\n"
+"Write the CPUID of every online logical CPU of this machine: every basic\n"
+"leaf up to CPUID.0:EAX, the hypervisor leaves under a hypervisor, every\n"
+"extended leaf up to CPUID.80000000H:EAX, with their subleaves (4, 7, 0xB,\n"
+"0xD, 0x12, 0x14, 0x18, 0x1F, 0x23, 0x8000001D, ...), as an AIDA64-style\n"
+"dump.  'baretma info --cpuid-dump FILE' and libcpuid read it back: send it\n"
+"when reporting a CPU that baretma gets wrong.  CPUID is read through\n"
+"/dev/cpu/N/cpuid, or with the instruction on a thread pinned to each CPU.\n"
+"\n"
+"  -o, --output FILE  write FILE instead of standard output: a temporary\n"
+"                     file in the same directory renamed over FILE, never\n"
+"                     written through a symbolic link; FILE, when it\n"
+"                     exists, must be a regular file\n"
+"  -h, --help         this text\n"
+"\n"
+"exit status: 0 ok, 64 usage, 66 BARETMA_SYSROOT is missing, 69 a CPU cannot be\n"
+"  read (not allowed for this process), 70 internal error, 71 system error,\n"
+"  73 cannot create FILE, 74 cannot write it\n");
+}
+
+struct dump_opts {
+	const char *out; /* NULL: stdout */
+};
+
+static int dump_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
+{
+	struct dump_opts *o = opts;
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	cli_getopt_reset();
+	while ((c = cli_getopt("cpuid dump", argc, argv, "o:h", longopts)) != -1) {
+		switch (c) {
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'h':
+			cpuid_usage(stdout);
+			return CLI_HELP_SHOWN;
+		default: /* CLI_OPT_ERROR: cli_getopt said why */
+			return EX_USAGE;
+		}
+	}
+	if (optind < argc)
+		return cli_usage_err("cpuid dump", "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+/* The online CPUs (ascending).  Returns their count or an exit status < 0. */
+static int online_cpus(unsigned *cpus, char *list, size_t n)
+{
+	int err = cpu_sysfs_read_line(CPU_SYS_ONLINE_CPUS, list, n), count;
+
+	if (err) {
+		cli_err("cannot read '%s': %s", CPU_SYS_ONLINE_CPUS, strerror(-err));
+		return -EX_OSERR;
+	}
+	count = cli_parse_cpu_list(list, cpus, CPU_MAX_CPUS);
+	if (count <= 0) {
+		cli_err("cannot parse '%s': '%s'", CPU_SYS_ONLINE_CPUS, list);
+		return -EX_OSERR;
+	}
+	return count;
+}
+
+
+/* Read every CPU's leaf 0 first, so that nothing is written when one fails. */
+static int check_cpus(const struct cpu_source *src, const unsigned *cpus, int n)
+{
+	for (int i = 0; i < n; i++) {
+		uint32_t r[4];
+		int err = cpu_source_cpuid(src, cpus[i], 0, 0, r);
+
+		if (err) {
+			cli_err("cannot read CPUID of cpu %u: %s (it must be online and allowed "
+				"for this process; as root, try: modprobe cpuid)", cpus[i],
+				err == -ENXIO ? "no such CPU, or not allowed for this process"
+					      : strerror(-err));
+			return err == -ENXIO || err == -EIO ? EX_UNAVAILABLE : EX_OSERR;
+		}
+	}
+	return 0;
+}
+
+/* -------------------------------------------------------------- the file */
+
+struct out_file {
+	const char *path; /* NULL: stdout */
+	char tmp[4096];
+	FILE *f;
+};
+
+static int cannot_create(const char *path, int err)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	if (err == ENOENT)
+		cli_err("cannot create '%s': %s (does the directory '%s' exist?)", path,
+			strerror(err), slash == path ? "/" : dir);
+	else
+		cli_err("cannot create '%s': %s", path, strerror(err));
+	return EX_CANTCREAT;
+}
+
+/* stdout, or a temporary file "<FILE>.XXXXXX" next to FILE. */
+static int out_open(struct out_file *o)
+{
+	struct stat st;
+	mode_t mask;
+	int fd;
+
+	if (!o->path) {
+		o->f = stdout;
+		return 0;
+	}
+	/* Renamed over, a FIFO or a device node (-o /dev/null) would be gone. */
+	if (!lstat(o->path, &st) && !S_ISREG(st.st_mode)) {
+		cli_err("refusing to replace '%s': it is a %s (give the path of a regular file)",
+			o->path, S_ISLNK(st.st_mode) ? "symbolic link" : S_ISDIR(st.st_mode) ?
+			"directory" : "FIFO, a device or a socket, not a regular file");
+		return EX_CANTCREAT;
+	}
+	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", o->path) >= sizeof(o->tmp))
+		return cannot_create(o->path, ENAMETOOLONG); /* cut: not our name */
+	fd = mkostemp(o->tmp, O_CLOEXEC); /* O_EXCL: never follows a link planted there */
+	if (fd < 0)
+		return cannot_create(o->path, errno);
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) || !(o->f = fdopen(fd, "we"))) {
+		int err = errno;
+
+		close(fd);
+		unlink(o->tmp);
+		return cannot_create(o->path, err);
+	}
+	return 0;
+}
+
+/* Flush, sync and rename over FILE; on @failed (or any error) remove the
+ * temporary file instead.  Returns 0 or EX_IOERR. */
+static int out_close(struct out_file *o, bool failed)
+{
+	int err = fflush(o->f) ? errno : ferror(o->f) ? EIO : 0;
+
+	if (!o->path) {
+		if (err && !failed)
+			cli_err("cannot write the dump to standard output: %s", strerror(err));
+		return err || failed ? EX_IOERR : 0;
+	}
+	if (!err && !failed && fsync(fileno(o->f)))
+		err = errno;
+	if (fclose(o->f) && !err)
+		err = errno;
+	if (!err && !failed && rename(o->tmp, o->path))
+		err = errno;
+	if (err || failed) {
+		unlink(o->tmp);
+		if (err && !failed)
+			cli_err("cannot write '%s': %s", o->path, strerror(err));
+		return EX_IOERR;
+	}
+	return 0;
+}
+
+/* Header and sections, then the file closed (and renamed) or removed. */
+static int write_dump(const struct cpu_source *src, const unsigned *cpus, int n,
+		      const char *versions, struct out_file *o)
+{
+	int err = cpu_dump_write_header(o->f, versions), i = 0;
+	bool read_failed;
+
+	if (err && !ferror(o->f)) { /* -EINVAL: a line of ours looks like a record */
+		cli_err("cpuid dump: bad header text: %s", strerror(-err));
+		out_close(o, true);
+		return EX_SOFTWARE;
+	}
+	for (; i < n && !err; i++)
+		err = cpu_dump_write_cpu(o->f, src, cpus[i]);
+	/* A stream error is out_close()'s to report; anything else is CPUID's. */
+	read_failed = err && !ferror(o->f);
+	if (read_failed)
+		cli_err("cannot read CPUID of cpu %u: %s", cpus[i - 1], strerror(-err));
+	err = out_close(o, read_failed);
+	return read_failed ? EX_UNAVAILABLE : err;
+}
+
+static int dump_run(void *opts, struct cli_ctx *ctx)
+{
+	static unsigned cpus[CPU_MAX_CPUS];
+	const struct dump_opts *opt = opts;
+	struct out_file out = { .path = opt->out };
+	char online[1024], versions[1024];
+	int rc, n = online_cpus(cpus, online, sizeof(online));
+
+	if (n < 0)
+		return -n;
+	if ((rc = check_cpus(ctx->cpuid, cpus, n)))
+		return rc;
+	bench_dump_versions(versions, sizeof(versions), "baretma cpuid dump", "Online CPUs", online);
+	if ((rc = out_open(&out)))
+		return rc;
+	return write_dump(ctx->cpuid, cpus, n, versions, &out);
+}
+
+/* "cpuid" with no subcommand, help, or one it does not have. */
+static int cpuid_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
+{
+	return cli_group_usage(argc, argv, "help", cpuid_usage, "cpuid",
+			       "unknown cpuid subcommand");
+}
+
+const struct cli_cmd_ops cmd_cpuid = { .parse = cpuid_parse, .usage = cpuid_usage };
+
+const struct cli_cmd_ops cmd_cpuid_dump = {
+	.parse = dump_parse, .run = dump_run, .usage = cpuid_usage,
+	.opts_size = sizeof(struct dump_opts),
+};

@@ -1,0 +1,295 @@
+/*
+ * bench/cli/cmd_decode.c - "baretma decode": IA32_PERF_METRICS by hand.
+ *   baretma decode METRICS [--slots N] [--level 1|2] [--json]
+ *   baretma decode --from SLOTS:METRICS --to SLOTS:METRICS [--level 1|2] [--json]
+ * METRICS is hex (0x optional); SLOTS is decimal or 0x hex.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "bench/output/output.h"
+#include "bench/bench.h"
+#include "bench/cli/cli_cmd.h"
+#include "msr/topdown.h"
+
+static void decode_usage(FILE *f)
+{
+	fprintf(f,
+"usage: baretma decode METRICS [--slots N] [--level 1|2] [--json]\n"
+"       baretma decode --from SLOTS:METRICS --to SLOTS:METRICS [--level 1|2] [--json]\n"
+"  METRICS  IA32_PERF_METRICS value in hex (0x optional, at most 16 digits)\n"
+"  SLOTS    TOPDOWN.SLOTS (fixed counter 3) at the same instant, decimal or 0x hex\n"
+"  --slots  the slots that go with one METRICS value (0 is flagged: zero slots)\n"
+"  --level  1 (Ice Lake, Tiger Lake) or 2 (Sapphire Rapids, Alder Lake P-cores\n"
+"           and later); default: 2 when bytes 4-7 (the level-2 fields) hold\n"
+"           anything, else 1\n"
+"  --json   one JSON document\n"
+"\n"
+"The numbers: each tma_* is a share of TOPDOWN.SLOTS from the 8-bit fields\n"
+"(field/255 of one value; slot-weighted deltas between two readings, linux\n"
+"topdown.txt); level 1 divided by the sum of its four fields, as perf and PCM\n"
+"do; a level-2 sibling is its parent minus the measured child, not clamped at\n"
+"0 as perf's metrics are.  See the README, \"What the numbers are\".\n"
+"\n"
+"exit status: 0 ok (flags do not change it), 64 usage, 65 a malformed value or\n"
+"  reading, or a region with zero or backward slots, 70 internal error\n");
+}
+
+/* Strict hex: optional 0x, 1..16 hex digits, nothing else. */
+static int parse_metrics(const char *s, uint64_t *v)
+{
+	const char *p = s;
+	size_t n;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	n = strlen(p);
+	if (n == 0 || n > 16)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)p[i]))
+			return -EINVAL;
+	*v = strtoull(p, NULL, 16);
+	return 0;
+}
+
+/* "SLOTS:METRICS" */
+static int parse_reading(const char *s, uint64_t *slots, uint64_t *metrics)
+{
+	char buf[64];
+	char *colon;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	colon = strchr(buf, ':');
+	if (!colon)
+		return -EINVAL;
+	*colon = '\0';
+	if (cli_parse_u64(buf, slots) || parse_metrics(colon + 1, metrics))
+		return -EINVAL;
+	return 0;
+}
+
+/* A decode, and how it was asked for. */
+struct decode_out {
+	struct td_result r;
+	bool show_slots;  /* print the slot count (given, or a region) */
+	bool level_auto;  /* the level was chosen from the value, not --level */
+	char flags[320];  /* "" or the flag sentences, "; "-joined */
+};
+
+/*
+ * The flags of @d->r as text.  TD_FLAG_ZERO_SLOTS on a single value means
+ * --slots 0: the library's sentence speaks of a region, so say it here.
+ */
+static void decode_flags(struct decode_out *d, bool value)
+{
+	unsigned rest = d->r.flags;
+	size_t used = 0;
+
+	d->flags[0] = '\0';
+	if (value && (rest & TD_FLAG_ZERO_SLOTS)) {
+		used = (size_t)snprintf(d->flags, sizeof(d->flags), "zero slots (--slots 0: "
+					"TOPDOWN.SLOTS counted nothing; the fractions describe no slots)");
+		rest &= ~TD_FLAG_ZERO_SLOTS;
+	}
+	if (rest && used + 2 < sizeof(d->flags)) {
+		if (used)
+			used += (size_t)snprintf(d->flags + used, sizeof(d->flags) - used, "; ");
+		td_flag_text(rest, d->flags + used, (unsigned)(sizeof(d->flags) - used));
+	}
+}
+
+static void print_text(const struct decode_out *d, const char *what)
+{
+	const struct td_result *r = &d->r;
+
+	printf("%s\n", what);
+	if (d->show_slots)
+		printf("slots: %.0f\n", r->slots);
+	for (int m = 0; m < TMA_NMETRICS; m++) {
+		if (td_metric_level((enum td_metric)m) > r->level)
+			continue;
+		bool l2 = td_metric_level((enum td_metric)m) == 2;
+		printf("%s%-*s %7.2f %%", l2 ? "  " : "", l2 ? 24 : 26,
+		       td_metric_name((enum td_metric)m), 100.0 * r->frac[m]);
+		if (m < TMA_NLEVEL1 && r->slots > 0)
+			printf("  (%.1f slots)", r->field_slots[m]);
+		printf("\n");
+	}
+	printf("bound: +/-%.2f percentage points (8-bit PERF_METRICS quantisation)\n",
+	       100.0 * r->bound);
+	printf("flags: %s\n", d->flags[0] ? d->flags : "none");
+}
+
+static int print_json(const struct decode_out *d, json_t *input)
+{
+	const struct td_result *r = &d->r;
+	json_t *o = json_pack("{s:o,s:i,s:s,s:o,s:f,s:o}", "input", input, "level", r->level,
+			      "unit", "percent", "slots",
+			      d->show_slots ? json_real(r->slots) : json_null(),
+			      "bound_pp", 100.0 * r->bound, "flags", bench_flags_json(r->flags));
+
+	if (!o)
+		return EX_SOFTWARE;
+	for (int m = 0; m < TMA_NMETRICS; m++)
+		if (td_metric_level((enum td_metric)m) <= r->level)
+			json_object_set_new(o, td_metric_name((enum td_metric)m),
+					    json_real(100.0 * r->frac[m]));
+	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
+	fputc('\n', stdout);
+	json_decref(o);
+	return EX_OK;
+}
+
+struct decode_args {
+	const char *from, *to, *value;
+	uint64_t slots;
+	int level; /* 0: from the value (2 when bytes 4-7 hold anything, else 1) */
+	bool json, have_slots;
+};
+
+static int decode_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
+{
+	struct decode_args *a = opts;
+	static const struct option longopts[] = {
+		{ "slots", required_argument, NULL, 's' }, { "level", required_argument, NULL, 'l' },
+		{ "from", required_argument, NULL, 'f' }, { "to", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	cli_getopt_reset();
+	while ((c = cli_getopt("decode", argc, argv, "s:l:f:t:jh", longopts)) != -1) {
+		switch (c) {
+		case 's':
+			if (cli_parse_u64(optarg, &a->slots)) {
+				cli_err("bad --slots '%s': expected a count of slots (decimal or 0x hex)", optarg);
+				return EX_USAGE;
+			}
+			a->have_slots = true;
+			break;
+		case 'l':
+			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
+				cli_err("bad --level '%s': PERF_METRICS has level 1 or 2", optarg);
+				return EX_USAGE;
+			}
+			a->level = optarg[0] - '0';
+			break;
+		case 'f': a->from = optarg; break;
+		case 't': a->to = optarg; break;
+		case 'j': a->json = true; break;
+		case 'h': decode_usage(stdout); return CLI_HELP_SHOWN;
+		default: return EX_USAGE; /* CLI_OPT_ERROR: cli_getopt said why */
+		}
+	}
+	if (optind < argc)
+		a->value = argv[optind++];
+	if (optind < argc)
+		return cli_usage_err("decode", "unexpected argument '%s'", argv[optind]);
+	if (a->value && (a->from || a->to))
+		return cli_refuse_together("decode", "a METRICS value", "--from/--to");
+	if (a->have_slots && (a->from || a->to))
+		return cli_usage_err("decode", "--slots goes with a single METRICS value: each "
+				     "--from/--to reading carries its own slots");
+	if (!a->value && !a->from != !a->to)
+		return cli_usage_err("decode", "%s needs %s", a->from ? "--from" : "--to",
+				     a->from ? "--to" : "--from");
+	if (!a->value && !a->from)
+		return cli_usage_err("decode", "give one METRICS value, or --from and --to");
+	return 0;
+}
+
+/*
+ * The level to decode at: --level, else 2 when bytes 4-7 (the level-2
+ * fields, pmu-reference §3.2) of @metrics hold anything, else 1.  An Ice
+ * Lake value has zero there: it has no level 2, and showing four derived
+ * nodes equal to their parents and four measured ones at 0 % would invent
+ * a breakdown the register never gave.
+ */
+static int pick_level(const struct decode_args *a, uint64_t metrics, struct decode_out *d)
+{
+	d->level_auto = !a->level;
+	if (a->level)
+		return a->level;
+	return metrics >> 32 ? 2 : 1;
+}
+
+static const char *level_note(const struct decode_out *d)
+{
+	if (!d->level_auto)
+		return "";
+	return d->r.level == 1 ? " (bytes 4-7 are zero: no level-2 fields; --level 2 shows them)"
+			       : " (bytes 4-7 hold the level-2 fields)";
+}
+
+static int decode_value(const struct decode_args *a)
+{
+	struct decode_out d = { .show_slots = a->have_slots };
+	char what[200];
+	uint64_t v;
+
+	if (parse_metrics(a->value, &v)) {
+		cli_err("bad IA32_PERF_METRICS value '%s': expected hex, at most 16 digits "
+			"(e.g. 0x302014224c331a66)", a->value);
+		return EX_DATAERR;
+	}
+	td_decode_value(v, a->slots, pick_level(a, v, &d), &d.r);
+	if (a->have_slots && !a->slots)
+		d.r.flags |= TD_FLAG_ZERO_SLOTS;
+	decode_flags(&d, true);
+	snprintf(what, sizeof(what), "IA32_PERF_METRICS 0x%016llx, level %d%s",
+		 (unsigned long long)v, d.r.level, level_note(&d));
+	if (a->json)
+		return print_json(&d, json_pack("{s:s,s:o}", "perf_metrics", a->value, "slots",
+						a->have_slots ? json_integer((json_int_t)a->slots)
+							      : json_null()));
+	print_text(&d, what);
+	return EX_OK;
+}
+
+static int decode_region(const struct decode_args *a)
+{
+	struct decode_out d = { .show_slots = true };
+	uint64_t sa, ma, sb, mb;
+	char what[200];
+
+	if (parse_reading(a->from, &sa, &ma) || parse_reading(a->to, &sb, &mb)) {
+		cli_err("bad reading '%s': expected SLOTS:METRICS, e.g. 1000:0x1f402080",
+			parse_reading(a->from, &sa, &ma) ? a->from : a->to);
+		return EX_DATAERR;
+	}
+	td_decode_region(sa, ma, sb, mb, pick_level(a, ma | mb, &d), &d.r);
+	decode_flags(&d, false);
+	if (d.r.flags & (TD_FLAG_ZERO_SLOTS | TD_FLAG_SLOTS_BACK)) {
+		cli_err("cannot decode the region '%s' -> '%s': %s (the second reading must "
+			"have more slots than the first)", a->from, a->to, d.flags);
+		return EX_DATAERR;
+	}
+	snprintf(what, sizeof(what), "region: slots %llu -> %llu, level %d%s",
+		 (unsigned long long)sa, (unsigned long long)sb, d.r.level, level_note(&d));
+	if (a->json)
+		return print_json(&d, json_pack("{s:s,s:s}", "from", a->from, "to", a->to));
+	print_text(&d, what);
+	return EX_OK;
+}
+
+static int decode_run(void *opts, struct cli_ctx *ctx)
+{
+	const struct decode_args *a = opts;
+
+	return a->value ? decode_value(a) : decode_region(a);
+}
+
+const struct cli_cmd_ops cmd_decode = {
+	.parse = decode_parse, .run = decode_run, .usage = decode_usage,
+	.opts_size = sizeof(struct decode_args),
+};

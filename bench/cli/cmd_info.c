@@ -1,0 +1,306 @@
+/*
+ * bench/cli/cmd_info.c - `baretma info`: identify the CPU (live or from a CPUID
+ * dump), its architectural PMU, its core kinds, and whether Top-down can be
+ * measured on the CPU baretma would use, with the first reason if not.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/output/output.h"
+#include "bench/bench.h"
+#include "cpu/environ.h"
+#include "cpu/escape.h"
+#include "bench/cli/cli_cmd.h"
+
+struct info_opts {
+	bool json;
+	int cpu; /* -1: choose */
+};
+
+static void info_usage(FILE *f)
+{
+	fprintf(f,
+"usage: baretma info [--cpuid-dump PATH] [--json] [--cpu N]\n"
+"\n"
+"Identify the CPU: vendor, family/model/stepping, the architectural PMU\n"
+"(CPUID leaf 0xA), and one block per core kind: microarchitecture, CPUs,\n"
+"its own counters (CPUID leaf 0xA / 0x23 of one of its CPUs), pipeline\n"
+"width, Top-down level and source (perf_metrics, events with a recipe,\n"
+"none, or undecided), RDPMC metrics-clear; a warning when the model is not\n"
+"in baretma's table; and whether Top-down can be measured on the CPU that\n"
+"'baretma bench' would use (or on --cpu N), with the reason if not.\n"
+"\n"
+"  --cpuid-dump PATH  identify from a CPUID dump instead of the live machine\n"
+"                     (a libcpuid raw or AIDA64 file, or a hwloc-gather-cpuid\n"
+"                     directory; also: BARETMA_CPUID_DUMP); the environment\n"
+"                     block stays this machine's\n"
+"  --json             one JSON document on stdout\n"
+"  --cpu N            check Top-down availability on OS CPU N (of the dump)\n"
+"  -h, --help         this text\n"
+"\n"
+"exit status: 0 ok, 64 usage (also: --cpu of a CPU that does not exist), 65 the\n"
+"  dump is not a CPUID dump (or BARETMA_MSR names a malformed state file or\n"
+"  simulator profile), 66 the dump or BARETMA_SYSROOT is missing, 69 CPUID\n"
+"  cannot be read, 70 internal error, 71 system error, 77 permission denied\n");
+}
+
+static int info_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
+{
+	struct info_opts *o = opts;
+	static const struct option longopts[] = {
+		{ "cpuid-dump", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c, rc;
+
+	o->cpu = -1;
+	cli_getopt_reset();
+	while ((c = cli_getopt("info", argc, argv, "h", longopts)) != -1) {
+		switch (c) {
+		case 'd':
+			ctx->dump = optarg;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'c':
+			if ((rc = cli_parse_cpu_number(optarg, &v)) || v >= CPU_MAX_CPUS) {
+				cli_err("bad --cpu '%s': give an OS CPU number below %d%s%s", optarg,
+					CPU_MAX_CPUS, rc == -EDOM ? "; " : "",
+					rc == -EDOM ? CLI_CPU_HEX_HINT : "");
+				return EX_USAGE;
+			}
+			o->cpu = (int)v;
+			break;
+		case 'h':
+			info_usage(stdout);
+			return CLI_HELP_SHOWN;
+		default: /* CLI_OPT_ERROR: cli_getopt said why */
+			return EX_USAGE;
+		}
+	}
+	if (optind < argc)
+		return cli_usage_err("info", "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+static void print_cpus(const struct cpu_kind *k)
+{
+	for (unsigned i = 0; i < k->ncpus;) {
+		unsigned j = i;
+
+		while (j + 1 < k->ncpus && k->cpus[j + 1] == k->cpus[j] + 1)
+			j++;
+		printf("%s%u", i ? "," : "", k->cpus[i]);
+		if (j > i)
+			printf("-%u", k->cpus[j]);
+		i = j + 1;
+	}
+}
+
+/* How the kind's Top-down would be measured, one phrase. */
+static void print_topdown_source(const struct cpu_kind *k)
+{
+	const char *src = k->topdown_source ? k->topdown_source : "none";
+
+	if (!strcmp(src, "perf_metrics"))
+		printf("perf_metrics (IA32_PERF_METRICS, level %d), RDPMC metrics-clear %s",
+		       k->topdown_level, k->metrics_clear ? "yes" : "no");
+	else if (!strcmp(src, "events"))
+		printf("events (recipe %s)", k->topdown_recipe);
+	else if (!strcmp(src, "undecided"))
+		printf("undecided (IA32_PERF_METRICS depends on IA32_PERF_CAPABILITIES: see warning)");
+	else if (!k->gp_counters)
+		printf("none (no usable performance counters)");
+	else
+		printf("none (no IA32_PERF_METRICS and no event recipe known for %s)", k->uarch);
+}
+
+/* One block per core kind: the first line as before, then its counters and
+ * its Top-down source. */
+static void print_kind(const struct cpu_kind *k)
+{
+	printf("kind:       %s (core type 0x%02x): %s, %u slots/cycle, fixed counter 3 %s, "
+	       "Top-down level %d, cpus ", k->kind, k->core_type, k->uarch,
+	       k->pipeline_width, k->fixed_ctr3 ? "yes" : "no", k->topdown_level);
+	print_cpus(k);
+	printf("\n  counters: %u GP x %u bits (mask 0x%x), %u fixed (mask 0x%x); source: %s\n",
+	       k->gp_counters, k->gp_width, k->gp_mask, k->fixed_counters, k->fixed_mask,
+	       k->counters_source ? k->counters_source : "nothing");
+	printf("  top-down: ");
+	print_topdown_source(k);
+	printf("\n");
+}
+
+/* The environment preflight of the machine baretma runs on (for a dump:
+ * this machine, not the dumped one: its hypervisor, its /sys). */
+static void print_env(const struct cpu_machine *m, const struct bench_avail *a,
+		      const struct cpu_env *env)
+{
+	if (cpu_machine_is_dump(m))
+		printf("(environment of this machine, not of the dump)\n");
+	env_print(stdout, env, cpu_machine_host(m), a);
+}
+
+static void print_text(const struct cpu_machine *m, const struct cpu_info *ci, int cpu,
+		       const struct bench_avail *a, const struct cpu_env *env)
+{
+	const struct cpu_source *src = cpu_machine_source(m);
+	const struct cpu_pmu_arch *p = &ci->pmu;
+	char why[512];
+
+	if (cpu_source_is_live(src))
+		printf("source:     live\n");
+	else
+		esc_fprintf(stdout, "source:     %s (%s dump)\n", cpu_source_name(src),
+			    cpu_source_format(src));
+	esc_fprintf(stdout, "cpu:        %s family %u model 0x%02X (%u) stepping %u\n",
+		    ci->vendor_str, ci->family, ci->model, ci->model, ci->stepping);
+	esc_fprintf(stdout, "brand:      %s\n", ci->brand[0] ? ci->brand : "(none)");
+	printf("model:      %s\n", ci->row ? ci->row->name : "not in baretma's model table");
+	esc_fprintf(stdout, "hypervisor: %s\n",
+		    ci->hypervisor ? ci->hypervisor : "none (bare metal)");
+	printf("hybrid:     %s\n", ci->hybrid ? "yes (CPUID.7.0:EDX[15])" : "no");
+	printf("logical:    %u CPUs\n", ci->ncpus);
+	if (p->version)
+		printf("pmu:        arch perfmon v%u: %u GP counters x %u bits, %u fixed x %u bits "
+		       "(mask 0x%x), TOPDOWN.SLOTS event %s\n", p->version, p->gp_counters,
+		       p->gp_width, p->fixed_counters, p->fixed_width, p->fixed_mask,
+		       p->topdown_slots ? "enumerated" : "not enumerated");
+	else
+		printf("pmu:        no architectural perfmon (CPUID leaf 0xA version 0%s)\n",
+		       ci->vendor == CPU_VENDOR_INTEL ? "" : "; reserved on this vendor");
+	for (unsigned i = 0; i < ci->nkinds; i++)
+		print_kind(&ci->kinds[i]);
+	if (ci->warning[0])
+		esc_fprintf(stdout, "warning:    %s\n", ci->warning);
+	if (a->why != TD_OK) {
+		esc_fprintf(stdout, "topdown:    unavailable on cpu %d: %s\n", cpu, a->reason);
+		print_env(m, a, env);
+		return;
+	}
+	printf("topdown:    level %d available on cpu %d", a->level, cpu);
+	if (!a->rdpmc_ok) {
+		bench_rdpmc_reason(a, why, sizeof(why));
+		esc_fprintf(stdout, " (msr backend only: %s)", why);
+	}
+	printf("\n");
+	print_env(m, a, env);
+}
+
+
+/* "source": {"path": the dump (null when live), "format": cpu_source_format()}. */
+static json_t *source_to_json(const struct cpu_source *src)
+{
+	bool live = cpu_source_is_live(src);
+
+	return json_pack("{s:o, s:s}",
+			 "path", bench_json_text(live ? NULL : cpu_source_name(src)),
+			 "format", cpu_source_format(src));
+}
+
+static int print_json(const struct cpu_machine *m, const struct cpu_info *ci, int cpu,
+		      const struct bench_avail *a, const struct cpu_env *env)
+{
+	json_t *doc = cpu_info_to_json(ci);
+	json_t *td = json_pack("{s:b, s:i, s:o}", "available", a->why == TD_OK, "level", a->level,
+			       "reason", bench_json_text(a->why == TD_OK ? NULL : a->reason));
+	int rc = EX_SOFTWARE;
+
+	if (!doc || !td || json_object_set_new(doc, "cpu", json_integer(cpu)) ||
+	    json_object_set_new(doc, "source", source_to_json(cpu_machine_source(m))) ||
+	    json_object_set_new(doc, "environment", env_to_json(env, cpu_machine_host(m), a)) ||
+	    json_object_set(doc, "topdown", td))
+		goto out;
+	if (json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII) == 0) {
+		fputc('\n', stdout);
+		rc = EX_OK;
+	}
+out:
+	if (rc != EX_OK)
+		cli_err("info: cannot build the JSON document (out of memory)");
+	json_decref(td);
+	json_decref(doc);
+	return rc;
+}
+
+static int report_choose(const struct cpu_machine *m, const struct info_opts *o, int err)
+{
+	char subject[64];
+
+	if (err == -ENXIO && o->cpu >= 0) {
+		snprintf(subject, sizeof(subject), "cannot use cpu %d", o->cpu);
+		return cli_bad_cpu(subject, m, err, true);
+	}
+	if (err == -ENXIO)
+		cli_err("no allowed CPU of the kind with the highest Top-down level (E-cores "
+			"are never chosen silently; give --cpu N)");
+	else
+		cli_err("cannot choose a CPU: %s", strerror(-err));
+	return err == -ENXIO ? EX_USAGE : cli_exit_for_errno(err);
+}
+
+/* The CPU to check, chosen among the described machine's CPUs as bench
+ * would; identified again with IA32_PERF_CAPABILITIES where the MSR
+ * backend reaches that CPU (bench_identify).  Returns the CPU, or
+ * -(exit status) after the message. */
+static int pick_cpu(const struct cpu_machine *m, const struct info_opts *o,
+		    struct msr_dev *dev, struct cpu_info *ci)
+{
+	int cpu = cpu_machine_choose(m, ci, o->cpu), rc;
+
+	if (cpu < 0)
+		return -report_choose(m, o, cpu);
+	rc = bench_identify(m, dev, cpu, ci);
+	return rc ? -cli_identify_failed(m, rc) : cpu;
+}
+
+static int info_run(void *opts, struct cli_ctx *ctx)
+{
+	const struct info_opts *o = opts;
+	struct cpu_info *ci = calloc(1, sizeof(*ci));
+	struct cpu_machine *m = ctx->machine;
+	struct bench_avail avail;
+	struct cpu_env env;
+	int rc, cpu;
+
+	if (!ci) {
+		cli_err("info: out of memory");
+		return EX_OSERR;
+	}
+	rc = bench_identify(m, NULL, -1, ci);
+	if (rc) {
+		rc = cli_identify_failed(m, rc);
+		goto out;
+	}
+	cli_warn_kinds("info", m, ci);
+	cli_ctx_msr(ctx); /* optional: the availability check names the reason */
+	cpu = pick_cpu(m, o, ctx->dev, ci);
+	if (cpu < 0) {
+		rc = -cpu;
+		goto out;
+	}
+	bench_topdown_check(m, ci, (unsigned)cpu, ctx->dev, &avail);
+	cpu_machine_env_read(m, cpu, &env);
+	if (o->json) {
+		rc = print_json(m, ci, cpu, &avail, &env);
+	} else {
+		print_text(m, ci, cpu, &avail, &env);
+		rc = EX_OK;
+	}
+out:
+	free(ci);
+	return rc;
+}
+
+const struct cli_cmd_ops cmd_info = {
+	.parse = info_parse, .run = info_run, .usage = info_usage,
+	.opts_size = sizeof(struct info_opts),
+};

@@ -1,0 +1,260 @@
+/*
+ * bench/cli/cmd_validate.c - "baretma validate": the PMU checklist
+ * (bench/study/validate.h), parsed and printed; the run guarded with a journal
+ * of every register it writes.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/output/output.h"
+#include "bench/study/bundle.h"
+#include "bench/study/calibrate.h"
+#include "bench/cli/cli_cmd.h"
+#include "bench/study/validate.h"
+#include "cpu/machine.h"
+
+enum { OPT_NO_PERF = 1000, OPT_RDPMC_ALWAYS, OPT_BUNDLE };
+
+struct validate_cmd {
+	unsigned cpus[CPU_MAX_CPUS];
+	int ncpus;                /* 0: one CPU of each core kind */
+	int level;
+	bool perf, json;
+	const char *bundle;       /* --bundle FILE, or NULL */
+};
+
+static void validate_usage(FILE *f)
+{
+	fputs(
+"usage: baretma validate [--cpu LIST] [--level 1|2] [--no-perf] [--force] [--wait]\n"
+"                        [--rdpmc-always] [--cpuid-dump FILE] [--json]\n"
+"                        [--bundle FILE]\n"
+"Checks that the PMU of each CPU behaves as the SDM, the kernel and baretma's\n"
+"model table say; one line per check: PASS, FAIL or SKIP (with the reason), the\n"
+"value measured, the value expected and its source.  A check whose premise\n"
+"failed is SKIP (\"depends on ...\"): one fault fails one check.\n"
+"  --cpu LIST     CPUs to check (default: the first CPU of each core kind)\n"
+"  --level 1|2    check PERF_METRICS up to this level (default: the CPU's)\n"
+"  --no-perf      leave out the perf_event checks (perf_hands_back, perf_agrees)\n"
+"  --force        check CPUs whose fixed counter 3 / PERF_METRICS are in use\n"
+"  --wait         wait for another baretma run on the CPUs instead of refusing\n"
+"  --rdpmc-always set the rdpmc sysfs value to 2 for the run (the RDPMC checks)\n"
+"  --cpuid-dump FILE  the CPUs of a CPUID dump (with BARETMA_MSR=sim:PROFILE or\n"
+"                 state:FILE)\n"
+"  --json         one JSON document (schema baretma-validate/1)\n"
+"  --bundle FILE  also write the report bundle FILE (schema baretma-bundle/1):\n"
+"                 the CPUID of every CPU, these checks, the environment, the\n"
+"                 calibration if any and baretma's version, in one file to\n"
+"                 attach to a report; every command that takes --cpuid-dump\n"
+"                 reads it back as that machine\n"
+"\n"
+"The checks (README \"baretma validate\" gives each one's source): cpu_model,\n"
+"perf_capabilities_metrics, fixed_ctr3_enumerated, counter_widths; fc3_counts,\n"
+"fc3_frozen_holds, fc3_write_zero, slots_per_cycle; metrics_follow_fc3,\n"
+"metrics_write_zero, level1_sum, level2_within_parent, overflow_sets_status,\n"
+"status_quiet; rdpmc_matches_msr, rdpmc_metrics_clear; perf_hands_back,\n"
+"perf_agrees; one per known-answer kernel.  Every register written is saved\n"
+"in the run's journal first and put back at the end.\n"
+"\n"
+"What a hypervisor does not enumerate (leaf 0xA version 0, KVM's 3 fixed\n"
+"counters) is SKIP with the reason, never FAIL.\n"
+"\n"
+"exit status: 0 no check failed, 1 a check failed, 64 usage, 65 bad data\n"
+"  (also: BARETMA_MSR's state file or profile), 66 a dump or BARETMA_MSR's\n"
+"  file not found, 69 no PMU to check here: no check could touch the PMU (the\n"
+"  reason is said, after the identity checks, whatever they found), 73 the\n"
+"  bundle cannot be written, 75 busy, 77 no permission\n", f);
+}
+
+static int parse_opt(int c, struct validate_cmd *v, struct cli_ctx *ctx)
+{
+	switch (c) {
+	case 'c':
+		v->ncpus = cli_parse_cpu_list(optarg, v->cpus, CPU_MAX_CPUS);
+		if (v->ncpus <= 0) {
+			cli_err("bad --cpu '%s': a CPU list like 0,2-3%s%s", optarg,
+				v->ncpus == -EDOM ? "; " : "", v->ncpus == -EDOM ? CLI_CPU_HEX_HINT : "");
+			return EX_USAGE;
+		}
+		return 0;
+	case 'l':
+		if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
+			cli_err("bad --level '%s': Top-down level 1 or 2", optarg);
+			return EX_USAGE;
+		}
+		v->level = optarg[0] - '0';
+		return 0;
+	case OPT_NO_PERF: v->perf = false; return 0;
+	case OPT_RDPMC_ALWAYS: ctx->run.set.rdpmc_always = true; return 0;
+	case 'F': ctx->run.force = true; return 0;
+	case 'W': ctx->run.wait = true; return 0;
+	case 'd': ctx->dump = optarg; return 0;
+	case 'j': v->json = true; return 0;
+	case OPT_BUNDLE: v->bundle = optarg; return 0;
+	case 'h': validate_usage(stdout); return CLI_HELP_SHOWN;
+	default: return EX_USAGE;
+	}
+}
+
+static int validate_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
+{
+	static const struct option lopts[] = {
+		{ "cpu", required_argument, NULL, 'c' }, { "level", required_argument, NULL, 'l' },
+		{ "no-perf", no_argument, NULL, OPT_NO_PERF }, { "force", no_argument, NULL, 'F' },
+		{ "wait", no_argument, NULL, 'W' }, { "json", no_argument, NULL, 'j' },
+		{ "rdpmc-always", no_argument, NULL, OPT_RDPMC_ALWAYS },
+		{ "cpuid-dump", required_argument, NULL, 'd' }, { "help", no_argument, NULL, 'h' },
+		{ "bundle", required_argument, NULL, OPT_BUNDLE },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct validate_cmd *v = opts;
+	int c, rc = 0;
+
+	v->perf = true;
+	cli_getopt_reset();
+	while (!rc && (c = cli_getopt("validate", argc, argv, "c:l:FWd:jh", lopts)) != -1)
+		rc = parse_opt(c, v, ctx);
+	if (!rc && optind < argc)
+		rc = cli_usage_err("validate", "unexpected argument '%s'", argv[optind]);
+	return rc;
+}
+
+/* Default CPUs: the first of each core kind; given ones checked. */
+static int pick_cpus(struct validate_cmd *v, const struct cpu_machine *m,
+		     const struct cpu_info *ci)
+{
+	for (int i = 0; i < v->ncpus; i++)
+		if (cpu_machine_check_cpu(m, v->cpus[i])) {
+			char subject[48];
+
+			snprintf(subject, sizeof(subject), "cannot validate cpu %u", v->cpus[i]);
+			return cli_bad_cpu(subject, m, -ENXIO, false);
+		}
+	if (v->ncpus)
+		return 0;
+	for (unsigned k = 0; k < ci->nkinds; k++)
+		if (ci->kinds[k].ncpus)
+			v->cpus[v->ncpus++] = ci->kinds[k].cpus[0];
+	return 0;
+}
+
+static int print(const struct validate_cmd *v, const struct validate_report *rep)
+{
+	if (v->json) {
+		json_t *doc = validate_to_json(rep);
+
+		if (!doc)
+			return EX_SOFTWARE;
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+		fputc('\n', stdout);
+		json_decref(doc);
+	} else {
+		validate_print(stdout, rep);
+	}
+	return 0;
+}
+
+/* The report bundle (bench/study/bundle.h) of this run, written to @path.
+ * Returns 0 or an exit status (the message said). */
+static int write_bundle(const char *path, struct cli_ctx *ctx, const struct cpu_info *ci,
+			const struct validate_report *rep, const struct bench_avail *a,
+			unsigned cpu)
+{
+	struct bundle_parts p = { .machine = ctx->machine, .command = cli_cmdline() };
+	struct cpu_env env;
+	unsigned bad = 0;
+	json_t *doc;
+	int err;
+
+	cpu_machine_env_read(ctx->machine, (int)cpu, &env);
+	p.info = cpu_info_to_json(ci);
+	p.environment = env_to_json(&env, cpu_machine_host(ctx->machine), a);
+	p.validate = validate_to_json(rep);
+	p.calibration = calib_document(ci);
+	doc = bundle_build(&p, &err, &bad);
+	if (doc)
+		err = bench_json_save(doc, path);
+	json_decref(doc);
+	json_decref(p.info);
+	json_decref(p.environment);
+	json_decref(p.validate);
+	json_decref(p.calibration);
+	if (!err) {
+		cli_note("report bundle written to '%s': attach it to the report (baretma info "
+			 "--cpuid-dump '%s' reads it back as this machine)", path, path);
+		return 0;
+	}
+	if (!doc && err != -ENOMEM) {
+		cli_err("cannot write the bundle '%s': cannot read CPUID of cpu %u: %s", path, bad,
+			strerror(-err));
+		return EX_UNAVAILABLE;
+	}
+	cli_err("cannot write the bundle '%s': %s%s", path, err == -ELOOP ? "it is a symbolic "
+		"link" : err == -EINVAL ? "not a regular file" : strerror(-err),
+		err == -ELOOP || err == -EINVAL || err == -EISDIR ? " (give the path of a regular "
+		"file)" : "");
+	return EX_CANTCREAT;
+}
+
+static int validate_run_cmd(void *opts, struct cli_ctx *ctx)
+{
+	struct validate_cmd *v = opts;
+	/* the backend after the machine: the simulated PMU's is --cpuid-dump's */
+	int st = cli_ctx_msr(ctx), rc;
+	struct cpu_info *ci = st ? NULL : calloc(1, sizeof(*ci));
+	struct validate_options o = { .level = v->level, .perf = v->perf,
+				      .machine = ctx->machine, .dev = ctx->dev };
+	struct validate_report rep = { 0 };
+	struct bench_avail a;
+
+	if (!st && !ci)
+		st = EX_OSERR;
+	if (!st && (rc = bench_identify(ctx->machine, ctx->dev, v->ncpus ? (int)v->cpus[0] : -1,
+					ci)))
+		st = cli_identify_failed(ctx->machine, rc);
+	if (!st)
+		st = pick_cpus(v, ctx->machine, ci);
+	if (st)
+		goto out;
+	o.cpus = v->cpus;
+	o.ncpus = (unsigned)v->ncpus;
+	bench_topdown_check(ctx->machine, ci, v->cpus[0], ctx->dev, &a);
+	o.identity_only = a.why != TD_OK && a.why != TD_RDPMC_FAULT && a.why != TD_NO_PERF_METRICS;
+	o.no_msr = a.reason;
+	o.live_rdpmc = !cpu_machine_is_dump(ctx->machine) && ctx->dev &&
+		       !strcmp(msr_backend_name(ctx->dev), "device");
+	/* perf_event's checks let the kernel write the counters: saved first */
+	ctx->run.save_counters = true;
+	if (!o.identity_only)
+		st = cli_run_start(&ctx->run, ctx->dev, ci, v->cpus, v->ncpus, true,
+				   JOURNAL_MSR_WRITE, false);
+	o.j = ctx->run.j;
+	if (!st && (rc = validate_run(&o, ci, &rep)) && !(st = cli_journal_space(ctx->dev, rc))) {
+		cli_err("validate stopped: %s", strerror(-rc));
+		st = cli_exit_for_errno(rc);
+	}
+	if (!st)
+		st = print(v, &rep);
+	if (!st && v->bundle)
+		st = write_bundle(v->bundle, ctx, ci, &rep, &a, v->cpus[0]);
+	/* No check could touch the PMU: the run verified nothing of it, and
+	 * says so (69) whatever the identity checks found. */
+	if (!st && o.identity_only) {
+		cli_err("cannot validate the PMU of cpu %u: %s", v->cpus[0], a.reason);
+		st = EX_UNAVAILABLE;
+	}
+	if (!st)
+		st = rep.fail ? 1 : 0;
+out:
+	validate_report_free(&rep);
+	free(ci);
+	return st;
+}
+
+const struct cli_cmd_ops cmd_validate = {
+	.parse = validate_parse, .run = validate_run_cmd, .usage = validate_usage,
+	.opts_size = sizeof(struct validate_cmd),
+};

@@ -1,0 +1,109 @@
+/*
+ * bench/cli/main.c - baretma's front end: the usage, help and version, and
+ * the command's entry of the table (bench/cli/cli_cmds.c) to dispatch.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/cli/cli_cmd.h"
+#include "config.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: baretma <command> [options]\n"
+"\n"
+"commands:\n"
+"  bench    run known-answer kernels bracketed with RDPMC and report Top-down\n"
+"           level 1/2 (or TSC timing only, with the reason, where no PMU)\n"
+"  compare  the raw path (rdpmc/msr) against perf_event on the same kernels and\n"
+"           CPU, in alternating blocks: per tma_* metric agree or DISAGREE\n"
+"  validate check that each CPU's PMU behaves (fixed counter 3, PERF_METRICS,\n"
+"           overflow, RDPMC, kernels, perf): PASS / FAIL / SKIP per check\n"
+"  calibrate  bracket cost, noise floor and resolution of each backend, saved for bench\n"
+"  info     identify the CPU: vendor, model, PMU, core kinds, Top-down availability\n"
+"  decode   decode an IA32_PERF_METRICS value or a region between two readings\n"
+"  pmu      enable | status | restore: program fixed counter 3 and PERF_METRICS\n"
+"           and leave them running for another harness, with a restore journal\n"
+"  cpuid    dump: write this machine's CPUID (every online CPU) as a file that\n"
+"           'info --cpuid-dump' and libcpuid read; send it with bug reports\n"
+"  msr      read | write CPU MSR [VALUE]: one register of a list of CPUs; writes\n"
+"           only to known PMU registers (else --force), journaled first\n"
+"  help     'baretma help CMD' is 'baretma CMD --help'\n"
+"  version  print baretma's version (also: --version)\n"
+"\n"
+"'baretma <command> --help' describes each command's options and exit statuses.\n"
+"\n"
+"environment:\n"
+"  BARETMA_MSR        MSR backend: path template with %%u (default /dev/cpu/%%u/msr;\n"
+"                     /dev/cpu/%%u/msr_safe works too) or state:FILE (dry runs, tests)\n"
+"  BARETMA_MSR_TRACE  append every MSR access to this file (audit log)\n"
+"  BARETMA_CPUID_DUMP identify from this CPUID dump instead of the live CPU\n"
+"  BARETMA_STATE_DIR  run journals (bench, 'pmu enable', 'msr write'), CPU and\n"
+"                     settings locks (default /run/baretma); an absolute path\n"
+"                     (a relative one is refused: exit 64)\n"
+"  BARETMA_SYSROOT    root for /sys and /proc paths (default /); must be an\n"
+"                     existing directory (else exit 66)\n"
+"  Under sudo or setuid BARETMA_SYSROOT and hwloc's topology variables are\n"
+"  ignored (with a warning); hwloc never loads plugins; the state directory's\n"
+"  path may hold no one else's symbolic link (README: Running as root safely)\n"
+"\n"
+"exit status: 0 ok, 64 usage, 65 bad input data, 66 input file missing,\n"
+"  69 unavailable (no PMU/device for what was asked), 70 internal error,\n"
+"  71 system error, 73 cannot create an output file or the state directory,\n"
+"  74 I/O error, 75 busy (counters or CPU in use, a journal holds it; bench:\n"
+"  counters changed by someone else mid-run), 77 permission denied;\n"
+"  128+N killed by signal N after putting the registers back\n");
+}
+
+static int unknown_command(const char *name)
+{
+	if (name[0] == '-')
+		cli_err("unknown option '%s' (try: baretma --help)", name);
+	else
+		cli_err("unknown command '%s' (try: baretma --help)", name);
+	return EX_USAGE;
+}
+
+/* "baretma help [CMD ...]": the same as "baretma CMD --help". */
+static int help(int argc, char **argv)
+{
+	const struct cli_cmd *c;
+
+	if (argc < 3 || !strcmp(argv[2], "help") || !strcmp(argv[2], "version")) {
+		usage(stdout);
+		return EX_OK;
+	}
+	if (!(c = cli_cmd_find(argv[2], NULL)))
+		return unknown_command(argv[2]);
+	c->ops->usage(stdout);
+	return EX_OK;
+}
+
+int main(int argc, char **argv)
+{
+	const struct cli_cmd *c;
+
+	cli_set_cmdline(argc, argv);
+	if (argc < 2) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return EX_OK;
+	}
+	if (!strcmp(argv[1], "help"))
+		return help(argc, argv);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		if (argc > 2) {
+			cli_err("version: unexpected argument '%s' (try: baretma --help)", argv[2]);
+			return EX_USAGE;
+		}
+		printf("baretma %s\n", PACKAGE_VERSION);
+		return EX_OK;
+	}
+	if (!(c = cli_cmd_find(argv[1], argc > 2 ? argv[2] : NULL)))
+		return unknown_command(argv[1]);
+	return cli_cmd_dispatch(c, argc - 1, argv + 1);
+}

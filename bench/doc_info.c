@@ -1,0 +1,107 @@
+/*
+ * bench/doc_info.c - the "info" JSON object: identity, architectural
+ * PMU (CPUID leaf 0xA of the first CPU), core kinds with their own
+ * counters and Top-down level, source and recipe, the unknown-model
+ * warning.  Shared by `baretma info --json` and the bench document.
+ */
+#include <jansson.h>
+#include <stdlib.h>
+
+#include "bench/bench.h"
+#include "cpu/escape.h"
+
+json_t *bench_json_text(const char *s)
+{
+	json_t *j = s ? json_string(s) : json_null();
+	size_t n;
+	char *e;
+
+	if (j || !s) /* not UTF-8, or ENOMEM: json_string says NULL for both */
+		return j;
+	n = esc_str(NULL, 0, s) + 1;
+	if (!(e = malloc(n)))
+		return NULL;
+	esc_str(e, n, s);
+	j = json_string(e);
+	free(e);
+	return j;
+}
+
+static json_t *pmu_to_json(const struct cpu_pmu_arch *p)
+{
+	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:I, s:b}",
+			 "version", (int)p->version,
+			 "gp_counters", (int)p->gp_counters,
+			 "gp_width", (int)p->gp_width,
+			 "fixed_counters", (int)p->fixed_counters,
+			 "fixed_width", (int)p->fixed_width,
+			 "fixed_mask", (json_int_t)p->fixed_mask,
+			 "topdown_slots_event", p->topdown_slots);
+}
+
+/*
+ * One core kind.  Keys kept from the first version: kind, core_type, uarch,
+ * pipeline_width, fixed_ctr3, topdown_level, cpus; added: the kind's own
+ * counters (struct cpu_kind: leaf 0xA / 0x23 of one of its CPUs), its
+ * Top-down source and recipe (string or null), RDPMC metrics-clear.
+ */
+static json_t *kind_to_json(const struct cpu_kind *k)
+{
+	json_t *cpus = json_array();
+
+	if (!cpus)
+		return NULL;
+	for (unsigned i = 0; i < k->ncpus; i++)
+		if (json_array_append_new(cpus, json_integer(k->cpus[i]))) {
+			json_decref(cpus);
+			return NULL;
+		}
+	/* "o" steals the reference to cpus, also when json_pack fails. */
+	return json_pack("{s:s, s:i, s:I, s:s, s:i, s:i, s:i, s:I, s:i, s:I, s:s, s:b, s:i,"
+			 " s:b, s:s, s:s?, s:o}",
+			 "kind", k->kind,
+			 "core_type", (int)k->core_type,
+			 "native_model", (json_int_t)k->native_model,
+			 "uarch", k->uarch ? k->uarch : "unknown",
+			 "pipeline_width", (int)k->pipeline_width,
+			 "gp_counters", (int)k->gp_counters,
+			 "gp_width", (int)k->gp_width,
+			 "gp_mask", (json_int_t)k->gp_mask,
+			 "fixed_counters", (int)k->fixed_counters,
+			 "fixed_mask", (json_int_t)k->fixed_mask,
+			 "counters_source", k->counters_source ? k->counters_source : "",
+			 "fixed_ctr3", k->fixed_ctr3,
+			 "topdown_level", k->topdown_level,
+			 "metrics_clear", k->metrics_clear,
+			 "topdown_source", k->topdown_source ? k->topdown_source : "none",
+			 "topdown_recipe", k->topdown_recipe,
+			 "cpus", cpus);
+}
+
+json_t *cpu_info_to_json(const struct cpu_info *ci)
+{
+	json_t *kinds = json_array(), *pmu = pmu_to_json(&ci->pmu), *obj = NULL;
+
+	if (!kinds || !pmu)
+		goto out;
+	for (unsigned i = 0; i < ci->nkinds; i++)
+		if (json_array_append_new(kinds, kind_to_json(&ci->kinds[i])))
+			goto out;
+	/* warning: null when none (cpu_info.warning ""). */
+	obj = json_pack("{s:o, s:i, s:i, s:i, s:o, s:o, s:b, s:O, s:b, s:o, s:O}",
+			"vendor", bench_json_text(ci->vendor_str),
+			"family", (int)ci->family,
+			"model", (int)ci->model,
+			"stepping", (int)ci->stepping,
+			"brand", bench_json_text(ci->brand),
+			"hypervisor", bench_json_text(ci->hypervisor),
+			"hybrid", ci->hybrid,
+			"pmu", pmu,
+			"model_known", ci->row != NULL,
+			"warning", bench_json_text(ci->warning[0] ? ci->warning : NULL),
+			"core_kinds", kinds);
+out:
+	json_decref(kinds);
+	json_decref(pmu);
+	return obj;
+}

@@ -1,0 +1,418 @@
+/*
+ * bench/lib/api.c - libbaretma's public API (include/baretma.h) on the code
+ * the tool runs: a session (bench/session.h: identify, choose the CPU, pin,
+ * choose the counter source), the guarded start and finish of msr/guard.h
+ * (locks, other runs' journals, PMU ownership, the journal; the sequence
+ * `baretma bench` goes through: guard_start), and the named regions of
+ * bench/region.h.
+ *
+ * Regions: the counters are reset (frozen, msr/pmu.h) before the first
+ * region of an epoch opens and checked (tamper, overflow) after the last
+ * one closes, both outside every region (bench/region.h says why the
+ * pairs of an epoch wait for that check).  Between a region's two readings
+ * the only work is the table look-up done before the first reading and
+ * after the second, and nothing allocates; on the rdpmc and tsc sources
+ * the readings are inline (bench/session.h), with no call.
+ *
+ * Errors: -errno, and one line per thread (baretma_last_error).  The
+ * library prints nothing.  Threads, fork, signals: include/baretma.h.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/lib/api.h"
+#include "bench/session.h"
+#include "cpu/machine.h"
+#include "msr/guard.h"
+#include "msr/guard_signals.h"
+
+struct baretma {
+	enum source_read read;        /* session_read_kind(s): first, for the
+				       * bracket to load it in one step */
+	struct session *s;
+	struct cpu_machine *machine;
+	struct guard *g;              /* NULL when the source writes no MSR (tsc) */
+	struct region_table t;
+	int level;                    /* of the readings: 0 on a TSC-only session */
+	pid_t pid;                    /* the process that opened it (fork rule) */
+	char lines[2048];             /* the guard's notes and warnings, "\n"-joined */
+};
+
+static _Thread_local char last_error[2048];
+
+const char *baretma_last_error(void)
+{
+	return last_error;
+}
+
+static int fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+const char *baretma_tma_name(enum baretma_tma m)
+{
+	return (unsigned)m < BARETMA_TMA_N ? td_metric_name((enum td_metric)m) : NULL;
+}
+
+int baretma_decode(const struct baretma_reading *a, const struct baretma_reading *b,
+		   int level, struct baretma_result *res)
+{
+	if (!a || !b || !res)
+		return -EINVAL;
+	return region_decode_pair(a, b, level, res);
+}
+
+int baretma_guard_signals(void)
+{
+	int rc = guard_signals_install(0);
+
+	return rc ? fail(rc, "cannot install the restore signal handlers: %s",
+			 strerror(-rc)) : 0;
+}
+
+/* ------------------------------------------------------------- opening */
+
+/* The options in the session's terms; -EINVAL with the message when bad. */
+static int session_opts(const struct baretma_options *o, struct session_options *so)
+{
+	memset(so, 0, sizeof(*so));
+	if (bench_backend_parse(o->backend ? o->backend : "auto", &so->backend))
+		return fail(-EINVAL, "baretma_open: backend '%s': expected auto, rdpmc, msr, "
+			    "perf, perf-rdpmc or tsc", o->backend);
+	if (o->level < 0 || o->level > 2)
+		return fail(-EINVAL, "baretma_open: level %d: expected 1, 2, or 0 for the "
+			    "highest the CPU has", o->level);
+	if (o->cpu < -1)
+		return fail(-EINVAL, "baretma_open: cpu %d: expected an OS CPU number, or -1 "
+			    "to choose", o->cpu);
+	so->cpu = o->cpu;
+	so->level = o->level;
+	so->user_only = o->user_only;
+	so->force = o->force;
+	return 0;
+}
+
+/* Why session_open failed, in the words of `baretma bench`. */
+static int open_failed(const struct session *s, const struct baretma_options *o, int rc)
+{
+	const struct session_info *in = s ? session_info(s) : NULL;
+
+	/* $BARETMA_MSR's backend: its own line, whole (the thread's, from the
+	 * msr_open that just failed), as `baretma bench` prints it */
+	if (in && in->avail.why == TD_MSR_OPEN)
+		return fail(rc, "%s", *msr_last_error() ? msr_last_error() : in->avail.reason);
+	switch (-rc) {
+	case EOPNOTSUPP:
+		return fail(rc, "cpu %d is an efficiency core of a hybrid part: it has no "
+			    "IA32_PERF_METRICS (open with cpu -1 to let baretma choose a "
+			    "performance core, or backend \"tsc\")", o->cpu);
+	case ENXIO:
+		return fail(rc, o->cpu < 0 ? "no CPU this thread may run on has a core kind "
+			    "that can measure (choose one with the option cpu)" :
+			    "cannot measure on cpu %d: no such CPU, or it is offline or not "
+			    "allowed for this thread", o->cpu);
+	case ENODEV:
+		return fail(rc, "cannot use backend \"%s\": %s", o->backend,
+			    in ? in->avail.reason : "");
+	case EINVAL:
+		if (in && in->avail.reason[0])
+			return fail(rc, "%s", in->avail.reason);
+		break;
+	}
+	return fail(rc, "cannot open a session: %s", strerror(-rc));
+}
+
+/* One line of baretma_notes: "note: " or "warning: " and @text. */
+static void add_line(struct baretma *bm, const char *kind, const char *text, size_t len)
+{
+	size_t used = strlen(bm->lines);
+	int w;
+
+	if (!len || used >= sizeof(bm->lines) - 1)
+		return;
+	w = snprintf(bm->lines + used, sizeof(bm->lines) - used, "%s%.*s\n", kind, (int)len,
+		     text);
+	if (w < 0 || (size_t)w >= sizeof(bm->lines) - used)
+		bm->lines[used] = '\0'; /* a line cut short is left out whole */
+}
+
+/* The session's own notes ("; "-separated: not pinned, why rdpmc was
+ * passed over), the CPU-kind disagreement, why there is no Top-down. */
+static void keep_session_lines(struct baretma *bm)
+{
+	const struct session_info *in = session_info(bm->s);
+
+	for (const char *p = in->note, *e; *p; p = *e ? e + 2 : e) {
+		e = strstr(p, "; ");
+		if (!e)
+			e = p + strlen(p);
+		add_line(bm, "note: ", p, (size_t)(e - p));
+	}
+	add_line(bm, "warning: ", in->kinds_warning, strlen(in->kinds_warning));
+	if (!in->level && in->avail.reason[0]) {
+		char why[sizeof(in->avail.reason) + 32];
+		int w = snprintf(why, sizeof(why), "no Top-down (TSC only): %s", in->avail.reason);
+
+		add_line(bm, "note: ", why, w > 0 ? strlen(why) : 0);
+	}
+}
+
+/* The guard's notes and warnings. */
+static void keep_guard_lines(struct baretma *bm)
+{
+	enum guard_line_kind kind;
+	const char *text;
+
+	for (int i = 0; (text = guard_line(bm->g, i, &kind)); i++)
+		add_line(bm, kind == GUARD_LINE_NOTE ? "note: " :
+			 kind == GUARD_LINE_WARNING ? "warning: " : "  ", text, strlen(text));
+	guard_lines_clear(bm->g);
+}
+
+/* The guarded start and the programming, for a source that writes MSRs. */
+static int guard_and_program(struct baretma *bm, const struct baretma_options *o)
+{
+	const struct session_info *in = session_info(bm->s);
+	char cmd[256];
+	struct guard_opts go = {
+		.wait = o->wait, .force = o->force, .no_settings_flags = true,
+		.kind = JOURNAL_RUN, .cmd = cmd, .backend = msr_env_spec(),
+	};
+	unsigned cpu = in->cpu_used;
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "libbaretma in %s", program_invocation_name);
+	rc = guard_new(&bm->g, &go);
+	if (rc)
+		return fail(rc, "cannot set up the guard: %s", strerror(-rc));
+	rc = guard_start(bm->g, session_dev(bm->s), &in->cpu, &cpu, 1, true, JOURNAL_RUN,
+			 o->user_only);
+	keep_guard_lines(bm);
+	if (rc)
+		return fail(rc, "%s", guard_message(bm->g));
+	msr_fault_clear(session_dev(bm->s));
+	rc = session_program(bm->s, guard_journal(bm->g));
+	if (rc == -EBUSY)
+		return fail(rc, "cpu %u: fixed counter 3 / PERF_METRICS in use: %s (it became "
+			    "busy after baretma checked; the option force takes over)", cpu,
+			    session_info(bm->s)->avail.reason);
+	if (rc) {
+		char text[1024];
+
+		guard_access_text(session_dev(bm->s), rc, cpu, text, sizeof(text));
+		return fail(rc, "%s", text);
+	}
+	return 0;
+}
+
+int baretma_open(struct baretma **out, const struct baretma_options *opt)
+{
+	static const struct baretma_options defaults = BARETMA_OPTIONS_INIT;
+	struct session_options so;
+	struct baretma *bm;
+	char why[600];
+	int rc;
+
+	last_error[0] = '\0';
+	if (!out)
+		return fail(-EINVAL, "baretma_open: no place for the session");
+	*out = NULL;
+	if (!opt)
+		opt = &defaults;
+	rc = session_opts(opt, &so);
+	if (rc)
+		return rc;
+	bm = calloc(1, sizeof(*bm));
+	if (!bm)
+		return fail(-ENOMEM, "cannot open a session: %s", strerror(ENOMEM));
+	bm->pid = getpid();
+	rc = cpu_machine_open(opt->cpuid_dump, &bm->machine, why, sizeof(why));
+	if (rc) {
+		fail(rc, opt->cpuid_dump ? "cannot load CPUID dump '%s': %s" : "%s%s",
+		     opt->cpuid_dump ? opt->cpuid_dump : "", why);
+		goto out;
+	}
+	so.machine = bm->machine;
+	rc = session_open(&so, &bm->s);
+	if (rc) {
+		open_failed(bm->s, opt, rc);
+		goto out;
+	}
+	bm->level = session_info(bm->s)->level;
+	keep_session_lines(bm);
+	if (session_writes_msrs(bm->s))
+		rc = guard_and_program(bm, opt);
+	bm->read = session_read_kind(bm->s); /* as finally chosen */
+out:
+	if (rc) {
+		char keep[sizeof(last_error)];
+
+		/* closing puts back what was programmed; the open's error stays */
+		memcpy(keep, last_error, sizeof(keep));
+		baretma_close(bm);
+		memcpy(last_error, keep, sizeof(keep));
+		return rc;
+	}
+	*out = bm;
+	return 0;
+}
+
+int baretma_close(struct baretma *bm)
+{
+	int rc = 0;
+
+	if (!bm)
+		return 0;
+	if (bm->g) {
+		/* a fork()ed child restores and releases nothing (guard_finish) */
+		rc = guard_finish(bm->g, false);
+		if (rc)
+			fail(rc, "%s", guard_message(bm->g));
+		guard_free(bm->g);
+	}
+	session_close(bm->s);
+	cpu_machine_free(bm->machine);
+	free(bm);
+	return rc;
+}
+
+/* ------------------------------------------------------------- regions */
+
+/* Everything baretma_region_begin does before its reading, out of line so
+ * that the reading comes last with nothing after it but the return: the
+ * slot of the region opened (NULL: nothing to read), the counts reset
+ * when it opens the epoch. */
+static __attribute__((noinline)) struct baretma_reading *region_begin_before(struct baretma *bm,
+									    const char *name)
+{
+	struct region *r = region_add(&bm->t, name);
+	struct baretma_reading *a = r ? region_open(&bm->t, r) : NULL;
+
+	if (a && bm->t.depth == 1 && session_reset(bm->s)) {
+		region_unopen(&bm->t, r);
+		r->misuse++;
+		return NULL;
+	}
+	return a;
+}
+
+void baretma_region_begin(struct baretma *bm, const char *name)
+{
+	struct baretma_reading *a = bm ? region_begin_before(bm, name) : NULL;
+
+	if (!a)
+		return;
+	/* the reading goes straight into the region, last */
+	switch (bm->read) {
+	case SOURCE_READ_TSC:
+		source_read_tsc(a);
+		break;
+	case SOURCE_READ_RDPMC:
+		source_read_rdpmc(a);
+		break;
+	default:
+		source_read_as(SOURCE_READ_CALL, session_source(bm->s), a);
+	}
+}
+
+/* Everything baretma_region_end does after its reading, out of line so
+ * that the reading comes first with no more than its own loads. */
+static __attribute__((noinline)) void region_end_after(struct baretma *bm, const char *name,
+							const struct baretma_reading *b)
+{
+	struct source_check chk;
+	struct region *r = region_add(&bm->t, name);
+
+	if (!r)
+		return;
+	region_end(&bm->t, r, b, bm->level);
+	if (bm->t.depth)
+		return;
+	/* the epoch's last region closed: check it, outside every region */
+	session_check(bm->s, SOURCE_CHECK_TAMPER | SOURCE_CHECK_OVERFLOW, &chk);
+	region_epoch_end(&bm->t, &(struct region_verdict){ .tampered = chk.tampered,
+							   .overflow = chk.overflow });
+}
+
+/* baretma_region_end on a source read through a call (msr): no hurry */
+static __attribute__((noinline)) void region_end_called(struct baretma *bm, const char *name)
+{
+	struct baretma_reading b;
+
+	source_read_as(SOURCE_READ_CALL, session_source(bm->s), &b);
+	region_end_after(bm, name, &b);
+}
+
+void baretma_region_end(struct baretma *bm, const char *name)
+{
+	struct baretma_reading b;
+
+	if (!bm)
+		return;
+	/* The inline readings clobber nothing but RAX, RDX and RCX: before
+	 * them, no more than the load of bm->read and a branch. */
+	switch (bm->read) {
+	case SOURCE_READ_TSC:
+		source_read_tsc(&b);
+		break;
+	case SOURCE_READ_RDPMC:
+		source_read_rdpmc(&b);
+		break;
+	default:
+		region_end_called(bm, name);
+		return;
+	}
+	region_end_after(bm, name, &b);
+}
+
+int baretma_region_get(struct baretma *bm, const char *name, struct baretma_result *res)
+{
+	struct region *r = bm && res ? region_find(&bm->t, name) : NULL;
+
+	if (!bm || !res)
+		return fail(-EINVAL, "baretma_region_get: no session or no result");
+	if (!r)
+		return fail(-ENOENT, "region '%.40s': no such region in this session", name);
+	region_result(r, bm->level, res);
+	if (r->misuse)
+		return fail(-EINVAL, "region '%s': %llu begin/end out of order (a begin of an "
+			    "open region, an end of a closed one): those were ignored",
+			    r->name, (unsigned long long)r->misuse);
+	return 0;
+}
+
+/* ------------------------------------------------- for the markers */
+
+const struct region_table *api_regions(const struct baretma *bm)
+{
+	return &bm->t;
+}
+
+int api_level(const struct baretma *bm)
+{
+	return bm->level;
+}
+
+const char *baretma_notes(const struct baretma *bm)
+{
+	if (!bm)
+		return "";
+	return bm->lines;
+}
+
+const struct session_info *api_info(const struct baretma *bm)
+{
+	return session_info(bm->s);
+}

@@ -1,0 +1,345 @@
+/*
+ * bench/output/output.c - the bench result as a table, CSV or JSON.
+ * Fractions are printed as percentages with two decimals (never truncated
+ * to whole percent); Top-down columns appear only when measured: a machine
+ * without Top-down never shows zeros for it.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "bench/output/output.h"
+#include "bench/bench.h"
+#include "cpu/escape.h"
+#include "msr/msr_names.h"
+
+#define PCT(x) (100.0 * (x))
+
+static const char *kind_of(const struct bench_result *res)
+{
+	const struct cpu_kind *k = cpu_info_kind_of(&res->cpu, res->cpu_used);
+	return k ? k->kind : "unknown";
+}
+
+static void print_header(FILE *f, const struct bench_result *res)
+{
+	esc_fprintf(f, "cpu %u: %s (%s core), family %u model 0x%02X stepping %u%s%s\n",
+		    res->cpu_used, res->cpu.brand, kind_of(res), res->cpu.family, res->cpu.model,
+		    res->cpu.stepping, res->cpu.hypervisor ? ", hypervisor " : "",
+		    res->cpu.hypervisor ? res->cpu.hypervisor : "");
+	fprintf(f, "backend: %s", bench_backend_name(res->backend));
+	if (res->tsc_hz)
+		fprintf(f, ", TSC %.3f GHz", (double)res->tsc_hz * 1e-9);
+	fprintf(f, ", empty bracket %.0f TSC ticks (%s)%s\n", res->empty_tsc,
+		res->calib.used ? "the calibration's is subtracted" : "subtracted",
+		res->membind_ok ? "" : ", memory binding unavailable");
+	if (res->level)
+		fprintf(f, "top-down: level %d from IA32_PERF_METRICS (values: median %% of "
+			"slots [q1, q3]; +/-: 8-bit quantisation bound, percentage points)\n",
+			res->level);
+	else
+		esc_fprintf(f, "top-down: unavailable: %s\n", res->avail.reason[0] ?
+			    res->avail.reason : "not requested (--backend tsc)");
+	if (res->avail.rdpmc_sysfs >= 0)
+		fprintf(f, "rdpmc: /sys/bus/event_source/devices/cpu/rdpmc = %d, user RDPMC %s\n",
+			res->avail.rdpmc_sysfs, res->avail.rdpmc_ok ? "works" : "faults or untested");
+	if (res->calib.used)
+		esc_fprintf(f, "calibration: '%s' (%s): its empty-bracket cost subtracted (%.0f "
+			    "TSC ticks%s); resolution %" PRIu64 " cycles%s\n", res->calib.path,
+			    res->calib.date,
+			    res->calib.bracket_tsc, res->level ? ", slots per field" : "",
+			    res->calib.resolution, res->calib.resolution ? "" : " (none reached)");
+	else if (res->calib.found)
+		esc_fprintf(f, "calibration: '%s' ignored: %s; the run's own empty bracket "
+			    "subtracted\n", res->calib.path, res->calib.reason);
+	if (res->note[0])
+		esc_fprintf(f, "note: %s\n", res->note);
+	if (res->tamper.detected)
+		esc_fprintf(f, "tamper: %s\n", res->tamper.message);
+	if (res->overflow.samples)
+		esc_fprintf(f, "overflow: %s\n", res->overflow.message);
+}
+
+static void print_tsc_table(FILE *f, const struct bench_result *res)
+{
+	fprintf(f, "\n%-13s %6s %12s %12s %12s %12s %12s %10s\n", "kernel", "reps",
+		"TSC ticks", "q1", "q3", "min", "max", "MAD");
+	for (size_t i = 0; i < res->nkernels; i++) {
+		const struct bench_kernel_result *k = &res->kernels[i];
+		fprintf(f, "%-13s %6u %12.0f %12.0f %12.0f %12.0f %12.0f %10.1f%s\n",
+			k->kernel->name, k->reps, k->tsc.median, k->tsc.q1, k->tsc.q3,
+			k->tsc.min, k->tsc.max, k->tsc.mad,
+			k->below_resolution ? "  (below resolution)" : "");
+	}
+}
+
+static void print_metric_cells(FILE *f, const struct bench_kernel_result *k,
+			       const enum td_metric *m, unsigned n)
+{
+	for (unsigned j = 0; j < n; j++) {
+		const struct bench_stats *st = &k->tma[m[j]];
+		char cell[48];
+		snprintf(cell, sizeof(cell), "%.2f [%.2f,%.2f]", PCT(st->median),
+			 PCT(st->q1), PCT(st->q3));
+		fprintf(f, " %22s", cell);
+	}
+}
+
+/* "(3 invalid: 2 overflow, 1 tampered; 4 normalised)", or nothing. */
+static void print_counts(FILE *f, const struct bench_kernel_result *k)
+{
+	char why[256];
+
+	if (!k->invalid && !k->normalised)
+		return;
+	fputs("  (", f);
+	if (k->invalid)
+		fprintf(f, "%u invalid: %s", k->invalid,
+			bench_invalid_text(k, why, sizeof(why)));
+	if (k->normalised)
+		fprintf(f, "%s%u normalised", k->invalid ? "; " : "", k->normalised);
+	fputc(')', f);
+}
+
+static void print_td_table(FILE *f, const struct bench_result *res, int level)
+{
+	static const enum td_metric l1[] = { TMA_RETIRING, TMA_BAD_SPECULATION,
+		TMA_FRONTEND_BOUND, TMA_BACKEND_BOUND };
+	static const enum td_metric l2[] = { TMA_HEAVY_OPERATIONS, TMA_LIGHT_OPERATIONS,
+		TMA_BRANCH_MISPREDICTS, TMA_MACHINE_CLEARS, TMA_FETCH_LATENCY,
+		TMA_FETCH_BANDWIDTH, TMA_MEMORY_BOUND, TMA_CORE_BOUND };
+	const enum td_metric *m = level == 1 ? l1 : l2;
+	unsigned n = level == 1 ? 4 : 8;
+	char why[512];
+
+	fprintf(f, "\n%-13s %10s %7s", "kernel", "slots", "+/-pp");
+	for (unsigned j = 0; j < n; j++)
+		fprintf(f, " %22s", td_metric_name(m[j]));
+	fputc('\n', f);
+	for (size_t i = 0; i < res->nkernels; i++) {
+		const struct bench_kernel_result *k = &res->kernels[i];
+		if (!k->slots.n) {
+			fprintf(f, "%-13s %s\n", k->kernel->name,
+				bench_topdown_reason(k, why, sizeof(why)));
+			continue;
+		}
+		fprintf(f, "%-13s %10.0f %7.2f", k->kernel->name, k->slots.median, PCT(k->bound));
+		print_metric_cells(f, k, m, n);
+		print_counts(f, k);
+		if (k->below_resolution)
+			fputs("  (below resolution)", f);
+		fputc('\n', f);
+	}
+}
+
+void bench_print_table(FILE *f, const struct bench_result *res)
+{
+	print_header(f, res);
+	print_tsc_table(f, res);
+	if (!res->level)
+		return;
+	print_td_table(f, res, 1);
+	if (res->level >= 2)
+		print_td_table(f, res, 2);
+}
+
+static void csv_row(FILE *f, const char *kernel, const char *q, const char *unit,
+		    const struct bench_stats *s, double bound)
+{
+	fprintf(f, "%s,%s,%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", kernel, q, unit, s->n,
+		s->median, s->min, s->max, s->q1, s->q3, s->mad, s->mean);
+	if (isnan(bound))
+		fputs("\n", f);
+	else
+		fprintf(f, "%.4f\n", bound);
+}
+
+void bench_print_csv(FILE *f, const struct bench_result *res)
+{
+	fprintf(f, "kernel,quantity,unit,n,median,min,max,q1,q3,mad,mean,bound_pp\n");
+	for (size_t i = 0; i < res->nkernels; i++) {
+		const struct bench_kernel_result *k = &res->kernels[i];
+		csv_row(f, k->kernel->name, "tsc_ticks", "ticks", &k->tsc, NAN);
+		if (!k->topdown || !k->slots.n)
+			continue;
+		csv_row(f, k->kernel->name, "slots", "slots", &k->slots, NAN);
+		for (int m = 0; m < TMA_NMETRICS; m++) {
+			if (td_metric_level((enum td_metric)m) > res->level)
+				continue;
+			struct bench_stats p = k->tma[m];
+			p.median *= 100; p.min *= 100; p.max *= 100; p.q1 *= 100;
+			p.q3 *= 100; p.mad *= 100; p.mean *= 100;
+			csv_row(f, k->kernel->name, td_metric_name((enum td_metric)m), "percent",
+				&p, PCT(k->bound));
+		}
+	}
+}
+
+/* {"median":..,"min":..,...} scaled by @scale. */
+static json_t *stats_json(const struct bench_stats *s, double scale)
+{
+	return json_pack("{s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "n", (json_int_t)s->n,
+			 "median", s->median * scale, "min", s->min * scale,
+			 "max", s->max * scale, "q1", s->q1 * scale, "q3", s->q3 * scale,
+			 "mad", s->mad * scale, "mean", s->mean * scale);
+}
+
+json_t *bench_flags_json(unsigned flags)
+{
+	json_t *a = json_array();
+
+	for (unsigned bit = 1; a && bit && bit <= flags; bit <<= 1)
+		if ((flags & bit) && td_flag_name(bit))
+			json_array_append_new(a, json_string(td_flag_name(bit)));
+	return a;
+}
+
+static json_t *kernel_json(const struct bench_result *res, const struct bench_kernel_result *k)
+{
+	char why[512];
+	json_t *o = json_pack("{s:s,s:s,s:s,s:I,s:I,s:o}", "name", k->kernel->name,
+			      "node", k->kernel->node, "why", k->kernel->why,
+			      "repetitions", (json_int_t)k->reps, "invalid", (json_int_t)k->invalid,
+			      "tsc_ticks", stats_json(&k->tsc, 1));
+
+	if (!o)
+		return o;
+	json_object_set_new(o, "below_resolution", json_boolean(k->below_resolution));
+	if (k->region_cycles)
+		json_object_set_new(o, "region_cycles", json_real(k->region_cycles));
+	if (!k->topdown)
+		return o;
+	json_object_set_new(o, "flags", bench_flags_json(k->flags));
+	json_object_set_new(o, "tampered", json_integer((json_int_t)k->tampered));
+	json_object_set_new(o, "overflow", json_integer((json_int_t)k->overflow));
+	json_object_set_new(o, "invalid_reasons", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}",
+		"tampered", (json_int_t)k->tampered, "overflow", (json_int_t)k->overflow,
+		"slots_back", (json_int_t)k->slots_back, "l1_sum", (json_int_t)k->l1_sum,
+		"zero_slots", (json_int_t)k->zero_slots,
+		"below_bracket", (json_int_t)k->below_bracket));
+	json_object_set_new(o, "normalised", json_integer((json_int_t)k->normalised));
+	if (!k->slots.n) {
+		json_object_set_new(o, "topdown_reason",
+				    json_string(bench_topdown_reason(k, why, sizeof(why))));
+		return o;
+	}
+	json_object_set_new(o, "slots", stats_json(&k->slots, 1));
+	json_object_set_new(o, "bound_pp", json_real(PCT(k->bound)));
+	for (int m = 0; m < TMA_NMETRICS; m++) {
+		if (td_metric_level((enum td_metric)m) > res->level)
+			continue;
+		json_t *st = stats_json(&k->tma[m], 100);
+		json_object_set_new(st, "unit", json_string("percent"));
+		json_object_set_new(st, "bound_pp", json_real(PCT(k->bound)));
+		json_object_set_new(o, td_metric_name((enum td_metric)m), st);
+	}
+	return o;
+}
+
+/* "calibration": which one, used or why not, and whose bracket was subtracted. */
+static json_t *calib_json(const struct bench_calib_use *u)
+{
+	json_t *o = json_pack("{s:o,s:b,s:b,s:o,s:s}", "path", bench_json_text(u->path),
+			      "found", u->found, "used", u->used,
+			      "reason", bench_json_text(u->used ? NULL : u->reason),
+			      "subtracted", u->used ? "calibration" : "run");
+
+	if (!o || !u->used)
+		return o;
+	json_object_set_new(o, "date", bench_json_text(u->date));
+	json_object_set_new(o, "bracket_tsc", json_real(u->bracket_tsc));
+	json_object_set_new(o, "bracket_slots", json_real(u->bracket_slots));
+	json_object_set_new(o, "resolution_cycles", u->resolution ? json_integer(u->resolution)
+								  : json_null());
+	json_object_set_new(o, "cycles_per_tsc_tick", u->cycles_per_tick > 0 ?
+			    json_real(u->cycles_per_tick) : json_null());
+	return o;
+}
+
+json_t *bench_to_json(const struct bench_result *res)
+{
+	json_t *kernels = json_array(), *ident = cpu_info_to_json(&res->cpu);
+	json_t *doc = json_pack("{s:s,s:{s:I,s:s,s:o},s:s,s:{s:b,s:i,s:o,s:o,s:b},s:I,s:f,s:o,s:o}",
+		"schema", "baretma-bench/2",
+		"cpu", "os_cpu", (json_int_t)res->cpu_used, "kind", kind_of(res), "identity", ident,
+		"backend", bench_backend_name(res->backend),
+		"topdown", "available", res->level > 0, "level", res->level,
+		"reason", bench_json_text(res->level ? NULL : res->avail.reason),
+		"rdpmc_sysfs", res->avail.rdpmc_sysfs >= 0 ? json_integer(res->avail.rdpmc_sysfs) : json_null(),
+		"rdpmc_ok", res->avail.rdpmc_ok,
+		"tsc_hz", (json_int_t)res->tsc_hz, "empty_bracket_tsc", res->empty_tsc,
+		"note", bench_json_text(res->note[0] ? res->note : NULL), "kernels", kernels);
+
+	if (!doc)
+		return NULL;
+	json_object_set_new(doc, "tamper", json_pack("{s:b,s:s?}", "detected",
+			    res->tamper.detected, "message",
+			    res->tamper.detected ? res->tamper.message : NULL));
+	json_object_set_new(doc, "overflow", json_pack("{s:I,s:s?}", "samples",
+			    (json_int_t)res->overflow.samples, "message",
+			    res->overflow.samples ? res->overflow.message : NULL));
+	json_object_set_new(doc, "calibration", calib_json(&res->calib));
+	for (size_t i = 0; i < res->nkernels; i++)
+		json_array_append_new(kernels, kernel_json(res, &res->kernels[i]));
+	return doc;
+}
+
+const char *bench_perf_changed_text(unsigned cpu, const struct journal_change *c, int nc,
+				    const char *what, char *buf, size_t n)
+{
+	size_t used;
+
+	snprintf(buf, n, "while perf_event owned the counters of cpu %u, the kernel wrote", cpu);
+	for (int i = 0; i < nc; i++) {
+		char label[64];
+
+		used = strlen(buf);
+		snprintf(buf + used, n - used, "%s %s 0x%" PRIx64 " -> 0x%" PRIx64, i ? "," : "",
+			 msr_reg_label(c[i].msr, label, sizeof(label)), c[i].saved, c[i].now);
+	}
+	used = strlen(buf);
+	snprintf(buf + used, n - used, "; baretma put each back from its journal (the value "
+		 "before %s) when the kernel's group closed", what);
+	return buf;
+}
+
+char *bench_invalid_text(const struct bench_kernel_result *k, char *buf, size_t n)
+{
+	const struct { unsigned count; const char *what; } c[] = {
+		{ k->tampered, "tampered with (the counters were changed by someone else)" },
+		{ k->overflow, "overflow (IA32_PERF_GLOBAL_STATUS bit 35/48)" },
+		{ k->slots_back, "slots went backwards (reset or wrap inside the region)" },
+		{ k->zero_slots, "zero slots (fixed counter 3 did not count)" },
+		{ k->below_bracket, "no more slots than the empty bracket subtracted (the "
+				    "region is shorter than the bracket's jitter)" },
+		{ k->l1_sum, "level-1 fields beyond 255 +/-3" },
+	};
+	size_t used = 0;
+
+	if (n)
+		buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]) && used < n; i++) {
+		if (!c[i].count)
+			continue;
+		int w = snprintf(buf + used, n - used, "%s%u %s", used ? ", " : "",
+				 c[i].count, c[i].what);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+	return buf;
+}
+
+char *bench_topdown_reason(const struct bench_kernel_result *k, char *buf, size_t n)
+{
+	char why[384];
+
+	bench_invalid_text(k, why, sizeof(why));
+	if (k->tampered && k->tampered == k->reps)
+		snprintf(buf, n, "no valid repetition: every repetition was tampered with: the "
+			 "counters were changed by someone else (see tamper)");
+	else
+		snprintf(buf, n, "no valid repetition: %u of %u invalid: %s", k->invalid, k->reps,
+			 why);
+	return buf;
+}

@@ -1,0 +1,156 @@
+/*
+ * bench/output/output_compare.c - `baretma compare` as a text table and as the
+ * JSON document "baretma-compare/2" (README "JSON documents").
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/output/output.h"
+#include "bench/study/compare.h"
+#include "cpu/escape.h"
+#include "msr/msr_names.h"
+
+const char *compare_perf_changed_text(const struct compare_result *res, char *buf, size_t n)
+{
+	return bench_perf_changed_text(res->cpu_used, res->perf_changed, res->nperf_changed,
+				       "compare", buf, n);
+}
+
+static json_t *changed_json(const struct compare_result *res)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < res->nperf_changed; i++) {
+		const struct journal_change *c = &res->perf_changed[i];
+		char label[64], msr[16], before[24], after[24];
+
+		snprintf(msr, sizeof(msr), "0x%" PRIx32, c->msr);
+		snprintf(before, sizeof(before), "0x%" PRIx64, c->saved);
+		snprintf(after, sizeof(after), "0x%" PRIx64, c->now);
+		json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:s}", "register",
+						   msr_reg_name(c->msr) ? msr_reg_name(c->msr)
+						   : msr_reg_label(c->msr, label, sizeof(label)),
+						   "msr", msr, "before", before, "perf_left", after));
+	}
+	return a;
+}
+
+static const char *verdict_name(const struct compare_metric *m)
+{
+	return m->verdict == COMPARE_AGREE ? "agree" : m->verdict == COMPARE_DISAGREE
+						       ? "DISAGREE" : "n/a";
+}
+
+void compare_print_table(FILE *f, const struct compare_result *res)
+{
+	esc_fprintf(f, "cpu %u: %s, family %u model 0x%X\n", res->cpu_used, res->cpu.brand,
+		    res->cpu.family, res->cpu.model);
+	fprintf(f, "raw path: %s; perf_event: %s (slots + topdown-* group, %s); level %d; "
+		"%u pairs of blocks, %u repetitions per kernel per block\n",
+		bench_backend_name(res->raw_backend), bench_backend_name(res->perf_backend),
+		res->perf_backend == BENCH_BACKEND_PERF ? "read(2)" : "user pages + RDPMC",
+		res->level, res->pairs, res->reps);
+	fprintf(f, "cost of one reading (empty bracket, median TSC ticks): %s %.0f, %s %.0f, ",
+		bench_backend_name(res->raw_backend), res->raw_read_tsc,
+		bench_backend_name(res->perf_backend), res->perf_read_tsc);
+	if (isnan(res->other_read_tsc))
+		esc_fprintf(f, "%s not measured (%s)\n", bench_backend_name(res->other_backend),
+			    res->other_reason);
+	else
+		fprintf(f, "%s %.0f\n", bench_backend_name(res->other_backend),
+			res->other_read_tsc);
+	fprintf(f, "(percent of slots; diff = raw - perf, median of paired block medians, "
+		"95%% sign-test interval; allow = both 8-bit bounds; p_holm: the sign test of "
+		"|median diff| <= allow, Holm-adjusted over the %u metrics compared; DISAGREE when "
+		"p_holm <= %.2f)\n\n", res->agree + res->disagree, COMPARE_ALPHA);
+	fprintf(f, "%-13s %-24s %8s %8s %8s %19s %6s %8s  %s\n", "kernel", "metric", "raw",
+		"perf", "diff", "95% CI", "allow", "p_holm", "verdict");
+	for (size_t k = 0; k < res->nkernels; k++) {
+		const struct compare_kernel *ck = &res->kernels[k];
+
+		for (unsigned m = 0; m < TMA_NMETRICS; m++) {
+			const struct compare_metric *cm = &ck->m[m];
+
+			if (td_metric_level(m) > res->level)
+				continue;
+			if (cm->verdict == COMPARE_NA) {
+				fprintf(f, "%-13s %-24s %8s %8s %8s %19s %6s %8s  n/a (%u pairs "
+					"with numbers)\n", ck->name, td_metric_name(m), "-", "-", "-",
+					"-", "-", "-", cm->n);
+				continue;
+			}
+			fprintf(f, "%-13s %-24s %8.2f %8.2f %+8.2f [%+8.2f,%+8.2f] %6.2f %8.2g  %s\n",
+				ck->name, td_metric_name(m), cm->raw, cm->perf, cm->diff, cm->lo,
+				cm->hi, cm->allow, cm->p_holm, verdict_name(cm));
+		}
+	}
+	fprintf(f, "\n%u agree, %u DISAGREE, %u n/a\n", res->agree, res->disagree, res->na);
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *metric_json(const struct compare_metric *m)
+{
+	bool na = m->verdict == COMPARE_NA;
+
+	return json_pack("{s:s,s:I,s:o,s:o,s:o,s:[o,o],s:o,s:o,s:o,s:[I,I],s:o,s:o}",
+			 "verdict", verdict_name(m), "pairs", (json_int_t)m->n,
+			 "raw", num(m->raw), "perf", num(m->perf), "diff", num(m->diff),
+			 "ci95", num(m->lo), num(m->hi), "allowance", num(m->allow),
+			 "raw_bound_pp", num(m->raw_bound), "perf_bound_pp", num(m->perf_bound),
+			 "beyond", (json_int_t)m->below, (json_int_t)m->above,
+			 "p", num(na ? NAN : m->p), "p_holm", num(na ? NAN : m->p_holm));
+}
+
+static json_t *kernel_json(const struct compare_kernel *k, int level)
+{
+	json_t *o = json_pack("{s:s,s:I,s:I}", "name", k->name,
+			      "raw_invalid", (json_int_t)k->raw_invalid,
+			      "perf_invalid", (json_int_t)k->perf_invalid);
+
+	for (unsigned m = 0; o && m < TMA_NMETRICS; m++)
+		if (td_metric_level(m) <= level)
+			json_object_set_new(o, td_metric_name(m), metric_json(&k->m[m]));
+	return o;
+}
+
+json_t *compare_to_json(const struct compare_result *res)
+{
+	json_t *ks = json_array();
+	json_t *doc = json_pack("{s:s,s:{s:I,s:o,s:I,s:I},s:s,s:s,s:s,s:i,s:I,s:I,s:{s:o,s:o,s:o},"
+				"s:{s:I,s:I,s:I},s:{s:I,s:f}}",
+				"schema", "baretma-compare/2",
+				"cpu", "os_cpu", (json_int_t)res->cpu_used,
+				"brand", bench_json_text(res->cpu.brand),
+				"family", (json_int_t)res->cpu.family,
+				"model", (json_int_t)res->cpu.model,
+				"raw_backend", bench_backend_name(res->raw_backend),
+				"perf_backend", bench_backend_name(res->perf_backend),
+				"perf_other_backend", bench_backend_name(res->other_backend),
+				"level", res->level, "pairs", (json_int_t)res->pairs,
+				"reps", (json_int_t)res->reps,
+				"read_tsc_ticks", "raw",
+				num(res->raw_read_tsc), "perf", num(res->perf_read_tsc),
+				"perf_other", num(res->other_read_tsc),
+				"verdicts", "agree", (json_int_t)res->agree,
+				"disagree", (json_int_t)res->disagree, "na", (json_int_t)res->na,
+				"family", "hypotheses", (json_int_t)(res->agree + res->disagree),
+				"alpha", COMPARE_ALPHA);
+
+	for (size_t k = 0; ks && k < res->nkernels; k++)
+		json_array_append_new(ks, kernel_json(&res->kernels[k], res->level));
+	if (doc && ks)
+		json_object_set_new(doc, "kernels", ks);
+	else
+		json_decref(ks);
+	if (doc && json_object_set_new(doc, "perf_changed", changed_json(res))) {
+		json_decref(doc);
+		doc = NULL;
+	}
+	return doc;
+}

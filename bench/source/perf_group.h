@@ -1,0 +1,180 @@
+/*
+ * bench/source/perf_group.h - the Top-down event group of perf_event: the
+ * `slots` leader and its `topdown-*` members, opened, reset, read and
+ * closed through one ops table with two implementations:
+ *   kernel  perf_event_open(2) (bench/source/perf_group.c; the PMU read from
+ *           sysfs by bench/source/perf_pmu.c)
+ *   sim     the simulated PMU of msr/msr_sim.h through the kernel's
+ *           arithmetic (bench/source/perf_sim.c), selected by
+ *           $BARETMA_PERF=sim:PROFILE (tests; CI has no PMU)
+ * The perf counter source (bench/source/source_perf.c) is their only caller.
+ *
+ * Facts (pmu-reference §3.7, linux arch/x86/events/intel/core.c):
+ *  - the group's PMU is `cpu` (non-hybrid) or `cpu_core` (hybrid P-core)
+ *    under <sysroot>/sys/bus/event_source/devices; its `type` file is the
+ *    perf_event_attr.type;
+ *  - the leader is `slots` (event=0x00,umask=0x4: config 0x0400) and the
+ *    members `topdown-retiring` (0x8000), `-bad-spec` (0x8100),
+ *    `-fe-bound` (0x8200), `-be-bound` (0x8300) and, on level-2 parts,
+ *    `-heavy-ops` (0x8400), `-br-mispredict` (0x8500), `-fetch-lat`
+ *    (0x8600), `-mem-bound` (0x8700); the configs are read from the PMU's
+ *    events/ directory where it lists them;
+ *  - metric events must be in a group led by slots, read with
+ *    PERF_FORMAT_GROUP, and cannot sample (intel_pmu_hw_config);
+ *  - each member's count is slots x field / 0xff floored, accumulated over
+ *    the kernel's per-read resets of FC3 and PERF_METRICS
+ *    (icl_get_metrics_event_value, intel_update_topdown_event).
+ */
+#ifndef BARETMA_PERF_GROUP_H
+#define BARETMA_PERF_GROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The members in IA32_PERF_METRICS byte order (pmu-reference §1.5). */
+#define PERF_TD_NODES 8
+
+/* perf_td_event_name - "topdown-retiring" ... "topdown-mem-bound" for byte
+ * @i (0..7) of IA32_PERF_METRICS; NULL beyond. */
+const char *perf_td_event_name(unsigned i);
+
+/* How a read is made. */
+enum perf_read_how {
+	PERF_READ_SYSCALL = 0,  /* read(2) of the leader's group */
+	PERF_READ_MMAP_RDPMC,   /* the leader's and one member's mmap'ed user pages
+				 * (seqlock) and RDPMC (1<<30)|3 and 1<<29, where
+				 * cap_user_rdpmc: raw FC3 and PERF_METRICS, never
+				 * mixed with read(2) ([TOPDOWN] "Using TopDown
+				 * through RDPMC") */
+};
+
+/* What to open. */
+struct perf_group_spec {
+	unsigned cpu;      /* OS CPU: the group counts the calling thread on it
+			    * (pid 0, cpu N: the thread is pinned there) */
+	int level;         /* 1: four members, 2: eight */
+	bool user_only;    /* exclude_kernel (and exclude_hv) on every event */
+	enum perf_read_how how; /* how read_raw/read will be used */
+};
+
+/* One read of the group (PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED |
+ * TOTAL_TIME_RUNNING). */
+struct perf_group_values {
+	uint64_t slots;                 /* the leader: TOPDOWN.SLOTS */
+	uint64_t td[PERF_TD_NODES];     /* members, slots x fraction (0 when not opened) */
+	uint64_t time_enabled;          /* ns */
+	uint64_t time_running;          /* ns; < time_enabled: multiplexed (not a number) */
+};
+
+struct perf_group; /* opaque */
+
+struct perf_group_ops {
+	const char *name;  /* "kernel" or "sim" */
+	/*
+	 * open - open the group for @spec, disabled.  On failure @why gets one
+	 * precise line (the paranoid level and what it allows, no `slots`
+	 * event on this PMU, no cpu/cpu_core PMU in sysfs, a hybrid E-core, a
+	 * VM without a virtual PMU: ENOENT for a hardware event, ...).
+	 * Returns 0, or -errno: -ENOENT (no such PMU or event), -EACCES/-EPERM
+	 * (perf_event_paranoid or capabilities), -EOPNOTSUPP (the CPU has no
+	 * Top-down events), -EINVAL, -ENOMEM.
+	 */
+	int (*open)(const char *arg, const struct perf_group_spec *spec,
+		    struct perf_group **out, char *why, size_t n);
+	int (*enable)(struct perf_group *g);   /* PERF_EVENT_IOC_ENABLE (group) */
+	int (*disable)(struct perf_group *g);  /* PERF_EVENT_IOC_DISABLE (group) */
+	int (*reset)(struct perf_group *g);    /* PERF_EVENT_IOC_RESET (group) */
+	/* read - one read(2) of the group into @v: 0 or -errno. */
+	int (*read)(struct perf_group *g, struct perf_group_values *v);
+	/* read_raw - with PERF_READ_MMAP_RDPMC: FC3 and IA32_PERF_METRICS as
+	 * RDPMC gives them, through the user pages' seqlock; 0, or
+	 * -EOPNOTSUPP (no cap_user_rdpmc, index 0), -EAGAIN (the seqlock
+	 * did not settle).  May be NULL (then only read). */
+	int (*read_raw)(struct perf_group *g, uint64_t *slots, uint64_t *metrics);
+	void (*close)(struct perf_group *g);   /* NULL is fine */
+};
+
+extern const struct perf_group_ops perf_group_kernel, perf_group_sim;
+
+/*
+ * perf_group_env - the implementation $BARETMA_PERF names: unset or empty,
+ * the kernel (@arg NULL); "sim:PROFILE", the simulator (@arg PROFILE).
+ * Returns the ops, or NULL with errno EINVAL for any other value.
+ */
+const struct perf_group_ops *perf_group_env(const char **arg);
+
+/*
+ * perf_group_fraction - the fraction of slots of member @i from the
+ * difference of two reads (@b - @a): (td_b - td_a) / (slots_b - slots_a),
+ * 0 when no slot was counted.  Pure.
+ */
+double perf_group_fraction(const struct perf_group_values *a, const struct perf_group_values *b,
+			   unsigned i);
+
+/* ----------------------------------------------- parts of the kernel ops
+ * Declared for t/0440-perf-group.c; the perf counter source needs only the
+ * ops table above. */
+
+/*
+ * perf_group_parse_read - one read(2) of a group opened with
+ * PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING (no
+ * PERF_FORMAT_ID): the u64s { nr, time_enabled, time_running,
+ * value[nr] } (include/uapi/linux/perf_event.h, "read_format"), value[0]
+ * the leader, then the members in the order they were opened.  @buf holds
+ * @len bytes; @nr_members (4 or 8) members were opened, in IA32_PERF_METRICS
+ * byte order, so value[1 + i] goes to @v->td[i] and the rest of td[] is 0.
+ * Returns 0, or -EIO when @len or nr is not what that group reads, -EINVAL
+ * for NULL or @nr_members > PERF_TD_NODES.  Pure.
+ */
+int perf_group_parse_read(const void *buf, size_t len, unsigned nr_members,
+			  struct perf_group_values *v);
+
+struct perf_event_mmap_page; /* <linux/perf_event.h> */
+
+/* An RDPMC for perf_group_rdpmc_pages: the counter @ecx names, raw. */
+typedef uint64_t (*perf_rdpmc_fn)(uint32_t ecx);
+
+/*
+ * perf_group_rdpmc_pages - RDPMC through the seqlock of @n (1 or 2)
+ * mmapped perf user pages, all in one retry loop so the values are from
+ * one period: read each page's lock; then, per page, refuse -EOPNOTSUPP
+ * unless cap_user_rdpmc is set and index - 1 is @ecx[i] (index 0: the event
+ * is not on a counter now, e.g. disabled or not scheduled; another index:
+ * not the counter the raw Top-down read wants), and @raw[i] = @rdpmc(@ecx[i]);
+ * retry while any lock changed (include/uapi/linux/perf_event.h, the
+ * comment at perf_event_mmap_page.lock; pmu-tools jevents/rdpmc.c;
+ * pmu-reference §3.6).  Up to PERF_RDPMC_TRIES tries, then -EAGAIN.
+ * The values are raw: neither pc->offset added nor sign-extended by
+ * pmc_width, because the Top-down RDPMC read wants FC3 and PERF_METRICS
+ * as the hardware holds them ([TOPDOWN] "Using TopDown through RDPMC").
+ * Returns 0, -EOPNOTSUPP, -EAGAIN, -EINVAL (NULL, @n not 1..2).
+ */
+#define PERF_RDPMC_TRIES 64
+int perf_group_rdpmc_pages(const struct perf_event_mmap_page *const *pages,
+			   const uint32_t *ecx, unsigned n, perf_rdpmc_fn rdpmc, uint64_t *raw);
+
+/*
+ * Test seam, for t/ only: the system calls the kernel ops make.  Each
+ * returns as the call it stands for (-1 with errno; mmap MAP_FAILED).
+ * perf_event_open is given the flags of the real call; the real one adds
+ * PERF_FLAG_FD_CLOEXEC itself.  rdpmc is the instruction (msr/rdpmc.h).
+ */
+struct perf_event_attr; /* <linux/perf_event.h> */
+struct perf_group_sys {
+	int (*perf_event_open)(struct perf_event_attr *attr, pid_t pid, int cpu,
+			       int group_fd, unsigned long flags);
+	int (*ioctl)(int fd, unsigned long request, unsigned long arg);
+	ssize_t (*read)(int fd, void *buf, size_t n);
+	void *(*mmap)(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+	int (*munmap)(void *addr, size_t len);
+	int (*close)(int fd);
+	uint64_t (*rdpmc)(uint32_t ecx);
+};
+
+/* perf_group_sys_set - use @sys (a NULL member: the real call) from now
+ * on; NULL puts back the real calls.  Not thread-safe: tests only. */
+void perf_group_sys_set(const struct perf_group_sys *sys);
+
+#endif

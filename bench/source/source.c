@@ -1,0 +1,129 @@
+/*
+ * bench/source/source.c - the registered counter sources and the choice among
+ * them.  A new source (perf_event, event-based) is one more entry in
+ * sources[], at the place backend auto should prefer it, and one more
+ * enum bench_backend_id.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/source/source.h"
+
+/* Best first: what backend auto tries, in order. */
+static const struct counter_source_ops *const sources[] = {
+	&source_rdpmc,
+	&source_msr,
+	&source_perf_rdpmc,
+	&source_perf,
+	&source_tsc,
+};
+
+#define NSOURCES (sizeof(sources) / sizeof(sources[0]))
+
+size_t source_count(void)
+{
+	return NSOURCES;
+}
+
+const struct counter_source_ops *source_at(size_t i)
+{
+	return i < NSOURCES ? sources[i] : NULL;
+}
+
+const struct counter_source_ops *source_get(enum bench_backend_id id)
+{
+	for (size_t i = 0; i < NSOURCES; i++)
+		if (sources[i]->id == id)
+			return sources[i];
+	return NULL;
+}
+
+const char *bench_backend_name(enum bench_backend_id id)
+{
+	const struct counter_source_ops *s = source_get(id);
+
+	return id == BENCH_BACKEND_AUTO ? "auto" : s ? s->name : "?";
+}
+
+int bench_backend_parse(const char *s, enum bench_backend_id *id)
+{
+	if (s && !strcmp(s, "auto")) {
+		*id = BENCH_BACKEND_AUTO;
+		return 0;
+	}
+	for (size_t i = 0; s && i < NSOURCES; i++)
+		if (!strcmp(s, sources[i]->name)) {
+			*id = sources[i]->id;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int source_probe_all(const struct source_env *env, struct bench_avail *a, bool independent)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < NSOURCES && !rc; i++)
+		if (sources[i]->probe && sources[i]->independent == independent)
+			rc = sources[i]->probe(env, a);
+	return rc;
+}
+
+int source_level(const struct counter_source_ops *src, const struct bench_avail *a)
+{
+	return src->level ? src->level(a) : a->level;
+}
+
+/* Why the Top-down sources better than @chosen were passed over. */
+static void passed_over(const struct counter_source_ops *chosen, bool rdpmc_always,
+			const struct bench_avail *a, char *note, size_t n)
+{
+	char why[sizeof(a->reason)];
+	size_t used = 0;
+
+	note[0] = '\0';
+	for (size_t i = 0; i < NSOURCES && sources[i] != chosen; i++) {
+		if (!sources[i]->topdown ||
+		    sources[i]->usable(a, rdpmc_always, why, sizeof(why)) == SOURCE_READY || !why[0])
+			continue;
+		snprintf(note + used, n - used, "%s%s", used ? "; " : "", why);
+		used = strlen(note);
+	}
+}
+
+int source_choose(enum bench_backend_id want, bool rdpmc_always, struct bench_avail *a,
+		  struct source_choice *out)
+{
+	const struct counter_source_ops *src = NULL;
+	enum source_state st = SOURCE_NO;
+	char why[sizeof(a->reason)];
+
+	memset(out, 0, sizeof(*out));
+	if (want == BENCH_BACKEND_AUTO) {
+		for (size_t i = 0; i < NSOURCES && st == SOURCE_NO; i++)
+			if ((st = sources[i]->usable(a, rdpmc_always, why, sizeof(why))))
+				src = sources[i];
+	} else if ((src = source_get(want))) {
+		st = src->usable(a, rdpmc_always, why, sizeof(why));
+	} else {
+		return -EINVAL;
+	}
+	if (st == SOURCE_NO) {
+		/* Top-down is available but this source cannot read it: say why */
+		if (src && why[0]) {
+			snprintf(a->reason, sizeof(a->reason), "%s", why);
+			a->why = src->fault;
+		}
+		return -ENODEV;
+	}
+	if (src->topdown)
+		passed_over(src, rdpmc_always, a, out->note, sizeof(out->note));
+	else if (a->why == TD_OK || a->perf_ok)
+		snprintf(a->reason, sizeof(a->reason), "not measured: --backend %s was requested "
+			 "(level %d is available)", src->name,
+			 a->why == TD_OK ? a->level : a->perf_level);
+	out->src = src;
+	out->pending = st == SOURCE_PENDING;
+	return 0;
+}

@@ -1,0 +1,266 @@
+/*
+ * bench/source/source.h - counter sources: where the two readings of a bracket
+ * come from.  One interface {open, program, reset, read, verify, close},
+ * one reading (struct baretma_reading: slots, metrics, tsc), one file per
+ * source:
+ *   rdpmc  RDPMC of fixed counter 3 and PERF_METRICS on the pinned CPU
+ *          (bench/source/source_rdpmc.c; msr/rdpmc.h)
+ *   msr    pread of IA32_FIXED_CTR3 and IA32_PERF_METRICS through the MSR
+ *          backend (bench/source/source_msr.c)
+ *   perf   perf_event_open of the slots + topdown-* group, read(2) of the
+ *          group (bench/source/source_perf.c, bench/source/perf_group.h)
+ *   perf-rdpmc  the same group, read by RDPMC through its user pages
+ *   tsc    RDTSC only: timing, no Top-down (bench/source/source_tsc.c)
+ * rdpmc and msr program the PMU the same way (bench/source/source_pmu.c on
+ * msr/pmu.h).  A perf_event source (perf_event_open of the slots +
+ * topdown-* group: open/close the group, program = enable, reset =
+ * PERF_EVENT_IOC_RESET, read = the mmapped RDPMC read, verify = the
+ * group's time_enabled/time_running) and an event-based source (general
+ * purpose counters) are one more file and one more entry in the table of
+ * bench/source/source.c each; the session (bench/session.h) and the harness
+ * (bench/measure.c) do not change.
+ *
+ * Owns: the table of sources, their availability hooks and the choice
+ * among them.  May include cpu/, msr/, bench/bench.h.  Only the session
+ * (bench/session.[ch]) calls a source; the harness sees struct
+ * source_check, what a session's checks return, and nothing else here.
+ */
+#ifndef BARETMA_SOURCE_H
+#define BARETMA_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/source/avail.h"
+#include "include/baretma.h"
+#include "msr/intel_regs.h"
+#include "msr/pmu.h"
+#include "msr/rdpmc.h"
+
+/* What a source needs to open: the session's facts (no access yet). */
+struct source_params {
+	struct msr_dev *dev;         /* the session's MSR backend (NULL: none opened) */
+	unsigned cpu;                /* OS CPU measured; the thread is pinned to it */
+	const struct cpu_kind *kind; /* its core kind (NULL: not described) */
+	bool user_only;              /* fixed counter 3 counts at CPL > 0 only */
+	bool force;                  /* take over FC3/PERF_METRICS in use */
+	int level;                   /* Top-down level to read (perf: how many members) */
+};
+
+/* The state of the rdpmc and msr sources (bench/source/source_pmu.c). */
+struct source_pmu {
+	struct pmu_config cfg;       /* as programmed (pmu_verify checks against it) */
+	struct pmu_saved saved;      /* what the CPU had (pmu_restore) */
+	uint64_t gc_now;             /* IA32_PERF_GLOBAL_CTRL as last read: the frozen
+				      * reset writes it back */
+	uint64_t ovf_pending;        /* GLOBAL_STATUS bits 35/48 seen by verify, cleared
+				      * by the next reset */
+};
+
+/*
+ * How a reading is taken inside the bracket: through ops->read (a call),
+ * or by one of the always_inline bodies below, which the session inlines
+ * into its bracket so that nothing but the reading itself sits between
+ * the region and the counters (no call on the rdpmc and tsc sources).
+ */
+enum source_read {
+	SOURCE_READ_CALL = 0, /* ops->read */
+	SOURCE_READ_RDPMC,    /* source_read_rdpmc */
+	SOURCE_READ_TSC,      /* source_read_tsc */
+};
+
+/* One open source. */
+struct counter_source {
+	const struct counter_source_ops *ops;
+	enum source_read read_inline; /* ops->read_inline, kept here for the bracket */
+	struct source_params p;
+	struct journal *journal;     /* given to program: the run's journal (its
+				      * owner restores, never close); NULL for a
+				      * source that writes nothing */
+	bool open;                   /* open succeeded, close not yet called */
+	struct source_pmu pmu;       /* rdpmc, msr */
+	void *priv;                  /* other sources' own state (a perf group's fds) */
+};
+
+/* verify's checks (@what). */
+#define SOURCE_CHECK_TAMPER   0x1u /* the counters are still as program left them */
+#define SOURCE_CHECK_OVERFLOW 0x2u /* neither counter overflowed since the reset */
+
+/*
+ * What verify saw, between two readings and outside any bracket.  A check
+ * that could not be made is not a pass: it sets the flag and its -errno.
+ */
+struct source_check {
+	bool tampered;        /* changed by someone else (perf, the NMI watchdog,
+			       * another tool: pmu-reference §5.1, §5.2) */
+	bool overflow;        /* IA32_PERF_GLOBAL_STATUS bit 35 or 48 (pmu-reference §3.4) */
+	int tamper_err;       /* -errno when the tamper check could not read, else 0 */
+	int overflow_err;     /* -errno when the overflow check could not read, else 0 */
+	/* For the tamper message: IA32_FIXED_CTR_CTRL and IA32_PERF_GLOBAL_CTRL
+	 * as programmed (from) and as read (to); 0 when not read. */
+	uint64_t fcc_from, fcc_to, gc_from, gc_to;
+};
+
+/* Whether a source can measure, for the choice (source_choose). */
+enum source_state {
+	SOURCE_NO = 0,        /* cannot measure here (the reason in @why) */
+	SOURCE_READY,         /* can measure */
+	SOURCE_PENDING,       /* can once the caller does what it promised
+			       * (--rdpmc-always: rdpmc set to 2, then bench_recheck) */
+};
+
+/* What an availability probe may use (bench_topdown_check_ops). */
+struct source_env {
+	const struct cpu_machine *machine;   /* the machine described */
+	const struct bench_rdpmc_ops *rdpmc; /* the RDPMC seam (bench_rdpmc_live) */
+	int *key;                            /* the rdpmc=1 perf event key, kept for the
+					      * run (bench_rdpmc_decide) */
+	unsigned cpu;                        /* OS CPU checked */
+	int cpuid_level;                     /* its kind's PERF_METRICS level by CPUID and
+					      * the model table (0: none or unknown) */
+};
+
+/*
+ * struct counter_source_ops - one counter source.  Each operation gets the
+ * open source; the order is open, program, then per bracket reset, read,
+ * (the region), read, verify, and close.  Only read runs inside the
+ * bracket: it writes nothing, makes no system call on rdpmc and tsc, and
+ * errors there show up in the reading (zero slots), flagged by decoding.
+ */
+struct counter_source_ops {
+	enum bench_backend_id id;
+	const char *name;            /* "rdpmc", ... (--backend, JSON "backend") */
+	bool topdown;                /* read fills slots and metrics */
+	bool writes_msrs;            /* program writes MSRs: the run needs the guard
+				      * (locks, ownership, journal) */
+	enum td_unavail fault;       /* bench_avail.why when this source alone cannot
+				      * measure (rdpmc: TD_RDPMC_FAULT), TD_OK if none */
+	enum source_read read_inline; /* read's body, inlined by the session's bracket
+				       * (SOURCE_READ_CALL: call read) */
+	/* probe - fill this source's part of @a (rdpmc: the RDPMC decision);
+	 * called once the PMU checks passed, or always when @independent.
+	 * May be NULL.  Returns 0. */
+	int (*probe)(const struct source_env *env, struct bench_avail *a);
+	bool independent;            /* measures without the MSR checks (perf_event):
+				      * probed and usable whatever they found */
+	/* level - the Top-down level this source reads given @a (NULL: a->level). */
+	int (*level)(const struct bench_avail *a);
+	/* usable - can it measure, from @a and @rdpmc_always?  SOURCE_NO with
+	 * @why = "" when a->reason already says why (Top-down unavailable). */
+	enum source_state (*usable)(const struct bench_avail *a, bool rdpmc_always,
+				    char *why, size_t n);
+	/* open - set up from @p (already in src->p); no register access.
+	 * 0 or -errno. */
+	int (*open)(struct counter_source *src, const struct source_params *p);
+	/* program - start counting, saving what it changes in @j first (a
+	 * source that writes MSRs gets the run's journal: session_program);
+	 * @why gets the reason of -EBUSY.  0 or -errno. */
+	int (*program)(struct counter_source *src, struct journal *j, char *why, size_t n);
+	/* reset - before a bracket, outside it: counts to zero (frozen). */
+	int (*reset)(struct counter_source *src);
+	/* read - one reading, inside the bracket. */
+	void (*read)(struct counter_source *src, struct baretma_reading *r);
+	/* verify - the checks @what (SOURCE_CHECK_*), outside any bracket, into
+	 * @chk (cleared first).  Returns 0 (the result is in @chk). */
+	int (*verify)(struct counter_source *src, unsigned what, struct source_check *chk);
+	/* close - stop and release; what program wrote, the journal's owner
+	 * puts back.  0 or the first -errno. */
+	int (*close)(struct counter_source *src);
+};
+
+extern const struct counter_source_ops source_rdpmc, source_msr, source_perf, source_perf_rdpmc,
+	source_tsc;
+
+/*
+ * source_read_rdpmc - the rdpmc reading: baretma_read of <baretma.h>, the
+ * one definition of it (LFENCE; RDPMC (1<<30)|3 (TOPDOWN.SLOTS); RDPMC
+ * 1<<29 (IA32_PERF_METRICS); RDTSC; LFENCE: pmu-reference §3.5 for the
+ * ECX values; the two RDPMCs back to back as in the example of
+ * tools/perf/Documentation/topdown.txt ([TOPDOWN]); a fence on either
+ * side keeps the region's instructions out of the reading).  Needs user
+ * RDPMC (bench_rdpmc_decide) on the pinned CPU.
+ */
+_Static_assert(RDPMC_ECX_SLOTS == ((1u << 30) | 3u) && RDPMC_PERF_METRICS == (1u << 29),
+	       "baretma_read's ECX values are msr/intel_regs.h's");
+
+static inline __attribute__((always_inline)) void source_read_rdpmc(struct baretma_reading *r)
+{
+	baretma_read(r);
+}
+
+/* source_read_tsc - the tsc reading: no counts; LFENCE; RDTSC; LFENCE. */
+static inline __attribute__((always_inline)) void source_read_tsc(struct baretma_reading *r)
+{
+	r->slots = r->metrics = 0;
+	r->tsc = rdtsc_fenced();
+}
+
+/* source_read_as - a reading of @src taken the way @how says (@how is
+ * @src->read_inline, or a copy of it kept where the caller's bracket can
+ * load it in one step). */
+static inline __attribute__((always_inline)) void source_read_as(enum source_read how,
+								  struct counter_source *src,
+								  struct baretma_reading *r)
+{
+	switch (how) {
+	case SOURCE_READ_RDPMC:
+		source_read_rdpmc(r);
+		break;
+	case SOURCE_READ_TSC:
+		source_read_tsc(r);
+		break;
+	default:
+		src->ops->read(src, r);
+	}
+}
+
+/* source_count / source_at - the registered sources in the order backend
+ * auto prefers them (best first). */
+size_t source_count(void);
+const struct counter_source_ops *source_at(size_t i);
+
+/* source_get - the source of @id; NULL for BENCH_BACKEND_AUTO or unknown. */
+const struct counter_source_ops *source_get(enum bench_backend_id id);
+
+/* source_probe_all - the probe of every registered source (@independent:
+ * of those that are, else of the others), in table order. */
+int source_probe_all(const struct source_env *env, struct bench_avail *a, bool independent);
+
+/* source_level - the Top-down level @src reads given @a. */
+int source_level(const struct counter_source_ops *src, const struct bench_avail *a);
+
+/* The outcome of source_choose. */
+struct source_choice {
+	const struct counter_source_ops *src; /* chosen, NULL on -ENODEV */
+	bool pending;          /* chosen on a promise (SOURCE_PENDING) */
+	char note[400];        /* why better Top-down sources were passed over
+				* (the rdpmc reason when msr is chosen), "" if none */
+};
+
+/*
+ * source_choose - the source for @want: the first usable one in table order
+ * for BENCH_BACKEND_AUTO, else the one named.  A chosen source without
+ * Top-down where Top-down is available sets @a->reason to "not measured:
+ * --backend NAME was requested (level L is available)".  A named source
+ * that cannot measure gives -ENODEV: @a->reason says why (its own reason,
+ * with @a->why its fault, when Top-down is otherwise available).
+ * Returns 0 (@out filled) or -ENODEV (or -EINVAL: @want unknown).
+ */
+int source_choose(enum bench_backend_id want, bool rdpmc_always, struct bench_avail *a,
+		  struct source_choice *out);
+
+/* ------------------------------------------ shared PMU programming (rdpmc, msr) */
+
+/* source_pmu_* - the rdpmc and msr sources' open, program, reset, verify
+ * and close on msr/pmu.h (bench/source/source_pmu.c); they differ only in read. */
+int source_pmu_open(struct counter_source *src, const struct source_params *p);
+int source_pmu_program(struct counter_source *src, struct journal *j, char *why, size_t n);
+int source_pmu_reset(struct counter_source *src);
+int source_pmu_verify(struct counter_source *src, unsigned what, struct source_check *chk);
+int source_pmu_close(struct counter_source *src);
+/* source_pmu_usable - Top-down available (both need the PMU checks passed). */
+enum source_state source_pmu_usable(const struct bench_avail *a, bool rdpmc_always,
+				    char *why, size_t n);
+
+#endif

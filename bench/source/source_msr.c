@@ -1,0 +1,35 @@
+/*
+ * bench/source/source_msr.c - the msr source: pread of IA32_FIXED_CTR3 and
+ * IA32_PERF_METRICS through the MSR backend (two system calls per reading:
+ * its bracket costs microseconds, which the harness says), programmed as
+ * the rdpmc source is (bench/source/source_pmu.c).  Works where user RDPMC does
+ * not, and on a state file (a dry run).
+ */
+#include "bench/source/source.h"
+
+static void msr_src_read(struct counter_source *src, struct baretma_reading *r)
+{
+	/* Errors show up as zero slots / a bad sum and are flagged by decoding. */
+	if (msr_read(src->p.dev, src->p.cpu, IA32_FIXED_CTR3, &r->slots))
+		r->slots = 0;
+	if (msr_read(src->p.dev, src->p.cpu, IA32_PERF_METRICS, &r->metrics))
+		r->metrics = 0;
+	r->tsc = rdtsc_fenced();
+}
+
+const struct counter_source_ops source_msr = {
+	.id = BENCH_BACKEND_MSR,
+	.name = "msr",
+	.topdown = true,
+	.writes_msrs = true,
+	.fault = TD_OK,
+	.read_inline = SOURCE_READ_CALL,
+	.probe = NULL,
+	.usable = source_pmu_usable,
+	.open = source_pmu_open,
+	.program = source_pmu_program,
+	.reset = source_pmu_reset,
+	.read = msr_src_read,
+	.verify = source_pmu_verify,
+	.close = source_pmu_close,
+};

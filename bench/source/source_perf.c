@@ -1,0 +1,275 @@
+/*
+ * bench/source/source_perf.c - the perf sources: the kernel's own Top-down group
+ * (bench/source/perf_group.h: the `slots` leader and its `topdown-*` members,
+ * pinned to the measured CPU, counting the calling thread), read with
+ * read(2) inside the bracket.  The kernel programs FC3 and PERF_METRICS,
+ * so this source writes no MSR and needs neither root nor the msr device
+ * (only what perf_event_paranoid allows).
+ *
+ * A reading is expressed as the raw path's: slots, and each member's
+ * share of them as an 8-bit fraction of 0xff in IA32_PERF_METRICS byte
+ * order (round(255 x td_i / slots)), so that one decoder
+ * (msr/topdown.h td_decode_region, slot-weighted) serves every source.
+ * The kernel hands out td_i = floor(slots x field / 0xff) per read
+ * interval (pmu-reference §3.3), so after one interval this gives back
+ * the hardware's byte exactly once slots > 510, and over several
+ * intervals their slot-weighted mean: the same 8-bit quantisation, and
+ * the same bound, as the raw path's reading.
+ * The kernel resets FC3 and PERF_METRICS at every read of the group
+ * (§3.2): a reading never sees a value older than the previous read.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/source/perf_group.h"
+#include "bench/source/source.h"
+#include "cpu/machine.h"
+
+struct perf_src {
+	const struct perf_group_ops *ops;
+	const char *arg;          /* the simulator's profile, or NULL */
+	enum perf_read_how how;   /* read(2), or the user pages and RDPMC */
+	struct perf_group *g;
+	bool lost;                /* time_running < time_enabled seen: the group was
+				   * not on the PMU the whole time */
+};
+
+/* The group spec of the source's parameters. */
+static struct perf_group_spec spec_of(const struct source_params *p, int level,
+				      enum perf_read_how how)
+{
+	return (struct perf_group_spec){ .cpu = p->cpu, .level = level >= 2 ? 2 : 1,
+					 .user_only = p->user_only, .how = how };
+}
+
+/* Can the group be read through its user pages and RDPMC?  Only an
+ * enabled event has an index (perf_event_mmap_page.index 0 otherwise). */
+static int try_raw(const struct perf_group_ops *ops, struct perf_group *g, char *why, size_t n)
+{
+	uint64_t slots, metrics;
+	int rc = ops->read_raw ? ops->enable(g) : -EOPNOTSUPP;
+
+	if (!rc)
+		rc = ops->read_raw(g, &slots, &metrics);
+	if (ops->read_raw)
+		ops->disable(g);
+	if (rc)
+		snprintf(why, n, "the group's user pages give no RDPMC access (%s): "
+			 "cap_user_rdpmc is clear, or the rdpmc sysfs value is 0",
+			 strerror(-rc));
+	return rc;
+}
+
+/* Open and close the group once: can it measure, read(2) and through
+ * RDPMC?  Its reason otherwise. */
+static int perf_probe(const struct source_env *env, struct bench_avail *a)
+{
+	const char *arg = NULL;
+	const struct perf_group_ops *ops = perf_group_env(&arg);
+	struct source_params p = { .cpu = env->cpu };
+	int level = env->cpuid_level >= 2 ? 2 : 1;
+	struct perf_group *g = NULL;
+	struct perf_group_spec spec;
+	char why[sizeof(a->perf_why)] = "";
+	int rc;
+
+	a->perf_ok = a->perf_rdpmc_ok = false;
+	a->perf_level = 0;
+	a->perf_rdpmc_why[0] = '\0';
+	if (!ops) {
+		a->perf_err = -EINVAL;
+		snprintf(a->perf_why, sizeof(a->perf_why), "BARETMA_PERF is neither empty nor "
+			 "sim:PROFILE");
+		return 0;
+	}
+	if (!arg && cpu_machine_is_dump(env->machine)) {
+		a->perf_err = -ENODEV;
+		snprintf(a->perf_why, sizeof(a->perf_why), "cpu %u is a CPU of the CPUID dump "
+			 "'%s': perf_event measures this machine (a dry run: "
+			 "BARETMA_PERF=sim:PROFILE)", env->cpu, cpu_machine_name(env->machine));
+		return 0;
+	}
+	spec = spec_of(&p, level, PERF_READ_MMAP_RDPMC);
+	rc = ops->open(arg, &spec, &g, why, sizeof(why));
+	if (rc == -EOPNOTSUPP && level == 2) { /* the kernel may list level 1 only */
+		spec = spec_of(&p, level = 1, PERF_READ_MMAP_RDPMC);
+		rc = ops->open(arg, &spec, &g, why, sizeof(why));
+	}
+	if (!rc)
+		a->perf_rdpmc_ok = !try_raw(ops, g, a->perf_rdpmc_why, sizeof(a->perf_rdpmc_why));
+	ops->close(g);
+	a->perf_err = rc;
+	a->perf_ok = !rc;
+	a->perf_level = rc ? 0 : level;
+	snprintf(a->perf_why, sizeof(a->perf_why), "%s", rc ? why : "");
+	return 0;
+}
+
+static enum source_state perf_usable(const struct bench_avail *a, bool rdpmc_always,
+				     char *why, size_t n)
+{
+	(void)rdpmc_always;
+	if (a->perf_ok)
+		return SOURCE_READY;
+	snprintf(why, n, "perf_event: %s", a->perf_why[0] ? a->perf_why : "not probed");
+	return SOURCE_NO;
+}
+
+static enum source_state perf_rdpmc_usable(const struct bench_avail *a, bool rdpmc_always,
+					   char *why, size_t n)
+{
+	enum source_state st = perf_usable(a, rdpmc_always, why, n);
+
+	if (st == SOURCE_READY && !a->perf_rdpmc_ok) {
+		snprintf(why, n, "perf_event: %s", a->perf_rdpmc_why);
+		st = SOURCE_NO;
+	}
+	return st;
+}
+
+static int perf_level(const struct bench_avail *a)
+{
+	return a->perf_level;
+}
+
+static int perf_open(struct counter_source *src, const struct source_params *p)
+{
+	struct perf_src *ps = calloc(1, sizeof(*ps));
+
+	(void)p;
+	if (!ps)
+		return -ENOMEM;
+	ps->how = src->ops->id == BENCH_BACKEND_PERF_RDPMC ? PERF_READ_MMAP_RDPMC
+							   : PERF_READ_SYSCALL;
+	if (!(ps->ops = perf_group_env(&ps->arg))) {
+		free(ps);
+		return -EINVAL;
+	}
+	src->priv = ps;
+	return 0;
+}
+
+static int perf_program(struct counter_source *src, struct journal *j, char *why, size_t n)
+{
+	struct perf_src *ps = src->priv;
+	struct perf_group_spec spec = spec_of(&src->p, src->p.level, ps->how);
+	int rc;
+
+	(void)j; /* the kernel owns the registers: nothing to journal */
+	rc = ps->ops->open(ps->arg, &spec, &ps->g, why, n);
+	if (!rc)
+		rc = ps->ops->enable(ps->g);
+	return rc;
+}
+
+static int perf_reset(struct counter_source *src)
+{
+	struct perf_src *ps = src->priv;
+
+	return ps->g ? ps->ops->reset(ps->g) : -EBADF;
+}
+
+/* round(255 x part / whole), within a byte. */
+static uint64_t fraction_byte(uint64_t part, uint64_t whole)
+{
+	double b = whole ? nearbyint(255.0 * (double)part / (double)whole) : 0;
+
+	return b > 255 ? 255 : (uint64_t)b;
+}
+
+static void perf_read(struct counter_source *src, struct baretma_reading *r)
+{
+	struct perf_src *ps = src->priv;
+	struct perf_group_values v;
+	unsigned nodes = src->p.level >= 2 ? PERF_TD_NODES : 4;
+
+	r->slots = r->metrics = 0;
+	if (ps->g && !ps->ops->read(ps->g, &v)) {
+		r->slots = v.slots;
+		for (unsigned i = 0; i < nodes; i++)
+			r->metrics |= fraction_byte(v.td[i], v.slots) << (8 * i);
+		if (v.time_running < v.time_enabled)
+			ps->lost = true;
+	}
+	r->tsc = rdtsc_fenced();
+}
+
+/* The perf-rdpmc reading: FC3 and IA32_PERF_METRICS as RDPMC gives them
+ * through the group's user pages (the kernel resets them at
+ * PERF_EVENT_IOC_RESET and never in between: no read(2) is made), i.e.
+ * the rdpmc source's reading with perf owning the counters. */
+static void perf_rdpmc_read(struct counter_source *src, struct baretma_reading *r)
+{
+	struct perf_src *ps = src->priv;
+
+	if (!ps->g || ps->ops->read_raw(ps->g, &r->slots, &r->metrics))
+		r->slots = r->metrics = 0;
+	r->tsc = rdtsc_fenced();
+}
+
+/* The kernel handles overflow (it resets at every read and on the PMI);
+ * what can go wrong is the group leaving the PMU: a pinned group that
+ * cannot be scheduled stops counting (time_running < time_enabled). */
+static int perf_verify(struct counter_source *src, unsigned what, struct source_check *chk)
+{
+	struct perf_src *ps = src->priv;
+
+	memset(chk, 0, sizeof(*chk));
+	if (what & SOURCE_CHECK_TAMPER)
+		chk->tampered = ps->lost;
+	ps->lost = false;
+	return 0;
+}
+
+static int perf_close(struct counter_source *src)
+{
+	struct perf_src *ps = src->priv;
+
+	if (ps) {
+		ps->ops->close(ps->g);
+		free(ps);
+	}
+	src->priv = NULL;
+	return 0;
+}
+
+const struct counter_source_ops source_perf = {
+	.id = BENCH_BACKEND_PERF,
+	.name = "perf",
+	.topdown = true,
+	.writes_msrs = false,
+	.fault = TD_PERF_UNAVAILABLE,
+	.read_inline = SOURCE_READ_CALL,
+	.probe = perf_probe,
+	.independent = true,
+	.level = perf_level,
+	.usable = perf_usable,
+	.open = perf_open,
+	.program = perf_program,
+	.reset = perf_reset,
+	.read = perf_read,
+	.verify = perf_verify,
+	.close = perf_close,
+};
+
+const struct counter_source_ops source_perf_rdpmc = {
+	.id = BENCH_BACKEND_PERF_RDPMC,
+	.name = "perf-rdpmc",
+	.topdown = true,
+	.writes_msrs = false,
+	.fault = TD_PERF_UNAVAILABLE,
+	.read_inline = SOURCE_READ_CALL,
+	.probe = NULL, /* source_perf's probe tries both reads */
+	.independent = true,
+	.level = perf_level,
+	.usable = perf_rdpmc_usable,
+	.open = perf_open,
+	.program = perf_program,
+	.reset = perf_reset,
+	.read = perf_rdpmc_read,
+	.verify = perf_verify,
+	.close = perf_close,
+};

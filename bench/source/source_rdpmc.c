@@ -1,0 +1,133 @@
+/*
+ * bench/source/source_rdpmc.c - the rdpmc source: RDPMC of fixed counter 3
+ * (TOPDOWN.SLOTS) and IA32_PERF_METRICS on the pinned CPU, LFENCE-
+ * serialised (msr/rdpmc.h), programmed as the msr source is
+ * (bench/source/source_pmu.c); and whether this process may RDPMC at all (the
+ * probe, with the rdpmc=1 perf event key).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/source/source.h"
+#include "cpu/knobs.h"
+#include "cpu/environ.h"
+
+const struct bench_rdpmc_ops bench_rdpmc_live = {
+	.sysfs_value = cpu_env_rdpmc,
+	.enable_self = rdpmc_enable_self,
+	.disable_self = rdpmc_disable_self,
+	.probe = rdpmc_probe,
+};
+
+/*
+ * With rdpmc = 1 the kernel sets CR4.PCE only while a task whose mm has a
+ * perf event mmapped runs (pmu-reference §3.6: x86_pmu_event_mapped ->
+ * mm->context.perf_rdpmc_allowed, cr4_update_pce): the probe fails until
+ * this process holds such a mapping, so the key is made BEFORE probing
+ * (perf's own rdpmc tests do the same).  The probe's child shares the mm
+ * (CLONE_VM, msr/rdpmc_probe.c), so it probes under that permission.
+ */
+int bench_rdpmc_decide(const struct bench_rdpmc_ops *ops, int *key, struct bench_avail *a)
+{
+	int rc;
+
+	a->rdpmc_key_err = 0;
+	if (a->rdpmc_sysfs == 1 && *key < 0) {
+		rc = ops->enable_self(key);
+		if (rc) {
+			*key = -1;
+			a->rdpmc_key_err = rc;
+		}
+	}
+	/* RDPMC only matters once the counters exist: probe SLOTS then METRICS */
+	rc = ops->probe(RDPMC_ECX_SLOTS);
+	if (!rc)
+		rc = ops->probe(RDPMC_PERF_METRICS);
+	a->rdpmc_ok = rc == 0;
+	/* a key that did not help is not kept (it holds a perf event) */
+	if (!a->rdpmc_ok && *key >= 0) {
+		ops->disable_self(*key);
+		*key = -1;
+	}
+	return 0;
+}
+
+/* RDPMC reads the CPU this process runs on: never a dump's CPU. */
+static int rdpmc_src_probe(const struct source_env *env, struct bench_avail *a)
+{
+	if (cpu_machine_is_dump(env->machine)) {
+		a->rdpmc_dump = true;
+		return 0;
+	}
+	return bench_rdpmc_decide(env->rdpmc, env->key, a);
+}
+
+void bench_rdpmc_reason(const struct bench_avail *a, char *buf, size_t n)
+{
+	/* baretma never changes the setting without --rdpmc-always: name it */
+	if (a->rdpmc_dump)
+		snprintf(buf, n, "RDPMC reads the counters of the CPU baretma runs on, not "
+			 "those of a CPUID dump's CPU (a dry run measures through the MSR "
+			 "backend: --backend msr with BARETMA_MSR=state:FILE)");
+	else if (a->rdpmc_sysfs == 1 && a->rdpmc_key_err)
+		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; "
+			 CPU_KNOB_RDPMC_CPU " = 1: user RDPMC needs a perf "
+			 "event of this process mmapped, and perf_event_open/mmap of one failed: "
+			 "%s (check /proc/sys/kernel/perf_event_paranoid; try: --rdpmc-always, "
+			 "which sets it to 2 for the run and puts it back)",
+			 strerror(-a->rdpmc_key_err));
+	else if (a->rdpmc_sysfs >= 0)
+		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; "
+			 CPU_KNOB_RDPMC_CPU " = %d%s)", a->rdpmc_sysfs,
+			 a->rdpmc_sysfs == 0 ? ": user RDPMC disabled (try: --rdpmc-always, "
+			 "which sets it to 2 for the run and puts it back, or --backend msr)" :
+			 a->rdpmc_sysfs == 1 ? ", even with a perf event of this process mmapped "
+			 "(try: --rdpmc-always, which sets it to 2 for the run and puts it back)" : "");
+	else
+		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; no "
+			 CPU_KNOB_RDPMC_CPU ": %s)", strerror(-a->rdpmc_sysfs));
+}
+
+/*
+ * --rdpmc-always will set rdpmc to 2: a probe that failed at 0 or 1 does
+ * not rule RDPMC out yet (bench_recheck decides).  A dump's CPU, or a
+ * sysfs value already 2, it cannot help.
+ */
+static enum source_state rdpmc_usable(const struct bench_avail *a, bool rdpmc_always,
+				      char *why, size_t n)
+{
+	if (source_pmu_usable(a, rdpmc_always, why, n) != SOURCE_READY)
+		return SOURCE_NO;
+	bench_rdpmc_reason(a, why, n);
+	if (a->rdpmc_ok) {
+		why[0] = '\0';
+		return SOURCE_READY;
+	}
+	if (rdpmc_always && !a->rdpmc_dump && a->rdpmc_sysfs >= 0 && a->rdpmc_sysfs != 2)
+		return SOURCE_PENDING;
+	return SOURCE_NO;
+}
+
+/* The session's bracket inlines the same body (read_inline). */
+static void rdpmc_read(struct counter_source *src, struct baretma_reading *r)
+{
+	source_read_rdpmc(r);
+}
+
+const struct counter_source_ops source_rdpmc = {
+	.id = BENCH_BACKEND_RDPMC,
+	.name = "rdpmc",
+	.topdown = true,
+	.writes_msrs = true,
+	.fault = TD_RDPMC_FAULT,
+	.read_inline = SOURCE_READ_RDPMC,
+	.probe = rdpmc_src_probe,
+	.usable = rdpmc_usable,
+	.open = source_pmu_open,
+	.program = source_pmu_program,
+	.reset = source_pmu_reset,
+	.read = rdpmc_read,
+	.verify = source_pmu_verify,
+	.close = source_pmu_close,
+};
