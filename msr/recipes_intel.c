@@ -245,7 +245,7 @@ static const char *const u_skl[] = { "Skylake", NULL };
 	"(8 with it off): level 1 needs 4, level 2 4 more, counted in a second pass (a " \
 	"different interval); with SMT on the core's clocks and recovery cycles are AnyThread " \
 	"counts halved (perf's and toplev's per-core split, an approximation for one thread)"
-#define PRE_NOTES "no tma_memory_bound/tma_core_bound: [SKLJ] needs 5 more GP events " \
+#define PRE_NOTES "no tma_memory_bound/tma_core_bound: perf's skl-metrics.json needs 5 more GP events " \
 	"(CYCLE_ACTIVITY.STALLS_MEM_ANY, EXE_ACTIVITY.BOUND_ON_STORES, CYCLE_ACTIVITY.STALLS_TOTAL, " \
 	"EXE_ACTIVITY.1_PORTS_UTIL, EXE_ACTIVITY.2_PORTS_UTIL)"
 
@@ -333,10 +333,10 @@ static const char *const u_glc[] = { "Golden Cove", "Raptor Cove", "Redwood Cove
 
 #define ICL_BOUND "48-bit counters (no quantisation); bad speculation is the remainder of " \
 	"the other three, clamped at 0 ([CSV]); one pass on 8 GP counters"
-#define ICL_NOTES "no tma_heavy_operations/tma_memory_bound on Sunny Cove: [CSV] needs " \
+#define ICL_NOTES "no tma_heavy_operations/tma_memory_bound on Sunny Cove: TMA_Metrics-full.csv needs " \
 	"UOPS_DECODED.DEC0 and the memory stall events; for validate's cross-check of " \
 	"PERF_METRICS"
-#define GLC_NOTES "TOPDOWN.BAD_SPEC_SLOTS (0xA4/0x04, counter 0 only) is not used: [CSV] " \
+#define GLC_NOTES "TOPDOWN.BAD_SPEC_SLOTS (0xA4/0x04, counter 0 only) is not used: TMA_Metrics-full.csv " \
 	"derives Bad_Speculation; TOPDOWN.BR_MISPREDICT_SLOTS is counter 0 only"
 
 /* ============================================ intel-ecore-l1 (E-cores) */
@@ -486,11 +486,11 @@ static const char *const u_tnt[] = { "Tremont", NULL };
 
 #define ECORE_BOUND "48-bit counters (no quantisation); level 1 and level 2 in passes when " \
 	"the core has fewer GP counters than events; the E-core's slots are per core (no SMT)"
-#define ECORE_NOTES "level 2 of Retiring ([ECSV] none) and Resource_Bound's children left out"
+#define ECORE_NOTES "no level 2 under Retiring (E-core_TMA_Metrics.csv has none); tma_resource_bound is the E-core's other backend node"
 #define SKT_GP_NOTES "Skymont/Darkmont without fixed counters 4-6 in CPUID leaf 0x23: the GP " \
 	"forms; " ECORE_NOTES
-#define TNT_NOTES "no tma_fetch_latency/bandwidth ([ACSV] sums 4 events each) nor " \
-	"Memory_Bound ([ACSV] stall cycles, not slots)"
+#define TNT_NOTES "no tma_fetch_latency/bandwidth (Atom_TMA.csv sums 4 events each) nor " \
+	"Memory_Bound (Atom_TMA.csv: stall cycles, not slots)"
 
 /* ================================================================ table */
 

@@ -1,7 +1,10 @@
 /*
- * bench/cli/cmd_decode.c - "baretma decode": IA32_PERF_METRICS by hand.
+ * bench/cli/cmd_decode.c - "baretma decode": IA32_PERF_METRICS by hand, or a
+ * Top-down recipe from raw counts (bench/cli/cmd_decode_recipe.c).
  *   baretma decode METRICS [--slots N] [--level 1|2] [--json]
  *   baretma decode --from SLOTS:METRICS --to SLOTS:METRICS [--level 1|2] [--json]
+ *   baretma decode --recipe NAME[:VARIANT] --counts EVENT=N,... [--smt] [--level 1|2] [--json]
+ *   baretma decode --recipes [--json]
  * METRICS is hex (0x optional); SLOTS is decimal or 0x hex.
  */
 #include <ctype.h>
@@ -16,6 +19,7 @@
 #include "bench/output/output.h"
 #include "bench/bench.h"
 #include "bench/cli/cli_cmd.h"
+#include "bench/cli/cmd_decode.h"
 #include "msr/topdown.h"
 
 static void decode_usage(FILE *f)
@@ -23,6 +27,9 @@ static void decode_usage(FILE *f)
 	fprintf(f,
 "usage: baretma decode METRICS [--slots N] [--level 1|2] [--json]\n"
 "       baretma decode --from SLOTS:METRICS --to SLOTS:METRICS [--level 1|2] [--json]\n"
+"       baretma decode --recipe NAME[:VARIANT] --counts EVENT=N[,EVENT=N...]\n"
+"                      [--smt] [--level 1|2] [--json]\n"
+"       baretma decode --recipes [--json]     (also: --recipe list)\n"
 "  METRICS  IA32_PERF_METRICS value in hex (0x optional, at most 16 digits)\n"
 "  SLOTS    TOPDOWN.SLOTS (fixed counter 3) at the same instant, decimal or 0x hex\n"
 "  --slots  the slots that go with one METRICS value (0 is flagged: zero slots)\n"
@@ -30,6 +37,14 @@ static void decode_usage(FILE *f)
 "           and later); default: 2 when bytes 4-7 (the level-2 fields) hold\n"
 "           anything, else 1\n"
 "  --json   one JSON document\n"
+"  --recipe a Top-down recipe (--recipes lists them: Skylake and older,\n"
+"           E-cores, Zen 4/5, PERF_METRICS as perf's topdown-* counts) computed\n"
+"           from raw counts, e.g. perf's or toplev's; VARIANT: the uarch\n"
+"           variant (default: the first listed)\n"
+"  --counts EVENT=N pairs, comma-separated, repeatable; EVENT as --recipes\n"
+"           lists it (any case), N a whole number (decimal or 0x hex)\n"
+"  --smt    SMT was on: pre-Ice Lake recipes take the AnyThread counts halved\n"
+"  --level  (recipe) default: 2 when every count level 2 needs is given\n"
 "\n"
 "The numbers: each tma_* is a share of TOPDOWN.SLOTS from the 8-bit fields\n"
 "(field/255 of one value; slot-weighted deltas between two readings, linux\n"
@@ -37,8 +52,10 @@ static void decode_usage(FILE *f)
 "do; a level-2 sibling is its parent minus the measured child, not clamped at\n"
 "0 as perf's metrics are.  See the README, \"What the numbers are\".\n"
 "\n"
-"exit status: 0 ok (flags do not change it), 64 usage, 65 a malformed value or\n"
-"  reading, or a region with zero or backward slots, 70 internal error\n");
+"exit status: 0 ok (flags do not change it), 64 usage (also an unknown recipe,\n"
+"  variant or event, a count missing or given twice), 65 a malformed value,\n"
+"  reading or count, or a region with zero or backward slots (a recipe's zero\n"
+"  slots), 70 internal error\n");
 }
 
 /* Strict hex: optional 0x, 1..16 hex digits, nothing else. */
@@ -149,12 +166,22 @@ static int print_json(const struct decode_out *d, json_t *input)
 	return EX_OK;
 }
 
-struct decode_args {
-	const char *from, *to, *value;
-	uint64_t slots;
-	int level; /* 0: from the value (2 when bytes 4-7 hold anything, else 1) */
-	bool json, have_slots;
-};
+enum { OPT_RECIPE = 256, OPT_COUNTS, OPT_SMT, OPT_RECIPES };
+
+/* The recipe options: none may come with a METRICS value or a region. */
+static int recipe_checks(const struct decode_args *a)
+{
+	if ((a->recipe || a->list) && (a->value || a->from || a->to || a->have_slots))
+		return cli_refuse_together("decode", a->list ? "--recipes" : "--recipe",
+					   "a METRICS value, --from/--to or --slots");
+	if (!a->recipe && (a->ncounts || a->smt))
+		return cli_usage_err("decode", "%s goes with --recipe NAME",
+				     a->ncounts ? "--counts" : "--smt");
+	if (a->recipe && !a->list && !a->ncounts)
+		return cli_usage_err("decode", "--recipe %s needs --counts EVENT=N,... (its events: "
+				     "baretma decode --recipes)", a->recipe);
+	return 0;
+}
 
 static int decode_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
@@ -163,9 +190,12 @@ static int decode_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 		{ "slots", required_argument, NULL, 's' }, { "level", required_argument, NULL, 'l' },
 		{ "from", required_argument, NULL, 'f' }, { "to", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
+		{ "recipe", required_argument, NULL, OPT_RECIPE },
+		{ "counts", required_argument, NULL, OPT_COUNTS },
+		{ "smt", no_argument, NULL, OPT_SMT }, { "recipes", no_argument, NULL, OPT_RECIPES },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, rc;
 
 	cli_getopt_reset();
 	while ((c = cli_getopt("decode", argc, argv, "s:l:f:t:jh", longopts)) != -1) {
@@ -187,6 +217,18 @@ static int decode_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 		case 'f': a->from = optarg; break;
 		case 't': a->to = optarg; break;
 		case 'j': a->json = true; break;
+		case OPT_RECIPE:
+			a->recipe = optarg;
+			a->list = a->list || strcmp(optarg, "list") == 0;
+			break;
+		case OPT_COUNTS:
+			if (a->ncounts == DECODE_COUNTS_MAX)
+				return cli_usage_err("decode", "more than %d --counts: give the pairs "
+						     "comma-separated in fewer", DECODE_COUNTS_MAX);
+			a->counts[a->ncounts++] = optarg;
+			break;
+		case OPT_SMT: a->smt = true; break;
+		case OPT_RECIPES: a->list = true; break;
 		case 'h': decode_usage(stdout); return CLI_HELP_SHOWN;
 		default: return EX_USAGE; /* CLI_OPT_ERROR: cli_getopt said why */
 		}
@@ -195,6 +237,10 @@ static int decode_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 		a->value = argv[optind++];
 	if (optind < argc)
 		return cli_usage_err("decode", "unexpected argument '%s'", argv[optind]);
+	if ((rc = recipe_checks(a)))
+		return rc;
+	if (a->recipe || a->list)
+		return 0;
 	if (a->value && (a->from || a->to))
 		return cli_refuse_together("decode", "a METRICS value", "--from/--to");
 	if (a->have_slots && (a->from || a->to))
@@ -286,6 +332,10 @@ static int decode_run(void *opts, struct cli_ctx *ctx)
 {
 	const struct decode_args *a = opts;
 
+	if (a->list)
+		return decode_recipe_list(a);
+	if (a->recipe)
+		return decode_recipe(a);
 	return a->value ? decode_value(a) : decode_region(a);
 }
 

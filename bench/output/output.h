@@ -17,6 +17,7 @@
 #include "bench/study/calibrate.h"
 #include "bench/study/compare.h"
 #include "bench/study/validate.h"
+#include "msr/recipe.h"
 
 /* ---------------------------------------------------------------- bench */
 
@@ -76,5 +77,27 @@ json_t *validate_to_json(const struct validate_report *rep);
 
 /* calib_print - the short human summary. */
 void calib_print(FILE *f, const struct calibration *c, const char *path);
+
+/* ------------------------------------------------------------- recipes */
+
+/* A recipe computed from counts (baretma decode --recipe). */
+struct recipe_decode {
+	const struct recipe *r;
+	struct recipe_env env;
+	const double *counts;     /* r->nevents counts, < 0: not given */
+	struct recipe_result res; /* recipe_eval's */
+	const char *level_note;   /* why this level, " (...)", or NULL */
+};
+
+/* recipe_print / recipe_to_json - the nodes of @d as text lines (level-2
+ * nodes under their parents, NAN as n/a) or one JSON document (percent,
+ * null for NAN; README "JSON documents", decode --recipe). */
+void recipe_print(FILE *f, const struct recipe_decode *d);
+json_t *recipe_to_json(const struct recipe_decode *d);
+
+/* recipe_list_print / recipe_list_to_json - every recipe of msr/recipe.h:
+ * name:variant, vendor, width, uarchs, events, bound, what is left out. */
+void recipe_list_print(FILE *f);
+json_t *recipe_list_to_json(void);
 
 #endif
