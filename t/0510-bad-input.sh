@@ -166,6 +166,18 @@ bad "hwloc dump directory with a FIFO for a pu file" 65 \
 bad "PERF_METRICS value that is not hex" 65 "bad IA32_PERF_METRICS value '0xnothex'" -- decode 0xnothex
 bad "region with slots going back" 65 "cannot decode the region" -- \
 	decode --from 5000:0x1f402080 --to 1000:0x22381a20
+bad "recipe that does not exist" 64 "bad --recipe 'intel-post-icl': no such recipe" -- \
+	decode --recipe intel-post-icl --counts INST_RETIRED.ANY=1
+bad "recipe variant that does not exist" 64 "intel-pre-icl-l1 has no variant 'cascade'" -- \
+	decode --recipe intel-pre-icl-l1:cascade --counts INST_RETIRED.ANY=1
+bad "event the recipe does not have" 64 "'TOPDOWN.SLOTS' is no event of amd-zen4:zen4" -- \
+	decode --recipe amd-zen4 --counts TOPDOWN.SLOTS=1000
+bad "count that is no whole number" 65 "the count of ls_not_halted_cyc, '1e6', is no whole number" -- \
+	decode --recipe amd-zen4 --counts ls_not_halted_cyc=1e6
+bad "count a recipe's formula needs, not given" 64 "missing count for 'de_no_dispatch_per_slot.no_ops_from_frontend'" -- \
+	decode --recipe amd-zen4 --counts ls_not_halted_cyc=1000
+bad "recipe counts with zero slots" 65 "cannot decode recipe 'amd-zen5:zen5': zero slots" -- \
+	decode --recipe amd-zen5 --counts ls_not_halted_cyc=0
 
 # --- sysroot -------------------------------------------------------------------
 bad "sysroot that does not exist" 66 "BARETMA_SYSROOT '$tmp/nosys': No such file or directory" \
