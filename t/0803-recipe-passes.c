@@ -259,9 +259,36 @@ static void perf_metrics(void)
 	check_int(recipe_passes(r, NULL, m, 0xFF, 0x7, p, PASSES), ==, -ENODEV, "no fixed counter 3");
 }
 
+/*
+ * An auxiliary node that only a level-2 node uses (a recipe made here):
+ * its event X is needed at level 2, not at level 1 (C: SLOTS, A: level 1).
+ */
+static void aux_only_l2(void)
+{
+	static const struct recipe_event ev[] = {
+		{ .name = "C", .ctr = RECIPE_CTR_FIXED, .fixed = 1 },
+		{ .name = "A", .ctr = RECIPE_CTR_GP, .event = 0xC2, .umask = 2 },
+		{ .name = "X", .ctr = RECIPE_CTR_GP, .event = 0x79, .umask = 0x30 },
+	};
+	static const struct recipe_node nd[] = {
+		{ .metric = "SLOTS", .level = 0, .expr = "4 * C" },
+		{ .metric = "MS", .level = 0, .expr = "X / SLOTS" },
+		{ .metric = "tma_retiring", .level = 1, .expr = "A / SLOTS" },
+		{ .metric = "tma_heavy_operations", .level = 2, .parent = "tma_retiring", .expr = "MS" },
+	};
+	static const struct recipe r = { .name = "t", .variant = "t", .events = ev, .nevents = 3,
+					 .nodes = nd, .nnodes = 4 };
+	uint32_t m1 = 0, m2 = 0;
+
+	ok(recipe_needed(&r, NULL, 1, &m1) == 0 && recipe_needed(&r, NULL, 2, &m2) == 0, "needed");
+	check_u64(m1, ==, 0x3, "level 1: C and A, not X (MS only serves level 2)");
+	check_u64(m2, ==, 0x7, "level 2: C, A and X");
+}
+
 int main(void)
 {
 	skylake();
+	aux_only_l2();
 	haswell_smt();
 	golden_cove();
 	pinned();
