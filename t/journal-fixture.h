@@ -68,7 +68,7 @@ static inline struct msr_dev *open_dev(void)
 		printf("# msr_open: %s\n", msr_last_error());
 		exit(1);
 	}
-	/* the journal's store and restore on their own; its gate: t/0310 */
+	/* the journal's store and restore on their own; its gate: t/0311 */
 	msr_ungate(dev);
 	return dev;
 }
