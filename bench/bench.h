@@ -128,8 +128,6 @@ int bench_subtract_bracket(const double fs[TD_NFIELDS], double slots,
 
 /* ------------------------------------------------------------- the run */
 
-enum bench_format { BENCH_FMT_TABLE = 0, BENCH_FMT_JSON, BENCH_FMT_CSV };
-
 /* Whether a run looks for a calibration (bench/study/calibrate.h). */
 enum bench_calib_mode {
 	BENCH_CALIB_AUTO = 0,    /* the state directory's, when it matches */

@@ -5,8 +5,9 @@
  *
  * Reading: every record the file holds, per logical CPU, as a sparse
  * (leaf, subleaf) -> {eax, ebx, ecx, edx} table: any leaf, any subleaf.
- * The format is recognised by content (never by file name); one file per
- * format (hwloc's one-backend-per-file) says what it reads, and its source:
+ * The format is recognised by content (never by file name): each format is
+ * one file (hwloc's one-backend-per-file) that says what it reads, and its
+ * source, and one entry in the table below (libpfm4's per-PMU detect):
  *
  *   "libcpuid"        libcpuid's raw format: cpu/dump_libcpuid.c.
  *   "aida64"          AIDA64's `------[ CPUID Registers / Logical CPU #N ]------`
@@ -14,6 +15,7 @@
  *   "aida64-affmask"  AIDA64 sections opened by `CPU#000 AffMask: ...`:
  *                     cpu/dump_aida64.c.
  *   "hwloc"           a hwloc-gather-cpuid directory: cpu/dump_hwloc.c.
+ *   "baretma-bundle/1" a report bundle, its CPUID text: cpu/dump_bundle.c.
  *
  * A line of 80 '-' ends a file dump (libcpuid's test files put the expected
  * output after it).  Decisions:
@@ -241,53 +243,46 @@ static int split_lines(char *buf, size_t len, char ***lines, unsigned *n, bool *
 	return 0;
 }
 
-enum dump_format { FMT_NONE, FMT_LIBCPUID, FMT_AIDA64, FMT_AFFMASK, FMT_HWLOC_FILE };
+/*
+ * The formats, in the order they are asked (libpfm4's pfmlib_pmus[], each
+ * PMU's pmu_detect): the first that recognises the content reads it
+ * (cpu/dump_int.h struct dump_format).  Order matters only where two could
+ * claim one input: a line shaped like an AIDA64 record is AIDA64's before
+ * anything else's.
+ */
+static const struct dump_format *const formats[] = {
+	&dump_format_bundle,
+	&dump_format_aida64,
+	&dump_format_aida64_affmask,
+	&dump_format_libcpuid,
+	&dump_format_hwloc,
+};
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
-/* The format announced by one line, FMT_NONE for prose. */
-static enum dump_format line_format(const char *s, bool first)
-{
-	unsigned long cpu;
-
-	if (dump_aida_header(s, &cpu) == 1 || dump_aida_record_shaped(s))
-		return FMT_AIDA64;
-	if (dump_affmask_header(s, &cpu) == 1)
-		return FMT_AFFMASK;
-	if (dump_native_separator(s, &cpu) || dump_native_array(s, dump_native_name_len(s)) >= 0 ||
-	    (first && starts(s, "version=")))
-		return FMT_LIBCPUID;
-	{
-		uint32_t mask;
-		struct dump_rec r;
-
-		if (dump_hwloc_record(s, &mask, &r))
-			return FMT_HWLOC_FILE;
-	}
-	return FMT_NONE;
-}
-
+/* The first line some format claims decides which reads all @n lines. */
 static int parse_lines(struct parse *p, char **lines, unsigned n)
 {
-	enum dump_format f = FMT_NONE;
+	for (unsigned i = 0; i < n; i++)
+		for (size_t k = 0; k < NFORMATS; k++)
+			if (formats[k]->detect_line && formats[k]->detect_line(lines[i], i == 0)) {
+				p->d->format = formats[k];
+				return formats[k]->parse_lines(p, lines, n);
+			}
+	return dump_perr(p, "not a CPUID dump: no AIDA64 'Logical CPU' section, libcpuid "
+			 "raw record or hwloc-gather-cpuid record found");
+}
 
-	for (unsigned i = 0; i < n && f == FMT_NONE; i++)
-		f = line_format(lines[i], i == 0);
-	switch (f) {
-	case FMT_AIDA64:
-		p->d->format = "aida64";
-		return dump_parse_aida(p, lines, n, false);
-	case FMT_AFFMASK:
-		p->d->format = "aida64-affmask";
-		return dump_parse_aida(p, lines, n, true);
-	case FMT_LIBCPUID:
-		p->d->format = "libcpuid";
-		return dump_parse_native(p, lines, n);
-	case FMT_HWLOC_FILE:
-		return dump_perr(p,
-				 "one file of a hwloc-gather-cpuid directory: give the directory");
-	default:
-		return dump_perr(p, "not a CPUID dump: no AIDA64 'Logical CPU' section, libcpuid "
-			    "raw record or hwloc-gather-cpuid record found");
-	}
+int dump_parse_text(struct parse *p, char *text, size_t len)
+{
+	char **lines = NULL;
+	unsigned n = 0;
+	bool unterminated;
+	int err = split_lines(text, len, &lines, &n, &unterminated);
+
+	if (!err)
+		err = parse_lines(p, lines, n);
+	free(lines);
+	return err;
 }
 
 /*
@@ -309,26 +304,6 @@ int dump_read_lines(struct parse *p, const char *path, const char *what, char **
 	return *len ? split_lines(*buf, *len, lines, n, unterminated) : 0;
 }
 
-/* A report bundle (cpu/dump_bundle.c): its CPUID text, as an AIDA64 dump. */
-static int parse_bundle(struct parse *p, const char *buf, size_t len)
-{
-	char *text = NULL, **lines = NULL;
-	size_t tlen = 0;
-	unsigned n = 0;
-	bool unterminated;
-	int err = dump_bundle_text(p, buf, len, &text, &tlen);
-
-	if (!err)
-		err = split_lines(text, tlen, &lines, &n, &unterminated);
-	if (!err)
-		err = parse_lines(p, lines, n);
-	if (!err)
-		p->d->format = CPU_BUNDLE_SCHEMA;
-	free(lines);
-	free(text);
-	return err;
-}
-
 static int parse_file(struct parse *p, const char *path)
 {
 	char *buf = NULL, **lines = NULL;
@@ -342,15 +317,40 @@ static int parse_file(struct parse *p, const char *path)
 			 err == -EINVAL ? USERFILE_NOT_REGULAR : strerror(-err));
 		return err == -EFBIG ? -EINVAL : err;
 	}
-	if (!len)
+	if (!len) {
 		err = dump_perr(p, "empty file");
-	else if (dump_bundle_shaped(buf, len))
-		err = parse_bundle(p, buf, len);
-	else if (!(err = split_lines(buf, len, &lines, &n, &unterminated)))
+		goto out;
+	}
+	for (size_t k = 0; k < NFORMATS; k++)
+		if (formats[k]->detect_text && formats[k]->detect_text(buf, len)) {
+			p->d->format = formats[k];
+			err = formats[k]->parse_text(p, buf, len);
+			goto out;
+		}
+	if (!(err = split_lines(buf, len, &lines, &n, &unterminated)))
 		err = parse_lines(p, lines, n);
+out:
 	free(lines);
 	free(buf);
 	return err;
+}
+
+/* A directory: the first format that recognises its files reads it. */
+static int parse_dir(struct parse *p, const char *path)
+{
+	for (size_t k = 0; k < NFORMATS; k++) {
+		int yes = formats[k]->detect_dir ? formats[k]->detect_dir(path) : 0;
+
+		if (yes < 0) {
+			snprintf(p->err, p->errlen, "%s", strerror(-yes));
+			return yes;
+		}
+		if (yes) {
+			p->d->format = formats[k];
+			return formats[k]->parse_dir(p, path);
+		}
+	}
+	return dump_perr(p, "not a CPUID dump: a directory without hwloc-gather-cpuid puN files");
 }
 
 /* -------------------------------------------------------------- checking */
@@ -358,11 +358,13 @@ static int parse_file(struct parse *p, const char *path)
 static int cpu_err(struct parse *p, unsigned cpu, const char *what)
 {
 	const struct dump_cpu *c = &p->d->cpu[cpu];
+	const struct dump_format *f = p->d->format;
 
-	if (!strcmp(p->d->format, "hwloc"))
-		snprintf(p->err, p->errlen, "pu%u: %s", cpu, what);
+	if (f->cpu_per_file)
+		snprintf(p->err, p->errlen, "%s%u: %s", f->cpu_label, cpu, what);
 	else
-		snprintf(p->err, p->errlen, "line %u: logical CPU #%u has %s", c->line, cpu, what);
+		snprintf(p->err, p->errlen, "line %u: %s%u has %s", c->line, f->cpu_label, cpu,
+			 what);
 	return -EINVAL;
 }
 
@@ -435,7 +437,7 @@ static int dump_check(struct parse *p)
 		if (!leaf_sets_differ(&d->cpu[first], &d->cpu[cpu], &leaf, &in_first))
 			continue;
 		snprintf(what, sizeof(what), "no leaf 0x%X, which %s%d has (truncated?)", leaf,
-			 strcmp(d->format, "hwloc") ? "logical CPU #" : "pu", in_first ? first : (int)cpu);
+			 d->format->cpu_label, in_first ? first : (int)cpu);
 		return cpu_err(p, in_first ? cpu : (unsigned)first, what);
 	}
 	if (first < 0) {
@@ -473,7 +475,7 @@ struct cpu_dump *cpu_dump_load(const char *path, char *err, size_t errlen)
 		rc = -errno;
 		snprintf(err, errlen, "%s", strerror(-rc));
 	} else {
-		rc = S_ISDIR(st.st_mode) ? dump_parse_hwloc_dir(&p, path) : parse_file(&p, path);
+		rc = S_ISDIR(st.st_mode) ? parse_dir(&p, path) : parse_file(&p, path);
 	}
 	if (!rc)
 		rc = dump_check(&p);
@@ -489,7 +491,7 @@ struct cpu_dump *cpu_dump_load(const char *path, char *err, size_t errlen)
 
 const char *cpu_dump_format(const struct cpu_dump *d)
 {
-	return d->format;
+	return d->format->name;
 }
 
 unsigned cpu_dump_ncpus(const struct cpu_dump *d)

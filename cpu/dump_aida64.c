@@ -28,7 +28,7 @@
  * "------[ Logical CPU #3 ]------": 1 and *cpu; another "------[ ... ]------"
  * section: 0; not a section header: -1.
  */
-int dump_aida_header(const char *s, unsigned long *cpu)
+static int dump_aida_header(const char *s, unsigned long *cpu)
 {
 	const char *t;
 
@@ -54,7 +54,7 @@ static const char *hex_run(const char *s, int n)
 
 /* "CPU#000 AffMask: 0x0000000000000000:0000000000000001": 1 and *cpu, else -1.
  * The mask (two Windows processor groups) is checked for shape only. */
-int dump_affmask_header(const char *s, unsigned long *cpu)
+static int dump_affmask_header(const char *s, unsigned long *cpu)
 {
 	if (!starts(s, "CPU#") || !(s = dec(s + 4, cpu)) || !starts(s, " AffMask: 0x"))
 		return -1;
@@ -65,7 +65,7 @@ int dump_affmask_header(const char *s, unsigned long *cpu)
 }
 
 /* "CPUID 0000000A:" - the start of an AIDA64 record line. */
-bool dump_aida_record_shaped(const char *s)
+static bool dump_aida_record_shaped(const char *s)
 {
 	uint32_t leaf;
 
@@ -129,7 +129,7 @@ static bool header_like(const char *s, bool affmask)
 	return n && (n < strlen(h) ? !strncmp(s, h, n) : starts(s, affmask ? "CPU#" : "------["));
 }
 
-int dump_parse_aida(struct parse *p, char **lines, unsigned n, bool affmask)
+static int dump_parse_aida(struct parse *p, char **lines, unsigned n, bool affmask)
 {
 	int err = 0;
 
@@ -151,3 +151,42 @@ int dump_parse_aida(struct parse *p, char **lines, unsigned n, bool affmask)
 	}
 	return err;
 }
+
+/* ------------------------------------------------------------- the formats */
+
+/* A "Logical CPU #N" section header, or a line shaped like a record. */
+static bool aida64_detect(const char *s, bool first)
+{
+	unsigned long cpu;
+
+	(void)first;
+	return dump_aida_header(s, &cpu) == 1 || dump_aida_record_shaped(s);
+}
+
+static bool affmask_detect(const char *s, bool first)
+{
+	unsigned long cpu;
+
+	(void)first;
+	return dump_affmask_header(s, &cpu) == 1;
+}
+
+static int aida64_parse(struct parse *p, char **lines, unsigned n)
+{
+	return dump_parse_aida(p, lines, n, false);
+}
+
+static int affmask_parse(struct parse *p, char **lines, unsigned n)
+{
+	return dump_parse_aida(p, lines, n, true);
+}
+
+const struct dump_format dump_format_aida64 = {
+	.name = "aida64", .detect_line = aida64_detect, .parse_lines = aida64_parse,
+	.cpu_label = "logical CPU #",
+};
+
+const struct dump_format dump_format_aida64_affmask = {
+	.name = "aida64-affmask", .detect_line = affmask_detect, .parse_lines = affmask_parse,
+	.cpu_label = "logical CPU #",
+};

@@ -14,7 +14,8 @@
 
 #include "cpu/dump_int.h"
 
-bool dump_bundle_shaped(const char *buf, size_t len)
+/* A JSON object naming CPU_BUNDLE_SCHEMA: read as a bundle, or refused. */
+static bool dump_bundle_shaped(const char *buf, size_t len)
 {
 	size_t i = 0;
 
@@ -23,8 +24,10 @@ bool dump_bundle_shaped(const char *buf, size_t len)
 	return i < len && buf[i] == '{' && strstr(buf + i, CPU_BUNDLE_SCHEMA) != NULL;
 }
 
-int dump_bundle_text(struct parse *p, const char *buf, size_t len, char **text,
-		     size_t *tlen)
+/* The "cpuid_dump" text of the bundle in @buf (malloc'd into *@text, *@tlen
+ * bytes, NUL-terminated); 0, -EINVAL (p->err says why), -ENOMEM. */
+static int dump_bundle_text(struct parse *p, const char *buf, size_t len, char **text,
+			    size_t *tlen)
 {
 	json_error_t e;
 	json_t *doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &e), *s, *schema;
@@ -56,3 +59,23 @@ int dump_bundle_text(struct parse *p, const char *buf, size_t len, char **text,
 	json_decref(doc);
 	return rc;
 }
+
+/* Its CPUID text, read as the file of a line format (AIDA64's, as written). */
+static int bundle_parse(struct parse *p, const char *buf, size_t len)
+{
+	char *text = NULL;
+	size_t tlen = 0;
+	int err = dump_bundle_text(p, buf, len, &text, &tlen);
+
+	if (!err)
+		err = dump_parse_text(p, text, tlen);
+	if (!err)
+		p->d->format = &dump_format_bundle;
+	free(text);
+	return err;
+}
+
+const struct dump_format dump_format_bundle = {
+	.name = CPU_BUNDLE_SCHEMA, .detect_text = dump_bundle_shaped, .parse_text = bundle_parse,
+	.cpu_label = "logical CPU #",
+};

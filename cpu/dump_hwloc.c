@@ -7,8 +7,9 @@
  *                     input EAX given, bit 2 = input ECX given; without bit 2
  *                     the record answers every subleaf).
  *
- * A directory, not a file: the common reader (cpu/cpu_dump.c) reads each
- * puN file into lines, and refuses one puN file given alone.
+ * A directory, not a file: recognised by its puN files; the common reader
+ * (cpu/cpu_dump.c) reads each puN file into lines.  One puN file given
+ * alone is recognised by its records, and refused.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -32,7 +33,7 @@
 /* ----------------------------------------------------------------- hwloc */
 
 /* "5 4 0 1 0 => 3c004122 1c0003f 3f 0" (hwloc-gather-cpuid prints %x). */
-bool dump_hwloc_record(const char *s, uint32_t *mask, struct dump_rec *r)
+static bool dump_hwloc_record(const char *s, uint32_t *mask, struct dump_rec *r)
 {
 	uint32_t in[4];
 
@@ -132,7 +133,7 @@ static int info_file_check(struct parse *p, const char *path)
 	return rc;
 }
 
-int dump_parse_hwloc_dir(struct parse *p, const char *path)
+static int dump_parse_hwloc_dir(struct parse *p, const char *path)
 {
 	bool seen[CPU_MAX_CPUS] = { false };
 	DIR *dir = opendir(path);
@@ -163,7 +164,6 @@ int dump_parse_hwloc_dir(struct parse *p, const char *path)
 				 "not a CPUID dump: a directory without hwloc-gather-cpuid puN files");
 	if ((err = info_file_check(p, path)))
 		return err;
-	p->d->format = "hwloc";
 	/* In CPU order, so that the first broken file reported is always the same. */
 	for (unsigned cpu = 0; cpu < CPU_MAX_CPUS && !err; cpu++) {
 		char file[PATH_MAX], pu[16];
@@ -181,3 +181,44 @@ int dump_parse_hwloc_dir(struct parse *p, const char *path)
 	p->pu = NULL;
 	return err;
 }
+
+/* ------------------------------------------------------------- the format */
+
+/* A directory holding a puN file: 1; none: 0; unreadable: -errno. */
+static int hwloc_detect_dir(const char *path)
+{
+	DIR *dir = opendir(path);
+	struct dirent *de;
+	unsigned long cpu;
+	int found = 0;
+
+	if (!dir)
+		return -errno;
+	while (!found && (de = readdir(dir)) != NULL)
+		found = pu_name(de->d_name, &cpu);
+	closedir(dir);
+	return found;
+}
+
+/* A record line: one puN file given alone. */
+static bool hwloc_detect_line(const char *s, bool first)
+{
+	struct dump_rec r;
+	uint32_t mask;
+
+	(void)first;
+	return dump_hwloc_record(s, &mask, &r);
+}
+
+static int hwloc_parse_file(struct parse *p, char **lines, unsigned n)
+{
+	(void)lines;
+	(void)n;
+	return dump_perr(p, "one file of a hwloc-gather-cpuid directory: give the directory");
+}
+
+const struct dump_format dump_format_hwloc = {
+	.name = "hwloc", .detect_dir = hwloc_detect_dir, .parse_dir = dump_parse_hwloc_dir,
+	.detect_line = hwloc_detect_line, .parse_lines = hwloc_parse_file,
+	.cpu_label = "pu", .cpu_per_file = true,
+};

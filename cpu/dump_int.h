@@ -3,9 +3,8 @@
  * the dump object (per logical CPU, a sparse (leaf, subleaf) -> {eax, ebx,
  * ecx, edx} table), the parser state, the common reader's services to the
  * format files (cpu/cpu_dump.c: errors, records, CPU sections, reading a
- * file into lines), each format's entry points (cpu/dump_aida64.c,
- * cpu/dump_libcpuid.c, cpu/dump_hwloc.c) and the lexing helpers they all
- * use.  The reader's rules (first record wins, errors) are in the file
+ * file into lines), the format table's entries (struct dump_format: one
+ * per format, each in its own file) and the lexing helpers they all use.  The reader's rules (first record wins, errors) are in the file
  * comment of cpu/cpu_dump.c.
  */
 #ifndef BARETMA_DUMP_INT_H
@@ -38,8 +37,10 @@ struct dump_cpu {
 	bool present;
 };
 
+struct dump_format;
+
 struct cpu_dump {
-	const char *format;
+	const struct dump_format *format; /* the entry of the table that read it */
 	unsigned ncpus;    /* highest CPU number + 1 */
 	struct dump_cpu cpu[CPU_MAX_CPUS];
 };
@@ -53,6 +54,43 @@ struct parse {
 	unsigned line;
 	int cur;           /* CPU of the current section, -1 outside */
 };
+
+/*
+ * One CPUID dump format: one file each (cpu/dump_NAME.c), one entry in the
+ * table of cpu/cpu_dump.c, libpfm4's pfmlib_pmus[] with each PMU's
+ * pmu_detect() as the model.  The reader asks the entries in table order
+ * and gives the input to the first that recognises it, by content only,
+ * never by the file's name; a member is NULL where the format has no such
+ * input:
+ *   - a directory: @detect_dir (1 yes, 0 no, -errno: it cannot be read),
+ *     then @parse_dir;
+ *   - a file, whole (before it is split into lines: a JSON document):
+ *     @detect_text, then @parse_text;
+ *   - a file's lines: the first line some format's @detect_line claims
+ *     decides (@first: it is line 1), then @parse_lines.
+ * Parsers return 0 or -errno with the detail in p->err (dump_perr).
+ * In messages a CPU is "line L: @cpu_label N has ..." (the line its section
+ * starts on), or "@cpu_label N: ..." when @cpu_per_file (one file per CPU:
+ * hwloc's puN).
+ */
+struct dump_format {
+	const char *name;  /* cpu_dump_format(): "libcpuid", "aida64", ... */
+	int (*detect_dir)(const char *path);
+	bool (*detect_text)(const char *buf, size_t len);
+	bool (*detect_line)(const char *line, bool first);
+	int (*parse_dir)(struct parse *p, const char *path);
+	int (*parse_text)(struct parse *p, const char *buf, size_t len);
+	int (*parse_lines)(struct parse *p, char **lines, unsigned n);
+	const char *cpu_label; /* "logical CPU #", "pu" */
+	bool cpu_per_file;
+};
+
+/* The formats, each defined in its own file. */
+extern const struct dump_format dump_format_libcpuid;       /* dump_libcpuid.c */
+extern const struct dump_format dump_format_aida64;         /* dump_aida64.c */
+extern const struct dump_format dump_format_aida64_affmask; /* dump_aida64.c */
+extern const struct dump_format dump_format_hwloc;          /* dump_hwloc.c */
+extern const struct dump_format dump_format_bundle;         /* dump_bundle.c */
 
 /* ------------------------------------------------ common reader (cpu_dump.c) */
 
@@ -74,56 +112,9 @@ int dump_cpu_begin(struct parse *p, unsigned long cpu);
 int dump_read_lines(struct parse *p, const char *path, const char *what, char **buf,
 		    char ***lines, unsigned *n, bool *unterminated, size_t *len);
 
-/* ----------------------------------------------------- AIDA64 (dump_aida64.c) */
-
-/*
- * "------[ CPUID Registers / Logical CPU #3 ]------" or
- * "------[ Logical CPU #3 ]------": 1 and *cpu; another "------[ ... ]------"
- * section: 0; not a section header: -1.
- */
-int dump_aida_header(const char *s, unsigned long *cpu);
-
-/* "CPU#000 AffMask: 0x0000000000000000:0000000000000001": 1 and *cpu, else -1. */
-int dump_affmask_header(const char *s, unsigned long *cpu);
-
-/* "CPUID 0000000A:" - the start of an AIDA64 record line. */
-bool dump_aida_record_shaped(const char *s);
-
-/* The @n lines of an AIDA64 dump (@affmask: sections opened by CPU#NNN AffMask). */
-int dump_parse_aida(struct parse *p, char **lines, unsigned n, bool affmask);
-
-/* ------------------------------------------------- libcpuid (dump_libcpuid.c) */
-
-/* "_________________ Logical CPU #3 _________________" */
-bool dump_native_separator(const char *s, unsigned long *cpu);
-
-/* Length of the identifier NAME of "NAME[i]=...", 0 if the line is not one. */
-size_t dump_native_name_len(const char *s);
-
-/* Index of the libcpuid array named by the @len bytes at @s, -1 if unknown. */
-int dump_native_array(const char *s, size_t len);
-
-/* The @n lines of a libcpuid raw dump. */
-int dump_parse_native(struct parse *p, char **lines, unsigned n);
-
-/* ---------------------------------------------- report bundle (dump_bundle.c) */
-
-/* Does @buf look like a report bundle (a JSON object naming
- * CPU_BUNDLE_SCHEMA)?  Then it is read as one, or refused. */
-bool dump_bundle_shaped(const char *buf, size_t len);
-
-/* The "cpuid_dump" text of the bundle in @buf (malloc'd into *@text, *@tlen
- * bytes, NUL-terminated); 0, -EINVAL (p->err says why), -ENOMEM. */
-int dump_bundle_text(struct parse *p, const char *buf, size_t len, char **text,
-		     size_t *tlen);
-
-/* ------------------------------------------------------- hwloc (dump_hwloc.c) */
-
-/* "5 4 0 1 0 => 3c004122 1c0003f 3f 0" (hwloc-gather-cpuid prints %x). */
-bool dump_hwloc_record(const char *s, uint32_t *mask, struct dump_rec *r);
-
-/* A hwloc-gather-cpuid directory: every puN file in it. */
-int dump_parse_hwloc_dir(struct parse *p, const char *path);
+/* The @len bytes of @text (split in place) read as the file of a line
+ * format would be: for a format that carries such a text (the bundle). */
+int dump_parse_text(struct parse *p, char *text, size_t len);
 
 /* ---------------------------------------------------------------- lexing */
 

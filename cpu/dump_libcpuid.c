@@ -31,7 +31,7 @@ static const struct {
 };
 
 /* "_________________ Logical CPU #3 _________________" */
-bool dump_native_separator(const char *s, unsigned long *cpu)
+static bool dump_native_separator(const char *s, unsigned long *cpu)
 {
 	static const char bar[] = "_________________";
 
@@ -43,14 +43,14 @@ bool dump_native_separator(const char *s, unsigned long *cpu)
 }
 
 /* Length of the identifier NAME of "NAME[i]=...", 0 if the line is not one. */
-size_t dump_native_name_len(const char *s)
+static size_t dump_native_name_len(const char *s)
 {
 	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
 
 	return n && s[n] == '[' ? n : 0;
 }
 
-int dump_native_array(const char *s, size_t len)
+static int dump_native_array(const char *s, size_t len)
 {
 	for (size_t i = 0; i < sizeof(native_arrays) / sizeof(native_arrays[0]); i++)
 		if (strlen(native_arrays[i].name) == len && !strncmp(s, native_arrays[i].name, len))
@@ -111,7 +111,7 @@ static int native_line(struct parse *p, const char *s)
 	return dump_perr(p, "not libcpuid raw data: '%.60s'", s);
 }
 
-int dump_parse_native(struct parse *p, char **lines, unsigned n)
+static int dump_parse_native(struct parse *p, char **lines, unsigned n)
 {
 	int err = 0;
 
@@ -121,3 +121,18 @@ int dump_parse_native(struct parse *p, char **lines, unsigned n)
 	}
 	return err;
 }
+
+/* A "Logical CPU #N" separator, a known array's record, or a first line
+ * "version=..." (libcpuid's header). */
+static bool native_detect(const char *s, bool first)
+{
+	unsigned long cpu;
+
+	return dump_native_separator(s, &cpu) || dump_native_array(s, dump_native_name_len(s)) >= 0 ||
+	       (first && starts(s, "version="));
+}
+
+const struct dump_format dump_format_libcpuid = {
+	.name = "libcpuid", .detect_line = native_detect, .parse_lines = dump_parse_native,
+	.cpu_label = "logical CPU #",
+};

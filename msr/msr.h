@@ -14,7 +14,8 @@
  * the sequence that uses them all (guard.c, guard_owner.c, guard_text.c).
  * It may include cpu/ and itself, never bench/.
  *
- * Backends (selected by a spec string, normally $BARETMA_MSR):
+ * Backends (selected by a spec string, normally $BARETMA_MSR, through the
+ * table msr_backends[] below: the first whose prefix starts the spec):
  *   - device: a path template with one %u for the OS CPU number, default
  *     "/dev/cpu/%u/msr" (linux arch/x86/kernel/msr.c: the file offset is the
  *     MSR index, 8-byte pread/pwrite; "/dev/cpu/%u/msr_safe" works the same).
@@ -299,6 +300,29 @@ void msr_trace_saved(const struct msr_dev *dev, unsigned cpu, uint32_t msr, uint
 /* msr_backend_ctx - @dev's backend context when its backend is @ops, else
  * NULL (for a backend's own accessors: msr_sim_profile_of). */
 void *msr_backend_ctx(const struct msr_dev *dev, const struct msr_ops *ops);
+
+/*
+ * The backend table (msr/msr_backends.c), hwloc's hwloc_static_components[]
+ * as the model: msr_open() takes the first entry whose @prefix starts the
+ * spec and hands it the rest; the last entry (@prefix NULL) takes every
+ * other spec whole.  Adding a backend is its own file and one entry.
+ */
+struct msr_backend {
+	const char *prefix;   /* "state:", "sim:"; NULL: any other spec (the last) */
+	const struct msr_ops *ops;
+	/* The context of @arg (the spec after the prefix): 0 or -errno, and then
+	 * a one-line detail in @err (msr_last_error), quoting @arg escaped. */
+	int (*ctx_new)(const char *arg, void **ctx, char *err, size_t errlen);
+	bool hardware;        /* reaches the CPUs' registers: never ungated (msr_ungate) */
+	bool template;        /* @arg is a path template: messages name each CPU's node */
+	const char *what;     /* what it is for, one line (README "Environment") */
+};
+
+/* msr_backends - the table, ending with the entry whose prefix is NULL. */
+extern const struct msr_backend msr_backends[];
+
+/* msr_backend_of - the entry of the table that @spec names (never NULL). */
+const struct msr_backend *msr_backend_of(const char *spec);
 
 /* Backends, for tests that want to build a handle directly. */
 extern const struct msr_ops msr_device_ops;

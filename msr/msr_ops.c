@@ -1,5 +1,6 @@
 /*
- * msr/msr_ops.c - backend selection, dispatch through the ops table, the
+ * msr/msr_ops.c - opening the backend a spec names (the table of
+ * msr_backends.c), dispatch through its ops, the write gate, the
  * $BARETMA_MSR_TRACE access trace, and the messages for MSR errors.
  *
  * msr_read/msr_write are async-signal-safe: they call the backend (itself
@@ -21,15 +22,13 @@
 #include "cpu/trust.h"
 #include "cpu/userfile.h"
 #include "msr/msr.h"
-#include "msr/msr_sim.h"
 #include "sigsafe.h"
 
 #define MSR_DEFAULT_TEMPLATE "/dev/cpu/%u/msr"
 #define MSR_SAFE_TEMPLATE "/dev/cpu/%u/msr_safe"
-#define STATE_PREFIX "state:"
-#define SIM_PREFIX "sim:"
 
 struct msr_dev {
+	const struct msr_backend *backend; /* its entry of msr_backends[] */
 	const struct msr_ops *ops;
 	void *ctx;
 	int trace_fd;        /* -1: no trace */
@@ -156,38 +155,19 @@ static int spec_allowed(const char *spec)
 	return -EPERM;
 }
 
+/* The backend of the table (msr/msr_backends.c) that @spec names. */
 static int open_backend(struct msr_dev *dev, const char *spec)
 {
+	const struct msr_backend *b = msr_backend_of(spec);
+	const char *arg = spec + (b->prefix ? strlen(b->prefix) : 0);
 	int rc = spec_allowed(spec);
 
 	if (rc)
 		return rc;
-
-	if (strncmp(spec, STATE_PREFIX, strlen(STATE_PREFIX)) == 0) {
-		const char *file = spec + strlen(STATE_PREFIX);
-
-		dev->ops = &msr_state_ops;
-		snprintf(dev->where, sizeof(dev->where), "%s", file);
-		return msr_state_ctx_new(file, &dev->ctx, last_error, sizeof(last_error));
-	}
-	if (strncmp(spec, SIM_PREFIX, strlen(SIM_PREFIX)) == 0) {
-		const char *file = spec + strlen(SIM_PREFIX);
-
-		dev->ops = &msr_sim_ops;
-		snprintf(dev->where, sizeof(dev->where), "%s", file);
-		return msr_sim_ctx_new(file, &dev->ctx, last_error, sizeof(last_error));
-	}
-	dev->ops = &msr_device_ops;
-	snprintf(dev->where, sizeof(dev->where), "%s", spec);
-	rc = msr_device_ctx_new(spec, &dev->ctx);
-	if (rc == -EINVAL)
-		snprintf(last_error, sizeof(last_error), "MSR device template '%s': "
-			 "needs exactly one %%u (the CPU number) and no other %% "
-			 "conversion", shown(spec));
-	else if (rc)
-		snprintf(last_error, sizeof(last_error), "MSR device template '%s': %s",
-			 shown(spec), strerror(-rc));
-	return rc;
+	dev->backend = b;
+	dev->ops = b->ops;
+	snprintf(dev->where, sizeof(dev->where), "%s", arg);
+	return b->ctx_new(arg, &dev->ctx, last_error, sizeof(last_error));
 }
 
 /* ------------------------------------------------------------ trace */
@@ -359,7 +339,7 @@ void msr_gate_set(struct msr_dev *dev, msr_gate_fn fn, const void *arg, msr_gate
 
 int msr_ungate(struct msr_dev *dev)
 {
-	if (!dev || (dev->ops != &msr_state_ops && dev->ops != &msr_sim_ops))
+	if (!dev || !dev->backend || dev->backend->hardware)
 		return -EPERM;
 	dev->ungated = true;
 	return 0;
@@ -385,11 +365,7 @@ const char *msr_backend_name(const struct msr_dev *dev)
 
 const char *msr_spec_backend(const char *spec)
 {
-	if (!strncmp(spec, STATE_PREFIX, strlen(STATE_PREFIX)))
-		return msr_state_ops.name;
-	if (!strncmp(spec, SIM_PREFIX, strlen(SIM_PREFIX)))
-		return msr_sim_ops.name;
-	return msr_device_ops.name;
+	return msr_backend_of(spec)->ops->name;
 }
 
 void msr_describe(const struct msr_dev *dev, unsigned cpu, char *buf, size_t n)
@@ -402,8 +378,7 @@ void msr_describe(const struct msr_dev *dev, unsigned cpu, char *buf, size_t n)
 	}
 	char raw[sizeof(dev->where) + 16];
 
-	if (dev->ops == &msr_state_ops || dev->ops == &msr_sim_ops ||
-	    msr_device_path(dev->where, cpu, raw, sizeof(raw)) < 0)
+	if (!dev->backend->template || msr_device_path(dev->where, cpu, raw, sizeof(raw)) < 0)
 		snprintf(raw, sizeof(raw), "%s", dev->where);
 	/* the path comes from the environment: escaped (cpu/escape.h); a cut
 	 * one ends in "...", never passes for the whole one */

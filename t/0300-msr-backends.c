@@ -35,7 +35,7 @@ static struct msr_dev *open_spec(const char *prefix, const char *arg, int *rc)
 	t_path(spec, "%s%s", prefix, arg);
 	*rc = msr_open(spec, &dev);
 	/* the backends' own behaviour: no journal's gate in front (the gate:
-	 * t/0310, t/0340) */
+	 * t/0311) */
 	if (!*rc && strcmp(prefix, "") && msr_ungate(dev))
 		*rc = -EPERM;
 	return dev;
@@ -423,7 +423,7 @@ static void test_device(void)
 
 	/* Read-only fallback: a 0400 node.  Root (CAP_DAC_OVERRIDE) opens it
 	 * read-write anyway, so as root the check runs in a child that has
-	 * dropped to uid/gid 65534 (no capabilities left), as t/0340 does. */
+	 * dropped to uid/gid 65534 (no capabilities left), as t/0343 does. */
 	chmod(t_in(dir, "dev/0/msr"), 0400);
 	fd = open(t_in(dir, "dev/0/msr"), O_RDWR);
 	if (fd < 0) {

@@ -6,10 +6,12 @@
 # (signal(7), execve(2)), the library rightly leaves it alone
 # (msr/guard_signals.h), and a shell cannot reset it (POSIX XCU 2.14
 # trap).  Before each test reset them itself (t/tap.sh, t_signals_default
-# in t/tap.h), t/0310 failed 12 points and t/0382 waited forever for a run
-# its SIGHUP could not stop.  Here each such test runs again with the four
-# ignored at its start, bounded by timeout(1) (whose own SIGTERM the test
-# ignores: -k sends SIGKILL after it), and must exit 0 with no failed point.
+# in t/tap.h), t/0310 (its guard cases are t/0311 now) failed 12 points
+# and t/0382 waited forever for a run its SIGHUP could not stop.  Here
+# each such test (the journal's killed runs are t/0341 now) runs again
+# with the four ignored at its start, bounded by timeout(1) (whose own
+# SIGTERM the test ignores: -k sends SIGKILL after it), and must exit 0
+# with no failed point.
 . "$T_SRC/tap.sh"
 
 command -v timeout >/dev/null 2>&1 || skip_all "no timeout(1) to bound a test that would hang"
@@ -35,7 +37,7 @@ ign=$(ignored /bin/sh "$tmp/probe.sh")
 is "$(( 0x${ign:-ff} & 0x7fffffff ))" 0 \
 	"a shell test that sources t/tap.sh runs with no standard signal (1-31) ignored"
 
-for t in 0310-pmu-program.t 0340-journal.t 0645-guard-host.t; do
+for t in 0311-pmu-journal.t 0341-journal-kill.t 0645-guard-host.t; do
 	out=$(ignored "$T_BUILDDIR/t/$t" 2>&1); rc=$?
 	is "$rc" 0 "$t, started with the four ignored: exit 0"
 	is "$(printf '%s\n' "$out" | grep -c '^not ok')" 0 "$t: no failed point"

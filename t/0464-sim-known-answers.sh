@@ -13,7 +13,7 @@
 #     columns (CPUID leaf 0xA decoded), parsed at run time;
 #   - the kernel's ADL/RPL counter rule for a hybrid P-core whose leaf 0xA
 #     shows the P/E common subset (intel_pmu_init, case INTEL_ALDERLAKE:
-#     GP mask << 2 | 3, fixed mask << 1 | 1; as t/0200 quotes it);
+#     GP mask << 2 | 3, fixed mask << 1 | 1; as t/0201 quotes it);
 #   - pipeline widths from andikleen/pmu-tools (commit 2568760ffc93)
 #     Pipeline_Width: icl_client_ratios.py 5, spr_server_ratios.py 6,
 #     adl_glc_ratios.py 6 (Golden Cove), adl_grt_ratios.py 5 (Gracemont);

@@ -11,6 +11,9 @@
  * to) is @text with the first @from replaced.  State files (with
  * msr/msr.h included first): t_state_open(file, &rc) opens "state:FILE".
  *
+ * The real CPUID dumps' known answers: t_index_load(&ix, $SHARED_CPUID)
+ * reads INDEX.tsv, t_index_field(&ix, row, "dump_format") a row's column.
+ *
  * Environment: t_env_set(&save, NAME, VALUE or NULL) changes one variable
  * for a test and t_env_put_back(&save) puts back what was there; with
  * cpu/cpu.h included first, t_hwloc_dump_env(saved, dir) sets the
@@ -161,6 +164,92 @@ static inline int t_journals(const char *dir)
 	}
 	closedir(d);
 	return n;
+}
+
+/* ------------------------------------------------ $SHARED_CPUID/INDEX.tsv */
+
+#define T_INDEX_COLS 40
+#define T_INDEX_ROWS 128
+
+struct t_index_row {
+	char *col[T_INDEX_COLS]; /* col[0]: the dump's path under $SHARED_CPUID */
+	int ncol;
+};
+
+/* The known answers of the real CPUID dumps: one row per dump, the
+ * header's column names in @hdr. */
+struct t_index {
+	char *text;
+	struct t_index_row hdr, rows[T_INDEX_ROWS];
+	int nrows;
+};
+
+/* Split @line at tabs in place, empty fields kept (the last column is
+ * often empty). */
+static inline int t_index_split(char *line, struct t_index_row *r)
+{
+	char *next;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	r->ncol = 0;
+	for (char *tok = line; tok && r->ncol < T_INDEX_COLS; tok = next) {
+		next = strchr(tok, '\t');
+		if (next)
+			*next++ = '\0';
+		r->col[r->ncol++] = tok;
+	}
+	return r->ncol;
+}
+
+/* t_index_load - @dir/INDEX.tsv into @ix (rows of more than 20 columns);
+ * false when it cannot be read.  t_index_free() it. */
+static inline bool t_index_load(struct t_index *ix, const char *dir)
+{
+	char *path = t_strf("%s/INDEX.tsv", dir), *line, *save = NULL;
+	FILE *f = fopen(path, "r");
+	size_t n = 0, got;
+
+	free(path);
+	memset(ix, 0, sizeof(*ix));
+	if (!f)
+		return false;
+	for (size_t cap = 0;; n += got) {
+		if (n + 1 >= cap) {
+			char *grown = realloc(ix->text, cap = cap ? 2 * cap : 1 << 16);
+
+			if (!grown) {
+				printf("Bail out! out of memory\n");
+				exit(1);
+			}
+			ix->text = grown;
+		}
+		if (!(got = fread(ix->text + n, 1, cap - n - 1, f)))
+			break;
+	}
+	fclose(f);
+	ix->text[n] = '\0';
+	if ((line = strtok_r(ix->text, "\n", &save)))
+		t_index_split(line, &ix->hdr);
+	while ((line = strtok_r(NULL, "\n", &save)) && ix->nrows < T_INDEX_ROWS)
+		if (t_index_split(line, &ix->rows[ix->nrows]) > 20)
+			ix->nrows++;
+	return true;
+}
+
+/* t_index_field - @r's value in the column named @name, NULL if none. */
+static inline const char *t_index_field(const struct t_index *ix, const struct t_index_row *r,
+					const char *name)
+{
+	for (int i = 0; i < ix->hdr.ncol && i < r->ncol; i++)
+		if (!strcmp(ix->hdr.col[i], name))
+			return r->col[i];
+	return NULL;
+}
+
+static inline void t_index_free(struct t_index *ix)
+{
+	free(ix->text);
+	ix->text = NULL;
 }
 
 /* ----------------------------------------------------------- environment */

@@ -93,6 +93,44 @@ int cli_usage_err(const char *cmd, const char *fmt, ...) __attribute__((format(p
  */
 int cli_refuse_together(const char *cmd, const char *a, const char *b);
 
+/* --- the output format, chosen once (bench/cli/cli_util.c) --- */
+struct output_format;
+struct output_view;
+struct json_t;
+
+/* The output options a command was given: --json, --csv (the options of
+ * bench/output/formats.c's table that the command lists in its getopt
+ * table).  Zero-initialised: none given. */
+struct cli_output {
+	const struct output_format *fmt;   /* the first format asked for, NULL: none */
+	const struct output_format *other; /* another one asked for too: refused */
+};
+
+/* cli_output_opt - the output option --@option ("json", "csv") was given. */
+void cli_output_opt(struct cli_output *o, const char *option);
+
+/*
+ * cli_output_check - after parsing: two formats asked for are refused,
+ * "baretma: CMD: --json and --csv exclude each other: give one (try:
+ * baretma CMD --help)" (named in the order of the formats' table), and a
+ * format that cannot write @view's results ("CMD: --csv: no CSV of this
+ * command's results"); none given: text.  Returns 0 or EX_USAGE.
+ */
+int cli_output_check(const char *cmd, struct cli_output *o, const struct output_view *view);
+
+/* cli_output_format - the format chosen (text when none was asked for). */
+const struct output_format *cli_output_format(const struct cli_output *o);
+
+/*
+ * cli_output - write @result (a @view) on stdout in the chosen format, the
+ * document with @env as its "environment" (may be NULL): the one way a
+ * command prints its result.  On failure the message ("CMD: cannot build
+ * the JSON document (out of memory)") and EX_SOFTWARE, or EX_IOERR when
+ * stdout refused it; else 0.
+ */
+int cli_output(const char *cmd, const struct cli_output *o, const struct output_view *view,
+	       const void *result, struct json_t *env);
+
 /* What a command needs of the environment (cli_check_env). */
 #define CLI_ENV_SYSROOT   0x1u /* reads /sys or /proc under $BARETMA_SYSROOT */
 #define CLI_ENV_STATE_DIR 0x2u /* keeps journals and locks in $BARETMA_STATE_DIR */

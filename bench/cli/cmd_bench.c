@@ -17,7 +17,7 @@
  * --force, the consent flags) and --cpuid-dump go to the setup (ctx). */
 struct bench_cmd {
 	struct bench_options o;
-	enum bench_format fmt;
+	struct cli_output out;
 };
 
 static void bench_usage(FILE *f)
@@ -92,13 +92,14 @@ enum { OPT_WAIT = 1000, OPT_RDPMC_ALWAYS, OPT_STOP_WD, OPT_ALLOW_WRITES };
 /*
  * Flags that contradict each other, refused before anything runs: one
  * output format; no Top-down knob (--level, --user-only: fixed counter 3's
- * field) with the backend that measures no Top-down.  @json, @csv: whether
- * each was given.
+ * field) with the backend that measures no Top-down.
  */
-static int check_exclusive(const struct bench_options *o, bool json, bool csv)
+static int check_exclusive(const struct bench_options *o, struct cli_output *out)
 {
-	if (json && csv)
-		return cli_refuse_together("bench", "--json", "--csv");
+	int rc = cli_output_check("bench", out, &output_view_bench);
+
+	if (rc)
+		return rc;
 	if (o->backend == BENCH_BACKEND_TSC && o->level)
 		return cli_refuse_together("bench", "--level", "--backend tsc");
 	if (o->backend == BENCH_BACKEND_TSC && o->user_only)
@@ -106,8 +107,8 @@ static int check_exclusive(const struct bench_options *o, bool json, bool csv)
 	return 0;
 }
 
-/* The options into @o, @fmt; the guard's into @r, the dump into @ctx. */
-static int parse_args(int argc, char **argv, struct bench_options *o, enum bench_format *fmt,
+/* The options into @o, @out; the guard's into @r, the dump into @ctx. */
+static int parse_args(int argc, char **argv, struct bench_options *o, struct cli_output *out,
 		      struct cli_ctx *ctx)
 {
 	struct cli_run *r = &ctx->run;
@@ -124,7 +125,6 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 		{ "allow-msr-writes", no_argument, NULL, OPT_ALLOW_WRITES },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool json = false, csv = false;
 	unsigned v;
 	int c, rc = 0;
 
@@ -155,19 +155,19 @@ static int parse_args(int argc, char **argv, struct bench_options *o, enum bench
 		case 'u': o->user_only = true; break;
 		case 'F': r->force = o->force = true; break;
 		case 'd': ctx->dump = optarg; break;
-		case 'j': json = true; *fmt = BENCH_FMT_JSON; break;
+		case 'j': cli_output_opt(out, "json"); break;
 		case OPT_WAIT: r->wait = true; break;
 		case OPT_RDPMC_ALWAYS: r->set.rdpmc_always = o->rdpmc_always = true; break;
 		case OPT_STOP_WD: r->set.stop_nmi_watchdog = true; break;
 		case OPT_ALLOW_WRITES: r->set.allow_msr_writes = true; break;
-		case 'C': csv = true; *fmt = BENCH_FMT_CSV; break;
+		case 'C': cli_output_opt(out, "csv"); break;
 		case 'h': bench_usage(stdout); return CLI_HELP_SHOWN;
 		default: return EX_USAGE; /* CLI_OPT_ERROR: cli_getopt said why */
 		}
 	}
 	if (!rc && optind < argc)
 		rc = cli_usage_err("bench", "unexpected argument '%s'", argv[optind]);
-	return rc ? rc : check_exclusive(o, json, csv);
+	return rc ? rc : check_exclusive(o, out);
 }
 
 static int check_kernels(const char *list)
@@ -196,8 +196,8 @@ static int bench_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 
 	b->o = (struct bench_options){ .cpu = -1, .reps = BENCH_DEFAULT_REPS,
 				       .warmup = BENCH_DEFAULT_WARMUP };
-	b->fmt = BENCH_FMT_TABLE;
-	rc = parse_args(argc, argv, &b->o, &b->fmt, ctx);
+	b->out = (struct cli_output){ 0 };
+	rc = parse_args(argc, argv, &b->o, &b->out, ctx);
 	ctx->msr_unused = !bench_backend_uses_msr(b->o.backend);
 	return rc ? rc : check_kernels(b->o.kernels);
 }
@@ -302,32 +302,28 @@ static json_t *environment_json(const struct bench_options *o, const struct benc
 	return env_to_json(&env, cpu_machine_host(o->machine), &res->avail);
 }
 
-static void print_result(const struct bench_options *o, enum bench_format fmt,
+/* The result in the format chosen; a document carries the environment and
+ * the reason Top-down is unavailable, which the other formats leave to
+ * stderr. */
+static void print_result(const struct bench_options *o, const struct cli_output *out,
 			 const struct bench_result *res, int *rc)
 {
-	if (!res->level && fmt != BENCH_FMT_JSON)
+	bool document = cli_output_format(out)->document;
+	json_t *env = NULL;
+	int st;
+
+	if (!res->level && !document)
 		esc_fprintf(stderr, "baretma: top-down unavailable on cpu %u: %s; timing with the "
 			    "TSC only\n", res->cpu_used, res->avail.reason);
-	if (fmt == BENCH_FMT_JSON) {
-		json_t *doc = bench_to_json(res);
-		if (doc && json_object_set_new(doc, "environment", environment_json(o, res))) {
-			json_decref(doc);
-			doc = NULL;
-		}
-		if (!doc) { /* never an exit status without a word */
-			cli_err("bench: cannot build the JSON document (out of memory)");
-			*rc = EX_SOFTWARE;
-		} else {
-			json_dumpf(doc, stdout,
-				   JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
-			fputc('\n', stdout);
-			json_decref(doc);
-		}
-	} else if (fmt == BENCH_FMT_CSV) {
-		bench_print_csv(stdout, res);
-	} else {
-		bench_print_table(stdout, res);
+	if (document && !(env = environment_json(o, res))) { /* never a status without a word */
+		cli_err("bench: cannot build the JSON document (out of memory)");
+		*rc = EX_SOFTWARE;
+		return;
 	}
+	st = cli_output("bench", out, &output_view_bench, res, env);
+	json_decref(env);
+	if (st)
+		*rc = st;
 }
 
 static int bench_run_cmd(void *opts, struct cli_ctx *ctx)
@@ -364,7 +360,7 @@ static int bench_run_cmd(void *opts, struct cli_ctx *ctx)
 				 res.calib.path, res.calib.reason);
 		else if (res.calib.found && !res.calib.used)
 			cli_note("calibration '%s' ignored: %s", res.calib.path, res.calib.reason);
-		print_result(o, b->fmt, &res, &rc); /* the environment needs o->machine */
+		print_result(o, &b->out, &res, &rc); /* the environment needs o->machine */
 	}
 	bench_result_free(&res);
 	return rc;

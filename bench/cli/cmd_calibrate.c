@@ -19,7 +19,7 @@
 struct calibrate_cmd {
 	struct calib_options o;
 	const char *out;         /* -o FILE, NULL: the state directory */
-	bool json;
+	struct cli_output fmt;   /* --json */
 };
 
 static void calibrate_usage(FILE *f)
@@ -91,7 +91,7 @@ static int parse_opt(int c, struct calibrate_cmd *cc, struct cli_ctx *ctx)
 	case 'F': ctx->run.force = true; break;
 	case OPT_WAIT: ctx->run.wait = true; break;
 	case 'd': ctx->dump = optarg; break;
-	case 'j': cc->json = true; break;
+	case 'j': cli_output_opt(&cc->fmt, "json"); break;
 	case 'h': calibrate_usage(stdout); return CLI_HELP_SHOWN;
 	default: return EX_USAGE;
 	}
@@ -121,7 +121,7 @@ static int calibrate_parse(int argc, char **argv, void *opts, struct cli_ctx *ct
 	for (unsigned i = 0; i < CALIB_NBACKENDS; i++)
 		if (cc->o.want[i] && bench_backend_uses_msr(calib_backend_at(i)))
 			ctx->msr_unused = false;
-	return rc;
+	return rc ? rc : cli_output_check("calibrate", &cc->fmt, &output_view_calibrate);
 }
 
 /* ------------------------------------------------------------ progress */
@@ -316,13 +316,9 @@ static int calibrate_run_cmd(void *opts, struct cli_ctx *ctx)
 	}
 	if (calib_any_measured(c) && (st = save(cc, doc, c, path, sizeof(path))))
 		goto out;
-	if (cc->json) {
-		json_dumpf(doc, stdout,
-			   JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
-		fputc('\n', stdout);
-	} else {
-		calib_print(stdout, c, path[0] ? path : NULL);
-	}
+	if ((st = cli_output("calibrate", &cc->fmt, &output_view_calibrate,
+			     &(struct calib_output){ c, path[0] ? path : NULL, doc }, NULL)))
+		goto out;
 	fflush(stdout);
 	st = verdict(cc, c);
 out:

@@ -14,7 +14,7 @@
 
 struct compare_cmd {
 	struct compare_options o;
-	bool json;
+	struct cli_output out;
 };
 
 static void compare_usage(FILE *f)
@@ -93,7 +93,7 @@ static int parse_opt(int c, struct compare_cmd *cc, struct cli_ctx *ctx)
 	case 'F': ctx->run.force = o->force = true; break;
 	case 'W': ctx->run.wait = true; break;
 	case 'd': ctx->dump = optarg; break;
-	case 'j': cc->json = true; break;
+	case 'j': cli_output_opt(&cc->out, "json"); break;
 	case 'h': compare_usage(stdout); return CLI_HELP_SHOWN;
 	default: return EX_USAGE;
 	}
@@ -134,7 +134,7 @@ static int compare_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 		}
 		t += n + (t[n] == ',');
 	}
-	return rc;
+	return rc ? rc : cli_output_check("compare", &cc->out, &output_view_compare);
 }
 
 /* Inside the guard: perf's side (its probe), then the blocks. */
@@ -205,19 +205,7 @@ static int compare_run_cmd(void *opts, struct cli_ctx *ctx)
 	} else if (!(st = run_guarded(cc, ctx, &res))) {
 		if (res.nperf_changed)
 			cli_note("%s", compare_perf_changed_text(&res, note, sizeof(note)));
-		if (cc->json) {
-			json_t *doc = compare_to_json(&res);
-
-			st = doc ? 0 : EX_SOFTWARE;
-			if (doc)
-				json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII |
-					   JSON_REAL_PRECISION(10));
-			if (doc)
-				fputc('\n', stdout);
-			json_decref(doc);
-		} else {
-			compare_print_table(stdout, &res);
-		}
+		st = cli_output("compare", &cc->out, &output_view_compare, &res, NULL);
 		if (!st && res.na && !res.disagree)
 			cli_err("%u metric%s could not be compared: fewer than %u pairs of blocks "
 				"with numbers (see raw_invalid / perf_invalid)", res.na,

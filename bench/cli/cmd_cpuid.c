@@ -17,6 +17,7 @@
 
 #include "bench/study/bundle.h"
 #include "bench/cli/cli_cmd.h"
+#include "bench/output/output.h"
 #include "config.h"
 #include "cpu/cpu.h"
 #include "cpu/knobs.h"
@@ -196,24 +197,49 @@ static int out_close(struct out_file *o, bool failed)
 	return 0;
 }
 
+/* The dump for its view (text only: AIDA64's layout); *@at says where a
+ * failure stopped it: -1 the header, else the index of the CPU. */
+struct dump_result {
+	const struct cpu_source *src;
+	const unsigned *cpus;
+	int n;
+	const char *versions;
+	int *at;
+};
+
+static int dump_text(FILE *f, const void *result)
+{
+	const struct dump_result *r = result;
+	int err = cpu_dump_write_header(f, r->versions);
+
+	*r->at = -1;
+	for (int i = 0; i < r->n && !err; i++) {
+		*r->at = i;
+		err = cpu_dump_write_cpu(f, r->src, r->cpus[i]);
+	}
+	return err;
+}
+
+static const struct output_view dump_view = { .text = dump_text };
+
 /* Header and sections, then the file closed (and renamed) or removed. */
 static int write_dump(const struct cpu_source *src, const unsigned *cpus, int n,
 		      const char *versions, struct out_file *o)
 {
-	int err = cpu_dump_write_header(o->f, versions), i = 0;
+	int at = -1;
+	int err = output_write(o->f, &output_format_text, &dump_view,
+			       &(struct dump_result){ src, cpus, n, versions, &at }, NULL);
 	bool read_failed;
 
-	if (err && !ferror(o->f)) { /* -EINVAL: a line of ours looks like a record */
+	if (err && !ferror(o->f) && at < 0) { /* -EINVAL: a line of ours looks like a record */
 		cli_err("cpuid dump: bad header text: %s", strerror(-err));
 		out_close(o, true);
 		return EX_SOFTWARE;
 	}
-	for (; i < n && !err; i++)
-		err = cpu_dump_write_cpu(o->f, src, cpus[i]);
 	/* A stream error is out_close()'s to report; anything else is CPUID's. */
 	read_failed = err && !ferror(o->f);
 	if (read_failed)
-		cli_err("cannot read CPUID of cpu %u: %s", cpus[i - 1], strerror(-err));
+		cli_err("cannot read CPUID of cpu %u: %s", cpus[at], strerror(-err));
 	err = out_close(o, read_failed);
 	return read_failed ? EX_UNAVAILABLE : err;
 }

@@ -124,29 +124,30 @@ static void decode_flags(struct decode_out *d, bool value)
 	}
 }
 
-static void print_text(const struct decode_out *d, const char *what)
+static void print_text(FILE *f, const struct decode_out *d, const char *what)
 {
 	const struct td_result *r = &d->r;
 
-	printf("%s\n", what);
+	fprintf(f, "%s\n", what);
 	if (d->show_slots)
-		printf("slots: %.0f\n", r->slots);
+		fprintf(f, "slots: %.0f\n", r->slots);
 	for (int m = 0; m < TMA_NMETRICS; m++) {
 		if (td_metric_level((enum td_metric)m) > r->level)
 			continue;
 		bool l2 = td_metric_level((enum td_metric)m) == 2;
-		printf("%s%-*s %7.2f %%", l2 ? "  " : "", l2 ? 24 : 26,
-		       td_metric_name((enum td_metric)m), 100.0 * r->frac[m]);
+		fprintf(f, "%s%-*s %7.2f %%", l2 ? "  " : "", l2 ? 24 : 26,
+			td_metric_name((enum td_metric)m), 100.0 * r->frac[m]);
 		if (m < TMA_NLEVEL1 && r->slots > 0)
-			printf("  (%.1f slots)", r->field_slots[m]);
-		printf("\n");
+			fprintf(f, "  (%.1f slots)", r->field_slots[m]);
+		fprintf(f, "\n");
 	}
-	printf("bound: +/-%.2f percentage points (8-bit PERF_METRICS quantisation)\n",
-	       100.0 * r->bound);
-	printf("flags: %s\n", d->flags[0] ? d->flags : "none");
+	fprintf(f, "bound: +/-%.2f percentage points (8-bit PERF_METRICS quantisation)\n",
+		100.0 * r->bound);
+	fprintf(f, "flags: %s\n", d->flags[0] ? d->flags : "none");
 }
 
-static int print_json(const struct decode_out *d, json_t *input)
+/* The document; @input taken (NULL: none). */
+static json_t *decode_json(const struct decode_out *d, json_t *input)
 {
 	const struct td_result *r = &d->r;
 	json_t *o = json_pack("{s:o,s:i,s:s,s:o,s:f,s:o}", "input", input, "level", r->level,
@@ -154,16 +155,11 @@ static int print_json(const struct decode_out *d, json_t *input)
 			      d->show_slots ? json_real(r->slots) : json_null(),
 			      "bound_pp", 100.0 * r->bound, "flags", bench_flags_json(r->flags));
 
-	if (!o)
-		return EX_SOFTWARE;
-	for (int m = 0; m < TMA_NMETRICS; m++)
+	for (int m = 0; o && m < TMA_NMETRICS; m++)
 		if (td_metric_level((enum td_metric)m) <= r->level)
 			json_object_set_new(o, td_metric_name((enum td_metric)m),
 					    json_real(100.0 * r->frac[m]));
-	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
-	fputc('\n', stdout);
-	json_decref(o);
-	return EX_OK;
+	return o;
 }
 
 enum { OPT_RECIPE = 256, OPT_COUNTS, OPT_SMT, OPT_RECIPES };
@@ -182,6 +178,36 @@ static int recipe_checks(const struct decode_args *a)
 				     "baretma decode --recipes)", a->recipe);
 	return 0;
 }
+
+/* A decode for its view: the result, its title, what was asked. */
+struct decode_result {
+	const struct decode_out *d;
+	const char *what;
+	const struct decode_args *a;
+};
+
+static int decode_text(FILE *f, const void *result)
+{
+	const struct decode_result *r = result;
+
+	print_text(f, r->d, r->what);
+	return 0;
+}
+
+/* "input": the value and --slots, or the two readings. */
+static json_t *decode_doc(const void *result)
+{
+	const struct decode_result *r = result;
+	const struct decode_args *a = r->a;
+
+	if (a->value)
+		return decode_json(r->d, json_pack("{s:s,s:o}", "perf_metrics", a->value, "slots",
+						   a->have_slots ? json_integer((json_int_t)a->slots)
+								 : json_null()));
+	return decode_json(r->d, json_pack("{s:s,s:s}", "from", a->from, "to", a->to));
+}
+
+static const struct output_view decode_view = { .text = decode_text, .json = decode_doc };
 
 static int decode_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
@@ -216,7 +242,7 @@ static int decode_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 			break;
 		case 'f': a->from = optarg; break;
 		case 't': a->to = optarg; break;
-		case 'j': a->json = true; break;
+		case 'j': cli_output_opt(&a->out, "json"); break;
 		case OPT_RECIPE:
 			a->recipe = optarg;
 			a->list = a->list || strcmp(optarg, "list") == 0;
@@ -251,7 +277,7 @@ static int decode_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 				     a->from ? "--to" : "--from");
 	if (!a->value && !a->from)
 		return cli_usage_err("decode", "give one METRICS value, or --from and --to");
-	return 0;
+	return cli_output_check("decode", &a->out, &decode_view);
 }
 
 /*
@@ -294,12 +320,8 @@ static int decode_value(const struct decode_args *a)
 	decode_flags(&d, true);
 	snprintf(what, sizeof(what), "IA32_PERF_METRICS 0x%016llx, level %d%s",
 		 (unsigned long long)v, d.r.level, level_note(&d));
-	if (a->json)
-		return print_json(&d, json_pack("{s:s,s:o}", "perf_metrics", a->value, "slots",
-						a->have_slots ? json_integer((json_int_t)a->slots)
-							      : json_null()));
-	print_text(&d, what);
-	return EX_OK;
+	return cli_output("decode", &a->out, &decode_view, &(struct decode_result){ &d, what, a },
+			  NULL);
 }
 
 static int decode_region(const struct decode_args *a)
@@ -322,10 +344,8 @@ static int decode_region(const struct decode_args *a)
 	}
 	snprintf(what, sizeof(what), "region: slots %llu -> %llu, level %d%s",
 		 (unsigned long long)sa, (unsigned long long)sb, d.r.level, level_note(&d));
-	if (a->json)
-		return print_json(&d, json_pack("{s:s,s:s}", "from", a->from, "to", a->to));
-	print_text(&d, what);
-	return EX_OK;
+	return cli_output("decode", &a->out, &decode_view, &(struct decode_result){ &d, what, a },
+			  NULL);
 }
 
 static int decode_run(void *opts, struct cli_ctx *ctx)

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bench/cli/cli.h"
+
 #define DECODE_COUNTS_MAX 32 /* --counts options (each of any number of pairs) */
 
 struct decode_args {
@@ -17,7 +19,8 @@ struct decode_args {
 	uint64_t slots;
 	int level; /* 0: from the value (2 when bytes 4-7 hold anything, else 1); for a
 		    * recipe, 2 when every count level 2 needs is given, else 1 */
-	bool json, have_slots;
+	bool have_slots;
+	struct cli_output out;                  /* --json */
 	const char *recipe;                     /* --recipe NAME[:VARIANT] */
 	const char *counts[DECODE_COUNTS_MAX];  /* --counts EVENT=N[,EVENT=N...] */
 	unsigned ncounts;

@@ -167,15 +167,34 @@ static int eval_error(const struct recipe *r, const struct recipe_env *env, int 
 	return EX_SOFTWARE;
 }
 
-static int print_json(json_t *o)
+/* The views of a recipe's decode and of the list (bench/output/output.h). */
+static int recipe_text(FILE *f, const void *result)
 {
-	if (!o)
-		return EX_SOFTWARE;
-	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
-	fputc('\n', stdout);
-	json_decref(o);
-	return EX_OK;
+	recipe_print(f, result);
+	return 0;
 }
+
+static json_t *recipe_doc(const void *result)
+{
+	return recipe_to_json(result);
+}
+
+static const struct output_view recipe_view = { .text = recipe_text, .json = recipe_doc };
+
+static int list_text(FILE *f, const void *result)
+{
+	(void)result;
+	recipe_list_print(f);
+	return 0;
+}
+
+static json_t *list_doc(const void *result)
+{
+	(void)result;
+	return recipe_list_to_json();
+}
+
+static const struct output_view list_view = { .text = list_text, .json = list_doc };
 
 int decode_recipe(const struct decode_args *a)
 {
@@ -193,16 +212,10 @@ int decode_recipe(const struct decode_args *a)
 	rc = recipe_eval(d.r, c, &d.env, level, &d.res, &e);
 	if (rc)
 		return eval_error(d.r, &d.env, rc, &e);
-	if (a->json)
-		return print_json(recipe_to_json(&d));
-	recipe_print(stdout, &d);
-	return EX_OK;
+	return cli_output("decode", &a->out, &recipe_view, &d, NULL);
 }
 
 int decode_recipe_list(const struct decode_args *a)
 {
-	if (a->json)
-		return print_json(recipe_list_to_json());
-	recipe_list_print(stdout);
-	return EX_OK;
+	return cli_output("decode", &a->out, &list_view, NULL, NULL);
 }

@@ -16,7 +16,7 @@
 #include "bench/cli/cli_cmd.h"
 
 struct info_opts {
-	bool json;
+	struct cli_output out; /* --json */
 	int cpu; /* -1: choose */
 };
 
@@ -68,7 +68,7 @@ static int info_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 			ctx->dump = optarg;
 			break;
 		case 'j':
-			o->json = true;
+			cli_output_opt(&o->out, "json");
 			break;
 		case 'c':
 			if ((rc = cli_parse_cpu_number(optarg, &v)) || v >= CPU_MAX_CPUS) {
@@ -91,65 +91,65 @@ static int info_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 	return 0;
 }
 
-static void print_cpus(const struct cpu_kind *k)
+static void print_cpus(FILE *f, const struct cpu_kind *k)
 {
 	for (unsigned i = 0; i < k->ncpus;) {
 		unsigned j = i;
 
 		while (j + 1 < k->ncpus && k->cpus[j + 1] == k->cpus[j] + 1)
 			j++;
-		printf("%s%u", i ? "," : "", k->cpus[i]);
+		fprintf(f, "%s%u", i ? "," : "", k->cpus[i]);
 		if (j > i)
-			printf("-%u", k->cpus[j]);
+			fprintf(f, "-%u", k->cpus[j]);
 		i = j + 1;
 	}
 }
 
 /* How the kind's Top-down would be measured, one phrase. */
-static void print_topdown_source(const struct cpu_kind *k)
+static void print_topdown_source(FILE *f, const struct cpu_kind *k)
 {
 	const char *src = k->topdown_source ? k->topdown_source : "none";
 
 	if (!strcmp(src, "perf_metrics"))
-		printf("perf_metrics (IA32_PERF_METRICS, level %d), RDPMC metrics-clear %s",
-		       k->topdown_level, k->metrics_clear ? "yes" : "no");
+		fprintf(f, "perf_metrics (IA32_PERF_METRICS, level %d), RDPMC metrics-clear %s",
+		        k->topdown_level, k->metrics_clear ? "yes" : "no");
 	else if (!strcmp(src, "events"))
-		printf("events (recipe %s)", k->topdown_recipe);
+		fprintf(f, "events (recipe %s)", k->topdown_recipe);
 	else if (!strcmp(src, "undecided"))
-		printf("undecided (IA32_PERF_METRICS depends on IA32_PERF_CAPABILITIES: see warning)");
+		fprintf(f, "undecided (IA32_PERF_METRICS depends on IA32_PERF_CAPABILITIES: see warning)");
 	else if (!k->gp_counters)
-		printf("none (no usable performance counters)");
+		fprintf(f, "none (no usable performance counters)");
 	else
-		printf("none (no IA32_PERF_METRICS and no event recipe known for %s)", k->uarch);
+		fprintf(f, "none (no IA32_PERF_METRICS and no event recipe known for %s)", k->uarch);
 }
 
 /* One block per core kind: the first line as before, then its counters and
  * its Top-down source. */
-static void print_kind(const struct cpu_kind *k)
+static void print_kind(FILE *f, const struct cpu_kind *k)
 {
-	printf("kind:       %s (core type 0x%02x): %s, %u slots/cycle, fixed counter 3 %s, "
-	       "Top-down level %d, cpus ", k->kind, k->core_type, k->uarch,
-	       k->pipeline_width, k->fixed_ctr3 ? "yes" : "no", k->topdown_level);
-	print_cpus(k);
-	printf("\n  counters: %u GP x %u bits (mask 0x%x), %u fixed (mask 0x%x); source: %s\n",
-	       k->gp_counters, k->gp_width, k->gp_mask, k->fixed_counters, k->fixed_mask,
-	       k->counters_source ? k->counters_source : "nothing");
-	printf("  top-down: ");
-	print_topdown_source(k);
-	printf("\n");
+	fprintf(f, "kind:       %s (core type 0x%02x): %s, %u slots/cycle, fixed counter 3 %s, "
+	        "Top-down level %d, cpus ", k->kind, k->core_type, k->uarch,
+	        k->pipeline_width, k->fixed_ctr3 ? "yes" : "no", k->topdown_level);
+	print_cpus(f, k);
+	fprintf(f, "\n  counters: %u GP x %u bits (mask 0x%x), %u fixed (mask 0x%x); source: %s\n",
+	        k->gp_counters, k->gp_width, k->gp_mask, k->fixed_counters, k->fixed_mask,
+	        k->counters_source ? k->counters_source : "nothing");
+	fprintf(f, "  top-down: ");
+	print_topdown_source(f, k);
+	fprintf(f, "\n");
 }
 
 /* The environment preflight of the machine baretma runs on (for a dump:
  * this machine, not the dumped one: its hypervisor, its /sys). */
-static void print_env(const struct cpu_machine *m, const struct bench_avail *a,
+static void print_env(FILE *f, const struct cpu_machine *m, const struct bench_avail *a,
 		      const struct cpu_env *env)
 {
 	if (cpu_machine_is_dump(m))
-		printf("(environment of this machine, not of the dump)\n");
-	env_print(stdout, env, cpu_machine_host(m), a);
+		fprintf(f, "(environment of this machine, not of the dump)\n");
+	env_print(f, env, cpu_machine_host(m), a);
 }
 
-static void print_text(const struct cpu_machine *m, const struct cpu_info *ci, int cpu,
+static void print_text(FILE *f, const struct cpu_machine *m, const struct cpu_info *ci, int cpu,
 		       const struct bench_avail *a, const struct cpu_env *env)
 {
 	const struct cpu_source *src = cpu_machine_source(m);
@@ -157,42 +157,42 @@ static void print_text(const struct cpu_machine *m, const struct cpu_info *ci, i
 	char why[512];
 
 	if (cpu_source_is_live(src))
-		printf("source:     live\n");
+		fprintf(f, "source:     live\n");
 	else
-		esc_fprintf(stdout, "source:     %s (%s dump)\n", cpu_source_name(src),
+		esc_fprintf(f, "source:     %s (%s dump)\n", cpu_source_name(src),
 			    cpu_source_format(src));
-	esc_fprintf(stdout, "cpu:        %s family %u model 0x%02X (%u) stepping %u\n",
+	esc_fprintf(f, "cpu:        %s family %u model 0x%02X (%u) stepping %u\n",
 		    ci->vendor_str, ci->family, ci->model, ci->model, ci->stepping);
-	esc_fprintf(stdout, "brand:      %s\n", ci->brand[0] ? ci->brand : "(none)");
-	printf("model:      %s\n", ci->row ? ci->row->name : "not in baretma's model table");
-	esc_fprintf(stdout, "hypervisor: %s\n",
+	esc_fprintf(f, "brand:      %s\n", ci->brand[0] ? ci->brand : "(none)");
+	fprintf(f, "model:      %s\n", ci->row ? ci->row->name : "not in baretma's model table");
+	esc_fprintf(f, "hypervisor: %s\n",
 		    ci->hypervisor ? ci->hypervisor : "none (bare metal)");
-	printf("hybrid:     %s\n", ci->hybrid ? "yes (CPUID.7.0:EDX[15])" : "no");
-	printf("logical:    %u CPUs\n", ci->ncpus);
+	fprintf(f, "hybrid:     %s\n", ci->hybrid ? "yes (CPUID.7.0:EDX[15])" : "no");
+	fprintf(f, "logical:    %u CPUs\n", ci->ncpus);
 	if (p->version)
-		printf("pmu:        arch perfmon v%u: %u GP counters x %u bits, %u fixed x %u bits "
-		       "(mask 0x%x), TOPDOWN.SLOTS event %s\n", p->version, p->gp_counters,
-		       p->gp_width, p->fixed_counters, p->fixed_width, p->fixed_mask,
-		       p->topdown_slots ? "enumerated" : "not enumerated");
+		fprintf(f, "pmu:        arch perfmon v%u: %u GP counters x %u bits, %u fixed x %u bits "
+		        "(mask 0x%x), TOPDOWN.SLOTS event %s\n", p->version, p->gp_counters,
+		        p->gp_width, p->fixed_counters, p->fixed_width, p->fixed_mask,
+		        p->topdown_slots ? "enumerated" : "not enumerated");
 	else
-		printf("pmu:        no architectural perfmon (CPUID leaf 0xA version 0%s)\n",
-		       ci->vendor == CPU_VENDOR_INTEL ? "" : "; reserved on this vendor");
+		fprintf(f, "pmu:        no architectural perfmon (CPUID leaf 0xA version 0%s)\n",
+		        ci->vendor == CPU_VENDOR_INTEL ? "" : "; reserved on this vendor");
 	for (unsigned i = 0; i < ci->nkinds; i++)
-		print_kind(&ci->kinds[i]);
+		print_kind(f, &ci->kinds[i]);
 	if (ci->warning[0])
-		esc_fprintf(stdout, "warning:    %s\n", ci->warning);
+		esc_fprintf(f, "warning:    %s\n", ci->warning);
 	if (a->why != TD_OK) {
-		esc_fprintf(stdout, "topdown:    unavailable on cpu %d: %s\n", cpu, a->reason);
-		print_env(m, a, env);
+		esc_fprintf(f, "topdown:    unavailable on cpu %d: %s\n", cpu, a->reason);
+		print_env(f, m, a, env);
 		return;
 	}
-	printf("topdown:    level %d available on cpu %d", a->level, cpu);
+	fprintf(f, "topdown:    level %d available on cpu %d", a->level, cpu);
 	if (!a->rdpmc_ok) {
 		bench_rdpmc_reason(a, why, sizeof(why));
-		esc_fprintf(stdout, " (msr backend only: %s)", why);
+		esc_fprintf(f, " (msr backend only: %s)", why);
 	}
-	printf("\n");
-	print_env(m, a, env);
+	fprintf(f, "\n");
+	print_env(f, m, a, env);
 }
 
 
@@ -206,30 +206,47 @@ static json_t *source_to_json(const struct cpu_source *src)
 			 "format", cpu_source_format(src));
 }
 
-static int print_json(const struct cpu_machine *m, const struct cpu_info *ci, int cpu,
-		      const struct bench_avail *a, const struct cpu_env *env)
+/* What info found, for its view. */
+struct info_result {
+	const struct cpu_machine *m;
+	const struct cpu_info *ci;
+	int cpu;
+	const struct bench_avail *a;
+	const struct cpu_env *env;
+};
+
+static int info_text(FILE *f, const void *result)
 {
-	json_t *doc = cpu_info_to_json(ci);
+	const struct info_result *r = result;
+
+	print_text(f, r->m, r->ci, r->cpu, r->a, r->env);
+	return 0;
+}
+
+/* The identity, then "cpu", "source", "environment", "topdown". */
+static json_t *info_json(const void *result)
+{
+	const struct info_result *r = result;
+	const struct bench_avail *a = r->a;
+	json_t *doc = cpu_info_to_json(r->ci);
 	json_t *td = json_pack("{s:b, s:i, s:o}", "available", a->why == TD_OK, "level", a->level,
 			       "reason", bench_json_text(a->why == TD_OK ? NULL : a->reason));
-	int rc = EX_SOFTWARE;
 
-	if (!doc || !td || json_object_set_new(doc, "cpu", json_integer(cpu)) ||
-	    json_object_set_new(doc, "source", source_to_json(cpu_machine_source(m))) ||
-	    json_object_set_new(doc, "environment", env_to_json(env, cpu_machine_host(m), a)) ||
-	    json_object_set(doc, "topdown", td))
-		goto out;
-	if (json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII) == 0) {
-		fputc('\n', stdout);
-		rc = EX_OK;
+	if (!doc || !td || json_object_set_new(doc, "cpu", json_integer(r->cpu)) ||
+	    json_object_set_new(doc, "source", source_to_json(cpu_machine_source(r->m))) ||
+	    json_object_set_new(doc, "environment", env_to_json(r->env, cpu_machine_host(r->m), a))) {
+		json_decref(td);
+		json_decref(doc);
+		return NULL;
 	}
-out:
-	if (rc != EX_OK)
-		cli_err("info: cannot build the JSON document (out of memory)");
-	json_decref(td);
-	json_decref(doc);
-	return rc;
+	if (json_object_set_new(doc, "topdown", td)) { /* @td taken, also on failure */
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
 }
+
+static const struct output_view info_view = { .text = info_text, .json = info_json };
 
 static int report_choose(const struct cpu_machine *m, const struct info_opts *o, int err)
 {
@@ -289,12 +306,8 @@ static int info_run(void *opts, struct cli_ctx *ctx)
 	}
 	bench_topdown_check(m, ci, (unsigned)cpu, ctx->dev, &avail);
 	cpu_machine_env_read(m, cpu, &env);
-	if (o->json) {
-		rc = print_json(m, ci, cpu, &avail, &env);
-	} else {
-		print_text(m, ci, cpu, &avail, &env);
-		rc = EX_OK;
-	}
+	rc = cli_output("info", &o->out, &info_view,
+			&(struct info_result){ m, ci, cpu, &avail, &env }, NULL);
 out:
 	free(ci);
 	return rc;

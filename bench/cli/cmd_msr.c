@@ -39,6 +39,7 @@
 #include <jansson.h>
 
 #include "bench/bench.h"
+#include "bench/output/output.h"
 #include "bench/cli/cli_cmd.h"
 #include "bench/run.h"
 #include "cpu/cpu.h"
@@ -53,7 +54,8 @@ enum { OPT_JSON = 1, OPT_FORCE = 2, OPT_WAIT = 4, OPT_DUMP = 8, OPT_UNSAFE_MSR =
 
 struct msr_opts {
 	const char *sub;       /* "read" or "write" */
-	bool json, force, wait;
+	struct cli_output out; /* read: --json */
+	bool force, wait;
 	bool unsafe_msr;       /* --unsafe-msr: a register outside the write policy */
 	bool unknown;          /* write: a register baretma does not know (--unsafe-msr) */
 	unsigned cpus[CPU_MAX_CPUS];
@@ -268,7 +270,8 @@ static int parse_args(int argc, char **argv, int allowed, struct msr_opts *o,
 	cli_getopt_reset();
 	while ((c = cli_getopt_sub(cmd, argc, argv, longopts, allowed, msr_usage)) >= 0) {
 		ctx->dump = c == OPT_DUMP ? optarg : ctx->dump;
-		o->json |= c == OPT_JSON;
+		if (c == OPT_JSON)
+			cli_output_opt(&o->out, "json");
 		o->force |= c == OPT_FORCE;
 		o->unsafe_msr |= c == OPT_UNSAFE_MSR;
 		o->wait |= c == OPT_WAIT;
@@ -312,49 +315,68 @@ static json_t *hex_json(uint64_t v)
 	return json_string(buf);
 }
 
+/* What msr read read: the register of each CPU (@ci names it by each
+ * CPU's own counters; NULL: by the architectural ranges). */
+struct read_result {
+	const struct msr_opts *o;
+	const struct cpu_info *ci;
+	const uint64_t *vals;
+};
+
+/* "cpu N NAME (0xMSR) = 0xVALUE", one line per CPU. */
+static int read_text(FILE *f, const void *result)
+{
+	const struct read_result *r = result;
+	const struct msr_opts *o = r->o;
+	struct msr_counters c;
+	char label[64];
+
+	for (int i = 0; i < o->ncpus; i++)
+		fprintf(f, "cpu %u %s = 0x%" PRIx64 "\n", o->cpus[i],
+			msr_reg_label_cpu(o->msr, cli_msr_counters(r->ci, o->cpus[i], &c), label,
+					  sizeof(label)), r->vals[i]);
+	return 0;
+}
+
 /* Values as "0x.." strings: JSON numbers lose bits above 2^53.  "name":
  * the register's on every CPU listed (by its own counters, @ci), else null. */
-static int print_json(const struct msr_opts *o, const struct cpu_info *ci, const uint64_t *vals)
+static json_t *read_json(const void *result)
 {
+	const struct read_result *r = result;
+	const struct msr_opts *o = r->o;
 	const char *name = msr_reg_name(o->msr);
 	json_t *arr = json_array(), *doc;
 	struct msr_counters c;
-	int rc = EX_OK;
 
 	for (int i = 0; i < o->ncpus; i++)
-		if (!msr_reg_name_cpu(o->msr, cli_msr_counters(ci, o->cpus[i], &c)))
+		if (!msr_reg_name_cpu(o->msr, cli_msr_counters(r->ci, o->cpus[i], &c)))
 			name = NULL;
 
 	doc = json_pack("{s:o, s:o, s:o}", "msr", hex_json(o->msr), "name",
 			name ? json_string(name) : json_null(), "cpus", arr);
 	for (int i = 0; doc && i < o->ncpus; i++)
 		json_array_append_new(arr, json_pack("{s:i, s:o}", "cpu", (int)o->cpus[i],
-						     "value", hex_json(vals[i])));
-	if (!doc || json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII) != 0) {
-		cli_err("msr read: cannot build the JSON document (out of memory)");
-		rc = EX_SOFTWARE;
-	} else {
-		fputc('\n', stdout);
-	}
-	json_decref(doc);
-	return rc;
+						     "value", hex_json(r->vals[i])));
+	return doc;
 }
+
+static const struct output_view read_view = { .text = read_text, .json = read_json };
 
 static int read_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
 	struct msr_opts *o = opts;
+	int rc;
 
 	o->sub = "read";
-	return parse_args(argc, argv, OPT_JSON | OPT_DUMP, o, ctx);
+	rc = parse_args(argc, argv, OPT_JSON | OPT_DUMP, o, ctx);
+	return rc ? rc : cli_output_check("msr read", &o->out, &read_view);
 }
 
 static int read_run(void *opts, struct cli_ctx *ctx)
 {
 	const struct msr_opts *o = opts;
 	struct cpu_info *ci = NULL;
-	struct msr_counters c;
 	uint64_t *vals = calloc((size_t)o->ncpus, sizeof(*vals));
-	char label[64];
 	int rc = vals ? check_cpus(o, ctx->machine) : EX_OSERR;
 
 	if (!rc)
@@ -363,13 +385,9 @@ static int read_run(void *opts, struct cli_ctx *ctx)
 		rc = read_all(o, ctx->dev, vals);
 	if (!rc) /* names by each CPU's own counters (msr_reg_name_cpu) */
 		ci = cli_names_identify(ctx->machine);
-	if (!rc && o->json)
-		rc = print_json(o, ci, vals);
-	else if (!rc)
-		for (int i = 0; i < o->ncpus; i++)
-			printf("cpu %u %s = 0x%" PRIx64 "\n", o->cpus[i],
-			       msr_reg_label_cpu(o->msr, cli_msr_counters(ci, o->cpus[i], &c),
-						 label, sizeof(label)), vals[i]);
+	if (!rc)
+		rc = cli_output("msr read", &o->out, &read_view,
+				&(struct read_result){ o, ci, vals }, NULL);
 	free(ci);
 	free(vals);
 	return rc;

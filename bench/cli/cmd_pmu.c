@@ -116,7 +116,8 @@ int cli_pmu_parse(int argc, char **argv, const char *sub, int allowed, bool cpus
 		ctx->dump = c == OPT_DUMP ? optarg : ctx->dump;
 		o->user_only |= c == OPT_USER;
 		o->force |= c == OPT_FORCE;
-		o->json |= c == OPT_JSON;
+		if (c == OPT_JSON)
+			cli_output_opt(&o->out, "json");
 		o->wait |= c == OPT_WAIT;
 		o->unsafe_msr |= c == OPT_UNSAFE_MSR;
 		o->set.rdpmc_always |= c == OPT_RDPMC_ALWAYS;

@@ -27,7 +27,8 @@ enum {
 struct pmu_opts {
 	const char *sub;
 	const char *cpu_list;
-	bool user_only, force, json, wait;
+	bool user_only, force, wait;
+	struct cli_output out; /* status: --json */
 	bool unsafe_msr;    /* restore: registers `msr write --unsafe-msr` wrote, too */
 	struct guard_settings set;
 	unsigned cpus[CPU_MAX_CPUS]; /* --cpu LIST, when parsed with the options */

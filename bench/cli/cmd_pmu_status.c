@@ -13,6 +13,7 @@
 
 #include "bench/bench.h"
 #include "bench/cli/cmd_pmu.h"
+#include "bench/output/output.h"
 #include "bench/run.h"
 #include "cpu/escape.h"
 #include "cpu/cpu.h"
@@ -28,7 +29,7 @@ static unsigned fc3_field(uint64_t fcc)
 	return (unsigned)((fcc & FIXED_CTR3_FIELD_MASK) >> FIXED_CTR3_FIELD_SHIFT);
 }
 
-static void print_cpu(struct msr_dev *dev, const struct cpu_info *ci,
+static void print_cpu(FILE *f, struct msr_dev *dev, const struct cpu_info *ci,
 		      const struct journal_info *ji, unsigned cpu)
 {
 	const struct journal_data *d = &ji->data;
@@ -36,32 +37,32 @@ static void print_cpu(struct msr_dev *dev, const struct cpu_info *ci,
 	char when[64], buf[1024];
 
 	cli_pmu_fmt_time(when, sizeof(when), d->time);
-	printf("cpu %u: %s by pid %ld (%s) at %s%s\n", cpu,
-	       d->kind == JOURNAL_ENABLE ? "enabled" : d->kind == JOURNAL_MSR_WRITE ? "written" :
-	       "left", (long)ji->pid, ji->alive ? "running" : "not running", when,
-	       d->user_only ? ", user only" : "");
+	fprintf(f, "cpu %u: %s by pid %ld (%s) at %s%s\n", cpu,
+	        d->kind == JOURNAL_ENABLE ? "enabled" : d->kind == JOURNAL_MSR_WRITE ? "written" :
+	        "left", (long)ji->pid, ji->alive ? "running" : "not running", when,
+	        d->user_only ? ", user only" : "");
 	cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, ci, cpu, false);
-	printf("  saved:   %s\n", buf);
+	fprintf(f, "  saved:   %s\n", buf);
 	if (l.rc == -EXDEV) {
-		esc_fprintf(stdout, "  now:     not read (the current MSR backend is '%s')\n",
+		esc_fprintf(f, "  now:     not read (the current MSR backend is '%s')\n",
 			    cli_msr_spec());
 		return;
 	}
 	/* msr write: the registers it wrote, as they are now (not FC3's state) */
 	if (d->kind == JOURNAL_MSR_WRITE) {
 		cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, ci, cpu, true);
-		printf("  now:     %s\n", buf);
+		fprintf(f, "  now:     %s\n", buf);
 		return;
 	}
 	cli_pmu_fmt_regs(buf, sizeof(buf), dev, d, ci, cpu, true);
-	printf("  current: %s\n", buf);
+	fprintf(f, "  current: %s\n", buf);
 	if (l.rc)
-		printf("  now:     unreadable (%s)\n", strerror(-l.rc));
+		fprintf(f, "  now:     unreadable (%s)\n", strerror(-l.rc));
 	else
-		printf("  now:     IA32_FIXED_CTR_CTRL[15:12]=0x%x IA32_PERF_GLOBAL_CTRL "
-		       "bit 35=%d bit 48=%d\n", fc3_field(l.fixed_ctr_ctrl),
-		       !!(l.global_ctrl & GLOBAL_CTRL_EN_FIXED3),
-		       !!(l.global_ctrl & GLOBAL_CTRL_EN_PERF_METRICS));
+		fprintf(f, "  now:     IA32_FIXED_CTR_CTRL[15:12]=0x%x IA32_PERF_GLOBAL_CTRL "
+		        "bit 35=%d bit 48=%d\n", fc3_field(l.fixed_ctr_ctrl),
+		        !!(l.global_ctrl & GLOBAL_CTRL_EN_FIXED3),
+		        !!(l.global_ctrl & GLOBAL_CTRL_EN_PERF_METRICS));
 }
 
 /* A setting's value now (first line), or "unreadable (...)". */
@@ -99,7 +100,7 @@ static const struct shown *shown_of(const struct journal_info *ji)
 	return &t;
 }
 
-static void print_journal(struct msr_dev *dev, const struct cpu_info *ci,
+static void print_journal(FILE *f, struct msr_dev *dev, const struct cpu_info *ci,
 			  const struct journal_info *ji, const unsigned *want, int nwant)
 {
 	const struct journal_data *d = &ji->data;
@@ -107,26 +108,26 @@ static void print_journal(struct msr_dev *dev, const struct cpu_info *ci,
 	const struct shown *t = shown_of(ji);
 	cli_pmu_fmt_time(when, sizeof(when), d->time);
 	cli_fmt_cpus(list, sizeof(list), d->cpus, (unsigned)d->ncpus);
-	esc_fprintf(stdout, "journal '%s': %s\n", ji->path, t->holder);
-	printf("  command: %s\n  time:    %s\n  backend: %s\n  kind:    %s%s\n  cpus:    %s\n",
-	       t->cmd, when, t->backend, journal_kind_name(d->kind),
-	       d->user_only ? ", user only" : "", d->ncpus ? list : d->nsettings ?
-	       "none (it saved settings only: 'baretma pmu restore' puts them back)" :
-	       "none (its run ended before it saved anything: 'baretma pmu restore' "
-	       "removes it)");
+	esc_fprintf(f, "journal '%s': %s\n", ji->path, t->holder);
+	fprintf(f, "  command: %s\n  time:    %s\n  backend: %s\n  kind:    %s%s\n  cpus:    %s\n",
+	        t->cmd, when, t->backend, journal_kind_name(d->kind),
+	        d->user_only ? ", user only" : "", d->ncpus ? list : d->nsettings ?
+	        "none (it saved settings only: 'baretma pmu restore' puts them back)" :
+	        "none (its run ended before it saved anything: 'baretma pmu restore' "
+	        "removes it)");
 	if (journal_data_unsafe(d))
-		printf("  unsafe:  %d register%s written with --unsafe-msr, outside the write "
-		       "policy (marked '(%s)' below): 'baretma pmu restore --unsafe-msr' puts "
-		       "%s back\n", journal_data_unsafe(d), journal_data_unsafe(d) > 1 ? "s" : "",
-		       JOURNAL_UNSAFE_MARK, journal_data_unsafe(d) > 1 ? "them" : "it");
+		fprintf(f, "  unsafe:  %d register%s written with --unsafe-msr, outside the write "
+		        "policy (marked '(%s)' below): 'baretma pmu restore --unsafe-msr' puts "
+		        "%s back\n", journal_data_unsafe(d), journal_data_unsafe(d) > 1 ? "s" : "",
+		        JOURNAL_UNSAFE_MARK, journal_data_unsafe(d) > 1 ? "them" : "it");
 	for (int i = 0; i < d->nsettings; i++) {
 		setting_now(&d->settings[i], now, sizeof(now));
-		esc_fprintf(stdout, "  setting: %s saved '%s', now '%s'\n", d->settings[i].path,
+		esc_fprintf(f, "  setting: %s saved '%s', now '%s'\n", d->settings[i].path,
 			    d->settings[i].value, now);
 	}
 	for (int c = 0; c < d->ncpus; c++)
 		if (run_pmu_wanted(want, nwant, d->cpus[c]))
-			print_cpu(dev, cli_pmu_journal_machine(ci, d), ji, d->cpus[c]);
+			print_cpu(f, dev, cli_pmu_journal_machine(ci, d), ji, d->cpus[c]);
 }
 
 static json_t *hex_json(uint64_t v)
@@ -232,46 +233,85 @@ static json_t *journal_json(struct msr_dev *dev, const struct cpu_info *ci,
 
 #define TMP_JOURNALS_MAX 256
 
-/* The temporary files of journal updates (journal_list_tmp), as text or
- * into @arr; their count, or -1 with the message printed. */
-static int show_tmp(json_t *arr)
-{
-	static struct journal_tmp t[TMP_JOURNALS_MAX];
-	int n = journal_list_tmp(t, TMP_JOURNALS_MAX);
+/* What status found: the journals, the CPUs asked about, the temporary
+ * files of journal updates (journal_list_tmp). */
+struct status_result {
+	struct msr_dev *dev;
+	const struct cpu_info *ci;
+	const struct journal_info *v;
+	int n;
+	const unsigned *want;
+	int nwant;                   /* -1: every CPU */
+	const struct journal_tmp *tmp;
+	int ntmp;                    /* -1: they could not be listed (said) */
+	bool failed;                 /* something could not be read (said on stderr) */
+};
 
-	if (n < 0) {
-		cli_state_dir_fail("list the temporary journals", n);
-		return -1;
-	}
-	for (int i = 0; i < n; i++) {
-		if (arr)
-			json_array_append_new(arr, json_pack("{s:o, s:I, s:b}", "path",
-							     bench_json_text(t[i].path),
-							     "pid", (json_int_t)t[i].pid,
-							     "alive", t[i].alive));
-		else
-			esc_fprintf(stdout, "temporary journal '%s': pid %ld (%s): an update never renamed "
-			       "into place, so never acted on (%s)\n", t[i].path, (long)t[i].pid,
-			       t[i].alive ? "running" : "not running", t[i].alive ?
-			       "left to it" : "'baretma pmu restore' removes it");
-	}
-	return n;
+static int status_text(FILE *f, const void *result)
+{
+	const struct status_result *r = result;
+	int shown = 0;
+
+	for (int i = 0; i < r->n; i++)
+		if (!r->v[i].error && run_pmu_concerns(&r->v[i].data, r->want, r->nwant)) {
+			shown++;
+			print_journal(f, r->dev, r->ci, &r->v[i], r->want, r->nwant);
+		}
+	for (int i = 0; i < r->ntmp; i++)
+		esc_fprintf(f, "temporary journal '%s': pid %ld (%s): an update never renamed "
+			    "into place, so never acted on (%s)\n", r->tmp[i].path,
+			    (long)r->tmp[i].pid, r->tmp[i].alive ? "running" : "not running",
+			    r->tmp[i].alive ? "left to it" : "'baretma pmu restore' removes it");
+	if (!shown && !r->ntmp && !r->failed)
+		esc_fprintf(f, "no journal in '%s': no CPU enabled by 'baretma pmu enable' "
+			    "and no run left anything to restore\n", state_dir_path());
+	return 0;
 }
+
+static json_t *status_json(const void *result)
+{
+	const struct status_result *r = result;
+	json_t *arr = json_array(), *errs = json_array(), *tmps = json_array();
+	json_t *doc = json_pack("{s:o, s:o, s:o, s:o}", "state_dir",
+				bench_json_text(state_dir_path()), "journals", arr, "errors", errs,
+				"temporary", tmps);
+
+	for (int i = 0; doc && i < r->n; i++) {
+		const struct journal_info *ji = &r->v[i];
+
+		if (ji->error)
+			json_array_append_new(errs, json_pack("{s:o, s:s}",
+				"path", bench_json_text(ji->path),
+				"error", ji->detail[0] ? ji->detail : strerror(-ji->error)));
+		else if (run_pmu_concerns(&ji->data, r->want, r->nwant))
+			json_array_append_new(arr, journal_json(r->dev, r->ci, ji, r->want, r->nwant));
+	}
+	for (int i = 0; doc && i < r->ntmp; i++)
+		json_array_append_new(tmps, json_pack("{s:o, s:I, s:b}", "path",
+						      bench_json_text(r->tmp[i].path),
+						      "pid", (json_int_t)r->tmp[i].pid,
+						      "alive", r->tmp[i].alive));
+	return doc;
+}
+
+static const struct output_view status_view = { .text = status_text, .json = status_json };
 
 static int status_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	return cli_pmu_parse(argc, argv, "status", OPT_CPU | OPT_JSON, false, opts, ctx);
+	struct pmu_opts *o = opts;
+	int rc = cli_pmu_parse(argc, argv, "status", OPT_CPU | OPT_JSON, false, o, ctx);
+
+	return rc ? rc : cli_output_check("pmu status", &o->out, &status_view);
 }
 
 static int status_run(void *opts, struct cli_ctx *ctx)
 {
+	static struct journal_tmp tmp[TMP_JOURNALS_MAX];
 	struct pmu_opts *o = opts;
 	unsigned *want = o->cpus;
 	struct journal_info *v = NULL;
-	struct msr_dev *dev = ctx->dev;
 	struct cpu_info *ci = NULL;
-	json_t *doc = NULL, *arr = NULL, *errs = NULL, *tmps = NULL;
-	int n = 0, nwant = -1, shown = 0, rc = 0, ntmp;
+	int n = 0, nwant = -1, rc = 0, st, ntmp;
 
 	/* after the MSR backend, as status always had it */
 	if (o->cpu_list && (nwant = cli_pmu_parse_cpus(o->cpu_list, want)) < 0)
@@ -283,50 +323,21 @@ static int status_run(void *opts, struct cli_ctx *ctx)
 	/* the CPUs' own counters name the registers (0xce on an 8-counter part
 	 * is no IA32_PMCx); unidentified: the architectural ranges */
 	ci = n ? cli_names_identify(NULL) : NULL;
-	if (o->json) {
-		arr = json_array();
-		errs = json_array();
-		tmps = json_array();
-		doc = json_pack("{s:o, s:o, s:o, s:o}", "state_dir",
-				bench_json_text(state_dir_path()), "journals", arr, "errors", errs,
-				"temporary", tmps);
-	}
-	for (int i = 0; i < n; i++) {
-		if (v[i].error) {
-			/* never skipped silently: named, and the exit status says it */
-			int st = cli_journal_bad(&v[i]);
-
-			rc = rc ? rc : st;
-			if (errs)
-				json_array_append_new(errs, json_pack("{s:o, s:s}",
-					"path", bench_json_text(v[i].path),
-					"error", v[i].detail[0] ? v[i].detail : strerror(-v[i].error)));
-			continue;
-		}
-		if (!run_pmu_concerns(&v[i].data, want, nwant))
-			continue;
-		shown++;
-		if (o->json)
-			json_array_append_new(arr, journal_json(dev, ci, &v[i], want, nwant));
-		else
-			print_journal(dev, ci, &v[i], want, nwant);
-	}
-	ntmp = show_tmp(tmps);
-	if (ntmp < 0)
+	/* never skipped silently: each journal that cannot be read is named,
+	 * and the exit status says it */
+	for (int i = 0; i < n; i++)
+		if (v[i].error && (st = cli_journal_bad(&v[i])) && !rc)
+			rc = st;
+	if ((ntmp = journal_list_tmp(tmp, TMP_JOURNALS_MAX)) < 0) {
+		cli_state_dir_fail("list the temporary journals", ntmp);
 		rc = rc ? rc : EX_SOFTWARE;
-	if (!o->json && !shown && !ntmp && !rc)
-		esc_fprintf(stdout, "no journal in '%s': no CPU enabled by 'baretma pmu enable' "
-			    "and no run left anything to restore\n", state_dir_path());
-	if (o->json && (!doc || json_dumpf(doc, stdout,
-					   JSON_INDENT(2) | JSON_ENSURE_ASCII) != 0)) {
-		cli_err("pmu status: cannot build the JSON document (out of memory)");
-		rc = EX_SOFTWARE;
-	} else if (o->json) {
-		fputc('\n', stdout);
 	}
+	st = cli_output("pmu status", &o->out, &status_view,
+			&(struct status_result){ ctx->dev, ci, v, n, want, nwant, tmp, ntmp, rc != 0 },
+			NULL);
+	rc = st ? st : rc;
 out:
 	free(ci);
-	json_decref(doc);
 	run_pmu_journals_free(v, n);
 	return rc;
 }

@@ -22,7 +22,8 @@ struct validate_cmd {
 	unsigned cpus[CPU_MAX_CPUS];
 	int ncpus;                /* 0: one CPU of each core kind */
 	int level;
-	bool perf, json;
+	bool perf;
+	struct cli_output out;
 	const char *bundle;       /* --bundle FILE, or NULL */
 };
 
@@ -92,7 +93,7 @@ static int parse_opt(int c, struct validate_cmd *v, struct cli_ctx *ctx)
 	case 'F': ctx->run.force = true; return 0;
 	case 'W': ctx->run.wait = true; return 0;
 	case 'd': ctx->dump = optarg; return 0;
-	case 'j': v->json = true; return 0;
+	case 'j': cli_output_opt(&v->out, "json"); return 0;
 	case OPT_BUNDLE: v->bundle = optarg; return 0;
 	case 'h': validate_usage(stdout); return CLI_HELP_SHOWN;
 	default: return EX_USAGE;
@@ -119,7 +120,7 @@ static int validate_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx
 		rc = parse_opt(c, v, ctx);
 	if (!rc && optind < argc)
 		rc = cli_usage_err("validate", "unexpected argument '%s'", argv[optind]);
-	return rc;
+	return rc ? rc : cli_output_check("validate", &v->out, &output_view_validate);
 }
 
 /* Default CPUs: the first of each core kind; given ones checked. */
@@ -138,22 +139,6 @@ static int pick_cpus(struct validate_cmd *v, const struct cpu_machine *m,
 	for (unsigned k = 0; k < ci->nkinds; k++)
 		if (ci->kinds[k].ncpus)
 			v->cpus[v->ncpus++] = ci->kinds[k].cpus[0];
-	return 0;
-}
-
-static int print(const struct validate_cmd *v, const struct validate_report *rep)
-{
-	if (v->json) {
-		json_t *doc = validate_to_json(rep);
-
-		if (!doc)
-			return EX_SOFTWARE;
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
-		fputc('\n', stdout);
-		json_decref(doc);
-	} else {
-		validate_print(stdout, rep);
-	}
 	return 0;
 }
 
@@ -237,7 +222,7 @@ static int validate_run_cmd(void *opts, struct cli_ctx *ctx)
 		st = cli_exit_for_errno(rc);
 	}
 	if (!st)
-		st = print(v, &rep);
+		st = cli_output("validate", &v->out, &output_view_validate, &rep, NULL);
 	if (!st && v->bundle)
 		st = write_bundle(v->bundle, ctx, ci, &rep, &a, v->cpus[0]);
 	/* No check could touch the PMU: the run verified nothing of it, and

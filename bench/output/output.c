@@ -1,5 +1,6 @@
 /*
- * bench/output/output.c - the bench result as a table, CSV or JSON.
+ * bench/output/output.c - the bench result (output_view_bench): its text
+ * table, its measured quantities as rows (CSV), its JSON document.
  * Fractions are printed as percentages with two decimals (never truncated
  * to whole percent); Top-down columns appear only when measured: a machine
  * without Top-down never shows zeros for it.
@@ -132,7 +133,7 @@ static void print_td_table(FILE *f, const struct bench_result *res, int level)
 	}
 }
 
-void bench_print_table(FILE *f, const struct bench_result *res)
+static void bench_print_table(FILE *f, const struct bench_result *res)
 {
 	print_header(f, res);
 	print_tsc_table(f, res);
@@ -143,34 +144,34 @@ void bench_print_table(FILE *f, const struct bench_result *res)
 		print_td_table(f, res, 2);
 }
 
-static void csv_row(FILE *f, const char *kernel, const char *q, const char *unit,
-		    const struct bench_stats *s, double bound)
+/* Each kernel's TSC ticks, then (when measured) its slots and every
+ * metric of the level, in percent of slots with the quantisation bound. */
+static void bench_rows(const void *result, output_row_fn row, void *arg)
 {
-	fprintf(f, "%s,%s,%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", kernel, q, unit, s->n,
-		s->median, s->min, s->max, s->q1, s->q3, s->mad, s->mean);
-	if (isnan(bound))
-		fputs("\n", f);
-	else
-		fprintf(f, "%.4f\n", bound);
-}
+	const struct bench_result *res = result;
 
-void bench_print_csv(FILE *f, const struct bench_result *res)
-{
-	fprintf(f, "kernel,quantity,unit,n,median,min,max,q1,q3,mad,mean,bound_pp\n");
 	for (size_t i = 0; i < res->nkernels; i++) {
 		const struct bench_kernel_result *k = &res->kernels[i];
-		csv_row(f, k->kernel->name, "tsc_ticks", "ticks", &k->tsc, NAN);
+		struct output_row r = { .subject = k->kernel->name, .quantity = "tsc_ticks",
+					.unit = "ticks", .stats = &k->tsc, .bound = NAN };
+
+		row(arg, &r);
 		if (!k->topdown || !k->slots.n)
 			continue;
-		csv_row(f, k->kernel->name, "slots", "slots", &k->slots, NAN);
+		r.quantity = r.unit = "slots";
+		r.stats = &k->slots;
+		row(arg, &r);
 		for (int m = 0; m < TMA_NMETRICS; m++) {
 			if (td_metric_level((enum td_metric)m) > res->level)
 				continue;
 			struct bench_stats p = k->tma[m];
 			p.median *= 100; p.min *= 100; p.max *= 100; p.q1 *= 100;
 			p.q3 *= 100; p.mad *= 100; p.mean *= 100;
-			csv_row(f, k->kernel->name, td_metric_name((enum td_metric)m), "percent",
-				&p, PCT(k->bound));
+			r.quantity = td_metric_name((enum td_metric)m);
+			r.unit = "percent";
+			r.stats = &p;
+			r.bound = PCT(k->bound);
+			row(arg, &r);
 		}
 	}
 }
@@ -256,7 +257,8 @@ static json_t *calib_json(const struct bench_calib_use *u)
 	return o;
 }
 
-json_t *bench_to_json(const struct bench_result *res)
+/* The "baretma-bench/2" document; the command adds "environment". */
+static json_t *bench_to_json(const struct bench_result *res)
 {
 	json_t *kernels = json_array(), *ident = cpu_info_to_json(&res->cpu);
 	json_t *doc = json_pack("{s:s,s:{s:I,s:s,s:o},s:s,s:{s:b,s:i,s:o,s:o,s:b},s:I,s:f,s:o,s:o}",
@@ -283,6 +285,21 @@ json_t *bench_to_json(const struct bench_result *res)
 		json_array_append_new(kernels, kernel_json(res, &res->kernels[i]));
 	return doc;
 }
+
+static int bench_text(FILE *f, const void *result)
+{
+	bench_print_table(f, result);
+	return 0;
+}
+
+static json_t *bench_json(const void *result)
+{
+	return bench_to_json(result);
+}
+
+const struct output_view output_view_bench = {
+	.text = bench_text, .json = bench_json, .rows = bench_rows, .rows_subject = "kernel",
+};
 
 const char *bench_perf_changed_text(unsigned cpu, const struct journal_change *c, int nc,
 				    const char *what, char *buf, size_t n)

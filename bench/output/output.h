@@ -1,14 +1,22 @@
 /*
- * bench/output/output.h - the writers: every result as a text table, CSV
- * or a JSON document.  The documents' shared values (strings from CPUID,
- * files or the environment, the identity, the environment) are the
- * harness's (bench/bench.h: bench_json_text, cpu_info_to_json,
- * env_to_json); what a study found is the study's (bench/study/); this
- * room only writes them.  Writes to the FILE* it is given, never exits.
+ * bench/output/output.h - the writers: every result a command prints, in
+ * the one format the command line chose (perf's print_metric_{std,csv,json}
+ * as the model).  A format (struct output_format) is one file here
+ * (fmt_text.c, fmt_csv.c, fmt_json.c) and one entry in the table of
+ * formats.c; a kind of result (struct output_view) says what it can be
+ * written as: its text, its JSON document, its measured quantities as rows.
+ * output_write() is the one entry point every command uses.
+ *
+ * The documents' shared values (strings from CPUID, files or the
+ * environment, the identity, the environment) are the harness's
+ * (bench/bench.h: bench_json_text, cpu_info_to_json, env_to_json); what a
+ * study found is the study's (bench/study/); this room only writes them.
+ * Writes to the FILE* it is given, never exits.
  */
 #ifndef BARETMA_OUTPUT_H
 #define BARETMA_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -19,10 +27,102 @@
 #include "bench/study/validate.h"
 #include "msr/recipe.h"
 
+/* ------------------------------------------------------------ the model */
+
+/*
+ * One measured quantity of a result, as the row formats write it (CSV: one
+ * line each; a format of metrics, one sample each).
+ */
+struct output_row {
+	const char *subject;             /* what was measured: a kernel's name */
+	const char *quantity;            /* "tsc_ticks", "slots", "tma_retiring" */
+	const char *unit;                /* "ticks", "slots", "percent" */
+	const struct bench_stats *stats; /* in @unit */
+	double bound;                    /* +/- in points of @unit; NAN: none */
+};
+
+typedef void (*output_row_fn)(void *arg, const struct output_row *row);
+
+/*
+ * What one kind of result can be written as: each member a format may
+ * need, NULL where this result has none (and then a format that needs it
+ * cannot write it: output_can_write).  @result is the view's own type.
+ */
+struct output_view {
+	/* the text for people; 0, or the view's own -errno (written in part) */
+	int (*text)(FILE *f, const void *result);
+	/* the JSON document, a new reference; NULL on ENOMEM */
+	json_t *(*json)(const void *result);
+	/* each measured quantity in order, to @row(@arg, ...) */
+	void (*rows)(const void *result, output_row_fn row, void *arg);
+	const char *rows_subject;        /* what a row's subject is: "kernel" */
+};
+
+/*
+ * One output format.  @option is the command-line option that asks for it
+ * ("json": --json; NULL for the default, text); a command offers the
+ * options of the formats it lists in its getopt table, and the format
+ * says which results it can write (@can_write).  @document: it writes one
+ * self-contained document, which carries the environment (output_write's
+ * @environment) and every reason: the command adds nothing on stderr that
+ * the document says.
+ */
+struct output_format {
+	const char *name;                /* "text", "csv", "json" */
+	const char *option;
+	bool document;
+	bool (*can_write)(const struct output_view *view);
+	int (*write)(FILE *f, const struct output_view *view, const void *result,
+		     json_t *environment);
+};
+
+/* The formats, one file each (fmt_NAME.c), in the table of formats.c. */
+extern const struct output_format output_format_text; /* fmt_text.c */
+extern const struct output_format output_format_json; /* fmt_json.c */
+extern const struct output_format output_format_csv;  /* fmt_csv.c */
+
+/* output_formats - the table, the default (text) first, NULL-terminated;
+ * a message naming two formats names them in this order. */
+extern const struct output_format *const output_formats[];
+
+/* output_format_by_option - the format that --@option asks for, or NULL. */
+const struct output_format *output_format_by_option(const char *option);
+
+/* output_can_write - whether @fmt can write results of @view. */
+bool output_can_write(const struct output_format *fmt, const struct output_view *view);
+
+/*
+ * output_write - @result, of the kind @view describes, in @fmt (NULL:
+ * text) on @f.  @environment (borrowed; may be NULL) is added to a
+ * document as its "environment" member; other formats leave it out.
+ * Returns 0, -EOPNOTSUPP (@fmt cannot write this kind of result), -ENOMEM
+ * (the document could not be built), -EIO (@f refused the document), or
+ * the -errno of the view's text.
+ */
+int output_write(FILE *f, const struct output_format *fmt, const struct output_view *view,
+		 const void *result, json_t *environment);
+
+/* ------------------------------------------------------------ the views */
+
+/* bench: struct bench_result; text table, CSV rows, "baretma-bench/2". */
+extern const struct output_view output_view_bench;
+/* compare: struct compare_result; text table, "baretma-compare/2". */
+extern const struct output_view output_view_compare;
+/* validate: struct validate_report; text lines, "baretma-validate/1". */
+extern const struct output_view output_view_validate;
+
+/* calibrate's result: the calibration, where it was written (NULL: not
+ * written) and its document (borrowed: calib_to_json, also saved). */
+struct calib_output {
+	const struct calibration *c;
+	const char *path;
+	json_t *doc;
+};
+/* calibrate: struct calib_output; the short summary, the document. */
+extern const struct output_view output_view_calibrate;
+
 /* ---------------------------------------------------------------- bench */
 
-/* bench_print_table - human table with medians, spread and bounds. */
-void bench_print_table(FILE *f, const struct bench_result *res);
 /*
  * bench_invalid_text - why @k's invalid repetitions were left out, one
  * count per reason ("2 overflow (IA32_PERF_GLOBAL_STATUS bit 35/48), 9
@@ -46,11 +146,6 @@ char *bench_topdown_reason(const struct bench_kernel_result *k, char *buf, size_
 const char *bench_perf_changed_text(unsigned cpu, const struct journal_change *c, int nc,
 				    const char *what, char *buf, size_t n);
 
-/* bench_print_csv - one row per kernel and quantity. */
-void bench_print_csv(FILE *f, const struct bench_result *res);
-/* bench_to_json - the JSON document (schema "baretma-bench/2"; the caller adds
- * "environment"); NULL on ENOMEM. */
-json_t *bench_to_json(const struct bench_result *res);
 
 /* bench_flags_json - the short names (td_flag_name) of the TD_FLAG_* bits in
  * @flags as a JSON array, [] when none (bench and decode); NULL on ENOMEM. */
@@ -59,24 +154,14 @@ json_t *bench_flags_json(unsigned flags);
 
 /* ------------------------------------------------------------- studies */
 
-/* compare_to_json - the result as a "baretma-compare/2" document (new reference). */
-json_t *compare_to_json(const struct compare_result *res);
-
 /* compare_perf_changed_text - one line: what the kernel's perf_event wrote
  * in the counter registers (res->perf_changed), and that baretma put them
  * back.  Returns @buf. */
 const char *compare_perf_changed_text(const struct compare_result *res, char *buf, size_t n);
 
-/* compare_print_table - the result as a text table. */
-void compare_print_table(FILE *f, const struct compare_result *res);
-
-/* validate_print / validate_to_json - the report as text lines or as a
- * "baretma-validate/1" document (new reference). */
-void validate_print(FILE *f, const struct validate_report *rep);
+/* validate_to_json - the report as a "baretma-validate/1" document (new
+ * reference): output_view_validate's, and the report bundle's member. */
 json_t *validate_to_json(const struct validate_report *rep);
-
-/* calib_print - the short human summary. */
-void calib_print(FILE *f, const struct calibration *c, const char *path);
 
 /* ------------------------------------------------------------- recipes */
 

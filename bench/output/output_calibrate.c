@@ -1,6 +1,7 @@
 /*
- * bench/output/output_calibrate.c - the short human summary of a calibration
- * (bench/study/calibrate.h); the document is calib_to_json.
+ * bench/output/output_calibrate.c - a calibration (output_view_calibrate):
+ * the short human summary (bench/study/calibrate.h), and the document
+ * calib_to_json made, which calibrate also saves.
  */
 #include <math.h>
 #include <stdio.h>
@@ -73,7 +74,7 @@ static void print_backend(FILE *f, const struct calib_backend *b)
 			"%.0f point)\n", CALIB_RESOLUTION_PP);
 }
 
-void calib_print(FILE *f, const struct calibration *c, const char *path)
+static void calib_print(FILE *f, const struct calibration *c, const char *path)
 {
 	esc_fprintf(f, "calibration of %s (%s family %u model 0x%X stepping %u), microcode %s, "
 		    "kernel %s, %s\n", c->cpu.brand, c->cpu.vendor_str, c->cpu.family, c->cpu.model,
@@ -85,3 +86,21 @@ void calib_print(FILE *f, const struct calibration *c, const char *path)
 	if (path)
 		esc_fprintf(f, "written to '%s'\n", path);
 }
+
+static int calibrate_text(FILE *f, const void *result)
+{
+	const struct calib_output *o = result;
+
+	calib_print(f, o->c, o->path);
+	return 0;
+}
+
+/* The document also saved (calib_to_json): one more reference to it. */
+static json_t *calibrate_json(const void *result)
+{
+	return json_incref(((const struct calib_output *)result)->doc);
+}
+
+const struct output_view output_view_calibrate = {
+	.text = calibrate_text, .json = calibrate_json,
+};

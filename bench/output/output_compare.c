@@ -43,7 +43,7 @@ static const char *verdict_name(const struct compare_metric *m)
 						       ? "DISAGREE" : "n/a";
 }
 
-void compare_print_table(FILE *f, const struct compare_result *res)
+static void compare_print_table(FILE *f, const struct compare_result *res)
 {
 	esc_fprintf(f, "cpu %u: %s, family %u model 0x%X\n", res->cpu_used, res->cpu.brand,
 		    res->cpu.family, res->cpu.model);
@@ -119,7 +119,7 @@ static json_t *kernel_json(const struct compare_kernel *k, int level)
 	return o;
 }
 
-json_t *compare_to_json(const struct compare_result *res)
+static json_t *compare_to_json(const struct compare_result *res)
 {
 	json_t *ks = json_array();
 	json_t *doc = json_pack("{s:s,s:{s:I,s:o,s:I,s:I},s:s,s:s,s:s,s:i,s:I,s:I,s:{s:o,s:o,s:o},"
@@ -154,3 +154,16 @@ json_t *compare_to_json(const struct compare_result *res)
 	}
 	return doc;
 }
+
+static int compare_text(FILE *f, const void *result)
+{
+	compare_print_table(f, result);
+	return 0;
+}
+
+static json_t *compare_json(const void *result)
+{
+	return compare_to_json(result);
+}
+
+const struct output_view output_view_compare = { .text = compare_text, .json = compare_json };

@@ -13,7 +13,7 @@ static const char *status_name(enum validate_status s)
 	return s == VALIDATE_PASS ? "PASS" : s == VALIDATE_FAIL ? "FAIL" : "SKIP";
 }
 
-void validate_print(FILE *f, const struct validate_report *rep)
+static void validate_print(FILE *f, const struct validate_report *rep)
 {
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct validate_result *r = &rep->r[i];
@@ -50,3 +50,16 @@ json_t *validate_to_json(const struct validate_report *rep)
 		json_decref(checks);
 	return doc;
 }
+
+static int validate_text(FILE *f, const void *result)
+{
+	validate_print(f, result);
+	return 0;
+}
+
+static json_t *validate_json(const void *result)
+{
+	return validate_to_json(result);
+}
+
+const struct output_view output_view_validate = { .text = validate_text, .json = validate_json };

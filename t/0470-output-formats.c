@@ -1,0 +1,203 @@
+/*
+ * t/0470-output-formats.c - the output formats (bench/output/output.h): the
+ * table (text, the default, first; then json and csv, the options --json
+ * and --csv), which results each can write (a view without rows has no
+ * CSV, one without a document no JSON: refused with -EOPNOTSUPP, nothing
+ * written), and the bytes each writes for a result built here.
+ *
+ * Expected bytes are written out by hand from README "baretma bench"
+ * (--csv: one row per kernel and quantity, the columns of the header
+ * below, bound_pp in percentage points) and "JSON documents" (one
+ * document, indented by 2, ASCII only: \uXXXX; reals with 10 significant
+ * digits, so 0.1 + 0.2 is 0.3, not 0.30000000000000004), never from the
+ * writers under test.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/output/output.h"
+#include "t/tap.h"
+
+/* ------------------------------------------------------------ a result */
+
+struct toy {
+	const char *name;
+	double real;
+	int text_rc;
+};
+
+static int toy_text(FILE *f, const void *result)
+{
+	const struct toy *t = result;
+
+	fprintf(f, "toy %s\n", t->name);
+	return t->text_rc;
+}
+
+static json_t *toy_json(const void *result)
+{
+	const struct toy *t = result;
+
+	if (!t->name)
+		return NULL; /* as a view does on ENOMEM */
+	return json_pack("{s:s,s:f}", "name", t->name, "real", t->real);
+}
+
+/* Two rows: TSC ticks without a bound, a percentage with one. */
+static void toy_rows(const void *result, output_row_fn row, void *arg)
+{
+	static const struct bench_stats ticks = { .n = 3, .median = 2, .min = 1, .max = 3,
+						  .q1 = 1.5, .q3 = 2.5, .mad = 1, .mean = 2 };
+	static const struct bench_stats pct = { .n = 3, .median = 40.125, .min = 39.5,
+						.max = 41, .q1 = 39.75, .q3 = 40.5, .mad = 0.5,
+						.mean = 40.2083333333 };
+	const struct toy *t = result;
+
+	row(arg, &(struct output_row){ t->name, "tsc_ticks", "ticks", &ticks, NAN });
+	row(arg, &(struct output_row){ t->name, "tma_retiring", "percent", &pct, 0.196078 });
+}
+
+static const struct output_view text_only = { .text = toy_text };
+static const struct output_view full = {
+	.text = toy_text, .json = toy_json, .rows = toy_rows, .rows_subject = "kernel",
+};
+
+/* What output_write wrote, in a static buffer; *@rc its return. */
+static const char *written(const struct output_format *fmt, const struct output_view *v,
+			   const struct toy *t, json_t *env, int *rc)
+{
+	static char *buf;
+	size_t n = 0;
+	FILE *f;
+
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &n);
+	if (!f) {
+		printf("Bail out! open_memstream\n");
+		exit(1);
+	}
+	*rc = output_write(f, fmt, v, t, env);
+	fclose(f);
+	return buf;
+}
+
+/* ------------------------------------------------------------ the tests */
+
+static void test_table(void)
+{
+	static const struct { const char *name, *option; bool document; } want[] = {
+		{ "text", NULL, false }, { "json", "json", true }, { "csv", "csv", false },
+	};
+	size_t n = 0;
+
+	for (; output_formats[n]; n++) {
+		const struct output_format *f = output_formats[n];
+
+		if (n >= sizeof(want) / sizeof(want[0]))
+			continue;
+		ok(!strcmp(f->name, want[n].name), "entry %zu is %s", n, want[n].name);
+		ok(want[n].option ? f->option && !strcmp(f->option, want[n].option) : !f->option,
+		   "%s: option %s%s", want[n].name, want[n].option ? "--" : "",
+		   want[n].option ? want[n].option : "none (the default)");
+		ok(f->document == want[n].document, "%s: %s", want[n].name,
+		   want[n].document ? "one document (it carries the environment)" : "no document");
+	}
+	check_int(n, ==, 3, "three formats: text, json, csv");
+	ok(output_format_by_option("json") == &output_format_json, "--json: the json format");
+	ok(output_format_by_option("csv") == &output_format_csv, "--csv: the csv format");
+	ok(!output_format_by_option("text") && !output_format_by_option("xml") &&
+	   !output_format_by_option(NULL), "no option names text, xml or nothing");
+}
+
+static void test_can_write(void)
+{
+	const struct toy t = { .name = "k" };
+	const char *out;
+	int rc;
+
+	ok(output_can_write(&output_format_text, &text_only), "text writes a view with text");
+	ok(!output_can_write(&output_format_json, &text_only), "json: not without a document");
+	ok(!output_can_write(&output_format_csv, &text_only), "csv: not without rows");
+	ok(output_can_write(&output_format_csv, &full) && output_can_write(&output_format_json, &full),
+	   "csv and json write a view with rows and a document");
+	out = written(&output_format_csv, &text_only, &t, NULL, &rc);
+	check_int(rc, ==, -EOPNOTSUPP, "csv of a result without rows: -EOPNOTSUPP");
+	check_str(out, "", "and nothing written");
+	out = written(&output_format_json, &text_only, &t, NULL, &rc);
+	check_int(rc, ==, -EOPNOTSUPP, "json of a result without a document: -EOPNOTSUPP");
+	check_str(out, "", "and nothing written");
+}
+
+static void test_text(void)
+{
+	struct toy t = { .name = "k" };
+	json_t *env = json_pack("{s:s}", "e", "x");
+	const char *out;
+	int rc;
+
+	out = written(NULL, &full, &t, env, &rc);
+	check_int(rc, ==, 0, "text (NULL: the default) writes");
+	check_str(out, "toy k\n", "the view's text, without the environment");
+	t.text_rc = -EIO;
+	written(&output_format_text, &full, &t, NULL, &rc);
+	check_int(rc, ==, -EIO, "the text's own error is returned");
+	json_decref(env);
+}
+
+static void test_csv(void)
+{
+	const struct toy t = { .name = "retire-light" };
+	const char *out;
+	int rc;
+
+	out = written(&output_format_csv, &full, &t, NULL, &rc);
+	check_int(rc, ==, 0, "csv writes");
+	check_str(out,
+		  "kernel,quantity,unit,n,median,min,max,q1,q3,mad,mean,bound_pp\n"
+		  "retire-light,tsc_ticks,ticks,3,2,1,3,1.5,2.5,1,2,\n"
+		  "retire-light,tma_retiring,percent,3,40.125,39.5,41,39.75,40.5,0.5,40.2083,0.1961\n",
+		  "csv: the header, then one row per quantity (%.6g; bound %.4f, empty when none)");
+}
+
+static void test_json(void)
+{
+	struct toy t = { .name = "caf\xc3\xa9", .real = 0.1 + 0.2 };
+	json_t *env = json_pack("{s:s}", "e", "x");
+	const char *out;
+	int rc;
+
+	out = written(&output_format_json, &full, &t, env, &rc);
+	check_int(rc, ==, 0, "json writes");
+	check_str(out,
+		  "{\n"
+		  "  \"name\": \"caf\\u00E9\",\n"
+		  "  \"real\": 0.3,\n"
+		  "  \"environment\": {\n"
+		  "    \"e\": \"x\"\n"
+		  "  }\n"
+		  "}\n",
+		  "json: indent 2, ASCII (\\u00E9), 10 digits (0.3), the environment last, "
+		  "a newline");
+	ok(json_object_size(env) == 1 && env->refcount == 1, "the environment is only borrowed");
+	out = written(&output_format_json, &full, &t, NULL, &rc);
+	ok(rc == 0 && !strstr(out, "environment"), "no environment given: none written");
+	t.name = NULL;
+	out = written(&output_format_json, &full, &t, env, &rc);
+	check_int(rc, ==, -ENOMEM, "a document that cannot be built: -ENOMEM");
+	check_str(out, "", "and nothing written");
+	json_decref(env);
+}
+
+int main(void)
+{
+	test_table();
+	test_can_write();
+	test_text();
+	test_csv();
+	test_json();
+	return done_testing();
+}

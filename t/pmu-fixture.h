@@ -1,0 +1,168 @@
+/*
+ * t/pmu-fixture.h - what the PMU programming tests share (t/0310 the
+ * sequences, t/0311 with the run journal, its signal guard and the write
+ * gate, t/0312 the ownership check): an Ice Lake client modelled by a
+ * state file, its $BARETMA_MSR_TRACE lines, handles on it, and the
+ * journal files of a run.  Include after t/fixture.h.
+ */
+#ifndef BARETMA_T_PMU_FIXTURE_H
+#define BARETMA_T_PMU_FIXTURE_H
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "msr/intel_regs.h"
+#include "msr/journal.h"
+#include "msr/pmu.h"
+#include "t/fixture.h"
+
+static char dir[PATH_MAX];
+static char state[PATH_MAX], trace[PATH_MAX];
+
+/*
+ * Ice Lake client (i7-1065G7 class), two logical CPUs.  Starting values are
+ * firmware/OS leftovers that must survive:
+ *   IA32_PERF_GLOBAL_CTRL  0x70000000f: GP0-3 (bits 0-3) and FC0-2 (bits
+ *                          32-34) enabled, as the CPU/firmware leave them
+ *                          (pmu-reference §1.1 reset note, §5.3 PCM cleanup);
+ *   IA32_FIXED_CTR_CTRL    0x333: FC0-2 fields = EN_OS|EN_USR, FC3 field 0;
+ *                          cpu 1: 0xa00000b3a (FC2 field 0xb with PMI, FC0
+ *                          field 0xa, bits 33 and 35 set) to check that
+ *                          every bit outside 15:12 is kept;
+ *   IA32_FIXED_CTR3 / IA32_PERF_METRICS: stale counts;
+ *   IA32_PERF_CAPABILITIES 0xf4c5: constructed from §1.6 (PERF_METRICS bit
+ *                          15, full-width writes bit 13, PEBS format 4),
+ *                          not read from a machine; never written.
+ */
+static const char icl_text[] __attribute__((unused)) =
+	"# Ice Lake client, baretma test fixture\n"
+	"0 0x30c 0x2f1a3c0\n"
+	"0 0x329 0x1f3a5c47\n"
+	"0 0x345 0xf4c5\n"
+	"0 0x38d 0x333\n"
+	"0 0x38e 0x0\n"
+	"0 0x38f 0x70000000f\n"
+	"0 0x390 0x0\n"
+	"1 0x30c 0x51\n"
+	"1 0x329 0x80808080\n"
+	"1 0x345 0xf4c5\n"
+	"1 0x38d 0xa00000b3a\n"
+	"1 0x38e 0x0\n"
+	"1 0x38f 0x70000000f\n"
+	"1 0x390 0x0\n";
+
+static const struct pmu_config icl_cfg __attribute__((unused)) = {
+	.perf_metrics = true, .fixed_ctr3 = true,
+};
+
+/* Lines of the trace starting with @prefix ("wr", "rd" or ""). */
+static inline const char *trace_lines(const char *prefix)
+{
+	static char out[8192];
+	const char *t = get_file(trace);
+	size_t o = 0, n = strlen(prefix);
+
+	out[0] = '\0';
+	while (*t) {
+		const char *nl = strchr(t, '\n');
+		size_t len = nl ? (size_t)(nl - t) + 1 : strlen(t);
+
+		if (strncmp(t, prefix, n) == 0 && o + len < sizeof(out)) {
+			memcpy(out + o, t, len);
+			o += len;
+		}
+		t += len;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* Fresh state file with @text and an empty trace; opens a handle with
+ * the write gate every msr_open() handle has (msr/msr.h). */
+static inline struct msr_dev *gated(const char *text)
+{
+	char spec[PATH_MAX + 8];
+	struct msr_dev *dev = NULL;
+
+	put_file(state, text);
+	put_file(trace, "");
+	t_path(spec, "state:%s", state);
+	if (msr_open(spec, &dev)) {
+		printf("# msr_open: %s\n", msr_last_error());
+		exit(1);
+	}
+	return dev;
+}
+
+/* gated(), ungated: msr/pmu.c's own sequences, no journal's gate in front
+ * of them unless a test sets one (journal_set_dev). */
+static inline struct msr_dev *setup(const char *text)
+{
+	struct msr_dev *dev = gated(text);
+
+	msr_ungate(dev);
+	return dev;
+}
+
+/* The journal file of this process (msr/journal.h: run-<PID>.journal). */
+static inline const char *journal_file(pid_t pid)
+{
+	static char p[PATH_MAX];
+
+	t_path(p, "%s/run/run-%ld.journal", dir, (long)pid);
+	return p;
+}
+
+/* The "reg" lines of a journal file. */
+static inline const char *reg_lines(const char *path)
+{
+	static char out[4096];
+	const char *t = get_file(path);
+	size_t o = 0;
+
+	out[0] = '\0';
+	while (*t) {
+		const char *nl = strchr(t, '\n');
+		size_t len = nl ? (size_t)(nl - t) + 1 : strlen(t);
+
+		if (strncmp(t, "reg ", 4) == 0 && o + len < sizeof(out)) {
+			memcpy(out + o, t, len);
+			o += len;
+		}
+		t += len;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static inline void spec_of(char *spec, size_t n)
+{
+	t_path_(spec, n, "state:%s", state);
+}
+
+/* t_pmu_fixture - the scratch directory "@tag", the state file and trace
+ * in it ($BARETMA_MSR_TRACE), and the state directory of the runs
+ * ($BARETMA_STATE_DIR: DIR/run). */
+static inline void t_pmu_fixture(const char *tag)
+{
+	char run[PATH_MAX];
+
+	t_scratch(dir, tag);
+	t_path(state, "%s/state", dir);
+	t_path(trace, "%s/trace", dir);
+	setenv("BARETMA_MSR_TRACE", trace, 1);
+	t_path(run, "%s/run", dir);
+	setenv("BARETMA_STATE_DIR", run, 1);
+}
+
+/* t_pmu_fixture_end - remove the scratch directory. */
+static inline void t_pmu_fixture_end(void)
+{
+	if (t_rm_rf(dir))
+		printf("# could not remove %s\n", dir);
+}
+
+#endif
