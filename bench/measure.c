@@ -121,7 +121,7 @@ static int run_kernel(struct bench_session *s, const struct bench_kernel *k,
 	session_check(ses, SOURCE_CHECK_TAMPER, &chk);
 	before = !tampered(s, k, &chk);
 	for (unsigned i = 0; i < s->opt->warmup + reps; i++) {
-		struct baretma_reading *a = region_open(&s->regions, reg), b;
+		struct reading *a = region_open(&s->regions, reg), b;
 		struct region_verdict v;
 
 		rc = a ? session_begin(ses, a) : -EALREADY;
@@ -147,9 +147,8 @@ static int run_kernel(struct bench_session *s, const struct bench_kernel *k,
 			continue;
 		o->tampered = v.tampered;
 		o->overflow = v.overflow;
+		o->c = reg->last.c;
 		o->slots = reg->last.slots;
-		o->err_slots = reg->last.err_slots;
-		memcpy(o->fs, reg->last.fs, sizeof(o->fs));
 		o->flags = reg->last.flags;
 	}
 	return 0;
@@ -229,11 +228,11 @@ static int measure_one(struct bench_session *s, const struct bench_kernel *k,
 	if (is_empty) {
 		struct bracket_cost own;
 
-		bench_bracket_cost(v, reps, s->res, &own);
+		bench_bracket_cost(s->regions.rs, v, reps, s->res, &own);
 		s->res->empty_tsc = own.tsc;
-		bench_subtracted_cost(s->res, &own, bc);
+		bench_subtracted_cost(s->regions.rs, s->res, &own, bc);
 	}
-	rc = bench_summarise(s->res->level, v, reps, is_empty ? NULL : bc, kr);
+	rc = bench_summarise(s->regions.rs, s->res->level, v, reps, is_empty ? NULL : bc, kr);
 out:
 	free(v);
 	return rc;
@@ -256,6 +255,8 @@ static void take_info(struct bench_session *s)
 	res->level = in->level;
 	res->tsc_hz = in->tsc_hz;
 	res->rdpmc_pending = in->rdpmc_pending;
+	res->reads = session_read_set(s->ses)->what;
+	res->bound_text = read_bound_text(session_read_set(s->ses)->bound);
 	memcpy(res->note, in->note, sizeof(res->note));
 	memcpy(res->kinds_warning, in->kinds_warning, sizeof(res->kinds_warning));
 }
@@ -302,6 +303,7 @@ int bench_open(const struct bench_options *opt, struct bench_result *res,
 	if (rc)
 		return rc;
 	rc = session_open(&so, &s->ses);
+	s->regions.rs = s->ses ? session_read_set(s->ses) : NULL;
 	take_info(s);
 	if (!rc && opt->calibration == BENCH_CALIB_AUTO)
 		find_calibration(s);

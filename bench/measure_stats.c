@@ -1,22 +1,36 @@
 /*
  * bench/measure_stats.c - the statistics of a kernel's repetitions
- * (bench/measure_int.h): the empty bracket's cost, its subtraction in
- * slots per field, and the medians and quartiles of what is left.  Pure:
- * no session, no source, no register.
+ * (bench/measure_int.h): the empty bracket's cost per event, its
+ * subtraction from the counts, and the medians and quartiles of the
+ * fractions the recipe makes of what is left (bench/tma.h).  Pure: no
+ * session, no source, no register.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/measure_int.h"
+#include "bench/tma.h"
 
 bool bench_rep_valid(const struct rep_sample *v)
 {
 	return !v->tampered && !v->overflow && !(v->flags & TD_FLAGS_INVALID);
 }
 
-void bench_bracket_cost(const struct rep_sample *v, unsigned n, struct bench_result *res,
-		  struct bracket_cost *bc)
+/* Where @res (and a calibration) keeps the empty bracket of event @name:
+ * TOPDOWN.SLOTS as its slots, a topdown-* event as its field (the
+ * calibration document's keys, bench/calibration.h); -1 for TOPDOWN.SLOTS,
+ * the field, or -2 for an event the document has no key for. */
+static int bracket_key(const char *name)
+{
+	for (int f = 0; f < READ_TD_EVENTS; f++)
+		if (name == read_td_events[f] || !strcmp(name, read_td_events[f]))
+			return f - 1;
+	return -2;
+}
+
+void bench_bracket_cost(const struct read_set *rs, const struct rep_sample *v, unsigned n,
+			struct bench_result *res, struct bracket_cost *bc)
 {
 	double *tmp = calloc(n ? n : 1, sizeof(double)), *err = calloc(n ? n : 1, sizeof(double));
 	unsigned m = 0;
@@ -29,30 +43,33 @@ void bench_bracket_cost(const struct rep_sample *v, unsigned n, struct bench_res
 	bench_stats_compute(tmp, n, &res->bracket_tsc);
 	bc->tsc = res->bracket_tsc.median;
 	for (unsigned i = 0; i < n; i++)
-		if (bench_rep_valid(&v[i])) {
-			tmp[m] = v[i].slots;
-			err[m++] = v[i].err_slots;
-		}
-	if (!m)
+		if (bench_rep_valid(&v[i]))
+			err[m++] = v[i].c.err;
+	if (!m || !rs)
 		goto out;
-	bench_stats_compute(tmp, m, &res->bracket_slots);
-	bc->slots = res->bracket_slots.median;
-	bc->err_slots = res->bracket_err_slots = bench_median(err, m);
-	for (unsigned f = 0; f < TD_NFIELDS; f++) {
+	bc->c.err = res->bracket_err_slots = bench_median(err, m);
+	for (unsigned k = 0; k < rs->ncounts; k++) {
+		struct bench_stats st;
+		int key = bracket_key(rs->count[k]);
+
 		m = 0;
 		for (unsigned i = 0; i < n; i++)
 			if (bench_rep_valid(&v[i]))
-				tmp[m++] = v[i].fs[f];
-		bench_stats_compute(tmp, m, &res->bracket_fs[f]);
-		bc->fs[f] = res->bracket_fs[f].median;
+				tmp[m++] = v[i].c.c[k];
+		bench_stats_compute(tmp, m, &st);
+		bc->c.c[k] = st.median;
+		if (key == -1)
+			res->bracket_slots = st;
+		else if (key >= 0)
+			res->bracket_fs[key] = st;
 	}
 out:
 	free(tmp);
 	free(err);
 }
 
-void bench_subtracted_cost(const struct bench_result *res, const struct bracket_cost *own,
-		     struct bracket_cost *bc)
+void bench_subtracted_cost(const struct read_set *rs, const struct bench_result *res,
+			   const struct bracket_cost *own, struct bracket_cost *bc)
 {
 	const struct bench_calib_use *u = &res->calib;
 
@@ -60,22 +77,27 @@ void bench_subtracted_cost(const struct bench_result *res, const struct bracket_
 	if (!u->used)
 		return;
 	bc->tsc = u->bracket_tsc;
-	if (!res->level)
+	if (!res->level || !rs)
 		return;
-	bc->slots = u->bracket_slots;
-	bc->err_slots = u->bracket_err_slots;
-	memcpy(bc->fs, u->bracket_fs, sizeof(bc->fs));
+	bc->c.err = u->bracket_err_slots;
+	/* an event the document has no key for keeps the run's own median */
+	for (unsigned k = 0; k < rs->ncounts; k++) {
+		int key = bracket_key(rs->count[k]);
+
+		if (key == -1)
+			bc->c.c[k] = u->bracket_slots;
+		else if (key >= 0)
+			bc->c.c[k] = u->bracket_fs[key];
+	}
 }
 
-int bench_subtract_bracket(const double fs[TD_NFIELDS], double slots,
-			   const double empty_fs[TD_NFIELDS], double empty_slots,
-			   double err_slots, int level, struct td_result *out)
+int bench_subtract_bracket(const struct read_set *rs, const struct counts *region,
+			   const struct counts *empty, int level, struct td_result *out)
 {
-	double d[TD_NFIELDS];
+	struct counts net;
 
-	for (unsigned f = 0; f < TD_NFIELDS; f++)
-		d[f] = fs[f] - empty_fs[f];
-	return td_from_field_slots(d, slots - empty_slots, err_slots, level, out);
+	counts_sub(region, empty, rs ? rs->ncounts : 0, &net);
+	return counts_to_tma(rs, &net, level, out);
 }
 
 /* Why one repetition is left out, counted once, first reason first. */
@@ -97,12 +119,14 @@ static void count_invalid(const struct rep_sample *v, unsigned flags,
 		kr->l1_sum++;
 }
 
-int bench_summarise(int level, const struct rep_sample *v, unsigned n, const struct bracket_cost *bc,
-	      struct bench_kernel_result *kr)
+int bench_summarise(const struct read_set *rs, int level, const struct rep_sample *v,
+		    unsigned n, const struct bracket_cost *bc, struct bench_kernel_result *kr)
 {
 	double *tsc = calloc(n, sizeof(double)), *slots = calloc(n, sizeof(double));
 	double *bound = calloc(n, sizeof(double)), *tma[TMA_NMETRICS] = { 0 };
 	double *rbound = calloc(n, sizeof(double)), *bbound = calloc(n, sizeof(double));
+	static const struct counts none;
+	const struct counts *empty = bc ? &bc->c : &none;
 	unsigned good = 0;
 	int rc = -ENOMEM;
 
@@ -115,13 +139,13 @@ int bench_summarise(int level, const struct rep_sample *v, unsigned n, const str
 		tsc[i] = v[i].tsc - (bc ? bc->tsc : 0);
 		if (!kr->topdown)
 			continue;
-		static const double none[TD_NFIELDS];
-		struct td_result r = { .flags = v[i].flags };
-		double d = v[i].slots - (bc ? bc->slots : 0);
-		double err = v[i].err_slots + (bc ? bc->err_slots : 0);
+		struct counts c = v[i].c;
+		struct td_result r;
 
-		bench_subtract_bracket(v[i].fs, v[i].slots, bc ? bc->fs : none,
-				       bc ? bc->slots : 0, err, level, &r);
+		/* what the pair's counting found stays (counts_to_tma keeps it) */
+		c.flags = v[i].flags;
+		if (bench_subtract_bracket(rs, &c, empty, level, &r))
+			r = (struct td_result){ .flags = TD_FLAG_ZERO_SLOTS };
 		/* a tampered, overflowed or flagged repetition is not a number */
 		if (v[i].tampered || v[i].overflow || (r.flags & TD_FLAGS_INVALID)) {
 			count_invalid(&v[i], r.flags, kr);
@@ -129,10 +153,10 @@ int bench_summarise(int level, const struct rep_sample *v, unsigned n, const str
 		}
 		kr->flags |= r.flags;
 		kr->normalised += !!(r.flags & TD_FLAG_NORMALISED);
-		slots[good] = d;
-		bound[good] = err / d;
-		rbound[good] = v[i].err_slots / d;
-		bbound[good] = (bc ? bc->err_slots : 0) / d;
+		slots[good] = r.slots;
+		bound[good] = r.bound;
+		rbound[good] = v[i].c.err / r.slots;
+		bbound[good] = empty->err / r.slots;
 		for (unsigned m = 0; m < TMA_NMETRICS; m++)
 			tma[m][good] = r.frac[m];
 		good++;

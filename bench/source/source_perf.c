@@ -6,10 +6,10 @@
  * so this source writes no MSR and needs neither root nor the msr device
  * (only what perf_event_paranoid allows).
  *
- * A reading is expressed as the raw path's: slots, and each member's
- * share of them as an 8-bit fraction of 0xff in IA32_PERF_METRICS byte
- * order (round(255 x td_i / slots)), so that one decoder
- * (msr/topdown.h td_decode_region, slot-weighted) serves every source.
+ * A reading is expressed as the raw path's (read_set_perf_metrics): slots,
+ * and each member's share of them as an 8-bit fraction of 0xff in
+ * IA32_PERF_METRICS byte order (round(255 x td_i / slots)), so that one
+ * decoder (msr/topdown.h td_pair_slots, slot-weighted) serves every source.
  * The kernel hands out td_i = floor(slots x field / 0xff) per read
  * interval (pmu-reference §3.3), so after one interval this gives back
  * the hardware's byte exactly once slots > 510, and over several
@@ -142,6 +142,7 @@ static int perf_open(struct counter_source *src, const struct source_params *p)
 	(void)p;
 	if (!ps)
 		return -ENOMEM;
+	read_set_perf_metrics(&src->rs); /* both: as the raw path's reading */
 	ps->how = src->ops->id == BENCH_BACKEND_PERF_RDPMC ? PERF_READ_MMAP_RDPMC
 							   : PERF_READ_SYSCALL;
 	if (!(ps->ops = perf_group_env(&ps->arg))) {
@@ -180,17 +181,17 @@ static uint64_t fraction_byte(uint64_t part, uint64_t whole)
 	return b > 255 ? 255 : (uint64_t)b;
 }
 
-static void perf_read(struct counter_source *src, struct baretma_reading *r)
+static void perf_read(struct counter_source *src, struct reading *r)
 {
 	struct perf_src *ps = src->priv;
 	struct perf_group_values v;
 	unsigned nodes = src->p.level >= 2 ? PERF_TD_NODES : 4;
 
-	r->slots = r->metrics = 0;
+	r->v[0] = r->v[1] = 0;
 	if (ps->g && !ps->ops->read(ps->g, &v)) {
-		r->slots = v.slots;
+		r->v[0] = v.slots;
 		for (unsigned i = 0; i < nodes; i++)
-			r->metrics |= fraction_byte(v.td[i], v.slots) << (8 * i);
+			r->v[1] |= fraction_byte(v.td[i], v.slots) << (8 * i);
 		if (v.time_running < v.time_enabled)
 			ps->lost = true;
 	}
@@ -201,12 +202,12 @@ static void perf_read(struct counter_source *src, struct baretma_reading *r)
  * through the group's user pages (the kernel resets them at
  * PERF_EVENT_IOC_RESET and never in between: no read(2) is made), i.e.
  * the rdpmc source's reading with perf owning the counters. */
-static void perf_rdpmc_read(struct counter_source *src, struct baretma_reading *r)
+static void perf_rdpmc_read(struct counter_source *src, struct reading *r)
 {
 	struct perf_src *ps = src->priv;
 
-	if (!ps->g || ps->ops->read_raw(ps->g, &r->slots, &r->metrics))
-		r->slots = r->metrics = 0;
+	if (!ps->g || ps->ops->read_raw(ps->g, &r->v[0], &r->v[1]))
+		r->v[0] = r->v[1] = 0;
 	r->tsc = rdtsc_fenced();
 }
 
