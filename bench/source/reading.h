@@ -128,11 +128,13 @@ int read_set_count_index(const struct read_set *rs, const char *name);
 /*
  * reading_counts - the counts of the pair @a (begin) .. @b (end) of @rs:
  *  - a counter of width w: (b - a) mod 2^w, so a counter that wrapped once
- *    counts right.  A counter cannot count 2^(w-1) events between two
+ *    counts right.  A counter does not count 2^(w-1) events between two
  *    readings of one region (2^47 slots take 49 minutes at 8 slots a cycle
- *    and 6 GHz), so a difference past half the range is the counter going
- *    back (reset, or written, inside the region): counted as the negative
- *    b - a, with TD_FLAG_SLOTS_BACK.
+ *    and 6 GHz; the kernel's own period stays below it too, linux
+ *    arch/x86/events/amd/core.c max_period (1ULL << 47) - 1, "use highest
+ *    bit to detect overflow"), so a difference past half the range is the
+ *    counter going back (reset, or written, inside the region): counted as
+ *    the negative b - a, with TD_FLAG_SLOTS_BACK.
  *  - PERF_METRICS with its TOPDOWN.SLOTS: td_pair_slots (msr/topdown.h):
  *    TOPDOWN.SLOTS = slots_b - slots_a (any decrease is TD_FLAG_SLOTS_BACK:
  *    an overflow of fixed counter 3 leaves PERF_METRICS to be reset with it,
