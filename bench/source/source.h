@@ -8,7 +8,8 @@
  *   msr    pread of IA32_FIXED_CTR3 and IA32_PERF_METRICS through the MSR
  *          backend (bench/source/source_msr.c)
  *   perf   perf_event_open of the slots + topdown-* group, read(2) of the
- *          group (bench/source/source_perf.c, bench/source/perf_group.h)
+ *          group: perf's counts (bench/source/source_perf.c,
+ *          bench/source/perf_group.h)
  *   perf-rdpmc  the same group, read by RDPMC through its user pages
  *   tsc    RDTSC only: timing, no Top-down (bench/source/source_tsc.c)
  * rdpmc and msr program the PMU the same way (bench/source/source_pmu.c on
