@@ -107,7 +107,8 @@ int session_recheck(struct session *s);
  * session_program.  False for NULL. */
 bool session_writes_msrs(const struct session *s);
 
-/* session_topdown - the chosen source reads slots and PERF_METRICS. */
+/* session_topdown - the chosen source's readings count Top-down
+ * (TOPDOWN.SLOTS and the topdown-* events: session_read_set). */
 bool session_topdown(const struct session *s);
 
 /* session_dev - the MSR backend (NULL when it could not be opened, or @s

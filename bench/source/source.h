@@ -136,7 +136,8 @@ struct source_env {
 struct counter_source_ops {
 	enum bench_backend_id id;
 	const char *name;            /* "rdpmc", ... (--backend, JSON "backend") */
-	bool topdown;                /* read fills slots and metrics */
+	bool topdown;                /* its read set counts TOPDOWN.SLOTS and the
+				      * topdown-* events (bench/tma.h) */
 	bool writes_msrs;            /* program writes MSRs: the run needs the guard
 				      * (locks, ownership, journal) */
 	enum td_unavail fault;       /* bench_avail.why when this source alone cannot
