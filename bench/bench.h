@@ -110,22 +110,6 @@ struct bench_kernel_region {
  * kernel keeps no state (or setup has not run). */
 const struct bench_kernel_region *bench_kernel_region_of(const struct bench_kernel_ctx *c);
 
-/*
- * bench_subtract_bracket - a kernel region's Top-down with the empty
- * bracket's cost removed in slots, per field: fraction of node X =
- * (fs[X] - empty_fs[X]) / (slots - empty_slots).  Never subtracts
- * percentages (the bracket's own slots have their own mix).
- * @fs, @slots: field slots and slots of the region (td_decode_region);
- * @empty_fs, @empty_slots: the empty kernel's medians; @err_slots: the
- * quantisation error in slots of the two together (region's + empty's
- * td_result.err_slots).  Flags and bound as td_from_field_slots
- * (preserving out->flags set by the caller).
- * Returns 0 or -EINVAL (bad level).
- */
-int bench_subtract_bracket(const double fs[TD_NFIELDS], double slots,
-			   const double empty_fs[TD_NFIELDS], double empty_slots,
-			   double err_slots, int level, struct td_result *out);
-
 /* ------------------------------------------------------------- the run */
 
 /* Whether a run looks for a calibration (bench/study/calibrate.h). */
@@ -256,6 +240,9 @@ struct bench_result {
 	char kinds_warning[512]; /* hwloc's CPU kinds disagree with CPUID's
 				  * (cpu_topo_check_kinds), "" when they agree */
 	bool rdpmc_pending;      /* rdpmc chosen on the promise of rdpmc_always */
+	const char *reads;       /* what a reading holds, one phrase (the source's
+				  * read set: "IA32_PERF_METRICS", perf's counts) */
+	const char *bound_text;  /* what bounds its numbers (read_bound_text) */
 	/* Tamper check: IA32_FIXED_CTR_CTRL's FC3 field and IA32_PERF_GLOBAL_CTRL
 	 * bits 35/48 read between repetitions (pmu_verify), never inside a bracket. */
 	struct {

@@ -48,20 +48,9 @@
 #include "bench/bench.h"
 #include "bench/calibration.h"
 #include "bench/region.h"
+#include "bench/measure_int.h"
 #include "bench/session.h"
 #include "msr/intel_regs.h"
-
-/* ------------------------------------------------------ per-rep samples */
-
-struct rep_sample {
-	double tsc;
-	double slots;
-	double err_slots;           /* quantisation uncertainty in slots */
-	double fs[TD_NFIELDS];      /* field slots of the region */
-	unsigned flags;
-	bool tampered;              /* a tamper check before or after failed */
-	bool overflow;              /* GLOBAL_STATUS bit 35 or 48 after it */
-};
 
 /* The first change the tamper check saw (message built at the end). */
 struct bench_tamper_seen {
@@ -132,7 +121,7 @@ static int run_kernel(struct bench_session *s, const struct bench_kernel *k,
 	session_check(ses, SOURCE_CHECK_TAMPER, &chk);
 	before = !tampered(s, k, &chk);
 	for (unsigned i = 0; i < s->opt->warmup + reps; i++) {
-		struct baretma_reading *a = region_open(&s->regions, reg), b;
+		struct reading *a = region_open(&s->regions, reg), b;
 		struct region_verdict v;
 
 		rc = a ? session_begin(ses, a) : -EALREADY;
@@ -158,175 +147,13 @@ static int run_kernel(struct bench_session *s, const struct bench_kernel *k,
 			continue;
 		o->tampered = v.tampered;
 		o->overflow = v.overflow;
+		o->c = reg->last.c;
 		o->slots = reg->last.slots;
-		o->err_slots = reg->last.err_slots;
-		memcpy(o->fs, reg->last.fs, sizeof(o->fs));
 		o->flags = reg->last.flags;
 	}
 	return 0;
 }
 
-/* A repetition whose Top-down can be used as a number. */
-static bool rep_valid(const struct rep_sample *v)
-{
-	return !v->tampered && !v->overflow && !(v->flags & TD_FLAGS_INVALID);
-}
-
-/* Median per field of the empty bracket: what the bracket itself costs. */
-struct bracket_cost {
-	double tsc, slots, err_slots, fs[TD_NFIELDS];
-};
-
-/* The empty bracket's statistics into @res (TSC over every repetition,
- * Top-down over the valid ones) and its medians into @bc. */
-static void bracket_cost(const struct rep_sample *v, unsigned n, struct bench_result *res,
-			 struct bracket_cost *bc)
-{
-	double *tmp = calloc(n ? n : 1, sizeof(double)), *err = calloc(n ? n : 1, sizeof(double));
-	unsigned m = 0;
-
-	memset(bc, 0, sizeof(*bc));
-	if (!tmp || !err)
-		goto out;
-	for (unsigned i = 0; i < n; i++)
-		tmp[i] = v[i].tsc;
-	bench_stats_compute(tmp, n, &res->bracket_tsc);
-	bc->tsc = res->bracket_tsc.median;
-	for (unsigned i = 0; i < n; i++)
-		if (rep_valid(&v[i])) {
-			tmp[m] = v[i].slots;
-			err[m++] = v[i].err_slots;
-		}
-	if (!m)
-		goto out;
-	bench_stats_compute(tmp, m, &res->bracket_slots);
-	bc->slots = res->bracket_slots.median;
-	bc->err_slots = res->bracket_err_slots = bench_median(err, m);
-	for (unsigned f = 0; f < TD_NFIELDS; f++) {
-		m = 0;
-		for (unsigned i = 0; i < n; i++)
-			if (rep_valid(&v[i]))
-				tmp[m++] = v[i].fs[f];
-		bench_stats_compute(tmp, m, &res->bracket_fs[f]);
-		bc->fs[f] = res->bracket_fs[f].median;
-	}
-out:
-	free(tmp);
-	free(err);
-}
-
-/* The bracket cost subtracted: the calibration's when the run uses one
- * (bench/study/calibrate.h: its measured cost, the issue's choice), else the
- * run's own (@own). */
-static void subtracted_cost(const struct bench_result *res, const struct bracket_cost *own,
-			    struct bracket_cost *bc)
-{
-	const struct bench_calib_use *u = &res->calib;
-
-	*bc = *own;
-	if (!u->used)
-		return;
-	bc->tsc = u->bracket_tsc;
-	if (!res->level)
-		return;
-	bc->slots = u->bracket_slots;
-	bc->err_slots = u->bracket_err_slots;
-	memcpy(bc->fs, u->bracket_fs, sizeof(bc->fs));
-}
-
-int bench_subtract_bracket(const double fs[TD_NFIELDS], double slots,
-			   const double empty_fs[TD_NFIELDS], double empty_slots,
-			   double err_slots, int level, struct td_result *out)
-{
-	double d[TD_NFIELDS];
-
-	for (unsigned f = 0; f < TD_NFIELDS; f++)
-		d[f] = fs[f] - empty_fs[f];
-	return td_from_field_slots(d, slots - empty_slots, err_slots, level, out);
-}
-
-/* Why one repetition is left out, counted once, first reason first. */
-static void count_invalid(const struct rep_sample *v, unsigned flags,
-			  struct bench_kernel_result *kr)
-{
-	kr->invalid++;
-	if (v->tampered)
-		kr->tampered++;
-	else if (v->overflow)
-		kr->overflow++;
-	else if (flags & TD_FLAG_SLOTS_BACK)
-		kr->slots_back++;
-	else if ((flags & TD_FLAG_ZERO_SLOTS) && v->slots > 0)
-		kr->below_bracket++; /* counted, but no more than the bracket */
-	else if (flags & TD_FLAG_ZERO_SLOTS)
-		kr->zero_slots++;
-	else
-		kr->l1_sum++;
-}
-
-/* Statistics of one kernel's samples, the empty bracket subtracted (unless
- * @bc is NULL: the empty kernel itself is reported raw). */
-static int summarise(struct bench_session *s, const struct rep_sample *v, unsigned n,
-		     const struct bracket_cost *bc, struct bench_kernel_result *kr)
-{
-	double *tsc = calloc(n, sizeof(double)), *slots = calloc(n, sizeof(double));
-	double *bound = calloc(n, sizeof(double)), *tma[TMA_NMETRICS] = { 0 };
-	double *rbound = calloc(n, sizeof(double)), *bbound = calloc(n, sizeof(double));
-	unsigned good = 0;
-	int level = s->res->level, rc = -ENOMEM;
-
-	for (unsigned m = 0; m < TMA_NMETRICS; m++)
-		if (!(tma[m] = calloc(n, sizeof(double))))
-			goto out;
-	if (!tsc || !slots || !bound || !rbound || !bbound)
-		goto out;
-	for (unsigned i = 0; i < n; i++) {
-		tsc[i] = v[i].tsc - (bc ? bc->tsc : 0);
-		if (!kr->topdown)
-			continue;
-		static const double none[TD_NFIELDS];
-		struct td_result r = { .flags = v[i].flags };
-		double d = v[i].slots - (bc ? bc->slots : 0);
-		double err = v[i].err_slots + (bc ? bc->err_slots : 0);
-
-		bench_subtract_bracket(v[i].fs, v[i].slots, bc ? bc->fs : none,
-				       bc ? bc->slots : 0, err, level, &r);
-		/* a tampered, overflowed or flagged repetition is not a number */
-		if (v[i].tampered || v[i].overflow || (r.flags & TD_FLAGS_INVALID)) {
-			count_invalid(&v[i], r.flags, kr);
-			continue;
-		}
-		kr->flags |= r.flags;
-		kr->normalised += !!(r.flags & TD_FLAG_NORMALISED);
-		slots[good] = d;
-		bound[good] = err / d;
-		rbound[good] = v[i].err_slots / d;
-		bbound[good] = (bc ? bc->err_slots : 0) / d;
-		for (unsigned m = 0; m < TMA_NMETRICS; m++)
-			tma[m][good] = r.frac[m];
-		good++;
-	}
-	kr->reps = n;
-	bench_stats_compute(tsc, n, &kr->tsc);
-	if (kr->topdown && good) {
-		bench_stats_compute(slots, good, &kr->slots);
-		kr->bound = bench_median(bound, good);
-		kr->read_bound = bench_median(rbound, good);
-		kr->bracket_bound = bench_median(bbound, good);
-		for (unsigned m = 0; m < TMA_NMETRICS; m++)
-			bench_stats_compute(tma[m], good, &kr->tma[m]);
-	}
-	rc = 0;
-out:
-	for (unsigned m = 0; m < TMA_NMETRICS; m++)
-		free(tma[m]);
-	free(tsc);
-	free(slots);
-	free(bound);
-	free(rbound);
-	free(bbound);
-	return rc;
-}
 
 /* ------------------------------------------------------------- the run */
 
@@ -401,11 +228,11 @@ static int measure_one(struct bench_session *s, const struct bench_kernel *k,
 	if (is_empty) {
 		struct bracket_cost own;
 
-		bracket_cost(v, reps, s->res, &own);
+		bench_bracket_cost(s->regions.rs, v, reps, s->res, &own);
 		s->res->empty_tsc = own.tsc;
-		subtracted_cost(s->res, &own, bc);
+		bench_subtracted_cost(s->regions.rs, s->res, &own, bc);
 	}
-	rc = summarise(s, v, reps, is_empty ? NULL : bc, kr);
+	rc = bench_summarise(s->regions.rs, s->res->level, v, reps, is_empty ? NULL : bc, kr);
 out:
 	free(v);
 	return rc;
@@ -428,6 +255,8 @@ static void take_info(struct bench_session *s)
 	res->level = in->level;
 	res->tsc_hz = in->tsc_hz;
 	res->rdpmc_pending = in->rdpmc_pending;
+	res->reads = session_read_set(s->ses)->what;
+	res->bound_text = read_bound_text(session_read_set(s->ses)->bound);
 	memcpy(res->note, in->note, sizeof(res->note));
 	memcpy(res->kinds_warning, in->kinds_warning, sizeof(res->kinds_warning));
 }
@@ -474,6 +303,7 @@ int bench_open(const struct bench_options *opt, struct bench_result *res,
 	if (rc)
 		return rc;
 	rc = session_open(&so, &s->ses);
+	s->regions.rs = s->ses ? session_read_set(s->ses) : NULL;
 	take_info(s);
 	if (!rc && opt->calibration == BENCH_CALIB_AUTO)
 		find_calibration(s);

@@ -1,11 +1,12 @@
 /*
- * bench/region.c - named regions: a fixed table, slot-weighted sums of
- * begin/end pairs (bench/region.h; the method of msr/topdown.h).
+ * bench/region.c - named regions: a fixed table, sums of the counts of
+ * begin/end pairs (bench/region.h; the model of bench/source/reading.h).
  */
 #include <errno.h>
 #include <string.h>
 
 #include "bench/region.h"
+#include "bench/tma.h"
 
 /* The public flags are msr/topdown.h's, bit for bit. */
 _Static_assert(BARETMA_FLAG_L1_SUM == TD_FLAG_L1_SUM && BARETMA_FLAG_L2_ABOVE == TD_FLAG_L2_ABOVE &&
@@ -44,7 +45,7 @@ struct region *region_add(struct region_table *t, const char *name)
 	return r;
 }
 
-struct baretma_reading *region_open(struct region_table *t, struct region *r)
+struct reading *region_open(struct region_table *t, struct region *r)
 {
 	if (r->open) {
 		r->misuse++;
@@ -63,9 +64,9 @@ void region_unopen(struct region_table *t, struct region *r)
 	}
 }
 
-int region_begin(struct region_table *t, struct region *r, const struct baretma_reading *a)
+int region_begin(struct region_table *t, struct region *r, const struct reading *a)
 {
-	struct baretma_reading *at = region_open(t, r);
+	struct reading *at = region_open(t, r);
 
 	if (!at)
 		return -EALREADY;
@@ -85,38 +86,48 @@ static void count_flags(struct region_acc *acc, unsigned flags)
 		acc->l1_sum++;
 }
 
-int region_end(struct region_table *t, struct region *r, const struct baretma_reading *b,
-	       int level)
+/* Whether pairs of @rs are counted at @level: a read set with counts. */
+static bool counted(const struct read_set *rs, int level)
+{
+	return level >= 1 && rs && rs->ncounts;
+}
+
+/* The pair of @r ending at @b into r->last and its pend bucket. */
+static void pair_end(const struct read_set *rs, struct region *r, const struct reading *b,
+		     int level)
 {
 	struct region_acc *acc = &r->pend;
 	struct td_result d;
 
+	acc->count++;
+	memset(&r->last, 0, sizeof(r->last));
+	r->last.tsc = (double)(b->tsc - r->start.tsc);
+	acc->tsc += r->last.tsc;
+	if (!counted(rs, level))
+		return;
+	reading_counts(rs, &r->start, b, &r->last.c);
+	/* a set without the recipe's events gives no fractions: zero slots */
+	if (counts_to_tma(rs, &r->last.c, level, &d))
+		d = (struct td_result){ .flags = TD_FLAG_ZERO_SLOTS };
+	r->last.slots = d.slots;
+	r->last.flags = d.flags;
+	if (d.flags & TD_FLAGS_INVALID) {
+		count_flags(acc, d.flags);
+		return;
+	}
+	counts_add(&acc->sum, &r->last.c, rs->ncounts);
+}
+
+int region_end(struct region_table *t, struct region *r, const struct reading *b,
+	       int level)
+{
 	if (!r->open) {
 		r->misuse++;
 		return -ENOENT;
 	}
 	r->open = false;
 	t->depth--;
-	acc->count++;
-	memset(&r->last, 0, sizeof(r->last));
-	r->last.tsc = (double)(b->tsc - r->start.tsc);
-	acc->tsc += r->last.tsc;
-	if (level < 1)
-		return 0;
-	td_decode_region(r->start.slots, r->start.metrics, b->slots, b->metrics, level, &d);
-	r->last.slots = d.slots;
-	r->last.err_slots = d.err_slots;
-	memcpy(r->last.fs, d.field_slots, sizeof(r->last.fs));
-	r->last.flags = d.flags;
-	if (d.flags & TD_FLAGS_INVALID) {
-		count_flags(acc, d.flags);
-		return 0;
-	}
-	acc->slots += d.slots;
-	acc->err_slots += d.err_slots;
-	for (unsigned f = 0; f < TD_NFIELDS; f++)
-		acc->fs[f] += d.field_slots[f];
-	acc->flags |= d.flags;
+	pair_end(t->rs, r, b, level);
 	return 0;
 }
 
@@ -134,11 +145,7 @@ static void add_acc(struct region_acc *tot, const struct region_acc *p, uint64_t
 	tot->slots_back += p->slots_back;
 	tot->zero_slots += p->zero_slots;
 	tot->l1_sum += p->l1_sum;
-	tot->slots += p->slots;
-	tot->err_slots += p->err_slots;
-	for (unsigned f = 0; f < TD_NFIELDS; f++)
-		tot->fs[f] += p->fs[f];
-	tot->flags |= p->flags;
+	counts_add(&tot->sum, &p->sum, COUNTS_MAX);
 }
 
 void region_epoch_end(struct region_table *t, const struct region_verdict *v)
@@ -169,17 +176,17 @@ static void result_counts(const struct region_acc *a, struct baretma_result *res
 	res->tsc = a->tsc;
 }
 
-/* Fractions of @a's summed field slots (td_from_field_slots), in percent. */
-static void result_tma(const struct region_acc *a, int level, struct baretma_result *res)
+/* The recipe's fractions of @a's summed counts (bench/tma.h), in percent. */
+static void result_tma(const struct read_set *rs, const struct region_acc *a, int level,
+		       struct baretma_result *res)
 {
-	struct td_result d = { .flags = a->flags };
+	struct td_result d;
 
-	if (level < 1 || a->count == a->invalid ||
-	    td_from_field_slots(a->fs, a->slots, a->err_slots, level, &d) ||
-	    (d.flags & TD_FLAG_ZERO_SLOTS))
+	if (!counted(rs, level) || a->count == a->invalid ||
+	    counts_to_tma(rs, &a->sum, level, &d) || (d.flags & TD_FLAG_ZERO_SLOTS))
 		return;
 	res->level = level;
-	res->slots = a->slots;
+	res->slots = d.slots;
 	res->bound_pp = 100.0 * d.bound;
 	res->flags = d.flags;
 	for (unsigned m = 0; m < TMA_NMETRICS; m++)
@@ -187,25 +194,26 @@ static void result_tma(const struct region_acc *a, int level, struct baretma_res
 			res->tma[m] = 100.0 * d.frac[m];
 }
 
-void region_result(const struct region *r, int level, struct baretma_result *res)
+void region_result(const struct region_table *t, const struct region *r, int level,
+		   struct baretma_result *res)
 {
 	result_counts(&r->tot, res);
-	result_tma(&r->tot, level, res);
+	result_tma(t->rs, &r->tot, level, res);
 }
 
 int region_decode_pair(const struct baretma_reading *a, const struct baretma_reading *b,
 		       int level, struct baretma_result *res)
 {
-	struct region_table t = { .n = 0 };
-	struct region *r;
-	static const struct region_verdict clean;
+	struct region r = { .start = { .tsc = a->tsc, .v = { a->slots, a->metrics } } };
+	const struct reading rb = { .tsc = b->tsc, .v = { b->slots, b->metrics } };
+	struct read_set rs;
 
 	if (level != 1 && level != 2)
 		return -EINVAL;
-	r = region_add(&t, "pair");
-	region_begin(&t, r, a);
-	region_end(&t, r, b, level);
-	region_epoch_end(&t, &clean);
-	region_result(r, level, res);
+	read_set_perf_metrics(&rs);
+	pair_end(&rs, &r, &rb, level);
+	add_acc(&r.tot, &r.pend, NULL); /* one pair: nothing to verify */
+	result_counts(&r.tot, res);
+	result_tma(&rs, &r.tot, level, res);
 	return 0;
 }

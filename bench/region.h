@@ -3,17 +3,19 @@
  * sums, per name, the begin/end pairs bracketed by the public API
  * (include/baretma.h baretma_region_begin/end/get) and the markers.
  *
- * Pure bookkeeping and Top-down math on readings; no hardware, no system
- * call, no allocation (the table lives in the session).  The session reads
- * the counters and decides whether a pair was tampered with or overflowed
- * (bench/source/source.h verify); this file decodes and sums.
+ * Pure bookkeeping on readings; no hardware, no system call, no
+ * allocation (the table lives in the session).  The session reads the
+ * counters and decides whether a pair was tampered with or overflowed
+ * (bench/source/source.h verify); this file counts and sums.
  *
- * Method (msr/topdown.h; linux tools/perf/Documentation/topdown.txt): a
- * pair's field slots are slots_b*field_b/S_b - slots_a*field_a/S_a; a
- * region's totals are the sums of its valid pairs' field slots and slots,
- * and its fractions those sums divided by the summed slots - the
- * slot-weighted mean, never a mean of percentages.  The bound is the sum
- * of the pairs' quantisation errors in slots over the summed slots.
+ * Method (bench/source/reading.h): a pair of readings gives counts per
+ * event of the table's read set (for PERF_METRICS the topdown-* events in
+ * slots, slots_b*field_b/S_b - slots_a*field_a/S_a: msr/topdown.h, linux
+ * tools/perf/Documentation/topdown.txt); a region's totals are the sums
+ * of its valid pairs' counts, and its fractions the recipe's formulas on
+ * those sums (bench/tma.h) - the slot-weighted mean, never a mean of
+ * percentages.  For PERF_METRICS the bound is the sum of the pairs'
+ * quantisation errors in slots over the summed slots.
  */
 #ifndef BARETMA_REGION_H
 #define BARETMA_REGION_H
@@ -21,6 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bench/source/reading.h"
 #include "include/baretma.h"
 #include "msr/topdown.h"
 
@@ -32,24 +35,24 @@ struct region_acc {
 	uint64_t count, invalid;       /* pairs; of those left out */
 	uint64_t tampered, overflow, slots_back, zero_slots, l1_sum;
 	double tsc;                    /* TSC ticks of every pair */
-	double slots, err_slots;       /* over the valid pairs */
-	double fs[TD_NFIELDS];         /* field slots over the valid pairs */
-	unsigned flags;                /* TD_FLAG_* of the valid pairs */
+	struct counts sum;             /* counts of the valid pairs, summed (their
+				        * err summed, the readings' flags or'ed) */
 };
 
-/* The last pair of a region, decoded (what the harness keeps per
+/* The last pair of a region, counted (what the harness keeps per
  * repetition: bench/measure.c). */
 struct region_pair {
 	double tsc;                    /* TSC ticks */
-	double slots, err_slots;       /* slots and their quantisation error */
-	double fs[TD_NFIELDS];         /* field slots */
-	unsigned flags;                /* TD_FLAG_* of the decode (0 at level 0) */
+	struct counts c;               /* its counts (none at level 0) */
+	double slots;                  /* its TOPDOWN.SLOTS count */
+	unsigned flags;                /* TD_FLAG_* of counts_to_tma on them (0 at
+					* level 0) */
 };
 
 struct region {
 	char name[REGION_NAME_MAX];
 	bool open;                     /* begun, not yet ended */
-	struct baretma_reading start;  /* the reading at begin */
+	struct reading start;          /* the reading at begin */
 	uint64_t misuse;               /* begin of an open name, end of a closed one */
 	struct region_acc pend;        /* pairs of the current epoch, not yet verified */
 	struct region_acc tot;         /* verified pairs */
@@ -65,6 +68,8 @@ struct region {
  * region_epoch_end() moves them to tot, or counts them invalid.
  */
 struct region_table {
+	const struct read_set *rs;     /* what the readings hold and count (the
+					* session's: session_read_set); NULL: TSC only */
 	struct region r[REGION_MAX];
 	unsigned n;                    /* names in use */
 	unsigned depth;                /* regions open now */
@@ -92,7 +97,7 @@ struct region *region_add(struct region_table *t, const char *name);
  * NULL when @r is already open (counted as misuse).  region_unopen undoes
  * it when the reading could not be taken.
  */
-struct baretma_reading *region_open(struct region_table *t, struct region *r);
+struct reading *region_open(struct region_table *t, struct region *r);
 void region_unopen(struct region_table *t, struct region *r);
 
 /*
@@ -100,17 +105,18 @@ void region_unopen(struct region_table *t, struct region *r);
  * Returns 0, or -EALREADY when @r is open (counted as misuse; the first
  * begin stays).
  */
-int region_begin(struct region_table *t, struct region *r, const struct baretma_reading *a);
+int region_begin(struct region_table *t, struct region *r, const struct reading *a);
 
 /*
- * region_end - @r ends at @b: decode the pair at @level (0: TSC only) into
- * @r->last and @r's pend bucket (a pair whose decode flags make it no
- * number is counted invalid there: slots back, zero slots, level-1 sum).  Returns 0, or
+ * region_end - @r ends at @b: count the pair (t->rs: reading_counts) at
+ * @level (0: TSC only) into @r->last and @r's pend bucket (a pair whose
+ * flags make it no number, counts_to_tma's, is counted invalid there:
+ * slots back, zero slots, level-1 sum).  Returns 0, or
  * -ENOENT when @r is not open (counted as misuse).  When the table's depth
  * is 0 afterwards, the caller checks the counters and calls
  * region_epoch_end().
  */
-int region_end(struct region_table *t, struct region *r, const struct baretma_reading *b,
+int region_end(struct region_table *t, struct region *r, const struct reading *b,
 	       int level);
 
 /*
@@ -122,16 +128,20 @@ int region_end(struct region_table *t, struct region *r, const struct baretma_re
 void region_epoch_end(struct region_table *t, const struct region_verdict *v);
 
 /*
- * region_result - @r's verified totals (tot) as the public result (percent of slots,
- * bound in percentage points, flags; level-2 entries only at @level 2).
- * With no valid pair (or @level 0), slots and tma[] are 0 and level is 0:
- * res->invalid and res->invalid_why say why.
+ * region_result - @r's verified totals (tot) as the public result: the
+ * fractions of @t's read set's recipe on the summed counts (bench/tma.h),
+ * in percent, the bound in percentage points, flags; level-2 entries only
+ * at @level 2.  With no valid pair (or @level 0), slots and tma[] are 0
+ * and level is 0: res->invalid and res->invalid_why say why.
  */
-void region_result(const struct region *r, int level, struct baretma_result *res);
+void region_result(const struct region_table *t, const struct region *r, int level,
+		   struct baretma_result *res);
 
 /*
- * region_decode_pair - one pair as a result (baretma_decode): count 1,
- * invalid 1 when its flags make it no number.  Returns 0 or -EINVAL.
+ * region_decode_pair - one pair of baretma_read's readings (TOPDOWN.SLOTS
+ * and PERF_METRICS: read_set_perf_metrics) as a result (baretma_decode):
+ * count 1, invalid 1 when its flags make it no number.  Returns 0 or
+ * -EINVAL.
  */
 int region_decode_pair(const struct baretma_reading *a, const struct baretma_reading *b,
 		       int level, struct baretma_result *res);

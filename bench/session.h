@@ -107,7 +107,8 @@ int session_recheck(struct session *s);
  * session_program.  False for NULL. */
 bool session_writes_msrs(const struct session *s);
 
-/* session_topdown - the chosen source reads slots and PERF_METRICS. */
+/* session_topdown - the chosen source's readings count Top-down
+ * (TOPDOWN.SLOTS and the topdown-* events: session_read_set). */
 bool session_topdown(const struct session *s);
 
 /* session_dev - the MSR backend (NULL when it could not be opened, or @s
@@ -145,9 +146,17 @@ static inline void session_check(struct session *s, unsigned what, struct source
 /* session_read - one reading: the source's body inlined where it has one
  * (rdpmc, tsc: no call inside the bracket), else its read. */
 static inline __attribute__((always_inline)) void session_read(struct session *s,
-							       struct baretma_reading *r)
+							       struct reading *r)
 {
 	source_read_as(s->src.read_inline, &s->src, r);
+}
+
+/* session_read_set - what a reading of @s holds and what a pair of them
+ * counts (bench/source/reading.h): the chosen source's, valid while @s
+ * is open (the same place after session_recheck, which may fill it anew). */
+static inline const struct read_set *session_read_set(const struct session *s)
+{
+	return &s->src.rs;
 }
 
 /* session_read_kind - how session_read reads (for a caller that keeps it
@@ -180,7 +189,7 @@ static inline int session_reset(struct session *s)
 }
 
 static inline __attribute__((always_inline)) int session_begin(struct session *s,
-							       struct baretma_reading *a)
+							       struct reading *a)
 {
 	int rc = session_reset(s);
 
@@ -191,7 +200,7 @@ static inline __attribute__((always_inline)) int session_begin(struct session *s
 }
 
 static inline __attribute__((always_inline)) void session_end(struct session *s,
-							      struct baretma_reading *b,
+							      struct reading *b,
 							      struct source_check *chk)
 {
 	session_read(s, b);

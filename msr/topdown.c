@@ -218,16 +218,14 @@ int td_decode_value(uint64_t perf_metrics, uint64_t slots, int level, struct td_
 	return 0;
 }
 
-int td_decode_region(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b,
-		     uint64_t metrics_b, int level, struct td_result *out)
+/* The pair step of td_decode_region: field slots, their error, and the
+ * flags the two readings decide (structural checks at @level). */
+static unsigned pair_slots(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b,
+			   uint64_t metrics_b, int level, double fs[TD_NFIELDS], double *err)
 {
 	uint8_t fa[TD_NFIELDS], fb[TD_NFIELDS];
 	unsigned sa = td_l1_sum(metrics_a), sb = td_l1_sum(metrics_b), flags;
-	double fs[TD_NFIELDS], err;
 
-	if (level != 1 && level != 2)
-		return -EINVAL;
-	memset(out, 0, sizeof(*out));
 	td_fields(metrics_a, fa);
 	td_fields(metrics_b, fb);
 	/* An all-zero value is the reset state, not a bad sum: at the start
@@ -241,8 +239,29 @@ int td_decode_region(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b,
 	for (unsigned i = 0; i < TD_NFIELDS; i++)
 		fs[i] = td_field_slots(slots_b, fb[i], sb) - td_field_slots(slots_a, fa[i], sa);
 	/* each reading's field slots are exact to slots * td_value_bound(S) */
-	err = (double)slots_b * td_value_bound(sb) +
-	      (slots_a ? (double)slots_a * td_value_bound(sa) : 0);
+	*err = (double)slots_b * td_value_bound(sb) +
+	       (slots_a ? (double)slots_a * td_value_bound(sa) : 0);
+	return flags;
+}
+
+unsigned td_pair_slots(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b,
+		       uint64_t metrics_b, double fs[TD_NFIELDS], double *err_slots)
+{
+	/* level 1: the level-2 bytes against their parents are the counts'
+	 * business (td_from_field_slots), not the readings' */
+	return pair_slots(slots_a, metrics_a, slots_b, metrics_b, 1, fs, err_slots);
+}
+
+int td_decode_region(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b,
+		     uint64_t metrics_b, int level, struct td_result *out)
+{
+	double fs[TD_NFIELDS], err;
+	unsigned flags;
+
+	if (level != 1 && level != 2)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	flags = pair_slots(slots_a, metrics_a, slots_b, metrics_b, level, fs, &err);
 	td_from_field_slots(fs, (double)slots_b - (double)slots_a, err, level, out);
 	out->flags |= flags;
 	return 0;

@@ -174,6 +174,22 @@ int td_decode_region(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b,
 		     uint64_t metrics_b, int level, struct td_result *out);
 
 /*
+ * td_pair_slots - the first half of td_decode_region: a pair of readings
+ * (TOPDOWN.SLOTS, PERF_METRICS) as counts in slots, the form of perf's
+ * topdown-* pseudo events: @fs[i] = slots_b*field_b/S_b -
+ * slots_a*field_a/S_a per field (byte order of PERF_METRICS: retiring,
+ * bad-spec, fe-bound, be-bound, heavy-ops, br-mispredict, fetch-lat,
+ * mem-bound), @err_slots their quantisation error (td_decode_region's
+ * err_slots).  Each reading being normalised by its level-1 sum, the four
+ * level-1 counts sum to slots_b - slots_a.  Returns the flags the readings
+ * decide: TD_FLAG_L1_SUM, TD_FLAG_NORMALISED, TD_FLAG_SLOTS_BACK (what
+ * the counts decide - zero slots, a negative count, a level-2 count above
+ * its parent - is td_from_field_slots's).
+ */
+unsigned td_pair_slots(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b,
+		       uint64_t metrics_b, double fs[TD_NFIELDS], double *err_slots);
+
+/*
  * td_from_field_slots - fractions from per-field slot counts (e.g. a region's
  * deltas after subtracting the empty bracket's), dividing by @slots.
  * @err_slots: the quantisation error of each field's slot count (>= 0):

@@ -1,14 +1,38 @@
 /*
  * t/0415-bench-subtract - the empty bracket is subtracted in slots per
- * field, never from percentages (issue: main job; linux topdown.txt method).
+ * field, never from percentages (issue: main job; linux topdown.txt method):
+ * per event of the read set of PERF_METRICS (bench/source/reading.h), whose
+ * counts are TOPDOWN.SLOTS and the topdown-* events in slots.
  * Vectors worked by hand below.
  */
-#include "bench/bench.h"
+#include "bench/measure_int.h"
 #include "t/tap.h"
+
+/* @fs and @slots as the counts of the PERF_METRICS read set @rs. */
+static struct counts counts_of(const struct read_set *rs, const double fs[TD_NFIELDS],
+			       double slots)
+{
+	struct counts c = { .err = 0 };
+
+	c.c[read_set_count_index(rs, "TOPDOWN.SLOTS")] = slots;
+	for (unsigned f = 0; f < TD_NFIELDS; f++)
+		c.c[read_set_count_index(rs, read_td_events[1 + f])] = fs[f];
+	return c;
+}
+
+static int bench_subtract(const struct read_set *rs, const double fs[TD_NFIELDS], double slots,
+			  const double efs[TD_NFIELDS], double eslots, int level,
+			  struct td_result *r)
+{
+	struct counts a = counts_of(rs, fs, slots), e = counts_of(rs, efs, eslots);
+
+	return bench_subtract_bracket(rs, &a, &e, level, r);
+}
 
 int main(void)
 {
 	struct td_result r = { 0 };
+	struct read_set rs;
 	/*
 	 * Kernel region: 10000 slots; Retiring 6000, Bad Spec 500, FE 1500, BE 2000;
 	 *   level 2: Heavy 1000, Br Misp 400, Fetch Lat 1200, Mem Bound 500.
@@ -25,7 +49,8 @@ int main(void)
 	const double efs[TD_NFIELDS] = { 10, 0, 60, 30, 5, 0, 50, 20 };
 
 	plan(13);
-	ok(bench_subtract_bracket(fs, 10000, efs, 100, 0, 2, &r) == 0, "subtract at level 2");
+	read_set_perf_metrics(&rs);
+	ok(bench_subtract(&rs, fs, 10000, efs, 100, 2, &r) == 0, "subtract at level 2");
 	check_dbl(r.slots, 9900, 0, "net slots 10000 - 100");
 	check_dbl(r.frac[TMA_RETIRING], 5990.0 / 9900, 1e-12, "tma_retiring 5990/9900");
 	check_dbl(r.frac[TMA_BAD_SPECULATION], 500.0 / 9900, 1e-12, "tma_bad_speculation 500/9900");
@@ -38,13 +63,11 @@ int main(void)
 
 	/* An empty bracket bigger than the region in one field: negative, flagged. */
 	const double big[TD_NFIELDS] = { 7000, 0, 0, 0, 0, 0, 0, 0 };
-	r.flags = 0;
-	bench_subtract_bracket(fs, 10000, big, 100, 0, 1, &r);
+	bench_subtract(&rs, fs, 10000, big, 100, 1, &r);
 	check_u64(r.flags & TD_FLAG_NEGATIVE, ==, TD_FLAG_NEGATIVE, "negative net field is flagged");
 	/* An empty bracket as large as the region: zero slots, flagged. */
-	r.flags = 0;
-	bench_subtract_bracket(fs, 100, efs, 100, 0, 1, &r);
+	bench_subtract(&rs, fs, 100, efs, 100, 1, &r);
 	check_u64(r.flags & TD_FLAG_ZERO_SLOTS, ==, TD_FLAG_ZERO_SLOTS, "zero net slots is flagged");
-	check_int(bench_subtract_bracket(fs, 1, efs, 0, 0, 3, &r), ==, -22, "level 3 is -EINVAL");
+	check_int(bench_subtract(&rs, fs, 1, efs, 0, 3, &r), ==, -22, "level 3 is -EINVAL");
 	return done_testing();
 }

@@ -215,7 +215,7 @@ static void other_writes(uint32_t msr, uint64_t val)
 
 static void test_session_pair(struct session *s)
 {
-	struct baretma_reading a, b;
+	struct reading a, b;
 	struct source_check chk;
 
 	put_file(trace, "");
@@ -230,7 +230,7 @@ static void test_session_pair(struct session *s)
 		  "rd 1 0x30c 0x9000\nrd 1 0x329 0x10203040\n"
 		  "rd 1 0x38d 0x3333\nrd 1 0x38f 0x1000f0000000f\nrd 1 0x38e 0x0\n",
 		  "pair: reset, read, read, then the checks, nothing between the readings");
-	ok(a.slots == 0 && a.metrics == 0 && b.slots == 0x9000 && b.metrics == 0x10203040,
+	ok(a.v[0] == 0 && a.v[1] == 0 && b.v[0] == 0x9000 && b.v[1] == 0x10203040,
 	   "the readings are FC3 and PERF_METRICS as found");
 	ok(b.tsc >= a.tsc, "and TSC ticks");
 	ok(!chk.tampered && !chk.overflow && !chk.tamper_err && !chk.overflow_err,
@@ -331,7 +331,7 @@ static void test_session_state(void)
 static void test_session_tsc(void)
 {
 	struct session_options o = { .cpu = -1, .backend = BENCH_BACKEND_TSC };
-	struct baretma_reading a, b;
+	struct reading a, b;
 	struct source_check chk;
 	struct session *s;
 	int rc = session_open(&o, &s);
@@ -347,8 +347,8 @@ static void test_session_tsc(void)
 	memset(&chk, 0xff, sizeof(chk));
 	ok(session_begin(s, &a) == 0, "begin");
 	session_end(s, &b, &chk);
-	ok(a.slots == 0 && a.metrics == 0 && b.slots == 0 && b.metrics == 0,
-	   "no counts in either reading");
+	ok(session_read_set(s)->n == 0 && session_read_set(s)->ncounts == 0,
+	   "no counter in a reading, no count of a pair");
 	ok(b.tsc > a.tsc, "TSC ticks went forward: %llu -> %llu",
 	   (unsigned long long)a.tsc, (unsigned long long)b.tsc);
 	ok(!chk.tampered && !chk.overflow && !chk.tamper_err && !chk.overflow_err,

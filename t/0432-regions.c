@@ -14,10 +14,20 @@
 static const struct region_verdict clean, tampered = { .tampered = true },
 	overflowed = { .overflow = true };
 
-static struct baretma_reading rd(uint64_t slots, uint64_t metrics, uint64_t tsc)
+/* The readings of the rdpmc and msr sources: TOPDOWN.SLOTS, PERF_METRICS. */
+static struct read_set pm;
+
+static struct reading rd(uint64_t slots, uint64_t metrics, uint64_t tsc)
 {
-	struct baretma_reading r = { slots, metrics, tsc };
+	struct reading r = { .tsc = tsc, .v = { slots, metrics } };
 	return r;
+}
+
+/* A table of the rdpmc and msr sources' readings. */
+static void table(struct region_table *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->rs = &pm;
 }
 
 /*
@@ -40,9 +50,9 @@ static void two_pairs(void)
 	static struct region_table t;
 	struct baretma_result res;
 	struct region *r;
-	struct baretma_reading a, b;
+	struct reading a, b;
 
-	memset(&t, 0, sizeof(t));
+	table(&t);
 	r = region_add(&t, "solve");
 	ok(r != NULL, "add a region");
 	a = rd(1000, 0x1F402080, 100);
@@ -57,7 +67,7 @@ static void two_pairs(void)
 	region_begin(&t, region_add(&t, "solve"), &a);
 	region_end(&t, region_find(&t, "solve"), &b, 1);
 	region_epoch_end(&t, &clean);
-	region_result(r, 1, &res);
+	region_result(&t, r, 1, &res);
 	check_u64(res.count, ==, 2, "two pairs");
 	check_u64(res.invalid, ==, 0, "none invalid");
 	check_int(res.level, ==, 1, "level 1");
@@ -84,10 +94,10 @@ static void nested(void)
 	static struct region_table t;
 	struct baretma_result res;
 	struct region *o, *i;
-	struct baretma_reading a0 = rd(0, 0, 0), a1 = rd(51000, 0xFF, 4),
+	struct reading a0 = rd(0, 0, 0), a1 = rd(51000, 0xFF, 4),
 		b1 = rd(153000, 0xFF, 12), b0 = rd(255000, 0xFF, 20);
 
-	memset(&t, 0, sizeof(t));
+	table(&t);
 	o = region_add(&t, "outer");
 	i = region_add(&t, "inner");
 	region_begin(&t, o, &a0);
@@ -95,14 +105,14 @@ static void nested(void)
 	check_int(t.depth, ==, 2, "two open");
 	region_end(&t, i, &b1, 1);
 	check_int(t.depth, ==, 1, "inner ended, outer open");
-	region_result(i, 1, &res);
+	region_result(&t, i, 1, &res);
 	check_u64(res.count, ==, 0, "inner's pair waits for the epoch's check");
 	region_end(&t, o, &b0, 1);
 	region_epoch_end(&t, &clean);
-	region_result(i, 1, &res);
+	region_result(&t, i, 1, &res);
 	check_dbl(res.slots, 102000, 1e-9, "inner: 102000 slots");
 	check_dbl(res.tma[BARETMA_TMA_RETIRING], 100, 1e-9, "inner: all retiring");
-	region_result(o, 1, &res);
+	region_result(&t, o, 1, &res);
 	check_dbl(res.slots, 255000, 1e-9, "outer: 255000 slots");
 
 	/* the same again, tampered: every pair of the epoch is left out */
@@ -111,7 +121,7 @@ static void nested(void)
 	region_end(&t, i, &b1, 1);
 	region_end(&t, o, &b0, 1);
 	region_epoch_end(&t, &tampered);
-	region_result(i, 1, &res);
+	region_result(&t, i, 1, &res);
 	check_u64(res.count, ==, 2, "inner: two pairs");
 	check_u64(res.invalid, ==, 1, "one invalid");
 	check_u64(res.invalid_why.tampered, ==, 1, "as tampered");
@@ -121,7 +131,7 @@ static void nested(void)
 	region_begin(&t, o, &a0);
 	region_end(&t, o, &b0, 1);
 	region_epoch_end(&t, &overflowed);
-	region_result(o, 1, &res);
+	region_result(&t, o, 1, &res);
 	check_u64(res.invalid_why.overflow, ==, 1, "outer: one overflow");
 	check_u64(res.invalid_why.tampered, ==, 1, "outer: one tampered");
 	check_u64(res.count, ==, 3, "outer: three pairs");
@@ -131,11 +141,11 @@ static void nested(void)
 static void misuse(void)
 {
 	static struct region_table t;
-	struct baretma_reading a = rd(0, 0, 0), b = rd(0, 0, 0);
+	struct reading a = rd(0, 0, 0), b = rd(0, 0, 0);
 	struct region *r;
 	char name[REGION_NAME_MAX + 1];
 
-	memset(&t, 0, sizeof(t));
+	table(&t);
 	r = region_add(&t, "x");
 	check_int(region_end(&t, r, &b, 1), ==, -ENOENT, "end without begin: -ENOENT");
 	region_begin(&t, r, &a);
@@ -168,10 +178,10 @@ static void open_slot(void)
 {
 	static struct region_table t;
 	struct baretma_result res;
-	struct baretma_reading *a, b = rd(101000, 0x66333333, 1100);
+	struct reading *a, b = rd(101000, 0x66333333, 1100);
 	struct region *r;
 
-	memset(&t, 0, sizeof(t));
+	table(&t);
 	r = region_add(&t, "o");
 	a = region_open(&t, r);
 	ok(a == &r->start, "open: the reading goes into the region's start");
@@ -188,7 +198,7 @@ static void open_slot(void)
 	*a = rd(1000, 0x1F402080, 100);
 	check_int(region_end(&t, r, &b, 1), ==, 0, "a pair read into the slot");
 	region_epoch_end(&t, &clean);
-	region_result(r, 1, &res);
+	region_result(&t, r, 1, &res);
 	ok(res.count == 1 && res.invalid == 0, "one pair counted");
 	check_dbl(res.tma[BARETMA_TMA_RETIRING], 19.698039216, 1e-8, "tma_retiring 19.698 %");
 	check_dbl(res.tsc, 1000, 0, "1000 TSC ticks");
@@ -199,15 +209,15 @@ static void tsc_only(void)
 {
 	static struct region_table t;
 	struct baretma_result res;
-	struct baretma_reading a = rd(0, 0, 10), b = rd(0, 0, 52);
+	struct reading a = rd(0, 0, 10), b = rd(0, 0, 52);
 	struct region *r;
 
-	memset(&t, 0, sizeof(t));
+	table(&t);
 	r = region_add(&t, "t");
 	region_begin(&t, r, &a);
 	region_end(&t, r, &b, 0);
 	region_epoch_end(&t, &clean);
-	region_result(r, 0, &res);
+	region_result(&t, r, 0, &res);
 	ok(res.count == 1 && res.invalid == 0 && res.level == 0, "one pair, level 0");
 	check_dbl(res.tsc, 42, 0, "42 TSC ticks");
 	check_dbl(res.slots, 0, 0, "no slots");
@@ -217,13 +227,13 @@ static void tsc_only(void)
 static void pair(void)
 {
 	struct baretma_result res;
-	struct baretma_reading a = rd(1000, 0x1F402080, 0), b = rd(101000, 0x66333333, 7);
+	struct baretma_reading a = { 1000, 0x1F402080, 0 }, b = { 101000, 0x66333333, 7 };
 
 	check_int(region_decode_pair(&a, &b, 1, &res), ==, 0, "decode a pair");
 	check_dbl(res.tma[BARETMA_TMA_RETIRING], 19.698039216, 1e-8, "tma_retiring 19.698 %");
 	check_dbl(res.bound_pp, 0.4, 1e-9, "bound 0.4 pp");
 	check_int(region_decode_pair(&a, &b, 3, &res), ==, -EINVAL, "level 3: -EINVAL");
-	b = rd(1000, 0x66333333, 7);
+	b = (struct baretma_reading){ 1000, 0x66333333, 7 };
 	region_decode_pair(&a, &b, 1, &res);
 	ok(res.invalid == 1 && res.invalid_why.zero_slots == 1 && res.level == 0,
 	   "equal slots: invalid, zero slots, no numbers");
@@ -231,6 +241,7 @@ static void pair(void)
 
 int main(void)
 {
+	read_set_perf_metrics(&pm);
 	two_pairs();
 	nested();
 	misuse();

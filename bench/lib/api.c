@@ -251,6 +251,7 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 		goto out;
 	}
 	bm->level = session_info(bm->s)->level;
+	bm->t.rs = session_read_set(bm->s);
 	keep_session_lines(bm);
 	if (session_writes_msrs(bm->s))
 		rc = guard_and_program(bm, opt);
@@ -294,11 +295,11 @@ int baretma_close(struct baretma *bm)
  * that the reading comes last with nothing after it but the return: the
  * slot of the region opened (NULL: nothing to read), the counts reset
  * when it opens the epoch. */
-static __attribute__((noinline)) struct baretma_reading *region_begin_before(struct baretma *bm,
+static __attribute__((noinline)) struct reading *region_begin_before(struct baretma *bm,
 									    const char *name)
 {
 	struct region *r = region_add(&bm->t, name);
-	struct baretma_reading *a = r ? region_open(&bm->t, r) : NULL;
+	struct reading *a = r ? region_open(&bm->t, r) : NULL;
 
 	if (a && bm->t.depth == 1 && session_reset(bm->s)) {
 		region_unopen(&bm->t, r);
@@ -310,7 +311,7 @@ static __attribute__((noinline)) struct baretma_reading *region_begin_before(str
 
 void baretma_region_begin(struct baretma *bm, const char *name)
 {
-	struct baretma_reading *a = bm ? region_begin_before(bm, name) : NULL;
+	struct reading *a = bm ? region_begin_before(bm, name) : NULL;
 
 	if (!a)
 		return;
@@ -322,6 +323,9 @@ void baretma_region_begin(struct baretma *bm, const char *name)
 	case SOURCE_READ_RDPMC:
 		source_read_rdpmc(a);
 		break;
+	case SOURCE_READ_RDPMC_SET:
+		source_read_rdpmc_set(bm->t.rs, a);
+		break;
 	default:
 		source_read_as(SOURCE_READ_CALL, session_source(bm->s), a);
 	}
@@ -330,7 +334,7 @@ void baretma_region_begin(struct baretma *bm, const char *name)
 /* Everything baretma_region_end does after its reading, out of line so
  * that the reading comes first with no more than its own loads. */
 static __attribute__((noinline)) void region_end_after(struct baretma *bm, const char *name,
-							const struct baretma_reading *b)
+							const struct reading *b)
 {
 	struct source_check chk;
 	struct region *r = region_add(&bm->t, name);
@@ -349,7 +353,7 @@ static __attribute__((noinline)) void region_end_after(struct baretma *bm, const
 /* baretma_region_end on a source read through a call (msr): no hurry */
 static __attribute__((noinline)) void region_end_called(struct baretma *bm, const char *name)
 {
-	struct baretma_reading b;
+	struct reading b;
 
 	source_read_as(SOURCE_READ_CALL, session_source(bm->s), &b);
 	region_end_after(bm, name, &b);
@@ -357,7 +361,7 @@ static __attribute__((noinline)) void region_end_called(struct baretma *bm, cons
 
 void baretma_region_end(struct baretma *bm, const char *name)
 {
-	struct baretma_reading b;
+	struct reading b;
 
 	if (!bm)
 		return;
@@ -369,6 +373,9 @@ void baretma_region_end(struct baretma *bm, const char *name)
 		break;
 	case SOURCE_READ_RDPMC:
 		source_read_rdpmc(&b);
+		break;
+	case SOURCE_READ_RDPMC_SET:
+		source_read_rdpmc_set(bm->t.rs, &b);
 		break;
 	default:
 		region_end_called(bm, name);
@@ -385,7 +392,7 @@ int baretma_region_get(struct baretma *bm, const char *name, struct baretma_resu
 		return fail(-EINVAL, "baretma_region_get: no session or no result");
 	if (!r)
 		return fail(-ENOENT, "region '%.40s': no such region in this session", name);
-	region_result(r, bm->level, res);
+	region_result(&bm->t, r, bm->level, res);
 	if (r->misuse)
 		return fail(-EINVAL, "region '%s': %llu begin/end out of order (a begin of an "
 			    "open region, an end of a closed one): those were ignored",

@@ -105,7 +105,7 @@ static void print_table(FILE *f, const struct region_table *t, int level)
 	for (unsigned i = 0; i < t->n; i++) {
 		struct baretma_result r;
 
-		region_result(&t->r[i], level, &r);
+		region_result(t, &t->r[i], level, &r);
 		fprintf(f, "%-20s %8llu %8llu %14.0f", t->r[i].name, (unsigned long long)r.count,
 			(unsigned long long)r.invalid, r.tsc);
 		if (r.level) {
@@ -126,12 +126,12 @@ static void print_table(FILE *f, const struct region_table *t, int level)
 			"%d bytes)\n", (unsigned long long)t->lost, REGION_MAX, REGION_NAME_MAX - 1);
 }
 
-static json_t *region_json(const struct region *reg, int level)
+static json_t *region_json(const struct region_table *t, const struct region *reg, int level)
 {
 	struct baretma_result r;
 	json_t *o;
 
-	region_result(reg, level, &r);
+	region_result(t, reg, level, &r);
 	o = json_pack("{s:s,s:I,s:I,s:{s:I,s:I,s:I,s:I,s:I},s:f,s:i,s:I,s:o}",
 		      "name", reg->name, "count", (json_int_t)r.count,
 		      "invalid", (json_int_t)r.invalid, "invalid_reasons",
@@ -168,7 +168,7 @@ static int write_json(const char *path, const struct region_table *t, int level)
 	int fd, rc = 0;
 
 	for (unsigned i = 0; doc && i < t->n; i++)
-		json_array_append_new(regions, region_json(&t->r[i], level));
+		json_array_append_new(regions, region_json(t, &t->r[i], level));
 	text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;
 	json_decref(doc);
 	if (!text)

@@ -35,9 +35,9 @@ static void print_header(FILE *f, const struct bench_result *res)
 		res->calib.used ? "the calibration's is subtracted" : "subtracted",
 		res->membind_ok ? "" : ", memory binding unavailable");
 	if (res->level)
-		fprintf(f, "top-down: level %d from IA32_PERF_METRICS (values: median %% of "
-			"slots [q1, q3]; +/-: 8-bit quantisation bound, percentage points)\n",
-			res->level);
+		fprintf(f, "top-down: level %d from %s (values: median %% of slots [q1, q3]; "
+			"+/-: %s)\n", res->level, res->reads ? res->reads : "?",
+			res->bound_text ? res->bound_text : "?");
 	else
 		esc_fprintf(f, "top-down: unavailable: %s\n", res->avail.reason[0] ?
 			    res->avail.reason : "not requested (--backend tsc)");

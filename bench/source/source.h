@@ -1,14 +1,15 @@
 /*
  * bench/source/source.h - counter sources: where the two readings of a bracket
  * come from.  One interface {open, program, reset, read, verify, close},
- * one reading (struct baretma_reading: slots, metrics, tsc), one file per
- * source:
+ * one reading (struct reading: the values of the source's read set and the
+ * TSC, bench/source/reading.h), one file per source:
  *   rdpmc  RDPMC of fixed counter 3 and PERF_METRICS on the pinned CPU
  *          (bench/source/source_rdpmc.c; msr/rdpmc.h)
  *   msr    pread of IA32_FIXED_CTR3 and IA32_PERF_METRICS through the MSR
  *          backend (bench/source/source_msr.c)
  *   perf   perf_event_open of the slots + topdown-* group, read(2) of the
- *          group (bench/source/source_perf.c, bench/source/perf_group.h)
+ *          group: perf's counts (bench/source/source_perf.c,
+ *          bench/source/perf_group.h)
  *   perf-rdpmc  the same group, read by RDPMC through its user pages
  *   tsc    RDTSC only: timing, no Top-down (bench/source/source_tsc.c)
  * rdpmc and msr program the PMU the same way (bench/source/source_pmu.c on
@@ -33,6 +34,7 @@
 #include <stdint.h>
 
 #include "bench/source/avail.h"
+#include "bench/source/reading.h"
 #include "include/baretma.h"
 #include "msr/intel_regs.h"
 #include "msr/pmu.h"
@@ -66,8 +68,10 @@ struct source_pmu {
  */
 enum source_read {
 	SOURCE_READ_CALL = 0, /* ops->read */
-	SOURCE_READ_RDPMC,    /* source_read_rdpmc */
+	SOURCE_READ_RDPMC,    /* source_read_rdpmc: TOPDOWN.SLOTS and PERF_METRICS */
 	SOURCE_READ_TSC,      /* source_read_tsc */
+	SOURCE_READ_RDPMC_SET, /* source_read_rdpmc_set: the read set's counters by
+				* RDPMC, one after the other (an event recipe's) */
 };
 
 /* One open source. */
@@ -79,6 +83,7 @@ struct counter_source {
 				      * owner restores, never close); NULL for a
 				      * source that writes nothing */
 	bool open;                   /* open succeeded, close not yet called */
+	struct read_set rs;          /* what read reads: filled by open */
 	struct source_pmu pmu;       /* rdpmc, msr */
 	void *priv;                  /* other sources' own state (a perf group's fds) */
 };
@@ -131,7 +136,8 @@ struct source_env {
 struct counter_source_ops {
 	enum bench_backend_id id;
 	const char *name;            /* "rdpmc", ... (--backend, JSON "backend") */
-	bool topdown;                /* read fills slots and metrics */
+	bool topdown;                /* its read set counts TOPDOWN.SLOTS and the
+				      * topdown-* events (bench/tma.h) */
 	bool writes_msrs;            /* program writes MSRs: the run needs the guard
 				      * (locks, ownership, journal) */
 	enum td_unavail fault;       /* bench_avail.why when this source alone cannot
@@ -150,8 +156,8 @@ struct counter_source_ops {
 	 * @why = "" when a->reason already says why (Top-down unavailable). */
 	enum source_state (*usable)(const struct bench_avail *a, bool rdpmc_always,
 				    char *why, size_t n);
-	/* open - set up from @p (already in src->p); no register access.
-	 * 0 or -errno. */
+	/* open - set up from @p (already in src->p), and fill src->rs with
+	 * what read will read; no register access.  0 or -errno. */
 	int (*open)(struct counter_source *src, const struct source_params *p);
 	/* program - start counting, saving what it changes in @j first (a
 	 * source that writes MSRs gets the run's journal: session_program);
@@ -159,8 +165,8 @@ struct counter_source_ops {
 	int (*program)(struct counter_source *src, struct journal *j, char *why, size_t n);
 	/* reset - before a bracket, outside it: counts to zero (frozen). */
 	int (*reset)(struct counter_source *src);
-	/* read - one reading, inside the bracket. */
-	void (*read)(struct counter_source *src, struct baretma_reading *r);
+	/* read - one reading of src->rs, inside the bracket. */
+	void (*read)(struct counter_source *src, struct reading *r);
 	/* verify - the checks @what (SOURCE_CHECK_*), outside any bracket, into
 	 * @chk (cleared first).  Returns 0 (the result is in @chk). */
 	int (*verify)(struct counter_source *src, unsigned what, struct source_check *chk);
@@ -184,15 +190,38 @@ extern const struct counter_source_ops source_rdpmc, source_msr, source_perf, so
 _Static_assert(RDPMC_ECX_SLOTS == ((1u << 30) | 3u) && RDPMC_PERF_METRICS == (1u << 29),
 	       "baretma_read's ECX values are msr/intel_regs.h's");
 
-static inline __attribute__((always_inline)) void source_read_rdpmc(struct baretma_reading *r)
+static inline __attribute__((always_inline)) void source_read_rdpmc(struct reading *r)
 {
-	baretma_read(r);
+	struct baretma_reading b;
+
+	baretma_read(&b);
+	/* b is the compiler's registers, not memory: the stores come after
+	 * the reading (read_set_perf_metrics's order) */
+	r->v[0] = b.slots;
+	r->v[1] = b.metrics;
+	r->tsc = b.tsc;
+}
+
+/*
+ * source_read_rdpmc_set - an event recipe's reading: LFENCE; RDPMC of each
+ * counter of @rs in order (ECX rs->ecx[i]: pmu-reference §3.5), with
+ * nothing between two but the store of one and the load of the next ECX;
+ * RDTSC; LFENCE, as source_read_rdpmc.  Needs user RDPMC on the pinned CPU.
+ */
+static inline __attribute__((always_inline)) void source_read_rdpmc_set(const struct read_set *rs,
+									 struct reading *r)
+{
+	unsigned n = rs->n;
+
+	bm_lfence();
+	for (unsigned i = 0; i < n; i++)
+		r->v[i] = rdpmc_raw(rs->ecx[i]);
+	r->tsc = rdtsc_fenced();
 }
 
 /* source_read_tsc - the tsc reading: no counts; LFENCE; RDTSC; LFENCE. */
-static inline __attribute__((always_inline)) void source_read_tsc(struct baretma_reading *r)
+static inline __attribute__((always_inline)) void source_read_tsc(struct reading *r)
 {
-	r->slots = r->metrics = 0;
 	r->tsc = rdtsc_fenced();
 }
 
@@ -201,7 +230,7 @@ static inline __attribute__((always_inline)) void source_read_tsc(struct baretma
  * load it in one step). */
 static inline __attribute__((always_inline)) void source_read_as(enum source_read how,
 								  struct counter_source *src,
-								  struct baretma_reading *r)
+								  struct reading *r)
 {
 	switch (how) {
 	case SOURCE_READ_RDPMC:
@@ -209,6 +238,9 @@ static inline __attribute__((always_inline)) void source_read_as(enum source_rea
 		break;
 	case SOURCE_READ_TSC:
 		source_read_tsc(r);
+		break;
+	case SOURCE_READ_RDPMC_SET:
+		source_read_rdpmc_set(&src->rs, r);
 		break;
 	default:
 		src->ops->read(src, r);

@@ -7,13 +7,14 @@
  */
 #include "bench/source/source.h"
 
-static void msr_src_read(struct counter_source *src, struct baretma_reading *r)
+/* The values of read_set_perf_metrics, in its order. */
+static void msr_src_read(struct counter_source *src, struct reading *r)
 {
-	/* Errors show up as zero slots / a bad sum and are flagged by decoding. */
-	if (msr_read(src->p.dev, src->p.cpu, IA32_FIXED_CTR3, &r->slots))
-		r->slots = 0;
-	if (msr_read(src->p.dev, src->p.cpu, IA32_PERF_METRICS, &r->metrics))
-		r->metrics = 0;
+	/* Errors show up as zero slots / a bad sum and are flagged by counting. */
+	if (msr_read(src->p.dev, src->p.cpu, IA32_FIXED_CTR3, &r->v[0]))
+		r->v[0] = 0;
+	if (msr_read(src->p.dev, src->p.cpu, IA32_PERF_METRICS, &r->v[1]))
+		r->v[1] = 0;
 	r->tsc = rdtsc_fenced();
 }
 

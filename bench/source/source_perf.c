@@ -6,20 +6,20 @@
  * so this source writes no MSR and needs neither root nor the msr device
  * (only what perf_event_paranoid allows).
  *
- * A reading is expressed as the raw path's: slots, and each member's
- * share of them as an 8-bit fraction of 0xff in IA32_PERF_METRICS byte
- * order (round(255 x td_i / slots)), so that one decoder
- * (msr/topdown.h td_decode_region, slot-weighted) serves every source.
- * The kernel hands out td_i = floor(slots x field / 0xff) per read
- * interval (pmu-reference §3.3), so after one interval this gives back
- * the hardware's byte exactly once slots > 510, and over several
- * intervals their slot-weighted mean: the same 8-bit quantisation, and
- * the same bound, as the raw path's reading.
+ * perf: a reading is perf's counts as read(2) gives them, the leader
+ * (TOPDOWN.SLOTS) and each topdown-* member, named as perf names them
+ * (bench/source/reading.h read_td_events); a pair counts their
+ * differences, exact, and the tma_* fractions are perf's formulas on them
+ * (bench/tma.h).  The kernel makes each member's count
+ * floor(slots x field / 0xff) of every read interval (pmu-reference
+ * §3.3): the hardware's 8-bit fields are in perf's counts, and stay
+ * perf's; baretma adds no quantisation (bound 0: README "perf's counts").
  * The kernel resets FC3 and PERF_METRICS at every read of the group
  * (§3.2): a reading never sees a value older than the previous read.
+ * perf-rdpmc: the same group read by RDPMC through its user pages, FC3
+ * and PERF_METRICS as the hardware holds them: the rdpmc source's reading.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,15 +135,29 @@ static int perf_level(const struct bench_avail *a)
 	return a->perf_level;
 }
 
+/* perf's group as read(2) gives it: the leader and the members of
+ * @level, 64-bit counts (include/uapi/linux/perf_event.h read_format). */
+static void perf_read_set(struct read_set *rs, int level)
+{
+	unsigned nodes = level >= 2 ? PERF_TD_NODES : TMA_NLEVEL1;
+
+	read_set_init(rs, "perf's slots and topdown-* counts");
+	for (unsigned i = 0; i <= nodes; i++)
+		read_set_add(rs, read_td_events[i], READ_COUNTER, 64, 0);
+}
+
 static int perf_open(struct counter_source *src, const struct source_params *p)
 {
 	struct perf_src *ps = calloc(1, sizeof(*ps));
 
-	(void)p;
 	if (!ps)
 		return -ENOMEM;
 	ps->how = src->ops->id == BENCH_BACKEND_PERF_RDPMC ? PERF_READ_MMAP_RDPMC
 							   : PERF_READ_SYSCALL;
+	if (ps->how == PERF_READ_MMAP_RDPMC)
+		read_set_perf_metrics(&src->rs);
+	else
+		perf_read_set(&src->rs, p->level);
 	if (!(ps->ops = perf_group_env(&ps->arg))) {
 		free(ps);
 		return -EINVAL;
@@ -172,25 +186,19 @@ static int perf_reset(struct counter_source *src)
 	return ps->g ? ps->ops->reset(ps->g) : -EBADF;
 }
 
-/* round(255 x part / whole), within a byte. */
-static uint64_t fraction_byte(uint64_t part, uint64_t whole)
-{
-	double b = whole ? nearbyint(255.0 * (double)part / (double)whole) : 0;
-
-	return b > 255 ? 255 : (uint64_t)b;
-}
-
-static void perf_read(struct counter_source *src, struct baretma_reading *r)
+/* perf's counts, in perf_read_set's order (a failed read: all 0, which
+ * counts as zero slots). */
+static void perf_read(struct counter_source *src, struct reading *r)
 {
 	struct perf_src *ps = src->priv;
 	struct perf_group_values v;
-	unsigned nodes = src->p.level >= 2 ? PERF_TD_NODES : 4;
+	unsigned n = src->rs.n;
 
-	r->slots = r->metrics = 0;
+	memset(r->v, 0, n * sizeof(r->v[0]));
 	if (ps->g && !ps->ops->read(ps->g, &v)) {
-		r->slots = v.slots;
-		for (unsigned i = 0; i < nodes; i++)
-			r->metrics |= fraction_byte(v.td[i], v.slots) << (8 * i);
+		r->v[0] = v.slots;
+		for (unsigned i = 1; i < n; i++)
+			r->v[i] = v.td[i - 1];
 		if (v.time_running < v.time_enabled)
 			ps->lost = true;
 	}
@@ -201,12 +209,12 @@ static void perf_read(struct counter_source *src, struct baretma_reading *r)
  * through the group's user pages (the kernel resets them at
  * PERF_EVENT_IOC_RESET and never in between: no read(2) is made), i.e.
  * the rdpmc source's reading with perf owning the counters. */
-static void perf_rdpmc_read(struct counter_source *src, struct baretma_reading *r)
+static void perf_rdpmc_read(struct counter_source *src, struct reading *r)
 {
 	struct perf_src *ps = src->priv;
 
-	if (!ps->g || ps->ops->read_raw(ps->g, &r->slots, &r->metrics))
-		r->slots = r->metrics = 0;
+	if (!ps->g || ps->ops->read_raw(ps->g, &r->v[0], &r->v[1]))
+		r->v[0] = r->v[1] = 0;
 	r->tsc = rdtsc_fenced();
 }
 

@@ -26,6 +26,7 @@ int source_pmu_open(struct counter_source *src, const struct source_params *p)
 		.perf_metrics = k && k->topdown_level > 0,
 		.fixed_ctr3 = k && k->fixed_ctr3,
 	} };
+	read_set_perf_metrics(&src->rs);
 	return 0;
 }
 

@@ -110,7 +110,7 @@ static enum source_state rdpmc_usable(const struct bench_avail *a, bool rdpmc_al
 }
 
 /* The session's bracket inlines the same body (read_inline). */
-static void rdpmc_read(struct counter_source *src, struct baretma_reading *r)
+static void rdpmc_read(struct counter_source *src, struct reading *r)
 {
 	source_read_rdpmc(r);
 }

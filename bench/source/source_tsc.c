@@ -15,6 +15,7 @@ static enum source_state tsc_usable(const struct bench_avail *a, bool rdpmc_alwa
 
 static int tsc_open(struct counter_source *src, const struct source_params *p)
 {
+	read_set_init(&src->rs, "the TSC");
 	return 0;
 }
 
@@ -29,7 +30,7 @@ static int tsc_reset(struct counter_source *src)
 }
 
 /* The session's bracket inlines the same body (read_inline). */
-static void tsc_read(struct counter_source *src, struct baretma_reading *r)
+static void tsc_read(struct counter_source *src, struct reading *r)
 {
 	source_read_tsc(r);
 }

@@ -19,8 +19,9 @@
  *    differences carry both sides' noise already (what drifts from block
  *    to block drifts in both halves of a pair): nothing is added for it;
  *  - the allowance a: what the two sides may differ by without any fault,
- *    their 8-bit quantisation bounds (median bound_pp of their blocks)
- *    added: raw_bound + perf_bound, points;
+ *    their bounds (median bound_pp of their blocks) added: raw_bound +
+ *    perf_bound, points (the raw path's 8-bit quantisation; perf's counts
+ *    add none, perf-rdpmc's PERF_METRICS the 8-bit one: bench/tma.h);
  *  - the test of H0: |median(d)| <= a against "beyond a" (the exact sign
  *    test, Conover §3.2, at the edges of the allowance): with n+ pairs
  *    d_i > a and n- pairs d_i < -a, p+ = P(B(n, 1/2) >= n+) and

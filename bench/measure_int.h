@@ -1,0 +1,70 @@
+/*
+ * bench/measure_int.h - inside the harness (bench/measure.c): what a
+ * repetition leaves for the statistics, and the statistics of a kernel's
+ * repetitions (bench/measure_stats.c), apart from the run that takes them.
+ * Not for the other rooms: they see struct bench_result (bench/bench.h).
+ */
+#ifndef BARETMA_MEASURE_INT_H
+#define BARETMA_MEASURE_INT_H
+
+#include <stdbool.h>
+
+#include "bench/bench.h"
+#include "bench/source/reading.h"
+
+/* One measured repetition of a kernel: its region's pair (bench/region.h). */
+struct rep_sample {
+	double tsc;
+	struct counts c;            /* its counts per event of the read set */
+	double slots;               /* its TOPDOWN.SLOTS count */
+	unsigned flags;             /* counts_to_tma's on them (bench/tma.h) */
+	bool tampered;              /* a tamper check before or after failed */
+	bool overflow;              /* GLOBAL_STATUS bit 35 or 48 after it */
+};
+
+/* What the empty bracket costs: its median TSC ticks and its median count
+ * per event (c.err: the median quantisation error). */
+struct bracket_cost {
+	double tsc;
+	struct counts c;
+};
+
+/*
+ * bench_subtract_bracket - a kernel region's Top-down with the empty
+ * bracket's cost removed per event, in the events' own units (slots for
+ * the topdown-* events): the recipe's fractions (counts_to_tma,
+ * bench/tma.h) of @region - @empty, event by event of @rs.  For
+ * PERF_METRICS: fraction of node X = (fs[X] - empty_fs[X]) / (slots -
+ * empty_slots).  Never subtracts percentages (the bracket's own slots
+ * have their own mix).  @region: the region's counts, with the flags its
+ * pair had (kept, as counts_to_tma keeps them); @empty: the empty
+ * kernel's medians.  The error is both's (@region->err + @empty->err),
+ * the bound and the flags counts_to_tma's.
+ * Returns counts_to_tma's: 0, -EINVAL (bad level), -ENOENT.
+ */
+int bench_subtract_bracket(const struct read_set *rs, const struct counts *region,
+			   const struct counts *empty, int level, struct td_result *out);
+
+/* bench_rep_valid - a repetition whose Top-down can be used as a number. */
+bool bench_rep_valid(const struct rep_sample *v);
+
+/* bench_bracket_cost - the empty bracket's statistics over its @n
+ * repetitions @v of @rs's events into @res (TSC over every repetition,
+ * the counts over the valid ones: TOPDOWN.SLOTS as bracket_slots, the
+ * topdown-* events as bracket_fs) and its medians into @bc. */
+void bench_bracket_cost(const struct read_set *rs, const struct rep_sample *v, unsigned n,
+			struct bench_result *res, struct bracket_cost *bc);
+
+/* bench_subtracted_cost - the bracket cost subtracted: the calibration's when
+ * the run uses one (bench/study/calibrate.h: its measured cost, per event
+ * it has a key for), else the run's own (@own). */
+void bench_subtracted_cost(const struct read_set *rs, const struct bench_result *res,
+			   const struct bracket_cost *own, struct bracket_cost *bc);
+
+/* bench_summarise - the statistics of one kernel's @n repetitions @v of
+ * @rs's events at @level into @kr, the empty bracket @bc subtracted per
+ * event (NULL: the empty kernel itself, reported raw).  0 or -ENOMEM. */
+int bench_summarise(const struct read_set *rs, int level, const struct rep_sample *v,
+		    unsigned n, const struct bracket_cost *bc, struct bench_kernel_result *kr);
+
+#endif

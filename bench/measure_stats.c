@@ -1,0 +1,184 @@
+/*
+ * bench/measure_stats.c - the statistics of a kernel's repetitions
+ * (bench/measure_int.h): the empty bracket's cost per event, its
+ * subtraction from the counts, and the medians and quartiles of the
+ * fractions the recipe makes of what is left (bench/tma.h).  Pure: no
+ * session, no source, no register.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/measure_int.h"
+#include "bench/tma.h"
+
+bool bench_rep_valid(const struct rep_sample *v)
+{
+	return !v->tampered && !v->overflow && !(v->flags & TD_FLAGS_INVALID);
+}
+
+/* Where @res (and a calibration) keeps the empty bracket of event @name:
+ * TOPDOWN.SLOTS as its slots, a topdown-* event as its field (the
+ * calibration document's keys, bench/calibration.h); -1 for TOPDOWN.SLOTS,
+ * the field, or -2 for an event the document has no key for. */
+static int bracket_key(const char *name)
+{
+	for (int f = 0; f < READ_TD_EVENTS; f++)
+		if (name == read_td_events[f] || !strcmp(name, read_td_events[f]))
+			return f - 1;
+	return -2;
+}
+
+void bench_bracket_cost(const struct read_set *rs, const struct rep_sample *v, unsigned n,
+			struct bench_result *res, struct bracket_cost *bc)
+{
+	double *tmp = calloc(n ? n : 1, sizeof(double)), *err = calloc(n ? n : 1, sizeof(double));
+	unsigned m = 0;
+
+	memset(bc, 0, sizeof(*bc));
+	if (!tmp || !err)
+		goto out;
+	for (unsigned i = 0; i < n; i++)
+		tmp[i] = v[i].tsc;
+	bench_stats_compute(tmp, n, &res->bracket_tsc);
+	bc->tsc = res->bracket_tsc.median;
+	for (unsigned i = 0; i < n; i++)
+		if (bench_rep_valid(&v[i]))
+			err[m++] = v[i].c.err;
+	if (!m || !rs)
+		goto out;
+	bc->c.err = res->bracket_err_slots = bench_median(err, m);
+	for (unsigned k = 0; k < rs->ncounts; k++) {
+		struct bench_stats st;
+		int key = bracket_key(rs->count[k]);
+
+		m = 0;
+		for (unsigned i = 0; i < n; i++)
+			if (bench_rep_valid(&v[i]))
+				tmp[m++] = v[i].c.c[k];
+		bench_stats_compute(tmp, m, &st);
+		bc->c.c[k] = st.median;
+		if (key == -1)
+			res->bracket_slots = st;
+		else if (key >= 0)
+			res->bracket_fs[key] = st;
+	}
+out:
+	free(tmp);
+	free(err);
+}
+
+void bench_subtracted_cost(const struct read_set *rs, const struct bench_result *res,
+			   const struct bracket_cost *own, struct bracket_cost *bc)
+{
+	const struct bench_calib_use *u = &res->calib;
+
+	*bc = *own;
+	if (!u->used)
+		return;
+	bc->tsc = u->bracket_tsc;
+	if (!res->level || !rs)
+		return;
+	bc->c.err = u->bracket_err_slots;
+	/* an event the document has no key for keeps the run's own median */
+	for (unsigned k = 0; k < rs->ncounts; k++) {
+		int key = bracket_key(rs->count[k]);
+
+		if (key == -1)
+			bc->c.c[k] = u->bracket_slots;
+		else if (key >= 0)
+			bc->c.c[k] = u->bracket_fs[key];
+	}
+}
+
+int bench_subtract_bracket(const struct read_set *rs, const struct counts *region,
+			   const struct counts *empty, int level, struct td_result *out)
+{
+	struct counts net;
+
+	counts_sub(region, empty, rs ? rs->ncounts : 0, &net);
+	return counts_to_tma(rs, &net, level, out);
+}
+
+/* Why one repetition is left out, counted once, first reason first. */
+static void count_invalid(const struct rep_sample *v, unsigned flags,
+			  struct bench_kernel_result *kr)
+{
+	kr->invalid++;
+	if (v->tampered)
+		kr->tampered++;
+	else if (v->overflow)
+		kr->overflow++;
+	else if (flags & TD_FLAG_SLOTS_BACK)
+		kr->slots_back++;
+	else if ((flags & TD_FLAG_ZERO_SLOTS) && v->slots > 0)
+		kr->below_bracket++; /* counted, but no more than the bracket */
+	else if (flags & TD_FLAG_ZERO_SLOTS)
+		kr->zero_slots++;
+	else
+		kr->l1_sum++;
+}
+
+int bench_summarise(const struct read_set *rs, int level, const struct rep_sample *v,
+		    unsigned n, const struct bracket_cost *bc, struct bench_kernel_result *kr)
+{
+	double *tsc = calloc(n, sizeof(double)), *slots = calloc(n, sizeof(double));
+	double *bound = calloc(n, sizeof(double)), *tma[TMA_NMETRICS] = { 0 };
+	double *rbound = calloc(n, sizeof(double)), *bbound = calloc(n, sizeof(double));
+	static const struct counts none;
+	const struct counts *empty = bc ? &bc->c : &none;
+	unsigned good = 0;
+	int rc = -ENOMEM;
+
+	for (unsigned m = 0; m < TMA_NMETRICS; m++)
+		if (!(tma[m] = calloc(n, sizeof(double))))
+			goto out;
+	if (!tsc || !slots || !bound || !rbound || !bbound)
+		goto out;
+	for (unsigned i = 0; i < n; i++) {
+		tsc[i] = v[i].tsc - (bc ? bc->tsc : 0);
+		if (!kr->topdown)
+			continue;
+		struct counts c = v[i].c;
+		struct td_result r;
+
+		/* what the pair's counting found stays (counts_to_tma keeps it) */
+		c.flags = v[i].flags;
+		if (bench_subtract_bracket(rs, &c, empty, level, &r))
+			r = (struct td_result){ .flags = TD_FLAG_ZERO_SLOTS };
+		/* a tampered, overflowed or flagged repetition is not a number */
+		if (v[i].tampered || v[i].overflow || (r.flags & TD_FLAGS_INVALID)) {
+			count_invalid(&v[i], r.flags, kr);
+			continue;
+		}
+		kr->flags |= r.flags;
+		kr->normalised += !!(r.flags & TD_FLAG_NORMALISED);
+		slots[good] = r.slots;
+		bound[good] = r.bound;
+		rbound[good] = v[i].c.err / r.slots;
+		bbound[good] = empty->err / r.slots;
+		for (unsigned m = 0; m < TMA_NMETRICS; m++)
+			tma[m][good] = r.frac[m];
+		good++;
+	}
+	kr->reps = n;
+	bench_stats_compute(tsc, n, &kr->tsc);
+	if (kr->topdown && good) {
+		bench_stats_compute(slots, good, &kr->slots);
+		kr->bound = bench_median(bound, good);
+		kr->read_bound = bench_median(rbound, good);
+		kr->bracket_bound = bench_median(bbound, good);
+		for (unsigned m = 0; m < TMA_NMETRICS; m++)
+			bench_stats_compute(tma[m], good, &kr->tma[m]);
+	}
+	rc = 0;
+out:
+	for (unsigned m = 0; m < TMA_NMETRICS; m++)
+		free(tma[m]);
+	free(tsc);
+	free(slots);
+	free(bound);
+	free(rbound);
+	free(bbound);
+	return rc;
+}
