@@ -52,11 +52,13 @@
  *     with -EINVAL (and -EFBIG when FILE grew past twice its size at
  *     open, or 64 KiB more), keeping the last good content for the next
  *     try.
- *     Two registers follow the hardware instead of plain storage
+ *     The status registers follow the hardware instead of plain storage
  *     (pmu-reference §1.4): IA32_PERF_GLOBAL_STATUS is read-only (a write
  *     is -EIO), and a write to IA32_PERF_GLOBAL_STATUS_RESET clears those
  *     bits in the CPU's IA32_PERF_GLOBAL_STATUS line (if listed) and leaves
- *     its own line as it is (write-1-to-clear; _STATUS_SET sets them).
+ *     its own line as it is (write-1-to-clear; _STATUS_SET sets them);
+ *     AMD's PERF_CNTR_GLOBAL_STATUS, _STATUS_CLR and _STATUS_SET the same
+ *     (msr/amd_regs.h).
  *     At most MSR_STATE_LINES_MAX lines (comments and blank lines count):
  *     a longer file is malformed (-EINVAL).  Parsing is O(n log n) (a
  *     sorted index finds a register listed twice, named with both lines,
