@@ -70,7 +70,8 @@
  *
  *   - simulated PMU: "sim:PROFILE" (msr/msr_sim.h): registers kept like the
  *     state file's (in memory, or a state file named by the profile) and
- *     the counting of the fixed counters and IA32_PERF_METRICS modelled.
+ *     the counting of the fixed and general-purpose counters (Intel, AMD
+ *     PerfMonV2) and of IA32_PERF_METRICS modelled.
  *
  * $BARETMA_MSR_TRACE=FILE appends one line per access, for either backend:
  *   "rd CPU 0xMSR 0xVALUE" or "wr CPU 0xMSR 0xVALUE", with " ERRNAME" (e.g.
