@@ -17,7 +17,8 @@
  *      other runs' journals, restoring)
  *   -> guard_signals (the registry of open journals, the opt-in handlers)
  *   -> journal (the store: begin, save, end)
- *   -> settings, pmu, pmu_owner (change things, journaled first)
+ *   -> settings, pmu, pmu_owner, pmu_gp, pmu_gp_owner (change things,
+ *      journaled first)
  *   -> guard, guard_owner, guard_text (the guarded run as a library).
  * Library code: never prints, never exits; 0 or -errno.
  */

@@ -4,8 +4,9 @@
  * The folder msr/ is the middle layer and owns register access and what
  * a root process must do around it: the ops table and its device and
  * state-file backends (msr_ops.c, msr_dev.c, msr_state*.c), the one
- * register-name table (msr_names.c, intel_regs.h), the write policy
- * (msr_policy.c), PMU programming and ownership (pmu.c, pmu_owner.c),
+ * register-name table (msr_names.c, intel_regs.h, amd_regs.h), the write policy
+ * (msr_policy.c), PMU programming and ownership (pmu.c, pmu_owner.c;
+ * pmu_gp.c, pmu_gp_owner.c for the general-purpose counters),
  * PERF_METRICS decoding (topdown.c), RDPMC (rdpmc.h, rdpmc_probe.c), and the
  * guarded run as a library: locks (lock.c), the state directory
  * (state_dir.c), journals (journal.c the store, journal_format.c the text,
