@@ -226,7 +226,9 @@ int gp_journal_save(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
  * the errors of journal_save_regs (nothing written); or the -errno of the
  * first failed access (msr_last_fault): the journal's owner restores
  * (journal_restore_regs / journal_restore), which writes every saved
- * register once.
+ * register once.  A second plan on the same counters in one run (passes)
+ * comes after journal_restore_regs: programmed, its counters are in use
+ * (by this run) and refused like any other.
  */
 int gp_program(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
 	       const struct gp_plan *p, const struct gp_config *cfg, char *why, size_t whylen);
