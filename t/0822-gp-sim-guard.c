@@ -93,7 +93,12 @@ static void machine(struct machine *m, const char *rel, unsigned type, const cha
 		put_file(m->state, fixed_text);
 	}
 	t_path(prof, "%s/%s.profile", dir, name);
-	put_file(prof, t_strf("%sstate %s\n", shares, m->state));
+	{
+		char *prof_text = t_strf("%sstate %s\n", shares, m->state);
+
+		put_file(prof, prof_text);
+		free(prof_text);
+	}
 	t_path(m->spec, "sim:%s", prof);
 }
 
