@@ -406,6 +406,41 @@ static void test_access_cost(void)
 	msr_close(dev);
 }
 
+/* Every Zen 4 / Zen 5 dump of $SHARED_CPUID/INDEX.tsv has PerfMonV2 with
+ * six core counters (its 80000022 column: EAX bit 0 set, EBX[3:0] = 6):
+ * each simulates an AMD PMU of six counters. */
+static void test_amd_dumps(void)
+{
+	static const char *const amd[] = {
+		"libcpuid/master-history/amd/zen4/epyc-genoa.test",
+		"libcpuid/master-history/amd/zen4/amd-ryzen-7-7800x3d-8-core-processor.test",
+		"libcpuid/master-history/amd/zen5/amd-ryzen-9-9950x-16-core-processor.test",
+		"libcpuid/master-history/amd/zen5/amd-ryzen-ai-9-hx-370-with-radeon-890m.test",
+		"instlatx64/AuthenticAMD/AuthenticAMD0B00F21_K20_Turin_01_CPUID.txt",
+	};
+	char name[32];
+
+	for (size_t i = 0; i < sizeof(amd) / sizeof(amd[0]); i++) {
+		struct msr_dev *dev;
+
+		snprintf(name, sizeof(name), "amd-%zu", i);
+		dev = open_sim(dump(amd[i]), name, shares);
+		ok(rd(dev, 0, 0xc0000301) == 0x3f && rd(dev, 0, 0xc001020a) == 0 &&
+		   rd(dev, 0, 0xc001020c) == 0xdead && rd(dev, 0, 0xc0000300) == 0,
+		   "%s: PERF_CNTR_GLOBAL_CTL 0x3f, PERF_CTL0-5, no seventh, GLOBAL_STATUS 0", amd[i]);
+		msr_close(dev);
+	}
+	/* Zen 3 (ryzen9-vermeer: 80000022 all zero): no PerfMonV2, no PMU register */
+	{
+		struct msr_dev *dev = open_sim(dump("libcpuid/v0.6.2/amd/zen3/ryzen9-vermeer.test"),
+					       "zen3", shares);
+
+		ok(rd(dev, 0, 0xc0000301) == 0xdead && rd(dev, 0, 0xc0010200) == 0xdead,
+		   "Zen 3 without PerfMonV2: no counter register (#GP, -EIO)");
+		msr_close(dev);
+	}
+}
+
 /* smt_contention is AMD's: an Intel machine refuses the profile. */
 static void test_profile(void)
 {
@@ -440,6 +475,7 @@ int main(void)
 	test_zen("libcpuid/master-history/amd/zen5/amd-ryzen-9-9950x-16-core-processor.test",
 		 "Zen 5", 8);
 	test_access_cost();
+	test_amd_dumps();
 	test_profile();
 	t_rm_rf(dir);
 	return done_testing();
