@@ -262,6 +262,9 @@ struct cpu_pmu_arch {
 	uint32_t fixed_mask;     /* ECX (v5+) */
 	unsigned fixed_counters; /* EDX[4:0] */
 	unsigned fixed_width;    /* EDX[12:5] */
+	bool anythread_deprecated; /* EDX[15], read from version 5 on as the kernel
+				  * does (intel_pmu_init: "AnyThread deprecated";
+				  * arch/x86/events/perf_event.h union cpuid10_edx) */
 	bool topdown_slots;      /* EBX bit 7 enumerated (ebx_len > 7) and clear */
 };
 
@@ -296,6 +299,8 @@ struct cpu_kind {
 	unsigned fixed_counters; /* popcount(fixed_mask) */
 	uint32_t fixed_mask;     /* bit i: IA32_FIXED_CTRi exists (ECX[i] || EDX[4:0] > i) */
 	const char *counters_source; /* how the masks were found, one phrase for messages */
+	bool perfmon_v2;         /* AMD: CPUID 0x80000022 EAX[0] PerfMonV2 (PERF_CNTR_GLOBAL_CTL,
+				  * _STATUS, _STATUS_CLR; linux amd/core.c X86_FEATURE_PERFMON_V2) */
 	bool fixed_ctr3;         /* fixed counter 3 (TOPDOWN.SLOTS): fixed_mask bit 3, or the
 				  * model table where a hybrid part's CPUID hides it */
 	int topdown_level;       /* PERF_METRICS levels: 0, 1, 2 */

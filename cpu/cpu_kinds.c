@@ -35,6 +35,8 @@
 /* Leaf 0xA EBX bit 7: TOPDOWN.SLOTS NOT available (§2.1, [KVMST]) */
 #define ARCH_EVENT_TOPDOWN_SLOTS 7u
 #define FIXED_CTR3               3u /* IA32_FIXED_CTR3: TOPDOWN.SLOTS (§1.1) */
+/* Leaf 0xA EDX bit 15: AnyThread deprecated ([PEH] union cpuid10_edx) */
+#define CPUID_0A_EDX_ANYTHREAD_DEPR (1u << 15)
 
 /* Leaf 0x23, architectural perfmon extension (§2.2; [PEH] union cpuid35_eax) */
 #define LEAF_ARCH_PERFMON_EXT          0x23u
@@ -65,6 +67,7 @@ void cpu_pmu_arch_decode(const uint32_t regs[4], struct cpu_pmu_arch *out)
 	out->fixed_mask = out->version >= 5 ? regs[2] : 0;
 	out->fixed_counters = regs[3] & 0x1f;
 	out->fixed_width = (regs[3] >> 5) & 0xff;
+	out->anythread_deprecated = out->version >= 5 && (regs[3] & CPUID_0A_EDX_ANYTHREAD_DEPR);
 	out->topdown_slots = out->ebx_len > ARCH_EVENT_TOPDOWN_SLOTS &&
 			     !(regs[1] & (1u << ARCH_EVENT_TOPDOWN_SLOTS));
 }
@@ -213,6 +216,7 @@ static void counters_amd(const struct kind_ctx *x, struct cpu_kind *k)
 	if (!cpu_source_cpuid(x->src, cpu, LEAF_AMD_PERFMON, 0, r) &&
 	    (r[0] & CPUID_80000022_EAX_PERFMON_V2) && (r[1] & 0xf)) {
 		n = r[1] & 0xf;
+		k->perfmon_v2 = true;
 		k->counters_source = "CPUID 0x80000022 EBX[3:0] (PerfMonV2)";
 	} else if (!cpu_source_cpuid(x->src, cpu, LEAF_AMD_EXT_FEATURES, 0, r) &&
 		   (r[2] & CPUID_80000001_ECX_PERFCTR_CORE)) {

@@ -148,19 +148,28 @@ static bool setting_ok(const char *file, const char *value)
 	return false;
 }
 
-/* What a journal of @kind may hold (pmu-reference §1.1 addresses). */
+/* What a journal of @kind may hold (pmu-reference §1.1 addresses; AMD's
+ * from linux msr-index.h: MSR_F15H_PERF_CTL0-5 / CTR0-5 at 0xc0010200-
+ * 0xc001020b, MSR_AMD64_PERF_CNTR_GLOBAL_CTL 0xc0000301, _STATUS_CLR
+ * 0xc0000302). */
 static bool reg_ok(enum journal_kind kind, const struct journal_reg *r)
 {
 	uint32_t m = r->msr;
+	bool counters = (m >= 0xc1 && m <= 0xc8) ||     /* IA32_PMC0-7 */
+			(m >= 0x186 && m <= 0x18d) ||   /* IA32_PERFEVTSEL0-7 */
+			(m >= 0x4c1 && m <= 0x4c8) ||   /* IA32_A_PMC0-7 */
+			(m >= 0x309 && m <= 0x30f) ||   /* IA32_FIXED_CTR0-6 */
+			(m >= 0xc0010200 && m <= 0xc001020b) || /* AMD PERF_CTL0-5 / CTR0-5 */
+			m == 0xc0000301 ||              /* AMD PERF_CNTR_GLOBAL_CTL */
+			m == 0x38d || m == 0x38f || m == 0x329;
 
-	if (kind != JOURNAL_MSR_WRITE)	/* GLOBAL_CTRL, FIXED_CTR_CTRL, FIXED_CTR3, PERF_METRICS */
-		return !r->unsafe && (m == 0x38f || m == 0x38d || m == 0x30c || m == 0x329);
-	return r->unsafe ||
-	       (m >= 0xc1 && m <= 0xc8) ||     /* IA32_PMC0-7 */
-	       (m >= 0x186 && m <= 0x18d) ||   /* IA32_PERFEVTSEL0-7 */
-	       (m >= 0x4c1 && m <= 0x4c8) ||   /* IA32_A_PMC0-7 */
-	       (m >= 0x309 && m <= 0x30f) ||   /* IA32_FIXED_CTR0-6 */
-	       m == 0x38d || m == 0x38f || m == 0x390 || m == 0x329;
+	/* run, enable: what pmu_program and gp_program save - the counters,
+	 * selects, controls and PERF_METRICS, never a status register */
+	if (kind != JOURNAL_MSR_WRITE)
+		return !r->unsafe && counters;
+	/* write: the write policy's, the two write-1-to-clear status registers
+	 * included */
+	return r->unsafe || counters || m == 0x390 || m == 0xc0000302;
 }
 
 static void check(const struct journal_data *d, const uint8_t *data, size_t size)

@@ -53,10 +53,30 @@
  * too, and cpu/ includes nothing from msr/) */
 #include "cpu/perf_caps.h"
 
-/* IA32_PERFEVTSELx fields ([PEH] ARCH_PERFMON_EVENTSEL_*) */
+/* IA32_PERFEVTSELx fields ([PEH] ARCH_PERFMON_EVENTSEL_*; pmu-reference §1.7) */
 #define PERFEVTSEL_EVENT_MASK       0xffull
+#define PERFEVTSEL_UMASK_SHIFT      8u     /* bits 15:8 */
+#define PERFEVTSEL_UMASK_MASK       (0xffull << PERFEVTSEL_UMASK_SHIFT)
+#define PERFEVTSEL_USR              (1ull << 16)
+#define PERFEVTSEL_OS               (1ull << 17)
+#define PERFEVTSEL_EDGE             (1ull << 18)
 #define PERFEVTSEL_INT              (1ull << 20)
+#define PERFEVTSEL_ANY              (1ull << 21) /* AnyThread (arch perfmon v3; deprecated
+						  * where CPUID.0AH:EDX[15], §2.1) */
 #define PERFEVTSEL_EN               (1ull << 22)
+#define PERFEVTSEL_INV              (1ull << 23)
+#define PERFEVTSEL_CMASK_SHIFT      24u    /* bits 31:24 */
+#define PERFEVTSEL_CMASK_MASK       (0xffull << PERFEVTSEL_CMASK_SHIFT)
+
+/* The architectural ranges of IA32_PERFEVTSELx / IA32_PMCx / IA32_A_PMCx
+ * (x < 8: past that the legacy addresses are other registers; a ninth
+ * counter lives in the arch-perfmon v6 ranges, pmu-reference §1.1) and of
+ * the fixed counters (IA32_FIXED_CTR0..6 at 0x309..0x30f: FC4-6 are
+ * Skymont's TOPDOWN_BAD_SPECULATION.ALL, TOPDOWN_FE_BOUND.ALL and
+ * TOPDOWN_RETIRING.ALL where CPUID leaf 0x23 enumerates them, §6.3;
+ * [ICORE] x86_pmu_fixed_ctr_addr). */
+#define INTEL_GP_ARCH_MAX           8u
+#define INTEL_FIXED_ARCH_MAX        7u
 
 /* PERF_METRICS fields: eight 8-bit fractions of TOPDOWN.SLOTS, 0xff = 100 %
  * (pmu-reference §1.5; [PEH] INTEL_PMC_IDX_TD_*; linux tools/perf/Documentation/topdown.txt) */

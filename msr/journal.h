@@ -64,7 +64,10 @@
  *     nmi_watchdog 0, 1; allow_writes on, off, default);
  *   - kind run or enable: the registers pmu_program() saves
  *     (msr/pmu.h pmu_journal_regs: IA32_PERF_GLOBAL_CTRL,
- *     IA32_FIXED_CTR_CTRL, IA32_FIXED_CTR3, IA32_PERF_METRICS), never
+ *     IA32_FIXED_CTR_CTRL, IA32_FIXED_CTR3, IA32_PERF_METRICS) and those
+ *     gp_program() saves (msr/journal_rules.h gp_journal_saves: Intel's
+ *     event selects and general-purpose and fixed counters, AMD
+ *     PerfMonV2's PERF_CTLx, PERF_CTRx and PERF_CNTR_GLOBAL_CTL), never
  *     marked unsafe-msr;
  *   - kind write: a register of the write policy (msr/msr_policy.h
  *     msr_policy_knows: the architectural PMU registers at the most the SDM
@@ -75,16 +78,25 @@
  * write elsewhere.
  *
  * Restore order (journal_restore, journal_restore_data), per CPU in the
- * order the CPUs first appear: if IA32_PERF_GLOBAL_CTRL (msr/intel_regs.h)
- * is among the CPU's registers with others, it is written 0 first (freeze:
- * no counter runs with half-restored controls, pmu-reference §5.4), then
- * the other registers in the order they were saved, then (for a run or
- * enable journal that saved IA32_FIXED_CTR_CTRL and IA32_FIXED_CTR3, i.e.
- * programmed fixed counter 3) IA32_PERF_GLOBAL_STATUS_RESET = bit 35, | bit
- * 48 when IA32_PERF_METRICS was saved (the overflow bits the run caused,
- * pmu-reference §5.4; best effort, as in pmu_restore), then GLOBAL_CTRL
- * with its saved value last (saved alone, as by `msr write`, it is written
- * once); after every register of every CPU, the settings in the order
+ * order the CPUs first appear: if the global enable register
+ * (IA32_PERF_GLOBAL_CTRL, or AMD's PERF_CNTR_GLOBAL_CTL: journal_rules.h
+ * journal_global_ctl) is among the CPU's registers with others, it is
+ * written 0 first (freeze: no counter runs with half-restored controls,
+ * pmu-reference §5.4; the kernel's intel_pmu_disable_all and
+ * amd_pmu_v2_disable_all), then the other registers in the order they
+ * were saved (pmu_program and gp_program save every counter before its
+ * event select, so a select's EN comes back over a counter already
+ * restored, as x86_pmu_start writes the period before enabling the
+ * event), then, for a run or enable journal, the overflow bits of the
+ * counters it saved are cleared (best effort, as in pmu_restore;
+ * pmu-reference §5.4): on Intel IA32_PERF_GLOBAL_STATUS_RESET with bit x
+ * for IA32_PMCx / IA32_A_PMCx, bit 32+i for IA32_FIXED_CTRi, and bit 48
+ * when IA32_PERF_METRICS was saved (bit 35 only when IA32_FIXED_CTR_CTRL
+ * was saved too, i.e. fixed counter 3 was programmed); on AMD
+ * PERF_CNTR_GLOBAL_STATUS_CLR with bit x for PERF_CTRx; then the global
+ * enable register with its saved value last (the kernel's
+ * intel_pmu_enable_all / amd_pmu_v2_enable_all: counting resumes only
+ * there; saved alone, as by `msr write`, it is written once); after every register of every CPU, the settings in the order
  * saved (msr.allow_writes may have to stay "on" until the last MSR write).
  * Every saved register is written once per restore.
  *
@@ -219,7 +231,9 @@ void journal_set_dev(struct journal *j, struct msr_dev *dev);
  * and @d has saved IA32_FIXED_CTR_CTRL or IA32_PERF_GLOBAL_CTRL of @cpu:
  * that write-1-to-clear register (SDM Vol. 3B 21.2.4; pmu-reference §1.4)
  * clears overflow bits of counters the run enabled, and has no value to
- * save.  Async-signal-safe.
+ * save; likewise AMD's PERF_CNTR_GLOBAL_STATUS_CLR when @d has saved
+ * PERF_CNTR_GLOBAL_CTL of @cpu (linux amd/core.c amd_pmu_ack_global_status).
+ * Async-signal-safe.
  */
 bool journal_data_permits(const struct journal_data *d, unsigned cpu, uint32_t msr);
 

@@ -110,12 +110,13 @@ int journal_setting_check(const char *path, const char *value)
 	return setting_value_ok(s, value) ? 0 : -EINVAL;
 }
 
-/* Run and enable: what pmu_program() saves; write: the write policy's
+/* Run and enable: what pmu_program() and gp_program() save; write: the write policy's
  * registers, or any register marked unsafe-msr. */
 int journal_reg_check(enum journal_kind kind, const struct journal_reg *r)
 {
 	if (kind != JOURNAL_MSR_WRITE)
-		return r->unsafe ? -EPERM : pmu_journal_saves(r->msr) ? 0 : -EINVAL;
+		return r->unsafe ? -EPERM
+				 : pmu_journal_saves(r->msr) || gp_journal_saves(r->msr) ? 0 : -EINVAL;
 	return r->unsafe || msr_policy_knows(r->msr) ? 0 : -EINVAL;
 }
 
@@ -275,8 +276,8 @@ static int check_reg(struct parser *p, const struct journal_reg *r)
 				    "(msr write saves no such register without --unsafe-msr)",
 				    label, JOURNAL_UNSAFE_MARK);
 		return fail(p, "reg: %s is not a register a journal of kind %s holds (only "
-			    "IA32_PERF_GLOBAL_CTRL, IA32_FIXED_CTR_CTRL, IA32_FIXED_CTR3 and "
-			    "IA32_PERF_METRICS)", label, kind);
+			    "the PMU registers baretma programs: global controls, counters, "
+			    "event selects, IA32_PERF_METRICS)", label, kind);
 	}
 }
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
 #include "msr/journal_int.h"
@@ -35,42 +36,83 @@ static bool has_reg(const struct journal_data *d, unsigned cpu, uint32_t msr)
  * (it saved IA32_FIXED_CTR_CTRL and IA32_FIXED_CTR3: msr/pmu.h) may have
  * caused: bit 35, and bit 48 when it saved IA32_PERF_METRICS (writing bit
  * 48 elsewhere could #GP, pmu-reference §1.3).  0 for other journals. */
-static uint64_t overflow_bits(const struct journal_data *d, unsigned cpu)
+static uint64_t fc3_overflow_bits(const struct journal_data *d, unsigned cpu)
 {
-	if ((d->kind != JOURNAL_RUN && d->kind != JOURNAL_ENABLE) ||
-	    !has_reg(d, cpu, IA32_FIXED_CTR_CTRL) || !has_reg(d, cpu, IA32_FIXED_CTR3))
+	if (!has_reg(d, cpu, IA32_FIXED_CTR_CTRL) || !has_reg(d, cpu, IA32_FIXED_CTR3))
 		return 0;
 	return GLOBAL_STATUS_OVF_FIXED3 |
 	       (has_reg(d, cpu, IA32_PERF_METRICS) ? GLOBAL_STATUS_OVF_PERF_METRICS : 0);
 }
 
-/* One CPU: GLOBAL_CTRL = 0 first (when saved with other registers: the
- * freeze guards them; alone it is written once, its saved value), the
- * rest in saved order, the overflow bits the run caused cleared
- * (pmu-reference §5.4 "Restore", as pmu_restore does), GLOBAL_CTRL's saved
- * value last.  Async-signal-safe. */
+/* The overflow bit of the counter register @msr (msr/pmu_gp.h: Intel
+ * GLOBAL_STATUS bit x for IA32_PMCx / IA32_A_PMCx, 32+i for
+ * IA32_FIXED_CTRi other than 3; AMD GLOBAL_STATUS bit x for PERF_CTRx),
+ * in *@intel or *@amd. */
+static void counter_overflow_bit(uint32_t msr, uint64_t *intel, uint64_t *amd)
+{
+	if (msr >= IA32_PMC0 && msr < IA32_PMC0 + INTEL_GP_ARCH_MAX)
+		*intel |= 1ull << (msr - IA32_PMC0);
+	else if (msr >= IA32_A_PMC0 && msr < IA32_A_PMC0 + INTEL_GP_ARCH_MAX)
+		*intel |= 1ull << (msr - IA32_A_PMC0);
+	else if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + INTEL_FIXED_ARCH_MAX &&
+		 msr != IA32_FIXED_CTR3)
+		*intel |= 1ull << GLOBAL_FIXED_BIT(msr - IA32_FIXED_CTR0);
+	else if (msr >= AMD_PERF_CTR0 && msr < AMD_PERF_CTR(AMD_GP_MAX) &&
+		 (msr - AMD_PERF_CTR0) % 2 == 0)
+		*amd |= 1ull << ((msr - AMD_PERF_CTR0) / 2);
+}
+
+/* The overflow bits a run or enable journal's counters of @cpu may have
+ * caused (msr/journal.h "Restore order"), Intel's and AMD's; none for
+ * other journals. */
+static void overflow_bits(const struct journal_data *d, unsigned cpu, uint64_t *intel,
+			  uint64_t *amd)
+{
+	*intel = *amd = 0;
+	if (d->kind != JOURNAL_RUN && d->kind != JOURNAL_ENABLE)
+		return;
+	*intel = fc3_overflow_bits(d, cpu);
+	for (int i = 0; i < d->nregs; i++)
+		if (d->regs[i].cpu == cpu)
+			counter_overflow_bit(d->regs[i].msr, intel, amd);
+}
+
+/* One CPU: the global enable register (IA32_PERF_GLOBAL_CTRL or AMD's
+ * PERF_CNTR_GLOBAL_CTL) = 0 first (when saved with other registers: the
+ * freeze guards them, as intel_pmu_disable_all / amd_pmu_v2_disable_all
+ * do before the kernel reprograms counters; alone it is written once, its
+ * saved value), the rest in saved order (counters before their selects:
+ * msr/journal.h), the overflow bits the run caused cleared
+ * (pmu-reference §5.4 "Restore", as pmu_restore does), the global enable
+ * register's saved value last (intel_pmu_enable_all /
+ * amd_pmu_v2_enable_all: counting resumes only there).
+ * Async-signal-safe. */
 static int restore_cpu(const struct journal_data *d, struct msr_dev *dev, unsigned cpu)
 {
-	uint64_t ovf = overflow_bits(d, cpu);
+	uint64_t ovf, amd_ovf;
 	int rc = 0, gc = -1, others = 0;
 
+	overflow_bits(d, cpu, &ovf, &amd_ovf);
 	for (int i = 0; i < d->nregs; i++) {
 		if (d->regs[i].cpu != cpu)
 			continue;
-		if (d->regs[i].msr == IA32_PERF_GLOBAL_CTRL)
+		if (journal_global_ctl(d->regs[i].msr) && gc < 0)
 			gc = i;
 		else
 			others++;
 	}
 	if (gc >= 0 && others)
-		keep_first(&rc, msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, 0));
+		keep_first(&rc, msr_write(dev, cpu, d->regs[gc].msr, 0));
 	for (int i = 0; i < d->nregs; i++)
 		if (d->regs[i].cpu == cpu && i != gc)
 			keep_first(&rc, msr_write(dev, cpu, d->regs[i].msr, d->regs[i].saved));
-	if (ovf) /* best effort, as pmu_restore: no saved register */
+	/* best effort, as pmu_restore: no saved register */
+	if (ovf)
 		(void)msr_write(dev, cpu, IA32_PERF_GLOBAL_STATUS_RESET, ovf);
+	if (amd_ovf)
+		(void)msr_write(dev, cpu, AMD_PERF_CNTR_GLOBAL_STATUS_CLR, amd_ovf);
 	if (gc >= 0)
-		keep_first(&rc, msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, d->regs[gc].saved));
+		keep_first(&rc, msr_write(dev, cpu, d->regs[gc].msr, d->regs[gc].saved));
 	return rc;
 }
 
@@ -78,6 +120,8 @@ bool journal_data_permits(const struct journal_data *d, unsigned cpu, uint32_t m
 {
 	if (has_reg(d, cpu, msr))
 		return true;
+	if (msr == AMD_PERF_CNTR_GLOBAL_STATUS_CLR)
+		return has_reg(d, cpu, AMD_PERF_CNTR_GLOBAL_CTL);
 	return msr == IA32_PERF_GLOBAL_STATUS_RESET &&
 	       (has_reg(d, cpu, IA32_FIXED_CTR_CTRL) || has_reg(d, cpu, IA32_PERF_GLOBAL_CTRL));
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cpu/knobs.h"
+#include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
 #include "msr/journal_rules.h"
 #include "sigsafe.h"
@@ -123,4 +124,29 @@ bool pmu_journal_saves(uint32_t msr)
 		if (pmu_journal_regs[i] == msr)
 			return true;
 	return false;
+}
+
+static bool in_range(uint32_t msr, uint32_t base, unsigned n)
+{
+	return msr >= base && msr < base + n;
+}
+
+/* gp_program's registers (msr/pmu_gp.h): the architectural ranges. */
+bool gp_journal_saves(uint32_t msr)
+{
+	if (in_range(msr, IA32_PERFEVTSEL0, INTEL_GP_ARCH_MAX) ||
+	    in_range(msr, IA32_PMC0, INTEL_GP_ARCH_MAX) ||
+	    in_range(msr, IA32_A_PMC0, INTEL_GP_ARCH_MAX))
+		return true;
+	if (in_range(msr, IA32_FIXED_CTR0, INTEL_FIXED_ARCH_MAX))
+		return msr != IA32_FIXED_CTR3; /* pmu_program's, with PERF_METRICS */
+	if (msr == IA32_FIXED_CTR_CTRL || msr == IA32_PERF_GLOBAL_CTRL ||
+	    msr == AMD_PERF_CNTR_GLOBAL_CTL)
+		return true;
+	return in_range(msr, AMD_PERF_CTL0, 2 * AMD_GP_MAX);
+}
+
+bool journal_global_ctl(uint32_t msr)
+{
+	return msr == IA32_PERF_GLOBAL_CTRL || msr == AMD_PERF_CNTR_GLOBAL_CTL;
 }

@@ -6,8 +6,8 @@
  *     their files relative to the sysroot, the values each takes, and the
  *     one write that puts a value back (setting_write_path, which the
  *     journal's restore uses);
- *   - the registers pmu_program() saves in a run or enable journal
- *     (msr/pmu.h programs them).
+ *   - the registers pmu_program() and gp_program() save in a run or
+ *     enable journal (msr/pmu.h, msr/pmu_gp.h program them).
  *
  * Dependency order in msr/ (no arrow back up):
  *   msr ops, intel_regs.h, msr_names, msr_policy, sigsafe, state_dir, lock
@@ -17,7 +17,8 @@
  *      other runs' journals, restoring)
  *   -> guard_signals (the registry of open journals, the opt-in handlers)
  *   -> journal (the store: begin, save, end)
- *   -> settings, pmu, pmu_owner (change things, journaled first)
+ *   -> settings, pmu, pmu_owner, pmu_gp, pmu_gp_owner (change things,
+ *      journaled first)
  *   -> guard, guard_owner, guard_text (the guarded run as a library).
  * Library code: never prints, never exits; 0 or -errno.
  */
@@ -96,5 +97,23 @@ extern const uint32_t pmu_journal_regs[PMU_JOURNAL_NREGS];
 
 /* pmu_journal_saves - is @msr one of pmu_journal_regs? */
 bool pmu_journal_saves(uint32_t msr);
+
+/*
+ * gp_journal_saves - is @msr a register gp_program() (msr/pmu_gp.h) saves
+ * in a run or enable journal?  Intel: IA32_PERFEVTSEL0-7, IA32_PMC0-7,
+ * IA32_A_PMC0-7, IA32_FIXED_CTR0-2 and 4-6, IA32_FIXED_CTR_CTRL,
+ * IA32_PERF_GLOBAL_CTRL; AMD PerfMonV2: PERF_CTL0-5, PERF_CTR0-5,
+ * PERF_CNTR_GLOBAL_CTL.  Never a status register (read-only, or
+ * write-1-to-clear with nothing to save).  The architectural ranges, not
+ * one CPU's counts: a journal does not record its CPU (msr_policy_knows).
+ */
+bool gp_journal_saves(uint32_t msr);
+
+/*
+ * journal_global_ctl - is @msr a PMU's global enable register (Intel
+ * IA32_PERF_GLOBAL_CTRL, AMD PERF_CNTR_GLOBAL_CTL), the one a restore
+ * writes 0 first and its saved value last (msr/journal.h)?
+ */
+bool journal_global_ctl(uint32_t msr);
 
 #endif

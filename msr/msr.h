@@ -4,8 +4,9 @@
  * The folder msr/ is the middle layer and owns register access and what
  * a root process must do around it: the ops table and its device and
  * state-file backends (msr_ops.c, msr_dev.c, msr_state*.c), the one
- * register-name table (msr_names.c, intel_regs.h), the write policy
- * (msr_policy.c), PMU programming and ownership (pmu.c, pmu_owner.c),
+ * register-name table (msr_names.c, intel_regs.h, amd_regs.h), the write policy
+ * (msr_policy.c), PMU programming and ownership (pmu.c, pmu_owner.c;
+ * pmu_gp.c, pmu_gp_owner.c for the general-purpose counters),
  * PERF_METRICS decoding (topdown.c), RDPMC (rdpmc.h, rdpmc_probe.c), and the
  * guarded run as a library: locks (lock.c), the state directory
  * (state_dir.c), journals (journal.c the store, journal_format.c the text,
@@ -53,11 +54,13 @@
  *     with -EINVAL (and -EFBIG when FILE grew past twice its size at
  *     open, or 64 KiB more), keeping the last good content for the next
  *     try.
- *     Two registers follow the hardware instead of plain storage
+ *     The status registers follow the hardware instead of plain storage
  *     (pmu-reference §1.4): IA32_PERF_GLOBAL_STATUS is read-only (a write
  *     is -EIO), and a write to IA32_PERF_GLOBAL_STATUS_RESET clears those
  *     bits in the CPU's IA32_PERF_GLOBAL_STATUS line (if listed) and leaves
- *     its own line as it is (write-1-to-clear; _STATUS_SET sets them).
+ *     its own line as it is (write-1-to-clear; _STATUS_SET sets them);
+ *     AMD's PERF_CNTR_GLOBAL_STATUS, _STATUS_CLR and _STATUS_SET the same
+ *     (msr/amd_regs.h).
  *     At most MSR_STATE_LINES_MAX lines (comments and blank lines count):
  *     a longer file is malformed (-EINVAL).  Parsing is O(n log n) (a
  *     sorted index finds a register listed twice, named with both lines,
@@ -69,7 +72,8 @@
  *
  *   - simulated PMU: "sim:PROFILE" (msr/msr_sim.h): registers kept like the
  *     state file's (in memory, or a state file named by the profile) and
- *     the counting of the fixed counters and IA32_PERF_METRICS modelled.
+ *     the counting of the fixed and general-purpose counters (Intel, AMD
+ *     PerfMonV2) and of IA32_PERF_METRICS modelled.
  *
  * $BARETMA_MSR_TRACE=FILE appends one line per access, for either backend:
  *   "rd CPU 0xMSR 0xVALUE" or "wr CPU 0xMSR 0xVALUE", with " ERRNAME" (e.g.

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <strings.h>
 
+#include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
 #include "msr/msr_names.h"
 
@@ -33,6 +34,17 @@ static const struct reg { uint32_t msr; const char *name; } regs[] = {
 	{ IA32_A_PMC0 + 2, "IA32_A_PMC2" }, { IA32_A_PMC0 + 3, "IA32_A_PMC3" },
 	{ IA32_A_PMC0 + 4, "IA32_A_PMC4" }, { IA32_A_PMC0 + 5, "IA32_A_PMC5" },
 	{ IA32_A_PMC0 + 6, "IA32_A_PMC6" }, { IA32_A_PMC0 + 7, "IA32_A_PMC7" },
+	/* AMD PerfMonV2 (msr/amd_regs.h; the AMD PPR's names) */
+	{ AMD_PERF_CNTR_GLOBAL_STATUS, "PERF_CNTR_GLOBAL_STATUS" },
+	{ AMD_PERF_CNTR_GLOBAL_CTL, "PERF_CNTR_GLOBAL_CTL" },
+	{ AMD_PERF_CNTR_GLOBAL_STATUS_CLR, "PERF_CNTR_GLOBAL_STATUS_CLR" },
+	{ AMD_PERF_CNTR_GLOBAL_STATUS_SET, "PERF_CNTR_GLOBAL_STATUS_SET" },
+	{ AMD_PERF_CTL(0), "PERF_CTL0" }, { AMD_PERF_CTR(0), "PERF_CTR0" },
+	{ AMD_PERF_CTL(1), "PERF_CTL1" }, { AMD_PERF_CTR(1), "PERF_CTR1" },
+	{ AMD_PERF_CTL(2), "PERF_CTL2" }, { AMD_PERF_CTR(2), "PERF_CTR2" },
+	{ AMD_PERF_CTL(3), "PERF_CTL3" }, { AMD_PERF_CTR(3), "PERF_CTR3" },
+	{ AMD_PERF_CTL(4), "PERF_CTL4" }, { AMD_PERF_CTR(4), "PERF_CTR4" },
+	{ AMD_PERF_CTL(5), "PERF_CTL5" }, { AMD_PERF_CTR(5), "PERF_CTR5" },
 };
 
 /* Names the SDM used before (msr-index.h MSR_CORE_PERF_GLOBAL_OVF_CTRL). */
@@ -65,6 +77,8 @@ static bool has_counter(uint32_t msr, const struct msr_counters *c)
 			return c->gp_mask & (1u << (msr - gp_base[k]));
 	if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + FIXED_ARCH)
 		return c->fixed_mask & (1u << (msr - IA32_FIXED_CTR0));
+	if (msr >= AMD_PERF_CTL0 && msr < AMD_PERF_CTL(AMD_GP_MAX))
+		return c->gp_mask & (1u << ((msr - AMD_PERF_CTL0) / 2));
 	return true;
 }
 

@@ -1,7 +1,8 @@
 /*
- * msr/msr_names.h - the one table of the Intel register names baretma
- * knows: the architectural PMU registers of pmu-reference §1.1 (SDM Vol. 4
- * names; addresses from msr/intel_regs.h), for messages, `pmu status` and
+ * msr/msr_names.h - the one table of the register names baretma knows:
+ * Intel's architectural PMU registers of pmu-reference §1.1 (SDM Vol. 4
+ * names; addresses from msr/intel_regs.h) and AMD's PerfMonV2 core PMU
+ * registers (the AMD PPR's names, msr/amd_regs.h), for messages, `pmu status` and
  * `msr read/write REGISTER`.  A register not in it has no name here, and
  * messages show its index in hex: baretma does not guess (0x1a0 is
  * IA32_MISC_ENABLE, not an event select; IA32_PERFEVTSELx and IA32_PMCx
@@ -30,7 +31,8 @@ const char *msr_reg_label(uint32_t msr, char *buf, size_t n);
  * its core kind's masks (cpu/cpu.h struct cpu_kind, from CPUID leaf 0xA /
  * 0x23). */
 struct msr_counters {
-	uint32_t gp_mask;     /* bit i: IA32_PMCi, IA32_A_PMCi, IA32_PERFEVTSELi exist */
+	uint32_t gp_mask;     /* bit i: IA32_PMCi, IA32_A_PMCi, IA32_PERFEVTSELi (AMD:
+			       * PERF_CTLi, PERF_CTRi) exist */
 	uint32_t fixed_mask;  /* bit i: IA32_FIXED_CTRi exists */
 };
 

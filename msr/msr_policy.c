@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
 #include "msr/msr_names.h"
 #include "msr/msr_policy.h"
@@ -83,6 +84,35 @@ static enum msr_write_verdict absent(const char *name, const char *what, unsigne
 	return MSR_WRITE_RESERVED;
 }
 
+/* PERF_CTL bits baretma may write (msr_policy.h): never INT. */
+#define AMD_PERF_CTL_OK (AMD_PERF_CTL_EVENT_LO | 0xff00ull | AMD_PERF_CTL_USR | AMD_PERF_CTL_OS | \
+			 AMD_PERF_CTL_EDGE | AMD_PERF_CTL_EN | AMD_PERF_CTL_INV | 0xff000000ull | \
+			 AMD_PERF_CTL_EVENT_HI | AMD_PERF_CTL_GUESTONLY | AMD_PERF_CTL_HOSTONLY)
+
+/* An AMD PerfMonV2 PMU (msr_policy.h). */
+static enum msr_write_verdict amd_check(const struct msr_pmu_caps *c, const char *name,
+					uint32_t msr, uint64_t val, char *why, size_t wn)
+{
+	unsigned n = c->gp_counters < AMD_GP_MAX ? c->gp_counters : AMD_GP_MAX, i;
+
+	if (msr == AMD_PERF_CNTR_GLOBAL_STATUS) {
+		snprintf(why, wn, "%s is read-only", name);
+		return MSR_WRITE_READ_ONLY;
+	}
+	if (msr == AMD_PERF_CNTR_GLOBAL_CTL || msr == AMD_PERF_CNTR_GLOBAL_STATUS_CLR)
+		return bits_check(name, val, width_mask(n), NULL, why, wn);
+	if (msr >= AMD_PERF_CTL0 && msr < AMD_PERF_CTL(AMD_GP_MAX)) {
+		i = (msr - AMD_PERF_CTL0) / 2;
+		if (i >= n)
+			return absent(name, "core counters", n, why, wn);
+		if ((msr - AMD_PERF_CTL0) % 2)
+			return bits_check(name, val, width_mask(AMD_COUNTER_WIDTH), NULL, why, wn);
+		return bits_check(name, val, AMD_PERF_CTL_OK, "INT (bit 20) is refused", why, wn);
+	}
+	snprintf(why, wn, "%s is not a PMU register baretma knows", name);
+	return MSR_WRITE_UNKNOWN;
+}
+
 enum msr_write_verdict msr_write_check(const struct msr_pmu_caps *c, uint32_t msr,
 				       uint64_t val, char *why_out, size_t n)
 {
@@ -95,6 +125,8 @@ enum msr_write_verdict msr_write_check(const struct msr_pmu_caps *c, uint32_t ms
 		snprintf(name, sizeof(name), "%s", msr_reg_name(msr));
 	else
 		snprintf(name, sizeof(name), "MSR 0x%" PRIx32, msr);
+	if (c->amd)
+		return amd_check(c, name, msr, val, why, wn);
 	switch (msr) {
 	case IA32_PERF_GLOBAL_STATUS:
 	case IA32_PERF_GLOBAL_INUSE:
@@ -166,6 +198,8 @@ bool msr_policy_knows(uint32_t msr)
 		.fixed_mask = (1u << MAX_FIXED_ARCH) - 1, .fixed_width = 64,
 		.perf_metrics_level = 2, .full_width_write = true, .metrics_clear = true,
 	};
+	static const struct msr_pmu_caps amd = { .gp_counters = AMD_GP_MAX, .amd = true };
 
-	return msr_write_check(&most, msr, 0, NULL, 0) == MSR_WRITE_OK;
+	return msr_write_check(&most, msr, 0, NULL, 0) == MSR_WRITE_OK ||
+	       msr_write_check(&amd, msr, 0, NULL, 0) == MSR_WRITE_OK;
 }

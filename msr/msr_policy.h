@@ -17,6 +17,12 @@
  * IA32_PERF_GLOBAL_STATUS and IA32_PERF_GLOBAL_INUSE are read-only.
  * IA32_PERF_CAPABILITIES is read-only.  Arch-perfmon v6 aliases (0x1900+)
  * are not known (not used by baretma): they need --force.
+ * AMD PerfMonV2 (msr_pmu_caps.amd; linux arch/x86/include/asm/msr-index.h,
+ * arch/x86/events/amd/core.c, the AMD PPR; msr/amd_regs.h): PERF_CTLi
+ * takes EventSelect[11:0] (bits 7:0 and 35:32), UnitMask, USR, OS, Edge,
+ * EN, Inv, CntMask, GuestOnly and HostOnly, never INT; PERF_CTRi 48 bits;
+ * PERF_CNTR_GLOBAL_CTL and _STATUS_CLR the counters' bits (i < gp_counters);
+ * PERF_CNTR_GLOBAL_STATUS is read-only.
  * Bit 2 of fixed counter 3's field of IA32_FIXED_CTR_CTRL (bit 14) is
  * METRICS_CLEAR_EN on Lion Cove and later: an RDPMC of PERF_METRICS then
  * clears PERF_METRICS and fixed counter 3 (pmu-reference §1.2, §3.5; linux
@@ -43,6 +49,9 @@ struct msr_pmu_caps {
 	bool full_width_write;   /* IA32_PERF_CAPABILITIES[13]: IA32_A_PMCx exist */
 	bool metrics_clear;      /* IA32_PERF_CAPABILITIES[19] (PERF_CAP_RDPMC_METRICS_CLEAR):
 				  * FC3 field bit 2 is METRICS_CLEAR_EN */
+	bool amd;                /* an AMD PerfMonV2 PMU (cpu/cpu.h cpu_kind.perfmon_v2):
+				  * its registers (msr/amd_regs.h) instead of Intel's;
+				  * gp_counters PERF_CTL/PERF_CTR pairs, 48 bits */
 };
 
 enum msr_write_verdict {
@@ -73,7 +82,9 @@ enum msr_write_verdict msr_write_check(const struct msr_pmu_caps *caps, uint32_t
  * IA32_A_PMC0-7, IA32_PERFEVTSEL0-7 (x < 8: past that the addresses are
  * other registers, 0x18e.. and 0xc9..; pmu-reference §1.1), IA32_FIXED_CTR0-6
  * (0x309-0x30f), IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL,
- * IA32_PERF_GLOBAL_STATUS_RESET, IA32_PERF_METRICS.  Every one of them is a PMU register: restoring one a
+ * IA32_PERF_GLOBAL_STATUS_RESET, IA32_PERF_METRICS; and AMD's PERF_CTL0-5,
+ * PERF_CTR0-5, PERF_CNTR_GLOBAL_CTL, PERF_CNTR_GLOBAL_STATUS_CLR (six core
+ * counters: msr/amd_regs.h).  Every one of them is a PMU register: restoring one a
  * CPU lacks is a #GP (-EIO), never a write to another register.  The
  * read-only ones (GLOBAL_STATUS, GLOBAL_INUSE, PERF_CAPABILITIES) are not
  * in the set: `msr write` never writes them, even with --unsafe-msr.

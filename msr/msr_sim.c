@@ -51,6 +51,7 @@
 
 #include "cpu/cpu.h"
 #include "cpu/userfile.h"
+#include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
 #include "msr/msr_sim.h"
 #include "msr/msr_sim_int.h"
@@ -174,7 +175,8 @@ static int read_locked(struct sim *s, unsigned cpu, uint32_t msr, uint64_t *val)
 {
 	struct sim_cpu *c;
 	uint64_t stored;
-	int rc = enter(s, cpu);
+	bool full;
+	int x, rc = enter(s, cpu);
 
 	if (rc)
 		return rc;
@@ -185,7 +187,11 @@ static int read_locked(struct sim *s, unsigned cpu, uint32_t msr, uint64_t *val)
 	}
 	if ((rc = sim_store_read(s, cpu, msr, &stored)))
 		return rc; /* not a register of this CPU: #GP, -EIO */
-	if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + SIM_FIXED) {
+	if ((x = sim_gp_counter(c, msr, &full)) >= 0) {
+		*val = c->pmc[x];
+	} else if (c->amd) {
+		*val = msr == AMD_PERF_CNTR_GLOBAL_STATUS ? stored | c->status : stored;
+	} else if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + SIM_FIXED) {
 		*val = c->fc[msr - IA32_FIXED_CTR0];
 	} else if (msr == IA32_PERF_METRICS) {
 		*val = sim_metrics_value(s, c);
@@ -208,9 +214,51 @@ static void fold(struct sim *s, unsigned cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
-	for (unsigned i = 0; i < SIM_FIXED; i++)
+	for (unsigned i = 0; i < SIM_FIXED && !c->amd; i++)
 		if (sim_has_fixed(c->kind, i))
-			sim_store_write(s, cpu, IA32_FIXED_CTR0 + i, c->fc[i]);
+			sim_store_update(s, cpu, IA32_FIXED_CTR0 + i, c->fc[i]);
+	sim_gp_fold(s, cpu);
+}
+
+/*
+ * A write to general-purpose counter @x: through IA32_A_PMCx (or AMD's
+ * PERF_CTRx) at full width, a value wider than the counter a #GP (-EIO:
+ * KVM's pmu_intel.c models the same check; AMD's PERF_CTR[63:48] are
+ * reserved and taken as 0, as the kernel masks its writes with
+ * cntval_mask); through IA32_PMCx bits 31:0 sign-extended to the width
+ * (pmu-reference §1.8).
+ */
+static int write_gp(struct sim *s, unsigned cpu, unsigned x, bool full, uint64_t val)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	unsigned bits = sim_gp_bits(c);
+	uint64_t max = (1ull << bits) - 1;
+
+	if (!full)
+		val = (val & 0x80000000ull) ? (val | ~0xffffffffull) : (val & 0xffffffffull);
+	else if (!c->amd && (val & ~max))
+		return -EIO;
+	c->pmc[x] = val & max;
+	c->pcarry[x] = 0;
+	return 0;
+}
+
+/* AMD's status registers (msr/amd_regs.h): GLOBAL_STATUS read-only,
+ * STATUS_CLR clears and STATUS_SET sets its bits; 1: not one of them. */
+static int write_amd_status(struct sim *s, unsigned cpu, uint32_t msr, uint64_t val)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	uint64_t v;
+
+	if (msr == AMD_PERF_CNTR_GLOBAL_STATUS)
+		return sim_store_read(s, cpu, msr, &v) ?: -EIO;
+	if (msr == AMD_PERF_CNTR_GLOBAL_STATUS_CLR)
+		c->status &= ~val;
+	else if (msr == AMD_PERF_CNTR_GLOBAL_STATUS_SET)
+		c->status |= val;
+	else
+		return 1;
+	return sim_store_write(s, cpu, msr, val);
 }
 
 /*
@@ -241,23 +289,37 @@ static void write_metrics(struct sim *s, unsigned cpu, uint64_t val)
 static int write_locked(struct sim *s, unsigned cpu, uint32_t msr, uint64_t val)
 {
 	struct sim_cpu *c;
-	int rc = enter(s, cpu);
+	bool full;
+	int x, rc = enter(s, cpu);
 
 	if (rc)
 		return rc;
 	c = &s->cpus[cpu];
 	if (msr == SIM_MSR_ORDER_ERRORS)
 		return -EIO; /* read-only */
-	if (msr == IA32_PERF_GLOBAL_STATUS || msr == IA32_PERF_GLOBAL_INUSE) {
+	if (!c->amd && (msr == IA32_PERF_GLOBAL_STATUS || msr == IA32_PERF_GLOBAL_INUSE)) {
 		uint64_t v;
 
 		return sim_store_read(s, cpu, msr, &v) ?: -EIO; /* read-only (§1.4, §1.9) */
 	}
-	if (msr == IA32_FIXED_CTR_CTRL || msr == IA32_PERF_GLOBAL_CTRL)
+	if (c->amd && (rc = write_amd_status(s, cpu, msr, val)) <= 0)
+		return rc;
+	if (sim_gp_control(c, msr))
 		fold(s, cpu);
+	if ((x = sim_gp_counter(c, msr, &full)) >= 0) {
+		uint64_t v;
+
+		if ((rc = sim_store_read(s, cpu, msr, &v)))
+			return rc;
+		if ((rc = write_gp(s, cpu, (unsigned)x, full, val)))
+			return rc;
+		val = c->pmc[x];
+	}
 	if ((rc = sim_store_write(s, cpu, msr, val)))
 		return rc;
-	if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + SIM_FIXED) {
+	if (c->amd) {
+		/* plain registers: the selects, the global control */
+	} else if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + SIM_FIXED) {
 		c->fc[msr - IA32_FIXED_CTR0] = val & ((1ull << sim_fixed_bits(s)) - 1);
 		c->carry[msr - IA32_FIXED_CTR0] = 0;
 		if (msr == IA32_FIXED_CTR3)
@@ -395,6 +457,43 @@ static int identify(struct sim *s, char *err, size_t errlen)
 	return rc ? -EINVAL : 0;
 }
 
+/* Intel E-core microarchitectures (cpu/cpu_models.c, cpu/cpu_kinds.c):
+ * a kind is one by its CPUID.1AH core type, or by name on parts that are
+ * E-cores only (Jasper Lake, Alder Lake-N, Sierra Forest). */
+static bool kind_is_atom(const struct cpu_kind *k)
+{
+	static const char *const atoms[] = {
+		"Tremont", "Gracemont", "Crestmont", "Skymont", "Darkmont",
+	};
+
+	if (k->core_type == 0x20) /* INTEL_CPU_TYPE_ATOM, linux intel-family.h */
+		return true;
+	for (size_t i = 0; k->uarch && i < sizeof(atoms) / sizeof(atoms[0]); i++)
+		if (!strcmp(k->uarch, atoms[i]))
+			return true;
+	return false;
+}
+
+/* Which rows of the event table apply to @c (msr/msr_sim_int.h SIM_FAM_*),
+ * AMD's registers or Intel's, and whether `smt on` does. */
+static void cpu_family(const struct sim *s, struct sim_cpu *c)
+{
+	const struct cpu_kind *k = c->kind;
+
+	c->amd = s->ci.vendor == CPU_VENDOR_AMD && k->perfmon_v2;
+	if (c->amd)
+		c->fam = s->ci.family >= 0x1a ? SIM_FAM_ZEN5 : SIM_FAM_ZEN4;
+	else if (s->ci.vendor != CPU_VENDOR_INTEL)
+		c->fam = 0;
+	else if (kind_is_atom(k))
+		c->fam = SIM_FAM_ATOM;
+	else if (k->fixed_ctr3)
+		c->fam = k->topdown_level >= 2 ? SIM_FAM_GLC : SIM_FAM_ICL;
+	else
+		c->fam = SIM_FAM_PRE_ICL;
+	c->smt = s->p.smt && (c->fam & (SIM_FAM_PRE_ICL | SIM_FAM_ICL | SIM_FAM_GLC));
+}
+
 static int make_cpus(struct sim *s, char *err, size_t errlen)
 {
 	if (!(s->cpus = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->cpus))))
@@ -406,6 +505,13 @@ static int make_cpus(struct sim *s, char *err, size_t errlen)
 			continue;
 		c->width = s->p.width ? s->p.width : c->kind->pipeline_width;
 		c->rng = s->p.seed ^ (0x9e3779b97f4a7c15ull * (cpu + 1));
+		cpu_family(s, c);
+		if (s->p.smt_contention && !c->amd) {
+			snprintf(err, errlen, "simulated PMU: 'smt_contention' is AMD's "
+				 "(de_no_dispatch_per_slot.smt_contention), and this %s CPU has no "
+				 "such node: give the level-1 nodes alone", cpu_vendor_name(s->ci.vendor));
+			return -EINVAL;
+		}
 		if (c->kind->fixed_ctr3 && !c->width) {
 			snprintf(err, errlen, "simulated PMU: the model table has no pipeline "
 				 "width for %s cores: give `width N` in the profile", c->kind->uarch);

@@ -10,8 +10,10 @@
  * Registers.  Without `state FILE` the simulator holds a clean register
  * file per CPU in memory, as Linux leaves an idle PMU (the NMI watchdog
  * off): the registers the CPU kind enumerates (CPUID leaf 0xA / 0x23 and
- * the model table, cpu/cpu.h struct cpu_kind): IA32_PERFEVTSELi and
- * IA32_PMCi, IA32_FIXED_CTRi, IA32_FIXED_CTR_CTRL = 0,
+ * the model table, cpu/cpu.h struct cpu_kind): IA32_PERFEVTSELi,
+ * IA32_PMCi and its full-width alias IA32_A_PMCi (one counter, two
+ * addresses), IA32_FIXED_CTRi (0-6: Skymont's 4-6 where leaf 0x23
+ * enumerates them), IA32_FIXED_CTR_CTRL = 0,
  * IA32_PERF_GLOBAL_CTRL = every counter's enable bit and bit 48 where the
  * kind has PERF_METRICS (the kernel's intel_ctrl, written by
  * intel_pmu_enable_all: pmu-reference §1.3), IA32_PERF_GLOBAL_STATUS = 0,
@@ -22,7 +24,14 @@
  * a #GP through the driver); a CPU whose leaf 0xA reports version 0 (a KVM
  * guest without a virtual PMU) has no counter and no PMU register at all
  * (without PDCM - KVM clears it then, linux arch/x86/kvm/vmx/vmx.c
- * vmx_set_cpu_caps - not even IA32_PERF_CAPABILITIES).  The simulator's
+ * vmx_set_cpu_caps - not even IA32_PERF_CAPABILITIES).  An AMD CPU with
+ * PerfMonV2 (cpu_kind.perfmon_v2: CPUID 0x80000022 EAX[0]; Zen 4 family
+ * 19h, Zen 5 family 1Ah) has AMD's registers instead, no Intel one
+ * (msr/amd_regs.h): PERF_CTLi and PERF_CTRi for i < EBX[3:0] (six on the
+ * Zen 4 and Zen 5 dumps), PERF_CNTR_GLOBAL_CTL = every counter's bit (the
+ * kernel's idle value: amd_pmu_v2_enable_all), PERF_CNTR_GLOBAL_STATUS,
+ * _STATUS_CLR and _STATUS_SET = 0; an AMD CPU without PerfMonV2 has no
+ * PMU register.  The simulator's
  * own SIM_MSR_ORDER_ERRORS (below) is on every CPU.  Such registers live
  * only as long as the process.  With `state FILE` the registers are FILE's, exactly as the
  * state-file backend keeps them (msr/msr.h "state:FILE": every write
@@ -67,7 +76,42 @@
  *   IA32_PERF_GLOBAL_STATUS is read-only; a write of 1s to
  *   IA32_PERF_GLOBAL_STATUS_RESET clears those bits (§1.4);
  *   IA32_PERF_GLOBAL_INUSE is computed from the selects and the fixed
- *   control (§1.9).
+ *   control (§1.9).  Fixed counters 4-6 count Skymont's
+ *   TOPDOWN_BAD_SPECULATION.ALL, TOPDOWN_FE_BOUND.ALL and
+ *   TOPDOWN_RETIRING.ALL: `width` x the share per cycle (§6.3).
+ *
+ * General-purpose counters: counter x counts while its select has EN and
+ * the global control's bit x is set (Intel IA32_PERF_GLOBAL_CTRL; AMD
+ * PERF_CNTR_GLOBAL_CTL: with PerfMonV2 "Counting starts only after
+ * x86_pmu_enable_all()", linux amd/core.c amd_pmu_v2_enable_event), the
+ * cycles its USR / OS bits select (`user_fraction`, as the fixed
+ * counters), at the rate the simulator's own event table gives its
+ * encoding (msr/sim_events.c: each row names the event and where it is
+ * described; an encoding it does not know counts 0): cycles, `ipc`
+ * instructions, or width x a share of the profile - retiring, issued
+ * (retiring + half of bad speculation: the other half are recovery
+ * bubbles, INT_MISC.RECOVERY_CYCLES), dispatched (AMD: retiring + bad
+ * speculation), frontend, backend, bad speculation, smt contention, the
+ * level-2 nodes, and their cycles (fetch latency's cycles with no uop
+ * delivered, memory-bound and backend-bound stall cycles) and flushes
+ * (one per 20 slots of branch mispredicts, of machine clears).  The
+ * accesses' cycles count at the access_* shares, the work's at the
+ * profile's.  Width: CPUID leaf 0xA EAX[23:16] (AMD 48 bits); wrapping
+ * sets the global status bit x.  Writes: IA32_PMCx takes bits 31:0
+ * sign-extended (§1.8), IA32_A_PMCx the full width (more is a #GP, -EIO),
+ * AMD's PERF_CTRx bits 47:0.  AMD's PERF_CNTR_GLOBAL_STATUS is read-only,
+ * _STATUS_CLR clears and _STATUS_SET sets its bits.
+ *
+ * SMT (`smt on`, Intel P-cores only: E-cores have no SMT, and AMD counts
+ * per thread with the sibling's share as smt_contention): the sibling
+ * thread runs the same work in the same cycles and each thread issues in
+ * half of the core's slots.  A thread's events count its half of every
+ * quantity but cycles and instructions (fixed counter 3 too:
+ * TOPDOWN.SLOTS "is distributed among unhalted logical processors",
+ * intel/perfmon ICL); with AnyThread (IA32_PERFEVTSELx bit 21) they count
+ * the core's, both threads'; CPU_CLK_UNHALTED.THREAD_ANY counts the cycles
+ * either thread is unhalted, the thread's own here.  IA32_PERF_METRICS is
+ * fractions: unchanged.
  *
  * Threads: the simulated machine of one PROFILE path is shared by every
  * msr_open of it in the process (the MSR backend and the perf source's
@@ -129,6 +173,10 @@ struct sim_profile {
 	double access_pct[SIM_NODES]; /* percent of the accesses' slots (access_*;
 				       * = pct when no access_* key is given) */
 	bool access_given[SIM_NODES];
+	bool smt;                   /* `smt on`: the Intel P-core's sibling thread runs the
+				     * same work (msr/msr_sim.h "SMT") */
+	double smt_contention;      /* percent of the dispatch slots the sibling takes (AMD's
+				     * fifth level-1 node; the level-1 keys sum with it to 100) */
 	double noise;               /* per-read jitter of each fraction, percentage points */
 	uint64_t seed;              /* of the jitter */
 	char state[4096];           /* `state FILE`, "" for the clean register file */
@@ -143,7 +191,9 @@ struct sim_profile {
  * msr_sim_profile_parse - parse profile text (@text, @len bytes; the file
  * @name for messages): one `key value` per line, '#' comments, blank lines.
  * Keys (README "The simulated PMU"): width N, ghz F, ipc F, access_cycles N,
- * work_cycles N, user_fraction F (0..1, default 1),
+ * work_cycles N, user_fraction F (0..1, default 1), smt on|off,
+ * smt_contention P (AMD only: a fifth level-1 node; the level-1 nodes sum
+ * with it to 100),
  * retiring P, bad_speculation P, frontend_bound P, backend_bound P
  * (level 1, percent, required, summing to 100 within 0.01),
  * heavy_operations P, branch_mispredicts P, fetch_latency P,

@@ -18,8 +18,17 @@
 #include "cpu/cpu.h"
 #include "msr/msr_sim.h"
 
-#define SIM_FIXED 4u       /* FC0..FC3 are modelled */
+#define SIM_FIXED 7u       /* FC0..FC6 are modelled (FC4-6: Skymont's, leaf 0x23) */
+#define SIM_GP 8u          /* general-purpose counters modelled: Intel x < 8, AMD x < 6 */
 #define SIM_REGS_MAX 96u   /* one CPU's registers in the memory store */
+
+/* The simulator's core families for its event table (msr/sim_events.c). */
+#define SIM_FAM_PRE_ICL 0x01u /* Intel P-core without fixed counter 3 (SNB..CLX) */
+#define SIM_FAM_ICL     0x02u /* Intel P-core with FC3, PERF_METRICS level 0-1 (Sunny Cove) */
+#define SIM_FAM_GLC     0x04u /* Intel P-core with FC3, level 2 (Golden Cove and later) */
+#define SIM_FAM_ATOM    0x08u /* Intel E-core (Gracemont, Crestmont, Skymont, ...) */
+#define SIM_FAM_ZEN4    0x10u /* AMD family 19h with PerfMonV2 */
+#define SIM_FAM_ZEN5    0x20u /* AMD family 1Ah */
 
 
 struct sim_reg {
@@ -36,8 +45,13 @@ struct sim_cpu {
 	double skip_ns;            /* time spent inside the simulator's calls on this
 				    * CPU (its lock, its store): not counted */
 	double t_last;             /* cycles of real time at the last update */
+	unsigned fam;              /* SIM_FAM_*: which rows of the event table apply */
+	bool amd;                  /* AMD PerfMonV2 registers (else Intel's) */
+	bool smt;                  /* `smt on` applies: an Intel P-core */
 	uint64_t fc[SIM_FIXED];
 	double carry[SIM_FIXED];   /* fractions of a count not yet counted */
+	uint64_t pmc[SIM_GP];      /* general-purpose counters */
+	double pcarry[SIM_GP];
 	double met_access;         /* slots of accesses accumulated for PERF_METRICS
 				    * since it was written */
 	double met_work;           /* slots of work (real time, msr_sim_work) */
@@ -74,6 +88,10 @@ double sim_mono_ns(void);
 int sim_store_read(struct sim *s, unsigned cpu, uint32_t msr, uint64_t *v);
 int sim_store_write(struct sim *s, unsigned cpu, uint32_t msr, uint64_t v);
 
+/* @v into @msr when the store holds another value (a `state FILE` is
+ * rewritten for a change only); a register not listed is left out. */
+void sim_store_update(struct sim *s, unsigned cpu, uint32_t msr, uint64_t v);
+
 /* Does kind @k have fixed counter @i? */
 bool sim_has_fixed(const struct cpu_kind *k, unsigned i);
 
@@ -91,5 +109,38 @@ int sim_start_cpu(struct sim *s, unsigned cpu);
 
 /* IA32_PERF_METRICS of @c as read now. */
 uint64_t sim_metrics_value(struct sim *s, struct sim_cpu *c);
+
+/* The general-purpose counters' width in bits (CPUID leaf 0AH EAX[23:16];
+ * AMD 48). */
+unsigned sim_gp_bits(const struct sim_cpu *c);
+
+/* The GP counter register @msr of @c: its index, or -1 (Intel IA32_PMCx and
+ * IA32_A_PMCx, AMD PERF_CTRx); *@full: written at full width. */
+int sim_gp_counter(const struct sim_cpu *c, uint32_t msr, bool *full);
+
+/* Is @msr an event select or global control of @c (writes fold the counters)? */
+bool sim_gp_control(const struct sim_cpu *c, uint32_t msr);
+
+/* Write the counters' values to the store (msr/msr_sim.c fold). */
+void sim_gp_fold(struct sim *s, unsigned cpu);
+
+/* ------------------------------------------------- msr/sim_events.c */
+
+/*
+ * sim_event_rate - what the select value @sel (IA32_PERFEVTSELx or
+ * PERF_CTLx) counts per cycle on @c, for the shares @pct (percent of the
+ * slots per node, SIM_NODES, as struct sim_profile.pct): the simulator's
+ * own event table (msr/sim_events.c); 0 for an encoding it does not know.
+ * With `smt on` (c->smt) the thread's half of the core's slots, the
+ * core's with AnyThread (msr/msr_sim.h "SMT").
+ */
+double sim_event_rate(const struct sim *s, const struct sim_cpu *c, uint64_t sel,
+		      const double pct[SIM_NODES]);
+
+/* sim_fixed_rate - what Intel fixed counter @i counts per cycle on @c for
+ * the shares @pct: FC0 `ipc`, FC1 and FC2 1, FC3 the slots, FC4-6
+ * Skymont's bad-speculation, frontend-bound and retiring slots. */
+double sim_fixed_rate(const struct sim *s, const struct sim_cpu *c, unsigned i,
+		      const double pct[SIM_NODES]);
 
 #endif

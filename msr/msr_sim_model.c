@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cpu/cpu.h"
+#include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
 #include "msr/msr.h"
 #include "msr/msr_sim.h"
@@ -78,6 +79,16 @@ int sim_store_write(struct sim *s, unsigned cpu, uint32_t msr, uint64_t v)
 	return 0;
 }
 
+/* Write @v to @msr when the store holds another value (a `state FILE`
+ * is rewritten only for a change); a register not listed is left out. */
+void sim_store_update(struct sim *s, unsigned cpu, uint32_t msr, uint64_t v)
+{
+	uint64_t old;
+
+	if (!sim_store_read(s, cpu, msr, &old) && old != v)
+		sim_store_write(s, cpu, msr, v);
+}
+
 static void mem_add(struct sim_cpu *c, uint32_t msr, uint64_t v)
 {
 	if (c->nregs < SIM_REGS_MAX)
@@ -93,16 +104,19 @@ bool sim_has_fixed(const struct cpu_kind *k, unsigned i)
  * The clean register file of one CPU, as Linux leaves an idle PMU
  * (msr/msr_sim.h): GLOBAL_CTRL = the kernel's intel_ctrl (every counter
  * enabled, bit 48 with PERF_METRICS: pmu-reference §1.3); the rest 0.
+ * IA32_A_PMCx beside IA32_PMCx: the simulated IA32_PERF_CAPABILITIES has
+ * bit 13 (full-width writes), and both are views of one counter.
  */
-void sim_mem_clean(const struct sim *s, struct sim_cpu *c)
+static void mem_clean_intel(const struct sim *s, struct sim_cpu *c)
 {
 	const struct cpu_kind *k = c->kind;
 	uint64_t gc = 0, caps = PERF_CAP_FULL_WIDTH_WRITE;
 
-	for (unsigned i = 0; i < 32 && s->ci.pmu.version; i++)
+	for (unsigned i = 0; i < SIM_GP && s->ci.pmu.version; i++)
 		if (k->gp_mask & (1u << i)) {
 			mem_add(c, IA32_PERFEVTSEL0 + i, 0);
 			mem_add(c, IA32_PMC0 + i, 0);
+			mem_add(c, IA32_A_PMC0 + i, 0);
 			gc |= 1ull << i;
 		}
 	for (unsigned i = 0; i < SIM_FIXED && s->ci.pmu.version; i++)
@@ -128,6 +142,89 @@ void sim_mem_clean(const struct sim *s, struct sim_cpu *c)
 	if (s->ci.pmu.version >= 4) {
 		mem_add(c, IA32_PERF_GLOBAL_STATUS_SET, 0);
 		mem_add(c, IA32_PERF_GLOBAL_INUSE, 0);
+	}
+}
+
+/* AMD PerfMonV2 (msr/amd_regs.h): PERF_CTLx / PERF_CTRx of the kind's
+ * counters, PERF_CNTR_GLOBAL_CTL = every counter's bit (the kernel's idle
+ * value: amd_pmu_v2_enable_all writes amd_pmu_global_cntr_mask), the
+ * status registers 0.  No Intel register. */
+static void mem_clean_amd(struct sim_cpu *c)
+{
+	uint64_t gc = 0;
+
+	for (unsigned i = 0; i < AMD_GP_MAX; i++)
+		if (c->kind->gp_mask & (1u << i)) {
+			mem_add(c, AMD_PERF_CTL(i), 0);
+			mem_add(c, AMD_PERF_CTR(i), 0);
+			gc |= 1ull << i;
+		}
+	mem_add(c, AMD_PERF_CNTR_GLOBAL_STATUS, 0);
+	mem_add(c, AMD_PERF_CNTR_GLOBAL_CTL, gc);
+	mem_add(c, AMD_PERF_CNTR_GLOBAL_STATUS_CLR, 0);
+	mem_add(c, AMD_PERF_CNTR_GLOBAL_STATUS_SET, 0);
+}
+
+void sim_mem_clean(const struct sim *s, struct sim_cpu *c)
+{
+	if (c->amd)
+		mem_clean_amd(c);
+	else if (s->ci.vendor == CPU_VENDOR_INTEL)
+		mem_clean_intel(s, c);
+}
+
+/* ------------------------------------------------- general-purpose counters */
+
+unsigned sim_gp_bits(const struct sim_cpu *c)
+{
+	unsigned w = c->kind->gp_width;
+
+	if (c->amd)
+		return AMD_COUNTER_WIDTH;
+	return w >= 8 && w < 64 ? w : 48; /* 48 on every core since Nehalem (§1.8) */
+}
+
+int sim_gp_counter(const struct sim_cpu *c, uint32_t msr, bool *full)
+{
+	*full = true;
+	if (c->amd) {
+		if (msr >= AMD_PERF_CTR0 && msr < AMD_PERF_CTR(AMD_GP_MAX) &&
+		    (msr - AMD_PERF_CTR0) % 2 == 0)
+			return (int)((msr - AMD_PERF_CTR0) / 2);
+		return -1;
+	}
+	if (msr >= IA32_A_PMC0 && msr < IA32_A_PMC0 + SIM_GP)
+		return (int)(msr - IA32_A_PMC0);
+	*full = false;
+	if (msr >= IA32_PMC0 && msr < IA32_PMC0 + SIM_GP)
+		return (int)(msr - IA32_PMC0);
+	return -1;
+}
+
+bool sim_gp_control(const struct sim_cpu *c, uint32_t msr)
+{
+	if (c->amd)
+		return msr == AMD_PERF_CNTR_GLOBAL_CTL ||
+		       (msr >= AMD_PERF_CTL0 && msr < AMD_PERF_CTL(AMD_GP_MAX) &&
+			(msr - AMD_PERF_CTL0) % 2 == 0);
+	return msr == IA32_PERF_GLOBAL_CTRL || msr == IA32_FIXED_CTR_CTRL ||
+	       (msr >= IA32_PERFEVTSEL0 && msr < IA32_PERFEVTSEL0 + SIM_GP);
+}
+
+void sim_gp_fold(struct sim *s, unsigned cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	for (unsigned x = 0; x < SIM_GP; x++) {
+		if (!(c->kind->gp_mask & (1u << x)))
+			continue;
+		if (c->amd) {
+			if (x < AMD_GP_MAX)
+				sim_store_update(s, cpu, AMD_PERF_CTR(x), c->pmc[x]);
+			continue;
+		}
+		sim_store_update(s, cpu, IA32_PMC0 + x, c->pmc[x]);
+		sim_store_update(s, cpu, IA32_A_PMC0 + x, c->pmc[x]);
 	}
 }
 
@@ -164,23 +261,102 @@ static double cpl_share(const struct sim *s, uint64_t fcc, uint64_t gc, unsigned
 	return (en & FIXED_CTR_CTRL_EN_OS ? 1 - u : 0) + (en & FIXED_CTR_CTRL_EN_USR ? u : 0);
 }
 
-/* Count @dt cycles on fixed counter @i at @rate per cycle. */
-static void count_fixed(struct sim *s, struct sim_cpu *c, unsigned i, double rate, double dt,
-			uint64_t gc)
+/* Add @inc (and the carried fraction) to a counter of @bits bits; true
+ * when it wrapped. */
+static bool count(uint64_t *ctr, double *carry, double inc, unsigned bits)
 {
-	uint64_t max = (1ull << sim_fixed_bits(s)) - 1;
-	double inc = rate * dt + c->carry[i], whole = floor(inc);
-	uint64_t before = c->fc[i];
+	uint64_t max = bits >= 64 ? ~0ull : (1ull << bits) - 1, before = *ctr;
+	double whole;
 
-	c->carry[i] = inc - whole;
-	c->fc[i] = (before + (uint64_t)whole) & max;
-	if (i == FIXED_CTR3_IDX && whole > 0)
+	inc += *carry;
+	whole = floor(inc);
+	*carry = inc - whole;
+	*ctr = (before + (uint64_t)whole) & max;
+	return before + (uint64_t)whole > max;
+}
+
+/* Fixed counter @i counts @inc. */
+static void count_fixed(struct sim *s, struct sim_cpu *c, unsigned i, double inc, uint64_t gc)
+{
+	double before = c->carry[i];
+	bool wrapped = count(&c->fc[i], &c->carry[i], inc, sim_fixed_bits(s));
+
+	if (i == FIXED_CTR3_IDX && floor(inc + before) > 0)
 		c->fc3_written = false; /* it counted: no longer the value written */
-	if (before + (uint64_t)whole > max) {
+	if (wrapped) {
 		c->status |= 1ull << GLOBAL_FIXED_BIT(i);
 		if (i == FIXED_CTR3_IDX && (gc & GLOBAL_CTRL_EN_PERF_METRICS))
 			c->status |= GLOBAL_STATUS_OVF_PERF_METRICS;
 	}
+}
+
+/* The share of the cycles an event select counts: USR at CPL > 0, OS at
+ * CPL 0 (SDM Vol. 3B 20.2.1.1; the same bits on AMD's PERF_CTL), with
+ * `user_fraction` of every cycle at CPL > 0. */
+static double sel_cpl_share(const struct sim *s, uint64_t sel)
+{
+	double u = s->p.user_fraction;
+
+	return (sel & PERFEVTSEL_OS ? 1 - u : 0) + (sel & PERFEVTSEL_USR ? u : 0);
+}
+
+/*
+ * General-purpose counter x counts while its select has EN and the global
+ * control's bit x is set (Intel: SDM Vol. 3B 20.2.2, pmu-reference §1.3;
+ * AMD PerfMonV2: "Counting starts only after x86_pmu_enable_all()",
+ * linux amd/core.c amd_pmu_v2_enable_event, which writes the global
+ * control), at sim_event_rate's rate for the work's and the accesses'
+ * shares apart, of the cycles its USR/OS bits select.  Wrapping sets the
+ * global status bit x.
+ */
+static void count_gp(struct sim *s, unsigned cpu, double dt_work, double dt_access, uint64_t gc)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	uint64_t en = c->amd ? AMD_PERF_CTL_EN : PERFEVTSEL_EN, sel;
+
+	for (unsigned x = 0; x < SIM_GP; x++) {
+		uint32_t msr = c->amd ? AMD_PERF_CTL(x) : IA32_PERFEVTSEL0 + x;
+		double share, inc;
+
+		if (!(c->kind->gp_mask & (1u << x)) || !(gc & (1ull << x)) ||
+		    (c->amd && x >= AMD_GP_MAX) || sim_store_read(s, cpu, msr, &sel) || !(sel & en))
+			continue;
+		if (!(share = sel_cpl_share(s, sel)))
+			continue;
+		inc = share * (sim_event_rate(s, c, sel, s->p.pct) * dt_work +
+			       sim_event_rate(s, c, sel, s->p.access_pct) * dt_access);
+		if (count(&c->pmc[x], &c->pcarry[x], inc, sim_gp_bits(c)))
+			c->status |= 1ull << x;
+	}
+}
+
+/* Intel: the fixed counters, PERF_METRICS and the GP counters. */
+static void advance_intel(struct sim *s, unsigned cpu, double dt_work, double dt_access)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	uint64_t fcc = 0, gc = 0;
+
+	if (sim_store_read(s, cpu, IA32_FIXED_CTR_CTRL, &fcc) ||
+	    sim_store_read(s, cpu, IA32_PERF_GLOBAL_CTRL, &gc))
+		return;
+	for (unsigned i = 0; i < SIM_FIXED; i++) {
+		double share = cpl_share(s, fcc, gc, i);
+
+		if (!sim_has_fixed(c->kind, i) || !share)
+			continue;
+		if (i != FIXED_CTR3_IDX || !(s->p.faults & SIM_FAULT_SLOTS_STUCK))
+			count_fixed(s, c, i, share * (sim_fixed_rate(s, c, i, s->p.pct) * dt_work +
+						      sim_fixed_rate(s, c, i, s->p.access_pct) *
+						      dt_access), gc);
+	}
+	if (c->kind->topdown_level >= 1 && (gc & GLOBAL_CTRL_EN_PERF_METRICS)) {
+		double slots = sim_fixed_rate(s, c, FIXED_CTR3_IDX, s->p.pct) *
+			       cpl_share(s, fcc, gc, FIXED_CTR3_IDX);
+
+		c->met_access += slots * dt_access;
+		c->met_work += slots * dt_work;
+	}
+	count_gp(s, cpu, dt_work, dt_access, gc);
 }
 
 /*
@@ -196,28 +372,16 @@ void sim_advance(struct sim *s, unsigned cpu, double work)
 	double now = (s->now_ns - s->t0_ns - c->skip_ns) * s->p.ghz;
 	double dt_work = (now > c->t_last ? now - c->t_last : 0) + work;
 	double dt_access = (double)(c->accesses - c->accesses_counted) * s->p.access_cycles;
-	uint64_t fcc = 0, gc = 0;
+	uint64_t gc = 0;
 
 	c->t_last = now > c->t_last ? now : c->t_last;
 	c->accesses_counted = c->accesses;
-	if (dt_work + dt_access <= 0 || sim_store_read(s, cpu, IA32_FIXED_CTR_CTRL, &fcc) ||
-	    sim_store_read(s, cpu, IA32_PERF_GLOBAL_CTRL, &gc))
+	if (dt_work + dt_access <= 0)
 		return;
-	for (unsigned i = 0; i < SIM_FIXED; i++) {
-		double rate = i == 0 ? s->p.ipc : i == FIXED_CTR3_IDX ? c->width : 1;
-		double share = cpl_share(s, fcc, gc, i);
-
-		if (!sim_has_fixed(c->kind, i) || !share)
-			continue;
-		if (i != FIXED_CTR3_IDX || !(s->p.faults & SIM_FAULT_SLOTS_STUCK))
-			count_fixed(s, c, i, rate * share, dt_work + dt_access, gc);
-	}
-	if (c->kind->topdown_level >= 1 && (gc & GLOBAL_CTRL_EN_PERF_METRICS)) {
-		double slots = c->width * cpl_share(s, fcc, gc, FIXED_CTR3_IDX);
-
-		c->met_access += slots * dt_access;
-		c->met_work += slots * dt_work;
-	}
+	if (!c->amd)
+		advance_intel(s, cpu, dt_work, dt_access);
+	else if (!sim_store_read(s, cpu, AMD_PERF_CNTR_GLOBAL_CTL, &gc))
+		count_gp(s, cpu, dt_work, dt_access, gc);
 }
 
 /* Load @cpu's counters from the store at its first access. */
@@ -230,9 +394,17 @@ int sim_start_cpu(struct sim *s, unsigned cpu)
 	c = &s->cpus[cpu];
 	if (c->started)
 		return 0;
-	for (unsigned i = 0; i < SIM_FIXED; i++)
+	for (unsigned i = 0; i < SIM_FIXED && !c->amd; i++)
 		if (sim_has_fixed(c->kind, i) && sim_store_read(s, cpu, IA32_FIXED_CTR0 + i, &c->fc[i]))
 			c->fc[i] = 0;
+	for (unsigned x = 0; x < SIM_GP; x++) {
+		uint32_t msr = c->amd ? AMD_PERF_CTR(x) : IA32_PMC0 + x;
+
+		if (!(c->kind->gp_mask & (1u << x)) || (c->amd && x >= AMD_GP_MAX) ||
+		    (sim_store_read(s, cpu, msr, &c->pmc[x]) &&
+		     (c->amd || sim_store_read(s, cpu, IA32_A_PMC0 + x, &c->pmc[x]))))
+			c->pmc[x] = 0;
+	}
 	if (c->kind->topdown_level >= 1 && !sim_store_read(s, cpu, IA32_PERF_METRICS, &c->met_v0))
 		c->met_w0 = c->met_v0 ? c->fc[FIXED_CTR3_IDX] : 0;
 	if (sim_store_read(s, cpu, SIM_MSR_ORDER_ERRORS, &c->order_errors))

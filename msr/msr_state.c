@@ -52,6 +52,7 @@
 
 #include "cpu/escape.h"
 #include "cpu/userfile.h"
+#include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
 #include "msr/msr.h"
 #include "msr/msr_state_int.h"
@@ -284,8 +285,20 @@ static int dir_lock(struct state_ctx *c, int op)
  * is modelled as #GP (-EIO) - the safe reading, hardware behaviour
  * UNCONFIRMED.  _STATUS_RESET clears and _STATUS_SET sets bits of
  * GLOBAL_STATUS (pmu-reference §1.4, linux arch/x86/events/intel/core.c
- * intel_pmu_ack_status); their own lines keep their value.
+ * intel_pmu_ack_status); their own lines keep their value.  AMD's
+ * PerfMonV2 status registers follow the same rules (msr/amd_regs.h):
+ * PERF_CNTR_GLOBAL_STATUS is read-only ("PerfCntrGlobalStatus is
+ * read-only", linux arch/x86/events/amd/core.c), _STATUS_CLR clears
+ * (amd_pmu_ack_global_status) and _STATUS_SET sets its bits.
  */
+static const struct {
+	uint32_t status, clear, set;
+} status_regs[] = {
+	{ IA32_PERF_GLOBAL_STATUS, IA32_PERF_GLOBAL_STATUS_RESET, IA32_PERF_GLOBAL_STATUS_SET },
+	{ AMD_PERF_CNTR_GLOBAL_STATUS, AMD_PERF_CNTR_GLOBAL_STATUS_CLR,
+	  AMD_PERF_CNTR_GLOBAL_STATUS_SET },
+};
+
 static int write_locked(struct state_ctx *c, unsigned cpu, uint32_t msr, uint64_t val)
 {
 	int rc = refresh(c);
@@ -294,14 +307,17 @@ static int write_locked(struct state_ctx *c, unsigned cpu, uint32_t msr, uint64_
 
 	if (!r)
 		return rc;
-	if (msr == IA32_PERF_GLOBAL_STATUS)
-		return -EIO;
-	if (msr == IA32_PERF_GLOBAL_STATUS_RESET || msr == IA32_PERF_GLOBAL_STATUS_SET) {
-		st = lookup(c, cpu, IA32_PERF_GLOBAL_STATUS, &rc);
+	for (size_t i = 0; i < sizeof(status_regs) / sizeof(status_regs[0]); i++) {
+		if (msr == status_regs[i].status)
+			return -EIO;
+		if (msr != status_regs[i].clear && msr != status_regs[i].set)
+			continue;
+		st = lookup(c, cpu, status_regs[i].status, &rc);
 		if (!st)
 			return 0; /* nothing modelled to clear or set */
 		r = st;
-		val = msr == IA32_PERF_GLOBAL_STATUS_SET ? st->val | val : st->val & ~val;
+		val = msr == status_regs[i].set ? st->val | val : st->val & ~val;
+		break;
 	}
 	old = r->val;
 	r->val = val;

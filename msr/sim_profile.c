@@ -171,6 +171,13 @@ static int key_value(struct parse *ps, struct sim_profile *p, char **tok, int nt
 	} else if (!strcmp(k, "seed")) {
 		if (!(rc = whole(ps, k, v, 0, 9007199254740992.0, &d)))
 			p->seed = (uint64_t)d;
+	} else if (!strcmp(k, "smt")) {
+		if (strcmp(v, "on") && strcmp(v, "off"))
+			return fail(ps, "'smt' takes 'on' or 'off', got '%s'", v);
+		p->smt = !strcmp(v, "on");
+		rc = 0;
+	} else if (!strcmp(k, "smt_contention")) {
+		rc = num(ps, k, v, 0, 100, &p->smt_contention);
 	} else if (!strcmp(k, "state")) {
 		if (strlen(v) >= sizeof(p->state))
 			return fail(ps, "'state' names a path longer than %zu bytes", sizeof(p->state) - 1);
@@ -183,11 +190,12 @@ static int key_value(struct parse *ps, struct sim_profile *p, char **tok, int nt
 }
 
 /* One set of shares (@pre "" or "access_"): the level-1 nodes given and
- * summing to 100, each level-2 node at most its parent. */
+ * summing, with @smt (smt_contention, AMD's fifth level-1 node), to 100,
+ * each level-2 node at most its parent. */
 static int check_set(struct parse *ps, const char *pre, const double pct[SIM_NODES],
-		     const bool given[SIM_NODES])
+		     const bool given[SIM_NODES], double smt)
 {
-	double sum = 0;
+	double sum = smt;
 
 	for (int i = 0; i < 4; i++) {
 		if (!given[i])
@@ -197,8 +205,8 @@ static int check_set(struct parse *ps, const char *pre, const double pct[SIM_NOD
 		sum += pct[i];
 	}
 	if (fabs(sum - 100) > 0.01)
-		return fail(ps, "the level-1 nodes%s sum to %g, not 100", *pre ? " (access_*)" : "",
-			    sum);
+		return fail(ps, "the level-1 nodes%s%s sum to %g, not 100", *pre ? " (access_*)" : "",
+			    smt ? " and smt_contention" : "", sum);
 	for (int i = 4; i < SIM_NODES; i++)
 		if (pct[i] > pct[i - 4] + 1e-9)
 			return fail(ps, "'%s%s' (%g) is above its parent '%s%s' (%g): a level-2 "
@@ -215,12 +223,12 @@ static int check_shares(struct parse *ps, struct sim_profile *p)
 	int rc;
 
 	ps->line = 0;
-	if ((rc = check_set(ps, "", p->pct, p->given)))
+	if ((rc = check_set(ps, "", p->pct, p->given, p->smt_contention)))
 		return rc;
 	for (int i = 0; i < SIM_NODES; i++)
 		any |= p->access_given[i];
 	if (any)
-		return check_set(ps, "access_", p->access_pct, p->access_given);
+		return check_set(ps, "access_", p->access_pct, p->access_given, p->smt_contention);
 	memcpy(p->access_pct, p->pct, sizeof(p->access_pct));
 	return 0;
 }

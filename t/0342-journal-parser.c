@@ -174,9 +174,29 @@ static void test_parser_trust(void)
 	/* run and enable journals: the four registers of pmu_program() */
 	bad(t_edit(good, "reg 2 0x38d 0x333", "reg 2 0x1a0 0xdeadbeef"),
 	    "line 10: reg: MSR 0x1a0 is not a register a journal of kind run holds", "run journal, 0x1a0");
-	bad(t_edit(t_edit(good, "kind run", "kind enable"), "reg 2 0x38d 0x333", "reg 2 0x186 0x0"),
-	    "line 10: reg: IA32_PERFEVTSEL0 (0x186) is not a register a journal of kind enable holds",
-	    "enable journal, an event select");
+	bad(t_edit(t_edit(good, "kind run", "kind enable"), "reg 2 0x38d 0x333", "reg 2 0x391 0x0"),
+	    "line 10: reg: IA32_PERF_GLOBAL_STATUS_SET (0x391) is not a register a journal of kind "
+	    "enable holds", "enable journal, GLOBAL_STATUS_SET (write-1-to-set: nothing to save)");
+	/* gp_program()'s registers (msr/pmu_gp.h): the event selects and
+	 * counters, Intel's architectural ranges (0x186-0x18d, 0xc1-0xc8,
+	 * 0x4c1-0x4c8, FC4-6 0x30d-0x30f) and AMD PerfMonV2's (PERF_CTL5
+	 * 0xc001020a, PERF_CTR5 0xc001020b, PERF_CNTR_GLOBAL_CTL 0xc0000301:
+	 * linux msr-index.h MSR_F15H_PERF_CTL5/CTR5, MSR_AMD64_PERF_CNTR_GLOBAL_CTL) */
+	loads(t_edit(t_edit(good, "kind run", "kind enable"), "reg 2 0x38d 0x333", "reg 2 0x186 0x0"),
+	      NULL, "enable journal: IA32_PERFEVTSEL0 loads (gp_program saves it)");
+	loads(t_edit(good, "reg 2 0x38d 0x333", "reg 2 0x4c8 0x0\nreg 2 0x30f 0x0\nreg 2 0xc1 0x5"),
+	      NULL, "run journal: IA32_A_PMC7, IA32_FIXED_CTR6, IA32_PMC0 load");
+	loads(t_edit(good, "reg 2 0x38d 0x333", "reg 2 0xc0000301 0x3f\nreg 2 0xc001020a 0x0\n"
+		     "reg 2 0xc001020b 0x0"), NULL, "run journal: AMD GLOBAL_CTL, PERF_CTL5, PERF_CTR5 load");
+	bad(t_edit(good, "reg 2 0x38d 0x333", "reg 2 0x18e 0x0"),
+	    "line 10: reg: MSR 0x18e is not a register a journal of kind run holds",
+	    "run journal, 0x18e (no IA32_PERFEVTSEL8)");
+	bad(t_edit(good, "reg 2 0x38d 0x333", "reg 2 0xc001020c 0x0"),
+	    "line 10: reg: MSR 0xc001020c is not a register a journal of kind run holds",
+	    "run journal, 0xc001020c (no seventh AMD core counter)");
+	bad(t_edit(good, "reg 2 0x38d 0x333", "reg 2 0xc0000302 0x1"),
+	    "line 10: reg: PERF_CNTR_GLOBAL_STATUS_CLR (0xc0000302) is not a register a journal of "
+	    "kind run holds", "run journal, AMD STATUS_CLR (write-1-to-clear)");
 	bad(t_edit(good, "reg 2 0x38d 0x333", "reg 2 0x38d 0x333 unsafe-msr"),
 	    "line 10: reg: 'unsafe-msr' in a journal of kind run", "run journal, the unsafe-msr mark");
 	loads(t_edit(good, "reg 2 0x38d 0x333", "reg 2 0x30c 0x0\nreg 2 0x329 0x1"), NULL,

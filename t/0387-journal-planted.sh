@@ -83,10 +83,10 @@ plant run 'setting /proc/sys/kernel/nmi_watchdog 5'
 refused "nmi_watchdog 5 (it takes 0 or 1)" 9 \
 	"setting: value '5' of '/proc/sys/kernel/nmi_watchdog' is not one nmi_watchdog takes \(0 or 1\)"
 
-# --- registers: run / enable journals hold pmu_program()'s four only ---------
+# --- registers: run / enable journals hold what pmu_program/gp_program save --
 plant run 'reg 0 0x38f 0x0' 'reg 0 0x1a0 0xdeadbeef'
 refused "run journal, IA32_MISC_ENABLE" 10 \
-	"reg: MSR 0x1a0 is not a register a journal of kind run holds \(only IA32_PERF_GLOBAL_CTRL, IA32_FIXED_CTR_CTRL, IA32_FIXED_CTR3 and IA32_PERF_METRICS\)"
+	"reg: MSR 0x1a0 is not a register a journal of kind run holds \(only the PMU registers baretma programs: global controls, counters, event selects, IA32_PERF_METRICS\)"
 is "$(grep '^0 0x1a0 ' "$state")" "0 0x1a0 0x850089" "run journal: IA32_MISC_ENABLE not written"
 
 plant enable 'reg 1 0x1a0 0xdeadbeef'

@@ -426,6 +426,14 @@ printf 'retiring 25\nbad_speculation 25\nfrontend_bound 25\nbackend_bound 25\nac
 bad "simulator profile whose access_* shares do not sum to 100" 65 \
 	"profile '$tmp/profile-access': the level-1 nodes \\(access_\\*\\) sum to 80, not 100" \
 	BARETMA_MSR=sim:$tmp/profile-access -- bench --backend msr --reps 3
+printf 'retiring 25\nbad_speculation 25\nfrontend_bound 25\nbackend_bound 25\nsmt maybe\n' >"$tmp/profile-smt"
+bad "simulator profile with smt neither on nor off" 65 \
+	"profile '$tmp/profile-smt': line 5: 'smt' takes 'on' or 'off', got 'maybe'" \
+	BARETMA_MSR=sim:$tmp/profile-smt -- bench --backend msr --reps 3
+printf 'retiring 25\nbad_speculation 25\nfrontend_bound 20\nbackend_bound 25\nsmt_contention 5\n' >"$tmp/profile-smtc"
+bad "simulator profile with AMD's smt_contention on an Intel CPU" 65 \
+	"simulated PMU: 'smt_contention' is AMD's \\(de_no_dispatch_per_slot.smt_contention\\), and this Intel CPU has no such node: give the level-1 nodes alone" \
+	BARETMA_MSR=sim:$tmp/profile-smtc -- bench --backend msr --reps 3
 printf '\033]0;pwned\007 1\n' >"$tmp/profile-esc"
 bad "simulator profile with a key that sets the terminal's title" 65 \
 	"profile '$tmp/profile-esc': line 1: unknown key '\\\\x1b\\]0;pwned\\\\x07'" \

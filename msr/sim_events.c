@@ -1,0 +1,258 @@
+/*
+ * msr/sim_events.c - the simulated PMU's own event table: which share of
+ * its profile an event select counts (msr/msr_sim.h "General-purpose
+ * counters").  The table is the simulator's, written from the events'
+ * descriptions (intel/perfmon's <model>/events/ *_core.json files, perf's
+ * tools/perf/pmu-events/arch/x86/{skylake,icelake,sapphirerapids,
+ * alderlaken,meteorlake,lunarlake,amdzen4,amdzen5}/ JSON, the AMD PPR for
+ * family 19h/1Ah), never from the Top-down recipes it is there to test.
+ *
+ * A row matches by encoding: event select (AMD: 12 bits), unit mask,
+ * counter mask (SIM_CMASK_WIDTH: the CPU's pipeline width, as perf's
+ * metrics write "cmask=6" on Zen 4, "cmask=8" on Zen 5, "c4" on Skylake),
+ * inv and edge, on the core families it names (msr/msr_sim_int.h
+ * SIM_FAM_*); AnyThread is no part of the key but a modifier (below).
+ * An encoding no row matches counts 0 - as an event the simulated core
+ * does not have.  Where one encoding means different events on the
+ * models of one family (INT_MISC.RECOVERY_CYCLES is 0x0D/0x03 on Sandy
+ * Bridge-Broadwell, 0x0D/0x01 on Skylake-Cascade Lake), every form
+ * counts on every model of it: the model does not tell the generations
+ * apart within a family.
+ *
+ * What each quantity counts per cycle, with w the width (slots per cycle)
+ * and the profile's shares as fractions:
+ *   cycles 1; instructions `ipc`; slots w;
+ *   retiring w x retiring (uops / ops retired);
+ *   issued (Intel) w x (retiring + bad_speculation x (1 - R)): the uops
+ *     that retire and the bad-speculation slots that are issued uops which
+ *     never retire; the other R = 1/2 of bad speculation are recovery
+ *     bubbles, INT_MISC.RECOVERY_CYCLES = bad_speculation x R cycles, so
+ *     (UOPS_ISSUED.ANY - UOPS_RETIRED.RETIRE_SLOTS + w x RECOVERY_CYCLES)
+ *     / slots = bad_speculation (perf's skylake tma_bad_speculation);
+ *   dispatched (AMD) w x (retiring + bad_speculation): perf's amdzen
+ *     bad_speculation is (de_src_op_disp.all - ex_ret_ops) / slots;
+ *   frontend, backend, bad speculation, heavy operations, branch
+ *     mispredicts, fetch latency, memory bound, smt contention: w x share
+ *     (slots); machine clears w x (bad_speculation - branch_mispredicts);
+ *   "cycles of" a share (fetch latency: cycles no uop was delivered,
+ *     memory bound / backend bound: stall cycles): the share itself;
+ *   flushes (branch mispredicts, machine clears / resyncs): their slots /
+ *     SIM_FLUSH_SLOTS (each flush wastes that many slots; perf's level 2
+ *     takes only their ratio).
+ * SMT (`smt on`, Intel P-cores): the sibling thread runs the same work in
+ * the same cycles, each thread issuing in half of the core's slots; an
+ * event without AnyThread counts the thread's half of every quantity but
+ * cycles and instructions, with AnyThread (pre-Ice Lake: bit 21) the
+ * core's, both threads'; CPU_CLK_UNHALTED.THREAD_ANY counts the cycles
+ * either thread is unhalted: the thread's own, both being busy
+ * throughout.  So SLOTS = 4 x THREAD_ANY / 2 of perf's skylake SMT
+ * metrics is the thread's half.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "msr/amd_regs.h"
+#include "msr/intel_regs.h"
+#include "msr/msr_sim.h"
+#include "msr/msr_sim_int.h"
+
+#define SIM_CMASK_WIDTH (-1)  /* the row's cmask is the pipeline width */
+#define SIM_RECOVERY 0.5      /* R: the bad-speculation share of recovery bubbles */
+#define SIM_FLUSH_SLOTS 20.0  /* slots one flush wastes */
+
+/* PERF_METRICS node indexes (msr/sim_profile.c node_keys) */
+enum { N_RET, N_BAD, N_FE, N_BE, N_HEAVY, N_BR, N_FL, N_MEM };
+
+enum sim_q {
+	Q_CYCLES, Q_INST, Q_SLOTS, Q_RETIRING, Q_ISSUED, Q_DISPATCHED, Q_FE, Q_BE, Q_BAD,
+	Q_RECOVERY_CYC, Q_HEAVY, Q_BR_SLOTS, Q_CLEAR_SLOTS, Q_BR_FLUSHES, Q_CLEAR_FLUSHES,
+	Q_FETCH_LAT, Q_FETCH_LAT_CYC, Q_MEM, Q_MEM_CYC, Q_BE_CYC, Q_SMT_CONT,
+};
+
+struct sim_event_row {
+	unsigned fam;          /* SIM_FAM_* it applies to */
+	uint16_t event;
+	uint8_t umask;
+	int16_t cmask;         /* SIM_CMASK_WIDTH: the pipeline width */
+	bool inv, edge;
+	enum sim_q q;
+	const char *name;      /* the event's name where it is described */
+};
+
+#define P_ALL  (SIM_FAM_PRE_ICL | SIM_FAM_ICL | SIM_FAM_GLC)
+#define P_TD   (SIM_FAM_ICL | SIM_FAM_GLC)
+#define ZEN    (SIM_FAM_ZEN4 | SIM_FAM_ZEN5)
+#define ROW(f, e, u, c, q, n) { f, e, u, c, false, false, q, n }
+
+/*
+ * Sources, per group of rows:
+ *   [SKL] intel/perfmon SKL/events/skylake_core.json (HSW, BDW, SNB/IVB the
+ *         same where noted); perf skylake/skl-metrics.json tma_* for which
+ *         events level 1 and 2 use;
+ *   [ICL] intel/perfmon ICL/events/icelake_core.json;
+ *   [SPR] intel/perfmon SPR/events/sapphirerapids_core.json (Golden Cove;
+ *         ADL/MTL/ARL P-cores the same encodings);
+ *   [GRT] intel/perfmon ADL/events/alderlake_gracemont_core.json and perf
+ *         alderlaken/adln-metrics.json; [CMT] MTL/events/
+ *         meteorlake_crestmont_core.json; [SKT] LNL/events/
+ *         lunarlake_skymont_core.json (pmu-reference §6.3);
+ *   [ZEN] perf amdzen4/ and amdzen5/ core.json, other.json, branch.json,
+ *         decode.json and pipeline.json (metrics); AMD PPR 19h/1Ah.
+ */
+static const struct sim_event_row rows[] = {
+	/* Intel P-cores: level 1 */
+	ROW(P_ALL, 0x3c, 0x00, 0, Q_CYCLES, "CPU_CLK_UNHALTED.THREAD_P [SKL ICL SPR]"),
+	ROW(P_ALL, 0xc0, 0x00, 0, Q_INST, "INST_RETIRED.ANY_P [SKL ICL SPR]"),
+	ROW(SIM_FAM_PRE_ICL | SIM_FAM_ICL, 0x0e, 0x01, 0, Q_ISSUED, "UOPS_ISSUED.ANY [SKL ICL]"),
+	ROW(SIM_FAM_GLC, 0xae, 0x01, 0, Q_ISSUED, "UOPS_ISSUED.ANY [SPR]"),
+	ROW(P_ALL, 0xc2, 0x02, 0, Q_RETIRING,
+	    "UOPS_RETIRED.RETIRE_SLOTS [SKL] / UOPS_RETIRED.SLOTS [ICL SPR]"),
+	ROW(P_ALL, 0x9c, 0x01, 0, Q_FE,
+	    "IDQ_UOPS_NOT_DELIVERED.CORE [SKL ICL] / IDQ_BUBBLES.CORE [SPR]"),
+	ROW(SIM_FAM_PRE_ICL, 0x0d, 0x03, 1, Q_RECOVERY_CYC,
+	    "INT_MISC.RECOVERY_CYCLES [SNB IVB HSW BDW: 0x0D/0x03 c1]"),
+	ROW(SIM_FAM_PRE_ICL | SIM_FAM_ICL, 0x0d, 0x01, 0, Q_RECOVERY_CYC,
+	    "INT_MISC.RECOVERY_CYCLES [SKL ICL]"),
+	ROW(SIM_FAM_PRE_ICL | SIM_FAM_ICL, 0x0d, 0x01, 1, Q_RECOVERY_CYC,
+	    "INT_MISC.RECOVERY_CYCLES c1 [SKL; the kernel's topdown-recovery-bubbles]"),
+	ROW(SIM_FAM_GLC, 0xad, 0x01, 0, Q_RECOVERY_CYC, "INT_MISC.RECOVERY_CYCLES [SPR]"),
+	ROW(P_TD, 0xa4, 0x01, 0, Q_SLOTS, "TOPDOWN.SLOTS_P [ICL SPR]"),
+	ROW(P_TD, 0xa4, 0x02, 0, Q_BE, "TOPDOWN.BACKEND_BOUND_SLOTS [ICL SPR]"),
+	ROW(SIM_FAM_GLC, 0xa4, 0x04, 0, Q_BAD, "TOPDOWN.BAD_SPEC_SLOTS [SPR: counter 0 only]"),
+	/* Intel P-cores: level 2 */
+	ROW(SIM_FAM_GLC, 0xa4, 0x08, 0, Q_BR_SLOTS,
+	    "TOPDOWN.BR_MISPREDICT_SLOTS [SPR: counter 0 only]"),
+	ROW(SIM_FAM_GLC, 0xa4, 0x10, 0, Q_MEM, "TOPDOWN.MEMORY_BOUND_SLOTS [SPR]"),
+	ROW(SIM_FAM_GLC, 0xc2, 0x01, 0, Q_HEAVY, "UOPS_RETIRED.HEAVY [SPR]"),
+	ROW(P_ALL, 0x9c, 0x01, SIM_CMASK_WIDTH, Q_FETCH_LAT_CYC,
+	    "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE [SKL: c4; ICL: c5; SPR: c6]"),
+	ROW(P_ALL, 0xc5, 0x00, 0, Q_BR_FLUSHES, "BR_MISP_RETIRED.ALL_BRANCHES [SKL ICL SPR]"),
+	{ P_ALL, 0xc3, 0x01, 1, false, true, Q_CLEAR_FLUSHES,
+	  "MACHINE_CLEARS.COUNT [SKL ICL SPR: c1 edge]" },
+	ROW(SIM_FAM_PRE_ICL, 0xa3, 0x14, 20, Q_MEM_CYC, "CYCLE_ACTIVITY.STALLS_MEM_ANY [SKL: c20]"),
+	ROW(SIM_FAM_PRE_ICL, 0xa3, 0x04, 4, Q_BE_CYC, "CYCLE_ACTIVITY.STALLS_TOTAL [SKL: c4]"),
+
+	/* Intel E-cores: level 1 (width x CPU_CLK_UNHALTED.CORE slots) */
+	ROW(SIM_FAM_ATOM, 0x3c, 0x00, 0, Q_CYCLES, "CPU_CLK_UNHALTED.CORE_P [GRT CMT SKT]"),
+	ROW(SIM_FAM_ATOM, 0xc0, 0x00, 0, Q_INST, "INST_RETIRED.ANY_P [GRT CMT SKT]"),
+	ROW(SIM_FAM_ATOM, 0xc2, 0x00, 0, Q_RETIRING, "TOPDOWN_RETIRING.ALL [GRT]"),
+	ROW(SIM_FAM_ATOM, 0x72, 0x00, 0, Q_RETIRING, "TOPDOWN_RETIRING.ALL [CMT]"),
+	ROW(SIM_FAM_ATOM, 0xc2, 0x02, 0, Q_RETIRING, "TOPDOWN_RETIRING.ALL_P [SKT]"),
+	ROW(SIM_FAM_ATOM, 0x71, 0x00, 0, Q_FE, "TOPDOWN_FE_BOUND.ALL [GRT CMT]"),
+	ROW(SIM_FAM_ATOM, 0x9c, 0x01, 0, Q_FE, "TOPDOWN_FE_BOUND.ALL_P [SKT]"),
+	ROW(SIM_FAM_ATOM, 0x73, 0x00, 0, Q_BAD, "TOPDOWN_BAD_SPECULATION.ALL(_P) [GRT CMT SKT]"),
+	ROW(SIM_FAM_ATOM, 0x74, 0x00, 0, Q_BE, "TOPDOWN_BE_BOUND.ALL [GRT CMT]"),
+	ROW(SIM_FAM_ATOM, 0xa4, 0x02, 0, Q_BE, "TOPDOWN_BE_BOUND.ALL_P [SKT]"),
+	/* Intel E-cores: level 2 (perf adln-metrics.json tma_fetch_latency,
+	 * tma_branch_mispredicts, tma_machine_clears, tma_memory_bound with
+	 * tma_store_bound 0, tma_ms_uops) */
+	ROW(SIM_FAM_ATOM, 0x71, 0x72, 0, Q_FETCH_LAT, "TOPDOWN_FE_BOUND.FRONTEND_LATENCY [GRT CMT]"),
+	ROW(SIM_FAM_ATOM, 0x73, 0x04, 0, Q_BR_SLOTS, "TOPDOWN_BAD_SPECULATION.MISPREDICT [GRT CMT]"),
+	ROW(SIM_FAM_ATOM, 0x73, 0x03, 0, Q_CLEAR_SLOTS,
+	    "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS [GRT CMT]"),
+	ROW(SIM_FAM_ATOM, 0x05, 0xff, 0, Q_MEM_CYC, "LD_HEAD.ANY_AT_RET [GRT CMT]"),
+	ROW(SIM_FAM_ATOM, 0xc2, 0x01, 0, Q_HEAVY, "UOPS_RETIRED.MS [GRT CMT]"),
+	ROW(SIM_FAM_ATOM, 0xc5, 0x00, 0, Q_BR_FLUSHES, "BR_MISP_RETIRED.ALL_BRANCHES [GRT CMT]"),
+
+	/* AMD Zen 4 / Zen 5: level 1 (pipeline.json: total_dispatch_slots =
+	 * 6 / 8 x ls_not_halted_cyc) */
+	ROW(ZEN, 0x076, 0x00, 0, Q_CYCLES, "ls_not_halted_cyc [ZEN]"),
+	ROW(ZEN, 0x0c0, 0x00, 0, Q_INST, "ex_ret_instr [ZEN]"),
+	ROW(ZEN, 0x0c1, 0x00, 0, Q_RETIRING, "ex_ret_ops [ZEN]"),
+	ROW(ZEN, 0x0aa, 0x07, 0, Q_DISPATCHED, "de_src_op_disp.all [ZEN]"),
+	ROW(ZEN, 0x1a0, 0x01, 0, Q_FE, "de_no_dispatch_per_slot.no_ops_from_frontend [ZEN]"),
+	ROW(ZEN, 0x1a0, 0x1e, 0, Q_BE, "de_no_dispatch_per_slot.backend_stalls [ZEN]"),
+	ROW(ZEN, 0x1a0, 0x60, 0, Q_SMT_CONT, "de_no_dispatch_per_slot.smt_contention [ZEN]"),
+	/* AMD level 2 (pipeline.json frontend_bound_latency, bad_speculation_
+	 * mispredicts / _pipeline_restarts, backend_bound_memory,
+	 * retiring_microcode) */
+	ROW(ZEN, 0x1a0, 0x01, SIM_CMASK_WIDTH, Q_FETCH_LAT_CYC,
+	    "de_no_dispatch_per_slot.no_ops_from_frontend cmask=6 [Zen 4] / 8 [Zen 5]"),
+	ROW(ZEN, 0x0c3, 0x00, 0, Q_BR_FLUSHES, "ex_ret_brn_misp [ZEN]"),
+	ROW(SIM_FAM_ZEN4, 0x096, 0x00, 0, Q_CLEAR_FLUSHES, "resyncs_or_nc_redirects [Zen 4]"),
+	ROW(SIM_FAM_ZEN5, 0x09f, 0x01, 0, Q_CLEAR_FLUSHES, "bp_redirects.resync [Zen 5]"),
+	ROW(ZEN, 0x0d6, 0x02, 0, Q_BE_CYC, "ex_no_retire.not_complete [ZEN]"),
+	ROW(ZEN, 0x0d6, 0xa2, 0, Q_MEM_CYC, "ex_no_retire.load_not_complete [ZEN]"),
+	ROW(ZEN, 0x1c2, 0x00, 0, Q_HEAVY, "ex_ret_ucode_ops [ZEN]"),
+};
+
+/* The quantity @q per cycle for the shares @pct (file comment). */
+static double quantity(const struct sim *s, const struct sim_cpu *c, enum sim_q q,
+		       const double pct[SIM_NODES])
+{
+	double w = c->width, f[SIM_NODES];
+
+	for (unsigned i = 0; i < SIM_NODES; i++)
+		f[i] = pct[i] / 100;
+	switch (q) {
+	case Q_CYCLES: return 1;
+	case Q_INST: return s->p.ipc;
+	case Q_SLOTS: return w;
+	case Q_RETIRING: return w * f[N_RET];
+	case Q_ISSUED: return w * (f[N_RET] + f[N_BAD] * (1 - SIM_RECOVERY));
+	case Q_DISPATCHED: return w * (f[N_RET] + f[N_BAD]);
+	case Q_FE: return w * f[N_FE];
+	case Q_BE: return w * f[N_BE];
+	case Q_BAD: return w * f[N_BAD];
+	case Q_RECOVERY_CYC: return f[N_BAD] * SIM_RECOVERY;
+	case Q_HEAVY: return w * f[N_HEAVY];
+	case Q_BR_SLOTS: return w * f[N_BR];
+	case Q_CLEAR_SLOTS: return w * (f[N_BAD] - f[N_BR]);
+	case Q_BR_FLUSHES: return w * f[N_BR] / SIM_FLUSH_SLOTS;
+	case Q_CLEAR_FLUSHES: return w * (f[N_BAD] - f[N_BR]) / SIM_FLUSH_SLOTS;
+	case Q_FETCH_LAT: return w * f[N_FL];
+	case Q_FETCH_LAT_CYC: return f[N_FL];
+	case Q_MEM: return w * f[N_MEM];
+	case Q_MEM_CYC: return f[N_MEM];
+	case Q_BE_CYC: return f[N_BE];
+	case Q_SMT_CONT: return w * s->p.smt_contention / 100;
+	}
+	return 0;
+}
+
+/* With `smt on`, the thread's half, or the core's with AnyThread; cycles
+ * and instructions are the thread's own either way (file comment). */
+static double smt_factor(const struct sim_cpu *c, enum sim_q q, bool any)
+{
+	if (!c->smt || q == Q_CYCLES || q == Q_INST)
+		return 1;
+	return any ? 1 : 0.5;
+}
+
+double sim_event_rate(const struct sim *s, const struct sim_cpu *c, uint64_t sel,
+		      const double pct[SIM_NODES])
+{
+	unsigned event = (unsigned)(sel & 0xff), umask = (unsigned)(sel >> 8) & 0xff;
+	int cmask = (int)(sel >> PERFEVTSEL_CMASK_SHIFT) & 0xff;
+	bool inv = sel & PERFEVTSEL_INV, edge = sel & PERFEVTSEL_EDGE, any = false;
+
+	if (c->amd)
+		event |= (unsigned)((sel & AMD_PERF_CTL_EVENT_HI) >> AMD_PERF_CTL_EVENT_HI_SHIFT) << 8;
+	else
+		any = (sel & PERFEVTSEL_ANY) != 0;
+	for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct sim_event_row *r = &rows[i];
+		int want = r->cmask == SIM_CMASK_WIDTH ? (int)c->width : r->cmask;
+
+		if ((r->fam & c->fam) && r->event == event && r->umask == umask && want == cmask &&
+		    r->inv == inv && r->edge == edge)
+			return quantity(s, c, r->q, pct) * smt_factor(c, r->q, any);
+	}
+	return 0;
+}
+
+double sim_fixed_rate(const struct sim *s, const struct sim_cpu *c, unsigned i,
+		      const double pct[SIM_NODES])
+{
+	/* FC0 INST_RETIRED.ANY, FC1 CPU_CLK_UNHALTED.THREAD, FC2 .REF_TSC,
+	 * FC3 TOPDOWN.SLOTS ("distributed among unhalted logical processors
+	 * (hyper-threads)", intel/perfmon ICL TOPDOWN.SLOTS: the thread's half
+	 * with `smt on`); FC4-6 Skymont's TOPDOWN_BAD_SPECULATION.ALL,
+	 * TOPDOWN_FE_BOUND.ALL, TOPDOWN_RETIRING.ALL (pmu-reference §6.3) */
+	static const enum sim_q fixed_q[SIM_FIXED] = {
+		Q_INST, Q_CYCLES, Q_CYCLES, Q_SLOTS, Q_BAD, Q_FE, Q_RETIRING,
+	};
+
+	return i < SIM_FIXED ? quantity(s, c, fixed_q[i], pct) * smt_factor(c, fixed_q[i], false)
+			     : 0;
+}
