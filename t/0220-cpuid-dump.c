@@ -34,111 +34,39 @@
 #include <libcpuid/libcpuid.h>
 
 #include "cpu/cpu.h"
-#include "t/tap.h"
+#include "t/fixture.h"
 
 #define MAX_DUMPS 256
-#define MAX_COLS 40
 #define LEAF_EXT 0x80000000u
 /* ---------------------------------------------------------------- helpers */
-
-static bool cpuid_eq(const struct cpu_source *s, unsigned cpu, uint32_t leaf, uint32_t sub,
-		     uint32_t a, uint32_t b, uint32_t c, uint32_t d)
-{
-	uint32_t r[4];
-
-	return !cpu_source_cpuid(s, cpu, leaf, sub, r) && r[0] == a && r[1] == b && r[2] == c &&
-	       r[3] == d;
-}
-
-static uint32_t reg(const struct cpu_source *s, unsigned cpu, uint32_t leaf, uint32_t sub, int i)
-{
-	uint32_t r[4] = { 0 };
-
-	return cpu_source_cpuid(s, cpu, leaf, sub, r) ? 0xdeadbeefu : r[i];
-}
 
 static void quiet_warn(const char *msg)
 {
 	(void)msg;
 }
 
-static char *tmp_path(const char *tag)
-{
-	static char path[PATH_MAX];
-	int fd;
-
-	t_path(path, "%s/baretma-0220-%s.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", tag);
-	fd = mkstemp(path);
-	if (fd < 0) {
-		perror("mkstemp");
-		exit(1);
-	}
-	close(fd);
-	return path;
-}
 /* ---------------------------------------------------------- INDEX.tsv */
 
-struct row {
-	char *col[MAX_COLS];
-	int ncol;
-};
+static struct t_index ix;
 
-static char index_buf[1 << 17];
-static struct row hdr, rows[128];
-static int nrows;
-
-static int split_tabs(char *line, struct row *r)
+static const char *field(const struct t_index_row *r, const char *name)
 {
-	char *next;
+	return t_index_field(&ix, r, name);
+}
 
-	line[strcspn(line, "\r\n")] = '\0';
-	r->ncol = 0;
-	for (char *tok = line; tok && r->ncol < MAX_COLS; tok = next) {
-		next = strchr(tok, '\t');
-		if (next)
-			*next++ = '\0';
-		r->col[r->ncol++] = tok;
-	}
-	return r->ncol;
+static const struct t_index_row *index_row(const char *rel)
+{
+	for (int i = 0; i < ix.nrows; i++)
+		if (!strcmp(ix.rows[i].col[0], rel))
+			return &ix.rows[i];
+	return NULL;
 }
 
 static void index_load(const char *dir)
 {
-	char path[PATH_MAX];
-	FILE *f;
-	size_t n;
-	char *line, *save = NULL;
-
-	t_path(path, "%s/INDEX.tsv", dir);
-	f = fopen(path, "r");
-	if (!ok(f != NULL, "INDEX.tsv opens"))
+	if (!ok(t_index_load(&ix, dir), "INDEX.tsv opens"))
 		return;
-	n = fread(index_buf, 1, sizeof(index_buf) - 1, f);
-	fclose(f);
-	index_buf[n] = '\0';
-	line = strtok_r(index_buf, "\n", &save);
-	if (line)
-		split_tabs(line, &hdr);
-	while ((line = strtok_r(NULL, "\n", &save)) && nrows < 128)
-		if (split_tabs(line, &rows[nrows]) > 20)
-			nrows++;
-	ok(nrows > 40, "INDEX.tsv has %d rows", nrows);
-}
-
-static const char *field(const struct row *r, const char *name)
-{
-	for (int i = 0; i < hdr.ncol && i < r->ncol; i++)
-		if (!strcmp(hdr.col[i], name))
-			return r->col[i];
-	return NULL;
-}
-
-static const struct row *index_row(const char *rel)
-{
-	for (int i = 0; i < nrows; i++)
-		if (!strcmp(rows[i].col[0], rel))
-			return &rows[i];
-	return NULL;
+	ok(ix.nrows > 40, "INDEX.tsv has %d rows", ix.nrows);
 }
 
 /* ---------------------------------------------------------------- walk */
@@ -215,10 +143,10 @@ static bool check_leaf23_kinds(const struct cpu_source *s, const char *col, char
 			snprintf(why, n, "cpu %u: core type %s not in INDEX", cpu, key);
 			return false;
 		}
-		if (reg(s, cpu, 0x23, 1, 0) != want_gp || reg(s, cpu, 0x23, 1, 1) != want_fixed ||
-		    reg(s, cpu, 0x23, 3, 0) != want_ev) {
+		if (t_cpuid_reg(s, cpu, 0x23, 1, 0) != want_gp || t_cpuid_reg(s, cpu, 0x23, 1, 1) != want_fixed ||
+		    t_cpuid_reg(s, cpu, 0x23, 3, 0) != want_ev) {
 			snprintf(why, n, "cpu %u: 23.1 %x/%x 23.3 %x, want %x/%x %x", cpu,
-				 reg(s, cpu, 0x23, 1, 0), reg(s, cpu, 0x23, 1, 1), reg(s, cpu, 0x23, 3, 0),
+				 t_cpuid_reg(s, cpu, 0x23, 1, 0), t_cpuid_reg(s, cpu, 0x23, 1, 1), t_cpuid_reg(s, cpu, 0x23, 3, 0),
 				 want_gp, want_fixed, want_ev);
 			return false;
 		}
@@ -226,9 +154,9 @@ static bool check_leaf23_kinds(const struct cpu_source *s, const char *col, char
 	return true;
 }
 
-static void check_index(const struct cpu_source *s, const struct row *r, const char *rel)
+static void check_index(const struct cpu_source *s, const struct t_index_row *r, const char *rel)
 {
-	uint32_t a[4], want[4], max = reg(s, 0, 0, 0, 0);
+	uint32_t a[4], want[4], max = t_cpuid_reg(s, 0, 0, 0, 0);
 	bool pm_ext = !cpu_source_cpuid(s, 0, 7, 1, a) && (a[0] & (1u << 8));
 	bool has23 = max >= 0x23 && !cpu_source_cpuid(s, 0, 0x23, 0, a);
 	const char *leafA = field(r, "leafA_raw_cpu0"), *l23 = field(r, "leaf23_present");
@@ -239,7 +167,7 @@ static void check_index(const struct cpu_source *s, const struct row *r, const c
 		  "  logical_cpus_in_dump");
 	check_u64(max, ==, strtoul(field(r, "max_basic_leaf"), NULL, 0), "  max_basic_leaf");
 	if (parse_regs(leafA, want))
-		ok(cpuid_eq(s, 0, 0xa, 0, want[0], want[1], want[2], want[3]), "  leafA_raw_cpu0 %s", leafA);
+		ok(t_cpuid_eq(s, 0, 0xa, 0, want[0], want[1], want[2], want[3]), "  leafA_raw_cpu0 %s", leafA);
 	ok(pm_ext == !strcmp(field(r, "leaf7.1_eax8_archperfmonext"), "yes"),
 	   "  leaf 7.1 EAX[8] ArchPerfmonExt %s", pm_ext ? "set" : "clear or absent");
 	ok(has23 == !strcmp(l23, "yes"), "  leaf 0x23 present: %s", l23);
@@ -303,7 +231,7 @@ static void oracle_leaf(const struct cpu_source *s, const char *rel, unsigned cp
 static void oracle_cpu(const struct cpu_source *s, const char *rel, unsigned cpu,
 		       const struct cpu_raw_data_t *raw, struct oracle_count *c)
 {
-	uint32_t max = reg(s, cpu, 0, 0, 0), ext = reg(s, cpu, LEAF_EXT, 0, 0);
+	uint32_t max = t_cpuid_reg(s, cpu, 0, 0, 0), ext = t_cpuid_reg(s, cpu, LEAF_EXT, 0, 0);
 
 	if (ext == 0xdeadbeefu || ext < LEAF_EXT)
 		ext = LEAF_EXT;
@@ -349,7 +277,7 @@ static bool oracle(const char *path, const char *rel, const struct cpu_source *s
 
 static const char *write_all(const struct cpu_source *s, const char *tag)
 {
-	const char *p = tmp_path(tag);
+	const char *p = t_tmp_file(tag);
 	FILE *f = fopen(p, "w");
 	int err = f ? cpu_dump_write_header(f, "Program Version : t/0220-cpuid-dump round trip\n") : -errno;
 
@@ -407,7 +335,7 @@ static void trip_compare(const struct cpu_source *a, const struct cpu_source *b,
 
 	for (unsigned cpu = 0; cpu < cpu_source_ncpus(a); cpu++) {
 		for (size_t i = 0; i < 3; i++) {
-			uint32_t max = reg(a, cpu, bases[i], 0, 0);
+			uint32_t max = t_cpuid_reg(a, cpu, bases[i], 0, 0);
 
 			if (max == 0xdeadbeefu || max < bases[i])
 				max = bases[i];
@@ -422,7 +350,7 @@ static void trip_compare(const struct cpu_source *a, const struct cpu_source *b,
  * and the records baretma reads (0, 1, 7.0, 7.1, 0xA, 0x1A, 0x23.*) are kept. */
 static const char *round_trip(const struct cpu_source *s, const char *rel)
 {
-	const char *p = write_all(s, "trip");
+	const char *p = write_all(s, "0220-trip");
 	struct cpu_source *back = p ? cpu_source_dump(p) : NULL;
 	struct trip_count c = { 0 };
 
@@ -444,7 +372,7 @@ static void test_real_dump(const char *dir, const char *path)
 {
 	const char *rel = path + strlen(dir) + 1;
 	struct cpu_source *s = cpu_source_dump(path);
-	const struct row *r = index_row(rel);
+	const struct t_index_row *r = index_row(rel);
 	const char *written;
 	struct stat st;
 
@@ -483,6 +411,7 @@ static void test_real_dumps(const char *dir)
 		test_real_dump(dir, dumps[i]);
 		free(dumps[i]);
 	}
+	t_index_free(&ix);
 }
 
 /* Two dumps whose layout needs a decision, values typed from the files. */
@@ -498,9 +427,9 @@ static void test_special_dumps(const char *dir)
 	t_path(path, "%s/instlatx64/GenuineIntel/GenuineIntel00606A6_ICX_CPUID2.txt", dir);
 	s = cpu_source_dump(path);
 	if (ok(s != NULL, "ICX affinity-mask dump loads")) {
-		check_u64(reg(s, 55, 1, 0, 1), ==, 0x37800800, "  CPU#055: leaf 1 EBX 37800800");
-		check_u64(reg(s, 56, 1, 0, 1), ==, 0x80800800, "  CPU#056 (AffMask 1:0) is CPU 56: EBX 80800800");
-		check_u64(reg(s, 111, 1, 0, 1), ==, 0xB7800800, "  CPU#111: EBX B7800800");
+		check_u64(t_cpuid_reg(s, 55, 1, 0, 1), ==, 0x37800800, "  CPU#055: leaf 1 EBX 37800800");
+		check_u64(t_cpuid_reg(s, 56, 1, 0, 1), ==, 0x80800800, "  CPU#056 (AffMask 1:0) is CPU 56: EBX 80800800");
+		check_u64(t_cpuid_reg(s, 111, 1, 0, 1), ==, 0xB7800800, "  CPU#111: EBX B7800800");
 		check_int(cpu_source_cpuid(s, 112, 1, 0, r), ==, -ENXIO, "  no CPU 112");
 	}
 	cpu_source_free(s);
@@ -511,9 +440,11 @@ static void test_special_dumps(const char *dir)
 		 "intel-core-i7-2600-cpu.test", dir);
 	s = cpu_source_dump(path);
 	if (ok(s != NULL, "Sandy Bridge dump without [SL] tags loads")) {
-		check_u64(reg(s, 0, 4, 0, 0), ==, 0x1C004121, "  leaf 4: the first line, L1 data (EAX[7:5] 1, [4:0] 1)");
-		check_u64(reg(s, 0, 0xb, 0, 2) & 0xffff, ==, 0x0100, "  leaf 0xB: ECX[7:0] 0 (subleaf 0), SMT level");
-		check_u64(reg(s, 0, 0xd, 0, 0), ==, 0x7, "  leaf 0xD: EAX 7 (x87, SSE, AVX in XCR0)");
+		check_u64(t_cpuid_reg(s, 0, 4, 0, 0), ==, 0x1C004121,
+			  "  leaf 4: the first line, L1 data (EAX[7:5] 1, [4:0] 1)");
+		check_u64(t_cpuid_reg(s, 0, 0xb, 0, 2) & 0xffff, ==, 0x0100,
+			  "  leaf 0xB: ECX[7:0] 0 (subleaf 0), SMT level");
+		check_u64(t_cpuid_reg(s, 0, 0xd, 0, 0), ==, 0x7, "  leaf 0xD: EAX 7 (x87, SSE, AVX in XCR0)");
 		check_int(cpu_source_cpuid(s, 0, 4, 1, r), ==, -ENODATA, "  the repeats cannot be numbered: dropped");
 	}
 	cpu_source_free(s);
@@ -527,7 +458,7 @@ static void test_live(void)
 {
 	struct cpu_source *live = cpu_source_live();
 	cpu_set_t allowed;
-	const char *p = tmp_path("live");
+	const char *p = t_tmp_file("0220-live");
 	FILE *f = fopen(p, "w");
 	int err = f ? cpu_dump_write_header(f, "Program Version : t/0220 live\n") : -errno;
 	unsigned n = 0;
@@ -551,7 +482,7 @@ static void test_live(void)
 		/* Read back = what the machine says (the APIC ID fields may
 		 * differ between two reads only across CPUs, not here). */
 		for (unsigned cpu = 0; cpu < cpu_source_ncpus(back); cpu++)
-			for (uint32_t l = 0; l <= reg(back, cpu, 0, 0, 0) && l < 0x100; l++)
+			for (uint32_t l = 0; l <= t_cpuid_reg(back, cpu, 0, 0, 0) && l < 0x100; l++)
 				if (!cpu_source_cpuid(back, cpu, l, 0, b) && CPU_ISSET(cpu, &allowed)) {
 					c.same++;
 					if (cpu_source_cpuid(live, cpu, l, 0, a) || memcmp(a, b, sizeof(a)))

@@ -21,13 +21,6 @@
 
 static char dir[PATH_MAX];
 
-static const char *data_dir(void)
-{
-	const char *d = getenv("T_DATA");
-
-	return d ? d : BARETMA_SRCDIR "/t/data";
-}
-
 /* The format cpu_dump_load() reads @path as, or "error: ..." */
 static const char *format_of(const char *path)
 {
@@ -121,7 +114,7 @@ static void test_bundle(void)
 	const char *text;
 	FILE *f;
 
-	t_path(src, "%s/cpuid-aida64-synthetic.txt", data_dir());
+	t_path(src, "%s/cpuid-aida64-synthetic.txt", t_data_dir());
 	text = get_file(src);
 	check_str(format_of(src), "aida64", "the synthetic AIDA64 dump is AIDA64");
 	t_path(to, "%s/bundle.test", dir);

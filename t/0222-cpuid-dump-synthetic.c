@@ -18,59 +18,22 @@
 #include <libcpuid/libcpuid.h>
 
 #include "cpu/cpu.h"
-#include "t/tap.h"
+#include "t/fixture.h"
 
 /* ---------------------------------------------------------------- helpers */
-
-static const char *data_dir(void)
-{
-	const char *d = getenv("T_DATA");
-
-	return d ? d : BARETMA_SRCDIR "/t/data";
-}
-
-static bool cpuid_eq(const struct cpu_source *s, unsigned cpu, uint32_t leaf, uint32_t sub,
-		     uint32_t a, uint32_t b, uint32_t c, uint32_t d)
-{
-	uint32_t r[4];
-
-	return !cpu_source_cpuid(s, cpu, leaf, sub, r) && r[0] == a && r[1] == b && r[2] == c &&
-	       r[3] == d;
-}
-
-static uint32_t reg(const struct cpu_source *s, unsigned cpu, uint32_t leaf, uint32_t sub, int i)
-{
-	uint32_t r[4] = { 0 };
-
-	return cpu_source_cpuid(s, cpu, leaf, sub, r) ? 0xdeadbeefu : r[i];
-}
 
 static void quiet_warn(const char *msg)
 {
 	(void)msg;
 }
 
-static char *tmp_path(const char *tag)
-{
-	static char path[PATH_MAX];
-	int fd;
-
-	t_path(path, "%s/baretma-0222-%s.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", tag);
-	fd = mkstemp(path);
-	if (fd < 0) {
-		perror("mkstemp");
-		exit(1);
-	}
-	close(fd);
-	return path;
-}
 /* ----------------------------------------------------------- synthetic */
 
 static struct cpu_source *load_data(const char *name)
 {
 	char path[PATH_MAX];
 
-	t_path(path, "%s/%s", data_dir(), name);
+	t_path(path, "%s/%s", t_data_dir(), name);
 	errno = 0;
 	return cpu_source_dump(path);
 }
@@ -99,7 +62,7 @@ static void test_bad_dumps(void)
 	expect_error("cpuid-hwloc-cut", "pu1 line 7: truncated or malformed hwloc-gather-cpuid record");
 	expect_error("cpuid-hwloc-garbled", "pu1 line 7: truncated or malformed hwloc-gather-cpuid record");
 	/* An empty file stands for a dump whose copy never started. */
-	p = tmp_path("empty");
+	p = t_tmp_file("0222-empty");
 	errno = 0;
 	s = cpu_source_dump(p);
 	ok(!s && errno == EINVAL && !strcmp(cpu_source_error(), "empty file"), "empty file: EINVAL, '%s'",
@@ -109,7 +72,7 @@ static void test_bad_dumps(void)
 	s = cpu_source_dump("/nonexistent/baretma-0220/dump.txt");
 	ok(!s && errno == ENOENT, "missing file: ENOENT (errno %d)", errno);
 	/* One pu file of a hwloc directory: the message says to give the directory. */
-	p = tmp_path("pu");
+	p = t_tmp_file("0222-pu");
 	put_file(p, "1 0 0 0 0 => 1 756e6547 6c65746e 49656e69\n");
 	errno = 0;
 	s = cpu_source_dump(p);
@@ -126,19 +89,19 @@ static void check_aida64_synthetic(const struct cpu_source *s, const char *what)
 	check_str(cpu_source_format(s), "aida64", what);
 	check_u64(cpu_source_ncpus(s), ==, 3, "  CPUs #0 and #2: ncpus 3");
 	check_int(cpu_source_cpuid(s, 1, 0, 0, r), ==, -ENXIO, "  CPU 1 is not in the dump: -ENXIO");
-	ok(cpuid_eq(s, 0, 4, 0, 0xFC004121, 0x02C0003F, 0x3F, 0), "  leaf 4 without [SL]: the first line wins");
+	ok(t_cpuid_eq(s, 0, 4, 0, 0xFC004121, 0x02C0003F, 0x3F, 0), "  leaf 4 without [SL]: the first line wins");
 	check_int(cpu_source_cpuid(s, 0, 4, 1, r), ==, -ENODATA, "  leaf 4 subleaf 1: not numbered, -ENODATA");
-	ok(cpuid_eq(s, 0, 0xd, 0xb, 0x10, 0, 1, 0), "  [SL 0B] is subleaf 11 (hex)");
-	ok(cpuid_eq(s, 0, 0xd, 0, 0x207, 0x340, 0xA88, 0), "  leaf 0xD subleaf 0 untouched by [SL 0B]");
-	check_u64(reg(s, 0, 7, 1, 0) >> 8 & 1, ==, 1, "  7.1:EAX[8] ArchPerfmonExt");
-	ok(cpuid_eq(s, 0, 0x23, 1, 0x3FF, 0xF, 0, 0) && cpuid_eq(s, 2, 0x23, 1, 0xFF, 0x77, 0, 0),
+	ok(t_cpuid_eq(s, 0, 0xd, 0xb, 0x10, 0, 1, 0), "  [SL 0B] is subleaf 11 (hex)");
+	ok(t_cpuid_eq(s, 0, 0xd, 0, 0x207, 0x340, 0xA88, 0), "  leaf 0xD subleaf 0 untouched by [SL 0B]");
+	check_u64(t_cpuid_reg(s, 0, 7, 1, 0) >> 8 & 1, ==, 1, "  7.1:EAX[8] ArchPerfmonExt");
+	ok(t_cpuid_eq(s, 0, 0x23, 1, 0x3FF, 0xF, 0, 0) && t_cpuid_eq(s, 2, 0x23, 1, 0xFF, 0x77, 0, 0),
 	   "  leaf 0x23.1 per CPU (P-core, E-core)");
 	check_int(cpu_source_cpuid(s, 0, 0x23, 2, r), ==, -ENODATA, "  0x23.2 absent on CPU #0");
-	check_u64(reg(s, 2, 0x1a, 0, 0), ==, 0x20000001, "  CPU #2 leaf 0x1A: Atom");
-	ok(cpuid_eq(s, 0, 0x80000009u, 0, 0, 0, 0, 0), "  leaf above CPUID.80000000H:EAX reads as zeros");
-	ok(cpuid_eq(s, 2, 0x40000000u, 0, 0x40000001, 0x4B4D564B, 0x564B4D56, 0x4D),
+	check_u64(t_cpuid_reg(s, 2, 0x1a, 0, 0), ==, 0x20000001, "  CPU #2 leaf 0x1A: Atom");
+	ok(t_cpuid_eq(s, 0, 0x80000009u, 0, 0, 0, 0, 0), "  leaf above CPUID.80000000H:EAX reads as zeros");
+	ok(t_cpuid_eq(s, 2, 0x40000000u, 0, 0x40000001, 0x4B4D564B, 0x564B4D56, 0x4D),
 	   "  hypervisor leaf 0x40000000 passed through");
-	ok(cpuid_eq(s, 0, 0x80000008u, 0, 0x3027, 0, 0, 0), "  leaf 0x80000008 after a comment line");
+	ok(t_cpuid_eq(s, 0, 0x80000008u, 0, 0x3027, 0, 0, 0), "  leaf 0x80000008 after a comment line");
 }
 
 static void test_aida64_synthetic(void)
@@ -155,7 +118,7 @@ static void test_aida64_synthetic(void)
 	check_aida64_synthetic(s, "cpuid-aida64-synthetic.txt: aida64");
 	cpu_source_free(s);
 	/* The premise of the oracle model: libcpuid 0.6.2 takes [SL 0B] for subleaf 0. */
-	t_path(path, "%s/cpuid-aida64-synthetic.txt", data_dir());
+	t_path(path, "%s/cpuid-aida64-synthetic.txt", t_data_dir());
 	old = cpuid_set_warn_function(quiet_warn);
 	if (!cpuid_deserialize_all_raw_data(&raw, path) && raw.num_raw == 3) {
 		check_u64(raw.raw[0].basic_cpuid[0xd][0], ==, 0x10, "libcpuid 0.6.2 reads [SL 0B] as subleaf 0");
@@ -167,7 +130,7 @@ static void test_aida64_synthetic(void)
 	if (raw.raw)
 		cpuid_free_raw_data_array(&raw);
 	/* Windows line ends (AIDA64 runs on Windows): the same records. */
-	p = tmp_path("crlf");
+	p = t_tmp_file("0222-crlf");
 	in = fopen(path, "r");
 	out = fopen(p, "w");
 	while (in && out && fgets(line, sizeof(line), in)) {
@@ -195,11 +158,11 @@ static void test_hwloc_synthetic(void)
 	check_str(cpu_source_format(s), "hwloc", "format hwloc");
 	ok(cpu_source_is_hwloc_dir(s), "cpu_source_is_hwloc_dir");
 	check_u64(cpu_source_ncpus(s), ==, 2, "pu0 and pu1: 2 CPUs");
-	check_u64(reg(s, 1, 1, 0, 1), ==, 0x1000800, "pu1's leaf 1 EBX (its own file)");
-	check_u64(reg(s, 0, 4, 1, 0), ==, 0xfc004122, "mask 5: leaf 4 subleaf 1");
+	check_u64(t_cpuid_reg(s, 1, 1, 0, 1), ==, 0x1000800, "pu1's leaf 1 EBX (its own file)");
+	check_u64(t_cpuid_reg(s, 0, 4, 1, 0), ==, 0xfc004122, "mask 5: leaf 4 subleaf 1");
 	check_int(cpu_source_cpuid(s, 0, 4, 2, r), ==, -ENODATA, "mask 5: leaf 4 subleaf 2 absent");
-	check_u64(reg(s, 0, 0xa, 5, 0), ==, 0x7300805, "mask 1: leaf 0xA answers any subleaf");
-	check_u64(reg(s, 0, 0xb, 1, 0), ==, 1, "first matching line wins: 0xB.1 from the mask-1 line");
+	check_u64(t_cpuid_reg(s, 0, 0xa, 5, 0), ==, 0x7300805, "mask 1: leaf 0xA answers any subleaf");
+	check_u64(t_cpuid_reg(s, 0, 0xb, 1, 0), ==, 1, "first matching line wins: 0xB.1 from the mask-1 line");
 	check_int(cpu_source_cpuid(s, 2, 0, 0, r), ==, -ENXIO, "no pu2: -ENXIO");
 	cpu_source_free(s);
 }
@@ -207,7 +170,7 @@ static void test_hwloc_synthetic(void)
 /* libcpuid's raw format: separators, subleaf arrays, the live source's name. */
 static void test_native_synthetic(void)
 {
-	char *p = tmp_path("native");
+	char *p = t_tmp_file("0222-native");
 	struct cpu_source *s, *live = cpu_source_live();
 
 	/* Two CPUs; intel_fn4[1] is leaf 4 subleaf 1, ext_cpuid[1] is 0x80000001,
@@ -233,9 +196,9 @@ static void test_native_synthetic(void)
 	if (ok(s != NULL, "libcpuid raw dump with separators loads (%s)", s ? "ok" : cpu_source_error())) {
 		check_str(cpu_source_format(s), "libcpuid", "format libcpuid");
 		check_u64(cpu_source_ncpus(s), ==, 2, "2 CPUs");
-		check_u64(reg(s, 1, 1, 0, 1), ==, 0x01000800, "CPU 1's leaf 1");
-		check_u64(reg(s, 0, 4, 1, 0), ==, 0xfc004122, "intel_fn4[1] = leaf 4 subleaf 1");
-		check_u64(reg(s, 0, 0x80000001u, 0, 2), ==, 0x121, "ext_cpuid[1] = leaf 0x80000001");
+		check_u64(t_cpuid_reg(s, 1, 1, 0, 1), ==, 0x01000800, "CPU 1's leaf 1");
+		check_u64(t_cpuid_reg(s, 0, 4, 1, 0), ==, 0xfc004122, "intel_fn4[1] = leaf 4 subleaf 1");
+		check_u64(t_cpuid_reg(s, 0, 0x80000001u, 0, 2), ==, 0x121, "ext_cpuid[1] = leaf 0x80000001");
 		ok(!cpu_source_is_hwloc_dir(s), "not a hwloc directory");
 	}
 	cpu_source_free(s);

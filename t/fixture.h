@@ -13,6 +13,10 @@
  *
  * The real CPUID dumps' known answers: t_index_load(&ix, $SHARED_CPUID)
  * reads INDEX.tsv, t_index_field(&ix, row, "dump_format") a row's column.
+ * t_data_dir() is the directory of the hand-written fixtures ($T_DATA or
+ * the source tree's t/data); t_tmp_file("0220-trip") a fresh empty file.
+ * With cpu/cpu.h included first: t_cpuid_eq and t_cpuid_reg read one
+ * CPUID record of a cpu_source.
  *
  * Environment: t_env_set(&save, NAME, VALUE or NULL) changes one variable
  * for a test and t_env_put_back(&save) puts back what was there; with
@@ -32,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "t/tap.h"
 
@@ -108,6 +113,34 @@ static inline void t_put_tree(const char *path, const char *text)
 		t_mkdir_p(dir);
 	}
 	put_file(path, text);
+}
+
+/* t_tmp_file - a fresh empty file "$TMPDIR/baretma-@tag.XXXXXX" ($TMPDIR,
+ * or /tmp when unset or empty): a static buffer, overwritten by the next
+ * call; exit 1 when it cannot be made. */
+static inline char *t_tmp_file(const char *tag)
+{
+	static char path[PATH_MAX];
+	const char *t = getenv("TMPDIR");
+	int fd;
+
+	t_path(path, "%s/baretma-%s.XXXXXX", t && *t ? t : "/tmp", tag);
+	fd = mkstemp(path);
+	if (fd < 0) {
+		perror("mkstemp");
+		exit(1);
+	}
+	close(fd);
+	return path;
+}
+
+/* t_data_dir - the hand-written fixtures: $T_DATA, or the source tree's
+ * t/data. */
+static inline const char *t_data_dir(void)
+{
+	const char *d = getenv("T_DATA");
+
+	return d ? d : BARETMA_SRCDIR "/t/data";
 }
 
 /* ---------------------------------------------------------------- texts */
@@ -288,6 +321,31 @@ static inline void t_env_put_back(struct t_env *e)
 }
 
 #ifdef BARETMA_CPU_H
+/* ------------------------------------------------------------ CPUID */
+
+/* t_cpuid_eq - @s has the record @leaf.@sub of logical CPU @cpu, and it is
+ * EAX @a, EBX @b, ECX @c, EDX @d. */
+static inline bool t_cpuid_eq(const struct cpu_source *s, unsigned cpu, uint32_t leaf, uint32_t sub,
+			      uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+	uint32_t r[4];
+
+	return !cpu_source_cpuid(s, cpu, leaf, sub, r) && r[0] == a && r[1] == b && r[2] == c &&
+	       r[3] == d;
+}
+
+/* t_cpuid_reg - register @i (0 EAX .. 3 EDX) of that record, 0xdeadbeef
+ * when @s has none. */
+static inline uint32_t t_cpuid_reg(const struct cpu_source *s, unsigned cpu, uint32_t leaf,
+				   uint32_t sub, int i)
+{
+	uint32_t r[4] = { 0 };
+
+	return cpu_source_cpuid(s, cpu, leaf, sub, r) ? 0xdeadbeefu : r[i];
+}
+
+/* ---------------------------------------------------- hwloc environment */
+
 /* t_hwloc_dump_env - the environment of cpu_topo_dump_env(@dir), set as
  * the command line sets it before cpu_machine_open; @saved has
  * CPU_TOPO_DUMP_ENV_MAX entries.  Returns the count for the put-back. */
