@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
-#include "t/tap.h"
+#include "t/fixture.h"
 
 #define MAX_COLS 40
 
@@ -35,19 +35,6 @@ static struct cpu_info ci; /* large: kept off the stack */
 static uint32_t low_mask(unsigned n)
 {
 	return n >= 32 ? ~0u : (1u << n) - 1;
-}
-
-static const struct cpu_kind *kind_typed(uint8_t type, uint32_t native)
-{
-	for (unsigned i = 0; i < ci.nkinds; i++)
-		if (ci.kinds[i].core_type == type && ci.kinds[i].native_model == native)
-			return &ci.kinds[i];
-	return NULL;
-}
-
-static bool str_eq(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
 }
 
 /* ------------------------------------------------------------- INDEX.tsv */
@@ -222,7 +209,7 @@ static void check_leaf23(const struct row *r, const char *f)
 			rcheck(0, "%s: INDEX leaf23 group '%s' parses", f, g);
 			continue;
 		}
-		k = kind_typed((uint8_t)type, native);
+		k = t_kind_typed(&ci, (uint8_t)type, native);
 		rcheck(k != NULL, "%s: kind 0x%02x/%06x for leaf 0x23", f, type, native);
 		if (k)
 			check_masks(f, k, gp, fixed, "CPUID.23H.1 of that core type (INDEX.tsv)");
@@ -301,7 +288,7 @@ static void check_hybrid_kinds(const struct row *r, const char *f, int level,
 			continue;
 		}
 		ngroups++;
-		k = kind_typed((uint8_t)type, native);
+		k = t_kind_typed(&ci, (uint8_t)type, native);
 		rcheck(k != NULL, "%s: kind 0x%02x/%06x present", f, type, native);
 		if (!k)
 			continue;
@@ -314,17 +301,17 @@ static void check_hybrid_kinds(const struct row *r, const char *f, int level,
 		rcheck(!strcmp(k->kind, type == 0x40 ? "performance" : "efficiency") ||
 		       (type == 0x20 && !strcmp(k->kind, "lowpower")), "%s: kind name %s", f, k->kind);
 		if (type == 0x40) {
-			rcheck(str_eq(k->topdown_source, "perf_metrics") && !k->topdown_recipe &&
+			rcheck(t_str_eq(k->topdown_source, "perf_metrics") && !k->topdown_recipe &&
 			       k->metrics_clear == (ux && ux->metrics_clear) &&
 			       (!ux || k->pipeline_width == ux->width),
 			       "%s: P-core perf_metrics, metrics-clear %d, width %u", f, k->metrics_clear,
 			       k->pipeline_width);
 		} else {
 			/* Gracemont, Crestmont, Skymont: the §6.3 recipe. */
-			rcheck(str_eq(k->topdown_source, "events") &&
-			       str_eq(k->topdown_recipe, CPU_RECIPE_INTEL_ECORE) && !k->metrics_clear,
+			rcheck(t_str_eq(k->topdown_source, "events") &&
+			       t_str_eq(k->topdown_recipe, CPU_RECIPE_INTEL_ECORE) && !k->metrics_clear,
 			       "%s: %s topdown events/%s", f, k->kind, k->topdown_recipe);
-			rcheck(str_eq(k->uarch, ecore_uarch(native)) && k->pipeline_width == ecore_width(native),
+			rcheck(t_str_eq(k->uarch, ecore_uarch(native)) && k->pipeline_width == ecore_width(native),
 			       "%s: %s is %s, %u wide", f, k->kind, k->uarch, k->pipeline_width);
 		}
 	}
@@ -351,8 +338,8 @@ static void check_kinds(const struct row *r, const char *f, bool hybrid, const s
 	/* AMD recipes need the 6 core counters: INDEX says PerfCtrExtCore=True. */
 	want_src = level > 0 ? "perf_metrics" : ux && ux->recipe ? "events" : "none";
 	rcheck(ux != NULL, "%s: INDEX uarch '%s' has an expectation here", f, field(r, "uarch"));
-	rcheck(str_eq(k->topdown_source, want_src) &&
-	       str_eq(k->topdown_recipe, level > 0 || !ux ? NULL : ux->recipe),
+	rcheck(t_str_eq(k->topdown_source, want_src) &&
+	       t_str_eq(k->topdown_recipe, level > 0 || !ux ? NULL : ux->recipe),
 	       "%s: topdown source %s recipe %s (want %s)", f, k->topdown_source,
 	       k->topdown_recipe ? k->topdown_recipe : "null", want_src);
 	rcheck(!ux || !ux->width || k->pipeline_width == ux->width, "%s: width %u", f, k->pipeline_width);

@@ -23,26 +23,13 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
-#include "t/tap.h"
+#include "t/fixture.h"
 
 static struct cpu_info ci; /* large: kept off the stack */
 
 /* IA32_PERF_CAPABILITIES bits (pmu-reference §1.6) */
 #define CAP_PERF_METRICS   (1ull << 15)
 #define CAP_METRICS_CLEAR  (1ull << 19)
-
-static const struct cpu_kind *kind_typed(uint8_t type, uint32_t native)
-{
-	for (unsigned i = 0; i < ci.nkinds; i++)
-		if (ci.kinds[i].core_type == type && ci.kinds[i].native_model == native)
-			return &ci.kinds[i];
-	return NULL;
-}
-
-static bool str_eq(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
 
 /* ----------------------------------------------------------- synthetic */
 
@@ -211,22 +198,22 @@ static void test_adl_rule(void)
 
 	if (!load_rel(rel, NULL, 6))
 		return;
-	p = kind_typed(0x40, 1), e = kind_typed(0x20, 1);
+	p = t_kind_typed(&ci, 0x40, 1), e = t_kind_typed(&ci, 0x20, 1);
 	if (!ok(p && e && ci.nkinds == 2, "ADL-S i9: two kinds (P 0x40, E 0x20)")) {
 		skip(5, "kinds missing");
 		return;
 	}
 	ok(p->gp_counters == 8 && p->gp_mask == 0xff && p->fixed_mask == 0xf && p->fixed_ctr3 &&
 	   p->gp_width == 48, "ADL-S i9 P-core: 8 GP (0xff), fixed 0xf with FC3, 48 bits");
-	ok(p->topdown_level == 2 && str_eq(p->topdown_source, "perf_metrics") && !p->metrics_clear,
+	ok(p->topdown_level == 2 && t_str_eq(p->topdown_source, "perf_metrics") && !p->metrics_clear,
 	   "ADL-S i9 P-core: level 2 from PERF_METRICS, no metrics-clear");
 	ok(e->gp_counters == 6 && e->gp_mask == 0x3f && e->fixed_mask == 0x7 && !e->fixed_ctr3,
 	   "ADL-S i9 E-core: 6 GP (0x3f), fixed 0x7, no FC3");
-	ok(e->topdown_level == 0 && str_eq(e->topdown_source, "events") &&
-	   str_eq(e->topdown_recipe, CPU_RECIPE_INTEL_ECORE) && str_eq(e->uarch, "Gracemont") &&
+	ok(e->topdown_level == 0 && t_str_eq(e->topdown_source, "events") &&
+	   t_str_eq(e->topdown_recipe, CPU_RECIPE_INTEL_ECORE) && t_str_eq(e->uarch, "Gracemont") &&
 	   e->pipeline_width == 5, "ADL-S i9 E-core: Gracemont, 5 wide, level 0, events/intel-ecore-l1");
 	reidentify(rel, &caps_zero);
-	ok(kind_typed(0x40, 1) && kind_typed(0x40, 1)->topdown_level == 2,
+	ok(t_kind_typed(&ci, 0x40, 1) && t_kind_typed(&ci, 0x40, 1)->topdown_level == 2,
 	   "ADL-S i9 with IA32_PERF_CAPABILITIES[15] = 0: P-core still level 2 (kernel forces it)");
 }
 
@@ -267,16 +254,16 @@ static void test_mtl_rule(void)
 
 	if (!load_rel(rel, &caps, 3))
 		return;
-	p = kind_typed(0x40, 2), e = kind_typed(0x20, 2);
+	p = t_kind_typed(&ci, 0x40, 2), e = t_kind_typed(&ci, 0x20, 2);
 	if (!ok(p && e, "MTL: P 0x40/2 and E 0x20/2 kinds")) {
 		skip(2, "kinds missing");
 		return;
 	}
 	ok(p->fixed_mask == 0xf && p->fixed_ctr3 && p->topdown_level == 2 &&
-	   str_eq(p->topdown_source, "perf_metrics"),
+	   t_str_eq(p->topdown_source, "perf_metrics"),
 	   "MTL P-core: FC3 (fixed 0x%x), level 2 with bit 15 clear", p->fixed_mask);
 	ok(e->fixed_mask == 0x7 && !e->fixed_ctr3 && e->topdown_level == 0 &&
-	   str_eq(e->uarch, "Crestmont") && e->pipeline_width == 6 && str_eq(e->topdown_source, "events"),
+	   t_str_eq(e->uarch, "Crestmont") && e->pipeline_width == 6 && t_str_eq(e->topdown_source, "events"),
 	   "MTL E-core: Crestmont, 6 wide, fixed 0x7, events");
 }
 
@@ -295,22 +282,24 @@ static void test_lnc_metrics_clear(void)
 
 	if (!load_rel(rel, NULL, 5))
 		return;
-	p = kind_typed(0x40, 3), e = kind_typed(0x20, 3);
+	p = t_kind_typed(&ci, 0x40, 3), e = t_kind_typed(&ci, 0x20, 3);
 	if (!ok(p && e, "ARL-S: P 0x40/3 and E 0x20/3 kinds")) {
 		skip(4, "kinds missing");
 		return;
 	}
-	ok(p->metrics_clear && p->topdown_level == 2 && str_eq(p->uarch, "Lion Cove") && p->pipeline_width == 8,
+	ok(p->metrics_clear && p->topdown_level == 2 && t_str_eq(p->uarch, "Lion Cove") && p->pipeline_width == 8,
 	   "ARL-S P-core: Lion Cove, 8 wide, level 2, metrics-clear from the table");
-	ok(!e->metrics_clear && str_eq(e->uarch, "Skymont") && e->pipeline_width == 8 &&
-	   str_eq(e->topdown_recipe, CPU_RECIPE_INTEL_ECORE), "ARL-S E-core: Skymont, 8 wide, events");
+	ok(!e->metrics_clear && t_str_eq(e->uarch, "Skymont") && e->pipeline_width == 8 &&
+	   t_str_eq(e->topdown_recipe, CPU_RECIPE_INTEL_ECORE), "ARL-S E-core: Skymont, 8 wide, events");
 	reidentify(rel, &caps_p);
-	ok(kind_typed(0x40, 3) && !kind_typed(0x40, 3)->metrics_clear,
+	ok(t_kind_typed(&ci, 0x40, 3) && !t_kind_typed(&ci, 0x40, 3)->metrics_clear,
 	   "ARL-S with PERF_CAPABILITIES 15 set, 19 clear: no metrics-clear");
 	reidentify(rel, &caps_pc);
-	ok(kind_typed(0x40, 3) && kind_typed(0x40, 3)->metrics_clear, "ARL-S with bits 15 and 19: metrics-clear");
+	ok(t_kind_typed(&ci, 0x40, 3) && t_kind_typed(&ci, 0x40, 3)->metrics_clear,
+	   "ARL-S with bits 15 and 19: metrics-clear");
 	reidentify(rel, &caps_e);
-	ok(kind_typed(0x40, 3) && kind_typed(0x40, 3)->metrics_clear && kind_typed(0x40, 3)->topdown_level == 2,
+	ok(t_kind_typed(&ci, 0x40, 3) && t_kind_typed(&ci, 0x40, 3)->metrics_clear &&
+	   t_kind_typed(&ci, 0x40, 3)->topdown_level == 2,
 	   "ARL-S with PERF_CAPABILITIES from an E-core (bit 15 clear): table's metrics-clear, level 2");
 }
 
@@ -326,10 +315,10 @@ static void test_icl_perf_caps(void)
 
 	if (!load_rel(rel, &caps_off, 2))
 		return;
-	ok(ci.kinds[0].topdown_level == 0 && str_eq(ci.kinds[0].topdown_source, "none"),
+	ok(ci.kinds[0].topdown_level == 0 && t_str_eq(ci.kinds[0].topdown_source, "none"),
 	   "ICL with PERF_CAPABILITIES[15] clear: level 0, no recipe");
 	reidentify(rel, &caps_on);
-	ok(ci.kinds[0].topdown_level == 1 && str_eq(ci.kinds[0].topdown_source, "perf_metrics") &&
+	ok(ci.kinds[0].topdown_level == 1 && t_str_eq(ci.kinds[0].topdown_source, "perf_metrics") &&
 	   !ci.kinds[0].metrics_clear, "ICL with PERF_CAPABILITIES[15]: level 1, no metrics-clear");
 }
 
@@ -348,23 +337,23 @@ static void test_no_row_dumps(void)
 	const struct cpu_kind *p, *e;
 
 	if (load_rel("libcpuid/v0.6.2/intel/tremont/lakefield-i5.test", NULL, 1)) {
-		p = kind_typed(0x40, 0), e = kind_typed(0x20, 0);
-		ok(ci.hybrid && p && e && str_eq(p->uarch, "Sunny Cove") && str_eq(e->uarch, "Tremont") &&
-		   p->topdown_level == 0 && str_eq(p->topdown_source, "none") &&
-		   str_eq(e->topdown_source, "none"), "Lakefield: Sunny Cove + Tremont, no Top-down source");
+		p = t_kind_typed(&ci, 0x40, 0), e = t_kind_typed(&ci, 0x20, 0);
+		ok(ci.hybrid && p && e && t_str_eq(p->uarch, "Sunny Cove") && t_str_eq(e->uarch, "Tremont") &&
+		   p->topdown_level == 0 && t_str_eq(p->topdown_source, "none") &&
+		   t_str_eq(e->topdown_source, "none"), "Lakefield: Sunny Cove + Tremont, no Top-down source");
 	}
 	if (load_rel("instlatx64/GenuineIntel/GenuineIntel00D0670_BartlettLake_01_CPUID.txt", NULL, 1)) {
 		p = &ci.kinds[0];
 		ok(ci.model == 0xD7 && ci.row && p->fixed_ctr3 && p->topdown_level == 0 &&
-		   str_eq(p->topdown_source, "undecided") && strstr(ci.warning, "UNCONFIRMED") &&
+		   t_str_eq(p->topdown_source, "undecided") && strstr(ci.warning, "UNCONFIRMED") &&
 		   strstr(ci.warning, "ECX bit 3"), "Bartlett Lake: FC3, PERF_METRICS undecided (%s)",
 		   ci.warning);
 	}
 	if (load_rel("instlatx64/GenuineIntel/GenuineIntel00C06C3_PantherLakeL_01_CPUID.txt", NULL, 1)) {
-		p = kind_typed(0x40, 4), e = kind_typed(0x20, 4);
-		ok(p && e && p->topdown_level == 2 && p->metrics_clear && str_eq(p->uarch, "Cougar Cove") &&
-		   str_eq(e->uarch, "Darkmont") && e->pipeline_width == 8 &&
-		   str_eq(e->topdown_recipe, CPU_RECIPE_INTEL_ECORE), "Panther Lake: level 2 + metrics-clear, Darkmont events");
+		p = t_kind_typed(&ci, 0x40, 4), e = t_kind_typed(&ci, 0x20, 4);
+		ok(p && e && p->topdown_level == 2 && p->metrics_clear && t_str_eq(p->uarch, "Cougar Cove") &&
+		   t_str_eq(e->uarch, "Darkmont") && e->pipeline_width == 8 &&
+		   t_str_eq(e->topdown_recipe, CPU_RECIPE_INTEL_ECORE), "Panther Lake: level 2 + metrics-clear, Darkmont events");
 	}
 }
 
@@ -378,11 +367,11 @@ static void test_amd(void)
 	const struct cpu_kind *k = &ci.kinds[0];
 
 	if (load_rel("libcpuid/v0.6.2/amd/zen4/ryzen9-raphael.test", NULL, 1))
-		ok(str_eq(k->uarch, "Zen 4") && k->pipeline_width == 6 && k->gp_counters == 6 &&
-		   k->gp_width == 48 && !k->fixed_ctr3 && str_eq(k->topdown_source, "events") &&
-		   str_eq(k->topdown_recipe, CPU_RECIPE_AMD_ZEN4), "Zen 4: 6 counters, events/amd-zen4");
+		ok(t_str_eq(k->uarch, "Zen 4") && k->pipeline_width == 6 && k->gp_counters == 6 &&
+		   k->gp_width == 48 && !k->fixed_ctr3 && t_str_eq(k->topdown_source, "events") &&
+		   t_str_eq(k->topdown_recipe, CPU_RECIPE_AMD_ZEN4), "Zen 4: 6 counters, events/amd-zen4");
 	if (load_rel("libcpuid/v0.6.2/amd/zen3/ryzen9-vermeer.test", NULL, 1))
-		ok(str_eq(k->uarch, "Zen 3") && str_eq(k->topdown_source, "none") && !k->topdown_recipe,
+		ok(t_str_eq(k->uarch, "Zen 3") && t_str_eq(k->topdown_source, "none") && !k->topdown_recipe,
 		   "Zen 3: no recipe");
 }
 

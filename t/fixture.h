@@ -16,7 +16,8 @@
  * t_data_dir() is the directory of the hand-written fixtures ($T_DATA or
  * the source tree's t/data); t_tmp_file("0220-trip") a fresh empty file.
  * With cpu/cpu.h included first: t_cpuid_eq and t_cpuid_reg read one
- * CPUID record of a cpu_source.
+ * CPUID record of a cpu_source, t_kind_typed finds a core kind of a
+ * cpu_info; t_str_eq compares two strings either of which may be NULL.
  *
  * Environment: t_env_set(&save, NAME, VALUE or NULL) changes one variable
  * for a test and t_env_put_back(&save) puts back what was there; with
@@ -144,6 +145,12 @@ static inline const char *t_data_dir(void)
 }
 
 /* ---------------------------------------------------------------- texts */
+
+/* t_str_eq - @a and @b the same string, or both NULL. */
+static inline bool t_str_eq(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
 
 /* t_edit - @text with the first @from replaced by @to: one of two static
  * buffers, reused in turn (an edit of an edit works).  A @from not in
@@ -342,6 +349,17 @@ static inline uint32_t t_cpuid_reg(const struct cpu_source *s, unsigned cpu, uin
 	uint32_t r[4] = { 0 };
 
 	return cpu_source_cpuid(s, cpu, leaf, sub, r) ? 0xdeadbeefu : r[i];
+}
+
+/* t_kind_typed - the core kind of @ci with CPUID.1AH:EAX core type @type
+ * and native model @native, NULL if none. */
+static inline const struct cpu_kind *t_kind_typed(const struct cpu_info *ci, uint8_t type,
+						  uint32_t native)
+{
+	for (unsigned i = 0; i < ci->nkinds; i++)
+		if (ci->kinds[i].core_type == type && ci->kinds[i].native_model == native)
+			return &ci->kinds[i];
+	return NULL;
 }
 
 /* ---------------------------------------------------- hwloc environment */
