@@ -34,26 +34,8 @@ static void test_program_restore(void)
 
 	check_int(pmu_program(dev, 0, &icl_cfg, &s, why, sizeof(why)), ==, 0,
 		  "program cpu 0 (Ice Lake, PERF_METRICS)");
-	/*
-	 * Step 1 reads GLOBAL_CTRL, FIXED_CTR_CTRL, FIXED_CTR3, PERF_METRICS.
-	 * 2. GLOBAL_CTRL = 0
-	 * 3. FIXED_CTR_CTRL = (0x333 & ~0xf000) | (EN_OS|EN_USR = 0x3) << 12 = 0x3333
-	 * 4. FIXED_CTR3 = 0, then PERF_METRICS = 0
-	 * 5. GLOBAL_STATUS_RESET = 1<<35 | 1<<48 = 0x800000000 + 0x1000000000000
-	 *    = 0x1000800000000
-	 * 6. GLOBAL_CTRL = 0x70000000f | 0x800000000 | 0x1000000000000 = 0x1000f0000000f
-	 */
-	check_str(trace_lines(""),
-		  "rd 0 0x38f 0x70000000f\n"
-		  "rd 0 0x38d 0x333\n"
-		  "rd 0 0x30c 0x2f1a3c0\n"
-		  "rd 0 0x329 0x1f3a5c47\n"
-		  "wr 0 0x38f 0x0\n"
-		  "wr 0 0x38d 0x3333\n"
-		  "wr 0 0x30c 0x0\n"
-		  "wr 0 0x329 0x0\n"
-		  "wr 0 0x390 0x1000800000000\n"
-		  "wr 0 0x38f 0x1000f0000000f\n",
+	/* steps 1-6 of msr/pmu.h, worked out beside ICL_CPU0_PROGRAM */
+	check_str(trace_lines(""), ICL_CPU0_READS ICL_CPU0_PROGRAM,
 		  "program: reads, then writes in pmu.h order with hand-worked values");
 	check_u64(s.global_ctrl, ==, 0x70000000full, "saved GLOBAL_CTRL");
 	check_u64(s.fixed_ctr_ctrl, ==, 0x333, "saved FIXED_CTR_CTRL");
@@ -82,16 +64,9 @@ static void test_program_restore(void)
 
 	put_file(trace, "");
 	check_int(pmu_restore(dev, &s), ==, 0, "restore cpu 0");
-	/* Freeze, FIXED_CTR_CTRL, FC3, PERF_METRICS, clear the overflow bits
-	 * the run may have caused (35 | 48 = 0x1000800000000, pmu-reference
-	 * §5.4 "Restore"), then GLOBAL_CTRL last. */
-	check_str(trace_lines(""),
-		  "wr 0 0x38f 0x0\n"
-		  "wr 0 0x38d 0x333\n"
-		  "wr 0 0x30c 0x2f1a3c0\n"
-		  "wr 0 0x329 0x1f3a5c47\n"
-		  "wr 0 0x390 0x1000800000000\n"
-		  "wr 0 0x38f 0x70000000f\n",
+	/* Freeze, FIXED_CTR_CTRL, FC3, PERF_METRICS, the overflow clear, then
+	 * GLOBAL_CTRL last (ICL_CPU0_RESTORE). */
+	check_str(trace_lines(""), ICL_CPU0_RESTORE(""),
 		  "restore writes the saved values, GLOBAL_CTRL last");
 	check_str(get_file(state), icl_text, "restore gives back the original bytes");
 	ok(!s.programmed, "programmed cleared after restore");
@@ -170,14 +145,7 @@ static void free_case(const char *text, const char *gc, const char *name)
 	check_str(why, "", "program: no reason");
 	snprintf(rd, sizeof(rd), "rd 0 0x38f %s\n", gc);
 	ok(strstr(trace_lines("rd"), rd) != NULL, "GLOBAL_CTRL read as %s", gc);
-	check_str(trace_lines("wr"),
-		  "wr 0 0x38f 0x0\n"
-		  "wr 0 0x38d 0x3333\n"
-		  "wr 0 0x30c 0x0\n"
-		  "wr 0 0x329 0x0\n"
-		  "wr 0 0x390 0x1000800000000\n"
-		  "wr 0 0x38f 0x1000f0000000f\n",
-		  "free: the whole program sequence");
+	check_str(trace_lines("wr"), ICL_CPU0_PROGRAM, "free: the whole program sequence");
 	check_int(pmu_restore(dev, &s), ==, 0, "restore");
 	check_str(get_file(state), text, "free: original bytes back");
 	msr_close(dev);
@@ -297,17 +265,7 @@ static void test_backend_failure(void)
 	check_int(pmu_program(dev, 0, &icl_cfg, &s, NULL, 0), ==, -EIO,
 		  "missing GLOBAL_STATUS_RESET: -EIO midway");
 	check_str(trace_lines("wr"),
-		  "wr 0 0x38f 0x0\n"
-		  "wr 0 0x38d 0x3333\n"
-		  "wr 0 0x30c 0x0\n"
-		  "wr 0 0x329 0x0\n"
-		  "wr 0 0x390 0x1000800000000 EIO\n"
-		  "wr 0 0x38f 0x0\n"
-		  "wr 0 0x38d 0x333\n"
-		  "wr 0 0x30c 0x2f1a3c0\n"
-		  "wr 0 0x329 0x1f3a5c47\n"
-		  "wr 0 0x390 0x1000800000000 EIO\n"
-		  "wr 0 0x38f 0x70000000f\n",
+		  ICL_CPU0_CLEARS "wr 0 0x390 0x1000800000000 EIO\n" ICL_CPU0_RESTORE(" EIO"),
 		  "failure midway, then every register restored (the overflow clear is "
 		  "tried and, failing, does not fail the restore)");
 	check_str(get_file(state), keep, "state file back to the original bytes");

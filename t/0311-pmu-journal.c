@@ -111,17 +111,7 @@ static void test_journaled(void)
 	check_int(journal_begin(&j, "t0310", spec, JOURNAL_RUN, false), ==, 0, "journal_begin");
 	cfg.journal = j;
 	check_int(pmu_program(dev, 0, &cfg, &s, NULL, 0), ==, 0, "program cpu 0 with a journal");
-	check_str(trace_lines(""),
-		  "rd 0 0x38f 0x70000000f\n"
-		  "rd 0 0x38d 0x333\n"
-		  "rd 0 0x30c 0x2f1a3c0\n"
-		  "rd 0 0x329 0x1f3a5c47\n"
-		  "wr 0 0x38f 0x0\n"
-		  "wr 0 0x38d 0x3333\n"
-		  "wr 0 0x30c 0x0\n"
-		  "wr 0 0x329 0x0\n"
-		  "wr 0 0x390 0x1000800000000\n"
-		  "wr 0 0x38f 0x1000f0000000f\n",
+	check_str(trace_lines(""), ICL_CPU0_READS ICL_CPU0_PROGRAM,
 		  "journaled program: the same accesses in the same order");
 	/* Saved = the fixture's cpu 0 lines; GLOBAL_STATUS_RESET (write-1-to-clear) is not saved. */
 	check_str(reg_lines(journal_path(j)),
@@ -129,13 +119,7 @@ static void test_journaled(void)
 		  "reg 0 0x329 0x1f3a5c47\n", "journal: the four saved registers, in the order read");
 	put_file(trace, "");
 	check_int(journal_restore(j, dev), ==, 0, "journal_restore");
-	check_str(trace_lines(""),
-		  "wr 0 0x38f 0x0\n"
-		  "wr 0 0x38d 0x333\n"
-		  "wr 0 0x30c 0x2f1a3c0\n"
-		  "wr 0 0x329 0x1f3a5c47\n"
-		  "wr 0 0x390 0x1000800000000\n"
-		  "wr 0 0x38f 0x70000000f\n",
+	check_str(trace_lines(""), ICL_CPU0_RESTORE(""),
 		  "journal_restore writes what pmu_restore writes: freeze, the overflow "
 		  "clear, then GLOBAL_CTRL last");
 	check_str(get_file(state), icl_text, "journal_restore gives back the original bytes");
@@ -185,12 +169,7 @@ static void test_journaled(void)
 		cfg.journal = j;
 		check_int(pmu_program(dev, 0, &cfg, &s, NULL, 0), ==, -EIO,
 			  "journaled, 0x390 missing: -EIO midway");
-		check_str(trace_lines("wr"),
-			  "wr 0 0x38f 0x0\n"
-			  "wr 0 0x38d 0x3333\n"
-			  "wr 0 0x30c 0x0\n"
-			  "wr 0 0x329 0x0\n"
-			  "wr 0 0x390 0x1000800000000 EIO\n",
+		check_str(trace_lines("wr"), ICL_CPU0_CLEARS "wr 0 0x390 0x1000800000000 EIO\n",
 			  "journaled failure: no restore of its own (the journal's owner restores)");
 		ok(s.programmed, "journaled failure: saved->programmed stays set");
 		ok(msr_last_fault(dev, &f) && f.op == MSR_OP_WRITE && f.cpu == 0 &&
@@ -198,13 +177,7 @@ static void test_journaled(void)
 		   f.err == -EIO, "msr_last_fault names the write: cpu 0, 0x390, 1<<35|1<<48, -EIO");
 		put_file(trace, "");
 		check_int(journal_restore(j, dev), ==, 0, "journal_restore after the failure");
-		check_str(trace_lines(""),
-			  "wr 0 0x38f 0x0\n"
-			  "wr 0 0x38d 0x333\n"
-			  "wr 0 0x30c 0x2f1a3c0\n"
-			  "wr 0 0x329 0x1f3a5c47\n"
-			  "wr 0 0x390 0x1000800000000 EIO\n"
-			  "wr 0 0x38f 0x70000000f\n",
+		check_str(trace_lines(""), ICL_CPU0_RESTORE(" EIO"),
 			  "the rollback writes each saved register once (GLOBAL_CTRL frozen first); "
 			  "the overflow clear, no saved register, is tried once and its EIO ignored");
 		check_str(get_file(state), no390, "rollback: original bytes");

@@ -2,8 +2,9 @@
  * t/pmu-fixture.h - what the PMU programming tests share (t/0310 the
  * sequences, t/0311 with the run journal, its signal guard and the write
  * gate, t/0312 the ownership check): an Ice Lake client modelled by a
- * state file, its $BARETMA_MSR_TRACE lines, handles on it, and the
- * journal files of a run.  Include after t/fixture.h.
+ * state file and what programming its cpu 0 writes (ICL_CPU0_*), its
+ * $BARETMA_MSR_TRACE lines, handles on it, and the journal files of a
+ * run.  Include after t/fixture.h.
  */
 #ifndef BARETMA_T_PMU_FIXTURE_H
 #define BARETMA_T_PMU_FIXTURE_H
@@ -57,6 +58,48 @@ static const char icl_text[] __attribute__((unused)) =
 static const struct pmu_config icl_cfg __attribute__((unused)) = {
 	.perf_metrics = true, .fixed_ctr3 = true,
 };
+
+/*
+ * What msr/pmu.h does to icl_text's cpu 0 with icl_cfg, as trace lines,
+ * worked by hand from msr/pmu.h and pmu-reference §1.2-§1.4 and §5.4:
+ *   ICL_CPU0_READS    step 1 reads GLOBAL_CTRL, FIXED_CTR_CTRL, FIXED_CTR3,
+ *                     PERF_METRICS;
+ *   ICL_CPU0_CLEARS   2. GLOBAL_CTRL = 0
+ *                     3. FIXED_CTR_CTRL = (0x333 & ~0xf000) | (EN_OS|EN_USR
+ *                        = 0x3) << 12 = 0x3333
+ *                     4. FIXED_CTR3 = 0, then PERF_METRICS = 0;
+ *   ICL_CPU0_PROGRAM  the clears, then
+ *                     5. GLOBAL_STATUS_RESET = 1<<35 | 1<<48 = 0x800000000
+ *                        + 0x1000000000000 = 0x1000800000000
+ *                     6. GLOBAL_CTRL = 0x70000000f | 0x800000000 |
+ *                        0x1000000000000 = 0x1000f0000000f;
+ *   ICL_CPU0_RESTORE(how)  freeze, FIXED_CTR_CTRL, FC3, PERF_METRICS back,
+ *                     clear the overflow bits the run may have caused (35 |
+ *                     48 = 0x1000800000000, §5.4 "Restore"; @how is "" or
+ *                     the trace's " EIO" when that write fails), then
+ *                     GLOBAL_CTRL last.
+ */
+#define ICL_CPU0_READS                          \
+	"rd 0 0x38f 0x70000000f\n"              \
+	"rd 0 0x38d 0x333\n"                    \
+	"rd 0 0x30c 0x2f1a3c0\n"                \
+	"rd 0 0x329 0x1f3a5c47\n"
+#define ICL_CPU0_CLEARS                         \
+	"wr 0 0x38f 0x0\n"                      \
+	"wr 0 0x38d 0x3333\n"                   \
+	"wr 0 0x30c 0x0\n"                      \
+	"wr 0 0x329 0x0\n"
+#define ICL_CPU0_PROGRAM                        \
+	ICL_CPU0_CLEARS                         \
+	"wr 0 0x390 0x1000800000000\n"          \
+	"wr 0 0x38f 0x1000f0000000f\n"
+#define ICL_CPU0_RESTORE(how)                   \
+	"wr 0 0x38f 0x0\n"                      \
+	"wr 0 0x38d 0x333\n"                    \
+	"wr 0 0x30c 0x2f1a3c0\n"                \
+	"wr 0 0x329 0x1f3a5c47\n"               \
+	"wr 0 0x390 0x1000800000000" how "\n"   \
+	"wr 0 0x38f 0x70000000f\n"
 
 /* Lines of the trace starting with @prefix ("wr", "rd" or ""). */
 static inline const char *trace_lines(const char *prefix)
