@@ -32,8 +32,7 @@
 #include "msr/journal.h"
 #include "msr/pmu_gp.h"
 #include "t/fixture.h"
-
-static char dir[PATH_MAX], state[PATH_MAX], trace[PATH_MAX];
+#include "t/pmu-fixture.h"
 
 /*
  * Skylake client cpu 0: GLOBAL_CTRL 0x700000000 (FC0-2 on, the GP bits
@@ -89,51 +88,13 @@ static const struct gp_event zen4_ev[] = {
 	  GP_NO_FIXED },
 };
 
-/* Lines of the trace starting with @prefix ("" for all). */
-static const char *trace_lines(const char *prefix)
-{
-	static char out[8192];
-	const char *t = get_file(trace);
-	size_t o = 0, n = strlen(prefix);
-
-	out[0] = '\0';
-	while (*t) {
-		const char *nl = strchr(t, '\n');
-		size_t len = nl ? (size_t)(nl - t) + 1 : strlen(t);
-
-		if (strncmp(t, prefix, n) == 0 && o + len < sizeof(out)) {
-			memcpy(out + o, t, len);
-			o += len;
-		}
-		t += len;
-	}
-	out[o] = '\0';
-	return out;
-}
-
-/* A fresh state file with @text, an empty trace, a gated handle (msr/msr.h). */
-static struct msr_dev *open_state(const char *text)
-{
-	char spec[PATH_MAX + 8];
-	struct msr_dev *dev = NULL;
-
-	put_file(state, text);
-	put_file(trace, "");
-	t_path(spec, "state:%s", state);
-	if (msr_open(spec, &dev)) {
-		printf("Bail out! msr_open: %s\n", msr_last_error());
-		exit(1);
-	}
-	return dev;
-}
-
 /* A run journal for @dev, its write gate (journal_set_dev). */
 static struct journal *journal_for(struct msr_dev *dev)
 {
 	char spec[PATH_MAX + 8];
 	struct journal *j = NULL;
 
-	t_path(spec, "state:%s", state);
+	spec_of(spec, sizeof(spec));
 	if (journal_begin(&j, "t0820", spec, JOURNAL_RUN, false)) {
 		printf("Bail out! journal_begin\n");
 		exit(1);
@@ -181,7 +142,7 @@ static const char *unsaved_write(uint32_t clear)
 static void test_intel_program(void)
 {
 	struct gp_config cfg = { .nmi_watchdog = 0 };
-	struct msr_dev *dev = open_state(skl_text);
+	struct msr_dev *dev = gated(skl_text);
 	struct gp_plan p;
 	char why[512];
 
@@ -260,7 +221,7 @@ static void test_intel_program(void)
 static void test_amd_program(void)
 {
 	struct gp_config cfg = { .nmi_watchdog = -1 };
-	struct msr_dev *dev = open_state(zen4_text);
+	struct msr_dev *dev = gated(zen4_text);
 	struct gp_plan p;
 	char why[512];
 
@@ -313,7 +274,7 @@ static void test_amd_program(void)
 	msr_close(dev);
 
 	/* user_only: USR (0x10000) without OS: 0x410000 | 0x76 */
-	dev = open_state(zen4_text);
+	dev = gated(zen4_text);
 	check_int(gp_assign(&zen4, zen4_ev, 1, 0, 0, true, &p, why, sizeof(why)), ==, 0,
 		  "Zen 4 user_only: one event");
 	cfg.journal = journal_for(dev);
@@ -332,7 +293,7 @@ static void test_in_use(void)
 {
 	struct gp_config cfg = { .nmi_watchdog = 1 };
 	char *text = strdup(t_edit(zen4_text, "0 0xc0010202 0x0", "0 0xc0010202 0x530076"));
-	struct msr_dev *dev = open_state(text);
+	struct msr_dev *dev = gated(text);
 	uint32_t gp = 0, fixed = 0;
 	struct gp_plan p;
 	char why[512];
@@ -366,7 +327,7 @@ static void test_in_use(void)
 	/* Intel: a select left with its event code (EN clear), and FC1's field */
 	text = strdup(t_edit(t_edit(skl_text, "0 0x188 0x0", "0 0x188 0x3c"), "0 0x38d 0x303",
 			     "0 0x38d 0x333"));
-	dev = open_state(text);
+	dev = gated(text);
 	check_int(gp_assign(&skl, skl_ev, 5, 0, 0, false, &p, why, sizeof(why)), ==, 0, "assign");
 	cfg.journal = journal_for(dev);
 	cfg.nmi_watchdog = 0;
@@ -395,7 +356,7 @@ static void test_in_use(void)
 static void test_gate(void)
 {
 	struct gp_config cfg = { .journal = NULL };
-	struct msr_dev *dev = open_state(skl_text);
+	struct msr_dev *dev = gated(skl_text);
 	struct gp_plan p;
 	char why[256];
 
@@ -417,7 +378,7 @@ static void test_legacy_width(void)
 	struct gp_pmu hsw = skl;
 	struct gp_config cfg = { 0 };
 	char *text = strdup(t_edit(skl_text, "0 0xc1 0x11", "0 0xc1 0x123456789"));
-	struct msr_dev *dev = open_state(text);
+	struct msr_dev *dev = gated(text);
 	struct gp_plan p;
 	char why[256];
 
@@ -434,7 +395,7 @@ static void test_legacy_width(void)
 	/* 0xffff80000000: bits 47:32 all ones, bit 31 set: the sign extension
 	 * of 0x80000000 at 48 bits; written back through IA32_PMC0 itself */
 	text = strdup(t_edit(skl_text, "0 0xc1 0x11", "0 0xc1 0xffff80000000"));
-	dev = open_state(text);
+	dev = gated(text);
 	cfg.journal = journal_for(dev);
 	check_int(gp_program(dev, 0, &hsw, &p, &cfg, why, sizeof(why)), ==, 0,
 		  "0xffff80000000 comes back through IA32_PMC0: programmed");
@@ -451,8 +412,7 @@ static void test_legacy_width(void)
  * pmu restore` does), every byte comes back. */
 static void test_sigkill(void)
 {
-	struct msr_dev *dev = open_state(zen4_text);
-	char path[PATH_MAX];
+	struct msr_dev *dev = gated(zen4_text);
 	struct journal_data d;
 	int status = 0;
 	pid_t pid;
@@ -474,8 +434,7 @@ static void test_sigkill(void)
 	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "child killed by SIGKILL");
 	ok(strstr(get_file(state), "0 0xc0010200 0x430076\n") != NULL,
 	   "the counters are left programmed");
-	t_path(path, "%s/run/run-%ld.journal", dir, (long)pid);
-	check_int(journal_load(path, &d), ==, 0, "the journal loads");
+	check_int(journal_load(journal_file(pid), &d), ==, 0, "the journal loads");
 	check_int(journal_restore_data(&d, dev), ==, 0, "restored from the file");
 	journal_data_free(&d);
 	check_str(get_file(state), zen4_text, "after SIGKILL: every byte back from the journal");
@@ -486,18 +445,13 @@ static void test_sigkill(void)
 int main(void)
 {
 	t_signals_default();
-	t_scratch(dir, "0820");
-	t_path(state, "%s/state", dir);
-	t_path(trace, "%s/trace", dir);
-	setenv("BARETMA_MSR_TRACE", trace, 1);
-	setenv("BARETMA_STATE_DIR", t_in(dir, "run"), 1);
+	t_pmu_fixture("0820");
 	test_intel_program();
 	test_amd_program();
 	test_in_use();
 	test_gate();
 	test_legacy_width();
 	test_sigkill();
-	if (t_rm_rf(dir))
-		printf("# could not remove %s\n", dir);
+	t_pmu_fixture_end();
 	return done_testing();
 }

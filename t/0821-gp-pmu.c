@@ -26,8 +26,8 @@
 #include "msr/journal.h"
 #include "msr/pmu_gp.h"
 #include "t/fixture.h"
+#include "t/pmu-fixture.h"
 
-static char dir[PATH_MAX], state[PATH_MAX], trace[PATH_MAX];
 static const char *shared;
 
 static const char *dump(const char *rel)
@@ -229,26 +229,6 @@ static const char skl_text[] =
 	"0 0x38d 0x0\n0 0x38e 0x0\n0 0x38f 0x70000000f\n0 0x390 0x0\n"
 	"0 0x4c1 0x0\n0 0x4c2 0x0\n";
 
-static const char *trace_wr(void)
-{
-	static char out[4096];
-	const char *t = get_file(trace);
-	size_t o = 0;
-
-	while (*t) {
-		const char *nl = strchr(t, '\n');
-		size_t len = nl ? (size_t)(nl - t) + 1 : strlen(t);
-
-		if (!strncmp(t, "wr", 2) && o + len < sizeof(out)) {
-			memcpy(out + o, t, len);
-			o += len;
-		}
-		t += len;
-	}
-	out[o] = '\0';
-	return out;
-}
-
 static void test_verify_reset(void)
 {
 	const struct gp_pmu pmu = { .vendor = GP_VENDOR_INTEL, .version = 4, .gp_mask = 0x3,
@@ -265,7 +245,7 @@ static void test_verify_reset(void)
 	struct gp_plan p;
 
 	put_file(state, skl_text);
-	t_path(spec, "state:%s", state);
+	spec_of(spec, sizeof(spec));
 	if (msr_open(spec, &dev) || msr_open(spec, &other) || msr_ungate(other)) {
 		printf("Bail out! msr_open\n");
 		exit(1);
@@ -298,7 +278,7 @@ static void test_verify_reset(void)
 	 * counters 0 through IA32_A_PMCx, GLOBAL_CTRL back */
 	put_file(trace, "");
 	check_int(gp_reset(dev, 0, &pmu, &p, 0x70000000full, bits), ==, 0, "gp_reset");
-	check_str(trace_wr(),
+	check_str(trace_lines("wr"),
 		  "wr 0 0x38f 0x70000000c\n"
 		  "wr 0 0x390 0x1\n"
 		  "wr 0 0x4c1 0x0\n"
@@ -320,16 +300,11 @@ int main(void)
 		printf("1..0 # SKIP no CPUID dumps ($SHARED_CPUID)\n");
 		return 0;
 	}
-	t_scratch(dir, "0821");
-	t_path(state, "%s/state", dir);
-	t_path(trace, "%s/trace", dir);
-	setenv("BARETMA_MSR_TRACE", trace, 1);
-	setenv("BARETMA_STATE_DIR", t_in(dir, "run"), 1);
+	t_pmu_fixture("0821");
 	test_pmu_init();
 	test_encode();
 	test_assign();
 	test_verify_reset();
-	if (t_rm_rf(dir))
-		printf("# could not remove %s\n", dir);
+	t_pmu_fixture_end();
 	return done_testing();
 }

@@ -1,7 +1,8 @@
 /*
  * t/pmu-fixture.h - what the PMU programming tests share (t/0310 the
  * sequences, t/0311 with the run journal, its signal guard and the write
- * gate, t/0312 the ownership check): an Ice Lake client modelled by a
+ * gate, t/0312 the ownership check; t/0820 and t/0821 the general-purpose
+ * counters, on state files of their own): an Ice Lake client modelled by a
  * state file and what programming its cpu 0 writes (ICL_CPU0_*), its
  * $BARETMA_MSR_TRACE lines, handles on it, and the journal files of a
  * run.  Include after t/fixture.h.
