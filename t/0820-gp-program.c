@@ -75,19 +75,6 @@ static const struct gp_event skl_ev[] = {
 	{ "INST_RETIRED.PREC_DIST", 0xc0, 0x01, 0, false, false, false, 0x2, GP_NO_FIXED },
 };
 
-/* perf's amdzen4 core.json / other.json */
-static const struct gp_event zen4_ev[] = {
-	{ "ls_not_halted_cyc", 0x76, 0x00, 0, false, false, false, 0, GP_NO_FIXED },
-	{ "ex_ret_ops", 0xc1, 0x00, 0, false, false, false, 0, GP_NO_FIXED },
-	{ "de_src_op_disp.all", 0xaa, 0x07, 0, false, false, false, 0, GP_NO_FIXED },
-	{ "de_no_dispatch_per_slot.no_ops_from_frontend", 0x1a0, 0x01, 0, false, false, false, 0,
-	  GP_NO_FIXED },
-	{ "de_no_dispatch_per_slot.backend_stalls", 0x1a0, 0x1e, 0, false, false, false, 0,
-	  GP_NO_FIXED },
-	{ "de_no_dispatch_per_slot.smt_contention", 0x1a0, 0x60, 0, false, false, false, 0,
-	  GP_NO_FIXED },
-};
-
 /* A run journal for @dev, its write gate (journal_set_dev). */
 static struct journal *journal_for(struct msr_dev *dev)
 {

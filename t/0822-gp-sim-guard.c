@@ -30,10 +30,10 @@
 #include "msr/msr_sim.h"
 #include "msr/pmu_gp.h"
 #include "t/fixture.h"
+#include "t/pmu-fixture.h"
 
 #define W 1000000u
 
-static char dir[PATH_MAX];
 static const char *shared;
 
 static const char zen4_state[] =
@@ -152,7 +152,7 @@ static void run_case(const struct machine *m, const char *name, const struct gp_
 /* The same killed with SIGKILL after counting: restored from the file. */
 static void killed_case(const struct machine *m, const struct gp_event *ev, unsigned n)
 {
-	char *before = strdup(get_file(m->state)), path[PATH_MAX];
+	char *before = strdup(get_file(m->state));
 	struct journal_data d;
 	struct msr_dev *dev;
 	int status = 0;
@@ -183,8 +183,7 @@ static void killed_case(const struct machine *m, const struct gp_event *ev, unsi
 	waitpid(pid, &status, 0);
 	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "child killed by SIGKILL");
 	ok(strcmp(get_file(m->state), before) != 0, "the state file is left programmed");
-	t_path(path, "%s/run/run-%ld.journal", dir, (long)pid);
-	check_int(journal_load(path, &d), ==, 0, "its journal loads");
+	check_int(journal_load(journal_file(pid), &d), ==, 0, "its journal loads");
 	dev = open_dev(m);
 	check_int(journal_restore_data(&d, dev), ==, 0, "restored from the journal file");
 	journal_data_free(&d);
@@ -193,19 +192,6 @@ static void killed_case(const struct machine *m, const struct gp_event *ev, unsi
 	check_int(journal_remove(pid), ==, 0, "journal removed");
 	free(before);
 }
-
-/* perf amdzen4 core.json / other.json */
-static const struct gp_event zen_ev[] = {
-	{ "ls_not_halted_cyc", 0x76, 0x00, 0, false, false, false, 0, GP_NO_FIXED },
-	{ "ex_ret_ops", 0xc1, 0x00, 0, false, false, false, 0, GP_NO_FIXED },
-	{ "de_src_op_disp.all", 0xaa, 0x07, 0, false, false, false, 0, GP_NO_FIXED },
-	{ "de_no_dispatch_per_slot.no_ops_from_frontend", 0x1a0, 0x01, 0, false, false, false, 0,
-	  GP_NO_FIXED },
-	{ "de_no_dispatch_per_slot.backend_stalls", 0x1a0, 0x1e, 0, false, false, false, 0,
-	  GP_NO_FIXED },
-	{ "de_no_dispatch_per_slot.smt_contention", 0x1a0, 0x60, 0, false, false, false, 0,
-	  GP_NO_FIXED },
-};
 
 /* intel/perfmon ADL gracemont: CPU_CLK_UNHALTED.CORE on fixed counter 1,
  * TOPDOWN_RETIRING.ALL 0xc2/0x00, TOPDOWN_FE_BOUND.ALL 0x71/0x00 */
@@ -230,8 +216,8 @@ int main(void)
 	machine(&m, "libcpuid/master-history/amd/zen4/amd-ryzen-7-7800x3d-8-core-processor.test", 0,
 		"zen4", NULL, zen4_state);
 	/* retiring = ex_ret_ops / (6 x ls_not_halted_cyc): 40 %, no smt_contention */
-	run_case(&m, "Zen 4 (state FILE): gp_pmu_init", zen_ev, 6, 1, 0, 6, 0.40);
-	killed_case(&m, zen_ev, 6);
+	run_case(&m, "Zen 4 (state FILE): gp_pmu_init", zen4_ev, 6, 1, 0, 6, 0.40);
+	killed_case(&m, zen4_ev, 6);
 	machine(&m, "libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-s-i9.test", 0x20, "adl-e",
 		adl_state, NULL);
 	/* tma_retiring = TOPDOWN_RETIRING.ALL / (5 x CPU_CLK_UNHALTED.CORE) */

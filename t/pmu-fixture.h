@@ -1,11 +1,12 @@
 /*
  * t/pmu-fixture.h - what the PMU programming tests share (t/0310 the
  * sequences, t/0311 with the run journal, its signal guard and the write
- * gate, t/0312 the ownership check; t/0820 and t/0821 the general-purpose
- * counters, on state files of their own): an Ice Lake client modelled by a
- * state file and what programming its cpu 0 writes (ICL_CPU0_*), its
- * $BARETMA_MSR_TRACE lines, handles on it, and the journal files of a
- * run.  Include after t/fixture.h.
+ * gate, t/0312 the ownership check; t/0820 to t/0822 the general-purpose
+ * counters, on state files of their own): an Ice Lake client modelled by
+ * a state file and what programming its cpu 0 writes (ICL_CPU0_*), its
+ * $BARETMA_MSR_TRACE lines, handles on it, the journal files of a run,
+ * and, with msr/pmu_gp.h included first, Zen 4's events (zen4_ev).
+ * Include after t/fixture.h.
  */
 #ifndef BARETMA_T_PMU_FIXTURE_H
 #define BARETMA_T_PMU_FIXTURE_H
@@ -22,7 +23,7 @@
 #include "t/fixture.h"
 
 static char dir[PATH_MAX];
-static char state[PATH_MAX], trace[PATH_MAX];
+static char state[PATH_MAX] __attribute__((unused)), trace[PATH_MAX] __attribute__((unused));
 
 /*
  * Ice Lake client (i7-1065G7 class), two logical CPUs.  Starting values are
@@ -101,6 +102,22 @@ static const struct pmu_config icl_cfg __attribute__((unused)) = {
 	"wr 0 0x329 0x1f3a5c47\n"               \
 	"wr 0 0x390 0x1000800000000" how "\n"   \
 	"wr 0 0x38f 0x70000000f\n"
+
+#ifdef BARETMA_PMU_GP_H
+/* Zen 4's level-1 events for msr/pmu_gp.h (t/0820, t/0822), encodings from
+ * perf's amdzen4 core.json / other.json */
+static const struct gp_event zen4_ev[] __attribute__((unused)) = {
+	{ "ls_not_halted_cyc", 0x76, 0x00, 0, false, false, false, 0, GP_NO_FIXED },
+	{ "ex_ret_ops", 0xc1, 0x00, 0, false, false, false, 0, GP_NO_FIXED },
+	{ "de_src_op_disp.all", 0xaa, 0x07, 0, false, false, false, 0, GP_NO_FIXED },
+	{ "de_no_dispatch_per_slot.no_ops_from_frontend", 0x1a0, 0x01, 0, false, false, false, 0,
+	  GP_NO_FIXED },
+	{ "de_no_dispatch_per_slot.backend_stalls", 0x1a0, 0x1e, 0, false, false, false, 0,
+	  GP_NO_FIXED },
+	{ "de_no_dispatch_per_slot.smt_contention", 0x1a0, 0x60, 0, false, false, false, 0,
+	  GP_NO_FIXED },
+};
+#endif
 
 /* Lines of the trace starting with @prefix ("wr", "rd" or ""). */
 static inline const char *trace_lines(const char *prefix)
