@@ -30,14 +30,10 @@
 
 static const char *shared;
 
+/* @rel under $SHARED_CPUID (t_in: one of its 8 buffers) */
 static const char *dump(const char *rel)
 {
-	static char buf[4][PATH_MAX];
-	static int i;
-
-	i = (i + 1) % 4;
-	t_path(buf[i], "%s/%s", shared, rel);
-	return buf[i];
+	return t_in(shared, rel);
 }
 
 /* gp_pmu_init on CPU @cpu (or, with @type, the first CPU of that core
@@ -295,11 +291,7 @@ static void test_verify_reset(void)
 
 int main(void)
 {
-	shared = getenv("SHARED_CPUID");
-	if (!shared || access(dump("INDEX.tsv"), R_OK)) {
-		printf("1..0 # SKIP no CPUID dumps ($SHARED_CPUID)\n");
-		return 0;
-	}
+	shared = t_shared_dumps();
 	t_pmu_fixture("0821");
 	test_pmu_init();
 	test_encode();

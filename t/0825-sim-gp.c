@@ -63,14 +63,10 @@ static struct msr_dev *open_sim(const char *dump, const char *name, const char *
 	return dev;
 }
 
+/* @rel under $SHARED_CPUID (t_in: one of its 8 buffers) */
 static const char *dump(const char *rel)
 {
-	static char buf[4][PATH_MAX];
-	static int i;
-
-	i = (i + 1) % 4;
-	t_path(buf[i], "%s/%s", shared, rel);
-	return buf[i];
+	return t_in(shared, rel);
 }
 
 /* The first CPU of the dump's kind with core type @type (0: the first CPU). */
@@ -459,11 +455,7 @@ static void test_profile(void)
 
 int main(void)
 {
-	shared = getenv("SHARED_CPUID");
-	if (!shared || access(dump("INDEX.tsv"), R_OK)) {
-		printf("1..0 # SKIP no CPUID dumps ($SHARED_CPUID)\n");
-		return 0;
-	}
+	shared = t_shared_dumps();
 	t_scratch(dir, "0825");
 	unsetenv("BARETMA_MSR_TRACE");
 	test_skylake();

@@ -13,8 +13,9 @@
  *
  * The real CPUID dumps' known answers: t_index_load(&ix, $SHARED_CPUID)
  * reads INDEX.tsv, t_index_field(&ix, row, "dump_format") a row's column.
- * t_data_dir() is the directory of the hand-written fixtures ($T_DATA or
- * the source tree's t/data); t_tmp_file("0220-trip") a fresh empty file.
+ * t_shared_dumps() is $SHARED_CPUID, the test skipped when it has no
+ * dumps; t_data_dir() the directory of the hand-written fixtures ($T_DATA
+ * or the source tree's t/data); t_tmp_file("0220-trip") a fresh empty file.
  * With cpu/cpu.h included first: t_cpuid_eq and t_cpuid_reg read one
  * CPUID record of a cpu_source, t_kind_typed finds a core kind of a
  * cpu_info; t_str_eq compares two strings either of which may be NULL.
@@ -142,6 +143,20 @@ static inline const char *t_data_dir(void)
 	const char *d = getenv("T_DATA");
 
 	return d ? d : BARETMA_SRCDIR "/t/data";
+}
+
+/* t_shared_dumps - $SHARED_CPUID, the directory of the real CPUID dumps;
+ * when it is unset or has no INDEX.tsv the whole test is skipped (TAP's
+ * "1..0 # SKIP", exit 0). */
+static inline const char *t_shared_dumps(void)
+{
+	const char *s = getenv("SHARED_CPUID");
+
+	if (!s || access(t_in(s, "INDEX.tsv"), R_OK)) {
+		printf("1..0 # SKIP no CPUID dumps ($SHARED_CPUID)\n");
+		exit(0);
+	}
+	return s;
 }
 
 /* ---------------------------------------------------------------- texts */
