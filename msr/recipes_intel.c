@@ -82,19 +82,16 @@ static const struct recipe_event pm_events[] = {
 #define S_PMSUM "[CSV] #PERF_METRICS_SUM; [SPRJ] the denominator of every tma_* of PERF_METRICS"
 #define S_PMDIV(m) "[SPRJ] " m " = field / (sum of the four level-1 fields)"
 #define S_PMDER(m) "[TDTXT], [CSV] " m " = parent - measured child (not clamped here)"
-#define PM_L1_NODES \
-	N("SLOTS", 0, NULL, "TOPDOWN.SLOTS", "[SPRJ] tma_info_thread_slots"), \
-	N("PERF_METRICS_SUM", 0, NULL, "topdown\\-fe\\-bound + topdown\\-bad\\-spec + " \
-	  "topdown\\-retiring + topdown\\-be\\-bound", S_PMSUM), \
-	N(RET, L1, NULL, "topdown\\-retiring / PERF_METRICS_SUM", S_PMDIV("tma_retiring")), \
-	N(BAD, L1, NULL, "topdown\\-bad\\-spec / PERF_METRICS_SUM", S_PMDIV("tma_bad_speculation")), \
-	N(FE, L1, NULL, "topdown\\-fe\\-bound / PERF_METRICS_SUM", S_PMDIV("tma_frontend_bound")), \
-	N(BE, L1, NULL, "topdown\\-be\\-bound / PERF_METRICS_SUM", S_PMDIV("tma_backend_bound"))
-
-static const struct recipe_node pm_l1_nodes[] = { PM_L1_NODES };
-
-static const struct recipe_node pm_l2_nodes[] = {
-	PM_L1_NODES,
+/* One table for both variants: level 1 (sunny-cove) is its first
+ * PM_L1_NNODES nodes, as level 1's events are pm_events' first 5. */
+static const struct recipe_node pm_nodes[] = {
+	N("SLOTS", 0, NULL, "TOPDOWN.SLOTS", "[SPRJ] tma_info_thread_slots"),
+	N("PERF_METRICS_SUM", 0, NULL, "topdown\\-fe\\-bound + topdown\\-bad\\-spec + "
+	  "topdown\\-retiring + topdown\\-be\\-bound", S_PMSUM),
+	N(RET, L1, NULL, "topdown\\-retiring / PERF_METRICS_SUM", S_PMDIV("tma_retiring")),
+	N(BAD, L1, NULL, "topdown\\-bad\\-spec / PERF_METRICS_SUM", S_PMDIV("tma_bad_speculation")),
+	N(FE, L1, NULL, "topdown\\-fe\\-bound / PERF_METRICS_SUM", S_PMDIV("tma_frontend_bound")),
+	N(BE, L1, NULL, "topdown\\-be\\-bound / PERF_METRICS_SUM", S_PMDIV("tma_backend_bound")),
 	N("tma_heavy_operations", L2, RET, "topdown\\-heavy\\-ops / PERF_METRICS_SUM",
 	  S_PMDIV("tma_heavy_operations")),
 	N("tma_light_operations", L2, RET, "tma_retiring - tma_heavy_operations",
@@ -112,6 +109,7 @@ static const struct recipe_node pm_l2_nodes[] = {
 	N("tma_core_bound", L2, BE, "tma_backend_bound - tma_memory_bound",
 	  S_PMDER("Core_Bound")),
 };
+#define PM_L1_NNODES 6
 
 /* PERF_METRICS level 1 only: the kernel's num_topdown_events 4 (cpu/cpu_models.c). */
 static const char *const u_pm_l1[] = { "Sunny Cove", "Willow Cove", "Cypress Cove", NULL };
@@ -495,10 +493,10 @@ static const char *const u_tnt[] = { "Tremont", NULL };
 /* ================================================================ table */
 
 const struct recipe recipes_intel[] = {
-	{ "intel-perf-metrics", "sunny-cove", u_pm_l1, I, 5, pm_events, 5, pm_l1_nodes,
-	  RECIPE_N(pm_l1_nodes), PM_BOUND, "level 1 only: no level-2 fields before Golden Cove" },
+	{ "intel-perf-metrics", "sunny-cove", u_pm_l1, I, 5, pm_events, 5, pm_nodes, PM_L1_NNODES,
+	  PM_BOUND, "level 1 only: no level-2 fields before Golden Cove" },
 	{ "intel-perf-metrics", "golden-cove", u_pm_l2, I, 6, pm_events, RECIPE_N(pm_events),
-	  pm_l2_nodes, RECIPE_N(pm_l2_nodes), PM_BOUND,
+	  pm_nodes, RECIPE_N(pm_nodes), PM_BOUND,
 	  "width 6 (Golden/Raptor/Redwood Cove), 8 on Lion/Cougar Cove: no formula uses it" },
 	{ "intel-pre-icl-l1", "skylake", u_skl, I, 4, skl_events, RECIPE_N(skl_events), skl_nodes,
 	  RECIPE_N(skl_nodes), PRE_BOUND, PRE_NOTES },
