@@ -192,6 +192,10 @@ int cli_parse_count(const char *opt, const char *s, unsigned min, unsigned max, 
  * Returns 0 or EX_USAGE. */
 int cli_parse_cpu_opt(const char *s, unsigned *out);
 
+/* cli_parse_level - --level N: Top-down level "1" or "2" into @out; else
+ * "bad --level 'S': Top-down level 1 or 2".  Returns 0 or EX_USAGE. */
+int cli_parse_level(const char *s, int *out);
+
 /* cli_cmdline - argv of this process joined by spaces (for the journal);
  * past 1023 bytes cut, at a character boundary, and ending in "...". */
 const char *cli_cmdline(void);

@@ -457,3 +457,13 @@ int cli_parse_cpu_opt(const char *s, unsigned *out)
 	}
 	return cli_parse_count("--cpu", s, 0, CPU_MAX_CPUS - 1, out);
 }
+
+int cli_parse_level(const char *s, int *out)
+{
+	if (strcmp(s, "1") && strcmp(s, "2")) {
+		cli_err("bad --level '%s': Top-down level 1 or 2", s);
+		return EX_USAGE;
+	}
+	*out = s[0] - '0';
+	return 0;
+}

@@ -145,13 +145,7 @@ static int parse_args(int argc, char **argv, struct bench_options *o, struct cli
 			break;
 		case 'r': rc = cli_parse_count("--reps", optarg, 1, BENCH_MAX_REPS, &o->reps); break;
 		case 'w': rc = cli_parse_count("--warmup", optarg, 0, BENCH_MAX_REPS, &o->warmup); break;
-		case 'l':
-			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
-				cli_err("bad --level '%s': Top-down level 1 or 2", optarg);
-				rc = EX_USAGE;
-			}
-			o->level = optarg[0] - '0';
-			break;
+		case 'l': rc = cli_parse_level(optarg, &o->level); break;
 		case 'u': o->user_only = true; break;
 		case 'F': r->force = o->force = true; break;
 		case 'd': ctx->dump = optarg; break;

@@ -75,13 +75,7 @@ static int parse_opt(int c, struct compare_cmd *cc, struct cli_ctx *ctx)
 		break;
 	case 'p': rc = cli_parse_count("--pairs", optarg, COMPARE_MIN_PAIRS, 1000, &o->pairs); break;
 	case 'r': rc = cli_parse_count("--reps", optarg, 1, BENCH_MAX_REPS, &o->reps); break;
-	case 'l':
-		if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
-			cli_err("bad --level '%s': Top-down level 1 or 2", optarg);
-			return EX_USAGE;
-		}
-		o->level = optarg[0] - '0';
-		break;
+	case 'l': rc = cli_parse_level(optarg, &o->level); break;
 	case 'P':
 		if (bench_backend_parse(optarg, &o->perf_backend) ||
 		    (o->perf_backend != BENCH_BACKEND_PERF &&

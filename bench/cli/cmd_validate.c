@@ -81,13 +81,7 @@ static int parse_opt(int c, struct validate_cmd *v, struct cli_ctx *ctx)
 			return EX_USAGE;
 		}
 		return 0;
-	case 'l':
-		if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
-			cli_err("bad --level '%s': Top-down level 1 or 2", optarg);
-			return EX_USAGE;
-		}
-		v->level = optarg[0] - '0';
-		return 0;
+	case 'l': return cli_parse_level(optarg, &v->level);
 	case OPT_NO_PERF: v->perf = false; return 0;
 	case OPT_RDPMC_ALWAYS: ctx->run.set.rdpmc_always = true; return 0;
 	case 'F': ctx->run.force = true; return 0;
