@@ -45,7 +45,7 @@ static void test_program_restore(void)
 	/* GLOBAL_STATUS_RESET clears bits 35/48 of GLOBAL_STATUS (0 already):
 	 * neither line changes.  Cpu 1 untouched. */
 	check_str(get_file(state),
-		  "# Ice Lake client, baretma test fixture\n"
+		  ICL_HEADER
 		  "0 0x30c 0x0\n"
 		  "0 0x329 0x0\n"
 		  "0 0x345 0xf4c5\n"
@@ -53,13 +53,7 @@ static void test_program_restore(void)
 		  "0 0x38e 0x0\n"
 		  "0 0x38f 0x1000f0000000f\n"
 		  "0 0x390 0x0\n"
-		  "1 0x30c 0x51\n"
-		  "1 0x329 0x80808080\n"
-		  "1 0x345 0xf4c5\n"
-		  "1 0x38d 0xa00000b3a\n"
-		  "1 0x38e 0x0\n"
-		  "1 0x38f 0x70000000f\n"
-		  "1 0x390 0x0\n",
+		  ICL_CPU1_TEXT,
 		  "programmed register values in the state file");
 
 	put_file(trace, "");

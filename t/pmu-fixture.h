@@ -40,8 +40,17 @@ static char state[PATH_MAX] __attribute__((unused)), trace[PATH_MAX] __attribute
  *                          15, full-width writes bit 13, PEBS format 4),
  *                          not read from a machine; never written.
  */
+#define ICL_HEADER "# Ice Lake client, baretma test fixture\n"
+#define ICL_CPU1_TEXT                           \
+	"1 0x30c 0x51\n"                        \
+	"1 0x329 0x80808080\n"                  \
+	"1 0x345 0xf4c5\n"                      \
+	"1 0x38d 0xa00000b3a\n"                 \
+	"1 0x38e 0x0\n"                         \
+	"1 0x38f 0x70000000f\n"                 \
+	"1 0x390 0x0\n"
 static const char icl_text[] __attribute__((unused)) =
-	"# Ice Lake client, baretma test fixture\n"
+	ICL_HEADER
 	"0 0x30c 0x2f1a3c0\n"
 	"0 0x329 0x1f3a5c47\n"
 	"0 0x345 0xf4c5\n"
@@ -49,13 +58,7 @@ static const char icl_text[] __attribute__((unused)) =
 	"0 0x38e 0x0\n"
 	"0 0x38f 0x70000000f\n"
 	"0 0x390 0x0\n"
-	"1 0x30c 0x51\n"
-	"1 0x329 0x80808080\n"
-	"1 0x345 0xf4c5\n"
-	"1 0x38d 0xa00000b3a\n"
-	"1 0x38e 0x0\n"
-	"1 0x38f 0x70000000f\n"
-	"1 0x390 0x0\n";
+	ICL_CPU1_TEXT;
 
 static const struct pmu_config icl_cfg __attribute__((unused)) = {
 	.perf_metrics = true, .fixed_ctr3 = true,
