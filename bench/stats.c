@@ -78,6 +78,8 @@ int bench_stats_compute(const double *v, size_t n, struct bench_stats *out)
 	out->q1 = quantile_sorted(s, n, 0.25);
 	out->median = quantile_sorted(s, n, 0.5);
 	out->q3 = quantile_sorted(s, n, 0.75);
+	out->p05 = quantile_sorted(s, n, 0.05);
+	out->p95 = quantile_sorted(s, n, 0.95);
 	out->p025 = quantile_sorted(s, n, 0.025);
 	out->p975 = quantile_sorted(s, n, 0.975);
 	for (size_t i = 0; i < n; i++)

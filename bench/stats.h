@@ -15,6 +15,8 @@ struct bench_stats {
 	double mean;
 	double p025, p975; /* 2.5th and 97.5th percentiles (type 7): the 95 %
 			    * spread is (p975 - p025) / 2 (bench/study/calibrate.h) */
+	double p05, p95;   /* 5th and 95th percentiles (type 7): the spread of a
+			    * timing (bench/benchmarks/bracket.c) */
 };
 
 /*

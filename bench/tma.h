@@ -29,7 +29,11 @@
  * their TOPDOWN.SLOTS count, by which they are divided as before; perf's
  * exact counts are divided by their sum.
  * Bound, per recipe (@rs->bound): PERF_METRICS: c->err / TOPDOWN.SLOTS
- * (the 8-bit quantisation, msr/topdown.h); exact counts: 0.
+ * (the 8-bit quantisation, msr/topdown.h); perf's counts
+ * (READ_BOUND_PERF_COUNTS): each member count c_i = T x_i + e_i with
+ * |e_i| <= c->err, T the TOPDOWN.SLOTS count, and their level-1 sum C =
+ * T + (the e_i's sum), known, so c_i / C - x_i = (e_i - x_i (C - T)) / C:
+ * at most (c->err + |C - T|) / C; exact counts: 0.
  * Flags: @c's (what the readings decided), and what the counts decide,
  * as td_from_field_slots: TD_FLAG_ZERO_SLOTS (TOPDOWN.SLOTS or the
  * level-1 sum not above 0; then every fraction is 0), TD_FLAG_NEGATIVE,

@@ -144,6 +144,9 @@
 #define SIM_FAULT_PERF_OFFSET         0x20u /* the perf source reads a node shifted */
 #define SIM_FAULT_PERF_KEEPS          0x40u /* the perf group's close leaves FC3's
 						    * field enabled (perf still counting) */
+#define SIM_FAULT_GP_OFFSET           0x80u /* the general-purpose counters count a
+						    * node's share shifted (PERF_METRICS
+						    * and the fixed counters do not) */
 
 /*
  * The simulator's own diagnostic register: the number of writes to
@@ -185,6 +188,8 @@ struct sim_profile {
 	unsigned overflow_every;    /* fault overflow_every N */
 	int perf_offset_node;       /* fault perf_offset NODE PP: byte index 0..7 */
 	double perf_offset_pp;
+	int gp_offset_node;         /* fault gp_offset NODE PP: byte index 0..7 */
+	double gp_offset_pp;
 };
 
 /*
@@ -202,7 +207,7 @@ struct sim_profile {
  * else the same rules), noise PP,
  * seed N, state FILE, fault metrics_not_cleared | sum_off N | slots_stuck |
  * level2_above_parent | overflow_every N | perf_offset NODE PP |
- * perf_keeps_counters.
+ * perf_keeps_counters | gp_offset NODE PP.
  * Returns 0, or -EINVAL with @err naming the line and the remedy.
  */
 int msr_sim_profile_parse(const char *text, size_t len, const char *name,

@@ -219,12 +219,34 @@ static double smt_factor(const struct sim_cpu *c, enum sim_q q, bool any)
 	return any ? 1 : 0.5;
 }
 
+/*
+ * `fault gp_offset NODE PP`: the general-purpose counters count NODE's
+ * share PP points off (its siblings as they are: the shares no longer sum
+ * to 100), where PERF_METRICS and the fixed counters count the profile's
+ * - a core whose events disagree with its PERF_METRICS, which validate's
+ * metrics_match_events must fail.  @shifted gets @pct so changed.
+ */
+static const double *gp_shares(const struct sim *s, const double pct[SIM_NODES],
+			       double shifted[SIM_NODES])
+{
+	if (!(s->p.faults & SIM_FAULT_GP_OFFSET))
+		return pct;
+	for (unsigned i = 0; i < SIM_NODES; i++)
+		shifted[i] = pct[i];
+	shifted[s->p.gp_offset_node] += s->p.gp_offset_pp;
+	if (shifted[s->p.gp_offset_node] < 0)
+		shifted[s->p.gp_offset_node] = 0;
+	return shifted;
+}
+
 double sim_event_rate(const struct sim *s, const struct sim_cpu *c, uint64_t sel,
-		      const double pct[SIM_NODES])
+		      const double pct_in[SIM_NODES])
 {
 	unsigned event = (unsigned)(sel & 0xff), umask = (unsigned)(sel >> 8) & 0xff;
 	int cmask = (int)(sel >> PERFEVTSEL_CMASK_SHIFT) & 0xff;
 	bool inv = sel & PERFEVTSEL_INV, edge = sel & PERFEVTSEL_EDGE, any = false;
+	double shifted[SIM_NODES];
+	const double *pct = gp_shares(s, pct_in, shifted);
 
 	if (c->amd)
 		event |= (unsigned)((sel & AMD_PERF_CTL_EVENT_HI) >> AMD_PERF_CTL_EVENT_HI_SHIFT) << 8;

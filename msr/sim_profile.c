@@ -114,10 +114,19 @@ static int fault(struct parse *ps, struct sim_profile *p, char **tok, int ntok)
 			return rc;
 		p->perf_offset_pp = d;
 		p->faults |= SIM_FAULT_PERF_OFFSET;
+	} else if (!strcmp(f, "gp_offset")) {
+		want = 4;
+		if (ntok > 2 && (p->gp_offset_node = msr_sim_node_index(tok[2])) < 0)
+			return fail(ps, "'fault gp_offset' names no node '%s' (one of "
+				    "tma_retiring ... tma_memory_bound)", tok[2]);
+		if ((rc = num(ps, "fault gp_offset NODE", ntok > 3 ? tok[3] : NULL, -100, 100, &d)))
+			return rc;
+		p->gp_offset_pp = d;
+		p->faults |= SIM_FAULT_GP_OFFSET;
 	} else {
 		return fail(ps, "unknown fault '%s' (metrics_not_cleared, sum_off N, slots_stuck, "
 			    "level2_above_parent, overflow_every N, perf_offset NODE PP, "
-			    "perf_keeps_counters)", f);
+			    "perf_keeps_counters, gp_offset NODE PP)", f);
 	}
 	if (!rc && ntok != want)
 		rc = fail(ps, "'fault %s' takes %d value%s", f, want - 2, want == 3 ? "" : "s");

@@ -1,13 +1,19 @@
 /*
- * t/0841-perf-counts - the perf source reports perf's counts, exact: its
- * read set (what source_perf's open fills) is the group's leader and
- * members as read(2) gives them, 64-bit counts named as perf names them,
- * and a pair's tma_* are perf's formulas on their differences with no
- * quantisation bound - where packing them into PERF_METRICS bytes, as
- * the source did before, lost up to half a byte (0.2 points) per node.
- * perf-rdpmc reads FC3 and PERF_METRICS: the raw path's read set.
- * Vectors worked by hand below.
+ * t/0841-perf-counts - the perf source reports perf's counts, as perf
+ * reports them: its read set (what source_perf's open fills) is the
+ * group's leader and members as read(2) gives them, 64-bit counts named as
+ * perf names them, and a pair's tma_* are perf's formulas on their
+ * differences, never re-packed into PERF_METRICS bytes (which lost up to
+ * half a byte, 0.2 points, per node).  Their bound is the kernel's
+ * arithmetic: each member's count of a read interval of s slots is
+ * floor(s x field / 0xff) of the 8-bit field (linux
+ * arch/x86/events/intel/core.c icl_get_metrics_event_value), off by less
+ * than s/255 + 1 slots (bench/source/reading.h), and a fraction c_i / C of
+ * the level-1 sum C by at most (err + |C - T|) / C, T the slots
+ * (bench/tma.h).  perf-rdpmc reads FC3 and PERF_METRICS: the raw path's
+ * read set.  Vectors worked by hand below.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +45,7 @@ static void read_sets(void)
 	check_int(open_set(&source_perf, 1, &rs), ==, 0, "perf opens (no system call yet)");
 	check_int(rs.n, ==, 5, "level 1: the leader and four members");
 	check_int(rs.ncounts, ==, 5, "five events");
-	ok(rs.bound == READ_BOUND_EXACT, "perf's counts are exact");
+	ok(rs.bound == READ_BOUND_PERF_COUNTS, "perf's counts: bounded by the kernel's arithmetic");
 	check_int(open_set(&source_perf, 2, &rs), ==, 0, "perf at level 2");
 	check_int(rs.n, ==, 9, "level 2: the leader and eight members");
 	names = kinds = rs.n == 9 && rs.ncounts == 9;
@@ -64,7 +70,9 @@ static void read_sets(void)
  *   tma_bad_speculation 100000 / 1000003 = 0.0999997000009
  *   tma_frontend_bound  200000 / 1000003 = 0.199999400002
  *   tma_backend_bound   366669 / 1000003 = 0.366667899996
- * bound 0.  Packed into bytes, round(255 x count / slots): 84.99992 -> 85,
+ * One read interval of T = 1000003 slots: each count off by less than
+ * err = 1000003/255 + 1 = 3922.580392 slots; C = T, so the bound is
+ * 3922.580392 / 1000003 = 0.00392256862 (0.39 points).  Packed into bytes, round(255 x count / slots): 84.99992 -> 85,
  * 25.49992 -> 25, 50.99985 -> 51, 93.50031 -> 94 (sum 255), as the source
  * did: tma_bad_speculation 25/255 = 0.0980392157 (0.196 points low),
  * tma_backend_bound 94/255 = 0.368627451 (0.196 points high), +-0.39
@@ -90,7 +98,8 @@ static void exact(void)
 		  "tma_frontend_bound 200000/1000003");
 	check_dbl(r.frac[TMA_BACKEND_BOUND], 0.366667899996, 1e-12,
 		  "tma_backend_bound 366669/1000003 = 36.66679 %");
-	check_dbl(r.bound, 0, 0, "bound 0: no quantisation added");
+	check_dbl(c.err, 3922.580392157, 1e-9, "err 1000003/255 + 1 slots per member");
+	check_dbl(r.bound, 0.00392256862445, 1e-13, "bound 3922.58/1000003 = 0.39 points");
 	check_dbl(r.slots, 1000003, 0, "slots 1000003");
 	check_u64(r.flags, ==, 0, "no flag");
 	/* the same region as 8-bit bytes 85, 25, 51, 94 (0x5E331955) */
@@ -109,7 +118,10 @@ static void exact(void)
  * from reading a all 0: perf divides by the sum 10000, not the slots:
  * tma_retiring 0.6, tma_heavy_operations 0.1, tma_light_operations 0.5,
  * tma_machine_clears (500 - 400)/10000 = 0.01, tma_fetch_bandwidth 0.03,
- * tma_core_bound 0.15; slots stay 10200.
+ * tma_core_bound 0.15; slots stay 10200.  Bound: err = 10200/255 + 1 = 41
+ * slots, |C - T| = 200 (more than the bytes' rounding allows, 3 x
+ * 10200/255 + 4 = 124: a vector for the formula), (41 + 200) / 10000 =
+ * 0.0241.
  */
 static void sum_not_slots(void)
 {
@@ -129,6 +141,7 @@ static void sum_not_slots(void)
 	check_dbl(r.frac[TMA_FETCH_BANDWIDTH], 0.03, 1e-15, "tma_fetch_bandwidth 300/10000");
 	check_dbl(r.frac[TMA_CORE_BOUND], 0.15, 1e-15, "tma_core_bound 1500/10000");
 	check_dbl(r.slots, 10200, 0, "slots 10200");
+	check_dbl(r.bound, 0.0241, 1e-15, "bound (41 + |10000 - 10200|) / 10000");
 	check_u64(r.flags, ==, 0, "no flag");
 	/* a member counted but no slot: zero slots, no fraction */
 	b.v[0] = 0;
@@ -138,6 +151,30 @@ static void sum_not_slots(void)
 	   "no slot counted: zero_slots, fractions 0");
 }
 
+/*
+ * Pairs add their errors: two read intervals of 510 slots each, err 510/255
+ * + 1 = 3 each, 6 summed; an interval where the leader counted nothing (a
+ * failed read reads all 0) still has the floor, 1.  read_set_perf_counts
+ * takes 1 to 8 members.
+ */
+static void pairs(void)
+{
+	struct read_set rs;
+	struct reading a = { .v = { 0 } }, b = { .v = { 510, 200, 100, 110, 100 } };
+	struct counts c, sum = { .err = 0 };
+
+	check_int(read_set_perf_counts(&rs, 4), ==, 0, "four members");
+	reading_counts(&rs, &a, &b, &c);
+	check_dbl(c.err, 3, 0, "510 slots: 510/255 + 1 = 3");
+	counts_add(&sum, &c, rs.ncounts);
+	counts_add(&sum, &c, rs.ncounts);
+	check_dbl(sum.err, 6, 0, "two intervals: 6");
+	reading_counts(&rs, &a, &a, &c);
+	check_dbl(c.err, 1, 0, "no slot counted: the floor, 1");
+	check_int(read_set_perf_counts(&rs, 0), ==, -EINVAL, "no member: -EINVAL");
+	check_int(read_set_perf_counts(&rs, 9), ==, -EINVAL, "nine members: -EINVAL");
+}
+
 int main(void)
 {
 	/* the kernel's perf group (open allocates only) */
@@ -145,5 +182,6 @@ int main(void)
 	read_sets();
 	exact();
 	sum_not_slots();
+	pairs();
 	return done_testing();
 }

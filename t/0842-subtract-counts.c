@@ -2,7 +2,7 @@
  * t/0842-subtract-counts - the empty bracket subtracted per event
  * (bench/measure_int.h bench_subtract_bracket on struct counts), for
  * every read set: any counter by name, PERF_METRICS's topdown-* counts
- * with their quantisation error, perf's exact counts.  Vectors worked
+ * with their quantisation error, perf's counts with theirs.  Vectors worked
  * by hand below.
  */
 #include <errno.h>
@@ -71,29 +71,31 @@ static void perf_metrics(void)
 }
 
 /*
- * perf's exact counts at level 1, their level-1 sum not the slots (the
+ * perf's counts at level 1, their level-1 sum not the slots (the
  * kernel's floors): region slots 10200, members 6000, 500, 1500, 2000 (sum
- * 10000); empty bracket slots 102, members 10, 0, 60, 30 (sum 100).  Net:
- * slots 10098; 5990, 500, 1440, 1970, sum 9900: perf's formula divides by
- * the sum, tma_retiring 5990/9900 = 0.605050505 (by the slots it would be
- * 5990/10098 = 0.593186770); bound 0.  A bracket as large as the region:
- * zero slots.
+ * 10000), err 10200/255 + 1 = 41 slots (one read interval,
+ * bench/source/reading.h); empty bracket slots 102, members 10, 0, 60, 30
+ * (sum 100), err 102/255 + 1 = 1.4.  Net: slots 10098; 5990, 500, 1440,
+ * 1970, sum 9900: perf's formula divides by the sum, tma_retiring
+ * 5990/9900 = 0.605050505 (by the slots it would be 5990/10098 =
+ * 0.593186770); the errors add, 42.4, and the bound is (42.4 + |9900 -
+ * 10098|) / 9900 = 240.4/9900 = 0.0242828283 (bench/tma.h).  A bracket as
+ * large as the region: zero slots.
  */
-static void perf_exact(void)
+static void perf_counts(void)
 {
 	struct read_set rs;
-	struct counts reg = { .c = { 10200, 6000, 500, 1500, 2000 } },
-		      empty = { .c = { 102, 10, 0, 60, 30 } };
+	struct counts reg = { .c = { 10200, 6000, 500, 1500, 2000 }, .err = 41 },
+		      empty = { .c = { 102, 10, 0, 60, 30 }, .err = 1.4 };
 	struct td_result r;
 
-	read_set_init(&rs, "perf's counts");
-	for (unsigned i = 0; i < 5; i++)
-		read_set_add(&rs, read_td_events[i], READ_COUNTER, 64, 0);
+	read_set_perf_counts(&rs, 4);
 	check_int(bench_subtract_bracket(&rs, &reg, &empty, 1, &r), ==, 0, "perf, level 1");
 	check_dbl(r.frac[TMA_RETIRING], 5990.0 / 9900, 1e-15, "tma_retiring 5990/9900 (the sum)");
 	check_dbl(r.frac[TMA_BACKEND_BOUND], 1970.0 / 9900, 1e-15, "tma_backend_bound 1970/9900");
 	check_dbl(r.slots, 10098, 0, "net slots 10098");
-	check_dbl(r.bound, 0, 0, "bound 0");
+	check_dbl(r.err_slots, 42.4, 1e-12, "errors add: 41 + 1.4 slots");
+	check_dbl(r.bound, 240.4 / 9900, 1e-15, "bound (42.4 + 198) / 9900");
 	empty.c[0] = 10200;
 	bench_subtract_bracket(&rs, &reg, &empty, 1, &r);
 	ok(r.flags & TD_FLAG_ZERO_SLOTS, "a bracket of all the region's slots: zero slots");
@@ -107,6 +109,6 @@ int main(void)
 {
 	events();
 	perf_metrics();
-	perf_exact();
+	perf_counts();
 	return done_testing();
 }

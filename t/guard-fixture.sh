@@ -49,7 +49,9 @@ regs() {
 
 # sim_regs CPU: one CPU's registers as the simulator's clean file has them
 # (msr/msr_sim.h), for a simulated state file: for the GP counters
-# (CPUID.0AH:EAX[15:8] of the dump, $GP) IA32_PERFEVTSELi 0 and IA32_PMCi 0,
+# (CPUID.0AH:EAX[15:8] of the dump, $GP) IA32_PERFEVTSELi 0, IA32_PMCi 0 and
+# its full-width alias IA32_A_PMCi 0 (bit 13 below; validate's
+# metrics_match_events writes the counters there, msr/pmu_gp.h),
 # IA32_FIXED_CTR0-3 0, IA32_PERF_METRICS 0, IA32_PERF_CAPABILITIES bit 13
 # (full-width writes) | bit 15 (PERF_METRICS) = 0xa000 (Ice Lake has no
 # metrics-clear: no bit 19), IA32_PERF_GLOBAL_STATUS, _RESET, _SET (v5 >=
@@ -59,7 +61,8 @@ regs() {
 sim_regs() {
 	i=0
 	while [ "$i" -lt "$GP" ]; do
-		printf '%s 0x%x 0x0\n%s 0x%x 0x0\n' "$1" $((0x186 + i)) "$1" $((0xc1 + i))
+		printf '%s 0x%x 0x0\n%s 0x%x 0x0\n%s 0x%x 0x0\n' "$1" $((0x186 + i)) "$1" \
+			$((0xc1 + i)) "$1" $((0x4c1 + i))
 		i=$((i + 1))
 	done
 	printf '%s 0x309 0x0\n%s 0x30a 0x0\n%s 0x30b 0x0\n%s 0x30c 0x0\n%s 0x329 0x0\n' \

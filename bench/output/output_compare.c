@@ -62,8 +62,8 @@ static void compare_print_table(FILE *f, const struct compare_result *res)
 		fprintf(f, "%s %.0f\n", bench_backend_name(res->other_backend),
 			res->other_read_tsc);
 	fprintf(f, "(percent of slots; diff = raw - perf, median of paired block medians, "
-		"95%% sign-test interval; allow = both sides' bounds (8-bit for PERF_METRICS, 0 for "
-		"perf's counts); p_holm: the sign test of "
+		"95%% sign-test interval; allow = both sides' bounds added (8-bit for PERF_METRICS, "
+		"the fields floored per read for perf's counts); p_holm: the sign test of "
 		"|median diff| <= allow, Holm-adjusted over the %u metrics compared; DISAGREE when "
 		"p_holm <= %.2f)\n\n", res->agree + res->disagree, COMPARE_ALPHA);
 	fprintf(f, "%-13s %-24s %8s %8s %8s %19s %6s %8s  %s\n", "kernel", "metric", "raw",

@@ -17,6 +17,8 @@ const char *const read_td_events[READ_TD_EVENTS] = {
 const char *read_bound_text(enum read_bound b)
 {
 	return b == READ_BOUND_PERF_METRICS ? "8-bit quantisation bound, percentage points"
+		: b == READ_BOUND_PERF_COUNTS ? "perf's counts: the 8-bit fields of each read "
+		"and the kernel's floor, percentage points"
 		: "0: exact counts, no quantisation added";
 }
 
@@ -81,6 +83,17 @@ void read_set_perf_metrics(struct read_set *rs)
 	read_set_add(rs, "PERF_METRICS", READ_PERF_METRICS, 0, RDPMC_PERF_METRICS);
 }
 
+int read_set_perf_counts(struct read_set *rs, unsigned members)
+{
+	if (!rs || members < 1 || members > TD_NFIELDS)
+		return -EINVAL;
+	read_set_init(rs, "perf's slots and topdown-* counts");
+	for (unsigned i = 0; i <= members; i++)
+		read_set_add(rs, read_td_events[i], READ_COUNTER, 64, 0);
+	rs->bound = READ_BOUND_PERF_COUNTS;
+	return 0;
+}
+
 int read_set_count_index(const struct read_set *rs, const char *name)
 {
 	/* the sources name their events from read_td_events: the pointer
@@ -106,6 +119,18 @@ static double counter_delta(uint64_t a, uint64_t b, unsigned width, unsigned *fl
 	return -(double)((a - b) & mask);
 }
 
+/* The error of each of perf's topdown-* counts of one pair: one read
+ * interval of s slots, s / 255 + the floor (reading.h). */
+static void perf_counts_err(const struct read_set *rs, const struct reading *a,
+			    const struct reading *b, struct counts *out)
+{
+	int s = slots_value(rs);
+	unsigned flags = 0;
+	double slots = s < 0 ? 0 : counter_delta(a->v[s], b->v[s], rs->val[s].width, &flags);
+
+	out->err = (slots > 0 ? slots / 255 : 0) + READ_PERF_COUNTS_FLOOR;
+}
+
 int reading_counts(const struct read_set *rs, const struct reading *a, const struct reading *b,
 		   struct counts *out)
 {
@@ -114,6 +139,8 @@ int reading_counts(const struct read_set *rs, const struct reading *a, const str
 	if (!rs || !a || !b || !out)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
+	if (rs->bound == READ_BOUND_PERF_COUNTS)
+		perf_counts_err(rs, a, b, out);
 	for (unsigned i = 0; i < rs->n; i++) {
 		const struct read_value *v = &rs->val[i];
 

@@ -13,6 +13,7 @@
  *                                       PERF_METRICS
  *               perf                    perf's group: slots and its topdown-*
  *                                       members, as the kernel counts them
+ *                                       (read_set_perf_counts)
  *               tsc                     nothing (TSC only)
  *   counts    a pair of readings as one number per event (reading_counts):
  *             b - a modulo the width for a counter; for PERF_METRICS the
@@ -63,11 +64,34 @@ struct read_value {
 
 /* What bounds the counts of a read set. */
 enum read_bound {
-	READ_BOUND_EXACT = 0,        /* the counts are the counters' differences, or
-				      * perf's counts as perf reports them: nothing
-				      * quantises them here (struct counts.err 0) */
+	READ_BOUND_EXACT = 0,        /* the counts are the counters' differences: nothing
+				      * quantises them (struct counts.err 0) */
 	READ_BOUND_PERF_METRICS,     /* PERF_METRICS's 8-bit fields: counts.err, in slots */
+	READ_BOUND_PERF_COUNTS,      /* perf's topdown-* counts (read_set_perf_counts):
+				      * the kernel makes each member's count of a read
+				      * interval from the 8-bit field, floored (below);
+				      * counts.err, in slots */
 };
+
+/*
+ * perf's topdown-* counts.  At every read of the group the kernel turns
+ * PERF_METRICS into counts: each member gets mul_u64_u32_div(slots, field,
+ * 0xff) of the slots fixed counter 3 counted since the last read, then
+ * FC3 and PERF_METRICS are written 0 (linux arch/x86/events/intel/core.c
+ * icl_get_metrics_event_value, __icl_update_topdown_event,
+ * intel_update_topdown_event: "The fixed counter 3 has to be written
+ * before the PERF_METRICS").  The field f = 255 x + e of the true
+ * fraction x is off by |e| < 1 whatever the hardware's rounding
+ * (msr/topdown.h TD_L1_SUM_TOLERANCE), and the division floors, so a
+ * member's count of an interval of s slots is s x + s e / 255 - d,
+ * 0 <= d < 1: off by less than s / 255 + 1 slots.  A pair of the perf
+ * source's readings is one read interval (its reads are the group's), so
+ * its counts carry counts.err = s / 255 + 1, s the pair's TOPDOWN.SLOTS
+ * count (READ_PERF_COUNTS_FLOOR the "+ 1"); summed pairs add theirs.  Not
+ * re-packed into bytes: the counts keep what the kernel's arithmetic keeps
+ * (a region's several intervals are not rounded again).
+ */
+#define READ_PERF_COUNTS_FLOOR 1.0
 
 /* The events of PERF_METRICS's counts and of perf's Top-down group, in
  * IA32_PERF_METRICS byte order after TOPDOWN.SLOTS: "TOPDOWN.SLOTS",
@@ -93,8 +117,9 @@ struct read_set {
 /* The counts of one pair, or a sum of pairs, per event of a read set. */
 struct counts {
 	double c[COUNTS_MAX];        /* count of event i of the read set's count[] */
-	double err;                  /* READ_BOUND_PERF_METRICS: the quantisation error
-				      * of each topdown-* count, in slots; 0 otherwise */
+	double err;                  /* READ_BOUND_PERF_METRICS, READ_BOUND_PERF_COUNTS:
+				      * the error of each topdown-* count, in slots;
+				      * 0 otherwise */
 	unsigned flags;              /* what the readings decide (TD_FLAG_L1_SUM,
 				      * TD_FLAG_NORMALISED, TD_FLAG_SLOTS_BACK) */
 };
@@ -122,6 +147,12 @@ int read_set_add(struct read_set *rs, const char *name, enum read_kind kind, uns
  * (1<<30)|3) and PERF_METRICS (RDPMC 1<<29): pmu-reference §3.5. */
 void read_set_perf_metrics(struct read_set *rs);
 
+/* read_set_perf_counts - @rs = perf's Top-down group as read(2) gives it:
+ * the leader TOPDOWN.SLOTS and the first @members topdown-* members
+ * (read_td_events: 4 at level 1, 8 at level 2), 64-bit counts, bound
+ * READ_BOUND_PERF_COUNTS.  Returns 0 or -EINVAL (@members not 1..8). */
+int read_set_perf_counts(struct read_set *rs, unsigned members);
+
 /* read_set_count_index - the index of event @name in @rs's counts, -1 if none. */
 int read_set_count_index(const struct read_set *rs, const char *name);
 
@@ -135,6 +166,10 @@ int read_set_count_index(const struct read_set *rs, const char *name);
  *    bit to detect overflow"), so a difference past half the range is the
  *    counter going back (reset, or written, inside the region): counted as
  *    the negative b - a, with TD_FLAG_SLOTS_BACK.
+ *  - a set of perf's counts (READ_BOUND_PERF_COUNTS): the counters'
+ *    differences, and err = TOPDOWN.SLOTS / 255 + READ_PERF_COUNTS_FLOOR
+ *    (the count, or 0 when it is not above 0: "perf's topdown-* counts"
+ *    above);
  *  - PERF_METRICS with its TOPDOWN.SLOTS: td_pair_slots (msr/topdown.h):
  *    TOPDOWN.SLOTS = slots_b - slots_a (any decrease is TD_FLAG_SLOTS_BACK:
  *    an overflow of fixed counter 3 leaves PERF_METRICS to be reset with it,

@@ -9,13 +9,15 @@
  * perf: a reading is perf's counts as read(2) gives them, the leader
  * (TOPDOWN.SLOTS) and each topdown-* member, named as perf names them
  * (bench/source/reading.h read_td_events); a pair counts their
- * differences, exact, and the tma_* fractions are perf's formulas on them
- * (bench/tma.h).  The kernel makes each member's count
- * floor(slots x field / 0xff) of every read interval (pmu-reference
- * §3.3): the hardware's 8-bit fields are in perf's counts, and stay
- * perf's; baretma adds no quantisation (bound 0: README "perf's counts").
- * The kernel resets FC3 and PERF_METRICS at every read of the group
- * (§3.2): a reading never sees a value older than the previous read.
+ * differences, never re-packed into bytes, and the tma_* fractions are
+ * perf's formulas on them (bench/tma.h).  The kernel makes each member's
+ * count floor(slots x field / 0xff) of every read interval and resets FC3
+ * and PERF_METRICS at every read of the group (linux
+ * arch/x86/events/intel/core.c icl_get_metrics_event_value,
+ * intel_update_topdown_event): the hardware's 8-bit fields and the floor
+ * are in perf's counts, so a pair's counts carry that bound
+ * (bench/source/reading.h READ_BOUND_PERF_COUNTS: slots / 255 + 1 per
+ * member; README "perf's counts").
  * perf-rdpmc: the same group read by RDPMC through its user pages, FC3
  * and PERF_METRICS as the hardware holds them: the rdpmc source's reading.
  */
@@ -135,17 +137,6 @@ static int perf_level(const struct bench_avail *a)
 	return a->perf_level;
 }
 
-/* perf's group as read(2) gives it: the leader and the members of
- * @level, 64-bit counts (include/uapi/linux/perf_event.h read_format). */
-static void perf_read_set(struct read_set *rs, int level)
-{
-	unsigned nodes = level >= 2 ? PERF_TD_NODES : TMA_NLEVEL1;
-
-	read_set_init(rs, "perf's slots and topdown-* counts");
-	for (unsigned i = 0; i <= nodes; i++)
-		read_set_add(rs, read_td_events[i], READ_COUNTER, 64, 0);
-}
-
 static int perf_open(struct counter_source *src, const struct source_params *p)
 {
 	struct perf_src *ps = calloc(1, sizeof(*ps));
@@ -156,8 +147,8 @@ static int perf_open(struct counter_source *src, const struct source_params *p)
 							   : PERF_READ_SYSCALL;
 	if (ps->how == PERF_READ_MMAP_RDPMC)
 		read_set_perf_metrics(&src->rs);
-	else
-		perf_read_set(&src->rs, p->level);
+	else /* the group as read(2) gives it: include/uapi/linux/perf_event.h read_format */
+		read_set_perf_counts(&src->rs, p->level >= 2 ? PERF_TD_NODES : TMA_NLEVEL1);
 	if (!(ps->ops = perf_group_env(&ps->arg))) {
 		free(ps);
 		return -EINVAL;
@@ -186,7 +177,7 @@ static int perf_reset(struct counter_source *src)
 	return ps->g ? ps->ops->reset(ps->g) : -EBADF;
 }
 
-/* perf's counts, in perf_read_set's order (a failed read: all 0, which
+/* perf's counts, in read_set_perf_counts's order (a failed read: all 0, which
  * counts as zero slots). */
 static void perf_read(struct counter_source *src, struct reading *r)
 {

@@ -21,7 +21,8 @@
  *  - the allowance a: what the two sides may differ by without any fault,
  *    their bounds (median bound_pp of their blocks) added: raw_bound +
  *    perf_bound, points (the raw path's 8-bit quantisation; perf's counts
- *    add none, perf-rdpmc's PERF_METRICS the 8-bit one: bench/tma.h);
+ *    theirs, the 8-bit fields floored at each read, perf-rdpmc's
+ *    PERF_METRICS the 8-bit one: bench/tma.h);
  *  - the test of H0: |median(d)| <= a against "beyond a" (the exact sign
  *    test, Conover §3.2, at the edges of the allowance): with n+ pairs
  *    d_i > a and n- pairs d_i < -a, p+ = P(B(n, 1/2) >= n+) and

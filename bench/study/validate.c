@@ -433,6 +433,8 @@ static int validate_cpu(const struct validate_options *o, const struct cpu_info 
 	if (o->level && o->level < c.level)
 		c.level = o->level;
 	validate_identity(&c);
+	if (ci->vendor == CPU_VENDOR_INTEL && !c.err && o->identity_only)
+		validate_events_identity_only(&c);
 	if (ci->vendor != CPU_VENDOR_INTEL || c.err || o->identity_only)
 		return c.err;
 	validate_fc3(&c);
@@ -440,6 +442,8 @@ static int validate_cpu(const struct validate_options *o, const struct cpu_info 
 		validate_metrics(&c);
 	if (!c.err)
 		validate_rdpmc(&c);
+	if (!c.err)
+		validate_events(&c); /* the general-purpose counters: put back by hand_over */
 	if (!c.err)
 		perf_checks(&c);
 	if (!c.err && !(c.err = hand_over(&c)))

@@ -125,10 +125,54 @@ void vc_work(void);
 enum validate_status validate_clear_verdict(uint64_t slots_before, uint64_t metrics,
 					    uint64_t slots_after, const char **why);
 
-/* The groups of checks, in order (bench/study/validate_pmu.c, bench/study/validate.c). */
+/*
+ * metrics_match_events (bench/study/validate_events.c): PERF_METRICS's
+ * level 1 against the event-based one (recipe intel-icl-events) on one
+ * region.  A node's allowance, in percentage points, is
+ *   100 x (pm_bound + ev_bound + |model|) + VALIDATE_EVENTS_MARGIN_PP:
+ * PERF_METRICS's 8-bit bound (msr/topdown.h td_value_bound), the events'
+ * (one count per counter: they start and stop on one write), what the two
+ * formulas differ by by construction (validate_events.c: the corrections
+ * perf's metrics add to PERF_METRICS, measured), and a margin for what is
+ * not known: how closely the general-purpose topdown events match the
+ * PERF_METRICS fields on silicon is unconfirmed (no public document
+ * states it), so the margin is wide - 10 points, well above what the
+ * known differences make and well below what a broken field or event
+ * makes (a field that does not follow its slots, an event that does not
+ * count: tens of points).  The measured differences are reported, so that
+ * a lab sees how close they came.
+ */
+#define VALIDATE_EVENTS_MARGIN_PP 10
+
+/* One side-by-side of the four level-1 nodes (enum td_metric order:
+ * tma_retiring, tma_bad_speculation, tma_frontend_bound, tma_backend_bound). */
+struct validate_l1_cmp {
+	double pm[TMA_NLEVEL1];    /* PERF_METRICS's fractions */
+	double ev[TMA_NLEVEL1];    /* the events' fractions */
+	double pm_bound, ev_bound; /* their bounds, fractions */
+	double model[TMA_NLEVEL1]; /* what the formulas differ by, fractions */
+	double diff[TMA_NLEVEL1];  /* out: pm - ev, percentage points */
+	double allow[TMA_NLEVEL1]; /* out: the allowance, percentage points */
+	unsigned worst;            /* out: FAIL: the node furthest beyond its allowance;
+				    * PASS: the node of the largest |diff| */
+};
+
+/*
+ * validate_events_verdict - PASS when every node's |diff| is within its
+ * allowance (above), FAIL when one is beyond, SKIP when a number is not
+ * finite; fills diff, allow and worst.  Pure.
+ */
+enum validate_status validate_events_verdict(struct validate_l1_cmp *c);
+
+/* The groups of checks, in order (bench/study/validate_pmu.c, bench/study/validate.c,
+ * bench/study/validate_metrics.c, bench/study/validate_events.c). */
 void validate_identity(struct validate_ctx *c);
 void validate_fc3(struct validate_ctx *c);
 void validate_metrics(struct validate_ctx *c);
 void validate_rdpmc(struct validate_ctx *c);
+void validate_events(struct validate_ctx *c);
+/* validate_events_identity_only - metrics_match_events's SKIP in a run
+ * without MSR access, with the reason (a hypervisor that hides the PMU). */
+void validate_events_identity_only(struct validate_ctx *c);
 
 #endif
