@@ -32,6 +32,7 @@
 #include "msr/journal.h"
 #include "msr/msr.h"
 #include "msr/pmu.h"
+#include "msr/recipe.h"
 #include "msr/topdown.h"
 
 /* ---------------------------------------------------------------- kernels */
@@ -203,7 +204,14 @@ struct bench_kernel_result {
 	struct bench_stats tsc; /* TSC ticks per repetition, empty bracket subtracted */
 	bool topdown;
 	struct bench_stats slots;               /* slots per repetition, empty subtracted */
-	struct bench_stats tma[TMA_NMETRICS];   /* fractions 0..1 */
+	struct bench_stats tma[TMA_NMETRICS];   /* fractions 0..1; n 0 for a node the
+						 * recipe does not define */
+	/* The recipe's nodes outside the twelve (AMD's smt_contention, the
+	 * E-core's tma_resource_bound): name (static), level, fractions. */
+	unsigned nextra;
+	const char *extra_name[RECIPE_EXTRA_MAX];
+	int extra_level[RECIPE_EXTRA_MAX];
+	struct bench_stats extra[RECIPE_EXTRA_MAX];
 	double bound;           /* median 8-bit quantisation bound, fraction: the
 				 * region's two readings' error plus the subtracted
 				 * bracket's, over the region's slots */
@@ -243,6 +251,11 @@ struct bench_result {
 	const char *reads;       /* what a reading holds, one phrase (the source's
 				  * read set: "IA32_PERF_METRICS", perf's counts) */
 	const char *bound_text;  /* what bounds its numbers (read_bound_text) */
+	const struct recipe *recipe; /* the event recipe measured (msr/recipe.h: its
+				  * name, variant and ->bound), NULL for
+				  * PERF_METRICS, perf's group or no Top-down */
+	unsigned passes;         /* passes its events took (1: all at once) */
+	bool smt_on;             /* its formulas' smt_on (SMT halving) */
 	/* Tamper check: IA32_FIXED_CTR_CTRL's FC3 field and IA32_PERF_GLOBAL_CTRL
 	 * bits 35/48 read between repetitions (pmu_verify), never inside a bracket. */
 	struct {

@@ -6,6 +6,7 @@
  * session, no source, no register.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,12 +120,32 @@ static void count_invalid(const struct rep_sample *v, unsigned flags,
 		kr->l1_sum++;
 }
 
+/* A node's value of one repetition: kept unless NAN (a node the recipe
+ * does not define, or a split of nothing: msr/recipe.h). */
+static void keep(double *vals, unsigned *n, double v)
+{
+	if (!isnan(v))
+		vals[(*n)++] = v;
+}
+
+/* The names and levels of @x's nodes into @kr (the first repetition's). */
+static void extra_names(const struct tma_extra *x, struct bench_kernel_result *kr)
+{
+	kr->nextra = x->n;
+	for (unsigned j = 0; j < x->n; j++) {
+		kr->extra_name[j] = x->x[j].metric;
+		kr->extra_level[j] = x->x[j].level;
+	}
+}
+
 int bench_summarise(const struct read_set *rs, int level, const struct rep_sample *v,
 		    unsigned n, const struct bracket_cost *bc, struct bench_kernel_result *kr)
 {
 	double *tsc = calloc(n, sizeof(double)), *slots = calloc(n, sizeof(double));
 	double *bound = calloc(n, sizeof(double)), *tma[TMA_NMETRICS] = { 0 };
 	double *rbound = calloc(n, sizeof(double)), *bbound = calloc(n, sizeof(double));
+	double *xv[RECIPE_EXTRA_MAX] = { 0 };
+	unsigned nm[TMA_NMETRICS] = { 0 }, nx[RECIPE_EXTRA_MAX] = { 0 };
 	static const struct counts none;
 	const struct counts *empty = bc ? &bc->c : &none;
 	unsigned good = 0;
@@ -133,18 +154,23 @@ int bench_summarise(const struct read_set *rs, int level, const struct rep_sampl
 	for (unsigned m = 0; m < TMA_NMETRICS; m++)
 		if (!(tma[m] = calloc(n, sizeof(double))))
 			goto out;
+	for (unsigned j = 0; j < RECIPE_EXTRA_MAX; j++)
+		if (!(xv[j] = calloc(n, sizeof(double))))
+			goto out;
 	if (!tsc || !slots || !bound || !rbound || !bbound)
 		goto out;
 	for (unsigned i = 0; i < n; i++) {
 		tsc[i] = v[i].tsc - (bc ? bc->tsc : 0);
 		if (!kr->topdown)
 			continue;
-		struct counts c = v[i].c;
+		struct counts c = v[i].c, net;
+		struct tma_extra x = { 0 };
 		struct td_result r;
 
 		/* what the pair's counting found stays (counts_to_tma keeps it) */
 		c.flags = v[i].flags;
-		if (bench_subtract_bracket(rs, &c, empty, level, &r))
+		counts_sub(&c, empty, rs ? rs->ncounts : 0, &net);
+		if (counts_to_tma_extra(rs, &net, level, &r, &x))
 			r = (struct td_result){ .flags = TD_FLAG_ZERO_SLOTS };
 		/* a tampered, overflowed or flagged repetition is not a number */
 		if (v[i].tampered || v[i].overflow || (r.flags & TD_FLAGS_INVALID)) {
@@ -158,7 +184,11 @@ int bench_summarise(const struct read_set *rs, int level, const struct rep_sampl
 		rbound[good] = v[i].c.err / r.slots;
 		bbound[good] = empty->err / r.slots;
 		for (unsigned m = 0; m < TMA_NMETRICS; m++)
-			tma[m][good] = r.frac[m];
+			keep(tma[m], &nm[m], r.frac[m]);
+		if (!good)
+			extra_names(&x, kr);
+		for (unsigned j = 0; j < x.n && j < kr->nextra; j++)
+			keep(xv[j], &nx[j], x.x[j].frac);
 		good++;
 	}
 	kr->reps = n;
@@ -169,12 +199,16 @@ int bench_summarise(const struct read_set *rs, int level, const struct rep_sampl
 		kr->read_bound = bench_median(rbound, good);
 		kr->bracket_bound = bench_median(bbound, good);
 		for (unsigned m = 0; m < TMA_NMETRICS; m++)
-			bench_stats_compute(tma[m], good, &kr->tma[m]);
+			bench_stats_compute(tma[m], nm[m], &kr->tma[m]);
+		for (unsigned j = 0; j < kr->nextra; j++)
+			bench_stats_compute(xv[j], nx[j], &kr->extra[j]);
 	}
 	rc = 0;
 out:
 	for (unsigned m = 0; m < TMA_NMETRICS; m++)
 		free(tma[m]);
+	for (unsigned j = 0; j < RECIPE_EXTRA_MAX; j++)
+		free(xv[j]);
 	free(tsc);
 	free(slots);
 	free(bound);

@@ -237,6 +237,15 @@ static int report_failure(const struct bench_options *o, struct bench_session *s
 			res->cpu_used, res->avail.reason);
 		return EX_UNAVAILABLE;
 	case EBUSY:
+		/* an event recipe's counters are checked as they are programmed
+		 * (gp_check_in_use): refused naming each, nothing written */
+		if (res->recipe) {
+			cli_err("cpu %u: a counter of recipe %s:%s is in use: %s (--force takes "
+				"over, saving and restoring the registers; --stop-nmi-watchdog "
+				"frees the NMI watchdog's)", res->cpu_used, res->recipe->name,
+				res->recipe->variant, res->avail.reason);
+			return EX_TEMPFAIL;
+		}
 		/* pmu_program's own check: in use since the ownership check */
 		cli_err("cpu %u: fixed counter 3 / PERF_METRICS in use: %s (it became busy "
 			"after baretma checked; --force takes over, saving and restoring the "
