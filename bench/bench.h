@@ -365,6 +365,21 @@ void bench_result_free(struct bench_result *res);
  */
 json_t *bench_json_text(const char *s);
 
+/* What baretma measures on a core kind (info): its PERF_METRICS, or its
+ * event recipe through the rdpmc and msr sources (bench/source/source.h). */
+struct bench_kind_topdown {
+	bool measured;           /* baretma measures this kind's Top-down */
+	const struct recipe *recipe; /* the event recipe (variant chosen for the kind's
+				  * uarch and fixed counters), NULL for PERF_METRICS
+				  * or none */
+	int level;               /* the highest level measured, 0 when not */
+	int passes[2];           /* passes at level 1 and 2 (SMT off; 0: not defined) */
+	char why[300];           /* why not measured, "" when measured */
+};
+
+/* bench_kind_topdown - @k's (bench/doc_info.c). */
+void bench_kind_topdown(const struct cpu_kind *k, struct bench_kind_topdown *out);
+
 /* cpu_info_to_json - the "info" JSON object (shared by info and bench). */
 json_t *cpu_info_to_json(const struct cpu_info *ci);
 

@@ -105,6 +105,29 @@ static void print_cpus(FILE *f, const struct cpu_kind *k)
 	}
 }
 
+/* An event recipe: which variant, whether baretma measures it, its passes. */
+static void print_recipe(FILE *f, const struct cpu_kind *k)
+{
+	struct bench_kind_topdown t;
+
+	bench_kind_topdown(k, &t);
+	if (!t.recipe) {
+		fprintf(f, "events (recipe %s): not measured: %s", k->topdown_recipe, t.why);
+		return;
+	}
+	fprintf(f, "events (recipe %s:%s): ", t.recipe->name, t.recipe->variant);
+	if (!t.measured) {
+		fprintf(f, "not measured: %s", t.why);
+		return;
+	}
+	fprintf(f, "measured by baretma (rdpmc, msr): level 1 in %d %s", t.passes[0],
+		t.passes[0] == 1 ? "pass" : "passes");
+	if (t.level >= 2)
+		fprintf(f, ", level 2 in %d %s", t.passes[1], t.passes[1] == 1 ? "pass" : "passes");
+	if (t.why[0])
+		fprintf(f, " (%s)", t.why);
+}
+
 /* How the kind's Top-down would be measured, one phrase. */
 static void print_topdown_source(FILE *f, const struct cpu_kind *k)
 {
@@ -114,7 +137,7 @@ static void print_topdown_source(FILE *f, const struct cpu_kind *k)
 		fprintf(f, "perf_metrics (IA32_PERF_METRICS, level %d), RDPMC metrics-clear %s",
 		        k->topdown_level, k->metrics_clear ? "yes" : "no");
 	else if (!strcmp(src, "events"))
-		fprintf(f, "events (recipe %s)", k->topdown_recipe);
+		print_recipe(f, k);
 	else if (!strcmp(src, "undecided"))
 		fprintf(f, "undecided (IA32_PERF_METRICS depends on IA32_PERF_CAPABILITIES: see warning)");
 	else if (!k->gp_counters)

@@ -323,6 +323,13 @@ const struct recipe *source_events_recipe(const struct cpu_kind *k, char *why, s
 /* source_events_level - the highest level @r defines (1 or 2). */
 int source_events_level(const struct recipe *r);
 
+/* source_events_passes - how many passes the rdpmc and msr sources take
+ * for @r's events at @level on core kind @k (its counters), SMT as
+ * @smt_on says; -errno (-ENODEV: an event no counter of @k takes,
+ * -ENOSPC: more than SOURCE_PASSES_MAX). */
+int source_events_passes(const struct cpu_kind *k, const struct recipe *r, bool smt_on,
+			 int level);
+
 /*
  * The rdpmc and msr sources' operations on an event recipe's kind (the
  * file comment of bench/source/source_events.c: the recipe's events at

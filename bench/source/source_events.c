@@ -141,6 +141,17 @@ static int split(const struct recipe *r, const struct recipe_env *env, int level
 	return n;
 }
 
+int source_events_passes(const struct cpu_kind *k, const struct recipe *r, bool smt_on,
+			 int level)
+{
+	struct recipe_env env = { .smt_on = smt_on };
+	uint32_t groups[SOURCE_PASSES_MAX];
+
+	if (!k || !r)
+		return -EINVAL;
+	return split(r, &env, level, k, groups, SOURCE_PASSES_MAX);
+}
+
 /* The events of @mask of @r as gp_events, in table order. */
 static unsigned gp_events_of(const struct recipe *r, uint32_t mask, struct gp_event *ev)
 {
