@@ -113,6 +113,18 @@ const struct bench_kernel_region *bench_kernel_region_of(const struct bench_kern
 
 /* ------------------------------------------------------------- the run */
 
+/* The empty bracket's counts by event, per pass of the read set (a
+ * calibration keeps them: bench/study/calibrate.h), at most
+ * BENCH_BRACKET_COUNTS_MAX of them. */
+#define BENCH_BRACKET_COUNTS_MAX 48
+#define BENCH_COUNT_NAME_MAX     64   /* bytes of an event name, with its NUL */
+struct bench_bracket_count {
+	char name[BENCH_COUNT_NAME_MAX]; /* the read set's count: "TOPDOWN.SLOTS",
+				  * "topdown-retiring", an event of a recipe */
+	unsigned pass;           /* the pass it was counted in (0 with one) */
+	struct bench_stats st;   /* over the valid repetitions, in its unit */
+};
+
 /* Whether a run looks for a calibration (bench/study/calibrate.h). */
 enum bench_calib_mode {
 	BENCH_CALIB_AUTO = 0,    /* the state directory's, when it matches */
@@ -139,6 +151,14 @@ struct bench_calib_use {
 	double bracket_slots;    /* its slots (Top-down backends) */
 	double bracket_fs[TD_NFIELDS]; /* its slots per field */
 	double bracket_err_slots; /* its median quantisation error, slots */
+	/* its bracket per count, by name and pass (schema 3: "counts"); the
+	 * median only; subtracted instead of the run's own where it has the
+	 * read set's count (bench_subtracted_cost) */
+	unsigned ncounts;
+	struct bench_bracket_count counts[BENCH_BRACKET_COUNTS_MAX];
+	char recipe[BENCH_COUNT_NAME_MAX]; /* "NAME:VARIANT" of its event recipe,
+				  * "" for PERF_METRICS or none */
+	unsigned passes;         /* passes it took (1, or an event recipe's) */
 	uint64_t resolution;     /* cycles; 0: none reached / not applicable */
 	double cycles_per_tick;  /* core cycles per TSC tick; 0 unknown */
 };
@@ -240,6 +260,9 @@ struct bench_result {
 	 * (from the valid repetitions), and the median quantisation error. */
 	struct bench_stats bracket_tsc, bracket_slots, bracket_fs[TD_NFIELDS];
 	double bracket_err_slots;
+	unsigned nbracket_counts; /* the bracket per count of the read set(s), by name
+				  * and pass (bracket_slots: its SLOTS node) */
+	struct bench_bracket_count bracket_counts[BENCH_BRACKET_COUNTS_MAX];
 	struct bench_calib_use calib; /* the calibration: used (its bracket
 				  * subtracted instead of the run's own) or why not */
 	size_t nkernels;

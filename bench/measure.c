@@ -257,6 +257,7 @@ static void find_calibration(struct bench_session *s)
 	cpu_machine_env_read(session_machine(s->ses), (int)res->cpu_used, &env);
 	calib_lookup(&res->cpu, &env, res->cpu_used, res->backend, res->level,
 		     s->opt->user_only, time(NULL), &res->calib);
+	calib_check_recipe(res);
 }
 
 /* The pipeline width of the measured CPU's kind (slots per cycle), 0 unknown. */

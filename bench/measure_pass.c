@@ -132,10 +132,12 @@ static int summarise(struct bench_session *s, const struct read_set *rs, unsigne
 			combine(rs, np, &all, pv, bc, is_empty, i, &comb[i]);
 		kr->kernel = s->sel[k];
 		kr->topdown = true;
-		if (is_empty) {
+		if (is_empty) { /* the combined bracket's statistics; per count, each pass's */
+			unsigned nb = res->nbracket_counts;
 			struct bracket_cost own;
 
 			bench_bracket_cost(&all, comb, reps, res, &own);
+			res->nbracket_counts = nb;
 		}
 		rc = bench_summarise(&all, res->level, comb, reps, is_empty ? NULL : &tsc_only, kr);
 		res->nkernels = k + 1;

@@ -30,6 +30,28 @@ static int bracket_key(const char *name)
 	return -2;
 }
 
+/* @st as the bracket of count @name in pass @pass of @res (replacing the
+ * same name and pass; a name that does not fit, or a full table: left out,
+ * the run's own bracket is what a run subtracts anyway). */
+static void record_count(struct bench_result *res, const char *name, unsigned pass,
+			 const struct bench_stats *st)
+{
+	unsigned i;
+
+	if (strlen(name) >= BENCH_COUNT_NAME_MAX)
+		return;
+	for (i = 0; i < res->nbracket_counts; i++)
+		if (res->bracket_counts[i].pass == pass && !strcmp(res->bracket_counts[i].name, name))
+			break;
+	if (i == BENCH_BRACKET_COUNTS_MAX)
+		return;
+	if (i == res->nbracket_counts)
+		res->nbracket_counts++;
+	snprintf(res->bracket_counts[i].name, sizeof(res->bracket_counts[i].name), "%s", name);
+	res->bracket_counts[i].pass = pass;
+	res->bracket_counts[i].st = *st;
+}
+
 void bench_bracket_cost(const struct read_set *rs, const struct rep_sample *v, unsigned n,
 			struct bench_result *res, struct bracket_cost *bc)
 {
@@ -59,10 +81,18 @@ void bench_bracket_cost(const struct read_set *rs, const struct rep_sample *v, u
 				tmp[m++] = v[i].c.c[k];
 		bench_stats_compute(tmp, m, &st);
 		bc->c.c[k] = st.median;
+		record_count(res, rs->count[k], rs->pass, &st);
 		if (key == -1)
 			res->bracket_slots = st;
 		else if (key >= 0)
 			res->bracket_fs[key] = st;
+	}
+	if (rs->recipe) { /* an event recipe: its SLOTS node (width x cycles) */
+		m = 0;
+		for (unsigned i = 0; i < n; i++)
+			if (bench_rep_valid(&v[i]) && !tma_slots(rs, &v[i].c, &tmp[m]))
+				m++;
+		bench_stats_compute(tmp, m, &res->bracket_slots);
 	}
 out:
 	free(tmp);
@@ -84,7 +114,15 @@ void bench_subtracted_cost(const struct read_set *rs, const struct bench_result 
 	/* an event the document has no key for keeps the run's own median */
 	for (unsigned k = 0; k < rs->ncounts; k++) {
 		int key = bracket_key(rs->count[k]);
+		bool named = false;
 
+		for (unsigned i = 0; i < u->ncounts && !named; i++)
+			if (u->counts[i].pass == rs->pass && !strcmp(u->counts[i].name, rs->count[k])) {
+				bc->c.c[k] = u->counts[i].st.median;
+				named = true;
+			}
+		if (named)
+			continue;
 		if (key == -1)
 			bc->c.c[k] = u->bracket_slots;
 		else if (key >= 0)

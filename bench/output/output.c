@@ -78,7 +78,8 @@ static void print_header(FILE *f, const struct bench_result *res)
 		esc_fprintf(f, "calibration: '%s' (%s): its empty-bracket cost subtracted (%.0f "
 			    "TSC ticks%s); resolution %" PRIu64 " cycles%s\n", res->calib.path,
 			    res->calib.date,
-			    res->calib.bracket_tsc, res->level ? ", slots per field" : "",
+			    res->calib.bracket_tsc, !res->level ? "" : res->recipe ?
+			    ", counts per event" : ", slots per field",
 			    res->calib.resolution, res->calib.resolution ? "" : " (none reached)");
 	else if (res->calib.found)
 		esc_fprintf(f, "calibration: '%s' ignored: %s; the run's own empty bracket "
