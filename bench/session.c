@@ -141,6 +141,28 @@ static int use_source(struct session *s, const struct counter_source_ops *ops)
 	return rc;
 }
 
+/* A caller that reads each region once: level 1, whose events fit one pass
+ * on every recipe (bench/source/source_events.c), or -EINVAL for a level
+ * asked for that needs passes. */
+static int one_pass(struct session *s, const struct counter_source_ops *ops)
+{
+	struct session_info *in = &s->info;
+	const struct recipe *r = s->src.rs.recipe;
+	int rc;
+
+	if (s->opt.level || in->level <= 1) {
+		snprintf(in->avail.reason, sizeof(in->avail.reason), "level %d of recipe %s:%s "
+			 "takes %u passes on cpu %u, and a region is measured once (level 1 takes "
+			 "one)", in->level, r ? r->name : "?", r ? r->variant : "?",
+			 session_passes(s), in->cpu_used);
+		return -EINVAL;
+	}
+	session_stop(s);
+	in->avail.level = in->level = 1;
+	rc = use_source(s, ops);
+	return rc ? rc : session_passes(s) > 1 ? -EINVAL : 0;
+}
+
 /* Choose the source from the request and what is available; the level. */
 static int choose(struct session *s)
 {
@@ -176,6 +198,8 @@ static int choose(struct session *s)
 			return -EINVAL;
 		in->level = s->opt.level;
 	}
+	if (s->opt.one_pass && session_passes(s) > 1)
+		return one_pass(s, c.src);
 	return 0;
 }
 

@@ -36,6 +36,9 @@ struct session_options {
 				  * or 1 does not rule rdpmc out until session_recheck */
 	const struct cpu_machine *machine; /* the machine described (live or a CPUID
 				  * dump); NULL: session_open opens the live one */
+	bool one_pass;           /* the caller reads each region once (the library):
+				  * with level 0 the highest level whose events fit
+				  * one pass, a --level that needs passes -EINVAL */
 	struct msr_dev *dev;     /* the guarded run's MSR backend (borrowed: its
 				  * journal gates its writes, msr/msr.h); NULL:
 				  * session_open opens $BARETMA_MSR's, which writes

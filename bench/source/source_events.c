@@ -266,10 +266,17 @@ static int program_pass(struct counter_source *src, struct source_events *s, cha
 int source_events_program(struct counter_source *src, struct journal *j, char *why, size_t n)
 {
 	struct source_events *s = src->priv;
+	int rc;
 
 	src->journal = j;
 	s->pass = 0;
 	fill_read_set(src, s);
+	/* the later passes' counters too, before anything is written: a run
+	 * is refused whole, never after its first pass */
+	for (unsigned p = 1; p < s->npasses && !src->p.force; p++)
+		if ((rc = gp_check_in_use(src->p.dev, src->p.cpu, &s->pmu, &s->plan[p],
+					  nmi_watchdog(), why, n)))
+			return rc;
 	return program_pass(src, s, why, n);
 }
 
