@@ -101,6 +101,27 @@ int bench_run_kernel(struct bench_session *s, const struct bench_kernel *k,
  */
 int bench_measure_passes(struct bench_session *s, struct bench_kernel_ctx *c, unsigned npasses);
 
+/*
+ * bench_pass_union - @all: every count of the @np passes' read sets @rs,
+ * once, in pass order (the base of every pass once), with pass 0's recipe
+ * and environment, as one read set of every event (npasses 1).
+ */
+void bench_pass_union(const struct read_set *rs, unsigned np, struct read_set *all);
+
+/*
+ * bench_pass_combine - repetition @i of one kernel measured in @np passes
+ * (@v[p][i]: its sample in pass p, counts of @rs[p]) as one sample of
+ * @all's counts into @out (bench/measure_pass.c file comment): per pass
+ * its counts less @e[p]'s (none when @raw: the empty kernel), scaled by
+ * S_0 / S_p (S the "SLOTS" node of the pass's net counts, bench/tma.h
+ * tma_slots); the base's counts from pass 0; TSC and slots of pass 0;
+ * tampered, overflow and flags of any pass; TD_FLAG_ZERO_SLOTS where a
+ * pass's S is not above 0.  Pure.
+ */
+void bench_pass_combine(const struct read_set *rs, unsigned np, const struct read_set *all,
+			struct rep_sample *const *v, const struct bracket_cost *e, bool raw,
+			unsigned i, struct rep_sample *out);
+
 /* bench_summarise - the statistics of one kernel's @n repetitions @v of
  * @rs's events at @level into @kr, the empty bracket @bc subtracted per
  * event (NULL: the empty kernel itself, reported raw).  0 or -ENOMEM. */

@@ -29,8 +29,7 @@
 #include "bench/measure_int.h"
 #include "bench/tma.h"
 
-/* The combined read set: every count of every pass, once, in pass order. */
-static void union_set(const struct read_set *rs, unsigned np, struct read_set *all)
+void bench_pass_union(const struct read_set *rs, unsigned np, struct read_set *all)
 {
 	read_set_init(all, rs[0].what);
 	for (unsigned p = 0; p < np; p++)
@@ -43,14 +42,9 @@ static void union_set(const struct read_set *rs, unsigned np, struct read_set *a
 	all->bound = rs[0].bound;
 }
 
-/*
- * Repetition @i of one kernel: @v[p] its samples in pass p, @e[p] the
- * counts subtracted in pass p (NULL: none, the empty kernel), into @out
- * over @all's counts.
- */
-static void combine(const struct read_set *rs, unsigned np, const struct read_set *all,
-		    struct rep_sample *const *v, const struct bracket_cost *e, bool raw,
-		    unsigned i, struct rep_sample *out)
+void bench_pass_combine(const struct read_set *rs, unsigned np, const struct read_set *all,
+			struct rep_sample *const *v, const struct bracket_cost *e, bool raw,
+			unsigned i, struct rep_sample *out)
 {
 	double base0 = 0;
 
@@ -119,7 +113,7 @@ static int summarise(struct bench_session *s, const struct read_set *rs, unsigne
 
 	if (!comb)
 		return -ENOMEM;
-	union_set(rs, np, &all);
+	bench_pass_union(rs, np, &all);
 	for (size_t k = 0; k < s->nsel && !rc; k++) {
 		struct bench_kernel_result *kr = &res->kernels[k];
 		bool is_empty = !strcmp(s->sel[k]->name, "empty");
@@ -129,7 +123,7 @@ static int summarise(struct bench_session *s, const struct read_set *rs, unsigne
 		for (unsigned p = 0; p < np; p++)
 			pv[p] = &v[p][k * reps];
 		for (unsigned i = 0; i < reps; i++)
-			combine(rs, np, &all, pv, bc, is_empty, i, &comb[i]);
+			bench_pass_combine(rs, np, &all, pv, bc, is_empty, i, &comb[i]);
 		kr->kernel = s->sel[k];
 		kr->topdown = true;
 		if (is_empty) { /* the combined bracket's statistics; per count, each pass's */
