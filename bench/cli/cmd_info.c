@@ -210,6 +210,8 @@ static void print_text(FILE *f, const struct cpu_machine *m, const struct cpu_in
 		return;
 	}
 	fprintf(f, "topdown:    level %d available on cpu %d", a->level, cpu);
+	if (a->recipe)
+		fprintf(f, " from events (recipe %s:%s)", a->recipe->name, a->recipe->variant);
 	if (!a->rdpmc_ok) {
 		bench_rdpmc_reason(a, why, sizeof(why));
 		esc_fprintf(f, " (msr backend only: %s)", why);
@@ -252,8 +254,11 @@ static json_t *info_json(const void *result)
 	const struct info_result *r = result;
 	const struct bench_avail *a = r->a;
 	json_t *doc = cpu_info_to_json(r->ci);
-	json_t *td = json_pack("{s:b, s:i, s:o}", "available", a->why == TD_OK, "level", a->level,
-			       "reason", bench_json_text(a->why == TD_OK ? NULL : a->reason));
+	json_t *td = json_pack("{s:b, s:i, s:o, s:o}", "available", a->why == TD_OK, "level",
+			       a->level, "reason",
+			       bench_json_text(a->why == TD_OK ? NULL : a->reason), "recipe",
+			       a->recipe ? json_pack("{s:s,s:s}", "name", a->recipe->name,
+						     "variant", a->recipe->variant) : json_null());
 
 	if (!doc || !td || json_object_set_new(doc, "cpu", json_integer(r->cpu)) ||
 	    json_object_set_new(doc, "source", source_to_json(cpu_machine_source(r->m))) ||
