@@ -68,7 +68,8 @@ const struct bench_kernel *bench_kernels(size_t *n);
 const struct bench_kernel *bench_kernel_find(const char *name);
 /*
  * bench_test_kernel_find - the hidden test-only kernels (bench/kernels_hooks.c):
- * "test-fault-*" and "test-overflow", "test-tamper", which play the
+ * "test-fault-*" and "test-overflow", "test-overflow-gp", "test-tamper",
+ * "test-tamper-gp", which play the
  * hardware or another program changing the counters at a known repetition
  * (state-file backend only), and "test-sim-work", a known amount of work
  * on the simulated PMU (msr_sim_work).  NULL for other names.
@@ -223,6 +224,8 @@ struct bench_kernel_result {
 				 * (within the rounding): normalised by the sum */
 	struct bench_stats tsc; /* TSC ticks per repetition, empty bracket subtracted */
 	bool topdown;
+	bool events;            /* its Top-down is an event recipe's (the reasons of
+				 * invalid repetitions then name its counters) */
 	struct bench_stats slots;               /* slots per repetition, empty subtracted */
 	struct bench_stats tma[TMA_NMETRICS];   /* fractions 0..1; n 0 for a node the
 						 * recipe does not define */

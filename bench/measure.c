@@ -369,7 +369,12 @@ static void overflow_message(struct bench_session *s)
 	res->overflow.samples = n;
 	if (!n)
 		return;
-	if (s->ovf_err)
+	if (!s->ovf_err && res->recipe)
+		snprintf(res->overflow.message, sizeof(res->overflow.message), "cpu %u: a counter "
+			 "of recipe %s:%s overflowed (its bit of the global status) after %u samples: "
+			 "marked invalid; the bits were cleared and the counters reset before the "
+			 "next repetition", res->cpu_used, res->recipe->name, res->recipe->variant, n);
+	else if (s->ovf_err)
 		snprintf(res->overflow.message, sizeof(res->overflow.message), "cpu %u: cannot "
 			 "read IA32_PERF_GLOBAL_STATUS (0x%x) to check for overflow (%s): %u "
 			 "samples marked invalid", res->cpu_used, IA32_PERF_GLOBAL_STATUS,

@@ -230,6 +230,7 @@ int bench_summarise(const struct read_set *rs, int level, const struct rep_sampl
 		good++;
 	}
 	kr->reps = n;
+	kr->events = rs && rs->recipe;
 	bench_stats_compute(tsc, n, &kr->tsc);
 	if (kr->topdown && good) {
 		bench_stats_compute(slots, good, &kr->slots);

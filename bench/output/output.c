@@ -414,9 +414,13 @@ char *bench_invalid_text(const struct bench_kernel_result *k, char *buf, size_t 
 {
 	const struct { unsigned count; const char *what; } c[] = {
 		{ k->tampered, "tampered with (the counters were changed by someone else)" },
-		{ k->overflow, "overflow (IA32_PERF_GLOBAL_STATUS bit 35/48)" },
-		{ k->slots_back, "slots went backwards (reset or wrap inside the region)" },
-		{ k->zero_slots, "zero slots (fixed counter 3 did not count)" },
+		{ k->overflow, k->events ? "overflow (a counter's bit of the global status)"
+					 : "overflow (IA32_PERF_GLOBAL_STATUS bit 35/48)" },
+		{ k->slots_back, k->events ? "a counter went backwards (reset or wrap inside the "
+					     "region)"
+					   : "slots went backwards (reset or wrap inside the region)" },
+		{ k->zero_slots, k->events ? "zero slots (the recipe's cycles did not count)"
+					   : "zero slots (fixed counter 3 did not count)" },
 		{ k->below_bracket, "no more slots than the empty bracket subtracted (the "
 				    "region is shorter than the bracket's jitter)" },
 		{ k->l1_sum, "level-1 fields beyond 255 +/-3" },
