@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bench/source/source.h"
+#include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
 
 static void say(struct bench_avail *a, enum td_unavail why, int err, const char *fmt, ...)
@@ -23,27 +24,43 @@ static void say(struct bench_avail *a, enum td_unavail why, int err, const char 
 	a->why = why;
 	a->err = err;
 	a->level = 0;
+	a->recipe = NULL;
 	va_start(ap, fmt);
 	vsnprintf(a->reason, sizeof(a->reason), fmt, ap);
 	va_end(ap);
 }
 
-/* "; its Top-down comes from events (recipe R), ..." for kinds with an
- * event-based recipe (cpu_kind.topdown_recipe), else "". */
-static void recipe_note(const struct cpu_kind *k, char *buf, size_t n)
+/*
+ * A kind whose Top-down comes from an event recipe (cpu_kind.topdown_source
+ * "events"): the rdpmc and msr sources measure its recipe on the
+ * general-purpose counters (bench/source/source_events.c), at the highest
+ * level the recipe defines.  -1 with the reason when the recipe has no
+ * variant the kind can count.
+ */
+static int check_recipe(const struct cpu_info *ci, const struct cpu_kind *k, unsigned cpu,
+			struct bench_avail *a)
 {
-	buf[0] = '\0';
-	if (k->topdown_recipe)
-		snprintf(buf, n, "; its Top-down comes from events (recipe %s), which baretma "
-			 "does not measure", k->topdown_recipe);
+	char why[300];
+	const struct recipe *r = source_events_recipe(k, why, sizeof(why));
+
+	if (!r) {
+		say(a, TD_NO_FIXED_CTR3, 0, "cpu %u (%s core, %s, family %u model 0x%02X): %s",
+		    cpu, k->kind, k->uarch, ci->family, ci->model, why);
+		return -1;
+	}
+	a->recipe = r;
+	a->level = source_events_level(r);
+	return 0;
 }
 
-/* The CPUID-only part: vendor, virtual PMU, FC3, PERF_METRICS. */
+/* The CPUID-only part: vendor, virtual PMU, FC3, PERF_METRICS; or the
+ * kind's event recipe. */
 static int check_cpuid(const struct cpu_info *ci, unsigned cpu, struct bench_avail *a)
 {
 	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu);
-	char note[160];
 
+	if (k && k->topdown_level == 0 && k->topdown_recipe)
+		return check_recipe(ci, k, cpu, a);
 	if (ci->vendor != CPU_VENDOR_INTEL) {
 		say(a, TD_NOT_INTEL, 0, "CPU vendor is %s (%s), not Intel: IA32_PERF_METRICS "
 		    "and fixed counter 3 (TOPDOWN.SLOTS) exist only on Intel CPUs",
@@ -64,32 +81,35 @@ static int check_cpuid(const struct cpu_info *ci, unsigned cpu, struct bench_ava
 		say(a, TD_NO_FIXED_CTR3, 0, "cpu %u is not described by the CPUID source", cpu);
 		return -1;
 	}
-	recipe_note(k, note, sizeof(note));
 	if (!k->fixed_ctr3) {
 		say(a, TD_NO_FIXED_CTR3, 0, "cpu %u (%s core, %s, family %u model 0x%02X) has "
-		    "no fixed counter 3 (TOPDOWN.SLOTS)%s", cpu, k->kind, k->uarch,
-		    ci->family, ci->model, note);
+		    "no fixed counter 3 (TOPDOWN.SLOTS) and no Top-down recipe of events", cpu,
+		    k->kind, k->uarch, ci->family, ci->model);
 		return -1;
 	}
 	if (k->topdown_level == 0) {
 		/* The model table's warning says what was assumed and why
 		 * (cpu_info.warning: unknown model, PERF_METRICS undecided). */
 		say(a, TD_NO_PERF_METRICS, 0, "cpu %u (%s core, %s, family %u model 0x%02X) has "
-		    "fixed counter 3 but no IA32_PERF_METRICS%s%s%s", cpu, k->kind, k->uarch,
+		    "fixed counter 3 but no IA32_PERF_METRICS%s%s", cpu, k->kind, k->uarch,
 		    ci->family, ci->model, ci->warning[0] ? " known to baretma: " : "",
-		    ci->warning, note);
+		    ci->warning);
 		return -1;
 	}
 	a->level = k->topdown_level;
 	return 0;
 }
 
-/* The MSR part: can we reach FC3 and PERF_METRICS through the backend? */
-static int check_msr(struct msr_dev *dev, unsigned cpu, struct bench_avail *a)
+/* The MSR part: can we reach FC3 and PERF_METRICS (an event recipe: the
+ * first general-purpose event select, Intel IA32_PERFEVTSEL0 or AMD
+ * PERF_CTL0) through the backend? */
+static int check_msr(const struct cpu_info *ci, struct msr_dev *dev, unsigned cpu,
+		     struct bench_avail *a)
 {
 	char path[PATH_MAX];
 	uint64_t v;
 	int rc, level = a->level;
+	bool amd = ci->vendor == CPU_VENDOR_AMD;
 
 	if (!dev) {
 		say(a, TD_NO_MSR_DEVICE, -ENOENT, "no MSR backend could be opened (check "
@@ -98,9 +118,11 @@ static int check_msr(struct msr_dev *dev, unsigned cpu, struct bench_avail *a)
 	}
 	msr_describe(dev, cpu, path, sizeof(path));
 	rc = msr_open_cpu(dev, cpu);
-	if (!rc)
+	if (!rc && a->recipe)
+		rc = msr_read(dev, cpu, amd ? AMD_PERF_CTL0 : IA32_PERFEVTSEL0, &v);
+	if (!rc && !a->recipe)
 		rc = msr_read(dev, cpu, IA32_FIXED_CTR3, &v);
-	if (!rc)
+	if (!rc && !a->recipe)
 		rc = msr_read(dev, cpu, IA32_PERF_METRICS, &v);
 	if (rc == -ENOENT)
 		say(a, TD_NO_MSR_DEVICE, rc, "no MSR device '%s' (try: modprobe msr)", path);
@@ -108,8 +130,9 @@ static int check_msr(struct msr_dev *dev, unsigned cpu, struct bench_avail *a)
 		say(a, TD_NO_PERMISSION, rc, "no permission for '%s': %s (%s)", path,
 		    strerror(-rc), msr_remedy(rc));
 	else if (rc)
-		say(a, TD_MSR_ERROR, rc, "cannot read IA32_FIXED_CTR3/IA32_PERF_METRICS "
-		    "through '%s': %s (%s)", path, strerror(-rc), msr_remedy(rc));
+		say(a, TD_MSR_ERROR, rc, "cannot read %s through '%s': %s (%s)", !a->recipe ?
+		    "IA32_FIXED_CTR3/IA32_PERF_METRICS" : amd ? "PERF_CTL0" : "IA32_PERFEVTSEL0",
+		    path, strerror(-rc), msr_remedy(rc));
 	if (rc)
 		return -1;
 	a->level = level;
@@ -147,7 +170,7 @@ int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *
 	int rc = 0;
 
 	if (!(check_cpuid(ci, cpu, out) || check_machine(m, dev, cpu, out) ||
-	      check_msr(dev, cpu, out)))
+	      check_msr(ci, dev, cpu, out)))
 		/* The PMU can be programmed: what each source needs beyond it (RDPMC) */
 		rc = source_probe_all(&env, out, false);
 	/* perf_event needs none of the checks above; probed only when it may be

@@ -32,6 +32,7 @@
 #include "msr/journal.h"
 #include "msr/msr.h"
 #include "msr/pmu.h"
+#include "msr/recipe.h"
 #include "msr/topdown.h"
 
 /* ---------------------------------------------------------------- kernels */
@@ -67,7 +68,8 @@ const struct bench_kernel *bench_kernels(size_t *n);
 const struct bench_kernel *bench_kernel_find(const char *name);
 /*
  * bench_test_kernel_find - the hidden test-only kernels (bench/kernels_hooks.c):
- * "test-fault-*" and "test-overflow", "test-tamper", which play the
+ * "test-fault-*" and "test-overflow", "test-overflow-gp", "test-tamper",
+ * "test-tamper-gp", which play the
  * hardware or another program changing the counters at a known repetition
  * (state-file backend only), and "test-sim-work", a known amount of work
  * on the simulated PMU (msr_sim_work).  NULL for other names.
@@ -112,6 +114,18 @@ const struct bench_kernel_region *bench_kernel_region_of(const struct bench_kern
 
 /* ------------------------------------------------------------- the run */
 
+/* The empty bracket's counts by event, per pass of the read set (a
+ * calibration keeps them: bench/study/calibrate.h), at most
+ * BENCH_BRACKET_COUNTS_MAX of them. */
+#define BENCH_BRACKET_COUNTS_MAX 48
+#define BENCH_COUNT_NAME_MAX     64   /* bytes of an event name, with its NUL */
+struct bench_bracket_count {
+	char name[BENCH_COUNT_NAME_MAX]; /* the read set's count: "TOPDOWN.SLOTS",
+				  * "topdown-retiring", an event of a recipe */
+	unsigned pass;           /* the pass it was counted in (0 with one) */
+	struct bench_stats st;   /* over the valid repetitions, in its unit */
+};
+
 /* Whether a run looks for a calibration (bench/study/calibrate.h). */
 enum bench_calib_mode {
 	BENCH_CALIB_AUTO = 0,    /* the state directory's, when it matches */
@@ -138,6 +152,14 @@ struct bench_calib_use {
 	double bracket_slots;    /* its slots (Top-down backends) */
 	double bracket_fs[TD_NFIELDS]; /* its slots per field */
 	double bracket_err_slots; /* its median quantisation error, slots */
+	/* its bracket per count, by name and pass (schema 3: "counts"); the
+	 * median only; subtracted instead of the run's own where it has the
+	 * read set's count (bench_subtracted_cost) */
+	unsigned ncounts;
+	struct bench_bracket_count counts[BENCH_BRACKET_COUNTS_MAX];
+	char recipe[BENCH_COUNT_NAME_MAX]; /* "NAME:VARIANT" of its event recipe,
+				  * "" for PERF_METRICS or none */
+	unsigned passes;         /* passes it took (1, or an event recipe's) */
 	uint64_t resolution;     /* cycles; 0: none reached / not applicable */
 	double cycles_per_tick;  /* core cycles per TSC tick; 0 unknown */
 };
@@ -202,8 +224,17 @@ struct bench_kernel_result {
 				 * (within the rounding): normalised by the sum */
 	struct bench_stats tsc; /* TSC ticks per repetition, empty bracket subtracted */
 	bool topdown;
+	bool events;            /* its Top-down is an event recipe's (the reasons of
+				 * invalid repetitions then name its counters) */
 	struct bench_stats slots;               /* slots per repetition, empty subtracted */
-	struct bench_stats tma[TMA_NMETRICS];   /* fractions 0..1 */
+	struct bench_stats tma[TMA_NMETRICS];   /* fractions 0..1; n 0 for a node the
+						 * recipe does not define */
+	/* The recipe's nodes outside the twelve (AMD's smt_contention, the
+	 * E-core's tma_resource_bound): name (static), level, fractions. */
+	unsigned nextra;
+	const char *extra_name[RECIPE_EXTRA_MAX];
+	int extra_level[RECIPE_EXTRA_MAX];
+	struct bench_stats extra[RECIPE_EXTRA_MAX];
 	double bound;           /* median 8-bit quantisation bound, fraction: the
 				 * region's two readings' error plus the subtracted
 				 * bracket's, over the region's slots */
@@ -232,6 +263,9 @@ struct bench_result {
 	 * (from the valid repetitions), and the median quantisation error. */
 	struct bench_stats bracket_tsc, bracket_slots, bracket_fs[TD_NFIELDS];
 	double bracket_err_slots;
+	unsigned nbracket_counts; /* the bracket per count of the read set(s), by name
+				  * and pass (bracket_slots: its SLOTS node) */
+	struct bench_bracket_count bracket_counts[BENCH_BRACKET_COUNTS_MAX];
 	struct bench_calib_use calib; /* the calibration: used (its bracket
 				  * subtracted instead of the run's own) or why not */
 	size_t nkernels;
@@ -243,6 +277,11 @@ struct bench_result {
 	const char *reads;       /* what a reading holds, one phrase (the source's
 				  * read set: "IA32_PERF_METRICS", perf's counts) */
 	const char *bound_text;  /* what bounds its numbers (read_bound_text) */
+	const struct recipe *recipe; /* the event recipe measured (msr/recipe.h: its
+				  * name, variant and ->bound), NULL for
+				  * PERF_METRICS, perf's group or no Top-down */
+	unsigned passes;         /* passes its events took (1: all at once) */
+	bool smt_on;             /* its formulas' smt_on (SMT halving) */
 	/* Tamper check: IA32_FIXED_CTR_CTRL's FC3 field and IA32_PERF_GLOBAL_CTRL
 	 * bits 35/48 read between repetitions (pmu_verify), never inside a bracket. */
 	struct {
@@ -351,6 +390,21 @@ void bench_result_free(struct bench_result *res);
  * or the environment goes through it.
  */
 json_t *bench_json_text(const char *s);
+
+/* What baretma measures on a core kind (info): its PERF_METRICS, or its
+ * event recipe through the rdpmc and msr sources (bench/source/source.h). */
+struct bench_kind_topdown {
+	bool measured;           /* baretma measures this kind's Top-down */
+	const struct recipe *recipe; /* the event recipe (variant chosen for the kind's
+				  * uarch and fixed counters), NULL for PERF_METRICS
+				  * or none */
+	int level;               /* the highest level measured, 0 when not */
+	int passes[2];           /* passes at level 1 and 2 (SMT off; 0: not defined) */
+	char why[300];           /* why not measured, "" when measured */
+};
+
+/* bench_kind_topdown - @k's (bench/doc_info.c). */
+void bench_kind_topdown(const struct cpu_kind *k, struct bench_kind_topdown *out);
 
 /* cpu_info_to_json - the "info" JSON object (shared by info and bench). */
 json_t *cpu_info_to_json(const struct cpu_info *ci);

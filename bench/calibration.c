@@ -209,6 +209,40 @@ static const json_t *median_of(const json_t *br, const char *at, const char *nam
 }
 
 /*
+ * The bracket per count, "counts": one object per pass, each count's
+ * statistics by its event's name (schema 3), into u->counts: each median
+ * a count of a counter of at most 64 bits (from 0, below 2^64).  A name
+ * longer than BENCH_COUNT_NAME_MAX - 1 bytes names no count of any
+ * recipe: malformed.  Absent: none (a run keeps its own).
+ */
+static bool take_counts(const json_t *br, const char *at, struct bench_calib_use *u)
+{
+	const json_t *passes = json_object_get(br, "counts"), *c, *st;
+	char key[BENCH_COUNT_NAME_MAX + 96];
+	const char *name;
+	size_t p;
+
+	u->ncounts = 0;
+	json_array_foreach(passes, p, c) {
+		json_object_foreach((json_t *)c, name, st) {
+			struct bench_bracket_count *bc = &u->counts[u->ncounts];
+
+			snprintf(key, sizeof(key), "%s.bracket.counts[%zu].%s.median", at, p, name);
+			if (strlen(name) >= BENCH_COUNT_NAME_MAX || u->ncounts == BENCH_BRACKET_COUNTS_MAX)
+				return out_of_range(u, key, st, "an event of the recipe, at most "
+						    "48 counts of 63-byte names");
+			if (!take_count(u, key, json_object_get(st, "median"), TWO_64,
+					"a count, from 0, below 2^64", &bc->st.median))
+				return false;
+			snprintf(bc->name, sizeof(bc->name), "%s", name);
+			bc->pass = (unsigned)p;
+			u->ncounts++;
+		}
+	}
+	return true;
+}
+
+/*
  * The bracket of entry @b (key prefix @at, "backends[1]") at @level into
  * @u: its TSC ticks, and with Top-down its slots, their quantisation error
  * and the slots of each field, from 0 to the bracket's slots: a field is a
@@ -233,6 +267,10 @@ static bool take_bracket(const json_t *b, const char *at, int level, struct benc
 	if (!take_count(u, key, json_object_get(br, "err_slots"), u->bracket_slots,
 			"slots, from 0 to the bracket's slots", &u->bracket_err_slots))
 		return false;
+	if (!take_counts(br, at, u))
+		return false;
+	if (u->recipe[0]) /* an event recipe: its counts, no PERF_METRICS fields */
+		return true;
 	f = json_object_get(br, "fields");
 	for (unsigned k = 0; k < (level >= 2 ? TD_NFIELDS : 4u); k++) {
 		snprintf(key, sizeof(key), "%s.bracket.fields.%s.median", at, calib_field_names[k]);
@@ -264,6 +302,21 @@ static bool take_values(const json_t *doc, const json_t *b, size_t i, int level,
 	return take_cycles(u, key, json_object_get(b, "resolution_cycles"), &u->resolution);
 }
 
+/* The entry's event recipe ("NAME:VARIANT", "" for PERF_METRICS) and passes:
+ * the run compares them with its own (a bracket of other counters is no
+ * bracket of this run's). */
+static void take_recipe(const json_t *b, struct bench_calib_use *u)
+{
+	const json_t *r = json_object_get(b, "recipe");
+	const char *n = json_string_value(json_object_get(r, "name"));
+	const char *v = json_string_value(json_object_get(r, "variant"));
+	json_int_t p = json_integer_value(json_object_get(b, "passes"));
+
+	snprintf(u->recipe, sizeof(u->recipe), "%s%s%s", n ? n : "", n && v ? ":" : "",
+		 n && v ? v : "");
+	u->passes = p > 0 ? (unsigned)p : 1;
+}
+
 /* Take the entry of @backend at @level from @doc into @u, or say why not. */
 static bool take_entry(const json_t *doc, enum bench_backend_id backend, int level,
 		       bool user_only, struct bench_calib_use *u)
@@ -293,6 +346,7 @@ static bool take_entry(const json_t *doc, enum bench_backend_id backend, int lev
 				 "bracket counted kernel time too)");
 			return false;
 		}
+		take_recipe(b, u);
 		return take_values(doc, b, i, level, u);
 	}
 	snprintf(u->reason, sizeof(u->reason), "it has no entry for backend %s (try: baretma "
@@ -390,6 +444,25 @@ int calib_lookup(const struct cpu_info *ci, const struct cpu_env *env, unsigned 
 		u->reason[0] = '\0';
 	json_decref(doc);
 	return 0;
+}
+
+void calib_check_recipe(struct bench_result *res)
+{
+	struct bench_calib_use *u = &res->calib;
+	char mine[2 * BENCH_COUNT_NAME_MAX];
+	unsigned passes = res->recipe ? (res->passes ? res->passes : 1) : 1;
+
+	if (!u->used)
+		return;
+	snprintf(mine, sizeof(mine), "%s%s%s", res->recipe ? res->recipe->name : "",
+		 res->recipe ? ":" : "", res->recipe ? res->recipe->variant : "");
+	if (!strcmp(mine, u->recipe) && passes == u->passes)
+		return;
+	u->used = false;
+	snprintf(u->reason, sizeof(u->reason), "made with %s in %u pass%s, this run measures %s "
+		 "in %u pass%s", u->recipe[0] ? u->recipe : "PERF_METRICS", u->passes,
+		 u->passes == 1 ? "" : "es", mine[0] ? mine : "PERF_METRICS", passes,
+		 passes == 1 ? "" : "es");
 }
 
 void calib_mark_below(struct bench_result *res, unsigned width)

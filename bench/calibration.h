@@ -17,7 +17,7 @@
 #include "bench/bench.h"
 #include "cpu/environ.h"
 
-#define CALIB_SCHEMA        "baretma-calibration/2"
+#define CALIB_SCHEMA        "baretma-calibration/3"
 #define CALIB_MAX_AGE_DAYS  30      /* older calibrations are stale */
 
 /* The PERF_METRICS fields as the document names them (the simulator's
@@ -54,6 +54,13 @@ int calib_lookup(const struct cpu_info *ci, const struct cpu_env *env, unsigned 
  * is (a new reference: the report bundle embeds it), or NULL when there is
  * none, it cannot be read or it is not JSON.  Checks nothing else. */
 json_t *calib_document(const struct cpu_info *ci);
+
+/*
+ * calib_check_recipe - a used calibration of @res made with another event
+ * recipe (or PERF_METRICS) or another number of passes than @res's run is
+ * not used: its bracket is of other counters (res->calib.reason says so).
+ */
+void calib_check_recipe(struct bench_result *res);
 
 /*
  * calib_mark_below - for a run that used a calibration: flag each kernel

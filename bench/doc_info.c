@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "bench/bench.h"
+#include "bench/source/source.h"
 #include "cpu/escape.h"
 
 json_t *bench_json_text(const char *s)
@@ -45,6 +46,52 @@ static json_t *pmu_to_json(const struct cpu_pmu_arch *p)
  * counters (struct cpu_kind: leaf 0xA / 0x23 of one of its CPUs), its
  * Top-down source and recipe (string or null), RDPMC metrics-clear.
  */
+void bench_kind_topdown(const struct cpu_kind *k, struct bench_kind_topdown *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (k->topdown_level > 0) {
+		out->measured = true;
+		out->level = k->topdown_level;
+		return;
+	}
+	if (!k->topdown_recipe) {
+		snprintf(out->why, sizeof(out->why), "no IA32_PERF_METRICS and no event recipe");
+		return;
+	}
+	out->recipe = source_events_recipe(k, out->why, sizeof(out->why));
+	if (!out->recipe)
+		return;
+	out->level = source_events_level(out->recipe);
+	for (int l = 1; l <= out->level; l++) {
+		int n = source_events_passes(k, out->recipe, false, l);
+
+		if (n <= 0) {
+			snprintf(out->why, sizeof(out->why), "recipe %s:%s: level %d does not fit the "
+				 "counters (%s)", out->recipe->name, out->recipe->variant, l,
+				 strerror(n ? -n : EINVAL));
+			out->level = l - 1;
+			break;
+		}
+		out->passes[l - 1] = n;
+	}
+	out->measured = out->level > 0;
+}
+
+static json_t *kind_topdown_json(json_t *o, const struct cpu_kind *k)
+{
+	struct bench_kind_topdown t;
+
+	bench_kind_topdown(k, &t);
+	if (!o)
+		return o;
+	json_object_set_new(o, "topdown_measured", json_boolean(t.measured));
+	json_object_set_new(o, "topdown_recipe_variant",
+			    t.recipe ? json_string(t.recipe->variant) : json_null());
+	json_object_set_new(o, "topdown_passes", t.recipe && t.measured ?
+			    json_pack("[i,i]", t.passes[0], t.passes[1]) : json_null());
+	return o;
+}
+
 static json_t *kind_to_json(const struct cpu_kind *k)
 {
 	json_t *cpus = json_array();
@@ -57,7 +104,7 @@ static json_t *kind_to_json(const struct cpu_kind *k)
 			return NULL;
 		}
 	/* "o" steals the reference to cpus, also when json_pack fails. */
-	return json_pack("{s:s, s:i, s:I, s:s, s:i, s:i, s:i, s:I, s:i, s:I, s:s, s:b, s:i,"
+	return kind_topdown_json(json_pack("{s:s, s:i, s:I, s:s, s:i, s:i, s:i, s:I, s:i, s:I, s:s, s:b, s:i,"
 			 " s:b, s:s, s:s?, s:o}",
 			 "kind", k->kind,
 			 "core_type", (int)k->core_type,
@@ -75,7 +122,7 @@ static json_t *kind_to_json(const struct cpu_kind *k)
 			 "metrics_clear", k->metrics_clear,
 			 "topdown_source", k->topdown_source ? k->topdown_source : "none",
 			 "topdown_recipe", k->topdown_recipe,
-			 "cpus", cpus);
+			 "cpus", cpus), k);
 }
 
 json_t *cpu_info_to_json(const struct cpu_info *ci)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
 #include "msr/msr_sim.h"
 
@@ -133,6 +134,41 @@ static void k_hook_overflow(struct bench_kernel_ctx *c)
 		msr_write(h->dev, c->cpu, IA32_PERF_GLOBAL_STATUS_SET, GLOBAL_STATUS_OVF_FIXED3);
 }
 
+/*
+ * Call i (warm-up included) makes the hardware set general-purpose counter
+ * 0's overflow bit (bit 0 of IA32_PERF_GLOBAL_STATUS, through
+ * IA32_PERF_GLOBAL_STATUS_SET: SDM Vol. 3B 20.2.4; of AMD's
+ * PERF_CNTR_GLOBAL_STATUS, through PERF_CNTR_GLOBAL_STATUS_SET: linux
+ * msr-index.h, whichever the CPU has) when i is even: an event recipe's
+ * counter wrapping.
+ */
+static void k_hook_overflow_gp(struct bench_kernel_ctx *c)
+{
+	struct hook_state *h = c->priv;
+
+	if (h->calls++ % 2)
+		return;
+	if (msr_write(h->dev, c->cpu, IA32_PERF_GLOBAL_STATUS_SET, 1))
+		msr_write(h->dev, c->cpu, AMD_PERF_CNTR_GLOBAL_STATUS_SET, 1);
+}
+
+/* Call 2 (the third, warm-up included) clears the enable bit (22) of
+ * general-purpose counter 0's event select, IA32_PERFEVTSEL0 or AMD's
+ * PERF_CTL0 (SDM Vol. 3B 20.2.1; AMD PPR, linux msr-index.h), as another
+ * program taking the counter would: an event recipe's tamper check. */
+static void k_hook_tamper_gp(struct bench_kernel_ctx *c)
+{
+	struct hook_state *h = c->priv;
+	uint64_t v;
+
+	if (h->calls++ != 2)
+		return;
+	if (!msr_read(h->dev, c->cpu, IA32_PERFEVTSEL0, &v))
+		msr_write(h->dev, c->cpu, IA32_PERFEVTSEL0, v & ~PERFEVTSEL_EN);
+	else if (!msr_read(h->dev, c->cpu, AMD_PERF_CTL0, &v))
+		msr_write(h->dev, c->cpu, AMD_PERF_CTL0, v & ~PERFEVTSEL_EN);
+}
+
 /* Call 2 (the third, warm-up included) clears fixed counter 3's field of
  * IA32_FIXED_CTR_CTRL, as perf starting on the CPU would (t/0383). */
 static void k_hook_tamper(struct bench_kernel_ctx *c)
@@ -196,6 +232,10 @@ static const struct bench_kernel test_kernels[] = {
 	  NULL, k_fault_ill, NULL },
 	{ "test-overflow", "none", "test only: sets GLOBAL_STATUS bit 48, 35, nothing, ...",
 	  hook_setup, k_hook_overflow, hook_teardown },
+	{ "test-overflow-gp", "none", "test only: sets GP counter 0's overflow bit every other call",
+	  hook_setup, k_hook_overflow_gp, hook_teardown },
+	{ "test-tamper-gp", "none", "test only: clears GP counter 0's enable bit at call 2",
+	  hook_setup, k_hook_tamper_gp, hook_teardown },
 	{ "test-tamper", "none", "test only: clears fixed counter 3's field at call 2",
 	  hook_setup, k_hook_tamper, hook_teardown },
 	{ "test-sim-work", "none", "test only: the simulated CPU runs `work_cycles` of work",

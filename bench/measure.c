@@ -52,26 +52,6 @@
 #include "bench/session.h"
 #include "msr/intel_regs.h"
 
-/* The first change the tamper check saw (message built at the end). */
-struct bench_tamper_seen {
-	bool seen;
-	int err;                 /* -errno when the check could not read */
-	const char *kernel;
-	uint64_t fcc_from, fcc_to, gc_from, gc_to;
-};
-
-/* A run of the built-in kernels on one session. */
-struct bench_session {
-	const struct bench_options *opt;
-	struct bench_result *res;
-	struct session *ses;
-	const struct bench_kernel *sel[64];
-	size_t nsel;
-	struct bench_tamper_seen tamper;
-	int ovf_err;             /* first -errno reading GLOBAL_STATUS, or 0 */
-	struct region_table regions; /* the kernels, a region each (bench/region.h) */
-};
-
 /* The tamper check's verdict: true when the counters were changed.  The
  * first change is kept for the message. */
 static bool tampered(struct bench_session *s, const struct bench_kernel *k,
@@ -81,10 +61,13 @@ static bool tampered(struct bench_session *s, const struct bench_kernel *k,
 
 	if (!chk->tampered)
 		return false;
-	if (!t->seen)
+	if (!t->seen) {
 		*t = (struct bench_tamper_seen){ .seen = true, .err = chk->tamper_err,
 			.kernel = k->name, .fcc_from = chk->fcc_from, .fcc_to = chk->fcc_to,
 			.gc_from = chk->gc_from, .gc_to = chk->gc_to };
+		if (chk->tamper_why)
+			snprintf(t->why, sizeof(t->why), "%s", chk->tamper_why);
+	}
 	return true;
 }
 
@@ -106,8 +89,8 @@ static bool overflowed(struct bench_session *s, const struct source_check *chk)
  * when the check before it (the previous one's, or the kernel's first) or
  * after it failed.
  */
-static int run_kernel(struct bench_session *s, const struct bench_kernel *k,
-		      struct bench_kernel_ctx *c, struct rep_sample *out, unsigned reps)
+int bench_run_kernel(struct bench_session *s, const struct bench_kernel *k,
+		     struct bench_kernel_ctx *c, struct rep_sample *out, unsigned reps)
 {
 	struct session *ses = s->ses;
 	int level = session_topdown(ses) ? (s->res->level ? s->res->level : 1) : 0;
@@ -220,7 +203,7 @@ static int measure_one(struct bench_session *s, const struct bench_kernel *k,
 	rc = k->setup ? k->setup(c) : 0;
 	if (rc)
 		goto out;
-	rc = run_kernel(s, k, c, v, reps);
+	rc = bench_run_kernel(s, k, c, v, reps);
 	if (k->teardown)
 		k->teardown(c);
 	if (rc)
@@ -257,6 +240,9 @@ static void take_info(struct bench_session *s)
 	res->rdpmc_pending = in->rdpmc_pending;
 	res->reads = session_read_set(s->ses)->what;
 	res->bound_text = read_bound_text(session_read_set(s->ses)->bound);
+	res->recipe = in->recipe;
+	res->passes = in->passes ? in->passes : 1;
+	res->smt_on = in->smt_on;
 	memcpy(res->note, in->note, sizeof(res->note));
 	memcpy(res->kinds_warning, in->kinds_warning, sizeof(res->kinds_warning));
 }
@@ -271,6 +257,7 @@ static void find_calibration(struct bench_session *s)
 	cpu_machine_env_read(session_machine(s->ses), (int)res->cpu_used, &env);
 	calib_lookup(&res->cpu, &env, res->cpu_used, res->backend, res->level,
 		     s->opt->user_only, time(NULL), &res->calib);
+	calib_check_recipe(res);
 }
 
 /* The pipeline width of the measured CPU's kind (slots per cycle), 0 unknown. */
@@ -343,6 +330,13 @@ static void tamper_message(struct bench_session *s)
 	res->tamper.detected = t->seen;
 	if (!t->seen)
 		return;
+	if (t->why[0]) { /* the source said it (an event recipe's counters) */
+		snprintf(res->tamper.message, sizeof(res->tamper.message), "cpu %u: %s during "
+			 "kernel %s (perf started on this CPU? the NMI watchdog? another tool?): %u "
+			 "samples marked invalid", res->cpu_used, t->why, t->kernel,
+			 res->tamper.samples);
+		return;
+	}
 	if (t->err) {
 		snprintf(res->tamper.message, sizeof(res->tamper.message), "cpu %u: cannot read "
 			 "IA32_FIXED_CTR_CTRL/IA32_PERF_GLOBAL_CTRL to check them during kernel "
@@ -375,7 +369,12 @@ static void overflow_message(struct bench_session *s)
 	res->overflow.samples = n;
 	if (!n)
 		return;
-	if (s->ovf_err)
+	if (!s->ovf_err && res->recipe)
+		snprintf(res->overflow.message, sizeof(res->overflow.message), "cpu %u: a counter "
+			 "of recipe %s:%s overflowed (its bit of the global status) after %u samples: "
+			 "marked invalid; the bits were cleared and the counters reset before the "
+			 "next repetition", res->cpu_used, res->recipe->name, res->recipe->variant, n);
+	else if (s->ovf_err)
 		snprintf(res->overflow.message, sizeof(res->overflow.message), "cpu %u: cannot "
 			 "read IA32_PERF_GLOBAL_STATUS (0x%x) to check for overflow (%s): %u "
 			 "samples marked invalid", res->cpu_used, IA32_PERF_GLOBAL_STATUS,
@@ -405,7 +404,9 @@ int bench_measure(struct bench_session *s, struct journal *j)
 	started = true;
 	c.cpu = res->cpu_used;
 	c.llc_bytes = cpu_llc_bytes(cpu_machine_topo(session_machine(s->ses)), res->cpu_used);
-	for (size_t i = 0; i < s->nsel && !rc; i++) {
+	if (session_passes(s->ses) > 1)
+		rc = bench_measure_passes(s, &c, session_passes(s->ses));
+	for (size_t i = 0; session_passes(s->ses) == 1 && i < s->nsel && !rc; i++) {
 		rc = measure_one(s, s->sel[i], &c, &bc, &res->kernels[i]);
 		res->nkernels = i + 1;
 		if (s->opt->progress)

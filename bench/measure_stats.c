@@ -6,6 +6,7 @@
  * session, no source, no register.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,28 @@ static int bracket_key(const char *name)
 		if (name == read_td_events[f] || !strcmp(name, read_td_events[f]))
 			return f - 1;
 	return -2;
+}
+
+/* @st as the bracket of count @name in pass @pass of @res (replacing the
+ * same name and pass; a name that does not fit, or a full table: left out,
+ * the run's own bracket is what a run subtracts anyway). */
+static void record_count(struct bench_result *res, const char *name, unsigned pass,
+			 const struct bench_stats *st)
+{
+	unsigned i;
+
+	if (strlen(name) >= BENCH_COUNT_NAME_MAX)
+		return;
+	for (i = 0; i < res->nbracket_counts; i++)
+		if (res->bracket_counts[i].pass == pass && !strcmp(res->bracket_counts[i].name, name))
+			break;
+	if (i == BENCH_BRACKET_COUNTS_MAX)
+		return;
+	if (i == res->nbracket_counts)
+		res->nbracket_counts++;
+	snprintf(res->bracket_counts[i].name, sizeof(res->bracket_counts[i].name), "%s", name);
+	res->bracket_counts[i].pass = pass;
+	res->bracket_counts[i].st = *st;
 }
 
 void bench_bracket_cost(const struct read_set *rs, const struct rep_sample *v, unsigned n,
@@ -58,10 +81,18 @@ void bench_bracket_cost(const struct read_set *rs, const struct rep_sample *v, u
 				tmp[m++] = v[i].c.c[k];
 		bench_stats_compute(tmp, m, &st);
 		bc->c.c[k] = st.median;
+		record_count(res, rs->count[k], rs->pass, &st);
 		if (key == -1)
 			res->bracket_slots = st;
 		else if (key >= 0)
 			res->bracket_fs[key] = st;
+	}
+	if (rs->recipe) { /* an event recipe: its SLOTS node (width x cycles) */
+		m = 0;
+		for (unsigned i = 0; i < n; i++)
+			if (bench_rep_valid(&v[i]) && !tma_slots(rs, &v[i].c, &tmp[m]))
+				m++;
+		bench_stats_compute(tmp, m, &res->bracket_slots);
 	}
 out:
 	free(tmp);
@@ -83,7 +114,15 @@ void bench_subtracted_cost(const struct read_set *rs, const struct bench_result 
 	/* an event the document has no key for keeps the run's own median */
 	for (unsigned k = 0; k < rs->ncounts; k++) {
 		int key = bracket_key(rs->count[k]);
+		bool named = false;
 
+		for (unsigned i = 0; i < u->ncounts && !named; i++)
+			if (u->counts[i].pass == rs->pass && !strcmp(u->counts[i].name, rs->count[k])) {
+				bc->c.c[k] = u->counts[i].st.median;
+				named = true;
+			}
+		if (named)
+			continue;
 		if (key == -1)
 			bc->c.c[k] = u->bracket_slots;
 		else if (key >= 0)
@@ -119,12 +158,32 @@ static void count_invalid(const struct rep_sample *v, unsigned flags,
 		kr->l1_sum++;
 }
 
+/* A node's value of one repetition: kept unless NAN (a node the recipe
+ * does not define, or a split of nothing: msr/recipe.h). */
+static void keep(double *vals, unsigned *n, double v)
+{
+	if (!isnan(v))
+		vals[(*n)++] = v;
+}
+
+/* The names and levels of @x's nodes into @kr (the first repetition's). */
+static void extra_names(const struct tma_extra *x, struct bench_kernel_result *kr)
+{
+	kr->nextra = x->n;
+	for (unsigned j = 0; j < x->n; j++) {
+		kr->extra_name[j] = x->x[j].metric;
+		kr->extra_level[j] = x->x[j].level;
+	}
+}
+
 int bench_summarise(const struct read_set *rs, int level, const struct rep_sample *v,
 		    unsigned n, const struct bracket_cost *bc, struct bench_kernel_result *kr)
 {
 	double *tsc = calloc(n, sizeof(double)), *slots = calloc(n, sizeof(double));
 	double *bound = calloc(n, sizeof(double)), *tma[TMA_NMETRICS] = { 0 };
 	double *rbound = calloc(n, sizeof(double)), *bbound = calloc(n, sizeof(double));
+	double *xv[RECIPE_EXTRA_MAX] = { 0 };
+	unsigned nm[TMA_NMETRICS] = { 0 }, nx[RECIPE_EXTRA_MAX] = { 0 };
 	static const struct counts none;
 	const struct counts *empty = bc ? &bc->c : &none;
 	unsigned good = 0;
@@ -133,18 +192,23 @@ int bench_summarise(const struct read_set *rs, int level, const struct rep_sampl
 	for (unsigned m = 0; m < TMA_NMETRICS; m++)
 		if (!(tma[m] = calloc(n, sizeof(double))))
 			goto out;
+	for (unsigned j = 0; j < RECIPE_EXTRA_MAX; j++)
+		if (!(xv[j] = calloc(n, sizeof(double))))
+			goto out;
 	if (!tsc || !slots || !bound || !rbound || !bbound)
 		goto out;
 	for (unsigned i = 0; i < n; i++) {
 		tsc[i] = v[i].tsc - (bc ? bc->tsc : 0);
 		if (!kr->topdown)
 			continue;
-		struct counts c = v[i].c;
+		struct counts c = v[i].c, net;
+		struct tma_extra x = { 0 };
 		struct td_result r;
 
 		/* what the pair's counting found stays (counts_to_tma keeps it) */
 		c.flags = v[i].flags;
-		if (bench_subtract_bracket(rs, &c, empty, level, &r))
+		counts_sub(&c, empty, rs ? rs->ncounts : 0, &net);
+		if (counts_to_tma_extra(rs, &net, level, &r, &x))
 			r = (struct td_result){ .flags = TD_FLAG_ZERO_SLOTS };
 		/* a tampered, overflowed or flagged repetition is not a number */
 		if (v[i].tampered || v[i].overflow || (r.flags & TD_FLAGS_INVALID)) {
@@ -158,10 +222,15 @@ int bench_summarise(const struct read_set *rs, int level, const struct rep_sampl
 		rbound[good] = v[i].c.err / r.slots;
 		bbound[good] = empty->err / r.slots;
 		for (unsigned m = 0; m < TMA_NMETRICS; m++)
-			tma[m][good] = r.frac[m];
+			keep(tma[m], &nm[m], r.frac[m]);
+		if (!good)
+			extra_names(&x, kr);
+		for (unsigned j = 0; j < x.n && j < kr->nextra; j++)
+			keep(xv[j], &nx[j], x.x[j].frac);
 		good++;
 	}
 	kr->reps = n;
+	kr->events = rs && rs->recipe;
 	bench_stats_compute(tsc, n, &kr->tsc);
 	if (kr->topdown && good) {
 		bench_stats_compute(slots, good, &kr->slots);
@@ -169,12 +238,16 @@ int bench_summarise(const struct read_set *rs, int level, const struct rep_sampl
 		kr->read_bound = bench_median(rbound, good);
 		kr->bracket_bound = bench_median(bbound, good);
 		for (unsigned m = 0; m < TMA_NMETRICS; m++)
-			bench_stats_compute(tma[m], good, &kr->tma[m]);
+			bench_stats_compute(tma[m], nm[m], &kr->tma[m]);
+		for (unsigned j = 0; j < kr->nextra; j++)
+			bench_stats_compute(xv[j], nx[j], &kr->extra[j]);
 	}
 	rc = 0;
 out:
 	for (unsigned m = 0; m < TMA_NMETRICS; m++)
 		free(tma[m]);
+	for (unsigned j = 0; j < RECIPE_EXTRA_MAX; j++)
+		free(xv[j]);
 	free(tsc);
 	free(slots);
 	free(bound);

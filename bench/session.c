@@ -11,7 +11,9 @@
 #include <time.h>
 
 #include "bench/session.h"
+#include "msr/msr_sim.h"
 #include "msr/rdpmc.h"
+#include "msr/recipe.h"
 
 static void note_add(struct session_info *in, const char *text)
 {
@@ -37,11 +39,16 @@ static uint64_t tsc_hz_estimate(void)
 
 /* A requested CPU without PERF_METRICS on a part that has it elsewhere (a
  * hybrid E-core) is refused when Top-down is wanted (any backend but tsc),
- * before anything is pinned or touched. */
+ * before anything is pinned or touched - unless its kind has an event
+ * recipe (cpu_kind.topdown_recipe: the E-core's intel-ecore-l1), which the
+ * rdpmc and msr sources measure. */
 static int check_requested(const struct session_options *o, struct session_info *in)
 {
+	const struct cpu_kind *k = NULL;
+
 	if (o->cpu < 0 || o->backend == BENCH_BACKEND_TSC ||
-	    cpu_topdown_check_cpu(&in->cpu, (unsigned)o->cpu, NULL) != -EOPNOTSUPP)
+	    cpu_topdown_check_cpu(&in->cpu, (unsigned)o->cpu, &k) != -EOPNOTSUPP ||
+	    (k && k->topdown_recipe))
 		return 0;
 	in->cpu_used = (unsigned)o->cpu;
 	return -EOPNOTSUPP;
@@ -86,6 +93,27 @@ static int msr_open_failed(struct session_info *in, int rc)
 	return rc;
 }
 
+/*
+ * Does the core of @cpu run two threads (an event recipe's smt_on)?  On the
+ * simulated PMU its profile says (`smt on`: msr/msr_sim.h, the machine the
+ * counts come from); else the machine's topology: the core holding @cpu
+ * has another PU (hwloc; on the live machine the online CPUs), as perf's
+ * smt_on() counts a core's thread siblings (linux tools/perf/util/smt.c).
+ */
+static bool smt_on(const struct session *s, unsigned cpu)
+{
+	const struct sim_profile *sp = msr_sim_profile_of(s->dev);
+	hwloc_topology_t topo = cpu_machine_topo(s->machine);
+	hwloc_obj_t pu, core;
+
+	if (sp)
+		return sp->smt;
+	if (!topo || !(pu = hwloc_get_pu_obj_by_os_index(topo, cpu)))
+		return false;
+	core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu);
+	return core && hwloc_bitmap_weight(core->cpuset) > 1;
+}
+
 /* Open @ops as the session's source (the one chosen before, never
  * programmed, is closed: the choice is made again by session_recheck). */
 static int use_source(struct session *s, const struct counter_source_ops *ops)
@@ -95,6 +123,7 @@ static int use_source(struct session *s, const struct counter_source_ops *ops)
 		.kind = cpu_info_kind_of(&s->info.cpu, s->info.cpu_used),
 		.user_only = s->opt.user_only, .force = s->opt.force,
 		.level = s->opt.level ? s->opt.level : source_level(ops, &s->info.avail),
+		.ci = &s->info.cpu, .smt_on = smt_on(s, s->info.cpu_used),
 	};
 	int rc;
 
@@ -104,7 +133,34 @@ static int use_source(struct session *s, const struct counter_source_ops *ops)
 	s->src = (struct counter_source){ .ops = ops, .read_inline = ops->read_inline, .p = p };
 	rc = ops->open(&s->src, &p);
 	s->src.open = !rc;
+	if (rc && s->src.priv && ops->close) /* what open kept before it failed */
+		ops->close(&s->src);
+	s->info.recipe = s->src.rs.recipe;
+	s->info.passes = s->src.rs.npasses ? s->src.rs.npasses : 1;
+	s->info.smt_on = p.smt_on;
 	return rc;
+}
+
+/* A caller that reads each region once: level 1, whose events fit one pass
+ * on every recipe (bench/source/source_events.c), or -EINVAL for a level
+ * asked for that needs passes. */
+static int one_pass(struct session *s, const struct counter_source_ops *ops)
+{
+	struct session_info *in = &s->info;
+	const struct recipe *r = s->src.rs.recipe;
+	int rc;
+
+	if (s->opt.level || in->level <= 1) {
+		snprintf(in->avail.reason, sizeof(in->avail.reason), "level %d of recipe %s:%s "
+			 "takes %u passes on cpu %u, and a region is measured once (level 1 takes "
+			 "one)", in->level, r ? r->name : "?", r ? r->variant : "?",
+			 session_passes(s), in->cpu_used);
+		return -EINVAL;
+	}
+	session_stop(s);
+	in->avail.level = in->level = 1;
+	rc = use_source(s, ops);
+	return rc ? rc : session_passes(s) > 1 ? -EINVAL : 0;
 }
 
 /* Choose the source from the request and what is available; the level. */
@@ -129,14 +185,21 @@ static int choose(struct session *s)
 		return rc;
 	in->level = c.src->topdown ? source_level(c.src, a) : 0;
 	if (c.src->topdown && s->opt.level) {
-		if (s->opt.level > in->level) {
+		if (s->opt.level > in->level && a->recipe)
+			snprintf(a->reason, sizeof(a->reason), "--level %d requested but the "
+				 "recipe %s:%s of cpu %u defines only level %d", s->opt.level,
+				 a->recipe->name, a->recipe->variant, in->cpu_used,
+				 in->level);
+		else if (s->opt.level > in->level)
 			snprintf(a->reason, sizeof(a->reason), "--level %d requested but cpu %u "
 				 "has only level %d in IA32_PERF_METRICS", s->opt.level,
 				 in->cpu_used, in->level);
+		if (s->opt.level > in->level)
 			return -EINVAL;
-		}
 		in->level = s->opt.level;
 	}
+	if (s->opt.one_pass && session_passes(s) > 1)
+		return one_pass(s, c.src);
 	return 0;
 }
 
@@ -250,14 +313,30 @@ int session_program(struct session *s, struct journal *j)
 	if (!s->src.open)
 		return -EBADF;
 	if (!j && s->src.ops->writes_msrs) {
-		snprintf(a->reason, sizeof(a->reason), "cpu %u: the %s source programs fixed "
-			 "counter 3 and PERF_METRICS, and may do so only in a guarded run whose "
-			 "journal saves them first (none was given)", s->info.cpu_used,
-			 s->src.ops->name);
+		snprintf(a->reason, sizeof(a->reason), "cpu %u: the %s source programs %s, and "
+			 "may do so only in a guarded run whose journal saves them first (none "
+			 "was given)", s->info.cpu_used, s->src.ops->name, s->src.rs.recipe ?
+			 "the counters of its event recipe" : "fixed counter 3 and PERF_METRICS");
 		return -EINVAL;
 	}
 	s->src.journal = j;
 	return s->src.ops->program(&s->src, j, a->reason, sizeof(a->reason));
+}
+
+unsigned session_passes(const struct session *s)
+{
+	return s->src.rs.npasses > 1 ? s->src.rs.npasses : 1;
+}
+
+int session_set_pass(struct session *s, unsigned pass)
+{
+	struct bench_avail *a = &s->info.avail;
+
+	if (!s->src.open)
+		return -EBADF;
+	if (!s->src.ops->pass)
+		return pass == 0 ? 0 : -EINVAL;
+	return s->src.ops->pass(&s->src, pass, a->reason, sizeof(a->reason));
 }
 
 int session_stop(struct session *s)

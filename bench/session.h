@@ -36,6 +36,9 @@ struct session_options {
 				  * or 1 does not rule rdpmc out until session_recheck */
 	const struct cpu_machine *machine; /* the machine described (live or a CPUID
 				  * dump); NULL: session_open opens the live one */
+	bool one_pass;           /* the caller reads each region once (the library):
+				  * with level 0 the highest level whose events fit
+				  * one pass, a --level that needs passes -EINVAL */
 	struct msr_dev *dev;     /* the guarded run's MSR backend (borrowed: its
 				  * journal gates its writes, msr/msr.h); NULL:
 				  * session_open opens $BARETMA_MSR's, which writes
@@ -52,6 +55,10 @@ struct session_info {
 	int level;               /* Top-down level of the readings (0: none) */
 	uint64_t tsc_hz;         /* TSC frequency estimate (Hz), 0 when unknown */
 	bool rdpmc_pending;      /* rdpmc chosen on the promise of rdpmc_always */
+	const struct recipe *recipe; /* the event recipe the source measures (NULL:
+				  * PERF_METRICS, perf's group, or none) */
+	unsigned passes;         /* passes of its events (1: all at once) */
+	bool smt_on;             /* the recipe's smt_on (bench/session.c smt_on) */
 	char note[512];          /* "; "-separated notes: not pinned (a dump's CPU),
 				  * why rdpmc was passed over for msr */
 	char kinds_warning[512]; /* hwloc's CPU kinds disagree with CPUID's, "" if not */
@@ -81,8 +88,8 @@ struct session {
  * @out receives the session, also on error (then only session_info,
  * session_dev and session_close may be used); NULL only on -ENOMEM.
  * Returns 0; -ENXIO (bad CPU); -EOPNOTSUPP when @o->cpu is a hybrid part's
- * E-core (no PERF_METRICS) and the backend is not tsc (info.cpu and
- * cpu_used filled, nothing pinned); -ENODEV (the source asked for cannot
+ * E-core without PERF_METRICS and without an event recipe, and the
+ * backend is not tsc (info.cpu and cpu_used filled, nothing pinned); -ENODEV (the source asked for cannot
  * measure: info.avail.reason); -EINVAL (a --level the CPU lacks:
  * info.avail.reason; or not identified); the error of msr_open when the
  * backend $BARETMA_MSR names cannot be opened and @o->backend may use it
@@ -206,6 +213,22 @@ static inline __attribute__((always_inline)) void session_end(struct session *s,
 	session_read(s, b);
 	session_check(s, SOURCE_CHECK_TAMPER | SOURCE_CHECK_OVERFLOW, chk);
 }
+
+/*
+ * session_passes - how many passes the source's events take (1: all at
+ * once; more for an event recipe with more events than the core kind
+ * has counters: bench/source/source_events.c).
+ */
+unsigned session_passes(const struct session *s);
+
+/*
+ * session_set_pass - count pass @pass (from 0) from now on, between two
+ * blocks of brackets: the journal puts the registers back, the pass's
+ * counters are checked and programmed, session_read_set is filled anew
+ * (same place).  Returns 0, -EINVAL (no such pass), -EBUSY (counters in
+ * use: info.avail.reason), -errno.
+ */
+int session_set_pass(struct session *s, unsigned pass);
 
 /*
  * session_stop - stop the source (the journal's owner puts its registers

@@ -1,6 +1,7 @@
 /*
- * bench/tma.c - counts -> tma_* fractions (bench/tma.h): the PERF_METRICS
- * recipe's formulas, until msr/recipe.h's recipe_eval takes their place.
+ * bench/tma.c - counts -> tma_* fractions (bench/tma.h): the read set's
+ * recipe evaluated on its counts (msr/recipe.h recipe_eval), and the
+ * flags each kind of recipe decides.
  */
 #include <errno.h>
 #include <math.h>
@@ -8,6 +9,65 @@
 
 #include "bench/tma.h"
 
+const struct recipe *tma_recipe(const struct read_set *rs)
+{
+	static const struct recipe *pm;
+
+	if (rs && rs->recipe)
+		return rs->recipe;
+	/* the variant with level 2: a level-1 run evaluates its level-1 nodes */
+	if (!pm)
+		pm = recipe_find_variant("intel-perf-metrics", "golden-cove");
+	return pm;
+}
+
+bool tma_is_metrics(const struct recipe *r)
+{
+	return r && !strcmp(r->name, "intel-perf-metrics");
+}
+
+/* @c as the recipe's counts, in r->events order: -1 for an event @rs does
+ * not count (NAN: recipe_eval's "not measured"). */
+static void recipe_counts(const struct recipe *r, const struct read_set *rs,
+			  const struct counts *c, double *out)
+{
+	for (unsigned e = 0; e < r->nevents; e++) {
+		int k = read_set_count_index(rs, r->events[e].name);
+
+		out[e] = k < 0 ? NAN : c->c[k];
+	}
+}
+
+int tma_slots(const struct read_set *rs, const struct counts *c, double *slots)
+{
+	const struct recipe *r = tma_recipe(rs);
+	double counts[RECIPE_EVENTS_MAX];
+
+	if (!r || !c || !slots)
+		return -EINVAL;
+	recipe_counts(r, rs, c, counts);
+	return recipe_expr_eval("SLOTS", r, counts, &rs->env, slots, NULL) ? -ENOENT : 0;
+}
+
+/* The topdown-* counts of @c (0 where @rs has none); -ENOENT without a
+ * level-1 one. */
+static int metrics_fields(const struct read_set *rs, const struct counts *c,
+			  double fs[TD_NFIELDS], double *sum)
+{
+	*sum = 0;
+	for (unsigned f = 0; f < TD_NFIELDS; f++) {
+		int k = read_set_count_index(rs, read_td_events[1 + f]);
+
+		if (k < 0 && f < TMA_NLEVEL1)
+			return -ENOENT;
+		fs[f] = k < 0 ? 0 : c->c[k];
+		*sum += f < TMA_NLEVEL1 ? fs[f] : 0;
+	}
+	return 0;
+}
+
+/* PERF_METRICS's and perf's flags, as td_from_field_slots gives them on
+ * the topdown-* counts (their quantisation error for PERF_METRICS). */
 /* The bound of a fraction of @c (bench/tma.h), @den the divisor used. */
 static double bound_of(const struct read_set *rs, const struct counts *c, double slots,
 		       double den)
@@ -19,30 +79,133 @@ static double bound_of(const struct read_set *rs, const struct counts *c, double
 	return 0;
 }
 
+static int metrics_flags(const struct read_set *rs, const struct counts *c, double slots,
+			 int level, struct td_result *out)
+{
+	bool pm = rs->bound == READ_BOUND_PERF_METRICS, quant = rs->bound != READ_BOUND_EXACT;
+	double fs[TD_NFIELDS], sum, den;
+	int rc = metrics_fields(rs, c, fs, &sum);
+
+	if (rc)
+		return rc;
+	den = pm || !(slots > 0) ? slots : sum;
+	td_from_field_slots(fs, den, quant ? c->err : 0, level, out);
+	out->slots = slots;
+	out->bound = bound_of(rs, c, slots, den);
+	out->err_slots = quant ? c->err : 0;
+	return 0;
+}
+
+/* The index of the level-1 parent of level-2 node @m, as the recipe says it. */
+static int parent_of(const struct recipe *r, const char *metric)
+{
+	int i = recipe_node_index(r, metric);
+
+	if (i < 0 || !r->nodes[i].parent)
+		return -1;
+	for (int m = 0; m < TMA_NMETRICS; m++)
+		if (!strcmp(td_metric_name((enum td_metric)m), r->nodes[i].parent))
+			return m;
+	return -1;
+}
+
+/* An event recipe's flags on its fractions: exact counts, so any node
+ * below 0 is negative, and a child above its parent by half a slot is. */
+static void event_flags(const struct recipe *r, int level, const struct recipe_result *res,
+			struct td_result *out)
+{
+	static const enum td_metric field_node[TD_NFIELDS] = {
+		TMA_RETIRING, TMA_BAD_SPECULATION, TMA_FRONTEND_BOUND, TMA_BACKEND_BOUND,
+		TMA_HEAVY_OPERATIONS, TMA_BRANCH_MISPREDICTS, TMA_FETCH_LATENCY, TMA_MEMORY_BOUND,
+	};
+
+	for (int m = 0; m < TMA_NMETRICS; m++) {
+		double v = res->frac[m];
+		int p;
+
+		if (td_metric_level((enum td_metric)m) > level || isnan(v))
+			continue;
+		if (v < 0)
+			out->flags |= TD_FLAG_NEGATIVE;
+		p = level == 2 && m >= TMA_NLEVEL1 ? parent_of(r, td_metric_name((enum td_metric)m))
+						     : -1;
+		if (p >= 0 && (v - res->frac[p]) * res->slots > 0.5)
+			out->flags |= TD_FLAG_L2_ABOVE;
+	}
+	for (unsigned i = 0; i < res->nextra; i++)
+		if (res->extra[i].level <= level && res->extra[i].frac < 0)
+			out->flags |= TD_FLAG_NEGATIVE;
+	for (unsigned f = 0; f < TD_NFIELDS; f++)
+		out->field_slots[f] = isnan(res->frac[field_node[f]]) ? 0
+				      : res->frac[field_node[f]] * res->slots;
+}
+
+/* Nothing to divide by: every fraction 0, flagged. */
+static void zero_slots(const struct recipe *r, const struct read_set *rs,
+		       const struct counts *c, struct td_result *out)
+{
+	double slots = 0;
+
+	memset(out->frac, 0, sizeof(out->frac));
+	out->flags |= TD_FLAG_ZERO_SLOTS;
+	if (!tma_slots(rs, c, &slots))
+		out->slots = slots;
+	(void)r;
+}
+
+int counts_to_tma_extra(const struct read_set *rs, const struct counts *c, int level,
+			struct td_result *out, struct tma_extra *x)
+{
+	const struct recipe *r = tma_recipe(rs);
+	double counts[RECIPE_EVENTS_MAX];
+	struct recipe_result res;
+	int rc;
+
+	if (!rs || !c || !out || !r || (level != 1 && level != 2))
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	if (x)
+		x->n = 0;
+	out->level = level;
+	out->flags = c->flags & ~(TD_FLAG_ZERO_SLOTS | TD_FLAG_NEGATIVE | TD_FLAG_L2_ABOVE);
+	if (rs->npasses > 1) { /* one pass: its base only (bench/tma.h) */
+		if (tma_slots(rs, c, &out->slots))
+			return -ENOENT;
+		if (!(out->slots > 0))
+			out->flags |= TD_FLAG_ZERO_SLOTS;
+		return 0;
+	}
+	recipe_counts(r, rs, c, counts);
+	rc = recipe_eval(r, counts, &rs->env, level, &res, NULL);
+	if (rc == -ENODATA)
+		return -ENOENT;
+	if (rc && rc != -EDOM)
+		return rc;
+	if (tma_is_metrics(r) && (rc = metrics_flags(rs, c, rc ? 0 : res.slots, level, out)))
+		return rc;
+	if (rc == -EDOM || (out->flags & TD_FLAG_ZERO_SLOTS)) {
+		zero_slots(r, rs, c, out);
+		return 0;
+	}
+	for (int m = 0; m < TMA_NLEVEL1; m++)
+		if (isnan(res.frac[m])) { /* a division by zero: nothing counted */
+			zero_slots(r, rs, c, out);
+			return 0;
+		}
+	out->slots = res.slots;
+	if (!tma_is_metrics(r))
+		event_flags(r, level, &res, out);
+	for (int m = 0; m < TMA_NMETRICS; m++)
+		out->frac[m] = td_metric_level((enum td_metric)m) <= level ? res.frac[m] : 0;
+	if (x) {
+		x->n = res.nextra;
+		memcpy(x->x, res.extra, sizeof(x->x));
+	}
+	return 0;
+}
+
 int counts_to_tma(const struct read_set *rs, const struct counts *c, int level,
 		  struct td_result *out)
 {
-	double fs[TD_NFIELDS], slots, den = 0;
-	int k;
-
-	if (!rs || !c || !out || (level != 1 && level != 2))
-		return -EINVAL;
-	if ((k = read_set_count_index(rs, read_td_events[0])) < 0)
-		return -ENOENT;
-	slots = c->c[k];
-	for (unsigned f = 0; f < TD_NFIELDS; f++) {
-		k = read_set_count_index(rs, read_td_events[1 + f]);
-		if (k < 0 && f < TMA_NLEVEL1)
-			return -ENOENT;
-		fs[f] = k < 0 ? 0 : c->c[k];
-		den += f < TMA_NLEVEL1 ? fs[f] : 0;
-	}
-	if (rs->bound == READ_BOUND_PERF_METRICS || !(slots > 0))
-		den = slots;
-	memset(out, 0, sizeof(*out));
-	out->flags = c->flags & ~(TD_FLAG_ZERO_SLOTS | TD_FLAG_NEGATIVE | TD_FLAG_L2_ABOVE);
-	td_from_field_slots(fs, den, rs->bound != READ_BOUND_EXACT ? c->err : 0, level, out);
-	out->slots = slots;
-	out->bound = bound_of(rs, c, slots, den);
-	return 0;
+	return counts_to_tma_extra(rs, c, level, out, NULL);
 }

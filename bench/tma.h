@@ -1,48 +1,80 @@
 /*
  * bench/tma.h - from counts to tma_* fractions: the one place where the
- * harness applies a recipe's formulas (bench/source/reading.h: counts).
+ * harness applies a recipe's formulas (bench/source/reading.h: counts;
+ * msr/recipe.h: the recipes and recipe_eval).
  *
- * For now one recipe, PERF_METRICS's (intel-perf-metrics), written out
- * here; to be replaced by recipe_eval of msr/recipe.h on the recipe
- * "intel-perf-metrics", with the other recipes' (pre-Ice Lake, E-cores,
- * AMD) beside it.
+ * The recipe is the read set's (rs->recipe): intel-perf-metrics for
+ * IA32_PERF_METRICS and perf's topdown-* group (whose counts are the
+ * topdown-* slot counts), an event recipe (intel-pre-icl-l1,
+ * intel-ecore-l1, amd-zen4, amd-zen5) for the general-purpose counters.
  */
 #ifndef BARETMA_TMA_H
 #define BARETMA_TMA_H
 
 #include "bench/source/reading.h"
+#include "msr/recipe.h"
 #include "msr/topdown.h"
+
+/* Nodes a recipe reports outside the twelve tma_* (AMD's smt_contention,
+ * the E-core's tma_resource_bound): msr/recipe.h struct recipe_extra. */
+struct tma_extra {
+	unsigned n;
+	struct recipe_extra x[RECIPE_EXTRA_MAX];
+};
+
+/* tma_recipe - the recipe of @rs: rs->recipe, or intel-perf-metrics
+ * (its variant with level 2) when NULL. */
+const struct recipe *tma_recipe(const struct read_set *rs);
+
+/* tma_is_metrics - @r is intel-perf-metrics: its counts are the topdown-*
+ * slot counts, bounded by PERF_METRICS's 8-bit fields. */
+bool tma_is_metrics(const struct recipe *r);
+
+/*
+ * tma_slots - the "SLOTS" node of @rs's recipe on @c (every pass carries
+ * the events it needs: its base), into *@slots.  0, or -ENOENT (an event
+ * it needs is not counted by @rs).
+ */
+int tma_slots(const struct read_set *rs, const struct counts *c, double *slots);
 
 /*
  * counts_to_tma - the tma_* fractions of @c, counts of @rs's events (one
  * pair's, a region's sum, or with the empty bracket's subtracted), at
- * @level (1 or 2), into @out.
- * Formulas: perf's metrics for the cores with PERF_METRICS (linux
- * tools/perf/pmu-events/arch/x86/sapphirerapids/spr-metrics.json and its
- * siblings: tma_retiring = topdown-retiring / (topdown-fe-bound +
- * topdown-bad-spec + topdown-retiring + topdown-be-bound)): each level-1
- * node and each measured level-2 node (tma_heavy_operations,
- * tma_branch_mispredicts, tma_fetch_latency, tma_memory_bound) is its
- * topdown-* count over the sum of the four level-1 counts; each derived
- * level-2 node is its parent less its measured child (msr/topdown.h).  PERF_METRICS's counts
- * are normalised per reading (msr/topdown.h), so their level-1 sum is
- * their TOPDOWN.SLOTS count, by which they are divided as before; perf's
- * exact counts are divided by their sum.
- * Bound, per recipe (@rs->bound): PERF_METRICS: c->err / TOPDOWN.SLOTS
- * (the 8-bit quantisation, msr/topdown.h); perf's counts
- * (READ_BOUND_PERF_COUNTS): each member count c_i = T x_i + e_i with
- * |e_i| <= c->err, T the TOPDOWN.SLOTS count, and their level-1 sum C =
- * T + (the e_i's sum), known, so c_i / C - x_i = (e_i - x_i (C - T)) / C:
- * at most (c->err + |C - T|) / C; exact counts: 0.
- * Flags: @c's (what the readings decided), and what the counts decide,
- * as td_from_field_slots: TD_FLAG_ZERO_SLOTS (TOPDOWN.SLOTS or the
- * level-1 sum not above 0; then every fraction is 0), TD_FLAG_NEGATIVE,
- * TD_FLAG_L2_ABOVE.  out->slots is the TOPDOWN.SLOTS count,
- * out->field_slots the eight topdown-* counts (0 where @rs has none).
- * Returns 0; -EINVAL (level, NULL); -ENOENT (@rs counts no TOPDOWN.SLOTS
- * or not the four level-1 topdown-* events).
+ * @level (1 or 2), into @out: recipe_eval of @rs's recipe on them
+ * (msr/recipe.h), the counts looked up by event name.
+ *   intel-perf-metrics: each node is its topdown-* count over the sum of
+ *   the four level-1 counts, a derived level-2 node its parent less its
+ *   measured child (perf's metrics, linux tools/perf/pmu-events/arch/x86/
+ *   sapphirerapids/spr-metrics.json).  Bound: c->err / TOPDOWN.SLOTS for
+ *   PERF_METRICS (the 8-bit quantisation, msr/topdown.h); for perf's counts
+ *   (READ_BOUND_PERF_COUNTS) each member count c_i = T x_i + e_i with
+ *   |e_i| <= c->err (the kernel's floor(slots x field / 0xff) per read:
+ *   linux arch/x86/events/intel/core.c icl_get_metrics_event_value), T the
+ *   TOPDOWN.SLOTS count, and their level-1 sum C = T + (the e_i's sum),
+ *   known, so c_i / C - x_i = (e_i - x_i (C - T)) / C: at most
+ *   (c->err + |C - T|) / C; the flags as td_from_field_slots gives them on the
+ *   topdown-* counts; out->field_slots the eight counts.
+ *   An event recipe: out->bound 0 (exact counts: what bounds them is the
+ *   recipe's ->bound text); TD_FLAG_NEGATIVE when a reported node is below
+ *   0, TD_FLAG_L2_ABOVE when a level-2 node exceeds its parent by more
+ *   than half a slot; out->field_slots each field's node times SLOTS.
+ * Every recipe: TD_FLAG_ZERO_SLOTS when SLOTS is not above 0 or a level-1
+ * node cannot be computed (a division by zero: nothing counted), every
+ * fraction 0 then; a node the recipe lacks is NAN (the E-core's
+ * tma_heavy_operations); out->slots the SLOTS node.  Flags of @c (what the
+ * readings decided) are kept.
+ * A read set of one pass of several (rs->npasses > 1) has no fractions:
+ * out->slots and TD_FLAG_ZERO_SLOTS only, from the pass's base; the
+ * harness combines the passes (bench/measure_int.h) first.
+ * Returns 0; -EINVAL (level, NULL); -ENOENT (@rs lacks an event the
+ * formulas need).
  */
 int counts_to_tma(const struct read_set *rs, const struct counts *c, int level,
 		  struct td_result *out);
+
+/* counts_to_tma_extra - counts_to_tma, and the recipe's nodes outside the
+ * twelve into @x (may be NULL; n 0 when none). */
+int counts_to_tma_extra(const struct read_set *rs, const struct counts *c, int level,
+			struct td_result *out, struct tma_extra *x);
 
 #endif

@@ -51,11 +51,15 @@ struct baretma; /* opaque: one measuring session */
 
 struct baretma_options {
 	int cpu;              /* OS CPU to measure on; -1: choose one whose core kind
-			       * has PERF_METRICS (a P-core on hybrid parts), with hwloc */
+			       * has PERF_METRICS (a P-core on hybrid parts), with hwloc;
+			       * an E-core, a pre-Ice Lake core or an AMD Zen 4/5 core
+			       * is measured by its event recipe (README, bench) */
 	const char *backend;  /* "auto" (best that works), "rdpmc", "msr", "perf"
 			       * (perf_event's Top-down group, read(2)), "perf-rdpmc"
 			       * (the same, RDPMC through its user pages), "tsc" */
-	int level;            /* Top-down level 1 or 2; 0: the highest the CPU has */
+	int level;            /* Top-down level 1 or 2; 0: the highest the CPU has in
+			       * one pass (a region runs once: an event recipe's level
+			       * that needs passes is refused, -EINVAL) */
 	bool user_only;       /* fixed counter 3 counts at CPL > 0 only */
 	bool force;           /* take over fixed counter 3 / PERF_METRICS in use, or a
 			       * CPU another run's journal holds (said in a warning) */
@@ -84,7 +88,8 @@ struct baretma_options {
  * Returns 0 and *bm, or -errno: -EINVAL (bad option; a malformed state
  * file or simulator profile named by $BARETMA_MSR), -ENOENT (no such
  * CPUID dump, or file $BARETMA_MSR names), -ENXIO (no such CPU),
- * -EOPNOTSUPP (@opt->cpu is an E-core, which has no PERF_METRICS),
+ * -EOPNOTSUPP (@opt->cpu is an E-core without PERF_METRICS or an event
+ * recipe),
  * -ENODEV (the backend asked for cannot work here), -EBUSY (counters or
  * CPU in use, a journal holds the CPU), -EACCES/-EPERM (not root,
  * lockdown, msr.allow_writes=off; a $BARETMA_MSR other than the device's
@@ -170,10 +175,14 @@ struct baretma_result {
 	} invalid_why;
 	int level;            /* Top-down level of tma[] (0: none, TSC only) */
 	double tsc;           /* TSC ticks, summed over all pairs */
-	double slots;         /* TOPDOWN.SLOTS, summed over the valid pairs */
+	double slots;         /* TOPDOWN.SLOTS (an event recipe: its slots, width x
+			       * cycles), summed over the valid pairs */
 	double tma[BARETMA_TMA_N]; /* percent of slots over the valid pairs
-				    * (level-2 entries only at level 2) */
-	double bound_pp;      /* 8-bit quantisation bound of tma[], percentage points */
+				    * (level-2 entries only at level 2; NAN for a
+				    * node the core's event recipe does not define,
+				    * e.g. an E-core's tma_heavy_operations) */
+	double bound_pp;      /* 8-bit quantisation bound of tma[], percentage points
+			       * (0 for an event recipe: exact counts) */
 	unsigned flags;       /* BARETMA_FLAG_* seen in the valid pairs */
 };
 

@@ -241,6 +241,13 @@ int guard_check_owners(struct guard *g, struct msr_dev *dev, const struct cpu_in
 	for (int i = 0; i < n && !rc; i++) {
 		struct pmu_owner_query q = owner_query(ci, cpus[i], hits ? &hits[i] : NULL, watchdog);
 
+		/* The checklist is Intel's registers (fixed counter 3 and
+		 * PERF_METRICS, IA32_PERFEVTSELx, INUSE); an AMD core has none
+		 * of them (msr/amd_regs.h): what baretma programs there are its
+		 * event recipe's PERF_CTLx, which gp_program checks itself before
+		 * it writes (msr/pmu_gp.h "In use": refused naming each). */
+		if (ci && ci->vendor == CPU_VENDOR_AMD)
+			continue;
 		rc = owner_one(g, dev, cpus[i], &q, &nt, MAX_NOTES, un);
 	}
 	if (!rc)

@@ -273,7 +273,7 @@ static struct val count(struct rd *d, unsigned i, const char *at)
 	v.used = 1u << i;
 	if (!c->counts)
 		return v;
-	if (c->counts[i] < 0 || isnan(c->counts[i])) {
+	if (isnan(c->counts[i])) {
 		v = v_err(d, at, -ENODATA, "missing count", c->r->events[i].name);
 		v.used = 1u << i;
 		return v;
@@ -562,5 +562,21 @@ int recipe_needed(const struct recipe *r, const struct recipe_env *env, int leve
 		used |= v.used;
 	}
 	*mask = used;
+	return 0;
+}
+
+int recipe_expr_needed(const struct recipe *r, const struct recipe_env *env, const char *expr,
+		       uint32_t *mask)
+{
+	struct ctx c;
+	struct val v;
+
+	if (!recipe_ok(r) || !expr || !mask)
+		return -EINVAL;
+	ctx_init(&c, r, NULL, env);
+	v = formula(&c, expr, NULL);
+	if (c.failed)
+		return -EINVAL;
+	*mask = v.used;
 	return 0;
 }

@@ -16,7 +16,10 @@
  * slots).  For the intel-perf-metrics recipe the "events" are perf's
  * pseudo-events (topdown-retiring ...): slot counts, as perf reports them
  * (linux tools/perf/Documentation/topdown.txt), plus TOPDOWN.SLOTS.  A count
- * below 0 means "not measured": a formula that needs it fails (-ENODATA).
+ * that is NAN means "not measured": a formula that needs it fails
+ * (-ENODATA).  A count below 0 is a count: a region's counts net of the
+ * empty bracket's (bench/measure_int.h) may be, and a node computed from
+ * them then says so (a negative fraction), as perf prints its metrics.
  *
  * Formulas.  The grammar, perf's MetricExpr where they overlap:
  *   expr    := sum [ "if" sum "else" expr ]    (perf's "A if COND else B";
@@ -176,12 +179,12 @@ int recipe_node_index(const struct recipe *r, const char *metric);
 
 /*
  * recipe_eval - every node of @r up to @level from @counts (r->nevents
- * values, r->events order; < 0: not measured) into @out: fractions of the
+ * values, r->events order; NAN: not measured) into @out: fractions of the
  * "SLOTS" node, the twelve tma_* in out->frac, the others in out->extra.
  * @err (may be NULL) says which formula failed where.
  * Returns 0, -EINVAL (@level not 1 or 2, a NULL argument, or a formula of
  * the table that does not parse or names what the recipe lacks: err says
- * where), -ENODATA (a count a formula needs is < 0: err->event names it),
+ * where), -ENODATA (a count a formula needs is NAN: err->event names it),
  * or -EDOM (SLOTS is 0 or cannot be computed: nothing counted).  A
  * division by zero in another node makes it NAN (out->undefined).
  */
@@ -203,6 +206,15 @@ int recipe_expr_eval(const char *expr, const struct recipe *r, const double *cou
  * not parse).
  */
 int recipe_needed(const struct recipe *r, const struct recipe_env *env, int level, uint32_t *mask);
+
+/*
+ * recipe_expr_needed - the events (bit i = r->events[i]) that the formula
+ * @expr uses under @env (as recipe_needed: only the branch an "if" takes),
+ * e.g. "SLOTS": the events the slots of a region come from (its base).
+ * 0 or -EINVAL (a NULL argument, a formula that does not parse).
+ */
+int recipe_expr_needed(const struct recipe *r, const struct recipe_env *env, const char *expr,
+		       uint32_t *mask);
 
 /* One pass: the events counted together, and the counter of each. */
 struct recipe_pass {

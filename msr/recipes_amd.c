@@ -142,8 +142,9 @@ static const char *const u_zen4[] = { "Zen 4", NULL };
 static const char *const u_zen5[] = { "Zen 5", NULL };
 
 #define ZEN_BOUND "48-bit counters (no quantisation); 12 events on 6 counters: level 1 " \
-	"(6 events) in one pass, level 2 in a second (a different interval); " \
-	"smt_contention is the other thread's share of the dispatch slots"
+	"(6 events) in one pass, level 2 in two more, each with ls_not_halted_cyc, the base " \
+	"its counts are scaled to (other intervals); smt_contention is the other thread's " \
+	"share of the dispatch slots"
 
 const struct recipe recipes_amd[] = {
 	{ "amd-zen4", "zen4", u_zen4, A, 6, zen4_events, RECIPE_N(zen4_events), zen4_nodes,

@@ -34,6 +34,9 @@
  *   frontend, backend, bad speculation, heavy operations, branch
  *     mispredicts, fetch latency, memory bound, smt contention: w x share
  *     (slots); machine clears w x (bad_speculation - branch_mispredicts);
+ *     fetch bandwidth w x (frontend_bound - fetch_latency); core bound
+ *     (the E-core's allocation restrictions: backend slots not for want
+ *     of memory) w x (backend_bound - memory_bound);
  *   "cycles of" a share (fetch latency: cycles no uop was delivered,
  *     memory bound / backend bound: stall cycles): the share itself;
  *   flushes (branch mispredicts, machine clears / resyncs): their slots /
@@ -66,7 +69,7 @@ enum { N_RET, N_BAD, N_FE, N_BE, N_HEAVY, N_BR, N_FL, N_MEM };
 enum sim_q {
 	Q_CYCLES, Q_INST, Q_SLOTS, Q_RETIRING, Q_ISSUED, Q_DISPATCHED, Q_FE, Q_BE, Q_BAD,
 	Q_RECOVERY_CYC, Q_HEAVY, Q_BR_SLOTS, Q_CLEAR_SLOTS, Q_BR_FLUSHES, Q_CLEAR_FLUSHES,
-	Q_FETCH_LAT, Q_FETCH_LAT_CYC, Q_MEM, Q_MEM_CYC, Q_BE_CYC, Q_SMT_CONT,
+	Q_FETCH_LAT, Q_FETCH_LAT_CYC, Q_MEM, Q_MEM_CYC, Q_BE_CYC, Q_SMT_CONT, Q_FETCH_BW, Q_CORE,
 };
 
 struct sim_event_row {
@@ -147,6 +150,11 @@ static const struct sim_event_row rows[] = {
 	 * tma_branch_mispredicts, tma_machine_clears, tma_memory_bound with
 	 * tma_store_bound 0, tma_ms_uops) */
 	ROW(SIM_FAM_ATOM, 0x71, 0x72, 0, Q_FETCH_LAT, "TOPDOWN_FE_BOUND.FRONTEND_LATENCY [GRT CMT]"),
+	ROW(SIM_FAM_ATOM, 0x71, 0x8d, 0, Q_FETCH_BW,
+	    "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH [GRT CMT SKT]: frontend slots not latency's"),
+	ROW(SIM_FAM_ATOM, 0x74, 0x01, 0, Q_CORE,
+	    "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS [GRT CMT SKT]: \"certain allocation "
+	    "restrictions\", the backend slots not memory's here"),
 	ROW(SIM_FAM_ATOM, 0x73, 0x04, 0, Q_BR_SLOTS, "TOPDOWN_BAD_SPECULATION.MISPREDICT [GRT CMT]"),
 	ROW(SIM_FAM_ATOM, 0x73, 0x03, 0, Q_CLEAR_SLOTS,
 	    "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS [GRT CMT]"),
@@ -206,6 +214,8 @@ static double quantity(const struct sim *s, const struct sim_cpu *c, enum sim_q 
 	case Q_MEM_CYC: return f[N_MEM];
 	case Q_BE_CYC: return f[N_BE];
 	case Q_SMT_CONT: return w * s->p.smt_contention / 100;
+	case Q_FETCH_BW: return w * (f[N_FE] - f[N_FL]);
+	case Q_CORE: return w * (f[N_BE] - f[N_MEM]);
 	}
 	return 0;
 }

@@ -158,7 +158,7 @@ like "$out" '^  counters: 8 GP x 48 bits \(mask 0xff\), 4 fixed \(mask 0xf\); so
 like "$out" '^  counters: 6 GP x 48 bits \(mask 0x3f\), 3 fixed \(mask 0x7\)' "Alder Lake-P text: E-core counters from leaf 0xA"
 like "$out" '  top-down: perf_metrics \(IA32_PERF_METRICS, level 2\), RDPMC metrics-clear no' \
 	"Alder Lake-P text: P-core top-down source"
-like "$out" '  top-down: events \(recipe intel-ecore-l1\)' "Alder Lake-P text: E-core recipe"
+like "$out" '  top-down: events \(recipe intel-ecore-l1:gracemont\): measured by baretma' "Alder Lake-P text: E-core recipe, measured"
 unlike "$out" '^warning:' "Alder Lake-P text: no warning for a known model"
 like "$out" "^source: +$adl \(aida64 dump\)" "Alder Lake-P text: source names the format"
 
@@ -184,7 +184,7 @@ is "$rc" 0 "Zen 4 dump: exit 0"
 is "$(json "$tmp/zen4.json" '[(k["uarch"], k["topdown_source"], k["topdown_recipe"], k["gp_counters"], k["fixed_counters"], k["metrics_clear"]) for k in d["core_kinds"]]')" \
 	"[('Zen 4', 'events', 'amd-zen4', 6, 0, False)]" "Zen 4 JSON: events, recipe amd-zen4, 6 core counters"
 out=$("$BARETMA" info --cpuid-dump "$zen4" 2>&1)
-like "$out" '  top-down: events \(recipe amd-zen4\)' "Zen 4 text: recipe"
+like "$out" '  top-down: events \(recipe amd-zen4:zen4\): measured by baretma' "Zen 4 text: recipe, measured"
 
 "$BARETMA" info --cpuid-dump "$snb" --json >"$tmp/snb.json"; rc=$?
 is "$rc" 0 "Sandy Bridge dump: exit 0"

@@ -402,8 +402,12 @@ static void check_session(const struct dump *d, const char *path, int lastp)
 	for (size_t i = 0; i < sizeof(topdown) / sizeof(topdown[0]); i++) {
 		o.backend = topdown[i];
 		rc = session_open(&o, &s);
-		check_int(rc, ==, -EOPNOTSUPP, nm("--cpu %d (E-core) --backend %s: -EOPNOTSUPP",
-						  firste, bench_backend_name(o.backend)));
+		/* its kind's Top-down comes from an event recipe (cpu_kind.topdown_recipe,
+		 * intel-ecore-l1): no longer refused for its kind; this machine's
+		 * MSR device cannot reach the dump's CPU, which is another matter */
+		ok(rc != -EOPNOTSUPP && s && (int)session_info(s)->cpu_used == firste,
+		   "--cpu %d (E-core) --backend %s: taken, not refused for its kind (rc %d)",
+		   firste, bench_backend_name(o.backend), rc);
 		session_close(s);
 	}
 	o.backend = BENCH_BACKEND_TSC;

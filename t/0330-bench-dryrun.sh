@@ -93,14 +93,28 @@ is "$(sed -n '/^wr 1 0x390 .* EIO$/,$p' "$tmp/trace4" | sed 1d | grep '^wr' | tr
 	"rollback: each saved register once, GLOBAL_CTRL frozen first and last (the overflow clear tried, best effort)"
 cmp -s "$state" "$tmp/no390"; ok $? "rollback: state as found"
 
-# Skylake: no fixed counter 3 -> refuse the msr backend, nothing written.
+# Skylake: no fixed counter 3, but its Top-down comes from the event recipe
+# intel-pre-icl-l1 on the general-purpose counters: a state file without
+# IA32_PERFEVTSEL0 (0x186) cannot serve it -> 69 naming that register,
+# nothing written.
 skl="$SHARED_CPUID/libcpuid/v0.6.2/intel/core_6th_gen/skylake-i5.test"
 cp "$tmp/orig" "$state"
 # (the Skylake dump describes one logical CPU: cpu 0)
 printf '0 0x38f 0x70000000f\n0 0x38d 0x333\n0 0x30c 0x0\n' >"$state"; cp "$state" "$tmp/skl"
 out=$(BARETMA_MSR_TRACE="$tmp/trace3" "$BARETMA" bench --cpuid-dump "$skl" --cpu 0 --backend msr --reps 3 2>&1); rc=$?
 is "$rc" 69 "Skylake with --backend msr exits 69"
-like "$out" "has no fixed counter 3 \(TOPDOWN.SLOTS\)" "Skylake refusal names what it lacks"
+like "$out" "cannot read IA32_PERFEVTSEL0 through '$state'" "Skylake: the recipe's first event select cannot be read, named"
 is "$(cat "$tmp/trace3" 2>/dev/null | grep -c '^wr')" 0 "nothing written on Skylake"
 cmp -s "$state" "$tmp/skl"; ok $? "Skylake: state unchanged"
+
+# Tremont (Jasper Lake): no fixed counter 3 and no event recipe in the
+# model table -> refuse the msr backend, nothing written.
+tnt="$SHARED_CPUID/libcpuid/v0.6.2/intel/tremont/jasper-lake-celeron.test"
+: >"$tmp/trace3"
+out=$(BARETMA_MSR_TRACE="$tmp/trace3" "$BARETMA" bench --cpuid-dump "$tnt" --cpu 0 --backend msr --reps 3 2>&1); rc=$?
+is "$rc" 69 "Tremont with --backend msr exits 69"
+like "$out" "has no fixed counter 3 \(TOPDOWN.SLOTS\) and no Top-down recipe of events" \
+	"Tremont refusal names what it lacks"
+is "$(grep -c '^wr' "$tmp/trace3")" 0 "nothing written on Tremont"
+cmp -s "$state" "$tmp/skl"; ok $? "Tremont: state unchanged"
 done_testing

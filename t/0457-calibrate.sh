@@ -132,7 +132,7 @@ is "$(q "$tmp/c0.json" '1e5 <= d["backends"][0]["bracket"]["slots"]["median"] < 
 is "$(q "$tmp/c0.json" '[round(v["median"] / d["backends"][0]["bracket"]["slots"]["median"], 6) for v in d["backends"][0]["bracket"]["fields"].values()]')" \
 	"[0.2, 0.4, 0.2, 0.2]" "bracket slots per field: 20/40/20/20 % of its slots"
 is "$(q "$tmp/c0.json" '(d["schema"], d["cpu"]["vendor"], d["cpu"]["family"], d["cpu"]["model"], d["cpu"]["stepping"], d["backends"][0]["level"], d["backends"][0]["pipeline_width"])')" \
-	"('baretma-calibration/2', 'GenuineIntel', 6, 126, 5, 1, 5)" \
+	"('baretma-calibration/3', 'GenuineIntel', 6, 126, 5, 1, 5)" \
 	"schema, identity of the dump (6/0x7E/5), level 1, width 5"
 is "$(q "$tmp/c0.json" 'd["date"][-1] == "Z" and len(d["date"]) == 20')" True "date in ISO 8601 UTC"
 
@@ -205,7 +205,7 @@ cp "$tmp/file0.json" "$CAL"
 edit 'd["schema"] = "baretma-calibration/1"'
 bench_sim --json
 like "$(q "$tmp/b.out" '(d["calibration"]["used"], d["calibration"]["reason"])')" \
-	"False, 'schema is not baretma-calibration/2'" "a baretma-calibration/1 file (spread-only resolution): ignored"
+	"False, 'schema is not baretma-calibration/3'" "a baretma-calibration/1 file (spread-only resolution): ignored"
 cp "$tmp/file0.json" "$CAL"
 edit 'd["cpu"]["model"] = 0x8f'
 bench_sim --json

@@ -91,7 +91,7 @@ cal=$(ls "$BARETMA_STATE_DIR"/calibration-*.json 2>/dev/null | head -1)
 BARETMA_MSR=sim:$tmp/p "$BARETMA" validate --cpuid-dump "$ICL" --no-perf \
 	--bundle "$tmp/icl2.json" >/dev/null 2>&1
 cp "$tmp/icl2.json" "$tmp/out"
-is "$(q 'd["calibration"]["schema"]')" "baretma-calibration/2" "the calibration is embedded"
+is "$(q 'd["calibration"]["schema"]')" "baretma-calibration/3" "the calibration is embedded"
 is "$(python3 -c 'import json, sys
 print(json.load(open(sys.argv[1]))["calibration"] == json.load(open(sys.argv[2])))' \
 	"$tmp/icl2.json" "$cal")" "True" "as the file holds it ($cal)"

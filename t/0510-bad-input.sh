@@ -470,4 +470,48 @@ else
 	skip "no calibration made with --backend tsc here (or no python3)"
 fi
 
+# --- event recipes (README bench, "Event recipes") ---------------------------
+# A general-purpose counter the recipe needs already enabled by someone
+# else: refused as fixed counter 3 in use (75), named, nothing written.
+# The simulated E-core of the Alder Lake-S dump (cpu 16, the first with
+# CPUID 0x1A type 0x20) and Zen 4 (epyc-genoa, cpu 0), their registers as
+# t/0852 has them, with IA32_PERFEVTSEL2 / PERF_CTL1 enabled (EN, bit 22).
+ADLS=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-s-i9.test
+ZEN4=$SHARED_CPUID/libcpuid/master-history/amd/zen4/epyc-genoa.test
+if [ -r "$ADLS" ] && [ -r "$ZEN4" ]; then
+	{
+		for i in 0 1 2 3 4 5; do
+			v=0x0; [ "$i" = 2 ] && v=0x43003c
+			printf '16 0x%x %s\n16 0x%x 0x0\n16 0x%x 0x0\n' $((0x186 + i)) "$v" \
+				$((0xc1 + i)) $((0x4c1 + i))
+		done
+		printf '16 0x309 0x0\n16 0x30a 0x0\n16 0x30b 0x0\n16 0x345 0x2000\n16 0x38d 0x0\n'
+		printf '16 0x38e 0x0\n16 0x38f 0x70000003f\n16 0x390 0x0\n16 0x391 0x0\n16 0x392 0x0\n'
+	} >"$tmp/ecore-state"
+	{
+		printf '0 0xc0000300 0x0\n0 0xc0000301 0x3f\n0 0xc0000302 0x0\n0 0xc0000303 0x0\n'
+		for i in 0 1 2 3 4 5; do
+			v=0x0; [ "$i" = 1 ] && v=0x430076
+			printf '0 0x%x %s\n0 0x%x 0x0\n' $((0xc0010200 + 2 * i)) "$v" $((0xc0010201 + 2 * i))
+		done
+	} >"$tmp/zen4-state"
+	printf "${shares}state %s\n" "$tmp/ecore-state" >"$tmp/profile-ecore"
+	printf 'retiring 40\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 30\nstate %s\n' \
+		"$tmp/zen4-state" >"$tmp/profile-zen4"
+	# the CPU and settings locks' files are made by a first run, before the row
+	for m in "ecore $ADLS 16" "zen4 $ZEN4 0"; do
+		set -- $m
+		BARETMA_MSR=sim:$tmp/profile-$1 BARETMA_CPUID_DUMP=$2 "$BARETMA" bench --backend msr \
+			--cpu "$3" --reps 3 >/dev/null 2>&1
+	done
+	bad "general-purpose counter of the E-core's recipe in use" 75 \
+		"^baretma: cpu 16: a counter of recipe intel-ecore-l1:gracemont is in use: IA32_PERFEVTSEL2=0x43003c \(event 0x3c, umask 0x00; EN\) is in use.*\(--force takes over" \
+		BARETMA_MSR=sim:$tmp/profile-ecore BARETMA_CPUID_DUMP=$ADLS -- bench --backend msr --cpu 16 --reps 3
+	bad "PERF_CTL of the Zen 4 recipe in use" 75 \
+		"^baretma: cpu 0: a counter of recipe amd-zen4:zen4 is in use: PERF_CTL1=0x430076 \(event 0x076, umask 0x00; EN\) is in use" \
+		BARETMA_MSR=sim:$tmp/profile-zen4 BARETMA_CPUID_DUMP=$ZEN4 -- bench --backend msr --cpu 0 --reps 3
+else
+	skip "no Alder Lake-S or Zen 4 dump"
+fi
+
 done_testing

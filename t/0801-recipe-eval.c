@@ -106,7 +106,7 @@ static void names(void)
 	if (!pm || !skl)
 		return;
 	for (int i = 0; i < RECIPE_EVENTS_MAX; i++)
-		c[i] = -1;
+		c[i] = NAN;
 	c[recipe_event_index(pm, "topdown-retiring")] = 300;
 	c[recipe_event_index(pm, "TOPDOWN.SLOTS")] = 1000;
 	/* perf's escape: topdown\-retiring is the event topdown-retiring: 300 / 1000 */
@@ -119,7 +119,7 @@ static void names(void)
 	check_str(e.what, "unknown name", "  of unknown names");
 	/* a missing count names the event and where the formula uses it */
 	rc = recipe_expr_eval("1 + topdown\\-bad\\-spec", pm, c, &smt_off, &v, &e);
-	check_int(rc, ==, -ENODATA, "a count < 0 is missing");
+	check_int(rc, ==, -ENODATA, "a NAN count is missing");
 	check_str(e.event, "topdown-bad-spec", "  the table's name of the event");
 	check_u64(e.pos, ==, 4, "  at its place in the formula");
 	/* a node of the recipe: PERF_METRICS_SUM needs all four level-1 fields */
@@ -127,11 +127,16 @@ static void names(void)
 	check_int(rc, ==, -ENODATA, "a node's missing count");
 	check_str(e.metric, "PERF_METRICS_SUM", "  names the node's formula");
 	check_str(e.event, "topdown-fe-bound", "  and the first event it lacks");
+	/* a count below 0 is a count (net of the empty bracket's): -50 / 1000 */
+	c[recipe_event_index(pm, "topdown-bad-spec")] = -50;
+	rc = recipe_expr_eval("topdown\\-bad\\-spec / TOPDOWN.SLOTS", pm, c, &smt_off, &v, &e);
+	check_int(rc, ==, 0, "a count below 0 is a value");
+	check_dbl(v, -0.05, EPS, "  topdown-bad-spec / TOPDOWN.SLOTS = -50/1000");
 	/* the branch not taken: THREAD_ANY is not needed with SMT off */
 	c[recipe_event_index(skl, "CPU_CLK_UNHALTED.THREAD")] = 1000;
 	for (int i = 0; i < RECIPE_EVENTS_MAX; i++)
 		if (i != recipe_event_index(skl, "CPU_CLK_UNHALTED.THREAD"))
-			c[i] = -1;
+			c[i] = NAN;
 	rc = recipe_expr_eval("CORE_CLKS", skl, c, &smt_off, &v, &e);
 	check_int(rc, ==, 0, "CORE_CLKS with SMT off needs THREAD only");
 	check_dbl(v, 1000, EPS, "CORE_CLKS = CPU_CLK_UNHALTED.THREAD = 1000");

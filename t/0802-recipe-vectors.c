@@ -31,7 +31,7 @@ static int run(const char *name, const char *variant, const struct kv *kv, bool 
 	if (!ok(r != NULL, "recipe %s:%s", name, variant))
 		return -ENOENT;
 	for (int i = 0; i < RECIPE_EVENTS_MAX; i++)
-		c[i] = -1;
+		c[i] = NAN;
 	for (; kv->name; kv++) {
 		int i = recipe_event_index(r, kv->name);
 

@@ -3,12 +3,13 @@
 # key is named).  Used by t/0520 (the tool's documents) and t/0700 (the
 # markers' document): the keys come from the documents, the names from the
 # README, neither from the code under test.  Metric names tma_* count as
-# named only where the README names each one too.
+# named only where the README names each one too.  A name may hold "."
+# and "-" (event names as keys: `TOPDOWN.SLOTS`, `topdown-retiring`).
 import json
 import re
 import sys
 
-named = set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", open(sys.argv[1]).read()))
+named = set(re.findall(r"`([A-Za-z_][A-Za-z0-9_.-]*)`", open(sys.argv[1]).read()))
 keys = set()
 
 

@@ -33,7 +33,7 @@ static void bench_usage(FILE *f)
 "  --kernel LIST   comma-separated kernels (default: all); 'empty' always runs\n"
 "                  first: its cost is subtracted from the others\n"
 "  --cpu N         measure on OS CPU N (default: a P-core / a core with PERF_METRICS;\n"
-"                  a hybrid part's E-core has none: refused unless --backend tsc)\n"
+"                  a hybrid part's E-core is measured by its event recipe)\n"
 "  --backend B     auto (default: rdpmc, else msr, else perf-rdpmc, else perf,\n"
 "                  else tsc), rdpmc, msr, perf (perf_event's slots + topdown-*\n"
 "                  group read with read(2): no root or msr module needed),\n"
@@ -61,6 +61,12 @@ static void bench_usage(FILE *f)
 "crash: baretma pmu restore.  A repetition during which someone else changed\n"
 "fixed counter 3 / PERF_METRICS is invalid (tampered); such a run exits 75.\n"
 "\n"
+"On a core without PERF_METRICS (pre-Ice Lake, E-cores, AMD Zen 4/5) the rdpmc\n"
+"and msr backends count its Top-down recipe's events on the general-purpose\n"
+"counters, in passes when they outnumber the counters; the output names the\n"
+"recipe, the passes and what bounds the numbers (no quantisation).  A counter\n"
+"the recipe needs in use is refused naming it (75) unless --force.\n"
+"\n"
 "The numbers: each tma_* is a share of TOPDOWN.SLOTS read from IA32_PERF_METRICS,\n"
 "per repetition by the slot-weighted region method of linux topdown.txt; level 1\n"
 "divided by the sum of its four fields (as perf and PCM); a level-2 sibling is\n"
@@ -71,7 +77,8 @@ static void bench_usage(FILE *f)
 "numbers are\".\n"
 "\n"
 "exit status: 0 ok (also without a PMU: TSC timing, saying why), 64 usage\n"
-"  (also: an E-core without --backend tsc, a dump with a real MSR device,\n"
+"  (also: an E-core without a recipe and without --backend tsc, a dump with\n"
+"  a real MSR device,\n"
 "  a relative BARETMA_STATE_DIR), 65 bad data (dump, journal, BARETMA_MSR's\n"
 "  state file or simulator profile), 66 dump, BARETMA_SYSROOT or BARETMA_MSR's\n"
 "  file missing, 69 unavailable (the backend asked for, no device, a settings\n"
@@ -231,6 +238,15 @@ static int report_failure(const struct bench_options *o, struct bench_session *s
 			res->cpu_used, res->avail.reason);
 		return EX_UNAVAILABLE;
 	case EBUSY:
+		/* an event recipe's counters are checked as they are programmed
+		 * (gp_check_in_use): refused naming each, nothing written */
+		if (res->recipe) {
+			cli_err("cpu %u: a counter of recipe %s:%s is in use: %s (--force takes "
+				"over, saving and restoring the registers; --stop-nmi-watchdog "
+				"frees the NMI watchdog's)", res->cpu_used, res->recipe->name,
+				res->recipe->variant, res->avail.reason);
+			return EX_TEMPFAIL;
+		}
 		/* pmu_program's own check: in use since the ownership check */
 		cli_err("cpu %u: fixed counter 3 / PERF_METRICS in use: %s (it became busy "
 			"after baretma checked; --force takes over, saving and restoring the "

@@ -6,6 +6,7 @@
  * bench/output/output_recipe.c.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -85,7 +86,7 @@ static int pair(const struct recipe *r, const char *arg, const char *p, size_t l
 			"or 0x hex, at most 2^64-1)", arg, r->events[i].name, (int)vlen, eq + 1);
 		return EX_DATAERR;
 	}
-	if (c[i] >= 0) {
+	if (!isnan(c[i])) {
 		cli_err("bad --counts '%s': %s given twice (give each event once)", arg,
 			r->events[i].name);
 		return EX_USAGE;
@@ -94,13 +95,13 @@ static int pair(const struct recipe *r, const char *arg, const char *p, size_t l
 	return 0;
 }
 
-/* Every --counts into @c (r->nevents values, -1 where not given). */
+/* Every --counts into @c (r->nevents values, NAN where not given). */
 static int parse_counts(const struct recipe *r, const struct decode_args *a, double *c)
 {
 	int rc;
 
 	for (unsigned i = 0; i < r->nevents; i++)
-		c[i] = -1;
+		c[i] = NAN;
 	for (unsigned k = 0; k < a->ncounts; k++) {
 		const char *p = a->counts[k];
 
@@ -133,7 +134,7 @@ static int pick_level(const struct recipe *r, const struct decode_args *a,
 	if (!l2 || recipe_needed(r, env, 2, &need))
 		return 1;
 	for (unsigned i = 0; i < r->nevents; i++)
-		if ((need & (1u << i)) && c[i] < 0) {
+		if ((need & (1u << i)) && isnan(c[i])) {
 			snprintf(note, n, " (level 2 needs %s too; --level 2 names each missing count)",
 				 r->events[i].name);
 			return 1;

@@ -105,6 +105,29 @@ static void print_cpus(FILE *f, const struct cpu_kind *k)
 	}
 }
 
+/* An event recipe: which variant, whether baretma measures it, its passes. */
+static void print_recipe(FILE *f, const struct cpu_kind *k)
+{
+	struct bench_kind_topdown t;
+
+	bench_kind_topdown(k, &t);
+	if (!t.recipe) {
+		fprintf(f, "events (recipe %s): not measured: %s", k->topdown_recipe, t.why);
+		return;
+	}
+	fprintf(f, "events (recipe %s:%s): ", t.recipe->name, t.recipe->variant);
+	if (!t.measured) {
+		fprintf(f, "not measured: %s", t.why);
+		return;
+	}
+	fprintf(f, "measured by baretma (rdpmc, msr): level 1 in %d %s", t.passes[0],
+		t.passes[0] == 1 ? "pass" : "passes");
+	if (t.level >= 2)
+		fprintf(f, ", level 2 in %d %s", t.passes[1], t.passes[1] == 1 ? "pass" : "passes");
+	if (t.why[0])
+		fprintf(f, " (%s)", t.why);
+}
+
 /* How the kind's Top-down would be measured, one phrase. */
 static void print_topdown_source(FILE *f, const struct cpu_kind *k)
 {
@@ -114,7 +137,7 @@ static void print_topdown_source(FILE *f, const struct cpu_kind *k)
 		fprintf(f, "perf_metrics (IA32_PERF_METRICS, level %d), RDPMC metrics-clear %s",
 		        k->topdown_level, k->metrics_clear ? "yes" : "no");
 	else if (!strcmp(src, "events"))
-		fprintf(f, "events (recipe %s)", k->topdown_recipe);
+		print_recipe(f, k);
 	else if (!strcmp(src, "undecided"))
 		fprintf(f, "undecided (IA32_PERF_METRICS depends on IA32_PERF_CAPABILITIES: see warning)");
 	else if (!k->gp_counters)
@@ -187,6 +210,8 @@ static void print_text(FILE *f, const struct cpu_machine *m, const struct cpu_in
 		return;
 	}
 	fprintf(f, "topdown:    level %d available on cpu %d", a->level, cpu);
+	if (a->recipe)
+		fprintf(f, " from events (recipe %s:%s)", a->recipe->name, a->recipe->variant);
 	if (!a->rdpmc_ok) {
 		bench_rdpmc_reason(a, why, sizeof(why));
 		esc_fprintf(f, " (msr backend only: %s)", why);
@@ -229,8 +254,11 @@ static json_t *info_json(const void *result)
 	const struct info_result *r = result;
 	const struct bench_avail *a = r->a;
 	json_t *doc = cpu_info_to_json(r->ci);
-	json_t *td = json_pack("{s:b, s:i, s:o}", "available", a->why == TD_OK, "level", a->level,
-			       "reason", bench_json_text(a->why == TD_OK ? NULL : a->reason));
+	json_t *td = json_pack("{s:b, s:i, s:o, s:o}", "available", a->why == TD_OK, "level",
+			       a->level, "reason",
+			       bench_json_text(a->why == TD_OK ? NULL : a->reason), "recipe",
+			       a->recipe ? json_pack("{s:s,s:s}", "name", a->recipe->name,
+						     "variant", a->recipe->variant) : json_null());
 
 	if (!doc || !td || json_object_set_new(doc, "cpu", json_integer(r->cpu)) ||
 	    json_object_set_new(doc, "source", source_to_json(cpu_machine_source(r->m))) ||

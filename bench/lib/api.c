@@ -99,6 +99,7 @@ static int session_opts(const struct baretma_options *o, struct session_options 
 			    "to choose", o->cpu);
 	so->cpu = o->cpu;
 	so->level = o->level;
+	so->one_pass = true; /* a region is measured once */
 	so->user_only = o->user_only;
 	so->force = o->force;
 	return 0;
@@ -116,8 +117,8 @@ static int open_failed(const struct session *s, const struct baretma_options *o,
 	switch (-rc) {
 	case EOPNOTSUPP:
 		return fail(rc, "cpu %d is an efficiency core of a hybrid part: it has no "
-			    "IA32_PERF_METRICS (open with cpu -1 to let baretma choose a "
-			    "performance core, or backend \"tsc\")", o->cpu);
+			    "IA32_PERF_METRICS and no event recipe (open with cpu -1 to let "
+			    "baretma choose a performance core, or backend \"tsc\")", o->cpu);
 	case ENXIO:
 		return fail(rc, o->cpu < 0 ? "no CPU this thread may run on has a core kind "
 			    "that can measure (choose one with the option cpu)" :
@@ -204,6 +205,10 @@ static int guard_and_program(struct baretma *bm, const struct baretma_options *o
 		return fail(rc, "%s", guard_message(bm->g));
 	msr_fault_clear(session_dev(bm->s));
 	rc = session_program(bm->s, guard_journal(bm->g));
+	if (rc == -EBUSY && in->recipe)
+		return fail(rc, "cpu %u: a counter of recipe %s:%s is in use: %s (the option "
+			    "force takes over)", cpu, in->recipe->name, in->recipe->variant,
+			    session_info(bm->s)->avail.reason);
 	if (rc == -EBUSY)
 		return fail(rc, "cpu %u: fixed counter 3 / PERF_METRICS in use: %s (it became "
 			    "busy after baretma checked; the option force takes over)", cpu,

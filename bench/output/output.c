@@ -22,6 +22,29 @@ static const char *kind_of(const struct bench_result *res)
 	return k ? k->kind : "unknown";
 }
 
+/* A node the run reports: every one of PERF_METRICS's, an event recipe's own. */
+static bool node_shown(const struct bench_result *res, enum td_metric m)
+{
+	return td_metric_level(m) <= res->level &&
+	       (!res->recipe || recipe_node_index(res->recipe, td_metric_name(m)) >= 0);
+}
+
+/* The kernel that names the recipe's nodes outside the twelve (the first
+ * with a valid repetition), or NULL. */
+static const struct bench_kernel_result *extras_of(const struct bench_result *res)
+{
+	for (size_t i = 0; i < res->nkernels; i++)
+		if (res->kernels[i].nextra)
+			return &res->kernels[i];
+	return NULL;
+}
+
+/* "1 pass" / "2 passes" */
+static const char *passes_word(unsigned n)
+{
+	return n == 1 ? "pass" : "passes";
+}
+
 static void print_header(FILE *f, const struct bench_result *res)
 {
 	esc_fprintf(f, "cpu %u: %s (%s core), family %u model 0x%02X stepping %u%s%s\n",
@@ -34,7 +57,14 @@ static void print_header(FILE *f, const struct bench_result *res)
 	fprintf(f, ", empty bracket %.0f TSC ticks (%s)%s\n", res->empty_tsc,
 		res->calib.used ? "the calibration's is subtracted" : "subtracted",
 		res->membind_ok ? "" : ", memory binding unavailable");
-	if (res->level)
+	if (res->level && res->recipe) {
+		fprintf(f, "top-down: level %d from events: recipe %s:%s, %u %s%s (values: median "
+			"%% of slots [q1, q3]; +/-: %s)\n", res->level, res->recipe->name,
+			res->recipe->variant, res->passes, passes_word(res->passes),
+			res->smt_on ? ", SMT on (per-core counts halved)" : "",
+			res->bound_text ? res->bound_text : "?");
+		fprintf(f, "bound: %s\n", res->recipe->bound);
+	} else if (res->level)
 		fprintf(f, "top-down: level %d from %s (values: median %% of slots [q1, q3]; "
 			"+/-: %s)\n", res->level, res->reads ? res->reads : "?",
 			res->bound_text ? res->bound_text : "?");
@@ -48,7 +78,8 @@ static void print_header(FILE *f, const struct bench_result *res)
 		esc_fprintf(f, "calibration: '%s' (%s): its empty-bracket cost subtracted (%.0f "
 			    "TSC ticks%s); resolution %" PRIu64 " cycles%s\n", res->calib.path,
 			    res->calib.date,
-			    res->calib.bracket_tsc, res->level ? ", slots per field" : "",
+			    res->calib.bracket_tsc, !res->level ? "" : res->recipe ?
+			    ", counts per event" : ", slots per field",
 			    res->calib.resolution, res->calib.resolution ? "" : " (none reached)");
 	else if (res->calib.found)
 		esc_fprintf(f, "calibration: '%s' ignored: %s; the run's own empty bracket "
@@ -74,16 +105,27 @@ static void print_tsc_table(FILE *f, const struct bench_result *res)
 	}
 }
 
-static void print_metric_cells(FILE *f, const struct bench_kernel_result *k,
-			       const enum td_metric *m, unsigned n)
+static void print_cell(FILE *f, const struct bench_stats *st)
 {
-	for (unsigned j = 0; j < n; j++) {
-		const struct bench_stats *st = &k->tma[m[j]];
-		char cell[48];
-		snprintf(cell, sizeof(cell), "%.2f [%.2f,%.2f]", PCT(st->median),
-			 PCT(st->q1), PCT(st->q3));
-		fprintf(f, " %22s", cell);
-	}
+	char cell[48];
+
+	snprintf(cell, sizeof(cell), "%.2f [%.2f,%.2f]", PCT(st->median), PCT(st->q1),
+		 PCT(st->q3));
+	fprintf(f, " %22s", cell);
+}
+
+/* The cells of the nodes @m (those the run reports) and of the recipe's
+ * other nodes at @level (@x names them). */
+static void print_metric_cells(FILE *f, const struct bench_result *res,
+			       const struct bench_kernel_result *k, const enum td_metric *m,
+			       unsigned n, const struct bench_kernel_result *x, int level)
+{
+	for (unsigned j = 0; j < n; j++)
+		if (node_shown(res, m[j]))
+			print_cell(f, &k->tma[m[j]]);
+	for (unsigned j = 0; x && j < x->nextra; j++)
+		if (x->extra_level[j] == level)
+			print_cell(f, j < k->nextra ? &k->extra[j] : &(struct bench_stats){ 0 });
 }
 
 /* "(3 invalid: 2 overflow, 1 tampered; 4 normalised)", or nothing. */
@@ -111,11 +153,16 @@ static void print_td_table(FILE *f, const struct bench_result *res, int level)
 		TMA_FETCH_BANDWIDTH, TMA_MEMORY_BOUND, TMA_CORE_BOUND };
 	const enum td_metric *m = level == 1 ? l1 : l2;
 	unsigned n = level == 1 ? 4 : 8;
+	const struct bench_kernel_result *x = extras_of(res);
 	char why[512];
 
 	fprintf(f, "\n%-13s %10s %7s", "kernel", "slots", "+/-pp");
 	for (unsigned j = 0; j < n; j++)
-		fprintf(f, " %22s", td_metric_name(m[j]));
+		if (node_shown(res, m[j]))
+			fprintf(f, " %22s", td_metric_name(m[j]));
+	for (unsigned j = 0; x && j < x->nextra; j++)
+		if (x->extra_level[j] == level)
+			fprintf(f, " %22s", x->extra_name[j]);
 	fputc('\n', f);
 	for (size_t i = 0; i < res->nkernels; i++) {
 		const struct bench_kernel_result *k = &res->kernels[i];
@@ -125,7 +172,7 @@ static void print_td_table(FILE *f, const struct bench_result *res, int level)
 			continue;
 		}
 		fprintf(f, "%-13s %10.0f %7.2f", k->kernel->name, k->slots.median, PCT(k->bound));
-		print_metric_cells(f, k, m, n);
+		print_metric_cells(f, res, k, m, n, x, level);
 		print_counts(f, k);
 		if (k->below_resolution)
 			fputs("  (below resolution)", f);
@@ -144,8 +191,22 @@ static void bench_print_table(FILE *f, const struct bench_result *res)
 		print_td_table(f, res, 2);
 }
 
+/* @st in percent as one row of @k. */
+static void pct_row(output_row_fn row, void *arg, const char *subject, const char *quantity,
+		    const struct bench_stats *st, double bound)
+{
+	struct bench_stats p = *st;
+	struct output_row r = { .subject = subject, .quantity = quantity, .unit = "percent",
+				.stats = &p, .bound = bound };
+
+	p.median *= 100; p.min *= 100; p.max *= 100; p.q1 *= 100;
+	p.q3 *= 100; p.mad *= 100; p.mean *= 100;
+	row(arg, &r);
+}
+
 /* Each kernel's TSC ticks, then (when measured) its slots and every
- * metric of the level, in percent of slots with the quantisation bound. */
+ * metric of the level, in percent of slots with the quantisation bound;
+ * an event recipe's own nodes, and its passes (a count). */
 static void bench_rows(const void *result, output_row_fn row, void *arg)
 {
 	const struct bench_result *res = result;
@@ -161,16 +222,21 @@ static void bench_rows(const void *result, output_row_fn row, void *arg)
 		r.quantity = r.unit = "slots";
 		r.stats = &k->slots;
 		row(arg, &r);
-		for (int m = 0; m < TMA_NMETRICS; m++) {
-			if (td_metric_level((enum td_metric)m) > res->level)
-				continue;
-			struct bench_stats p = k->tma[m];
-			p.median *= 100; p.min *= 100; p.max *= 100; p.q1 *= 100;
-			p.q3 *= 100; p.mad *= 100; p.mean *= 100;
-			r.quantity = td_metric_name((enum td_metric)m);
-			r.unit = "percent";
-			r.stats = &p;
-			r.bound = PCT(k->bound);
+		for (int m = 0; m < TMA_NMETRICS; m++)
+			if (node_shown(res, (enum td_metric)m))
+				pct_row(row, arg, k->kernel->name, td_metric_name((enum td_metric)m),
+					&k->tma[m], PCT(k->bound));
+		for (unsigned j = 0; j < k->nextra; j++)
+			if (k->extra_level[j] <= res->level)
+				pct_row(row, arg, k->kernel->name, k->extra_name[j], &k->extra[j],
+					PCT(k->bound));
+		if (res->recipe) {
+			double n = res->passes;
+			struct bench_stats st = { .n = 1, .median = n, .min = n, .max = n, .q1 = n,
+						  .q3 = n, .mean = n };
+
+			r = (struct output_row){ .subject = k->kernel->name, .quantity = "passes",
+						 .unit = "passes", .stats = &st, .bound = NAN };
 			row(arg, &r);
 		}
 	}
@@ -227,12 +293,20 @@ static json_t *kernel_json(const struct bench_result *res, const struct bench_ke
 	json_object_set_new(o, "slots", stats_json(&k->slots, 1));
 	json_object_set_new(o, "bound_pp", json_real(PCT(k->bound)));
 	for (int m = 0; m < TMA_NMETRICS; m++) {
-		if (td_metric_level((enum td_metric)m) > res->level)
+		if (!node_shown(res, (enum td_metric)m))
 			continue;
 		json_t *st = stats_json(&k->tma[m], 100);
 		json_object_set_new(st, "unit", json_string("percent"));
 		json_object_set_new(st, "bound_pp", json_real(PCT(k->bound)));
 		json_object_set_new(o, td_metric_name((enum td_metric)m), st);
+	}
+	for (unsigned j = 0; j < k->nextra; j++) {
+		if (k->extra_level[j] > res->level)
+			continue;
+		json_t *st = stats_json(&k->extra[j], 100);
+		json_object_set_new(st, "unit", json_string("percent"));
+		json_object_set_new(st, "bound_pp", json_real(PCT(k->bound)));
+		json_object_set_new(o, k->extra_name[j], st);
 	}
 	return o;
 }
@@ -255,6 +329,20 @@ static json_t *calib_json(const struct bench_calib_use *u)
 	json_object_set_new(o, "cycles_per_tsc_tick", u->cycles_per_tick > 0 ?
 			    json_real(u->cycles_per_tick) : json_null());
 	return o;
+}
+
+/* "topdown": the recipe of the numbers, its passes and its bound. */
+static void topdown_recipe_json(json_t *td, const struct bench_result *res)
+{
+	const struct recipe *r = res->recipe;
+
+	json_object_set_new(td, "recipe", r ? json_pack("{s:s,s:s}", "name", r->name,
+							"variant", r->variant)
+				: json_pack("{s:s,s:n}", "name", "intel-perf-metrics", "variant"));
+	json_object_set_new(td, "passes", json_integer(r ? res->passes : 1));
+	json_object_set_new(td, "smt_on", r ? json_boolean(res->smt_on) : json_null());
+	json_object_set_new(td, "bound", json_string(r ? r->bound : res->bound_text ?
+						     res->bound_text : ""));
 }
 
 /* The "baretma-bench/2" document; the command adds "environment". */
@@ -281,6 +369,8 @@ static json_t *bench_to_json(const struct bench_result *res)
 			    (json_int_t)res->overflow.samples, "message",
 			    res->overflow.samples ? res->overflow.message : NULL));
 	json_object_set_new(doc, "calibration", calib_json(&res->calib));
+	if (res->level)
+		topdown_recipe_json(json_object_get(doc, "topdown"), res);
 	for (size_t i = 0; i < res->nkernels; i++)
 		json_array_append_new(kernels, kernel_json(res, &res->kernels[i]));
 	return doc;
@@ -324,9 +414,13 @@ char *bench_invalid_text(const struct bench_kernel_result *k, char *buf, size_t 
 {
 	const struct { unsigned count; const char *what; } c[] = {
 		{ k->tampered, "tampered with (the counters were changed by someone else)" },
-		{ k->overflow, "overflow (IA32_PERF_GLOBAL_STATUS bit 35/48)" },
-		{ k->slots_back, "slots went backwards (reset or wrap inside the region)" },
-		{ k->zero_slots, "zero slots (fixed counter 3 did not count)" },
+		{ k->overflow, k->events ? "overflow (a counter's bit of the global status)"
+					 : "overflow (IA32_PERF_GLOBAL_STATUS bit 35/48)" },
+		{ k->slots_back, k->events ? "a counter went backwards (reset or wrap inside the "
+					     "region)"
+					   : "slots went backwards (reset or wrap inside the region)" },
+		{ k->zero_slots, k->events ? "zero slots (the recipe's cycles did not count)"
+					   : "zero slots (fixed counter 3 did not count)" },
 		{ k->below_bracket, "no more slots than the empty bracket subtracted (the "
 				    "region is shorter than the bracket's jitter)" },
 		{ k->l1_sum, "level-1 fields beyond 255 +/-3" },

@@ -69,9 +69,15 @@ enum td_unavail {
 			      * -ENOENT): reason is msr_last_error()'s line */
 };
 
+struct recipe;
+
 struct bench_avail {
 	enum td_unavail why;
 	int level;              /* Top-down level available (0 when none) */
+	const struct recipe *recipe; /* the event recipe the rdpmc and msr sources
+				 * measure on this CPU's kind (its topdown_source
+				 * "events": bench/source/source_events.c), NULL for
+				 * PERF_METRICS or none */
 	int err;                /* -errno behind the reason, if any */
 	char reason[512];       /* one line, precise; "" when available */
 	bool rdpmc_ok;          /* RDPMC probe passed */
@@ -152,7 +158,8 @@ extern const struct bench_rdpmc_ops bench_rdpmc_live;
  * (*key < 0) it first makes this process's perf event key
  * (ops->enable_self: CR4.PCE follows an mmapped perf event of the mm,
  * pmu-reference §3.6), recording a failure in a->rdpmc_key_err, then
- * probes slots, then metrics.  A key that did not make the probe pass is
+ * probes slots, then metrics (with a->recipe, an event recipe's kind:
+ * general-purpose counter 0, ECX 0).  A key that did not make the probe pass is
  * dropped (*key = -1); one that did stays in *key for the run, which must
  * drop it (ops->disable_self) when it ends.  Never changes the sysfs value.
  * Returns 0.

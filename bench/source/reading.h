@@ -33,6 +33,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "msr/recipe.h"
 #include "msr/topdown.h"
 
 #define READING_MAX 12                         /* values of one reading */
@@ -112,6 +113,14 @@ struct read_set {
 	const char *count[COUNTS_MAX];     /* their names, in order */
 	enum read_bound bound;
 	const char *what;                  /* one phrase: what is read ("IA32_PERF_METRICS") */
+	/* The recipe whose formulas make fractions of the counts (bench/tma.h),
+	 * NULL: intel-perf-metrics (the topdown-* events of PERF_METRICS and of
+	 * perf's group).  An event recipe's counts are named by its events. */
+	const struct recipe *recipe;
+	struct recipe_env env;             /* the formulas' variables (smt_on) */
+	unsigned pass, npasses;            /* one pass (@pass, from 0) of @npasses: with
+					    * npasses > 1 a pair counts only this pass's
+					    * events and the base (bench/tma.h) */
 };
 
 /* The counts of one pair, or a sum of pairs, per event of a read set. */

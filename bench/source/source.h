@@ -48,6 +48,9 @@ struct source_params {
 	bool user_only;              /* fixed counter 3 counts at CPL > 0 only */
 	bool force;                  /* take over FC3/PERF_METRICS in use */
 	int level;                   /* Top-down level to read (perf: how many members) */
+	const struct cpu_info *ci;   /* the machine's identity (NULL: not described) */
+	bool smt_on;                 /* the core's SMT sibling runs: an event recipe's
+				      * smt_on (bench/session.c says how it is known) */
 };
 
 /* The state of the rdpmc and msr sources (bench/source/source_pmu.c). */
@@ -101,6 +104,8 @@ struct source_check {
 			       * another tool: pmu-reference §5.1, §5.2) */
 	bool overflow;        /* IA32_PERF_GLOBAL_STATUS bit 35 or 48 (pmu-reference §3.4) */
 	int tamper_err;       /* -errno when the tamper check could not read, else 0 */
+	const char *tamper_why; /* the register that changed, with both values, when the
+			       * source says it in words (an event recipe's), else NULL */
 	int overflow_err;     /* -errno when the overflow check could not read, else 0 */
 	/* For the tamper message: IA32_FIXED_CTR_CTRL and IA32_PERF_GLOBAL_CTRL
 	 * as programmed (from) and as read (to); 0 when not read. */
@@ -173,6 +178,10 @@ struct counter_source_ops {
 	/* close - stop and release; what program wrote, the journal's owner
 	 * puts back.  0 or the first -errno. */
 	int (*close)(struct counter_source *src);
+	/* pass - count pass @pass of src->rs.npasses from now on: the journal
+	 * puts the registers back, the pass's counters are programmed, src->rs
+	 * is filled anew; @why as program's.  NULL: one pass only. */
+	int (*pass)(struct counter_source *src, unsigned pass, char *why, size_t n);
 };
 
 extern const struct counter_source_ops source_rdpmc, source_msr, source_perf, source_perf_rdpmc,
@@ -294,5 +303,48 @@ int source_pmu_close(struct counter_source *src);
 /* source_pmu_usable - Top-down available (both need the PMU checks passed). */
 enum source_state source_pmu_usable(const struct bench_avail *a, bool rdpmc_always,
 				    char *why, size_t n);
+/* source_pmu_pass - an event recipe's next pass (source_events_set_pass). */
+int source_pmu_pass(struct counter_source *src, unsigned pass, char *why, size_t n);
+
+/* -------------------------------- event recipes (rdpmc, msr; source_events.c) */
+
+#define SOURCE_PASSES_MAX 4          /* passes of one recipe's events */
+
+/*
+ * source_events_recipe - the event recipe the rdpmc and msr sources measure
+ * on core kind @k (cpu_kind.topdown_recipe): the first variant serving its
+ * uarch whose fixed counters the kind has (Skymont's fixed-counter
+ * variant only where CPUID leaf 0x23 enumerates fixed counters 4-6).  NULL
+ * with @why when none.
+ */
+struct recipe;
+const struct recipe *source_events_recipe(const struct cpu_kind *k, char *why, size_t n);
+
+/* source_events_level - the highest level @r defines (1 or 2). */
+int source_events_level(const struct recipe *r);
+
+/* source_events_passes - how many passes the rdpmc and msr sources take
+ * for @r's events at @level on core kind @k (its counters), SMT as
+ * @smt_on says; -errno (-ENODEV: an event no counter of @k takes,
+ * -ENOSPC: more than SOURCE_PASSES_MAX). */
+int source_events_passes(const struct cpu_kind *k, const struct recipe *r, bool smt_on,
+			 int level);
+
+/*
+ * The rdpmc and msr sources' operations on an event recipe's kind (the
+ * file comment of bench/source/source_events.c: the recipe's events at
+ * p->level in passes, on msr/pmu_gp.h).  open fills src->rs with pass 0
+ * (rdpmc: read inline by source_read_rdpmc_set) and keeps its state in
+ * src->priv; program checks (-EBUSY naming the counters in use, nothing
+ * written), saves and programs pass 0; set_pass the next; read_msr the
+ * plan's counters through the backend; close frees the state.
+ */
+int source_events_open(struct counter_source *src, const struct source_params *p);
+int source_events_program(struct counter_source *src, struct journal *j, char *why, size_t n);
+int source_events_set_pass(struct counter_source *src, unsigned pass, char *why, size_t n);
+int source_events_reset(struct counter_source *src);
+int source_events_verify(struct counter_source *src, unsigned what, struct source_check *chk);
+void source_events_read_msr(struct counter_source *src, struct reading *r);
+int source_events_close(struct counter_source *src);
 
 #endif

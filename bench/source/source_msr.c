@@ -10,6 +10,10 @@
 /* The values of read_set_perf_metrics, in its order. */
 static void msr_src_read(struct counter_source *src, struct reading *r)
 {
+	if (src->priv) { /* an event recipe's counters (source_events.c) */
+		source_events_read_msr(src, r);
+		return;
+	}
 	/* Errors show up as zero slots / a bad sum and are flagged by counting. */
 	if (msr_read(src->p.dev, src->p.cpu, IA32_FIXED_CTR3, &r->v[0]))
 		r->v[0] = 0;
@@ -33,4 +37,5 @@ const struct counter_source_ops source_msr = {
 	.read = msr_src_read,
 	.verify = source_pmu_verify,
 	.close = source_pmu_close,
+	.pass = source_pmu_pass,
 };

@@ -2,7 +2,10 @@
  * bench/source/source_pmu.c - what the rdpmc and msr sources share: both program
  * fixed counter 3 and IA32_PERF_METRICS through the MSR backend (msr/pmu.h:
  * save, program, the frozen reset, the tamper and overflow checks,
- * restore); they differ only in how a reading is taken.
+ * restore); they differ only in how a reading is taken.  On a core kind
+ * whose Top-down comes from an event recipe (cpu_kind.topdown_source
+ * "events") both count the recipe's events instead
+ * (bench/source/source_events.c; src->priv holds its state).
  */
 #include <errno.h>
 
@@ -20,6 +23,9 @@ int source_pmu_open(struct counter_source *src, const struct source_params *p)
 {
 	const struct cpu_kind *k = p->kind;
 
+	if (k && k->topdown_level == 0 && k->topdown_recipe)
+		return source_events_open(src, p);
+
 	src->pmu = (struct source_pmu){ .cfg = {
 		.user_only = p->user_only,
 		.force = p->force,
@@ -36,6 +42,8 @@ int source_pmu_program(struct counter_source *src, struct journal *j, char *why,
 	uint64_t ovf;
 	int rc;
 
+	if (src->priv)
+		return source_events_program(src, j, why, n);
 	s->cfg.journal = j;
 	rc = pmu_program(src->p.dev, src->p.cpu, &s->cfg, &s->saved, why, n);
 	if (rc)
@@ -54,9 +62,12 @@ int source_pmu_program(struct counter_source *src, struct journal *j, char *why,
 int source_pmu_reset(struct counter_source *src)
 {
 	struct source_pmu *s = &src->pmu;
-	int rc = pmu_reset_frozen(src->p.dev, src->p.cpu, s->cfg.perf_metrics, s->gc_now,
-				  s->ovf_pending);
+	int rc;
 
+	if (src->priv)
+		return source_events_reset(src);
+	rc = pmu_reset_frozen(src->p.dev, src->p.cpu, s->cfg.perf_metrics, s->gc_now,
+			      s->ovf_pending);
 	s->ovf_pending = 0;
 	return rc;
 }
@@ -102,6 +113,8 @@ static void check_overflow(struct counter_source *src, struct source_check *chk)
 
 int source_pmu_verify(struct counter_source *src, unsigned what, struct source_check *chk)
 {
+	if (src->priv)
+		return source_events_verify(src, what, chk);
 	*chk = (struct source_check){ 0 };
 	if (what & SOURCE_CHECK_TAMPER)
 		check_tamper(src, chk);
@@ -115,6 +128,12 @@ int source_pmu_verify(struct counter_source *src, unsigned what, struct source_c
  * (session_program), so there is nothing to undo here. */
 int source_pmu_close(struct counter_source *src)
 {
-	(void)src;
-	return 0;
+	return src->priv ? source_events_close(src) : 0;
+}
+
+int source_pmu_pass(struct counter_source *src, unsigned pass, char *why, size_t n)
+{
+	if (!src->priv)
+		return pass == 0 ? 0 : -EINVAL;
+	return source_events_set_pass(src, pass, why, n);
 }

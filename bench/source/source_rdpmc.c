@@ -40,9 +40,11 @@ int bench_rdpmc_decide(const struct bench_rdpmc_ops *ops, int *key, struct bench
 			a->rdpmc_key_err = rc;
 		}
 	}
-	/* RDPMC only matters once the counters exist: probe SLOTS then METRICS */
-	rc = ops->probe(RDPMC_ECX_SLOTS);
-	if (!rc)
+	/* RDPMC only matters once the counters exist: probe SLOTS then METRICS;
+	 * for an event recipe general-purpose counter 0 (ECX 0 on Intel and
+	 * AMD: gp_rdpmc_ecx), which every such kind has */
+	rc = ops->probe(a->recipe ? 0 : RDPMC_ECX_SLOTS);
+	if (!rc && !a->recipe)
 		rc = ops->probe(RDPMC_PERF_METRICS);
 	a->rdpmc_ok = rc == 0;
 	/* a key that did not help is not kept (it holds a perf event) */
@@ -112,7 +114,10 @@ static enum source_state rdpmc_usable(const struct bench_avail *a, bool rdpmc_al
 /* The session's bracket inlines the same body (read_inline). */
 static void rdpmc_read(struct counter_source *src, struct reading *r)
 {
-	source_read_rdpmc(r);
+	if (src->read_inline == SOURCE_READ_RDPMC_SET)
+		source_read_rdpmc_set(&src->rs, r);
+	else
+		source_read_rdpmc(r);
 }
 
 const struct counter_source_ops source_rdpmc = {
@@ -130,4 +135,5 @@ const struct counter_source_ops source_rdpmc = {
 	.read = rdpmc_read,
 	.verify = source_pmu_verify,
 	.close = source_pmu_close,
+	.pass = source_pmu_pass,
 };

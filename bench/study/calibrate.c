@@ -248,6 +248,10 @@ static void take_result(const struct bench_result *r, struct calib_backend *b)
 		b->bracket_slots = r->bracket_slots;
 		memcpy(b->bracket_fs, r->bracket_fs, sizeof(b->bracket_fs));
 		b->bracket_err_slots = r->bracket_err_slots;
+		b->ncounts = r->nbracket_counts;
+		memcpy(b->counts, r->bracket_counts, sizeof(b->counts));
+		b->recipe = r->recipe;
+		b->passes = r->passes ? r->passes : 1;
 	}
 	for (unsigned i = 0; i < CALIB_NLENGTHS && i + 1 < r->nkernels; i++) {
 		b->len[i].cycles = lengths[i];

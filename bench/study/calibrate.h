@@ -41,7 +41,7 @@
  *
  * The result is recorded with what decides whether it still holds (CPU
  * identity, microcode, kernel release, governor, turbo, SMT, the date) as
- * a JSON document, schema "baretma-calibration/2", by default in the state
+ * a JSON document, schema "baretma-calibration/3", by default in the state
  * directory (msr/state_dir.h) under calib_file_name().  bench uses a
  * calibration that matches (calib_lookup): same identity, microcode,
  * kernel, governor, turbo and SMT, not older than CALIB_MAX_AGE_DAYS, and
@@ -163,6 +163,11 @@ struct calib_backend {
 	struct bench_stats bracket_slots; /* its slots (Top-down) */
 	struct bench_stats bracket_fs[TD_NFIELDS]; /* its slots per field */
 	double bracket_err_slots;   /* its median quantisation error, slots */
+	unsigned ncounts;           /* its bracket per count of the read set, by name
+				     * and pass (bench_result.bracket_counts) */
+	struct bench_bracket_count counts[BENCH_BRACKET_COUNTS_MAX];
+	const struct recipe *recipe; /* the event recipe measured, NULL for PERF_METRICS */
+	unsigned passes;            /* its passes (1 for PERF_METRICS) */
 	struct calib_length len[CALIB_NLENGTHS];
 	double cycles_per_tick;     /* median of N / ticks(N); 0 unknown */
 	unsigned resolution;        /* cycles; 0: none reached (or no Top-down) */
@@ -203,7 +208,7 @@ int calib_probe(const struct calib_options *o, struct calibration *c);
 bool calib_any_measured(const struct calibration *c);
 
 
-/* calib_to_json - the "baretma-calibration/2" document (new reference),
+/* calib_to_json - the "baretma-calibration/3" document (new reference),
  * NULL on ENOMEM. */
 json_t *calib_to_json(const struct calibration *c);
 

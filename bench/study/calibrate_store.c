@@ -1,6 +1,6 @@
 /*
  * bench/study/calibrate_store.c - the calibration as a document
- * ("baretma-calibration/2"), its file (written atomically, 0600, never
+ * ("baretma-calibration/3"), its file (written atomically, 0600, never
  * through a symbolic link: msr/state_dir.h state_dir_replace, the helper
  * the journals use).  The run's side, finding and matching the file, is
  * the harness's: bench/calibration.c.
@@ -44,10 +44,23 @@ static json_t *bracket_json(const struct calib_backend *b)
 		return o;
 	json_object_set_new(o, "slots", stats_json(&b->bracket_slots));
 	json_object_set_new(o, "err_slots", num_or_null(b->bracket_err_slots));
-	f = json_object();
-	for (unsigned i = 0; f && i < (b->level >= 2 ? TD_NFIELDS : 4u); i++)
-		json_object_set_new(f, calib_field_names[i], stats_json(&b->bracket_fs[i]));
-	json_object_set_new(o, "fields", f);
+	if (!b->recipe) { /* PERF_METRICS's fields, in slots */
+		f = json_object();
+		for (unsigned i = 0; f && i < (b->level >= 2 ? TD_NFIELDS : 4u); i++)
+			json_object_set_new(f, calib_field_names[i], stats_json(&b->bracket_fs[i]));
+		json_object_set_new(o, "fields", f);
+	}
+	/* every count of the read set by its event's name, one object per pass */
+	f = json_array();
+	for (unsigned p = 0; f && p < (b->passes ? b->passes : 1); p++) {
+		json_t *c = json_object();
+
+		for (unsigned i = 0; c && i < b->ncounts; i++)
+			if (b->counts[i].pass == p)
+				json_object_set_new(c, b->counts[i].name, stats_json(&b->counts[i].st));
+		json_array_append_new(f, c);
+	}
+	json_object_set_new(o, "counts", f);
 	return o;
 }
 
@@ -87,6 +100,10 @@ static json_t *backend_json(const struct calib_backend *b)
 	}
 	json_object_set_new(o, "os_cpu", json_integer(b->cpu));
 	json_object_set_new(o, "level", json_integer(b->level));
+	json_object_set_new(o, "recipe", b->level && b->recipe ?
+			    json_pack("{s:s,s:s}", "name", b->recipe->name, "variant",
+				      b->recipe->variant) : json_null());
+	json_object_set_new(o, "passes", json_integer(b->passes ? b->passes : 1));
 	json_object_set_new(o, "user_only", json_false());
 	json_object_set_new(o, "tsc_hz", json_real(b->tsc_hz));
 	json_object_set_new(o, "pipeline_width", json_integer(b->width));
