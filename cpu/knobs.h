@@ -19,6 +19,7 @@
  * above; "events/slots" with PERF_METRICS). */
 #define CPU_SYS_CORE_PMU          "/sys/bus/event_source/devices/cpu"
 #define CPU_SYS_CORE_PMU_HYBRID   "/sys/bus/event_source/devices/cpu_core"
+#define CPU_SYS_ATOM_PMU_HYBRID   "/sys/bus/event_source/devices/cpu_atom"
 
 /* The NMI watchdog, 0 or 1: 1 holds a counter and rewrites
  * IA32_PERF_GLOBAL_CTRL under a raw tool (pmu-reference §5.1). */

@@ -58,6 +58,17 @@ double perf_group_fraction(const struct perf_group_values *a, const struct perf_
 	return slots ? (double)(b->td[i] - a->td[i]) / (double)slots : 0.0;
 }
 
+uint64_t perf_raw_config(bool amd, uint16_t event, uint8_t umask, uint8_t cmask, bool inv,
+			 bool edge, bool any)
+{
+	uint64_t c = (uint64_t)(event & 0xff) | (uint64_t)umask << 8 | (uint64_t)edge << 18 |
+		     (uint64_t)inv << 23 | (uint64_t)cmask << 24;
+
+	if (amd)
+		return c | (uint64_t)(event >> 8 & 0xf) << 32;
+	return c | (uint64_t)any << 21;
+}
+
 const struct perf_group_ops *perf_group_env(const char **arg)
 {
 	const char *v = getenv("BARETMA_PERF");
@@ -202,7 +213,7 @@ void perf_group_sys_set(const struct perf_group_sys *s)
 struct perf_group {
 	int fd[1 + PERF_TD_NODES];  /* the leader, then the members */
 	unsigned nfd;               /* open so far */
-	unsigned members;           /* 4 or 8 */
+	unsigned members;           /* 4 or 8; a raw group's nraw - 1 */
 	void *page[2];              /* the leader's and the first member's user page */
 	size_t page_len;
 };
@@ -312,11 +323,23 @@ static void kernel_close(struct perf_group *g)
 	free(g);
 }
 
-/* The leader and its members, as @p lists them. */
+/* The leader and its members, as @p lists them; or a recipe pass's raw
+ * events, the first leading, pinned like slots (a pass has no more events
+ * than the core has counters, so it is never multiplexed; a group the
+ * kernel cannot schedule whole counts nothing, and time_running says so). */
 static int open_all(struct perf_group *g, const struct perf_pmu *p,
 		    const struct perf_group_spec *spec, char *why, size_t n)
 {
-	int rc = open_event(g, p, spec, "slots", p->slots, why, n);
+	int rc;
+
+	if (spec->nraw) {
+		rc = 0;
+		for (unsigned i = 0; !rc && i < spec->nraw; i++)
+			rc = open_event(g, p, spec, spec->raw[i].name, spec->raw[i].config, why, n);
+		g->members = spec->nraw - 1;
+		return rc;
+	}
+	rc = open_event(g, p, spec, "slots", p->slots, why, n);
 
 	for (unsigned i = 0; !rc && i < p->ntd; i++)
 		rc = open_event(g, p, spec, td_names[i], p->td[i], why, n);
@@ -333,7 +356,9 @@ static int kernel_open(const char *arg, const struct perf_group_spec *spec,
 
 	if (why && n)
 		why[0] = '\0';
-	if (!out || !spec || spec->cpu > INT_MAX || (arg && *arg))
+	if (!out || !spec || spec->cpu > INT_MAX || (arg && *arg) ||
+	    (spec->nraw && (!spec->raw || spec->nraw > PERF_RAW_MAX ||
+			    spec->how != PERF_READ_SYSCALL)))
 		return perf_pmu_why(why, n, -EINVAL, "the kernel group takes no argument, "
 				    "and a spec and a CPU number");
 	*out = NULL;

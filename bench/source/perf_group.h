@@ -50,6 +50,36 @@ enum perf_read_how {
 				 * through RDPMC") */
 };
 
+/* One raw event of a recipe's group (perf_event_attr.type the core PMU's,
+ * .config the event's encoding in the PMU's format: perf_raw_config). */
+struct perf_raw_event {
+	const char *name;  /* the recipe's name of the event (messages) */
+	uint64_t config;   /* perf_raw_config */
+	int fixed;         /* the fixed counter the recipe counts it on, -1: a
+			    * general-purpose one (the kernel places an
+			    * event matching a fixed counter's encoding there:
+			    * arch/x86/events/intel/core.c FIXED_EVENT_CONSTRAINT;
+			    * only the simulator reads this) */
+	uint32_t counters; /* the general-purpose counters it may use, 0: any
+			    * (the kernel's event constraints; simulator only) */
+};
+
+#define PERF_RAW_MAX (1 + PERF_TD_NODES) /* the leader and its members */
+
+/*
+ * perf_raw_config - perf_event_attr.config of a raw event on the core PMU,
+ * as the PMU's sysfs format/ files lay it out:
+ *   Intel (arch/x86/events/intel/core.c PMU_FORMAT_ATTR: event config:0-7,
+ *   umask 8-15, edge 18, any 21, inv 23, cmask 24-31): event | umask << 8 |
+ *   edge << 18 | any << 21 | inv << 23 | cmask << 24;
+ *   AMD (arch/x86/events/amd/core.c: event config:0-7,32-35, umask 8-15,
+ *   edge 18, inv 23, cmask 24-31): (event & 0xff) | umask << 8 | edge << 18
+ *   | inv << 23 | cmask << 24 | ((event >> 8) & 0xf) << 32 (no AnyThread).
+ * Pure.
+ */
+uint64_t perf_raw_config(bool amd, uint16_t event, uint8_t umask, uint8_t cmask, bool inv,
+			 bool edge, bool any);
+
 /* What to open. */
 struct perf_group_spec {
 	unsigned cpu;      /* OS CPU: the group counts the calling thread on it
@@ -57,6 +87,14 @@ struct perf_group_spec {
 	int level;         /* 1: four members, 2: eight */
 	bool user_only;    /* exclude_kernel (and exclude_hv) on every event */
 	enum perf_read_how how; /* how read_raw/read will be used */
+	/* An event recipe's pass instead of slots + topdown-*: @nraw raw
+	 * events (1..PERF_RAW_MAX), @raw[0] the leader, the others its
+	 * members in that order (perf_group_values: slots = @raw[0]'s count,
+	 * td[i] = @raw[1 + i]'s); opened on the core PMU whose `cpus` lists
+	 * @cpu (cpu; on hybrid parts cpu_core or cpu_atom); read(2) only. */
+	const struct perf_raw_event *raw;
+	unsigned nraw;     /* 0: the Top-down group */
+	bool amd;          /* the core is AMD's (PerfMonV2 registers: simulator) */
 };
 
 /* One read of the group (PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED |

@@ -373,9 +373,36 @@ static int pmu_events(struct perf_pmu *p, int level, char *why, size_t n)
 	return rc;
 }
 
+/* A raw group's PMU on a hybrid part: cpu_core when its `cpus` lists
+ * @cpu, else cpu_atom (the E-cores' PMU, arch/x86/events/intel/core.c
+ * intel_pmu_init's hybrid_big / hybrid_small; pmu-reference §3.6). */
+static int pmu_pick_raw(struct perf_pmu *p, unsigned cpu, char *why, size_t n)
+{
+	int rc = pmu_pick(p, why, n);
+
+	if (rc || strcmp(p->name, "cpu_core"))
+		return rc;
+	rc = pmu_check_cpu(p, cpu, why, n);
+	if (rc != -EOPNOTSUPP)
+		return rc;
+	if (why && n)
+		why[0] = '\0';
+	p->name = "cpu_atom";
+	p->dir = CPU_SYS_ATOM_PMU_HYBRID;
+	return 0;
+}
+
 int perf_pmu_find(const struct perf_group_spec *spec, struct perf_pmu *p, char *why, size_t n)
 {
 	int rc;
+
+	if (spec && p && spec->nraw) {
+		if (why && n)
+			why[0] = '\0';
+		memset(p, 0, sizeof(*p));
+		rc = pmu_pick_raw(p, spec->cpu, why, n);
+		return rc ? rc : pmu_type(p, why, n);
+	}
 
 	if (why && n)
 		why[0] = '\0';

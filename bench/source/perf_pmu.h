@@ -25,7 +25,7 @@
 
 /* The core PMU, as found and read by perf_pmu_find. */
 struct perf_pmu {
-	const char *name;            /* "cpu" or "cpu_core" */
+	const char *name;            /* "cpu", "cpu_core", "cpu_atom"*/
 	const char *dir;             /* its directory as on the machine (cpu/knobs.h) */
 	uint32_t type;               /* perf_event_attr.type, from the `type` file */
 	uint64_t slots;              /* config of `slots` */
@@ -38,7 +38,9 @@ struct perf_pmu {
  * that directory exists (a hybrid part: then @spec->cpu must be in its
  * `cpus` list, an E-core has no PERF_METRICS, pmu-reference §2.5), else
  * `cpu`; its type; `slots` and the 4 (level 1) or 8 (level 2) members
- * from events/.  On failure @why (@n bytes) gets one line.
+ * from events/.  For a raw group (@spec->nraw): the PMU and its type only,
+ * on a hybrid part cpu_core when its `cpus` lists @spec->cpu, else
+ * cpu_atom.  On failure @why (@n bytes) gets one line.
  * Returns 0, -ENOENT (no such PMU directory: the caller may add what a
  * hardware event gives), -EOPNOTSUPP (no slots event, a member or the
  * level-2 events not listed, a CPU not of this PMU, a term perf_pmu_event

@@ -21,6 +21,27 @@
  *           enabled (the page's index is 0 otherwise);
  *   disable the counts brought up to date, FC3's field cleared.
  * `fault perf_offset NODE PP` shifts NODE's fraction by PP points before
+ * A raw group (an event recipe's pass, perf_group_spec.nraw): the kernel's
+ * x86 event scheduling and programming (arch/x86/events/core.c
+ * x86_schedule_events, x86_pmu_enable_event, x86_perf_event_update):
+ *   enable  each event on a counter: a fixed one where the event is a fixed
+ *           counter's (Intel: IA32_FIXED_CTR_CTRL field OS|USR, or USR
+ *           alone with exclude_kernel, intel_pmu_enable_fixed), else the
+ *           lowest free general-purpose counter its constraint allows
+ *           (Intel IA32_PERFEVTSELx, AMD PERF_CTLx = config | INT | EN |
+ *           USR [| OS]: x86_pmu_hw_config sets INT, the exclusions
+ *           USR/OS); each counter = 0; then the global enables
+ *           (IA32_PERF_GLOBAL_CTRL bit i / 32 + i; AMD PerfMonV2
+ *           PERF_CNTR_GLOBAL_CTL bit i, amd_pmu_v2_enable_all);
+ *   read    each counter, the count += (now - prev) modulo 2^48 (the
+ *           counters' width on the simulated cores: SDM Vol. 3B 20.2.2
+ *           leaf 0xA EAX[23:16], AMD_COUNTER_WIDTH), prev = now, as
+ *           x86_perf_event_update; nothing is written;
+ *   reset   a read, then the counts to 0;
+ *   disable a read, then each counter's enable cleared (the event select
+ *           without EN, the fixed field 0) and its global enable bit.
+ * The counts are the hardware's exact: no quantisation.
+ * `fault perf_offset NODE PP` shifts NODE's fraction by PP points before
  * the arithmetic (its level-1 siblings give up the same share in
  * proportion, so the level-1 sum stays what the hardware gave): a perf
  * that disagrees with the raw path, for `baretma compare` to catch.
@@ -33,6 +54,7 @@
 #include <time.h>
 
 #include "bench/source/perf_group.h"
+#include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
 #include "msr/msr_sim.h"
 
@@ -45,6 +67,13 @@ struct perf_group {
 	bool enabled;
 	double t_on;                 /* ns when enabled */
 	struct perf_group_values v;  /* the counts */
+	/* a raw group (spec.nraw): each event's counter and last value */
+	unsigned nraw;
+	bool amd;
+	struct perf_raw_event raw[PERF_RAW_MAX];
+	int fixed[PERF_RAW_MAX];     /* fixed counter index, or -1 */
+	int gp[PERF_RAW_MAX];        /* general-purpose counter index, or -1 */
+	uint64_t prev[PERF_RAW_MAX];
 };
 
 static double now_ns(void)
@@ -54,6 +83,153 @@ static double now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
+
+#define RAW_GP_MAX 8u                      /* IA32_PERFEVTSEL0..7 (SDM Vol. 3B 20.2.1) */
+#define RAW_WIDTH_MASK ((1ull << 48) - 1)  /* the counters' width (above) */
+
+/* The counter register of event @i. */
+static uint32_t raw_ctr(const struct perf_group *g, unsigned i)
+{
+	if (g->fixed[i] >= 0)
+		return IA32_FIXED_CTR0 + (uint32_t)g->fixed[i];
+	return g->amd ? AMD_PERF_CTR(g->gp[i]) : IA32_PMC0 + (uint32_t)g->gp[i];
+}
+
+/* The event select of general-purpose counter @c. */
+static uint32_t raw_sel(const struct perf_group *g, int c)
+{
+	return g->amd ? AMD_PERF_CTL(c) : IA32_PERFEVTSEL0 + (uint32_t)c;
+}
+
+/* Place each event: a fixed counter when the recipe counts it on one
+ * (Intel), else the lowest free general-purpose counter it may use that
+ * the simulated core has (its event select reads).  -EOPNOTSUPP when one
+ * cannot be placed (the kernel's x86_schedule_events fails: -EINVAL). */
+static int raw_schedule(struct perf_group *g, char *why, size_t n)
+{
+	uint32_t used = 0, fused = 0;
+	unsigned max = g->amd ? AMD_GP_MAX : RAW_GP_MAX;
+
+	for (unsigned i = 0; i < g->nraw; i++) {
+		const struct perf_raw_event *e = &g->raw[i];
+		uint64_t v;
+
+		g->fixed[i] = g->gp[i] = -1;
+		if (!g->amd && e->fixed >= 0 && e->fixed < 32 && !(fused & 1u << e->fixed) &&
+		    !msr_read(g->dev, g->cpu, IA32_FIXED_CTR0 + (uint32_t)e->fixed, &v)) {
+			fused |= 1u << e->fixed;
+			g->fixed[i] = e->fixed;
+			continue;
+		}
+		for (unsigned c = 0; c < max && g->gp[i] < 0; c++)
+			if (!(used & 1u << c) && (!e->counters || (e->counters & 1u << c)) &&
+			    !msr_read(g->dev, g->cpu, raw_sel(g, (int)c), &v)) {
+				used |= 1u << c;
+				g->gp[i] = (int)c;
+			}
+		if (g->gp[i] < 0) {
+			snprintf(why, n, "cpu %u of the simulated PMU has no free counter for '%s' "
+				 "(config %#llx): the kernel cannot schedule the group", g->cpu,
+				 e->name, (unsigned long long)e->config);
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
+/* The global enable register and event @i's bit in it. */
+static uint32_t raw_global(const struct perf_group *g)
+{
+	return g->amd ? AMD_PERF_CNTR_GLOBAL_CTL : IA32_PERF_GLOBAL_CTRL;
+}
+
+static uint64_t raw_global_bit(const struct perf_group *g, unsigned i)
+{
+	return g->fixed[i] >= 0 ? 1ull << (32 + g->fixed[i]) : 1ull << g->gp[i];
+}
+
+static int raw_enable(struct perf_group *g)
+{
+	uint64_t usr = g->amd ? AMD_PERF_CTL_USR : PERFEVTSEL_USR;
+	uint64_t os = g->user_only ? 0 : g->amd ? AMD_PERF_CTL_OS : PERFEVTSEL_OS;
+	uint64_t gc, bits = 0, fcc = 0;
+	int rc = msr_read(g->dev, g->cpu, raw_global(g), &gc);
+
+	if (!rc && !g->amd)
+		rc = msr_read(g->dev, g->cpu, IA32_FIXED_CTR_CTRL, &fcc);
+	for (unsigned i = 0; !rc && i < g->nraw; i++) {
+		bits |= raw_global_bit(g, i);
+		if (g->fixed[i] >= 0) {
+			unsigned sh = 4u * (unsigned)g->fixed[i];
+
+			fcc = (fcc & ~(0xfull << sh)) |
+			      (g->user_only ? FIXED_CTR_CTRL_EN_USR
+					    : FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR) << sh;
+			rc = msr_write(g->dev, g->cpu, IA32_FIXED_CTR_CTRL, fcc);
+		} else {
+			/* INT, EN: bits 20, 22 on both (AMD_PERF_CTL_INT, _EN) */
+			rc = msr_write(g->dev, g->cpu, raw_sel(g, g->gp[i]), g->raw[i].config |
+				       PERFEVTSEL_INT | PERFEVTSEL_EN | usr | os);
+		}
+		if (!rc)
+			rc = msr_write(g->dev, g->cpu, raw_ctr(g, i), 0);
+		g->prev[i] = 0;
+	}
+	if (!rc)
+		rc = msr_write(g->dev, g->cpu, raw_global(g), gc | bits);
+	if (!rc) {
+		g->enabled = true;
+		g->t_on = now_ns();
+	}
+	return rc;
+}
+
+/* x86_perf_event_update of every event: the counts brought up to date. */
+static int raw_update(struct perf_group *g)
+{
+	for (unsigned i = 0; i < g->nraw; i++) {
+		uint64_t now, d;
+		int rc = msr_read(g->dev, g->cpu, raw_ctr(g, i), &now);
+
+		if (rc)
+			return rc;
+		d = (now - g->prev[i]) & RAW_WIDTH_MASK;
+		g->prev[i] = now;
+		if (i == 0)
+			g->v.slots += d;
+		else
+			g->v.td[i - 1] += d;
+	}
+	return 0;
+}
+
+static int raw_disable(struct perf_group *g)
+{
+	uint64_t gc, sel, fcc;
+	int rc = raw_update(g);
+
+	if (!rc)
+		rc = msr_read(g->dev, g->cpu, raw_global(g), &gc);
+	for (unsigned i = 0; !rc && i < g->nraw; i++) {
+		gc &= ~raw_global_bit(g, i);
+		if (g->fixed[i] >= 0) {
+			rc = msr_read(g->dev, g->cpu, IA32_FIXED_CTR_CTRL, &fcc);
+			if (!rc)
+				rc = msr_write(g->dev, g->cpu, IA32_FIXED_CTR_CTRL,
+					       fcc & ~(0xfull << (4u * (unsigned)g->fixed[i])));
+		} else {
+			rc = msr_read(g->dev, g->cpu, raw_sel(g, g->gp[i]), &sel);
+			if (!rc)
+				rc = msr_write(g->dev, g->cpu, raw_sel(g, g->gp[i]),
+					       sel & ~PERFEVTSEL_EN);
+		}
+	}
+	if (!rc)
+		rc = msr_write(g->dev, g->cpu, raw_global(g), gc);
+	g->enabled = false;
+	return rc;
+}
+
 
 static int sim_open(const char *arg, const struct perf_group_spec *spec, struct perf_group **out,
 		    char *why, size_t n)
@@ -75,6 +251,24 @@ static int sim_open(const char *arg, const struct perf_group_spec *spec, struct 
 	if ((rc = msr_ungate(g->dev))) {
 		snprintf(why, n, "simulated PMU '%s': not the simulator", arg ? arg : "");
 		goto fail;
+	}
+	g->cpu = spec->cpu;
+	g->user_only = spec->user_only;
+	g->prof = msr_sim_profile_of(g->dev);
+	if (spec->nraw) {
+		if (!spec->raw || spec->nraw > PERF_RAW_MAX || spec->how != PERF_READ_SYSCALL) {
+			snprintf(why, n, "a raw group of 1 to %u events, read with read(2)",
+				 PERF_RAW_MAX);
+			rc = -EINVAL;
+			goto fail;
+		}
+		g->nraw = spec->nraw;
+		g->amd = spec->amd;
+		memcpy(g->raw, spec->raw, spec->nraw * sizeof(*spec->raw));
+		if ((rc = raw_schedule(g, why, n)))
+			goto fail;
+		*out = g;
+		return 0;
 	}
 	/* no counter at all: the kernel registers no "cpu" PMU (linux
 	 * arch/x86/kernel/cpu/intel.c sets X86_FEATURE_ARCH_PERFMON only from
@@ -119,7 +313,7 @@ static int clear_counters(struct perf_group *g)
 	return rc ? rc : msr_write(g->dev, g->cpu, IA32_PERF_METRICS, 0);
 }
 
-static int sim_enable(struct perf_group *g)
+static int td_enable(struct perf_group *g)
 {
 	uint64_t fcc, gc, en = g->user_only ? FIXED_CTR_CTRL_EN_USR
 					    : FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR;
@@ -142,6 +336,11 @@ static int sim_enable(struct perf_group *g)
 		g->t_on = now_ns();
 	}
 	return rc;
+}
+
+static int sim_enable(struct perf_group *g)
+{
+	return g->nraw ? raw_enable(g) : td_enable(g);
 }
 
 /* The fractions perf computes with: the bytes, shifted by the perf_offset
@@ -175,7 +374,11 @@ static int update(struct perf_group *g)
 {
 	uint64_t gc, slots, metrics;
 	double f[PERF_TD_NODES];
-	int rc = msr_read(g->dev, g->cpu, IA32_PERF_GLOBAL_CTRL, &gc);
+	int rc;
+
+	if (g->nraw)
+		return raw_update(g);
+	rc = msr_read(g->dev, g->cpu, IA32_PERF_GLOBAL_CTRL, &gc);
 
 	if (!rc)
 		rc = msr_write(g->dev, g->cpu, IA32_PERF_GLOBAL_CTRL, 0);
@@ -217,7 +420,7 @@ static int sim_read_raw(struct perf_group *g, uint64_t *slots, uint64_t *metrics
 {
 	int rc;
 
-	if (!g->enabled)
+	if (!g->enabled || g->nraw)
 		return -EOPNOTSUPP;
 	rc = msr_read(g->dev, g->cpu, IA32_FIXED_CTR3, slots);
 	return rc ? rc : msr_read(g->dev, g->cpu, IA32_PERF_METRICS, metrics);
@@ -242,6 +445,8 @@ static int sim_disable(struct perf_group *g)
 
 	if (!g->enabled)
 		return 0;
+	if (g->nraw)
+		return raw_disable(g);
 	rc = update(g);
 	if (!rc)
 		rc = msr_read(g->dev, g->cpu, IA32_FIXED_CTR_CTRL, &fcc);

@@ -129,6 +129,7 @@ struct source_env {
 	unsigned cpu;                        /* OS CPU checked */
 	int cpuid_level;                     /* its kind's PERF_METRICS level by CPUID and
 					      * the model table (0: none or unknown) */
+	const struct cpu_info *ci;           /* the machine's identity (NULL: none) */
 };
 
 /*
@@ -327,6 +328,13 @@ int source_events_level(const struct recipe *r);
  * for @r's events at @level on core kind @k (its counters), SMT as
  * @smt_on says; -errno (-ENODEV: an event no counter of @k takes,
  * -ENOSPC: more than SOURCE_PASSES_MAX). */
+/* source_events_groups - the events (bit e: r->events[e]) of each pass,
+ * into @groups[SOURCE_PASSES_MAX], as the rdpmc and msr sources split
+ * them: the perf source opens the same passes as raw events.  The count
+ * of passes, or -errno (-ENODEV: the kind cannot count them). */
+int source_events_groups(const struct cpu_kind *k, const struct recipe *r, bool smt_on,
+			 int level, uint32_t *groups);
+
 int source_events_passes(const struct cpu_kind *k, const struct recipe *r, bool smt_on,
 			 int level);
 

@@ -141,6 +141,16 @@ static int split(const struct recipe *r, const struct recipe_env *env, int level
 	return n;
 }
 
+int source_events_groups(const struct cpu_kind *k, const struct recipe *r, bool smt_on,
+			 int level, uint32_t *groups)
+{
+	struct recipe_env env = { .smt_on = smt_on };
+
+	if (!k || !r || !groups)
+		return -EINVAL;
+	return split(r, &env, level, k, groups, SOURCE_PASSES_MAX);
+}
+
 int source_events_passes(const struct cpu_kind *k, const struct recipe *r, bool smt_on,
 			 int level)
 {

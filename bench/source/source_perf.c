@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/source/perf_events.h"
 #include "bench/source/perf_group.h"
 #include "bench/source/source.h"
 #include "cpu/machine.h"
@@ -37,6 +38,7 @@ struct perf_src {
 	struct perf_group *g;
 	bool lost;                /* time_running < time_enabled seen: the group was
 				   * not on the PMU the whole time */
+	struct perf_events *ev;   /* an event recipe's passes (perf_events.h), or NULL */
 };
 
 /* The group spec of the source's parameters. */
@@ -45,6 +47,16 @@ static struct perf_group_spec spec_of(const struct source_params *p, int level,
 {
 	return (struct perf_group_spec){ .cpu = p->cpu, .level = level >= 2 ? 2 : 1,
 					 .user_only = p->user_only, .how = how };
+}
+
+/* The spec of @ps's group: the Top-down group, or the recipe's pass. */
+static struct perf_group_spec spec_src(const struct perf_src *ps, const struct source_params *p)
+{
+	struct perf_group_spec spec = spec_of(p, p->level, ps->how);
+
+	if (ps->ev)
+		perf_events_spec(ps->ev, &spec);
+	return spec;
 }
 
 /* Can the group be read through its user pages and RDPMC?  Only an
@@ -92,6 +104,10 @@ static int perf_probe(const struct source_env *env, struct bench_avail *a)
 		snprintf(a->perf_why, sizeof(a->perf_why), "cpu %u is a CPU of the CPUID dump "
 			 "'%s': perf_event measures this machine (a dry run: "
 			 "BARETMA_PERF=sim:PROFILE)", env->cpu, cpu_machine_name(env->machine));
+		return 0;
+	}
+	if (perf_events_kind(env->ci, cpu_info_kind_of(env->ci, env->cpu))) {
+		perf_events_probe(env, ops, arg, a);
 		return 0;
 	}
 	spec = spec_of(&p, level, PERF_READ_MMAP_RDPMC);
@@ -145,7 +161,17 @@ static int perf_open(struct counter_source *src, const struct source_params *p)
 		return -ENOMEM;
 	ps->how = src->ops->id == BENCH_BACKEND_PERF_RDPMC ? PERF_READ_MMAP_RDPMC
 							   : PERF_READ_SYSCALL;
-	if (ps->how == PERF_READ_MMAP_RDPMC)
+	if (perf_events_kind(p->ci, p->kind)) {
+		char why[300];
+		int rc = ps->how == PERF_READ_SYSCALL ? perf_events_new(p, &ps->ev, why, sizeof(why))
+						      : -EOPNOTSUPP;
+
+		if (rc) {
+			free(ps);
+			return rc;
+		}
+		perf_events_read_set(ps->ev, &src->rs);
+	} else if (ps->how == PERF_READ_MMAP_RDPMC)
 		read_set_perf_metrics(&src->rs);
 	else /* the group as read(2) gives it: include/uapi/linux/perf_event.h read_format */
 		read_set_perf_counts(&src->rs, p->level >= 2 ? PERF_TD_NODES : TMA_NLEVEL1);
@@ -160,7 +186,7 @@ static int perf_open(struct counter_source *src, const struct source_params *p)
 static int perf_program(struct counter_source *src, struct journal *j, char *why, size_t n)
 {
 	struct perf_src *ps = src->priv;
-	struct perf_group_spec spec = spec_of(&src->p, src->p.level, ps->how);
+	struct perf_group_spec spec = spec_src(ps, &src->p);
 	int rc;
 
 	(void)j; /* the kernel owns the registers: nothing to journal */
@@ -168,6 +194,23 @@ static int perf_program(struct counter_source *src, struct journal *j, char *why
 	if (!rc)
 		rc = ps->ops->enable(ps->g);
 	return rc;
+}
+
+/* An event recipe's next pass: the group closed, the pass's opened and
+ * enabled (the kernel gives its counters back at close). */
+static int perf_pass(struct counter_source *src, unsigned pass, char *why, size_t n)
+{
+	struct perf_src *ps = src->priv;
+	int rc;
+
+	if (!ps->ev)
+		return pass == 0 ? 0 : -EINVAL;
+	if ((rc = perf_events_set_pass(ps->ev, pass)))
+		return rc;
+	ps->ops->close(ps->g);
+	ps->g = NULL;
+	perf_events_read_set(ps->ev, &src->rs);
+	return perf_program(src, src->journal, why, n);
 }
 
 static int perf_reset(struct counter_source *src)
@@ -229,6 +272,7 @@ static int perf_close(struct counter_source *src)
 
 	if (ps) {
 		ps->ops->close(ps->g);
+		perf_events_free(ps->ev);
 		free(ps);
 	}
 	src->priv = NULL;
@@ -250,6 +294,7 @@ const struct counter_source_ops source_perf = {
 	.program = perf_program,
 	.reset = perf_reset,
 	.read = perf_read,
+	.pass = perf_pass,
 	.verify = perf_verify,
 	.close = perf_close,
 };

@@ -1,0 +1,167 @@
+/*
+ * bench/source/perf_events.c - an event recipe's passes as raw perf events
+ * (bench/source/perf_events.h).  Each recipe event becomes
+ * perf_event_attr { .type = the core PMU's type (sysfs `type` of cpu,
+ * cpu_core or cpu_atom), .config = perf_raw_config(...) }, the format of
+ * the PMU's format/ files (arch/x86/events/intel/core.c, amd/core.c
+ * PMU_FORMAT_ATTR); the AnyThread bit of the pre-Ice Lake SMT forms needs
+ * what perf_event_paranoid allows for CPU-wide events (arch/x86/events/
+ * core.c x86_pmu_hw_config: perf_allow_cpu), which the open's message
+ * names.  The passes and their events are the rdpmc and msr sources'
+ * (source_events_groups), each pass's events in recipe table order.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/source/perf_events.h"
+#include "msr/recipe.h"
+
+struct perf_events {
+	const struct recipe *r;
+	struct recipe_env env;
+	bool amd;
+	unsigned npasses, pass;
+	unsigned n[SOURCE_PASSES_MAX];
+	struct perf_raw_event ev[SOURCE_PASSES_MAX][PERF_RAW_MAX];
+};
+
+bool perf_events_kind(const struct cpu_info *ci, const struct cpu_kind *k)
+{
+	return ci && k && k->topdown_level == 0 && k->topdown_recipe;
+}
+
+/* The raw events of the recipe's events in @mask, table order. */
+static int raw_of(const struct perf_events *e, uint32_t mask, struct perf_raw_event *out)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < e->r->nevents; i++) {
+		const struct recipe_event *x = &e->r->events[i];
+
+		if (!(mask & (1u << i)))
+			continue;
+		if (n == PERF_RAW_MAX || x->ctr == RECIPE_CTR_METRICS)
+			return -ENOSPC;
+		out[n++] = (struct perf_raw_event){
+			.name = x->name,
+			.config = perf_raw_config(e->amd, x->event, x->umask, x->cmask, x->inv,
+						  x->edge, x->any),
+			.fixed = x->ctr == RECIPE_CTR_FIXED ? (int)x->fixed : -1,
+			.counters = x->counters };
+	}
+	return (int)n;
+}
+
+static int build(const struct cpu_info *ci, const struct cpu_kind *k, bool smt_on, int level,
+		 struct perf_events *e, char *why, size_t n)
+{
+	uint32_t groups[SOURCE_PASSES_MAX];
+	int np;
+
+	e->r = source_events_recipe(k, why, n);
+	if (!e->r)
+		return -ENODEV;
+	e->env.smt_on = smt_on;
+	e->amd = ci->vendor == CPU_VENDOR_AMD;
+	np = source_events_groups(k, e->r, smt_on, level > 0 ? level : 1, groups);
+	if (np <= 0) {
+		snprintf(why, n, "recipe %s:%s cannot be split into passes on this core (%s)",
+			 e->r->name, e->r->variant, strerror(np ? -np : EINVAL));
+		return -ENODEV;
+	}
+	e->npasses = (unsigned)np;
+	for (unsigned p = 0; p < e->npasses; p++) {
+		int c = raw_of(e, groups[p], e->ev[p]);
+
+		if (c <= 0) {
+			snprintf(why, n, "pass %u of recipe %s:%s is not a group of raw events",
+				 p, e->r->name, e->r->variant);
+			return -ENODEV;
+		}
+		e->n[p] = (unsigned)c;
+	}
+	return 0;
+}
+
+int perf_events_new(const struct source_params *p, struct perf_events **out, char *why,
+		    size_t n)
+{
+	struct perf_events *e = calloc(1, sizeof(*e));
+	int rc;
+
+	*out = NULL;
+	if (!e)
+		return -ENOMEM;
+	rc = build(p->ci, p->kind, p->smt_on, p->level, e, why, n);
+	if (rc) {
+		free(e);
+		return rc;
+	}
+	*out = e;
+	return 0;
+}
+
+void perf_events_read_set(const struct perf_events *e, struct read_set *rs)
+{
+	read_set_init(rs, "perf's counts of an event recipe's raw events");
+	for (unsigned i = 0; i < e->n[e->pass]; i++)
+		read_set_add(rs, e->ev[e->pass][i].name, READ_COUNTER, 64, 0);
+	rs->recipe = e->r;
+	rs->env = e->env;
+	rs->pass = e->pass;
+	rs->npasses = e->npasses;
+}
+
+void perf_events_spec(const struct perf_events *e, struct perf_group_spec *spec)
+{
+	spec->raw = e->ev[e->pass];
+	spec->nraw = e->n[e->pass];
+	spec->amd = e->amd;
+}
+
+int perf_events_set_pass(struct perf_events *e, unsigned pass)
+{
+	if (!e || pass >= e->npasses)
+		return -EINVAL;
+	e->pass = pass;
+	return 0;
+}
+
+void perf_events_probe(const struct source_env *env, const struct perf_group_ops *ops,
+		       const char *arg, struct bench_avail *a)
+{
+	const struct cpu_kind *k = cpu_info_kind_of(env->ci, env->cpu);
+	struct perf_events e = { 0 };
+	char why[sizeof(a->perf_why)] = "";
+	int level = 1, rc;
+
+	snprintf(a->perf_rdpmc_why, sizeof(a->perf_rdpmc_why), "perf-rdpmc reads FC3 and "
+		 "PERF_METRICS, which cpu %u has not: its event recipe is read with read(2) "
+		 "(--perf-backend perf)", env->cpu);
+	/* the highest level the recipe defines, as the raw side (bench/avail.c) */
+	if ((rc = build(env->ci, k, false, 1, &e, why, sizeof(why))) == 0)
+		level = source_events_level(e.r);
+	if (!rc && level > 1)
+		rc = build(env->ci, k, false, level, &e, why, sizeof(why));
+	for (unsigned p = 0; !rc && p < e.npasses; p++) {
+		struct perf_group_spec spec = { .cpu = env->cpu, .level = 1, .user_only = false,
+						.how = PERF_READ_SYSCALL };
+		struct perf_group *g = NULL;
+
+		e.pass = p;
+		perf_events_spec(&e, &spec);
+		rc = ops->open(arg, &spec, &g, why, sizeof(why));
+		ops->close(g);
+	}
+	a->perf_err = rc;
+	a->perf_ok = !rc;
+	a->perf_level = rc ? 0 : level;
+	snprintf(a->perf_why, sizeof(a->perf_why), "%s", rc ? why : "");
+}
+
+void perf_events_free(struct perf_events *e)
+{
+	free(e);
+}

@@ -1,0 +1,77 @@
+#!/bin/sh
+# t/0860-compare-events.sh - `baretma compare` on cores whose Top-down comes
+# from an event recipe: the perf side opens the recipe's events as raw perf
+# events (bench/source/perf_events.c; simulated by bench/source/perf_sim.c,
+# which schedules and programs the simulated counters as the kernel does)
+# and both sides put the same counts through the same formulas.
+#
+# Worked by hand (the profile, msr/sim_events.c: each event counts width x
+# its share per cycle, exactly, with `ghz 0`): level 1 is
+#   Alder Lake E-core (intel-ecore-l1:gracemont): FE = TOPDOWN_FE_BOUND.ALL /
+#   (5 x CPU_CLK_UNHALTED.CORE) = 20, BE 30, retiring 40, bad spec 100 - 90 = 10;
+#   Zen 4 (amd-zen4, perf's amdzen4 pipeline.json): frontend 20, backend 25 +
+#   smt contention 5 taken apart: backend_bound 25, retiring 40, bad 10.
+# Every count is exact on both sides, so each block's fractions are the
+# profile's and every paired difference is 0: with 9 pairs, 8 hypotheses
+# (empty and test-sim-work x 4), none beyond the allowance of 0 (both
+# sides' bounds: exact counts, no quantisation): p = 1, Holm p = 1, agree.
+. "$T_SRC/tap.sh"
+
+command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
+[ -x "${BARETMA_HOOKS:-}" ] || skip_all "no test build of the tool (t/baretma-hooks)"
+ADLS=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-s-i9.test
+ZEN4=$SHARED_CPUID/libcpuid/master-history/amd/zen4/epyc-genoa.test
+for d in "$ADLS" "$ZEN4"; do
+	[ -r "$d" ] || skip_all "no CPUID dump $d"
+done
+BARETMA_STATE_DIR=$tmp/run
+mkdir -p "$BARETMA_STATE_DIR"
+export BARETMA_STATE_DIR
+unset BARETMA_MSR_TRACE BARETMA_MSR BARETMA_PERF BARETMA_CPUID_DUMP
+ecore=$(awk '/Logical CPU #/ { c = $0; gsub(/[^0-9]/, "", c) }
+	/^CPUID 0000001A:/ { split($3, r, "-"); if (substr(r[1], 1, 2) == "20") print c }' "$ADLS" | head -1)
+[ -n "$ecore" ] || skip_all "no E-core in $ADLS"
+
+common='ghz 0
+access_cycles 1000
+work_cycles 100000
+retiring 40
+bad_speculation 10
+frontend_bound 20
+heavy_operations 10
+branch_mispredicts 6
+fetch_latency 12'
+printf '%s\nbackend_bound 30\nmemory_bound 18\n' "$common" >"$tmp/intel"
+printf '%s\nbackend_bound 25\nsmt_contention 5\nmemory_bound 15\n' "$common" >"$tmp/amd"
+
+# cmp NAME DUMP PROFILE CPU: compare --json at level 1 of test-sim-work
+cmp() {
+	st=0
+	BARETMA_TEST_HOOKS=1 BARETMA_CPUID_DUMP=$2 BARETMA_MSR=sim:$3 BARETMA_PERF=sim:$3 \
+		"$BARETMA_HOOKS" compare --cpu "$4" --kernel test-sim-work --pairs 9 --reps 9 \
+		--level 1 --json >"$tmp/$1" 2>"$tmp/$1.err" || st=$?
+}
+q() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); k=dict((x["name"], x) for x in d["kernels"])["test-sim-work"]; print(eval(sys.argv[2]))' "$tmp/$1" "$2"; }
+
+# check NAME WANT: both sides the profile's, diff 0, allowance 0, p_holm 1
+check() {
+	is "$(q "$1" '(d["level"], d["family"]["hypotheses"], d["verdicts"])')" \
+		"(1, 8, {'agree': 8, 'disagree': 0, 'na': 0})" "$1: level 1, 8 hypotheses, all agree"
+	is "$(q "$1" "[(m, k[m]['raw'], k[m]['perf']) for m in sorted($2) if abs(k[m]['raw'] - $2[m]) > 1e-9 or abs(k[m]['perf'] - $2[m]) > 1e-9]")" \
+		"[]" "$1: raw and perf both read the profile's level 1"
+	is "$(q "$1" "sorted(set((k[m]['diff'], k[m]['raw_bound_pp'], k[m]['perf_bound_pp'], k[m]['p_holm'], k[m]['verdict']) for m in $2))")" \
+		"[(0.0, 0.0, 0.0, 1.0, 'agree')]" "$1: diff 0, both bounds 0 (exact counts), p_holm 1, agree"
+}
+
+cmp ecore "$ADLS" "$tmp/intel" "$ecore"
+is "$st" 0 "E-core cpu $ecore: exit 0"
+check ecore "{'tma_retiring': 40, 'tma_bad_speculation': 10, 'tma_frontend_bound': 20, 'tma_backend_bound': 30}"
+grep -q "the kernel wrote .*IA32_PERFEVTSEL0 (0x186) 0x0 -> 0x130071.*baretma put each back" "$tmp/ecore.err"
+ok $? "E-core: perf programmed TOPDOWN_FE_BOUND.ALL (0x71, USR|OS|INT|EN) and baretma put it back"
+
+cmp zen4 "$ZEN4" "$tmp/amd" 0
+is "$st" 0 "Zen 4 cpu 0: exit 0"
+check zen4 "{'tma_retiring': 40, 'tma_bad_speculation': 10, 'tma_frontend_bound': 20, 'tma_backend_bound': 25}"
+grep -q "the kernel wrote PERF_CNTR_GLOBAL_CTL (0xc0000301).*baretma put each back" "$tmp/zen4.err"
+ok $? "Zen 4: perf used the PerfMonV2 counters and baretma put them back"
+done_testing
