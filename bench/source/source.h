@@ -221,11 +221,24 @@ static inline __attribute__((always_inline)) void source_read_rdpmc(struct readi
 static inline __attribute__((always_inline)) void source_read_rdpmc_set(const struct read_set *rs,
 									 struct reading *r)
 {
-	unsigned n = rs->n;
+	/* Straight-line reads, no loop: the switch jumps into an unrolled
+	 * sequence that reads values 0..n-1 in order (k values before the end
+	 * of @e and @v), so between two RDPMCs there is only the next ECX load
+	 * and the previous value's store, as in baretma_read. */
+	const uint32_t *e = rs->ecx + rs->n;
+	uint64_t *v = r->v + rs->n;
 
+	_Static_assert(READING_MAX == 12, "source_read_rdpmc_set unrolls 12 reads");
 	bm_lfence();
-	for (unsigned i = 0; i < n; i++)
-		r->v[i] = rdpmc_raw(rs->ecx[i]);
+	switch (rs->n) {
+#define SOURCE_RDPMC_AT(k) case k: v[-(k)] = rdpmc_raw(e[-(k)]); __attribute__((fallthrough))
+	SOURCE_RDPMC_AT(12); SOURCE_RDPMC_AT(11); SOURCE_RDPMC_AT(10); SOURCE_RDPMC_AT(9);
+	SOURCE_RDPMC_AT(8); SOURCE_RDPMC_AT(7); SOURCE_RDPMC_AT(6); SOURCE_RDPMC_AT(5);
+	SOURCE_RDPMC_AT(4); SOURCE_RDPMC_AT(3); SOURCE_RDPMC_AT(2); SOURCE_RDPMC_AT(1);
+#undef SOURCE_RDPMC_AT
+	default:
+		break;
+	}
 	r->tsc = rdtsc_fenced();
 }
 
