@@ -261,6 +261,24 @@ static double cpl_share(const struct sim *s, uint64_t fcc, uint64_t gc, unsigned
 	return (en & FIXED_CTR_CTRL_EN_OS ? 1 - u : 0) + (en & FIXED_CTR_CTRL_EN_USR ? u : 0);
 }
 
+/*
+ * The whole events in @n events' worth of counting.  A hardware counter
+ * increments by one per event (SDM Vol. 3B 20.2.1, "counts the number of
+ * occurrences of the event"): it neither rounds nor loses part of an
+ * event, so the count after any split of an interval into reads is the
+ * whole events of the interval.  The model's rates are decimal shares
+ * that binary floating point does not hold exactly (6 x 0.06 / 20 x
+ * 100000 cycles is 1799.9999999999998, not the 1800 branch flushes it
+ * means), so a total within SIM_COUNT_EPS of a whole number is that
+ * number; the carry (negative by a few ulps then) keeps the rest, and
+ * the counts do not depend on how often the counter is read.
+ */
+#define SIM_COUNT_EPS 1e-6
+static double whole_events(double n)
+{
+	return floor(n + SIM_COUNT_EPS);
+}
+
 /* Add @inc (and the carried fraction) to a counter of @bits bits; true
  * when it wrapped. */
 static bool count(uint64_t *ctr, double *carry, double inc, unsigned bits)
@@ -269,7 +287,7 @@ static bool count(uint64_t *ctr, double *carry, double inc, unsigned bits)
 	double whole;
 
 	inc += *carry;
-	whole = floor(inc);
+	whole = whole_events(inc);
 	*carry = inc - whole;
 	*ctr = (before + (uint64_t)whole) & max;
 	return before + (uint64_t)whole > max;
@@ -281,7 +299,7 @@ static void count_fixed(struct sim *s, struct sim_cpu *c, unsigned i, double inc
 	double before = c->carry[i];
 	bool wrapped = count(&c->fc[i], &c->carry[i], inc, sim_fixed_bits(s));
 
-	if (i == FIXED_CTR3_IDX && floor(inc + before) > 0)
+	if (i == FIXED_CTR3_IDX && whole_events(inc + before) > 0)
 		c->fc3_written = false; /* it counted: no longer the value written */
 	if (wrapped) {
 		c->status |= 1ull << GLOBAL_FIXED_BIT(i);

@@ -44,12 +44,12 @@ fetch_latency 12'
 printf '%s\nbackend_bound 30\nmemory_bound 18\n' "$common" >"$tmp/intel"
 printf '%s\nbackend_bound 25\nsmt_contention 5\nmemory_bound 15\n' "$common" >"$tmp/amd"
 
-# cmp NAME DUMP PROFILE CPU: compare --json at level 1 of test-sim-work
+# cmp NAME DUMP PROFILE CPU [LEVEL PAIRS]: compare --json of test-sim-work
 cmp() {
 	st=0
 	BARETMA_TEST_HOOKS=1 BARETMA_CPUID_DUMP=$2 BARETMA_MSR=sim:$3 BARETMA_PERF=sim:$3 \
-		"$BARETMA_HOOKS" compare --cpu "$4" --kernel test-sim-work --pairs 9 --reps 9 \
-		--level 1 --json >"$tmp/$1" 2>"$tmp/$1.err" || st=$?
+		"$BARETMA_HOOKS" compare --cpu "$4" --kernel test-sim-work --pairs "${6:-9}" --reps 9 \
+		--level "${5:-1}" --json >"$tmp/$1" 2>"$tmp/$1.err" || st=$?
 }
 q() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); k=dict((x["name"], x) for x in d["kernels"])["test-sim-work"]; print(eval(sys.argv[2]))' "$tmp/$1" "$2"; }
 
@@ -74,4 +74,22 @@ is "$st" 0 "Zen 4 cpu 0: exit 0"
 check zen4 "{'tma_retiring': 40, 'tma_bad_speculation': 10, 'tma_frontend_bound': 20, 'tma_backend_bound': 25}"
 grep -q "the kernel wrote PERF_CNTR_GLOBAL_CTL (0xc0000301).*baretma put each back" "$tmp/zen4.err"
 ok $? "Zen 4: perf used the PerfMonV2 counters and baretma put them back"
+# Level 2 on Zen 4 (perf's amdzen4 pipeline.json): branch mispredicts =
+# bad speculation x ex_ret_brn_misp / (ex_ret_brn_misp +
+# resyncs_or_nc_redirects), each flush 20 slots (msr/sim_events.c):
+# 6 x 0.06 / 20 = 0.018 and 0.012 flushes a cycle, 1800 and 1200 in the
+# 100000 cycles of work: 10 x 1800 / 3000 = 6, machine clears 4; heavy 10,
+# light 40 - 10 = 30, fetch latency 12, bandwidth 20 - 12 = 8, memory 15,
+# core 25 - 15 = 10.  Whole counts on both sides however often each reads
+# them: diff 0, allowance 0, agree (24 metrics: 10 pairs are the fewest
+# that can find a disagreement).
+cmp zen4l2 "$ZEN4" "$tmp/amd" 0 2 10
+is "$st" 0 "Zen 4 level 2: exit 0"
+is "$(q zen4l2 '(d["level"], d["family"]["hypotheses"], d["verdicts"])')" \
+	"(2, 24, {'agree': 24, 'disagree': 0, 'na': 0})" "zen4l2: level 2, 24 hypotheses, all agree"
+l2="{'tma_heavy_operations': 10, 'tma_light_operations': 30, 'tma_branch_mispredicts': 6, 'tma_machine_clears': 4, 'tma_fetch_latency': 12, 'tma_fetch_bandwidth': 8, 'tma_memory_bound': 15, 'tma_core_bound': 10}"
+is "$(q zen4l2 "[(m, k[m]['raw'], k[m]['perf']) for m in sorted($l2) if abs(k[m]['raw'] - $l2[m]) > 1e-9 or abs(k[m]['perf'] - $l2[m]) > 1e-9]")" \
+	"[]" "zen4l2: raw and perf both read the profile's level 2"
+is "$(q zen4l2 "sorted(set((k[m]['diff'], k[m]['p_holm'], k[m]['verdict']) for m in $l2))")" \
+	"[(0.0, 1.0, 'agree')]" "zen4l2: diff 0, p_holm 1, agree"
 done_testing
