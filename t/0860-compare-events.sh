@@ -92,4 +92,15 @@ is "$(q zen4l2 "[(m, k[m]['raw'], k[m]['perf']) for m in sorted($l2) if abs(k[m]
 	"[]" "zen4l2: raw and perf both read the profile's level 2"
 is "$(q zen4l2 "sorted(set((k[m]['diff'], k[m]['p_holm'], k[m]['verdict']) for m in $l2))")" \
 	"[(0.0, 1.0, 'agree')]" "zen4l2: diff 0, p_holm 1, agree"
+# E-core level 2: only the nodes intel-ecore-l1:gracemont defines are
+# compared and written (Intel's E-core_TMA_Metrics.csv: no Heavy/Light
+# Operations and no Memory_Bound at level 2 on Gracemont); the others were
+# written as 0.00 "agree" before.  2 kernels x 9 nodes = 18 hypotheses.
+cmp ecorel2 "$ADLS" "$tmp/intel" "$ecore" 2 10
+is "$st" 0 "E-core level 2: exit 0"
+is "$(q ecorel2 "sorted(m for m in k if m.startswith('tma_'))")" \
+	"['tma_backend_bound', 'tma_bad_speculation', 'tma_branch_mispredicts', 'tma_core_bound', 'tma_fetch_bandwidth', 'tma_fetch_latency', 'tma_frontend_bound', 'tma_machine_clears', 'tma_retiring']" \
+	"ecorel2: the recipe's nodes only, none it lacks"
+is "$(q ecorel2 '(d["family"]["hypotheses"], d["verdicts"])')" \
+	"(18, {'agree': 18, 'disagree': 0, 'na': 0})" "ecorel2: 18 hypotheses, all agree"
 done_testing

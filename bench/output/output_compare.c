@@ -74,7 +74,7 @@ static void compare_print_table(FILE *f, const struct compare_result *res)
 		for (unsigned m = 0; m < TMA_NMETRICS; m++) {
 			const struct compare_metric *cm = &ck->m[m];
 
-			if (td_metric_level(m) > res->level)
+			if (!compare_metric_shown(res, m))
 				continue;
 			if (cm->verdict == COMPARE_NA) {
 				fprintf(f, "%-13s %-24s %8s %8s %8s %19s %6s %8s  n/a (%u pairs "
@@ -108,14 +108,14 @@ static json_t *metric_json(const struct compare_metric *m)
 			 "p", num(na ? NAN : m->p), "p_holm", num(na ? NAN : m->p_holm));
 }
 
-static json_t *kernel_json(const struct compare_kernel *k, int level)
+static json_t *kernel_json(const struct compare_kernel *k, const struct compare_result *res)
 {
 	json_t *o = json_pack("{s:s,s:I,s:I}", "name", k->name,
 			      "raw_invalid", (json_int_t)k->raw_invalid,
 			      "perf_invalid", (json_int_t)k->perf_invalid);
 
 	for (unsigned m = 0; o && m < TMA_NMETRICS; m++)
-		if (td_metric_level(m) <= level)
+		if (compare_metric_shown(res, m))
 			json_object_set_new(o, td_metric_name(m), metric_json(&k->m[m]));
 	return o;
 }
@@ -144,7 +144,7 @@ static json_t *compare_to_json(const struct compare_result *res)
 				"alpha", COMPARE_ALPHA);
 
 	for (size_t k = 0; ks && k < res->nkernels; k++)
-		json_array_append_new(ks, kernel_json(&res->kernels[k], res->level));
+		json_array_append_new(ks, kernel_json(&res->kernels[k], res));
 	if (doc && ks)
 		json_object_set_new(doc, "kernels", ks);
 	else

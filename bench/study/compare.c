@@ -144,7 +144,7 @@ void compare_verdicts(struct compare_result *res)
 		for (unsigned i = 0; i < TMA_NMETRICS; i++) {
 			struct compare_metric *cm = &res->kernels[k].m[i];
 
-			if (td_metric_level(i) > res->level)
+			if (!compare_metric_shown(res, i))
 				continue;
 			if (cm->verdict == COMPARE_NA) {
 				res->na++;
@@ -165,7 +165,7 @@ void compare_verdicts(struct compare_result *res)
 		for (unsigned i = 0; i < TMA_NMETRICS; i++) {
 			struct compare_metric *cm = &res->kernels[k].m[i];
 
-			if (td_metric_level(i) > res->level || cm->verdict == COMPARE_NA)
+			if (!compare_metric_shown(res, i) || cm->verdict == COMPARE_NA)
 				continue;
 			cm->verdict = cm->p_holm <= COMPARE_ALPHA ? COMPARE_DISAGREE : COMPARE_AGREE;
 			res->agree += cm->verdict == COMPARE_AGREE;
@@ -225,6 +225,11 @@ static struct bench_options block_options(const struct compare_options *o,
 }
 
 /* Keep what perf left in each register, the first time it is seen. */
+bool compare_metric_shown(const struct compare_result *res, unsigned m)
+{
+	return td_metric_level(m) <= res->level && !(res->absent & (1u << m));
+}
+
 static void keep_changes(struct compare_result *res, const struct bench_result *r)
 {
 	for (int i = 0; i < r->nperf_changed; i++) {
@@ -244,6 +249,9 @@ static void keep(struct blocks *b, unsigned pair, bool raw, const struct bench_r
 	double *med = raw ? b->raw : b->perf, *bound = raw ? b->raw_bound : b->perf_bound;
 
 	(raw ? b->raw_read : b->perf_read)[pair] = r->empty_tsc;
+	for (unsigned m = 0; r->recipe && m < TMA_NMETRICS; m++)
+		if (recipe_node_index(r->recipe, td_metric_name(m)) < 0)
+			res->absent |= 1u << m;
 	for (size_t k = 0; k < b->nk && k < r->nkernels; k++) {
 		const struct bench_kernel_result *kr = &r->kernels[k];
 		bool any = kr->topdown && kr->tma[0].n;

@@ -107,6 +107,9 @@ struct compare_result {
 	size_t nkernels;
 	struct compare_kernel *kernels;
 	unsigned agree, disagree, na;     /* metric verdicts */
+	uint32_t absent;         /* bit m: a tma_* node the run's event recipe does not
+				  * define (an E-core's tma_heavy_operations): neither
+				  * compared nor written (compare_metric_shown) */
 	char reason[1600];       /* why it could not run, "" otherwise */
 	/* What the kernel's perf_event wrote in the counter registers while it
 	 * owned them, each register once (the first block that left it
@@ -163,6 +166,10 @@ void compare_metric_stats(const double *raw, const double *perf, unsigned n,
  * res->agree, disagree, na.  Pure.
  */
 void compare_verdicts(struct compare_result *res);
+
+/* compare_metric_shown - whether node @m is compared and written: within
+ * @res's level and defined by the run's recipe (PERF_METRICS defines all). */
+bool compare_metric_shown(const struct compare_result *res, unsigned m);
 
 /*
  * compare_prepare - clear @res, resolve the kernels, and decide the raw
