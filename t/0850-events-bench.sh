@@ -24,38 +24,13 @@
 # bracket's n.N is subtracted: a region's net slots are W x K.
 . "$T_SRC/tap.sh"
 
-command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
-[ -x "${BARETMA_HOOKS:-}" ] || skip_all "no test build of the tool (t/baretma-hooks)"
-ADLS=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-s-i9.test
-CLX=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_6th_gen/xeon-clx.test
-ZEN4=$SHARED_CPUID/libcpuid/master-history/amd/zen4/epyc-genoa.test
-ZEN5=$SHARED_CPUID/libcpuid/master-history/amd/zen5/amd-ryzen-9-9950x-16-core-processor.test
-for d in "$ADLS" "$CLX" "$ZEN4" "$ZEN5"; do
-	[ -r "$d" ] || skip_all "no CPUID dump $d"
-done
-BARETMA_STATE_DIR=$tmp/run
-mkdir -p "$BARETMA_STATE_DIR"
-export BARETMA_STATE_DIR
-unset BARETMA_MSR_TRACE BARETMA_MSR BARETMA_PERF BARETMA_CPUID_DUMP
-
-# The E-cores of the Alder Lake-S dump: its CPUs whose CPUID 0x1A
-# EAX[31:24] is 0x20 (Atom), read from the dump (INDEX.tsv: 8 of 24).
-ecore=$(awk '/Logical CPU #/ { c = $0; gsub(/[^0-9]/, "", c) }
-	/^CPUID 0000001A:/ { split($3, r, "-"); if (substr(r[1], 1, 2) == "20") print c }' "$ADLS" | head -1)
-[ -n "$ecore" ] || skip_all "no E-core in $ADLS"
+. "$T_SRC/events-fixture.sh"
+events_dumps "$ADLS" "$CLX" "$ZEN4" "$ZEN5"
 
 # Profiles: level 1 40/10/20/30 (AMD: backend 25 and smt_contention 5),
 # level 2 heavy 10, branch mispredicts 6, fetch latency 12, memory bound
 # 18 (AMD 15).
-common='ghz 0
-access_cycles 1000
-work_cycles 100000
-retiring 40
-bad_speculation 10
-frontend_bound 20
-heavy_operations 10
-branch_mispredicts 6
-fetch_latency 12'
+common=$sim_common
 printf '%s\nbackend_bound 30\nmemory_bound 18\n' "$common" >"$tmp/intel"
 # SMT: the sibling runs the same work; instructions 0.6 a cycle (below)
 printf '%s\nbackend_bound 30\nmemory_bound 18\nsmt on\nipc 0.6\n' "$common" >"$tmp/clx"

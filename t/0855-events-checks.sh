@@ -22,20 +22,8 @@
 # GP events, assigned from counter 0 up (gp_assign: the lowest free).
 . "$T_SRC/tap.sh"
 
-command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
-[ -x "${BARETMA_HOOKS:-}" ] || skip_all "no test build of the tool (t/baretma-hooks)"
-ADLS=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-s-i9.test
-ZEN4=$SHARED_CPUID/libcpuid/master-history/amd/zen4/epyc-genoa.test
-for d in "$ADLS" "$ZEN4"; do
-	[ -r "$d" ] || skip_all "no CPUID dump $d"
-done
-BARETMA_STATE_DIR=$tmp/run
-mkdir -p "$BARETMA_STATE_DIR"
-export BARETMA_STATE_DIR
-unset BARETMA_MSR_TRACE BARETMA_MSR BARETMA_PERF BARETMA_CPUID_DUMP
-ecore=$(awk '/Logical CPU #/ { c = $0; gsub(/[^0-9]/, "", c) }
-	/^CPUID 0000001A:/ { split($3, r, "-"); if (substr(r[1], 1, 2) == "20") print c }' "$ADLS" | head -1)
-[ -n "$ecore" ] || skip_all "no E-core in $ADLS"
+. "$T_SRC/events-fixture.sh"
+events_dumps "$ADLS" "$ZEN4"
 
 ecore_regs() {
 	for i in 0 1 2 3 4 5; do
