@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "bench/benchmarks/bracket_sets.h"
+#include "bench/benchmarks/machine.h"
 #include "bench/benchmarks/stepcount.h"
 #include "bench/source/source.h"
 #include "bench/stats.h"
@@ -127,25 +128,6 @@ struct machine {
 	char why[400];            /* why RDPMC faults, where it does */
 };
 
-static void first_line(const char *path, const char *key, char *buf, size_t n)
-{
-	char line[512];
-	FILE *f = fopen(path, "re");
-
-	snprintf(buf, n, "?");
-	while (f && fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (!strncmp(line, key, strlen(key)) && colon) {
-			snprintf(buf, n, "%s", colon + 1 + strspn(colon + 1, " \t"));
-			buf[strcspn(buf, "\n")] = '\0';
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-}
-
 static void identify(struct machine *m)
 {
 	struct cpu_machine *cm = NULL;
@@ -181,7 +163,7 @@ static void print_machine(const struct machine *m, size_t reps)
 	char model[256];
 
 	uname(&u);
-	first_line("/proc/cpuinfo", "model name", model, sizeof(model));
+	file_field("/proc/cpuinfo", "model name", model, sizeof(model));
 	printf("machine: %s %s %s; %s", u.sysname, u.release, u.machine, model);
 	if (m->ci_ok)
 		printf(" (%s family %u model 0x%X stepping %u%s%s%s)", m->ci.vendor_str, m->ci.family,

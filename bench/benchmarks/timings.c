@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/benchmarks/machine.h"
 #include "bench/bench.h"
 #include "bench/stats.h"
 #include "cpu/cpu.h"
@@ -44,26 +45,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* The first line of @path starting with @key, after its ": " ("?" else). */
-static void file_field(const char *path, const char *key, char *buf, size_t n)
-{
-	char line[512];
-	FILE *f = fopen(path, "re");
-
-	snprintf(buf, n, "?");
-	while (f && fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (!strncmp(line, key, strlen(key)) && colon) {
-			snprintf(buf, n, "%s", colon + 1 + strspn(colon + 1, " \t"));
-			buf[strcspn(buf, "\n")] = '\0';
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
 }
 
 static void loadavg(char *buf, size_t n)

@@ -1,0 +1,15 @@
+/*
+ * bench/benchmarks/machine.h - what the benchmark programs print about the
+ * machine they ran on (the README's "Benchmark": every number with its
+ * machine).
+ */
+#ifndef BARETMA_BENCHMARKS_MACHINE_H
+#define BARETMA_BENCHMARKS_MACHINE_H
+
+#include <stddef.h>
+
+/* file_field - the first line of @path starting with @key, after its ":"
+ * and blanks, into @buf ("?" when there is none or @path cannot be read). */
+void file_field(const char *path, const char *key, char *buf, size_t n);
+
+#endif
