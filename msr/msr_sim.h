@@ -93,7 +93,12 @@
  * bubbles, INT_MISC.RECOVERY_CYCLES), dispatched (AMD: retiring + bad
  * speculation), frontend, backend, bad speculation, smt contention, the
  * level-2 nodes, and their cycles (fetch latency's cycles with no uop
- * delivered, memory-bound and backend-bound stall cycles) and flushes
+ * delivered, memory-bound and backend-bound stall cycles; before Ice
+ * Lake the execution activity: a quarter of the memory-bound cycles bound
+ * on stores, the rest stalled with a load outstanding, half the
+ * core-bound cycles stalled, half executing 2 uops, core bound x
+ * (1 - retiring) / 2 cycles executing 1, so that perf's skylake
+ * tma_memory_bound recovers memory bound: msr/sim_events.c) and flushes
  * (one per 20 slots of branch mispredicts, of machine clears).  The
  * accesses' cycles count at the access_* shares, the work's at the
  * profile's.  Width: CPUID leaf 0xA EAX[23:16] (AMD 48 bits); wrapping

@@ -52,7 +52,7 @@
 #include "cpu/cpu.h"
 #include "msr/topdown.h"
 
-#define RECIPE_EVENTS_MAX 16 /* events of one recipe (bits of a uint32_t mask) */
+#define RECIPE_EVENTS_MAX 24 /* events of one recipe (bits of a uint32_t mask) */
 #define RECIPE_NODES_MAX  24 /* nodes of one recipe, auxiliary ones included */
 #define RECIPE_EXTRA_MAX  4  /* nodes outside the twelve tma_* (enum td_metric) */
 

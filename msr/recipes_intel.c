@@ -12,7 +12,8 @@
  *   [ECSV]   intel/perfmon E-core_TMA_Metrics.csv (TMA 4, columns GRT, CMT,
  *            LNL-SKT); [ACSV] intel/perfmon Atom_TMA.csv (TMA 1.2, column TNT).
  *   [SKLJ]   linux tools/perf/pmu-events/arch/x86/skylake/skl-metrics.json
- *            (tma_* MetricExpr); [HSWJ] .../haswell/hsw-metrics.json;
+ *            (tma_* MetricExpr); [CLXJ] .../cascadelakex/clx-metrics.json;
+ *            [HSWJ] .../haswell/hsw-metrics.json;
  *            [SPRJ] .../sapphirerapids/spr-metrics.json.
  *   [TDTXT]  linux tools/perf/Documentation/topdown.txt.
  *   [ICORE]  linux arch/x86/events/intel/core.c and arch/x86/include/asm/
@@ -151,6 +152,12 @@ static const struct recipe_event skl_events[] = {
 	PRE_L2_EVENTS(S_SKL),
 	GP("UOPS_RETIRED.MACRO_FUSED", 0xC2, 0x04, S_SKL),
 	FX("INST_RETIRED.ANY", 0, 0x00, 0x01, S_SKL ": Fixed counter 0"),
+	/* [SKLJ] tma_memory_bound's events (Counter 0,1,2,3 in [PM-SKL]) */
+	GP("CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x14, S_SKL ": CounterMask 20", .cmask = 20),
+	GP("EXE_ACTIVITY.BOUND_ON_STORES", 0xA6, 0x40, S_SKL),
+	GP("CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, S_SKL ": CounterMask 4", .cmask = 4),
+	GP("EXE_ACTIVITY.1_PORTS_UTIL", 0xA6, 0x02, S_SKL),
+	GP("EXE_ACTIVITY.2_PORTS_UTIL", 0xA6, 0x04, S_SKL),
 };
 
 static const struct recipe_event snb_events[] = {
@@ -204,6 +211,12 @@ static const struct recipe_node skl_nodes[] = {
 	  "(UOPS_RETIRED.RETIRE_SLOTS + UOPS_RETIRED.MACRO_FUSED - INST_RETIRED.ANY) / SLOTS",
 	  "[CSV] SKL/KBL; [SKLJ] tma_heavy_operations"),
 	PRE_BADSPEC_L2,
+	N("tma_memory_bound", L2, BE, "(CYCLE_ACTIVITY.STALLS_MEM_ANY + EXE_ACTIVITY.BOUND_ON_STORES) / "
+	  "(CYCLE_ACTIVITY.STALLS_TOTAL + (EXE_ACTIVITY.1_PORTS_UTIL + tma_retiring * "
+	  "EXE_ACTIVITY.2_PORTS_UTIL) + EXE_ACTIVITY.BOUND_ON_STORES) * tma_backend_bound",
+	  "[SKLJ], [CLXJ] tma_memory_bound"),
+	N("tma_core_bound", L2, BE, "tma_backend_bound - tma_memory_bound",
+	  "[SKLJ], [CLXJ] tma_core_bound"),
 };
 
 #define PRE_BE_SNB \
@@ -240,12 +253,13 @@ static const char *const u_bdw[] = { "Broadwell", NULL };
 static const char *const u_skl[] = { "Skylake", NULL };
 
 #define PRE_BOUND "48-bit counters (no quantisation); 4 GP counters per thread with SMT on " \
-	"(8 with it off): level 1 needs 4, level 2 4 more, counted in a second pass (a " \
-	"different interval); with SMT on the core's clocks and recovery cycles are AnyThread " \
+	"(8 with it off): level 1 needs 4, level 2 4 more (Skylake 9 more), counted in " \
+	"further passes (different intervals); with SMT on the core's clocks and recovery cycles are AnyThread " \
 	"counts halved (perf's and toplev's per-core split, an approximation for one thread)"
-#define PRE_NOTES "no tma_memory_bound/tma_core_bound: perf's skl-metrics.json needs 5 more GP events " \
-	"(CYCLE_ACTIVITY.STALLS_MEM_ANY, EXE_ACTIVITY.BOUND_ON_STORES, CYCLE_ACTIVITY.STALLS_TOTAL, " \
-	"EXE_ACTIVITY.1_PORTS_UTIL, EXE_ACTIVITY.2_PORTS_UTIL)"
+#define PRE_NOTES "no tma_memory_bound/tma_core_bound: perf's hsw-/bdw-metrics.json take them " \
+	"from UOPS_EXECUTED.CORE at three counter masks, RS_EVENTS.EMPTY_CYCLES, " \
+	"RESOURCE_STALLS.SB and CYCLE_ACTIVITY.STALLS_LDM_PENDING (IPC and fetch-latency " \
+	"branches), not done yet"
 
 /* ===================================== intel-icl-events (ICL+ P-cores) */
 
@@ -499,7 +513,7 @@ const struct recipe recipes_intel[] = {
 	  pm_nodes, RECIPE_N(pm_nodes), PM_BOUND,
 	  "width 6 (Golden/Raptor/Redwood Cove), 8 on Lion/Cougar Cove: no formula uses it" },
 	{ "intel-pre-icl-l1", "skylake", u_skl, I, 4, skl_events, RECIPE_N(skl_events), skl_nodes,
-	  RECIPE_N(skl_nodes), PRE_BOUND, PRE_NOTES },
+	  RECIPE_N(skl_nodes), PRE_BOUND, NULL },
 	{ "intel-pre-icl-l1", "broadwell", u_bdw, I, 4, snb_events, RECIPE_N(snb_events), bdw_nodes,
 	  RECIPE_N(bdw_nodes), PRE_BOUND, PRE_NOTES },
 	{ "intel-pre-icl-l1", "haswell", u_hsw, I, 4, snb_events, RECIPE_N(snb_events), snb_nodes,

@@ -39,6 +39,20 @@
  *     of memory) w x (backend_bound - memory_bound);
  *   "cycles of" a share (fetch latency: cycles no uop was delivered,
  *     memory bound / backend bound: stall cycles): the share itself;
+ *   stall cycles (pre-Ice Lake execution activity, intel/perfmon SKL
+ *     CYCLE_ACTIVITY / EXE_ACTIVITY descriptions), with m = memory bound,
+ *     c = backend_bound - memory_bound (core bound), r = retiring: of the
+ *     memory-bound cycles S = 1/4 have the store buffer full and no load
+ *     outstanding (EXE_ACTIVITY.BOUND_ON_STORES m S), the rest execute
+ *     nothing with a load outstanding (CYCLE_ACTIVITY.STALLS_MEM_ANY
+ *     m (1 - S)); of the core-bound cycles half execute nothing
+ *     (CYCLE_ACTIVITY.STALLS_TOTAL = m (1 - S) + c / 2: every stall), half
+ *     execute 2 uops (EXE_ACTIVITY.2_PORTS_UTIL c / 2), and 1-uop cycles
+ *     are c (1 - r) / 2 (EXE_ACTIVITY.1_PORTS_UTIL: the model's choice, so
+ *     that perf's skylake tma_memory_bound, which weighs the 2-uop cycles
+ *     by tma_retiring, has the denominator STALLS_TOTAL + 1_PORTS +
+ *     r x 2_PORTS + BOUND_ON_STORES = m + c = backend bound and the
+ *     numerator STALLS_MEM_ANY + BOUND_ON_STORES = m: it recovers m);
  *   flushes (branch mispredicts, machine clears / resyncs): their slots /
  *     SIM_FLUSH_SLOTS (each flush wastes that many slots; perf's level 2
  *     takes only their ratio).
@@ -62,6 +76,7 @@
 #define SIM_CMASK_WIDTH (-1)  /* the row's cmask is the pipeline width */
 #define SIM_RECOVERY 0.5      /* R: the bad-speculation share of recovery bubbles */
 #define SIM_FLUSH_SLOTS 20.0  /* slots one flush wastes */
+#define SIM_STORE 0.25        /* S: the memory-bound cycles' share bound on stores */
 
 /* PERF_METRICS node indexes (msr/sim_profile.c node_keys) */
 enum { N_RET, N_BAD, N_FE, N_BE, N_HEAVY, N_BR, N_FL, N_MEM };
@@ -70,6 +85,7 @@ enum sim_q {
 	Q_CYCLES, Q_INST, Q_SLOTS, Q_RETIRING, Q_ISSUED, Q_DISPATCHED, Q_FE, Q_BE, Q_BAD,
 	Q_RECOVERY_CYC, Q_HEAVY, Q_BR_SLOTS, Q_CLEAR_SLOTS, Q_BR_FLUSHES, Q_CLEAR_FLUSHES,
 	Q_FETCH_LAT, Q_FETCH_LAT_CYC, Q_MEM, Q_MEM_CYC, Q_BE_CYC, Q_SMT_CONT, Q_FETCH_BW, Q_CORE,
+	Q_LOAD_STALL_CYC, Q_STORE_CYC, Q_STALL_CYC, Q_PORTS1_CYC, Q_PORTS2_CYC,
 };
 
 struct sim_event_row {
@@ -132,8 +148,19 @@ static const struct sim_event_row rows[] = {
 	ROW(P_ALL, 0xc5, 0x00, 0, Q_BR_FLUSHES, "BR_MISP_RETIRED.ALL_BRANCHES [SKL ICL SPR]"),
 	{ P_ALL, 0xc3, 0x01, 1, false, true, Q_CLEAR_FLUSHES,
 	  "MACHINE_CLEARS.COUNT [SKL ICL SPR: c1 edge]" },
-	ROW(SIM_FAM_PRE_ICL, 0xa3, 0x14, 20, Q_MEM_CYC, "CYCLE_ACTIVITY.STALLS_MEM_ANY [SKL: c20]"),
-	ROW(SIM_FAM_PRE_ICL, 0xa3, 0x04, 4, Q_BE_CYC, "CYCLE_ACTIVITY.STALLS_TOTAL [SKL: c4]"),
+	/* [SKL] execution-stall cycles (the model: file comment, "stall cycles") */
+	ROW(SIM_FAM_PRE_ICL, 0xa3, 0x14, 20, Q_LOAD_STALL_CYC,
+	    "CYCLE_ACTIVITY.STALLS_MEM_ANY [SKL: c20]: \"Execution stalls while memory "
+	    "subsystem has an outstanding load\""),
+	ROW(SIM_FAM_PRE_ICL, 0xa6, 0x40, 0, Q_STORE_CYC,
+	    "EXE_ACTIVITY.BOUND_ON_STORES [SKL]: \"Cycles where the Store Buffer was full and "
+	    "no outstanding load\""),
+	ROW(SIM_FAM_PRE_ICL, 0xa3, 0x04, 4, Q_STALL_CYC,
+	    "CYCLE_ACTIVITY.STALLS_TOTAL [SKL: c4]: \"Total execution stalls\" (no uop executed)"),
+	ROW(SIM_FAM_PRE_ICL, 0xa6, 0x02, 0, Q_PORTS1_CYC,
+	    "EXE_ACTIVITY.1_PORTS_UTIL [SKL]: cycles a total of 1 uop executed, RS not empty"),
+	ROW(SIM_FAM_PRE_ICL, 0xa6, 0x04, 0, Q_PORTS2_CYC,
+	    "EXE_ACTIVITY.2_PORTS_UTIL [SKL]: cycles a total of 2 uops executed, RS not empty"),
 
 	/* Intel E-cores: level 1 (width x CPU_CLK_UNHALTED.CORE slots) */
 	ROW(SIM_FAM_ATOM, 0x3c, 0x00, 0, Q_CYCLES, "CPU_CLK_UNHALTED.CORE_P [GRT CMT SKT]"),
@@ -216,6 +243,11 @@ static double quantity(const struct sim *s, const struct sim_cpu *c, enum sim_q 
 	case Q_SMT_CONT: return w * s->p.smt_contention / 100;
 	case Q_FETCH_BW: return w * (f[N_FE] - f[N_FL]);
 	case Q_CORE: return w * (f[N_BE] - f[N_MEM]);
+	case Q_LOAD_STALL_CYC: return f[N_MEM] * (1 - SIM_STORE);
+	case Q_STORE_CYC: return f[N_MEM] * SIM_STORE;
+	case Q_STALL_CYC: return f[N_MEM] * (1 - SIM_STORE) + (f[N_BE] - f[N_MEM]) / 2;
+	case Q_PORTS1_CYC: return (f[N_BE] - f[N_MEM]) * (1 - f[N_RET]) / 2;
+	case Q_PORTS2_CYC: return (f[N_BE] - f[N_MEM]) / 2;
 	}
 	return 0;
 }

@@ -65,6 +65,11 @@ static double extra(const struct recipe_result *r, const char *metric)
  *   Branch_Mispredicts = 30 / (30 + 10) * 0.15 = 0.1125; Machine_Clears = 0.0375
  *   Heavy = (RETIRE_SLOTS + MACRO_FUSED - INST_RETIRED.ANY) / SLOTS = (2000 + 100 - 1800) / 4000 = 0.075
  *   Light = 0.50 - 0.075 = 0.425
+ *   Memory_Bound (skl-metrics.json, clx-metrics.json) = (STALLS_MEM_ANY +
+ *     BOUND_ON_STORES) / (STALLS_TOTAL + (1_PORTS_UTIL + Ret * 2_PORTS_UTIL)
+ *     + BOUND_ON_STORES) * BE = (60 + 20) / (100 + (40 + 0.5 * 80) + 20) * 0.15
+ *     = 80 / 200 * 0.15 = 0.06
+ *   Core_Bound = BE - Memory_Bound = 0.15 - 0.06 = 0.09
  * THREAD_ANY and RECOVERY_CYCLES_ANY are not given: SMT off needs neither.
  */
 static void skylake_smt_off(void)
@@ -75,7 +80,10 @@ static void skylake_smt_off(void)
 		{ "INT_MISC.RECOVERY_CYCLES", 50 },
 		{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 120 },
 		{ "BR_MISP_RETIRED.ALL_BRANCHES", 30 }, { "MACHINE_CLEARS.COUNT", 10 },
-		{ "UOPS_RETIRED.MACRO_FUSED", 100 }, { "INST_RETIRED.ANY", 1800 }, { NULL, 0 },
+		{ "UOPS_RETIRED.MACRO_FUSED", 100 }, { "INST_RETIRED.ANY", 1800 },
+		{ "CYCLE_ACTIVITY.STALLS_MEM_ANY", 60 }, { "EXE_ACTIVITY.BOUND_ON_STORES", 20 },
+		{ "CYCLE_ACTIVITY.STALLS_TOTAL", 100 }, { "EXE_ACTIVITY.1_PORTS_UTIL", 40 },
+		{ "EXE_ACTIVITY.2_PORTS_UTIL", 80 }, { NULL, 0 },
 	};
 	struct recipe_result out;
 	struct recipe_error e;
@@ -92,7 +100,8 @@ static void skylake_smt_off(void)
 	check_dbl(F(TMA_MACHINE_CLEARS), 0.0375, EPS, "tma_machine_clears 0.15 - 0.1125");
 	check_dbl(F(TMA_HEAVY_OPERATIONS), 0.075, EPS, "tma_heavy_operations (2000+100-1800)/4000");
 	check_dbl(F(TMA_LIGHT_OPERATIONS), 0.425, EPS, "tma_light_operations 0.5 - 0.075");
-	ok(isnan(F(TMA_MEMORY_BOUND)) && isnan(F(TMA_CORE_BOUND)), "no memory/core bound: left out");
+	check_dbl(F(TMA_MEMORY_BOUND), 0.06, EPS, "tma_memory_bound (60+20)/(100+40+0.5*80+20) * 0.15");
+	check_dbl(F(TMA_CORE_BOUND), 0.09, EPS, "tma_core_bound 0.15 - 0.06");
 	ok(out.undefined.what == NULL, "every node defined");
 
 	/* Level 1 alone needs none of the level-2 events. */
@@ -203,7 +212,10 @@ static void zeros(void)
 		{ "INT_MISC.RECOVERY_CYCLES", 0 },
 		{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 120 },
 		{ "BR_MISP_RETIRED.ALL_BRANCHES", 0 }, { "MACHINE_CLEARS.COUNT", 0 },
-		{ "UOPS_RETIRED.MACRO_FUSED", 0 }, { "INST_RETIRED.ANY", 2000 }, { NULL, 0 },
+		{ "UOPS_RETIRED.MACRO_FUSED", 0 }, { "INST_RETIRED.ANY", 2000 },
+		{ "CYCLE_ACTIVITY.STALLS_MEM_ANY", 150 }, { "EXE_ACTIVITY.BOUND_ON_STORES", 50 },
+		{ "CYCLE_ACTIVITY.STALLS_TOTAL", 250 }, { "EXE_ACTIVITY.1_PORTS_UTIL", 50 },
+		{ "EXE_ACTIVITY.2_PORTS_UTIL", 100 }, { NULL, 0 },
 	};
 	static const struct kv zero[] = {
 		{ "CPU_CLK_UNHALTED.THREAD", 0 }, { "IDQ_UOPS_NOT_DELIVERED.CORE", 0 },
@@ -220,6 +232,8 @@ static void zeros(void)
 	check_str(out.undefined.what, "division by zero", "  undefined: a division by zero");
 	check_str(out.undefined.metric, "tma_branch_mispredicts", "  in tma_branch_mispredicts");
 	check_dbl(F(TMA_FETCH_LATENCY), 0.12, EPS, "  the other level-2 nodes computed");
+	/* BE = 1 - 0.2 - 2000/4000 = 0.3, Ret 0.5: (150+50)/(250+50+0.5*100+50) * 0.3 */
+	check_dbl(F(TMA_MEMORY_BOUND), 0.15, EPS, "  tma_memory_bound 200/400 * 0.3");
 	check_int(run("intel-pre-icl-l1", "skylake", zero, false, 1, &out, &e), ==, -EDOM,
 		  "THREAD = 0: no slots, -EDOM");
 	check_str(e.metric, "SLOTS", "  the SLOTS node");

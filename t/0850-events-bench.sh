@@ -135,22 +135,31 @@ is "$(grep -c '^test-sim-work,tma_' "$tmp/ecore2.csv")" 10 "CSV: the recipe's 10
 # 20 slots of each, 6 / 10 x 10 = 6, machine clears 4; heavy operations =
 # (RETIRE_SLOTS + UOPS_RETIRED.MACRO_FUSED - INST_RETIRED.ANY) / SLOTS, the
 # simulator's table having no MACRO_FUSED (0) and INST_RETIRED.ANY = ipc x K
-# = 0.6 K: (0.8 - 0.6) K / 2K = 10, light 40 - 10 = 30.  No memory/core
-# bound (skl-metrics.json needs 5 more events: the recipe's notes).
+# = 0.6 K: (0.8 - 0.6) K / 2K = 10, light 40 - 10 = 30.  Memory bound
+# (skl-metrics.json, clx-metrics.json) = (STALLS_MEM_ANY + BOUND_ON_STORES)
+# / (STALLS_TOTAL + (1_PORTS_UTIL + RET x 2_PORTS_UTIL) + BOUND_ON_STORES)
+# x BE; the simulator's stall cycles (msr/sim_events.c), m = 0.18, c = BE -
+# m = 0.12, each halved by SMT: STALLS_MEM_ANY 3/4 m K/2 = 0.0675 K,
+# BOUND_ON_STORES 1/4 m K/2 = 0.0225 K, STALLS_TOTAL (3/4 m + c/2) K/2 =
+# 0.0975 K, 2_PORTS_UTIL c/2 K/2 = 0.03 K, 1_PORTS_UTIL c (1 - 0.4)/2 K/2
+# = 0.018 K: 0.09 / (0.0975 + 0.018 + 0.4 x 0.03 + 0.0225) x 30 = 0.09 /
+# 0.15 x 30 = 18, core bound 30 - 18 = 12.
 # Passes: level 1 THREAD_ANY (fixed 1) and 4 GP events on 4 counters: 1;
-# level 2 4 more GP events and INST_RETIRED.ANY (fixed 0): 2.
+# level 2 9 more GP events (4, 4, 1 on 4 counters) and INST_RETIRED.ANY
+# (fixed 0): 4.
 run clx1 "$CLX" "$tmp/clx" 0 --level 1 --json; rc=$?
 is "$rc" 0 "Cascade Lake with SMT, level 1: exit 0"
 check clx1 1 intel-pre-icl-l1 skylake 1 True 200000.0 \
 	"{'tma_retiring': 40, 'tma_bad_speculation': 10, 'tma_frontend_bound': 20, 'tma_backend_bound': 30}"
 run clx2 "$CLX" "$tmp/clx" 0 --json; rc=$?
 is "$rc" 0 "Cascade Lake with SMT, level 2: exit 0"
-check clx2 2 intel-pre-icl-l1 skylake 2 True 200000.0 \
+check clx2 2 intel-pre-icl-l1 skylake 4 True 200000.0 \
 	"{'tma_retiring': 40, 'tma_bad_speculation': 10, 'tma_frontend_bound': 20, 'tma_backend_bound': 30,
 	  'tma_fetch_latency': 12, 'tma_fetch_bandwidth': 8, 'tma_branch_mispredicts': 6,
-	  'tma_machine_clears': 4, 'tma_heavy_operations': 10, 'tma_light_operations': 30}"
+	  'tma_machine_clears': 4, 'tma_heavy_operations': 10, 'tma_light_operations': 30,
+	  'tma_memory_bound': 18, 'tma_core_bound': 12}"
 run clx2.txt "$CLX" "$tmp/clx" 0
-like "$(cat "$tmp/clx2.txt")" "recipe intel-pre-icl-l1:skylake, 2 passes, SMT on \(per-core counts halved\)" \
+like "$(cat "$tmp/clx2.txt")" "recipe intel-pre-icl-l1:skylake, 4 passes, SMT on \(per-core counts halved\)" \
 	"text: SMT on, said with the halving"
 
 # --- Zen 4 (W = 6) and Zen 5 (W = 8), six PerfMonV2 counters ------------------

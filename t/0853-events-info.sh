@@ -16,8 +16,10 @@
 # leafA_gp_counters; leaf23 gp=FF on Meteor Lake's E-cores) and the
 # passes from the recipes' events (msr/recipes_*.c, each citing its JSON):
 #   Skylake, Cascade Lake (4 GP a thread): level 1 is CPU_CLK_UNHALTED on
-#     fixed counter 1 and 4 GP events: 1 pass; level 2 4 more GP events
-#     and INST_RETIRED.ANY on fixed counter 0: 2 passes;
+#     fixed counter 1 and 4 GP events: 1 pass; level 2 9 more GP events
+#     (4 for level 2 of the frontend, bad speculation and retiring, 5 for
+#     tma_memory_bound: 4, 4 and 1 on 4 counters) and INST_RETIRED.ANY on
+#     fixed counter 0: 4 passes;
 #   Haswell (4 GP): level 1 the same 4 GP events: 1; level 2
 #     IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE, BR_MISP_RETIRED,
 #     MACHINE_CLEARS.COUNT, IDQ.MS_UOPS: 4 more, 2;
@@ -30,8 +32,8 @@
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
 
 # dump|INDEX uarch|kind checked|recipe:variant|passes level 1,2
-cases="libcpuid/master-history/intel/x86-64/skylake/intel-core-i7-6700k-cpu.test|Skylake-S|general|intel-pre-icl-l1:skylake|1,2
-libcpuid/master-history/intel/x86-64/skylake/cascade-lake-sp-xeon-gold.test|Skylake-SP/Cascade Lake|general|intel-pre-icl-l1:skylake|1,2
+cases="libcpuid/master-history/intel/x86-64/skylake/intel-core-i7-6700k-cpu.test|Skylake-S|general|intel-pre-icl-l1:skylake|1,4
+libcpuid/master-history/intel/x86-64/skylake/cascade-lake-sp-xeon-gold.test|Skylake-SP/Cascade Lake|general|intel-pre-icl-l1:skylake|1,4
 libcpuid/master-history/intel/x86-64/haswell/intel-core-i7-4770-cpu.test|Haswell|general|intel-pre-icl-l1:haswell|1,2
 libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-s-i9.test|Alder Lake-S|efficiency|intel-ecore-l1:gracemont|1,2
 libcpuid/master-history/intel/x86-64/redwood-cove/intel-core-ultra-7-155h.test|Meteor Lake|efficiency|intel-ecore-l1:crestmont|1,2
