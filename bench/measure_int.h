@@ -104,9 +104,10 @@ int bench_measure_passes(struct bench_session *s, struct bench_kernel_ctx *c, un
 /*
  * bench_pass_union - @all: every count of the @np passes' read sets @rs,
  * once, in pass order (the base of every pass once), with pass 0's recipe
- * and environment, as one read set of every event (npasses 1).
+ * and environment, as one read set of every event (npasses 1) that reads
+ * no value.  0, or -ENOSPC (more than COUNTS_MAX events in all).
  */
-void bench_pass_union(const struct read_set *rs, unsigned np, struct read_set *all);
+int bench_pass_union(const struct read_set *rs, unsigned np, struct read_set *all);
 
 /*
  * bench_pass_combine - repetition @i of one kernel measured in @np passes

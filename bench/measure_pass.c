@@ -29,17 +29,22 @@
 #include "bench/measure_int.h"
 #include "bench/tma.h"
 
-void bench_pass_union(const struct read_set *rs, unsigned np, struct read_set *all)
+int bench_pass_union(const struct read_set *rs, unsigned np, struct read_set *all)
 {
 	read_set_init(all, rs[0].what);
 	for (unsigned p = 0; p < np; p++)
 		for (unsigned k = 0; k < rs[p].ncounts; k++)
-			if (read_set_count_index(all, rs[p].count[k]) < 0)
-				read_set_add(all, rs[p].count[k], READ_COUNTER, 64, 0);
+			if (read_set_count_index(all, rs[p].count[k]) < 0) {
+				int rc = read_set_add_count(all, rs[p].count[k]);
+
+				if (rc)
+					return rc;
+			}
 	all->recipe = rs[0].recipe;
 	all->env = rs[0].env;
 	all->npasses = 1;
 	all->bound = rs[0].bound;
+	return 0;
 }
 
 void bench_pass_combine(const struct read_set *rs, unsigned np, const struct read_set *all,
@@ -113,7 +118,10 @@ static int summarise(struct bench_session *s, const struct read_set *rs, unsigne
 
 	if (!comb)
 		return -ENOMEM;
-	bench_pass_union(rs, np, &all);
+	if ((rc = bench_pass_union(rs, np, &all))) {
+		free(comb);
+		return rc;
+	}
 	for (size_t k = 0; k < s->nsel && !rc; k++) {
 		struct bench_kernel_result *kr = &res->kernels[k];
 		bool is_empty = !strcmp(s->sel[k]->name, "empty");

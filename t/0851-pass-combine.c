@@ -11,7 +11,9 @@
  * split as an Alder Lake E-core's 6 counters split it: pass 0 the cycles
  * and six GP events, pass 1 the cycles and the other two.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bench/measure_int.h"
@@ -65,12 +67,12 @@ int main(void)
 	struct td_result d;
 	struct tma_extra x;
 
-	plan(26);
+	plan(31);
 	if (!ok(r != NULL, "the recipe intel-ecore-l1:gracemont"))
 		return done_testing();
 	set_of(&rs[0], r, 0, p0_events, 7);
 	set_of(&rs[1], r, 1, p1_events, 3);
-	bench_pass_union(rs, 2, &all);
+	check_int(bench_pass_union(rs, 2, &all), ==, 0, "the union of two passes");
 	check_int((int)all.ncounts, ==, 9, "the union: 7 + 3 counts, the cycles once");
 	check_int((int)all.npasses, ==, 1, "  one read set of every event");
 
@@ -150,5 +152,35 @@ int main(void)
 	check_int(counts_to_tma(&rs[0], &p0, 2, &d), ==, 0, "a pass alone: counted");
 	ok(d.slots == 50000 && d.frac[TMA_RETIRING] == 0 && !(d.flags & TD_FLAG_ZERO_SLOTS),
 	   "  its slots 5 x 10000, no fractions");
+
+	/*
+	 * A recipe in four passes (Cascade Lake level 2 with SMT: 4 GP
+	 * counters a pass, the base's 1 + 3 events in each): 1 + 4 x 3 = 13
+	 * events in all, more than one reading's READING_MAX (12) values; the
+	 * union counts each (it failed silently at the 13th: every repetition
+	 * then had no base and read as below the bracket).
+	 */
+	static const char *const four[4][4] = {
+		{ "CLK", "A0", "A1", "A2" }, { "CLK", "B0", "B1", "B2" },
+		{ "CLK", "C0", "C1", "C2" }, { "CLK", "D0", "D1", "D2" },
+	};
+	struct read_set rs4[4];
+	for (unsigned p = 0; p < 4; p++)
+		set_of(&rs4[p], r, p, four[p], 4);
+	check_int(bench_pass_union(rs4, 4, &all), ==, 0, "the union of four passes");
+	check_int((int)all.ncounts, ==, 13, "  13 events: the base once, 3 of each pass");
+	ok(read_set_count_index(&all, "D2") == 12 && read_set_count_index(&all, "CLK") == 0,
+	   "  in pass order, the base first");
+	/* More events than a read set counts: refused, not cut. */
+	static char names[COUNTS_MAX + 1][8];
+	struct read_set big[2];
+	read_set_init(&big[0], "test");
+	read_set_init(&big[1], "test");
+	for (unsigned i = 0; i <= COUNTS_MAX; i++) {
+		snprintf(names[i], sizeof(names[i]), "E%u", i);
+		read_set_add_count(&big[i % 2], names[i]);
+	}
+	check_int(bench_pass_union(big, 2, &all), ==, -ENOSPC,
+		  "COUNTS_MAX + 1 events in all: -ENOSPC");
 	return done_testing();
 }

@@ -76,6 +76,16 @@ int read_set_add(struct read_set *rs, const char *name, enum read_kind kind, uns
 	return 0;
 }
 
+int read_set_add_count(struct read_set *rs, const char *name)
+{
+	if (!rs || !name)
+		return -EINVAL;
+	if (rs->ncounts == COUNTS_MAX)
+		return -ENOSPC;
+	rs->count[rs->ncounts++] = name;
+	return 0;
+}
+
 void read_set_perf_metrics(struct read_set *rs)
 {
 	read_set_init(rs, "IA32_PERF_METRICS");

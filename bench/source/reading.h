@@ -36,9 +36,13 @@
 #include "msr/recipe.h"
 #include "msr/topdown.h"
 
-#define READING_MAX 12                         /* values of one reading */
-#define COUNTS_MAX  (READING_MAX + TD_NFIELDS) /* events a pair counts: a
-						* PERF_METRICS value counts 8 */
+#define READING_MAX 12 /* values of one reading */
+/* Events a read set counts: a pair's (a PERF_METRICS value counts 8), or
+ * the union of a recipe's passes (bench/measure_pass.c), which is every
+ * event of the recipe (msr/recipe.h RECIPE_EVENTS_MAX). */
+#define COUNTS_MAX 32
+_Static_assert(COUNTS_MAX >= READING_MAX + TD_NFIELDS, "a pair's counts fit");
+_Static_assert(COUNTS_MAX >= RECIPE_EVENTS_MAX, "a recipe's passes' union fits");
 
 /* One reading: the read set's values, in its order, and the TSC. */
 struct reading {
@@ -151,6 +155,14 @@ void read_set_init(struct read_set *rs, const char *what);
  */
 int read_set_add(struct read_set *rs, const char *name, enum read_kind kind, unsigned width,
 		 uint32_t ecx);
+
+/*
+ * read_set_add_count - event @name counted by @rs without a value read:
+ * for a set that only evaluates counts summed from other sets (the union
+ * of a recipe's passes).  Returns 0, or -ENOSPC (COUNTS_MAX events),
+ * -EINVAL (@rs or @name NULL).
+ */
+int read_set_add_count(struct read_set *rs, const char *name);
 
 /* read_set_perf_metrics - @rs = TOPDOWN.SLOTS (fixed counter 3, RDPMC
  * (1<<30)|3) and PERF_METRICS (RDPMC 1<<29): pmu-reference §3.5. */
