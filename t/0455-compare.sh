@@ -33,11 +33,13 @@
 # + 4) > 2/256 - 7/T: 0.78125 points less 700/T, whatever the bracket.
 #
 # The family: the exit status is one verdict over every (kernel, metric)
-# compared, Holm-adjusted (bench/study/compare.h).  10 pairs: the smallest p of
-# one metric is 2/1024; with 'empty' and retire-light at level 1 that is
-# 8 hypotheses, 8 x 2/1024 = 0.016 <= 0.05; 2 kernels at level 2 (24):
-# 24 x 2/1024 = 0.047.  6 pairs (2/64 each) cannot reach 0.05 over 24:
-# refused, naming the 10 it needs.
+# compared, Holm-adjusted (bench/study/compare.h).  'empty' is each
+# side's own bracket (RDPMC or MSR reads against perf's read(2)): shown,
+# not compared, not in the family.  10 pairs: the smallest p of one
+# metric is 2/1024; retire-light at level 1 is 4 hypotheses, 4 x 2/1024 =
+# 0.0078 <= 0.05; 1 kernel at level 2 (12): 12 x 2/1024 = 0.023.  6 pairs
+# (2/64 each) cannot reach 0.05 over 12 (12 x 2/64 = 0.375): refused,
+# naming the 9 it needs (12 x 2/512 = 0.047; 8 pairs: 0.094).
 . "$T_SRC/tap.sh"
 
 . "$T_SRC/sim-fixture.sh"
@@ -60,9 +62,12 @@ cmp_sim() {
 cmp_sim "$ICL" "$tmp/p" --kernel retire-light,dep-chain
 is "$st" 0 "clean profile (Ice Lake): exit 0"
 is "$(q 'd["schema"]')" "baretma-compare/2" "schema"
-is "$(q 'd["family"]')" "{'hypotheses': 12, 'alpha': 0.05}" "12 hypotheses (3 kernels x 4), alpha 0.05"
+is "$(q 'd["family"]')" "{'hypotheses': 8, 'alpha': 0.05}" "8 hypotheses (2 kernels x 4; not empty), alpha 0.05"
 is "$(q 'd["raw_backend"], d["level"], d["pairs"]')" "('msr', 1, 10)" "raw path msr, level 1, 10 pairs"
-is "$(q 'd["verdicts"]')" "{'agree': 12, 'disagree': 0, 'na': 0}" "3 kernels x 4 metrics agree"
+is "$(q 'd["verdicts"]')" "{'agree': 8, 'disagree': 0, 'na': 0, 'not_compared': 4}" \
+	"2 kernels x 4 metrics agree; empty's 4 not compared"
+is "$(q 'sorted(set((m["verdict"], m["p_holm"]) for n, m in d["kernels"][0].items() if n.startswith("tma_")))')" \
+	"[('not compared', None)]" "empty: each side's bracket, shown with no verdict and no p"
 is "$(q '"%.6f %s" % (d["kernels"][1]["tma_backend_bound"]["raw"], abs(d["kernels"][1]["tma_backend_bound"]["perf"] - 100 * 77 / 256) < 0.006)')" \
 	"30.078125 True" "both sides read backend 77/256 (perf's counts: to within their floors)"
 is "$(q 'd["kernels"][1]["tma_backend_bound"]["perf_bound_pp"] > 100 * 2 / 256 - 700 / 58500')" True \
@@ -70,8 +75,8 @@ is "$(q 'd["kernels"][1]["tma_backend_bound"]["perf_bound_pp"] > 100 * 2 / 256 -
 is "$(q 'all(d["read_tsc_ticks"][k] > 0 for k in ("raw", "perf"))')" True "a read cost on each path"
 cmp_sim "$SPR" "$tmp/p" --kernel retire-light
 is "$st" 0 "clean profile (Sapphire Rapids, level 2): exit 0"
-is "$(q 'd["level"], d["verdicts"]["agree"], d["verdicts"]["disagree"]')" "(2, 24, 0)" \
-	"2 kernels x 12 metrics agree"
+is "$(q 'd["level"], d["verdicts"]["agree"], d["verdicts"]["disagree"]')" "(2, 12, 0)" \
+	"1 kernel x 12 metrics agree"
 
 # 2. perf_offset: DISAGREE on backend, and only where the difference is
 # beyond the tolerance; exit 1
@@ -84,11 +89,11 @@ is "$(q "abs($m[\"perf\"] - 100 * 89.75 / 256) < 0.006")" "True" \
 # Holm worked again here from the document's own p values: sort them, the
 # i-th smallest (from 0) times (m - i), never below the one before, at
 # most 1 (Holm 1979)
-is "$(q 'abs(d["kernels"][1]["tma_backend_bound"]["p_holm"] - 8 * 2 / 1024) < 1e-12')" True \
-	"backend: every pair beyond: p_holm = 8 hypotheses x 2/1024"
-is "$(q '[m["p_holm"] for m in [k[n] for k in d["kernels"] for n in sorted(k) if n.startswith("tma_")]] == (lambda ps: [min(1, max((len(ps) - j) * sorted(ps)[j] for j in range(sorted(ps).index(p) + 1))) for p in ps])([k[n]["p"] for k in d["kernels"] for n in sorted(k) if n.startswith("tma_")])')" \
+is "$(q 'abs(d["kernels"][1]["tma_backend_bound"]["p_holm"] - 4 * 2 / 1024) < 1e-12')" True \
+	"backend: every pair beyond: p_holm = 4 hypotheses x 2/1024"
+is "$(q '[m["p_holm"] for m in [k[n] for k in d["kernels"][1:] for n in sorted(k) if n.startswith("tma_")]] == (lambda ps: [min(1, max((len(ps) - j) * sorted(ps)[j] for j in range(sorted(ps).index(p) + 1))) for p in ps])([k[n]["p"] for k in d["kernels"][1:] for n in sorted(k) if n.startswith("tma_")])')" \
 	True "every p_holm is Holm's adjustment of the document's p values"
-is "$(q 'all((m["verdict"] == "DISAGREE") == (m["p_holm"] <= 0.05) for k in d["kernels"] for n, m in k.items() if n.startswith("tma_"))')" \
+is "$(q 'all((m["verdict"] == "DISAGREE") == (m["p_holm"] <= 0.05) for k in d["kernels"][1:] for n, m in k.items() if n.startswith("tma_"))')" \
 	True "DISAGREE exactly where p_holm <= 0.05"
 is "$(q 'all(m["ci95"][0] > m["allowance"] or m["ci95"][1] < -m["allowance"] for k in d["kernels"] for n, m in k.items() if n.startswith("tma_") and m["verdict"] == "DISAGREE")')" \
 	True "every DISAGREE's 95% interval lies outside +-allowance"
@@ -101,9 +106,9 @@ is "$(q 'all(abs(m["allowance"] - m["raw_bound_pp"] - m["perf_bound_pp"]) < 1e-8
 st=0
 BARETMA_CPUID_DUMP=$SPR BARETMA_MSR=sim:$tmp/off BARETMA_PERF=sim:$tmp/off "$BARETMA" compare \
 	--pairs 6 --reps 9 --kernel retire-light >"$tmp/out" 2>"$tmp/err" || st=$?
-is "$st" 64 "--pairs 6 over 24 comparisons: exit 64"
-grep -q "cannot compare: --pairs 6 cannot find a disagreement among 24 comparisons (2 kernels, 'empty' included, x 12 metrics of level 2): even every pair beyond the allowance gives a family-wise p of 0.75, above 0.05 (use at least 10 pairs, or fewer kernels)" "$tmp/err"
-ok $? "names the 24 comparisons, the p 24 x 2/64 = 0.75 and the 10 pairs needed"
+is "$st" 64 "--pairs 6 over 12 comparisons: exit 64"
+grep -q "cannot compare: --pairs 6 cannot find a disagreement among 12 comparisons (1 kernel x 12 metrics of level 2; 'empty' is not compared): even every pair beyond the allowance gives a family-wise p of 0.375, above 0.05 (use at least 9 pairs, or fewer kernels)" "$tmp/err"
+ok $? "names the 12 comparisons, the p 12 x 2/64 = 0.375 and the 9 pairs needed"
 
 # 3. bench --backend perf on the simulator: the profile's numbers
 BARETMA_CPUID_DUMP=$ICL BARETMA_PERF=sim:$tmp/p BARETMA_MSR=sim:$tmp/p "$BARETMA" bench \

@@ -59,12 +59,20 @@ is "$(printf '%s' "$out" | jget tma_retiring)" "50.0000" "Zen 5 tma_retiring 400
 is "$(printf '%s' "$out" | jget tma_backend_bound)" "20.0000" "Zen 5 tma_backend_bound 1600/8000"
 printf '%s' "$out" >"$tmp/zen5.json"
 
-# A level-2 split with nothing to split: NAN as null, said once
+# A level-2 split with nothing to split: NAN as null, said once.  The
+# memory-bound events (perf's skl-metrics.json tma_memory_bound):
+# (STALLS_MEM_ANY 200 + BOUND_ON_STORES 100) / (STALLS_TOTAL 400 +
+# 1_PORTS_UTIL 150 + tma_retiring 0.5 x 2_PORTS_UTIL 200 + BOUND_ON_STORES
+# 100) = 300/750 = 0.4 of backend 15 % = 6 %; tma_core_bound 15 - 6 = 9 %
 out=$("$BARETMA" decode --recipe intel-pre-icl-l1 --level 2 --counts "$SKL" \
-	--counts IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE=120,BR_MISP_RETIRED.ALL_BRANCHES=0,MACHINE_CLEARS.COUNT=0,UOPS_RETIRED.MACRO_FUSED=100,INST_RETIRED.ANY=1800 --json); rc=$?
+	--counts IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE=120,BR_MISP_RETIRED.ALL_BRANCHES=0,MACHINE_CLEARS.COUNT=0,UOPS_RETIRED.MACRO_FUSED=100,INST_RETIRED.ANY=1800 \
+	--counts CYCLE_ACTIVITY.STALLS_MEM_ANY=200,EXE_ACTIVITY.BOUND_ON_STORES=100,CYCLE_ACTIVITY.STALLS_TOTAL=400,EXE_ACTIVITY.1_PORTS_UTIL=150,EXE_ACTIVITY.2_PORTS_UTIL=200 \
+	--json); rc=$?
 is "$rc" 0 "no mispredicts, no clears: exits 0"
 is "$(printf '%s' "$out" | jget tma_branch_mispredicts)" "null" "tma_branch_mispredicts 0/0: null"
 is "$(printf '%s' "$out" | jget tma_fetch_latency)" "12.0000" "the other level-2 nodes: 4*120/4000"
+is "$(printf '%s' "$out" | jget tma_memory_bound)" "6.0000" "Skylake tma_memory_bound 300/750 x 15"
+is "$(printf '%s' "$out" | jget tma_core_bound)" "9.0000" "Skylake tma_core_bound 15 - 6"
 printf '%s' "$out" >"$tmp/undef.json"
 
 "$BARETMA" decode --recipes --json >"$tmp/list.json"; rc=$?

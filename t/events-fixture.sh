@@ -49,3 +49,24 @@ frontend_bound 20
 heavy_operations 10
 branch_mispredicts 6
 fetch_latency 12'
+
+# ecore_regs CPU, zen4_regs: the registers an idle Linux PMU leaves, as a
+# simulator state file (`state FILE`) holds them, for an Alder Lake E-core
+# and for Zen 4 CPU 0 (addresses, values and their sources: t/0852's header)
+ecore_regs() {
+	c=$1
+	for i in 0 1 2 3 4 5; do
+		printf '%s 0x%x 0x0\n%s 0x%x 0x0\n%s 0x%x 0x0\n' "$c" $((0x186 + i)) "$c" \
+			$((0xc1 + i)) "$c" $((0x4c1 + i))
+	done
+	printf '%s 0x309 0x0\n%s 0x30a 0x0\n%s 0x30b 0x0\n%s 0x345 0x2000\n' "$c" "$c" "$c" "$c"
+	printf '%s 0x38d 0x0\n%s 0x38e 0x0\n%s 0x38f 0x70000003f\n%s 0x390 0x0\n' "$c" "$c" "$c" "$c"
+	printf '%s 0x391 0x0\n%s 0x392 0x0\n' "$c" "$c"
+}
+zen4_regs() {
+	printf '0 0xc0000300 0x0\n0 0xc0000301 0x3f\n0 0xc0000302 0x0\n0 0xc0000303 0x0\n'
+	for i in 0 1 2 3 4 5; do
+		case $i in 0) v=0x7 ;; 5) v=0x2a ;; *) v=0x0 ;; esac
+		printf '0 0x%x 0x0\n0 0x%x %s\n' $((0xc0010200 + 2 * i)) $((0xc0010201 + 2 * i)) "$v"
+	done
+}

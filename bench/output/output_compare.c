@@ -40,18 +40,27 @@ static json_t *changed_json(const struct compare_result *res)
 static const char *verdict_name(const struct compare_metric *m)
 {
 	return m->verdict == COMPARE_AGREE ? "agree" : m->verdict == COMPARE_DISAGREE
-						       ? "DISAGREE" : "n/a";
+						       ? "DISAGREE" : m->verdict == COMPARE_BRACKET
+						       ? "not compared" : "n/a";
 }
 
 static void compare_print_table(FILE *f, const struct compare_result *res)
 {
 	esc_fprintf(f, "cpu %u: %s, family %u model 0x%X\n", res->cpu_used, res->cpu.brand,
 		    res->cpu.family, res->cpu.model);
-	fprintf(f, "raw path: %s; perf_event: %s (slots + topdown-* group, %s); level %d; "
-		"%u pairs of blocks, %u repetitions per kernel per block\n",
-		bench_backend_name(res->raw_backend), bench_backend_name(res->perf_backend),
-		res->perf_backend == BENCH_BACKEND_PERF ? "read(2)" : "user pages + RDPMC",
-		res->level, res->pairs, res->reps);
+	if (res->recipe)
+		fprintf(f, "raw path: %s; perf_event: %s (recipe %s:%s, its events as raw perf "
+			"events, %s); level %d; %u pairs of blocks, %u repetitions per kernel per "
+			"block\n", bench_backend_name(res->raw_backend),
+			bench_backend_name(res->perf_backend), res->recipe->name,
+			res->recipe->variant, res->perf_backend == BENCH_BACKEND_PERF ? "read(2)"
+			: "user pages + RDPMC", res->level, res->pairs, res->reps);
+	else
+		fprintf(f, "raw path: %s; perf_event: %s (slots + topdown-* group, %s); level %d; "
+			"%u pairs of blocks, %u repetitions per kernel per block\n",
+			bench_backend_name(res->raw_backend), bench_backend_name(res->perf_backend),
+			res->perf_backend == BENCH_BACKEND_PERF ? "read(2)" : "user pages + RDPMC",
+			res->level, res->pairs, res->reps);
 	fprintf(f, "cost of one reading (empty bracket, median TSC ticks): %s %.0f, %s %.0f, ",
 		bench_backend_name(res->raw_backend), res->raw_read_tsc,
 		bench_backend_name(res->perf_backend), res->perf_read_tsc);
@@ -62,10 +71,13 @@ static void compare_print_table(FILE *f, const struct compare_result *res)
 		fprintf(f, "%s %.0f\n", bench_backend_name(res->other_backend),
 			res->other_read_tsc);
 	fprintf(f, "(percent of slots; diff = raw - perf, median of paired block medians, "
-		"95%% sign-test interval; allow = both sides' bounds added (8-bit for PERF_METRICS, "
-		"the fields floored per read for perf's counts); p_holm: the sign test of "
-		"|median diff| <= allow, Holm-adjusted over the %u metrics compared; DISAGREE when "
-		"p_holm <= %.2f)\n\n", res->agree + res->disagree, COMPARE_ALPHA);
+		"95%% sign-test interval; allow = both sides' bounds added (%s); p_holm: the sign "
+		"test of |median diff| <= allow, Holm-adjusted over the %u metrics compared; "
+		"DISAGREE when p_holm <= %.2f; 'empty' is each side's own bracket, different code "
+		"on each side: shown, not compared)\n\n",
+		res->recipe ? "0: both sides count the recipe's events exactly, no quantisation"
+			    : "8-bit for PERF_METRICS, the fields floored per read for perf's counts",
+		res->agree + res->disagree, COMPARE_ALPHA);
 	fprintf(f, "%-13s %-24s %8s %8s %8s %19s %6s %8s  %s\n", "kernel", "metric", "raw",
 		"perf", "diff", "95% CI", "allow", "p_holm", "verdict");
 	for (size_t k = 0; k < res->nkernels; k++) {
@@ -82,12 +94,19 @@ static void compare_print_table(FILE *f, const struct compare_result *res)
 					"-", "-", "-", cm->n);
 				continue;
 			}
+			if (cm->verdict == COMPARE_BRACKET) {
+				fprintf(f, "%-13s %-24s %8.2f %8.2f %+8.2f [%+8.2f,%+8.2f] %6s %8s  %s\n",
+					ck->name, td_metric_name(m), cm->raw, cm->perf, cm->diff,
+					cm->lo, cm->hi, "-", "-", verdict_name(cm));
+				continue;
+			}
 			fprintf(f, "%-13s %-24s %8.2f %8.2f %+8.2f [%+8.2f,%+8.2f] %6.2f %8.2g  %s\n",
 				ck->name, td_metric_name(m), cm->raw, cm->perf, cm->diff, cm->lo,
 				cm->hi, cm->allow, cm->p_holm, verdict_name(cm));
 		}
 	}
-	fprintf(f, "\n%u agree, %u DISAGREE, %u n/a\n", res->agree, res->disagree, res->na);
+	fprintf(f, "\n%u agree, %u DISAGREE, %u n/a, %u not compared ('empty')\n", res->agree,
+		res->disagree, res->na, res->not_compared);
 }
 
 static json_t *num(double v)
@@ -97,7 +116,7 @@ static json_t *num(double v)
 
 static json_t *metric_json(const struct compare_metric *m)
 {
-	bool na = m->verdict == COMPARE_NA;
+	bool na = m->verdict == COMPARE_NA || m->verdict == COMPARE_BRACKET;
 
 	return json_pack("{s:s,s:I,s:o,s:o,s:o,s:[o,o],s:o,s:o,s:o,s:[I,I],s:o,s:o}",
 			 "verdict", verdict_name(m), "pairs", (json_int_t)m->n,
@@ -124,7 +143,7 @@ static json_t *compare_to_json(const struct compare_result *res)
 {
 	json_t *ks = json_array();
 	json_t *doc = json_pack("{s:s,s:{s:I,s:o,s:I,s:I},s:s,s:s,s:s,s:i,s:I,s:I,s:{s:o,s:o,s:o},"
-				"s:{s:I,s:I,s:I},s:{s:I,s:f}}",
+				"s:{s:I,s:I,s:I,s:I},s:{s:I,s:f}}",
 				"schema", "baretma-compare/2",
 				"cpu", "os_cpu", (json_int_t)res->cpu_used,
 				"brand", bench_json_text(res->cpu.brand),
@@ -140,6 +159,7 @@ static json_t *compare_to_json(const struct compare_result *res)
 				"perf_other", num(res->other_read_tsc),
 				"verdicts", "agree", (json_int_t)res->agree,
 				"disagree", (json_int_t)res->disagree, "na", (json_int_t)res->na,
+				"not_compared", (json_int_t)res->not_compared,
 				"family", "hypotheses", (json_int_t)(res->agree + res->disagree),
 				"alpha", COMPARE_ALPHA);
 

@@ -139,13 +139,20 @@ void compare_verdicts(struct compare_result *res)
 	double *p = calloc(cap ? cap : 1, sizeof(*p));
 	struct compare_metric **at = calloc(cap ? cap : 1, sizeof(*at));
 
-	res->agree = res->disagree = res->na = 0;
+	res->agree = res->disagree = res->na = res->not_compared = 0;
 	for (size_t k = 0; k < res->nkernels; k++)
 		for (unsigned i = 0; i < TMA_NMETRICS; i++) {
 			struct compare_metric *cm = &res->kernels[k].m[i];
 
 			if (!compare_metric_shown(res, i))
 				continue;
+			if (res->kernels[k].name && !strcmp(res->kernels[k].name, "empty") &&
+			    cm->verdict != COMPARE_NA)
+				cm->verdict = COMPARE_BRACKET;
+			if (cm->verdict == COMPARE_BRACKET) {
+				res->not_compared++;
+				continue;
+			}
 			if (cm->verdict == COMPARE_NA) {
 				res->na++;
 				continue;
@@ -165,7 +172,8 @@ void compare_verdicts(struct compare_result *res)
 		for (unsigned i = 0; i < TMA_NMETRICS; i++) {
 			struct compare_metric *cm = &res->kernels[k].m[i];
 
-			if (!compare_metric_shown(res, i) || cm->verdict == COMPARE_NA)
+			if (!compare_metric_shown(res, i) || cm->verdict == COMPARE_NA ||
+			    cm->verdict == COMPARE_BRACKET)
 				continue;
 			cm->verdict = cm->p_holm <= COMPARE_ALPHA ? COMPARE_DISAGREE : COMPARE_AGREE;
 			res->agree += cm->verdict == COMPARE_AGREE;
@@ -249,6 +257,8 @@ static void keep(struct blocks *b, unsigned pair, bool raw, const struct bench_r
 	double *med = raw ? b->raw : b->perf, *bound = raw ? b->raw_bound : b->perf_bound;
 
 	(raw ? b->raw_read : b->perf_read)[pair] = r->empty_tsc;
+	if (raw)
+		res->recipe = r->recipe;
 	for (unsigned m = 0; r->recipe && m < TMA_NMETRICS; m++)
 		if (recipe_node_index(r->recipe, td_metric_name(m)) < 0)
 			res->absent |= 1u << m;
@@ -458,14 +468,16 @@ static int family_pairs(const struct compare_options *o, struct compare_result *
 
 	for (unsigned m = 0; m < TMA_NMETRICS; m++)
 		nm += td_metric_level(m) <= level;
-	h = res->nkernels * nm;
+	/* 'empty' is each side's own bracket: shown, not compared */
+	h = (res->nkernels - 1) * nm;
 	need = compare_min_pairs(h);
 	if (o->pairs >= need)
 		return 0;
 	snprintf(res->reason, sizeof(res->reason), "--pairs %u cannot find a disagreement among "
-		 "%zu comparisons (%zu kernels, 'empty' included, x %zu metrics of level %d): even "
-		 "every pair beyond the allowance gives a family-wise p of %.3g, above %.2f (use at "
-		 "least %u pairs, or fewer kernels)", o->pairs, h, res->nkernels, nm, level,
+		 "%zu comparisons (%zu kernel%s x %zu metrics of level %d; 'empty' is not "
+		 "compared): even every pair beyond the allowance gives a family-wise p of %.3g, "
+		 "above %.2f (use at least %u pairs, or fewer kernels)", o->pairs, h,
+		 res->nkernels - 1, res->nkernels == 2 ? "" : "s", nm, level,
 		 fmin(1, (double)h * 2 * ldexp(1.0, -(int)o->pairs)), COMPARE_ALPHA, need);
 	return -EINVAL;
 }

@@ -48,8 +48,9 @@
 
 #include "bench/bench.h"
 
-#define COMPARE_DEFAULT_PAIRS 20u /* enough for every kernel at level 2: 96
-				  * hypotheses, see compare_min_pairs */
+#define COMPARE_DEFAULT_PAIRS 20u /* enough for every kernel at level 2: 84
+				  * hypotheses ('empty' not compared), see
+				  * compare_min_pairs */
 #define COMPARE_MIN_PAIRS 6u     /* the fewest for a 95 % sign-test interval */
 #define COMPARE_ALPHA 0.05       /* family-wise error of the run's verdict */
 #define COMPARE_DEFAULT_REPS 51u /* repetitions per kernel per block */
@@ -82,7 +83,11 @@ struct compare_metric {
 	unsigned above, below;   /* pairs with d_i > a, with d_i < -a */
 	double p;                /* the sign test of |median(d)| <= a (compare_sign_p) */
 	double p_holm;           /* p adjusted over the run's family (compare_holm) */
-	enum { COMPARE_NA = 0, COMPARE_AGREE, COMPARE_DISAGREE } verdict;
+	/* COMPARE_BRACKET: the `empty` kernel, each side's own bracket (RDPMC or
+	 * MSR reads against perf's read(2) or its user-page read): two pieces
+	 * of code whose Top-down may differ without any fault, shown and not
+	 * compared (not in the family) */
+	enum { COMPARE_NA = 0, COMPARE_AGREE, COMPARE_DISAGREE, COMPARE_BRACKET } verdict;
 };
 
 struct compare_kernel {
@@ -107,6 +112,9 @@ struct compare_result {
 	size_t nkernels;
 	struct compare_kernel *kernels;
 	unsigned agree, disagree, na;     /* metric verdicts */
+	unsigned not_compared;   /* metrics of the `empty` kernel (COMPARE_BRACKET) */
+	const struct recipe *recipe; /* the event recipe both sides counted (msr/recipe.h),
+				  * NULL: PERF_METRICS and perf's topdown-* group */
 	uint32_t absent;         /* bit m: a tma_* node the run's event recipe does not
 				  * define (an E-core's tma_heavy_operations): neither
 				  * compared nor written (compare_metric_shown) */
