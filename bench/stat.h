@@ -97,7 +97,10 @@ struct stat_options {
 	const unsigned *cpus;   /* -C LIST; NULL: stat_default_cpus */
 	int ncpus;
 	int level;              /* 1 or 2; 0: per kind the highest that fits one pass */
-	bool user_only;         /* count at CPL > 0 only (USR; the OS bits clear) */
+	bool user_only;         /* count at CPL > 0 only: the event selects' USR bit
+				 * without OS, fixed counter 3's IA32_FIXED_CTR_CTRL
+				 * field EN_USR (bit 13) without EN_OS (bit 12) (SDM
+				 * Vol. 3B 21.2.2, Figure 21-2) */
 	bool force;             /* take over counters found in use */
 	bool per_cpu;           /* one sample per CPU, not per core kind */
 	unsigned interval_ms;   /* -I: a sample set every so many ms; 0: none (the
