@@ -59,6 +59,7 @@ static unsigned group_of(struct stat_run *r, struct stat_cpu *c)
 	r->g[r->ngroups] = (struct stat_group){
 		.rs = session_read_set(c->s), .kind = c->kind,
 		.cpu = r->o.per_cpu ? (int)c->cpu : -1, .level = session_info(c->s)->level,
+		.backend = bench_backend_name(session_info(c->s)->backend),
 	};
 	return r->ngroups++;
 }
@@ -67,7 +68,8 @@ static unsigned group_of(struct stat_run *r, struct stat_cpu *c)
 static int open_cpu(struct stat_run *r, struct stat_cpu *c, char *why, size_t n)
 {
 	struct session_options so = {
-		.cpu = (int)c->cpu, .backend = BENCH_BACKEND_MSR, .level = r->o.level,
+		.cpu = (int)c->cpu, .level = r->o.level,
+		.backend = r->o.rdpmc ? BENCH_BACKEND_RDPMC : BENCH_BACKEND_MSR,
 		.user_only = r->o.user_only, .force = r->o.force, .machine = r->o.machine,
 		.one_pass = true, .dev = r->o.dev,
 	};
@@ -118,6 +120,11 @@ int stat_open(const struct stat_options *o, struct stat_run **out, char *why, si
 		snprintf(why, n, "no CPU of this machine has a Top-down recipe (see: baretma info)");
 		return -ENODEV;
 	}
+	if (o->rdpmc && r->ncpus != 1) {
+		snprintf(why, n, "--backend rdpmc reads the counters of the CPU baretma runs on, "
+			 "one CPU: give -C with one CPU (or use msr)");
+		return -EINVAL;
+	}
 	r->c = calloc((size_t)r->ncpus, sizeof(*r->c));
 	r->g = calloc((size_t)r->ncpus, sizeof(*r->g));
 	r->samples = calloc((size_t)r->ncpus, sizeof(*r->samples));
@@ -138,7 +145,7 @@ int stat_open(const struct stat_options *o, struct stat_run **out, char *why, si
 		if (!(rc = open_cpu(r, c, why, n)))
 			c->group = group_of(r, c);
 	}
-	if (have_mask)
+	if (have_mask && !o->rdpmc) /* RDPMC reads the CPU it runs on: stay */
 		sched_setaffinity(0, sizeof(mask), &mask);
 	for (unsigned g = 0; !rc && g < r->ngroups; g++)
 		for (int i = 0; i < r->ncpus; i++)
@@ -241,7 +248,7 @@ static void make_sample(const struct stat_run *r, const struct stat_group *g,
 		/* PERF_METRICS's counts have one recipe whatever the core (tma_recipe
 		 * takes its level-2 variant): no variant to name */
 		.variant = rc && g->rs->recipe ? rc->variant : NULL,
-		.backend = "msr", .level = g->level, .bound_text = rc ? rc->bound : NULL };
+		.backend = g->backend, .level = g->level, .bound_text = rc ? rc->bound : NULL };
 	if (counts_to_tma_extra(g->rs, c, g->level, &td, &x))
 		return;
 	s->slots = td.slots;

@@ -72,7 +72,7 @@ struct stat_sample {
 	const char *recipe;   /* "intel-perf-metrics", "intel-ecore-l1", "amd-zen4" */
 	const char *variant;  /* an event recipe's variant ("gracemont"); NULL for
 			       * intel-perf-metrics (one for every core) */
-	const char *backend;  /* "msr" */
+	const char *backend;  /* how the counters were read: "msr", "rdpmc" */
 	int level;            /* 1 or 2 */
 	double slots;         /* the recipe's SLOTS node over the sample */
 	unsigned nnodes;
@@ -93,7 +93,11 @@ typedef void (*stat_interval_fn)(void *arg, const struct stat_sample *s, unsigne
 /* What to count. */
 struct stat_options {
 	const struct cpu_machine *machine; /* the machine described (live or a dump) */
-	struct msr_dev *dev;    /* the MSR backend every CPU is read through (borrowed) */
+	struct msr_dev *dev;    /* the MSR backend every CPU is programmed through (borrowed) */
+	bool rdpmc;             /* read by RDPMC instead of the backend: one CPU only,
+				 * the one the calling thread is then pinned to (RDPMC
+				 * reads the counters of the CPU that executes it:
+				 * SDM Vol. 2B "RDPMC"); a live machine only */
 	const unsigned *cpus;   /* -C LIST; NULL: stat_default_cpus */
 	int ncpus;
 	int level;              /* 1 or 2; 0: per kind the highest that fits one pass */
@@ -145,10 +149,11 @@ int stat_default_cpus(const struct cpu_info *ci, unsigned *cpus, int max);
  * default set) on @o->dev with the msr source, each checked (PMU checks,
  * a kind that cannot be measured, a level that needs passes).  Reads
  * only.  The calling thread's CPU affinity is as before (a session pins;
- * stat_open puts it back).  *@out is set, also on error (stat_close it).
+ * stat_open puts it back), except with @o->rdpmc: pinned to the CPU.  *@out is set, also on error (stat_close it).
  * Returns 0, or -errno with @why (which CPU, why): -ENXIO a CPU the
  * machine lacks, -EOPNOTSUPP no Top-down there, -EINVAL a level that
- * needs passes or the CPU lacks, -ENODEV nothing to count.
+ * needs passes or the CPU lacks, or rdpmc with several CPUs, -ENODEV
+ * nothing to count (or RDPMC unusable: @why says why).
  */
 int stat_open(const struct stat_options *o, struct stat_run **out, char *why, size_t n);
 

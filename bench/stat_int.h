@@ -26,6 +26,7 @@ struct stat_group {
 	const struct cpu_kind *kind;
 	int cpu;                   /* per_cpu: the CPU; else -1 */
 	int level;
+	const char *backend;       /* "msr", "rdpmc" */
 	unsigned ncpus, counted;   /* CPUs in it; counted this interval */
 	struct counts iv, total;   /* this interval's counts, the run's */
 	unsigned total_counted;    /* most CPUs counted in an interval */

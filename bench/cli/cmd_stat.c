@@ -27,7 +27,7 @@ struct stat_cmd {
 	int ncpus;               /* -C LIST; 0: default */
 	bool all;                /* -a */
 	unsigned interval_ms, count;
-	bool per_cpu, user_only;
+	bool per_cpu, user_only, rdpmc;
 	int level;
 	char *const *argv;       /* the command after the options, or NULL */
 	struct cli_output out;
@@ -38,7 +38,7 @@ static void stat_usage(FILE *f)
 {
 	fprintf(f,
 "usage: baretma stat [-C LIST | -a] [-I MS [--count N]] [--per-cpu] [--level 1|2]\n"
-"                    [--user-only] [--backend msr] [--force] [--wait]\n"
+"                    [--user-only] [--backend msr|rdpmc] [--force] [--wait]\n"
 "                    [--cpuid-dump FILE] [--json | --csv] [-- COMMAND [ARGS...]]\n"
 "Top-down (perf's tma_* metrics) of a set of CPUs, as perf stat --topdown:\n"
 "while COMMAND runs (pinned to those CPUs), or until SIGINT, or for N intervals.\n"
@@ -58,8 +58,10 @@ static void stat_usage(FILE *f)
 "  --level 1|2      Top-down level (default: the highest a kind's recipe counts\n"
 "                   in one pass)\n"
 "  --user-only      count user mode only (CPL > 0: the OS bits clear)\n"
-"  --backend msr    how the counters are read: msr (the only one: rdpmc reads\n"
-"                   only the CPU baretma runs on, perf_event is refused here)\n"
+"  --backend B      how the counters are read: msr (default: pread of each\n"
+"                   CPU's registers), or rdpmc with one CPU (-C N: baretma then\n"
+"                   runs on it, RDPMC reading the CPU that executes it); perf\n"
+"                   is refused (perf stat --topdown is that)\n"
 "  --force          take over counters found in use\n"
 "  --wait           wait for another baretma run on the CPUs instead of refusing\n"
 "  --cpuid-dump FILE  the CPUs of a CPUID dump (with BARETMA_MSR=sim:PROFILE or\n"
@@ -100,12 +102,10 @@ static int parse_opt(int c, struct stat_cmd *sc, struct cli_ctx *ctx)
 	case 'l': return cli_parse_level(optarg, &sc->level);
 	case 'u': sc->user_only = true; return 0;
 	case OPT_BACKEND:
-		if (!strcmp(optarg, "msr"))
+		if (!strcmp(optarg, "msr") || !strcmp(optarg, "rdpmc")) {
+			sc->rdpmc = !strcmp(optarg, "rdpmc");
 			return 0;
-		if (!strcmp(optarg, "rdpmc"))
-			return cli_usage_err("stat", "--backend rdpmc is refused: RDPMC reads the "
-					     "counters of the CPU that executes it, and stat reads "
-					     "other CPUs' (use msr)");
+		}
 		if (!strcmp(optarg, "perf") || !strcmp(optarg, "perf-rdpmc"))
 			return cli_usage_err("stat", "--backend %s is refused: stat programs the "
 					     "counters itself through MSRs (use msr, or perf stat "
@@ -148,6 +148,9 @@ static int stat_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 		sc->argv = argv + optind;
 	if (sc->all && sc->ncpus)
 		return cli_refuse_together("stat", "-a", "-C");
+	if (sc->rdpmc && sc->ncpus != 1)
+		return cli_usage_err("stat", "--backend rdpmc reads the counters of the CPU baretma "
+				     "runs on: give -C with one CPU (or use --backend msr)");
 	if (sc->count && !sc->interval_ms)
 		return cli_usage_err("stat", "--count N counts intervals: give -I MS too");
 	if (!sc->argv && !sc->all && !sc->ncpus)
@@ -216,7 +219,7 @@ static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
 	struct stat_cmd *sc = opts;
 	struct stat_options o = { .machine = ctx->machine, .cpus = sc->ncpus ? sc->cpus : NULL,
 		.ncpus = sc->ncpus, .level = sc->level, .user_only = sc->user_only,
-		.force = ctx->run.force, .per_cpu = sc->per_cpu, .interval_ms = sc->interval_ms,
+		.force = ctx->run.force, .rdpmc = sc->rdpmc, .per_cpu = sc->per_cpu, .interval_ms = sc->interval_ms,
 		.count = sc->count, .argv = sc->argv, .on_interval = on_interval, .arg = sc };
 	struct stat_sample total[CPU_MAX_KINDS];
 	struct stat_sample *tot = total;
