@@ -55,7 +55,7 @@ static int scratch(char *dir, size_t n, char *profile, size_t pn)
 	if (!mkdtemp(dir))
 		return -errno;
 	snprintf(profile, pn, "%s/profile", dir);
-	f = fopen(profile, "w");
+	f = fopen(profile, "we");
 	if (!f)
 		return -errno;
 	/* every cycle a work cycle at these shares (msr/msr_sim.h) */
