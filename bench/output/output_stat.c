@@ -82,7 +82,8 @@ static int stat_text(FILE *f, const void *result)
 		start = -1;
 	}
 	if (!rep->interval_ms) {
-		fprintf(f, "\n Top-down (perf's tma_* metrics) of CPUs %s", cpus);
+		fprintf(f, "\n Top-down (perf's tma_* metrics) of CPU%s %s",
+			rep->ncpus == 1 ? "" : "s", cpus);
 		if (rep->argv) {
 			fprintf(f, " while");
 			for (int i = 0; rep->argv[i]; i++)
