@@ -149,7 +149,8 @@ int stat_default_cpus(const struct cpu_info *ci, unsigned *cpus, int max);
  * default set) on @o->dev with the msr source, each checked (PMU checks,
  * a kind that cannot be measured, a level that needs passes).  Reads
  * only.  The calling thread's CPU affinity is as before (a session pins;
- * stat_open puts it back), except with @o->rdpmc: pinned to the CPU.  *@out is set, also on error (stat_close it).
+ * stat_open puts it back), except with @o->rdpmc: pinned to the CPU.
+ * *@out is set, also on error (stat_close it).
  * Returns 0, or -errno with @why (which CPU, why): -ENXIO a CPU the
  * machine lacks, -EOPNOTSUPP no Top-down there, -EINVAL a level that
  * needs passes or the CPU lacks, or rdpmc with several CPUs, -ENODEV

@@ -219,8 +219,8 @@ static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
 	struct stat_cmd *sc = opts;
 	struct stat_options o = { .machine = ctx->machine, .cpus = sc->ncpus ? sc->cpus : NULL,
 		.ncpus = sc->ncpus, .level = sc->level, .user_only = sc->user_only,
-		.force = ctx->run.force, .rdpmc = sc->rdpmc, .per_cpu = sc->per_cpu, .interval_ms = sc->interval_ms,
-		.count = sc->count, .argv = sc->argv, .on_interval = on_interval, .arg = sc };
+		.force = ctx->run.force, .rdpmc = sc->rdpmc, .per_cpu = sc->per_cpu,
+		.interval_ms = sc->interval_ms, .count = sc->count, .argv = sc->argv, .on_interval = on_interval, .arg = sc };
 	struct stat_sample total[CPU_MAX_KINDS];
 	struct stat_sample *tot = total;
 	struct stat_run *r = NULL;
