@@ -50,6 +50,19 @@ like "$(printf '%s\n' "$out" | grep '^#  *time')" "^# +time +cpus +kind" \
 like "$out" "5 intervals read \(timer drift median [0-9.]+ us, max [0-9.]+ us\)" \
 	"the drift of the timer said at the end"
 
+# --- each interval reset: fixed counter 3, then PERF_METRICS, written 0 ---
+# frozen, before the interval's first reading (SDM Vol. 3B 21.3.9.3; the
+# kernel's order, FC3 first: linux arch/x86/events/intel/core.c
+# intel_update_topdown_event), once at the start and once per interval end
+# (the MSR trace: "wr CPU MSR VALUE", "rd CPU MSR VALUE")
+BARETMA_MSR_TRACE=$tmp/trace "$BARETMA" stat -C 0 -I 100 --count 3 >/dev/null 2>&1; rc=$?
+is "$rc" 0 "stat -C 0 -I 100 --count 3 (traced) exits 0"
+resets=$(awk '{ l[NR % 4] = $1 " " $2 " " $3 " " $4 }
+	$1 == "rd" && $3 == "0x30c" && l[(NR - 3) % 4] == "wr 0 0x30c 0x0" &&
+	l[(NR - 2) % 4] == "wr 0 0x329 0x0" && l[(NR - 1) % 4] ~ /^wr 0 0x38f / { n++ }
+	END { print n + 0 }' "$tmp/trace")
+is "$resets" 4 "FC3 and PERF_METRICS reset before the first reading and at each of the 3 interval ends"
+
 # --- --csv: named columns, one row per node per interval ------------------
 "$BARETMA" stat -C 0-1 -I 100 --count 2 --csv >"$tmp/csv" 2>/dev/null; rc=$?
 is "$rc" 0 "stat -I 100 --count 2 --csv exits 0"
