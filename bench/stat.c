@@ -79,7 +79,12 @@ static int open_cpu(struct stat_run *r, struct stat_cpu *c, char *why, size_t n)
 	if (!c->s)
 		return -ENOMEM;
 	in = session_info(c->s);
-	if (rc == -EOPNOTSUPP)
+	if (rc == -EINVAL && in->recipe && session_passes(c->s) > 1)
+		snprintf(why, n, "cpu %u: level %d of recipe %s:%s takes %u passes on its core kind "
+			 "(%s), and stat counts each interval in one pass (give --level 1, or -C "
+			 "without that kind's CPUs)", c->cpu, r->o.level, in->recipe->name,
+			 in->recipe->variant, session_passes(c->s), c->kind ? c->kind->uarch : "?");
+	else if (rc == -EOPNOTSUPP)
 		snprintf(why, n, "cpu %u: its core kind (%s) has no Top-down recipe", c->cpu,
 			 c->kind ? c->kind->uarch : "unknown");
 	else if (rc)

@@ -69,6 +69,21 @@ like "$(cat "$tmp/ecore")" '"variant":"gracemont"' "its variant named"
 is "$rc" 0 "stat on the Zen 4 dump exits 0"
 like "$(check "$tmp/zen4")" "^general amd-zen4 2 ok$" "Zen 4: amd-zen4, the profile's shares"
 
+# level 2 of intel-ecore-l1 takes two passes on a Gracemont (6 GP counters:
+# t/0850): refused, an interval being counted once
+"$BARETMA" stat --cpuid-dump "$ADLS" -a --level 2 -I 100 --count 1 >/dev/null 2>"$tmp/err"; rc=$?
+is "$rc" 64 "stat -a --level 2 on the Alder Lake-S dump: refused (64)"
+like "$(cat "$tmp/err")" "^baretma: stat: cpu [0-9]+: level 2 of recipe intel-ecore-l1:gracemont takes 2 passes on its core kind \\(Gracemont\\), and stat counts each interval in one pass" \
+	"naming the E-core, its recipe and its passes"
+
+# --per-cpu: one sample per CPU
+"$BARETMA" stat --cpuid-dump "$ZEN4" -C 0-1 --per-cpu -I 100 --count 1 --json >"$tmp/per" 2>/dev/null
+is "$(python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+print(" ".join("%s:%d" % (s["cpu"], s["ncpus"]) for s in d["samples"]))' "$tmp/per")" "0:1 1:1" \
+	"--per-cpu: a sample for cpu 0 and one for cpu 1"
+
 # a command on the Zen 4 dump: its status passed on, Top-down printed
 out=$("$BARETMA" stat --cpuid-dump "$ZEN4" -C 0 -- sh -c 'exit 5' 2>/dev/null); rc=$?
 is "$rc" 5 "stat -- sh -c 'exit 5' on Zen 4 exits 5"
