@@ -230,7 +230,9 @@ static int count(struct stat_run *r, struct stat_end *end, int64_t *late, char *
 
 	for (;;) {
 		ts_add_ms(&dl, tick);
-		while (!sleep_until(&dl))
+		/* the end is looked for before each sleep too: a command that
+		 * ended (its SIGCHLD) before the sleep began does not wait a tick */
+		while (should_end(end) || !sleep_until(&dl))
 			if (should_end(end)) {
 				end->intervals++; /* the last, partial one */
 				return interval(r, 0, why, n);
