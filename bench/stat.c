@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench/source/avail.h"
 #include "bench/stat_int.h"
@@ -64,6 +66,33 @@ static unsigned group_of(struct stat_run *r, struct stat_cpu *c)
 	return r->ngroups++;
 }
 
+/*
+ * The calling thread's NUMA memory policy, kept across stat_open: a session
+ * binds the thread's memory to its CPU's node (cpu_pin_self:
+ * hwloc_set_membind, i.e. set_mempolicy(2)), and a policy is inherited
+ * across fork(2) and execve(2) (set_mempolicy(2)): the command counted
+ * would otherwise start with its memory bound to the last CPU's node.
+ */
+#define MEMPOL_WORDS 16 /* 1024 nodes */
+struct mempol {
+	bool ok;
+	int mode;
+	unsigned long mask[MEMPOL_WORDS];
+};
+
+static void mempol_save(struct mempol *p)
+{
+	p->ok = syscall(SYS_get_mempolicy, &p->mode, p->mask,
+			(unsigned long)(MEMPOL_WORDS * 8 * sizeof(long)), NULL, 0UL) == 0;
+}
+
+static void mempol_restore(const struct mempol *p)
+{
+	if (p->ok)
+		syscall(SYS_set_mempolicy, p->mode, p->mask,
+			(unsigned long)(MEMPOL_WORDS * 8 * sizeof(long)));
+}
+
 /* One session on CPU @c->cpu, checked; @why says why not. */
 static int open_cpu(struct stat_run *r, struct stat_cpu *c, char *why, size_t n)
 {
@@ -101,6 +130,7 @@ static int open_cpu(struct stat_run *r, struct stat_cpu *c, char *why, size_t n)
 int stat_open(const struct stat_options *o, struct stat_run **out, char *why, size_t n)
 {
 	struct stat_run *r = calloc(1, sizeof(*r));
+	struct mempol pol;
 	cpu_set_t mask;
 	bool have_mask;
 	int rc = 0;
@@ -135,8 +165,10 @@ int stat_open(const struct stat_options *o, struct stat_run **out, char *why, si
 	r->samples = calloc((size_t)r->ncpus, sizeof(*r->samples));
 	if (!r->c || !r->g || !r->samples)
 		return -ENOMEM;
-	/* a session pins the calling thread to its CPU (live): put it back */
+	/* a session pins the calling thread to its CPU and binds its memory
+	 * (live): both put back */
 	have_mask = !sched_getaffinity(0, sizeof(mask), &mask);
+	mempol_save(&pol);
 	for (int i = 0; i < r->ncpus && !rc; i++) {
 		struct stat_cpu *c = &r->c[i];
 
@@ -152,6 +184,7 @@ int stat_open(const struct stat_options *o, struct stat_run **out, char *why, si
 	}
 	if (have_mask && !o->rdpmc) /* RDPMC reads the CPU it runs on: stay */
 		sched_setaffinity(0, sizeof(mask), &mask);
+	mempol_restore(&pol);
 	for (unsigned g = 0; !rc && g < r->ngroups; g++)
 		for (int i = 0; i < r->ncpus; i++)
 			r->g[g].ncpus += r->c[i].group == g;
