@@ -253,8 +253,8 @@ static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
 	/* the registers back before anything is said of the count */
 	st = cli_run_finish(&ctx->run, st, false);
 	if (end.counted && end.child && !end.pinned)
-		cli_note("the command was not pinned: cpus %u.. are a CPUID dump's, not this "
-			 "machine's (dry run)", cpus[0]);
+		cli_note("the command was not pinned: the CPUs counted are the CPUID dump's, not "
+			 "this machine's (a dry run)");
 	if (!st && end.counted) {
 		struct stat_report rep = { .end = &end, .cpus = cpus, .ncpus = n,
 			.argv = sc->argv, .per_cpu = sc->per_cpu, .interval_ms = sc->interval_ms,
