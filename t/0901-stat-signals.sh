@@ -42,6 +42,7 @@ wait "$pid"; rc=$?
 is "$rc" 7 "SIGTERM to stat: the command got it and exited 7, stat exits 7"
 is "$(cat "$tmp/got" 2>/dev/null)" TERM "the command's TERM trap ran"
 like "$(cat "$tmp/out")" "the command exited 7" "the results are printed"
+like "$(cat "$tmp/out")" "\(signal 15\) forwarded to the command" "and the signal forwarded"
 is "$(same "$tmp/state" "$tmp/orig")" 0 "every register byte for byte as found"
 is "$(journals)" "" "no journal left"
 

@@ -101,6 +101,9 @@ static int stat_text(FILE *f, const void *result)
 		fprintf(f, " (timer drift median %.1f us, max %.1f us)",
 			(double)e->drift_median_ns / 1e3, (double)e->drift_max_ns / 1e3);
 	fputc('\n', f);
+	if (e->signal)
+		fprintf(f, " %s (signal %d)%s\n", strsignal(e->signal), e->signal,
+			e->child ? " forwarded to the command" : " ended the count");
 	if (e->child && WIFEXITED(e->status))
 		fprintf(f, " the command exited %d\n", WEXITSTATUS(e->status));
 	else if (e->child && WIFSIGNALED(e->status))
@@ -165,6 +168,8 @@ static json_t *stat_json(const void *result)
 		"drift_us", "median", (double)e->drift_median_ns / 1e3,
 		"max", (double)e->drift_max_ns / 1e3, "skipped", (json_int_t)e->skipped,
 		"exit_status", rep->exit_status, "note", json_string(STAT_NOTE));
+	if (doc)
+		json_object_set_new(doc, "signal", e->signal ? json_integer(e->signal) : json_null());
 	if (doc && !rep->interval_ms)
 		json_object_set_new(doc, "samples", samples_json(rep->s, rep->n));
 	return doc;
