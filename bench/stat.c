@@ -133,7 +133,7 @@ int stat_open(const struct stat_options *o, struct stat_run **out, char *why, si
 	struct mempol pol;
 	cpu_set_t mask;
 	bool have_mask;
-	int rc = 0;
+	int rc = 0, c0;
 
 	*out = r;
 	if (n)
@@ -144,6 +144,15 @@ int stat_open(const struct stat_options *o, struct stat_run **out, char *why, si
 	if ((rc = bench_identify(o->machine, NULL, -1, &r->ci))) {
 		snprintf(why, n, "the CPU could not be identified");
 		return rc;
+	}
+	/* IA32_PERF_CAPABILITIES where the backend reads it: a model whose
+	 * PERF_METRICS the table leaves to that register (cpu_info.warning)
+	 * has its level then, as bench's CPU has (the CPU bench would choose) */
+	if (o->dev && (c0 = cpu_machine_choose(o->machine, &r->ci, -1)) >= 0) {
+		struct cpu_info ci;
+
+		if (!bench_identify(o->machine, o->dev, c0, &ci))
+			r->ci = ci;
 	}
 	if (o->cpus && o->ncpus > 0) {
 		r->ncpus = o->ncpus > CPU_MAX_CPUS ? CPU_MAX_CPUS : o->ncpus;
