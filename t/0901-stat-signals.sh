@@ -19,7 +19,7 @@ setup() {
 	cp -a "$WD" "$tmp/root.orig/proc/sys/kernel/nmi_watchdog"
 	{ sim_regs 0; sim_regs 1; } >"$tmp/state"
 	cp "$tmp/state" "$tmp/orig"
-	rm -f "$tmp/started" "$tmp/got" "$tmp/out"
+	rm -f "$tmp/started" "$tmp/got" "$tmp/out" "$tmp/stop"
 }
 sim_profile
 BARETMA_MSR=sim:$tmp/profile
@@ -33,11 +33,16 @@ interval_line() { grep -q '^ *[0-9]*\.[0-9]\{9\}  ' "$tmp/out" 2>/dev/null; }
 # --- SIGTERM with a command: forwarded, its status passed on ---------------
 setup
 (sig_dfl "$BARETMA" stat -C 0-1 -- sh -c "trap 'echo TERM >\"$tmp/got\"; exit 7' TERM
-	: >\"$tmp/started\"; while :; do sleep 0.05; done" >"$tmp/out" 2>&1) &
+	: >\"$tmp/started\"; while [ ! -e \"$tmp/stop\" ]; do sleep 0.05; done; exit 9" \
+	>"$tmp/out" 2>&1) &
 pid=$!
 until_true started; ok $? "the command started"
 until_true counting; ok $? "cpu 0 is being counted (IA32_FIXED_CTR_CTRL 0x3000)"
 kill -TERM "$pid"
+# not forwarded, the command would run on: it is told to stop (exit 9), so
+# that the test fails instead of waiting for ever
+got() { [ -e "$tmp/got" ]; }
+until_true got || : >"$tmp/stop"
 wait "$pid"; rc=$?
 is "$rc" 7 "SIGTERM to stat: the command got it and exited 7, stat exits 7"
 is "$(cat "$tmp/got" 2>/dev/null)" TERM "the command's TERM trap ran"
