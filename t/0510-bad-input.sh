@@ -514,4 +514,25 @@ else
 	skip "no Alder Lake-S or Zen 4 dump"
 fi
 
+
+# --- stat ------------------------------------------------------------------
+bad "stat interval of 0 ms" 64 "^baretma: bad -I '0': expected a whole number from 10 to 86400000" -- \
+	stat -a -I 0
+bad "stat CPU list with junk" 64 "^baretma: stat: bad -C 'bad': a CPU list like 0,2-3" -- \
+	stat -C bad -I 100
+bad "stat CPU that does not exist" 64 "^baretma: stat: cpu 99: no such CPU: the CPUID dump .* describes CPUs 0-7" -- \
+	stat -C 99 -- true
+bad "stat unknown option" 64 "^baretma: stat: unknown option '--frob' \\(try: baretma stat --help\\)\$" -- \
+	stat --frob
+bad "stat --count without -I" 64 "^baretma: stat: --count N counts intervals: give -I MS too" -- \
+	stat -a --count 5
+bad "stat with nothing to count" 64 "^baretma: stat: nothing to count: give a COMMAND \\(after --\\), -a or -C LIST" -- \
+	stat
+bad "stat -a and -C together" 64 "^baretma: stat: -a and -C exclude each other" -- \
+	stat -a -C 0 -I 100
+bad "stat --backend rdpmc on several CPUs" 64 "^baretma: stat: --backend rdpmc reads the counters of the CPU baretma runs on: give -C with one CPU" -- \
+	stat -C 0-1 --backend rdpmc -I 100
+bad "stat --backend perf" 64 "^baretma: stat: --backend perf is refused: stat programs the counters itself" -- \
+	stat -a --backend perf -I 100
+
 done_testing

@@ -16,6 +16,8 @@ static void usage(FILE *f)
 "commands:\n"
 "  bench    run known-answer kernels bracketed with RDPMC and report Top-down\n"
 "           level 1/2 (or TSC timing only, with the reason, where no PMU)\n"
+"  stat     Top-down of CPUs while a command runs, or per interval (-I MS), as\n"
+"           perf stat --topdown: per core kind, slots beside percentages\n"
 "  compare  the raw path (rdpmc/msr) against perf_event on the same kernels and\n"
 "           CPU, in alternating blocks: per tma_* metric agree or DISAGREE\n"
 "  validate check that each CPU's PMU behaves (fixed counter 3, PERF_METRICS,\n"

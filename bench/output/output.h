@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "bench/bench.h"
+#include "bench/stat.h"
 #include "bench/study/calibrate.h"
 #include "bench/study/compare.h"
 #include "bench/study/validate.h"
@@ -39,6 +40,7 @@ struct output_row {
 	const char *unit;                /* "ticks", "slots", "percent" */
 	const struct bench_stats *stats; /* in @unit */
 	double bound;                    /* +/- in points of @unit; NAN: none */
+	const char *const *columns;      /* values of the view's rows_columns, or NULL */
 };
 
 typedef void (*output_row_fn)(void *arg, const struct output_row *row);
@@ -56,6 +58,9 @@ struct output_view {
 	/* each measured quantity in order, to @row(@arg, ...) */
 	void (*rows)(const void *result, output_row_fn row, void *arg);
 	const char *rows_subject;        /* what a row's subject is: "kernel" */
+	const char *const *rows_columns; /* names of columns before the subject, each
+					  * row's .columns in that order (NULL-terminated;
+					  * NULL: none): stat's time, kind, recipe */
 };
 
 /*
@@ -120,6 +125,41 @@ struct calib_output {
 };
 /* calibrate: struct calib_output; the short summary, the document. */
 extern const struct output_view output_view_calibrate;
+
+/* stat: struct stat_report; text table, CSV rows, "baretma-stat/1"
+ * (bench/output/output_stat.c). */
+struct stat_report {
+	const struct stat_sample *s;  /* the whole run's samples */
+	unsigned n;
+	const struct stat_end *end;   /* how it ended */
+	const unsigned *cpus;         /* the CPUs counted */
+	int ncpus;
+	char *const *argv;            /* the command, or NULL */
+	bool per_cpu;
+	unsigned interval_ms;         /* -I: intervals were written, the end only */
+	int exit_status;              /* what baretma exits with (the command's) */
+};
+extern const struct output_view output_view_stat;
+
+/*
+ * output_stat_interval - one interval's @n samples as @fmt writes an
+ * interval (text: one line per sample under a header written once per
+ * group; CSV: the rows, the header once; JSON: one compact object on one
+ * line, JSON Lines), @drift_ns the wake-up's lateness.  @state (zeroed
+ * before the first interval) remembers the headers written.
+ * Returns 0 or -EIO / -ENOMEM.
+ */
+struct output_stat_state {
+	bool header;
+};
+int output_stat_interval(FILE *f, const struct output_format *fmt,
+			 const struct stat_sample *s, unsigned n, int64_t drift_ns,
+			 struct output_stat_state *state);
+
+/* output_stat_end - after -I's intervals, the end as @fmt writes it: text
+ * the summary line, JSON one compact object (type "end"), CSV nothing
+ * (its rows are the intervals').  Returns 0 or -EIO / -ENOMEM. */
+int output_stat_end(FILE *f, const struct output_format *fmt, const struct stat_report *rep);
 
 /* ---------------------------------------------------------------- bench */
 

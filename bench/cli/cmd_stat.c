@@ -1,0 +1,292 @@
+/*
+ * bench/cli/cmd_stat.c - "baretma stat": Top-down of CPUs while a command
+ * runs, or over intervals (bench/stat.h), parsed and printed; one guarded
+ * run over every CPU counted.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "bench/cli/cli_cmd.h"
+#include "bench/output/output.h"
+#include "bench/run.h"
+#include "bench/stat.h"
+#include "cpu/machine.h"
+
+enum { OPT_COUNT = 1000, OPT_PER_CPU, OPT_BACKEND, OPT_CSV };
+
+#define STAT_MIN_INTERVAL_MS 10u
+#define STAT_MAX_INTERVAL_MS 86400000u
+
+struct stat_cmd {
+	unsigned cpus[CPU_MAX_CPUS];
+	int ncpus;               /* -C LIST; 0: default */
+	bool all;                /* -a */
+	unsigned interval_ms, count;
+	bool per_cpu, user_only, rdpmc;
+	int level;
+	char *const *argv;       /* the command after the options, or NULL */
+	struct cli_output out;
+	struct output_stat_state ist;
+};
+
+static void stat_usage(FILE *f)
+{
+	fprintf(f,
+"usage: baretma stat [-C LIST | -a] [-I MS [--count N]] [--per-cpu] [--level 1|2]\n"
+"                    [--user-only] [--backend msr|rdpmc] [--force] [--wait]\n"
+"                    [--cpuid-dump FILE] [--json | --csv] [-- COMMAND [ARGS...]]\n"
+"Top-down (perf's tma_* metrics) of a set of CPUs, as perf stat --topdown:\n"
+"while COMMAND runs (pinned to those CPUs), or until SIGINT, or for N intervals.\n"
+"Each CPU is programmed inside one guarded run (locks, ownership checks, the\n"
+"journal) and put back byte for byte at the end: fixed counter 3 and\n"
+"PERF_METRICS where the core kind has them, else its event recipe.\n"
+"MSR counting is per CPU, not per task: everything that runs on those CPUs is\n"
+"counted, not only COMMAND.\n"
+"  -C, --cpu LIST   CPUs to count (default: every CPU with a Top-down recipe;\n"
+"                   on hybrid parts each core kind with its own recipe)\n"
+"  -a, --all-cpus   the default CPUs, explicitly (needed without COMMAND)\n"
+"  -I, --interval MS  one line per interval of MS milliseconds (%u to %u),\n"
+"                   summed over each core kind's CPUs; the time column is the\n"
+"                   seconds since the start; deadlines are absolute (no drift)\n"
+"  --count N        stop after N intervals (needs -I)\n"
+"  --per-cpu        one line per CPU instead of per core kind\n"
+"  --level 1|2      Top-down level (default: the highest a kind's recipe counts\n"
+"                   in one pass)\n"
+"  --user-only      count user mode only (CPL > 0: the OS bits clear)\n"
+"  --backend B      how the counters are read: msr (default: pread of each\n"
+"                   CPU's registers), or rdpmc with one CPU (-C N: baretma then\n"
+"                   runs on it, RDPMC reading the CPU that executes it); perf\n"
+"                   is refused (perf stat --topdown is that)\n"
+"  --force          take over counters found in use\n"
+"  --wait           wait for another baretma run on the CPUs instead of refusing\n"
+"  --cpuid-dump FILE  the CPUs of a CPUID dump (with BARETMA_MSR=sim:PROFILE or\n"
+"                   state:FILE: a dry run; the command is then not pinned)\n"
+"  --json           one JSON document (schema baretma-stat/1); with -I one JSON\n"
+"                   object per line (JSON Lines), the last one the end\n"
+"  --csv            rows: time, kind, recipe, backend, cpu, quantity, unit, ...\n"
+"\n"
+"Each node as a percentage of the slots with its bound (PERF_METRICS's 8-bit\n"
+"quantisation; an event recipe's counts are exact) and its absolute slots.\n"
+"The counters are read and reset at each interval's end (every %u ms without\n"
+"-I), so that PERF_METRICS keeps its precision.  SIGINT, SIGTERM and SIGHUP\n"
+"end the count, or are forwarded to COMMAND; the registers are put back.\n"
+"\n"
+"exit status: COMMAND's (128+N when it died of signal N; 127 not found, 126\n"
+"  not executable), else 0; 64 usage, 65 bad data, 66 a dump or BARETMA_MSR's\n"
+"  file not found, 69 no Top-down on a CPU asked for, 75 busy (another run;\n"
+"  counters in use), 77 no permission\n",
+		STAT_MIN_INTERVAL_MS, STAT_MAX_INTERVAL_MS, STAT_TICK_MS);
+}
+
+static int parse_opt(int c, struct stat_cmd *sc, struct cli_ctx *ctx)
+{
+	switch (c) {
+	case 'C':
+		sc->ncpus = cli_parse_cpu_list(optarg, sc->cpus, CPU_MAX_CPUS);
+		if (sc->ncpus <= 0)
+			return cli_usage_err("stat", "bad -C '%s': a CPU list like 0,2-3%s%s", optarg,
+					     sc->ncpus == -EDOM ? "; " : "",
+					     sc->ncpus == -EDOM ? CLI_CPU_HEX_HINT : "");
+		return 0;
+	case 'a': sc->all = true; return 0;
+	case 'I':
+		return cli_parse_count("-I", optarg, STAT_MIN_INTERVAL_MS, STAT_MAX_INTERVAL_MS,
+				       &sc->interval_ms);
+	case OPT_COUNT: return cli_parse_count("--count", optarg, 1, 1000000000u, &sc->count);
+	case OPT_PER_CPU: sc->per_cpu = true; return 0;
+	case 'l': return cli_parse_level(optarg, &sc->level);
+	case 'u': sc->user_only = true; return 0;
+	case OPT_BACKEND:
+		if (!strcmp(optarg, "msr") || !strcmp(optarg, "rdpmc")) {
+			sc->rdpmc = !strcmp(optarg, "rdpmc");
+			return 0;
+		}
+		if (!strcmp(optarg, "perf") || !strcmp(optarg, "perf-rdpmc"))
+			return cli_usage_err("stat", "--backend %s is refused: stat programs the "
+					     "counters itself through MSRs (use msr, or perf stat "
+					     "--topdown)", optarg);
+		return cli_usage_err("stat", "bad --backend '%s': expected msr", optarg);
+	case 'F': ctx->run.force = true; return 0;
+	case 'W': ctx->run.wait = true; return 0;
+	case 'd': ctx->dump = optarg; return 0;
+	case 'j': cli_output_opt(&sc->out, "json"); return 0;
+	case OPT_CSV: cli_output_opt(&sc->out, "csv"); return 0;
+	case 'h': stat_usage(stdout); return CLI_HELP_SHOWN;
+	default: return EX_USAGE;
+	}
+}
+
+static int stat_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
+{
+	static const struct option lopts[] = {
+		{ "cpu", required_argument, NULL, 'C' }, { "all-cpus", no_argument, NULL, 'a' },
+		{ "interval", required_argument, NULL, 'I' },
+		{ "count", required_argument, NULL, OPT_COUNT },
+		{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
+		{ "level", required_argument, NULL, 'l' }, { "user-only", no_argument, NULL, 'u' },
+		{ "backend", required_argument, NULL, OPT_BACKEND },
+		{ "force", no_argument, NULL, 'F' }, { "wait", no_argument, NULL, 'W' },
+		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, OPT_CSV }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct stat_cmd *sc = opts;
+	int c, rc = 0;
+
+	cli_getopt_reset();
+	/* "+": the options end at the command's name, whose own options are its */
+	while (!rc && (c = cli_getopt("stat", argc, argv, "+C:aI:h", lopts)) != -1)
+		rc = c == CLI_OPT_ERROR ? EX_USAGE : parse_opt(c, sc, ctx);
+	if (rc)
+		return rc;
+	if (optind < argc)
+		sc->argv = argv + optind;
+	if (sc->all && sc->ncpus)
+		return cli_refuse_together("stat", "-a", "-C");
+	if (sc->rdpmc && sc->ncpus != 1)
+		return cli_usage_err("stat", "--backend rdpmc reads the counters of the CPU baretma "
+				     "runs on: give -C with one CPU (or use --backend msr)");
+	if (sc->count && !sc->interval_ms)
+		return cli_usage_err("stat", "--count N counts intervals: give -I MS too");
+	if (!sc->argv && !sc->all && !sc->ncpus)
+		return cli_usage_err("stat", "nothing to count: give a COMMAND (after --), -a or "
+				     "-C LIST");
+	return cli_output_check("stat", &sc->out, &output_view_stat);
+}
+
+/* Each interval's samples, as they come. */
+static void on_interval(void *arg, const struct stat_sample *s, unsigned n, int64_t drift_ns)
+{
+	struct stat_cmd *sc = arg;
+
+	output_stat_interval(stdout, cli_output_format(&sc->out), s, n, drift_ns, &sc->ist);
+}
+
+/* The exit status of a command that ended with wait status @ws (a shell's). */
+static int status_of(int ws)
+{
+	if (WIFEXITED(ws))
+		return WEXITSTATUS(ws);
+	if (WIFSIGNALED(ws))
+		return 128 + WTERMSIG(ws);
+	return EX_SOFTWARE;
+}
+
+static int open_fail(struct cpu_machine *m, int rc, const char *why)
+{
+	if (rc == -EINVAL && !why[0])
+		return cli_identify_failed(m, rc);
+	cli_err("stat: %s", why[0] ? why : strerror(-rc));
+	return rc == -ENXIO || rc == -EINVAL ? EX_USAGE
+	     : rc == -EOPNOTSUPP || rc == -ENODEV ? EX_UNAVAILABLE : cli_exit_for_errno(rc);
+}
+
+/* Inside the guard: program, count; @end, and the status to exit with. */
+static int count(struct stat_cmd *sc, struct cli_ctx *ctx, struct stat_run *r,
+		 struct stat_end *end)
+{
+	char why[1024];
+	int rc = stat_program(r, ctx->run.j, why, sizeof(why));
+
+	if (rc) {
+		int st = cli_journal_space(ctx->dev, rc);
+
+		if (st)
+			return st;
+		cli_err("stat: %s", why);
+		return rc == -EBUSY ? EX_TEMPFAIL : cli_exit_for_errno(rc);
+	}
+	rc = stat_loop(r, end, why, sizeof(why));
+	if (rc == -ENOEXEC) {
+		cli_err("stat: %s", why);
+		return status_of(end->status);
+	}
+	if (rc) {
+		cli_err("stat: %s", why[0] ? why : strerror(-rc));
+		return rc == -EBUSY ? EX_TEMPFAIL : cli_exit_for_errno(rc);
+	}
+	end->counted = true;
+	return 0;
+}
+
+static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
+{
+	struct stat_cmd *sc = opts;
+	struct stat_options o = { .machine = ctx->machine, .cpus = sc->ncpus ? sc->cpus : NULL,
+		.ncpus = sc->ncpus, .level = sc->level, .user_only = sc->user_only,
+		.force = ctx->run.force, .rdpmc = sc->rdpmc, .per_cpu = sc->per_cpu,
+		.interval_ms = sc->interval_ms, .count = sc->count, .argv = sc->argv, .on_interval = on_interval, .arg = sc };
+	struct stat_sample total[CPU_MAX_KINDS];
+	struct stat_sample *tot = total;
+	struct stat_run *r = NULL;
+	struct stat_end end = { 0 };
+	const unsigned *cpus;
+	char why[1024];
+	int st = cli_ctx_msr(ctx), rc, n = 0;
+
+	if (st)
+		return st;
+	o.dev = ctx->dev;
+	if (sc->ncpus && (rc = run_cpus_check(ctx->machine, sc->cpus, sc->ncpus, &n))) {
+		char subject[64];
+
+		snprintf(subject, sizeof(subject), "stat: cpu %u", sc->cpus[n]);
+		return cli_bad_cpu(subject, ctx->machine, rc, false);
+	}
+	if ((rc = stat_open(&o, &r, why, sizeof(why)))) {
+		st = open_fail(ctx->machine, rc, why);
+		goto out;
+	}
+	n = stat_cpus(r, &cpus);
+	if ((st = cli_msr_open_cpus(ctx->dev, cpus, n)) ||
+	    (st = cli_refuse_dump_device("stat", ctx->machine, ctx->dev)))
+		goto out;
+	st = cli_run_start(&ctx->run, ctx->dev, stat_info(r), cpus, n, true, JOURNAL_RUN,
+			   sc->user_only);
+	if (!st)
+		st = count(sc, ctx, r, &end);
+	/* the registers back before anything is said of the count */
+	st = cli_run_finish(&ctx->run, st, false);
+	if (end.counted && end.child && !end.pinned)
+		cli_note("the command was not pinned: the CPUs counted are the CPUID dump's, not "
+			 "this machine's (a dry run)");
+	if (!st && end.counted) {
+		struct stat_report rep = { .end = &end, .cpus = cpus, .ncpus = n,
+			.argv = sc->argv, .per_cpu = sc->per_cpu, .interval_ms = sc->interval_ms,
+			.exit_status = end.child ? status_of(end.status) : 0 };
+		unsigned max = sizeof(total) / sizeof(total[0]);
+
+		if (sc->per_cpu && (tot = calloc((size_t)n, sizeof(*tot))))
+			max = (unsigned)n;
+		if (!tot) {
+			st = EX_OSERR;
+			goto out;
+		}
+		rep.s = tot;
+		rep.n = stat_total(r, tot, max);
+		if (!sc->interval_ms)
+			rc = cli_output("stat", &sc->out, &output_view_stat, &rep, NULL);
+		else
+			rc = output_stat_end(stdout, cli_output_format(&sc->out), &rep) ? EX_IOERR : 0;
+		if (sc->interval_ms && !strcmp(cli_output_format(&sc->out)->name, "csv"))
+			cli_note("%u intervals read; timer drift median %.1f us, max %.1f us",
+				 end.intervals, (double)end.drift_median_ns / 1e3,
+				 (double)end.drift_max_ns / 1e3);
+		if (tot != total)
+			free(tot);
+		st = rc ? rc : rep.exit_status;
+	}
+out:
+	stat_close(r);
+	return st;
+}
+
+const struct cli_cmd_ops cmd_stat = {
+	.parse = stat_parse, .run = stat_run_cmd, .usage = stat_usage,
+	.opts_size = sizeof(struct stat_cmd),
+};

@@ -1,0 +1,331 @@
+/*
+ * bench/output/output_stat.c - `baretma stat`'s results (bench/stat.h
+ * samples): a table like perf stat's, absolute slots beside each share;
+ * CSV rows with the time, core kind, recipe and backend in columns; the
+ * document "baretma-stat/1" (doc/stat.md); each interval of -I as a line
+ * (text, CSV rows, or one compact JSON object: JSON Lines).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "bench/output/output.h"
+#include "cpu/escape.h"
+
+#define STAT_NOTE "MSR counting is per CPU, not per task: everything that ran on these " \
+		  "CPUs is counted"
+
+static const char *cpu_text(const struct stat_sample *s, char *buf, size_t n)
+{
+	if (s->cpu >= 0)
+		snprintf(buf, n, "%d", s->cpu);
+	else
+		snprintf(buf, n, "all");
+	return buf;
+}
+
+/* The short name of a node for a column: "retiring" for "tma_retiring". */
+static const char *short_name(const char *metric)
+{
+	return strncmp(metric, "tma_", 4) ? metric : metric + 4;
+}
+
+/* ------------------------------------------------------------ text */
+
+static void sample_print(FILE *f, const struct stat_sample *s)
+{
+	char cpu[16];
+
+	fprintf(f, "\n# cpu %s (%u CPU%s): %s core (%s), recipe %s%s%s, level %d, backend %s\n",
+		cpu_text(s, cpu, sizeof(cpu)), s->ncpus, s->ncpus == 1 ? "" : "s", s->kind,
+		s->uarch, s->recipe, s->variant ? ":" : "", s->variant ? s->variant : "", s->level,
+		s->backend);
+	if (!s->valid) {
+		fprintf(f, "  not counted: no slots (nothing ran, or every CPU overflowed)\n");
+		return;
+	}
+	fprintf(f, "  %-28s %8s %8s %18s\n", "node", "% slots", "+/-", "slots");
+	for (unsigned i = 0; i < s->nnodes; i++) {
+		const struct stat_node *nd = &s->node[i];
+
+		fprintf(f, "  %s%-*s %8.2f %8.2f %18.0f\n", nd->level == 2 ? "  " : "",
+			nd->level == 2 ? 26 : 28, nd->metric, 100 * nd->frac, 100 * s->bound,
+			nd->slots);
+	}
+	fprintf(f, "  %-28s %8s %8s %18.0f\n", "SLOTS", "", "", s->slots);
+	if (s->bound_text)
+		fprintf(f, "  bound: %s\n", s->bound_text);
+}
+
+static int stat_text(FILE *f, const void *result)
+{
+	const struct stat_report *rep = result;
+	const struct stat_end *e = rep->end;
+	char cpus[256];
+
+	cpus[0] = '\0';
+	for (int i = 0, start = -1; i < rep->ncpus; i++) {
+		size_t u = strlen(cpus);
+		bool run_on = i + 1 < rep->ncpus && rep->cpus[i + 1] == rep->cpus[i] + 1;
+
+		if (start < 0)
+			start = (int)rep->cpus[i];
+		if (run_on)
+			continue;
+		if (u + 24 < sizeof(cpus))
+			snprintf(cpus + u, sizeof(cpus) - u, start == (int)rep->cpus[i] ? "%s%u" :
+				 "%s%d-%u", u ? "," : "", start == (int)rep->cpus[i] ?
+				 rep->cpus[i] : (unsigned)start, rep->cpus[i]);
+		start = -1;
+	}
+	if (!rep->interval_ms) {
+		fprintf(f, "\n Top-down (perf's tma_* metrics) of CPU%s %s",
+			rep->ncpus == 1 ? "" : "s", cpus);
+		if (rep->argv) {
+			fprintf(f, " while");
+			for (int i = 0; rep->argv[i]; i++)
+				esc_fprintf(f, strpbrk(rep->argv[i], " \t;&|'") ? " '%s'" : " %s",
+					    rep->argv[i]);
+			fprintf(f, " ran");
+		}
+		fprintf(f, ":\n # %s\n", STAT_NOTE);
+		for (unsigned i = 0; i < rep->n; i++)
+			sample_print(f, &rep->s[i]);
+	}
+	fprintf(f, "\n %12.6f seconds counted, %u interval%s read", e->seconds, e->intervals,
+		e->intervals == 1 ? "" : "s");
+	if (e->timed)
+		fprintf(f, " (timer drift median %.1f us, max %.1f us)",
+			(double)e->drift_median_ns / 1e3, (double)e->drift_max_ns / 1e3);
+	fputc('\n', f);
+	if (e->signal)
+		fprintf(f, " %s (signal %d)%s\n", strsignal(e->signal), e->signal,
+			e->child ? " forwarded to the command" : " ended the count");
+	if (e->child && WIFEXITED(e->status))
+		fprintf(f, " the command exited %d\n", WEXITSTATUS(e->status));
+	else if (e->child && WIFSIGNALED(e->status))
+		fprintf(f, " the command died of signal %d (%s)\n", WTERMSIG(e->status),
+			strsignal(WTERMSIG(e->status)));
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ------------------------------------------------------------ JSON */
+
+static json_t *sample_json(const struct stat_sample *s)
+{
+	json_t *nodes = json_array();
+	json_t *o = json_pack("{s:f,s:f,s:o,s:I,s:s,s:s,s:s,s:s?,s:s,s:i,s:b,s:f,s:f,s:s?,s:o}",
+		"time", s->time, "length", s->length,
+		"cpu", s->cpu >= 0 ? json_integer(s->cpu) : json_string("all"),
+		"ncpus", (json_int_t)s->ncpus, "kind", s->kind, "uarch", s->uarch,
+		"recipe", s->recipe, "variant", s->variant, "backend", s->backend,
+		"level", s->level, "valid", s->valid, "slots", s->slots,
+		"bound_pp", 100 * s->bound, "bound_text", s->bound_text,
+		"flags", bench_flags_json(s->flags));
+
+	for (unsigned i = 0; nodes && i < s->nnodes; i++) {
+		const struct stat_node *nd = &s->node[i];
+
+		json_array_append_new(nodes, json_pack("{s:s,s:s?,s:i,s:o,s:o}", "metric",
+			nd->metric, "parent", nd->parent, "level", nd->level,
+			"percent", isnan(nd->frac) ? json_null() : json_real(100 * nd->frac),
+			"slots", isnan(nd->slots) ? json_null() : json_real(nd->slots)));
+	}
+	if (o && nodes)
+		json_object_set_new(o, "nodes", nodes);
+	else
+		json_decref(nodes);
+	return o;
+}
+
+static json_t *samples_json(const struct stat_sample *s, unsigned n)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; a && i < n; i++)
+		json_array_append_new(a, sample_json(&s[i]));
+	return a;
+}
+
+static json_t *stat_json(const void *result)
+{
+	const struct stat_report *rep = result;
+	const struct stat_end *e = rep->end;
+	json_t *cpus = json_array(), *cmd = rep->argv ? json_array() : json_null();
+	json_t *doc;
+
+	for (int i = 0; cpus && i < rep->ncpus; i++)
+		json_array_append_new(cpus, json_integer(rep->cpus[i]));
+	for (int i = 0; rep->argv && cmd && rep->argv[i]; i++)
+		json_array_append_new(cmd, bench_json_text(rep->argv[i]));
+	doc = json_pack("{s:s,s:s,s:o,s:o,s:b,s:i,s:f,s:I,s:{s:f,s:f},s:I,s:i,s:o}",
+		"schema", "baretma-stat/1", "type", "end", "cpus", cpus, "command", cmd,
+		"per_cpu", rep->per_cpu, "interval_ms", (int)rep->interval_ms,
+		"seconds", e->seconds, "intervals", (json_int_t)e->intervals,
+		"drift_us", "median", (double)e->drift_median_ns / 1e3,
+		"max", (double)e->drift_max_ns / 1e3, "skipped", (json_int_t)e->skipped,
+		"exit_status", rep->exit_status, "note", json_string(STAT_NOTE));
+	if (doc)
+		json_object_set_new(doc, "signal", e->signal ? json_integer(e->signal) : json_null());
+	if (doc && !rep->interval_ms)
+		json_object_set_new(doc, "samples", samples_json(rep->s, rep->n));
+	return doc;
+}
+
+/* ------------------------------------------------------------ rows */
+
+static const char *const stat_columns[] = { "time", "kind", "recipe", "backend", NULL };
+
+static void sample_rows(const struct stat_sample *s, output_row_fn row, void *arg)
+{
+	char t[32], cpu[16];
+	const char *cols[] = { t, s->kind, s->recipe, s->backend, NULL };
+	struct bench_stats st = { .n = 1 };
+	struct output_row r = { .subject = cpu_text(s, cpu, sizeof(cpu)), .stats = &st,
+				.columns = cols };
+
+	snprintf(t, sizeof(t), "%.6f", s->time);
+	st.median = st.min = st.max = st.q1 = st.q3 = st.mean = s->slots;
+	r.quantity = "slots";
+	r.unit = "slots";
+	r.bound = NAN;
+	row(arg, &r);
+	for (unsigned i = 0; s->valid && i < s->nnodes; i++) {
+		const struct stat_node *nd = &s->node[i];
+
+		st.median = st.min = st.max = st.q1 = st.q3 = st.mean = 100 * nd->frac;
+		r.quantity = nd->metric;
+		r.unit = "percent";
+		r.bound = 100 * s->bound;
+		row(arg, &r);
+		st.median = st.min = st.max = st.q1 = st.q3 = st.mean = nd->slots;
+		r.unit = "slots";
+		r.bound = NAN;
+		row(arg, &r);
+	}
+}
+
+static void stat_rows(const void *result, output_row_fn row, void *arg)
+{
+	const struct stat_report *rep = result;
+
+	for (unsigned i = 0; i < rep->n; i++)
+		sample_rows(&rep->s[i], row, arg);
+}
+
+const struct output_view output_view_stat = {
+	.text = stat_text, .json = stat_json, .rows = stat_rows, .rows_subject = "cpu",
+	.rows_columns = stat_columns,
+};
+
+/* ------------------------------------------------------------ intervals */
+
+/* The rows of one interval as the format writes rows, header once. */
+struct interval_rows {
+	const struct stat_sample *s;
+	unsigned n;
+};
+
+static void interval_rows(const void *result, output_row_fn row, void *arg)
+{
+	const struct interval_rows *ir = result;
+
+	for (unsigned i = 0; i < ir->n; i++)
+		sample_rows(&ir->s[i], row, arg);
+}
+
+static void interval_text(FILE *f, const struct stat_sample *s, unsigned n,
+			  struct output_stat_state *st)
+{
+	char cpu[16];
+
+	if (!st->header) {
+		fprintf(f, "# %s\n#           time  cpus  kind          recipe              "
+			"   +/-            slots  nodes: %% of slots (slots)\n", STAT_NOTE);
+		st->header = true;
+	}
+	for (unsigned g = 0; g < n; g++) {
+		fprintf(f, "%16.9f  %4s  %-12s  %-18s  %5.2f  %15.0f", s[g].time,
+			s[g].cpu >= 0 ? cpu_text(&s[g], cpu, sizeof(cpu)) :
+			(snprintf(cpu, sizeof(cpu), "%u", s[g].ncpus), cpu), s[g].kind,
+			s[g].recipe, 100 * s[g].bound, s[g].slots);
+		for (unsigned i = 0; s[g].valid && i < s[g].nnodes; i++)
+			fprintf(f, "  %s %.2f%% (%.0f)", short_name(s[g].node[i].metric),
+				100 * s[g].node[i].frac, s[g].node[i].slots);
+		if (!s[g].valid)
+			fprintf(f, "  not counted");
+		fputc('\n', f);
+	}
+}
+
+int output_stat_interval(FILE *f, const struct output_format *fmt,
+			 const struct stat_sample *s, unsigned n, int64_t drift_ns,
+			 struct output_stat_state *state)
+{
+	int rc = 0;
+
+	if (fmt && !strcmp(fmt->name, "json")) {
+		json_t *o = json_pack("{s:s,s:s,s:f,s:f,s:o}", "schema", "baretma-stat/1",
+				      "type", "interval", "time", n ? s[0].time : 0.0,
+				      "drift_us", (double)drift_ns / 1e3, "samples",
+				      samples_json(s, n));
+
+		if (!o)
+			return -ENOMEM;
+		if (json_dumpf(o, f, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10)))
+			rc = -EIO;
+		else
+			fputc('\n', f);
+		json_decref(o);
+	} else if (fmt && !strcmp(fmt->name, "csv")) {
+		struct interval_rows ir = { s, n };
+		struct output_view v = output_view_stat;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+
+		v.rows = interval_rows;
+
+		/* the format's own lines; its header only before the first interval */
+		if (!m)
+			return -ENOMEM;
+		rc = output_write(m, fmt, &v, &ir, NULL);
+		if (fclose(m) || !buf)
+			rc = rc ? rc : -ENOMEM;
+		if (!rc) {
+			const char *body = state->header ? strchr(buf, '\n') : buf;
+
+			fputs(body ? body + (state->header ? 1 : 0) : "", f);
+			state->header = true;
+		}
+		free(buf);
+	} else {
+		interval_text(f, s, n, state);
+	}
+	fflush(f);
+	return rc ? rc : ferror(f) ? -EIO : 0;
+}
+
+int output_stat_end(FILE *f, const struct output_format *fmt, const struct stat_report *rep)
+{
+	int rc = 0;
+
+	if (fmt && !strcmp(fmt->name, "json")) {
+		json_t *o = stat_json(rep);
+
+		if (!o)
+			return -ENOMEM;
+		if (json_dumpf(o, f, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10)))
+			rc = -EIO;
+		else
+			fputc('\n', f);
+		json_decref(o);
+	} else if (!fmt || strcmp(fmt->name, "csv")) {
+		rc = stat_text(f, rep);
+	}
+	fflush(f);
+	return rc ? rc : ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,417 @@
+/*
+ * bench/stat.c - `baretma stat`'s sessions, counts and samples
+ * (bench/stat.h): one msr session per CPU on one borrowed backend, the
+ * interval ends (read, checks, counts, frozen reset, read), the groups'
+ * counts turned into tma_* fractions by each kind's recipe (bench/tma.h).
+ * The command, the signals and the timer are bench/stat_loop.c's.
+ */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/source/avail.h"
+#include "bench/stat_int.h"
+#include "bench/tma.h"
+#include "cpu/machine.h"
+
+int stat_default_cpus(const struct cpu_info *ci, unsigned *cpus, int max)
+{
+	int n = 0;
+
+	for (unsigned k = 0; ci && k < ci->nkinds; k++) {
+		const struct cpu_kind *kd = &ci->kinds[k];
+
+		if (kd->topdown_level <= 0 &&
+		    !(kd->topdown_recipe && !strcmp(kd->topdown_source, "events")))
+			continue;
+		for (unsigned i = 0; i < kd->ncpus && n < max; i++)
+			cpus[n++] = kd->cpus[i];
+	}
+	/* ascending, as the guard takes its locks */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && cpus[j - 1] > cpus[j]; j--) {
+			unsigned t = cpus[j];
+
+			cpus[j] = cpus[j - 1];
+			cpus[j - 1] = t;
+		}
+	return n;
+}
+
+double stat_now(const struct stat_run *r)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - r->t0.tv_sec) + (double)(t.tv_nsec - r->t0.tv_nsec) * 1e-9;
+}
+
+/* The group of CPU @c: its kind's (one per kind), or its own (per_cpu). */
+static unsigned group_of(struct stat_run *r, struct stat_cpu *c)
+{
+	for (unsigned g = 0; !r->o.per_cpu && g < r->ngroups; g++)
+		if (r->g[g].kind == c->kind)
+			return g;
+	r->g[r->ngroups] = (struct stat_group){
+		.rs = session_read_set(c->s), .kind = c->kind,
+		.cpu = r->o.per_cpu ? (int)c->cpu : -1, .level = session_info(c->s)->level,
+		.backend = bench_backend_name(session_info(c->s)->backend),
+	};
+	return r->ngroups++;
+}
+
+/*
+ * The calling thread's NUMA memory policy, kept across stat_open: a session
+ * binds the thread's memory to its CPU's node (cpu_pin_self:
+ * hwloc_set_membind, i.e. set_mempolicy(2)), and a policy is inherited
+ * across fork(2) and execve(2) (set_mempolicy(2)): the command counted
+ * would otherwise start with its memory bound to the last CPU's node.
+ */
+#define MEMPOL_WORDS 16 /* 1024 nodes */
+struct mempol {
+	bool ok;
+	int mode;
+	unsigned long mask[MEMPOL_WORDS];
+};
+
+static void mempol_save(struct mempol *p)
+{
+	p->ok = syscall(SYS_get_mempolicy, &p->mode, p->mask,
+			(unsigned long)(MEMPOL_WORDS * 8 * sizeof(long)), NULL, 0UL) == 0;
+}
+
+static void mempol_restore(const struct mempol *p)
+{
+	if (p->ok)
+		syscall(SYS_set_mempolicy, p->mode, p->mask,
+			(unsigned long)(MEMPOL_WORDS * 8 * sizeof(long)));
+}
+
+/* One session on CPU @c->cpu, checked; @why says why not. */
+static int open_cpu(struct stat_run *r, struct stat_cpu *c, char *why, size_t n)
+{
+	struct session_options so = {
+		.cpu = (int)c->cpu, .level = r->o.level,
+		.backend = r->o.rdpmc ? BENCH_BACKEND_RDPMC : BENCH_BACKEND_MSR,
+		.user_only = r->o.user_only, .force = r->o.force, .machine = r->o.machine,
+		.one_pass = true, .dev = r->o.dev,
+	};
+	const struct session_info *in;
+	int rc = session_open(&so, &c->s);
+
+	if (!c->s)
+		return -ENOMEM;
+	in = session_info(c->s);
+	if (rc == -EINVAL && in->recipe && session_passes(c->s) > 1)
+		snprintf(why, n, "cpu %u: level %d of recipe %s:%s takes %u passes on its core kind "
+			 "(%s), and stat counts each interval in one pass (give --level 1, or -C "
+			 "without that kind's CPUs)", c->cpu, r->o.level, in->recipe->name,
+			 in->recipe->variant, session_passes(c->s), c->kind ? c->kind->uarch : "?");
+	else if (rc == -EOPNOTSUPP)
+		snprintf(why, n, "cpu %u: its core kind (%s) has no Top-down recipe", c->cpu,
+			 c->kind ? c->kind->uarch : "unknown");
+	else if (rc)
+		snprintf(why, n, "cpu %u: %s", c->cpu,
+			 in->avail.reason[0] ? in->avail.reason : strerror(-rc));
+	else if (!session_topdown(c->s) || in->level < 1) {
+		snprintf(why, n, "cpu %u: no Top-down here: %s", c->cpu,
+			 in->avail.reason[0] ? in->avail.reason : "no recipe");
+		rc = -EOPNOTSUPP;
+	}
+	return rc;
+}
+
+int stat_open(const struct stat_options *o, struct stat_run **out, char *why, size_t n)
+{
+	struct stat_run *r = calloc(1, sizeof(*r));
+	struct mempol pol;
+	cpu_set_t mask;
+	bool have_mask;
+	int rc = 0, c0;
+
+	*out = r;
+	if (n)
+		why[0] = '\0';
+	if (!r)
+		return -ENOMEM;
+	r->o = *o;
+	if ((rc = bench_identify(o->machine, NULL, -1, &r->ci))) {
+		snprintf(why, n, "the CPU could not be identified");
+		return rc;
+	}
+	/* IA32_PERF_CAPABILITIES where the backend reads it: a model whose
+	 * PERF_METRICS the table leaves to that register (cpu_info.warning)
+	 * has its level then, as bench's CPU has (the CPU bench would choose) */
+	if (o->dev && (c0 = cpu_machine_choose(o->machine, &r->ci, -1)) >= 0) {
+		struct cpu_info ci;
+
+		if (!bench_identify(o->machine, o->dev, c0, &ci))
+			r->ci = ci;
+	}
+	if (o->cpus && o->ncpus > 0) {
+		r->ncpus = o->ncpus > CPU_MAX_CPUS ? CPU_MAX_CPUS : o->ncpus;
+		memcpy(r->cpus, o->cpus, (size_t)r->ncpus * sizeof(r->cpus[0]));
+	} else {
+		r->ncpus = stat_default_cpus(&r->ci, r->cpus, CPU_MAX_CPUS);
+	}
+	if (r->ncpus <= 0) {
+		snprintf(why, n, "no CPU of this machine has a Top-down recipe (see: baretma info)");
+		return -ENODEV;
+	}
+	if (o->rdpmc && r->ncpus != 1) {
+		snprintf(why, n, "--backend rdpmc reads the counters of the CPU baretma runs on, "
+			 "one CPU: give -C with one CPU (or use msr)");
+		return -EINVAL;
+	}
+	r->c = calloc((size_t)r->ncpus, sizeof(*r->c));
+	r->g = calloc((size_t)r->ncpus, sizeof(*r->g));
+	r->samples = calloc((size_t)r->ncpus, sizeof(*r->samples));
+	if (!r->c || !r->g || !r->samples)
+		return -ENOMEM;
+	/* a session pins the calling thread to its CPU and binds its memory
+	 * (live): both put back */
+	have_mask = !sched_getaffinity(0, sizeof(mask), &mask);
+	mempol_save(&pol);
+	for (int i = 0; i < r->ncpus && !rc; i++) {
+		struct stat_cpu *c = &r->c[i];
+
+		c->cpu = r->cpus[i];
+		c->kind = cpu_info_kind_of(&r->ci, c->cpu);
+		if (!c->kind) {
+			snprintf(why, n, "cpu %u: not a CPU of the machine described (see: baretma info)", c->cpu);
+			rc = -ENXIO;
+			break;
+		}
+		if (!(rc = open_cpu(r, c, why, n)))
+			c->group = group_of(r, c);
+	}
+	if (have_mask && !o->rdpmc) /* RDPMC reads the CPU it runs on: stay */
+		sched_setaffinity(0, sizeof(mask), &mask);
+	mempol_restore(&pol);
+	for (unsigned g = 0; !rc && g < r->ngroups; g++)
+		for (int i = 0; i < r->ncpus; i++)
+			r->g[g].ncpus += r->c[i].group == g;
+	return rc;
+}
+
+int stat_cpus(const struct stat_run *r, const unsigned **cpus)
+{
+	*cpus = r->cpus;
+	return r->ncpus;
+}
+
+const struct cpu_info *stat_info(const struct stat_run *r)
+{
+	return &r->ci;
+}
+
+int stat_program(struct stat_run *r, struct journal *j, char *why, size_t n)
+{
+	for (int i = 0; i < r->ncpus; i++) {
+		int rc = session_program(r->c[i].s, j);
+
+		if (rc) {
+			snprintf(why, n, "cpu %u: %s", r->c[i].cpu,
+				 session_info(r->c[i].s)->avail.reason[0]
+					 ? session_info(r->c[i].s)->avail.reason : strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int stat_begin_all(struct stat_run *r, char *why, size_t n)
+{
+	for (int i = 0; i < r->ncpus; i++) {
+		int rc = session_begin(r->c[i].s, &r->c[i].a);
+
+		if (rc) {
+			snprintf(why, n, "cpu %u: cannot reset its counters: %s", r->c[i].cpu,
+				 strerror(-rc));
+			return rc;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &r->t0);
+	r->t_last = r->t_prev = 0;
+	return 0;
+}
+
+/* The counters of @c changed under us: who and what, in @why. */
+static int tampered(const struct stat_cpu *c, const struct source_check *chk, char *why,
+		    size_t n)
+{
+	if (chk->tamper_err)
+		snprintf(why, n, "cpu %u: the counters' controls could not be read back: %s",
+			 c->cpu, strerror(-chk->tamper_err));
+	else if (chk->tamper_why)
+		snprintf(why, n, "cpu %u: the counters were changed by someone else: %s",
+			 c->cpu, chk->tamper_why);
+	else
+		snprintf(why, n, "cpu %u: the counters were changed by someone else "
+			 "(IA32_FIXED_CTR_CTRL 0x%llx -> 0x%llx, IA32_PERF_GLOBAL_CTRL 0x%llx -> "
+			 "0x%llx)", c->cpu, (unsigned long long)chk->fcc_from,
+			 (unsigned long long)chk->fcc_to, (unsigned long long)chk->gc_from,
+			 (unsigned long long)chk->gc_to);
+	return -EBUSY;
+}
+
+/* One CPU's interval end; its counts into @c (zero when it overflowed:
+ * PERF_METRICS is invalid then, pmu-reference §3.4; *@ok false). */
+static int end_cpu(struct stat_cpu *c, struct counts *cnt, bool *ok, char *why, size_t n)
+{
+	struct source_check chk;
+	struct reading b;
+	int rc;
+
+	session_end(c->s, &b, &chk);
+	if (chk.tampered)
+		return tampered(c, &chk, why, n);
+	*ok = !chk.overflow;
+	reading_counts(session_read_set(c->s), &c->a, &b, cnt);
+	rc = session_begin(c->s, &c->a);
+	if (rc)
+		snprintf(why, n, "cpu %u: cannot reset its counters: %s", c->cpu, strerror(-rc));
+	return rc;
+}
+
+/* The sample of group @g from counts @c over @length seconds ending at @t. */
+static void make_sample(const struct stat_run *r, const struct stat_group *g,
+			const struct counts *c, unsigned counted, double t, double length,
+			struct stat_sample *s)
+{
+	const struct recipe *rc = tma_recipe(g->rs);
+	struct td_result td;
+	struct tma_extra x;
+
+	*s = (struct stat_sample){ .time = t, .length = length, .cpu = g->cpu,
+		.ncpus = counted, .kind = g->kind->kind, .uarch = g->kind->uarch,
+		.recipe = rc ? rc->name : "?",
+		/* PERF_METRICS's counts have one recipe whatever the core (tma_recipe
+		 * takes its level-2 variant): no variant to name */
+		.variant = rc && g->rs->recipe ? rc->variant : NULL,
+		.backend = g->backend, .level = g->level, .bound_text = rc ? rc->bound : NULL };
+	if (counts_to_tma_extra(g->rs, c, g->level, &td, &x))
+		return;
+	s->slots = td.slots;
+	s->flags = td.flags;
+	s->bound = td.bound;
+	s->valid = counted && !(td.flags & TD_FLAGS_INVALID);
+	for (int m = 0; m < TMA_NLEVEL1; m++) {
+		if (isnan(td.frac[m]))
+			continue;
+		s->node[s->nnodes++] = (struct stat_node){ .metric = td_metric_name(m),
+			.level = 1, .frac = td.frac[m], .slots = td.frac[m] * td.slots };
+		for (int k = TMA_NLEVEL1; g->level >= 2 && k < TMA_NMETRICS; k++)
+			if ((int)td_metric_parent(k) == m && !isnan(td.frac[k]))
+				s->node[s->nnodes++] = (struct stat_node){
+					.metric = td_metric_name(k), .parent = td_metric_name(m),
+					.level = 2, .frac = td.frac[k], .slots = td.frac[k] * td.slots };
+	}
+	for (unsigned i = 0; i < x.n && s->nnodes < STAT_NODES_MAX; i++)
+		if (x.x[i].level <= g->level)
+			s->node[s->nnodes++] = (struct stat_node){ .metric = x.x[i].metric,
+				.parent = x.x[i].parent, .level = x.x[i].level,
+				.frac = x.x[i].frac, .slots = x.x[i].frac * td.slots };
+	(void)r;
+}
+
+int stat_read_all(struct stat_run *r, bool samples, char *why, size_t n)
+{
+	unsigned nc = r->g[0].rs ? r->g[0].rs->ncounts : 0;
+
+	for (unsigned g = 0; g < r->ngroups; g++) {
+		memset(&r->g[g].iv, 0, sizeof(r->g[g].iv));
+		r->g[g].counted = 0;
+	}
+	for (int i = 0; i < r->ncpus; i++) {
+		struct stat_cpu *c = &r->c[i];
+		struct stat_group *g = &r->g[c->group];
+		struct counts cnt;
+		bool ok = false;
+		int rc = end_cpu(c, &cnt, &ok, why, n);
+
+		if (rc)
+			return rc;
+		nc = g->rs->ncounts;
+		if (!ok)
+			continue;
+		counts_add(&g->iv, &cnt, nc);
+		g->counted++;
+	}
+	r->t_prev = r->t_last;
+	r->t_last = stat_now(r);
+	for (unsigned g = 0; g < r->ngroups; g++) {
+		struct stat_group *gr = &r->g[g];
+
+		counts_add(&gr->total, &gr->iv, gr->rs->ncounts);
+		if (gr->counted > gr->total_counted)
+			gr->total_counted = gr->counted;
+		if (samples)
+			make_sample(r, gr, &gr->iv, gr->counted, r->t_last, r->t_last - r->t_prev,
+				    &r->samples[g]);
+	}
+	(void)nc;
+	return 0;
+}
+
+unsigned stat_total(const struct stat_run *r, struct stat_sample *s, unsigned max)
+{
+	unsigned k = 0;
+
+	for (unsigned g = 0; g < r->ngroups && k < max; g++)
+		make_sample(r, &r->g[g], &r->g[g].total, r->g[g].total_counted, r->t_last,
+			    r->t_last, &s[k++]);
+	return k;
+}
+
+void stat_close(struct stat_run *r)
+{
+	if (!r)
+		return;
+	for (int i = 0; r->c && i < r->ncpus; i++)
+		session_close(r->c[i].s);
+	free(r->c);
+	free(r->g);
+	free(r->samples);
+	free(r);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double ns_between(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) * 1e9 + (double)(b->tv_nsec - a->tv_nsec);
+}
+
+int stat_cost_ns(struct stat_run *r, unsigned rounds, double *ns_per_cpu)
+{
+	double *v = calloc(rounds ? rounds : 1, sizeof(*v));
+	char why[512];
+	int rc = v ? stat_begin_all(r, why, sizeof(why)) : -ENOMEM;
+
+	for (unsigned i = 0; !rc && i < rounds; i++) {
+		struct timespec a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		rc = stat_read_all(r, true, why, sizeof(why));
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		v[i] = ns_between(&a, &b) / r->ncpus;
+	}
+	if (!rc && rounds) {
+		qsort(v, rounds, sizeof(*v), cmp_double);
+		*ns_per_cpu = v[rounds / 2];
+	}
+	free(v);
+	return rc;
+}

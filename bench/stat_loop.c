@@ -1,0 +1,311 @@
+/*
+ * bench/stat_loop.c - `baretma stat`'s run (bench/stat.h stat_loop): the
+ * command forked, pinned and executed; SIGINT, SIGTERM and SIGHUP
+ * forwarded to it; the interval timer on absolute deadlines.
+ *
+ * Signals.  While the loop runs, SIGINT, SIGTERM and SIGHUP are the
+ * loop's: the first one ends the count (without a command) or is
+ * forwarded to the command (kill(2)), whose end then ends the count; the
+ * loop returns normally and the caller's guard puts the registers back.
+ * A signal the kernel sent (si_code SI_KERNEL: the terminal's ^C, its
+ * hangup) went to the whole foreground process group, the command
+ * included (POSIX "General Terminal Interface"): it is not sent a second
+ * time.  SIGCHLD is caught so that the command's end interrupts the
+ * sleep.  The handlers before the loop (the guard's, msr/guard_signals.h)
+ * are put back after it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/stat_int.h"
+#include "cpu/machine.h"
+
+#define DRIFT_KEPT 65536u /* wake-ups whose lateness the median is taken over */
+
+static volatile sig_atomic_t stop_sig, child_done, child_pid;
+
+static void on_stop(int sig, siginfo_t *si, void *uc)
+{
+	int e = errno;
+
+	(void)uc;
+	if (!stop_sig)
+		stop_sig = sig;
+	if (child_pid > 0 && (!si || si->si_code != SI_KERNEL))
+		kill((pid_t)child_pid, sig);
+	errno = e;
+}
+
+static void on_chld(int sig)
+{
+	(void)sig;
+	child_done = 1;
+}
+
+static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+#define NSTOP (sizeof(stop_sigs) / sizeof(stop_sigs[0]))
+
+/* The loop's handlers in, the previous ones into @old[NSTOP + 1]. */
+static int handlers_install(struct sigaction *old)
+{
+	struct sigaction sa = { 0 };
+
+	sigemptyset(&sa.sa_mask);
+	sa.sa_sigaction = on_stop;
+	sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: the sleep ends at once */
+	for (size_t i = 0; i < NSTOP; i++) {
+		sigaction(stop_sigs[i], NULL, &old[i]);
+		/* an ignored signal (nohup) stays ignored, as the guard leaves it */
+		if (old[i].sa_handler == SIG_IGN)
+			continue;
+		if (sigaction(stop_sigs[i], &sa, NULL))
+			return -errno;
+	}
+	sa = (struct sigaction){ .sa_handler = on_chld, .sa_flags = SA_NOCLDSTOP };
+	sigemptyset(&sa.sa_mask);
+	return sigaction(SIGCHLD, &sa, &old[NSTOP]) ? -errno : 0;
+}
+
+static void handlers_remove(const struct sigaction *old)
+{
+	for (size_t i = 0; i < NSTOP; i++)
+		sigaction(stop_sigs[i], &old[i], NULL);
+	sigaction(SIGCHLD, &old[NSTOP], NULL);
+}
+
+/* In the child: the signals as a new process has them, pinned, executed;
+ * exec's errno through @fd (close-on-exec: nothing comes on success). */
+static void __attribute__((noreturn)) child_exec(struct stat_run *r, const sigset_t *mask,
+						 bool pin, int fd)
+{
+	int e;
+
+	for (size_t i = 0; i < NSTOP; i++)
+		if (signal(stop_sigs[i], SIG_DFL) == SIG_ERR)
+			break;
+	signal(SIGCHLD, SIG_DFL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	if (pin) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		for (int i = 0; i < r->ncpus; i++)
+			CPU_SET(r->cpus[i], &set);
+		if (sched_setaffinity(0, sizeof(set), &set)) {
+			e = errno;
+			(void)!write(fd, &e, sizeof(e));
+			_exit(126);
+		}
+	}
+	execvp(r->o.argv[0], r->o.argv);
+	e = errno;
+	(void)!write(fd, &e, sizeof(e));
+	_exit(e == ENOENT ? 127 : 126);
+}
+
+/* Fork and execute the command; 0, or -ENOEXEC with @why (it exited). */
+static int child_start(struct stat_run *r, struct stat_end *end, char *why, size_t n)
+{
+	sigset_t all, old;
+	int fd[2], e = 0;
+	pid_t pid;
+	ssize_t got;
+
+	end->pinned = cpu_machine_can_pin(r->o.machine);
+	if (pipe2(fd, O_CLOEXEC))
+		return -errno;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	pid = fork();
+	if (pid == 0)
+		child_exec(r, &old, end->pinned, fd[1]);
+	if (pid > 0)
+		child_pid = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(fd[1]);
+	if (pid < 0) {
+		e = errno;
+		close(fd[0]);
+		snprintf(why, n, "cannot start '%s': %s", r->o.argv[0], strerror(e));
+		return -e;
+	}
+	do
+		got = read(fd[0], &e, sizeof(e));
+	while (got < 0 && errno == EINTR);
+	close(fd[0]);
+	end->child = true;
+	if (got == (ssize_t)sizeof(e)) {
+		while (waitpid(pid, &end->status, 0) < 0 && errno == EINTR)
+			;
+		child_pid = 0;
+		snprintf(why, n, "cannot %s '%s': %s", e == EINVAL ? "pin" : "run", r->o.argv[0],
+			 strerror(e));
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+/* Has the command ended?  Reaped into @end when it has. */
+static bool child_ended(struct stat_end *end)
+{
+	pid_t p;
+
+	if (child_pid <= 0)
+		return true;
+	p = waitpid((pid_t)child_pid, &end->status, WNOHANG);
+	if (p == (pid_t)child_pid || (p < 0 && errno == ECHILD)) {
+		child_pid = 0;
+		return true;
+	}
+	return false;
+}
+
+static void ts_add_ms(struct timespec *t, unsigned ms)
+{
+	t->tv_sec += ms / 1000u;
+	t->tv_nsec += (long)(ms % 1000u) * 1000000L;
+	if (t->tv_nsec >= 1000000000L) {
+		t->tv_nsec -= 1000000000L;
+		t->tv_sec++;
+	}
+}
+
+static int64_t ts_ns(const struct timespec *a, const struct timespec *b)
+{
+	return (int64_t)(b->tv_sec - a->tv_sec) * 1000000000LL + (b->tv_nsec - a->tv_nsec);
+}
+
+static bool ts_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* Sleep until @dl; false when a signal or the command's end came first
+ * (the caller decides: the count may end there). */
+static bool sleep_until(const struct timespec *dl)
+{
+	return clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, dl, NULL) != EINTR;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Should the count end now (a stop without a command, the command's end)? */
+static bool should_end(struct stat_end *end)
+{
+	if (stop_sig)
+		end->signal = stop_sig;
+	return end->child ? child_ended(end) : stop_sig != 0;
+}
+
+/* One interval end: read, samples to the callback with its drift. */
+static int interval(struct stat_run *r, int64_t late, char *why, size_t n)
+{
+	bool iv = r->o.interval_ms > 0;
+	int rc = stat_read_all(r, iv, why, n);
+
+	if (!rc && iv && r->o.on_interval)
+		r->o.on_interval(r->o.arg, r->samples, r->ngroups, late);
+	return rc;
+}
+
+/* The intervals until the end; the lateness of each wake-up into @late. */
+static int count(struct stat_run *r, struct stat_end *end, int64_t *late, char *why, size_t n)
+{
+	unsigned tick = r->o.interval_ms ? r->o.interval_ms : STAT_TICK_MS;
+	struct timespec dl = r->t0, now;
+	int rc = 0;
+
+	for (;;) {
+		ts_add_ms(&dl, tick);
+		/* the end is looked for before each sleep too: a command that
+		 * ended (its SIGCHLD) before the sleep began does not wait a tick */
+		while (should_end(end) || !sleep_until(&dl))
+			if (should_end(end)) {
+				end->intervals++; /* the last, partial one */
+				return interval(r, 0, why, n);
+			}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (end->timed < DRIFT_KEPT)
+			late[end->timed] = ts_ns(&dl, &now);
+		end->timed++;
+		if (ts_ns(&dl, &now) > end->drift_max_ns)
+			end->drift_max_ns = ts_ns(&dl, &now);
+		if ((rc = interval(r, ts_ns(&dl, &now), why, n)))
+			return rc;
+		end->intervals++;
+		if ((r->o.count && end->intervals >= r->o.count) || should_end(end))
+			return 0;
+		/* deadlines passed while late are skipped, never caught up */
+		for (struct timespec next = dl; ts_add_ms(&next, tick), !ts_before(&now, &next);
+		     dl = next)
+			end->skipped++;
+	}
+}
+
+int stat_loop(struct stat_run *r, struct stat_end *end, char *why, size_t n)
+{
+	struct sigaction old[NSTOP + 1];
+	int64_t *late = calloc(DRIFT_KEPT, sizeof(*late));
+	unsigned kept;
+	int rc;
+
+	*end = (struct stat_end){ 0 };
+	if (n)
+		why[0] = '\0';
+	stop_sig = child_done = child_pid = 0;
+	if (!late)
+		return -ENOMEM;
+	if ((rc = handlers_install(old))) {
+		free(late);
+		return rc;
+	}
+	rc = stat_begin_all(r, why, n);
+	if (!rc && r->o.argv)
+		rc = child_start(r, end, why, n);
+	if (!rc)
+		rc = count(r, end, late, why, n);
+	if (end->child && child_pid > 0) {
+		/* --count reached, or a failed read: the command is ended */
+		kill((pid_t)child_pid, SIGTERM);
+		while (waitpid((pid_t)child_pid, &end->status, 0) < 0 && errno == EINTR)
+			;
+		child_pid = 0;
+	}
+	handlers_remove(old);
+	end->seconds = r->t_last;
+	kept = end->timed < DRIFT_KEPT ? end->timed : DRIFT_KEPT;
+	if (kept) {
+		qsort(late, kept, sizeof(*late), cmp_i64);
+		end->drift_median_ns = late[kept / 2];
+	}
+	free(late);
+	return rc;
+}
+
+int stat_drift(unsigned n, unsigned period_ms, int64_t *late_ns)
+{
+	struct timespec dl, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &dl);
+	for (unsigned i = 0; i < n; i++) {
+		ts_add_ms(&dl, period_ms);
+		while (!sleep_until(&dl))
+			;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		late_ns[i] = ts_ns(&dl, &now);
+	}
+	return 0;
+}

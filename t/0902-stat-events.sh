@@ -1,0 +1,92 @@
+#!/bin/sh
+# t/0902-stat-events.sh - `baretma stat` where a core kind has no
+# IA32_PERF_METRICS: its event recipe, on the simulated PMU of real CPUID
+# dumps.  An Alder Lake-S counted whole (-a) is two groups, each with its
+# own recipe: its P-cores intel-perf-metrics, its E-cores (Gracemont)
+# intel-ecore-l1; a Zen 4 (EPYC 9124) amd-zen4.  Each level-1 share is the
+# profile's within the bound printed.
+#
+# Expected values come from the profile and the dumps, never from baretma:
+# `ghz 0` - only the simulator's accesses advance its clock, each counted
+# at the profile's shares (no access_* key; msr/msr_sim.h), so every event
+# counts its share x width x cycles and an event recipe's level-1 nodes
+# are the shares 40/10/20/30 % exactly (bound 0, up to floating point);
+# PERF_METRICS's are within its 8-bit bound.  The CPUs of each kind are
+# the dump's CPUID 0x1A EAX[31:24] (0x40 Core, 0x20 Atom).
+. "$T_SRC/tap.sh"
+
+. "$T_SRC/events-fixture.sh"
+events_dumps "$ADLS" "$ZEN4"
+
+printf 'ghz 0\naccess_cycles 1000\nretiring 40\nbad_speculation 10\nfrontend_bound 20
+backend_bound 30\n' >"$tmp/profile"
+BARETMA_MSR=sim:$tmp/profile
+export BARETMA_MSR
+
+kinds() {
+	awk '/^CPUID 0000001A:/ { split($3, r, "-"); n[substr(r[1], 1, 2)]++ }
+	     END { print n["40"] + 0, n["20"] + 0 }' "$ADLS"
+}
+set -- $(kinds)
+np=$1 ne=$2
+
+# check FILE: "GROUPS" lines, each "kind recipe ncpus ok|what differs"
+check() {
+	python3 - "$1" <<'EOF'
+import json, sys
+want = {"tma_retiring": 40, "tma_bad_speculation": 10, "tma_frontend_bound": 20,
+        "tma_backend_bound": 30}
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    if d["type"] != "interval":
+        continue
+    for s in d["samples"]:
+        bad = []
+        seen = 0
+        for n in s["nodes"]:
+            if n["metric"] in want:
+                seen += 1
+                if abs(n["percent"] - want[n["metric"]]) > s["bound_pp"] + 1e-6:
+                    bad.append("%s %.6f +/- %.4f" % (n["metric"], n["percent"], s["bound_pp"]))
+        if seen != 4:
+            bad.append("%d level-1 nodes" % seen)
+        print(s["kind"], s["recipe"], s["ncpus"], "ok" if s["valid"] and not bad else ";".join(bad))
+EOF
+}
+
+"$BARETMA" stat --cpuid-dump "$ADLS" -a -I 100 --count 1 --json >"$tmp/adls" 2>"$tmp/err"; rc=$?
+is "$rc" 0 "stat -a on the Alder Lake-S dump exits 0"
+is "$(check "$tmp/adls" | sort | tr '\n' ';')" \
+	"efficiency intel-ecore-l1 $ne ok;performance intel-perf-metrics $np ok;" \
+	"two groups: the $np P-cores with PERF_METRICS, the $ne E-cores with intel-ecore-l1, each the profile's shares"
+
+"$BARETMA" stat --cpuid-dump "$ADLS" -C "$ecore" -I 100 --count 1 --json >"$tmp/ecore" 2>/dev/null; rc=$?
+is "$rc" 0 "stat -C $ecore (an E-core) exits 0"
+like "$(check "$tmp/ecore")" "^efficiency intel-ecore-l1 1 ok$" "the E-core alone: intel-ecore-l1, the profile's shares"
+like "$(cat "$tmp/ecore")" '"variant":"gracemont"' "its variant named"
+
+"$BARETMA" stat --cpuid-dump "$ZEN4" -C 0-1 -I 100 --count 1 --json >"$tmp/zen4" 2>/dev/null; rc=$?
+is "$rc" 0 "stat on the Zen 4 dump exits 0"
+like "$(check "$tmp/zen4")" "^general amd-zen4 2 ok$" "Zen 4: amd-zen4, the profile's shares"
+
+# level 2 of intel-ecore-l1 takes two passes on a Gracemont (6 GP counters:
+# t/0850): refused, an interval being counted once
+"$BARETMA" stat --cpuid-dump "$ADLS" -a --level 2 -I 100 --count 1 >/dev/null 2>"$tmp/err"; rc=$?
+is "$rc" 64 "stat -a --level 2 on the Alder Lake-S dump: refused (64)"
+like "$(cat "$tmp/err")" "^baretma: stat: cpu [0-9]+: level 2 of recipe intel-ecore-l1:gracemont takes 2 passes on its core kind \\(Gracemont\\), and stat counts each interval in one pass" \
+	"naming the E-core, its recipe and its passes"
+
+# --per-cpu: one sample per CPU
+"$BARETMA" stat --cpuid-dump "$ZEN4" -C 0-1 --per-cpu -I 100 --count 1 --json >"$tmp/per" 2>/dev/null
+is "$(python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+print(" ".join("%s:%d" % (s["cpu"], s["ncpus"]) for s in d["samples"]))' "$tmp/per")" "0:1 1:1" \
+	"--per-cpu: a sample for cpu 0 and one for cpu 1"
+
+# a command on the Zen 4 dump: its status passed on, Top-down printed
+out=$("$BARETMA" stat --cpuid-dump "$ZEN4" -C 0 -- sh -c 'exit 5' 2>/dev/null); rc=$?
+is "$rc" 5 "stat -- sh -c 'exit 5' on Zen 4 exits 5"
+like "$out" "recipe amd-zen4:zen4" "the recipe named in the table"
+is "$(ls "$BARETMA_STATE_DIR" | grep -c 'journal$')" 0 "no journal left behind"
+done_testing
