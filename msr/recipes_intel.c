@@ -13,7 +13,8 @@
  *            LNL-SKT); [ACSV] intel/perfmon Atom_TMA.csv (TMA 1.2, column TNT).
  *   [SKLJ]   linux tools/perf/pmu-events/arch/x86/skylake/skl-metrics.json
  *            (tma_* MetricExpr); [CLXJ] .../cascadelakex/clx-metrics.json;
- *            [HSWJ] .../haswell/hsw-metrics.json;
+ *            [HSWJ] .../haswell/hsw-metrics.json; [BDWJ] .../broadwell/
+ *            bdw-metrics.json;
  *            [SPRJ] .../sapphirerapids/spr-metrics.json.
  *   [TDTXT]  linux tools/perf/Documentation/topdown.txt.
  *   [ICORE]  linux arch/x86/events/intel/core.c and arch/x86/include/asm/
@@ -160,13 +161,57 @@ static const struct recipe_event skl_events[] = {
 	GP("EXE_ACTIVITY.2_PORTS_UTIL", 0xA6, 0x04, S_SKL),
 };
 
+#define SNB_EVENTS(src) \
+	PRE_CLK_EVENTS(src), \
+	GP("INT_MISC.RECOVERY_CYCLES", 0x0D, 0x03, src ": CounterMask 1", .cmask = 1), \
+	GP("INT_MISC.RECOVERY_CYCLES_ANY", 0x0D, 0x03, src ": CounterMask 1, AnyThread 1", \
+	   .cmask = 1, .any = true), \
+	PRE_L2_EVENTS(src), \
+	GP("IDQ.MS_UOPS", 0x79, 0x30, src)
+
 static const struct recipe_event snb_events[] = {
-	PRE_CLK_EVENTS(S_SNB),
-	GP("INT_MISC.RECOVERY_CYCLES", 0x0D, 0x03, S_SNB ": CounterMask 1", .cmask = 1),
-	GP("INT_MISC.RECOVERY_CYCLES_ANY", 0x0D, 0x03, S_SNB ": CounterMask 1, AnyThread 1",
-	   .cmask = 1, .any = true),
-	PRE_L2_EVENTS(S_SNB),
-	GP("IDQ.MS_UOPS", 0x79, 0x30, S_SNB),
+	SNB_EVENTS(S_SNB),
+};
+
+/*
+ * Haswell and Broadwell: SNB_EVENTS and the events of perf's
+ * tma_memory_bound ([HSWJ], [BDWJ]); tma_info_thread_ipc needs
+ * INST_RETIRED.ANY.  "CounterHTOff 0,1,2,3": the event takes only
+ * counters 0-3 when the core has 8 (SMT off).
+ */
+#define S_HSW "[PM-HSW] HSW/events/haswell_core.json (perf haswell/pipeline.json)"
+#define S_BDW "[PM-BDW] BDW/events/broadwell_core.json (perf broadwell/pipeline.json)"
+#define HSW_BDW_MEM_EVENTS(src) \
+	FX("INST_RETIRED.ANY", 0, 0x00, 0x01, src ": Fixed counter 0"), \
+	GP("RESOURCE_STALLS.SB", 0xA2, 0x08, src), \
+	GP("RS_EVENTS.EMPTY_CYCLES", 0x5E, 0x01, src)
+
+static const struct recipe_event hsw_events[] = {
+	SNB_EVENTS(S_HSW),
+	HSW_BDW_MEM_EVENTS(S_HSW),
+	GP("CYCLE_ACTIVITY.STALLS_LDM_PENDING", 0xA3, 0x06, S_HSW ": CounterMask 6, "
+	   "CounterHTOff 0,1,2,3", .cmask = 6, .counters = 0xF),
+	GP("CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", 0xA3, 0x04, S_HSW ": CounterMask 4, "
+	   "CounterHTOff 0,1,2,3", .cmask = 4, .counters = 0xF),
+	/* "from any thread on physical core": the core's cycles (perf halves them with SMT) */
+	GP("UOPS_EXECUTED.CORE_CYCLES_GE_1", 0xB1, 0x02, S_HSW ": CounterMask 1", .cmask = 1),
+	GP("UOPS_EXECUTED.CORE_CYCLES_GE_2", 0xB1, 0x02, S_HSW ": CounterMask 2", .cmask = 2),
+	GP("UOPS_EXECUTED.CORE_CYCLES_GE_3", 0xB1, 0x02, S_HSW ": CounterMask 3", .cmask = 3),
+};
+
+static const struct recipe_event bdw_events[] = {
+	SNB_EVENTS(S_BDW),
+	HSW_BDW_MEM_EVENTS(S_BDW),
+	GP("CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x06, S_BDW ": CounterMask 6", .cmask = 6),
+	GP("CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, S_BDW ": CounterMask 4", .cmask = 4),
+	/* per thread; counters 0-3 as Haswell's same events ([PM-HSW] CounterHTOff
+	 * 0,1,2,3): the narrower choice, valid on either */
+	GP("UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC", 0xB1, 0x01, S_BDW ": CounterMask 1", .cmask = 1,
+	   .counters = 0xF),
+	GP("UOPS_EXECUTED.CYCLES_GE_2_UOPS_EXEC", 0xB1, 0x01, S_BDW ": CounterMask 2", .cmask = 2,
+	   .counters = 0xF),
+	GP("UOPS_EXECUTED.CYCLES_GE_3_UOPS_EXEC", 0xB1, 0x01, S_BDW ": CounterMask 3", .cmask = 3,
+	   .counters = 0xF),
 };
 
 #define S_CC "[CSV] CORE_CLKS (EBS_Mode 0); [SKLJ] tma_info_core_core_clks (#core_wide)"
@@ -235,6 +280,49 @@ static const struct recipe_node snb_nodes[] = {
 	PRE_BADSPEC_L2,
 };
 
+/*
+ * tma_memory_bound on Haswell and Broadwell ([HSWJ], [BDWJ]): stall cycles
+ * on memory over the backend's stall cycles, times tma_backend_bound.  The
+ * denominator is perf's whole: its two branches on counts (the 2-uop
+ * cycles count as few-uop cycles when IPC > 1.8; the RS-empty cycles are
+ * the frontend's when tma_fetch_latency > 0.1) are taken as perf takes
+ * them, so both branches' events are counted (msr/recipe.h).  Haswell's
+ * UOPS_EXECUTED.CORE_CYCLES_GE_* count the core: halved with SMT on.
+ */
+#define S_IPC "[HSWJ], [BDWJ] tma_info_thread_ipc = INST_RETIRED.ANY / tma_info_thread_clks"
+#define HSW_BDW_L2_NODES(bsc, num, src) \
+	N("IPC", 0, NULL, "INST_RETIRED.ANY / CPU_CLK_UNHALTED.THREAD", S_IPC), \
+	N("BACKEND_STALL_CYCLES", 0, NULL, bsc, src " tma_memory_bound's denominator"), \
+	N("tma_memory_bound", L2, BE, "(" num " + RESOURCE_STALLS.SB) / BACKEND_STALL_CYCLES * " \
+	  "tma_backend_bound", src " tma_memory_bound"), \
+	N("tma_core_bound", L2, BE, "tma_backend_bound - tma_memory_bound", src " tma_core_bound")
+#define RS_EMPTY "(RS_EVENTS.EMPTY_CYCLES if tma_fetch_latency > 0.1 else 0)"
+#define HSW_FEW(sfx) "(UOPS_EXECUTED.CORE_CYCLES_GE_3 if IPC > 1.8 else " \
+	"UOPS_EXECUTED.CORE_CYCLES_GE_2)" sfx
+#define HSW_BSC \
+	"min(CPU_CLK_UNHALTED.THREAD, CYCLE_ACTIVITY.CYCLES_NO_EXECUTE) + " \
+	"(UOPS_EXECUTED.CORE_CYCLES_GE_1 - " HSW_FEW(")") " / 2 - " RS_EMPTY \
+	" + RESOURCE_STALLS.SB if smt_on else " \
+	"min(CPU_CLK_UNHALTED.THREAD, CYCLE_ACTIVITY.CYCLES_NO_EXECUTE) + " \
+	"UOPS_EXECUTED.CORE_CYCLES_GE_1 - " HSW_FEW("") " - " RS_EMPTY " + RESOURCE_STALLS.SB"
+#define BDW_BSC \
+	"CYCLE_ACTIVITY.STALLS_TOTAL + UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC - " \
+	"(UOPS_EXECUTED.CYCLES_GE_3_UOPS_EXEC if IPC > 1.8 else " \
+	"UOPS_EXECUTED.CYCLES_GE_2_UOPS_EXEC) - " RS_EMPTY " + RESOURCE_STALLS.SB"
+
+static const struct recipe_node hsw_nodes[] = {
+	PRE_AUX_NODES,
+	PRE_L1_NODES,
+	PRE_BE_SNB,
+	N("tma_fetch_latency", L2, FE, "width * min(CPU_CLK_UNHALTED.THREAD, "
+	  "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE) / SLOTS",
+	  "[CSV] SNB (#Frontend_Latency_Cycles); [HSWJ] tma_fetch_latency"),
+	PRE_MS_HEAVY,
+	PRE_BADSPEC_L2,
+	HSW_BDW_L2_NODES(HSW_BSC, "min(CPU_CLK_UNHALTED.THREAD, CYCLE_ACTIVITY.STALLS_LDM_PENDING)",
+			 "[HSWJ]"),
+};
+
 static const struct recipe_node bdw_nodes[] = {
 	PRE_AUX_NODES,
 	PRE_L1_NODES,
@@ -243,6 +331,7 @@ static const struct recipe_node bdw_nodes[] = {
 	  "[CSV] BDW"),
 	PRE_MS_HEAVY,
 	PRE_BADSPEC_L2,
+	HSW_BDW_L2_NODES(BDW_BSC, "CYCLE_ACTIVITY.STALLS_MEM_ANY", "[BDWJ]"),
 };
 
 static const char *const u_snb[] = { "Sandy Bridge", NULL };
@@ -253,13 +342,11 @@ static const char *const u_bdw[] = { "Broadwell", NULL };
 static const char *const u_skl[] = { "Skylake", NULL };
 
 #define PRE_BOUND "48-bit counters (no quantisation); 4 GP counters per thread with SMT on " \
-	"(8 with it off): level 1 needs 4, level 2 4 more (Skylake 9 more), counted in " \
+	"(8 with it off): level 1 needs 4, level 2 4 more (Skylake 9, Haswell/Broadwell 11), counted in " \
 	"further passes (different intervals); with SMT on the core's clocks and recovery cycles are AnyThread " \
 	"counts halved (perf's and toplev's per-core split, an approximation for one thread)"
-#define PRE_NOTES "no tma_memory_bound/tma_core_bound: perf's hsw-/bdw-metrics.json take them " \
-	"from UOPS_EXECUTED.CORE at three counter masks, RS_EVENTS.EMPTY_CYCLES, " \
-	"RESOURCE_STALLS.SB and CYCLE_ACTIVITY.STALLS_LDM_PENDING (IPC and fetch-latency " \
-	"branches), not done yet"
+#define PRE_NOTES "no tma_memory_bound/tma_core_bound on Sandy Bridge/Ivy Bridge (not done: " \
+	"perf's snb-/ivb-metrics.json have their own stall events)"
 
 /* ===================================== intel-icl-events (ICL+ P-cores) */
 
@@ -514,10 +601,10 @@ const struct recipe recipes_intel[] = {
 	  "width 6 (Golden/Raptor/Redwood Cove), 8 on Lion/Cougar Cove: no formula uses it" },
 	{ "intel-pre-icl-l1", "skylake", u_skl, I, 4, skl_events, RECIPE_N(skl_events), skl_nodes,
 	  RECIPE_N(skl_nodes), PRE_BOUND, NULL },
-	{ "intel-pre-icl-l1", "broadwell", u_bdw, I, 4, snb_events, RECIPE_N(snb_events), bdw_nodes,
-	  RECIPE_N(bdw_nodes), PRE_BOUND, PRE_NOTES },
-	{ "intel-pre-icl-l1", "haswell", u_hsw, I, 4, snb_events, RECIPE_N(snb_events), snb_nodes,
-	  RECIPE_N(snb_nodes), PRE_BOUND, PRE_NOTES },
+	{ "intel-pre-icl-l1", "broadwell", u_bdw, I, 4, bdw_events, RECIPE_N(bdw_events), bdw_nodes,
+	  RECIPE_N(bdw_nodes), PRE_BOUND, NULL },
+	{ "intel-pre-icl-l1", "haswell", u_hsw, I, 4, hsw_events, RECIPE_N(hsw_events), hsw_nodes,
+	  RECIPE_N(hsw_nodes), PRE_BOUND, NULL },
 	{ "intel-pre-icl-l1", "ivybridge", u_ivb, I, 4, snb_events, RECIPE_N(snb_events), snb_nodes,
 	  RECIPE_N(snb_nodes), PRE_BOUND, PRE_NOTES },
 	{ "intel-pre-icl-l1", "sandybridge", u_snb, I, 4, snb_events, RECIPE_N(snb_events),

@@ -170,7 +170,16 @@ static void haswell(void)
 		{ "INT_MISC.RECOVERY_CYCLES", 25 },
 		{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 150 },
 		{ "BR_MISP_RETIRED.ALL_BRANCHES", 20 }, { "MACHINE_CLEARS.COUNT", 20 },
-		{ "IDQ.MS_UOPS", 250 }, { NULL, 0 },
+		{ "IDQ.MS_UOPS", 250 },
+		/* memory bound (hsw-metrics.json; worked in haswell_broadwell_memory):
+		 * IPC = 1000/1000 = 1 (not > 1.8: GE_2), fetch latency 0.15 > 0.1 (RS
+		 * empty subtracted): (30 + 10) / (min(1000, 60) + 500 - 470 - 20 + 10)
+		 * * 0.10 = 40/80 * 0.10 = 0.05 */
+		{ "INST_RETIRED.ANY", 1000 }, { "CYCLE_ACTIVITY.STALLS_LDM_PENDING", 30 },
+		{ "RESOURCE_STALLS.SB", 10 }, { "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", 60 },
+		{ "UOPS_EXECUTED.CORE_CYCLES_GE_1", 500 }, { "UOPS_EXECUTED.CORE_CYCLES_GE_2", 470 },
+		{ "UOPS_EXECUTED.CORE_CYCLES_GE_3", 400 }, { "RS_EVENTS.EMPTY_CYCLES", 20 },
+		{ NULL, 0 },
 	};
 	/* the min() at work: CYCLES_0 above THREAD (SMT on: a per-core count):
 	 * THREAD_ANY = 2000 -> SLOTS 4000; 4 * min(600, 700) / 4000 = 0.6 */
@@ -180,7 +189,15 @@ static void haswell(void)
 		{ "UOPS_RETIRED.RETIRE_SLOTS", 400 }, { "INT_MISC.RECOVERY_CYCLES_ANY", 0 },
 		{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 700 },
 		{ "BR_MISP_RETIRED.ALL_BRANCHES", 1 }, { "MACHINE_CLEARS.COUNT", 1 },
-		{ "IDQ.MS_UOPS", 0 }, { NULL, 0 },
+		{ "IDQ.MS_UOPS", 0 },
+		/* BE = 1 - (2800/4000 + 100/4000 + 400/4000) = 0.175; IPC 600/600 = 1;
+		 * fetch latency 0.6 > 0.1: (min(600, 100) + 0) / (min(600, 200) +
+		 * (800 - 600) / 2 - 0 + 0) * 0.175 = 100/300 * 0.175 */
+		{ "INST_RETIRED.ANY", 600 }, { "CYCLE_ACTIVITY.STALLS_LDM_PENDING", 100 },
+		{ "RESOURCE_STALLS.SB", 0 }, { "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", 200 },
+		{ "UOPS_EXECUTED.CORE_CYCLES_GE_1", 800 }, { "UOPS_EXECUTED.CORE_CYCLES_GE_2", 600 },
+		{ "UOPS_EXECUTED.CORE_CYCLES_GE_3", 500 }, { "RS_EVENTS.EMPTY_CYCLES", 0 },
+		{ NULL, 0 },
 	};
 	struct recipe_result out;
 	struct recipe_error e;
@@ -195,8 +212,87 @@ static void haswell(void)
 	check_dbl(F(TMA_BRANCH_MISPREDICTS), 0.075, EPS, "tma_branch_mispredicts 20/40 * 0.15");
 	check_dbl(F(TMA_HEAVY_OPERATIONS), 0.05, EPS, "tma_heavy_operations 2000/2500*250/4000");
 	check_dbl(F(TMA_LIGHT_OPERATIONS), 0.45, EPS, "tma_light_operations 0.5 - 0.05");
+	check_dbl(F(TMA_MEMORY_BOUND), 0.05, EPS, "tma_memory_bound 40/80 * 0.10");
+	check_dbl(F(TMA_CORE_BOUND), 0.05, EPS, "tma_core_bound 0.10 - 0.05");
 	check_int(run("intel-pre-icl-l1", "haswell", smt, true, 2, &out, &e), ==, 0, "Haswell SMT on");
 	check_dbl(F(TMA_FETCH_LATENCY), 0.6, EPS, "tma_fetch_latency 4*min(600,700)/4000");
+	check_dbl(F(TMA_MEMORY_BOUND), 0.175 / 3, EPS, "tma_memory_bound 100/300 * 0.175");
+}
+
+/*
+ * Haswell and Broadwell tma_memory_bound (hsw-metrics.json, bdw-metrics.json),
+ * each branch perf's formula has.  Level 1 of all four vectors: SLOTS = 4 *
+ * 1000 = 4000 (SMT on: THREAD_ANY 2000 / 2), FE = 800/4000 = 0.20, Bad =
+ * (1800 - 1600 + 4 * 50) / 4000 = 0.10, Ret = 1600/4000 = 0.40, BE = 1 -
+ * 0.70 = 0.30.
+ *
+ * A. Haswell, SMT off.  Fetch latency = 4 * min(1000, 120) / 4000 = 0.12 >
+ *    0.1: RS_EVENTS.EMPTY_CYCLES subtracted; IPC = 2000 / 1000 = 2.0 > 1.8:
+ *    the 3-uop threshold.
+ *      den = min(1000, NO_EXECUTE 200) + GE_1 700 - GE_3 550 - RS 35 + SB 45 = 360
+ *      Memory_Bound = (min(1000, LDM 135) + SB 45) / 360 * 0.30 = 180/360 * 0.30 = 0.15
+ *      Core_Bound = 0.30 - 0.15 = 0.15
+ *    (with GE_2 600 instead, as IPC <= 1.8 would take: 310, 0.1742: the branch matters)
+ * B. Haswell, SMT on: the core's UOPS_EXECUTED.CORE_CYCLES_* halved.
+ *    THREAD 1000, INST 2000: IPC 2.0 > 1.8.
+ *      den = min(1000, 200) + (GE_1 700 - GE_3 400) / 2 - 35 + 45 = 200 + 150 + 10 = 360
+ *      Memory_Bound = 180/360 * 0.30 = 0.15
+ * C. Broadwell, SMT off, the other branches: fetch latency = 4 * 80 / 4000 =
+ *    0.08 <= 0.1: RS not subtracted; IPC = 1500/1000 = 1.5: the 2-uop threshold.
+ *      den = STALLS_TOTAL 200 + GE_1 700 - GE_2 585 - 0 + SB 45 = 360
+ *      Memory_Bound = (STALLS_MEM_ANY 135 + 45) / 360 * 0.30 = 0.15
+ *    Fetch bandwidth = 0.20 - 0.08 = 0.12.
+ */
+static void haswell_broadwell_memory(void)
+{
+#define L1_COUNTS { "IDQ_UOPS_NOT_DELIVERED.CORE", 800 }, { "UOPS_ISSUED.ANY", 1800 }, \
+	{ "UOPS_RETIRED.RETIRE_SLOTS", 1600 }, { "BR_MISP_RETIRED.ALL_BRANCHES", 1 }, \
+	{ "MACHINE_CLEARS.COUNT", 1 }, { "IDQ.MS_UOPS", 0 }, { "RESOURCE_STALLS.SB", 45 }, \
+	{ "RS_EVENTS.EMPTY_CYCLES", 35 }
+	static const struct kv a[] = {
+		L1_COUNTS, { "CPU_CLK_UNHALTED.THREAD", 1000 }, { "INT_MISC.RECOVERY_CYCLES", 50 },
+		{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 120 },
+		{ "INST_RETIRED.ANY", 2000 }, { "CYCLE_ACTIVITY.STALLS_LDM_PENDING", 135 },
+		{ "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", 200 }, { "UOPS_EXECUTED.CORE_CYCLES_GE_1", 700 },
+		{ "UOPS_EXECUTED.CORE_CYCLES_GE_2", 600 }, { "UOPS_EXECUTED.CORE_CYCLES_GE_3", 550 },
+		{ NULL, 0 },
+	};
+	static const struct kv b[] = {
+		L1_COUNTS, { "CPU_CLK_UNHALTED.THREAD_ANY", 2000 }, { "CPU_CLK_UNHALTED.THREAD", 1000 },
+		{ "INT_MISC.RECOVERY_CYCLES_ANY", 100 },
+		{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 120 },
+		{ "INST_RETIRED.ANY", 2000 }, { "CYCLE_ACTIVITY.STALLS_LDM_PENDING", 135 },
+		{ "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", 200 }, { "UOPS_EXECUTED.CORE_CYCLES_GE_1", 700 },
+		{ "UOPS_EXECUTED.CORE_CYCLES_GE_2", 600 }, { "UOPS_EXECUTED.CORE_CYCLES_GE_3", 400 },
+		{ NULL, 0 },
+	};
+	static const struct kv c[] = {
+		L1_COUNTS, { "CPU_CLK_UNHALTED.THREAD", 1000 }, { "INT_MISC.RECOVERY_CYCLES", 50 },
+		{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 80 },
+		{ "INST_RETIRED.ANY", 1500 }, { "CYCLE_ACTIVITY.STALLS_MEM_ANY", 135 },
+		{ "CYCLE_ACTIVITY.STALLS_TOTAL", 200 }, { "UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC", 700 },
+		{ "UOPS_EXECUTED.CYCLES_GE_2_UOPS_EXEC", 585 },
+		{ "UOPS_EXECUTED.CYCLES_GE_3_UOPS_EXEC", 500 }, { NULL, 0 },
+	};
+#undef L1_COUNTS
+	struct recipe_result out;
+	struct recipe_error e;
+
+	check_int(run("intel-pre-icl-l1", "haswell", a, false, 2, &out, &e), ==, 0, "A: Haswell SMT off");
+	check_dbl(F(TMA_BACKEND_BOUND), 0.30, EPS, "A: tma_backend_bound 1 - 0.7");
+	check_dbl(F(TMA_FETCH_LATENCY), 0.12, EPS, "A: tma_fetch_latency 0.12 > 0.1");
+	check_dbl(F(TMA_MEMORY_BOUND), 0.15, EPS, "A: tma_memory_bound 180/360 * 0.30 (IPC 2 > 1.8: GE_3)");
+	check_dbl(F(TMA_CORE_BOUND), 0.15, EPS, "A: tma_core_bound 0.30 - 0.15");
+	check_int(run("intel-pre-icl-l1", "haswell", b, true, 2, &out, &e), ==, 0, "B: Haswell SMT on");
+	check_dbl(out.slots, 4000, EPS, "B: SLOTS = 4 x 2000 / 2");
+	check_dbl(F(TMA_BACKEND_BOUND), 0.30, EPS, "B: tma_backend_bound 0.30");
+	check_dbl(F(TMA_MEMORY_BOUND), 0.15, EPS, "B: tma_memory_bound 180/(200+300/2-35+45) * 0.30");
+	check_dbl(F(TMA_CORE_BOUND), 0.15, EPS, "B: tma_core_bound 0.15");
+	check_int(run("intel-pre-icl-l1", "broadwell", c, false, 2, &out, &e), ==, 0, "C: Broadwell");
+	check_dbl(F(TMA_FETCH_LATENCY), 0.08, EPS, "C: tma_fetch_latency 4*80/4000 <= 0.1");
+	check_dbl(F(TMA_FETCH_BANDWIDTH), 0.12, EPS, "C: tma_fetch_bandwidth 0.20 - 0.08");
+	check_dbl(F(TMA_MEMORY_BOUND), 0.15, EPS, "C: tma_memory_bound 180/(200+700-585+45) * 0.30");
+	check_dbl(F(TMA_CORE_BOUND), 0.15, EPS, "C: tma_core_bound 0.15");
 }
 
 /*
@@ -511,6 +607,7 @@ int main(void)
 	skylake_smt_off();
 	skylake_smt_on();
 	haswell();
+	haswell_broadwell_memory();
 	zeros();
 	perf_metrics();
 	icl_events();
