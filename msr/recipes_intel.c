@@ -15,7 +15,8 @@
  *            (tma_* MetricExpr); [CLXJ] .../cascadelakex/clx-metrics.json;
  *            [HSWJ] .../haswell/hsw-metrics.json; [BDWJ] .../broadwell/
  *            bdw-metrics.json;
- *            [SPRJ] .../sapphirerapids/spr-metrics.json.
+ *            [SPRJ] .../sapphirerapids/spr-metrics.json; [ICLJ] .../icelake/
+ *            icl-metrics.json.
  *   [TDTXT]  linux tools/perf/Documentation/topdown.txt.
  *   [ICORE]  linux arch/x86/events/intel/core.c and arch/x86/include/asm/
  *            perf_event.h: the PERF_METRICS pseudo-events (topdown-retiring
@@ -161,8 +162,12 @@ static const struct recipe_event skl_events[] = {
 	GP("EXE_ACTIVITY.2_PORTS_UTIL", 0xA6, 0x04, S_SKL),
 };
 
+/* CPU_CLK_UNHALTED.THREAD_P: the thread's cycles on a GP counter ("Thread
+ * cycles when thread is not in halt state", 0x3C/0x00 in all four JSON
+ * files), for THREAD_CLKS below. */
 #define SNB_EVENTS(src) \
 	PRE_CLK_EVENTS(src), \
+	GP("CPU_CLK_UNHALTED.THREAD_P", 0x3C, 0x00, src), \
 	GP("INT_MISC.RECOVERY_CYCLES", 0x0D, 0x03, src ": CounterMask 1", .cmask = 1), \
 	GP("INT_MISC.RECOVERY_CYCLES_ANY", 0x0D, 0x03, src ": CounterMask 1, AnyThread 1", \
 	   .cmask = 1, .any = true), \
@@ -268,14 +273,29 @@ static const struct recipe_node skl_nodes[] = {
 	N(BE, L1, NULL, "1 - (tma_frontend_bound + tma_bad_speculation + tma_retiring)", \
 	  "[CSV] SNB; [HSWJ] tma_backend_bound")
 
+/*
+ * The thread's cycles where a formula wants them beside the slots (perf's
+ * tma_info_thread_clks = CPU_CLK_UNHALTED.THREAD in min() and IPC): with
+ * SMT on, fixed counter 1 counts THREAD_ANY for SLOTS in every pass (bench
+ * keeps the slots' events in each), so THREAD, on the same counter, would
+ * have no pass; its GP form counts the same cycles.
+ */
+#define THREAD_CLKS_NODE \
+	N("THREAD_CLKS", 0, NULL, "CPU_CLK_UNHALTED.THREAD_P if smt_on else CPU_CLK_UNHALTED.THREAD", \
+	  "[HSWJ] tma_info_thread_clks = CPU_CLK_UNHALTED.THREAD; its GP form THREAD_P with " \
+	  "SMT on (fixed counter 1 holds THREAD_ANY)")
+
 /* Sandy Bridge, Ivy Bridge, Haswell: #Frontend_Latency_Cycles is a min(). */
+#define SNB_FETCH_LATENCY \
+	N("tma_fetch_latency", L2, FE, "width * min(THREAD_CLKS, " \
+	  "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE) / SLOTS", \
+	  "[CSV] SNB (#Frontend_Latency_Cycles); [HSWJ] tma_fetch_latency")
 static const struct recipe_node snb_nodes[] = {
 	PRE_AUX_NODES,
+	THREAD_CLKS_NODE,
 	PRE_L1_NODES,
 	PRE_BE_SNB,
-	N("tma_fetch_latency", L2, FE, "width * min(CPU_CLK_UNHALTED.THREAD, "
-	  "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE) / SLOTS",
-	  "[CSV] SNB (#Frontend_Latency_Cycles); [HSWJ] tma_fetch_latency"),
+	SNB_FETCH_LATENCY,
 	PRE_MS_HEAVY,
 	PRE_BADSPEC_L2,
 };
@@ -291,7 +311,7 @@ static const struct recipe_node snb_nodes[] = {
  */
 #define S_IPC "[HSWJ], [BDWJ] tma_info_thread_ipc = INST_RETIRED.ANY / tma_info_thread_clks"
 #define HSW_BDW_L2_NODES(bsc, num, src) \
-	N("IPC", 0, NULL, "INST_RETIRED.ANY / CPU_CLK_UNHALTED.THREAD", S_IPC), \
+	N("IPC", 0, NULL, "INST_RETIRED.ANY / THREAD_CLKS", S_IPC), \
 	N("BACKEND_STALL_CYCLES", 0, NULL, bsc, src " tma_memory_bound's denominator"), \
 	N("tma_memory_bound", L2, BE, "(" num " + RESOURCE_STALLS.SB) / BACKEND_STALL_CYCLES * " \
 	  "tma_backend_bound", src " tma_memory_bound"), \
@@ -300,10 +320,10 @@ static const struct recipe_node snb_nodes[] = {
 #define HSW_FEW(sfx) "(UOPS_EXECUTED.CORE_CYCLES_GE_3 if IPC > 1.8 else " \
 	"UOPS_EXECUTED.CORE_CYCLES_GE_2)" sfx
 #define HSW_BSC \
-	"min(CPU_CLK_UNHALTED.THREAD, CYCLE_ACTIVITY.CYCLES_NO_EXECUTE) + " \
+	"min(THREAD_CLKS, CYCLE_ACTIVITY.CYCLES_NO_EXECUTE) + " \
 	"(UOPS_EXECUTED.CORE_CYCLES_GE_1 - " HSW_FEW(")") " / 2 - " RS_EMPTY \
 	" + RESOURCE_STALLS.SB if smt_on else " \
-	"min(CPU_CLK_UNHALTED.THREAD, CYCLE_ACTIVITY.CYCLES_NO_EXECUTE) + " \
+	"min(THREAD_CLKS, CYCLE_ACTIVITY.CYCLES_NO_EXECUTE) + " \
 	"UOPS_EXECUTED.CORE_CYCLES_GE_1 - " HSW_FEW("") " - " RS_EMPTY " + RESOURCE_STALLS.SB"
 #define BDW_BSC \
 	"CYCLE_ACTIVITY.STALLS_TOTAL + UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC - " \
@@ -312,19 +332,18 @@ static const struct recipe_node snb_nodes[] = {
 
 static const struct recipe_node hsw_nodes[] = {
 	PRE_AUX_NODES,
+	THREAD_CLKS_NODE,
 	PRE_L1_NODES,
 	PRE_BE_SNB,
-	N("tma_fetch_latency", L2, FE, "width * min(CPU_CLK_UNHALTED.THREAD, "
-	  "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE) / SLOTS",
-	  "[CSV] SNB (#Frontend_Latency_Cycles); [HSWJ] tma_fetch_latency"),
+	SNB_FETCH_LATENCY,
 	PRE_MS_HEAVY,
 	PRE_BADSPEC_L2,
-	HSW_BDW_L2_NODES(HSW_BSC, "min(CPU_CLK_UNHALTED.THREAD, CYCLE_ACTIVITY.STALLS_LDM_PENDING)",
-			 "[HSWJ]"),
+	HSW_BDW_L2_NODES(HSW_BSC, "min(THREAD_CLKS, CYCLE_ACTIVITY.STALLS_LDM_PENDING)", "[HSWJ]"),
 };
 
 static const struct recipe_node bdw_nodes[] = {
 	PRE_AUX_NODES,
+	THREAD_CLKS_NODE,
 	PRE_L1_NODES,
 	PRE_BE_SNB,
 	N("tma_fetch_latency", L2, FE, "width * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE / SLOTS",
@@ -367,6 +386,19 @@ static const struct recipe_event icl_events[] = {
 	GP("BR_MISP_RETIRED.ALL_BRANCHES", 0xC5, 0x00, S_ICL),
 	GP("MACHINE_CLEARS.COUNT", 0xC3, 0x01, S_ICL ": CounterMask 1, EdgeDetect 1", .cmask = 1,
 	   .edge = true),
+	/* [ICLJ] tma_memory_bound (perf icelake/pipeline.json the same encodings) */
+	GP("CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x14, S_ICL ": CounterMask 20", .cmask = 20),
+	GP("EXE_ACTIVITY.BOUND_ON_STORES", 0xA6, 0x40, S_ICL ": CounterMask 2", .cmask = 2),
+	GP("CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, S_ICL ": CounterMask 4", .cmask = 4),
+	GP("EXE_ACTIVITY.1_PORTS_UTIL", 0xA6, 0x02, S_ICL),
+	GP("EXE_ACTIVITY.2_PORTS_UTIL", 0xA6, 0x04, S_ICL),
+	/* [ICLJ] tma_heavy_operations, tma_microcode_sequencer */
+	GP("UOPS_ISSUED.ANY", 0x0E, 0x01, S_ICL),
+	GP("IDQ.MS_UOPS", 0x79, 0x30, S_ICL " (perf icelake/frontend.json)"),
+	GP("IDQ.MITE_UOPS", 0x79, 0x04, S_ICL " (perf icelake/frontend.json)"),
+	GP("UOPS_DECODED.DEC0", 0x56, 0x01, S_ICL),
+	GP("UOPS_DECODED.DEC0:c1", 0x56, 0x01, S_ICL ": UOPS_DECODED.DEC0 with CounterMask 1 "
+	   "([ICLJ] cpu@UOPS_DECODED.DEC0,cmask=1@)", .cmask = 1),
 };
 
 #define ICL_DERIVED \
@@ -390,6 +422,19 @@ static const struct recipe_node icl_nodes[] = {
 	N("tma_branch_mispredicts", L2, BAD, "BR_MISP_RETIRED.ALL_BRANCHES / "
 	  "(BR_MISP_RETIRED.ALL_BRANCHES + MACHINE_CLEARS.COUNT) * tma_bad_speculation",
 	  "[CSV] SNB column, taken by ICL (#Mispred_Clears_Fraction * Bad_Speculation)"),
+	N("Microcode_Sequencer", 0, NULL, "tma_retiring * IDQ.MS_UOPS / UOPS_ISSUED.ANY",
+	  "[ICLJ] tma_microcode_sequencer = tma_retiring * tma_info_thread_slots / "
+	  "UOPS_ISSUED.ANY * IDQ.MS_UOPS / tma_info_thread_slots"),
+	N("tma_heavy_operations", L2, RET, "Microcode_Sequencer + tma_retiring * "
+	  "(UOPS_DECODED.DEC0 - UOPS_DECODED.DEC0:c1) / IDQ.MITE_UOPS", "[ICLJ] tma_heavy_operations"),
+	N("tma_light_operations", L2, RET, "max(0, tma_retiring - tma_heavy_operations)",
+	  "[CSV] ICL Light_Operations"),
+	N("tma_memory_bound", L2, BE, "(CYCLE_ACTIVITY.STALLS_MEM_ANY + EXE_ACTIVITY.BOUND_ON_STORES) / "
+	  "(CYCLE_ACTIVITY.STALLS_TOTAL + (EXE_ACTIVITY.1_PORTS_UTIL + tma_retiring * "
+	  "EXE_ACTIVITY.2_PORTS_UTIL) + EXE_ACTIVITY.BOUND_ON_STORES) * tma_backend_bound",
+	  "[ICLJ] tma_memory_bound"),
+	N("tma_core_bound", L2, BE, "max(0, tma_backend_bound - tma_memory_bound)",
+	  "[CSV] ICL Core_Bound"),
 };
 
 static const struct recipe_event glc_events[] = {
@@ -431,10 +476,11 @@ static const char *const u_icl[] = { "Sunny Cove", "Willow Cove", NULL };
 static const char *const u_glc[] = { "Golden Cove", "Raptor Cove", "Redwood Cove", NULL };
 
 #define ICL_BOUND "48-bit counters (no quantisation); bad speculation is the remainder of " \
-	"the other three, clamped at 0 ([CSV]); one pass on 8 GP counters"
-#define ICL_NOTES "no tma_heavy_operations/tma_memory_bound on Sunny Cove: TMA_Metrics-full.csv needs " \
-	"UOPS_DECODED.DEC0 and the memory stall events; for validate's cross-check of " \
-	"PERF_METRICS"
+	"the other three, clamped at 0 ([CSV]); level 1 in one pass on 8 GP counters, level 2 " \
+	"(Sunny Cove: 17 GP events) in passes"
+#define ICL_NOTES "for validate's cross-check of PERF_METRICS (level 1); level 2 of Sunny Cove " \
+	"from perf's icl-metrics.json (heavy operations by the microcode sequencer and " \
+	"decoder 0, memory bound by the execution stalls)"
 #define GLC_NOTES "TOPDOWN.BAD_SPEC_SLOTS (0xA4/0x04, counter 0 only) is not used: TMA_Metrics-full.csv " \
 	"derives Bad_Speculation; TOPDOWN.BR_MISPREDICT_SLOTS is counter 0 only"
 
