@@ -366,6 +366,9 @@ static const char *const u_skl[] = { "Skylake", NULL };
 	"counts halved (perf's and toplev's per-core split, an approximation for one thread)"
 #define PRE_NOTES "no tma_memory_bound/tma_core_bound on Sandy Bridge/Ivy Bridge (not done: " \
 	"perf's snb-/ivb-metrics.json have their own stall events)"
+#define HSW_BDW_NOTES "no node (tma_memory_bound with both of perf's branches on counts, " \
+	"IPC > 1.8 and tma_fetch_latency > 0.1); with SMT on, perf's CPU_CLK_UNHALTED.THREAD " \
+	"is counted as its GP form THREAD_P (fixed counter 1 holds THREAD_ANY)"
 
 /* ===================================== intel-icl-events (ICL+ P-cores) */
 
@@ -648,9 +651,9 @@ const struct recipe recipes_intel[] = {
 	{ "intel-pre-icl-l1", "skylake", u_skl, I, 4, skl_events, RECIPE_N(skl_events), skl_nodes,
 	  RECIPE_N(skl_nodes), PRE_BOUND, NULL },
 	{ "intel-pre-icl-l1", "broadwell", u_bdw, I, 4, bdw_events, RECIPE_N(bdw_events), bdw_nodes,
-	  RECIPE_N(bdw_nodes), PRE_BOUND, NULL },
+	  RECIPE_N(bdw_nodes), PRE_BOUND, HSW_BDW_NOTES },
 	{ "intel-pre-icl-l1", "haswell", u_hsw, I, 4, hsw_events, RECIPE_N(hsw_events), hsw_nodes,
-	  RECIPE_N(hsw_nodes), PRE_BOUND, NULL },
+	  RECIPE_N(hsw_nodes), PRE_BOUND, HSW_BDW_NOTES },
 	{ "intel-pre-icl-l1", "ivybridge", u_ivb, I, 4, snb_events, RECIPE_N(snb_events), snb_nodes,
 	  RECIPE_N(snb_nodes), PRE_BOUND, PRE_NOTES },
 	{ "intel-pre-icl-l1", "sandybridge", u_snb, I, 4, snb_events, RECIPE_N(snb_events),
