@@ -164,6 +164,14 @@ static void haswell_smt(void)
 			if (r->events[p[i].event[k]].counters == 0xF)
 				ok(p[i].counter[k] < 4, "  %s on counter %d (0-3)",
 				   r->events[p[i].event[k]].name, p[i].counter[k]);
+	/* Broadwell, SMT on: the same count (bdw-metrics.json's 7 memory-bound
+	 * GP events: RESOURCE_STALLS.SB, RS_EVENTS.EMPTY_CYCLES, STALLS_MEM_ANY,
+	 * STALLS_TOTAL, UOPS_EXECUTED.CYCLES_GE_1/2/3): 16 GP on 4 -> 4 passes */
+	r = get("intel-pre-icl-l1", "broadwell");
+	if (!r)
+		return;
+	ok(recipe_needed(r, &on, 2, &m) == 0, "Broadwell: needed");
+	check_int(recipe_passes(r, &on, m, 0xF, 0x7, p, PASSES), ==, 4, "Broadwell, SMT on: 4 passes");
 }
 
 /*
