@@ -198,7 +198,7 @@ enum cpu_vendor { CPU_VENDOR_OTHER = 0, CPU_VENDOR_INTEL, CPU_VENDOR_AMD };
 
 /* Top-down recipe names (struct cpu_kind.topdown_recipe; pmu-reference §6, §7). */
 #define CPU_RECIPE_INTEL_PRE_ICL "intel-pre-icl-l1" /* §6.1: SNB..CML, 4 GP events */
-#define CPU_RECIPE_INTEL_ECORE   "intel-ecore-l1"   /* §6.3: Gracemont..Darkmont */
+#define CPU_RECIPE_INTEL_ECORE   "intel-ecore-l1"   /* §6.3: Gracemont..Darkmont; Tremont */
 #define CPU_RECIPE_AMD_ZEN4      "amd-zen4"         /* §7: 6 dispatch slots */
 #define CPU_RECIPE_AMD_ZEN5      "amd-zen5"         /* §7: 8 dispatch slots */
 

@@ -66,7 +66,9 @@
 #define SRC_PTL      "[FAM]; [ICORE] lnl_common path, Cougar Cove (L2), metrics-clear: §2.5, [TIP] WCL = PTL; width 8: §6.2; Darkmont 8: §6.3"
 #define SRC_NVL      "[FAM]; [TIP] c847a208f43b pnc = glc init (L2); widths and metrics-clear UNCONFIRMED (0, false); no Arctic Wolf recipe in §6.3"
 #define SRC_ATOM     "[FAM]; no PERF_METRICS on Atom-only parts: §2.5; recipe and width: §6.3"
-#define SRC_TNT      "[FAM]; no PERF_METRICS (Tremont): §2.5; no recipe in §6; width 4: [PMUT] ehl_ratios.py"
+#define SRC_TNT      "[FAM]; no PERF_METRICS (Tremont): §2.5; recipe intel-ecore-l1:tremont (TOPDOWN_* " \
+		     "events of intel/perfmon EHL/events/elkhartlake_core.json, SNR/events/" \
+		     "snowridgex_core.json; Atom_TMA.csv TNT); width 4: [PMUT] ehl_ratios.py"
 #define SRC_ZEN2     "[AMDMAP] family 17h amdzen2; no PERF_METRICS, no Zen 2 recipe: §7; width 6 [SOG] UNCONFIRMED"
 #define SRC_ZEN3     "[AMDMAP] family 19h amdzen3; no PERF_METRICS, no Zen 3 recipe: §7; width 6 [SOG] UNCONFIRMED"
 #define SRC_ZEN4     "[AMDMAP] family 19h amdzen4; recipe and 6 dispatch slots: §7 [AMDJSON]"
@@ -189,9 +191,9 @@ static const struct cpu_model models[] = {
 	    .source = "[FAM]; no PERF_METRICS (LAKEFIELD, no intel_pmu_init case): §2.5; no "
 		      "recipe for either kind; width 5: §6.2; Tremont 4: [PMUT] [DUMP]"),
 	ATOM(0xBE, "Alder Lake-N", "Gracemont", 5, R_ECORE, SRC_ATOM " [DUMP]"),
-	ATOM(0x86, "Jacobsville (Tremont-D)", "Tremont", 4, NULL, SRC_TNT),
-	ATOM(0x96, "Elkhart Lake", "Tremont", 4, NULL, SRC_TNT),
-	ATOM(0x9C, "Jasper Lake", "Tremont", 4, NULL, SRC_TNT " [DUMP]"),
+	ATOM(0x86, "Jacobsville (Tremont-D)", "Tremont", 4, R_ECORE, SRC_TNT),
+	ATOM(0x96, "Elkhart Lake", "Tremont", 4, R_ECORE, SRC_TNT),
+	ATOM(0x9C, "Jasper Lake", "Tremont", 4, R_ECORE, SRC_TNT " [DUMP]"),
 	ATOM(0xAF, "Sierra Forest", "Crestmont", 6, R_ECORE, SRC_ATOM),
 	ATOM(0xB6, "Grand Ridge", "Crestmont", 6, R_ECORE, SRC_ATOM),
 	ATOM(0xDD, "Clearwater Forest", "Darkmont", 8, R_ECORE, SRC_ATOM),

@@ -388,25 +388,49 @@ static struct val sum(struct rd *d)
 	}
 }
 
-/* sum [ "if" sum "else" expr ]: only the branch taken counts. */
+/* sum [ ("<" | ">") sum ]: 1 or 0, perf's comparison (binds less than "+"). */
+static struct val cmp(struct rd *d)
+{
+	struct val a = sum(d), b;
+	char op;
+
+	skip_space(d);
+	op = *d->p;
+	if (d->c->failed || (op != '<' && op != '>'))
+		return a;
+	d->p++;
+	b = sum(d);
+	return join(a, b, op == '<' ? a.v < b.v : a.v > b.v);
+}
+
+/*
+ * cmp [ "if" cmp "else" expr ]: only the branch taken counts.  In collect
+ * mode (no counts) a condition on events has no value yet: both branches'
+ * events are needed, as the counts will choose.
+ */
 static struct val expr(struct rd *d)
 {
 	struct val a, cond, b, r;
 
 	if (++d->c->depth > DEPTH_MAX)
 		return fail(d, d->p, "formula nested too deeply");
-	a = sum(d);
+	a = cmp(d);
 	if (d->c->failed || !keyword(d, "if")) {
 		d->c->depth--;
 		return a;
 	}
-	cond = sum(d);
+	cond = cmp(d);
 	if (!d->c->failed && !keyword(d, "else"))
 		return fail(d, d->p, "expected 'else'");
 	b = expr(d);
 	d->c->depth--;
 	if (cond.err)
 		return cond;
+	if (!d->c->counts && cond.used) {
+		r = a;
+		r.used |= b.used | cond.used;
+		return r;
+	}
 	r = cond.v != 0 ? a : b;
 	r.used |= cond.used;
 	return r;

@@ -22,8 +22,10 @@
  * them then says so (a negative fraction), as perf prints its metrics.
  *
  * Formulas.  The grammar, perf's MetricExpr where they overlap:
- *   expr    := sum [ "if" sum "else" expr ]    (perf's "A if COND else B";
+ *   expr    := cmp [ "if" cmp "else" expr ]    (perf's "A if COND else B";
  *                                                COND true when non-zero)
+ *   cmp     := sum [ ("<" | ">") sum ]         (1 or 0, as perf's expr.y, where
+ *                                                they bind less than "+", "-")
  *   sum     := product { ("+" | "-") product }
  *   product := unary { ("*" | "/") unary }
  *   unary   := "-" unary | primary
@@ -40,7 +42,10 @@
  * writes them); a backslash takes the next character into the name, as
  * perf's "topdown\-retiring".  "/" by zero is an error (-EDOM): nothing
  * counted is no Top-down breakdown (recipe_eval: the node is NAN).  Only the branch an "if" takes counts:
- * an event used only by the other branch need not be measured.
+ * an event used only by the other branch need not be measured - where the
+ * condition is on variables (smt_on); a condition on counts (perf's
+ * "tma_info_thread_ipc > 1.8") needs both branches' events
+ * (recipe_needed), the counts choosing the branch.
  */
 #ifndef BARETMA_RECIPE_H
 #define BARETMA_RECIPE_H
@@ -202,7 +207,8 @@ int recipe_expr_eval(const char *expr, const struct recipe *r, const double *cou
 /*
  * recipe_needed - the events (bit i = r->events[i]) that the nodes up to
  * @level use under @env (only the branch an "if" takes on @env's
- * variables), into @mask.  0 or -EINVAL (bad level, a formula that does
+ * variables; both branches and the condition's events where the condition
+ * is on counts), into @mask.  0 or -EINVAL (bad level, a formula that does
  * not parse).
  */
 int recipe_needed(const struct recipe *r, const struct recipe_env *env, int level, uint32_t *mask);

@@ -13,8 +13,10 @@
  *            LNL-SKT); [ACSV] intel/perfmon Atom_TMA.csv (TMA 1.2, column TNT).
  *   [SKLJ]   linux tools/perf/pmu-events/arch/x86/skylake/skl-metrics.json
  *            (tma_* MetricExpr); [CLXJ] .../cascadelakex/clx-metrics.json;
- *            [HSWJ] .../haswell/hsw-metrics.json;
- *            [SPRJ] .../sapphirerapids/spr-metrics.json.
+ *            [HSWJ] .../haswell/hsw-metrics.json; [BDWJ] .../broadwell/
+ *            bdw-metrics.json;
+ *            [SPRJ] .../sapphirerapids/spr-metrics.json; [ICLJ] .../icelake/
+ *            icl-metrics.json.
  *   [TDTXT]  linux tools/perf/Documentation/topdown.txt.
  *   [ICORE]  linux arch/x86/events/intel/core.c and arch/x86/include/asm/
  *            perf_event.h: the PERF_METRICS pseudo-events (topdown-retiring
@@ -160,13 +162,61 @@ static const struct recipe_event skl_events[] = {
 	GP("EXE_ACTIVITY.2_PORTS_UTIL", 0xA6, 0x04, S_SKL),
 };
 
+/* CPU_CLK_UNHALTED.THREAD_P: the thread's cycles on a GP counter ("Thread
+ * cycles when thread is not in halt state", 0x3C/0x00 in all four JSON
+ * files), for THREAD_CLKS below. */
+#define SNB_EVENTS(src) \
+	PRE_CLK_EVENTS(src), \
+	GP("CPU_CLK_UNHALTED.THREAD_P", 0x3C, 0x00, src), \
+	GP("INT_MISC.RECOVERY_CYCLES", 0x0D, 0x03, src ": CounterMask 1", .cmask = 1), \
+	GP("INT_MISC.RECOVERY_CYCLES_ANY", 0x0D, 0x03, src ": CounterMask 1, AnyThread 1", \
+	   .cmask = 1, .any = true), \
+	PRE_L2_EVENTS(src), \
+	GP("IDQ.MS_UOPS", 0x79, 0x30, src)
+
 static const struct recipe_event snb_events[] = {
-	PRE_CLK_EVENTS(S_SNB),
-	GP("INT_MISC.RECOVERY_CYCLES", 0x0D, 0x03, S_SNB ": CounterMask 1", .cmask = 1),
-	GP("INT_MISC.RECOVERY_CYCLES_ANY", 0x0D, 0x03, S_SNB ": CounterMask 1, AnyThread 1",
-	   .cmask = 1, .any = true),
-	PRE_L2_EVENTS(S_SNB),
-	GP("IDQ.MS_UOPS", 0x79, 0x30, S_SNB),
+	SNB_EVENTS(S_SNB),
+};
+
+/*
+ * Haswell and Broadwell: SNB_EVENTS and the events of perf's
+ * tma_memory_bound ([HSWJ], [BDWJ]); tma_info_thread_ipc needs
+ * INST_RETIRED.ANY.  "CounterHTOff 0,1,2,3": the event takes only
+ * counters 0-3 when the core has 8 (SMT off).
+ */
+#define S_HSW "[PM-HSW] HSW/events/haswell_core.json (perf haswell/pipeline.json)"
+#define S_BDW "[PM-BDW] BDW/events/broadwell_core.json (perf broadwell/pipeline.json)"
+#define HSW_BDW_MEM_EVENTS(src) \
+	FX("INST_RETIRED.ANY", 0, 0x00, 0x01, src ": Fixed counter 0"), \
+	GP("RESOURCE_STALLS.SB", 0xA2, 0x08, src), \
+	GP("RS_EVENTS.EMPTY_CYCLES", 0x5E, 0x01, src)
+
+static const struct recipe_event hsw_events[] = {
+	SNB_EVENTS(S_HSW),
+	HSW_BDW_MEM_EVENTS(S_HSW),
+	GP("CYCLE_ACTIVITY.STALLS_LDM_PENDING", 0xA3, 0x06, S_HSW ": CounterMask 6, "
+	   "CounterHTOff 0,1,2,3", .cmask = 6, .counters = 0xF),
+	GP("CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", 0xA3, 0x04, S_HSW ": CounterMask 4, "
+	   "CounterHTOff 0,1,2,3", .cmask = 4, .counters = 0xF),
+	/* "from any thread on physical core": the core's cycles (perf halves them with SMT) */
+	GP("UOPS_EXECUTED.CORE_CYCLES_GE_1", 0xB1, 0x02, S_HSW ": CounterMask 1", .cmask = 1),
+	GP("UOPS_EXECUTED.CORE_CYCLES_GE_2", 0xB1, 0x02, S_HSW ": CounterMask 2", .cmask = 2),
+	GP("UOPS_EXECUTED.CORE_CYCLES_GE_3", 0xB1, 0x02, S_HSW ": CounterMask 3", .cmask = 3),
+};
+
+static const struct recipe_event bdw_events[] = {
+	SNB_EVENTS(S_BDW),
+	HSW_BDW_MEM_EVENTS(S_BDW),
+	GP("CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x06, S_BDW ": CounterMask 6", .cmask = 6),
+	GP("CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, S_BDW ": CounterMask 4", .cmask = 4),
+	/* per thread; counters 0-3 as Haswell's same events ([PM-HSW] CounterHTOff
+	 * 0,1,2,3): the narrower choice, valid on either */
+	GP("UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC", 0xB1, 0x01, S_BDW ": CounterMask 1", .cmask = 1,
+	   .counters = 0xF),
+	GP("UOPS_EXECUTED.CYCLES_GE_2_UOPS_EXEC", 0xB1, 0x01, S_BDW ": CounterMask 2", .cmask = 2,
+	   .counters = 0xF),
+	GP("UOPS_EXECUTED.CYCLES_GE_3_UOPS_EXEC", 0xB1, 0x01, S_BDW ": CounterMask 3", .cmask = 3,
+	   .counters = 0xF),
 };
 
 #define S_CC "[CSV] CORE_CLKS (EBS_Mode 0); [SKLJ] tma_info_core_core_clks (#core_wide)"
@@ -223,26 +273,84 @@ static const struct recipe_node skl_nodes[] = {
 	N(BE, L1, NULL, "1 - (tma_frontend_bound + tma_bad_speculation + tma_retiring)", \
 	  "[CSV] SNB; [HSWJ] tma_backend_bound")
 
+/*
+ * The thread's cycles where a formula wants them beside the slots (perf's
+ * tma_info_thread_clks = CPU_CLK_UNHALTED.THREAD in min() and IPC): with
+ * SMT on, fixed counter 1 counts THREAD_ANY for SLOTS in every pass (bench
+ * keeps the slots' events in each), so THREAD, on the same counter, would
+ * have no pass; its GP form counts the same cycles.
+ */
+#define THREAD_CLKS_NODE \
+	N("THREAD_CLKS", 0, NULL, "CPU_CLK_UNHALTED.THREAD_P if smt_on else CPU_CLK_UNHALTED.THREAD", \
+	  "[HSWJ] tma_info_thread_clks = CPU_CLK_UNHALTED.THREAD; its GP form THREAD_P with " \
+	  "SMT on (fixed counter 1 holds THREAD_ANY)")
+
 /* Sandy Bridge, Ivy Bridge, Haswell: #Frontend_Latency_Cycles is a min(). */
+#define SNB_FETCH_LATENCY \
+	N("tma_fetch_latency", L2, FE, "width * min(THREAD_CLKS, " \
+	  "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE) / SLOTS", \
+	  "[CSV] SNB (#Frontend_Latency_Cycles); [HSWJ] tma_fetch_latency")
 static const struct recipe_node snb_nodes[] = {
 	PRE_AUX_NODES,
+	THREAD_CLKS_NODE,
 	PRE_L1_NODES,
 	PRE_BE_SNB,
-	N("tma_fetch_latency", L2, FE, "width * min(CPU_CLK_UNHALTED.THREAD, "
-	  "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE) / SLOTS",
-	  "[CSV] SNB (#Frontend_Latency_Cycles); [HSWJ] tma_fetch_latency"),
+	SNB_FETCH_LATENCY,
 	PRE_MS_HEAVY,
 	PRE_BADSPEC_L2,
 };
 
+/*
+ * tma_memory_bound on Haswell and Broadwell ([HSWJ], [BDWJ]): stall cycles
+ * on memory over the backend's stall cycles, times tma_backend_bound.  The
+ * denominator is perf's whole: its two branches on counts (the 2-uop
+ * cycles count as few-uop cycles when IPC > 1.8; the RS-empty cycles are
+ * the frontend's when tma_fetch_latency > 0.1) are taken as perf takes
+ * them, so both branches' events are counted (msr/recipe.h).  Haswell's
+ * UOPS_EXECUTED.CORE_CYCLES_GE_* count the core: halved with SMT on.
+ */
+#define S_IPC "[HSWJ], [BDWJ] tma_info_thread_ipc = INST_RETIRED.ANY / tma_info_thread_clks"
+#define HSW_BDW_L2_NODES(bsc, num, src) \
+	N("IPC", 0, NULL, "INST_RETIRED.ANY / THREAD_CLKS", S_IPC), \
+	N("BACKEND_STALL_CYCLES", 0, NULL, bsc, src " tma_memory_bound's denominator"), \
+	N("tma_memory_bound", L2, BE, "(" num " + RESOURCE_STALLS.SB) / BACKEND_STALL_CYCLES * " \
+	  "tma_backend_bound", src " tma_memory_bound"), \
+	N("tma_core_bound", L2, BE, "tma_backend_bound - tma_memory_bound", src " tma_core_bound")
+#define RS_EMPTY "(RS_EVENTS.EMPTY_CYCLES if tma_fetch_latency > 0.1 else 0)"
+#define HSW_FEW(sfx) "(UOPS_EXECUTED.CORE_CYCLES_GE_3 if IPC > 1.8 else " \
+	"UOPS_EXECUTED.CORE_CYCLES_GE_2)" sfx
+#define HSW_BSC \
+	"min(THREAD_CLKS, CYCLE_ACTIVITY.CYCLES_NO_EXECUTE) + " \
+	"(UOPS_EXECUTED.CORE_CYCLES_GE_1 - " HSW_FEW(")") " / 2 - " RS_EMPTY \
+	" + RESOURCE_STALLS.SB if smt_on else " \
+	"min(THREAD_CLKS, CYCLE_ACTIVITY.CYCLES_NO_EXECUTE) + " \
+	"UOPS_EXECUTED.CORE_CYCLES_GE_1 - " HSW_FEW("") " - " RS_EMPTY " + RESOURCE_STALLS.SB"
+#define BDW_BSC \
+	"CYCLE_ACTIVITY.STALLS_TOTAL + UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC - " \
+	"(UOPS_EXECUTED.CYCLES_GE_3_UOPS_EXEC if IPC > 1.8 else " \
+	"UOPS_EXECUTED.CYCLES_GE_2_UOPS_EXEC) - " RS_EMPTY " + RESOURCE_STALLS.SB"
+
+static const struct recipe_node hsw_nodes[] = {
+	PRE_AUX_NODES,
+	THREAD_CLKS_NODE,
+	PRE_L1_NODES,
+	PRE_BE_SNB,
+	SNB_FETCH_LATENCY,
+	PRE_MS_HEAVY,
+	PRE_BADSPEC_L2,
+	HSW_BDW_L2_NODES(HSW_BSC, "min(THREAD_CLKS, CYCLE_ACTIVITY.STALLS_LDM_PENDING)", "[HSWJ]"),
+};
+
 static const struct recipe_node bdw_nodes[] = {
 	PRE_AUX_NODES,
+	THREAD_CLKS_NODE,
 	PRE_L1_NODES,
 	PRE_BE_SNB,
 	N("tma_fetch_latency", L2, FE, "width * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE / SLOTS",
 	  "[CSV] BDW"),
 	PRE_MS_HEAVY,
 	PRE_BADSPEC_L2,
+	HSW_BDW_L2_NODES(BDW_BSC, "CYCLE_ACTIVITY.STALLS_MEM_ANY", "[BDWJ]"),
 };
 
 static const char *const u_snb[] = { "Sandy Bridge", NULL };
@@ -253,13 +361,14 @@ static const char *const u_bdw[] = { "Broadwell", NULL };
 static const char *const u_skl[] = { "Skylake", NULL };
 
 #define PRE_BOUND "48-bit counters (no quantisation); 4 GP counters per thread with SMT on " \
-	"(8 with it off): level 1 needs 4, level 2 4 more (Skylake 9 more), counted in " \
+	"(8 with it off): level 1 needs 4, level 2 4 more (Skylake 9, Haswell/Broadwell 11), counted in " \
 	"further passes (different intervals); with SMT on the core's clocks and recovery cycles are AnyThread " \
 	"counts halved (perf's and toplev's per-core split, an approximation for one thread)"
-#define PRE_NOTES "no tma_memory_bound/tma_core_bound: perf's hsw-/bdw-metrics.json take them " \
-	"from UOPS_EXECUTED.CORE at three counter masks, RS_EVENTS.EMPTY_CYCLES, " \
-	"RESOURCE_STALLS.SB and CYCLE_ACTIVITY.STALLS_LDM_PENDING (IPC and fetch-latency " \
-	"branches), not done yet"
+#define PRE_NOTES "no tma_memory_bound/tma_core_bound on Sandy Bridge/Ivy Bridge (not done: " \
+	"perf's snb-/ivb-metrics.json have their own stall events)"
+#define HSW_BDW_NOTES "no node (tma_memory_bound with both of perf's branches on counts, " \
+	"IPC > 1.8 and tma_fetch_latency > 0.1); with SMT on, perf's CPU_CLK_UNHALTED.THREAD " \
+	"is counted as its GP form THREAD_P (fixed counter 1 holds THREAD_ANY)"
 
 /* ===================================== intel-icl-events (ICL+ P-cores) */
 
@@ -280,6 +389,19 @@ static const struct recipe_event icl_events[] = {
 	GP("BR_MISP_RETIRED.ALL_BRANCHES", 0xC5, 0x00, S_ICL),
 	GP("MACHINE_CLEARS.COUNT", 0xC3, 0x01, S_ICL ": CounterMask 1, EdgeDetect 1", .cmask = 1,
 	   .edge = true),
+	/* [ICLJ] tma_memory_bound (perf icelake/pipeline.json the same encodings) */
+	GP("CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x14, S_ICL ": CounterMask 20", .cmask = 20),
+	GP("EXE_ACTIVITY.BOUND_ON_STORES", 0xA6, 0x40, S_ICL ": CounterMask 2", .cmask = 2),
+	GP("CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, S_ICL ": CounterMask 4", .cmask = 4),
+	GP("EXE_ACTIVITY.1_PORTS_UTIL", 0xA6, 0x02, S_ICL),
+	GP("EXE_ACTIVITY.2_PORTS_UTIL", 0xA6, 0x04, S_ICL),
+	/* [ICLJ] tma_heavy_operations, tma_microcode_sequencer */
+	GP("UOPS_ISSUED.ANY", 0x0E, 0x01, S_ICL),
+	GP("IDQ.MS_UOPS", 0x79, 0x30, S_ICL " (perf icelake/frontend.json)"),
+	GP("IDQ.MITE_UOPS", 0x79, 0x04, S_ICL " (perf icelake/frontend.json)"),
+	GP("UOPS_DECODED.DEC0", 0x56, 0x01, S_ICL),
+	GP("UOPS_DECODED.DEC0:c1", 0x56, 0x01, S_ICL ": UOPS_DECODED.DEC0 with CounterMask 1 "
+	   "([ICLJ] cpu@UOPS_DECODED.DEC0,cmask=1@)", .cmask = 1),
 };
 
 #define ICL_DERIVED \
@@ -303,6 +425,19 @@ static const struct recipe_node icl_nodes[] = {
 	N("tma_branch_mispredicts", L2, BAD, "BR_MISP_RETIRED.ALL_BRANCHES / "
 	  "(BR_MISP_RETIRED.ALL_BRANCHES + MACHINE_CLEARS.COUNT) * tma_bad_speculation",
 	  "[CSV] SNB column, taken by ICL (#Mispred_Clears_Fraction * Bad_Speculation)"),
+	N("Microcode_Sequencer", 0, NULL, "tma_retiring * IDQ.MS_UOPS / UOPS_ISSUED.ANY",
+	  "[ICLJ] tma_microcode_sequencer = tma_retiring * tma_info_thread_slots / "
+	  "UOPS_ISSUED.ANY * IDQ.MS_UOPS / tma_info_thread_slots"),
+	N("tma_heavy_operations", L2, RET, "Microcode_Sequencer + tma_retiring * "
+	  "(UOPS_DECODED.DEC0 - UOPS_DECODED.DEC0:c1) / IDQ.MITE_UOPS", "[ICLJ] tma_heavy_operations"),
+	N("tma_light_operations", L2, RET, "max(0, tma_retiring - tma_heavy_operations)",
+	  "[CSV] ICL Light_Operations"),
+	N("tma_memory_bound", L2, BE, "(CYCLE_ACTIVITY.STALLS_MEM_ANY + EXE_ACTIVITY.BOUND_ON_STORES) / "
+	  "(CYCLE_ACTIVITY.STALLS_TOTAL + (EXE_ACTIVITY.1_PORTS_UTIL + tma_retiring * "
+	  "EXE_ACTIVITY.2_PORTS_UTIL) + EXE_ACTIVITY.BOUND_ON_STORES) * tma_backend_bound",
+	  "[ICLJ] tma_memory_bound"),
+	N("tma_core_bound", L2, BE, "max(0, tma_backend_bound - tma_memory_bound)",
+	  "[CSV] ICL Core_Bound"),
 };
 
 static const struct recipe_event glc_events[] = {
@@ -344,10 +479,11 @@ static const char *const u_icl[] = { "Sunny Cove", "Willow Cove", NULL };
 static const char *const u_glc[] = { "Golden Cove", "Raptor Cove", "Redwood Cove", NULL };
 
 #define ICL_BOUND "48-bit counters (no quantisation); bad speculation is the remainder of " \
-	"the other three, clamped at 0 ([CSV]); one pass on 8 GP counters"
-#define ICL_NOTES "no tma_heavy_operations/tma_memory_bound on Sunny Cove: TMA_Metrics-full.csv needs " \
-	"UOPS_DECODED.DEC0 and the memory stall events; for validate's cross-check of " \
-	"PERF_METRICS"
+	"the other three, clamped at 0 ([CSV]); level 1 in one pass on 8 GP counters, level 2 " \
+	"(Sunny Cove: 17 GP events) in passes"
+#define ICL_NOTES "for validate's cross-check of PERF_METRICS (level 1); level 2 of Sunny Cove " \
+	"from perf's icl-metrics.json (heavy operations by the microcode sequencer and " \
+	"decoder 0, memory bound by the execution stalls)"
 #define GLC_NOTES "TOPDOWN.BAD_SPEC_SLOTS (0xA4/0x04, counter 0 only) is not used: TMA_Metrics-full.csv " \
 	"derives Bad_Speculation; TOPDOWN.BR_MISPREDICT_SLOTS is counter 0 only"
 
@@ -514,10 +650,10 @@ const struct recipe recipes_intel[] = {
 	  "width 6 (Golden/Raptor/Redwood Cove), 8 on Lion/Cougar Cove: no formula uses it" },
 	{ "intel-pre-icl-l1", "skylake", u_skl, I, 4, skl_events, RECIPE_N(skl_events), skl_nodes,
 	  RECIPE_N(skl_nodes), PRE_BOUND, NULL },
-	{ "intel-pre-icl-l1", "broadwell", u_bdw, I, 4, snb_events, RECIPE_N(snb_events), bdw_nodes,
-	  RECIPE_N(bdw_nodes), PRE_BOUND, PRE_NOTES },
-	{ "intel-pre-icl-l1", "haswell", u_hsw, I, 4, snb_events, RECIPE_N(snb_events), snb_nodes,
-	  RECIPE_N(snb_nodes), PRE_BOUND, PRE_NOTES },
+	{ "intel-pre-icl-l1", "broadwell", u_bdw, I, 4, bdw_events, RECIPE_N(bdw_events), bdw_nodes,
+	  RECIPE_N(bdw_nodes), PRE_BOUND, HSW_BDW_NOTES },
+	{ "intel-pre-icl-l1", "haswell", u_hsw, I, 4, hsw_events, RECIPE_N(hsw_events), hsw_nodes,
+	  RECIPE_N(hsw_nodes), PRE_BOUND, HSW_BDW_NOTES },
 	{ "intel-pre-icl-l1", "ivybridge", u_ivb, I, 4, snb_events, RECIPE_N(snb_events), snb_nodes,
 	  RECIPE_N(snb_nodes), PRE_BOUND, PRE_NOTES },
 	{ "intel-pre-icl-l1", "sandybridge", u_snb, I, 4, snb_events, RECIPE_N(snb_events),

@@ -46,13 +46,35 @@
  *     outstanding (EXE_ACTIVITY.BOUND_ON_STORES m S), the rest execute
  *     nothing with a load outstanding (CYCLE_ACTIVITY.STALLS_MEM_ANY
  *     m (1 - S)); of the core-bound cycles half execute nothing
- *     (CYCLE_ACTIVITY.STALLS_TOTAL = m (1 - S) + c / 2: every stall), half
- *     execute 2 uops (EXE_ACTIVITY.2_PORTS_UTIL c / 2), and 1-uop cycles
- *     are c (1 - r) / 2 (EXE_ACTIVITY.1_PORTS_UTIL: the model's choice, so
- *     that perf's skylake tma_memory_bound, which weighs the 2-uop cycles
- *     by tma_retiring, has the denominator STALLS_TOTAL + 1_PORTS +
- *     r x 2_PORTS + BOUND_ON_STORES = m + c = backend bound and the
- *     numerator STALLS_MEM_ANY + BOUND_ON_STORES = m: it recovers m);
+ *     (CYCLE_ACTIVITY.STALLS_TOTAL = m (1 - S) + c / 2: every stall; on
+ *     Haswell CYCLE_ACTIVITY.CYCLES_NO_EXECUTE, the same encoding), half
+ *     execute exactly 1 uop (EXE_ACTIVITY.1_PORTS_UTIL c / 2), and no
+ *     cycle executes exactly 2 (EXE_ACTIVITY.2_PORTS_UTIL 0); the cycles
+ *     that execute at all, 1 - STALLS_TOTAL, are UOPS_EXECUTED's cmask 1
+ *     (CYCLES_GE_1_UOP_EXEC), and those less the 1-uop cycles its cmask 2
+ *     and 3 (at least 2 = at least 3 uops).  The model's choice: perf's
+ *     skylake tma_memory_bound, which weighs the 2-uop cycles by
+ *     tma_retiring, has the denominator STALLS_TOTAL + 1_PORTS + r x
+ *     2_PORTS + BOUND_ON_STORES = m + c = backend bound and the numerator
+ *     STALLS_MEM_ANY + BOUND_ON_STORES = m: it recovers m; perf's haswell
+ *     and broadwell tma_memory_bound, whose few-uop cycles are GE_1 - GE_2
+ *     or, when IPC > 1.8, GE_1 - GE_3, get c / 2 either way, so the same
+ *     m + c in either branch; the store-buffer stalls there are
+ *     RESOURCE_STALLS.SB (m S), and the reservation station never drains
+ *     (RS_EVENTS.EMPTY_CYCLES 0: the frontend's bubbles leave stalled uops
+ *     in it), so perf's fetch-latency branch subtracts 0;
+ *   microcode-sequencer uops (IDQ.MS_UOPS, heavy operations before
+ *     Golden Cove): the heavy share of retired uops, issued at the
+ *     issued/retired ratio, w x heavy x issued / retiring (perf's haswell
+ *     tma_microcode_sequencer = RETIRE_SLOTS / UOPS_ISSUED.ANY x
+ *     IDQ.MS_UOPS / SLOTS, and icelake's tma_retiring x IDQ.MS_UOPS /
+ *     UOPS_ISSUED.ANY: heavy); the other issued uops come from the legacy
+ *     decoders (IDQ.MITE_UOPS = issued - MS uops: no DSB, no LSD), whose
+ *     decoder 0 decodes one uop in each of its cycles (UOPS_DECODED.DEC0 =
+ *     its cmask-1 count = MITE uops / w), so that perf's icelake
+ *     tma_heavy_operations, microcode sequencer + retiring x (DEC0 -
+ *     DEC0:c1) / MITE uops, is heavy (no multi-uop instruction outside
+ *     the sequencer);
  *   flushes (branch mispredicts, machine clears / resyncs): their slots /
  *     SIM_FLUSH_SLOTS (each flush wastes that many slots; perf's level 2
  *     takes only their ratio).
@@ -63,7 +85,9 @@
  * core's, both threads'; CPU_CLK_UNHALTED.THREAD_ANY counts the cycles
  * either thread is unhalted: the thread's own, both being busy
  * throughout.  So SLOTS = 4 x THREAD_ANY / 2 of perf's skylake SMT
- * metrics is the thread's half.
+ * metrics is the thread's half.  An event the JSON describes as the
+ * physical core's ("from any thread on physical core": Haswell's
+ * UOPS_EXECUTED.CORE_CYCLES_GE_*) counts the core's, as with AnyThread.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -86,6 +110,7 @@ enum sim_q {
 	Q_RECOVERY_CYC, Q_HEAVY, Q_BR_SLOTS, Q_CLEAR_SLOTS, Q_BR_FLUSHES, Q_CLEAR_FLUSHES,
 	Q_FETCH_LAT, Q_FETCH_LAT_CYC, Q_MEM, Q_MEM_CYC, Q_BE_CYC, Q_SMT_CONT, Q_FETCH_BW, Q_CORE,
 	Q_LOAD_STALL_CYC, Q_STORE_CYC, Q_STALL_CYC, Q_PORTS1_CYC, Q_PORTS2_CYC,
+	Q_EXEC_GE1_CYC, Q_EXEC_GE2_CYC, Q_RS_EMPTY_CYC, Q_MS_UOPS, Q_MITE_UOPS, Q_DEC0_CYC,
 };
 
 struct sim_event_row {
@@ -96,25 +121,32 @@ struct sim_event_row {
 	bool inv, edge;
 	enum sim_q q;
 	const char *name;      /* the event's name where it is described */
+	bool core;             /* counts the physical core's (file comment, SMT) */
 };
 
 #define P_ALL  (SIM_FAM_PRE_ICL | SIM_FAM_ICL | SIM_FAM_GLC)
 #define P_TD   (SIM_FAM_ICL | SIM_FAM_GLC)
 #define ZEN    (SIM_FAM_ZEN4 | SIM_FAM_ZEN5)
-#define ROW(f, e, u, c, q, n) { f, e, u, c, false, false, q, n }
+#define ROW(f, e, u, c, q, n) { f, e, u, c, false, false, q, n, false }
+#define CORE_ROW(f, e, u, c, q, n) { f, e, u, c, false, false, q, n, true }
 
 /*
  * Sources, per group of rows:
  *   [SKL] intel/perfmon SKL/events/skylake_core.json (HSW, BDW, SNB/IVB the
  *         same where noted); perf skylake/skl-metrics.json tma_* for which
  *         events level 1 and 2 use;
+ *   [HSW] [BDW] intel/perfmon HSW/events/haswell_core.json, BDW/events/
+ *         broadwell_core.json (perf haswell/, broadwell/pipeline.json);
+ *         perf hsw-/bdw-metrics.json tma_memory_bound;
  *   [ICL] intel/perfmon ICL/events/icelake_core.json;
  *   [SPR] intel/perfmon SPR/events/sapphirerapids_core.json (Golden Cove;
  *         ADL/MTL/ARL P-cores the same encodings);
  *   [GRT] intel/perfmon ADL/events/alderlake_gracemont_core.json and perf
  *         alderlaken/adln-metrics.json; [CMT] MTL/events/
  *         meteorlake_crestmont_core.json; [SKT] LNL/events/
- *         lunarlake_skymont_core.json (pmu-reference §6.3);
+ *         lunarlake_skymont_core.json (pmu-reference §6.3); [TNT]
+ *         EHL/events/elkhartlake_core.json, SNR/events/snowridgex_core.json
+ *         (perf elkhartlake/, snowridgex/pipeline.json);
  *   [ZEN] perf amdzen4/ and amdzen5/ core.json, other.json, branch.json,
  *         decode.json and pipeline.json (metrics); AMD PPR 19h/1Ah.
  */
@@ -147,20 +179,55 @@ static const struct sim_event_row rows[] = {
 	    "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE [SKL: c4; ICL: c5; SPR: c6]"),
 	ROW(P_ALL, 0xc5, 0x00, 0, Q_BR_FLUSHES, "BR_MISP_RETIRED.ALL_BRANCHES [SKL ICL SPR]"),
 	{ P_ALL, 0xc3, 0x01, 1, false, true, Q_CLEAR_FLUSHES,
-	  "MACHINE_CLEARS.COUNT [SKL ICL SPR: c1 edge]" },
+	  "MACHINE_CLEARS.COUNT [SKL ICL SPR: c1 edge]", false },
 	/* [SKL] execution-stall cycles (the model: file comment, "stall cycles") */
-	ROW(SIM_FAM_PRE_ICL, 0xa3, 0x14, 20, Q_LOAD_STALL_CYC,
-	    "CYCLE_ACTIVITY.STALLS_MEM_ANY [SKL: c20]: \"Execution stalls while memory "
+	ROW(SIM_FAM_PRE_ICL | SIM_FAM_ICL, 0xa3, 0x14, 20, Q_LOAD_STALL_CYC,
+	    "CYCLE_ACTIVITY.STALLS_MEM_ANY [SKL ICL: c20]: \"Execution stalls while memory "
 	    "subsystem has an outstanding load\""),
 	ROW(SIM_FAM_PRE_ICL, 0xa6, 0x40, 0, Q_STORE_CYC,
 	    "EXE_ACTIVITY.BOUND_ON_STORES [SKL]: \"Cycles where the Store Buffer was full and "
 	    "no outstanding load\""),
-	ROW(SIM_FAM_PRE_ICL, 0xa3, 0x04, 4, Q_STALL_CYC,
-	    "CYCLE_ACTIVITY.STALLS_TOTAL [SKL: c4]: \"Total execution stalls\" (no uop executed)"),
-	ROW(SIM_FAM_PRE_ICL, 0xa6, 0x02, 0, Q_PORTS1_CYC,
-	    "EXE_ACTIVITY.1_PORTS_UTIL [SKL]: cycles a total of 1 uop executed, RS not empty"),
-	ROW(SIM_FAM_PRE_ICL, 0xa6, 0x04, 0, Q_PORTS2_CYC,
-	    "EXE_ACTIVITY.2_PORTS_UTIL [SKL]: cycles a total of 2 uops executed, RS not empty"),
+	ROW(SIM_FAM_PRE_ICL | SIM_FAM_ICL, 0xa3, 0x04, 4, Q_STALL_CYC,
+	    "CYCLE_ACTIVITY.STALLS_TOTAL [SKL BDW ICL: c4]: \"Total execution stalls\" (no uop "
+	    "executed); CYCLE_ACTIVITY.CYCLES_NO_EXECUTE [HSW: c4]: \"no execute for this thread\""),
+	ROW(SIM_FAM_PRE_ICL | SIM_FAM_ICL, 0xa6, 0x02, 0, Q_PORTS1_CYC,
+	    "EXE_ACTIVITY.1_PORTS_UTIL [SKL ICL]: cycles a total of 1 uop executed, RS not empty"),
+	ROW(SIM_FAM_PRE_ICL | SIM_FAM_ICL, 0xa6, 0x04, 0, Q_PORTS2_CYC,
+	    "EXE_ACTIVITY.2_PORTS_UTIL [SKL ICL]: cycles a total of 2 uops executed, RS not empty"),
+	/* [HSW] [BDW] the execution-stall events of perf's haswell/broadwell
+	 * tma_memory_bound (the same model: file comment, "stall cycles") */
+	ROW(SIM_FAM_PRE_ICL, 0xa3, 0x06, 6, Q_LOAD_STALL_CYC,
+	    "CYCLE_ACTIVITY.STALLS_LDM_PENDING [HSW: c6] / STALLS_MEM_ANY [BDW: c6]: "
+	    "\"Execution stalls while memory subsystem has an outstanding load\" (on SKL "
+	    "this encoding is STALLS_L3_MISS: the family is one model)"),
+	ROW(SIM_FAM_PRE_ICL, 0xa2, 0x08, 0, Q_STORE_CYC,
+	    "RESOURCE_STALLS.SB [HSW BDW SKL]: \"Cycles stalled due to no store buffers available\""),
+	ROW(SIM_FAM_PRE_ICL, 0x5e, 0x01, 0, Q_RS_EMPTY_CYC,
+	    "RS_EVENTS.EMPTY_CYCLES [HSW BDW SKL]: cycles the RS is empty (never, here)"),
+	ROW(SIM_FAM_PRE_ICL, 0xb1, 0x01, 1, Q_EXEC_GE1_CYC,
+	    "UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC [HSW BDW: 0xB1/0x01 c1, per thread]"),
+	ROW(SIM_FAM_PRE_ICL, 0xb1, 0x01, 2, Q_EXEC_GE2_CYC,
+	    "UOPS_EXECUTED.CYCLES_GE_2_UOPS_EXEC [HSW BDW: c2]"),
+	ROW(SIM_FAM_PRE_ICL, 0xb1, 0x01, 3, Q_EXEC_GE2_CYC,
+	    "UOPS_EXECUTED.CYCLES_GE_3_UOPS_EXEC [HSW BDW: c3] (no 2-uop cycles: as c2)"),
+	CORE_ROW(SIM_FAM_PRE_ICL, 0xb1, 0x02, 1, Q_EXEC_GE1_CYC,
+		 "UOPS_EXECUTED.CORE_CYCLES_GE_1 [HSW: 0xB1/0x02 c1, \"from any thread on "
+		 "physical core\"]"),
+	CORE_ROW(SIM_FAM_PRE_ICL, 0xb1, 0x02, 2, Q_EXEC_GE2_CYC, "UOPS_EXECUTED.CORE_CYCLES_GE_2 [HSW]"),
+	CORE_ROW(SIM_FAM_PRE_ICL, 0xb1, 0x02, 3, Q_EXEC_GE2_CYC,
+		 "UOPS_EXECUTED.CORE_CYCLES_GE_3 [HSW] (as GE_2)"),
+	ROW(SIM_FAM_PRE_ICL | SIM_FAM_ICL, 0x79, 0x30, 0, Q_MS_UOPS,
+	    "IDQ.MS_UOPS [SNB IVB HSW BDW SKL ICL]: uops delivered by the microcode sequencer"),
+	/* [ICL] the rest of perf's icelake tma_memory_bound and tma_heavy_operations */
+	ROW(SIM_FAM_ICL, 0xa6, 0x40, 2, Q_STORE_CYC,
+	    "EXE_ACTIVITY.BOUND_ON_STORES [ICL: c2]: \"Cycles where the Store Buffer was full and "
+	    "no loads caused an execution stall\""),
+	ROW(SIM_FAM_PRE_ICL | SIM_FAM_ICL, 0x79, 0x04, 0, Q_MITE_UOPS,
+	    "IDQ.MITE_UOPS [SKL ICL]: uops delivered by the legacy decode pipeline"),
+	ROW(SIM_FAM_ICL, 0x56, 0x01, 0, Q_DEC0_CYC,
+	    "UOPS_DECODED.DEC0 [ICL]: \"uops exclusively fetched by decoder 0\""),
+	ROW(SIM_FAM_ICL, 0x56, 0x01, 1, Q_DEC0_CYC,
+	    "UOPS_DECODED.DEC0 c1 [ICL]: the cycles decoder 0 decoded any (one uop each)"),
 
 	/* Intel E-cores: level 1 (width x CPU_CLK_UNHALTED.CORE slots) */
 	ROW(SIM_FAM_ATOM, 0x3c, 0x00, 0, Q_CYCLES, "CPU_CLK_UNHALTED.CORE_P [GRT CMT SKT]"),
@@ -171,6 +238,7 @@ static const struct sim_event_row rows[] = {
 	ROW(SIM_FAM_ATOM, 0x71, 0x00, 0, Q_FE, "TOPDOWN_FE_BOUND.ALL [GRT CMT]"),
 	ROW(SIM_FAM_ATOM, 0x9c, 0x01, 0, Q_FE, "TOPDOWN_FE_BOUND.ALL_P [SKT]"),
 	ROW(SIM_FAM_ATOM, 0x73, 0x00, 0, Q_BAD, "TOPDOWN_BAD_SPECULATION.ALL(_P) [GRT CMT SKT]"),
+	ROW(SIM_FAM_ATOM, 0x73, 0x06, 0, Q_BAD, "TOPDOWN_BAD_SPECULATION.ALL [TNT: 0x73/0x06]"),
 	ROW(SIM_FAM_ATOM, 0x74, 0x00, 0, Q_BE, "TOPDOWN_BE_BOUND.ALL [GRT CMT]"),
 	ROW(SIM_FAM_ATOM, 0xa4, 0x02, 0, Q_BE, "TOPDOWN_BE_BOUND.ALL_P [SKT]"),
 	/* Intel E-cores: level 2 (perf adln-metrics.json tma_fetch_latency,
@@ -185,6 +253,9 @@ static const struct sim_event_row rows[] = {
 	ROW(SIM_FAM_ATOM, 0x73, 0x04, 0, Q_BR_SLOTS, "TOPDOWN_BAD_SPECULATION.MISPREDICT [GRT CMT]"),
 	ROW(SIM_FAM_ATOM, 0x73, 0x03, 0, Q_CLEAR_SLOTS,
 	    "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS [GRT CMT]"),
+	ROW(SIM_FAM_ATOM, 0x73, 0x02, 0, Q_CLEAR_SLOTS,
+	    "TOPDOWN_BAD_SPECULATION.MONUKE [TNT: memory-ordering nukes, Atom_TMA.csv's "
+	    "Machine_Clears; FASTNUKE on GRT CMT, a part of the clears: the family is one model]"),
 	ROW(SIM_FAM_ATOM, 0x05, 0xff, 0, Q_MEM_CYC, "LD_HEAD.ANY_AT_RET [GRT CMT]"),
 	ROW(SIM_FAM_ATOM, 0xc2, 0x01, 0, Q_HEAVY, "UOPS_RETIRED.MS [GRT CMT]"),
 	ROW(SIM_FAM_ATOM, 0xc5, 0x00, 0, Q_BR_FLUSHES, "BR_MISP_RETIRED.ALL_BRANCHES [GRT CMT]"),
@@ -246,8 +317,17 @@ static double quantity(const struct sim *s, const struct sim_cpu *c, enum sim_q 
 	case Q_LOAD_STALL_CYC: return f[N_MEM] * (1 - SIM_STORE);
 	case Q_STORE_CYC: return f[N_MEM] * SIM_STORE;
 	case Q_STALL_CYC: return f[N_MEM] * (1 - SIM_STORE) + (f[N_BE] - f[N_MEM]) / 2;
-	case Q_PORTS1_CYC: return (f[N_BE] - f[N_MEM]) * (1 - f[N_RET]) / 2;
-	case Q_PORTS2_CYC: return (f[N_BE] - f[N_MEM]) / 2;
+	case Q_PORTS1_CYC: return (f[N_BE] - f[N_MEM]) / 2;
+	case Q_PORTS2_CYC: return 0;
+	case Q_EXEC_GE1_CYC: return 1 - (f[N_MEM] * (1 - SIM_STORE) + (f[N_BE] - f[N_MEM]) / 2);
+	case Q_EXEC_GE2_CYC: return 1 - (f[N_MEM] * (1 - SIM_STORE) + (f[N_BE] - f[N_MEM]));
+	case Q_RS_EMPTY_CYC: return 0;
+	case Q_MS_UOPS:
+		return f[N_RET] > 0 ? w * f[N_HEAVY] * (f[N_RET] + f[N_BAD] * (1 - SIM_RECOVERY)) /
+				      f[N_RET] : 0;
+	case Q_MITE_UOPS:
+		return quantity(s, c, Q_ISSUED, pct) - quantity(s, c, Q_MS_UOPS, pct);
+	case Q_DEC0_CYC: return quantity(s, c, Q_MITE_UOPS, pct) / w;
 	}
 	return 0;
 }
@@ -300,7 +380,7 @@ double sim_event_rate(const struct sim *s, const struct sim_cpu *c, uint64_t sel
 
 		if ((r->fam & c->fam) && r->event == event && r->umask == umask && want == cmask &&
 		    r->inv == inv && r->edge == edge)
-			return quantity(s, c, r->q, pct) * smt_factor(c, r->q, any);
+			return quantity(s, c, r->q, pct) * smt_factor(c, r->q, any || r->core);
 	}
 	return 0;
 }

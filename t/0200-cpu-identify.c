@@ -89,8 +89,11 @@ static bool starts(const char *s, const char *prefix)
  *   §6.2: widths ICL/TGL 5; ADL/RPL/SPR/EMR/MTL (Golden/Raptor/Redwood
  *         Cove) 6; LNL/ARL Lion Cove 8 (Arrow Lake-U is Redwood Cove: §2.5
  *         lists it with MTL);
- *   §6.3: Tremont has kernel attributes only, no recipe; Tremont width 4
- *         (pmu-tools ehl_ratios.py, cited by the table: taken as given);
+ *   §6.3: Tremont: the E-core recipe on its TOPDOWN_* events (intel/perfmon
+ *         EHL/events/elkhartlake_core.json, SNR/events/snowridgex_core.json:
+ *         TOPDOWN_FE_BOUND.ALL 0x71, TOPDOWN_BAD_SPECULATION.ALL 0x73/0x06,
+ *         TOPDOWN_BE_BOUND.ALL 0x74, TOPDOWN_RETIRING.ALL 0xC2); Tremont
+ *         width 4 (pmu-tools ehl_ratios.py, cited by the table: taken as given);
  *   §7:   Zen 4 (6 slots) and Zen 5 (8 slots) recipes; nothing for Zen 2/3
  *         (their width is informational: not checked).
  */
@@ -125,7 +128,7 @@ static const struct uarch_expect uarch_expects[] = {
 	{ "Arrow Lake-S/HX", 8, NULL, true },
 	{ "Arrow Lake-H", 8, NULL, true },
 	{ "Lunar Lake", 8, NULL, true },
-	{ "Jasper Lake (Tremont)", 4, NULL, false },
+	{ "Jasper Lake (Tremont)", 4, CPU_RECIPE_INTEL_ECORE, false },
 	{ "Zen2", 0, NULL, false },
 	{ "Zen3", 0, NULL, false },
 	{ "Zen3+", 0, NULL, false },

@@ -69,7 +69,9 @@ static const struct model_case model_cases[] = {
 	{ MI, 6, 0x9D, "Sunny Cove", 5, false, 0, false, NULL, "INTEL_ICELAKE_NNPI 0x9D: no PERF_METRICS" },
 	{ MI, 6, 0x8A, "Sunny Cove", 5, false, 0, false, NULL, "INTEL_LAKEFIELD 0x8A: no PERF_METRICS" },
 	{ MI, 6, 0xBE, "Gracemont", 5, false, 0, false, CPU_RECIPE_INTEL_ECORE, "INTEL_ATOM_GRACEMONT 0xBE (ADL-N)" },
-	{ MI, 6, 0x9C, "Tremont", 4, false, 0, false, NULL, "INTEL_ATOM_TREMONT_L 0x9C (Jasper Lake): no recipe" },
+	{ MI, 6, 0x9C, "Tremont", 4, false, 0, false, CPU_RECIPE_INTEL_ECORE,
+	  "INTEL_ATOM_TREMONT_L 0x9C (Jasper Lake): the E-core recipe, Tremont's TOPDOWN_* events "
+	  "(intel/perfmon EHL/SNR core JSON)" },
 	{ MI, 6, 0xAF, "Crestmont", 6, false, 0, false, CPU_RECIPE_INTEL_ECORE, "INTEL_ATOM_CRESTMONT_X 0xAF (SRF)" },
 	{ MI, 6, 0xB6, "Crestmont", 6, false, 0, false, CPU_RECIPE_INTEL_ECORE, "INTEL_ATOM_CRESTMONT 0xB6 (GRR)" },
 	{ MI, 6, 0xDD, "Darkmont", 8, false, 0, false, CPU_RECIPE_INTEL_ECORE, "INTEL_ATOM_DARKMONT_X 0xDD (CWF)" },

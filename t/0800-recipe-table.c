@@ -242,6 +242,60 @@ static void check_model_table(void)
 	ok(recipe_find(CPU_RECIPE_INTEL_ECORE, "Skymont") != NULL, "Skymont (LNL, ARL)");
 }
 
+/*
+ * Encodings copied here by hand from the JSON files (perf's
+ * tools/perf/pmu-events/arch/x86/<model>/pipeline.json and frontend.json,
+ * as intel/perfmon's <model>_core.json): EventCode, UMask, CounterMask, and
+ * "CounterHTOff 0,1,2,3" (counters 0-3 only) where the table restricts it.
+ */
+struct enc {
+	const char *recipe, *variant, *event;
+	unsigned code, umask, cmask, counters;
+};
+
+static const struct enc known[] = {
+	/* haswell/pipeline.json */
+	{ "intel-pre-icl-l1", "haswell", "CYCLE_ACTIVITY.STALLS_LDM_PENDING", 0xA3, 0x06, 6, 0xF },
+	{ "intel-pre-icl-l1", "haswell", "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", 0xA3, 0x04, 4, 0xF },
+	{ "intel-pre-icl-l1", "haswell", "RESOURCE_STALLS.SB", 0xA2, 0x08, 0, 0 },
+	{ "intel-pre-icl-l1", "haswell", "UOPS_EXECUTED.CORE_CYCLES_GE_1", 0xB1, 0x02, 1, 0 },
+	{ "intel-pre-icl-l1", "haswell", "UOPS_EXECUTED.CORE_CYCLES_GE_2", 0xB1, 0x02, 2, 0 },
+	{ "intel-pre-icl-l1", "haswell", "UOPS_EXECUTED.CORE_CYCLES_GE_3", 0xB1, 0x02, 3, 0 },
+	{ "intel-pre-icl-l1", "haswell", "CPU_CLK_UNHALTED.THREAD_P", 0x3C, 0x00, 0, 0 },
+	/* broadwell/pipeline.json */
+	{ "intel-pre-icl-l1", "broadwell", "CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x06, 6, 0 },
+	{ "intel-pre-icl-l1", "broadwell", "CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, 4, 0 },
+	{ "intel-pre-icl-l1", "broadwell", "UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC", 0xB1, 0x01, 1, 0xF },
+	{ "intel-pre-icl-l1", "broadwell", "UOPS_EXECUTED.CYCLES_GE_3_UOPS_EXEC", 0xB1, 0x01, 3, 0xF },
+	/* icelake/pipeline.json */
+	{ "intel-icl-events", "sunny-cove", "CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x14, 20, 0 },
+	{ "intel-icl-events", "sunny-cove", "EXE_ACTIVITY.BOUND_ON_STORES", 0xA6, 0x40, 2, 0 },
+	{ "intel-icl-events", "sunny-cove", "CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, 4, 0 },
+	{ "intel-icl-events", "sunny-cove", "EXE_ACTIVITY.1_PORTS_UTIL", 0xA6, 0x02, 0, 0 },
+	{ "intel-icl-events", "sunny-cove", "EXE_ACTIVITY.2_PORTS_UTIL", 0xA6, 0x04, 0, 0 },
+	{ "intel-icl-events", "sunny-cove", "UOPS_DECODED.DEC0", 0x56, 0x01, 0, 0 },
+	{ "intel-icl-events", "sunny-cove", "UOPS_DECODED.DEC0:c1", 0x56, 0x01, 1, 0 },
+	/* snowridgex/pipeline.json (Tremont) */
+	{ "intel-ecore-l1", "tremont", "TOPDOWN_BAD_SPECULATION.MISPREDICT", 0x73, 0x04, 0, 0 },
+	{ "intel-ecore-l1", "tremont", "TOPDOWN_BAD_SPECULATION.MONUKE", 0x73, 0x02, 0, 0 },
+	{ "intel-ecore-l1", "tremont", "TOPDOWN_BE_BOUND.ALL", 0x74, 0x00, 0, 0 },
+};
+
+static void check_known(void)
+{
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		const struct enc *k = &known[i];
+		const struct recipe *r = recipe_find_variant(k->recipe, k->variant);
+		int e = recipe_event_index(r, k->event);
+		const struct recipe_event *x = e >= 0 ? &r->events[e] : NULL;
+
+		ok(x && x->ctr == RECIPE_CTR_GP && x->event == k->code && x->umask == k->umask &&
+		   x->cmask == k->cmask && x->counters == k->counters && !x->inv && !x->edge && !x->any,
+		   "%s:%s %s = 0x%02X/0x%02X c%u counters 0x%x (its JSON)", k->recipe, k->variant,
+		   k->event, k->code, k->umask, k->cmask, k->counters);
+	}
+}
+
 int main(void)
 {
 	char id[96];
@@ -258,5 +312,6 @@ int main(void)
 	}
 	ok(recipe_at(recipe_count()) == NULL, "recipe_at past the end is NULL");
 	check_model_table();
+	check_known();
 	return done_testing();
 }

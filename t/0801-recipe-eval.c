@@ -67,6 +67,45 @@ static void precedence(void)
 	value("(1 if 1 else 2) * 10", &smt_off, 10);
 	value("1 if 1 else 1 / 0", &smt_off, 1);   /* the branch not taken may divide by 0 */
 	value("1 / 0 if 0 else 5", &smt_off, 5);
+	/* comparisons (perf's expr.y: "<" and ">" bind less than "+" and "-",
+	 * more than "if"): 1 or 0 */
+	value("2 > 1", &smt_off, 1);
+	value("2 < 1", &smt_off, 0);
+	value("1 > 1", &smt_off, 0);              /* strict */
+	value("1 + 2 > 2 + 0.5", &smt_off, 1);    /* (1+2) > (2+0.5): 3 > 2.5 */
+	value("3 if 1.9 > 1.8 else 2", &smt_off, 3); /* perf's "A if IPC > 1.8 else B" */
+	value("3 if 1.8 > 1.8 else 2", &smt_off, 2);
+	value("10 - (4 if 0.05 > 0.1 else 0)", &smt_off, 10); /* perf's "- (X if fl > 0.1 else 0)" */
+	value("10 - (4 if 0.12 > 0.1 else 0)", &smt_off, 6);
+}
+
+/* The events a formula needs: a condition on counts takes both branches. */
+static void needed(void)
+{
+	static const struct recipe_event ev[] = {
+		{ .name = "A", .ctr = RECIPE_CTR_GP, .event = 1 },
+		{ .name = "B", .ctr = RECIPE_CTR_GP, .event = 2 },
+		{ .name = "C", .ctr = RECIPE_CTR_GP, .event = 3 },
+		{ .name = "D", .ctr = RECIPE_CTR_GP, .event = 4 },
+	};
+	static const struct recipe_node nd[] = { { .metric = "SLOTS", .level = 0, .expr = "A" } };
+	struct recipe r = { .name = "t", .variant = "t", .width = 4, .events = ev, .nevents = 4,
+			    .nodes = nd, .nnodes = 1 };
+	double c[4] = { 1, 2, 30, 40 };
+	uint32_t m = 0;
+	double v = 0;
+
+	/* on a count: the condition's A and both branches' C and D (bits 0, 2, 3 = 0xd) */
+	check_int(recipe_expr_needed(&r, &smt_off, "C if A > 1.8 else D", &m), ==, 0, "needed: parses");
+	check_u64(m, ==, 0xd, "a condition on counts needs both branches' events (A, C, D)");
+	/* on a variable: only the branch taken (SMT off: D, bit 3) */
+	check_int(recipe_expr_needed(&r, &smt_off, "C if smt_on else D", &m), ==, 0, "needed: parses");
+	check_u64(m, ==, 0x8, "a condition on smt_on needs the branch taken only (D)");
+	/* the counts choose: A = 1 is not > 1.8: D = 40; B = 2 is: C = 30 */
+	check_int(recipe_expr_eval("C if A > 1.8 else D", &r, c, &smt_off, &v, NULL), ==, 0, "eval");
+	check_dbl(v, 40, EPS, "A = 1, not > 1.8: D = 40");
+	check_int(recipe_expr_eval("C if B > 1.8 else D", &r, c, &smt_off, &v, NULL), ==, 0, "eval");
+	check_dbl(v, 30, EPS, "B = 2 > 1.8: C = 30");
 }
 
 static void errors(void)
@@ -80,6 +119,7 @@ static void errors(void)
 	error("min(1 2)", -EINVAL, "expected ','", 6);
 	error("max(1, 2", -EINVAL, "expected ')'", 8);
 	error("1 if 1", -EINVAL, "expected 'else'", 6);
+	error("1 > ", -EINVAL, "expected a number, a name or '('", 4);
 	error("", -EINVAL, "expected a number, a name or '('", 0);
 	error("4 / (2 - 2)", -EDOM, "division by zero", 2);
 	error("1 + 1 / 0 if 1 else 0", -EDOM, "division by zero", 6);
@@ -203,6 +243,7 @@ static void lookup(void)
 int main(void)
 {
 	precedence();
+	needed();
 	errors();
 	names();
 	structure();

@@ -170,17 +170,36 @@ static void haswell(void)
 		{ "INT_MISC.RECOVERY_CYCLES", 25 },
 		{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 150 },
 		{ "BR_MISP_RETIRED.ALL_BRANCHES", 20 }, { "MACHINE_CLEARS.COUNT", 20 },
-		{ "IDQ.MS_UOPS", 250 }, { NULL, 0 },
+		{ "IDQ.MS_UOPS", 250 },
+		/* memory bound (hsw-metrics.json; worked in haswell_broadwell_memory):
+		 * IPC = 1000/1000 = 1 (not > 1.8: GE_2), fetch latency 0.15 > 0.1 (RS
+		 * empty subtracted): (30 + 10) / (min(1000, 60) + 500 - 470 - 20 + 10)
+		 * * 0.10 = 40/80 * 0.10 = 0.05 */
+		{ "INST_RETIRED.ANY", 1000 }, { "CYCLE_ACTIVITY.STALLS_LDM_PENDING", 30 },
+		{ "RESOURCE_STALLS.SB", 10 }, { "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", 60 },
+		{ "UOPS_EXECUTED.CORE_CYCLES_GE_1", 500 }, { "UOPS_EXECUTED.CORE_CYCLES_GE_2", 470 },
+		{ "UOPS_EXECUTED.CORE_CYCLES_GE_3", 400 }, { "RS_EVENTS.EMPTY_CYCLES", 20 },
+		{ NULL, 0 },
 	};
-	/* the min() at work: CYCLES_0 above THREAD (SMT on: a per-core count):
-	 * THREAD_ANY = 2000 -> SLOTS 4000; 4 * min(600, 700) / 4000 = 0.6 */
+	/* the min() at work: CYCLES_0 above the thread's cycles (SMT on: a
+	 * per-core count): THREAD_ANY = 2000 -> SLOTS 4000; the thread's
+	 * cycles with SMT on are THREAD_P's (THREAD_CLKS): 4 * min(600, 700) /
+	 * 4000 = 0.6 */
 	static const struct kv smt[] = {
-		{ "CPU_CLK_UNHALTED.THREAD_ANY", 2000 }, { "CPU_CLK_UNHALTED.THREAD", 600 },
+		{ "CPU_CLK_UNHALTED.THREAD_ANY", 2000 }, { "CPU_CLK_UNHALTED.THREAD_P", 600 },
 		{ "IDQ_UOPS_NOT_DELIVERED.CORE", 2800 }, { "UOPS_ISSUED.ANY", 500 },
 		{ "UOPS_RETIRED.RETIRE_SLOTS", 400 }, { "INT_MISC.RECOVERY_CYCLES_ANY", 0 },
 		{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 700 },
 		{ "BR_MISP_RETIRED.ALL_BRANCHES", 1 }, { "MACHINE_CLEARS.COUNT", 1 },
-		{ "IDQ.MS_UOPS", 0 }, { NULL, 0 },
+		{ "IDQ.MS_UOPS", 0 },
+		/* BE = 1 - (2800/4000 + 100/4000 + 400/4000) = 0.175; IPC 600/600 = 1;
+		 * fetch latency 0.6 > 0.1: (min(600, 100) + 0) / (min(600, 200) +
+		 * (800 - 600) / 2 - 0 + 0) * 0.175 = 100/300 * 0.175 */
+		{ "INST_RETIRED.ANY", 600 }, { "CYCLE_ACTIVITY.STALLS_LDM_PENDING", 100 },
+		{ "RESOURCE_STALLS.SB", 0 }, { "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", 200 },
+		{ "UOPS_EXECUTED.CORE_CYCLES_GE_1", 800 }, { "UOPS_EXECUTED.CORE_CYCLES_GE_2", 600 },
+		{ "UOPS_EXECUTED.CORE_CYCLES_GE_3", 500 }, { "RS_EVENTS.EMPTY_CYCLES", 0 },
+		{ NULL, 0 },
 	};
 	struct recipe_result out;
 	struct recipe_error e;
@@ -195,8 +214,88 @@ static void haswell(void)
 	check_dbl(F(TMA_BRANCH_MISPREDICTS), 0.075, EPS, "tma_branch_mispredicts 20/40 * 0.15");
 	check_dbl(F(TMA_HEAVY_OPERATIONS), 0.05, EPS, "tma_heavy_operations 2000/2500*250/4000");
 	check_dbl(F(TMA_LIGHT_OPERATIONS), 0.45, EPS, "tma_light_operations 0.5 - 0.05");
+	check_dbl(F(TMA_MEMORY_BOUND), 0.05, EPS, "tma_memory_bound 40/80 * 0.10");
+	check_dbl(F(TMA_CORE_BOUND), 0.05, EPS, "tma_core_bound 0.10 - 0.05");
 	check_int(run("intel-pre-icl-l1", "haswell", smt, true, 2, &out, &e), ==, 0, "Haswell SMT on");
 	check_dbl(F(TMA_FETCH_LATENCY), 0.6, EPS, "tma_fetch_latency 4*min(600,700)/4000");
+	check_dbl(F(TMA_MEMORY_BOUND), 0.175 / 3, EPS, "tma_memory_bound 100/300 * 0.175");
+}
+
+/*
+ * Haswell and Broadwell tma_memory_bound (hsw-metrics.json, bdw-metrics.json),
+ * each branch perf's formula has.  Level 1 of all four vectors: SLOTS = 4 *
+ * 1000 = 4000 (SMT on: THREAD_ANY 2000 / 2), FE = 800/4000 = 0.20, Bad =
+ * (1800 - 1600 + 4 * 50) / 4000 = 0.10, Ret = 1600/4000 = 0.40, BE = 1 -
+ * 0.70 = 0.30.
+ *
+ * A. Haswell, SMT off.  Fetch latency = 4 * min(1000, 120) / 4000 = 0.12 >
+ *    0.1: RS_EVENTS.EMPTY_CYCLES subtracted; IPC = 2000 / 1000 = 2.0 > 1.8:
+ *    the 3-uop threshold.
+ *      den = min(1000, NO_EXECUTE 200) + GE_1 700 - GE_3 550 - RS 35 + SB 45 = 360
+ *      Memory_Bound = (min(1000, LDM 135) + SB 45) / 360 * 0.30 = 180/360 * 0.30 = 0.15
+ *      Core_Bound = 0.30 - 0.15 = 0.15
+ *    (with GE_2 600 instead, as IPC <= 1.8 would take: 310, 0.1742: the branch matters)
+ * B. Haswell, SMT on: the core's UOPS_EXECUTED.CORE_CYCLES_* halved; the
+ *    thread's cycles (tma_info_thread_clks) by THREAD_P, fixed counter 1
+ *    holding THREAD_ANY: THREAD_P 1000, INST 2000: IPC 2.0 > 1.8.
+ *      den = min(1000, 200) + (GE_1 700 - GE_3 400) / 2 - 35 + 45 = 200 + 150 + 10 = 360
+ *      Memory_Bound = 180/360 * 0.30 = 0.15
+ * C. Broadwell, SMT off, the other branches: fetch latency = 4 * 80 / 4000 =
+ *    0.08 <= 0.1: RS not subtracted; IPC = 1500/1000 = 1.5: the 2-uop threshold.
+ *      den = STALLS_TOTAL 200 + GE_1 700 - GE_2 585 - 0 + SB 45 = 360
+ *      Memory_Bound = (STALLS_MEM_ANY 135 + 45) / 360 * 0.30 = 0.15
+ *    Fetch bandwidth = 0.20 - 0.08 = 0.12.
+ */
+static void haswell_broadwell_memory(void)
+{
+#define L1_COUNTS { "IDQ_UOPS_NOT_DELIVERED.CORE", 800 }, { "UOPS_ISSUED.ANY", 1800 }, \
+	{ "UOPS_RETIRED.RETIRE_SLOTS", 1600 }, { "BR_MISP_RETIRED.ALL_BRANCHES", 1 }, \
+	{ "MACHINE_CLEARS.COUNT", 1 }, { "IDQ.MS_UOPS", 0 }, { "RESOURCE_STALLS.SB", 45 }, \
+	{ "RS_EVENTS.EMPTY_CYCLES", 35 }
+	static const struct kv a[] = {
+		L1_COUNTS, { "CPU_CLK_UNHALTED.THREAD", 1000 }, { "INT_MISC.RECOVERY_CYCLES", 50 },
+		{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 120 },
+		{ "INST_RETIRED.ANY", 2000 }, { "CYCLE_ACTIVITY.STALLS_LDM_PENDING", 135 },
+		{ "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", 200 }, { "UOPS_EXECUTED.CORE_CYCLES_GE_1", 700 },
+		{ "UOPS_EXECUTED.CORE_CYCLES_GE_2", 600 }, { "UOPS_EXECUTED.CORE_CYCLES_GE_3", 550 },
+		{ NULL, 0 },
+	};
+	static const struct kv b[] = {
+		L1_COUNTS, { "CPU_CLK_UNHALTED.THREAD_ANY", 2000 }, { "CPU_CLK_UNHALTED.THREAD_P", 1000 },
+		{ "INT_MISC.RECOVERY_CYCLES_ANY", 100 },
+		{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 120 },
+		{ "INST_RETIRED.ANY", 2000 }, { "CYCLE_ACTIVITY.STALLS_LDM_PENDING", 135 },
+		{ "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", 200 }, { "UOPS_EXECUTED.CORE_CYCLES_GE_1", 700 },
+		{ "UOPS_EXECUTED.CORE_CYCLES_GE_2", 600 }, { "UOPS_EXECUTED.CORE_CYCLES_GE_3", 400 },
+		{ NULL, 0 },
+	};
+	static const struct kv c[] = {
+		L1_COUNTS, { "CPU_CLK_UNHALTED.THREAD", 1000 }, { "INT_MISC.RECOVERY_CYCLES", 50 },
+		{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 80 },
+		{ "INST_RETIRED.ANY", 1500 }, { "CYCLE_ACTIVITY.STALLS_MEM_ANY", 135 },
+		{ "CYCLE_ACTIVITY.STALLS_TOTAL", 200 }, { "UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC", 700 },
+		{ "UOPS_EXECUTED.CYCLES_GE_2_UOPS_EXEC", 585 },
+		{ "UOPS_EXECUTED.CYCLES_GE_3_UOPS_EXEC", 500 }, { NULL, 0 },
+	};
+#undef L1_COUNTS
+	struct recipe_result out;
+	struct recipe_error e;
+
+	check_int(run("intel-pre-icl-l1", "haswell", a, false, 2, &out, &e), ==, 0, "A: Haswell SMT off");
+	check_dbl(F(TMA_BACKEND_BOUND), 0.30, EPS, "A: tma_backend_bound 1 - 0.7");
+	check_dbl(F(TMA_FETCH_LATENCY), 0.12, EPS, "A: tma_fetch_latency 0.12 > 0.1");
+	check_dbl(F(TMA_MEMORY_BOUND), 0.15, EPS, "A: tma_memory_bound 180/360 * 0.30 (IPC 2 > 1.8: GE_3)");
+	check_dbl(F(TMA_CORE_BOUND), 0.15, EPS, "A: tma_core_bound 0.30 - 0.15");
+	check_int(run("intel-pre-icl-l1", "haswell", b, true, 2, &out, &e), ==, 0, "B: Haswell SMT on");
+	check_dbl(out.slots, 4000, EPS, "B: SLOTS = 4 x 2000 / 2");
+	check_dbl(F(TMA_BACKEND_BOUND), 0.30, EPS, "B: tma_backend_bound 0.30");
+	check_dbl(F(TMA_MEMORY_BOUND), 0.15, EPS, "B: tma_memory_bound 180/(200+300/2-35+45) * 0.30");
+	check_dbl(F(TMA_CORE_BOUND), 0.15, EPS, "B: tma_core_bound 0.15");
+	check_int(run("intel-pre-icl-l1", "broadwell", c, false, 2, &out, &e), ==, 0, "C: Broadwell");
+	check_dbl(F(TMA_FETCH_LATENCY), 0.08, EPS, "C: tma_fetch_latency 4*80/4000 <= 0.1");
+	check_dbl(F(TMA_FETCH_BANDWIDTH), 0.12, EPS, "C: tma_fetch_bandwidth 0.20 - 0.08");
+	check_dbl(F(TMA_MEMORY_BOUND), 0.15, EPS, "C: tma_memory_bound 180/(200+700-585+45) * 0.30");
+	check_dbl(F(TMA_CORE_BOUND), 0.15, EPS, "C: tma_core_bound 0.15");
 }
 
 /*
@@ -295,6 +394,14 @@ static void perf_metrics(void)
  *   Ret = 4000 / 10000 = 0.40; Bad = max(1 - 0.9, 0) = 0.10
  *   Fetch_Latency = (5 * 300 - 200) / 10000 = 0.13; Fetch_Bandwidth = 0.07
  *   Branch_Mispredicts = 60 / 80 * 0.10 = 0.075; Machine_Clears = 0.025
+ *   (icl-metrics.json) Microcode_Sequencer = Ret * IDQ.MS_UOPS / UOPS_ISSUED.ANY
+ *     = 0.40 * 500 / 5000 = 0.04; Heavy = 0.04 + Ret * (UOPS_DECODED.DEC0 -
+ *     DEC0:c1) / IDQ.MITE_UOPS = 0.04 + 0.40 * (900 - 600) / 2000 = 0.04 +
+ *     0.06 = 0.10; Light = max(0, 0.40 - 0.10) = 0.30
+ *   Memory_Bound = (STALLS_MEM_ANY + BOUND_ON_STORES) / (STALLS_TOTAL +
+ *     (1_PORTS_UTIL + Ret * 2_PORTS_UTIL) + BOUND_ON_STORES) * BE = (90 + 30)
+ *     / (120 + (60 + 0.4 * 75) + 30) * 0.30 = 120 / 240 * 0.30 = 0.15;
+ *     Core_Bound = max(0, 0.30 - 0.15) = 0.15
  * Golden Cove, width 6, SLOTS = 12000:
  *   FE = (3000 - 600) / 12000 = 0.20; BE = 3600/12000 = 0.30; Ret = 4800/12000 = 0.40
  *   Bad = 0.10; Fetch_Latency = (300 * 6 - 600) / 12000 = 0.10; Fetch_Bandwidth = 0.10
@@ -308,7 +415,12 @@ static void icl_events(void)
 		{ "INT_MISC.UOP_DROPPING", 200 }, { "TOPDOWN.BACKEND_BOUND_SLOTS", 2500 },
 		{ "INT_MISC.CLEARS_COUNT", 100 }, { "UOPS_RETIRED.SLOTS", 4000 },
 		{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 300 },
-		{ "BR_MISP_RETIRED.ALL_BRANCHES", 60 }, { "MACHINE_CLEARS.COUNT", 20 }, { NULL, 0 },
+		{ "BR_MISP_RETIRED.ALL_BRANCHES", 60 }, { "MACHINE_CLEARS.COUNT", 20 },
+		{ "UOPS_ISSUED.ANY", 5000 }, { "IDQ.MS_UOPS", 500 }, { "UOPS_DECODED.DEC0", 900 },
+		{ "UOPS_DECODED.DEC0:c1", 600 }, { "IDQ.MITE_UOPS", 2000 },
+		{ "CYCLE_ACTIVITY.STALLS_MEM_ANY", 90 }, { "EXE_ACTIVITY.BOUND_ON_STORES", 30 },
+		{ "CYCLE_ACTIVITY.STALLS_TOTAL", 120 }, { "EXE_ACTIVITY.1_PORTS_UTIL", 60 },
+		{ "EXE_ACTIVITY.2_PORTS_UTIL", 75 }, { NULL, 0 },
 	};
 	static const struct kv glc[] = {
 		{ "TOPDOWN.SLOTS", 12000 }, { "IDQ_BUBBLES.CORE", 3000 },
@@ -329,6 +441,10 @@ static void icl_events(void)
 	check_dbl(F(TMA_FETCH_BANDWIDTH), 0.07, 1e-9, "tma_fetch_bandwidth 0.20 - 0.13");
 	check_dbl(F(TMA_BRANCH_MISPREDICTS), 0.075, 1e-9, "tma_branch_mispredicts 60/80*0.10");
 	check_dbl(F(TMA_MACHINE_CLEARS), 0.025, 1e-9, "tma_machine_clears 0.10 - 0.075");
+	check_dbl(F(TMA_HEAVY_OPERATIONS), 0.10, 1e-9, "tma_heavy_operations 0.40*500/5000 + 0.40*300/2000");
+	check_dbl(F(TMA_LIGHT_OPERATIONS), 0.30, 1e-9, "tma_light_operations 0.40 - 0.10");
+	check_dbl(F(TMA_MEMORY_BOUND), 0.15, 1e-9, "tma_memory_bound 120/240 * 0.30");
+	check_dbl(F(TMA_CORE_BOUND), 0.15, 1e-9, "tma_core_bound 0.30 - 0.15");
 	check_int(run("intel-icl-events", "golden-cove", glc, false, 2, &out, &e), ==, 0, "Golden Cove");
 	check_dbl(F(TMA_FRONTEND_BOUND), 0.20, EPS, "tma_frontend_bound (3000-600)/12000");
 	check_dbl(F(TMA_BACKEND_BOUND), 0.30, EPS, "tma_backend_bound 3600/12000");
@@ -511,6 +627,7 @@ int main(void)
 	skylake_smt_off();
 	skylake_smt_on();
 	haswell();
+	haswell_broadwell_memory();
 	zeros();
 	perf_metrics();
 	icl_events();

@@ -124,9 +124,17 @@ static void skylake(void)
 
 /*
  * Haswell, SMT on, level 2: CORE_CLKS is THREAD_ANY (fixed counter 1 with
- * AnyThread) and tma_fetch_latency's min() needs THREAD (fixed counter 1):
- * one counter, two events -> different passes, THREAD_ANY (level 1) in
- * the first.  GP: 8 events on 4 counters -> 2 passes.
+ * AnyThread) and tma_fetch_latency's min() and the IPC need the thread's
+ * cycles: THREAD_P on a GP counter (THREAD, on fixed counter 1, would need
+ * a pass of its own and bench keeps THREAD_ANY, the slots' base, in every
+ * pass).  GP: 4 level-1 events, THREAD_P, 4 level-2 events of the SNB column
+ * and 7 of hsw-metrics.json's tma_memory_bound (RESOURCE_STALLS.SB,
+ * RS_EVENTS.EMPTY_CYCLES, CYCLE_ACTIVITY.STALLS_LDM_PENDING and
+ * .CYCLES_NO_EXECUTE, UOPS_EXECUTED.CORE_CYCLES_GE_1/2/3): 16 on 4
+ * counters -> 4 passes (bench's most, SOURCE_PASSES_MAX).  SMT off (THREAD
+ * on fixed counter 1, no THREAD_P), 8 counters: level 1 and the first 4
+ * level-2 events fill pass 0, the other 7 (two of them on counters 0-3
+ * only, CounterHTOff) pass 1: 2 passes.
  */
 static void haswell_smt(void)
 {
@@ -139,12 +147,31 @@ static void haswell_smt(void)
 	if (!r)
 		return;
 	ok(recipe_needed(r, &on, 2, &m) == 0, "needed");
-	ok((m & bit(r, "CPU_CLK_UNHALTED.THREAD")) && (m & bit(r, "CPU_CLK_UNHALTED.THREAD_ANY")),
-	   "both clocks needed");
+	ok((m & bit(r, "CPU_CLK_UNHALTED.THREAD_P")) && (m & bit(r, "CPU_CLK_UNHALTED.THREAD_ANY")) &&
+	   !(m & bit(r, "CPU_CLK_UNHALTED.THREAD")), "THREAD_ANY and THREAD_P needed, not THREAD");
+	ok(m & bit(r, "UOPS_EXECUTED.CORE_CYCLES_GE_2") && m & bit(r, "UOPS_EXECUTED.CORE_CYCLES_GE_3"),
+	   "both branches of tma_memory_bound's IPC condition needed");
 	n = recipe_passes(r, &on, m, 0xF, 0x7, p, PASSES);
-	check_int(n, ==, 2, "2 passes");
+	check_int(n, ==, 4, "4 passes");
 	check_int(pass_of(r, p, n, "CPU_CLK_UNHALTED.THREAD_ANY"), ==, 0, "THREAD_ANY with level 1");
-	check_int(pass_of(r, p, n, "CPU_CLK_UNHALTED.THREAD"), ==, 1, "THREAD in the other pass");
+	ok(recipe_needed(r, &(struct recipe_env){ false }, 2, &m) == 0, "needed, SMT off");
+	n = recipe_passes(r, &(struct recipe_env){ false }, m, 0xFF, 0x7, p, PASSES);
+	check_int(n, ==, 2, "SMT off, 8 counters: 2 passes");
+	check_int(pass_of(r, p, n, "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE"), ==, 1,
+		  "  CYCLES_NO_EXECUTE in the second");
+	for (int i = 0; i < n; i++)
+		for (unsigned k = 0; k < p[i].n; k++)
+			if (r->events[p[i].event[k]].counters == 0xF)
+				ok(p[i].counter[k] < 4, "  %s on counter %d (0-3)",
+				   r->events[p[i].event[k]].name, p[i].counter[k]);
+	/* Broadwell, SMT on: the same count (bdw-metrics.json's 7 memory-bound
+	 * GP events: RESOURCE_STALLS.SB, RS_EVENTS.EMPTY_CYCLES, STALLS_MEM_ANY,
+	 * STALLS_TOTAL, UOPS_EXECUTED.CYCLES_GE_1/2/3): 16 GP on 4 -> 4 passes */
+	r = get("intel-pre-icl-l1", "broadwell");
+	if (!r)
+		return;
+	ok(recipe_needed(r, &on, 2, &m) == 0, "Broadwell: needed");
+	check_int(recipe_passes(r, &on, m, 0xF, 0x7, p, PASSES), ==, 4, "Broadwell, SMT on: 4 passes");
 }
 
 /*

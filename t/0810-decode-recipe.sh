@@ -59,6 +59,31 @@ is "$(printf '%s' "$out" | jget tma_retiring)" "50.0000" "Zen 5 tma_retiring 400
 is "$(printf '%s' "$out" | jget tma_backend_bound)" "20.0000" "Zen 5 tma_backend_bound 1600/8000"
 printf '%s' "$out" >"$tmp/zen5.json"
 
+# Haswell, SMT off, level 2 (hsw-metrics.json; t/0802 vector A): SLOTS 4000,
+# FE 800/4000 = 20 %, Bad (1800-1600+4*50)/4000 = 10 %, Ret 40 %, BE 30 %;
+# fetch latency 4*min(1000,120)/4000 = 12 % > 10 %: RS_EVENTS.EMPTY_CYCLES
+# subtracted; IPC 2000/1000 = 2 > 1.8: the 3-uop threshold; memory bound
+# (135 + 45) / (min(1000,200) + 700 - 550 - 35 + 45) x 30 % = 180/360 x 30 % = 15 %
+HSW=CPU_CLK_UNHALTED.THREAD=1000,IDQ_UOPS_NOT_DELIVERED.CORE=800,UOPS_ISSUED.ANY=1800,UOPS_RETIRED.RETIRE_SLOTS=1600,INT_MISC.RECOVERY_CYCLES=50
+HSW2=IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE=120,BR_MISP_RETIRED.ALL_BRANCHES=1,MACHINE_CLEARS.COUNT=1,IDQ.MS_UOPS=0,INST_RETIRED.ANY=2000,CYCLE_ACTIVITY.STALLS_LDM_PENDING=135,RESOURCE_STALLS.SB=45,CYCLE_ACTIVITY.CYCLES_NO_EXECUTE=200,UOPS_EXECUTED.CORE_CYCLES_GE_1=700,UOPS_EXECUTED.CORE_CYCLES_GE_2=600,UOPS_EXECUTED.CORE_CYCLES_GE_3=550,RS_EVENTS.EMPTY_CYCLES=35
+out=$("$BARETMA" decode --recipe intel-pre-icl-l1:haswell --counts "$HSW" --counts "$HSW2" --json); rc=$?
+is "$rc" 0 "Haswell level 2 exits 0"
+is "$(printf '%s' "$out" | jget level)" "2.0000" "Haswell: level 2 (every count given)"
+is "$(printf '%s' "$out" | jget tma_memory_bound)" "15.0000" "Haswell tma_memory_bound 180/360 x 30 %"
+is "$(printf '%s' "$out" | jget tma_core_bound)" "15.0000" "Haswell tma_core_bound 30 - 15 %"
+# IPC 1500/1000 = 1.5: the 2-uop threshold: 180 / (200 + 700 - 600 - 35 + 45) x 30 % = 180/310 x 30 %
+out=$("$BARETMA" decode --recipe intel-pre-icl-l1:haswell --counts "$HSW" \
+	--counts "$(printf '%s' "$HSW2" | sed 's/INST_RETIRED.ANY=2000/INST_RETIRED.ANY=1500/')" --json)
+is "$(printf '%s' "$out" | jget tma_memory_bound)" "17.4194" "Haswell, IPC 1.5: 180/310 x 30 % = 17.42 %"
+
+# Tremont (Atom_TMA.csv TNT, width 4): SLOTS 4 x 1000; FE 1000/4000 = 25 %,
+# Bad 400/4000 = 10 %, BE 1200/4000 = 30 %, Ret 1400/4000 = 35 %
+TNT=CPU_CLK_UNHALTED.CORE=1000,TOPDOWN_FE_BOUND.ALL=1000,TOPDOWN_BAD_SPECULATION.ALL=400,TOPDOWN_BE_BOUND.ALL=1200,TOPDOWN_RETIRING.ALL=1400
+out=$("$BARETMA" decode --recipe intel-ecore-l1:Tremont --counts "$TNT" --json); rc=$?
+is "$rc" 0 "Tremont exits 0"
+is "$(printf '%s' "$out" | jget slots)" "4000.0000" "Tremont slots 4 x 1000"
+is "$(printf '%s' "$out" | jget tma_bad_speculation)" "10.0000" "Tremont tma_bad_speculation 400/4000"
+
 # A level-2 split with nothing to split: NAN as null, said once.  The
 # memory-bound events (perf's skl-metrics.json tma_memory_bound):
 # (STALLS_MEM_ANY 200 + BOUND_ON_STORES 100) / (STALLS_TOTAL 400 +

@@ -2,7 +2,7 @@
  * t/0825-sim-gp.c - the simulated PMU's general-purpose counters
  * (msr/msr_sim.h "General-purpose counters") on real CPUID dumps: an
  * Intel pre-Ice Lake P-core (Skylake-S, width 4), the same with SMT
- * (Cascade Lake, `smt on`), an Alder Lake E-core (Gracemont, width 5),
+ * (Cascade Lake, `smt on`), an Ice Lake's level-2 events (width 5), an Alder Lake E-core (Gracemont, width 5),
  * an Arrow Lake E-core's fixed counters 4-6 (Skymont, width 8, CPUID leaf
  * 0x23 fixed mask 0x77), AMD Zen 4 (6 dispatch slots) and Zen 5 (8).
  *
@@ -189,6 +189,73 @@ static void test_skylake(void)
 	check_u64(rd(dev, 0, 0xc1), ==, 0xffff80000000ull, "reads 0xffff80000000 (sign-extended)");
 	check_u64(rd(dev, 0, 0x4c1), ==, 0xffff80000000ull, "IA32_A_PMC0 is the same counter");
 	check_int(msr_write(dev, 0, 0x4c1, 1ull << 48), ==, -EIO, "IA32_A_PMC0 = 2^48: #GP");
+	msr_close(dev);
+}
+
+/*
+ * Ice Lake (Sunny Cove, width 5; ice-lake-i7.test: 8 GP counters): the
+ * events of perf's icelake icl-metrics.json level 2 that the recipe
+ * intel-icl-events:sunny-cove counts (encodings intel/perfmon ICL/events/
+ * icelake_core.json, perf icelake/pipeline.json, frontend.json), through
+ * perf's formulas:
+ *   tma_microcode_sequencer = tma_retiring x IDQ.MS_UOPS / UOPS_ISSUED.ANY
+ *   tma_heavy_operations = that + tma_retiring x (UOPS_DECODED.DEC0 -
+ *     DEC0:c1) / IDQ.MITE_UOPS
+ *   tma_memory_bound = (STALLS_MEM_ANY + BOUND_ON_STORES) / (STALLS_TOTAL +
+ *     (1_PORTS_UTIL + tma_retiring x 2_PORTS_UTIL) + BOUND_ON_STORES) x BE
+ * Counts, the README's per cycle x 1e6 (m = 0.18, c = 0.30 - 0.18 = 0.12):
+ *   UOPS_ISSUED.ANY 5 x (0.40 + 0.05) = 2.25e6; IDQ.MS_UOPS 5 x 0.10 x
+ *   0.45 / 0.40 = 0.5625e6; IDQ.MITE_UOPS 2.25e6 - 0.5625e6 = 1.6875e6;
+ *   UOPS_DECODED.DEC0 = its c1 = 1.6875e6 / 5 = 337500; UOPS_RETIRED.SLOTS
+ *   2e6; STALLS_MEM_ANY 3/4 m = 135000; BOUND_ON_STORES 1/4 m = 45000;
+ *   STALLS_TOTAL 3/4 m + c/2 = 195000; 1_PORTS_UTIL c/2 = 60000;
+ *   2_PORTS_UTIL 0; TOPDOWN.BACKEND_BOUND_SLOTS 5 x 0.30 = 1.5e6.
+ *   Retiring 2e6 / 5e6 = 0.40; sequencer 0.40 x 0.5625 / 2.25 = 0.10;
+ *   heavy 0.10 + 0.40 x 0 = 0.10; memory bound 180000 / 300000 x 0.30 = 0.18.
+ */
+static void test_icelake(void)
+{
+	const char *d = dump("libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test");
+	struct msr_dev *dev = open_sim(d, "icl", shares);
+	const uint64_t a[] = {
+		SEL(0x0e, 1), SEL(0x79, 0x30), SEL(0x79, 0x04), SEL(0x56, 1),
+		SEL(0x56, 1) | CMASK(1), SEL(0xc2, 2), SEL(0xa3, 0x14) | CMASK(20),
+		SEL(0xa6, 0x40) | CMASK(2),
+	};
+	const uint64_t b[] = {
+		SEL(0xa3, 0x04) | CMASK(4), SEL(0xa6, 0x02), SEL(0xa6, 0x04), SEL(0xa4, 0x02),
+	};
+	double c[8], t[4], ret, seq, heavy, be, mem;
+
+	intel_program(dev, 0, a, 8, 0xff);
+	check_int(msr_sim_work(dev, 0, W), ==, 0, "Ice Lake: 1e6 cycles of work");
+	msr_write(dev, 0, 0x38f, 0);
+	for (unsigned i = 0; i < 8; i++)
+		c[i] = (double)rd(dev, 0, 0xc1 + i);
+	intel_program(dev, 0, b, 4, 0xf);
+	msr_sim_work(dev, 0, W);
+	msr_write(dev, 0, 0x38f, 0);
+	for (unsigned i = 0; i < 4; i++)
+		t[i] = (double)rd(dev, 0, 0xc1 + i);
+	check_dbl(c[0], 2.25e6, 1, "UOPS_ISSUED.ANY = 5 x 0.45 x 1e6");
+	check_dbl(c[1], 0.5625e6, 1, "IDQ.MS_UOPS = 5 x 0.10 x 0.45 / 0.40 x 1e6");
+	check_dbl(c[2], 1.6875e6, 1, "IDQ.MITE_UOPS = issued - MS uops");
+	check_dbl(c[3], 337500, 1, "UOPS_DECODED.DEC0 = MITE uops / 5");
+	check_dbl(c[4], 337500, 1, "UOPS_DECODED.DEC0 c1: the same (one uop a cycle)");
+	check_dbl(c[6], 135000, 1, "CYCLE_ACTIVITY.STALLS_MEM_ANY c20 = 3/4 x 0.18 x 1e6");
+	check_dbl(c[7], 45000, 1, "EXE_ACTIVITY.BOUND_ON_STORES c2 = 1/4 x 0.18 x 1e6");
+	check_dbl(t[0], 195000, 1, "CYCLE_ACTIVITY.STALLS_TOTAL c4 = (0.135 + 0.06) x 1e6");
+	check_dbl(t[1], 60000, 1, "EXE_ACTIVITY.1_PORTS_UTIL = 0.12 / 2 x 1e6");
+	check_dbl(t[2], 0, 0, "EXE_ACTIVITY.2_PORTS_UTIL = 0");
+	ret = c[5] / (5.0 * W);
+	seq = ret * c[1] / c[0];
+	heavy = seq + ret * (c[3] - c[4]) / c[2];
+	be = t[3] / (5.0 * W);
+	mem = (c[6] + c[7]) / (t[0] + (t[1] + ret * t[2]) + c[7]) * be;
+	check_dbl(ret, 0.40, 1e-6, "tma_retiring = UOPS_RETIRED.SLOTS / (5 x cycles) = 0.40");
+	check_dbl(seq, 0.10, 1e-6, "tma_microcode_sequencer = 0.40 x 0.5625 / 2.25 = 0.10");
+	check_dbl(heavy, 0.10, 1e-6, "perf icelake tma_heavy_operations = 0.10, the profile's");
+	check_dbl(mem, 0.18, 1e-6, "perf icelake tma_memory_bound = 180000/300000 x 0.30 = 0.18");
 	msr_close(dev);
 }
 
@@ -459,6 +526,7 @@ int main(void)
 	t_scratch(dir, "0825");
 	unsetenv("BARETMA_MSR_TRACE");
 	test_skylake();
+	test_icelake();
 	test_smt();
 	test_ecore();
 	test_skymont();

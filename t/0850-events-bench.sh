@@ -2,7 +2,8 @@
 # t/0850-events-bench.sh - `baretma bench` measures Top-down with an event
 # recipe where the core has no IA32_PERF_METRICS: an Alder Lake E-core
 # (intel-ecore-l1, Gracemont), a Cascade Lake with SMT (intel-pre-icl-l1,
-# Skylake), a Zen 4 and a Zen 5 (amd-zen4, amd-zen5), each on the
+# Skylake), a Haswell with SMT (intel-pre-icl-l1, Haswell), a Jasper Lake
+# (intel-ecore-l1, Tremont), a Zen 4 and a Zen 5 (amd-zen4, amd-zen5), each on the
 # simulated PMU (msr/msr_sim.h) of its real CPUID dump, through --backend
 # msr, at level 1 and at level 2 (in passes where the core has fewer
 # counters than the recipe has events), and reports the profile's shares.
@@ -141,9 +142,9 @@ is "$(grep -c '^test-sim-work,tma_' "$tmp/ecore2.csv")" 10 "CSV: the recipe's 10
 # x BE; the simulator's stall cycles (msr/sim_events.c), m = 0.18, c = BE -
 # m = 0.12, each halved by SMT: STALLS_MEM_ANY 3/4 m K/2 = 0.0675 K,
 # BOUND_ON_STORES 1/4 m K/2 = 0.0225 K, STALLS_TOTAL (3/4 m + c/2) K/2 =
-# 0.0975 K, 2_PORTS_UTIL c/2 K/2 = 0.03 K, 1_PORTS_UTIL c (1 - 0.4)/2 K/2
-# = 0.018 K: 0.09 / (0.0975 + 0.018 + 0.4 x 0.03 + 0.0225) x 30 = 0.09 /
-# 0.15 x 30 = 18, core bound 30 - 18 = 12.
+# 0.0975 K, 1_PORTS_UTIL c/2 K/2 = 0.03 K, 2_PORTS_UTIL 0 (no 2-uop
+# cycles): 0.09 / (0.0975 + 0.03 + 0.4 x 0 + 0.0225) x 30 = 0.09 / 0.15 x
+# 30 = 18, core bound 30 - 18 = 12.
 # Passes: level 1 THREAD_ANY (fixed 1) and 4 GP events on 4 counters: 1;
 # level 2 9 more GP events (4, 4, 1 on 4 counters) and INST_RETIRED.ANY
 # (fixed 0): 4.
@@ -161,6 +162,65 @@ check clx2 2 intel-pre-icl-l1 skylake 4 True 200000.0 \
 run clx2.txt "$CLX" "$tmp/clx" 0
 like "$(cat "$tmp/clx2.txt")" "recipe intel-pre-icl-l1:skylake, 4 passes, SMT on \(per-core counts halved\)" \
 	"text: SMT on, said with the halving"
+
+# --- Haswell with SMT (W = 4, 4 GP counters a thread) --------------------------
+# intel-pre-icl-l1:haswell with smt_on (perf hsw-metrics.json): level 1 as
+# the Cascade Lake's (SLOTS = 4 x THREAD_ANY/2 = 200000; FE 20, RET 40, BAD
+# 10) but BE = 1 - (FE + BAD + RET) = 30 (the SNB column's form).  Level 2:
+# fetch latency = 4 x min(THREAD_P K, CYCLES_0_UOPS_DELIV.CORE 0.12 K / 2)
+# / SLOTS = 12, bandwidth 8; mispredicts 6, clears 4 (as above); heavy =
+# RETIRE_SLOTS / UOPS_ISSUED.ANY x IDQ.MS_UOPS / SLOTS, IDQ.MS_UOPS = 4 x
+# heavy x issued / retiring = 4 x 0.1 x 0.45 / 0.4 K / 2 = 0.225 K:
+# 0.8/0.9 x 0.225 K / 2 K = 10, light 30.  Memory bound (hsw-metrics.json,
+# SMT form) = (min(THREAD_P, STALLS_LDM_PENDING 3/4 m K/2 = 0.0675 K) +
+# RESOURCE_STALLS.SB 1/4 m K/2 = 0.0225 K) / (min(THREAD_P,
+# CYCLES_NO_EXECUTE (3/4 m + c/2) K/2 = 0.0975 K) + (CORE_CYCLES_GE_1 -
+# CORE_CYCLES_GE_2) / 2 - RS_EVENTS.EMPTY_CYCLES 0 + SB) x BE, IPC = 0.6 K
+# / K <= 1.8 (GE_2); the core's (not halved) GE_1 = 1 - 3/4 m - c/2 =
+# 0.805 K and GE_2 = 1 - 3/4 m - c = 0.745 K: 0.09 / (0.0975 + 0.06/2 +
+# 0.0225) x 30 = 0.09 / 0.15 x 30 = 18, core bound 12.  Passes: level 1 is
+# THREAD_ANY and 4 GP events: 1; level 2 THREAD_P, 4 SNB-column and 7
+# memory-bound GP events more, 16 on 4 counters, INST_RETIRED.ANY on fixed
+# counter 0: 4.
+if [ -r "$HSW" ]; then
+	run hsw1 "$HSW" "$tmp/clx" 0 --level 1 --json; rc=$?
+	is "$rc" 0 "Haswell with SMT, level 1: exit 0"
+	check hsw1 1 intel-pre-icl-l1 haswell 1 True 200000.0 \
+		"{'tma_retiring': 40, 'tma_bad_speculation': 10, 'tma_frontend_bound': 20, 'tma_backend_bound': 30}"
+	run hsw2 "$HSW" "$tmp/clx" 0 --json; rc=$?
+	is "$rc" 0 "Haswell with SMT, level 2: exit 0"
+	check hsw2 2 intel-pre-icl-l1 haswell 4 True 200000.0 \
+		"{'tma_retiring': 40, 'tma_bad_speculation': 10, 'tma_frontend_bound': 20, 'tma_backend_bound': 30,
+		  'tma_fetch_latency': 12, 'tma_fetch_bandwidth': 8, 'tma_branch_mispredicts': 6,
+		  'tma_machine_clears': 4, 'tma_heavy_operations': 10, 'tma_light_operations': 30,
+		  'tma_memory_bound': 18, 'tma_core_bound': 12}"
+else
+	skip 12 "no Haswell dump $HSW"
+fi
+
+# --- Jasper Lake, Tremont (W = 4, 4 GP counters) -------------------------------
+# intel-ecore-l1:tremont (Atom_TMA.csv TNT; events of intel/perfmon EHL/SNR):
+#   SLOTS = 4 x CPU_CLK_UNHALTED.CORE = 4 x K = 400000
+#   FE = TOPDOWN_FE_BOUND.ALL / SLOTS = 20, BAD = TOPDOWN_BAD_SPECULATION.ALL
+#   (0x73/0x06) / SLOTS = 10, BE = TOPDOWN_BE_BOUND.ALL / SLOTS = 30, RET =
+#   TOPDOWN_RETIRING.ALL / SLOTS = 40
+# Level 2: branch mispredicts = TOPDOWN_BAD_SPECULATION.MISPREDICT / SLOTS =
+# 6, machine clears = .MONUKE (the clears' slots, 10 - 6) / SLOTS = 4; no
+# other level-2 node (the recipe's notes).  Passes: level 1 fixed counter 1
+# and 4 GP events on 4: 1; level 2 6 GP events on 4: 2.
+if [ -r "$TNT" ]; then
+	run tnt1 "$TNT" "$tmp/intel" 0 --level 1 --json; rc=$?
+	is "$rc" 0 "Tremont, level 1: exit 0"
+	check tnt1 1 intel-ecore-l1 tremont 1 False 400000.0 \
+		"{'tma_retiring': 40, 'tma_bad_speculation': 10, 'tma_frontend_bound': 20, 'tma_backend_bound': 30}"
+	run tnt2 "$TNT" "$tmp/intel" 0 --json; rc=$?
+	is "$rc" 0 "Tremont, level 2: exit 0"
+	check tnt2 2 intel-ecore-l1 tremont 2 False 400000.0 \
+		"{'tma_retiring': 40, 'tma_bad_speculation': 10, 'tma_frontend_bound': 20, 'tma_backend_bound': 30,
+		  'tma_branch_mispredicts': 6, 'tma_machine_clears': 4}"
+else
+	skip 12 "no Tremont dump $TNT"
+fi
 
 # --- Zen 4 (W = 6) and Zen 5 (W = 8), six PerfMonV2 counters ------------------
 # amd-zen4 / amd-zen5 (perf pipeline.json): SLOTS = W x ls_not_halted_cyc;

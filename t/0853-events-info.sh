@@ -1,6 +1,7 @@
 #!/bin/sh
 # t/0853-events-info.sh - `baretma info` on the real dumps of a Skylake, a
-# Cascade Lake, a Haswell, an Alder Lake (its E-cores), a Meteor Lake (its
+# Cascade Lake, a Haswell, a Jasper Lake (Tremont), an Alder Lake (its
+# E-cores), a Meteor Lake (its
 # E-cores), a Zen 4 and a Zen 5 names for each core kind without
 # IA32_PERF_METRICS the event recipe baretma measures, its variant and the
 # passes each level takes; the availability line no longer says baretma
@@ -22,7 +23,13 @@
 #     fixed counter 0: 4 passes;
 #   Haswell (4 GP): level 1 the same 4 GP events: 1; level 2
 #     IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE, BR_MISP_RETIRED,
-#     MACHINE_CLEARS.COUNT, IDQ.MS_UOPS: 4 more, 2;
+#     MACHINE_CLEARS.COUNT, IDQ.MS_UOPS and the 7 GP events of
+#     hsw-metrics.json's tma_memory_bound (RESOURCE_STALLS.SB,
+#     RS_EVENTS.EMPTY_CYCLES, CYCLE_ACTIVITY.STALLS_LDM_PENDING and
+#     .CYCLES_NO_EXECUTE, UOPS_EXECUTED.CORE_CYCLES_GE_1/2/3): 15 on 4: 4;
+#   Tremont (Jasper Lake, 4 GP; INDEX.tsv "Jasper Lake (Tremont)", one
+#     kind): level 1 fixed counter 1 and 4 GP events: 1; level 2
+#     TOPDOWN_BAD_SPECULATION.MISPREDICT and .MONUKE: 6 on 4: 2;
 #   Gracemont (6 GP): level 1 3 GP events and fixed counter 1: 1; level 2
 #     5 more, 8 on 6: 2; Crestmont (8 GP): 4 then 5 more, 9 on 8: 2;
 #   Zen 4, Zen 5 (6 PerfMonV2 counters): level 1 6 events: 1; level 2 6
@@ -34,7 +41,8 @@ command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
 # dump|INDEX uarch|kind checked|recipe:variant|passes level 1,2
 cases="libcpuid/master-history/intel/x86-64/skylake/intel-core-i7-6700k-cpu.test|Skylake-S|general|intel-pre-icl-l1:skylake|1,4
 libcpuid/master-history/intel/x86-64/skylake/cascade-lake-sp-xeon-gold.test|Skylake-SP/Cascade Lake|general|intel-pre-icl-l1:skylake|1,4
-libcpuid/master-history/intel/x86-64/haswell/intel-core-i7-4770-cpu.test|Haswell|general|intel-pre-icl-l1:haswell|1,2
+libcpuid/master-history/intel/x86-64/haswell/intel-core-i7-4770-cpu.test|Haswell|general|intel-pre-icl-l1:haswell|1,4
+libcpuid/v0.6.2/intel/tremont/jasper-lake-celeron.test|Jasper Lake (Tremont)|general|intel-ecore-l1:tremont|1,2
 libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-s-i9.test|Alder Lake-S|efficiency|intel-ecore-l1:gracemont|1,2
 libcpuid/master-history/intel/x86-64/redwood-cove/intel-core-ultra-7-155h.test|Meteor Lake|efficiency|intel-ecore-l1:crestmont|1,2
 libcpuid/master-history/amd/zen4/epyc-genoa.test|Zen4|general|amd-zen4:zen4|1,3

@@ -6,6 +6,8 @@
 #   ADLS  Alder Lake-S i9-12900K: P-cores and Gracemont E-cores
 #   CLX   Cascade Lake Xeon (intel-pre-icl-l1, SMT)
 #   ZEN4  EPYC 9124 (Genoa), ZEN5  Ryzen 9 9950X (PerfMonV2, 6 counters)
+#   HSW   Haswell i7-4770 (intel-pre-icl-l1:haswell, 4 GP counters)
+#   TNT   Jasper Lake Celeron N5100 (Tremont: intel-ecore-l1:tremont, 4 GP)
 # (CPUs and kinds: $SHARED_CPUID/INDEX.tsv)
 # events_dumps DUMP...: skip the test unless every DUMP can be read.
 # $ecore: the Alder Lake-S dump's first CPU whose CPUID 0x1A EAX[31:24]
@@ -20,6 +22,8 @@ ADLS=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-s-i9.test
 CLX=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_6th_gen/xeon-clx.test
 ZEN4=$SHARED_CPUID/libcpuid/master-history/amd/zen4/epyc-genoa.test
 ZEN5=$SHARED_CPUID/libcpuid/master-history/amd/zen5/amd-ryzen-9-9950x-16-core-processor.test
+HSW=$SHARED_CPUID/libcpuid/master-history/intel/x86-64/haswell/intel-core-i7-4770-cpu.test
+TNT=$SHARED_CPUID/libcpuid/v0.6.2/intel/tremont/jasper-lake-celeron.test
 
 events_dumps() {
 	for d in "$@"; do
