@@ -21,7 +21,15 @@
  *
  * What each quantity counts per cycle, with w the width (slots per cycle)
  * and the profile's shares as fractions:
- *   cycles 1; instructions `ipc`; slots w;
+ *   cycles 1; instructions `ipc`, before Ice Lake at least the thread's
+ *     light uops w x (retiring - heavy_operations) (x 1/2 with `smt on`),
+ *     whose surplus over them is macro-fused pairs (UOPS_RETIRED.MACRO_FUSED
+ *     = instructions - light uops), so that perf's skylake
+ *     tma_heavy_operations, (UOPS_RETIRED.RETIRE_SLOTS + MACRO_FUSED -
+ *     INST_RETIRED.ANY) / SLOTS, recovers heavy_operations whatever `ipc`
+ *     (a fused pair is two instructions and one uop; a heavy instruction
+ *     is one instruction and several uops: skl-metrics.json's reading);
+ *   slots w;
  *   retiring w x retiring (uops / ops retired);
  *   issued (Intel) w x (retiring + bad_speculation x (1 - R)): the uops
  *     that retire and the bad-speculation slots that are issued uops which
@@ -111,6 +119,7 @@ enum sim_q {
 	Q_FETCH_LAT, Q_FETCH_LAT_CYC, Q_MEM, Q_MEM_CYC, Q_BE_CYC, Q_SMT_CONT, Q_FETCH_BW, Q_CORE,
 	Q_LOAD_STALL_CYC, Q_STORE_CYC, Q_STALL_CYC, Q_PORTS1_CYC, Q_PORTS2_CYC,
 	Q_EXEC_GE1_CYC, Q_EXEC_GE2_CYC, Q_RS_EMPTY_CYC, Q_MS_UOPS, Q_MITE_UOPS, Q_DEC0_CYC,
+	Q_FUSED,
 };
 
 struct sim_event_row {
@@ -154,6 +163,7 @@ static const struct sim_event_row rows[] = {
 	/* Intel P-cores: level 1 */
 	ROW(P_ALL, 0x3c, 0x00, 0, Q_CYCLES, "CPU_CLK_UNHALTED.THREAD_P [SKL ICL SPR]"),
 	ROW(P_ALL, 0xc0, 0x00, 0, Q_INST, "INST_RETIRED.ANY_P [SKL ICL SPR]"),
+	ROW(SIM_FAM_PRE_ICL, 0xc2, 0x04, 0, Q_FUSED, "UOPS_RETIRED.MACRO_FUSED [SKL]"),
 	ROW(SIM_FAM_PRE_ICL | SIM_FAM_ICL, 0x0e, 0x01, 0, Q_ISSUED, "UOPS_ISSUED.ANY [SKL ICL]"),
 	ROW(SIM_FAM_GLC, 0xae, 0x01, 0, Q_ISSUED, "UOPS_ISSUED.ANY [SPR]"),
 	ROW(P_ALL, 0xc2, 0x02, 0, Q_RETIRING,
@@ -290,9 +300,14 @@ static double quantity(const struct sim *s, const struct sim_cpu *c, enum sim_q 
 
 	for (unsigned i = 0; i < SIM_NODES; i++)
 		f[i] = pct[i] / 100;
+	/* the thread's light uops a cycle (file comment: instructions) */
+	double light = (c->smt ? 0.5 : 1) * w * (f[N_RET] - f[N_HEAVY]);
+
 	switch (q) {
 	case Q_CYCLES: return 1;
-	case Q_INST: return s->p.ipc;
+	case Q_INST:
+		return c->fam == SIM_FAM_PRE_ICL && s->p.ipc < light ? light : s->p.ipc;
+	case Q_FUSED: return quantity(s, c, Q_INST, pct) - light;
 	case Q_SLOTS: return w;
 	case Q_RETIRING: return w * f[N_RET];
 	case Q_ISSUED: return w * (f[N_RET] + f[N_BAD] * (1 - SIM_RECOVERY));
@@ -332,11 +347,12 @@ static double quantity(const struct sim *s, const struct sim_cpu *c, enum sim_q 
 	return 0;
 }
 
-/* With `smt on`, the thread's half, or the core's with AnyThread; cycles
- * and instructions are the thread's own either way (file comment). */
+/* With `smt on`, the thread's half, or the core's with AnyThread; cycles,
+ * instructions and macro-fused pairs are the thread's own either way
+ * (file comment). */
 static double smt_factor(const struct sim_cpu *c, enum sim_q q, bool any)
 {
-	if (!c->smt || q == Q_CYCLES || q == Q_INST)
+	if (!c->smt || q == Q_CYCLES || q == Q_INST || q == Q_FUSED)
 		return 1;
 	return any ? 1 : 0.5;
 }

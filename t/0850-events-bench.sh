@@ -134,9 +134,13 @@ is "$(grep -c '^test-sim-work,tma_' "$tmp/ecore2.csv")" 10 "CSV: the recipe's 10
 # (c4: 0.12 K / 2) / SLOTS = 12, fetch bandwidth 20 - 12 = 8; branch
 # mispredicts = BR_MISP / (BR_MISP + MACHINE_CLEARS) x BAD: flushes one per
 # 20 slots of each, 6 / 10 x 10 = 6, machine clears 4; heavy operations =
-# (RETIRE_SLOTS + UOPS_RETIRED.MACRO_FUSED - INST_RETIRED.ANY) / SLOTS, the
-# simulator's table having no MACRO_FUSED (0) and INST_RETIRED.ANY = ipc x K
-# = 0.6 K: (0.8 - 0.6) K / 2K = 10, light 40 - 10 = 30.  Memory bound
+# (RETIRE_SLOTS + UOPS_RETIRED.MACRO_FUSED - INST_RETIRED.ANY) / SLOTS,
+# INST_RETIRED.ANY = ipc x K = 0.6 K, the thread's light uops 4 x (0.40 -
+# 0.10) K / 2 = 0.6 K, so no fused pair (MACRO_FUSED = 0.6 K - 0.6 K = 0):
+# (0.8 + 0 - 0.6) K / 2K = 10, light 40 - 10 = 30.  With the default ipc
+# 1.0 (clx2d below) MACRO_FUSED = 1.0 K - 0.6 K = 0.4 K, two instructions
+# a pair and one uop: (0.8 + 0.4 - 1.0) K / 2K = 10 again (it read -10
+# when the simulator counted no fused pair).  Memory bound
 # (skl-metrics.json, clx-metrics.json) = (STALLS_MEM_ANY + BOUND_ON_STORES)
 # / (STALLS_TOTAL + (1_PORTS_UTIL + RET x 2_PORTS_UTIL) + BOUND_ON_STORES)
 # x BE; the simulator's stall cycles (msr/sim_events.c), m = 0.18, c = BE -
@@ -159,6 +163,11 @@ check clx2 2 intel-pre-icl-l1 skylake 4 True 200000.0 \
 	  'tma_fetch_latency': 12, 'tma_fetch_bandwidth': 8, 'tma_branch_mispredicts': 6,
 	  'tma_machine_clears': 4, 'tma_heavy_operations': 10, 'tma_light_operations': 30,
 	  'tma_memory_bound': 18, 'tma_core_bound': 12}"
+grep -v '^ipc' "$tmp/clx" >"$tmp/clxd"
+run clx2d "$CLX" "$tmp/clxd" 0 --json; rc=$?
+is "$rc" 0 "Cascade Lake with SMT, level 2, default ipc: exit 0"
+is "$(q "$tmp/clx2d" '[round(k[n]["median"], 2) for n in ("tma_heavy_operations", "tma_light_operations")]')" \
+	"[10.0, 30.0]" "clx2d: heavy 10 and light 30 with ipc 1.0 too (macro-fused pairs)"
 run clx2.txt "$CLX" "$tmp/clx" 0
 like "$(cat "$tmp/clx2.txt")" "recipe intel-pre-icl-l1:skylake, 4 passes, SMT on \(per-core counts halved\)" \
 	"text: SMT on, said with the halving"
