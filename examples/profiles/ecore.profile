@@ -28,5 +28,5 @@ access_cycles  2000     # cycles per simulated MSR access (counted at the
                         # work's shares: no access_* shares given)
 
 # Jitter of each read, +-1 point, from a fixed seed.
-noise  1
-seed   7
+noise  1         # +-1 point of jitter on each share, each read
+seed   7          # the jitter's seed (the same sequence of jitter each run)

@@ -29,5 +29,5 @@ access_backend_bound     30   #   the subtraction shows
 
 # Real counters jitter: each read's shares move by up to +-1.5 points
 # (level-1 jitters sum to 0), from a fixed seed.
-noise  1.5
-seed   19
+noise  1.5         # +-1.5 points of jitter on each share, each read
+seed   19          # the jitter's seed (the same sequence of jitter each run)

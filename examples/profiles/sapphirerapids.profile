@@ -31,5 +31,5 @@ access_frontend_bound    45   #   so 0 (all heavy, mispredict, fetch
 access_backend_bound     30   #   latency and memory bound go to siblings)
 
 # Jitter of each read, +-1.5 points, from a fixed seed.
-noise  1.5
-seed   19
+noise  1.5         # +-1.5 points of jitter on each share, each read
+seed   19          # the jitter's seed (the same sequence of jitter each run)
