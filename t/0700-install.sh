@@ -1,7 +1,8 @@
 #!/bin/sh
 # t/0700-install.sh - `make install` installs what README "Install" lists:
 # the tool, libbaretma.so.1 (its SONAME) with its development link,
-# libbaretma.a, <baretma.h>, baretma.pc and the man pages; the shared
+# libbaretma.a, <baretma.h>, baretma.pc, the man pages and the bash
+# completion (in bash-completion's completionsdir, configure.ac); the shared
 # library exports only the baretma_* API and imports only what the
 # libraries it names define; a program built with baretma.pc's flags links
 # and runs against it; `make uninstall` removes every file.
@@ -57,6 +58,7 @@ $T_LIBDIR/$REAL
 $T_MANDIR/man1/baretma.1
 $T_MANDIR/man3/baretma.3
 $T_PKGCONFIGDIR/baretma.pc
+$T_BASHCOMPLETIONDIR/baretma
 EOF
 )
 	got=$(cd "$root" && find . ! -type d | sed 's|^\.||' | LC_ALL=C sort)
@@ -293,6 +295,20 @@ if command -v groff >/dev/null 2>&1; then
 else
 	skip "groff not installed: man pages not rendered"
 	skip "groff not installed: man pages not rendered"
+fi
+
+# --- bash completion -------------------------------------------------------------
+# Where bash-completion loads it on demand (the name is the command's), and
+# it completes the installed tool's commands (t/0951 checks the rest).
+bc=$root$T_BASHCOMPLETIONDIR/baretma
+if [ ! -r "$bc" ]; then
+	ok 1 "the bash completion is installed as $T_BASHCOMPLETIONDIR/baretma"
+elif ! command -v bash >/dev/null 2>&1; then
+	skip "bash not installed: the installed completion not run"
+else
+	out=$(bash -c '. "$1"; COMP_WORDS=("$2" ver); COMP_CWORD=1; _baretma; echo "${COMPREPLY[*]}"' \
+		bash "$bc" "$bin" 2>&1)
+	is "$out" "version" "the installed completion completes 'baretma ver' with the installed tool"
 fi
 
 # --- uninstall ---------------------------------------------------------------------
