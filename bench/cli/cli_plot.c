@@ -40,7 +40,7 @@ static int refused(const char *cmd, const char *path, int err)
 
 int cli_plot_check(const char *cmd, const char *path)
 {
-	return path ? refused(cmd, path, plot_check_path(path)) : 0;
+	return path ? cli_plot_done(cmd, path, plot_check_path(path)) : 0;
 }
 
 /* The directory of @path, for the message (new memory; NULL on ENOMEM). */

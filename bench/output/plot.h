@@ -51,7 +51,9 @@ int plot_format_of(const char *path, enum plot_format *fmt);
  * plot_check_path - what plot_*_write would refuse before drawing: -EINVAL
  * (extension), -ENOTSUP (no cairo), -ELOOP (@path is a symbolic link),
  * -EISDIR (a directory), -EEXIST (a FIFO, device or socket: renamed over,
- * it would be gone); else 0.  For a command to refuse before it measures.
+ * it would be gone), the -errno of access(2) on its directory (-ENOENT,
+ * -ENOTDIR, -EACCES, -EROFS); else 0.  For a command to refuse before it
+ * measures.
  */
 int plot_check_path(const char *path);
 

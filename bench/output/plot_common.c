@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bench/output/plot.h"
 
@@ -28,6 +30,21 @@ int plot_format_of(const char *path, enum plot_format *fmt)
 	return -EINVAL;
 }
 
+/* The directory @path goes in can take a new file (as far as access(2)
+ * knows: the writer's own create is the final word). */
+static int dir_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+	int rc;
+
+	if (!dir)
+		return -ENOMEM;
+	rc = faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) ? -errno : 0;
+	free(dir);
+	return rc;
+}
+
 int plot_check_path(const char *path)
 {
 	enum plot_format f;
@@ -37,13 +54,15 @@ int plot_check_path(const char *path)
 		return -EINVAL;
 	if (!plot_available())
 		return -ENOTSUP;
-	if (lstat(path, &st))
-		return 0; /* none there yet (or the directory is the writer's to say) */
-	if (S_ISLNK(st.st_mode))
-		return -ELOOP;
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	return S_ISREG(st.st_mode) ? 0 : -EEXIST;
+	if (!lstat(path, &st)) {
+		if (S_ISLNK(st.st_mode))
+			return -ELOOP;
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		if (!S_ISREG(st.st_mode))
+			return -EEXIST;
+	}
+	return dir_writable(path);
 }
 
 /*
