@@ -246,8 +246,16 @@ void plot_text(struct plot_ctx *c, const char *s, double x, double y, enum plot_
 	x -= ha == PLOT_LEFT ? 0 : ha == PLOT_CENTRE ? e.x_advance / 2 : e.x_advance;
 	if (va == PLOT_MIDDLE)
 		y += 0.36 * f->size; /* half the capitals' height, about 0.72 em */
-	cairo_set_source_rgb(c->cr, f->r, f->g, f->b);
 	cairo_move_to(c->cr, x, y);
+	if (f->halo) {
+		cairo_text_path(c->cr, p);
+		cairo_set_source_rgb(c->cr, f->hr, f->hg, f->hb);
+		cairo_set_line_width(c->cr, 3);
+		cairo_set_line_join(c->cr, CAIRO_LINE_JOIN_ROUND);
+		cairo_stroke(c->cr);
+		cairo_move_to(c->cr, x, y);
+	}
+	cairo_set_source_rgb(c->cr, f->r, f->g, f->b);
 	cairo_show_text(c->cr, p);
 	b = (struct plot_box){ x + e.x_bearing, y + e.y_bearing, x + e.x_bearing + e.width,
 			       y + e.y_bearing + e.height };

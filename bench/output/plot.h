@@ -119,7 +119,8 @@ struct plot_bars {
 };
 
 /* plot_bars_write - @p as stacked bars into @path (its extension's format).
- * Returns 0, -EINVAL (the extension), -EDOM (nothing to draw: no bar), -ENOTSUP (no cairo), -ELOOP,
+ * Returns 0, -EINVAL (the extension; a bar of more than PLOT_NODES_MAX
+ * nodes), -EDOM (nothing to draw: no bar), -ENOTSUP (no cairo), -ELOOP,
  * -EISDIR, -EEXIST (plot_check_path), -ENOMEM, or the -errno of creating,
  * writing or renaming the file. */
 int plot_bars_write(const char *path, const struct plot_bars *p, const struct plot_trace *t);

@@ -24,6 +24,9 @@ struct layout {
 	const struct plot_bars *p;
 	struct plot_box b;   /* inside the axes */
 	double slot;         /* width per label */
+	double top;          /* the axis' end, fraction of slots: 1, or above
+			      * where medians sum to more (each node's median
+			      * is its own: they need not sum to 100 %) */
 	double legend_x;
 	size_t nrows;
 	struct plot_legend_row rows[2 * PLOT_NODES_MAX + 2];
@@ -54,7 +57,7 @@ static size_t nodes_of(const struct plot_bars *p, const char **nodes)
 
 static double y_of(const struct layout *l, double frac)
 {
-	return l->b.y1 - (l->b.y1 - l->b.y0) * frac;
+	return l->b.y1 - (l->b.y1 - l->b.y0) * frac / l->top;
 }
 
 /* The share as a drawn height: a negative child (never clamped in the
@@ -77,42 +80,47 @@ static void segment_label(struct plot_ctx *c, const struct plot_node_style *st, 
 		return;
 	if (lum < 0.55)
 		f.r = f.g = f.b = 1;
+	f.halo = true; /* the segment's colour around the glyphs: a whisker under
+			* a number is cut, never drawn through it */
+	f.hr = st->r, f.hg = st->g, f.hb = st->b;
 	plot_text(c, s, (x0 + x1) / 2, (ya + yb) / 2, PLOT_CENTRE, PLOT_MIDDLE, &f, NULL);
 }
 
-/* One stack of @vals from @base upwards; their tops into @tops. */
+/* One stack of @vals from @base upwards, their tops into @tops; with
+ * @numbers, only the numbers (drawn after the whiskers, over them). */
 static void stack(struct plot_ctx *c, const struct layout *l, const struct plot_value *vals,
-		  unsigned n, double x0, double x1, double base, double *tops)
+		  unsigned n, double x0, double x1, double base, double *tops, bool numbers)
 {
 	for (unsigned j = 0; j < n; j++) {
 		const struct plot_node_style *st = plot_node_style(vals[j].node);
 		double top = base + drawn(vals[j].value);
 
-		if (top > base) {
+		if (top > base && !numbers)
 			plot_fill(c, "segment", st, 1, x0, y_of(l, base), x1, y_of(l, top));
+		if (top > base && numbers)
 			segment_label(c, st, vals[j].value, x0, x1, y_of(l, base), y_of(l, top));
-		}
 		tops[j] = top;
 		base = top;
 	}
 }
 
-/* At each top edge below 100 % (the sum: no error there), at @x. */
+/* At each top edge below @end (the stack's top, the level-1 sum: 100 %
+ * in every repetition, no error there), at @x. */
 static void whiskers(struct plot_ctx *c, const struct layout *l, const double *tops, unsigned n,
-		     double bound, double x, double cap)
+		     double end, double bound, double x, double cap)
 {
-	double h = (l->b.y1 - l->b.y0) * bound;
+	double h = (l->b.y1 - l->b.y0) * bound / l->top;
 
 	if (!isfinite(bound) || bound <= 0)
 		return;
 	for (unsigned j = 0; j < n; j++)
-		if (tops[j] < 1 - 1e-9 && tops[j] > 1e-9)
+		if (tops[j] < end - 1e-9 && tops[j] > 1e-9)
 			plot_whisker(c, true, x, y_of(l, tops[j]) - h, y_of(l, tops[j]) + h, cap);
 }
 
 /* Level 2 beside level 1: each parent's children from the parent's base. */
 static void children(struct plot_ctx *c, const struct layout *l, const struct plot_bar *bar,
-		     const double *tops1, double x0, double x1)
+		     const double *tops1, double x0, double x1, bool numbers)
 {
 	for (unsigned j = 0; j < bar->n1; j++) {
 		double base = j ? tops1[j - 1] : 0, tops[PLOT_NODES_MAX];
@@ -125,9 +133,10 @@ static void children(struct plot_ctx *c, const struct layout *l, const struct pl
 			if (par && !strcmp(par, bar->l1[j].node))
 				kids[nk++] = bar->l2[k];
 		}
-		stack(c, l, kids, nk, x0, x1, base, tops);
-		/* near the right edge: a narrow bar's numbers stay clear */
-		whiskers(c, l, tops, nk, bar->bound, x1 - 6, 7);
+		stack(c, l, kids, nk, x0, x1, base, tops, numbers);
+		/* near the right edge: clear of most of the centred numbers */
+		if (!numbers)
+			whiskers(c, l, tops, nk, tops1[bar->n1 - 1], bar->bound, x1 - 6, 7);
 	}
 }
 
@@ -149,13 +158,45 @@ static void one_bar(struct plot_ctx *c, const struct layout *l, size_t i)
 	}
 	x0 = l->p->level >= 2 ? cx - (w1 + gap + w2) / 2 : cx - w1 / 2;
 	x1 = x0 + w1;
+	/* a whisker longer than the axis is cut at its ends */
+	cairo_save(c->cr);
+	cairo_rectangle(c->cr, l->b.x0, l->b.y0, l->b.x1 - l->b.x0, l->b.y1 - l->b.y0);
+	cairo_clip(c->cr);
 	plot_trace_box(c, "bar", bar->label, x0, l->b.y0, x1, l->b.y1);
-	stack(c, l, bar->l1, bar->n1 < PLOT_NODES_MAX ? bar->n1 : PLOT_NODES_MAX, x0, x1, 0, tops);
-	whiskers(c, l, tops, bar->n1, bar->bound, (x0 + x1) / 2, w1 * 0.35);
+	stack(c, l, bar->l1, bar->n1, x0, x1, 0, tops, false);
+	whiskers(c, l, tops, bar->n1, tops[bar->n1 - 1], bar->bound, x1 - 7, 8);
 	if (l->p->level >= 2 && bar->n2) {
 		plot_trace_box(c, "bar", bar->label, x1 + gap, l->b.y0, x1 + gap + w2, l->b.y1);
-		children(c, l, bar, tops, x1 + gap, x1 + gap + w2);
+		children(c, l, bar, tops, x1 + gap, x1 + gap + w2, false);
+		children(c, l, bar, tops, x1 + gap, x1 + gap + w2, true);
 	}
+	stack(c, l, bar->l1, bar->n1, x0, x1, 0, tops, true);
+	cairo_restore(c->cr);
+}
+
+/* The highest stack (level 1, or level 2 on its parents' bases). */
+static double top_of(const struct plot_bars *p)
+{
+	double top = 1;
+
+	for (size_t i = 0; i < p->nbars; i++) {
+		const struct plot_bar *b = &p->bars[i];
+		double s1 = 0;
+
+		for (unsigned j = 0; j < b->n1 && j < PLOT_NODES_MAX; j++) {
+			double s2 = s1;
+
+			for (unsigned k = 0; p->level >= 2 && k < b->n2 && k < PLOT_NODES_MAX; k++) {
+				const char *par = plot_node_style(b->l2[k].node)->parent;
+
+				if (par && !strcmp(par, b->l1[j].node))
+					s2 += drawn(b->l2[k].value);
+			}
+			s1 += drawn(b->l1[j].value);
+			top = fmax(top, fmax(s1, s2));
+		}
+	}
+	return fmin(2, ceil(top * 10 - 1e-9) / 10);
 }
 
 static void draw(struct plot_ctx *c, const void *data)
@@ -169,7 +210,7 @@ static void draw(struct plot_ctx *c, const void *data)
 	l.b = (struct plot_box){ LEFT, PLOT_TOP + 8, l.legend_x - GAP, c->h - BOTTOM };
 	l.slot = (l.b.x1 - l.b.x0) / (double)l.p->nbars;
 	plot_trace_box(c, "plot", NULL, l.b.x0, l.b.y0, l.b.x1, l.b.y1);
-	plot_grid(c, &l.b, 100, 10, true, "percent of slots");
+	plot_grid(c, &l.b, 100 * l.top, 10, true, "percent of slots");
 	for (size_t i = 0; i < l.p->nbars; i++)
 		one_bar(c, &l, i);
 	plot_text(c, l.p->level >= 2 ? "kernel (left: level 1; right: level 2)" : "kernel",
@@ -207,7 +248,11 @@ int plot_bars_write(const char *path, const struct plot_bars *p, const struct pl
 		return rc;
 	if (!p->nbars)
 		return -EDOM;
+	for (size_t i = 0; i < p->nbars; i++)
+		if (p->bars[i].n1 > PLOT_NODES_MAX || p->bars[i].n2 > PLOT_NODES_MAX)
+			return -EINVAL;
 	n = nodes_of(p, nodes);
 	l.nrows = plot_legend_nodes(nodes, n, l.rows);
+	l.top = top_of(p);
 	return plot_render(path, width_for(&l), PLOT_H, draw, &l, t);
 }

@@ -46,10 +46,12 @@ struct plot_font {
 	double size;
 	bool bold;
 	double r, g, b;
+	bool halo;           /* a 3-unit outline of colour hr, hg, hb first */
+	double hr, hg, hb;
 };
 
-#define PLOT_TEXT(sz) ((struct plot_font){ (sz), false, 0.15, 0.15, 0.15 })
-#define PLOT_BOLD(sz) ((struct plot_font){ (sz), true, 0.1, 0.1, 0.1 })
+#define PLOT_TEXT(sz) ((struct plot_font){ (sz), false, 0.15, 0.15, 0.15, false, 0, 0, 0 })
+#define PLOT_BOLD(sz) ((struct plot_font){ (sz), true, 0.1, 0.1, 0.1, false, 0, 0, 0 })
 
 /* plot_text - @s (bytes outside printable ASCII drawn as '?') at @x, @y;
  * its ink box into @ink (may be NULL), traced.  plot_text_width - its
