@@ -288,11 +288,11 @@ static void timeline(void)
 
 	check_int(plot_series_init(&s, 4, parents), ==, 0, "series: 4 nodes");
 	s.title = "Top-down level 1 over time: a test";
-	s.subtitle = "a phase change at 2 s";
+	s.subtitle = "intervals of 100 ms; a phase change at 2 s";
 	for (int i = 1; i <= 50; i++) {
-		double t = i * 0.1, x = t < 2 ? 0.2 : 0.05;
+		double t = i * 0.1, x = t <= 2 ? 0.15 : 0.02, w = 0.06 * sin(3 * t);
 
-		v[0] = 0.45 - x, v[1] = 0.05 + x / 2, v[2] = 0.2, v[3] = 0.3 + x / 2;
+		v[0] = 0.40 - x + w, v[1] = 0.04 + x, v[2] = 0.22 - w / 2, v[3] = 0.34 - w / 2;
 		if (plot_series_add(&s, t, v))
 			break;
 	}

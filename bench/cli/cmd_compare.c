@@ -46,8 +46,9 @@ static void compare_usage(FILE *f)
 "  --cpuid-dump FILE  the CPUs of a CPUID dump (a dry run needs BARETMA_MSR=\n"
 "                 state:FILE or sim:PROFILE and BARETMA_PERF=sim:PROFILE)\n"
 "  --json         one JSON document (schema baretma-compare/2)\n"
-CLI_PLOT_HELP
-"                  (both sides' bars per metric, with the verdicts)\n"
+"  --plot FILE    also draw the result into FILE: SVG, PNG or PDF by its\n"
+"                 extension (both sides' bars per metric, with the verdicts;\n"
+"                 needs cairo: doc/plots.md)\n"
 "\n"
 "Per kernel and tma_* metric: each side's median of its block medians, the\n"
 "difference raw - perf (median of the paired differences) with its 95%%\n"
@@ -63,7 +64,8 @@ CLI_PLOT_HELP
 "  65 bad data (also: BARETMA_MSR's state file or profile), 66 a dump or\n"
 "  BARETMA_MSR's file not found, 69 a side cannot measure here (the reason is\n"
 "  said) or a metric could not be compared (or --plot: built without cairo),\n"
-"  73 the --plot file cannot be created, 74 nor written, 75 busy (another run; counters\n"
+"  73 the --plot file cannot be created, 74 nor written,\n"
+"  75 busy (another run; counters\n"
 "  in use), 77 no permission\n",
 		COMPARE_MIN_PAIRS, COMPARE_DEFAULT_PAIRS, COMPARE_DEFAULT_REPS);
 }
