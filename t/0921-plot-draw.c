@@ -287,7 +287,7 @@ static void timeline(void)
 	double v[4];
 
 	check_int(plot_series_init(&s, 4, parents), ==, 0, "series: 4 nodes");
-	s.title = "Top-down level 1 over time: a test";
+	s.title = "Top-down level 1 over time: a synthetic series";
 	s.subtitle = "intervals of 100 ms; a phase change at 2 s";
 	for (int i = 1; i <= 50; i++) {
 		double t = i * 0.1, x = t <= 2 ? 0.15 : 0.02, w = 0.06 * sin(3 * t);

@@ -43,6 +43,7 @@ int plot_pairs_write(const char *path, const struct plot_pairs *p, const struct 
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+#include <fontconfig/fontconfig.h>
 
 #include "bench/output/plot_int.h"
 
@@ -186,6 +187,13 @@ int plot_render(const char *path, double w, double h, plot_draw_fn draw, const v
 	if (rc)
 		unlink(tmp);
 	free(tmp);
+	/* cairo's font caches and fontconfig's configuration live as long as
+	 * the process unless let go; a command draws one picture, so they are
+	 * let go after each (every cairo object is destroyed by now): a leak
+	 * checker (--enable-sanitizers) sees nothing left, and the next
+	 * picture loads them again */
+	cairo_debug_reset_static_data();
+	FcFini();
 	return rc;
 }
 

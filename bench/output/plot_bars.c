@@ -152,8 +152,13 @@ static void one_bar(struct plot_ctx *c, const struct layout *l, size_t i)
 	if (lab)
 		plot_text(c, lab, cx, l->b.y1 + 20, PLOT_CENTRE, PLOT_BASELINE, &lf, NULL);
 	free(lab);
+	lab = NULL;
 	if (bar->missing || !bar->n1) {
 		plot_text(c, "n/a", cx, y_of(l, 0.5), PLOT_CENTRE, PLOT_MIDDLE, &na, NULL);
+		if (bar->missing && (lab = plot_text_fit(c, bar->missing, l->slot - 6, &na)))
+			plot_text(c, lab, cx, y_of(l, 0.5) + 1.5 * na.size, PLOT_CENTRE, PLOT_MIDDLE,
+				  &na, NULL);
+		free(lab);
 		return;
 	}
 	x0 = l->p->level >= 2 ? cx - (w1 + gap + w2) / 2 : cx - w1 / 2;

@@ -78,7 +78,7 @@ int plot_bench_write(const char *path, const struct bench_result *res,
 	/* a brand cut at 512 bytes is a title still; nothing else is cut */
 	snprintf(title, sizeof(title), "Top-down level %d per kernel: %s", res->level,
 		 res->cpu.brand);
-	snprintf(sub, sizeof(sub), "cpu %u (%s core), backend %s, %s; medians; whiskers: +/- %s",
+	snprintf(sub, sizeof(sub), "cpu %u (%s core), backend %s, %s; medians; whiskers: +/- the bound (%s)",
 		 res->cpu_used, kind ? kind->kind : "unknown", bench_backend_name(res->backend),
 		 how, res->bound_text ? res->bound_text : "the bound");
 	rc = plot_bars_write(path, &(struct plot_bars){ .title = title, .subtitle = sub,
