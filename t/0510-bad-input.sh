@@ -536,4 +536,30 @@ bad "stat --backend rdpmc on several CPUs" 64 "^baretma: stat: --backend rdpmc r
 bad "stat --backend perf" 64 "^baretma: stat: --backend perf is refused: stat programs the counters itself" -- \
 	stat -a --backend perf -I 100
 
+# --- --plot FILE (doc/plots.md): refused before anything runs ----------------
+if [ "${T_HAVE_CAIRO:-}" = yes ]; then
+	ln -s "$tmp/state" "$tmp/plot-link.svg"
+	mkdir "$tmp/plot-dir.png"
+	bad "--plot with an unknown extension" 64 \
+		"^baretma: bench: --plot '$tmp/x.gif': unknown picture format \(name the file .svg, .png or .pdf\)\$" \
+		-- bench --backend msr --plot "$tmp/x.gif"
+	bad "--plot onto a symbolic link" 73 \
+		"^baretma: bench: --plot '$tmp/plot-link.svg': refusing to write through a symbolic link \(remove it, or give another path\)\$" \
+		-- bench --backend msr --plot "$tmp/plot-link.svg"
+	bad "--plot onto a directory" 73 "^baretma: bench: --plot '$tmp/plot-dir.png': is a directory" \
+		-- bench --backend msr --plot "$tmp/plot-dir.png"
+	bad "--plot into a missing directory" 73 \
+		"^baretma: bench: cannot create --plot '$tmp/nope/x.png': No such file or directory \(does the directory '$tmp/nope' exist\?\)\$" \
+		-- bench --backend msr --plot "$tmp/nope/x.png"
+	bad "--plot with --backend tsc (no Top-down to draw)" 64 \
+		"^baretma: bench: --plot and --backend tsc exclude each other" \
+		-- bench --backend tsc --plot "$tmp/x.svg"
+	bad "compare --plot with an unknown extension" 64 "^baretma: compare: --plot '$tmp/c.jpg': unknown picture format" \
+		-- compare --plot "$tmp/c.jpg"
+else
+	bad "--plot in a build without cairo" 69 \
+		"^baretma: bench: --plot '$tmp/x.png': this baretma was built without cairo \(install it: apt-get install libcairo2-dev, then ./configure && make again\)\$" \
+		-- bench --backend msr --plot "$tmp/x.png"
+fi
+
 done_testing

@@ -10,6 +10,8 @@
 #include "bench/output/output.h"
 #include "bench/bench.h"
 #include "bench/cli/cli_cmd.h"
+#include "bench/cli/cli_plot.h"
+#include "bench/output/plot.h"
 #include "cpu/environ.h"
 #include "cpu/escape.h"
 
@@ -18,6 +20,7 @@
 struct bench_cmd {
 	struct bench_options o;
 	struct cli_output out;
+	const char *plot;   /* --plot FILE, or NULL */
 };
 
 static void bench_usage(FILE *f)
@@ -29,7 +32,7 @@ static void bench_usage(FILE *f)
 "usage: baretma bench [--kernel LIST] [--cpu N] [--backend B] [--reps N]\n"
 "                     [--warmup N] [--level 1|2] [--user-only] [--force] [--wait]\n"
 "                     [--rdpmc-always] [--stop-nmi-watchdog] [--allow-msr-writes]\n"
-"                     [--cpuid-dump FILE] [--json | --csv]\n"
+"                     [--cpuid-dump FILE] [--json | --csv] [--plot FILE]\n"
 "  --kernel LIST   comma-separated kernels (default: all); 'empty' always runs\n"
 "                  first: its cost is subtracted from the others\n"
 "  --cpu N         measure on OS CPU N (default: a P-core / a core with PERF_METRICS;\n"
@@ -56,6 +59,8 @@ static void bench_usage(FILE *f)
 "                  --cpu and the default CPU are its CPUs, nothing is pinned; a dry\n"
 "                  run with BARETMA_MSR=state:FILE (a real MSR device is refused:\n"
 "                  the dump is another machine)\n"
+CLI_PLOT_HELP
+"                  (stacked bars of each kernel's level 1, level 2 beside)\n"
 "Registers and settings are saved in a journal under $BARETMA_STATE_DIR before\n"
 "they change and put back at the end, on errors and on fatal signals; after a\n"
 "crash: baretma pmu restore.  A repetition during which someone else changed\n"
@@ -82,8 +87,10 @@ static void bench_usage(FILE *f)
 "  a relative BARETMA_STATE_DIR), 65 bad data (dump, journal, BARETMA_MSR's\n"
 "  state file or simulator profile), 66 dump, BARETMA_SYSROOT or BARETMA_MSR's\n"
 "  file missing, 69 unavailable (the backend asked for, no device, a settings\n"
-"  file missing), 70 internal error, 71 system error, 73 the state directory\n"
-"  cannot be created or is full, 75 busy (locked, held by a journal,\n"
+"  file missing; --plot: built without cairo, or no Top-down to draw), 70\n"
+"  internal error, 71 system error, 73 the state directory cannot be created\n"
+"  or is full, or the --plot file cannot be created, 74 the --plot file\n"
+"  cannot be written, 75 busy (locked, held by a journal,\n"
 "  counters in use) or tampered, 77 permission denied (also: lockdown,\n"
 "  msr.allow_writes=off, an unsafe state directory, a BARETMA_MSR other than\n"
 "  the device's under sudo); 128+N: killed by signal N, after putting the\n"
@@ -94,7 +101,7 @@ static void bench_usage(FILE *f)
 		fprintf(f, "  %-13s %s\n", k[i].name, k[i].node);
 }
 
-enum { OPT_WAIT = 1000, OPT_RDPMC_ALWAYS, OPT_STOP_WD, OPT_ALLOW_WRITES };
+enum { OPT_WAIT = 1000, OPT_RDPMC_ALWAYS, OPT_STOP_WD, OPT_ALLOW_WRITES, OPT_PLOT };
 
 /*
  * Flags that contradict each other, refused before anything runs: one
@@ -116,7 +123,7 @@ static int check_exclusive(const struct bench_options *o, struct cli_output *out
 
 /* The options into @o, @out; the guard's into @r, the dump into @ctx. */
 static int parse_args(int argc, char **argv, struct bench_options *o, struct cli_output *out,
-		      struct cli_ctx *ctx)
+		      const char **plot, struct cli_ctx *ctx)
 {
 	struct cli_run *r = &ctx->run;
 	static const struct option opts[] = {
@@ -130,6 +137,7 @@ static int parse_args(int argc, char **argv, struct bench_options *o, struct cli
 		{ "rdpmc-always", no_argument, NULL, OPT_RDPMC_ALWAYS },
 		{ "stop-nmi-watchdog", no_argument, NULL, OPT_STOP_WD },
 		{ "allow-msr-writes", no_argument, NULL, OPT_ALLOW_WRITES },
+		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned v;
@@ -162,6 +170,7 @@ static int parse_args(int argc, char **argv, struct bench_options *o, struct cli
 		case OPT_STOP_WD: r->set.stop_nmi_watchdog = true; break;
 		case OPT_ALLOW_WRITES: r->set.allow_msr_writes = true; break;
 		case 'C': cli_output_opt(out, "csv"); break;
+		case OPT_PLOT: *plot = optarg; break;
 		case 'h': bench_usage(stdout); return CLI_HELP_SHOWN;
 		default: return EX_USAGE; /* CLI_OPT_ERROR: cli_getopt said why */
 		}
@@ -198,7 +207,12 @@ static int bench_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 	b->o = (struct bench_options){ .cpu = -1, .reps = BENCH_DEFAULT_REPS,
 				       .warmup = BENCH_DEFAULT_WARMUP };
 	b->out = (struct cli_output){ 0 };
-	rc = parse_args(argc, argv, &b->o, &b->out, ctx);
+	b->plot = NULL;
+	rc = parse_args(argc, argv, &b->o, &b->out, &b->plot, ctx);
+	if (!rc && b->plot && b->o.backend == BENCH_BACKEND_TSC)
+		rc = cli_refuse_together("bench", "--plot", "--backend tsc");
+	if (!rc)
+		rc = cli_plot_check("bench", b->plot); /* before anything runs */
 	ctx->msr_unused = !bench_backend_uses_msr(b->o.backend);
 	return rc ? rc : check_kernels(b->o.kernels);
 }
@@ -371,6 +385,11 @@ static int bench_run_cmd(void *opts, struct cli_ctx *ctx)
 		else if (res.calib.found && !res.calib.used)
 			cli_note("calibration '%s' ignored: %s", res.calib.path, res.calib.reason);
 		print_result(o, &b->out, &res, &rc); /* the environment needs o->machine */
+		if (b->plot) {
+			int st = cli_plot_done("bench", b->plot, plot_bench_write(b->plot, &res, NULL));
+
+			rc = st ? st : rc;
+		}
 	}
 	bench_result_free(&res);
 	return rc;

@@ -10,11 +10,14 @@
 
 #include "bench/output/output.h"
 #include "bench/cli/cli_cmd.h"
+#include "bench/cli/cli_plot.h"
+#include "bench/output/plot.h"
 #include "bench/study/compare.h"
 
 struct compare_cmd {
 	struct compare_options o;
 	struct cli_output out;
+	const char *plot;   /* --plot FILE, or NULL */
 };
 
 static void compare_usage(FILE *f)
@@ -23,6 +26,7 @@ static void compare_usage(FILE *f)
 "usage: baretma compare [--kernel LIST] [--cpu N] [--pairs N] [--reps N]\n"
 "                       [--level 1|2] [--perf perf|perf-rdpmc] [--user-only]\n"
 "                       [--force] [--wait] [--cpuid-dump FILE] [--json]\n"
+"                       [--plot FILE]\n"
 "Measures each kernel with the raw path (rdpmc, else msr) and with perf_event\n"
 "(the kernel's slots + topdown-* group) on the same CPU, in alternating blocks,\n"
 "never both at once (each raw block checks that nobody holds fixed counter 3\n"
@@ -42,6 +46,9 @@ static void compare_usage(FILE *f)
 "  --cpuid-dump FILE  the CPUs of a CPUID dump (a dry run needs BARETMA_MSR=\n"
 "                 state:FILE or sim:PROFILE and BARETMA_PERF=sim:PROFILE)\n"
 "  --json         one JSON document (schema baretma-compare/2)\n"
+"  --plot FILE    also draw the result into FILE: SVG, PNG or PDF by its\n"
+"                 extension (both sides' bars per metric, with the verdicts;\n"
+"                 needs cairo: doc/plots.md)\n"
 "\n"
 "Per kernel and tma_* metric: each side's median of its block medians, the\n"
 "difference raw - perf (median of the paired differences) with its 95%%\n"
@@ -56,7 +63,9 @@ static void compare_usage(FILE *f)
 "exit status: 0 every metric agrees, 1 some metric DISAGREEs (as cmp), 64 usage,\n"
 "  65 bad data (also: BARETMA_MSR's state file or profile), 66 a dump or\n"
 "  BARETMA_MSR's file not found, 69 a side cannot measure here (the reason is\n"
-"  said) or a metric could not be compared, 75 busy (another run; counters\n"
+"  said) or a metric could not be compared (or --plot: built without cairo),\n"
+"  73 the --plot file cannot be created, 74 nor written,\n"
+"  75 busy (another run; counters\n"
 "  in use), 77 no permission\n",
 		COMPARE_MIN_PAIRS, COMPARE_DEFAULT_PAIRS, COMPARE_DEFAULT_REPS);
 }
@@ -89,6 +98,7 @@ static int parse_opt(int c, struct compare_cmd *cc, struct cli_ctx *ctx)
 	case 'W': ctx->run.wait = true; break;
 	case 'd': ctx->dump = optarg; break;
 	case 'j': cli_output_opt(&cc->out, "json"); break;
+	case 'G': cc->plot = optarg; break;
 	case 'h': compare_usage(stdout); return CLI_HELP_SHOWN;
 	default: return EX_USAGE;
 	}
@@ -104,7 +114,8 @@ static int compare_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 		{ "perf", required_argument, NULL, 'P' },
 		{ "force", no_argument, NULL, 'F' }, { "wait", no_argument, NULL, 'W' },
 		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "help", no_argument, NULL, 'h' }, { "plot", required_argument, NULL, 'G' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct compare_cmd *cc = opts;
 	int c, rc = 0;
@@ -112,6 +123,7 @@ static int compare_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 	cc->o = (struct compare_options){ .cpu = -1, .pairs = COMPARE_DEFAULT_PAIRS,
 					  .reps = COMPARE_DEFAULT_REPS,
 					  .perf_backend = BENCH_BACKEND_PERF };
+	cc->plot = NULL;
 	cli_getopt_reset();
 	while (!rc && (c = cli_getopt("compare", argc, argv, "k:c:p:r:l:P:uFd:jh", lopts)) != -1)
 		rc = parse_opt(c, cc, ctx);
@@ -129,6 +141,8 @@ static int compare_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 		}
 		t += n + (t[n] == ',');
 	}
+	if (!rc)
+		rc = cli_plot_check("compare", cc->plot); /* before anything runs */
 	return rc ? rc : cli_output_check("compare", &cc->out, &output_view_compare);
 }
 
@@ -207,6 +221,12 @@ static int compare_run_cmd(void *opts, struct cli_ctx *ctx)
 				res.na == 1 ? "" : "s", COMPARE_MIN_PAIRS);
 		if (!st)
 			st = res.disagree ? 1 : res.na ? EX_UNAVAILABLE : 0;
+		if (cc->plot) { /* a picture not written is never a success */
+			int pst = cli_plot_done("compare", cc->plot,
+						plot_compare_write(cc->plot, &res, NULL));
+
+			st = pst ? pst : st;
+		}
 	}
 	compare_result_free(&res);
 	return st;

@@ -1,0 +1,30 @@
+/*
+ * bench/cli/cli_plot.h - --plot FILE on the command line (bench, compare;
+ * stat -I): the checks before a command measures, and what a writer's
+ * -errno means to the user (doc/plots.md, doc/bad-input.md).
+ */
+#ifndef BARETMA_CLI_PLOT_H
+#define BARETMA_CLI_PLOT_H
+
+/* The --help line every command with --plot shows. */
+#define CLI_PLOT_HELP \
+"  --plot FILE     also draw the result into FILE: SVG, PNG or PDF by its\n" \
+"                  extension (needs cairo; see doc/plots.md)\n"
+
+/*
+ * cli_plot_check - after parsing, before anything runs: can @path (NULL:
+ * no --plot) be drawn into (plot_check_path)?  Says why not, one line:
+ * 64 (the extension), 69 (built without cairo: how to get it), 73 (a
+ * symbolic link, a directory, a FIFO or device).  Returns 0 or that status.
+ */
+int cli_plot_check(const char *cmd, const char *path);
+
+/*
+ * cli_plot_done - after a plot_*_write into @path returned @err: 0, or the
+ * one line why, and its status: 73 the file cannot be created, 74 it
+ * cannot be written, 69 nothing to draw (no Top-down), 64 / 69 / 73 as
+ * cli_plot_check, 70 out of memory.
+ */
+int cli_plot_done(const char *cmd, const char *path, int err);
+
+#endif

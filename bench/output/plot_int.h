@@ -1,0 +1,108 @@
+/*
+ * bench/output/plot_int.h - what the drawing files (plot_bars.c,
+ * plot_timeline.c, plot_pairs.c) share: the file and its surface
+ * (plot_render), text, boxes, the header, the legend, the axis.  Only
+ * built with cairo (HAVE_CAIRO).  Units: the picture's (pixels of a PNG;
+ * points of SVG and PDF, the same numbers), y downwards.
+ */
+#ifndef BARETMA_PLOT_INT_H
+#define BARETMA_PLOT_INT_H
+
+#include <cairo.h>
+
+#include "bench/output/plot.h"
+
+/* The sizes every picture uses: at least 1000 x 600, text in points. */
+#define PLOT_W 1000.0
+#define PLOT_H 600.0
+#define PLOT_FONT_TITLE 17.0
+#define PLOT_FONT_SUB 12.0
+#define PLOT_FONT 12.0
+#define PLOT_FONT_SMALL 10.5
+#define PLOT_TOP 78.0        /* below the title and subtitle */
+#define PLOT_MARGIN 16.0
+
+struct plot_ctx {
+	cairo_t *cr;
+	double w, h;
+	const struct plot_trace *trace;
+};
+
+typedef void (*plot_draw_fn)(struct plot_ctx *c, const void *data);
+
+/*
+ * plot_render - a @w x @h picture drawn by @draw(@data) into @path, in its
+ * extension's format, atomically (plot.h).  Returns 0 or -errno.
+ */
+int plot_render(const char *path, double w, double h, plot_draw_fn draw, const void *data,
+		const struct plot_trace *trace);
+
+/* Text anchors: horizontal (left, centre, right of @x); vertical (@y the
+ * baseline, or the middle of the capitals). */
+enum plot_ha { PLOT_LEFT, PLOT_CENTRE, PLOT_RIGHT };
+enum plot_va { PLOT_BASELINE, PLOT_MIDDLE };
+
+struct plot_font {
+	double size;
+	bool bold;
+	double r, g, b;
+	bool halo;           /* a 3-unit outline of colour hr, hg, hb first */
+	double hr, hg, hb;
+};
+
+#define PLOT_TEXT(sz) ((struct plot_font){ (sz), false, 0.15, 0.15, 0.15, false, 0, 0, 0 })
+#define PLOT_BOLD(sz) ((struct plot_font){ (sz), true, 0.1, 0.1, 0.1, false, 0, 0, 0 })
+
+/* plot_text - @s (bytes outside printable ASCII drawn as '?') at @x, @y;
+ * its ink box into @ink (may be NULL), traced.  plot_text_width - its
+ * advance. */
+void plot_text(struct plot_ctx *c, const char *s, double x, double y, enum plot_ha ha,
+	       enum plot_va va, const struct plot_font *f, struct plot_box *ink);
+double plot_text_width(struct plot_ctx *c, const char *s, const struct plot_font *f);
+
+/* plot_text_fit - @s shortened with "..." to at most @width (new memory in
+ * *@out, freed by the caller; NULL on ENOMEM: draw nothing). */
+char *plot_text_fit(struct plot_ctx *c, const char *s, double width, const struct plot_font *f);
+
+/* plot_fill - the box filled with @st's colour (@alpha), traced as @what. */
+void plot_fill(struct plot_ctx *c, const char *what, const struct plot_node_style *st,
+	       double alpha, double x0, double y0, double x1, double y1);
+
+/* plot_whisker - a vertical (or horizontal) error bar from @a to @b at @at,
+ * caps @cap wide, in dark grey; traced as "whisker". */
+void plot_whisker(struct plot_ctx *c, bool vertical, double at, double a, double b, double cap);
+
+/* plot_header - the title (bold) and the subtitle, top left. */
+void plot_header(struct plot_ctx *c, const char *title, const char *subtitle);
+
+/* One legend row: a node's swatch and label (@indent: a level-2 child), or
+ * with @node NULL a label of its own with a swatch @st (may be NULL: none). */
+struct plot_legend_row {
+	const char *label;
+	const struct plot_node_style *st;
+	double alpha;
+	bool indent;
+};
+
+/* plot_legend_width - the width the rows need; plot_legend - draws them in
+ * a box from (@x, @y), traced as "legend"; returns its height. */
+double plot_legend_width(struct plot_ctx *c, const struct plot_legend_row *rows, size_t n);
+double plot_legend(struct plot_ctx *c, const struct plot_legend_row *rows, size_t n, double x,
+		   double y);
+
+/* plot_legend_nodes - rows for @nodes (level-1 nodes in order, each
+ * followed by its children among @nodes, indented) into @rows; returns
+ * their number (at most @n + 1 headings). */
+size_t plot_legend_nodes(const char *const *nodes, size_t n, struct plot_legend_row *rows);
+
+/* plot_grid - the percent axis of the plot box @b from 0 to @max percent:
+ * grid lines and labels every @step percent, the axis title; @vertical:
+ * percent upwards on the left, else rightwards along the bottom. */
+void plot_grid(struct plot_ctx *c, const struct plot_box *b, double max, double step,
+	       bool vertical, const char *title);
+
+/* plot_trace_box - tell the trace about a box drawn. */
+void plot_trace_box(struct plot_ctx *c, const char *what, const char *node, double x0,
+		    double y0, double x1, double y1);
+
+#endif
