@@ -130,13 +130,14 @@ static int parse_args(int argc, char **argv, struct bench_options *o, struct cli
 		{ "rdpmc-always", no_argument, NULL, OPT_RDPMC_ALWAYS },
 		{ "stop-nmi-watchdog", no_argument, NULL, OPT_STOP_WD },
 		{ "allow-msr-writes", no_argument, NULL, OPT_ALLOW_WRITES },
+		CLI_OUTPUT_OPT_FILE, CLI_OUTPUT_OPT_SEP, CLI_OUTPUT_OPT_OPENMETRICS,
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned v;
 	int c, rc = 0;
 
 	cli_getopt_reset();
-	while (!rc && (c = cli_getopt("bench", argc, argv, "k:c:b:r:w:l:uFd:jCh", opts)) != -1) {
+	while (!rc && (c = cli_getopt("bench", argc, argv, "k:c:b:r:w:l:uFd:jCh" CLI_OUTPUT_SHORTOPTS, opts)) != -1) {
 		switch (c) {
 		case 'k': o->kernels = optarg; break;
 		case 'c':
@@ -163,7 +164,9 @@ static int parse_args(int argc, char **argv, struct bench_options *o, struct cli
 		case OPT_ALLOW_WRITES: r->set.allow_msr_writes = true; break;
 		case 'C': cli_output_opt(out, "csv"); break;
 		case 'h': bench_usage(stdout); return CLI_HELP_SHOWN;
-		default: return EX_USAGE; /* CLI_OPT_ERROR: cli_getopt said why */
+		default: /* CLI_OPT_ERROR: cli_getopt said why */
+			if (cli_output_getopt(out, c, optarg))
+				return EX_USAGE;
 		}
 	}
 	if (!rc && optind < argc)

@@ -93,7 +93,7 @@ static int parse_opt(int c, struct calibrate_cmd *cc, struct cli_ctx *ctx)
 	case 'd': ctx->dump = optarg; break;
 	case 'j': cli_output_opt(&cc->fmt, "json"); break;
 	case 'h': calibrate_usage(stdout); return CLI_HELP_SHOWN;
-	default: return EX_USAGE;
+	default: return cli_output_getopt(&cc->fmt, c, optarg) ? EX_USAGE : 0;
 	}
 	return rc;
 }
@@ -105,7 +105,8 @@ static int calibrate_parse(int argc, char **argv, void *opts, struct cli_ctx *ct
 		{ "reps", required_argument, NULL, 'r' }, { "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'F' }, { "wait", no_argument, NULL, OPT_WAIT },
 		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "help", no_argument, NULL, 'h' }, CLI_OUTPUT_OPT_SEP, CLI_OUTPUT_OPT_OPENMETRICS,
+		{ NULL, 0, NULL, 0 },
 	};
 	struct calibrate_cmd *cc = opts;
 	int c, rc = 0;
@@ -113,7 +114,7 @@ static int calibrate_parse(int argc, char **argv, void *opts, struct cli_ctx *ct
 	cc->o = (struct calib_options){ .cpu = -1, .reps = CALIB_DEFAULT_REPS };
 	calib_parse_backends("all", cc->o.want, NULL, 0);
 	cli_getopt_reset();
-	while (!rc && (c = cli_getopt("calibrate", argc, argv, "c:b:r:o:Fd:jh", lopts)) != -1)
+	while (!rc && (c = cli_getopt("calibrate", argc, argv, "c:b:r:o:Fd:jhx:", lopts)) != -1)
 		rc = parse_opt(c, cc, ctx);
 	if (!rc && optind < argc)
 		rc = cli_usage_err("calibrate", "unexpected argument '%s'", argv[optind]);

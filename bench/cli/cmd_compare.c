@@ -90,7 +90,7 @@ static int parse_opt(int c, struct compare_cmd *cc, struct cli_ctx *ctx)
 	case 'd': ctx->dump = optarg; break;
 	case 'j': cli_output_opt(&cc->out, "json"); break;
 	case 'h': compare_usage(stdout); return CLI_HELP_SHOWN;
-	default: return EX_USAGE;
+	default: return cli_output_getopt(&cc->out, c, optarg) ? EX_USAGE : 0;
 	}
 	return rc;
 }
@@ -104,7 +104,8 @@ static int compare_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 		{ "perf", required_argument, NULL, 'P' },
 		{ "force", no_argument, NULL, 'F' }, { "wait", no_argument, NULL, 'W' },
 		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "help", no_argument, NULL, 'h' }, CLI_OUTPUT_OPT_FILE, CLI_OUTPUT_OPT_SEP,
+		{ NULL, 0, NULL, 0 },
 	};
 	struct compare_cmd *cc = opts;
 	int c, rc = 0;
@@ -113,7 +114,7 @@ static int compare_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 					  .reps = COMPARE_DEFAULT_REPS,
 					  .perf_backend = BENCH_BACKEND_PERF };
 	cli_getopt_reset();
-	while (!rc && (c = cli_getopt("compare", argc, argv, "k:c:p:r:l:P:uFd:jh", lopts)) != -1)
+	while (!rc && (c = cli_getopt("compare", argc, argv, "k:c:p:r:l:P:uFd:jh" CLI_OUTPUT_SHORTOPTS, lopts)) != -1)
 		rc = parse_opt(c, cc, ctx);
 	if (!rc && optind < argc)
 		rc = cli_usage_err("compare", "unexpected argument '%s'", argv[optind]);

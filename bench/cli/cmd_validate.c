@@ -93,7 +93,7 @@ static int parse_opt(int c, struct validate_cmd *v, struct cli_ctx *ctx)
 	case 'j': cli_output_opt(&v->out, "json"); return 0;
 	case OPT_BUNDLE: v->bundle = optarg; return 0;
 	case 'h': validate_usage(stdout); return CLI_HELP_SHOWN;
-	default: return EX_USAGE;
+	default: return cli_output_getopt(&v->out, c, optarg) ? EX_USAGE : 0;
 	}
 }
 
@@ -106,6 +106,7 @@ static int validate_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx
 		{ "rdpmc-always", no_argument, NULL, OPT_RDPMC_ALWAYS },
 		{ "cpuid-dump", required_argument, NULL, 'd' }, { "help", no_argument, NULL, 'h' },
 		{ "bundle", required_argument, NULL, OPT_BUNDLE },
+		CLI_OUTPUT_OPT_FILE, CLI_OUTPUT_OPT_SEP, CLI_OUTPUT_OPT_OPENMETRICS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct validate_cmd *v = opts;
@@ -113,7 +114,7 @@ static int validate_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx
 
 	v->perf = true;
 	cli_getopt_reset();
-	while (!rc && (c = cli_getopt("validate", argc, argv, "c:l:FWd:jh", lopts)) != -1)
+	while (!rc && (c = cli_getopt("validate", argc, argv, "c:l:FWd:jh" CLI_OUTPUT_SHORTOPTS, lopts)) != -1)
 		rc = parse_opt(c, v, ctx);
 	if (!rc && optind < argc)
 		rc = cli_usage_err("validate", "unexpected argument '%s'", argv[optind]);
@@ -218,6 +219,8 @@ static int validate_run_cmd(void *opts, struct cli_ctx *ctx)
 		cli_err("validate stopped: %s", strerror(-rc));
 		st = cli_exit_for_errno(rc);
 	}
+	rep.ci = ci;
+	rep.backend = ctx->dev ? msr_backend_name(ctx->dev) : NULL;
 	if (!st)
 		st = cli_output("validate", &v->out, &output_view_validate, &rep, NULL);
 	if (!st && v->bundle)
