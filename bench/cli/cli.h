@@ -122,6 +122,18 @@ struct cli_output {
 #define CLI_OUTPUT_OPT_SEP { "field-separator", required_argument, NULL, 'x' }
 #define CLI_OUTPUT_OPT_OPENMETRICS { "openmetrics", required_argument, NULL, CLI_OPT_OPENMETRICS }
 #define CLI_OUTPUT_SHORTOPTS "o:x:"
+/* Their lines of --help, the same in every command. */
+#define CLI_OUTPUT_HELP_FILE \
+"  -o, --output FILE  write the output to FILE instead of stdout (whole or not\n" \
+"                 at all; never through a symbolic link: refused, exit 73)\n"
+#define CLI_OUTPUT_HELP_SEP \
+"  -x, --field-separator SEP  separated values with SEP, as perf stat -x: a\n" \
+"                 header naming the columns (cpu, kind, recipe, backend first),\n" \
+"                 a field holding SEP or a quote in double quotes\n"
+#define CLI_OUTPUT_HELP_OPENMETRICS \
+"  --openmetrics FILE  also write the metrics to FILE in the Prometheus text\n" \
+"                 format, for node_exporter's textfile collector (whole or not\n" \
+"                 at all; never through a symbolic link; doc/openmetrics.md)\n"
 
 /*
  * cli_output_getopt - option @c (cli_getopt's) with its argument @arg

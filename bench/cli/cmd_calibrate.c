@@ -26,7 +26,8 @@ static void calibrate_usage(FILE *f)
 {
 	fprintf(f,
 "usage: baretma calibrate [--cpu N] [--backend LIST] [--reps N] [-o FILE]\n"
-"                         [--wait] [--force] [--cpuid-dump FILE] [--json]\n"
+"                         [--wait] [--force] [--cpuid-dump FILE] [--json | -x SEP]\n"
+"                         [--openmetrics FILE]\n"
 "Measures, for each backend that can measure here, the empty bracket's cost\n"
 "(TSC ticks; slots and slots per PERF_METRICS field), and the errors of each\n"
 "level-1 tma_* metric over a calibrated loop of 1k, 10k, 100k and 1M dependent\n"
@@ -51,6 +52,7 @@ static void calibrate_usage(FILE *f)
 "  --force          take over fixed counter 3 / PERF_METRICS found in use\n"
 "  --cpuid-dump FILE  the CPUs of a CPUID dump (a dry run: BARETMA_MSR=sim:PROFILE)\n"
 "  --json           print the document instead of the summary\n"
+CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_OPENMETRICS
 "\n"
 "exit status: 0 every backend named in --backend measured (default list: at\n"
 "  least one Top-down backend measured), 64 usage, 65 bad data (also:\n"
@@ -58,9 +60,9 @@ static void calibrate_usage(FILE *f)
 "  found, 69 a backend named (or, by default, every Top-down backend) cannot\n"
 "  measure here: the reasons are said, after what could be measured is\n"
 "  reported and written, 73 the file or state directory cannot be created\n"
-"  (also: FILE is a symbolic link, or not a regular file; the state directory\n"
-"  full), 75 busy, 77 no permission (also: a BARETMA_MSR other than the\n"
-"  device's under sudo)\n",
+"  (also: FILE or --openmetrics's is a symbolic link, or not a regular file;\n"
+"  the state directory full), 75 busy, 77 no permission (also: a\n"
+"  BARETMA_MSR other than the device's under sudo)\n",
 		CALIB_RESOLUTION_PP, CALIB_SCHEMA, CALIB_MAX_AGE_DAYS, CALIB_DEFAULT_REPS);
 }
 

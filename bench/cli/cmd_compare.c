@@ -22,7 +22,8 @@ static void compare_usage(FILE *f)
 	fprintf(f,
 "usage: baretma compare [--kernel LIST] [--cpu N] [--pairs N] [--reps N]\n"
 "                       [--level 1|2] [--perf perf|perf-rdpmc] [--user-only]\n"
-"                       [--force] [--wait] [--cpuid-dump FILE] [--json]\n"
+"                       [--force] [--wait] [--cpuid-dump FILE]\n"
+"                       [--json | -x SEP] [-o FILE]\n"
 "Measures each kernel with the raw path (rdpmc, else msr) and with perf_event\n"
 "(the kernel's slots + topdown-* group) on the same CPU, in alternating blocks,\n"
 "never both at once (each raw block checks that nobody holds fixed counter 3\n"
@@ -42,6 +43,7 @@ static void compare_usage(FILE *f)
 "  --cpuid-dump FILE  the CPUs of a CPUID dump (a dry run needs BARETMA_MSR=\n"
 "                 state:FILE or sim:PROFILE and BARETMA_PERF=sim:PROFILE)\n"
 "  --json         one JSON document (schema baretma-compare/2)\n"
+CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_FILE
 "\n"
 "Per kernel and tma_* metric: each side's median of its block medians, the\n"
 "difference raw - perf (median of the paired differences) with its 95%%\n"
@@ -57,7 +59,7 @@ static void compare_usage(FILE *f)
 "  65 bad data (also: BARETMA_MSR's state file or profile), 66 a dump or\n"
 "  BARETMA_MSR's file not found, 69 a side cannot measure here (the reason is\n"
 "  said) or a metric could not be compared, 75 busy (another run; counters\n"
-"  in use), 77 no permission\n",
+"  in use), 73 -o FILE cannot be written, 77 no permission\n",
 		COMPARE_MIN_PAIRS, COMPARE_DEFAULT_PAIRS, COMPARE_DEFAULT_REPS);
 }
 
