@@ -84,8 +84,8 @@ static void test_replace(void)
 	fputs("two\n", output_file_stream(of));
 	fflush(output_file_stream(of));
 	check_str(get_file(path), "one\n", "before commit a reader sees the old text, whole");
-	snprintf(tmpname, sizeof(tmpname), ".m.prom.%ld.tmp", (long)getpid());
-	check_str(others("m.prom", NULL), t_strf("%s ", tmpname),
+	snprintf(tmpname, sizeof(tmpname), ".m.prom.%ld.tmp ", (long)getpid());
+	check_str(others("m.prom", NULL), tmpname,
 		  "the new text is in .NAME.PID.tmp in the same directory");
 	check_int(output_file_commit(of, &why), ==, 0, "commit");
 	check_str(get_file(path), "two\n", "after commit the new text");
