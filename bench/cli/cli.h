@@ -178,6 +178,18 @@ int cli_output(const char *cmd, const struct cli_output *o, const struct output_
 	       const void *result, struct json_t *env);
 
 /*
+ * cli_output_write_file - @result (a @view) in @fmt as the file @path,
+ * whole or not at all (output.h output_file_open_atomic, then commit):
+ * what -o and --openmetrics write, and what `stat -I --openmetrics FILE`
+ * calls each interval (&output_format_openmetrics).  Returns 0, or the
+ * exit status after the message (cli_output_file_fail's EX_CANTCREAT).
+ */
+struct output_params;
+int cli_output_write_file(const char *cmd, const char *path, const struct output_format *fmt,
+			  const struct output_view *view, const void *result,
+			  const struct output_params *p);
+
+/*
  * cli_output_file_fail - say why the file @path (@what: "-o",
  * "--openmetrics") could not be written: output_file_open_atomic's or
  * output_file_commit's @err and @why, e.g. "baretma: bench: cannot write

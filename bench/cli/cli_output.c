@@ -127,10 +127,9 @@ static int write_fail(const char *cmd, int rc)
 	return EX_SOFTWARE;
 }
 
-/* @result in @fmt as the file @path, whole or not at all. */
-static int write_file(const char *cmd, const char *path, const struct output_format *fmt,
-		      const struct output_view *view, const void *result,
-		      const struct output_params *p)
+int cli_output_write_file(const char *cmd, const char *path, const struct output_format *fmt,
+			  const struct output_view *view, const void *result,
+			  const struct output_params *p)
 {
 	struct output_file *of;
 	const char *why;
@@ -158,10 +157,11 @@ int cli_output(const char *cmd, const struct cli_output *o, const struct output_
 	int rc;
 
 	if (o->file)
-		rc = write_file(cmd, o->file, cli_output_format(o), view, result, &p);
+		rc = cli_output_write_file(cmd, o->file, cli_output_format(o), view, result, &p);
 	else if ((rc = output_write_params(stdout, cli_output_format(o), view, result, &p)))
 		rc = write_fail(cmd, rc);
 	if (!rc && o->openmetrics)
-		rc = write_file(cmd, o->openmetrics, &output_format_openmetrics, view, result, &p);
+		rc = cli_output_write_file(cmd, o->openmetrics, &output_format_openmetrics, view,
+					   result, &p);
 	return rc;
 }
