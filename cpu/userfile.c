@@ -36,7 +36,7 @@ static const char *refusal(const struct stat *st, uid_t uid)
  * Group membership is not looked at: a group-writable directory of
  * another user is refused.
  */
-static bool dir_is_users(const struct stat *dir, uid_t uid)
+bool userfile_dir_is_users(const struct stat *dir, uid_t uid)
 {
 	mode_t all = S_IWOTH | S_IXOTH | S_ISVTX;
 
@@ -76,7 +76,7 @@ static int create(int dirfd, const char *base, uid_t uid, gid_t gid, const char 
 	if (for_other) {
 		if (fstat(dirfd, &dir) < 0)
 			return -errno;
-		if (!dir_is_users(&dir, uid)) {
+		if (!userfile_dir_is_users(&dir, uid)) {
 			*why = "a new file in a directory the invoking user does not own";
 			return -EPERM;
 		}

@@ -21,7 +21,9 @@
 #ifndef BARETMA_USERFILE_H
 #define BARETMA_USERFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * userfile_open_append - @path opened for appending (O_APPEND, O_CLOEXEC).
@@ -61,6 +63,15 @@ void userfile_remedy(char *buf, size_t n);
  * socket, a directory), -ELOOP (a link, with O_NOFOLLOW) or -errno.
  */
 int userfile_open_read(int dirfd, const char *path, int flags);
+
+/*
+ * userfile_dir_is_users - could @uid have created a file in the directory
+ * @dir (its fstat)?  When it owns it, or when everyone may create files
+ * there and the sticky bit keeps each its creator's (/tmp); group
+ * membership is not looked at.  Also bench/output's atomic file writer.
+ */
+struct stat;
+bool userfile_dir_is_users(const struct stat *dir, uid_t uid);
 
 /* USERFILE_NOT_REGULAR - the words for userfile_open_read's -EINVAL in a
  * message: "<subject>: " USERFILE_NOT_REGULAR. */

@@ -1,7 +1,7 @@
 /*
  * t/0470-output-formats.c - the output formats (bench/output/output.h): the
  * table (text, the default, first; then json and csv, the options --json
- * and --csv), which results each can write (a view without rows has no
+ * and --csv; then -x's separated values and --openmetrics's metrics), which results each can write (a view without rows has no
  * CSV, one without a document no JSON: refused with -EOPNOTSUPP, nothing
  * written), and the bytes each writes for a result built here.
  *
@@ -91,6 +91,8 @@ static void test_table(void)
 {
 	static const struct { const char *name, *option; bool document; } want[] = {
 		{ "text", NULL, false }, { "json", "json", true }, { "csv", "csv", false },
+		{ "separated values", "field-separator", false },
+		{ "openmetrics", "openmetrics", false },
 	};
 	size_t n = 0;
 
@@ -106,7 +108,7 @@ static void test_table(void)
 		ok(f->document == want[n].document, "%s: %s", want[n].name,
 		   want[n].document ? "one document (it carries the environment)" : "no document");
 	}
-	check_int(n, ==, 3, "three formats: text, json, csv");
+	check_int(n, ==, 5, "five formats: text, json, csv, separated values (-x), openmetrics");
 	ok(output_format_by_option("json") == &output_format_json, "--json: the json format");
 	ok(output_format_by_option("csv") == &output_format_csv, "--csv: the csv format");
 	ok(!output_format_by_option("text") && !output_format_by_option("xml") &&

@@ -106,7 +106,9 @@ for cmd in bench info decode "pmu enable" "pmu status" "pmu restore" "cpuid dump
 done
 one_line "bench --frob=1" "^baretma: bench: unknown option '--frob' \(try: baretma bench --help\)$" \
 	bench --frob=1
-one_line "bench -x" "^baretma: bench: unknown option '-x' \(try: baretma bench --help\)$" bench -x
+one_line "bench -Z" "^baretma: bench: unknown option '-Z' \(try: baretma bench --help\)$" bench -Z
+one_line "bench -x (no separator)" \
+	"^baretma: bench: option '-x' needs an argument \(try: baretma bench --help\)$" bench -x
 one_line "bench --cpu (no argument)" \
 	"^baretma: bench: option '--cpu' needs an argument \(try: baretma bench --help\)$" bench --cpu
 one_line "bench -c (no argument)" \

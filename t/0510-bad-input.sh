@@ -112,6 +112,20 @@ bad "option that does not apply" 64 "option '--force' does not apply to 'pmu sta
 	pmu status --force
 bad "two output formats" 64 "--json and --csv exclude each other" -- \
 	bench --backend tsc --kernel empty --reps 1 --warmup 0 --json --csv
+bad "separator with a double quote (-x)" 64 "bad -x '\"': a separator of 1 to 8 bytes, without a double quote or a line break" -- \
+	bench --backend tsc --kernel empty --reps 1 --warmup 0 -x '"'
+bad "-x with --json" 64 "--json and --field-separator exclude each other" -- \
+	validate --json -x ,
+printf 'kept\n' >"$tmp/kept"
+ln -s "$tmp/kept" "$tmp/out-link"
+bad "-o naming a symbolic link" 73 "bench: cannot write '$tmp/out-link': a symbolic link: refused, nothing written through it \\(give the path of a regular file or a new one\\)" -- \
+	bench --backend tsc --kernel empty --reps 1 --warmup 0 -o "$tmp/out-link"
+bad "--openmetrics naming a directory" 73 "validate: cannot write '$tmp': a directory: refused, left as it is" -- \
+	validate --openmetrics "$tmp"
+bad "-o and --openmetrics naming one file" 64 "-o and --openmetrics name the same file" -- \
+	bench --backend tsc --kernel empty --reps 1 --warmup 0 -o "$tmp/m" --openmetrics "$tmp/m"
+bad "--openmetrics on a command without metrics" 64 "compare: unknown option '--openmetrics'" -- \
+	compare --openmetrics "$tmp/m"
 
 # --- counts ----------------------------------------------------------------
 bad "zero repetitions" 64 "bad --reps '0'" -- bench --backend tsc --reps 0

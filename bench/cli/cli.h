@@ -98,13 +98,52 @@ struct output_format;
 struct output_view;
 struct json_t;
 
-/* The output options a command was given: --json, --csv (the options of
- * bench/output/formats.c's table that the command lists in its getopt
- * table).  Zero-initialised: none given. */
+/* The output options a command was given: --json, --csv, -x SEP (the
+ * options of bench/output/formats.c's table that the command lists in its
+ * getopt table), -o FILE and --openmetrics FILE (bench/cli/cli_output.c).
+ * Zero-initialised: none given. */
 struct cli_output {
 	const struct output_format *fmt;   /* the first format asked for, NULL: none */
 	const struct output_format *other; /* another one asked for too: refused */
+	const char *file;        /* -o FILE: the result there (atomically), not on stdout */
+	const char *separator;   /* -x SEP: separated values with SEP */
+	const char *openmetrics; /* --openmetrics FILE: the result's metrics there too */
 };
+
+/*
+ * The generic output options, for a command's getopt table (its short
+ * options add CLI_OUTPUT_SHORTOPTS): -o/--output FILE, -x/--field-separator
+ * SEP (perf stat's), --openmetrics FILE.  A command whose -o means
+ * something else (calibrate: the calibration file) lists only the others.
+ * Its parse hands every option it does not know to cli_output_getopt.
+ */
+#define CLI_OPT_OPENMETRICS 2000
+#define CLI_OUTPUT_OPT_FILE { "output", required_argument, NULL, 'o' }
+#define CLI_OUTPUT_OPT_SEP { "field-separator", required_argument, NULL, 'x' }
+#define CLI_OUTPUT_OPT_OPENMETRICS { "openmetrics", required_argument, NULL, CLI_OPT_OPENMETRICS }
+#define CLI_OUTPUT_SHORTOPTS "o:x:"
+/* Their lines of --help, the same in every command. */
+#define CLI_OUTPUT_HELP_FILE \
+"  -o, --output FILE  write the output to FILE instead of stdout (whole or not\n" \
+"                 at all; never through a symbolic link: refused, exit 73)\n"
+#define CLI_OUTPUT_HELP_SEP \
+"  -x, --field-separator SEP  separated values with SEP, as perf stat -x: a\n" \
+"                 header naming the columns (cpu, kind, recipe, backend first),\n" \
+"                 a field holding SEP or a quote in double quotes\n"
+#define CLI_OUTPUT_HELP_OPENMETRICS \
+"  --openmetrics FILE  also write the metrics to FILE in the Prometheus text\n" \
+"                 format, for node_exporter's textfile collector (whole or not\n" \
+"                 at all; never through a symbolic link; doc/openmetrics.md)\n"
+
+/*
+ * cli_output_getopt - option @c (cli_getopt's) with its argument @arg
+ * into @o when it is one of the generic output options: -o, -x,
+ * --openmetrics (a second -o or --openmetrics replaces the first, as
+ * getopt's last-wins).  Returns 0 when it was (checked later, by
+ * cli_output_check), 1 when @c is no output option: the caller's
+ * default (EX_USAGE after cli_getopt's message).
+ */
+int cli_output_getopt(struct cli_output *o, int c, const char *arg);
 
 /* cli_output_opt - the output option --@option ("json", "csv") was given. */
 void cli_output_opt(struct cli_output *o, const char *option);
@@ -114,7 +153,11 @@ void cli_output_opt(struct cli_output *o, const char *option);
  * "baretma: CMD: --json and --csv exclude each other: give one (try:
  * baretma CMD --help)" (named in the order of the formats' table), and a
  * format that cannot write @view's results ("CMD: --csv: no CSV of this
- * command's results"); none given: text.  Returns 0 or EX_USAGE.
+ * command's results"); none given: text.  -x's separator is checked
+ * (output_sv_sep_check), -o's and --openmetrics's files too, before the
+ * command runs (output_file_check: "CMD: cannot write 'F': a symbolic
+ * link: refused, ...", EX_CANTCREAT), and the two must name different
+ * files.  Returns 0, EX_USAGE or EX_CANTCREAT.
  */
 int cli_output_check(const char *cmd, struct cli_output *o, const struct output_view *view);
 
@@ -122,14 +165,38 @@ int cli_output_check(const char *cmd, struct cli_output *o, const struct output_
 const struct output_format *cli_output_format(const struct cli_output *o);
 
 /*
- * cli_output - write @result (a @view) on stdout in the chosen format, the
- * document with @env as its "environment" (may be NULL): the one way a
- * command prints its result.  On failure the message ("CMD: cannot build
- * the JSON document (out of memory)") and EX_SOFTWARE, or EX_IOERR when
- * stdout refused it; else 0.
+ * cli_output - write @result (a @view) on stdout, or -o's file, in the
+ * chosen format, the document with @env as its "environment" (may be
+ * NULL), and its metrics in --openmetrics's file: the one way a command
+ * prints its result.  Each file is written atomically (output.h
+ * output_file_open_atomic).  On failure the message ("CMD: cannot build
+ * the JSON document (out of memory)") and EX_SOFTWARE, EX_IOERR when
+ * stdout refused it, EX_CANTCREAT when a file could not be written
+ * (cli_output_file_fail); else 0.
  */
 int cli_output(const char *cmd, const struct cli_output *o, const struct output_view *view,
 	       const void *result, struct json_t *env);
+
+/*
+ * cli_output_write_file - @result (a @view) in @fmt as the file @path,
+ * whole or not at all (output.h output_file_open_atomic, then commit):
+ * what -o and --openmetrics write, and what `stat -I --openmetrics FILE`
+ * calls each interval (&output_format_openmetrics).  Returns 0, or the
+ * exit status after the message (cli_output_file_fail's EX_CANTCREAT).
+ */
+struct output_params;
+int cli_output_write_file(const char *cmd, const char *path, const struct output_format *fmt,
+			  const struct output_view *view, const void *result,
+			  const struct output_params *p);
+
+/*
+ * cli_output_file_fail - say why the file @path (@what: "-o",
+ * "--openmetrics") could not be written: output_file_open_atomic's or
+ * output_file_commit's @err and @why, e.g. "baretma: bench: cannot write
+ * 'F': a symbolic link: refused, nothing written through it (give the
+ * path of a regular file or a new one)".  Returns EX_CANTCREAT.
+ */
+int cli_output_file_fail(const char *cmd, const char *path, int err, const char *why);
 
 /* What a command needs of the environment (cli_check_env). */
 #define CLI_ENV_SYSROOT   0x1u /* reads /sys or /proc under $BARETMA_SYSROOT */

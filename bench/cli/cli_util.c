@@ -77,62 +77,6 @@ void cli_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* ------------------------------------------------------------ output */
-
-void cli_output_opt(struct cli_output *o, const char *option)
-{
-	const struct output_format *f = output_format_by_option(option);
-
-	if (!o->fmt)
-		o->fmt = f;
-	else if (f != o->fmt)
-		o->other = f;
-}
-
-int cli_output_check(const char *cmd, struct cli_output *o, const struct output_view *view)
-{
-	char a[32], b[32];
-
-	if (o->other) {
-		const struct output_format *const *f = output_formats;
-
-		while (*f != o->fmt && *f != o->other)
-			f++;
-		snprintf(a, sizeof(a), "--%s", (*f)->option);
-		snprintf(b, sizeof(b), "--%s", (*f == o->fmt ? o->other : o->fmt)->option);
-		return cli_refuse_together(cmd, a, b);
-	}
-	if (!o->fmt)
-		o->fmt = &output_format_text;
-	if (!output_can_write(o->fmt, view))
-		return cli_usage_err(cmd, "--%s: no %s of this command's results", o->fmt->option,
-				     o->fmt->name);
-	return 0;
-}
-
-const struct output_format *cli_output_format(const struct cli_output *o)
-{
-	return o->fmt ? o->fmt : &output_format_text;
-}
-
-int cli_output(const char *cmd, const struct cli_output *o, const struct output_view *view,
-	       const void *result, json_t *env)
-{
-	int rc = output_write(stdout, cli_output_format(o), view, result, env);
-
-	if (!rc)
-		return EX_OK;
-	if (rc == -EIO) {
-		cli_err("%s: cannot write the result to standard output", cmd);
-		return EX_IOERR;
-	}
-	if (rc == -ENOMEM)
-		cli_err("%s: cannot build the JSON document (out of memory)", cmd);
-	else
-		cli_err("%s: cannot write the result: %s", cmd, strerror(-rc));
-	return EX_SOFTWARE;
-}
-
 int cli_exit_for_errno(int err)
 {
 	switch (-err) {

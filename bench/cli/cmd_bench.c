@@ -32,7 +32,8 @@ static void bench_usage(FILE *f)
 "usage: baretma bench [--kernel LIST] [--cpu N] [--backend B] [--reps N]\n"
 "                     [--warmup N] [--level 1|2] [--user-only] [--force] [--wait]\n"
 "                     [--rdpmc-always] [--stop-nmi-watchdog] [--allow-msr-writes]\n"
-"                     [--cpuid-dump FILE] [--json | --csv] [--plot FILE]\n"
+"                     [--cpuid-dump FILE] [--json | --csv | -x SEP] [-o FILE]\n"
+"                     [--openmetrics FILE] [--plot FILE]\n"
 "  --kernel LIST   comma-separated kernels (default: all); 'empty' always runs\n"
 "                  first: its cost is subtracted from the others\n"
 "  --cpu N         measure on OS CPU N (default: a P-core / a core with PERF_METRICS;\n"
@@ -59,6 +60,9 @@ static void bench_usage(FILE *f)
 "                  --cpu and the default CPU are its CPUs, nothing is pinned; a dry\n"
 "                  run with BARETMA_MSR=state:FILE (a real MSR device is refused:\n"
 "                  the dump is another machine)\n"
+"  --json          one JSON document (schema baretma-bench/2)\n"
+"  --csv           one line per kernel and quantity (README \"baretma bench\")\n"
+CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_FILE CLI_OUTPUT_HELP_OPENMETRICS
 CLI_PLOT_HELP
 "                  (stacked bars of each kernel's level 1, level 2 beside)\n"
 "Registers and settings are saved in a journal under $BARETMA_STATE_DIR before\n"
@@ -89,8 +93,8 @@ CLI_PLOT_HELP
 "  file missing, 69 unavailable (the backend asked for, no device, a settings\n"
 "  file missing; --plot: built without cairo, or no Top-down to draw), 70\n"
 "  internal error, 71 system error, 73 the state directory cannot be created\n"
-"  or is full, or the --plot file cannot be created, 74 the --plot file\n"
-"  cannot be written, 75 busy (locked, held by a journal,\n"
+"  or is full, or -o/--openmetrics FILE or the --plot file cannot be created,\n"
+"  74 the --plot file cannot be written, 75 busy (locked, held by a journal,\n"
 "  counters in use) or tampered, 77 permission denied (also: lockdown,\n"
 "  msr.allow_writes=off, an unsafe state directory, a BARETMA_MSR other than\n"
 "  the device's under sudo); 128+N: killed by signal N, after putting the\n"
@@ -138,13 +142,14 @@ static int parse_args(int argc, char **argv, struct bench_options *o, struct cli
 		{ "stop-nmi-watchdog", no_argument, NULL, OPT_STOP_WD },
 		{ "allow-msr-writes", no_argument, NULL, OPT_ALLOW_WRITES },
 		{ "plot", required_argument, NULL, OPT_PLOT },
+		CLI_OUTPUT_OPT_FILE, CLI_OUTPUT_OPT_SEP, CLI_OUTPUT_OPT_OPENMETRICS,
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned v;
 	int c, rc = 0;
 
 	cli_getopt_reset();
-	while (!rc && (c = cli_getopt("bench", argc, argv, "k:c:b:r:w:l:uFd:jCh", opts)) != -1) {
+	while (!rc && (c = cli_getopt("bench", argc, argv, "k:c:b:r:w:l:uFd:jCh" CLI_OUTPUT_SHORTOPTS, opts)) != -1) {
 		switch (c) {
 		case 'k': o->kernels = optarg; break;
 		case 'c':
@@ -172,7 +177,9 @@ static int parse_args(int argc, char **argv, struct bench_options *o, struct cli
 		case 'C': cli_output_opt(out, "csv"); break;
 		case OPT_PLOT: *plot = optarg; break;
 		case 'h': bench_usage(stdout); return CLI_HELP_SHOWN;
-		default: return EX_USAGE; /* CLI_OPT_ERROR: cli_getopt said why */
+		default: /* CLI_OPT_ERROR: cli_getopt said why */
+			if (cli_output_getopt(out, c, optarg))
+				return EX_USAGE;
 		}
 	}
 	if (!rc && optind < argc)

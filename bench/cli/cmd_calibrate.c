@@ -26,7 +26,8 @@ static void calibrate_usage(FILE *f)
 {
 	fprintf(f,
 "usage: baretma calibrate [--cpu N] [--backend LIST] [--reps N] [-o FILE]\n"
-"                         [--wait] [--force] [--cpuid-dump FILE] [--json]\n"
+"                         [--wait] [--force] [--cpuid-dump FILE] [--json | -x SEP]\n"
+"                         [--openmetrics FILE]\n"
 "Measures, for each backend that can measure here, the empty bracket's cost\n"
 "(TSC ticks; slots and slots per PERF_METRICS field), and the errors of each\n"
 "level-1 tma_* metric over a calibrated loop of 1k, 10k, 100k and 1M dependent\n"
@@ -51,6 +52,7 @@ static void calibrate_usage(FILE *f)
 "  --force          take over fixed counter 3 / PERF_METRICS found in use\n"
 "  --cpuid-dump FILE  the CPUs of a CPUID dump (a dry run: BARETMA_MSR=sim:PROFILE)\n"
 "  --json           print the document instead of the summary\n"
+CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_OPENMETRICS
 "\n"
 "exit status: 0 every backend named in --backend measured (default list: at\n"
 "  least one Top-down backend measured), 64 usage, 65 bad data (also:\n"
@@ -58,9 +60,9 @@ static void calibrate_usage(FILE *f)
 "  found, 69 a backend named (or, by default, every Top-down backend) cannot\n"
 "  measure here: the reasons are said, after what could be measured is\n"
 "  reported and written, 73 the file or state directory cannot be created\n"
-"  (also: FILE is a symbolic link, or not a regular file; the state directory\n"
-"  full), 75 busy, 77 no permission (also: a BARETMA_MSR other than the\n"
-"  device's under sudo)\n",
+"  (also: FILE or --openmetrics's is a symbolic link, or not a regular file;\n"
+"  the state directory full), 75 busy, 77 no permission (also: a\n"
+"  BARETMA_MSR other than the device's under sudo)\n",
 		CALIB_RESOLUTION_PP, CALIB_SCHEMA, CALIB_MAX_AGE_DAYS, CALIB_DEFAULT_REPS);
 }
 
@@ -93,7 +95,7 @@ static int parse_opt(int c, struct calibrate_cmd *cc, struct cli_ctx *ctx)
 	case 'd': ctx->dump = optarg; break;
 	case 'j': cli_output_opt(&cc->fmt, "json"); break;
 	case 'h': calibrate_usage(stdout); return CLI_HELP_SHOWN;
-	default: return EX_USAGE;
+	default: return cli_output_getopt(&cc->fmt, c, optarg) ? EX_USAGE : 0;
 	}
 	return rc;
 }
@@ -105,7 +107,8 @@ static int calibrate_parse(int argc, char **argv, void *opts, struct cli_ctx *ct
 		{ "reps", required_argument, NULL, 'r' }, { "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'F' }, { "wait", no_argument, NULL, OPT_WAIT },
 		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "help", no_argument, NULL, 'h' }, CLI_OUTPUT_OPT_SEP, CLI_OUTPUT_OPT_OPENMETRICS,
+		{ NULL, 0, NULL, 0 },
 	};
 	struct calibrate_cmd *cc = opts;
 	int c, rc = 0;
@@ -113,7 +116,7 @@ static int calibrate_parse(int argc, char **argv, void *opts, struct cli_ctx *ct
 	cc->o = (struct calib_options){ .cpu = -1, .reps = CALIB_DEFAULT_REPS };
 	calib_parse_backends("all", cc->o.want, NULL, 0);
 	cli_getopt_reset();
-	while (!rc && (c = cli_getopt("calibrate", argc, argv, "c:b:r:o:Fd:jh", lopts)) != -1)
+	while (!rc && (c = cli_getopt("calibrate", argc, argv, "c:b:r:o:Fd:jhx:", lopts)) != -1)
 		rc = parse_opt(c, cc, ctx);
 	if (!rc && optind < argc)
 		rc = cli_usage_err("calibrate", "unexpected argument '%s'", argv[optind]);

@@ -25,8 +25,8 @@ static void compare_usage(FILE *f)
 	fprintf(f,
 "usage: baretma compare [--kernel LIST] [--cpu N] [--pairs N] [--reps N]\n"
 "                       [--level 1|2] [--perf perf|perf-rdpmc] [--user-only]\n"
-"                       [--force] [--wait] [--cpuid-dump FILE] [--json]\n"
-"                       [--plot FILE]\n"
+"                       [--force] [--wait] [--cpuid-dump FILE]\n"
+"                       [--json | -x SEP] [-o FILE] [--plot FILE]\n"
 "Measures each kernel with the raw path (rdpmc, else msr) and with perf_event\n"
 "(the kernel's slots + topdown-* group) on the same CPU, in alternating blocks,\n"
 "never both at once (each raw block checks that nobody holds fixed counter 3\n"
@@ -46,6 +46,7 @@ static void compare_usage(FILE *f)
 "  --cpuid-dump FILE  the CPUs of a CPUID dump (a dry run needs BARETMA_MSR=\n"
 "                 state:FILE or sim:PROFILE and BARETMA_PERF=sim:PROFILE)\n"
 "  --json         one JSON document (schema baretma-compare/2)\n"
+CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_FILE
 "  --plot FILE    also draw the result into FILE: SVG, PNG or PDF by its\n"
 "                 extension (both sides' bars per metric, with the verdicts;\n"
 "                 needs cairo: doc/plots.md)\n"
@@ -64,8 +65,8 @@ static void compare_usage(FILE *f)
 "  65 bad data (also: BARETMA_MSR's state file or profile), 66 a dump or\n"
 "  BARETMA_MSR's file not found, 69 a side cannot measure here (the reason is\n"
 "  said) or a metric could not be compared (or --plot: built without cairo),\n"
-"  73 the --plot file cannot be created, 74 nor written,\n"
-"  75 busy (another run; counters\n"
+"  73 -o FILE or the --plot file cannot be created, 74 the --plot file\n"
+"  cannot be written, 75 busy (another run; counters\n"
 "  in use), 77 no permission\n",
 		COMPARE_MIN_PAIRS, COMPARE_DEFAULT_PAIRS, COMPARE_DEFAULT_REPS);
 }
@@ -100,7 +101,7 @@ static int parse_opt(int c, struct compare_cmd *cc, struct cli_ctx *ctx)
 	case 'j': cli_output_opt(&cc->out, "json"); break;
 	case 'G': cc->plot = optarg; break;
 	case 'h': compare_usage(stdout); return CLI_HELP_SHOWN;
-	default: return EX_USAGE;
+	default: return cli_output_getopt(&cc->out, c, optarg) ? EX_USAGE : 0;
 	}
 	return rc;
 }
@@ -115,6 +116,7 @@ static int compare_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 		{ "force", no_argument, NULL, 'F' }, { "wait", no_argument, NULL, 'W' },
 		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' }, { "plot", required_argument, NULL, 'G' },
+		CLI_OUTPUT_OPT_FILE, CLI_OUTPUT_OPT_SEP,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct compare_cmd *cc = opts;
@@ -125,7 +127,7 @@ static int compare_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 					  .perf_backend = BENCH_BACKEND_PERF };
 	cc->plot = NULL;
 	cli_getopt_reset();
-	while (!rc && (c = cli_getopt("compare", argc, argv, "k:c:p:r:l:P:uFd:jh", lopts)) != -1)
+	while (!rc && (c = cli_getopt("compare", argc, argv, "k:c:p:r:l:P:uFd:jh" CLI_OUTPUT_SHORTOPTS, lopts)) != -1)
 		rc = parse_opt(c, cc, ctx);
 	if (!rc && optind < argc)
 		rc = cli_usage_err("compare", "unexpected argument '%s'", argv[optind]);

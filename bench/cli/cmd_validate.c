@@ -32,7 +32,7 @@ static void validate_usage(FILE *f)
 	fputs(
 "usage: baretma validate [--cpu LIST] [--level 1|2] [--no-perf] [--force] [--wait]\n"
 "                        [--rdpmc-always] [--cpuid-dump FILE] [--json]\n"
-"                        [--bundle FILE]\n"
+"                        [--bundle FILE] [-x SEP] [-o FILE] [--openmetrics FILE]\n"
 "Checks that the PMU of each CPU behaves as the SDM, the kernel and baretma's\n"
 "model table say; one line per check: PASS, FAIL or SKIP (with the reason), the\n"
 "value measured, the value expected and its source.  A check whose premise\n"
@@ -46,6 +46,7 @@ static void validate_usage(FILE *f)
 "  --cpuid-dump FILE  the CPUs of a CPUID dump (with BARETMA_MSR=sim:PROFILE or\n"
 "                 state:FILE)\n"
 "  --json         one JSON document (schema baretma-validate/1)\n"
+CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_FILE CLI_OUTPUT_HELP_OPENMETRICS
 "  --bundle FILE  also write the report bundle FILE (schema baretma-bundle/1):\n"
 "                 the CPUID of every CPU, these checks, the environment, the\n"
 "                 calibration if any and baretma's version, in one file to\n"
@@ -70,7 +71,8 @@ static void validate_usage(FILE *f)
 "  (also: BARETMA_MSR's state file or profile), 66 a dump or BARETMA_MSR's\n"
 "  file not found, 69 no PMU to check here: no check could touch the PMU (the\n"
 "  reason is said, after the identity checks, whatever they found), 73 the\n"
-"  bundle cannot be written, 75 busy, 77 no permission\n", f);
+"  bundle, -o or --openmetrics FILE cannot be written, 75 busy, 77 no\n"
+"  permission\n", f);
 }
 
 static int parse_opt(int c, struct validate_cmd *v, struct cli_ctx *ctx)
@@ -93,7 +95,7 @@ static int parse_opt(int c, struct validate_cmd *v, struct cli_ctx *ctx)
 	case 'j': cli_output_opt(&v->out, "json"); return 0;
 	case OPT_BUNDLE: v->bundle = optarg; return 0;
 	case 'h': validate_usage(stdout); return CLI_HELP_SHOWN;
-	default: return EX_USAGE;
+	default: return cli_output_getopt(&v->out, c, optarg) ? EX_USAGE : 0;
 	}
 }
 
@@ -106,6 +108,7 @@ static int validate_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx
 		{ "rdpmc-always", no_argument, NULL, OPT_RDPMC_ALWAYS },
 		{ "cpuid-dump", required_argument, NULL, 'd' }, { "help", no_argument, NULL, 'h' },
 		{ "bundle", required_argument, NULL, OPT_BUNDLE },
+		CLI_OUTPUT_OPT_FILE, CLI_OUTPUT_OPT_SEP, CLI_OUTPUT_OPT_OPENMETRICS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct validate_cmd *v = opts;
@@ -113,7 +116,7 @@ static int validate_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx
 
 	v->perf = true;
 	cli_getopt_reset();
-	while (!rc && (c = cli_getopt("validate", argc, argv, "c:l:FWd:jh", lopts)) != -1)
+	while (!rc && (c = cli_getopt("validate", argc, argv, "c:l:FWd:jh" CLI_OUTPUT_SHORTOPTS, lopts)) != -1)
 		rc = parse_opt(c, v, ctx);
 	if (!rc && optind < argc)
 		rc = cli_usage_err("validate", "unexpected argument '%s'", argv[optind]);
@@ -218,6 +221,8 @@ static int validate_run_cmd(void *opts, struct cli_ctx *ctx)
 		cli_err("validate stopped: %s", strerror(-rc));
 		st = cli_exit_for_errno(rc);
 	}
+	rep.ci = ci;
+	rep.backend = ctx->dev ? msr_backend_name(ctx->dev) : NULL;
 	if (!st)
 		st = cli_output("validate", &v->out, &output_view_validate, &rep, NULL);
 	if (!st && v->bundle)

@@ -32,9 +32,9 @@ static void csv_row(void *arg, const struct output_row *r)
 }
 
 static int csv_write(FILE *f, const struct output_view *view, const void *result,
-		     json_t *environment)
+		     const struct output_params *p)
 {
-	(void)environment;
+	(void)p;
 	for (unsigned i = 0; view->rows_columns && view->rows_columns[i]; i++)
 		fprintf(f, "%s,", view->rows_columns[i]);
 	fprintf(f, "%s,quantity,unit,n,median,min,max,q1,q3,mad,mean,bound_pp\n",

@@ -14,8 +14,9 @@ static bool json_can_write(const struct output_view *view)
 }
 
 static int json_write(FILE *f, const struct output_view *view, const void *result,
-		      json_t *environment)
+		      const struct output_params *p)
 {
+	json_t *environment = p ? p->environment : NULL;
 	json_t *doc = view->json(result);
 	int rc = 0;
 

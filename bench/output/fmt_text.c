@@ -10,9 +10,9 @@ static bool text_can_write(const struct output_view *view)
 }
 
 static int text_write(FILE *f, const struct output_view *view, const void *result,
-		      json_t *environment)
+		      const struct output_params *p)
 {
-	(void)environment; /* `baretma info` prints its own */
+	(void)p; /* `baretma info` prints its own environment */
 	return view->text(f, result);
 }
 

@@ -12,6 +12,8 @@ const struct output_format *const output_formats[] = {
 	&output_format_text, /* the default: first */
 	&output_format_json,
 	&output_format_csv,
+	&output_format_sv,
+	&output_format_openmetrics,
 	NULL,
 };
 
@@ -31,9 +33,20 @@ bool output_can_write(const struct output_format *fmt, const struct output_view 
 int output_write(FILE *f, const struct output_format *fmt, const struct output_view *view,
 		 const void *result, json_t *environment)
 {
+	struct output_params p = { .environment = environment };
+
+	return output_write_params(f, fmt, view, result, &p);
+}
+
+int output_write_params(FILE *f, const struct output_format *fmt,
+			const struct output_view *view, const void *result,
+			const struct output_params *p)
+{
+	struct output_params none = { 0 };
+
 	if (!fmt)
 		fmt = &output_format_text;
 	if (!output_can_write(fmt, view))
 		return -EOPNOTSUPP;
-	return fmt->write(f, view, result, environment);
+	return fmt->write(f, view, result, p ? p : &none);
 }

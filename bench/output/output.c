@@ -387,8 +387,121 @@ static json_t *bench_json(const void *result)
 	return bench_to_json(result);
 }
 
+/* The recipe of the numbers: "name:variant", PERF_METRICS's, or "" without Top-down. */
+static const char *recipe_text(const struct bench_result *res, char *buf, size_t n)
+{
+	if (res->level && res->recipe)
+		snprintf(buf, n, "%s:%s", res->recipe->name, res->recipe->variant);
+	else
+		snprintf(buf, n, "%s", res->level ? "intel-perf-metrics" : "");
+	return buf;
+}
+
+/* -x SEP: each row of bench_rows, after the CPU, kind, recipe and backend. */
+static const char *const bench_columns[] = { "cpu", "kind", "recipe", "backend", "kernel",
+	"quantity", "unit", "n", "median", "min", "max", "q1", "q3", "mad", "mean", "bound_pp",
+	NULL };
+
+struct bench_rec {
+	const struct bench_result *res;
+	output_record_fn record;
+	void *arg;
+};
+
+static void bench_record_row(void *arg, const struct output_row *r)
+{
+	const struct bench_rec *br = arg;
+	const struct bench_stats *s = r->stats;
+	double v[] = { s->median, s->min, s->max, s->q1, s->q3, s->mad, s->mean };
+	char cpu[16], recipe[96], n[24], num[7][32], bound[32] = "";
+	const char *cells[16];
+
+	snprintf(cpu, sizeof(cpu), "%u", br->res->cpu_used);
+	snprintf(n, sizeof(n), "%zu", s->n);
+	for (unsigned i = 0; i < 7; i++)
+		snprintf(num[i], sizeof(num[i]), "%.6g", v[i]);
+	if (!isnan(r->bound))
+		snprintf(bound, sizeof(bound), "%.4f", r->bound);
+	cells[0] = cpu;
+	cells[1] = kind_of(br->res);
+	cells[2] = recipe_text(br->res, recipe, sizeof(recipe));
+	cells[3] = bench_backend_name(br->res->backend);
+	cells[4] = r->subject;
+	cells[5] = r->quantity;
+	cells[6] = r->unit;
+	cells[7] = n;
+	for (unsigned i = 0; i < 7; i++)
+		cells[8 + i] = num[i];
+	cells[15] = bound;
+	br->record(br->arg, cells);
+}
+
+static void bench_records(const void *result, output_record_fn record, void *arg)
+{
+	struct bench_rec br = { .res = result, .record = record, .arg = arg };
+
+	bench_rows(result, bench_record_row, &br);
+}
+
+/* --openmetrics: per kernel its TSC ticks, slots, each node's share and
+ * the bound (output.h: the families stat shares). */
+static void bench_kernel_samples(const struct bench_result *res,
+				 const struct bench_kernel_result *k, output_sample_fn sample,
+				 void *arg)
+{
+	char cpu[16], recipe[96], level[4];
+	const char *l[] = { "cpu", cpu, "kind", kind_of(res), "recipe",
+		recipe_text(res, recipe, sizeof(recipe)), "backend",
+		bench_backend_name(res->backend), "kernel", k->kernel->name, NULL, NULL,
+		NULL, NULL, NULL };
+	struct output_sample s = { .name = "tsc_ticks", .labels = l, .value = k->tsc.median,
+		.help = "TSC ticks per repetition of the kernel, median, the empty bracket "
+			"subtracted" };
+
+	snprintf(cpu, sizeof(cpu), "%u", res->cpu_used);
+	sample(arg, &s);
+	if (!k->topdown || !k->slots.n)
+		return;
+	s = (struct output_sample){ .name = "slots", .labels = l, .value = k->slots.median,
+		.help = "TOPDOWN.SLOTS counted per repetition, median" };
+	sample(arg, &s);
+	s = (struct output_sample){ .name = "tma_bound_ratio", .labels = l, .value = k->bound,
+		.help = "+/- bound of each tma_ratio, a fraction of slots" };
+	sample(arg, &s);
+	s = (struct output_sample){ .name = "tma_ratio", .labels = l,
+		.help = "Top-down node's share of TOPDOWN.SLOTS, a fraction (median)" };
+	l[10] = "level";
+	l[11] = level;
+	l[12] = "node";
+	for (int m = 0; m < TMA_NMETRICS; m++) {
+		if (!node_shown(res, (enum td_metric)m))
+			continue;
+		snprintf(level, sizeof(level), "%d", td_metric_level((enum td_metric)m));
+		l[13] = td_metric_name((enum td_metric)m);
+		s.value = k->tma[m].median;
+		sample(arg, &s);
+	}
+	for (unsigned j = 0; j < k->nextra; j++) {
+		if (k->extra_level[j] > res->level)
+			continue;
+		snprintf(level, sizeof(level), "%d", k->extra_level[j]);
+		l[13] = k->extra_name[j];
+		s.value = k->extra[j].median;
+		sample(arg, &s);
+	}
+}
+
+static void bench_samples(const void *result, output_sample_fn sample, void *arg)
+{
+	const struct bench_result *res = result;
+
+	for (size_t i = 0; i < res->nkernels; i++)
+		bench_kernel_samples(res, &res->kernels[i], sample, arg);
+}
+
 const struct output_view output_view_bench = {
 	.text = bench_text, .json = bench_json, .rows = bench_rows, .rows_subject = "kernel",
+	.columns = bench_columns, .records = bench_records, .samples = bench_samples,
 };
 
 const char *bench_perf_changed_text(unsigned cpu, const struct journal_change *c, int nc,

@@ -46,6 +46,37 @@ struct output_row {
 typedef void (*output_row_fn)(void *arg, const struct output_row *row);
 
 /*
+ * One record of a result as a table of named columns (-x SEP: one line
+ * each): @cells[i] is the cell of the view's columns[i], NULL or "" when
+ * empty; numbers already formatted.  Strings a cell holds may come from
+ * CPUID, files or the environment: the writer escapes them.
+ */
+typedef void (*output_record_fn)(void *arg, const char *const *cells);
+
+/*
+ * One sample of a metric for monitoring (--openmetrics: the Prometheus text
+ * format, fmt_openmetrics.c).  @name is the family without the "baretma_"
+ * prefix the writer adds ([a-zA-Z_:][a-zA-Z0-9_:]*, e.g. "tma_ratio"); a
+ * family's samples share @help (one line) and are all gauges.  @labels:
+ * name, value, name, value, ..., NULL (label names [a-zA-Z_][a-zA-Z0-9_]*);
+ * values are copied and escaped by the writer.  @name and @help must live
+ * until output_write returns (string literals).
+ *
+ * The families every view and `baretma stat` share (doc/openmetrics.md):
+ * tma_ratio{cpu,kind,recipe,backend,level,node[,kernel]} a node's share of
+ * TOPDOWN.SLOTS as a fraction (0.2510), slots{...} the slots counted,
+ * tma_bound_ratio{...} the +/- bound of the shares, a fraction of slots.
+ */
+struct output_sample {
+	const char *name;
+	const char *help;
+	const char *const *labels;
+	double value;
+};
+
+typedef void (*output_sample_fn)(void *arg, const struct output_sample *s);
+
+/*
  * What one kind of result can be written as: each member a format may
  * need, NULL where this result has none (and then a format that needs it
  * cannot write it: output_can_write).  @result is the view's own type.
@@ -61,6 +92,18 @@ struct output_view {
 	const char *const *rows_columns; /* names of columns before the subject, each
 					  * row's .columns in that order (NULL-terminated;
 					  * NULL: none): stat's time, kind, recipe */
+	/* the result as a table (-x SEP): its columns (NULL-terminated; the
+	 * CPU, core kind, recipe and backend first) and each record */
+	const char *const *columns;
+	void (*records)(const void *result, output_record_fn record, void *arg);
+	/* its metrics for monitoring (--openmetrics), each sample to @sample */
+	void (*samples)(const void *result, output_sample_fn sample, void *arg);
+};
+
+/* What a format may need besides the result. */
+struct output_params {
+	json_t *environment;   /* borrowed, may be NULL: a document's "environment" */
+	const char *separator; /* the separated-values format's (-x SEP); NULL: "," */
 };
 
 /*
@@ -78,13 +121,26 @@ struct output_format {
 	bool document;
 	bool (*can_write)(const struct output_view *view);
 	int (*write)(FILE *f, const struct output_view *view, const void *result,
-		     json_t *environment);
+		     const struct output_params *p);
 };
 
 /* The formats, one file each (fmt_NAME.c), in the table of formats.c. */
 extern const struct output_format output_format_text; /* fmt_text.c */
 extern const struct output_format output_format_json; /* fmt_json.c */
 extern const struct output_format output_format_csv;  /* fmt_csv.c */
+extern const struct output_format output_format_sv;   /* fmt_sv.c: -x SEP */
+extern const struct output_format output_format_openmetrics; /* fmt_openmetrics.c */
+
+/* OUTPUT_SV_SEP_MAX - the longest separator -x takes, in bytes. */
+#define OUTPUT_SV_SEP_MAX 8
+
+/*
+ * output_sv_sep_check - whether @sep can separate fields: 1 to
+ * OUTPUT_SV_SEP_MAX bytes, none of them a double quote, CR or LF (a field
+ * that holds the separator is quoted: a quote or a line break in it could
+ * not be).  Returns 0 or -EINVAL.
+ */
+int output_sv_sep_check(const char *sep);
 
 /* output_formats - the table, the default (text) first, NULL-terminated;
  * a message naming two formats names them in this order. */
@@ -106,6 +162,68 @@ bool output_can_write(const struct output_format *fmt, const struct output_view 
  */
 int output_write(FILE *f, const struct output_format *fmt, const struct output_view *view,
 		 const void *result, json_t *environment);
+
+/* output_write_params - output_write with every parameter a format may
+ * need (@p may be NULL: none). */
+int output_write_params(FILE *f, const struct output_format *fmt,
+			const struct output_view *view, const void *result,
+			const struct output_params *p);
+
+/* -------------------------------------------------- files named by users */
+
+/*
+ * A file written whole or not at all (output_file.c): what -o FILE and
+ * --openmetrics FILE write, and `stat -I --openmetrics FILE` rewrites each
+ * interval.  A reader (node_exporter's textfile collector) sees the old
+ * file or the new, never a part: the text goes to a new file in the same
+ * directory (".NAME.PID.tmp", created O_EXCL|O_NOFOLLOW), is fsync'd and
+ * renamed over NAME, then the directory is fsync'd.
+ *   - NAME must be a regular file or not exist: a symbolic link is refused
+ *     and never followed (nor is its target touched), as is a directory, a
+ *     FIFO or a device (renamed over, a device node would be gone).
+ *   - The files of a process that may run as root follow the rules of
+ *     cpu/userfile.h for the invoking user (cpu/trust.h: the real uid, or
+ *     $SUDO_UID under sudo): an existing NAME must be theirs, the directory
+ *     one they own or a sticky one everyone may write (/tmp), and the new
+ *     file is given to them.
+ *   - The mode is an existing NAME's, else 0666 less the umask (a shell's
+ *     redirection: node_exporter, another user, must read it).
+ * Use: output_file_open_atomic, write to output_file_stream, then
+ * output_file_commit (the file is in place) or output_file_abort (it is
+ * not; the old NAME stays).  Either frees the handle.  Not thread-safe.
+ */
+struct output_file;
+
+/*
+ * output_file_open_atomic - start writing @path.  Returns 0 and *@of, or
+ * -errno with *@why one phrase for the message ("a symbolic link", "a
+ * directory", "not a regular file", "owned by another user than the
+ * invoking user", "a new file in a directory the invoking user does not
+ * own", "named under sudo without a valid $SUDO_UID"), or *@why NULL when
+ * strerror(-errno) says it (-ENOENT: no such directory, -EACCES, ...).
+ * -ELOOP: a link; -EISDIR; -EINVAL: not a regular file; -EPERM: refused.
+ */
+int output_file_open_atomic(const char *path, struct output_file **of, const char **why);
+
+/* output_file_check - the checks of output_file_open_atomic on @path,
+ * creating nothing (before a long run: refuse early).  Same returns. */
+int output_file_check(const char *path, const char **why);
+
+/* output_file_stream - where to write the text (a FILE* of the new file). */
+FILE *output_file_stream(struct output_file *of);
+
+/*
+ * output_file_commit - flush, fsync, and rename the new file over the
+ * name, unless the name became a link or something else since the open
+ * (then -ELOOP / -EINVAL / -EISDIR with *@why, and nothing is replaced).
+ * Returns 0 or -errno (-EIO: a write failed, e.g. the disk is full); on an
+ * error the new file is removed.  Frees @of.
+ */
+int output_file_commit(struct output_file *of, const char **why);
+
+/* output_file_abort - remove the new file, leave the name as it was.
+ * Frees @of (NULL: nothing). */
+void output_file_abort(struct output_file *of);
 
 /* ------------------------------------------------------------ the views */
 

@@ -187,4 +187,47 @@ static json_t *compare_json(const void *result)
 	return compare_to_json(result);
 }
 
-const struct output_view output_view_compare = { .text = compare_text, .json = compare_json };
+/* -x SEP: one record per kernel and metric compared.  The raw side's
+ * numbers are PERF_METRICS's or the core's event recipe's, as its backend
+ * read them; the result does not name the recipe: that column is empty. */
+static const char *const compare_columns[] = { "cpu", "kind", "recipe", "backend",
+	"perf_backend", "kernel", "metric", "n", "raw_pct", "perf_pct", "diff_pp", "ci_lo_pp",
+	"ci_hi_pp", "allow_pp", "p", "p_holm", "verdict", NULL };
+
+static void compare_records(const void *result, output_record_fn record, void *arg)
+{
+	const struct compare_result *res = result;
+	const struct cpu_kind *kind = cpu_info_kind_of(&res->cpu, res->cpu_used);
+	char cpu[16];
+
+	snprintf(cpu, sizeof(cpu), "%u", res->cpu_used);
+	for (size_t k = 0; k < res->nkernels; k++)
+		for (unsigned m = 0; m < TMA_NMETRICS; m++) {
+			const struct compare_metric *cm = &res->kernels[k].m[m];
+			double v[] = { cm->raw, cm->perf, cm->diff, cm->lo, cm->hi, cm->allow, cm->p,
+				       cm->p_holm };
+			char n[16], num[8][32];
+			const char *cells[17] = { cpu, kind ? kind->kind : "", "",
+				bench_backend_name(res->raw_backend),
+				bench_backend_name(res->perf_backend), res->kernels[k].name,
+				td_metric_name((enum td_metric)m), n };
+
+			if (!compare_metric_shown(res, m))
+				continue;
+			snprintf(n, sizeof(n), "%u", cm->n);
+			for (unsigned i = 0; i < 8; i++) {
+				if (cm->verdict == COMPARE_NA || isnan(v[i]))
+					num[i][0] = '\0';
+				else
+					snprintf(num[i], sizeof(num[i]), "%.6g", v[i]);
+				cells[8 + i] = num[i];
+			}
+			cells[16] = verdict_name(cm);
+			record(arg, cells);
+		}
+}
+
+const struct output_view output_view_compare = {
+	.text = compare_text, .json = compare_json,
+	.columns = compare_columns, .records = compare_records,
+};

@@ -62,4 +62,70 @@ static json_t *validate_json(const void *result)
 	return validate_to_json(result);
 }
 
-const struct output_view output_view_validate = { .text = validate_text, .json = validate_json };
+static const char *kind_of(const struct validate_report *rep, unsigned cpu)
+{
+	const struct cpu_kind *k = rep->ci ? cpu_info_kind_of(rep->ci, cpu) : NULL;
+
+	return k ? k->kind : "";
+}
+
+/* -x SEP: one record per check; validate measures PERF_METRICS and the
+ * counters themselves, no recipe of events: that column is empty. */
+static const char *const validate_columns[] = { "cpu", "kind", "recipe", "backend", "check",
+	"status", "measured", "expected", "source", "reason", NULL };
+
+static void validate_records(const void *result, output_record_fn record, void *arg)
+{
+	const struct validate_report *rep = result;
+
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct validate_result *r = &rep->r[i];
+		char cpu[16];
+		const char *cells[] = { cpu, kind_of(rep, r->cpu), "",
+			rep->backend ? rep->backend : "", r->id, status_name(r->status),
+			r->measured, r->expected, r->source, r->reason };
+
+		snprintf(cpu, sizeof(cpu), "%u", r->cpu);
+		record(arg, cells);
+	}
+}
+
+/* --openmetrics: each check as a state set (one series per result, 1 for
+ * the one it had), so that an alert on result="fail" sees a check that
+ * passed again; and the counts. */
+static void validate_samples(const void *result, output_sample_fn sample, void *arg)
+{
+	static const enum validate_status st[] = { VALIDATE_PASS, VALIDATE_FAIL, VALIDATE_SKIP };
+	static const char *const names[] = { "pass", "fail", "skip" };
+	const struct validate_report *rep = result;
+	unsigned count[] = { rep->pass, rep->fail, rep->skip };
+
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct validate_result *r = &rep->r[i];
+		char cpu[16];
+
+		snprintf(cpu, sizeof(cpu), "%u", r->cpu);
+		for (unsigned j = 0; j < 3; j++) {
+			const char *l[] = { "cpu", cpu, "kind", kind_of(rep, r->cpu), "check", r->id,
+					    "result", names[j], NULL };
+			struct output_sample s = { .name = "validate_check", .labels = l,
+				.value = r->status == st[j],
+				.help = "1 for the result a validate check had (pass, fail, skip), "
+					"0 for the others" };
+
+			sample(arg, &s);
+		}
+	}
+	for (unsigned j = 0; j < 3; j++) {
+		const char *l[] = { "result", names[j], NULL };
+		struct output_sample s = { .name = "validate_checks", .labels = l,
+			.value = count[j], .help = "validate checks with this result" };
+
+		sample(arg, &s);
+	}
+}
+
+const struct output_view output_view_validate = {
+	.text = validate_text, .json = validate_json,
+	.columns = validate_columns, .records = validate_records, .samples = validate_samples,
+};

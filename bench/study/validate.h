@@ -55,6 +55,10 @@ struct validate_report {
 	struct validate_result *r; /* n results, in check order per CPU */
 	size_t n, cap;
 	unsigned pass, fail, skip;
+	/* for the output only, set by the caller after validate_run (may be
+	 * NULL): the CPUs' identity (their core kinds) and the MSR backend */
+	const struct cpu_info *ci;
+	const char *backend;
 };
 
 /*

@@ -1,0 +1,161 @@
+/*
+ * t/0931-openmetrics-writer - the Prometheus text format writer
+ * (bench/output/fmt_openmetrics.c) and the separated-values writer
+ * (fmt_sv.c, -x SEP) on results built here, against bytes written out by
+ * hand from their specifications:
+ *   - the exposition format (prometheus.io/docs/instrumenting/
+ *     exposition_formats, "Text format details"): "# HELP name text" and
+ *     "# TYPE name gauge" once per family before its samples, all of a
+ *     family's samples in one group, label values escaping backslash,
+ *     double quote and line feed as \\, \" and \n, HELP text escaping
+ *     backslash and line feed; NaN and +Inf/-Inf spelt so;
+ *   - RFC 4180 with SEP for the comma: a field holding SEP or a quote is
+ *     quoted, its quotes doubled.
+ * And what each refuses: a series twice, a bad metric or label name
+ * (-EINVAL, a view's mistake never hidden); a separator with a quote or a
+ * line break, empty or too long.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/output/output.h"
+#include "t/tap.h"
+
+/* A result that is a list of samples. */
+struct toy {
+	const struct output_sample *s;
+	size_t n;
+};
+
+static void toy_samples(const void *result, output_sample_fn sample, void *arg)
+{
+	const struct toy *t = result;
+
+	for (size_t i = 0; i < t->n; i++)
+		sample(arg, &t->s[i]);
+}
+
+static const char *const cols[] = { "cpu", "name", "value", NULL };
+
+/* Two records: one plain, one with the separator, a quote, a control byte. */
+static void toy_records(const void *result, output_record_fn record, void *arg)
+{
+	const char *a[] = { "0", "plain", "1.5" };
+	const char *b[] = { "1", "x;y \"q\"", "a\tb" };
+
+	(void)result;
+	record(arg, a);
+	record(arg, b);
+}
+
+static const struct output_view view = {
+	.samples = toy_samples, .columns = cols, .records = toy_records,
+};
+
+static const char *written(const struct output_format *fmt, const void *result,
+			   const char *sep, int *rc)
+{
+	static char *buf;
+	size_t n = 0;
+	FILE *f;
+	struct output_params p = { .separator = sep };
+
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &n);
+	if (!f) {
+		printf("Bail out! open_memstream\n");
+		exit(1);
+	}
+	*rc = output_write_params(f, fmt, &view, result, &p);
+	fclose(f);
+	return buf;
+}
+
+static void test_openmetrics(void)
+{
+	const char *l0[] = { "cpu", "3", "node", "tma_retiring", NULL };
+	const char *l1[] = { "cpu", "3", NULL };
+	const char *l2[] = { "cpu", "4", "node", "tma_retiring", NULL };
+	const char *esc[] = { "v", "a\"b\\c\nd", "w", "\x1b[0m\xc3\xa9", NULL };
+	const struct output_sample s[] = {
+		{ "tma_ratio", "a share", l0, 0.251 },
+		{ "slots", "slots, a \\ and\na line", l1, 600000 },
+		{ "tma_ratio", "a share", l2, NAN },   /* back to the first family */
+		{ "odd", "escapes", esc, INFINITY },
+		{ "none", "no labels", NULL, -INFINITY },
+	};
+	struct toy t = { s, 5 };
+	int rc;
+	const char *out = written(&output_format_openmetrics, &t, NULL, &rc);
+
+	check_int(rc, ==, 0, "openmetrics writes");
+	check_str(out,
+		"# HELP baretma_tma_ratio a share\n"
+		"# TYPE baretma_tma_ratio gauge\n"
+		"baretma_tma_ratio{cpu=\"3\",node=\"tma_retiring\"} 0.251\n"
+		"baretma_tma_ratio{cpu=\"4\",node=\"tma_retiring\"} NaN\n"
+		"# HELP baretma_slots slots, a \\\\ and\\na line\n"
+		"# TYPE baretma_slots gauge\n"
+		"baretma_slots{cpu=\"3\"} 600000\n"
+		"# HELP baretma_odd escapes\n"
+		"# TYPE baretma_odd gauge\n"
+		"baretma_odd{v=\"a\\\"b\\\\c\\nd\",w=\"?[0m??\"} +Inf\n"
+		"# HELP baretma_none no labels\n"
+		"# TYPE baretma_none gauge\n"
+		"baretma_none -Inf\n",
+		"families grouped in first-seen order, HELP/TYPE once, escapes per the spec");
+
+	const struct output_sample dup[] = { { "a", "h", l1, 1 }, { "a", "h", l1, 2 } };
+	t = (struct toy){ dup, 2 };
+	written(&output_format_openmetrics, &t, NULL, &rc);
+	check_int(rc, ==, -EINVAL, "a series twice: -EINVAL");
+
+	const char *bad_label[] = { "0cpu", "1", NULL };
+	const struct output_sample bad[] = { { "a", "h", bad_label, 1 } };
+	t = (struct toy){ bad, 1 };
+	written(&output_format_openmetrics, &t, NULL, &rc);
+	check_int(rc, ==, -EINVAL, "a label name starting with a digit: -EINVAL");
+
+	const struct output_sample badn[] = { { "a-b", "h", NULL, 1 } };
+	t = (struct toy){ badn, 1 };
+	written(&output_format_openmetrics, &t, NULL, &rc);
+	check_int(rc, ==, -EINVAL, "a metric name with '-': -EINVAL");
+
+	ok(!output_can_write(&output_format_openmetrics, &(struct output_view){ 0 }),
+	   "a view without samples has no metrics");
+}
+
+static void test_sv(void)
+{
+	int rc;
+	const char *out = written(&output_format_sv, NULL, ";", &rc);
+
+	check_int(rc, ==, 0, "-x ';' writes");
+	check_str(out, "cpu;name;value\n0;plain;1.5\n1;\"x;y \"\"q\"\"\";a\\x09b\n",
+		  "header, a plain record, a quoted field with doubled quotes, a tab escaped");
+	out = written(&output_format_sv, NULL, NULL, &rc);
+	check_str(out, "cpu,name,value\n0,plain,1.5\n1,\"x;y \"\"q\"\"\",a\\x09b\n",
+		  "no separator given: a comma; ';' needs no quotes then, the quote does");
+	out = written(&output_format_sv, NULL, "::", &rc);
+	check_str(out, "cpu::name::value\n0::plain::1.5\n1::\"x;y \"\"q\"\"\"::a\\x09b\n",
+		  "a separator of two bytes, as perf stat -x takes one");
+	check_int(output_sv_sep_check(","), ==, 0, "',' is a separator");
+	check_int(output_sv_sep_check("\t"), ==, 0, "a tab is a separator");
+	check_int(output_sv_sep_check(""), ==, -EINVAL, "empty: refused");
+	check_int(output_sv_sep_check("\""), ==, -EINVAL, "a quote: refused");
+	check_int(output_sv_sep_check("a\nb"), ==, -EINVAL, "a line feed: refused");
+	check_int(output_sv_sep_check("123456789"), ==, -EINVAL, "9 bytes: refused (8 at most)");
+	written(&output_format_sv, NULL, "\"", &rc);
+	check_int(rc, ==, -EINVAL, "the writer refuses a quote as separator too");
+}
+
+int main(void)
+{
+	test_openmetrics();
+	test_sv();
+	return done_testing();
+}
