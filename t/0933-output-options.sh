@@ -105,8 +105,9 @@ is "$?" 0 "compare -x ,: exit 0"
 is "$(csvcheck "$tmp/c.csv" ,)" \
 	"cpu,kind,recipe,backend,perf_backend,kernel,metric,n,raw_pct,perf_pct,diff_pp,ci_lo_pp,ci_hi_pp,allow_pp,p,p_holm,verdict|8|0" \
 	"compare -x: the columns; 2 kernels x 4 metrics"
-is "$(col "$tmp/c.csv" , "sorted(set((x['backend'], x['perf_backend'], x['verdict']) for x in r))")" \
-	"[('msr', 'perf', 'agree')]" "compare -x: both backends, every metric agrees"
+is "$(col "$tmp/c.csv" , "sorted(set((x['kernel'], x['backend'], x['perf_backend'], x['verdict']) for x in r))")" \
+	"[('empty', 'msr', 'perf', 'not compared'), ('retire-light', 'msr', 'perf', 'agree')]" \
+	"compare -x: both backends, every metric of retire-light agrees, empty's bracket not compared"
 
 # --- calibrate -x (its -o is the calibration file) ---------------------------------------
 BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/p "$BARETMA" calibrate --cpuid-dump "$ICL" \

@@ -42,10 +42,16 @@ is "$(complete_ v)" "$(printf '%s\n' $want | grep '^v' | sorted)" "baretma v<TAB
 is "$(complete_ help '')" "$want" "baretma help <TAB>: the commands"
 
 # bench's options: every -x/--xx word of its usage lines (up to the first
-# option line), plus --help.
+# option line), a short one as the long form its option line gives it
+# ("  -x, --field-separator SEP": after "--" the long forms), plus --help.
 "$BARETMA" bench --help >"$tmp/bench.txt"
 want=$( (sed -n '1,/^  -/p' "$tmp/bench.txt" | sed '$d' | grep -oE '(^|[[ |])--?[a-z][a-z0-9-]*' |
-	sed 's/^[[ |]//'; echo --help) | sorted)
+	sed 's/^[[ |]//' | while read -r o; do
+		case $o in
+		--*) echo "$o" ;;
+		*) sed -n "s/^  $o, \(--[a-z][a-z0-9-]*\).*/\1/p" "$tmp/bench.txt" | head -1 ;;
+		esac
+	done; echo --help) | sorted)
 like "$want" "--kernel" "bench's usage lines name --kernel"
 is "$(complete_ bench --)" "$want" "baretma bench --<TAB>: bench's options of its --help"
 is "$(complete_ bench --ker)" "--kernel" "baretma bench --ker<TAB>: --kernel"

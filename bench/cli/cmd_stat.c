@@ -12,12 +12,14 @@
 #include <sys/wait.h>
 
 #include "bench/cli/cli_cmd.h"
+#include "bench/cli/cli_plot.h"
 #include "bench/output/output.h"
+#include "bench/output/plot.h"
 #include "bench/run.h"
 #include "bench/stat.h"
 #include "cpu/machine.h"
 
-enum { OPT_COUNT = 1000, OPT_PER_CPU, OPT_BACKEND, OPT_CSV };
+enum { OPT_COUNT = 1000, OPT_PER_CPU, OPT_BACKEND, OPT_CSV, OPT_PLOT };
 
 #define STAT_MIN_INTERVAL_MS 10u
 #define STAT_MAX_INTERVAL_MS 86400000u
@@ -31,7 +33,14 @@ struct stat_cmd {
 	int level;
 	char *const *argv;       /* the command after the options, or NULL */
 	struct cli_output out;
+	const char *plot;        /* --plot FILE (with -I: the timeline), or NULL */
+	/* while -I counts: where the intervals go (stdout, or -o's file, put in
+	 * place at the end), the timeline, the first failure to write */
 	struct output_stat_state ist;
+	FILE *f;
+	struct output_file *of;
+	struct plot_series series;
+	int plot_err, om_status;
 };
 
 static void stat_usage(FILE *f)
@@ -39,7 +48,8 @@ static void stat_usage(FILE *f)
 	fprintf(f,
 "usage: baretma stat [-C LIST | -a] [-I MS [--count N]] [--per-cpu] [--level 1|2]\n"
 "                    [--user-only] [--backend msr|rdpmc] [--force] [--wait]\n"
-"                    [--cpuid-dump FILE] [--json | --csv] [-- COMMAND [ARGS...]]\n"
+"                    [--cpuid-dump FILE] [--json | --csv | -x SEP] [-o FILE]\n"
+"                    [--openmetrics FILE] [--plot FILE] [-- COMMAND [ARGS...]]\n"
 "Top-down (perf's tma_* metrics) of a set of CPUs, as perf stat --topdown:\n"
 "while COMMAND runs (pinned to those CPUs), or until SIGINT, or for N intervals.\n"
 "Each CPU is programmed inside one guarded run (locks, ownership checks, the\n"
@@ -69,6 +79,14 @@ static void stat_usage(FILE *f)
 "  --json           one JSON document (schema baretma-stat/1); with -I one JSON\n"
 "                   object per line (JSON Lines), the last one the end\n"
 "  --csv            rows: time, kind, recipe, backend, cpu, quantity, unit, ...\n"
+CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_FILE
+"  --openmetrics FILE  also write the metrics to FILE in the Prometheus text\n"
+"                 format (node_exporter's textfile collector), with -I\n"
+"                 rewritten at each interval's end with that interval's\n"
+"                 numbers (whole or not at all; doc/openmetrics.md)\n"
+"  --plot FILE      with -I: the level-1 shares of all the CPUs counted over\n"
+"                   time (stacked areas) into FILE: SVG, PNG or PDF by its\n"
+"                   extension (needs cairo; doc/plots.md)\n"
 "\n"
 "Each node as a percentage of the slots with its bound (PERF_METRICS's 8-bit\n"
 "quantisation; an event recipe's counts are exact) and its absolute slots.\n"
@@ -78,8 +96,9 @@ static void stat_usage(FILE *f)
 "\n"
 "exit status: COMMAND's (128+N when it died of signal N; 127 not found, 126\n"
 "  not executable), else 0; 64 usage, 65 bad data, 66 a dump or BARETMA_MSR's\n"
-"  file not found, 69 no Top-down on a CPU asked for, 75 busy (another run;\n"
-"  counters in use), 77 no permission\n",
+"  file not found, 69 no Top-down on a CPU asked for (or --plot: built without\n"
+"  cairo), 73 -o, --openmetrics or --plot FILE cannot be created, 74 nor\n"
+"  written, 75 busy (another run; counters in use), 77 no permission\n",
 		STAT_MIN_INTERVAL_MS, STAT_MAX_INTERVAL_MS, STAT_TICK_MS);
 }
 
@@ -116,8 +135,9 @@ static int parse_opt(int c, struct stat_cmd *sc, struct cli_ctx *ctx)
 	case 'd': ctx->dump = optarg; return 0;
 	case 'j': cli_output_opt(&sc->out, "json"); return 0;
 	case OPT_CSV: cli_output_opt(&sc->out, "csv"); return 0;
+	case OPT_PLOT: sc->plot = optarg; return 0;
 	case 'h': stat_usage(stdout); return CLI_HELP_SHOWN;
-	default: return EX_USAGE;
+	default: return cli_output_getopt(&sc->out, c, optarg) ? EX_USAGE : 0;
 	}
 }
 
@@ -133,6 +153,8 @@ static int stat_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 		{ "force", no_argument, NULL, 'F' }, { "wait", no_argument, NULL, 'W' },
 		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, OPT_CSV }, { "help", no_argument, NULL, 'h' },
+		CLI_OUTPUT_OPT_FILE, CLI_OUTPUT_OPT_SEP, CLI_OUTPUT_OPT_OPENMETRICS,
+		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct stat_cmd *sc = opts;
@@ -140,7 +162,7 @@ static int stat_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 
 	cli_getopt_reset();
 	/* "+": the options end at the command's name, whose own options are its */
-	while (!rc && (c = cli_getopt("stat", argc, argv, "+C:aI:h", lopts)) != -1)
+	while (!rc && (c = cli_getopt("stat", argc, argv, "+C:aI:h" CLI_OUTPUT_SHORTOPTS, lopts)) != -1)
 		rc = c == CLI_OPT_ERROR ? EX_USAGE : parse_opt(c, sc, ctx);
 	if (rc)
 		return rc;
@@ -156,15 +178,73 @@ static int stat_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 	if (!sc->argv && !sc->all && !sc->ncpus)
 		return cli_usage_err("stat", "nothing to count: give a COMMAND (after --), -a or "
 				     "-C LIST");
-	return cli_output_check("stat", &sc->out, &output_view_stat);
+	if (sc->plot && !sc->interval_ms)
+		return cli_usage_err("stat", "--plot draws the intervals over time: give -I MS too");
+	if ((rc = cli_output_check("stat", &sc->out, &output_view_stat)))
+		return rc;
+	return cli_plot_check("stat", sc->plot); /* before anything runs */
 }
 
 /* Each interval's samples, as they come. */
 static void on_interval(void *arg, const struct stat_sample *s, unsigned n, int64_t drift_ns)
 {
 	struct stat_cmd *sc = arg;
+	struct output_params p = { .separator = sc->out.separator };
 
-	output_stat_interval(stdout, cli_output_format(&sc->out), s, n, drift_ns, &sc->ist);
+	output_stat_interval(sc->f, cli_output_format(&sc->out), &p, s, n, drift_ns, &sc->ist);
+	if (sc->out.openmetrics && !sc->om_status) {
+		/* the latest interval's numbers, the file replaced whole */
+		struct stat_report rep = { .s = s, .n = n };
+
+		sc->om_status = cli_output_write_file("stat", sc->out.openmetrics,
+						      &output_format_openmetrics, &output_view_stat,
+						      &rep, &p);
+	}
+	if (sc->plot && !sc->plot_err)
+		sc->plot_err = plot_stat_add(&sc->series, s, n);
+}
+
+/* -I: the intervals' stream, stdout or -o's file (in place at the end). */
+static int intervals_open(struct stat_cmd *sc)
+{
+	const char *why = NULL;
+	int rc;
+
+	sc->f = stdout;
+	if (!sc->interval_ms || !sc->out.file)
+		return 0;
+	if ((rc = output_file_open_atomic(sc->out.file, &sc->of, &why)))
+		return cli_output_file_fail("stat", sc->out.file, rc, why);
+	sc->f = output_file_stream(sc->of);
+	return 0;
+}
+
+/* -I: the end written (@st: the status so far), -o's file put in place,
+ * the timeline drawn; the status to exit with. */
+static int intervals_close(struct stat_cmd *sc, int st)
+{
+	const char *why = NULL;
+	int rc;
+
+	if (sc->of) {
+		if ((rc = output_file_commit(sc->of, &why)))
+			st = cli_output_file_fail("stat", sc->out.file, rc, why);
+		sc->of = NULL;
+	}
+	if (sc->plot && sc->series.nnodes) {
+		sc->series.title = "Top-down level 1 over time: baretma stat";
+		sc->series.subtitle = "all the CPUs counted: each core kind's shares weighted by "
+				      "its slots; x: seconds since the start";
+		rc = plot_timeline_write(sc->plot, &sc->series, NULL);
+		if (rc)
+			st = cli_plot_done("stat", sc->plot, rc);
+	} else if (sc->plot) {
+		st = cli_plot_done("stat", sc->plot, -EDOM);
+	}
+	plot_series_free(&sc->series);
+	if (sc->plot_err && sc->plot_err != -EDOM)
+		st = cli_plot_done("stat", sc->plot, sc->plot_err);
+	return st ? st : sc->om_status;
 }
 
 /* The exit status of a command that ended with wait status @ws (a shell's). */
@@ -246,6 +326,8 @@ static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
 	if ((st = cli_msr_open_cpus(ctx->dev, cpus, n)) ||
 	    (st = cli_refuse_dump_device("stat", ctx->machine, ctx->dev)))
 		goto out;
+	if ((st = intervals_open(sc)))
+		goto out;
 	st = cli_run_start(&ctx->run, ctx->dev, stat_info(r), cpus, n, true, JOURNAL_RUN,
 			   sc->user_only);
 	if (!st)
@@ -272,16 +354,22 @@ static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
 		if (!sc->interval_ms)
 			rc = cli_output("stat", &sc->out, &output_view_stat, &rep, NULL);
 		else
-			rc = output_stat_end(stdout, cli_output_format(&sc->out), &rep) ? EX_IOERR : 0;
-		if (sc->interval_ms && !strcmp(cli_output_format(&sc->out)->name, "csv"))
+			rc = output_stat_end(sc->f, cli_output_format(&sc->out), &rep) ? EX_IOERR : 0;
+		if (sc->interval_ms && (!strcmp(cli_output_format(&sc->out)->name, "csv") ||
+					cli_output_format(&sc->out) == &output_format_sv))
 			cli_note("%u intervals read; timer drift median %.1f us, max %.1f us",
 				 end.intervals, (double)end.drift_median_ns / 1e3,
 				 (double)end.drift_max_ns / 1e3);
 		if (tot != total)
 			free(tot);
 		st = rc ? rc : rep.exit_status;
+		if (sc->interval_ms)
+			st = intervals_close(sc, st);
 	}
 out:
+	if (sc->of) /* counted nothing, or failed: the file as it was */
+		output_file_abort(sc->of);
+	plot_series_free(&sc->series);
 	stat_close(r);
 	return st;
 }

@@ -262,8 +262,9 @@ extern const struct output_view output_view_stat;
 /*
  * output_stat_interval - one interval's @n samples as @fmt writes an
  * interval (text: one line per sample under a header written once per
- * group; CSV: the rows, the header once; JSON: one compact object on one
- * line, JSON Lines), @drift_ns the wake-up's lateness.  @state (zeroed
+ * group; CSV and -x SEP (@p's separator): the rows, the header once;
+ * JSON: one compact object on one line, JSON Lines), @drift_ns the
+ * wake-up's lateness.  @state (zeroed
  * before the first interval) remembers the headers written.
  * Returns 0 or -EIO / -ENOMEM.
  */
@@ -271,8 +272,8 @@ struct output_stat_state {
 	bool header;
 };
 int output_stat_interval(FILE *f, const struct output_format *fmt,
-			 const struct stat_sample *s, unsigned n, int64_t drift_ns,
-			 struct output_stat_state *state);
+			 const struct output_params *p, const struct stat_sample *s, unsigned n,
+			 int64_t drift_ns, struct output_stat_state *state);
 
 /* output_stat_end - after -I's intervals, the end as @fmt writes it: text
  * the summary line, JSON one compact object (type "end"), CSV nothing

@@ -37,13 +37,6 @@ static json_t *changed_json(const struct compare_result *res)
 	return a;
 }
 
-static const char *verdict_name(const struct compare_metric *m)
-{
-	return m->verdict == COMPARE_AGREE ? "agree" : m->verdict == COMPARE_DISAGREE
-						       ? "DISAGREE" : m->verdict == COMPARE_BRACKET
-						       ? "not compared" : "n/a";
-}
-
 static void compare_print_table(FILE *f, const struct compare_result *res)
 {
 	esc_fprintf(f, "cpu %u: %s, family %u model 0x%X\n", res->cpu_used, res->cpu.brand,
@@ -97,12 +90,12 @@ static void compare_print_table(FILE *f, const struct compare_result *res)
 			if (cm->verdict == COMPARE_BRACKET) {
 				fprintf(f, "%-13s %-24s %8.2f %8.2f %+8.2f [%+8.2f,%+8.2f] %6s %8s  %s\n",
 					ck->name, td_metric_name(m), cm->raw, cm->perf, cm->diff,
-					cm->lo, cm->hi, "-", "-", verdict_name(cm));
+					cm->lo, cm->hi, "-", "-", compare_verdict_name(cm));
 				continue;
 			}
 			fprintf(f, "%-13s %-24s %8.2f %8.2f %+8.2f [%+8.2f,%+8.2f] %6.2f %8.2g  %s\n",
 				ck->name, td_metric_name(m), cm->raw, cm->perf, cm->diff, cm->lo,
-				cm->hi, cm->allow, cm->p_holm, verdict_name(cm));
+				cm->hi, cm->allow, cm->p_holm, compare_verdict_name(cm));
 		}
 	}
 	fprintf(f, "\n%u agree, %u DISAGREE, %u n/a, %u not compared ('empty')\n", res->agree,
@@ -119,7 +112,7 @@ static json_t *metric_json(const struct compare_metric *m)
 	bool na = m->verdict == COMPARE_NA || m->verdict == COMPARE_BRACKET;
 
 	return json_pack("{s:s,s:I,s:o,s:o,s:o,s:[o,o],s:o,s:o,s:o,s:[I,I],s:o,s:o}",
-			 "verdict", verdict_name(m), "pairs", (json_int_t)m->n,
+			 "verdict", compare_verdict_name(m), "pairs", (json_int_t)m->n,
 			 "raw", num(m->raw), "perf", num(m->perf), "diff", num(m->diff),
 			 "ci95", num(m->lo), num(m->hi), "allowance", num(m->allow),
 			 "raw_bound_pp", num(m->raw_bound), "perf_bound_pp", num(m->perf_bound),
@@ -222,7 +215,7 @@ static void compare_records(const void *result, output_record_fn record, void *a
 					snprintf(num[i], sizeof(num[i]), "%.6g", v[i]);
 				cells[8 + i] = num[i];
 			}
-			cells[16] = verdict_name(cm);
+			cells[16] = compare_verdict_name(cm);
 			record(arg, cells);
 		}
 }

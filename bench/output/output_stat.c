@@ -216,26 +216,95 @@ static void stat_rows(const void *result, output_row_fn row, void *arg)
 		sample_rows(&rep->s[i], row, arg);
 }
 
+/* -x SEP: one record per node of each sample (and its SLOTS), the CPU,
+ * kind, recipe and backend first (output.h). */
+static const char *const stat_sv_columns[] = { "cpu", "kind", "recipe", "backend", "time",
+	"level", "node", "percent", "bound_pp", "slots", NULL };
+
+static void sample_records(const struct stat_sample *s, output_record_fn record, void *arg)
+{
+	char cpu[16], recipe[96], t[32], level[4], pct[32], bound[32], slots[32];
+	const char *cells[] = { cpu, s->kind, recipe, s->backend, t, "", "SLOTS", "", "", slots,
+				NULL };
+
+	cpu_text(s, cpu, sizeof(cpu));
+	snprintf(recipe, sizeof(recipe), "%s%s%s", s->recipe, s->variant ? ":" : "",
+		 s->variant ? s->variant : "");
+	snprintf(t, sizeof(t), "%.6f", s->time);
+	snprintf(slots, sizeof(slots), "%.0f", s->slots);
+	record(arg, cells);
+	for (unsigned i = 0; s->valid && i < s->nnodes; i++) {
+		const struct stat_node *nd = &s->node[i];
+
+		snprintf(level, sizeof(level), "%d", nd->level);
+		snprintf(pct, sizeof(pct), "%.4f", 100 * nd->frac);
+		snprintf(bound, sizeof(bound), "%.4f", 100 * s->bound);
+		snprintf(slots, sizeof(slots), "%.0f", nd->slots);
+		cells[5] = level;
+		cells[6] = nd->metric;
+		cells[7] = pct;
+		cells[8] = bound;
+		record(arg, cells);
+	}
+}
+
+static void stat_records(const void *result, output_record_fn record, void *arg)
+{
+	const struct stat_report *rep = result;
+
+	for (unsigned i = 0; i < rep->n; i++)
+		sample_records(&rep->s[i], record, arg);
+}
+
+/* --openmetrics: the families every view shares (output.h): each sample's
+ * slots and bound, each node's share (no kernel label: doc/openmetrics.md). */
+static void sample_samples(const struct stat_sample *s, output_sample_fn sample, void *arg)
+{
+	char cpu[16], recipe[96], level[4];
+	const char *l[] = { "cpu", cpu, "kind", s->kind, "recipe", recipe, "backend", s->backend,
+			    NULL, NULL, NULL, NULL, NULL };
+	struct output_sample o = { .name = "slots", .labels = l, .value = s->slots,
+		.help = "TOPDOWN.SLOTS (the recipe's SLOTS) counted over the latest interval" };
+
+	if (!s->valid)
+		return; /* nothing counted: no numbers, never zeros */
+	cpu_text(s, cpu, sizeof(cpu));
+	snprintf(recipe, sizeof(recipe), "%s%s%s", s->recipe, s->variant ? ":" : "",
+		 s->variant ? s->variant : "");
+	sample(arg, &o);
+	o = (struct output_sample){ .name = "tma_bound_ratio", .labels = l, .value = s->bound,
+		.help = "+/- bound of each tma_ratio, a fraction of slots" };
+	sample(arg, &o);
+	o = (struct output_sample){ .name = "tma_ratio", .labels = l,
+		.help = "Top-down node's share of TOPDOWN.SLOTS, a fraction" };
+	l[8] = "level";
+	l[9] = level;
+	l[10] = "node";
+	for (unsigned i = 0; i < s->nnodes; i++) {
+		if (isnan(s->node[i].frac))
+			continue;
+		snprintf(level, sizeof(level), "%d", s->node[i].level);
+		l[11] = s->node[i].metric;
+		o.value = s->node[i].frac;
+		sample(arg, &o);
+	}
+}
+
+static void stat_samples(const void *result, output_sample_fn sample, void *arg)
+{
+	const struct stat_report *rep = result;
+
+	for (unsigned i = 0; i < rep->n; i++)
+		sample_samples(&rep->s[i], sample, arg);
+}
+
 const struct output_view output_view_stat = {
 	.text = stat_text, .json = stat_json, .rows = stat_rows, .rows_subject = "cpu",
-	.rows_columns = stat_columns,
+	.rows_columns = stat_columns, .columns = stat_sv_columns, .records = stat_records,
+	.samples = stat_samples,
 };
 
 /* ------------------------------------------------------------ intervals */
-
-/* The rows of one interval as the format writes rows, header once. */
-struct interval_rows {
-	const struct stat_sample *s;
-	unsigned n;
-};
-
-static void interval_rows(const void *result, output_row_fn row, void *arg)
-{
-	const struct interval_rows *ir = result;
-
-	for (unsigned i = 0; i < ir->n; i++)
-		sample_rows(&ir->s[i], row, arg);
-}
 
 static void interval_text(FILE *f, const struct stat_sample *s, unsigned n,
 			  struct output_stat_state *st)
@@ -262,8 +331,8 @@ static void interval_text(FILE *f, const struct stat_sample *s, unsigned n,
 }
 
 int output_stat_interval(FILE *f, const struct output_format *fmt,
-			 const struct stat_sample *s, unsigned n, int64_t drift_ns,
-			 struct output_stat_state *state)
+			 const struct output_params *p, const struct stat_sample *s, unsigned n,
+			 int64_t drift_ns, struct output_stat_state *state)
 {
 	int rc = 0;
 
@@ -280,19 +349,19 @@ int output_stat_interval(FILE *f, const struct output_format *fmt,
 		else
 			fputc('\n', f);
 		json_decref(o);
-	} else if (fmt && !strcmp(fmt->name, "csv")) {
-		struct interval_rows ir = { s, n };
+	} else if (fmt && (!strcmp(fmt->name, "csv") || fmt == &output_format_sv)) {
+		/* one interval as the whole report of its samples */
+		struct stat_report ir = { .s = s, .n = n };
 		struct output_view v = output_view_stat;
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *m = open_memstream(&buf, &len);
 
-		v.rows = interval_rows;
 
 		/* the format's own lines; its header only before the first interval */
 		if (!m)
 			return -ENOMEM;
-		rc = output_write(m, fmt, &v, &ir, NULL);
+		rc = output_write_params(m, fmt, &v, &ir, p);
 		if (fclose(m) || !buf)
 			rc = rc ? rc : -ENOMEM;
 		if (!rc) {
@@ -323,7 +392,7 @@ int output_stat_end(FILE *f, const struct output_format *fmt, const struct stat_
 		else
 			fputc('\n', f);
 		json_decref(o);
-	} else if (!fmt || strcmp(fmt->name, "csv")) {
+	} else if (!fmt || (strcmp(fmt->name, "csv") && fmt != &output_format_sv)) {
 		rc = stat_text(f, rep);
 	}
 	fflush(f);

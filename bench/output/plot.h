@@ -155,6 +155,17 @@ int plot_series_init(struct plot_series *s, unsigned nnodes, const char *const *
 int plot_series_add(struct plot_series *s, double t, const double *values);
 void plot_series_free(struct plot_series *s);
 
+/*
+ * plot_stat_add - one interval of `stat -I` (its @n samples, bench/stat.h)
+ * as the next point of @s (zeroed before the first: its nodes are the
+ * level-1 nodes the samples have): each node's share of all the CPUs
+ * counted, the groups' fractions weighted by their slots; NAN (a gap)
+ * where no group counted (bench/output/plot_stat.c).  Returns 0 or
+ * plot_series_init's / plot_series_add's -errno.
+ */
+struct stat_sample;
+int plot_stat_add(struct plot_series *s, const struct stat_sample *smp, unsigned n);
+
 /* plot_timeline_write - @s as stacked areas over time into @path.  Returns
  * as plot_bars_write (-EDOM: no sample). */
 int plot_timeline_write(const char *path, const struct plot_series *s,

@@ -10,12 +10,6 @@
 
 #include "bench/output/plot.h"
 
-static const char *verdict_name(const struct compare_metric *m)
-{
-	return m->verdict == COMPARE_AGREE ? "agree" : m->verdict == COMPARE_DISAGREE
-						       ? "DISAGREE" : "n/a";
-}
-
 int plot_compare_write(const char *path, const struct compare_result *res,
 		       const struct plot_trace *t)
 {
@@ -45,13 +39,14 @@ int plot_compare_write(const char *path, const struct compare_result *res,
 				.group = res->kernels[k].name, .node = td_metric_name(m),
 				.a = cm->n ? cm->raw / 100 : NAN, .b = cm->n ? cm->perf / 100 : NAN,
 				.a_bound = cm->raw_bound / 100, .b_bound = cm->perf_bound / 100,
-				.verdict = verdict_name(cm),
+				.verdict = compare_verdict_name(cm),
 				.alarm = cm->verdict == COMPARE_DISAGREE };
 		}
 	snprintf(title, sizeof(title), "baretma against perf_event, level %d: %s", res->level,
 		 res->cpu.brand);
 	snprintf(sub, sizeof(sub), "cpu %u; %u pairs of blocks x %u repetitions; medians of the "
-		 "block medians; whiskers: +/- each side's bound; DISAGREE: p_holm <= %.2f",
+		 "block medians; whiskers: +/- each side's bound; DISAGREE: p_holm <= %.2f; "
+		 "'empty' is each side's own bracket: not compared",
 		 res->cpu_used, res->pairs, res->reps, COMPARE_ALPHA);
 	snprintf(a, sizeof(a), "baretma (%s)", bench_backend_name(res->raw_backend));
 	snprintf(b, sizeof(b), "perf_event (%s)", bench_backend_name(res->perf_backend));

@@ -92,6 +92,13 @@ void compare_holm(const double *p, size_t m, double *adj)
 	free(v);
 }
 
+const char *compare_verdict_name(const struct compare_metric *m)
+{
+	return m->verdict == COMPARE_AGREE ? "agree" : m->verdict == COMPARE_DISAGREE
+						       ? "DISAGREE" : m->verdict == COMPARE_BRACKET
+						       ? "not compared" : "n/a";
+}
+
 unsigned compare_min_pairs(size_t hypotheses)
 {
 	unsigned n = COMPARE_MIN_PAIRS;

@@ -127,6 +127,10 @@ struct compare_result {
 	int nperf_changed;
 };
 
+/* compare_verdict_name - "agree", "DISAGREE", "not compared" (the empty
+ * kernel: COMPARE_BRACKET) or "n/a", as every output writes it. */
+const char *compare_verdict_name(const struct compare_metric *m);
+
 /*
  * compare_sign_k - k of the sign-test interval for @n pairs at 95 %
  * (see above); 0 when @n is below COMPARE_MIN_PAIRS.  Pure.
