@@ -44,9 +44,9 @@ int plot_compare_write(const char *path, const struct compare_result *res,
 		}
 	snprintf(title, sizeof(title), "baretma against perf_event, level %d: %s", res->level,
 		 res->cpu.brand);
-	snprintf(sub, sizeof(sub), "cpu %u; %u pairs of blocks x %u repetitions; medians of the "
-		 "block medians; whiskers: +/- each side's bound; DISAGREE: p_holm <= %.2f; "
-		 "'empty' is each side's own bracket: not compared",
+	snprintf(sub, sizeof(sub), "cpu %u; %u pairs of blocks x %u reps; medians of block "
+		 "medians; whiskers: each side's bound; DISAGREE: p_holm <= %.2f; 'empty' (own "
+		 "brackets) not compared",
 		 res->cpu_used, res->pairs, res->reps, COMPARE_ALPHA);
 	snprintf(a, sizeof(a), "baretma (%s)", bench_backend_name(res->raw_backend));
 	snprintf(b, sizeof(b), "perf_event (%s)", bench_backend_name(res->perf_backend));
