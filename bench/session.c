@@ -62,8 +62,13 @@ static int pin(const struct session *s, struct session_info *in)
 {
 	char text[600];
 
-	if (cpu_machine_can_pin(s->machine))
-		return cpu_machine_pin(s->machine, in->cpu_used, &in->membind_ok);
+	if (cpu_machine_can_pin(s->machine)) {
+		/* saved first, so that session_close leaves the thread as found;
+		 * a binding that cannot be read is not pinned over */
+		int rc = cpu_machine_binding_save(s->machine, &s->binding);
+
+		return rc ? rc : cpu_machine_pin(s->machine, in->cpu_used, &in->membind_ok);
+	}
 	if (cpu_machine_is_dump(s->machine))
 		snprintf(text, sizeof(text), "not pinned: cpu %u is a CPU of the CPUID dump "
 			 "'%s', not of this machine (dry run)", in->cpu_used,
@@ -352,6 +357,8 @@ void session_close(struct session *s)
 	if (!s)
 		return;
 	session_stop(s);
+	if (s->binding.cpuset)
+		cpu_machine_binding_restore(s->machine, &s->binding);
 	/* the rdpmc=1 key (bench_rdpmc_decide) lives as long as the session */
 	if (s->key >= 0)
 		bench_rdpmc_live.disable_self(s->key);

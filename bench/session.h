@@ -12,7 +12,9 @@
  * harness goes through these functions only: it never touches an MSR or
  * a source.
  *
- * Threads: a session belongs to the thread that opened it (pinned).
+ * Threads: a session belongs to the thread that opened it (pinned); the
+ * thread's CPU binding and memory policy from before session_open are
+ * put back by session_close (called from that thread).
  */
 #ifndef BARETMA_SESSION_H
 #define BARETMA_SESSION_H
@@ -76,6 +78,8 @@ struct session {
 	int key;                 /* rdpmc=1 key of bench_rdpmc_decide, -1 if none */
 	size_t note_base;        /* info.note's length before the source choice */
 	struct counter_source src; /* src.ops: the chosen source, NULL before */
+	struct cpu_binding binding; /* the thread's binding before pin(), put back by
+				  * session_close (empty: nothing was bound) */
 };
 
 /*

@@ -73,7 +73,10 @@ struct baretma_options {
 
 /*
  * baretma_open - open a measuring session: identify the CPU, pin the
- * calling thread to it, take the locks, check who owns the PMU, write the
+ * calling thread to it (hwloc: that one CPU, and its memory to the CPU's
+ * NUMA node, while the session is open; threads the harness creates
+ * meanwhile inherit that binding; baretma_close puts back the binding and
+ * memory policy the thread had before), take the locks, check who owns the PMU, write the
  * journal, program fixed counter 3 and PERF_METRICS - the guarded sequence
  * of `baretma bench`.  @opt may be NULL (BARETMA_OPTIONS_INIT).
  * Without a usable PMU (a VM, an AMD CPU) backend "auto" opens a TSC-only
@@ -102,7 +105,9 @@ int baretma_open(struct baretma **bm, const struct baretma_options *opt);
 
 /*
  * baretma_close - restore every register and setting the session changed,
- * remove its journal, release its locks, free @bm (NULL is fine).
+ * remove its journal, release its locks, bind the calling thread back to
+ * the CPUs and memory policy it had before baretma_open (call it from the
+ * thread that opened the session), free @bm (NULL is fine).
  * Returns 0, or -errno when the restore failed (the journal then stays for
  * `baretma pmu restore`; baretma_last_error() says so).
  */
