@@ -61,8 +61,9 @@ struct session_info {
 				  * PERF_METRICS, perf's group, or none) */
 	unsigned passes;         /* passes of its events (1: all at once) */
 	bool smt_on;             /* the recipe's smt_on (bench/session.c smt_on) */
-	char note[512];          /* "; "-separated notes: not pinned (a dump's CPU),
-				  * why rdpmc was passed over for msr */
+	char *note;              /* "; "-separated notes: not pinned (a dump's CPU),
+				  * why rdpmc was passed over for msr; on the heap
+				  * (cpu/text.h), NULL: none; freed by session_close */
 	char kinds_warning[512]; /* hwloc's CPU kinds disagree with CPUID's, "" if not */
 };
 

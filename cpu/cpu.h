@@ -310,6 +310,9 @@ struct cpu_kind {
 				     * recipe applies), "none" (no recipe, or no PMU),
 				     * "undecided" (PERF_METRICS depends on an MSR not read) */
 	const char *topdown_recipe; /* CPU_RECIPE_* when "events", else NULL */
+	const char *model_recipe;   /* the recipe the model table names for the kind,
+				     * whether or not its counters are enumerated
+				     * (a hypervisor may hide them), NULL: none */
 	unsigned ncpus;
 	unsigned cpus[CPU_MAX_CPUS]; /* OS CPU numbers, ascending */
 };

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cpu/text.h"
 #include "bench/lib/api.h"
 #include "bench/session.h"
 #include "cpu/machine.h"
@@ -155,7 +156,7 @@ static void keep_session_lines(struct baretma *bm)
 {
 	const struct session_info *in = session_info(bm->s);
 
-	for (const char *p = in->note, *e; *p; p = *e ? e + 2 : e) {
+	for (const char *p = text_or_empty(in->note), *e; *p; p = *e ? e + 2 : e) {
 		e = strstr(p, "; ");
 		if (!e)
 			e = p + strlen(p);

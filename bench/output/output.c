@@ -84,7 +84,7 @@ static void print_header(FILE *f, const struct bench_result *res)
 	else if (res->calib.found)
 		esc_fprintf(f, "calibration: '%s' ignored: %s; the run's own empty bracket "
 			    "subtracted\n", res->calib.path, res->calib.reason);
-	if (res->note[0])
+	if (res->note && res->note[0])
 		esc_fprintf(f, "note: %s\n", res->note);
 	if (res->tamper.detected)
 		esc_fprintf(f, "tamper: %s\n", res->tamper.message);
@@ -358,7 +358,7 @@ static json_t *bench_to_json(const struct bench_result *res)
 		"rdpmc_sysfs", res->avail.rdpmc_sysfs >= 0 ? json_integer(res->avail.rdpmc_sysfs) : json_null(),
 		"rdpmc_ok", res->avail.rdpmc_ok,
 		"tsc_hz", (json_int_t)res->tsc_hz, "empty_bracket_tsc", res->empty_tsc,
-		"note", bench_json_text(res->note[0] ? res->note : NULL), "kernels", kernels);
+		"note", bench_json_text(res->note && res->note[0] ? res->note : NULL), "kernels", kernels);
 
 	if (!doc)
 		return NULL;
