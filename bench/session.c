@@ -372,6 +372,18 @@ int session_stop(struct session *s)
 	return s->src.ops->close(&s->src);
 }
 
+bool session_pinned(const struct session *s)
+{
+	return s->binding.cpuset != NULL;
+}
+
+void session_drop_binding(struct session *s)
+{
+	hwloc_bitmap_free(s->binding.cpuset);
+	hwloc_bitmap_free(s->binding.nodeset);
+	memset(&s->binding, 0, sizeof(s->binding));
+}
+
 void session_close(struct session *s)
 {
 	if (!s)

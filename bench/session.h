@@ -241,6 +241,14 @@ int session_set_pass(struct session *s, unsigned pass);
  */
 int session_stop(struct session *s);
 
+/* session_pinned - whether session_open pinned the calling thread (to
+ * info.cpu_used): a live CPU, not a dump's. */
+bool session_pinned(const struct session *s);
+
+/* session_drop_binding - forget the opener's binding without putting it
+ * back: session_close from another thread must not bind that one. */
+void session_drop_binding(struct session *s);
+
 /*
  * session_close - stop the source if still running, drop the rdpmc key,
  * close the MSR backend (not a borrowed one) and the machine it opened,
