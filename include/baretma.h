@@ -327,23 +327,33 @@ int baretma_decode(const struct baretma_reading *a, const struct baretma_reading
 
 /*
  * LIKWID-style markers: nothing unless compiled with -DBARETMA_PERFMON.
- * BARETMA_MARKER_INIT opens one session for the process's marker use on
- * the calling thread (options from $BARETMA_CPU, $BARETMA_BACKEND,
- * $BARETMA_LEVEL); START/STOP bracket a named region; CLOSE prints every
- * region's table to stderr (or JSON to the file $BARETMA_OUTPUT) and
- * closes the session.  Errors are printed, never fatal.
+ * BARETMA_MARKER_INIT opens the calling thread's session (options from
+ * $BARETMA_CPU or the first of $BARETMA_CPUS, $BARETMA_BACKEND,
+ * $BARETMA_LEVEL); in a threaded harness, BARETMA_MARKER_THREADINIT in
+ * each other thread (after INIT, as LIKWID's) opens that thread's own
+ * session on its own CPU: the next of $BARETMA_CPUS, else the one CPU the
+ * thread is bound to, else one chosen.  START/STOP bracket a named region
+ * in the calling thread's session; from a thread without one they are
+ * refused and counted (never merged into another thread's).  CLOSE, on
+ * INIT's thread once the other threads stopped measuring, prints every
+ * region's table per thread and combined over the threads to stderr (or
+ * JSON to the file $BARETMA_OUTPUT), and closes every session.  Errors
+ * are printed, never fatal (man 3 baretma).
  */
 #ifdef BARETMA_PERFMON
 void baretma_marker_init(void);
+void baretma_marker_thread_init(void);
 void baretma_marker_start(const char *name);
 void baretma_marker_stop(const char *name);
 void baretma_marker_close(void);
 #define BARETMA_MARKER_INIT        baretma_marker_init()
+#define BARETMA_MARKER_THREADINIT  baretma_marker_thread_init()
 #define BARETMA_MARKER_START(name) baretma_marker_start(name)
 #define BARETMA_MARKER_STOP(name)  baretma_marker_stop(name)
 #define BARETMA_MARKER_CLOSE       baretma_marker_close()
 #else
 #define BARETMA_MARKER_INIT        do { } while (0)
+#define BARETMA_MARKER_THREADINIT  do { } while (0)
 #define BARETMA_MARKER_START(name) do { (void)(name); } while (0)
 #define BARETMA_MARKER_STOP(name)  do { (void)(name); } while (0)
 #define BARETMA_MARKER_CLOSE       do { } while (0)
