@@ -18,10 +18,12 @@
  * session's is refused (baretma_misuse foreign_thread 1, the pair not
  * counted, baretma_last_error says why); on this machine, a TSC session
  * whose thread the harness re-binds to another CPU refuses a begin there
- * (foreign_cpu 1; needs two CPUs).
+ * (foreign_cpu 1; needs two CPUs).  And a region that has no pair (an end
+ * never begun) says so in the table and is null in the JSON, never zeros.
  */
 #define BARETMA_PERFMON 1
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -154,6 +156,53 @@ static void markers(void)
 	unsetenv("BARETMA_CPUS");
 }
 
+/* ----------------------------------------- a region with no pair (TSC) */
+
+/* An end of a name never begun: its row says so, never "0 0 0" (before:
+ * "never-started 0 0 0"); its JSON tsc_ticks is null, not 0. */
+static void never_started(void)
+{
+	char err[PATH_MAX + 8];
+	json_t *doc, *regions;
+	const char *text;
+	int saved, fd;
+
+	setenv("BARETMA_BACKEND", "tsc", 1);
+	t_path(err, "%s/stderr", dir);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(err, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+	dup2(fd, 2);
+	close(fd);
+	BARETMA_MARKER_INIT;
+	BARETMA_MARKER_START("ran");
+	BARETMA_MARKER_STOP("ran");
+	BARETMA_MARKER_STOP("never-started");
+	BARETMA_MARKER_CLOSE;
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	text = get_file(err);
+	ok(strstr(text, "\nnever-started        no pair measured: 1 begin/end out of order (an end "
+		  "without its begin)\n") != NULL, "the table: a region with no pair says so");
+	ok(strstr(text, "\nran                         1        0 ") != NULL,
+	   "... beside a region with its pair");
+	setenv("BARETMA_OUTPUT", out, 1);
+	unlink(out);
+	BARETMA_MARKER_INIT;
+	BARETMA_MARKER_STOP("never-started");
+	BARETMA_MARKER_CLOSE;
+	unsetenv("BARETMA_OUTPUT");
+	doc = json_load_file(out, 0, NULL);
+	regions = json_object_get(doc, "regions");
+	ok(json_array_size(regions) == 1 &&
+	   json_is_null(json_object_get(json_array_get(regions, 0), "tsc_ticks")) &&
+	   num(json_array_get(regions, 0), "count") == 0,
+	   "the JSON: count 0, tsc_ticks null (never 0)");
+	json_decref(doc);
+	unlink(out);
+}
+
 /* ------------------------------------------------ the library's refusal */
 
 struct foreign {
@@ -228,18 +277,20 @@ int main(void)
 	static char dump[PATH_MAX];
 	char *text;
 
+	t_scratch(dir, "0973");
+	t_path(out, "%s/markers.json", dir);
 	library();
+	never_started();
 	t_path(dump, "%s/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test",
 	       shared && *shared ? shared : "../shared/cpuid");
 	if (access(dump, R_OK)) {
 		skip(8, "no Ice Lake dump (../shared/cpuid)");
+		t_rm_rf(dir);
 		return done_testing();
 	}
-	t_scratch(dir, "0973");
 	t_path(state, "%s/state", dir);
 	t_path(run, "%s/run", dir);
 	t_path(profile, "%s/profile", dir);
-	t_path(out, "%s/markers.json", dir);
 	for (unsigned cpu = 0; cpu < NWORKERS + 1; cpu++)
 		regs(orig, sizeof(orig), cpu);
 	text = t_strf("ghz 0\naccess_cycles 1000\nretiring 40\nbad_speculation 10\n"
