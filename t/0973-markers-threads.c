@@ -201,6 +201,23 @@ static void never_started(void)
 	   "the JSON: count 0, tsc_ticks null (never 0)");
 	json_decref(doc);
 	unlink(out);
+	/* a bad BARETMA_CPUS: said, the markers off, the program runs on */
+	setenv("BARETMA_CPUS", "0,x", 1);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(err, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+	dup2(fd, 2);
+	close(fd);
+	BARETMA_MARKER_INIT;
+	BARETMA_MARKER_START("r");
+	BARETMA_MARKER_STOP("r");
+	BARETMA_MARKER_CLOSE;
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	unsetenv("BARETMA_CPUS");
+	check_str(get_file(err), "baretma: markers: BARETMA_CPUS '0,x': expected OS CPU numbers "
+		  "separated by commas; markers off\n", "a bad BARETMA_CPUS: one line, markers off");
 }
 
 /* ------------------------------------------------ the library's refusal */

@@ -78,11 +78,12 @@ static int env_int(const char *name, int lo, int hi, int def, bool *bad)
 }
 
 /* The @idx-th CPU of $BARETMA_CPUS: 0 and *cpu, 1 when unset, -1 when
- * the list is bad or shorter (said). */
+ * the list is bad (all of it is checked) or shorter (said). */
 static int env_cpus(unsigned idx, int *cpu)
 {
 	const char *v = getenv("BARETMA_CPUS"), *p = v;
 	unsigned i = 0;
+	int found = -1;
 
 	if (!v || !*v)
 		return 1;
@@ -90,18 +91,20 @@ static int env_cpus(unsigned idx, int *cpu)
 		char *end;
 		long n = strtol(p, &end, 10);
 
-		if (end == p || n < 0 || n > 8191 || (*end && *end != ',')) {
+		if (end == p || *p == '-' || *p == '+' || n > 8191 || (*end && *end != ',')) {
 			esc_fprintf(stderr, "baretma: markers: BARETMA_CPUS '%s': expected OS CPU "
 				    "numbers separated by commas; markers off\n", v);
 			return -1;
 		}
-		if (i++ == idx) {
-			*cpu = (int)n;
-			return 0;
-		}
+		if (i++ == idx)
+			found = (int)n;
 		if (!*end)
 			break;
 		p = end + 1;
+	}
+	if (found >= 0) {
+		*cpu = found;
+		return 0;
 	}
 	esc_fprintf(stderr, "baretma: markers: BARETMA_CPUS '%s' names %u CPUs: no CPU for "
 		    "thread %u; markers off in that thread\n", v, i, idx);
