@@ -111,8 +111,10 @@ int baretma_open(struct baretma **bm, const struct baretma_options *opt);
 /*
  * baretma_close - restore every register and setting the session changed,
  * remove its journal, release its locks, bind the calling thread back to
- * the CPUs and memory policy it had before baretma_open (call it from the
- * thread that opened the session), free @bm (NULL is fine).
+ * the CPUs and memory policy it had before baretma_open, free @bm (NULL
+ * is fine).  From another thread than the one that opened it (once that
+ * one has stopped measuring: the markers' close), the calling thread's
+ * binding is left as it is.
  * Returns 0, or -errno when the restore failed (the journal then stays for
  * `baretma pmu restore`; baretma_last_error() says so).
  */
@@ -202,7 +204,13 @@ struct baretma_result {
  * different names nest; a name does not nest in itself.  Between the two
  * counter reads nothing allocates and, on the rdpmc backend, no system
  * call is made.  Misuse (an unknown or unbalanced name, a full table) is
- * counted, never fatal: baretma_region_get says it.
+ * counted, never fatal: baretma_region_get says it.  A begin or end from
+ * a thread other than the one that opened @bm, or from that thread while
+ * it runs on another CPU than the session's (a pinned session: the
+ * counters read would be another CPU's), is refused: no pair, counted in
+ * baretma_misuse, said in the calling thread's baretma_last_error.  The
+ * check is made before the first reading and after the second, never
+ * between them.
  */
 void baretma_region_begin(struct baretma *bm, const char *name);
 void baretma_region_end(struct baretma *bm, const char *name);
