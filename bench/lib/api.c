@@ -343,7 +343,9 @@ static inline bool owned(struct baretma *bm, const char *what, const char *name)
 
 	if (__builtin_expect(!pthread_equal(pthread_self(), bm->owner), 0))
 		return refuse(bm, what, name, -1);
-	if (bm->cpu >= 0 && __builtin_expect((cpu = sched_getcpu()) != bm->cpu, 0))
+	/* sched_getcpu: glibc reads it from the thread's rseq area (no system
+	 * call); -1 only where it cannot tell, then nothing is refused */
+	if (bm->cpu >= 0 && __builtin_expect((cpu = sched_getcpu()) != bm->cpu && cpu >= 0, 0))
 		return refuse(bm, what, name, cpu);
 	return true;
 }
