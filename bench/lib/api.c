@@ -343,8 +343,10 @@ static inline bool owned(struct baretma *bm, const char *what, const char *name)
 
 	if (__builtin_expect(!pthread_equal(pthread_self(), bm->owner), 0))
 		return refuse(bm, what, name, -1);
-	/* sched_getcpu: glibc reads it from the thread's rseq area (no system
-	 * call); -1 only where it cannot tell, then nothing is refused */
+	/* sched_getcpu: glibc 2.35 and later read it from the thread's rseq
+	 * area, older ones call the vDSO's getcpu (glibc sysdeps/unix/sysv/
+	 * linux/sched_getcpu.c): no system call; -1 where it cannot tell,
+	 * then nothing is refused */
 	if (bm->cpu >= 0 && __builtin_expect((cpu = sched_getcpu()) != bm->cpu && cpu >= 0, 0))
 		return refuse(bm, what, name, cpu);
 	return true;
