@@ -117,6 +117,7 @@ struct run {
 	const struct baretma_options *o;
 	int cpu;
 	double m[4];
+	double whole;          /* TSC ticks per begin + end, the calls whole */
 	uint64_t refused;
 	int rc;
 	char err[512];
@@ -129,7 +130,7 @@ static void *one_run(void *arg)
 	struct baretma_misuse mis;
 	struct baretma_result res;
 	struct baretma *bm;
-	double b = 0, f = 0, c = 0;
+	double b = 0, f = 0, c = 0, w = 0;
 
 	o.cpu = r->cpu;
 	if ((r->rc = baretma_open(&bm, &o)) < 0) {
@@ -137,10 +138,13 @@ static void *one_run(void *arg)
 		return NULL;
 	}
 	for (unsigned done = 0; done < PAIRS; done += BLOCK) {
+		uint64_t t0 = call_begin();
+
 		for (unsigned i = 0; i < BLOCK; i++) {
 			baretma_region_begin(bm, "empty");
 			baretma_region_end(bm, "empty");
 		}
+		w += (double)(call_end() - t0);
 		b += bare_block();
 		f += fenced_block();
 		c += call_block();
@@ -151,6 +155,7 @@ static void *one_run(void *arg)
 	r->m[1] = b / PAIRS;
 	r->m[2] = f / PAIRS;
 	r->m[3] = c / PAIRS;
+	r->whole = w / PAIRS;
 	r->refused = mis.foreign_thread + mis.foreign_cpu;
 	baretma_close(bm);
 	return NULL;
@@ -171,7 +176,7 @@ static void two_cpus(int cpu[2])
 			cpu[k++] = c;
 }
 
-static void report(const char *what, double *v[4], unsigned n)
+static void report(const char *what, double *v[5], unsigned n)
 {
 	static const char *const name[4] = { "empty region pair     ", "bare lfence;rdtsc pair",
 					      "fenced pair (4 LFENCE)", "fenced pair, 2 calls  " };
@@ -186,13 +191,17 @@ static void report(const char *what, double *v[4], unsigned n)
 	       st[0].median / st[1].median);
 	printf("  region / fenced pair   %8.3f\n", st[0].median / st[2].median);
 	printf("  region / 2-call pair   %8.3f\n", st[0].median / st[3].median);
+	bench_stats_compute(v[4], n, &st[0]);
+	printf("  begin + end, whole     %8.2f %8.2f %8.2f (the calls' own cost to the "
+	       "harness: table, ownership check, readings)\n", st[0].min, st[0].median, st[0].max);
 }
 
 int main(int argc, char **argv)
 {
 	struct baretma_options o = BARETMA_OPTIONS_INIT;
 	unsigned runs = 11;
-	double *v[3][4] = { { NULL } }; /* [1 thread, 2 threads' first, second][pair kind] */
+	double *v[3][5] = { { NULL } }; /* [1 thread, 2 threads' first, second][pair kind,
+					 * then the whole calls] */
 	uint64_t refused = 0;
 	struct utsname u;
 	int cpu[2], rc = 1;
@@ -210,7 +219,7 @@ int main(int argc, char **argv)
 		}
 	}
 	for (int t = 0; t < 3; t++)
-		for (int k = 0; k < 4; k++)
+		for (int k = 0; k < 5; k++)
 			if (!runs || !(v[t][k] = calloc(runs, sizeof(double))))
 				goto out;
 	two_cpus(cpu);
@@ -238,6 +247,9 @@ int main(int argc, char **argv)
 			v[1][k][r] = two[0].m[k];
 			v[2][k][r] = two[1].m[k];
 		}
+		v[0][4][r] = one.whole;
+		v[1][4][r] = two[0].whole;
+		v[2][4][r] = two[1].whole;
 		refused += one.refused + two[0].refused + two[1].refused;
 		if (cpu[1] >= 0 && (two[0].rc < 0 || two[1].rc < 0)) {
 			fprintf(stderr, "api_overhead: 2 threads: %s\n", two[0].rc < 0 ? two[0].err :
@@ -261,7 +273,7 @@ int main(int argc, char **argv)
 	rc = 0;
 out:
 	for (int t = 0; t < 3; t++)
-		for (int k = 0; k < 4; k++)
+		for (int k = 0; k < 5; k++)
 			free(v[t][k]);
 	return rc;
 }
