@@ -43,6 +43,7 @@ struct region *region_add(struct region_table *t, const char *name)
 	memset(r, 0, sizeof(*r));
 	memcpy(r->name, name, len + 1);
 	r->ring = t->store ? t->store + (size_t)t->n * REGION_SAMPLES : NULL;
+	r->tsc_ring = t->tsc_store ? t->tsc_store + (size_t)t->n * REGION_SAMPLES : NULL;
 	t->n++;
 	return r;
 }
@@ -94,16 +95,20 @@ static bool counted(const struct read_set *rs, int level)
 	return level >= 1 && rs && rs->ncounts;
 }
 
-/* The pair into @r's ring (when it has one): TSC ticks always, the
- * shares of a valid pair (@d NULL: none). */
-static void keep_sample(struct region *r, const struct td_result *d)
+/* The pair into @r's rings (when it has them): TSC ticks always; when
+ * @counted, whether it is a number and, for a valid pair (@d), its shares. */
+static void keep_sample(struct region *r, bool counted, const struct td_result *d)
 {
+	uint64_t k;
 	struct region_sample *s;
 
-	if (!r->ring)
+	if (!r->tsc_ring)
 		return;
-	s = &r->ring[r->nsamples++ % REGION_SAMPLES];
-	s->tsc = r->last.tsc;
+	k = r->nsamples++ % REGION_SAMPLES;
+	r->tsc_ring[k] = r->last.tsc;
+	if (!counted)
+		return;
+	s = &r->ring[k];
 	s->valid = d != NULL;
 	if (!d)
 		return;
@@ -124,7 +129,7 @@ static void pair_end(const struct read_set *rs, struct region *r, const struct r
 	r->last.tsc = (double)(b->tsc - r->start.tsc);
 	acc->tsc += r->last.tsc;
 	if (!counted(rs, level)) {
-		keep_sample(r, NULL);
+		keep_sample(r, false, NULL);
 		return;
 	}
 	reading_counts(rs, &r->start, b, &r->last.c);
@@ -135,10 +140,10 @@ static void pair_end(const struct read_set *rs, struct region *r, const struct r
 	r->last.flags = d.flags;
 	if (d.flags & TD_FLAGS_INVALID) {
 		count_flags(acc, d.flags);
-		keep_sample(r, NULL);
+		keep_sample(r, true, NULL);
 		return;
 	}
-	keep_sample(r, &d);
+	keep_sample(r, true, &d);
 	counts_add(&acc->sum, &r->last.c, rs->ncounts);
 }
 

@@ -32,9 +32,10 @@
 #define REGION_SAMPLES  BARETMA_REGION_PAIRS /* pairs a region keeps for its
 					      * statistics: the last ones */
 
-/* One pair as the statistics see it (bench/region_stats.c). */
+/* One pair's shares as the statistics see them (bench/region_stats.c);
+ * its TSC ticks are kept apart (region.tsc_ring), so that a TSC-only
+ * session writes 8 bytes a pair, in a compact ring. */
 struct region_sample {
-	double tsc;                    /* TSC ticks */
 	double slots;                  /* its slots (valid pairs only) */
 	double tma[TMA_NMETRICS];      /* percent of its slots (valid pairs only) */
 	bool valid;                    /* a number: counted, flags clean, epoch clean */
@@ -67,9 +68,11 @@ struct region {
 	struct region_acc pend;        /* pairs of the current epoch, not yet verified */
 	struct region_acc tot;         /* verified pairs */
 	struct region_pair last;       /* the last pair ended (region_end) */
-	struct region_sample *ring;    /* REGION_SAMPLES pairs, the last at
-					* (nsamples - 1) % REGION_SAMPLES; NULL:
+	double *tsc_ring;              /* REGION_SAMPLES pairs' TSC ticks, the last
+					* at (nsamples - 1) % REGION_SAMPLES; NULL:
 					* no statistics kept (the table has no store) */
+	struct region_sample *ring;    /* their shares, at the same places (written
+					* only when the pairs are counted) */
 	uint64_t nsamples;             /* pairs ever put in ring */
 };
 
@@ -91,6 +94,7 @@ struct region_table {
 	uint64_t unmatched;            /* ends of a name never begun (no row made) */
 	struct region_sample *store;   /* REGION_MAX x REGION_SAMPLES, the rings
 					* (region_store_new); NULL: totals only */
+	double *tsc_store;             /* the same for the TSC rings */
 };
 
 /* What the session found after an epoch, outside every region. */

@@ -23,13 +23,19 @@
 int region_store_new(struct region_table *t)
 {
 	t->store = calloc((size_t)REGION_MAX * REGION_SAMPLES, sizeof(*t->store));
-	return t->store ? 0 : -ENOMEM;
+	t->tsc_store = calloc((size_t)REGION_MAX * REGION_SAMPLES, sizeof(*t->tsc_store));
+	if (t->store && t->tsc_store)
+		return 0;
+	region_store_free(t);
+	return -ENOMEM;
 }
 
 void region_store_free(struct region_table *t)
 {
 	free(t->store);
+	free(t->tsc_store);
 	t->store = NULL;
+	t->tsc_store = NULL;
 }
 
 /* @st from bench_stats_compute of @v[0..n-1]; n 0 (or no memory): NAN. */
@@ -51,7 +57,7 @@ static uint64_t verified(const struct region *r, size_t *n)
 	uint64_t done = r->nsamples > r->pend.count ? r->nsamples - r->pend.count : 0;
 	uint64_t first = done > REGION_SAMPLES ? done - REGION_SAMPLES : 0;
 
-	*n = r->ring ? (size_t)(done - first) : 0;
+	*n = r->tsc_ring ? (size_t)(done - first) : 0;
 	return first;
 }
 
@@ -89,8 +95,10 @@ int region_stats(const struct region_table *t, const struct region *r, int level
 	last_result(t, r, level, &st->last);
 	st->pairs = n;
 	for (size_t i = 0; i < n; i++)
-		v[i] = s[(first + i) % REGION_SAMPLES].tsc;
+		v[i] = r->tsc_ring[(first + i) % REGION_SAMPLES];
 	stat_of(v, n, &st->tsc);
+	if (!st->total.level)
+		n = 0; /* the shares' ring was not written: nothing counted */
 	for (size_t i = 0; i < n; i++)
 		if (s[(first + i) % REGION_SAMPLES].valid)
 			v[good++] = s[(first + i) % REGION_SAMPLES].slots;
