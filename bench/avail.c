@@ -61,6 +61,17 @@ static int check_cpuid(const struct cpu_info *ci, unsigned cpu, struct bench_ava
 
 	if (k && k->topdown_level == 0 && k->topdown_recipe)
 		return check_recipe(ci, k, cpu, a);
+	if (ci->vendor == CPU_VENDOR_AMD && k && k->model_recipe) {
+		/* a Zen 4/5 whose counters CPUID does not enumerate (a guest) */
+		say(a, ci->hypervisor ? TD_NO_VPMU : TD_NO_ARCH_PMU, 0, "cpu %u (%s, family 0x%x "
+		    "model 0x%02x) has the recipe %s, which counts 6 events at once on the core "
+		    "counters PERF_CTL0-5; CPUID enumerates %u (%s)%s%s%s", cpu, k->uarch,
+		    ci->family, ci->model, k->model_recipe, k->gp_counters, k->counters_source,
+		    ci->hypervisor ? ": running under a hypervisor (" : "",
+		    ci->hypervisor ? ci->hypervisor : "",
+		    ci->hypervisor ? ") without a virtual PMU" : "");
+		return -1;
+	}
 	if (ci->vendor != CPU_VENDOR_INTEL) {
 		say(a, TD_NOT_INTEL, 0, "CPU vendor is %s (%s), not Intel: IA32_PERF_METRICS "
 		    "and fixed counter 3 (TOPDOWN.SLOTS) exist only on Intel CPUs",

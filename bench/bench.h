@@ -270,7 +270,9 @@ struct bench_result {
 				  * subtracted instead of the run's own) or why not */
 	size_t nkernels;
 	struct bench_kernel_result *kernels;
-	char note[512];          /* e.g. why the msr backend was chosen */
+	char *note;              /* "; "-separated notes, e.g. why the msr backend was
+				  * chosen; on the heap (cpu/text.h), NULL: none;
+				  * freed by bench_result_free */
 	char kinds_warning[512]; /* hwloc's CPU kinds disagree with CPUID's
 				  * (cpu_topo_check_kinds), "" when they agree */
 	bool rdpmc_pending;      /* rdpmc chosen on the promise of rdpmc_always */

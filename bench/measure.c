@@ -45,6 +45,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cpu/text.h"
 #include "bench/bench.h"
 #include "bench/calibration.h"
 #include "bench/region.h"
@@ -243,7 +244,8 @@ static void take_info(struct bench_session *s)
 	res->recipe = in->recipe;
 	res->passes = in->passes ? in->passes : 1;
 	res->smt_on = in->smt_on;
-	memcpy(res->note, in->note, sizeof(res->note));
+	free(res->note);
+	res->note = in->note ? strdup(in->note) : NULL;
 	memcpy(res->kinds_warning, in->kinds_warning, sizeof(res->kinds_warning));
 }
 
@@ -415,11 +417,10 @@ int bench_measure(struct bench_session *s, struct journal *j)
 	if (!rc)
 		calib_mark_below(res, width_of(res));
 	if (res->backend == BENCH_BACKEND_MSR) {
-		size_t used = strlen(res->note);
-		snprintf(res->note + used, sizeof(res->note) - used, "%smsr backend: each bracket "
-			 "read is two pread()s of the msr device; the empty bracket costs %.0f TSC "
-			 "ticks (%.2f us; an RDPMC bracket costs tens of ticks): %s, but its "
-			 "jitter widens every spread", used ? "; " : "", res->empty_tsc,
+		text_appendf(&res->note, "; ", "msr backend: each bracket read is two pread()s of "
+			     "the msr device; the empty bracket costs %.0f TSC ticks (%.2f us; an "
+			     "RDPMC bracket costs tens of ticks): %s, but its jitter widens every "
+			     "spread", res->empty_tsc,
 			 res->tsc_hz ? res->empty_tsc * 1e6 / (double)res->tsc_hz : 0.0,
 			 res->calib.used ? "the calibration's is subtracted" : "subtracted");
 	}
@@ -496,6 +497,8 @@ int bench_run(const struct bench_options *opt, struct bench_result *res)
 
 void bench_result_free(struct bench_result *res)
 {
+	free(res->note);
+	res->note = NULL;
 	free(res->kernels);
 	res->kernels = NULL;
 	res->nkernels = 0;

@@ -39,9 +39,12 @@ struct region *region_add(struct region_table *t, const char *name)
 		t->lost++;
 		return NULL;
 	}
-	r = &t->r[t->n++];
+	r = &t->r[t->n];
 	memset(r, 0, sizeof(*r));
 	memcpy(r->name, name, len + 1);
+	r->ring = t->store ? t->store + (size_t)t->n * REGION_SAMPLES : NULL;
+	r->tsc_ring = t->tsc_store ? t->tsc_store + (size_t)t->n * REGION_SAMPLES : NULL;
+	t->n++;
 	return r;
 }
 
@@ -92,6 +95,28 @@ static bool counted(const struct read_set *rs, int level)
 	return level >= 1 && rs && rs->ncounts;
 }
 
+/* The pair into @r's rings (when it has them): TSC ticks always; when
+ * @counted, whether it is a number and, for a valid pair (@d), its shares. */
+static void keep_sample(struct region *r, bool counted, const struct td_result *d)
+{
+	uint64_t k;
+	struct region_sample *s;
+
+	if (!r->tsc_ring)
+		return;
+	k = r->nsamples++ % REGION_SAMPLES;
+	r->tsc_ring[k] = r->last.tsc;
+	if (!counted)
+		return;
+	s = &r->ring[k];
+	s->valid = d != NULL;
+	if (!d)
+		return;
+	s->slots = d->slots;
+	for (unsigned m = 0; m < TMA_NMETRICS; m++)
+		s->tma[m] = 100.0 * d->frac[m];
+}
+
 /* The pair of @r ending at @b into r->last and its pend bucket. */
 static void pair_end(const struct read_set *rs, struct region *r, const struct reading *b,
 		     int level)
@@ -103,8 +128,10 @@ static void pair_end(const struct read_set *rs, struct region *r, const struct r
 	memset(&r->last, 0, sizeof(r->last));
 	r->last.tsc = (double)(b->tsc - r->start.tsc);
 	acc->tsc += r->last.tsc;
-	if (!counted(rs, level))
+	if (!counted(rs, level)) {
+		keep_sample(r, false, NULL);
 		return;
+	}
 	reading_counts(rs, &r->start, b, &r->last.c);
 	/* a set without the recipe's events gives no fractions: zero slots */
 	if (counts_to_tma(rs, &r->last.c, level, &d))
@@ -113,8 +140,10 @@ static void pair_end(const struct read_set *rs, struct region *r, const struct r
 	r->last.flags = d.flags;
 	if (d.flags & TD_FLAGS_INVALID) {
 		count_flags(acc, d.flags);
+		keep_sample(r, true, NULL);
 		return;
 	}
+	keep_sample(r, true, &d);
 	counts_add(&acc->sum, &r->last.c, rs->ncounts);
 }
 
@@ -157,6 +186,11 @@ void region_epoch_end(struct region_table *t, const struct region_verdict *v)
 
 		if (!r->pend.count)
 			continue;
+		/* the epoch's pairs, the last pend.count of the ring, are no
+		 * numbers now either (their TSC ticks stay) */
+		for (uint64_t k = 0; why && r->ring && k < r->pend.count && k < REGION_SAMPLES &&
+		     k < r->nsamples; k++)
+			r->ring[(r->nsamples - 1 - k) % REGION_SAMPLES].valid = false;
 		add_acc(&r->tot, &r->pend, why);
 		memset(&r->pend, 0, sizeof(r->pend));
 	}

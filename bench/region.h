@@ -29,6 +29,17 @@
 
 #define REGION_MAX      64  /* names a session holds */
 #define REGION_NAME_MAX 32  /* bytes of a name, with its NUL */
+#define REGION_SAMPLES  BARETMA_REGION_PAIRS /* pairs a region keeps for its
+					      * statistics: the last ones */
+
+/* One pair's shares as the statistics see them (bench/region_stats.c);
+ * its TSC ticks are kept apart (region.tsc_ring), so that a TSC-only
+ * session writes 8 bytes a pair, in a compact ring. */
+struct region_sample {
+	double slots;                  /* its slots (valid pairs only) */
+	double tma[TMA_NMETRICS];      /* percent of its slots (valid pairs only) */
+	bool valid;                    /* a number: counted, flags clean, epoch clean */
+};
 
 /* Sums over pairs (one bucket). */
 struct region_acc {
@@ -57,6 +68,12 @@ struct region {
 	struct region_acc pend;        /* pairs of the current epoch, not yet verified */
 	struct region_acc tot;         /* verified pairs */
 	struct region_pair last;       /* the last pair ended (region_end) */
+	double *tsc_ring;              /* REGION_SAMPLES pairs' TSC ticks, the last
+					* at (nsamples - 1) % REGION_SAMPLES; NULL:
+					* no statistics kept (the table has no store) */
+	struct region_sample *ring;    /* their shares, at the same places (written
+					* only when the pairs are counted) */
+	uint64_t nsamples;             /* pairs ever put in ring */
 };
 
 /*
@@ -74,6 +91,10 @@ struct region_table {
 	unsigned n;                    /* names in use */
 	unsigned depth;                /* regions open now */
 	uint64_t lost;                 /* begins refused: table full or name too long */
+	uint64_t unmatched;            /* ends of a name never begun (no row made) */
+	struct region_sample *store;   /* REGION_MAX x REGION_SAMPLES, the rings
+					* (region_store_new); NULL: totals only */
+	double *tsc_store;             /* the same for the TSC rings */
 };
 
 /* What the session found after an epoch, outside every region. */
@@ -81,6 +102,15 @@ struct region_verdict {
 	bool tampered;                 /* someone else changed the counters */
 	bool overflow;                 /* GLOBAL_STATUS bit 35/48, or unreadable */
 };
+
+/*
+ * region_store_new - give @t the store of its regions' statistics (one
+ * block, allocated now so that begin and end never allocate; its pages are
+ * touched only as pairs fill them).  region_store_free - free it.
+ * Returns 0 or -ENOMEM.
+ */
+int region_store_new(struct region_table *t);
+void region_store_free(struct region_table *t);
 
 /*
  * region_find - the region named @name, or NULL.  region_add - the same,
@@ -143,6 +173,29 @@ void region_result(const struct region_table *t, const struct region *r, int lev
  * count 1, invalid 1 when its flags make it no number.  Returns 0 or
  * -EINVAL.
  */
+/*
+ * region_stats - @r's statistics as the public result (include/baretma.h
+ * baretma_region_stats): its totals (region_result), the robust
+ * statistics (bench/stats.h bench_stats_compute, as `baretma bench`) of
+ * the verified pairs kept in its ring - TSC ticks over every pair, slots
+ * and each tma_* share over the valid ones -, the slots of each node and
+ * of the bound over the totals, and its last pair.  Statistics of nothing
+ * are n 0 and NAN.  Returns 0, or -ENOMEM.
+ */
+int region_stats(const struct region_table *t, const struct region *r, int level,
+		 struct baretma_region_stats *st);
+
+/*
+ * region_combine - the verified totals (tot) of the regions named @name
+ * in the @n tables @ts (sessions of other threads: the markers' combined
+ * row) summed into @out (zeroed first; no ring: totals only), for
+ * region_result on @ts[0].  Tables whose read set is not @ts[0]'s kind
+ * (another recipe or other events: a hybrid part's other core kind) are
+ * left out and counted in *skipped.  Returns how many tables were summed.
+ */
+unsigned region_combine(const struct region_table *const *ts, unsigned n, const char *name,
+			struct region *out, unsigned *skipped);
+
 int region_decode_pair(const struct baretma_reading *a, const struct baretma_reading *b,
 		       int level, struct baretma_result *res);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cpu/text.h"
 #include "bench/session.h"
 #include "msr/msr_sim.h"
 #include "msr/rdpmc.h"
@@ -17,9 +18,7 @@
 
 static void note_add(struct session_info *in, const char *text)
 {
-	size_t used = strlen(in->note);
-
-	snprintf(in->note + used, sizeof(in->note) - used, "%s%s", used ? "; " : "", text);
+	text_appendf(&in->note, "; ", "%s", text); /* -ENOMEM: the note is lost, not cut */
 }
 
 /* TSC ticks per second against CLOCK_MONOTONIC over ~20 ms. */
@@ -58,12 +57,17 @@ static int check_requested(const struct session_options *o, struct session_info 
  * another machine's (and a live run beside $HWLOC_CPUID_PATH chose in a
  * foreign topology): chosen there, never bound to; the kernels run where
  * the scheduler puts them (a dry run). */
-static int pin(const struct session *s, struct session_info *in)
+static int pin(struct session *s, struct session_info *in)
 {
 	char text[600];
 
-	if (cpu_machine_can_pin(s->machine))
-		return cpu_machine_pin(s->machine, in->cpu_used, &in->membind_ok);
+	if (cpu_machine_can_pin(s->machine)) {
+		/* saved first, so that session_close leaves the thread as found;
+		 * a binding that cannot be read is not pinned over */
+		int rc = cpu_machine_binding_save(s->machine, &s->binding);
+
+		return rc ? rc : cpu_machine_pin(s->machine, in->cpu_used, &in->membind_ok);
+	}
 	if (cpu_machine_is_dump(s->machine))
 		snprintf(text, sizeof(text), "not pinned: cpu %u is a CPU of the CPUID dump "
 			 "'%s', not of this machine (dry run)", in->cpu_used,
@@ -172,7 +176,8 @@ static int choose(struct session *s)
 	int rc;
 
 	in->rdpmc_pending = false;
-	in->note[s->note_base] = '\0';
+	if (in->note)
+		in->note[s->note_base] = '\0';
 	rc = source_choose(s->opt.backend, s->opt.rdpmc_always, a, &c);
 	if (rc)
 		return rc; /* a->reason says why */
@@ -206,8 +211,28 @@ static int choose(struct session *s)
 /* What can be measured on the CPU chosen, by which source. */
 static int decide(struct session *s)
 {
+	struct bench_avail *a = &s->info.avail;
+
 	bench_topdown_check_ops(s->machine, &s->info.cpu, s->info.cpu_used, s->dev,
-				&bench_rdpmc_live, &s->key, s->opt.backend, &s->info.avail);
+				&bench_rdpmc_live, &s->key, s->opt.backend, a);
+	/* The simulated PMU models the machine CPUID describes: on this one,
+	 * when CPUID rules Top-down out, the simulator was not what stopped
+	 * it - a CPU description it can simulate was missing. */
+	if (s->dev && !strcmp(msr_backend_name(s->dev), "sim") &&
+	    !cpu_machine_is_dump(s->machine) &&
+	    (a->why == TD_NOT_INTEL || a->why == TD_NO_VPMU || a->why == TD_NO_ARCH_PMU ||
+	     a->why == TD_NO_FIXED_CTR3 || a->why == TD_NO_PERF_METRICS)) {
+		static const char hint[] = "; the simulated PMU (BARETMA_MSR=sim:...) models "
+			"this machine's CPUID: give it an Intel or AMD Zen 4/5 CPUID dump with "
+			"--cpuid-dump FILE (e.g. examples/dumps/ice-lake-i7.test)";
+		size_t n = strlen(a->reason);
+
+		/* whole or not at all: where the reason has no room, a note */
+		if (n + sizeof(hint) <= sizeof(a->reason))
+			memcpy(a->reason + n, hint, sizeof(hint));
+		else if (!s->info.note || !strstr(s->info.note, hint + 2))
+			note_add(&s->info, hint + 2); /* kept by choose: note_base */
+	}
 	return 0;
 }
 
@@ -249,8 +274,8 @@ static int prepare(struct session *s)
 	}
 	if (s->dev && (rc = bench_identify(m, s->dev, cpu, &in->cpu)))
 		return rc;
-	s->note_base = strlen(in->note);
 	decide(s);
+	s->note_base = in->note ? strlen(in->note) : 0;
 	in->tsc_hz = tsc_hz_estimate();
 	return choose(s);
 }
@@ -347,15 +372,30 @@ int session_stop(struct session *s)
 	return s->src.ops->close(&s->src);
 }
 
+bool session_pinned(const struct session *s)
+{
+	return s->binding.cpuset != NULL;
+}
+
+void session_drop_binding(struct session *s)
+{
+	hwloc_bitmap_free(s->binding.cpuset);
+	hwloc_bitmap_free(s->binding.nodeset);
+	memset(&s->binding, 0, sizeof(s->binding));
+}
+
 void session_close(struct session *s)
 {
 	if (!s)
 		return;
 	session_stop(s);
+	if (s->binding.cpuset)
+		cpu_machine_binding_restore(s->machine, &s->binding);
 	/* the rdpmc=1 key (bench_rdpmc_decide) lives as long as the session */
 	if (s->key >= 0)
 		bench_rdpmc_live.disable_self(s->key);
 	msr_close(s->own_dev);
 	cpu_machine_free(s->own_machine);
+	free(s->info.note);
 	free(s);
 }

@@ -12,7 +12,9 @@
  * harness goes through these functions only: it never touches an MSR or
  * a source.
  *
- * Threads: a session belongs to the thread that opened it (pinned).
+ * Threads: a session belongs to the thread that opened it (pinned); the
+ * thread's CPU binding and memory policy from before session_open are
+ * put back by session_close (called from that thread).
  */
 #ifndef BARETMA_SESSION_H
 #define BARETMA_SESSION_H
@@ -59,8 +61,9 @@ struct session_info {
 				  * PERF_METRICS, perf's group, or none) */
 	unsigned passes;         /* passes of its events (1: all at once) */
 	bool smt_on;             /* the recipe's smt_on (bench/session.c smt_on) */
-	char note[512];          /* "; "-separated notes: not pinned (a dump's CPU),
-				  * why rdpmc was passed over for msr */
+	char *note;              /* "; "-separated notes: not pinned (a dump's CPU),
+				  * why rdpmc was passed over for msr; on the heap
+				  * (cpu/text.h), NULL: none; freed by session_close */
 	char kinds_warning[512]; /* hwloc's CPU kinds disagree with CPUID's, "" if not */
 };
 
@@ -76,6 +79,8 @@ struct session {
 	int key;                 /* rdpmc=1 key of bench_rdpmc_decide, -1 if none */
 	size_t note_base;        /* info.note's length before the source choice */
 	struct counter_source src; /* src.ops: the chosen source, NULL before */
+	struct cpu_binding binding; /* the thread's binding before pin(), put back by
+				  * session_close (empty: nothing was bound) */
 };
 
 /*
@@ -235,6 +240,14 @@ int session_set_pass(struct session *s, unsigned pass);
  * back).  Once; later calls return 0.  Returns 0 or the first -errno.
  */
 int session_stop(struct session *s);
+
+/* session_pinned - whether session_open pinned the calling thread (to
+ * info.cpu_used): a live CPU, not a dump's. */
+bool session_pinned(const struct session *s);
+
+/* session_drop_binding - forget the opener's binding without putting it
+ * back: session_close from another thread must not bind that one. */
+void session_drop_binding(struct session *s);
 
 /*
  * session_close - stop the source if still running, drop the rdpmc key,

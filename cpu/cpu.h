@@ -310,6 +310,9 @@ struct cpu_kind {
 				     * recipe applies), "none" (no recipe, or no PMU),
 				     * "undecided" (PERF_METRICS depends on an MSR not read) */
 	const char *topdown_recipe; /* CPU_RECIPE_* when "events", else NULL */
+	const char *model_recipe;   /* the recipe the model table names for the kind,
+				     * whether or not its counters are enumerated
+				     * (a hypervisor may hide them), NULL: none */
 	unsigned ncpus;
 	unsigned cpus[CPU_MAX_CPUS]; /* OS CPU numbers, ascending */
 };
@@ -551,6 +554,35 @@ int cpu_choose(hwloc_topology_t topo, const struct cpu_info *ci, int requested);
  * its CPU numbers belong to another machine).
  */
 int cpu_pin_self(hwloc_topology_t topo, unsigned cpu, bool *membind_ok);
+
+/*
+ * struct cpu_binding - the calling thread's CPU binding and memory policy
+ * as they were (hwloc_get_cpubind / hwloc_get_membind, THREAD), to be put
+ * back after cpu_pin_self: a library that pins a harness's thread for a
+ * session leaves it as it found it (a thread created later inherits the
+ * binding of its creator: sched_setaffinity(2)).
+ */
+struct cpu_binding {
+	hwloc_bitmap_t cpuset;           /* NULL: nothing saved */
+	hwloc_bitmap_t nodeset;          /* NULL: the memory policy not saved */
+	hwloc_membind_policy_t policy;
+};
+
+/*
+ * cpu_binding_save - @b = the calling thread's binding on @topo (this
+ * system's).  Returns 0, -ENOMEM, or -errno of hwloc_get_cpubind (then
+ * @b holds nothing).  The memory policy is saved where hwloc can read it;
+ * where it cannot (no NUMA support), only the CPUs are.
+ */
+int cpu_binding_save(hwloc_topology_t topo, struct cpu_binding *b);
+
+/*
+ * cpu_binding_restore - bind the calling thread back to @b's CPUs and
+ * memory policy, then free @b (it holds nothing after).  Returns 0, or
+ * -errno of hwloc_set_cpubind (the memory policy's failure is not
+ * reported: cpu_pin_self's membind is best-effort too).  @b empty: 0.
+ */
+int cpu_binding_restore(hwloc_topology_t topo, struct cpu_binding *b);
 
 /*
  * cpu_llc_bytes - size of the largest cache above @cpu in bytes, from hwloc

@@ -358,6 +358,7 @@ static void kind_topdown(struct kind_ctx *x, struct cpu_kind *k, const char *rec
 	pmu = ci->vendor == CPU_VENDOR_INTEL ? x->leafA.version > 0
 	    : ci->vendor == CPU_VENDOR_AMD ? k->gp_counters >= AMD64_NUM_COUNTERS_CORE : false;
 	k->topdown_recipe = NULL;
+	k->model_recipe = recipe;
 	if (k->topdown_level >= 1) {
 		k->topdown_source = "perf_metrics";
 	} else if (undecided) {

@@ -524,6 +524,42 @@ out:
 	return err;
 }
 
+int cpu_binding_save(hwloc_topology_t topo, struct cpu_binding *b)
+{
+	memset(b, 0, sizeof(*b));
+	if (!(b->cpuset = hwloc_bitmap_alloc()))
+		return -ENOMEM;
+	if (hwloc_get_cpubind(topo, b->cpuset, HWLOC_CPUBIND_THREAD)) {
+		int rc = errno ? -errno : -EINVAL;
+
+		hwloc_bitmap_free(b->cpuset);
+		b->cpuset = NULL;
+		return rc;
+	}
+	b->nodeset = hwloc_bitmap_alloc();
+	if (b->nodeset && hwloc_get_membind(topo, b->nodeset, &b->policy,
+					    HWLOC_MEMBIND_THREAD | HWLOC_MEMBIND_BYNODESET)) {
+		hwloc_bitmap_free(b->nodeset);
+		b->nodeset = NULL;
+	}
+	return 0;
+}
+
+int cpu_binding_restore(hwloc_topology_t topo, struct cpu_binding *b)
+{
+	int rc = 0;
+
+	if (b->cpuset && hwloc_set_cpubind(topo, b->cpuset, HWLOC_CPUBIND_THREAD))
+		rc = errno ? -errno : -EINVAL;
+	if (b->nodeset)
+		hwloc_set_membind(topo, b->nodeset, b->policy,
+				  HWLOC_MEMBIND_THREAD | HWLOC_MEMBIND_BYNODESET);
+	hwloc_bitmap_free(b->cpuset);
+	hwloc_bitmap_free(b->nodeset);
+	memset(b, 0, sizeof(*b));
+	return rc;
+}
+
 uint64_t cpu_llc_bytes(hwloc_topology_t topo, unsigned cpu)
 {
 	hwloc_obj_t obj = topo ? hwloc_get_pu_obj_by_os_index(topo, cpu) : NULL;

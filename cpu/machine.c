@@ -276,6 +276,21 @@ int cpu_machine_pin(const struct cpu_machine *m, unsigned cpu, bool *membind_ok)
 	return cpu_pin_self(m->topo, cpu, membind_ok);
 }
 
+int cpu_machine_binding_save(const struct cpu_machine *m, struct cpu_binding *b)
+{
+	memset(b, 0, sizeof(*b));
+	if (!cpu_machine_can_pin(m))
+		return -EXDEV;
+	return cpu_binding_save(m->topo, b);
+}
+
+int cpu_machine_binding_restore(const struct cpu_machine *m, struct cpu_binding *b)
+{
+	if (!cpu_machine_can_pin(m))
+		return -EXDEV;
+	return cpu_binding_restore(m->topo, b);
+}
+
 void cpu_machine_env_read(const struct cpu_machine *m, int cpu, struct cpu_env *e)
 {
 	cpu_env_read(!cpu_machine_is_dump(m) && cpu >= 0 ? (unsigned)cpu : 0, e);

@@ -150,6 +150,15 @@ bool cpu_machine_can_pin(const struct cpu_machine *m);
 int cpu_machine_pin(const struct cpu_machine *m, unsigned cpu, bool *membind_ok);
 
 /*
+ * cpu_machine_binding_save / _restore - cpu_binding_save and
+ * cpu_binding_restore (cpu/cpu.h) on @m's topology: the calling thread's
+ * binding before cpu_machine_pin, and back.  -EXDEV when
+ * !cpu_machine_can_pin (nothing is ever bound there).
+ */
+int cpu_machine_binding_save(const struct cpu_machine *m, struct cpu_binding *b);
+int cpu_machine_binding_restore(const struct cpu_machine *m, struct cpu_binding *b);
+
+/*
  * cpu_machine_env_read - the environment preflight of the machine we run on
  * (cpu_env_read): per-CPU values (governor, driver, microcode) of @cpu when
  * the described machine is this one, else of CPU 0 (a dump's CPU numbers

@@ -23,8 +23,13 @@
  * `baretma` tool prints).
  *
  * Threads: one session per thread, used only by the thread that opened it
- * (it is pinned to the session's CPU: RDPMC reads the CPU it runs on).
- * Sessions on different threads are independent.  fork(): the child never
+ * (it is pinned to the session's CPU: RDPMC reads the CPU it runs on), as
+ * LIKWID's markers: each thread of a threaded harness opens its own
+ * session on its own CPU; their results are per thread, and the markers
+ * also print them combined.  A begin or end from another thread, or from
+ * the session's thread moved to another CPU, is refused and counted
+ * (baretma_misuse), never merged.  Sessions on different threads are
+ * independent.  fork(): the child never
  * restores or releases the parent's session; it must not use it.
  * Signals: the library installs no handler unless asked
  * (baretma_guard_signals); without it, a process killed mid-session leaves
@@ -73,7 +78,10 @@ struct baretma_options {
 
 /*
  * baretma_open - open a measuring session: identify the CPU, pin the
- * calling thread to it, take the locks, check who owns the PMU, write the
+ * calling thread to it (hwloc: that one CPU, and its memory to the CPU's
+ * NUMA node, while the session is open; threads the harness creates
+ * meanwhile inherit that binding; baretma_close puts back the binding and
+ * memory policy the thread had before), take the locks, check who owns the PMU, write the
  * journal, program fixed counter 3 and PERF_METRICS - the guarded sequence
  * of `baretma bench`.  @opt may be NULL (BARETMA_OPTIONS_INIT).
  * Without a usable PMU (a VM, an AMD CPU) backend "auto" opens a TSC-only
@@ -102,7 +110,11 @@ int baretma_open(struct baretma **bm, const struct baretma_options *opt);
 
 /*
  * baretma_close - restore every register and setting the session changed,
- * remove its journal, release its locks, free @bm (NULL is fine).
+ * remove its journal, release its locks, bind the calling thread back to
+ * the CPUs and memory policy it had before baretma_open, free @bm (NULL
+ * is fine).  From another thread than the one that opened it (once that
+ * one has stopped measuring: the markers' close), the calling thread's
+ * binding is left as it is.
  * Returns 0, or -errno when the restore failed (the journal then stays for
  * `baretma pmu restore`; baretma_last_error() says so).
  */
@@ -192,7 +204,13 @@ struct baretma_result {
  * different names nest; a name does not nest in itself.  Between the two
  * counter reads nothing allocates and, on the rdpmc backend, no system
  * call is made.  Misuse (an unknown or unbalanced name, a full table) is
- * counted, never fatal: baretma_region_get says it.
+ * counted, never fatal: baretma_region_get says it.  A begin or end from
+ * a thread other than the one that opened @bm, or from that thread while
+ * it runs on another CPU than the session's (a pinned session: the
+ * counters read would be another CPU's), is refused: no pair, counted in
+ * baretma_misuse, said in the calling thread's baretma_last_error.  The
+ * check is made before the first reading and after the second, never
+ * between them.
  */
 void baretma_region_begin(struct baretma *bm, const char *name);
 void baretma_region_end(struct baretma *bm, const char *name);
@@ -200,12 +218,81 @@ void baretma_region_end(struct baretma *bm, const char *name);
 /*
  * baretma_region_get - the totals of every begin/end pair of @name: slot
  * counts per field summed over the valid pairs (the slot-weighted method
- * of linux topdown.txt), then as percent of their slots.
+ * of linux topdown.txt), then as percent of their slots; res->tsc is the
+ * sum of the pairs' TSC ticks (its mean: tsc / count; the median and
+ * spread: baretma_region_stats).
  * Returns 0; -ENOENT (no such region); -EINVAL (@bm or @res NULL; or
  * begin/end of @name out of order: @res is filled all the same, from the
  * pairs that were whole, and baretma_last_error() counts the misuse).
  */
 int baretma_region_get(struct baretma *bm, const char *name, struct baretma_result *res);
+
+/* Pairs a region keeps for its statistics: its last BARETMA_REGION_PAIRS
+ * (the store is allocated by baretma_open, never by begin/end). */
+#define BARETMA_REGION_PAIRS 1024
+
+/* Robust statistics of one quantity over a region's pairs, as `baretma
+ * bench` computes them for its repetitions: quartiles by linear
+ * interpolation (R's type 7, numpy's default), MAD the median of the
+ * absolute deviations from the median, unscaled.  n 0: nothing was
+ * measured, and every value is NAN (never 0). */
+struct baretma_stat {
+	uint64_t n;           /* pairs it covers */
+	double median, q1, q3, min, max, mad;
+};
+
+struct baretma_region_stats {
+	struct baretma_result total; /* baretma_region_get's totals */
+	uint64_t pairs;       /* verified pairs the statistics cover: the last
+			       * BARETMA_REGION_PAIRS of total.count */
+	struct baretma_stat tsc;   /* TSC ticks of each pair (every pair, valid or not) */
+	struct baretma_stat slots; /* slots of each valid pair */
+	struct baretma_stat tma[BARETMA_TMA_N]; /* percent of each valid pair's own
+					* slots; n 0 for a node not measured
+					* (the other level, a TSC-only session) */
+	double node_slots[BARETMA_TMA_N]; /* slots of each node over the valid pairs
+					   * (total.tma x total.slots / 100); NAN
+					   * for a node not measured */
+	double bound_slots;   /* total.bound_pp in slots; NAN without Top-down */
+	struct baretma_result last; /* the last pair alone, as decoded when it
+				     * ended; count 0 when there is none */
+};
+
+/*
+ * baretma_region_stats - per region, beyond the totals: the median,
+ * quartiles, min, max and MAD of each pair's TSC ticks, slots and tma_*
+ * shares (a share of a pair's own slots, in percent: its median is not the
+ * slot-weighted total's share), the slots of each node and of the bound,
+ * and the last pair.  Pairs of an epoch not yet checked (a region still
+ * open around it) are in neither totals nor statistics yet.  Call it from
+ * any thread once the session's thread has stopped measuring.
+ * Returns 0; -ENOENT (no such region); -EINVAL (@bm or @st NULL; or begin/
+ * end of @name out of order, @st filled all the same, as baretma_region_get);
+ * -ENOMEM.
+ */
+int baretma_region_stats(struct baretma *bm, const char *name, struct baretma_region_stats *st);
+
+/* What begin/end refused, counted per session (baretma_misuse). */
+struct baretma_misuse {
+	uint64_t foreign_thread; /* begins and ends from a thread other than the one
+				  * that opened the session: refused, the pair
+				  * left out (never merged into the session) */
+	uint64_t foreign_cpu;    /* begins and ends on the session's thread while it
+				  * ran on another CPU than the session's (the
+				  * harness re-bound it): refused, as the counters
+				  * read would be another CPU's */
+	uint64_t lost;           /* begins refused: more than 64 names, or a name
+				  * empty or longer than 31 bytes */
+	uint64_t unmatched;      /* ends of a name never begun */
+};
+
+/*
+ * baretma_misuse - what @bm's begins and ends refused so far.  Each
+ * refusal also sets the calling thread's baretma_last_error().  Safe from
+ * any thread (the counts are atomic).  Returns 0, or -EINVAL (@bm or @m
+ * NULL).
+ */
+int baretma_misuse(const struct baretma *bm, struct baretma_misuse *m);
 
 /* ----------------------------------------------------- raw fast path */
 
@@ -248,23 +335,33 @@ int baretma_decode(const struct baretma_reading *a, const struct baretma_reading
 
 /*
  * LIKWID-style markers: nothing unless compiled with -DBARETMA_PERFMON.
- * BARETMA_MARKER_INIT opens one session for the process's marker use on
- * the calling thread (options from $BARETMA_CPU, $BARETMA_BACKEND,
- * $BARETMA_LEVEL); START/STOP bracket a named region; CLOSE prints every
- * region's table to stderr (or JSON to the file $BARETMA_OUTPUT) and
- * closes the session.  Errors are printed, never fatal.
+ * BARETMA_MARKER_INIT opens the calling thread's session (options from
+ * $BARETMA_CPU or the first of $BARETMA_CPUS, $BARETMA_BACKEND,
+ * $BARETMA_LEVEL); in a threaded harness, BARETMA_MARKER_THREADINIT in
+ * each other thread (after INIT, as LIKWID's) opens that thread's own
+ * session on its own CPU: the next of $BARETMA_CPUS, else the one CPU the
+ * thread is bound to, else one chosen.  START/STOP bracket a named region
+ * in the calling thread's session; from a thread without one they are
+ * refused and counted (never merged into another thread's).  CLOSE, on
+ * INIT's thread once the other threads stopped measuring, prints every
+ * region's table per thread and combined over the threads to stderr (or
+ * JSON to the file $BARETMA_OUTPUT), and closes every session.  Errors
+ * are printed, never fatal (man 3 baretma).
  */
 #ifdef BARETMA_PERFMON
 void baretma_marker_init(void);
+void baretma_marker_thread_init(void);
 void baretma_marker_start(const char *name);
 void baretma_marker_stop(const char *name);
 void baretma_marker_close(void);
 #define BARETMA_MARKER_INIT        baretma_marker_init()
+#define BARETMA_MARKER_THREADINIT  baretma_marker_thread_init()
 #define BARETMA_MARKER_START(name) baretma_marker_start(name)
 #define BARETMA_MARKER_STOP(name)  baretma_marker_stop(name)
 #define BARETMA_MARKER_CLOSE       baretma_marker_close()
 #else
 #define BARETMA_MARKER_INIT        do { } while (0)
+#define BARETMA_MARKER_THREADINIT  do { } while (0)
 #define BARETMA_MARKER_START(name) do { (void)(name); } while (0)
 #define BARETMA_MARKER_STOP(name)  do { (void)(name); } while (0)
 #define BARETMA_MARKER_CLOSE       do { } while (0)

@@ -28,8 +28,9 @@ live() {
 	is "$rc" 0 "$_l: live info exits 0"
 	like "$out" '^source: +live' "$_l: live info says its source"
 	if [ -n "$live_vendor" ] && [ "$live_vendor" != GenuineIntel ]; then
-		like "$out" "topdown: +unavailable on cpu [0-9]+: CPU vendor is $live_vendor .*not Intel" \
-			"$_l: live reason: vendor $live_vendor is not Intel"
+		# a Zen 4/5 names its recipe and the counters CPUID hides (a guest)
+		like "$out" "topdown: +unavailable on cpu [0-9]+: (CPU vendor is $live_vendor .*not Intel|.*has the recipe amd-zen[45], which counts 6 events at once on the core counters PERF_CTL0-5; CPUID enumerates [0-5] )" \
+			"$_l: live reason: vendor $live_vendor is not Intel, or its Zen recipe lacks counters"
 	elif [ "$live_pmu" = 0 ] && [ "$live_hv" = 1 ]; then
 		like "$out" "topdown: +unavailable on cpu [0-9]+: running under a hypervisor \(.+\) without a virtual PMU" \
 			"$_l: live reason: Intel under a hypervisor without a virtual PMU"

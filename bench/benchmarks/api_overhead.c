@@ -14,12 +14,17 @@
  * bracket around code must be (four LFENCEs), and that pair split in two
  * called functions (the least a library's begin and end can cost).
  * Reported over --runs runs: min / median / max of the per-run mean, and
- * the ratios of the medians.  The backend is --backend (default tsc:
+ * the ratios of the medians; with 1 thread (the main thread's session),
+ * then with 2 threads at once, each with its own session on its own CPU
+ * (as a threaded harness opens them: include/baretma.h Threads), each
+ * thread's own.  The backend is --backend (default tsc:
  * every machine has it; rdpmc where the PMU can be used, with the same
  * references).
  *
  * usage: api_overhead [--runs N] [--backend B]
  */
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,13 +108,103 @@ static double call_block(void)
 	return (double)sum;
 }
 
+/* One thread's run: its own session on @cpu (-1: chosen), PAIRS empty
+ * regions and as many of each reference pair, interleaved in blocks; the
+ * mean TSC ticks per pair of each into @m[0..3] (region, bare, fenced,
+ * 2-call); and how many begins/ends the session refused (0: each thread
+ * owned its session). */
+struct run {
+	const struct baretma_options *o;
+	int cpu;
+	double m[4];
+	double whole;          /* TSC ticks per begin + end, the calls whole */
+	uint64_t refused;
+	int rc;
+	char err[512];
+};
+
+static void *one_run(void *arg)
+{
+	struct run *r = arg;
+	struct baretma_options o = *r->o;
+	struct baretma_misuse mis;
+	struct baretma_result res;
+	struct baretma *bm;
+	double b = 0, f = 0, c = 0, w = 0;
+
+	o.cpu = r->cpu;
+	if ((r->rc = baretma_open(&bm, &o)) < 0) {
+		snprintf(r->err, sizeof(r->err), "%s", baretma_last_error());
+		return NULL;
+	}
+	for (unsigned done = 0; done < PAIRS; done += BLOCK) {
+		uint64_t t0 = call_begin();
+
+		for (unsigned i = 0; i < BLOCK; i++) {
+			baretma_region_begin(bm, "empty");
+			baretma_region_end(bm, "empty");
+		}
+		w += (double)(call_end() - t0);
+		b += bare_block();
+		f += fenced_block();
+		c += call_block();
+	}
+	baretma_region_get(bm, "empty", &res);
+	baretma_misuse(bm, &mis);
+	r->m[0] = res.tsc / (double)res.count;
+	r->m[1] = b / PAIRS;
+	r->m[2] = f / PAIRS;
+	r->m[3] = c / PAIRS;
+	r->whole = w / PAIRS;
+	r->refused = mis.foreign_thread + mis.foreign_cpu;
+	baretma_close(bm);
+	return NULL;
+}
+
+/* The first two CPUs this thread may run on (-1 when fewer). */
+static void two_cpus(int cpu[2])
+{
+	cpu_set_t set;
+	int k = 0;
+
+	cpu[0] = cpu[1] = -1;
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (int c = 0; c < CPU_SETSIZE && k < 2; c++)
+		if (CPU_ISSET(c, &set))
+			cpu[k++] = c;
+}
+
+static void report(const char *what, double *v[5], unsigned n)
+{
+	static const char *const name[4] = { "empty region pair     ", "bare lfence;rdtsc pair",
+					      "fenced pair (4 LFENCE)", "fenced pair, 2 calls  " };
+	struct bench_stats st[4];
+
+	printf("%s (mean TSC ticks per pair over %u runs: min / median / max)\n", what, n);
+	for (int k = 0; k < 4; k++) {
+		bench_stats_compute(v[k], n, &st[k]);
+		printf("  %s %8.2f %8.2f %8.2f\n", name[k], st[k].min, st[k].median, st[k].max);
+	}
+	printf("  region / bare          %8.3f (issue 10: at most 1.2)\n",
+	       st[0].median / st[1].median);
+	printf("  region / fenced pair   %8.3f\n", st[0].median / st[2].median);
+	printf("  region / 2-call pair   %8.3f\n", st[0].median / st[3].median);
+	bench_stats_compute(v[4], n, &st[0]);
+	printf("  begin + end, whole     %8.2f %8.2f %8.2f (the calls' own cost to the "
+	       "harness: table, ownership check, readings)\n", st[0].min, st[0].median, st[0].max);
+}
+
 int main(int argc, char **argv)
 {
 	struct baretma_options o = BARETMA_OPTIONS_INIT;
 	unsigned runs = 11;
-	double *api = NULL, *bare = NULL, *fenced = NULL, *called = NULL;
+	double *v[3][5] = { { NULL } }; /* [1 thread, 2 threads' first, second][pair kind,
+					 * then the whole calls] */
+	uint64_t refused = 0;
 	struct utsname u;
-	int rc = 1;
+	int cpu[2], rc = 1;
 
 	o.backend = "tsc"; /* every machine has it; --backend rdpmc where the PMU can be used */
 
@@ -123,56 +218,62 @@ int main(int argc, char **argv)
 			return 64;
 		}
 	}
-	if (!runs || !(api = calloc(runs, sizeof(double))) || !(bare = calloc(runs, sizeof(double))) ||
-	    !(fenced = calloc(runs, sizeof(double))) || !(called = calloc(runs, sizeof(double))))
-		goto out;
+	for (int t = 0; t < 3; t++)
+		for (int k = 0; k < 5; k++)
+			if (!runs || !(v[t][k] = calloc(runs, sizeof(double))))
+				goto out;
+	two_cpus(cpu);
 	uname(&u);
 	printf("machine: %s %s, %s\n", u.machine, u.release, u.nodename);
+	printf("backend %s, %u runs of %u pairs each\n", o.backend, runs, PAIRS);
 	for (unsigned r = 0; r < runs; r++) {
-		struct baretma *bm;
-		struct baretma_result res;
-		double b = 0, f = 0, c = 0;
+		struct run one = { .o = &o, .cpu = -1 }, two[2] = { { .o = &o, .cpu = cpu[0] },
+								  { .o = &o, .cpu = cpu[1] } };
+		pthread_t t[2];
 
-		if (baretma_open(&bm, &o) < 0) {
-			fprintf(stderr, "api_overhead: %s\n", baretma_last_error());
+		/* 1 thread: the session on the main thread */
+		one_run(&one);
+		if (one.rc < 0) {
+			fprintf(stderr, "api_overhead: %s\n", one.err);
 			goto out;
 		}
-		for (unsigned done = 0; done < PAIRS; done += BLOCK) {
-			for (unsigned i = 0; i < BLOCK; i++) {
-				baretma_region_begin(bm, "empty");
-				baretma_region_end(bm, "empty");
-			}
-			b += bare_block();
-			f += fenced_block();
-			c += call_block();
+		/* 2 threads at once, each its own session on its own CPU */
+		for (int k = 0; cpu[1] >= 0 && k < 2; k++)
+			pthread_create(&t[k], NULL, one_run, &two[k]);
+		for (int k = 0; cpu[1] >= 0 && k < 2; k++)
+			pthread_join(t[k], NULL);
+		for (int k = 0; k < 4; k++) {
+			v[0][k][r] = one.m[k];
+			v[1][k][r] = two[0].m[k];
+			v[2][k][r] = two[1].m[k];
 		}
-		baretma_region_get(bm, "empty", &res);
-		api[r] = res.tsc / (double)res.count;
-		bare[r] = b / PAIRS;
-		fenced[r] = f / PAIRS;
-		called[r] = c / PAIRS;
-		baretma_close(bm);
+		v[0][4][r] = one.whole;
+		v[1][4][r] = two[0].whole;
+		v[2][4][r] = two[1].whole;
+		refused += one.refused + two[0].refused + two[1].refused;
+		if (cpu[1] >= 0 && (two[0].rc < 0 || two[1].rc < 0)) {
+			fprintf(stderr, "api_overhead: 2 threads: %s\n", two[0].rc < 0 ? two[0].err :
+				two[1].err);
+			goto out;
+		}
 	}
-	struct bench_stats sa, sb, sf, sc;
+	report("1 thread", v[0], runs);
+	if (cpu[1] < 0) {
+		printf("2 threads: not measured (this process may run on one CPU)\n");
+	} else {
+		char what[96];
 
-	bench_stats_compute(api, runs, &sa);
-	bench_stats_compute(bare, runs, &sb);
-	bench_stats_compute(fenced, runs, &sf);
-	bench_stats_compute(called, runs, &sc);
-	printf("backend %s, %u runs of %u pairs each (mean TSC ticks per pair: min / median / max)\n",
-	       o.backend, runs, PAIRS);
-	printf("  empty region pair      %8.2f %8.2f %8.2f\n", sa.min, sa.median, sa.max);
-	printf("  bare lfence;rdtsc pair %8.2f %8.2f %8.2f\n", sb.min, sb.median, sb.max);
-	printf("  fenced pair (4 LFENCE) %8.2f %8.2f %8.2f\n", sf.min, sf.median, sf.max);
-	printf("  fenced pair, 2 calls   %8.2f %8.2f %8.2f\n", sc.min, sc.median, sc.max);
-	printf("  region / bare          %8.3f (issue 10: at most 1.2)\n", sa.median / sb.median);
-	printf("  region / fenced pair   %8.3f\n", sa.median / sf.median);
-	printf("  region / 2-call pair   %8.3f\n", sa.median / sc.median);
+		for (int k = 0; k < 2; k++) {
+			snprintf(what, sizeof(what), "2 threads at once, thread %d on cpu %d", k, cpu[k]);
+			report(what, v[1 + k], runs);
+		}
+	}
+	printf("begins/ends refused (a thread or CPU not the session's): %llu\n",
+	       (unsigned long long)refused);
 	rc = 0;
 out:
-	free(api);
-	free(bare);
-	free(fenced);
-	free(called);
+	for (int t = 0; t < 3; t++)
+		for (int k = 0; k < 5; k++)
+			free(v[t][k]);
 	return rc;
 }

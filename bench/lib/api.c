@@ -18,12 +18,16 @@
  * library prints nothing.  Threads, fork, signals: include/baretma.h.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cpu/text.h"
 #include "bench/lib/api.h"
 #include "bench/session.h"
 #include "cpu/machine.h"
@@ -39,6 +43,11 @@ struct baretma {
 	struct region_table t;
 	int level;                    /* of the readings: 0 on a TSC-only session */
 	pid_t pid;                    /* the process that opened it (fork rule) */
+	pthread_t owner;              /* the thread that opened it: the only one whose
+				       * begin/end count (include/baretma.h Threads) */
+	int cpu;                      /* the CPU it is pinned to; -1: not pinned (a
+				       * dump's CPU), no CPU check */
+	_Atomic uint64_t foreign_thread, foreign_cpu; /* refused (baretma_misuse) */
 	char lines[2048];             /* the guard's notes and warnings, "\n"-joined */
 };
 
@@ -155,7 +164,7 @@ static void keep_session_lines(struct baretma *bm)
 {
 	const struct session_info *in = session_info(bm->s);
 
-	for (const char *p = in->note, *e; *p; p = *e ? e + 2 : e) {
+	for (const char *p = text_or_empty(in->note), *e; *p; p = *e ? e + 2 : e) {
 		e = strstr(p, "; ");
 		if (!e)
 			e = p + strlen(p);
@@ -243,6 +252,12 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 	if (!bm)
 		return fail(-ENOMEM, "cannot open a session: %s", strerror(ENOMEM));
 	bm->pid = getpid();
+	bm->owner = pthread_self();
+	rc = region_store_new(&bm->t);
+	if (rc) {
+		fail(rc, "cannot open a session: %s", strerror(-rc));
+		goto out;
+	}
 	rc = cpu_machine_open(opt->cpuid_dump, &bm->machine, why, sizeof(why));
 	if (rc) {
 		fail(rc, opt->cpuid_dump ? "cannot load CPUID dump '%s': %s" : "%s%s",
@@ -256,6 +271,7 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 		goto out;
 	}
 	bm->level = session_info(bm->s)->level;
+	bm->cpu = session_pinned(bm->s) ? (int)session_info(bm->s)->cpu_used : -1;
 	bm->t.rs = session_read_set(bm->s);
 	keep_session_lines(bm);
 	if (session_writes_msrs(bm->s))
@@ -288,13 +304,53 @@ int baretma_close(struct baretma *bm)
 			fail(rc, "%s", guard_message(bm->g));
 		guard_free(bm->g);
 	}
+	/* the binding saved was the owner's: another thread (the markers'
+	 * close, after the owner ended) keeps its own */
+	if (bm->s && !pthread_equal(pthread_self(), bm->owner))
+		session_drop_binding(bm->s);
 	session_close(bm->s);
+	region_store_free(&bm->t);
 	cpu_machine_free(bm->machine);
 	free(bm);
 	return rc;
 }
 
 /* ------------------------------------------------------------- regions */
+
+/* Whether the calling thread may begin or end a region of @bm: the thread
+ * that opened it, on the CPU it was pinned to (RDPMC reads the CPU the
+ * thread runs on).  A refusal is counted and said, outside the region. */
+static __attribute__((noinline, cold)) bool refuse(struct baretma *bm, const char *what,
+						   const char *name, int cpu)
+{
+	if (cpu < 0) {
+		atomic_fetch_add_explicit(&bm->foreign_thread, 1, memory_order_relaxed);
+		fail(-EPERM, "%s '%.40s': refused: this thread did not open the session (a "
+		     "session is one thread's: open one in each thread, on its own CPU)",
+		     what, name ? name : "(null)");
+	} else {
+		atomic_fetch_add_explicit(&bm->foreign_cpu, 1, memory_order_relaxed);
+		fail(-EPERM, "%s '%.40s': refused: the thread runs on cpu %d, the session "
+		     "measures cpu %d (the thread was bound elsewhere after baretma_open)",
+		     what, name ? name : "(null)", cpu, bm->cpu);
+	}
+	return false;
+}
+
+static inline bool owned(struct baretma *bm, const char *what, const char *name)
+{
+	int cpu;
+
+	if (__builtin_expect(!pthread_equal(pthread_self(), bm->owner), 0))
+		return refuse(bm, what, name, -1);
+	/* sched_getcpu: glibc 2.35 and later read it from the thread's rseq
+	 * area, older ones call the vDSO's getcpu (glibc sysdeps/unix/sysv/
+	 * linux/sched_getcpu.c): no system call; -1 where it cannot tell,
+	 * then nothing is refused */
+	if (bm->cpu >= 0 && __builtin_expect((cpu = sched_getcpu()) != bm->cpu && cpu >= 0, 0))
+		return refuse(bm, what, name, cpu);
+	return true;
+}
 
 /* Everything baretma_region_begin does before its reading, out of line so
  * that the reading comes last with nothing after it but the return: the
@@ -303,7 +359,7 @@ int baretma_close(struct baretma *bm)
 static __attribute__((noinline)) struct reading *region_begin_before(struct baretma *bm,
 									    const char *name)
 {
-	struct region *r = region_add(&bm->t, name);
+	struct region *r = owned(bm, "baretma_region_begin", name) ? region_add(&bm->t, name) : NULL;
 	struct reading *a = r ? region_open(&bm->t, r) : NULL;
 
 	if (a && bm->t.depth == 1 && session_reset(bm->s)) {
@@ -342,8 +398,13 @@ static __attribute__((noinline)) void region_end_after(struct baretma *bm, const
 							const struct reading *b)
 {
 	struct source_check chk;
-	struct region *r = region_add(&bm->t, name);
+	struct region *r;
 
+	if (!owned(bm, "baretma_region_end", name))
+		return;
+	if (!region_find(&bm->t, name))
+		bm->t.unmatched++; /* an end of a name never begun */
+	r = region_add(&bm->t, name);
 	if (!r)
 		return;
 	region_end(&bm->t, r, b, bm->level);
@@ -402,6 +463,36 @@ int baretma_region_get(struct baretma *bm, const char *name, struct baretma_resu
 		return fail(-EINVAL, "region '%s': %llu begin/end out of order (a begin of an "
 			    "open region, an end of a closed one): those were ignored",
 			    r->name, (unsigned long long)r->misuse);
+	return 0;
+}
+
+int baretma_region_stats(struct baretma *bm, const char *name, struct baretma_region_stats *st)
+{
+	struct region *r = bm && st ? region_find(&bm->t, name) : NULL;
+	int rc;
+
+	if (!bm || !st)
+		return fail(-EINVAL, "baretma_region_stats: no session or no result");
+	if (!r)
+		return fail(-ENOENT, "region '%.40s': no such region in this session", name);
+	rc = region_stats(&bm->t, r, bm->level, st);
+	if (rc)
+		return fail(rc, "region '%s': statistics: %s", r->name, strerror(-rc));
+	if (r->misuse)
+		return fail(-EINVAL, "region '%s': %llu begin/end out of order (a begin of an "
+			    "open region, an end of a closed one): those were ignored",
+			    r->name, (unsigned long long)r->misuse);
+	return 0;
+}
+
+int baretma_misuse(const struct baretma *bm, struct baretma_misuse *m)
+{
+	if (!bm || !m)
+		return fail(-EINVAL, "baretma_misuse: no session or no place for the counts");
+	m->foreign_thread = atomic_load_explicit(&bm->foreign_thread, memory_order_relaxed);
+	m->foreign_cpu = atomic_load_explicit(&bm->foreign_cpu, memory_order_relaxed);
+	m->lost = bm->t.lost;
+	m->unmatched = bm->t.unmatched;
 	return 0;
 }
 

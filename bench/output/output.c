@@ -74,17 +74,24 @@ static void print_header(FILE *f, const struct bench_result *res)
 	if (res->avail.rdpmc_sysfs >= 0)
 		fprintf(f, "rdpmc: /sys/bus/event_source/devices/cpu/rdpmc = %d, user RDPMC %s\n",
 			res->avail.rdpmc_sysfs, res->avail.rdpmc_ok ? "works" : "faults or untested");
-	if (res->calib.used)
+	if (res->calib.used) {
 		esc_fprintf(f, "calibration: '%s' (%s): its empty-bracket cost subtracted (%.0f "
-			    "TSC ticks%s); resolution %" PRIu64 " cycles%s\n", res->calib.path,
-			    res->calib.date,
+			    "TSC ticks%s); ", res->calib.path, res->calib.date,
 			    res->calib.bracket_tsc, !res->level ? "" : res->recipe ?
-			    ", counts per event" : ", slots per field",
-			    res->calib.resolution, res->calib.resolution ? "" : " (none reached)");
-	else if (res->calib.found)
+			    ", counts per event" : ", slots per field");
+		/* never a 0 for what was not measured: what happened instead */
+		if (res->calib.resolution)
+			fprintf(f, "resolution %" PRIu64 " cycles\n", res->calib.resolution);
+		else if (!res->level)
+			fputs("no resolution (a TSC-only run has no Top-down to resolve)\n", f);
+		else
+			fputs("resolution not reached (above 1M cycles: no loop length kept "
+			      "every level-1 metric's spread + quantisation + bracket error within "
+			      "1 point; no region is known to be above it)\n", f);
+	} else if (res->calib.found)
 		esc_fprintf(f, "calibration: '%s' ignored: %s; the run's own empty bracket "
 			    "subtracted\n", res->calib.path, res->calib.reason);
-	if (res->note[0])
+	if (res->note && res->note[0])
 		esc_fprintf(f, "note: %s\n", res->note);
 	if (res->tamper.detected)
 		esc_fprintf(f, "tamper: %s\n", res->tamper.message);
@@ -358,7 +365,7 @@ static json_t *bench_to_json(const struct bench_result *res)
 		"rdpmc_sysfs", res->avail.rdpmc_sysfs >= 0 ? json_integer(res->avail.rdpmc_sysfs) : json_null(),
 		"rdpmc_ok", res->avail.rdpmc_ok,
 		"tsc_hz", (json_int_t)res->tsc_hz, "empty_bracket_tsc", res->empty_tsc,
-		"note", bench_json_text(res->note[0] ? res->note : NULL), "kernels", kernels);
+		"note", bench_json_text(res->note && res->note[0] ? res->note : NULL), "kernels", kernels);
 
 	if (!doc)
 		return NULL;

@@ -1,0 +1,32 @@
+/*
+ * cpu/text.c - growing messages (cpu/text.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/text.h"
+
+int text_appendf(char **s, const char *sep, const char *fmt, ...)
+{
+	const char *old = *s ? *s : "";
+	char *add = NULL, *joined = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&add, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	if (asprintf(&joined, "%s%s%s", old, *old && sep ? sep : "", add) < 0) {
+		free(add);
+		return -ENOMEM;
+	}
+	free(add);
+	free(*s);
+	*s = joined;
+	return 0;
+}
