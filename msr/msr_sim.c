@@ -383,6 +383,7 @@ static void sim_free(struct sim *s)
 		msr_state_ops.close(s->state);
 	free(s->cpus);
 	free(s->path);
+	free(s->dump);
 	free(s);
 }
 
@@ -439,10 +440,10 @@ out:
 	return rc;
 }
 
-/* The machine: $BARETMA_CPUID_DUMP or the live CPU (cpu/cpu.h). */
+/* The machine: the dump s->dump, or the live CPU (cpu/cpu.h). */
 static int identify(struct sim *s, char *err, size_t errlen)
 {
-	struct cpu_source *src = cpu_source_from_env(NULL);
+	struct cpu_source *src = cpu_source_from_env(s->dump);
 	int rc;
 
 	if (!src) {
@@ -523,12 +524,15 @@ static int make_cpus(struct sim *s, char *err, size_t errlen)
 	return 0;
 }
 
-static int sim_new(const char *file, struct sim **out, char *err, size_t errlen)
+static int sim_new(const char *file, const char *dump, struct sim **out, char *err,
+		   size_t errlen)
 {
 	struct sim *s = calloc(1, sizeof(*s));
 	int rc;
 
-	if (!s || !(s->path = strdup(file))) {
+	if (!s || !(s->path = strdup(file)) || (dump && !(s->dump = strdup(dump)))) {
+		if (s)
+			free(s->path);
 		free(s);
 		return -ENOMEM;
 	}
@@ -547,17 +551,25 @@ static int sim_new(const char *file, struct sim **out, char *err, size_t errlen)
 	return rc;
 }
 
-int msr_sim_ctx_new(const char *file, void **ctx, char *err, size_t errlen)
+/* Does machine @s model the dump @dump (NULL: the live CPU)? */
+static bool same_dump(const struct sim *s, const char *dump)
 {
+	return s->dump && dump ? !strcmp(s->dump, dump) : !s->dump && !dump;
+}
+
+int msr_sim_ctx_new(const char *file, const char *cpuid_dump, void **ctx, char *err,
+		    size_t errlen)
+{
+	const char *dump = cpu_source_env_path(cpuid_dump);
 	struct sim *s;
 	int rc = 0;
 
 	pthread_mutex_lock(&registry_lock);
-	for (s = registry; s && strcmp(s->path, file); s = s->next)
+	for (s = registry; s && (strcmp(s->path, file) || !same_dump(s, dump)); s = s->next)
 		;
 	if (s) {
 		s->refs++;
-	} else if (!(rc = sim_new(file, &s, err, errlen))) {
+	} else if (!(rc = sim_new(file, dump, &s, err, errlen))) {
 		s->next = registry;
 		registry = s;
 	}
