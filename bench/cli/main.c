@@ -29,7 +29,7 @@ static void usage(FILE *f)
 "  cpuid    dump: write this machine's CPUID (every online CPU) as a file that\n"
 "           'info --cpuid-dump' and libcpuid read; send it with bug reports\n"
 "  msr      read | write CPU MSR [VALUE]: one register of a list of CPUs; writes\n"
-"           only to known PMU registers (else --force), journaled first\n"
+"           only to known PMU registers (else --unsafe-msr), journaled first\n"
 "  help     'baretma help CMD' is 'baretma CMD --help'\n"
 "  version  print baretma's version (also: --version)\n"
 "\n"
