@@ -187,11 +187,13 @@ static void caps_clear(const struct cpu_info *ci, struct msr_dev *dev, unsigned 
 		snprintf(path, sizeof(path), "%s", prof->state); /* the registers' file */
 	else
 		msr_describe(dev, cpu, path, sizeof(path));
-	snprintf(a->reason + len, sizeof(a->reason) - len, ": IA32_PERF_CAPABILITIES (MSR "
-		 "0x345) bit 15 (PERF_METRICS available) is clear in cpu %u's value 0x%llx read "
-		 "from '%s'%s", cpu, (unsigned long long)ci->perf_caps, path,
-		 strcmp(msr_backend_name(dev), "device") ? " (set the bit on that file's line "
-		 "for 0x345, e.g. 0xa000)" : "");
+	if ((size_t)snprintf(a->reason + len, sizeof(a->reason) - len, ": IA32_PERF_CAPABILITIES "
+			     "(MSR 0x345) bit 15 (PERF_METRICS available) is clear in cpu %u's "
+			     "value 0x%llx read from '%s'%s", cpu,
+			     (unsigned long long)ci->perf_caps, path,
+			     strcmp(msr_backend_name(dev), "device") ? " (set the bit on that "
+			     "file's line for 0x345, e.g. 0xa000)" : "") >= sizeof(a->reason) - len)
+		memcpy(a->reason + sizeof(a->reason) - 4, "...", 4); /* a long path: cut, said */
 }
 
 int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *ci,
