@@ -13,6 +13,7 @@
 #include "bench/source/source.h"
 #include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
+#include "msr/msr_sim.h"
 
 static void say(struct bench_avail *a, enum td_unavail why, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -166,6 +167,35 @@ static int check_machine(const struct cpu_machine *m, struct msr_dev *dev, unsig
 	return -1;
 }
 
+/* No PERF_METRICS because the IA32_PERF_CAPABILITIES read through @dev
+ * has bit 15 clear (cpu_info_identify; PERF_CAP_PERF_METRICS, linux
+ * arch/x86/events/intel/core.c intel_pmu_init): a state file or the
+ * simulator's `state FILE` that leaves it out is the usual cause, so the
+ * register, the bit and the file are named. */
+static void caps_clear(const struct cpu_info *ci, struct msr_dev *dev, unsigned cpu,
+		       struct bench_avail *a)
+{
+	const struct sim_profile *prof;
+	char path[PATH_MAX];
+	size_t len = strlen(a->reason);
+
+	if (a->why != TD_NO_PERF_METRICS || !ci->perf_caps_read || !dev ||
+	    (ci->perf_caps & PERF_CAP_PERF_METRICS))
+		return;
+	prof = msr_sim_profile_of(dev);
+	if (prof && prof->state[0])
+		snprintf(path, sizeof(path), "%s", prof->state); /* the registers' file */
+	else
+		msr_describe(dev, cpu, path, sizeof(path));
+	if ((size_t)snprintf(a->reason + len, sizeof(a->reason) - len, ": IA32_PERF_CAPABILITIES "
+			     "(MSR 0x345) bit 15 (PERF_METRICS available) is clear in cpu %u's "
+			     "value 0x%llx read from '%s'%s", cpu,
+			     (unsigned long long)ci->perf_caps, path,
+			     strcmp(msr_backend_name(dev), "device") ? " (set the bit on that "
+			     "file's line for 0x345, e.g. 0xa000)" : "") >= sizeof(a->reason) - len)
+		memcpy(a->reason + sizeof(a->reason) - 4, "...", 4); /* a long path: cut, said */
+}
+
 int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *ci,
 			    unsigned cpu, struct msr_dev *dev, const struct bench_rdpmc_ops *ops,
 			    int *key, enum bench_backend_id want, struct bench_avail *out)
@@ -180,8 +210,9 @@ int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *
 	const struct counter_source_ops *w = source_get(want);
 	int rc = 0;
 
-	if (!(check_cpuid(ci, cpu, out) || check_machine(m, dev, cpu, out) ||
-	      check_msr(ci, dev, cpu, out)))
+	if (check_cpuid(ci, cpu, out))
+		caps_clear(ci, dev, cpu, out);
+	else if (!(check_machine(m, dev, cpu, out) || check_msr(ci, dev, cpu, out)))
 		/* The PMU can be programmed: what each source needs beyond it (RDPMC) */
 		rc = source_probe_all(&env, out, false);
 	/* perf_event needs none of the checks above; probed only when it may be

@@ -261,7 +261,9 @@ static int prepare(struct session *s)
 		return rc;
 	if (s->opt.dev) {
 		s->dev = s->opt.dev;
-	} else if ((rc = msr_open(NULL, &s->own_dev))) {
+	} else if ((rc = msr_open_on(NULL, cpu_machine_is_dump(m) ? cpu_machine_name(m) : NULL,
+				     &s->own_dev))) {
+		/* (a dump's machine is the one the simulator models: msr_open_on) */
 		s->own_dev = NULL;
 		/* $BARETMA_MSR names a malformed template, state file or profile
 		 * (msr_last_error says where): refused, never measured around as

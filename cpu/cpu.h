@@ -75,6 +75,11 @@ struct cpu_source *cpu_source_dump(const char *path);
  */
 struct cpu_source *cpu_source_from_env(const char *dump_path);
 
+/* cpu_source_env_path - the dump cpu_source_from_env(@dump_path) reads:
+ * @dump_path, else $BARETMA_CPUID_DUMP when set and not empty, else NULL
+ * (the live machine). */
+const char *cpu_source_env_path(const char *dump_path);
+
 void cpu_source_free(struct cpu_source *src);
 
 /* "live" or the dump path. */

@@ -130,15 +130,18 @@ out:
 	return src;
 }
 
-struct cpu_source *cpu_source_from_env(const char *dump_path)
+const char *cpu_source_env_path(const char *dump_path)
 {
 	const char *env = getenv("BARETMA_CPUID_DUMP");
 
-	if (dump_path)
-		return cpu_source_dump(dump_path);
-	if (env && *env)
-		return cpu_source_dump(env);
-	return cpu_source_live();
+	return dump_path ? dump_path : env && *env ? env : NULL;
+}
+
+struct cpu_source *cpu_source_from_env(const char *dump_path)
+{
+	const char *path = cpu_source_env_path(dump_path);
+
+	return path ? cpu_source_dump(path) : cpu_source_live();
 }
 
 void cpu_source_free(struct cpu_source *src)

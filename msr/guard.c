@@ -179,10 +179,28 @@ static int settings_lock(struct guard *g, bool msrs)
 			  "--wait)");
 }
 
+/* A dry run keeps its locks and journals out of the real state directory
+ * (msr/state_dir.h state_dir_path): said once, where they go. */
+static void say_dry(struct guard *g)
+{
+	char real[PATH_MAX];
+
+	if (g->dry_said || !state_dir_is_dry())
+		return;
+	g->dry_said = true;
+	snprintf(real, sizeof(real), "%s", state_dir_default());
+	guard_say(g, GUARD_LINE_NOTE, "a dry run: its locks, journals and calibrations are "
+		  "in '%s', not in '%s' (BARETMA_STATE_DIR chooses another)", state_dir_path(),
+		  real);
+}
+
 int guard_lock(struct guard *g, const unsigned *cpus, int n, bool msrs)
 {
 	struct lock_holder h;
-	int rc = settings_lock(g, msrs);
+	int rc;
+
+	say_dry(g);
+	rc = settings_lock(g, msrs);
 
 	if (rc || n <= 0)
 		return rc;

@@ -26,6 +26,7 @@ struct guard {
 	enum journal_kind kind;     /* o.kind, then guard_begin's */
 	struct cpu_lock *settings_lock;
 	struct cpu_lock *cpu_lock;
+	bool dry_said;              /* the dry run's state directory named */
 	struct journal *j;
 	struct msr_dev *dev;        /* guard_begin's: the restore goes through it */
 	char msg[GUARD_MSG_MAX];

@@ -182,6 +182,15 @@ const char *msr_env_spec(void);
  */
 int msr_open(const char *spec, struct msr_dev **out);
 
+/*
+ * msr_open_on - msr_open() for the machine of CPUID dump @cpuid_dump (NULL:
+ * $BARETMA_CPUID_DUMP, else the live CPU): the simulated PMU ("sim:")
+ * models that machine, so that the dump a command or session was given is
+ * the machine its simulator counts on (README "The simulated PMU").  The
+ * other backends do not depend on it.  Returns as msr_open().
+ */
+int msr_open_on(const char *spec, const char *cpuid_dump, struct msr_dev **out);
+
 /* msr_close - close every CPU and free @dev (NULL is fine). */
 void msr_close(struct msr_dev *dev);
 
@@ -315,8 +324,11 @@ struct msr_backend {
 	const char *prefix;   /* "state:", "sim:"; NULL: any other spec (the last) */
 	const struct msr_ops *ops;
 	/* The context of @arg (the spec after the prefix): 0 or -errno, and then
-	 * a one-line detail in @err (msr_last_error), quoting @arg escaped. */
-	int (*ctx_new)(const char *arg, void **ctx, char *err, size_t errlen);
+	 * a one-line detail in @err (msr_last_error), quoting @arg escaped.
+	 * @cpuid_dump: the machine a simulated backend models (msr_open_on);
+	 * NULL: $BARETMA_CPUID_DUMP, else the live CPU.  Others ignore it. */
+	int (*ctx_new)(const char *arg, const char *cpuid_dump, void **ctx, char *err,
+		       size_t errlen);
 	bool hardware;        /* reaches the CPUs' registers: never ungated (msr_ungate) */
 	bool template;        /* @arg is a path template: messages name each CPU's node */
 	const char *what;     /* what it is for, one line (README "Environment") */

@@ -16,11 +16,13 @@
 #include "msr/msr_sim.h"
 
 /* The device backend's context, with its one-line detail. */
-static int device_ctx_new(const char *template, void **ctx, char *err, size_t errlen)
+static int device_ctx_new(const char *template, const char *cpuid_dump, void **ctx,
+			  char *err, size_t errlen)
 {
 	char shown[PATH_MAX]; /* from the environment: escaped (cpu/escape.h) */
 	int rc = msr_device_ctx_new(template, ctx);
 
+	(void)cpuid_dump; /* the registers of this machine's CPUs */
 	if (!rc)
 		return 0;
 	esc_str(shown, sizeof(shown), template);
@@ -32,8 +34,16 @@ static int device_ctx_new(const char *template, void **ctx, char *err, size_t er
 	return rc;
 }
 
+/* A state file holds its registers, whatever machine they belong to. */
+static int state_ctx_new(const char *file, const char *cpuid_dump, void **ctx, char *err,
+			 size_t errlen)
+{
+	(void)cpuid_dump;
+	return msr_state_ctx_new(file, ctx, err, errlen);
+}
+
 const struct msr_backend msr_backends[] = {
-	{ .prefix = "state:", .ops = &msr_state_ops, .ctx_new = msr_state_ctx_new,
+	{ .prefix = "state:", .ops = &msr_state_ops, .ctx_new = state_ctx_new,
 	  .what = "a text file of registers, one 'CPU 0xMSR 0xVALUE' a line: dry runs "
 		  "and tests without root" },
 	{ .prefix = "sim:", .ops = &msr_sim_ops, .ctx_new = msr_sim_ctx_new,

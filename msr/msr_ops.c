@@ -156,7 +156,7 @@ static int spec_allowed(const char *spec)
 }
 
 /* The backend of the table (msr/msr_backends.c) that @spec names. */
-static int open_backend(struct msr_dev *dev, const char *spec)
+static int open_backend(struct msr_dev *dev, const char *spec, const char *cpuid_dump)
 {
 	const struct msr_backend *b = msr_backend_of(spec);
 	const char *arg = spec + (b->prefix ? strlen(b->prefix) : 0);
@@ -167,7 +167,7 @@ static int open_backend(struct msr_dev *dev, const char *spec)
 	dev->backend = b;
 	dev->ops = b->ops;
 	snprintf(dev->where, sizeof(dev->where), "%s", arg);
-	return b->ctx_new(arg, &dev->ctx, last_error, sizeof(last_error));
+	return b->ctx_new(arg, cpuid_dump, &dev->ctx, last_error, sizeof(last_error));
 }
 
 /* ------------------------------------------------------------ trace */
@@ -204,6 +204,11 @@ const char *msr_env_spec(void)
 
 int msr_open(const char *spec, struct msr_dev **out)
 {
+	return msr_open_on(spec, NULL, out);
+}
+
+int msr_open_on(const char *spec, const char *cpuid_dump, struct msr_dev **out)
+{
 	struct msr_dev *dev;
 	int rc;
 
@@ -217,7 +222,7 @@ int msr_open(const char *spec, struct msr_dev **out)
 	if (!dev)
 		return -ENOMEM;
 	dev->trace_fd = -1;
-	rc = open_backend(dev, spec);
+	rc = open_backend(dev, spec, cpuid_dump);
 	if (rc) {
 		dev->ops = NULL; /* no context to close */
 		goto out;

@@ -48,8 +48,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cpu/cpu.h"
+#include "cpu/escape.h"
 #include "cpu/userfile.h"
 #include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
@@ -383,6 +385,7 @@ static void sim_free(struct sim *s)
 		msr_state_ops.close(s->state);
 	free(s->cpus);
 	free(s->path);
+	free(s->dump);
 	free(s);
 }
 
@@ -439,10 +442,10 @@ out:
 	return rc;
 }
 
-/* The machine: $BARETMA_CPUID_DUMP or the live CPU (cpu/cpu.h). */
+/* The machine: the dump s->dump, or the live CPU (cpu/cpu.h). */
 static int identify(struct sim *s, char *err, size_t errlen)
 {
-	struct cpu_source *src = cpu_source_from_env(NULL);
+	struct cpu_source *src = cpu_source_from_env(s->dump);
 	int rc;
 
 	if (!src) {
@@ -523,12 +526,52 @@ static int make_cpus(struct sim *s, char *err, size_t errlen)
 	return 0;
 }
 
-static int sim_new(const char *file, struct sim **out, char *err, size_t errlen)
+/*
+ * The profile's `state FILE`: its registers, or a message that names the
+ * profile, the file and what is wrong with it - missing, unreadable,
+ * malformed (msr_state_ctx_new's line), empty, or listing none of the
+ * machine's CPUs (then every access would fail "CPU offline or absent").
+ */
+static int open_state(struct sim *s, const char *file, char *err, size_t errlen)
+{
+	char inner[1024], fshown[1024], sshown[1024];
+	unsigned listed = 0;
+	struct stat st;
+	int rc = msr_state_ctx_new(s->p.state, &s->state, inner, sizeof(inner));
+
+	esc_str(fshown, sizeof(fshown), file);
+	esc_str(sshown, sizeof(sshown), s->p.state);
+	if (rc) {
+		snprintf(err, errlen, "simulated PMU '%s': `state` key: %s%s", fshown, inner,
+			 rc == -ENOENT ? " (create it: doc/state-file.md has a template "
+			 "of one CPU's registers)" : "");
+		return rc;
+	}
+	for (unsigned cpu = 0; cpu < s->ncpus; cpu++)
+		listed += msr_state_ops.open(s->state, cpu) == 0;
+	if (listed)
+		return 0;
+	if (stat(s->p.state, &st) == 0 && st.st_size == 0)
+		snprintf(err, errlen, "simulated PMU '%s': its `state` file '%s' is empty: it "
+			 "lists no register (give each CPU's registers, one 'CPU 0xMSR 0xVALUE' a "
+			 "line: doc/state-file.md has a template)", fshown, sshown);
+	else
+		snprintf(err, errlen, "simulated PMU '%s': its `state` file '%s' lists no "
+			 "register of the machine's CPUs 0-%u (give each CPU's registers, one 'CPU "
+			 "0xMSR 0xVALUE' a line: doc/state-file.md has a template)", fshown,
+			 sshown, s->ncpus ? s->ncpus - 1 : 0);
+	return -EINVAL;
+}
+
+static int sim_new(const char *file, const char *dump, struct sim **out, char *err,
+		   size_t errlen)
 {
 	struct sim *s = calloc(1, sizeof(*s));
 	int rc;
 
-	if (!s || !(s->path = strdup(file))) {
+	if (!s || !(s->path = strdup(file)) || (dump && !(s->dump = strdup(dump)))) {
+		if (s)
+			free(s->path);
 		free(s);
 		return -ENOMEM;
 	}
@@ -537,7 +580,7 @@ static int sim_new(const char *file, struct sim **out, char *err, size_t errlen)
 	s->t0_ns = sim_mono_ns();
 	if (!(rc = load_profile(s, file, err, errlen)) && !(rc = identify(s, err, errlen)) &&
 	    s->p.state[0])
-		rc = msr_state_ctx_new(s->p.state, &s->state, err, errlen);
+		rc = open_state(s, file, err, errlen);
 	if (!rc)
 		rc = make_cpus(s, err, errlen);
 	if (rc)
@@ -547,17 +590,25 @@ static int sim_new(const char *file, struct sim **out, char *err, size_t errlen)
 	return rc;
 }
 
-int msr_sim_ctx_new(const char *file, void **ctx, char *err, size_t errlen)
+/* Does machine @s model the dump @dump (NULL: the live CPU)? */
+static bool same_dump(const struct sim *s, const char *dump)
 {
+	return s->dump && dump ? !strcmp(s->dump, dump) : !s->dump && !dump;
+}
+
+int msr_sim_ctx_new(const char *file, const char *cpuid_dump, void **ctx, char *err,
+		    size_t errlen)
+{
+	const char *dump = cpu_source_env_path(cpuid_dump);
 	struct sim *s;
 	int rc = 0;
 
 	pthread_mutex_lock(&registry_lock);
-	for (s = registry; s && strcmp(s->path, file); s = s->next)
+	for (s = registry; s && (strcmp(s->path, file) || !same_dump(s, dump)); s = s->next)
 		;
 	if (s) {
 		s->refs++;
-	} else if (!(rc = sim_new(file, &s, err, errlen))) {
+	} else if (!(rc = sim_new(file, dump, &s, err, errlen))) {
 		s->next = registry;
 		registry = s;
 	}

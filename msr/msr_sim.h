@@ -227,12 +227,15 @@ extern const struct msr_ops msr_sim_ops;
 
 /*
  * msr_sim_ctx_new - open (or join, when this process has it open) the
- * simulated machine of profile @file, identified from $BARETMA_CPUID_DUMP
- * or the live CPU (cpu_source_from_env).  Returns 0, -EINVAL (profile or
- * its state file malformed, or the machine not identified: @err says
- * why), -ENOENT/-EACCES (profile unreadable), -ENOMEM.
+ * simulated machine of profile @file on the machine of CPUID dump
+ * @cpuid_dump (NULL: $BARETMA_CPUID_DUMP, else the live CPU:
+ * cpu_source_from_env); one machine per profile and dump.  Returns 0,
+ * -EINVAL (profile or its state file malformed, or the machine not
+ * identified: @err says why), -ENOENT/-EACCES (profile unreadable),
+ * -ENOMEM.
  */
-int msr_sim_ctx_new(const char *file, void **ctx, char *err, size_t errlen);
+int msr_sim_ctx_new(const char *file, const char *cpuid_dump, void **ctx, char *err,
+		    size_t errlen);
 
 /* msr_sim_profile_of - the profile of a "sim:" backend, or NULL for any
  * other backend (for the perf source's simulator and its faults). */

@@ -71,6 +71,7 @@ struct sim {
 	unsigned refs;
 	atomic_flag busy;          /* held through one access (sim_lock) */
 	char *path;
+	char *dump;                /* the CPUID dump it models; NULL: the live CPU */
 	struct sim_profile p;
 	struct cpu_info ci;
 	void *state;               /* state-file context (`state FILE`), or NULL */

@@ -8,18 +8,68 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpu/cpu.h"
+#include "cpu/trust.h"
 #include "sigsafe.h"
+#include "msr/msr.h"
 #include "msr/state_dir.h"
 
 /* Links followed in one walk at most: the kernel's MAXSYMLINKS (40,
  * include/linux/namei.h); more is a loop. */
 #define STATE_DIR_MAX_LINKS 40
 
+/* The test build's default instead of /run/baretma (msr/state_dir_hooks.c),
+ * NULL in the installed library. */
+const char *state_dir_test_default(void) __attribute__((weak, visibility("hidden")));
+
+const char *state_dir_default(void)
+{
+	const char *d = state_dir_test_default ? state_dir_test_default() : NULL;
+
+	return d && *d ? d : "/run/baretma";
+}
+
+bool state_dir_dry_run(void)
+{
+	const char *perf = getenv("BARETMA_PERF");
+
+	if (cpu_source_env_path(NULL))
+		return true; /* a CPUID dump: another machine's CPUs */
+	if (strcmp(msr_spec_backend(msr_env_spec()), "device"))
+		return true; /* state:FILE or sim:PROFILE: no register of this machine */
+	/* the perf source's simulator (bench/source/perf_group.h perf_group_env) */
+	return perf && !strncmp(perf, "sim:", 4);
+}
+
+/* "$TMPDIR/baretma-dry-<euid>" ($TMPDIR only from an environment baretma
+ * trusts, else /tmp), in a buffer of the calling thread's. */
+static const char *dry_path(void)
+{
+	static _Thread_local char buf[PATH_MAX];
+	const char *t = getenv("TMPDIR");
+
+	if (!t || !*t || t[0] != '/' || trust_env_untrusted(NULL, 0))
+		t = "/tmp";
+	if ((size_t)snprintf(buf, sizeof(buf), "%s/baretma-dry-%u", t, (unsigned)geteuid()) >=
+	    sizeof(buf))
+		snprintf(buf, sizeof(buf), "/tmp/baretma-dry-%u", (unsigned)geteuid());
+	return buf;
+}
+
 const char *state_dir_path(void)
 {
 	const char *d = getenv("BARETMA_STATE_DIR");
 
-	return d && *d ? d : "/run/baretma";
+	if (d && *d)
+		return d;
+	return state_dir_dry_run() ? dry_path() : state_dir_default();
+}
+
+bool state_dir_is_dry(void)
+{
+	const char *d = getenv("BARETMA_STATE_DIR");
+
+	return !(d && *d) && state_dir_dry_run();
 }
 
 int state_dir_check(void)

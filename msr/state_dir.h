@@ -37,9 +37,31 @@
  * (JOURNAL_PATH_MAX) once state_dir_open() has accepted the directory. */
 #define STATE_DIR_NAME_MAX 64
 
-/* state_dir_path - $BARETMA_STATE_DIR when set and not empty, else
- * "/run/baretma". */
+/*
+ * state_dir_path - $BARETMA_STATE_DIR when set and not empty; else, in a
+ * dry run (state_dir_dry_run), the dry run's own directory
+ * "$TMPDIR/baretma-dry-<euid>" ($TMPDIR from a trusted environment, else
+ * /tmp), so that no journal, lock or calibration of a machine that is not
+ * this one's registers lands in the real directory; else the default,
+ * state_dir_default().  The dry run's string is the calling thread's,
+ * valid until its next call.
+ */
 const char *state_dir_path(void);
+
+/* state_dir_default - "/run/baretma": the real state directory (the test
+ * build, t/baretma-hooks, takes $BARETMA_TEST_STATE_DEFAULT instead from
+ * a trusted environment: msr/state_dir_hooks.c). */
+const char *state_dir_default(void);
+
+/* state_dir_dry_run - does the environment make this a dry run: a CPUID
+ * dump ($BARETMA_CPUID_DUMP: the command line exports --cpuid-dump there),
+ * an MSR backend other than the device ($BARETMA_MSR=state:FILE or
+ * sim:PROFILE), or the perf source's simulator ($BARETMA_PERF=sim:)? */
+bool state_dir_dry_run(void);
+
+/* state_dir_is_dry - is state_dir_path() the dry run's own directory (a
+ * dry run without $BARETMA_STATE_DIR)? */
+bool state_dir_is_dry(void);
 
 /*
  * state_dir_check - is the state directory's name one that means the same

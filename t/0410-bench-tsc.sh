@@ -91,7 +91,7 @@ td() {
 		# a model without fixed counter 3 / PERF_METRICS before it
 		why="no MSR device '/nonexistent/baretma-test/cpu/[0-9]+/msr'|has no fixed counter 3|no IA32_PERF_METRICS"
 	fi
-	like "$(cat "$tmp/t.txt")" "top-down unavailable on cpu [0-9]+: ($why)" "$_l: says why ($why)"
+	like "$(cat "$tmp/t.txt")" "top-down: unavailable: ($why)" "$_l: says why ($why)"
 	like "$_reason" "^($why)" "$_l: topdown.reason in the JSON says the same"
 	like "$out" "^baretma: cannot use --backend msr on cpu [0-9]+: ($why)" "$_l: --backend msr says the same"
 }
@@ -104,13 +104,13 @@ BARETMA_TEST_LIVE_CPUID=$EMR
 live_facts
 is "$live_vendor $live_hv $live_pmu" "GenuineIntel 1 0" "the EMR guest dump: Intel, hypervisor, leaf 0xA version 0"
 td "$BARETMA_HOOKS" "seam: Intel without a PMU (EMR KVM guest)"
-like "$(cat "$tmp/t.txt")" "top-down unavailable on cpu [0-9]+: running under a hypervisor \(KVM\) without a virtual PMU" \
+like "$(cat "$tmp/t.txt")" "top-down: unavailable: running under a hypervisor \(KVM\) without a virtual PMU" \
 	"seam EMR: the hypervisor is KVM (leaves 0x40000000: KVMKVMKVM)"
 if [ -r "$ICL" ]; then
 	BARETMA_TEST_LIVE_CPUID=$ICL
 	live_facts
 	td "$BARETMA_HOOKS" "seam: Intel with a PMU (Ice Lake)"
-	like "$(cat "$tmp/t.txt")" "top-down unavailable on cpu [0-9]+: no MSR device '/nonexistent/baretma-test/cpu/[0-9]+/msr'" \
+	like "$(cat "$tmp/t.txt")" "top-down: unavailable: no MSR device '/nonexistent/baretma-test/cpu/[0-9]+/msr'" \
 		"seam ICL: fixed counter 3 and PERF_METRICS by CPUID, stopped at the first register access"
 else
 	for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "no Ice Lake dump"; done

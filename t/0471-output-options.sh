@@ -42,7 +42,8 @@ python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); print(d["schema"]
 is "$(cat "$tmp/b.py")" "baretma-bench/2 True True" "the document: its schema, the environment, the reason"
 bench >"$tmp/b.txt" 2>"$tmp/text.err"; rc=$?
 is "$rc" 0 "bench (text) exits 0"
-like "$(cat "$tmp/text.err")" "top-down unavailable on cpu [0-9]+: " \
-	"beside the table, stderr says why there is no Top-down"
+like "$(cat "$tmp/text.err")" "^baretma: top-down unavailable on cpu [0-9]+ \\(why: the report's 'top-down:' line\\); timing with the TSC only$" \
+	"beside the table, stderr says there is no Top-down and where the reason is"
+like "$(cat "$tmp/b.txt")" "top-down: unavailable: ." "  the table's header says why, once"
 
 done_testing

@@ -65,7 +65,7 @@ else
 		"and says what a dry run needs"
 	out=$(BARETMA_MSR=/nonexistent/cpu/%u/msr "$BARETMA" bench --cpuid-dump "$icl" --cpu 1 --kernel retire-light --reps 3 2>&1); rc=$?
 	is "$rc" 0 "a dump with a device backend and no explicit backend falls back to the TSC"
-	like "$out" "top-down unavailable on cpu 1: cpu 1 of the CPUID dump .* describes another machine: this machine's MSR device cannot reach its registers" \
+	like "$out" "top-down: unavailable: cpu 1 of the CPUID dump .* describes another machine: this machine's MSR device cannot reach its registers" \
 		"and says why"
 fi
 

@@ -110,6 +110,9 @@ bad "option without its argument" 64 "^baretma: pmu enable: option '--cpu' needs
 	pmu enable --cpu
 bad "option that does not apply" 64 "option '--force' does not apply to 'pmu status'" -- \
 	pmu status --force
+bad "option with an argument that does not apply" 64 \
+	"^baretma: pmu status: option '--cpuid-dump' does not apply to 'pmu status'" -- \
+	pmu status --cpuid-dump "$ICL"
 bad "two output formats" 64 "--json and --csv exclude each other" -- \
 	bench --backend tsc --kernel empty --reps 1 --warmup 0 --json --csv
 bad "separator with a double quote (-x)" 64 "bad -x '\"': a separator of 1 to 8 bytes, without a double quote or a line break" -- \
@@ -271,6 +274,20 @@ done
 bad "simulator profile that does not exist" 66 \
 	"^baretma: cannot read profile '$tmp/noprofile': No such file or directory\$" \
 	BARETMA_MSR=sim:$tmp/noprofile -- bench
+# the profile's `state FILE`: the profile, the file and what is wrong
+printf "${shares}state $tmp/nostate\n" >"$tmp/profile-nostate"
+bad "simulator state file that does not exist" 66 \
+	"^baretma: simulated PMU '$tmp/profile-nostate': \`state\` key: state file '$tmp/nostate': No such file or directory \\(create it: doc/state-file.md has a template of one CPU's registers\\)\$" \
+	BARETMA_MSR=sim:$tmp/profile-nostate -- bench --backend msr
+: >"$tmp/emptystate"
+printf "${shares}state $tmp/emptystate\n" >"$tmp/profile-emptystate"
+bad "simulator state file that is empty" 65 \
+	"^baretma: simulated PMU '$tmp/profile-emptystate': its \`state\` file '$tmp/emptystate' is empty: it lists no register" \
+	BARETMA_MSR=sim:$tmp/profile-emptystate -- bench --backend msr
+sed 's/ 0x345 0xf4c5$/ 0x345 0x74c5/' "$state" >"$tmp/no15state"
+bad "state file whose IA32_PERF_CAPABILITIES lacks bit 15" 69 \
+	"IA32_PERF_CAPABILITIES \\(MSR 0x345\\) bit 15 \\(PERF_METRICS available\\) is clear in cpu 0's value 0x74c5 read from '$tmp/no15state'" \
+	BARETMA_MSR=state:$tmp/no15state -- bench --backend msr --cpu 0
 bad "malformed state file (bench)" 65 "^baretma: state file '$tmp/badstate': line 1" \
 	BARETMA_MSR=state:$tmp/badstate -- bench --backend msr
 for cmd in "bench" "calibrate"; do

@@ -317,7 +317,17 @@ int cli_getopt_sub(const char *cmd, int argc, char **argv, const struct option *
 		return CLI_OPT_HELP;
 	}
 	if (c >= 0 && !(c & allowed)) {
-		cli_usage_err(cmd, "option '%s' does not apply to '%s'", argv[optind - 1], cmd);
+		/* the option by its name: argv[optind - 1] is its argument when it
+		 * takes one ("--cpuid-dump FILE") */
+		const struct option *o = longopts;
+
+		while (o && o->name && o->val != c)
+			o++;
+		if (o && o->name)
+			cli_usage_err(cmd, "option '--%s' does not apply to '%s'", o->name, cmd);
+		else
+			cli_usage_err(cmd, "option '%s' does not apply to '%s'", argv[optind - 1],
+				      cmd);
 		return CLI_OPT_ERROR;
 	}
 	return c;

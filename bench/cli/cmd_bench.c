@@ -343,7 +343,12 @@ static void print_result(const struct bench_options *o, const struct cli_output 
 	json_t *env = NULL;
 	int st;
 
-	if (!res->level && !document)
+	/* the reason once: the text report's "top-down:" line says it, CSV
+	 * does not (stderr then) */
+	if (!res->level && !document && cli_output_format(out) == &output_format_text)
+		esc_fprintf(stderr, "baretma: top-down unavailable on cpu %u (why: the report's "
+			    "'top-down:' line); timing with the TSC only\n", res->cpu_used);
+	else if (!res->level && !document)
 		esc_fprintf(stderr, "baretma: top-down unavailable on cpu %u: %s; timing with the "
 			    "TSC only\n", res->cpu_used, res->avail.reason);
 	if (document && !(env = environment_json(o, res))) { /* never a status without a word */

@@ -188,6 +188,11 @@ static int refused_cpu(const struct calibration *c, int cpu)
 static int verdict(const struct calibrate_cmd *cc, const struct calibration *c)
 {
 	bool td_asked = false, td_ok = false, named_failed = false, busy = false, any = false;
+	/* the text report on stdout says each backend's reason: said once,
+	 * stderr names them (JSON: stderr says the reasons for a reader) */
+	bool text = !cc->fmt.fmt || cc->fmt.fmt == &output_format_text;
+	char names[128] = "";
+	unsigned nfail = 0, cpu = 0;
 
 	for (unsigned i = 0; i < CALIB_NBACKENDS; i++) {
 		const struct calib_backend *b = &c->b[i];
@@ -200,10 +205,21 @@ static int verdict(const struct calibrate_cmd *cc, const struct calibration *c)
 		td_ok |= td && b->measured;
 		named_failed |= cc->o.explicit_list && !b->measured;
 		busy |= b->err == -EBUSY;
-		if (!b->measured)
+		if (!b->measured && text) {
+			size_t len = strlen(names);
+
+			snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "",
+				 bench_backend_name(b->id));
+			nfail++;
+			cpu = b->cpu;
+		} else if (!b->measured) {
 			cli_err("calibrate: backend %s cannot measure on cpu %u: %s",
 				bench_backend_name(b->id), b->cpu, b->reason);
+		}
 	}
+	if (nfail)
+		cli_err("calibrate: backend%s %s cannot measure on cpu %u (why: the report on stdout, "
+			"'NAME: cannot measure: ...')", nfail > 1 ? "s" : "", names, cpu);
 	if (busy)
 		return EX_TEMPFAIL;
 	return !any || named_failed || (td_asked && !td_ok) ? EX_UNAVAILABLE : 0;

@@ -29,6 +29,7 @@
 #include "cpu/escape.h"
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
+#include "msr/msr_sim.h"
 #include "msr/pmu.h"
 #include "msr/settings.h"
 
@@ -208,6 +209,20 @@ static void report_enabled(const struct pmu_opts *o, const struct cli_run *r,
 	report_harness(list, t, n);
 }
 
+/* The simulated PMU without `state FILE` keeps its registers in this
+ * process's memory (msr/msr_sim.h): what was enabled ends with it. */
+static void warn_in_memory(struct msr_dev *dev)
+{
+	const struct sim_profile *p = msr_sim_profile_of(dev);
+
+	if (p && !p->state[0])
+		cli_warn("pmu enable: the simulated PMU (%s) keeps its registers in this "
+			 "process's memory: they are gone when it exits, and the next process "
+			 "(pmu status, pmu restore, bench) sees a clean register file, not what "
+			 "was enabled (give the profile a `state FILE` line to keep them)",
+			 cli_msr_spec());
+}
+
 static int enable_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
 	return cli_pmu_parse(argc, argv, "enable", OPT_CPU | OPT_USER | OPT_FORCE | OPT_DUMP |
@@ -244,6 +259,8 @@ static int enable_run(void *opts, struct cli_ctx *ctx)
 		rc = program_all(&ctx->run, o, ci, cpus, n, t);
 	if (!rc)
 		report_enabled(o, &ctx->run, cpus, n, t);
+	if (!rc)
+		warn_in_memory(dev);
 	/* The close (CLI_GUARD_DETACH): success leaves the journal for "pmu
 	 * restore"; failure restores now. */
 out:

@@ -121,20 +121,6 @@ static void print_cell(FILE *f, const struct bench_stats *st)
 	fprintf(f, " %22s", cell);
 }
 
-/* The cells of the nodes @m (those the run reports) and of the recipe's
- * other nodes at @level (@x names them). */
-static void print_metric_cells(FILE *f, const struct bench_result *res,
-			       const struct bench_kernel_result *k, const enum td_metric *m,
-			       unsigned n, const struct bench_kernel_result *x, int level)
-{
-	for (unsigned j = 0; j < n; j++)
-		if (node_shown(res, m[j]))
-			print_cell(f, &k->tma[m[j]]);
-	for (unsigned j = 0; x && j < x->nextra; j++)
-		if (x->extra_level[j] == level)
-			print_cell(f, j < k->nextra ? &k->extra[j] : &(struct bench_stats){ 0 });
-}
-
 /* "(3 invalid: 2 overflow, 1 tampered; 4 normalised)", or nothing. */
 static void print_counts(FILE *f, const struct bench_kernel_result *k)
 {
@@ -151,7 +137,15 @@ static void print_counts(FILE *f, const struct bench_kernel_result *k)
 	fputc(')', f);
 }
 
-static void print_td_table(FILE *f, const struct bench_result *res, int level)
+/* One column of a Top-down table: a node of the twelve (@metric >= 0) or
+ * the recipe's node @extra outside them. */
+struct td_col {
+	const char *name;
+	int metric, extra;
+};
+
+/* The nodes of @level the run reports, in the order of the tables. */
+static unsigned td_cols(const struct bench_result *res, int level, struct td_col *c)
 {
 	static const enum td_metric l1[] = { TMA_RETIRING, TMA_BAD_SPECULATION,
 		TMA_FRONTEND_BOUND, TMA_BACKEND_BOUND };
@@ -159,27 +153,75 @@ static void print_td_table(FILE *f, const struct bench_result *res, int level)
 		TMA_BRANCH_MISPREDICTS, TMA_MACHINE_CLEARS, TMA_FETCH_LATENCY,
 		TMA_FETCH_BANDWIDTH, TMA_MEMORY_BOUND, TMA_CORE_BOUND };
 	const enum td_metric *m = level == 1 ? l1 : l2;
-	unsigned n = level == 1 ? 4 : 8;
 	const struct bench_kernel_result *x = extras_of(res);
-	char why[512];
+	unsigned n = 0, nm = level == 1 ? 4 : 8;
 
-	fprintf(f, "\n%-13s %10s %7s", "kernel", "slots", "+/-pp");
-	for (unsigned j = 0; j < n; j++)
+	for (unsigned j = 0; j < nm; j++)
 		if (node_shown(res, m[j]))
-			fprintf(f, " %22s", td_metric_name(m[j]));
+			c[n++] = (struct td_col){ td_metric_name(m[j]), (int)m[j], -1 };
 	for (unsigned j = 0; x && j < x->nextra; j++)
 		if (x->extra_level[j] == level)
-			fprintf(f, " %22s", x->extra_name[j]);
-	fputc('\n', f);
+			c[n++] = (struct td_col){ x->extra_name[j], -1, (int)j };
+	return n;
+}
+
+/* Node columns a table holds at most: with the kernel, slots and bound
+ * columns (13 + 10 + 7 characters) three 23-character cells make 99, so
+ * that every table fits 100 columns (perf stat splits its Top-down
+ * output into one group per parent node the same way). */
+#define TD_CELLS_MAX 3
+
+static void print_td_table(FILE *f, const struct bench_result *res, int level)
+{
+	struct td_col c[8 + RECIPE_EXTRA_MAX];
+	unsigned n = td_cols(res, level, c);
+	/* an even count in pairs: a parent's two children (level 2) or two
+	 * level-1 nodes a table; else balanced tables of at most three */
+	unsigned ntab = n % 2 == 0 ? n / 2 : (n + TD_CELLS_MAX - 1) / TD_CELLS_MAX;
+	char why[512];
+
+	for (unsigned t = 0, from = 0; t < ntab; t++) {
+		unsigned to = from + (n - from + (ntab - t) - 1) / (ntab - t);
+
+		fprintf(f, "\n%-13s %9s %6s", "kernel", "slots", "+/-pp");
+		for (unsigned j = from; j < to; j++)
+			fprintf(f, " %22s", c[j].name);
+		fputc('\n', f);
+		for (size_t i = 0; i < res->nkernels; i++) {
+			const struct bench_kernel_result *k = &res->kernels[i];
+
+			if (!k->slots.n) {
+				fprintf(f, "%-13s %s\n", k->kernel->name,
+					bench_topdown_reason(k, why, sizeof(why)));
+				continue;
+			}
+			fprintf(f, "%-13s %9.0f %6.2f", k->kernel->name, k->slots.median,
+				PCT(k->bound));
+			for (unsigned j = from; j < to; j++)
+				print_cell(f, c[j].metric >= 0 ? &k->tma[c[j].metric] :
+					   (unsigned)c[j].extra < k->nextra ? &k->extra[c[j].extra] :
+					   &(struct bench_stats){ 0 });
+			fputc('\n', f);
+		}
+		from = to;
+	}
+}
+
+/* What a kernel's row of every Top-down table leaves out, once: its
+ * invalid and normalised repetitions, below the resolution. */
+static void print_td_counts(FILE *f, const struct bench_result *res)
+{
+	bool any = false;
+
 	for (size_t i = 0; i < res->nkernels; i++) {
 		const struct bench_kernel_result *k = &res->kernels[i];
-		if (!k->slots.n) {
-			fprintf(f, "%-13s %s\n", k->kernel->name,
-				bench_topdown_reason(k, why, sizeof(why)));
+
+		if (!k->slots.n || (!k->invalid && !k->normalised && !k->below_resolution))
 			continue;
-		}
-		fprintf(f, "%-13s %10.0f %7.2f", k->kernel->name, k->slots.median, PCT(k->bound));
-		print_metric_cells(f, res, k, m, n, x, level);
+		if (!any)
+			fputc('\n', f);
+		any = true;
+		fprintf(f, "%-13s", k->kernel->name);
 		print_counts(f, k);
 		if (k->below_resolution)
 			fputs("  (below resolution)", f);
@@ -196,6 +238,7 @@ static void bench_print_table(FILE *f, const struct bench_result *res)
 	print_td_table(f, res, 1);
 	if (res->level >= 2)
 		print_td_table(f, res, 2);
+	print_td_counts(f, res);
 }
 
 /* @st in percent as one row of @k. */
