@@ -22,16 +22,13 @@ static const char *kind_of(const struct bench_result *res)
 	return k ? k->kind : "unknown";
 }
 
-/* A node the run reports: every one of PERF_METRICS's, an event recipe's own. */
-static bool node_shown(const struct bench_result *res, enum td_metric m)
+bool bench_node_shown(const struct bench_result *res, enum td_metric m)
 {
 	return td_metric_level(m) <= res->level &&
 	       (!res->recipe || recipe_node_index(res->recipe, td_metric_name(m)) >= 0);
 }
 
-/* The kernel that names the recipe's nodes outside the twelve (the first
- * with a valid repetition), or NULL. */
-static const struct bench_kernel_result *extras_of(const struct bench_result *res)
+const struct bench_kernel_result *bench_extras_of(const struct bench_result *res)
 {
 	for (size_t i = 0; i < res->nkernels; i++)
 		if (res->kernels[i].nextra)
@@ -153,11 +150,11 @@ static unsigned td_cols(const struct bench_result *res, int level, struct td_col
 		TMA_BRANCH_MISPREDICTS, TMA_MACHINE_CLEARS, TMA_FETCH_LATENCY,
 		TMA_FETCH_BANDWIDTH, TMA_MEMORY_BOUND, TMA_CORE_BOUND };
 	const enum td_metric *m = level == 1 ? l1 : l2;
-	const struct bench_kernel_result *x = extras_of(res);
+	const struct bench_kernel_result *x = bench_extras_of(res);
 	unsigned n = 0, nm = level == 1 ? 4 : 8;
 
 	for (unsigned j = 0; j < nm; j++)
-		if (node_shown(res, m[j]))
+		if (bench_node_shown(res, m[j]))
 			c[n++] = (struct td_col){ td_metric_name(m[j]), (int)m[j], -1 };
 	for (unsigned j = 0; x && j < x->nextra; j++)
 		if (x->extra_level[j] == level)
@@ -273,7 +270,7 @@ static void bench_rows(const void *result, output_row_fn row, void *arg)
 		r.stats = &k->slots;
 		row(arg, &r);
 		for (int m = 0; m < TMA_NMETRICS; m++)
-			if (node_shown(res, (enum td_metric)m))
+			if (bench_node_shown(res, (enum td_metric)m))
 				pct_row(row, arg, k->kernel->name, td_metric_name((enum td_metric)m),
 					&k->tma[m], PCT(k->bound));
 		for (unsigned j = 0; j < k->nextra; j++)
@@ -343,7 +340,7 @@ static json_t *kernel_json(const struct bench_result *res, const struct bench_ke
 	json_object_set_new(o, "slots", stats_json(&k->slots, 1));
 	json_object_set_new(o, "bound_pp", json_real(PCT(k->bound)));
 	for (int m = 0; m < TMA_NMETRICS; m++) {
-		if (!node_shown(res, (enum td_metric)m))
+		if (!bench_node_shown(res, (enum td_metric)m))
 			continue;
 		json_t *st = stats_json(&k->tma[m], 100);
 		json_object_set_new(st, "unit", json_string("percent"));
@@ -524,7 +521,7 @@ static void bench_kernel_samples(const struct bench_result *res,
 	l[11] = level;
 	l[12] = "node";
 	for (int m = 0; m < TMA_NMETRICS; m++) {
-		if (!node_shown(res, (enum td_metric)m))
+		if (!bench_node_shown(res, (enum td_metric)m))
 			continue;
 		snprintf(level, sizeof(level), "%d", td_metric_level((enum td_metric)m));
 		l[13] = td_metric_name((enum td_metric)m);

@@ -229,6 +229,13 @@ void output_file_abort(struct output_file *of);
 
 /* bench: struct bench_result; text table, CSV rows, "baretma-bench/2". */
 extern const struct output_view output_view_bench;
+
+/* bench_node_shown - whether @res reports node @m: every one of
+ * PERF_METRICS's up to its level, an event recipe's own only. */
+bool bench_node_shown(const struct bench_result *res, enum td_metric m);
+/* bench_extras_of - the kernel of @res that names the recipe's nodes
+ * outside the twelve (AMD's smt_contention...), or NULL. */
+const struct bench_kernel_result *bench_extras_of(const struct bench_result *res);
 /* compare: struct compare_result; text table, "baretma-compare/2". */
 extern const struct output_view output_view_compare;
 /* validate: struct validate_report; text lines, "baretma-validate/1". */

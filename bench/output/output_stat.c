@@ -330,6 +330,20 @@ static void interval_text(FILE *f, const struct stat_sample *s, unsigned n,
 	}
 }
 
+/* @o (taken) as one compact line of JSON Lines: 0, -ENOMEM (@o NULL), -EIO. */
+static int json_line(FILE *f, json_t *o)
+{
+	int rc;
+
+	if (!o)
+		return -ENOMEM;
+	rc = json_dumpf(o, f, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10)) ? -EIO : 0;
+	if (!rc)
+		fputc('\n', f);
+	json_decref(o);
+	return rc;
+}
+
 int output_stat_interval(FILE *f, const struct output_format *fmt,
 			 const struct output_params *p, const struct stat_sample *s, unsigned n,
 			 int64_t drift_ns, struct output_stat_state *state)
@@ -342,13 +356,7 @@ int output_stat_interval(FILE *f, const struct output_format *fmt,
 				      "drift_us", (double)drift_ns / 1e3, "samples",
 				      samples_json(s, n));
 
-		if (!o)
-			return -ENOMEM;
-		if (json_dumpf(o, f, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10)))
-			rc = -EIO;
-		else
-			fputc('\n', f);
-		json_decref(o);
+		rc = json_line(f, o);
 	} else if (fmt && (!strcmp(fmt->name, "csv") || fmt == &output_format_sv)) {
 		/* one interval as the whole report of its samples */
 		struct stat_report ir = { .s = s, .n = n };
@@ -385,13 +393,7 @@ int output_stat_end(FILE *f, const struct output_format *fmt, const struct stat_
 	if (fmt && !strcmp(fmt->name, "json")) {
 		json_t *o = stat_json(rep);
 
-		if (!o)
-			return -ENOMEM;
-		if (json_dumpf(o, f, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10)))
-			rc = -EIO;
-		else
-			fputc('\n', f);
-		json_decref(o);
+		rc = json_line(f, o);
 	} else if (!fmt || (strcmp(fmt->name, "csv") && fmt != &output_format_sv)) {
 		rc = stat_text(f, rep);
 	}

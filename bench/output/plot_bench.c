@@ -10,24 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/output/output.h"
 #include "bench/output/plot.h"
 #include "msr/recipe.h"
-
-/* A node the run reports: every one of PERF_METRICS's, an event recipe's own. */
-static bool shown(const struct bench_result *res, enum td_metric m)
-{
-	return td_metric_level(m) <= res->level &&
-	       (!res->recipe || recipe_node_index(res->recipe, td_metric_name(m)) >= 0);
-}
-
-/* The kernel that names the recipe's nodes outside the twelve, or NULL. */
-static const struct bench_kernel_result *extras_of(const struct bench_result *res)
-{
-	for (size_t i = 0; i < res->nkernels; i++)
-		if (res->kernels[i].nextra)
-			return &res->kernels[i];
-	return NULL;
-}
 
 static void add(struct plot_bar *b, int level, const char *node, double v)
 {
@@ -47,7 +32,7 @@ static void bar_of(const struct bench_result *res, const struct bench_kernel_res
 	}
 	for (int lvl = 1; lvl <= res->level && lvl <= 2; lvl++) {
 		for (unsigned m = 0; m < TMA_NMETRICS; m++)
-			if (td_metric_level(m) == lvl && shown(res, m))
+			if (td_metric_level(m) == lvl && bench_node_shown(res, m))
 				add(b, lvl, td_metric_name(m), k->tma[m].median);
 		for (unsigned j = 0; x && j < x->nextra; j++)
 			if (x->extra_level[j] == lvl)
@@ -59,7 +44,7 @@ int plot_bench_write(const char *path, const struct bench_result *res,
 		     const struct plot_trace *t)
 {
 	const struct cpu_kind *kind = cpu_info_kind_of(&res->cpu, res->cpu_used);
-	const struct bench_kernel_result *x = extras_of(res);
+	const struct bench_kernel_result *x = bench_extras_of(res);
 	struct plot_bar *bars;
 	char title[512], sub[1024], how[256];
 	int rc;
