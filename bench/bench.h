@@ -176,6 +176,7 @@ struct bench_options {
 	int level;               /* 1 or 2; 0 = the highest the CPU has */
 	bool user_only;          /* FC3 counts at CPL > 0 only */
 	bool force;              /* take over FC3/PERF_METRICS in use */
+	bool delta_regions;      /* --region-method delta (rdpmc, metrics-clear kinds) */
 	bool rdpmc_always;       /* the caller will set the rdpmc sysfs value to 2
 				  * before bench_measure (--rdpmc-always): a failed
 				  * RDPMC probe with rdpmc 0/1 does not rule rdpmc out

@@ -277,6 +277,7 @@ int bench_open(const struct bench_options *opt, struct bench_result *res,
 	struct session_options so = {
 		.cpu = opt->cpu, .backend = opt->backend, .level = opt->level,
 		.user_only = opt->user_only, .force = opt->force,
+		.delta_regions = opt->delta_regions,
 		.rdpmc_always = opt->rdpmc_always, .machine = opt->machine, .dev = opt->dev,
 	};
 	int rc;

@@ -126,6 +126,7 @@ static int use_source(struct session *s, const struct counter_source_ops *ops)
 		.dev = s->dev, .cpu = s->info.cpu_used,
 		.kind = cpu_info_kind_of(&s->info.cpu, s->info.cpu_used),
 		.user_only = s->opt.user_only, .force = s->opt.force,
+		.delta_regions = s->opt.delta_regions,
 		.level = s->opt.level ? s->opt.level : source_level(ops, &s->info.avail),
 		.ci = &s->info.cpu, .smt_on = smt_on(s, s->info.cpu_used),
 	};

@@ -33,6 +33,8 @@ struct session_options {
 	int level;               /* 1 or 2; 0: the highest the CPU has */
 	bool user_only;          /* FC3 counts at CPL > 0 only */
 	bool force;              /* take over FC3/PERF_METRICS in use */
+	bool delta_regions;      /* rdpmc: the slot-weighted delta method even where
+				  * metrics-clear regions are enumerated */
 	bool rdpmc_always;       /* the caller will set the rdpmc sysfs value to 2
 				  * before session_program: a failed RDPMC probe at 0
 				  * or 1 does not rule rdpmc out until session_recheck */

@@ -52,6 +52,7 @@
 
 #include "cpu/cpu.h"
 #include "cpu/escape.h"
+#include "cpu/perf_caps.h"
 #include "cpu/userfile.h"
 #include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
@@ -373,6 +374,83 @@ int msr_sim_work(const struct msr_dev *dev, unsigned cpu, uint64_t cycles)
 	rc = sim_start_cpu(s, cpu);
 	if (!rc)
 		sim_advance(s, cpu, (double)cycles);
+	call_leave(s, &k);
+	return rc;
+}
+
+/*
+ * RDPMC, simulated: the register an ECX names (pmu-reference §3.5; linux
+ * arch/x86/include/asm/perf_event.h INTEL_PMC_FIXED_RDPMC_BASE,
+ * INTEL_PMC_FIXED_RDPMC_METRICS): (1<<30)|i fixed counter i, 1<<29
+ * IA32_PERF_METRICS, i general-purpose counter i (Intel IA32_PMCi, AMD
+ * PERF_CTRi); 0, or -EIO for any other (the #GP of an invalid index).
+ */
+static int rdpmc_msr(const struct sim_cpu *c, uint32_t ecx, uint32_t *msr)
+{
+	if (c->amd) {
+		if (ecx >= SIM_GP)
+			return -EIO;
+		*msr = AMD_PERF_CTR(ecx);
+	} else if (ecx & RDPMC_FIXED_BASE) {
+		if ((ecx & ~RDPMC_FIXED_BASE) >= SIM_FIXED)
+			return -EIO;
+		*msr = IA32_FIXED_CTR0 + (ecx & ~RDPMC_FIXED_BASE);
+	} else if (ecx == RDPMC_PERF_METRICS) {
+		*msr = IA32_PERF_METRICS;
+	} else {
+		if (ecx >= SIM_GP)
+			return -EIO;
+		*msr = IA32_PMC0 + ecx;
+	}
+	return 0;
+}
+
+/*
+ * RDPMC metrics-clear mode (pmu-reference §3.5; linux commit 0e45818ec189
+ * "perf/x86/intel: Support RDPMC metrics clear mode", v6.14): enumerated
+ * by IA32_PERF_CAPABILITIES[19], on while IA32_FIXED_CTR_CTRL bit 14 (FC3's
+ * METRICS_CLEAR_EN, INTEL_FIXED_3_METRICS_CLEAR) is set; then an RDPMC of
+ * PERF_METRICS clears PERF_METRICS and fixed counter 3 "after the read is
+ * performed" (the commit's wording): the value returned is the one before
+ * the clear.  Whether an RDMSR at CPL 0 clears as well is not documented:
+ * the simulator takes the safe reading, only an RDPMC clears (baretma reads
+ * by RDPMC at CPL 3, by RDMSR through the driver).
+ */
+static bool metrics_clear_on(struct sim *s, unsigned cpu)
+{
+	uint64_t caps = 0, fcc = 0;
+
+	return !sim_store_read(s, cpu, IA32_PERF_CAPABILITIES, &caps) &&
+	       (caps & PERF_CAP_RDPMC_METRICS_CLEAR) &&
+	       !sim_store_read(s, cpu, IA32_FIXED_CTR_CTRL, &fcc) &&
+	       (fcc & (FIXED_CTR_CTRL_ANYTHR << FIXED_CTR3_FIELD_SHIFT));
+}
+
+int msr_sim_rdpmc(const struct msr_dev *dev, unsigned cpu, uint32_t ecx, uint64_t *val)
+{
+	struct sim *s = msr_backend_ctx(dev, &msr_sim_ops);
+	struct sim_call k;
+	uint32_t msr;
+	int rc;
+
+	if (!s)
+		return -EINVAL;
+	call_enter(s, cpu, &k);
+	rc = sim_start_cpu(s, cpu);
+	if (!rc)
+		rc = rdpmc_msr(&s->cpus[cpu], ecx, &msr);
+	if (!rc)
+		rc = read_locked(s, cpu, msr, val);
+	if (!rc && msr == IA32_PERF_METRICS && metrics_clear_on(s, cpu)) {
+		/* read, then clear: both count on from 0 */
+		struct sim_cpu *c = &s->cpus[cpu];
+
+		c->fc[FIXED_CTR3_IDX] = 0;
+		c->carry[FIXED_CTR3_IDX] = 0;
+		c->fc3_written = true;
+		c->met_access = c->met_work = 0;
+		c->met_v0 = c->met_w0 = 0;
+	}
 	call_leave(s, &k);
 	return rc;
 }

@@ -253,6 +253,19 @@ const struct sim_profile *msr_sim_profile_of(const struct msr_dev *dev);
  */
 int msr_sim_work(const struct msr_dev *dev, unsigned cpu, uint64_t cycles);
 
+/*
+ * msr_sim_rdpmc - a simulated RDPMC of @ecx on CPU @cpu: the value an MSR
+ * read of the counter @ecx names gives (ECX (1<<30)|i fixed counter i,
+ * 1<<29 IA32_PERF_METRICS, i general-purpose counter i: pmu-reference
+ * §3.5), at one access's cost.  In RDPMC metrics-clear mode (the kind's
+ * IA32_PERF_CAPABILITIES[19] and IA32_FIXED_CTR_CTRL bit 14 set) a read of
+ * PERF_METRICS returns the metrics since the last clear, then clears
+ * PERF_METRICS and fixed counter 3 (linux commit 0e45818ec189); an RDMSR
+ * never clears.  Returns 0, -EINVAL (@dev is not a simulator), -ENXIO (no
+ * such CPU), -EIO (no such counter: RDPMC's #GP).
+ */
+int msr_sim_rdpmc(const struct msr_dev *dev, unsigned cpu, uint32_t ecx, uint64_t *val);
+
 /* msr_sim_width - the slots per cycle the simulated CPU @cpu counts (the
  * profile's width, or its kind's pipeline width); 0 for other backends. */
 unsigned msr_sim_width(const struct msr_dev *dev, unsigned cpu);

@@ -108,8 +108,9 @@ static int save_regs(struct msr_dev *dev, unsigned cpu, struct pmu_saved *s)
 static int program_regs(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 			struct pmu_saved *s)
 {
-	uint64_t field = cfg->user_only ? FIXED_CTR_CTRL_EN_USR
-					: FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR;
+	uint64_t field = (cfg->user_only ? FIXED_CTR_CTRL_EN_USR
+					 : FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR) |
+			 (cfg->metrics_clear ? FIXED_CTR_CTRL_ANYTHR : 0);
 	uint64_t fcc = pmu_fc3_field_set(s->fixed_ctr_ctrl, field);
 	uint64_t enable = GLOBAL_CTRL_EN_FIXED3;
 	uint64_t keep = s->global_ctrl;
@@ -341,8 +342,9 @@ int pmu_restore(struct msr_dev *dev, struct pmu_saved *saved)
 /* The FC3 field and the GLOBAL_CTRL bits pmu_program() sets (program_regs). */
 static void programmed_bits(const struct pmu_config *cfg, uint64_t *field, uint64_t *bits)
 {
-	*field = cfg->user_only ? FIXED_CTR_CTRL_EN_USR
-				: FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR;
+	*field = (cfg->user_only ? FIXED_CTR_CTRL_EN_USR
+				 : FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR) |
+		 (cfg->metrics_clear ? FIXED_CTR_CTRL_ANYTHR : 0);
 	*bits = GLOBAL_CTRL_EN_FIXED3 | (cfg->perf_metrics ? GLOBAL_CTRL_EN_PERF_METRICS : 0);
 }
 

@@ -69,6 +69,10 @@ struct pmu_config {
 	bool force;        /* take over FC3/PERF_METRICS already in use */
 	bool perf_metrics; /* the CPU has IA32_PERF_METRICS (decided by cpu/) */
 	bool fixed_ctr3;   /* the CPU has fixed counter 3 (decided by cpu/) */
+	bool metrics_clear; /* FC3's field | METRICS_CLEAR_EN (0x4, IA32_FIXED_CTR_CTRL
+			     * bit 14): RDPMC metrics-clear mode, only where
+			     * IA32_PERF_CAPABILITIES[19] enumerates it (msr/msr_policy.h
+			     * refuses the bit elsewhere; pmu-reference §3.5) */
 	struct journal *journal; /* NULL, or the run's journal: the saved values
 				  * go there before the first write */
 };

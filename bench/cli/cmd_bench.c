@@ -32,6 +32,7 @@ static void bench_usage(FILE *f)
 "usage: baretma bench [--kernel LIST] [--cpu N] [--backend B] [--reps N]\n"
 "                     [--warmup N] [--level 1|2] [--user-only] [--force] [--wait]\n"
 "                     [--rdpmc-always] [--stop-nmi-watchdog] [--allow-msr-writes]\n"
+"                     [--delta-regions]\n"
 "                     [--cpuid-dump FILE] [--json | --csv | -x SEP] [-o FILE]\n"
 "                     [--openmetrics FILE] [--plot FILE]\n"
 "  --kernel LIST   comma-separated kernels (default: all); 'empty' always runs\n"
@@ -47,6 +48,11 @@ static void bench_usage(FILE *f)
 "  --warmup N      unmeasured repetitions before them (default %u)\n"
 "  --level L       Top-down level 1 or 2 (default: the highest the CPU has)\n"
 "  --user-only     fixed counter 3 counts at CPL > 0 only\n"
+"  --delta-regions on the rdpmc backend of a kind with RDPMC metrics-clear mode\n"
+"                  (IA32_PERF_CAPABILITIES bit 19, Lion Cove and later), measure\n"
+"                  each region by the slot-weighted delta of two readings\n"
+"                  (default there: metrics-clear regions, the counts since the\n"
+"                  clear at the region's begin reading)\n"
 "  --force         take over fixed counter 3 / PERF_METRICS already in use, or a\n"
 "                  CPU another run's journal holds (saying so first)\n"
 "  --wait          wait for another baretma on the CPU (or the settings) to end\n"
@@ -105,7 +111,7 @@ CLI_PLOT_HELP
 		fprintf(f, "  %-13s %s\n", k[i].name, k[i].node);
 }
 
-enum { OPT_WAIT = 1000, OPT_RDPMC_ALWAYS, OPT_STOP_WD, OPT_ALLOW_WRITES, OPT_PLOT };
+enum { OPT_WAIT = 1000, OPT_RDPMC_ALWAYS, OPT_STOP_WD, OPT_ALLOW_WRITES, OPT_PLOT, OPT_DELTA };
 
 /*
  * Flags that contradict each other, refused before anything runs: one
@@ -142,6 +148,7 @@ static int parse_args(int argc, char **argv, struct bench_options *o, struct cli
 		{ "stop-nmi-watchdog", no_argument, NULL, OPT_STOP_WD },
 		{ "allow-msr-writes", no_argument, NULL, OPT_ALLOW_WRITES },
 		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "delta-regions", no_argument, NULL, OPT_DELTA },
 		CLI_OUTPUT_OPT_FILE, CLI_OUTPUT_OPT_SEP, CLI_OUTPUT_OPT_OPENMETRICS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -176,6 +183,7 @@ static int parse_args(int argc, char **argv, struct bench_options *o, struct cli
 		case OPT_ALLOW_WRITES: r->set.allow_msr_writes = true; break;
 		case 'C': cli_output_opt(out, "csv"); break;
 		case OPT_PLOT: *plot = optarg; break;
+		case OPT_DELTA: o->delta_regions = true; break;
 		case 'h': bench_usage(stdout); return CLI_HELP_SHOWN;
 		default: /* CLI_OPT_ERROR: cli_getopt said why */
 			if (cli_output_getopt(out, c, optarg))

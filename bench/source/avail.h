@@ -83,6 +83,9 @@ struct bench_avail {
 	bool rdpmc_ok;          /* RDPMC probe passed */
 	bool rdpmc_dump;        /* not probed: the CPUs are a CPUID dump's, and RDPMC
 				 * would read the counters of the CPU baretma runs on */
+	bool rdpmc_sim;         /* the MSR backend is the simulator: the rdpmc source
+				 * reads by a simulated RDPMC (msr_sim_rdpmc), chosen
+				 * by name only (source_choose) */
 	int rdpmc_sysfs;        /* rdpmc sysfs value, or -errno */
 	int rdpmc_key_err;      /* with rdpmc_sysfs 1: -errno of making the perf
 				 * event key (rdpmc_enable_self), else 0 */

@@ -164,9 +164,15 @@ int reading_counts(const struct read_set *rs, const struct reading *a, const str
 		}
 		int s = slots_value(rs), ks = read_set_count_index(rs, read_td_events[0]);
 
-		out->c[ks] = (double)b->v[s] - (double)a->v[s];
-		out->flags |= td_pair_slots(a->v[s], a->v[i], b->v[s], b->v[i], &out->c[k],
-					    &out->err);
+		if (rs->metrics_clear) {
+			/* the counts since a's clear: b's values alone */
+			out->c[ks] = (double)b->v[s];
+			out->flags |= td_pair_slots(0, 0, b->v[s], b->v[i], &out->c[k], &out->err);
+		} else {
+			out->c[ks] = (double)b->v[s] - (double)a->v[s];
+			out->flags |= td_pair_slots(a->v[s], a->v[i], b->v[s], b->v[i],
+						    &out->c[k], &out->err);
+		}
 		k += TD_NFIELDS;
 	}
 	return 0;

@@ -122,6 +122,10 @@ struct read_set {
 	 * perf's group).  An event recipe's counts are named by its events. */
 	const struct recipe *recipe;
 	struct recipe_env env;             /* the formulas' variables (smt_on) */
+	bool metrics_clear;                /* RDPMC metrics-clear regions: reading a's RDPMC
+					    * of PERF_METRICS cleared it and TOPDOWN.SLOTS
+					    * (pmu-reference §3.5), so a pair counts reading
+					    * b's values alone: no slot-weighted subtraction */
 	unsigned pass, npasses;            /* one pass (@pass, from 0) of @npasses: with
 					    * npasses > 1 a pair counts only this pass's
 					    * events and the base (bench/tma.h) */

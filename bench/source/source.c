@@ -101,8 +101,11 @@ int source_choose(enum bench_backend_id want, bool rdpmc_always, struct bench_av
 
 	memset(out, 0, sizeof(*out));
 	if (want == BENCH_BACKEND_AUTO) {
+		/* on the simulator auto keeps to the msr source: the simulated
+		 * RDPMC is asked for by name (--backend rdpmc) */
 		for (size_t i = 0; i < NSOURCES && st == SOURCE_NO; i++)
-			if ((st = sources[i]->usable(a, rdpmc_always, why, sizeof(why))))
+			if (!(a->rdpmc_sim && sources[i] == &source_rdpmc) &&
+			    (st = sources[i]->usable(a, rdpmc_always, why, sizeof(why))))
 				src = sources[i];
 	} else if ((src = source_get(want))) {
 		st = src->usable(a, rdpmc_always, why, sizeof(why));

@@ -49,6 +49,8 @@ struct source_params {
 	bool force;                  /* take over FC3/PERF_METRICS in use */
 	int level;                   /* Top-down level to read (perf: how many members) */
 	const struct cpu_info *ci;   /* the machine's identity (NULL: not described) */
+	bool delta_regions;          /* rdpmc: measure by the slot-weighted delta even
+				      * where RDPMC metrics-clear mode is enumerated */
 	bool smt_on;                 /* the core's SMT sibling runs: an event recipe's
 				      * smt_on (bench/session.c says how it is known) */
 };

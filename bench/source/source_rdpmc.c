@@ -13,6 +13,7 @@
 #include "cpu/knobs.h"
 #include "cpu/environ.h"
 #include "msr/msr.h"
+#include "msr/msr_sim.h"
 
 const struct bench_rdpmc_ops bench_rdpmc_live = {
 	.sysfs_value = cpu_env_rdpmc,
@@ -56,9 +57,23 @@ int bench_rdpmc_decide(const struct bench_rdpmc_ops *ops, int *key, struct bench
 	return 0;
 }
 
-/* RDPMC reads the CPU this process runs on: never a dump's CPU. */
+/*
+ * RDPMC reads the CPU this process runs on: never a dump's CPU, and never
+ * the simulator's counters.  On the simulated PMU (BARETMA_MSR=sim:...)
+ * the rdpmc source reads by a simulated RDPMC instead (msr_sim_rdpmc:
+ * rdpmc_src_open), on a dump's CPUs as on the live ones.
+ */
+static bool rdpmc_simulated(void)
+{
+	return !strcmp(msr_spec_backend(msr_env_spec()), "sim");
+}
+
 static int rdpmc_src_probe(const struct source_env *env, struct bench_avail *a)
 {
+	if (rdpmc_simulated()) {
+		a->rdpmc_ok = a->rdpmc_sim = true;
+		return 0;
+	}
 	if (cpu_machine_is_dump(env->machine)) {
 		a->rdpmc_dump = true;
 		return 0;
@@ -115,13 +130,48 @@ static enum source_state rdpmc_usable(const struct bench_avail *a, bool rdpmc_al
 	return SOURCE_NO;
 }
 
-/* The session's bracket inlines the same body (read_inline). */
+/*
+ * The one place the rdpmc source chooses how it reads: the real RDPMC
+ * inline in the bracket (read_inline, unchanged), or on the simulated PMU
+ * a call (SOURCE_READ_CALL) to rdpmc_read, which reads each counter of the
+ * read set by msr_sim_rdpmc in the same order, then the TSC.
+ */
+static int rdpmc_src_open(struct counter_source *src, const struct source_params *p)
+{
+	int rc = source_pmu_open(src, p);
+
+	if (rc)
+		return rc;
+	if (msr_sim_profile_of(p->dev))
+		src->read_inline = SOURCE_READ_CALL;
+	/* RDPMC metrics-clear regions where the kind enumerates the mode
+	 * (IA32_PERF_CAPABILITIES[19]: cpu_kind.metrics_clear) and PERF_METRICS
+	 * is read (not an event recipe): FC3's field gets METRICS_CLEAR_EN
+	 * (bit 14, journalled with the rest of IA32_FIXED_CTR_CTRL), and each
+	 * region is the counts since the clear at its begin reading */
+	if (!src->priv && p->kind && p->kind->metrics_clear && src->pmu.cfg.perf_metrics &&
+	    !p->delta_regions) {
+		src->pmu.cfg.metrics_clear = true;
+		src->rs.metrics_clear = true;
+		src->rs.what = "IA32_PERF_METRICS, metrics-clear regions";
+	}
+	return 0;
+}
+
 static void rdpmc_read(struct counter_source *src, struct reading *r)
 {
-	if (src->read_inline == SOURCE_READ_RDPMC_SET)
+	if (src->read_inline == SOURCE_READ_CALL) {
+		/* simulated: a counter that cannot be read reads 0 (the msr
+		 * source's rule: a bad reading is flagged by counting) */
+		for (unsigned i = 0; i < src->rs.n; i++)
+			if (msr_sim_rdpmc(src->p.dev, src->p.cpu, src->rs.ecx[i], &r->v[i]))
+				r->v[i] = 0;
+		r->tsc = rdtsc_fenced();
+	} else if (src->read_inline == SOURCE_READ_RDPMC_SET) {
 		source_read_rdpmc_set(&src->rs, r);
-	else
+	} else {
 		source_read_rdpmc(r);
+	}
 }
 
 const struct counter_source_ops source_rdpmc = {
@@ -133,7 +183,7 @@ const struct counter_source_ops source_rdpmc = {
 	.read_inline = SOURCE_READ_RDPMC,
 	.probe = rdpmc_src_probe,
 	.usable = rdpmc_usable,
-	.open = source_pmu_open,
+	.open = rdpmc_src_open,
 	.program = source_pmu_program,
 	.reset = source_pmu_reset,
 	.read = rdpmc_read,
