@@ -111,6 +111,10 @@ static int session_opts(const struct baretma_options *o, struct session_options 
 	so->one_pass = true; /* a region is measured once */
 	so->user_only = o->user_only;
 	so->force = o->force;
+	/* The slot-weighted delta, not RDPMC metrics-clear regions: regions
+	 * nest here, and an inner region's reading of PERF_METRICS would clear
+	 * the counts of the region around it (pmu-reference §3.5) */
+	so->delta_regions = true;
 	return 0;
 }
 
