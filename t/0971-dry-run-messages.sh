@@ -24,7 +24,12 @@ unset BARETMA_TEST_HOOKS BARETMA_CPUID_DUMP BARETMA_MSR BARETMA_PERF
 printf '%s\nbackend_bound 30\nmemory_bound 18\n' "$sim_common" >"$tmp/p"
 
 # 1. the note whole, text and JSON
-BARETMA_MSR=sim:$tmp/p "$BARETMA" bench --cpuid-dump "$CLX" --backend msr --cpu 0 \
+# the note names the dump's path: one over 300 bytes long makes it longer than
+# 512 bytes whatever the rest says
+long=$tmp/$(printf '%0150d' 0)/$(printf '%0150d' 1)
+mkdir -p "$long"
+cp "$CLX" "$long/clx.test"
+BARETMA_MSR=sim:$tmp/p "$BARETMA" bench --cpuid-dump "$long/clx.test" --backend msr --cpu 0 \
 	--kernel retire-light --reps 3 --warmup 0 >"$tmp/out" 2>"$tmp/err"
 is "$?" 0 "bench on the Cascade Lake dump, simulator msr backend: exit 0"
 note=$(grep '^note: ' "$tmp/out")

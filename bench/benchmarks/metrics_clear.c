@@ -133,7 +133,7 @@ int main(int argc, char **argv)
 	       "|err| median", "p5", "p95", "bound median");
 	for (size_t z = 0; z < sizeof(noises) / sizeof(noises[0]); z++) {
 		snprintf(path, sizeof(path), "%s/profile%zu", dir, z);
-		if (!(f = fopen(path, "w")))
+		if (!(f = fopen(path, "we")))
 			return 1;
 		fprintf(f, profile, noises[z]);
 		fclose(f);

@@ -85,12 +85,10 @@ void bench_rdpmc_reason(const struct bench_avail *a, char *buf, size_t n)
 {
 	/* baretma never changes the setting without --rdpmc-always: name it */
 	if (a->rdpmc_dump)
-		/* the hint names the backend in use: the simulator is not a state file */
+		/* never on the simulator: its RDPMC is simulated (rdpmc_src_probe) */
 		snprintf(buf, n, "RDPMC reads the counters of the CPU baretma runs on, not "
 			 "those of a CPUID dump's CPU (a dry run measures through the MSR "
-			 "backend: --backend msr %s)",
-			 strcmp(msr_spec_backend(msr_env_spec()), "sim") ? "with BARETMA_MSR=state:FILE" :
-			 "on the simulated PMU of BARETMA_MSR=sim:PROFILE, in use");
+			 "backend: --backend msr with BARETMA_MSR=state:FILE)");
 	else if (a->rdpmc_sysfs == 1 && a->rdpmc_key_err)
 		snprintf(buf, n, "RDPMC faults in user space (CR4.PCE clear; "
 			 CPU_KNOB_RDPMC_CPU " = 1: user RDPMC needs a perf "
