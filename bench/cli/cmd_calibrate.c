@@ -287,7 +287,7 @@ static int measure(struct calibrate_cmd *cc, struct cli_ctx *ctx, struct calibra
 	struct bench_options bo = { .cpu = cc->o.cpu, .backend = BENCH_BACKEND_TSC, .reps = 1,
 				    .machine = cc->o.machine, .calibration = BENCH_CALIB_OFF };
 	struct bench_session *s = NULL;
-	struct bench_result r;
+	struct bench_result r = { 0 };
 	struct msr_dev *dev;
 	unsigned cpu;
 	int st;
@@ -296,6 +296,7 @@ static int measure(struct calibrate_cmd *cc, struct cli_ctx *ctx, struct calibra
 	    !bench_msr_reaches(cc->o.machine, dev = bench_session_dev(s)) ||
 	    msr_open_cpu(dev, r.cpu_used)) {
 		bench_close(s);
+		bench_result_free(&r); /* its reason (bench_avail_copy) */
 		return probe_measure(cc, c);
 	}
 	cpu = r.cpu_used;
