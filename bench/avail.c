@@ -8,7 +8,10 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "cpu/text.h"
 
 #include "bench/source/source.h"
 #include "msr/amd_regs.h"
@@ -26,9 +29,54 @@ static void say(struct bench_avail *a, enum td_unavail why, int err, const char 
 	a->err = err;
 	a->level = 0;
 	a->recipe = NULL;
+	free(a->reason);
+	a->reason = NULL;
 	va_start(ap, fmt);
-	vsnprintf(a->reason, sizeof(a->reason), fmt, ap);
+	if (vasprintf(&a->reason, fmt, ap) < 0)
+		a->reason = NULL; /* out of memory: why and err still say it */
 	va_end(ap);
+}
+
+int bench_avail_setf(struct bench_avail *a, const char *fmt, ...)
+{
+	char *s = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	free(a->reason);
+	a->reason = s;
+	return 0;
+}
+
+static int dup_text(char **dst, const char *src)
+{
+	*dst = src ? strdup(src) : NULL;
+	return src && !*dst ? -ENOMEM : 0;
+}
+
+int bench_avail_copy(struct bench_avail *dst, const struct bench_avail *src)
+{
+	int rc = 0;
+
+	bench_avail_release(dst);
+	*dst = *src;
+	rc |= dup_text(&dst->reason, src->reason);
+	rc |= dup_text(&dst->perf_why, src->perf_why);
+	rc |= dup_text(&dst->perf_rdpmc_why, src->perf_rdpmc_why);
+	return rc ? -ENOMEM : 0;
+}
+
+void bench_avail_release(struct bench_avail *a)
+{
+	free(a->reason);
+	free(a->perf_why);
+	free(a->perf_rdpmc_why);
+	a->reason = a->perf_why = a->perf_rdpmc_why = NULL;
 }
 
 /*
@@ -177,7 +225,6 @@ static void caps_clear(const struct cpu_info *ci, struct msr_dev *dev, unsigned 
 {
 	const struct sim_profile *prof;
 	char path[PATH_MAX];
-	size_t len = strlen(a->reason);
 
 	if (a->why != TD_NO_PERF_METRICS || !ci->perf_caps_read || !dev ||
 	    (ci->perf_caps & PERF_CAP_PERF_METRICS))
@@ -187,13 +234,12 @@ static void caps_clear(const struct cpu_info *ci, struct msr_dev *dev, unsigned 
 		snprintf(path, sizeof(path), "%s", prof->state); /* the registers' file */
 	else
 		msr_describe(dev, cpu, path, sizeof(path));
-	if ((size_t)snprintf(a->reason + len, sizeof(a->reason) - len, ": IA32_PERF_CAPABILITIES "
-			     "(MSR 0x345) bit 15 (PERF_METRICS available) is clear in cpu %u's "
-			     "value 0x%llx read from '%s'%s", cpu,
-			     (unsigned long long)ci->perf_caps, path,
-			     strcmp(msr_backend_name(dev), "device") ? " (set the bit on that "
-			     "file's line for 0x345, e.g. 0xa000)" : "") >= sizeof(a->reason) - len)
-		memcpy(a->reason + sizeof(a->reason) - 4, "...", 4); /* a long path: cut, said */
+	text_appendf(&a->reason, NULL, ": IA32_PERF_CAPABILITIES "
+		     "(MSR 0x345) bit 15 (PERF_METRICS available) is clear in cpu %u's "
+		     "value 0x%llx read from '%s'%s", cpu,
+		     (unsigned long long)ci->perf_caps, path,
+		     strcmp(msr_backend_name(dev), "device") ? " (set the bit on that "
+		     "file's line for 0x345, e.g. 0xa000)" : "");
 }
 
 int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *ci,
@@ -204,6 +250,7 @@ int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *
 	struct source_env env = { .machine = m, .rdpmc = ops, .key = key, .cpu = cpu,
 				  .cpuid_level = k ? k->topdown_level : 0, .ci = ci };
 
+	bench_avail_release(out);
 	memset(out, 0, sizeof(*out));
 	out->why = TD_OK;
 	out->rdpmc_sysfs = ops->sysfs_value();

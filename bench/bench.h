@@ -290,15 +290,16 @@ struct bench_result {
 	struct {
 		bool detected;    /* some check found them changed */
 		unsigned samples; /* measured repetitions marked invalid for it */
-		char message[512];/* "cpu N: IA32_FIXED_CTR_CTRL changed from 0x3333
+		char *message;    /* "cpu N: IA32_FIXED_CTR_CTRL changed from 0x3333
 				   * to 0x0333 during kernel K (perf started on this
-				   * CPU?): N samples marked invalid" */
+				   * CPU?): N samples marked invalid", on the heap
+				   * (bench_result_free); NULL when not detected */
 	} tamper;
 	/* Overflow check: IA32_PERF_GLOBAL_STATUS bits 35/48 read after every
 	 * repetition, outside the bracket. */
 	struct {
 		unsigned samples; /* measured repetitions marked invalid for it */
-		char message[512];/* "" when none */
+		char *message;    /* on the heap (bench_result_free); NULL when none */
 	} overflow;
 	/* A block of a perf source in a guarded run (bench_run with a journal):
 	 * the registers the journal saved for the CPU that the kernel's

@@ -235,7 +235,7 @@ static void take_info(struct bench_session *s)
 	res->cpu_used = in->cpu_used;
 	res->membind_ok = in->membind_ok;
 	res->backend = in->backend;
-	res->avail = in->avail;
+	bench_avail_copy(&res->avail, &in->avail); /* its own reason: freed by bench_result_free */
 	res->level = in->level;
 	res->tsc_hz = in->tsc_hz;
 	res->rdpmc_pending = in->rdpmc_pending;
@@ -334,14 +334,14 @@ static void tamper_message(struct bench_session *s)
 	if (!t->seen)
 		return;
 	if (t->why[0]) { /* the source said it (an event recipe's counters) */
-		snprintf(res->tamper.message, sizeof(res->tamper.message), "cpu %u: %s during "
+		text_setf(&res->tamper.message, "cpu %u: %s during "
 			 "kernel %s (perf started on this CPU? the NMI watchdog? another tool?): %u "
 			 "samples marked invalid", res->cpu_used, t->why, t->kernel,
 			 res->tamper.samples);
 		return;
 	}
 	if (t->err) {
-		snprintf(res->tamper.message, sizeof(res->tamper.message), "cpu %u: cannot read "
+		text_setf(&res->tamper.message, "cpu %u: cannot read "
 			 "IA32_FIXED_CTR_CTRL/IA32_PERF_GLOBAL_CTRL to check them during kernel "
 			 "%s (%s): %u samples marked invalid", res->cpu_used, t->kernel,
 			 strerror(-t->err), res->tamper.samples);
@@ -355,7 +355,7 @@ static void tamper_message(struct bench_session *s)
 	/* The new value as wide as the old: "0x3333 to 0x0333" shows the field. */
 	w = snprintf(from, sizeof(from), "%" PRIx64, a);
 	snprintf(to, sizeof(to), "%0*" PRIx64, w, b);
-	snprintf(res->tamper.message, sizeof(res->tamper.message), "cpu %u: %s changed from "
+	text_setf(&res->tamper.message, "cpu %u: %s changed from "
 		 "0x%s to 0x%s during kernel %s (perf started on this CPU? the NMI watchdog? "
 		 "another tool?): %u samples marked invalid", res->cpu_used, reg, from, to,
 		 t->kernel, res->tamper.samples);
@@ -373,17 +373,17 @@ static void overflow_message(struct bench_session *s)
 	if (!n)
 		return;
 	if (!s->ovf_err && res->recipe)
-		snprintf(res->overflow.message, sizeof(res->overflow.message), "cpu %u: a counter "
+		text_setf(&res->overflow.message, "cpu %u: a counter "
 			 "of recipe %s:%s overflowed (its bit of the global status) after %u samples: "
 			 "marked invalid; the bits were cleared and the counters reset before the "
 			 "next repetition", res->cpu_used, res->recipe->name, res->recipe->variant, n);
 	else if (s->ovf_err)
-		snprintf(res->overflow.message, sizeof(res->overflow.message), "cpu %u: cannot "
+		text_setf(&res->overflow.message, "cpu %u: cannot "
 			 "read IA32_PERF_GLOBAL_STATUS (0x%x) to check for overflow (%s): %u "
 			 "samples marked invalid", res->cpu_used, IA32_PERF_GLOBAL_STATUS,
 			 strerror(-s->ovf_err), n);
 	else
-		snprintf(res->overflow.message, sizeof(res->overflow.message), "cpu %u: fixed "
+		text_setf(&res->overflow.message, "cpu %u: fixed "
 			 "counter 3 or PERF_METRICS overflowed (IA32_PERF_GLOBAL_STATUS bit 35/48) "
 			 "after %u samples: marked invalid; the bits were cleared and both counters "
 			 "reset before the next repetition", res->cpu_used, n);
@@ -465,7 +465,7 @@ static int perf_left(struct bench_session *s, struct journal *j)
 
 		if (res->perf_changed[i].msr != IA32_FIXED_CTR_CTRL || !f)
 			continue;
-		snprintf(res->avail.reason, sizeof(res->avail.reason), "perf_event left "
+		bench_avail_setf(&res->avail, "perf_event left "
 			 "IA32_FIXED_CTR_CTRL[15:12]=0x%x after its group was closed: fixed "
 			 "counter 3 still counts for someone else (another perf session?), and the "
 			 "raw path does not measure over it", (unsigned)f);
@@ -500,6 +500,10 @@ void bench_result_free(struct bench_result *res)
 {
 	free(res->note);
 	res->note = NULL;
+	bench_avail_release(&res->avail);
+	free(res->tamper.message);
+	free(res->overflow.message);
+	res->tamper.message = res->overflow.message = NULL;
 	free(res->kernels);
 	res->kernels = NULL;
 	res->nkernels = 0;

@@ -59,8 +59,6 @@ static int check_requested(const struct session_options *o, struct session_info 
  * the scheduler puts them (a dry run). */
 static int pin(struct session *s, struct session_info *in)
 {
-	char text[600];
-
 	if (cpu_machine_can_pin(s->machine)) {
 		/* saved first, so that session_close leaves the thread as found;
 		 * a binding that cannot be read is not pinned over */
@@ -68,14 +66,14 @@ static int pin(struct session *s, struct session_info *in)
 
 		return rc ? rc : cpu_machine_pin(s->machine, in->cpu_used, &in->membind_ok);
 	}
+	/* -ENOMEM: the note is lost, not cut */
 	if (cpu_machine_is_dump(s->machine))
-		snprintf(text, sizeof(text), "not pinned: cpu %u is a CPU of the CPUID dump "
-			 "'%s', not of this machine (dry run)", in->cpu_used,
-			 cpu_machine_name(s->machine));
+		text_appendf(&in->note, "; ", "not pinned: cpu %u is a CPU of the CPUID dump "
+			     "'%s', not of this machine (dry run)", in->cpu_used,
+			     cpu_machine_name(s->machine));
 	else
-		snprintf(text, sizeof(text), "not pinned: cpu %u was chosen in a topology that "
-			 "is not this machine's ($HWLOC_CPUID_PATH)", in->cpu_used);
-	note_add(in, text);
+		text_appendf(&in->note, "; ", "not pinned: cpu %u was chosen in a topology "
+			     "that is not this machine's ($HWLOC_CPUID_PATH)", in->cpu_used);
 	return 0;
 }
 
@@ -90,9 +88,9 @@ static int msr_open_failed(struct session_info *in, int rc)
 	a->why = TD_MSR_OPEN;
 	a->err = rc;
 	if (*msr_last_error())
-		snprintf(a->reason, sizeof(a->reason), "%s", msr_last_error());
+		bench_avail_setf(a, "%s", msr_last_error());
 	else
-		snprintf(a->reason, sizeof(a->reason), "cannot open MSR backend '%s': %s",
+		bench_avail_setf(a, "cannot open MSR backend '%s': %s",
 			 msr_env_spec(), strerror(-rc));
 	return rc;
 }
@@ -156,7 +154,7 @@ static int one_pass(struct session *s, const struct counter_source_ops *ops)
 	int rc;
 
 	if (s->opt.level || in->level <= 1) {
-		snprintf(in->avail.reason, sizeof(in->avail.reason), "level %d of recipe %s:%s "
+		bench_avail_setf(&in->avail, "level %d of recipe %s:%s "
 			 "takes %u passes on cpu %u, and a region is measured once (level 1 takes "
 			 "one)", in->level, r ? r->name : "?", r ? r->variant : "?",
 			 session_passes(s), in->cpu_used);
@@ -182,8 +180,9 @@ static int choose(struct session *s)
 	rc = source_choose(s->opt.backend, s->opt.rdpmc_always, a, &c);
 	if (rc)
 		return rc; /* a->reason says why */
-	if (c.note[0])
+	if (c.note)
 		note_add(in, c.note);
+	free(c.note);
 	in->backend = c.src->id;
 	in->rdpmc_pending = c.pending;
 	rc = use_source(s, c.src);
@@ -192,12 +191,12 @@ static int choose(struct session *s)
 	in->level = c.src->topdown ? source_level(c.src, a) : 0;
 	if (c.src->topdown && s->opt.level) {
 		if (s->opt.level > in->level && a->recipe)
-			snprintf(a->reason, sizeof(a->reason), "--level %d requested but the "
+			bench_avail_setf(a, "--level %d requested but the "
 				 "recipe %s:%s of cpu %u defines only level %d", s->opt.level,
 				 a->recipe->name, a->recipe->variant, in->cpu_used,
 				 in->level);
 		else if (s->opt.level > in->level)
-			snprintf(a->reason, sizeof(a->reason), "--level %d requested but cpu %u "
+			bench_avail_setf(a, "--level %d requested but cpu %u "
 				 "has only level %d in IA32_PERF_METRICS", s->opt.level,
 				 in->cpu_used, in->level);
 		if (s->opt.level > in->level)
@@ -226,12 +225,10 @@ static int decide(struct session *s)
 		static const char hint[] = "; the simulated PMU (BARETMA_MSR=sim:...) models "
 			"this machine's CPUID: give it an Intel or AMD Zen 4/5 CPUID dump with "
 			"--cpuid-dump FILE (e.g. examples/dumps/ice-lake-i7.test)";
-		size_t n = strlen(a->reason);
 
-		/* whole or not at all: where the reason has no room, a note */
-		if (n + sizeof(hint) <= sizeof(a->reason))
-			memcpy(a->reason + n, hint, sizeof(hint));
-		else if (!s->info.note || !strstr(s->info.note, hint + 2))
+		/* the reason grows; where memory runs out, a note */
+		if (text_appendf(&a->reason, NULL, "%s", hint) &&
+		    (!s->info.note || !strstr(s->info.note, hint + 2)))
 			note_add(&s->info, hint + 2); /* kept by choose: note_base */
 	}
 	return 0;
@@ -337,18 +334,24 @@ const struct cpu_machine *session_machine(const struct session *s)
 int session_program(struct session *s, struct journal *j)
 {
 	struct bench_avail *a = &s->info.avail;
+	char why[SOURCE_WHY_MAX]; /* program's words: registers and numbers */
+	int rc;
 
 	if (!s->src.open)
 		return -EBADF;
 	if (!j && s->src.ops->writes_msrs) {
-		snprintf(a->reason, sizeof(a->reason), "cpu %u: the %s source programs %s, and "
+		bench_avail_setf(a, "cpu %u: the %s source programs %s, and "
 			 "may do so only in a guarded run whose journal saves them first (none "
 			 "was given)", s->info.cpu_used, s->src.ops->name, s->src.rs.recipe ?
 			 "the counters of its event recipe" : "fixed counter 3 and PERF_METRICS");
 		return -EINVAL;
 	}
 	s->src.journal = j;
-	return s->src.ops->program(&s->src, j, a->reason, sizeof(a->reason));
+	why[0] = '\0';
+	rc = s->src.ops->program(&s->src, j, why, sizeof(why));
+	if (why[0])
+		bench_avail_setf(a, "%s", why);
+	return rc;
 }
 
 unsigned session_passes(const struct session *s)
@@ -359,12 +362,18 @@ unsigned session_passes(const struct session *s)
 int session_set_pass(struct session *s, unsigned pass)
 {
 	struct bench_avail *a = &s->info.avail;
+	char why[SOURCE_WHY_MAX]; /* pass's words: registers and numbers */
+	int rc;
 
 	if (!s->src.open)
 		return -EBADF;
 	if (!s->src.ops->pass)
 		return pass == 0 ? 0 : -EINVAL;
-	return s->src.ops->pass(&s->src, pass, a->reason, sizeof(a->reason));
+	why[0] = '\0';
+	rc = s->src.ops->pass(&s->src, pass, why, sizeof(why));
+	if (why[0])
+		bench_avail_setf(a, "%s", why);
+	return rc;
 }
 
 int session_stop(struct session *s)
@@ -400,5 +409,6 @@ void session_close(struct session *s)
 	msr_close(s->own_dev);
 	cpu_machine_free(s->own_machine);
 	free(s->info.note);
+	bench_avail_release(&s->info.avail);
 	free(s);
 }

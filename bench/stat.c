@@ -118,10 +118,10 @@ static int open_cpu(struct stat_run *r, struct stat_cpu *c, char *why, size_t n)
 			 c->kind ? c->kind->uarch : "unknown");
 	else if (rc)
 		snprintf(why, n, "cpu %u: %s", c->cpu,
-			 in->avail.reason[0] ? in->avail.reason : strerror(-rc));
+			 in->avail.reason ? in->avail.reason : strerror(-rc));
 	else if (!session_topdown(c->s) || in->level < 1) {
 		snprintf(why, n, "cpu %u: no Top-down here: %s", c->cpu,
-			 in->avail.reason[0] ? in->avail.reason : "no recipe");
+			 in->avail.reason ? in->avail.reason : "no recipe");
 		rc = -EOPNOTSUPP;
 	}
 	return rc;
@@ -218,7 +218,7 @@ int stat_program(struct stat_run *r, struct journal *j, char *why, size_t n)
 
 		if (rc) {
 			snprintf(why, n, "cpu %u: %s", r->c[i].cpu,
-				 session_info(r->c[i].s)->avail.reason[0]
+				 session_info(r->c[i].s)->avail.reason
 					 ? session_info(r->c[i].s)->avail.reason : strerror(-rc));
 			return rc;
 		}

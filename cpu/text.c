@@ -30,3 +30,19 @@ int text_appendf(char **s, const char *sep, const char *fmt, ...)
 	*s = joined;
 	return 0;
 }
+
+int text_setf(char **s, const char *fmt, ...)
+{
+	char *t = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&t, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	free(*s);
+	*s = t;
+	return 0;
+}

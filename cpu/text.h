@@ -14,6 +14,13 @@
 int text_appendf(char **s, const char *sep, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * text_setf - replace the string *@s (on the heap, NULL or not) with
+ * printf(@fmt, ...).  Returns 0, or -ENOMEM with *@s unchanged.
+ */
+int text_setf(char **s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* text_or_empty - @s, or "" when NULL. */
 static inline const char *text_or_empty(const char *s)
 {

@@ -297,7 +297,7 @@ static void check_avail(void)
 	char path[2300], dev_tpl[1100], state[1100];
 	struct cpu_machine *dump, *live;
 	struct msr_dev *dev = NULL, *st = NULL;
-	struct bench_avail a;
+	struct bench_avail a = { 0 };
 	char why[512];
 
 	snprintf(path, sizeof(path), "%s/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test",
@@ -320,19 +320,20 @@ static void check_avail(void)
 	/* Ice Lake's CPUID with the live machine object: the device's own reason. */
 	bench_topdown_check(live, &ci, 1, dev, &a);
 	snprintf(why, sizeof(why), "no MSR device '%s/nodev/cpu/1/msr' (try: modprobe msr)", tmp);
-	ok(a.why == TD_NO_MSR_DEVICE && !strcmp(a.reason, why),
-	   "live: a missing device is named with its remedy (%s)", a.reason);
+	ok(a.why == TD_NO_MSR_DEVICE && !strcmp(bench_avail_reason(&a), why),
+	   "live: a missing device is named with its remedy (%s)", bench_avail_reason(&a));
 
 	bench_topdown_check(dump, &ci, 1, dev, &a);
 	ok(a.why == TD_OTHER_MACHINE && a.level == 0, "dump + this machine's device: TD_OTHER_MACHINE");
-	ok(strstr(a.reason, path) && strstr(a.reason, "level 1") &&
-	   strstr(a.reason, "BARETMA_MSR=state:FILE") && !strstr(a.reason, "/nodev/") &&
-	   !strstr(a.reason, "modprobe"),
+	ok(strstr(bench_avail_reason(&a), path) && strstr(bench_avail_reason(&a), "level 1") &&
+	   strstr(bench_avail_reason(&a), "BARETMA_MSR=state:FILE") &&
+	   !strstr(bench_avail_reason(&a), "/nodev/") && !strstr(bench_avail_reason(&a), "modprobe"),
 	   "the reason names the dump, its level and the dry run, not this machine's device: %s",
-	   a.reason);
+	   bench_avail_reason(&a));
 
 	bench_topdown_check(dump, &ci, 1, st, &a);
-	ok(a.why == TD_OK && a.level == 1 && a.msr_ok, "dump + state file: level 1 (%s)", a.reason);
+	ok(a.why == TD_OK && a.level == 1 && a.msr_ok, "dump + state file: level 1 (%s)",
+	   bench_avail_reason(&a));
 	ok(a.rdpmc_dump && !a.rdpmc_ok, "RDPMC is not probed for a dump's CPU");
 	bench_rdpmc_reason(&a, why, sizeof(why));
 	ok(strstr(why, "CPUID dump") && !strstr(why, "--rdpmc-always"),
@@ -359,6 +360,7 @@ static void check_avail(void)
 		check_int(bench_perf_caps(dump, st, 0, &caps), ==, -ENXIO,
 			  "cpu 0, absent from the state file: the backend's -ENXIO");
 	}
+	bench_avail_release(&a);
 	msr_close(dev);
 	msr_close(st);
 	cpu_machine_free(dump);

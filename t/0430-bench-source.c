@@ -89,50 +89,66 @@ static struct bench_avail avail_ok(int level, bool rdpmc_ok, int sysfs)
 				     .rdpmc_ok = rdpmc_ok, .rdpmc_sysfs = sysfs };
 }
 
+/* source_choose, freeing the note of @c's previous choice. */
+static int choose(enum bench_backend_id want, bool rdpmc_always, struct bench_avail *a,
+		  struct source_choice *c)
+{
+	free(c->note);
+	return source_choose(want, rdpmc_always, a, c);
+}
+
 static void test_choice_unavailable(void)
 {
-	struct bench_avail a = { .why = TD_NOT_INTEL, .reason = "not Intel" };
-	struct source_choice c;
+	struct bench_avail a = { .why = TD_NOT_INTEL };
+	struct source_choice c = { 0 };
 
-	ok(source_choose(BENCH_BACKEND_AUTO, false, &a, &c) == 0 && c.src == &source_tsc &&
-	   !c.pending && !c.note[0], "no Top-down: auto takes tsc, no note");
-	check_str(a.reason, "not Intel", "and the reason stays the availability's");
-	ok(source_choose(BENCH_BACKEND_RDPMC, false, &a, &c) == -ENODEV && c.src == NULL &&
+	bench_avail_setf(&a, "not Intel");
+
+	ok(choose(BENCH_BACKEND_AUTO, false, &a, &c) == 0 && c.src == &source_tsc &&
+	   !c.pending && !c.note, "no Top-down: auto takes tsc, no note");
+	check_str(bench_avail_reason(&a), "not Intel", "and the reason stays the availability's");
+	ok(choose(BENCH_BACKEND_RDPMC, false, &a, &c) == -ENODEV && c.src == NULL &&
 	   a.why == TD_NOT_INTEL, "no Top-down: rdpmc asked for is -ENODEV, why unchanged");
-	check_str(a.reason, "not Intel", "and its reason is the availability's");
-	ok(source_choose(BENCH_BACKEND_MSR, false, &a, &c) == -ENODEV && a.why == TD_NOT_INTEL,
+	check_str(bench_avail_reason(&a), "not Intel", "and its reason is the availability's");
+	ok(choose(BENCH_BACKEND_MSR, false, &a, &c) == -ENODEV && a.why == TD_NOT_INTEL,
 	   "no Top-down: msr asked for is -ENODEV");
-	ok(source_choose(BENCH_BACKEND_TSC, false, &a, &c) == 0 && c.src == &source_tsc,
+	ok(choose(BENCH_BACKEND_TSC, false, &a, &c) == 0 && c.src == &source_tsc,
 	   "no Top-down: tsc asked for");
-	check_str(a.reason, "not Intel", "tsc asked for keeps the availability's reason");
-	ok(source_choose((enum bench_backend_id)42, false, &a, &c) == -EINVAL,
+	check_str(bench_avail_reason(&a), "not Intel", "tsc asked for keeps the availability's reason");
+	ok(choose((enum bench_backend_id)42, false, &a, &c) == -EINVAL,
 	   "an unknown id is -EINVAL");
+	bench_avail_release(&a);
+	free(c.note);
 }
 
 static void test_choice_available(void)
 {
 	struct bench_avail a = avail_ok(2, true, 2);
-	struct source_choice c;
+	struct source_choice c = { 0 };
 
-	ok(source_choose(BENCH_BACKEND_AUTO, false, &a, &c) == 0 && c.src == &source_rdpmc &&
-	   !c.pending && !c.note[0], "RDPMC works: auto takes rdpmc, no note");
-	ok(source_choose(BENCH_BACKEND_MSR, false, &a, &c) == 0 && c.src == &source_msr &&
-	   !c.note[0], "msr asked for while RDPMC works: no note");
-	ok(source_choose(BENCH_BACKEND_TSC, false, &a, &c) == 0 && c.src == &source_tsc &&
+	ok(choose(BENCH_BACKEND_AUTO, false, &a, &c) == 0 && c.src == &source_rdpmc &&
+	   !c.pending && !c.note, "RDPMC works: auto takes rdpmc, no note");
+	ok(choose(BENCH_BACKEND_MSR, false, &a, &c) == 0 && c.src == &source_msr &&
+	   !c.note, "msr asked for while RDPMC works: no note");
+	ok(choose(BENCH_BACKEND_TSC, false, &a, &c) == 0 && c.src == &source_tsc &&
 	   a.why == TD_OK, "tsc asked for while Top-down is available");
-	check_str(a.reason, "not measured: --backend tsc was requested (level 2 is available)",
+	check_str(bench_avail_reason(&a),
+		  "not measured: --backend tsc was requested (level 2 is available)",
 		  "and the reason says it was asked for, with the level");
 
+	bench_avail_release(&a);
 	a = avail_ok(1, false, 0);
-	ok(source_choose(BENCH_BACKEND_AUTO, false, &a, &c) == 0 && c.src == &source_msr &&
+	ok(choose(BENCH_BACKEND_AUTO, false, &a, &c) == 0 && c.src == &source_msr &&
 	   !c.pending, "rdpmc 0: auto takes msr");
 	check_str(c.note, RDPMC_0, "and the note says why not rdpmc");
-	ok(source_choose(BENCH_BACKEND_MSR, false, &a, &c) == 0 && c.src == &source_msr,
+	ok(choose(BENCH_BACKEND_MSR, false, &a, &c) == 0 && c.src == &source_msr,
 	   "rdpmc 0: msr asked for");
 	check_str(c.note, RDPMC_0, "the same note");
-	ok(source_choose(BENCH_BACKEND_RDPMC, false, &a, &c) == -ENODEV &&
+	ok(choose(BENCH_BACKEND_RDPMC, false, &a, &c) == -ENODEV &&
 	   a.why == TD_RDPMC_FAULT, "rdpmc 0: rdpmc asked for is -ENODEV, TD_RDPMC_FAULT");
-	check_str(a.reason, RDPMC_0, "and the reason is the rdpmc one");
+	check_str(bench_avail_reason(&a), RDPMC_0, "and the reason is the rdpmc one");
+	bench_avail_release(&a);
+	free(c.note);
 }
 
 /* --rdpmc-always will set rdpmc to 2: a failed probe at 0 or 1 does not
@@ -140,29 +156,30 @@ static void test_choice_available(void)
 static void test_choice_promise(void)
 {
 	struct bench_avail a = avail_ok(1, false, 0);
-	struct source_choice c;
+	struct source_choice c = { 0 };
 
-	ok(source_choose(BENCH_BACKEND_AUTO, true, &a, &c) == 0 && c.src == &source_rdpmc &&
-	   c.pending && !c.note[0], "rdpmc 0 with the promise: auto takes rdpmc, pending");
-	ok(source_choose(BENCH_BACKEND_RDPMC, true, &a, &c) == 0 && c.src == &source_rdpmc &&
+	ok(choose(BENCH_BACKEND_AUTO, true, &a, &c) == 0 && c.src == &source_rdpmc &&
+	   c.pending && !c.note, "rdpmc 0 with the promise: auto takes rdpmc, pending");
+	ok(choose(BENCH_BACKEND_RDPMC, true, &a, &c) == 0 && c.src == &source_rdpmc &&
 	   c.pending, "rdpmc asked for with the promise: pending");
-	ok(source_choose(BENCH_BACKEND_MSR, true, &a, &c) == 0 && c.src == &source_msr &&
+	ok(choose(BENCH_BACKEND_MSR, true, &a, &c) == 0 && c.src == &source_msr &&
 	   !c.pending, "msr asked for with the promise");
 	check_str(c.note, RDPMC_0, "still says RDPMC does not work yet");
 	a = avail_ok(1, false, 1);
-	ok(source_choose(BENCH_BACKEND_AUTO, true, &a, &c) == 0 && c.src == &source_rdpmc &&
+	ok(choose(BENCH_BACKEND_AUTO, true, &a, &c) == 0 && c.src == &source_rdpmc &&
 	   c.pending, "rdpmc 1 with the promise: pending");
 	a = avail_ok(1, false, 2);
-	ok(source_choose(BENCH_BACKEND_AUTO, true, &a, &c) == 0 && c.src == &source_msr &&
+	ok(choose(BENCH_BACKEND_AUTO, true, &a, &c) == 0 && c.src == &source_msr &&
 	   !c.pending, "rdpmc already 2: the promise changes nothing, msr");
 	a = avail_ok(1, false, -ENOENT);
-	ok(source_choose(BENCH_BACKEND_AUTO, true, &a, &c) == 0 && c.src == &source_msr,
+	ok(choose(BENCH_BACKEND_AUTO, true, &a, &c) == 0 && c.src == &source_msr,
 	   "no rdpmc sysfs file: msr");
 	a = avail_ok(1, false, 0);
 	a.rdpmc_dump = true;
-	ok(source_choose(BENCH_BACKEND_AUTO, true, &a, &c) == 0 && c.src == &source_msr &&
+	ok(choose(BENCH_BACKEND_AUTO, true, &a, &c) == 0 && c.src == &source_msr &&
 	   !c.pending, "a dump's CPU: never rdpmc, promise or not");
 	check_str(c.note, RDPMC_DUMP, "and the note says why");
+	free(c.note);
 }
 
 /* ------------------------------------------------- a session on a state file */
@@ -288,7 +305,7 @@ static void test_session_state(void)
 	check_int(session_open(&o, &s), ==, -ENODEV, "rdpmc on a dump's CPU: -ENODEV");
 	ok(session_info(s)->avail.why == TD_RDPMC_FAULT && !session_writes_msrs(s),
 	   "TD_RDPMC_FAULT, no source to program");
-	check_str(session_info(s)->avail.reason, RDPMC_DUMP, "the reason");
+	check_str(bench_avail_reason(&session_info(s)->avail), RDPMC_DUMP, "the reason");
 	session_close(s);
 
 	o.backend = BENCH_BACKEND_MSR;
@@ -299,8 +316,9 @@ static void test_session_state(void)
 	/* programming needs the guarded run's journal (msr/msr.h write gate) */
 	put_file(trace, "");
 	check_int(session_program(s, NULL), ==, -EINVAL, "program without a journal: -EINVAL");
-	ok(strstr(session_info(s)->avail.reason, "may do so only in a guarded run whose journal "
-		  "saves them first") != NULL, "and says why: %s", session_info(s)->avail.reason);
+	ok(strstr(bench_avail_reason(&session_info(s)->avail), "may do so only in a guarded run "
+		  "whose journal saves them first") != NULL, "and says why: %s",
+	   bench_avail_reason(&session_info(s)->avail));
 	check_str(get_file(trace), "", "nothing read or written");
 	check_int(journal_begin(&j, "t/0430", spec, JOURNAL_RUN, false), ==, 0, "a journal");
 	journal_set_dev(j, session_dev(s));

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu/text.h"
 #include "bench/output/output.h"
 #include "bench/bench.h"
 #include "bench/cli/cli_cmd.h"
@@ -241,7 +242,7 @@ static int report_failure(const struct bench_options *o, struct bench_session *s
 	int st;
 
 	if (res->avail.why == TD_MSR_OPEN) { /* $BARETMA_MSR, as the setup says it */
-		cli_err("%s", res->avail.reason);
+		cli_err("%s", bench_avail_reason(&res->avail));
 		return cli_exit_for_errno(rc);
 	}
 	switch (-rc) {
@@ -264,7 +265,7 @@ static int report_failure(const struct bench_options *o, struct bench_session *s
 		    cli_refuse_dump_device("bench", o->machine, bench_session_dev(s)))
 			return EX_USAGE;
 		cli_err("cannot use --backend %s on cpu %u: %s", bench_backend_name(o->backend),
-			res->cpu_used, res->avail.reason);
+			res->cpu_used, bench_avail_reason(&res->avail));
 		return EX_UNAVAILABLE;
 	case EBUSY:
 		/* an event recipe's counters are checked as they are programmed
@@ -273,17 +274,17 @@ static int report_failure(const struct bench_options *o, struct bench_session *s
 			cli_err("cpu %u: a counter of recipe %s:%s is in use: %s (--force takes "
 				"over, saving and restoring the registers; --stop-nmi-watchdog "
 				"frees the NMI watchdog's)", res->cpu_used, res->recipe->name,
-				res->recipe->variant, res->avail.reason);
+				res->recipe->variant, bench_avail_reason(&res->avail));
 			return EX_TEMPFAIL;
 		}
 		/* pmu_program's own check: in use since the ownership check */
 		cli_err("cpu %u: fixed counter 3 / PERF_METRICS in use: %s (it became busy "
 			"after baretma checked; --force takes over, saving and restoring the "
-			"registers)", res->cpu_used, res->avail.reason);
+			"registers)", res->cpu_used, bench_avail_reason(&res->avail));
 		return EX_TEMPFAIL;
 	case EINVAL:
-		if (res->avail.reason[0]) {
-			cli_err("%s", res->avail.reason);
+		if (bench_avail_reason(&res->avail)[0]) {
+			cli_err("%s", bench_avail_reason(&res->avail));
 			return EX_USAGE;
 		}
 		break;
@@ -358,7 +359,7 @@ static void print_result(const struct bench_options *o, const struct cli_output 
 			    "'top-down:' line); timing with the TSC only\n", res->cpu_used);
 	else if (!res->level && !document)
 		esc_fprintf(stderr, "baretma: top-down unavailable on cpu %u: %s; timing with the "
-			    "TSC only\n", res->cpu_used, res->avail.reason);
+			    "TSC only\n", res->cpu_used, bench_avail_reason(&res->avail));
 	if (document && !(env = environment_json(o, res))) { /* never a status without a word */
 		cli_err("bench: cannot build the JSON document (out of memory)");
 		*rc = EX_SOFTWARE;
@@ -394,11 +395,11 @@ static int bench_run_cmd(void *opts, struct cli_ctx *ctx)
 		/* Tampered samples are left out of every number; the run says so
 		 * and exits 75 (counters taken by someone else), after its output. */
 		if (res.tamper.detected) {
-			cli_warn("%s", res.tamper.message);
+			cli_warn("%s", text_or_empty(res.tamper.message));
 			rc = EX_TEMPFAIL;
 		}
 		if (res.overflow.samples)
-			cli_warn("%s", res.overflow.message);
+			cli_warn("%s", text_or_empty(res.overflow.message));
 		if (res.calib.malformed) /* a file that is wrong, not one for another day */
 			cli_warn("calibration '%s' ignored: %s (run baretma calibrate again)",
 				 res.calib.path, res.calib.reason);

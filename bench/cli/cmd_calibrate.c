@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu/text.h"
 #include "bench/output/output.h"
 #include "bench/study/calibrate.h"
 #include "bench/cli/cli_cmd.h"
@@ -178,7 +179,8 @@ static int refused_cpu(const struct calibration *c, int cpu)
 {
 	for (unsigned i = 0; i < CALIB_NBACKENDS; i++)
 		if (c->b[i].asked && (c->b[i].err == -ENXIO || c->b[i].err == -EOPNOTSUPP)) {
-			cli_err("calibrate: cannot measure on cpu %d: %s", cpu, c->b[i].reason);
+			cli_err("calibrate: cannot measure on cpu %d: %s", cpu,
+				text_or_empty(c->b[i].reason));
 			return EX_USAGE;
 		}
 	return 0;
@@ -214,7 +216,8 @@ static int verdict(const struct calibrate_cmd *cc, const struct calibration *c)
 			cpu = b->cpu;
 		} else if (!b->measured) {
 			cli_err("calibrate: backend %s cannot measure on cpu %u: %s",
-				bench_backend_name(b->id), b->cpu, b->reason);
+				bench_backend_name(b->id), b->cpu,
+				text_or_empty(b->reason));
 		}
 	}
 	if (nfail)
@@ -284,7 +287,7 @@ static int measure(struct calibrate_cmd *cc, struct cli_ctx *ctx, struct calibra
 	struct bench_options bo = { .cpu = cc->o.cpu, .backend = BENCH_BACKEND_TSC, .reps = 1,
 				    .machine = cc->o.machine, .calibration = BENCH_CALIB_OFF };
 	struct bench_session *s = NULL;
-	struct bench_result r;
+	struct bench_result r = { 0 };
 	struct msr_dev *dev;
 	unsigned cpu;
 	int st;
@@ -293,6 +296,7 @@ static int measure(struct calibrate_cmd *cc, struct cli_ctx *ctx, struct calibra
 	    !bench_msr_reaches(cc->o.machine, dev = bench_session_dev(s)) ||
 	    msr_open_cpu(dev, r.cpu_used)) {
 		bench_close(s);
+		bench_result_free(&r); /* its reason (bench_avail_copy) */
 		return probe_measure(cc, c);
 	}
 	cpu = r.cpu_used;
@@ -342,6 +346,7 @@ static int calibrate_run_cmd(void *opts, struct cli_ctx *ctx)
 	st = verdict(cc, c);
 out:
 	json_decref(doc);
+	calib_release(c);
 	free(c);
 	return st;
 }

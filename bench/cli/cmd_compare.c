@@ -154,7 +154,7 @@ static int measure(struct compare_cmd *cc, struct compare_result *res)
 	int rc = compare_decide_perf(&cc->o, res);
 
 	if (rc) {
-		cli_err("cannot compare: %s", res->reason[0] ? res->reason : strerror(-rc));
+		cli_err("cannot compare: %s", res->reason ? res->reason : strerror(-rc));
 		return rc == -ENODEV ? EX_UNAVAILABLE : rc == -EINVAL ? EX_USAGE
 							: cli_exit_for_errno(rc);
 	}
@@ -163,7 +163,7 @@ static int measure(struct compare_cmd *cc, struct compare_result *res)
 
 		if (st)
 			return st;
-		cli_err("compare: %s", res->reason[0] ? res->reason : strerror(-rc));
+		cli_err("compare: %s", res->reason ? res->reason : strerror(-rc));
 		return rc == -EBUSY ? EX_TEMPFAIL : cli_exit_for_errno(rc);
 	}
 	return 0;
@@ -183,7 +183,7 @@ static int run_guarded(struct compare_cmd *cc, struct cli_ctx *ctx, struct compa
 
 	if (rc) {
 		cli_err("compare on cpu %u: %s", res->cpu_used,
-			r.avail.reason[0] ? r.avail.reason : strerror(-rc));
+			r.avail.reason ? r.avail.reason : strerror(-rc));
 		st = cli_exit_for_errno(rc);
 	} else if (!(st = cli_refuse_dump_device("compare", cc->o.machine, bench_session_dev(s)))) {
 		ctx->run.save_counters = true;
@@ -210,7 +210,7 @@ static int compare_run_cmd(void *opts, struct cli_ctx *ctx)
 	cc->o.machine = ctx->machine;
 	rc = compare_prepare(&cc->o, &res);
 	if (rc) {
-		cli_err("cannot compare: %s", res.reason[0] ? res.reason : strerror(-rc));
+		cli_err("cannot compare: %s", res.reason ? res.reason : strerror(-rc));
 		st = rc == -ENODEV ? EX_UNAVAILABLE : rc == -EINVAL ? EX_USAGE
 							    : cli_exit_for_errno(rc);
 	} else if (!(st = run_guarded(cc, ctx, &res))) {

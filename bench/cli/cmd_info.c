@@ -205,7 +205,7 @@ static void print_text(FILE *f, const struct cpu_machine *m, const struct cpu_in
 	if (ci->warning[0])
 		esc_fprintf(f, "warning:    %s\n", ci->warning);
 	if (a->why != TD_OK) {
-		esc_fprintf(f, "topdown:    unavailable on cpu %d: %s\n", cpu, a->reason);
+		esc_fprintf(f, "topdown:    unavailable on cpu %d: %s\n", cpu, bench_avail_reason(a));
 		print_env(f, m, a, env);
 		return;
 	}
@@ -256,7 +256,7 @@ static json_t *info_json(const void *result)
 	json_t *doc = cpu_info_to_json(r->ci);
 	json_t *td = json_pack("{s:b, s:i, s:o, s:o}", "available", a->why == TD_OK, "level",
 			       a->level, "reason",
-			       bench_json_text(a->why == TD_OK ? NULL : a->reason), "recipe",
+			       bench_json_text(a->why == TD_OK ? NULL : bench_avail_reason(a)), "recipe",
 			       a->recipe ? json_pack("{s:s,s:s}", "name", a->recipe->name,
 						     "variant", a->recipe->variant) : json_null());
 
@@ -312,7 +312,7 @@ static int info_run(void *opts, struct cli_ctx *ctx)
 	const struct info_opts *o = opts;
 	struct cpu_info *ci = calloc(1, sizeof(*ci));
 	struct cpu_machine *m = ctx->machine;
-	struct bench_avail avail;
+	struct bench_avail avail = { 0 };
 	struct cpu_env env;
 	int rc, cpu;
 
@@ -337,6 +337,7 @@ static int info_run(void *opts, struct cli_ctx *ctx)
 	rc = cli_output("info", &o->out, &info_view,
 			&(struct info_result){ m, ci, cpu, &avail, &env }, NULL);
 out:
+	bench_avail_release(&avail);
 	free(ci);
 	return rc;
 }

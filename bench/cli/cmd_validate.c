@@ -193,7 +193,7 @@ static int validate_run_cmd(void *opts, struct cli_ctx *ctx)
 	struct validate_options o = { .level = v->level, .perf = v->perf,
 				      .machine = ctx->machine, .dev = ctx->dev };
 	struct validate_report rep = { 0 };
-	struct bench_avail a;
+	struct bench_avail a = { 0 };
 
 	if (!st && !ci)
 		st = EX_OSERR;
@@ -208,7 +208,7 @@ static int validate_run_cmd(void *opts, struct cli_ctx *ctx)
 	o.ncpus = (unsigned)v->ncpus;
 	bench_topdown_check(ctx->machine, ci, v->cpus[0], ctx->dev, &a);
 	o.identity_only = a.why != TD_OK && a.why != TD_RDPMC_FAULT && a.why != TD_NO_PERF_METRICS;
-	o.no_msr = a.reason;
+	o.no_msr = bench_avail_reason(&a);
 	o.live_rdpmc = !cpu_machine_is_dump(ctx->machine) && ctx->dev &&
 		       !strcmp(msr_backend_name(ctx->dev), "device");
 	/* perf_event's checks let the kernel write the counters: saved first */
@@ -230,13 +230,14 @@ static int validate_run_cmd(void *opts, struct cli_ctx *ctx)
 	/* No check could touch the PMU: the run verified nothing of it, and
 	 * says so (69) whatever the identity checks found. */
 	if (!st && o.identity_only) {
-		cli_err("cannot validate the PMU of cpu %u: %s", v->cpus[0], a.reason);
+		cli_err("cannot validate the PMU of cpu %u: %s", v->cpus[0], bench_avail_reason(&a));
 		st = EX_UNAVAILABLE;
 	}
 	if (!st)
 		st = rep.fail ? 1 : 0;
 out:
 	validate_report_free(&rep);
+	bench_avail_release(&a);
 	free(ci);
 	return st;
 }

@@ -126,7 +126,7 @@ static int open_failed(const struct session *s, const struct baretma_options *o,
 	/* $BARETMA_MSR's backend: its own line, whole (the thread's, from the
 	 * msr_open that just failed), as `baretma bench` prints it */
 	if (in && in->avail.why == TD_MSR_OPEN)
-		return fail(rc, "%s", *msr_last_error() ? msr_last_error() : in->avail.reason);
+		return fail(rc, "%s", *msr_last_error() ? msr_last_error() : bench_avail_reason(&in->avail));
 	switch (-rc) {
 	case EOPNOTSUPP:
 		return fail(rc, "cpu %d is an efficiency core of a hybrid part: it has no "
@@ -139,10 +139,10 @@ static int open_failed(const struct session *s, const struct baretma_options *o,
 			    "allowed for this thread", o->cpu);
 	case ENODEV:
 		return fail(rc, "cannot use backend \"%s\": %s", o->backend,
-			    in ? in->avail.reason : "");
+			    in ? bench_avail_reason(&in->avail) : "");
 	case EINVAL:
-		if (in && in->avail.reason[0])
-			return fail(rc, "%s", in->avail.reason);
+		if (in && bench_avail_reason(&in->avail)[0])
+			return fail(rc, "%s", bench_avail_reason(&in->avail));
 		break;
 	}
 	return fail(rc, "cannot open a session: %s", strerror(-rc));
@@ -175,11 +175,12 @@ static void keep_session_lines(struct baretma *bm)
 		add_line(bm, "note: ", p, (size_t)(e - p));
 	}
 	add_line(bm, "warning: ", in->kinds_warning, strlen(in->kinds_warning));
-	if (!in->level && in->avail.reason[0]) {
-		char why[sizeof(in->avail.reason) + 32];
-		int w = snprintf(why, sizeof(why), "no Top-down (TSC only): %s", in->avail.reason);
+	if (!in->level && bench_avail_reason(&in->avail)[0]) {
+		char *why = NULL;
 
-		add_line(bm, "note: ", why, w > 0 ? strlen(why) : 0);
+		if (text_appendf(&why, NULL, "no Top-down (TSC only): %s", in->avail.reason) == 0)
+			add_line(bm, "note: ", why, strlen(why));
+		free(why);
 	}
 }
 
@@ -221,11 +222,11 @@ static int guard_and_program(struct baretma *bm, const struct baretma_options *o
 	if (rc == -EBUSY && in->recipe)
 		return fail(rc, "cpu %u: a counter of recipe %s:%s is in use: %s (the option "
 			    "force takes over)", cpu, in->recipe->name, in->recipe->variant,
-			    session_info(bm->s)->avail.reason);
+			    bench_avail_reason(&session_info(bm->s)->avail));
 	if (rc == -EBUSY)
 		return fail(rc, "cpu %u: fixed counter 3 / PERF_METRICS in use: %s (it became "
 			    "busy after baretma checked; the option force takes over)", cpu,
-			    session_info(bm->s)->avail.reason);
+			    bench_avail_reason(&session_info(bm->s)->avail));
 	if (rc) {
 		char text[1024];
 

@@ -457,7 +457,7 @@ static json_t *session_json(const struct marker_session *ms)
 	return json_pack("{s:I,s:I,s:s,s:i,s:s?,s:I,s:I,s:I,s:o}", "thread",
 			 (json_int_t)ms->thread, "cpu", (json_int_t)in->cpu_used,
 			 "backend", bench_backend_name(in->backend), "level", level,
-			 "reason", level ? NULL : in->avail.reason,
+			 "reason", level ? NULL : bench_avail_reason(&in->avail),
 			 "lost", (json_int_t)m.lost, "refused_thread", (json_int_t)m.foreign_thread,
 			 "refused_cpu", (json_int_t)m.foreign_cpu, "regions", regions_json(ms->bm));
 }

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "cpu/text.h"
 #include "bench/output/output.h"
 #include "bench/bench.h"
 #include "cpu/escape.h"
@@ -66,7 +67,7 @@ static void print_header(FILE *f, const struct bench_result *res)
 			"+/-: %s)\n", res->level, res->reads ? res->reads : "?",
 			res->bound_text ? res->bound_text : "?");
 	else
-		esc_fprintf(f, "top-down: unavailable: %s\n", res->avail.reason[0] ?
+		esc_fprintf(f, "top-down: unavailable: %s\n", res->avail.reason ?
 			    res->avail.reason : "not requested (--backend tsc)");
 	if (res->avail.rdpmc_sysfs >= 0)
 		fprintf(f, "rdpmc: /sys/bus/event_source/devices/cpu/rdpmc = %d, user RDPMC %s\n",
@@ -91,9 +92,9 @@ static void print_header(FILE *f, const struct bench_result *res)
 	if (res->note && res->note[0])
 		esc_fprintf(f, "note: %s\n", res->note);
 	if (res->tamper.detected)
-		esc_fprintf(f, "tamper: %s\n", res->tamper.message);
+		esc_fprintf(f, "tamper: %s\n", text_or_empty(res->tamper.message));
 	if (res->overflow.samples)
-		esc_fprintf(f, "overflow: %s\n", res->overflow.message);
+		esc_fprintf(f, "overflow: %s\n", text_or_empty(res->overflow.message));
 }
 
 static void print_tsc_table(FILE *f, const struct bench_result *res)
@@ -401,7 +402,7 @@ static json_t *bench_to_json(const struct bench_result *res)
 		"cpu", "os_cpu", (json_int_t)res->cpu_used, "kind", kind_of(res), "identity", ident,
 		"backend", bench_backend_name(res->backend),
 		"topdown", "available", res->level > 0, "level", res->level,
-		"reason", bench_json_text(res->level ? NULL : res->avail.reason),
+		"reason", bench_json_text(res->level ? NULL : bench_avail_reason(&res->avail)),
 		"rdpmc_sysfs", res->avail.rdpmc_sysfs >= 0 ? json_integer(res->avail.rdpmc_sysfs) : json_null(),
 		"rdpmc_ok", res->avail.rdpmc_ok,
 		"tsc_hz", (json_int_t)res->tsc_hz, "empty_bracket_tsc", res->empty_tsc,
@@ -411,10 +412,10 @@ static json_t *bench_to_json(const struct bench_result *res)
 		return NULL;
 	json_object_set_new(doc, "tamper", json_pack("{s:b,s:s?}", "detected",
 			    res->tamper.detected, "message",
-			    res->tamper.detected ? res->tamper.message : NULL));
+			    res->tamper.detected ? text_or_empty(res->tamper.message) : NULL));
 	json_object_set_new(doc, "overflow", json_pack("{s:I,s:s?}", "samples",
 			    (json_int_t)res->overflow.samples, "message",
-			    res->overflow.samples ? res->overflow.message : NULL));
+			    res->overflow.samples ? text_or_empty(res->overflow.message) : NULL));
 	json_object_set_new(doc, "calibration", calib_json(&res->calib));
 	if (res->level)
 		topdown_recipe_json(json_object_get(doc, "topdown"), res);

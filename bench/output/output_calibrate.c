@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "cpu/text.h"
 #include "bench/output/output.h"
 #include "bench/study/calibrate.h"
 #include "cpu/escape.h"
@@ -48,7 +49,8 @@ static void print_lengths(FILE *f, const struct calib_backend *b)
 static void print_backend(FILE *f, const struct calib_backend *b)
 {
 	if (!b->measured) {
-		esc_fprintf(f, "%s: cannot measure: %s\n", bench_backend_name(b->id), b->reason);
+		esc_fprintf(f, "%s: cannot measure: %s\n", bench_backend_name(b->id),
+			    text_or_empty(b->reason));
 		return;
 	}
 	fprintf(f, "%s: cpu %u, empty bracket %.0f TSC ticks [q1 %.0f, q3 %.0f, MAD %.1f]",

@@ -10,6 +10,7 @@
 #include "bench/output/output.h"
 #include "bench/study/compare.h"
 #include "cpu/escape.h"
+#include "cpu/text.h"
 #include "msr/msr_names.h"
 
 const char *compare_perf_changed_text(const struct compare_result *res, char *buf, size_t n)
@@ -59,7 +60,7 @@ static void compare_print_table(FILE *f, const struct compare_result *res)
 		bench_backend_name(res->perf_backend), res->perf_read_tsc);
 	if (isnan(res->other_read_tsc))
 		esc_fprintf(f, "%s not measured (%s)\n", bench_backend_name(res->other_backend),
-			    res->other_reason);
+			    text_or_empty(res->other_reason));
 	else
 		fprintf(f, "%s %.0f\n", bench_backend_name(res->other_backend),
 			res->other_read_tsc);

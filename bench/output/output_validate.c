@@ -7,6 +7,7 @@
 #include "bench/output/output.h"
 #include "bench/study/validate.h"
 #include "cpu/escape.h"
+#include "cpu/text.h"
 
 static const char *status_name(enum validate_status s)
 {
@@ -21,7 +22,7 @@ static void validate_print(FILE *f, const struct validate_report *rep)
 		fprintf(f, "%-4s cpu %-3u %-26s", status_name(r->status), r->cpu, r->id);
 		if (r->measured[0])
 			esc_fprintf(f, " measured %s; expected %s", r->measured, r->expected);
-		if (r->reason[0])
+		if (r->reason)
 			esc_fprintf(f, "%s%s", r->measured[0] ? " -- " : " ", r->reason);
 		fprintf(f, "\n     source: %s\n", r->source);
 	}
@@ -42,7 +43,7 @@ json_t *validate_to_json(const struct validate_report *rep)
 			"cpu", (json_int_t)r->cpu, "check", r->id, "status", status_name(r->status),
 			"measured", r->measured[0] ? r->measured : NULL,
 			"expected", r->expected[0] ? r->expected : NULL, "source", r->source,
-			"reason", bench_json_text(r->reason[0] ? r->reason : NULL)));
+			"reason", bench_json_text(r->reason)));
 	}
 	if (doc && checks)
 		json_object_set_new(doc, "checks", checks);
@@ -83,7 +84,7 @@ static void validate_records(const void *result, output_record_fn record, void *
 		char cpu[16];
 		const char *cells[] = { cpu, kind_of(rep, r->cpu), "",
 			rep->backend ? rep->backend : "", r->id, status_name(r->status),
-			r->measured, r->expected, r->source, r->reason };
+			r->measured, r->expected, r->source, text_or_empty(r->reason) };
 
 		snprintf(cpu, sizeof(cpu), "%u", r->cpu);
 		record(arg, cells);

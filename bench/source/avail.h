@@ -79,7 +79,10 @@ struct bench_avail {
 				 * "events": bench/source/source_events.c), NULL for
 				 * PERF_METRICS or none */
 	int err;                /* -errno behind the reason, if any */
-	char reason[512];       /* one line, precise; "" when available */
+	char *reason;           /* one line, precise, on the heap (any length: a
+				 * state file's path may be PATH_MAX long); NULL
+				 * when available.  Set with bench_avail_setf,
+				 * freed by bench_avail_release */
 	bool rdpmc_ok;          /* RDPMC probe passed */
 	bool rdpmc_dump;        /* not probed: the CPUs are a CPUID dump's, and RDPMC
 				 * would read the counters of the CPU baretma runs on */
@@ -95,10 +98,36 @@ struct bench_avail {
 	bool perf_ok;           /* the slots + topdown-* group opened */
 	int perf_level;         /* the level it opened (0 when it did not) */
 	int perf_err;           /* -errno of perf_event_open or of the sysfs look-up */
-	char perf_why[400];     /* why not, one line; "" when perf_ok */
+	char *perf_why;         /* why not, one line, on the heap (it may name a
+				 * dump's path); NULL when perf_ok or not probed */
 	bool perf_rdpmc_ok;     /* its user pages allow RDPMC (cap_user_rdpmc, index) */
-	char perf_rdpmc_why[200]; /* why not, "" when perf_rdpmc_ok */
+	char *perf_rdpmc_why;   /* why not, on the heap; NULL when perf_rdpmc_ok */
 };
+
+/*
+ * bench_avail_setf - set @a's reason to printf(@fmt, ...), whatever its
+ * length, freeing the one it had.  On -ENOMEM the old reason stays.
+ * Returns 0 or -ENOMEM.
+ */
+int bench_avail_setf(struct bench_avail *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* bench_avail_reason - @a's reason, "" when it has none. */
+static inline const char *bench_avail_reason(const struct bench_avail *a)
+{
+	return a->reason ? a->reason : "";
+}
+
+/*
+ * bench_avail_copy - *@dst = *@src with reasons (reason, perf_why,
+ * perf_rdpmc_why) of its own (a struct copy would share, then free twice,
+ * @src's): @dst's old ones are freed.  Returns 0 or -ENOMEM (@dst then
+ * lacks those it could not copy).
+ */
+int bench_avail_copy(struct bench_avail *dst, const struct bench_avail *src);
+
+/* bench_avail_release - free @a's reasons; @a stays usable (none). */
+void bench_avail_release(struct bench_avail *a);
 
 /*
  * bench_msr_reaches - @dev reaches the MSRs of the CPUs that @m describes:
@@ -140,6 +169,8 @@ int bench_identify(const struct cpu_machine *m, struct msr_dev *dev, int cpu,
  * error of opening the default backend).  Writes no register.  With rdpmc
  * sysfs 1 the RDPMC probe runs as a run would, holding a perf event key
  * (bench_rdpmc_decide), which it drops before returning.
+ * @out is zeroed or holds an earlier result (its reason is freed first);
+ * bench_avail_release frees the reason it is given.
  * Returns 0 (result in @out).
  */
 int bench_topdown_check(const struct cpu_machine *m, const struct cpu_info *ci, unsigned cpu,

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench/source/perf_events.h"
+#include "cpu/text.h"
 #include "msr/recipe.h"
 
 struct perf_events {
@@ -134,12 +135,12 @@ void perf_events_probe(const struct source_env *env, const struct perf_group_ops
 {
 	const struct cpu_kind *k = cpu_info_kind_of(env->ci, env->cpu);
 	struct perf_events e = { 0 };
-	char why[sizeof(a->perf_why)] = "";
+	char why[PERF_WHY_MAX] = "";
 	int level = 1, rc;
 
-	snprintf(a->perf_rdpmc_why, sizeof(a->perf_rdpmc_why), "perf-rdpmc reads FC3 and "
-		 "PERF_METRICS, which cpu %u has not: its event recipe is read with read(2) "
-		 "(--perf-backend perf)", env->cpu);
+	text_appendf(&a->perf_rdpmc_why, NULL, "perf-rdpmc reads FC3 and "
+		     "PERF_METRICS, which cpu %u has not: its event recipe is read with read(2) "
+		     "(--perf-backend perf)", env->cpu);
 	/* the highest level the recipe defines, as the raw side (bench/avail.c) */
 	if ((rc = build(env->ci, k, false, 1, &e, why, sizeof(why))) == 0)
 		level = source_events_level(e.r);
@@ -158,7 +159,8 @@ void perf_events_probe(const struct source_env *env, const struct perf_group_ops
 	a->perf_err = rc;
 	a->perf_ok = !rc;
 	a->perf_level = rc ? 0 : level;
-	snprintf(a->perf_why, sizeof(a->perf_why), "%s", rc ? why : "");
+	if (rc)
+		text_appendf(&a->perf_why, NULL, "%s", why);
 }
 
 void perf_events_free(struct perf_events *e)

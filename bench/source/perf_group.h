@@ -31,10 +31,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <limits.h>
 #include <sys/types.h>
 
 /* The members in IA32_PERF_METRICS byte order (pmu-reference §1.5). */
 #define PERF_TD_NODES 8
+
+/* Room for a reason of this layer's (the @why of perf_group_ops, perf_pmu):
+ * its longest names one sysfs file (a path, under PATH_MAX: linux
+ * include/uapi/linux/limits.h) in a sentence, so it is never cut.  The
+ * bench_avail that keeps it copies it to the heap. */
+#define PERF_WHY_MAX (PATH_MAX + 512)
 
 /* perf_td_event_name - "topdown-retiring" ... "topdown-mem-bound" for byte
  * @i (0..7) of IA32_PERF_METRICS; NULL beyond. */

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cpu/text.h"
+
 #include "bench/source/source.h"
 
 /* Best first: what backend auto tries, in order. */
@@ -77,18 +79,15 @@ int source_level(const struct counter_source_ops *src, const struct bench_avail 
 
 /* Why the Top-down sources better than @chosen were passed over. */
 static void passed_over(const struct counter_source_ops *chosen, bool rdpmc_always,
-			const struct bench_avail *a, char *note, size_t n)
+			const struct bench_avail *a, char **note)
 {
-	char why[sizeof(a->reason)];
-	size_t used = 0;
+	char why[SOURCE_WHY_MAX];
 
-	note[0] = '\0';
 	for (size_t i = 0; i < NSOURCES && sources[i] != chosen; i++) {
 		if (!sources[i]->topdown ||
 		    sources[i]->usable(a, rdpmc_always, why, sizeof(why)) == SOURCE_READY || !why[0])
 			continue;
-		snprintf(note + used, n - used, "%s%s", used ? "; " : "", why);
-		used = strlen(note);
+		text_appendf(note, "; ", "%s", why); /* out of memory: a shorter note */
 	}
 }
 
@@ -97,7 +96,7 @@ int source_choose(enum bench_backend_id want, bool rdpmc_always, struct bench_av
 {
 	const struct counter_source_ops *src = NULL;
 	enum source_state st = SOURCE_NO;
-	char why[sizeof(a->reason)];
+	char why[SOURCE_WHY_MAX];
 
 	memset(out, 0, sizeof(*out));
 	if (want == BENCH_BACKEND_AUTO) {
@@ -115,15 +114,15 @@ int source_choose(enum bench_backend_id want, bool rdpmc_always, struct bench_av
 	if (st == SOURCE_NO) {
 		/* Top-down is available but this source cannot read it: say why */
 		if (src && why[0]) {
-			snprintf(a->reason, sizeof(a->reason), "%s", why);
+			bench_avail_setf(a, "%s", why);
 			a->why = src->fault;
 		}
 		return -ENODEV;
 	}
 	if (src->topdown)
-		passed_over(src, rdpmc_always, a, out->note, sizeof(out->note));
+		passed_over(src, rdpmc_always, a, &out->note);
 	else if (a->why == TD_OK || a->perf_ok)
-		snprintf(a->reason, sizeof(a->reason), "not measured: --backend %s was requested "
+		bench_avail_setf(a, "not measured: --backend %s was requested "
 			 "(level %d is available)", src->name,
 			 a->why == TD_OK ? a->level : a->perf_level);
 	out->src = src;

@@ -29,6 +29,7 @@
 #ifndef BARETMA_SOURCE_H
 #define BARETMA_SOURCE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -287,12 +288,19 @@ int source_probe_all(const struct source_env *env, struct bench_avail *a, bool i
 /* source_level - the Top-down level @src reads given @a. */
 int source_level(const struct counter_source_ops *src, const struct bench_avail *a);
 
+/* Room for a usable() or program() reason: words, numbers and at most one
+ * path (perf_why may name a CPUID dump; PERF_WHY_MAX holds a PATH_MAX
+ * path in a sentence), so none is cut. */
+#define SOURCE_WHY_MAX (PATH_MAX + 576) /* PERF_WHY_MAX, "perf_event: " before it */
+
 /* The outcome of source_choose. */
 struct source_choice {
 	const struct counter_source_ops *src; /* chosen, NULL on -ENODEV */
 	bool pending;          /* chosen on a promise (SOURCE_PENDING) */
-	char note[400];        /* why better Top-down sources were passed over
-				* (the rdpmc reason when msr is chosen), "" if none */
+	char *note;            /* why better Top-down sources were passed over
+				* (the rdpmc reason when msr is chosen), "; "-
+				* separated, on the heap (the caller frees it);
+				* NULL if none */
 };
 
 /*
@@ -302,7 +310,8 @@ struct source_choice {
  * --backend NAME was requested (level L is available)".  A named source
  * that cannot measure gives -ENODEV: @a->reason says why (its own reason,
  * with @a->why its fault, when Top-down is otherwise available).
- * Returns 0 (@out filled) or -ENODEV (or -EINVAL: @want unknown).
+ * Returns 0 (@out filled; free out->note) or -ENODEV (or -EINVAL: @want
+ * unknown), with no note.
  */
 int source_choose(enum bench_backend_id want, bool rdpmc_always, struct bench_avail *a,
 		  struct source_choice *out);

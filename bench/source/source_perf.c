@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "bench/source/perf_events.h"
+#include "cpu/text.h"
 #include "bench/source/perf_group.h"
 #include "bench/source/source.h"
 #include "cpu/machine.h"
@@ -87,21 +88,23 @@ static int perf_probe(const struct source_env *env, struct bench_avail *a)
 	int level = env->cpuid_level >= 2 ? 2 : 1;
 	struct perf_group *g = NULL;
 	struct perf_group_spec spec;
-	char why[sizeof(a->perf_why)] = "";
+	char why[PERF_WHY_MAX] = "", rwhy[PERF_WHY_MAX] = "";
 	int rc;
 
 	a->perf_ok = a->perf_rdpmc_ok = false;
 	a->perf_level = 0;
-	a->perf_rdpmc_why[0] = '\0';
+	free(a->perf_rdpmc_why);
+	free(a->perf_why);
+	a->perf_rdpmc_why = a->perf_why = NULL;
 	if (!ops) {
 		a->perf_err = -EINVAL;
-		snprintf(a->perf_why, sizeof(a->perf_why), "BARETMA_PERF is neither empty nor "
-			 "sim:PROFILE");
+		text_appendf(&a->perf_why, NULL, "BARETMA_PERF is neither empty nor "
+			     "sim:PROFILE");
 		return 0;
 	}
 	if (!arg && cpu_machine_is_dump(env->machine)) {
 		a->perf_err = -ENODEV;
-		snprintf(a->perf_why, sizeof(a->perf_why), "cpu %u is a CPU of the CPUID dump "
+		text_appendf(&a->perf_why, NULL, "cpu %u is a CPU of the CPUID dump "
 			 "'%s': perf_event measures this machine (a dry run: "
 			 "BARETMA_PERF=sim:PROFILE)", env->cpu, cpu_machine_name(env->machine));
 		return 0;
@@ -116,13 +119,14 @@ static int perf_probe(const struct source_env *env, struct bench_avail *a)
 		spec = spec_of(&p, level = 1, PERF_READ_MMAP_RDPMC);
 		rc = ops->open(arg, &spec, &g, why, sizeof(why));
 	}
-	if (!rc)
-		a->perf_rdpmc_ok = !try_raw(ops, g, a->perf_rdpmc_why, sizeof(a->perf_rdpmc_why));
+	if (!rc && !(a->perf_rdpmc_ok = !try_raw(ops, g, rwhy, sizeof(rwhy))))
+		text_appendf(&a->perf_rdpmc_why, NULL, "%s", rwhy);
 	ops->close(g);
 	a->perf_err = rc;
 	a->perf_ok = !rc;
 	a->perf_level = rc ? 0 : level;
-	snprintf(a->perf_why, sizeof(a->perf_why), "%s", rc ? why : "");
+	if (rc)
+		text_appendf(&a->perf_why, NULL, "%s", why);
 	return 0;
 }
 
@@ -132,7 +136,7 @@ static enum source_state perf_usable(const struct bench_avail *a, bool rdpmc_alw
 	(void)rdpmc_always;
 	if (a->perf_ok)
 		return SOURCE_READY;
-	snprintf(why, n, "perf_event: %s", a->perf_why[0] ? a->perf_why : "not probed");
+	snprintf(why, n, "perf_event: %s", a->perf_why ? a->perf_why : "not probed");
 	return SOURCE_NO;
 }
 
@@ -142,7 +146,7 @@ static enum source_state perf_rdpmc_usable(const struct bench_avail *a, bool rdp
 	enum source_state st = perf_usable(a, rdpmc_always, why, n);
 
 	if (st == SOURCE_READY && !a->perf_rdpmc_ok) {
-		snprintf(why, n, "perf_event: %s", a->perf_rdpmc_why);
+		snprintf(why, n, "perf_event: %s", text_or_empty(a->perf_rdpmc_why));
 		st = SOURCE_NO;
 	}
 	return st;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cpu/text.h"
 #include "bench/study/calibrate.h"
 
 static const unsigned lengths[CALIB_NLENGTHS] = { 1000, 10000, 100000, 1000000 };
@@ -139,9 +140,16 @@ static struct bench_options options_for(const struct calib_options *o,
 static void why_not(struct calib_backend *b, const struct bench_result *r, int rc)
 {
 	b->err = rc;
-	snprintf(b->reason, sizeof(b->reason), "%s",
-		 r->avail.reason[0] && rc != -EOPNOTSUPP && rc != -ENXIO ? r->avail.reason
-									 : strerror(-rc));
+	text_setf(&b->reason, "%s", r->avail.reason && rc != -EOPNOTSUPP && rc != -ENXIO ?
+		  r->avail.reason : strerror(-rc));
+}
+
+void calib_release(struct calibration *c)
+{
+	for (unsigned i = 0; i < CALIB_NBACKENDS; i++) {
+		free(c->b[i].reason);
+		c->b[i].reason = NULL;
+	}
 }
 
 int calib_probe(const struct calib_options *o, struct calibration *c)
@@ -306,7 +314,7 @@ int calib_measure(const struct calib_options *o, struct calibration *c)
 			b->measured = false;
 			why_not(b, &r, rc ? rc : -EBUSY);
 			if (!rc)
-				snprintf(b->reason, sizeof(b->reason), "%s", r.tamper.message);
+				text_setf(&b->reason, "%s", text_or_empty(r.tamper.message));
 		} else {
 			take_result(&r, b);
 			if (b->resolution && (!c->resolution || b->resolution < c->resolution))

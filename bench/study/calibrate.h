@@ -154,7 +154,9 @@ struct calib_backend {
 	bool asked;                 /* in the list */
 	bool measured;
 	int err;                    /* -errno when not measured */
-	char reason[600];           /* why not, "" when measured */
+	char *reason;               /* why not, on the heap (calib_release: it
+				     * quotes an availability reason, any length);
+				     * NULL when measured */
 	int level;                  /* Top-down level (0: none: tsc) */
 	unsigned cpu;               /* OS CPU measured on */
 	double tsc_hz;
@@ -195,6 +197,10 @@ struct calibration {
  * b[i].reason says which).
  */
 int calib_measure(const struct calib_options *o, struct calibration *c);
+
+/* calib_release - free what @c holds on the heap (the reasons); @c stays
+ * readable, without them.  calib_probe starts from a zeroed @c. */
+void calib_release(struct calibration *c);
 
 /*
  * calib_probe - decide for each wanted backend whether it can measure

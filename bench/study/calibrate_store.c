@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu/text.h"
 #include "bench/study/bundle.h"
 #include "bench/study/calibrate.h"
 #include "cpu/userfile.h"
@@ -95,7 +96,7 @@ static json_t *backend_json(const struct calib_backend *b)
 			      "measured", b->measured), *ls;
 
 	if (!o || !b->measured) {
-		json_object_set_new(o, "reason", bench_json_text(b->reason));
+		json_object_set_new(o, "reason", bench_json_text(text_or_empty(b->reason)));
 		return o;
 	}
 	json_object_set_new(o, "os_cpu", json_integer(b->cpu));

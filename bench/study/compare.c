@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/study/compare.h"
+#include "cpu/text.h"
 
 /* P(Binomial(n, 1/2) <= j). */
 static double binom_cdf(unsigned n, unsigned j)
@@ -296,10 +297,10 @@ static int block(const struct compare_options *o, enum bench_backend_id backend,
 	if (!rc && r.level != res->level)
 		rc = -EPROTO;
 	if (rc)
-		snprintf(res->reason, sizeof(res->reason), "block %u of %s on cpu %u: %s%s%s",
+		text_setf(&res->reason, "block %u of %s on cpu %u: %s%s%s",
 			 pair + 1, bench_backend_name(backend), res->cpu_used,
-			 r.avail.reason[0] ? r.avail.reason : strerror(-rc),
-			 r.tamper.detected ? "; " : "", r.tamper.detected ? r.tamper.message : "");
+			 r.avail.reason ? r.avail.reason : strerror(-rc),
+			 r.tamper.detected ? "; " : "", r.tamper.detected ? text_or_empty(r.tamper.message) : "");
 	else
 		keep(b, pair, backend == res->raw_backend, &r, res);
 	bench_result_free(&r);
@@ -321,7 +322,7 @@ static const char *perf_side(const struct compare_options *o, unsigned cpu, char
 	bo.journal = NULL;
 	rc = bench_open(&bo, &p, &s);
 	bench_close(s);
-	snprintf(buf, n, "%s", rc ? p.avail.reason : "can measure");
+	snprintf(buf, n, "%s", rc ? bench_avail_reason(&p.avail) : "can measure");
 	bench_result_free(&p);
 	return buf;
 }
@@ -346,9 +347,9 @@ static int decide_raw(const struct compare_options *o, struct compare_result *re
 	res->raw_backend = r.backend;
 	res->level = r.level;
 	if (!raw_ok)
-		snprintf(res->reason, sizeof(res->reason), "cpu %u: both sides are needed; the raw "
+		text_setf(&res->reason, "cpu %u: both sides are needed; the raw "
 			 "path (rdpmc, msr): %s; perf_event: %s", r.cpu_used,
-			 r.avail.why != TD_OK ? r.avail.reason : "neither rdpmc nor msr can measure",
+			 r.avail.why != TD_OK ? bench_avail_reason(&r.avail) : "neither rdpmc nor msr can measure",
 			 rc == -EINVAL ? "not probed" : perf_side(o, r.cpu_used, perf, sizeof(perf)));
 	bench_result_free(&r);
 	return raw_ok ? 0 : rc == -EINVAL ? -EINVAL : -ENODEV;
@@ -368,14 +369,14 @@ int compare_decide_perf(const struct compare_options *o, struct compare_result *
 		if (o->level)
 			res->level = o->level;
 	} else {
-		snprintf(res->reason, sizeof(res->reason), "cpu %u: both sides are needed; the raw "
+		text_setf(&res->reason, "cpu %u: both sides are needed; the raw "
 			 "path (rdpmc, msr): can measure; perf_event: %s", res->cpu_used,
-			 p.avail.reason);
+			 bench_avail_reason(&p.avail));
 	}
 	bench_result_free(&p);
 	/* the probe enabled the group: the counters go back as found */
 	if (o->journal && (rc2 = journal_restore_regs(o->journal, o->dev)) && !rc) {
-		snprintf(res->reason, sizeof(res->reason), "cpu %u: cannot put the counters back "
+		text_setf(&res->reason, "cpu %u: cannot put the counters back "
 			 "after perf_event's probe: %s", res->cpu_used, strerror(-rc2));
 		return rc2;
 	}
@@ -460,8 +461,8 @@ static void other_read(const struct compare_options *o, struct compare_result *r
 	keep_changes(res, &r);
 	res->other_read_tsc = rc ? NAN : r.empty_tsc;
 	if (rc)
-		snprintf(res->other_reason, sizeof(res->other_reason), "%s",
-			 r.avail.reason[0] ? r.avail.reason : strerror(-rc));
+		text_setf(&res->other_reason, "%s",
+			 r.avail.reason ? r.avail.reason : strerror(-rc));
 	bench_result_free(&r);
 }
 
@@ -480,7 +481,7 @@ static int family_pairs(const struct compare_options *o, struct compare_result *
 	need = compare_min_pairs(h);
 	if (o->pairs >= need)
 		return 0;
-	snprintf(res->reason, sizeof(res->reason), "--pairs %u cannot find a disagreement among "
+	text_setf(&res->reason, "--pairs %u cannot find a disagreement among "
 		 "%zu comparisons (%zu kernel%s x %zu metrics of level %d; 'empty' is not "
 		 "compared): even every pair beyond the allowance gives a family-wise p of %.3g, "
 		 "above %.2f (use at least %u pairs, or fewer kernels)", o->pairs, h,
@@ -534,4 +535,7 @@ void compare_result_free(struct compare_result *res)
 {
 	free(res->kernels);
 	res->kernels = NULL;
+	free(res->reason);
+	free(res->other_reason);
+	res->reason = res->other_reason = NULL;
 }

@@ -108,7 +108,8 @@ struct compare_result {
 	enum bench_backend_id other_backend; /* perf's other read (perf-rdpmc or perf) */
 	double other_read_tsc;   /* its empty bracket, one run after the blocks; NaN
 				  * when it cannot read here (other_reason) */
-	char other_reason[600];
+	char *other_reason;      /* why not, on the heap (compare_result_free);
+				  * NULL when read */
 	size_t nkernels;
 	struct compare_kernel *kernels;
 	unsigned agree, disagree, na;     /* metric verdicts */
@@ -118,7 +119,8 @@ struct compare_result {
 	uint32_t absent;         /* bit m: a tma_* node the run's event recipe does not
 				  * define (an E-core's tma_heavy_operations): neither
 				  * compared nor written (compare_metric_shown) */
-	char reason[1600];       /* why it could not run, "" otherwise */
+	char *reason;            /* why it could not run, on the heap
+				  * (compare_result_free); NULL otherwise */
 	/* What the kernel's perf_event wrote in the counter registers while it
 	 * owned them, each register once (the first block that left it
 	 * changed), before baretma put it back: register, value before the

@@ -50,6 +50,7 @@ struct validate_result *vc_add(struct validate_ctx *c, const char *id, const cha
 		void *p = realloc(rep->r, cap * sizeof(*rep->r));
 
 		if (!p) {
+			free(spare.reason); /* what a caller set on it last time */
 			memset(&spare, 0, sizeof(spare));
 			return &spare;
 		}
@@ -60,8 +61,13 @@ struct validate_result *vc_add(struct validate_ctx *c, const char *id, const cha
 	memset(r, 0, sizeof(*r));
 	*r = (struct validate_result){ .cpu = c->cpu, .id = id, .status = st, .source = source };
 	va_start(ap, fmt);
-	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+	if (vasprintf(&r->reason, fmt, ap) < 0)
+		r->reason = NULL; /* out of memory: the status stays, without its words */
 	va_end(ap);
+	if (r->reason && !r->reason[0]) {
+		free(r->reason);
+		r->reason = NULL;
+	}
 	rep->pass += st == VALIDATE_PASS;
 	rep->fail += st == VALIDATE_FAIL;
 	rep->skip += st == VALIDATE_SKIP;
@@ -298,7 +304,7 @@ static void kernels(struct validate_ctx *c)
 	}
 	if (rc)
 		vc_add(c, "kernels", SRC_KERNELS, VALIDATE_SKIP, "bench could not run: %s",
-		       res.avail.reason[0] ? res.avail.reason : strerror(-rc));
+		       res.avail.reason ? res.avail.reason : strerror(-rc));
 	bench_result_free(&res);
 }
 
@@ -385,7 +391,7 @@ static void perf_agrees(struct validate_ctx *c)
 		rc = compare_measure(&co, &res);
 	if (rc) {
 		vc_add(c, "perf_agrees", SRC_PERF, VALIDATE_SKIP, "compare could not run: %s",
-		       res.reason[0] ? res.reason : strerror(-rc));
+		       res.reason ? res.reason : strerror(-rc));
 	} else {
 		r = vc_add(c, "perf_agrees", SRC_PERF, res.disagree ? VALIDATE_FAIL : res.na ?
 			   VALIDATE_SKIP : VALIDATE_PASS, "%s", res.disagree ? "some metric "
@@ -468,6 +474,8 @@ int validate_run(const struct validate_options *o, const struct cpu_info *ci,
 
 void validate_report_free(struct validate_report *rep)
 {
+	for (size_t i = 0; rep->r && i < rep->n; i++)
+		free(rep->r[i].reason);
 	free(rep->r);
 	memset(rep, 0, sizeof(*rep));
 }

@@ -32,7 +32,10 @@ struct validate_result {
 	char measured[160];       /* what was seen ("" when skipped) */
 	char expected[160];       /* what should be seen */
 	const char *source;       /* where the expectation comes from */
-	char reason[400];         /* why SKIP or FAIL, one line ("" on PASS) */
+	char *reason;             /* why SKIP or FAIL, one line, on the heap (it may
+				   * quote an availability reason naming a file:
+				   * any length; validate_report_free); NULL on PASS
+				   * without one */
 };
 
 struct validate_options {

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "bench/study/validate.h"
+#include "cpu/text.h"
 #include "msr/intel_regs.h"
 #include "msr/pmu_gp.h"
 #include "msr/recipe.h"
@@ -278,7 +279,7 @@ static void compare(struct validate_ctx *c, const struct recipe *r, const struct
 		 cmp.diff[2], cmp.diff[3], r->variant, slots);
 	snprintf(v->expected, sizeof(v->expected), "each within its allowance: ret %.2f bad %.2f "
 		 "fe %.2f be %.2f", cmp.allow[0], cmp.allow[1], cmp.allow[2], cmp.allow[3]);
-	snprintf(v->reason, sizeof(v->reason), "%s differs by %+.2f points%s %.2f (8-bit %.2f + "
+	text_setf(&v->reason, "%s differs by %+.2f points%s %.2f (8-bit %.2f + "
 		 "events %.3f + formulas %.2f + unconfirmed %d)", td_metric_name(cmp.worst),
 		 cmp.diff[cmp.worst], st == VALIDATE_FAIL ? ", beyond its allowance of" :
 		 ", the largest, within its allowance of", cmp.allow[cmp.worst], 100 * cmp.pm_bound,
