@@ -248,7 +248,7 @@ int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *
 {
 	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu);
 	struct source_env env = { .machine = m, .rdpmc = ops, .key = key, .cpu = cpu,
-				  .cpuid_level = k ? k->topdown_level : 0, .ci = ci };
+				  .cpuid_level = k ? k->topdown_level : 0, .ci = ci, .dev = dev };
 
 	bench_avail_release(out);
 	memset(out, 0, sizeof(*out));

@@ -133,6 +133,7 @@ struct source_env {
 	int cpuid_level;                     /* its kind's PERF_METRICS level by CPUID and
 					      * the model table (0: none or unknown) */
 	const struct cpu_info *ci;           /* the machine's identity (NULL: none) */
+	const struct msr_dev *dev;           /* the run's MSR backend (NULL: none) */
 };
 
 /*

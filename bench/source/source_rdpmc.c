@@ -59,18 +59,14 @@ int bench_rdpmc_decide(const struct bench_rdpmc_ops *ops, int *key, struct bench
 
 /*
  * RDPMC reads the CPU this process runs on: never a dump's CPU, and never
- * the simulator's counters.  On the simulated PMU (BARETMA_MSR=sim:...)
- * the rdpmc source reads by a simulated RDPMC instead (msr_sim_rdpmc:
- * rdpmc_src_open), on a dump's CPUs as on the live ones.
+ * the simulator's counters.  On the simulated PMU (the run's backend is
+ * BARETMA_MSR=sim:...) the rdpmc source reads by a simulated RDPMC instead
+ * (msr_sim_rdpmc: rdpmc_src_open, which asks the same question of the
+ * same backend), on a dump's CPUs as on the live ones.
  */
-static bool rdpmc_simulated(void)
-{
-	return !strcmp(msr_spec_backend(msr_env_spec()), "sim");
-}
-
 static int rdpmc_src_probe(const struct source_env *env, struct bench_avail *a)
 {
-	if (rdpmc_simulated()) {
+	if (msr_sim_profile_of(env->dev)) {
 		a->rdpmc_ok = a->rdpmc_sim = true;
 		return 0;
 	}
