@@ -29,28 +29,23 @@ static void say(struct bench_avail *a, enum td_unavail why, int err, const char 
 	a->err = err;
 	a->level = 0;
 	a->recipe = NULL;
-	free(a->reason);
-	a->reason = NULL;
 	va_start(ap, fmt);
-	if (vasprintf(&a->reason, fmt, ap) < 0)
-		a->reason = NULL; /* out of memory: why and err still say it */
+	if (text_vsetf(&a->reason, fmt, ap)) { /* out of memory: why and err still say it */
+		free(a->reason);
+		a->reason = NULL;
+	}
 	va_end(ap);
 }
 
 int bench_avail_setf(struct bench_avail *a, const char *fmt, ...)
 {
-	char *s = NULL;
 	va_list ap;
-	int n;
+	int rc;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	rc = text_vsetf(&a->reason, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return -ENOMEM;
-	free(a->reason);
-	a->reason = s;
-	return 0;
+	return rc;
 }
 
 static int dup_text(char **dst, const char *src)

@@ -31,18 +31,24 @@ int text_appendf(char **s, const char *sep, const char *fmt, ...)
 	return 0;
 }
 
-int text_setf(char **s, const char *fmt, ...)
+int text_vsetf(char **s, const char *fmt, va_list ap)
 {
 	char *t = NULL;
-	va_list ap;
-	int n;
 
-	va_start(ap, fmt);
-	n = vasprintf(&t, fmt, ap);
-	va_end(ap);
-	if (n < 0)
+	if (vasprintf(&t, fmt, ap) < 0)
 		return -ENOMEM;
 	free(*s);
 	*s = t;
 	return 0;
+}
+
+int text_setf(char **s, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = text_vsetf(s, fmt, ap);
+	va_end(ap);
+	return rc;
 }

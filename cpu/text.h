@@ -6,6 +6,8 @@
 #ifndef BARETMA_TEXT_H
 #define BARETMA_TEXT_H
 
+#include <stdarg.h>
+
 /*
  * text_appendf - append printf(@fmt, ...) to the string *@s (on the heap;
  * NULL reads as ""), after @sep when *@s is not empty (@sep NULL: none).
@@ -20,6 +22,9 @@ int text_appendf(char **s, const char *sep, const char *fmt, ...)
  */
 int text_setf(char **s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* text_vsetf - text_setf with @ap (a variadic caller's own arguments). */
+int text_vsetf(char **s, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* text_or_empty - @s, or "" when NULL. */
 static inline const char *text_or_empty(const char *s)
