@@ -69,8 +69,11 @@
 #define PERFEVTSEL_CMASK_MASK       (0xffull << PERFEVTSEL_CMASK_SHIFT)
 
 /* The architectural ranges of IA32_PERFEVTSELx / IA32_PMCx / IA32_A_PMCx
- * (x < 8: past that the legacy addresses are other registers; a ninth
- * counter lives in the arch-perfmon v6 ranges, pmu-reference §1.1) and of
+ * that baretma programs (x < 8; the SDM, Vol. 4 Table 2-2, continues them
+ * contiguously with counters 8-9 at 0xC9-0xCA, 0x18E-0x18F, 0x4C9-0x4CA,
+ * which Lion Cove enumerates: the in-use check reads them and the
+ * simulator models them, msr/msr_sim_int.h; linux uses the arch-perfmon
+ * v6 aliases 0x1900 + 4x there, pmu-reference §1.1) and of
  * the fixed counters (IA32_FIXED_CTR0..6 at 0x309..0x30f: FC4-6 are
  * Skymont's TOPDOWN_BAD_SPECULATION.ALL, TOPDOWN_FE_BOUND.ALL and
  * TOPDOWN_RETIRING.ALL where CPUID leaf 0x23 enumerates them, §6.3;

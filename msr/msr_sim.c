@@ -388,7 +388,7 @@ int msr_sim_work(const struct msr_dev *dev, unsigned cpu, uint64_t cycles)
 static int rdpmc_msr(const struct sim_cpu *c, uint32_t ecx, uint32_t *msr)
 {
 	if (c->amd) {
-		if (ecx >= SIM_GP)
+		if (ecx >= AMD_GP_MAX)
 			return -EIO;
 		*msr = AMD_PERF_CTR(ecx);
 	} else if (ecx & RDPMC_FIXED_BASE) {

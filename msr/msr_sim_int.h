@@ -19,7 +19,19 @@
 #include "msr/msr_sim.h"
 
 #define SIM_FIXED 7u       /* FC0..FC6 are modelled (FC4-6: Skymont's, leaf 0x23) */
-#define SIM_GP 8u          /* general-purpose counters modelled: Intel x < 8, AMD x < 6 */
+/* General-purpose counters modelled: Intel x < 10 (those the kind's
+ * enumeration has: CPUID leaf 0xA EAX[15:8], or leaf 0x23.1 EAX per core
+ * kind - 10 on the Lunar Lake and Arrow Lake P-cores), AMD x < 6.  The SDM
+ * (Vol. 4, Table 2-2) gives counters 8 and 9 the addresses that continue
+ * 0-7: IA32_PMC8-9 0xC9-0xCA, IA32_PERFEVTSEL8-9 0x18E-0x18F, IA32_A_PMC8-9
+ * 0x4C9-0x4CA, each "if CPUID.0AH:EAX[15:8] > 8 / 9"; linux
+ * arch/x86/events/perf_event.h x86_pmu_config_addr / x86_pmu_event_addr
+ * compute the same base + index (msr-index.h MSR_ARCH_PERFMON_EVENTSEL0
+ * 0x186, MSR_ARCH_PERFMON_PERFCTR0 0xc1, MSR_IA32_PMC0 0x4c1) unless the
+ * PMU is arch perfmon v6, where intel_pmu_init moves to the aliases
+ * MSR_IA32_PMC_V6_GP0_CTR 0x1900 + 4x (not modelled).  The table names no
+ * legacy address past 9 (0xCF is IA32_CORE_CAPABILITIES). */
+#define SIM_GP 10u
 #define SIM_REGS_MAX 96u   /* one CPU's registers in the memory store */
 
 /* The simulator's core families for its event table (msr/sim_events.c). */

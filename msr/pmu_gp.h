@@ -10,9 +10,9 @@
  *
  * Registers (msr/intel_regs.h, msr/amd_regs.h; sources there):
  *   Intel: IA32_PERFEVTSELx 0x186+x, IA32_PMCx 0xc1+x, IA32_A_PMCx 0x4c1+x
- *     (full-width writes, IA32_PERF_CAPABILITIES[13]), x < 8 (the legacy
- *     architectural range: a ninth counter lives in the v6 ranges, not
- *     addressed here); IA32_FIXED_CTRi 0x309+i with its field of
+ *     (full-width writes, IA32_PERF_CAPABILITIES[13]), x < 8 (counters 8-9,
+ *     SDM Vol. 4 Table 2-2 0x18E-0x18F / 0xC9-0xCA / 0x4C9-0x4CA, are not
+ *     programmed); IA32_FIXED_CTRi 0x309+i with its field of
  *     IA32_FIXED_CTR_CTRL (bits 4i+3:4i); IA32_PERF_GLOBAL_CTRL bit x and
  *     bit 32+i; IA32_PERF_GLOBAL_STATUS / _STATUS_RESET at the same bits;
  *     IA32_PERF_GLOBAL_INUSE (arch perfmon v4+) read for ownership.

@@ -8,8 +8,6 @@
 # IA32_FIXED_CTR_CTRL bit 14 (FC3's field bit 2, INTEL_FIXED_3_METRICS_CLEAR)
 # is set and an RDPMC of PERF_METRICS returns the metrics, then clears
 # PERF_METRICS and fixed counter 3: a region is its end reading alone.
-# (--force: the simulator models 8 GP counters, the dump enumerates 10, so
-# the in-use check cannot read IA32_PERFEVTSEL8-9.)
 #
 # Profile as t/0454 (ghz 0, N = 1000 access cycles, K = 4N work cycles):
 #            retiring bad_spec frontend backend | heavy branch_mis fetch_lat memory
@@ -67,7 +65,7 @@ run() {
 	shift
 	st=0
 	BARETMA_TEST_HOOKS=1 BARETMA_CPUID_DUMP=$LNL BARETMA_MSR=sim:$tmp/p "$BARETMA_HOOKS" bench \
-		--backend rdpmc --cpu 0 --force --kernel test-sim-work --reps 7 --warmup 0 "$@" \
+		--backend rdpmc --cpu 0 --kernel test-sim-work --reps 7 --warmup 0 "$@" \
 		>"$_o" 2>"$_o.err" || st=$?
 }
 med() {
