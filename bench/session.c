@@ -127,6 +127,8 @@ static int use_source(struct session *s, const struct counter_source_ops *ops)
 		.delta_regions = s->opt.delta_regions,
 		.level = s->opt.level ? s->opt.level : source_level(ops, &s->info.avail),
 		.ci = &s->info.cpu, .smt_on = smt_on(s, s->info.cpu_used),
+		.cpuid_dump = s->machine && cpu_machine_is_dump(s->machine) ?
+			      cpu_machine_name(s->machine) : NULL,
 	};
 	int rc;
 

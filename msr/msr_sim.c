@@ -527,7 +527,13 @@ static int identify(struct sim *s, char *err, size_t errlen)
 	int rc;
 
 	if (!src) {
-		snprintf(err, errlen, "simulated PMU: cannot read CPUID: %s", cpu_source_error());
+		if (s->dump)
+			snprintf(err, errlen, "simulated PMU: cannot load CPUID dump '%s': %s "
+				 "(the machine it models: --cpuid-dump or BARETMA_CPUID_DUMP)",
+				 s->dump, cpu_source_error());
+		else
+			snprintf(err, errlen, "simulated PMU: cannot read CPUID: %s",
+				 cpu_source_error());
 		return -EINVAL;
 	}
 	rc = cpu_info_identify(src, NULL, &s->ci);

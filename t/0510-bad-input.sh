@@ -110,9 +110,6 @@ bad "option without its argument" 64 "^baretma: pmu enable: option '--cpu' needs
 	pmu enable --cpu
 bad "option that does not apply" 64 "option '--force' does not apply to 'pmu status'" -- \
 	pmu status --force
-bad "option with an argument that does not apply" 64 \
-	"^baretma: pmu status: option '--cpuid-dump' does not apply to 'pmu status'" -- \
-	pmu status --cpuid-dump "$ICL"
 bad "two output formats" 64 "--json and --csv exclude each other" -- \
 	bench --backend tsc --kernel empty --reps 1 --warmup 0 --json --csv
 bad "separator with a double quote (-x)" 64 "bad -x '\"': a separator of 1 to 8 bytes, without a double quote or a line break" -- \
@@ -156,6 +153,10 @@ bad "MSR baretma does not know, with --force (ownership) only" 64 \
 # --- dumps -------------------------------------------------------------------
 printf 'hello\nthis is not cpuid\n' >"$tmp/junk"
 bad "dump that does not exist" 66 "'$tmp/none'" -- info --cpuid-dump "$tmp/none"
+bad "dump that does not exist (pmu status)" 66 "^baretma: cannot load CPUID dump '$tmp/none': No such file" -- \
+	pmu status --cpuid-dump "$tmp/none"
+bad "dump that does not exist (pmu restore)" 66 "^baretma: cannot load CPUID dump '$tmp/none': No such file" -- \
+	pmu restore --cpuid-dump "$tmp/none"
 bad "dump in no known format" 65 "cannot load CPUID dump '$tmp/junk'" -- info --cpuid-dump "$tmp/junk"
 bad "truncated AIDA64 dump" 65 "cannot load CPUID dump .*line" -- \
 	info --cpuid-dump "$T_DATA/cpuid-aida64-cut-record.txt"

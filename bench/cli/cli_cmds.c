@@ -42,7 +42,7 @@ static const struct cli_cmd cmds[] = {
 	{ "pmu", &cmd_pmu, ENV_SYS_STATE },
 	{ "pmu enable", &cmd_pmu_enable, ENV_SYS_STATE | CLI_NEED_MSR | CLI_NEED_MACHINE |
 					 CLI_NEED_GUARD | CLI_GUARD_DETACH },
-	{ "pmu status", &cmd_pmu_status, ENV_SYS_STATE | CLI_NEED_MSR },
+	{ "pmu status", &cmd_pmu_status, ENV_SYS_STATE | CLI_NEED_MSR | CLI_MSR_LATE },
 	{ "pmu restore", &cmd_pmu_restore, ENV_SYS_STATE | CLI_NEED_MSR | CLI_MSR_LATE |
 					   CLI_NEED_GUARD },
 	{ "cpuid", &cmd_cpuid, CLI_ENV_SYSROOT },
@@ -135,7 +135,7 @@ int cli_ctx_msr(struct cli_ctx *ctx)
 	if (ctx->dev)
 		return EX_OK;
 	if (!(ctx->cmd->need & CLI_MSR_OPTIONAL))
-		return cli_msr_open(&ctx->dev);
+		return cli_msr_open_on(ctx->dump, &ctx->dev);
 	if (msr_open(NULL, &ctx->dev))
 		ctx->dev = NULL; /* fine: the command says what it could not read */
 	return EX_OK;

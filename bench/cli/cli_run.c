@@ -32,7 +32,12 @@ const char *cli_msr_spec(void)
 
 int cli_msr_open(struct msr_dev **dev)
 {
-	int rc = msr_open(cli_msr_spec(), dev);
+	return cli_msr_open_on(NULL, dev);
+}
+
+int cli_msr_open_on(const char *dump, struct msr_dev **dev)
+{
+	int rc = msr_open_on(cli_msr_spec(), dump, dev);
 
 	if (!rc)
 		return EX_OK;

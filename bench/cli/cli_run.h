@@ -52,6 +52,11 @@ const char *cli_msr_spec(void);
  * Returns an exit status. */
 int cli_msr_open(struct msr_dev **dev);
 
+/* cli_msr_open_on - cli_msr_open() for the machine of CPUID dump @dump
+ * (--cpuid-dump; NULL: $BARETMA_CPUID_DUMP, else the live CPU): the
+ * simulated PMU models it (msr_open_on, msr/msr.h). */
+int cli_msr_open_on(const char *dump, struct msr_dev **dev);
+
 /*
  * cli_msr_fail_cpu - cli_msr_fail naming the CPU where the backend's path
  * does not (a state file: "@verb cpu N in 'FILE'"); a missing device node

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bench/cli/cmd_pmu.h"
+#include "cpu/machine.h"
 #include "bench/run.h"
 #include "cpu/cpu.h"
 #include "cpu/escape.h"
@@ -194,8 +195,8 @@ static int restore_one(struct msr_dev *dev, const struct cpu_info *ci,
 
 static int restore_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	return cli_pmu_parse(argc, argv, "restore", OPT_CPU | OPT_WAIT | OPT_UNSAFE_MSR, true,
-			     opts, ctx);
+	return cli_pmu_parse(argc, argv, "restore", OPT_CPU | OPT_WAIT | OPT_UNSAFE_MSR | OPT_DUMP,
+			     true, opts, ctx);
 }
 
 static int restore_run(void *opts, struct cli_ctx *ctx)
@@ -204,10 +205,15 @@ static int restore_run(void *opts, struct cli_ctx *ctx)
 	const unsigned *want = o->cpus;
 	struct journal_info *v = NULL;
 	struct cpu_info *ci = NULL;
+	struct cpu_machine *m = NULL;
 	bool *sel = NULL;
 	int *order = NULL;
 	int n = 0, nwant = o->ncpus, rc = 0, st, any = 0, tmp_left = 0, tmp_st;
 
+	/* --cpuid-dump: the machine the simulator models (cli_ctx_msr), which
+	 * names the registers; a bad dump is refused before anything */
+	if (ctx->dump && (st = cli_machine_open(ctx->dump, &m)))
+		goto out;
 	rc = run_pmu_journals_load(&v, &n);
 	if (rc) {
 		st = cli_state_dir_fail("list the journals", rc);
@@ -225,10 +231,12 @@ static int restore_run(void *opts, struct cli_ctx *ctx)
 	st = sel ? restore_select(v, n, want, nwant, sel, &any) : EX_OSERR;
 	if ((st && st != EX_TEMPFAIL && st != EX_NOINPUT) || !any)
 		goto out;
-	ci = cli_names_identify(NULL); /* names by the CPUs' own counters */
+	ci = cli_names_identify(m); /* names by the CPUs' own counters */
 	rc = restore_unsafe(v, n, sel, ci, o->unsafe_msr);
 	if (!rc) /* CLI_MSR_LATE: only now that something is to be put back */
 		rc = cli_ctx_msr(ctx);
+	if (!rc && m) /* a dump is another machine: not this one's device */
+		rc = cli_refuse_dump_device("pmu restore", m, ctx->dev);
 	if (!rc)
 		rc = restore_preflight(ctx->dev, v, n, sel);
 	if (!rc)
@@ -252,6 +260,7 @@ out:
 	free(order);
 	free(sel);
 	free(ci);
+	cpu_machine_free(m);
 	run_pmu_journals_free(v, n);
 	return st;
 }

@@ -13,6 +13,7 @@
 
 #include "bench/bench.h"
 #include "bench/cli/cmd_pmu.h"
+#include "cpu/machine.h"
 #include "bench/output/output.h"
 #include "bench/run.h"
 #include "cpu/escape.h"
@@ -299,7 +300,7 @@ static const struct output_view status_view = { .text = status_text, .json = sta
 static int status_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
 	struct pmu_opts *o = opts;
-	int rc = cli_pmu_parse(argc, argv, "status", OPT_CPU | OPT_JSON, false, o, ctx);
+	int rc = cli_pmu_parse(argc, argv, "status", OPT_CPU | OPT_JSON | OPT_DUMP, false, o, ctx);
 
 	return rc ? rc : cli_output_check("pmu status", &o->out, &status_view);
 }
@@ -311,10 +312,17 @@ static int status_run(void *opts, struct cli_ctx *ctx)
 	unsigned *want = o->cpus;
 	struct journal_info *v = NULL;
 	struct cpu_info *ci = NULL;
+	struct cpu_machine *m = NULL;
 	int n = 0, nwant = -1, rc = 0, st, ntmp;
 
-	/* after the MSR backend, as status always had it */
-	if (o->cpu_list && (nwant = cli_pmu_parse_cpus(o->cpu_list, want)) < 0)
+	/* --cpuid-dump first (CLI_MSR_LATE): the machine the simulator models
+	 * (cli_ctx_msr) and that names the registers, a bad one said as such;
+	 * then the MSR backend, and --cpu after it, as status always had it */
+	if (ctx->dump)
+		rc = cli_machine_open(ctx->dump, &m);
+	if (!rc)
+		rc = cli_ctx_msr(ctx);
+	if (!rc && o->cpu_list && (nwant = cli_pmu_parse_cpus(o->cpu_list, want)) < 0)
 		rc = -nwant;
 	if (!rc && (rc = run_pmu_journals_load(&v, &n)))
 		rc = cli_state_dir_fail("list the journals", rc);
@@ -322,7 +330,7 @@ static int status_run(void *opts, struct cli_ctx *ctx)
 		goto out;
 	/* the CPUs' own counters name the registers (0xce on an 8-counter part
 	 * is no IA32_PMCx); unidentified: the architectural ranges */
-	ci = n ? cli_names_identify(NULL) : NULL;
+	ci = n ? cli_names_identify(m) : NULL;
 	/* never skipped silently: each journal that cannot be read is named,
 	 * and the exit status says it */
 	for (int i = 0; i < n; i++)
@@ -338,6 +346,7 @@ static int status_run(void *opts, struct cli_ctx *ctx)
 	rc = st ? st : rc;
 out:
 	free(ci);
+	cpu_machine_free(m);
 	run_pmu_journals_free(v, n);
 	return rc;
 }

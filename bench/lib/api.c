@@ -281,6 +281,8 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 	keep_session_lines(bm);
 	if (session_writes_msrs(bm->s))
 		rc = guard_and_program(bm, opt);
+	else /* perf_event (the kernel's registers, or its simulator): no journal */
+		rc = session_program(bm->s, NULL);
 	bm->read = session_read_kind(bm->s); /* as finally chosen */
 out:
 	if (rc) {

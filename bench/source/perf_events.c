@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench/source/perf_events.h"
+#include "cpu/machine.h"
 #include "cpu/text.h"
 #include "msr/recipe.h"
 
@@ -147,8 +148,11 @@ void perf_events_probe(const struct source_env *env, const struct perf_group_ops
 	if (!rc && level > 1)
 		rc = build(env->ci, k, false, level, &e, why, sizeof(why));
 	for (unsigned p = 0; !rc && p < e.npasses; p++) {
-		struct perf_group_spec spec = { .cpu = env->cpu, .level = 1, .user_only = false,
-						.how = PERF_READ_SYSCALL };
+		struct perf_group_spec spec = {
+			.cpu = env->cpu, .level = 1, .user_only = false, .how = PERF_READ_SYSCALL,
+			.cpuid_dump = env->machine && cpu_machine_is_dump(env->machine) ?
+				      cpu_machine_name(env->machine) : NULL,
+		};
 		struct perf_group *g = NULL;
 
 		e.pass = p;

@@ -102,6 +102,10 @@ struct perf_group_spec {
 	const struct perf_raw_event *raw;
 	unsigned nraw;     /* 0: the Top-down group */
 	bool amd;          /* the core is AMD's (PerfMonV2 registers: simulator) */
+	const char *cpuid_dump; /* the simulator's machine: this CPUID dump (the
+				 * session's, the library's cpuid_dump option, the
+				 * CLI's --cpuid-dump); NULL: $BARETMA_CPUID_DUMP, else
+				 * the live CPU (msr_open_on).  The kernel ignores it. */
 };
 
 /* One read of the group (PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED |

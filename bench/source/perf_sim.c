@@ -243,7 +243,9 @@ static int sim_open(const char *arg, const struct perf_group_spec *spec, struct 
 	if (!g)
 		return -ENOMEM;
 	snprintf(dspec, sizeof(dspec), "sim:%s", arg ? arg : "");
-	if ((rc = msr_open(dspec, &g->dev))) {
+	/* the machine described: the same simulated machine as the session's
+	 * MSR backend (msr_open_on: one machine per profile and dump) */
+	if ((rc = msr_open_on(dspec, spec->cpuid_dump, &g->dev))) {
 		snprintf(why, n, "simulated PMU '%s': %s", arg ? arg : "", msr_last_error());
 		goto fail;
 	}

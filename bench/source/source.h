@@ -54,6 +54,9 @@ struct source_params {
 				      * where RDPMC metrics-clear mode is enumerated */
 	bool smt_on;                 /* the core's SMT sibling runs: an event recipe's
 				      * smt_on (bench/session.c says how it is known) */
+	const char *cpuid_dump;      /* the CPUID dump described, the machine a simulator
+				      * models (the perf source's too); NULL: the live
+				      * machine, or $BARETMA_CPUID_DUMP (msr_open_on) */
 };
 
 /* The state of the rdpmc and msr sources (bench/source/source_pmu.c). */

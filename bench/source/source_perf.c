@@ -47,7 +47,8 @@ static struct perf_group_spec spec_of(const struct source_params *p, int level,
 				      enum perf_read_how how)
 {
 	return (struct perf_group_spec){ .cpu = p->cpu, .level = level >= 2 ? 2 : 1,
-					 .user_only = p->user_only, .how = how };
+					 .user_only = p->user_only, .how = how,
+					 .cpuid_dump = p->cpuid_dump };
 }
 
 /* The spec of @ps's group: the Top-down group, or the recipe's pass. */
@@ -84,7 +85,11 @@ static int perf_probe(const struct source_env *env, struct bench_avail *a)
 {
 	const char *arg = NULL;
 	const struct perf_group_ops *ops = perf_group_env(&arg);
-	struct source_params p = { .cpu = env->cpu };
+	struct source_params p = {
+		.cpu = env->cpu,
+		.cpuid_dump = env->machine && cpu_machine_is_dump(env->machine) ?
+			      cpu_machine_name(env->machine) : NULL,
+	};
 	int level = env->cpuid_level >= 2 ? 2 : 1;
 	struct perf_group *g = NULL;
 	struct perf_group_spec spec;

@@ -337,7 +337,11 @@ static void perf_hands_back(struct validate_ctx *c)
 {
 	const char *arg = NULL;
 	const struct perf_group_ops *ops = perf_group_env(&arg);
-	struct perf_group_spec spec = { .cpu = c->cpu, .level = c->level >= 2 ? 2 : 1 };
+	struct perf_group_spec spec = {
+		.cpu = c->cpu, .level = c->level >= 2 ? 2 : 1,
+		.cpuid_dump = c->o->machine && cpu_machine_is_dump(c->o->machine) ?
+			      cpu_machine_name(c->o->machine) : NULL,
+	};
 	struct perf_group *g = NULL;
 	struct perf_group_values v;
 	struct validate_result *r;
