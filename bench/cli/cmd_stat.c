@@ -40,6 +40,9 @@ struct stat_cmd {
 	FILE *f;
 	struct output_file *of;
 	struct plot_series series;
+	const struct cpu_info *ci;     /* the timeline's title: the machine and */
+	const unsigned *cpus_counted;  /* the CPUs counted (plot_stat_title) */
+	unsigned ncounted;
 	int plot_err, om_status;
 };
 
@@ -232,10 +235,16 @@ static int intervals_close(struct stat_cmd *sc, int st)
 		sc->of = NULL;
 	}
 	if (sc->plot && sc->series.nnodes) {
-		sc->series.title = "Top-down level 1 over time: baretma stat";
-		sc->series.subtitle = "all the CPUs counted: each core kind's shares weighted by "
-				      "its slots; x: seconds since the start";
-		rc = plot_timeline_write(sc->plot, &sc->series, NULL);
+		char *title = NULL, *sub = NULL;
+
+		rc = plot_stat_title(&title, &sub, sc->ci, sc->cpus_counted, sc->ncounted);
+		sc->series.title = title;
+		sc->series.subtitle = sub;
+		if (!rc)
+			rc = plot_timeline_write(sc->plot, &sc->series, NULL);
+		sc->series.title = sc->series.subtitle = NULL;
+		free(title);
+		free(sub);
 		if (rc)
 			st = cli_plot_done("stat", sc->plot, rc);
 	} else if (sc->plot) {
@@ -328,6 +337,9 @@ static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
 		goto out;
 	if ((st = intervals_open(sc)))
 		goto out;
+	sc->ci = stat_info(r);
+	sc->cpus_counted = cpus;
+	sc->ncounted = (unsigned)n;
 	st = cli_run_start(&ctx->run, ctx->dev, stat_info(r), cpus, n, true, JOURNAL_RUN,
 			   sc->user_only);
 	if (!st)

@@ -166,6 +166,20 @@ void plot_series_free(struct plot_series *s);
 struct stat_sample;
 int plot_stat_add(struct plot_series *s, const struct stat_sample *smp, unsigned n);
 
+/*
+ * plot_stat_title - the timeline's title in *@title (free it): "Top-down
+ * level 1 over time: " and the CPU's brand string (escaped, cpu/escape.h,
+ * as every string from CPUID); its subtitle in *@subtitle (free it):
+ * where the @n counted @cpus are of several core kinds, each kind with its
+ * microarchitecture and its CPUs among them ("performance cores (Lion
+ * Cove), cpus 0-3 + efficiency cores (Skymont), cpus 4-7: each kind's
+ * shares weighted by its slots; baretma stat"), else "baretma stat, all
+ * the CPUs counted".  Returns 0 or -ENOMEM (both NULL).
+ */
+struct cpu_info;
+int plot_stat_title(char **title, char **subtitle, const struct cpu_info *ci,
+		    const unsigned *cpus, unsigned n);
+
 /* plot_timeline_write - @s as stacked areas over time into @path.  Returns
  * as plot_bars_write (-EDOM: no sample). */
 int plot_timeline_write(const char *path, const struct plot_series *s,

@@ -6,14 +6,19 @@
  * slots summed over the groups, over their slots summed), so that a
  * hybrid part's P- and E-cores, each with its own recipe, make one
  * picture of the machine.  An interval with no group counted is a gap.
+ * The title names the CPU (plot_stat_title), as bench's pictures do.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/output/plot.h"
 #include "bench/stat.h"
+#include "cpu/cpu.h"
+#include "cpu/escape.h"
+#include "cpu/text.h"
 
 /* The level-1 nodes in the samples, in their order, once (AMD's fifth,
  * smt_contention, where a group has it). */
@@ -65,4 +70,70 @@ int plot_stat_add(struct plot_series *ps, const struct stat_sample *s, unsigned 
 	for (unsigned j = 0; j < ps->nnodes; j++)
 		v[j] = slots > 0 ? v[j] / slots : NAN;
 	return plot_series_add(ps, t, v);
+}
+
+/* " 0-3,6" of the @n ascending @cpus of kind @k among @cpus, appended to
+ * @t; 0 or -ENOMEM. */
+static int kind_cpus(char **t, const struct cpu_info *ci, const struct cpu_kind *k,
+		     const unsigned *cpus, unsigned n)
+{
+	const char *sep = " ";
+	int rc = 0;
+
+	for (unsigned i = 0; i < n && !rc; i++) {
+		unsigned j = i;
+
+		if (cpu_info_kind_of(ci, cpus[i]) != k)
+			continue;
+		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1 && cpu_info_kind_of(ci, cpus[j + 1]) == k)
+			j++;
+		rc = j > i ? text_appendf(t, NULL, "%s%u-%u", sep, cpus[i], cpus[j])
+			   : text_appendf(t, NULL, "%s%u", sep, cpus[i]);
+		sep = ",";
+		i = j;
+	}
+	return rc;
+}
+
+int plot_stat_title(char **title, char **subtitle, const struct cpu_info *ci,
+		    const unsigned *cpus, unsigned n)
+{
+	const struct cpu_kind *seen[CPU_MAX_KINDS];
+	unsigned nseen = 0;
+	size_t blen = ci ? strnlen(ci->brand, sizeof(ci->brand)) : 0;
+	char *brand = malloc(4 * blen + 1); /* \xHH at most per byte (cpu/escape.h) */
+	int rc;
+
+	*title = *subtitle = NULL;
+	if (!brand)
+		return -ENOMEM;
+	esc_bytes(brand, 4 * blen + 1, ci ? ci->brand : "", blen);
+	rc = text_setf(title, "Top-down level 1 over time: %s", *brand ? brand : "unknown CPU");
+	free(brand);
+	/* the core kinds of the CPUs counted, where there are several */
+	for (unsigned i = 0; ci && i < n && nseen < CPU_MAX_KINDS; i++) {
+		const struct cpu_kind *k = cpu_info_kind_of(ci, cpus[i]);
+		unsigned j = 0;
+
+		while (j < nseen && seen[j] != k)
+			j++;
+		if (k && j == nseen)
+			seen[nseen++] = k;
+	}
+	for (unsigned j = 0; !rc && nseen > 1 && j < nseen; j++) {
+		rc = text_appendf(subtitle, j ? " + " : NULL, "%s cores (%s), cpus", seen[j]->kind,
+				  seen[j]->uarch ? seen[j]->uarch : "unknown");
+		if (!rc)
+			rc = kind_cpus(subtitle, ci, seen[j], cpus, n);
+	}
+	if (!rc)
+		rc = text_appendf(subtitle, ": ", "%s", nseen > 1 ?
+				  "each kind's shares weighted by its slots; baretma stat" :
+				  "baretma stat, all the CPUs counted");
+	if (rc) {
+		free(*title);
+		free(*subtitle);
+		*title = *subtitle = NULL;
+	}
+	return rc;
 }

@@ -1,0 +1,167 @@
+/*
+ * t/0983-plot-stat-title - the title of `stat -I --plot`'s timeline names
+ * the CPU (bench/output/plot_stat.c plot_stat_title), as bench's pictures
+ * do: the brand string of the CPUID dump ($SHARED_CPUID/INDEX.tsv column
+ * cpu_name), escaped as every string from CPUID is (cpu/escape.h: a
+ * control byte as \xHH), and on a part with several core kinds each kind
+ * counted with its microarchitecture and CPUs: the Lunar Lake dump's
+ * (Core Ultra 9 288V) leaf 0x1A gives core type 0x40 (Lion Cove, the
+ * dump's own annotation) to logical CPUs 0-3 and 0x20 (Skymont) to 4-7.
+ * What is drawn is read back from the picture's trace (every text drawn,
+ * as t/0921): the title whole, not cut, inside the canvas.  Skipped
+ * without cairo or without the dumps.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/output/plot.h"
+#include "cpu/cpu.h"
+#include "t/tap.h"
+#include "t/fixture.h"
+
+static char *texts[4096];
+static size_t ntexts;
+static double canvas_w;
+static int outside;
+
+static void on_text(void *arg, const char *text, const struct plot_box *ink)
+{
+	(void)arg;
+	if (ntexts < sizeof(texts) / sizeof(texts[0]))
+		texts[ntexts++] = strdup(text);
+	if (ink->x0 < 0 || (canvas_w > 0 && ink->x1 > canvas_w))
+		outside++;
+}
+
+static void on_box(void *arg, const char *what, const char *node, const struct plot_box *b)
+{
+	(void)arg;
+	(void)node;
+	if (!strcmp(what, "canvas"))
+		canvas_w = b->x1;
+}
+
+static const struct plot_trace hook = { on_text, on_box, NULL };
+
+static bool drawn(const char *s)
+{
+	for (size_t i = 0; i < ntexts; i++)
+		if (!strcmp(texts[i], s))
+			return true;
+	return false;
+}
+
+static void reset(void)
+{
+	for (size_t i = 0; i < ntexts; i++)
+		free(texts[i]);
+	ntexts = 0;
+	outside = 0;
+}
+
+/* The timeline of @title drawn into @dir/@name, its trace kept. */
+static int draw(const char *dir, const char *name, const char *title, const char *sub)
+{
+	static const char *const nodes[] = { "tma_retiring", "tma_bad_speculation",
+					     "tma_frontend_bound", "tma_backend_bound" };
+	const double v[4] = { 0.4, 0.1, 0.2, 0.3 };
+	struct plot_series s;
+	char path[PATH_MAX];
+	int rc;
+
+	memset(&s, 0, sizeof(s));
+	if (plot_series_init(&s, 4, nodes) || plot_series_add(&s, 0.1, v) ||
+	    plot_series_add(&s, 0.2, v))
+		return -1;
+	s.title = title;
+	s.subtitle = sub;
+	t_path(path, "%s/%s", dir, name);
+	reset();
+	rc = plot_timeline_write(path, &s, &hook);
+	s.title = s.subtitle = NULL;
+	plot_series_free(&s);
+	return rc;
+}
+
+static void identify(const char *path, struct cpu_info *ci)
+{
+	struct cpu_source *src = cpu_source_dump(path);
+
+	if (!src || cpu_info_identify(src, NULL, ci)) {
+		printf("Bail out! cannot identify %s\n", path);
+		exit(1);
+	}
+	cpu_source_free(src);
+}
+
+int main(void)
+{
+	const char *shared = t_shared_dumps();
+	static char dir[PATH_MAX], lnl[PATH_MAX], icl[PATH_MAX];
+	static struct cpu_info ci;
+	static const unsigned eight[] = { 0, 1, 2, 3, 4, 5, 6, 7 }, some[] = { 1, 2, 5, 7 };
+	const char *want, *wsub;
+	char *title = NULL, *sub = NULL;
+
+	if (!plot_available())
+		skip_all("built without cairo");
+	t_path(lnl, "%s/libcpuid/master-history/intel/x86-64/lion-cove/intel-core-ultra-9-288v.test",
+	       shared);
+	t_path(icl, "%s/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test", shared);
+	t_scratch(dir, "0983");
+
+	/* Lunar Lake: two kinds, every CPU counted */
+	identify(lnl, &ci);
+	check_int(plot_stat_title(&title, &sub, &ci, eight, 8), ==, 0, "Lunar Lake: a title");
+	want = "Top-down level 1 over time: Intel(R) Core(TM) Ultra 9 288V";
+	wsub = "performance cores (Lion Cove), cpus 0-3 + efficiency cores (Skymont), cpus 4-7: "
+	       "each kind's shares weighted by its slots; baretma stat";
+	check_str(title, want, "Lunar Lake: the title names the brand");
+	check_str(sub, wsub, "Lunar Lake: the subtitle each kind with its CPUs");
+	check_int(draw(dir, "lnl.svg", title, sub), ==, 0, "Lunar Lake: the timeline is drawn");
+	ok(drawn(want), "Lunar Lake: the title is drawn whole");
+	ok(drawn(wsub), "Lunar Lake: the subtitle is drawn whole");
+	ok(!outside, "Lunar Lake: every text inside the canvas");
+	free(title);
+	free(sub);
+
+	/* some CPUs of each kind: their own lists */
+	check_int(plot_stat_title(&title, &sub, &ci, some, 4), ==, 0,
+		  "Lunar Lake, cpus 1,2,5,7: a title");
+	check_str(sub, "performance cores (Lion Cove), cpus 1-2 + efficiency cores (Skymont), "
+		  "cpus 5,7: each kind's shares weighted by its slots; baretma stat",
+		  "Lunar Lake, cpus 1,2,5,7: the kinds' CPUs among those counted");
+	free(title);
+	free(sub);
+
+	/* the P-cores alone: one kind */
+	check_int(plot_stat_title(&title, &sub, &ci, eight, 4), ==, 0, "Lunar Lake P-cores: a title");
+	check_str(title, "Top-down level 1 over time: Intel(R) Core(TM) Ultra 9 288V",
+		  "Lunar Lake, cpus 0-3: the brand");
+	check_str(sub, "baretma stat, all the CPUs counted", "Lunar Lake, cpus 0-3: one kind, no list");
+	free(title);
+	free(sub);
+
+	/* Ice Lake: one kind */
+	identify(icl, &ci);
+	check_int(plot_stat_title(&title, &sub, &ci, eight, 8), ==, 0, "Ice Lake: a title");
+	want = "Top-down level 1 over time: Intel(R) Core(TM) i7-1065G7 CPU @ 1.30GHz";
+	check_str(title, want, "Ice Lake: the brand");
+	check_int(draw(dir, "icl.png", title, sub), ==, 0, "Ice Lake: the timeline is drawn");
+	ok(drawn(want), "Ice Lake: the title is drawn");
+	free(title);
+	free(sub);
+
+	/* a brand that would set a terminal's title: escaped */
+	snprintf(ci.brand, sizeof(ci.brand), "Evil\x1b]0;pwned\x07 CPU");
+	check_int(plot_stat_title(&title, &sub, &ci, eight, 8), ==, 0, "an escaping brand: a title");
+	check_str(title, "Top-down level 1 over time: Evil\\x1b]0;pwned\\x07 CPU",
+		  "ESC and BEL of the brand as \\x1b and \\x07");
+	free(title);
+	free(sub);
+
+	reset();
+	t_rm_rf(dir);
+	return done_testing();
+}
