@@ -1,8 +1,8 @@
 #!/bin/sh
 # t/0990-cli-said-once.sh - the command line names what it means, once:
-#  1. an option that does not apply is named by its name, not by its
-#     argument: `pmu status --cpuid-dump X` said "option 'X' does not
-#     apply" before;
+#  1. an option that does not apply is named by its name (`pmu status
+#     --cpuid-dump X` said "option 'X' does not apply" before it took
+#     --cpuid-dump);
 #  2. the top-level help says what msr writes to a register baretma does
 #     not know need: --unsafe-msr, the flag `msr write` itself asks for
 #     (it said --force, which is for CPUs another run's journal holds);
@@ -22,14 +22,15 @@ run() {
 	"$BARETMA" "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
 }
 
-# 1. the option by its name
-run pmu status --cpuid-dump "$ICL"
-is "$st" 64 "pmu status --cpuid-dump FILE: exit 64"
-is "$(cat "$tmp/err")" "baretma: pmu status: option '--cpuid-dump' does not apply to 'pmu status' (try: baretma pmu status --help)" \
-	"names the option, not its argument"
-run pmu restore --cpuid-dump="$ICL"
-is "$(cat "$tmp/err")" "baretma: pmu restore: option '--cpuid-dump' does not apply to 'pmu restore' (try: baretma pmu restore --help)" \
-	"  --cpuid-dump=FILE too"
+# 1. the option by its name (every pmu subcommand takes --cpuid-dump now,
+# t/0981: the options that do not apply take no argument)
+run pmu status --wait
+is "$st" 64 "pmu status --wait: exit 64"
+is "$(cat "$tmp/err")" "baretma: pmu status: option '--wait' does not apply to 'pmu status' (try: baretma pmu status --help)" \
+	"names the option"
+run pmu restore --json
+is "$(cat "$tmp/err")" "baretma: pmu restore: option '--json' does not apply to 'pmu restore' (try: baretma pmu restore --help)" \
+	"  pmu restore --json too"
 
 # 2. the help names the flag msr write asks for
 printf '1 0x38f 0x0\n1 0x1a0 0x0\n' >"$tmp/state"
