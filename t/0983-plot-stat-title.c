@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bench.h"
 #include "bench/output/plot.h"
 #include "cpu/cpu.h"
 #include "t/tap.h"
@@ -162,6 +163,40 @@ int main(void)
 		  "ESC and BEL of the brand as \\x1b and \\x07");
 	free(title);
 	free(sub);
+
+	/* every picture's title names the CPU through plot_brand: bench's
+	 * bars too (its kernel has no valid repetition: the title is drawn
+	 * all the same), and an empty brand is said, not left blank */
+	{
+		char *b = plot_brand(&ci);
+		struct cpu_info none = { .brand = "" };
+		struct bench_kernel kern = { .name = "retire-light" };
+		struct bench_kernel_result kr = { .kernel = &kern };
+		struct bench_result *br = calloc(1, sizeof(*br));
+		char *path = NULL;
+
+		check_str(b, "Evil\\x1b]0;pwned\\x07 CPU", "plot_brand escapes ESC and BEL");
+		free(b);
+		b = plot_brand(&none);
+		check_str(b, "unknown CPU", "plot_brand of an empty brand: unknown CPU");
+		free(b);
+		b = plot_brand(NULL);
+		check_str(b, "unknown CPU", "plot_brand of no CPU: unknown CPU");
+		free(b);
+		reset();
+		br->cpu = ci;
+		br->level = 1;
+		br->nkernels = 1;
+		br->kernels = &kr;
+		if (asprintf(&path, "%s/bench.pdf", dir) < 0)
+			path = NULL;
+		check_int(path ? plot_bench_write(path, br, &hook) : -1, ==, 0,
+			  "bench's bars with an escaping brand are drawn");
+		ok(drawn("Top-down level 1 per kernel: Evil\\x1b]0;pwned\\x07 CPU"),
+		   "bench's title: the brand escaped");
+		free(path);
+		free(br);
+	}
 
 	reset();
 	t_rm_rf(dir);

@@ -180,6 +180,15 @@ struct cpu_info;
 int plot_stat_title(char **title, char **subtitle, const struct cpu_info *ci,
 		    const unsigned *cpus, unsigned n);
 
+/*
+ * plot_brand - @ci's brand string (CPUID leaves 0x80000002-4) escaped as
+ * every string from CPUID is before it reaches a reader (cpu/escape.h),
+ * in a new heap string (free it); "unknown CPU" when it is empty or @ci
+ * is NULL.  Every picture's title names the CPU through it.  NULL: no
+ * memory.
+ */
+char *plot_brand(const struct cpu_info *ci);
+
 /* plot_timeline_write - @s as stacked areas over time into @path.  Returns
  * as plot_bars_write (-EDOM: no sample). */
 int plot_timeline_write(const char *path, const struct plot_series *s,

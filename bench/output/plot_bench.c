@@ -46,13 +46,17 @@ int plot_bench_write(const char *path, const struct bench_result *res,
 	const struct cpu_kind *kind = cpu_info_kind_of(&res->cpu, res->cpu_used);
 	const struct bench_kernel_result *x = bench_extras_of(res);
 	struct plot_bar *bars;
-	char title[512], sub[1024], how[256];
+	char title[512], sub[1024], how[256], *brand;
 	int rc;
 
 	if (!res->level || !res->nkernels)
 		return -EDOM;
 	if (!(bars = calloc(res->nkernels, sizeof(*bars))))
 		return -ENOMEM;
+	if (!(brand = plot_brand(&res->cpu))) {
+		free(bars);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < res->nkernels; i++)
 		bar_of(res, &res->kernels[i], x, &bars[i]);
 	if (res->recipe)
@@ -60,14 +64,14 @@ int plot_bench_write(const char *path, const struct bench_result *res,
 			 res->recipe->variant, res->passes, res->passes == 1 ? "" : "es");
 	else
 		snprintf(how, sizeof(how), "%s", res->reads ? res->reads : "?");
-	/* a brand cut at 512 bytes is a title still; nothing else is cut */
-	snprintf(title, sizeof(title), "Top-down level %d per kernel: %s", res->level,
-		 res->cpu.brand);
+	/* the brand escaped (plot_brand) is 257 bytes at most: the title fits */
+	snprintf(title, sizeof(title), "Top-down level %d per kernel: %s", res->level, brand);
 	snprintf(sub, sizeof(sub), "cpu %u (%s core), backend %s, %s; medians; whiskers: +/- the bound (%s)",
 		 res->cpu_used, kind ? kind->kind : "unknown", bench_backend_name(res->backend),
 		 how, res->bound_text ? res->bound_text : "the bound");
 	rc = plot_bars_write(path, &(struct plot_bars){ .title = title, .subtitle = sub,
 				 .level = res->level, .nbars = res->nkernels, .bars = bars }, t);
 	free(bars);
+	free(brand);
 	return rc;
 }

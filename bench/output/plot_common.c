@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "bench/output/plot.h"
+#include "cpu/cpu.h"
+#include "cpu/escape.h"
 
 int plot_format_of(const char *path, enum plot_format *fmt)
 {
@@ -154,4 +156,18 @@ void plot_series_free(struct plot_series *s)
 	free(s->samples);
 	s->samples = NULL;
 	s->n = s->cap = 0;
+}
+
+char *plot_brand(const struct cpu_info *ci)
+{
+	size_t blen = ci ? strnlen(ci->brand, sizeof(ci->brand)) : 0;
+	char *b = malloc(4 * blen + sizeof("unknown CPU")); /* \xHH at most per byte */
+
+	if (!b)
+		return NULL;
+	if (blen)
+		esc_bytes(b, 4 * blen + 1, ci->brand, blen);
+	else
+		strcpy(b, "unknown CPU");
+	return b;
 }

@@ -14,13 +14,16 @@ int plot_compare_write(const char *path, const struct compare_result *res,
 		       const struct plot_trace *t)
 {
 	struct plot_pair *pairs = calloc(res->nkernels * TMA_NMETRICS + 1, sizeof(*pairs));
-	char title[512], sub[512], a[64], b[64];
+	char title[512], sub[512], a[64], b[64], *brand = plot_brand(&res->cpu);
 	unsigned order[TMA_NMETRICS], no = 0;
 	size_t n = 0;
 	int rc;
 
-	if (!pairs)
+	if (!pairs || !brand) {
+		free(pairs);
+		free(brand);
 		return -ENOMEM;
+	}
 	for (unsigned p = 0; p < TMA_NLEVEL1; p++) {
 		order[no++] = p;
 		for (unsigned m = TMA_NLEVEL1; m < TMA_NMETRICS; m++)
@@ -42,8 +45,9 @@ int plot_compare_write(const char *path, const struct compare_result *res,
 				.verdict = compare_verdict_name(cm),
 				.alarm = cm->verdict == COMPARE_DISAGREE };
 		}
+	/* the brand escaped (plot_brand) is 257 bytes at most: the title fits */
 	snprintf(title, sizeof(title), "baretma against perf_event, level %d: %s", res->level,
-		 res->cpu.brand);
+		 brand);
 	snprintf(sub, sizeof(sub), "cpu %u; %u pairs of blocks x %u reps; medians of block "
 		 "medians; whiskers: each side's bound; DISAGREE: p_holm <= %.2f; 'empty' (own "
 		 "brackets) not compared",
@@ -54,5 +58,6 @@ int plot_compare_write(const char *path, const struct compare_result *res,
 				  .a_name = a, .b_name = b, .n = n, .pairs = pairs }, t)
 	       : -EDOM;
 	free(pairs);
+	free(brand);
 	return rc;
 }

@@ -17,7 +17,6 @@
 #include "bench/output/plot.h"
 #include "bench/stat.h"
 #include "cpu/cpu.h"
-#include "cpu/escape.h"
 #include "cpu/text.h"
 
 /* The level-1 nodes in the samples, in their order, once (AMD's fifth,
@@ -100,15 +99,13 @@ int plot_stat_title(char **title, char **subtitle, const struct cpu_info *ci,
 {
 	const struct cpu_kind *seen[CPU_MAX_KINDS];
 	unsigned nseen = 0;
-	size_t blen = ci ? strnlen(ci->brand, sizeof(ci->brand)) : 0;
-	char *brand = malloc(4 * blen + 1); /* \xHH at most per byte (cpu/escape.h) */
+	char *brand = plot_brand(ci);
 	int rc;
 
 	*title = *subtitle = NULL;
 	if (!brand)
 		return -ENOMEM;
-	esc_bytes(brand, 4 * blen + 1, ci ? ci->brand : "", blen);
-	rc = text_setf(title, "Top-down level 1 over time: %s", *brand ? brand : "unknown CPU");
+	rc = text_setf(title, "Top-down level 1 over time: %s", brand);
 	free(brand);
 	/* the core kinds of the CPUs counted, where there are several */
 	for (unsigned i = 0; ci && i < n && nseen < CPU_MAX_KINDS; i++) {
