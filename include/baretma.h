@@ -48,7 +48,8 @@
 extern "C" {
 #endif
 
-#define BARETMA_API_VERSION 1
+/* 2: struct baretma_options grew region_method (libbaretma.so.2) */
+#define BARETMA_API_VERSION 2
 
 /* ------------------------------------------------------------- session */
 
@@ -71,10 +72,33 @@ struct baretma_options {
 	bool wait;            /* wait for another baretma on the CPU instead of -EBUSY */
 	const char *cpuid_dump; /* describe another machine (a dry run with
 				 * BARETMA_MSR=state:FILE); NULL: this one */
+	const char *region_method; /* how a region is counted from its readings
+			       * of TOPDOWN.SLOTS and IA32_PERF_METRICS:
+			       * "metrics-clear": RDPMC metrics-clear regions.  With
+			       * IA32_FIXED_CTR_CTRL bit 14 set, each RDPMC of
+			       * PERF_METRICS returns the metrics since the last one
+			       * and clears them and fixed counter 3 (linux
+			       * arch/x86/events/intel/core.c, commit 0e45818ec189;
+			       * enumerated by IA32_PERF_CAPABILITIES bit 19, Lion
+			       * Cove P-cores and later): a region is the sum of the
+			       * segments between its own readings - nested or
+			       * overlapping regions included -, each quantised
+			       * alone (bound: 1/255 of each segment's slots), with
+			       * no subtraction.  Refused with -EOPNOTSUPP (and
+			       * baretma_last_error saying why) where the core kind
+			       * does not enumerate the mode, or the backend is not
+			       * rdpmc, or the kind is measured by an event recipe.
+			       * "delta": the slot-weighted difference of the two
+			       * readings (linux tools/perf/Documentation/topdown.txt),
+			       * every kind and backend.  "auto" (or NULL): metrics-
+			       * clear where it can be used, else delta.  Another
+			       * text: -EINVAL.  baretma_notes says which is used
+			       * ("note: regions: ..."). */
 };
 
-/* Defaults: choose the CPU, backend auto, the highest level. */
-#define BARETMA_OPTIONS_INIT { -1, "auto", 0, false, false, false, NULL }
+/* Defaults: choose the CPU, backend auto, the highest level, region
+ * method auto. */
+#define BARETMA_OPTIONS_INIT { -1, "auto", 0, false, false, false, NULL, "auto" }
 
 /*
  * baretma_open - open a measuring session: identify the CPU, pin the

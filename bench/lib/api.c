@@ -48,6 +48,7 @@ struct baretma {
 	int cpu;                      /* the CPU it is pinned to; -1: not pinned (a
 				       * dump's CPU), no CPU check */
 	_Atomic uint64_t foreign_thread, foreign_cpu; /* refused (baretma_misuse) */
+	enum region_method method;    /* the option region_method */
 	char lines[2048];             /* the guard's notes and warnings, "\n"-joined */
 };
 
@@ -93,10 +94,27 @@ int baretma_guard_signals(void)
 
 /* ------------------------------------------------------------- opening */
 
+int api_region_method_parse(const char *text, enum region_method *m)
+{
+	if (!text || !strcmp(text, "auto"))
+		*m = REGION_METHOD_AUTO;
+	else if (!strcmp(text, "delta"))
+		*m = REGION_METHOD_DELTA;
+	else if (!strcmp(text, "metrics-clear"))
+		*m = REGION_METHOD_CLEAR;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 /* The options in the session's terms; -EINVAL with the message when bad. */
-static int session_opts(const struct baretma_options *o, struct session_options *so)
+static int session_opts(const struct baretma_options *o, struct session_options *so,
+			enum region_method *method)
 {
 	memset(so, 0, sizeof(*so));
+	if (api_region_method_parse(o->region_method, method))
+		return fail(-EINVAL, "baretma_open: region_method '%s': expected auto, delta or "
+			    "metrics-clear", o->region_method);
 	if (bench_backend_parse(o->backend ? o->backend : "auto", &so->backend))
 		return fail(-EINVAL, "baretma_open: backend '%s': expected auto, rdpmc, msr, "
 			    "perf, perf-rdpmc or tsc", o->backend);
@@ -111,10 +129,10 @@ static int session_opts(const struct baretma_options *o, struct session_options 
 	so->one_pass = true; /* a region is measured once */
 	so->user_only = o->user_only;
 	so->force = o->force;
-	/* The slot-weighted delta, not RDPMC metrics-clear regions: regions
-	 * nest here, and an inner region's reading of PERF_METRICS would clear
-	 * the counts of the region around it (pmu-reference §3.5) */
-	so->delta_regions = true;
+	/* RDPMC metrics-clear regions where the source can (the rdpmc source
+	 * decides: rdpmc_src_open), unless asked for the delta method; nested
+	 * regions add up the segments between their readings (bench/region.h) */
+	so->delta_regions = *method == REGION_METHOD_DELTA;
 	return 0;
 }
 
@@ -184,6 +202,48 @@ static void keep_session_lines(struct baretma *bm)
 	}
 }
 
+/*
+ * The region method the session uses, as a note ("regions: ..."), and
+ * -EOPNOTSUPP when "metrics-clear" was asked for and the source cannot:
+ * the mode needs a core kind that enumerates it (IA32_PERF_CAPABILITIES
+ * bit 19: linux arch/x86/events/intel/core.c, commit 0e45818ec189) and
+ * RDPMC of IA32_PERF_METRICS (backend rdpmc, no event recipe).
+ */
+static int region_method_check(struct baretma *bm)
+{
+	const struct session_info *in = session_info(bm->s);
+	const struct cpu_kind *k = cpu_info_kind_of(&in->cpu, in->cpu_used);
+	const char *why;
+	char *line = NULL;
+	int rc;
+
+	if (bm->t.rs && bm->t.rs->metrics_clear) {
+		static const char clear[] = "regions: RDPMC metrics-clear regions (each RDPMC "
+			"of IA32_PERF_METRICS clears it and fixed counter 3: a region is the sum "
+			"of the segments between its readings)";
+
+		add_line(bm, "note: ", clear, strlen(clear));
+		return 0;
+	}
+	why = bm->method == REGION_METHOD_DELTA ? "region_method \"delta\"" :
+		!k || !k->metrics_clear ? "the core kind has no RDPMC metrics-clear mode "
+		"(IA32_PERF_CAPABILITIES bit 19: Lion Cove and later)" :
+		in->recipe || in->backend != BENCH_BACKEND_RDPMC ?
+		"metrics-clear regions need RDPMC of IA32_PERF_METRICS (backend rdpmc)" : "";
+	if (bm->method == REGION_METHOD_CLEAR)
+		return fail(-EOPNOTSUPP, "baretma_open: region_method \"metrics-clear\" on cpu "
+			    "%u, backend %s: %s (use region_method \"auto\" or \"delta\")",
+			    in->cpu_used, bench_backend_name(in->backend), why);
+	if (!bm->level || in->recipe || !bm->t.rs || bm->t.rs->bound != READ_BOUND_PERF_METRICS)
+		return 0; /* no PERF_METRICS read: no region method to say */
+	rc = text_appendf(&line, NULL, "regions: the delta method (slot-weighted differences "
+			  "of IA32_PERF_METRICS readings): %s", why);
+	if (!rc)
+		add_line(bm, "note: ", line, strlen(line));
+	free(line);
+	return 0;
+}
+
 /* The guard's notes and warnings. */
 static void keep_guard_lines(struct baretma *bm)
 {
@@ -240,6 +300,7 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 {
 	static const struct baretma_options defaults = BARETMA_OPTIONS_INIT;
 	struct session_options so;
+	enum region_method method;
 	struct baretma *bm;
 	char why[600];
 	int rc;
@@ -250,12 +311,13 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 	*out = NULL;
 	if (!opt)
 		opt = &defaults;
-	rc = session_opts(opt, &so);
+	rc = session_opts(opt, &so, &method);
 	if (rc)
 		return rc;
 	bm = calloc(1, sizeof(*bm));
 	if (!bm)
 		return fail(-ENOMEM, "cannot open a session: %s", strerror(ENOMEM));
+	bm->method = method;
 	bm->pid = getpid();
 	bm->owner = pthread_self();
 	rc = region_store_new(&bm->t);
@@ -279,7 +341,8 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 	bm->cpu = session_pinned(bm->s) ? (int)session_info(bm->s)->cpu_used : -1;
 	bm->t.rs = session_read_set(bm->s);
 	keep_session_lines(bm);
-	if (session_writes_msrs(bm->s))
+	rc = region_method_check(bm);
+	if (!rc && session_writes_msrs(bm->s))
 		rc = guard_and_program(bm, opt);
 	bm->read = session_read_kind(bm->s); /* as finally chosen */
 out:
@@ -410,8 +473,10 @@ static __attribute__((noinline)) void region_end_after(struct baretma *bm, const
 	if (!region_find(&bm->t, name))
 		bm->t.unmatched++; /* an end of a name never begun */
 	r = region_add(&bm->t, name);
-	if (!r)
+	if (!r) {
+		region_reading(&bm->t, b); /* it cleared the counters all the same */
 		return;
+	}
 	region_end(&bm->t, r, b, bm->level);
 	if (bm->t.depth)
 		return;
