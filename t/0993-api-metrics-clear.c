@@ -117,9 +117,6 @@ static struct baretma *open_lnl(const char *dump)
 	o.cpu = 0;
 	o.level = 2;
 	o.cpuid_dump = dump;
-	/* the simulator models 8 general-purpose counters where the dump
-	 * enumerates 10: the in-use check cannot read IA32_PERFEVTSEL8-9 */
-	o.force = true;
 	if (baretma_open(&bm, &o))
 		printf("# baretma_open: %s\n", baretma_last_error());
 	return bm;
@@ -129,7 +126,7 @@ int main(void)
 {
 	const char *shared = t_shared_dumps();
 	static char dir[PATH_MAX], run[PATH_MAX], prof[PATH_MAX], spec[PATH_MAX + 8];
-	static char lnl[PATH_MAX];
+	static char lnl[PATH_MAX], state[PATH_MAX];
 	/* the shares of the segment kinds (header), in enum baretma_tma order:
 	 * retiring bad_spec frontend backend heavy light branch machine_clears
 	 * fetch_lat fetch_bw memory core */
@@ -152,26 +149,28 @@ int main(void)
 	t_scratch(dir, "0993");
 	t_path(run, "%s/run", dir);
 	t_path(prof, "%s/profile", dir);
-	t_put_tree(prof, "ghz 0\naccess_cycles 1000\nwork_cycles 4000\n"
+	t_path(state, "%s/state", dir);
+	t_put_lnl_state(state, 0);
+	t_put_tree(prof, t_strf("state %s\nghz 0\naccess_cycles 1000\n"
 		   "retiring 60\nbad_speculation 20\nfrontend_bound 20\nbackend_bound 0\n"
 		   "heavy_operations 40\nbranch_mispredicts 20\nfetch_latency 20\n"
 		   "memory_bound 0\naccess_retiring 20\naccess_bad_speculation 20\n"
 		   "access_frontend_bound 20\naccess_backend_bound 40\n"
 		   "access_heavy_operations 0\naccess_branch_mispredicts 20\n"
-		   "access_fetch_latency 20\naccess_memory_bound 40\n");
+		   "access_fetch_latency 20\naccess_memory_bound 40\n", state));
 	t_path(spec, "sim:%s", prof);
 	setenv("BARETMA_STATE_DIR", run, 1);
 	setenv("BARETMA_MSR", spec, 1);
 	unsetenv("BARETMA_CPUID_DUMP");
 	unsetenv("BARETMA_MSR_TRACE");
 	unsetenv("BARETMA_PERF");
-	plan(27);
 	/* the same simulated machine as the session's (one per profile and
 	 * dump in a process): its work is the regions' workload */
 	if (msr_open_on(spec, lnl, &work_dev)) {
 		printf("# %s\n", msr_last_error());
 		skip_all("cannot open the simulated Lunar Lake machine");
 	}
+	plan(27);
 
 	bm = open_lnl(lnl);
 	if (!ok(bm != NULL, "Lunar Lake cpu 0, backend rdpmc on the simulator: opens")) {
