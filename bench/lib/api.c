@@ -18,6 +18,7 @@
  * library prints nothing.  Threads, fork, signals: include/baretma.h.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -49,24 +50,56 @@ struct baretma {
 				       * dump's CPU), no CPU check */
 	_Atomic uint64_t foreign_thread, foreign_cpu; /* refused (baretma_misuse) */
 	enum region_method method;    /* the option region_method */
-	char lines[2048];             /* the guard's notes and warnings, "\n"-joined */
+	char *lines;                  /* the notes and warnings, each ending "\n", on the
+				       * heap (cpu/text.h): NULL, none */
 };
 
-static _Thread_local char last_error[2048];
+/* The calling thread's last error, on the heap (cpu/text.h: never cut);
+ * NULL: none.  A thread's is freed when it exits (the key's destructor),
+ * so that threaded harnesses leak nothing. */
+static _Thread_local char *last_error;
+static pthread_key_t error_key;
+static pthread_once_t error_once = PTHREAD_ONCE_INIT;
+static bool error_key_ok;
+
+static void error_free(void *p)
+{
+	free(p);
+}
+
+static void error_key_new(void)
+{
+	error_key_ok = pthread_key_create(&error_key, error_free) == 0;
+}
+
+/* @text (NULL: none) becomes the thread's last error; the old one is freed. */
+static void error_keep(char *text)
+{
+	pthread_once(&error_once, error_key_new);
+	if (text != last_error)
+		free(last_error);
+	last_error = text;
+	if (error_key_ok)
+		pthread_setspecific(error_key, text);
+}
 
 const char *baretma_last_error(void)
 {
-	return last_error;
+	return text_or_empty(last_error);
 }
 
 static int fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int fail(int err, const char *fmt, ...)
 {
+	char *text = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	if (text_vsetf(&text, fmt, ap) == 0)
+		error_keep(text);
+	else /* out of memory: the cause, not a stale message */
+		error_keep(strdup("out of memory while making the error message"));
 	va_end(ap);
 	return err;
 }
@@ -166,18 +199,13 @@ static int open_failed(const struct session *s, const struct baretma_options *o,
 	return fail(rc, "cannot open a session: %s", strerror(-rc));
 }
 
-/* One line of baretma_notes: "note: " or "warning: " and @text. */
+/* One line of baretma_notes: "note: " or "warning: " and @text (@len
+ * bytes), whole (a line that cannot be kept for want of memory is left out
+ * whole, never cut). */
 static void add_line(struct baretma *bm, const char *kind, const char *text, size_t len)
 {
-	size_t used = strlen(bm->lines);
-	int w;
-
-	if (!len || used >= sizeof(bm->lines) - 1)
-		return;
-	w = snprintf(bm->lines + used, sizeof(bm->lines) - used, "%s%.*s\n", kind, (int)len,
-		     text);
-	if (w < 0 || (size_t)w >= sizeof(bm->lines) - used)
-		bm->lines[used] = '\0'; /* a line cut short is left out whole */
+	if (len && len <= INT_MAX)
+		text_appendf(&bm->lines, NULL, "%s%.*s\n", kind, (int)len, text);
 }
 
 /* The session's own notes ("; "-separated: not pinned, why rdpmc was
@@ -260,16 +288,20 @@ static void keep_guard_lines(struct baretma *bm)
 static int guard_and_program(struct baretma *bm, const struct baretma_options *o)
 {
 	const struct session_info *in = session_info(bm->s);
-	char cmd[256];
+	char *cmd = NULL;
 	struct guard_opts go = {
 		.wait = o->wait, .force = o->force, .no_settings_flags = true,
-		.kind = JOURNAL_RUN, .cmd = cmd, .backend = msr_env_spec(),
+		.kind = JOURNAL_RUN, .backend = msr_env_spec(),
 	};
 	unsigned cpu = in->cpu_used;
 	int rc;
 
-	snprintf(cmd, sizeof(cmd), "libbaretma in %s", program_invocation_name);
-	rc = guard_new(&bm->g, &go);
+	/* the journal's command, whole (guard_new copies it) */
+	rc = text_setf(&cmd, "libbaretma in %s", program_invocation_name);
+	go.cmd = cmd;
+	if (!rc)
+		rc = guard_new(&bm->g, &go);
+	free(cmd);
 	if (rc)
 		return fail(rc, "cannot set up the guard: %s", strerror(-rc));
 	rc = guard_start(bm->g, session_dev(bm->s), &in->cpu, &cpu, 1, true, JOURNAL_RUN,
@@ -305,7 +337,7 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 	char why[600];
 	int rc;
 
-	last_error[0] = '\0';
+	error_keep(NULL);
 	if (!out)
 		return fail(-EINVAL, "baretma_open: no place for the session");
 	*out = NULL;
@@ -347,12 +379,12 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 	bm->read = session_read_kind(bm->s); /* as finally chosen */
 out:
 	if (rc) {
-		char keep[sizeof(last_error)];
+		char *keep = last_error;
 
 		/* closing puts back what was programmed; the open's error stays */
-		memcpy(keep, last_error, sizeof(keep));
+		last_error = NULL;
 		baretma_close(bm);
-		memcpy(last_error, keep, sizeof(keep));
+		error_keep(keep);
 		return rc;
 	}
 	*out = bm;
@@ -379,6 +411,7 @@ int baretma_close(struct baretma *bm)
 	session_close(bm->s);
 	region_store_free(&bm->t);
 	cpu_machine_free(bm->machine);
+	free(bm->lines);
 	free(bm);
 	return rc;
 }
@@ -582,7 +615,7 @@ const char *baretma_notes(const struct baretma *bm)
 {
 	if (!bm)
 		return "";
-	return bm->lines;
+	return text_or_empty(bm->lines);
 }
 
 const struct session_info *api_info(const struct baretma *bm)
