@@ -225,7 +225,10 @@ struct baretma_result {
 /*
  * baretma_region_begin / baretma_region_end - bracket a region named
  * @name (at most 31 bytes; up to 64 names a session).  Regions of
- * different names nest; a name does not nest in itself.  Between the two
+ * different names nest, or overlap; a name does not nest in itself.  With
+ * metrics-clear regions (region_method) each region is the sum of the
+ * segments between consecutive readings of the session that lie between
+ * its begin and its end.  Between the two
  * counter reads nothing allocates and, on the rdpmc backend, no system
  * call is made.  Misuse (an unknown or unbalanced name, a full table) is
  * counted, never fatal: baretma_region_get says it.  A begin or end from
@@ -332,6 +335,10 @@ struct baretma_reading {
  * (IA32_PERF_METRICS); RDTSC; LFENCE.  Needs user-space RDPMC (a session
  * on the rdpmc backend arranges it) and a thread pinned to a CPU whose
  * counters run (baretma_open, or `baretma pmu enable`); otherwise SIGSEGV.
+ * In a session with RDPMC metrics-clear regions (region_method, the
+ * default on Lion Cove and later) each baretma_read clears PERF_METRICS and
+ * fixed counter 3: a pair for baretma_decode needs a session opened with
+ * region_method "delta".
  */
 static inline __attribute__((always_inline)) void baretma_read(struct baretma_reading *r)
 {
@@ -347,8 +354,8 @@ static inline __attribute__((always_inline)) void baretma_read(struct baretma_re
 }
 
 /*
- * baretma_decode - the region between readings @a and @b (no reset in
- * between) at @level (1 or 2): res->count 1, tsc, slots, tma[] in percent,
+ * baretma_decode - the region between readings @a and @b (no reset and no
+ * metrics-clear read in between: baretma_read) at @level (1 or 2): res->count 1, tsc, slots, tma[] in percent,
  * bound_pp, flags; invalid 1 when the pair cannot give numbers (flags).
  * Returns 0 or -EINVAL (bad level).
  */

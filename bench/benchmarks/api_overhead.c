@@ -32,6 +32,7 @@
  *
  * usage: api_overhead [--runs N] [--backend B] [--sim DUMP [--region-method M]]
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -245,7 +246,7 @@ int main(int argc, char **argv)
 	if (sim) {
 		static const char text[] = "ghz 0\naccess_cycles 1000\nretiring 40\n"
 			"bad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n";
-		int fd = mkstemp(prof);
+		int fd = mkostemp(prof, O_CLOEXEC);
 
 		if (fd < 0 || write(fd, text, sizeof(text) - 1) != (ssize_t)(sizeof(text) - 1)) {
 			perror("api_overhead: profile");
