@@ -102,6 +102,7 @@ static void fcc_writes(char *out, size_t n)
 
 int main(void)
 {
+	char *ptext;
 	const char *shared = t_shared_dumps();
 	static char dir[PATH_MAX], run[PATH_MAX], prof[PATH_MAX], spec[PATH_MAX + 8];
 	static char state[PATH_MAX], orig[4096], icl_prof[PATH_MAX], icl_spec[PATH_MAX + 8];
@@ -119,8 +120,10 @@ int main(void)
 	t_path(state, "%s/state", dir);
 	t_put_lnl_state(state, 12345);
 	snprintf(orig, sizeof(orig), "%s", slurp(state));
-	t_put_tree(prof, t_strf("state %s\nghz 0\naccess_cycles 1000\nretiring 40\n"
-		   "bad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n", state));
+	ptext = t_strf("state %s\nghz 0\naccess_cycles 1000\nretiring 40\n"
+		   "bad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n", state);
+	t_put_tree(prof, ptext);
+	free(ptext);
 	t_path(spec, "sim:%s", prof);
 	t_path(icl_prof, "%s/icl-profile", dir);
 	t_put_tree(icl_prof, "ghz 0\naccess_cycles 1000\nretiring 40\nbad_speculation 10\n"
