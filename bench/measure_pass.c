@@ -91,6 +91,7 @@ static int run_pass(struct bench_session *s, struct bench_kernel_ctx *c, struct 
 	/* a new read set: the regions start anew (only their last pair is kept) */
 	memset(s->regions.r, 0, sizeof(s->regions.r));
 	s->regions.n = s->regions.depth = 0;
+	s->regions.pending = NULL;
 	for (size_t k = 0; k < s->nsel && !rc; k++) {
 		const struct bench_kernel *kn = s->sel[k];
 

@@ -48,14 +48,66 @@ struct region *region_add(struct region_table *t, const char *name)
 	return r;
 }
 
+/* Whether @t's readings are RDPMC metrics-clear readings (bench/region.h). */
+static bool clearing(const struct region_table *t)
+{
+	return t->rs && t->rs->metrics_clear && t->rs->ncounts;
+}
+
+/* The segment reading @b closed, to every region open across it but
+ * @except (the region @b began). */
+static void segment_add(struct region_table *t, const struct reading *b,
+			const struct region *except)
+{
+	struct counts c;
+	int ks;
+
+	if (t->depth <= (except ? 1u : 0u))
+		return; /* nobody to count for: the epoch's first segment */
+	reading_counts(t->rs, b, b, &c); /* metrics-clear: @b's values alone */
+	ks = read_set_count_index(t->rs, read_td_events[0]);
+	if (ks >= 0 && !(c.c[ks] > 0))
+		return; /* zero slots: nothing counted, nothing to flag */
+	for (unsigned i = 0; i < t->depth; i++)
+		if (t->open_list[i] != except)
+			counts_add(&t->open_list[i]->open_sum, &c, t->rs->ncounts);
+}
+
+/* The segment the last begin's reading closed, counted now that it is read. */
+static void flush_pending(struct region_table *t)
+{
+	struct region *r = t->pending;
+
+	t->pending = NULL;
+	if (r && r->open && clearing(t))
+		segment_add(t, &r->start, r);
+}
+
+/* @r out of the list of open regions (the order of the rest kept). */
+static void unlist(struct region_table *t, struct region *r)
+{
+	unsigned i = 0;
+
+	while (i < t->depth && t->open_list[i] != r)
+		i++;
+	if (i == t->depth)
+		return;
+	memmove(&t->open_list[i], &t->open_list[i + 1],
+		(t->depth - i - 1) * sizeof(t->open_list[0]));
+	t->depth--;
+}
+
 struct reading *region_open(struct region_table *t, struct region *r)
 {
 	if (r->open) {
 		r->misuse++;
 		return NULL;
 	}
+	flush_pending(t);
 	r->open = true;
-	t->depth++;
+	memset(&r->open_sum, 0, sizeof(r->open_sum));
+	t->open_list[t->depth++] = r; /* depth <= REGION_MAX: one entry per name */
+	t->pending = r;
 	return &r->start;
 }
 
@@ -63,8 +115,17 @@ void region_unopen(struct region_table *t, struct region *r)
 {
 	if (r->open) {
 		r->open = false;
-		t->depth--;
+		unlist(t, r);
+		if (t->pending == r)
+			t->pending = NULL;
 	}
+}
+
+void region_reading(struct region_table *t, const struct reading *b)
+{
+	flush_pending(t);
+	if (clearing(t))
+		segment_add(t, b, NULL);
 }
 
 int region_begin(struct region_table *t, struct region *r, const struct reading *a)
@@ -117,9 +178,10 @@ static void keep_sample(struct region *r, bool counted, const struct td_result *
 		s->tma[m] = 100.0 * d->frac[m];
 }
 
-/* The pair of @r ending at @b into r->last and its pend bucket. */
+/* The pair of @r ending at @b into r->last and its pend bucket: its counts
+ * @sum (metrics-clear: the segments summed), NULL: those of r->start and @b. */
 static void pair_end(const struct read_set *rs, struct region *r, const struct reading *b,
-		     int level)
+		     int level, const struct counts *sum)
 {
 	struct region_acc *acc = &r->pend;
 	struct td_result d;
@@ -132,7 +194,10 @@ static void pair_end(const struct read_set *rs, struct region *r, const struct r
 		keep_sample(r, false, NULL);
 		return;
 	}
-	reading_counts(rs, &r->start, b, &r->last.c);
+	if (sum)
+		r->last.c = *sum;
+	else
+		reading_counts(rs, &r->start, b, &r->last.c);
 	/* a set without the recipe's events gives no fractions: zero slots */
 	if (counts_to_tma(rs, &r->last.c, level, &d))
 		d = (struct td_result){ .flags = TD_FLAG_ZERO_SLOTS };
@@ -150,13 +215,18 @@ static void pair_end(const struct read_set *rs, struct region *r, const struct r
 int region_end(struct region_table *t, struct region *r, const struct reading *b,
 	       int level)
 {
+	bool clear = clearing(t);
+
+	/* in metrics-clear mode @b cleared the counters whoever's end it is:
+	 * its segment is every open region's, @r's last */
+	region_reading(t, b);
 	if (!r->open) {
 		r->misuse++;
 		return -ENOENT;
 	}
 	r->open = false;
-	t->depth--;
-	pair_end(t->rs, r, b, level);
+	unlist(t, r);
+	pair_end(t->rs, r, b, level, clear ? &r->open_sum : NULL);
 	return 0;
 }
 
@@ -245,7 +315,7 @@ int region_decode_pair(const struct baretma_reading *a, const struct baretma_rea
 	if (level != 1 && level != 2)
 		return -EINVAL;
 	read_set_perf_metrics(&rs);
-	pair_end(&rs, &r, &rb, level);
+	pair_end(&rs, &r, &rb, level, NULL);
 	add_acc(&r.tot, &r.pend, NULL); /* one pair: nothing to verify */
 	result_counts(&r.tot, res);
 	result_tma(&rs, &r.tot, level, res);

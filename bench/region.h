@@ -16,6 +16,22 @@
  * those sums (bench/tma.h) - the slot-weighted mean, never a mean of
  * percentages.  For PERF_METRICS the bound is the sum of the pairs'
  * quantisation errors in slots over the summed slots.
+ *
+ * RDPMC metrics-clear regions (t->rs->metrics_clear: the kind enumerates
+ * IA32_PERF_CAPABILITIES[19] and FC3's field has METRICS_CLEAR_EN, IA32_
+ * FIXED_CTR_CTRL bit 14; linux commit 0e45818ec189, arch/x86/events/intel/
+ * core.c): each RDPMC of PERF_METRICS returns the metrics since the last
+ * one and clears PERF_METRICS and fixed counter 3, so every reading the
+ * table sees, a begin's or an end's, closes a "segment" since the reading
+ * before it, counted from that reading alone (reading_counts).  A segment
+ * belongs to every region open across it: a region's pair is the sum of
+ * the segments between its begin and its end (counts_add: their
+ * quantisation errors summed, their flags or'ed), so nested and overlapping
+ * regions each get exactly their own counts.  A segment of zero slots (a
+ * reading straight after another) adds nothing, flags included.  The
+ * segment a begin's reading closes is counted at the table's next call
+ * (region_open, region_end, region_reading), never between a region's two
+ * readings; the segment before an epoch's first begin belongs to no region.
  */
 #ifndef BARETMA_REGION_H
 #define BARETMA_REGION_H
@@ -64,6 +80,8 @@ struct region {
 	char name[REGION_NAME_MAX];
 	bool open;                     /* begun, not yet ended */
 	struct reading start;          /* the reading at begin */
+	struct counts open_sum;        /* metrics-clear regions: the segments counted
+					* since begin (zeroed by region_open) */
 	uint64_t misuse;               /* begin of an open name, end of a closed one */
 	struct region_acc pend;        /* pairs of the current epoch, not yet verified */
 	struct region_acc tot;         /* verified pairs */
@@ -90,6 +108,9 @@ struct region_table {
 	struct region r[REGION_MAX];
 	unsigned n;                    /* names in use */
 	unsigned depth;                /* regions open now */
+	struct region *open_list[REGION_MAX]; /* those regions, in the order begun */
+	struct region *pending;        /* metrics-clear: the region whose start reading
+					* closed a segment not counted yet; NULL: none */
 	uint64_t lost;                 /* begins refused: table full or name too long */
 	uint64_t unmatched;            /* ends of a name never begun (no row made) */
 	struct region_sample *store;   /* REGION_MAX x REGION_SAMPLES, the rings
@@ -125,7 +146,8 @@ struct region *region_add(struct region_table *t, const char *name);
  * reading goes (&r->start), for the caller to read the counters straight
  * into it, last: nothing of the table's work then falls inside the region.
  * NULL when @r is already open (counted as misuse).  region_unopen undoes
- * it when the reading could not be taken.
+ * it when the reading could not be taken.  In metrics-clear mode it first
+ * counts the segment the table's last begin reading closed (the header).
  */
 struct reading *region_open(struct region_table *t, struct region *r);
 void region_unopen(struct region_table *t, struct region *r);
@@ -144,10 +166,20 @@ int region_begin(struct region_table *t, struct region *r, const struct reading 
  * slots back, zero slots, level-1 sum).  Returns 0, or
  * -ENOENT when @r is not open (counted as misuse).  When the table's depth
  * is 0 afterwards, the caller checks the counters and calls
- * region_epoch_end().
+ * region_epoch_end().  In metrics-clear mode the pair is the sum of the
+ * segments since @r's begin, @b's the last (the header); @b's segment goes
+ * to the other open regions too, also when @r is not open.
  */
 int region_end(struct region_table *t, struct region *r, const struct reading *b,
 	       int level);
+
+/*
+ * region_reading - a reading @b of the counters that is no region's (an
+ * end whose name the table could not hold): in metrics-clear mode it still
+ * cleared the counters, so its segment goes to the regions open across it.
+ * Nothing otherwise.
+ */
+void region_reading(struct region_table *t, const struct reading *b);
 
 /*
  * region_epoch_end - after the epoch's last end: every region's pend

@@ -24,6 +24,10 @@ int main(void)
 	unsigned long x = 0;
 
 	o.backend = "rdpmc";
+	/* baretma_decode takes the difference of the two readings: the counters
+	 * must count on through the first, which metrics-clear mode (the
+	 * default on Lion Cove and later) would clear */
+	o.region_method = "delta";
 	if (baretma_open(&bm, &o) < 0) {
 		printf("raw_pair: no RDPMC here, nothing read: %s\n", baretma_last_error());
 		return 0;

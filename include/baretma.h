@@ -48,7 +48,8 @@
 extern "C" {
 #endif
 
-#define BARETMA_API_VERSION 1
+/* 2: struct baretma_options grew region_method (libbaretma.so.2) */
+#define BARETMA_API_VERSION 2
 
 /* ------------------------------------------------------------- session */
 
@@ -71,10 +72,33 @@ struct baretma_options {
 	bool wait;            /* wait for another baretma on the CPU instead of -EBUSY */
 	const char *cpuid_dump; /* describe another machine (a dry run with
 				 * BARETMA_MSR=state:FILE); NULL: this one */
+	const char *region_method; /* how a region is counted from its readings
+			       * of TOPDOWN.SLOTS and IA32_PERF_METRICS:
+			       * "metrics-clear": RDPMC metrics-clear regions.  With
+			       * IA32_FIXED_CTR_CTRL bit 14 set, each RDPMC of
+			       * PERF_METRICS returns the metrics since the last one
+			       * and clears them and fixed counter 3 (linux
+			       * arch/x86/events/intel/core.c, commit 0e45818ec189;
+			       * enumerated by IA32_PERF_CAPABILITIES bit 19, Lion
+			       * Cove P-cores and later): a region is the sum of the
+			       * segments between its own readings - nested or
+			       * overlapping regions included -, each quantised
+			       * alone (bound: 1/255 of each segment's slots), with
+			       * no subtraction.  Refused with -EOPNOTSUPP (and
+			       * baretma_last_error saying why) where the core kind
+			       * does not enumerate the mode, or the backend is not
+			       * rdpmc, or the kind is measured by an event recipe.
+			       * "delta": the slot-weighted difference of the two
+			       * readings (linux tools/perf/Documentation/topdown.txt),
+			       * every kind and backend.  "auto" (or NULL): metrics-
+			       * clear where it can be used, else delta.  Another
+			       * text: -EINVAL.  baretma_notes says which is used
+			       * ("note: regions: ..."). */
 };
 
-/* Defaults: choose the CPU, backend auto, the highest level. */
-#define BARETMA_OPTIONS_INIT { -1, "auto", 0, false, false, false, NULL }
+/* Defaults: choose the CPU, backend auto, the highest level, region
+ * method auto. */
+#define BARETMA_OPTIONS_INIT { -1, "auto", 0, false, false, false, NULL, "auto" }
 
 /*
  * baretma_open - open a measuring session: identify the CPU, pin the
@@ -201,7 +225,10 @@ struct baretma_result {
 /*
  * baretma_region_begin / baretma_region_end - bracket a region named
  * @name (at most 31 bytes; up to 64 names a session).  Regions of
- * different names nest; a name does not nest in itself.  Between the two
+ * different names nest, or overlap; a name does not nest in itself.  With
+ * metrics-clear regions (region_method) each region is the sum of the
+ * segments between consecutive readings of the session that lie between
+ * its begin and its end.  Between the two
  * counter reads nothing allocates and, on the rdpmc backend, no system
  * call is made.  Misuse (an unknown or unbalanced name, a full table) is
  * counted, never fatal: baretma_region_get says it.  A begin or end from
@@ -308,6 +335,10 @@ struct baretma_reading {
  * (IA32_PERF_METRICS); RDTSC; LFENCE.  Needs user-space RDPMC (a session
  * on the rdpmc backend arranges it) and a thread pinned to a CPU whose
  * counters run (baretma_open, or `baretma pmu enable`); otherwise SIGSEGV.
+ * In a session with RDPMC metrics-clear regions (region_method, the
+ * default on Lion Cove and later) each baretma_read clears PERF_METRICS and
+ * fixed counter 3: a pair for baretma_decode needs a session opened with
+ * region_method "delta".
  */
 static inline __attribute__((always_inline)) void baretma_read(struct baretma_reading *r)
 {
@@ -323,8 +354,8 @@ static inline __attribute__((always_inline)) void baretma_read(struct baretma_re
 }
 
 /*
- * baretma_decode - the region between readings @a and @b (no reset in
- * between) at @level (1 or 2): res->count 1, tsc, slots, tma[] in percent,
+ * baretma_decode - the region between readings @a and @b (no reset and no
+ * metrics-clear read in between: baretma_read) at @level (1 or 2): res->count 1, tsc, slots, tma[] in percent,
  * bound_pp, flags; invalid 1 when the pair cannot give numbers (flags).
  * Returns 0 or -EINVAL (bad level).
  */

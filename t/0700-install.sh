@@ -1,6 +1,6 @@
 #!/bin/sh
 # t/0700-install.sh - `make install` installs what README "Install" lists:
-# the tool, libbaretma.so.1 (its SONAME) with its development link,
+# the tool, libbaretma.so.2 (its SONAME) with its development link,
 # libbaretma.a, <baretma.h>, baretma.pc, the man pages and the bash
 # completion (in bash-completion's completionsdir, configure.ac); the shared
 # library exports only the baretma_* API and imports only what the
@@ -19,13 +19,13 @@
 # list (the prefix holds other packages' files) and without uninstalling.
 #
 # Expected values come from outside the build: the SONAME is the ABI named
-# in configure.ac and README (libbaretma.so.1), the version AC_INIT's, the
+# in configure.ac and README (libbaretma.so.2), the version AC_INIT's, the
 # API the function declarations of include/baretma.h.
 . "$T_SRC/tap.sh"
 
 TOP=$T_SRC/..
-SONAME=libbaretma.so.1
-REAL=libbaretma.so.1.0.0
+SONAME=libbaretma.so.2
+REAL=libbaretma.so.2.0.0
 VERSION=$(sed -n 's/^AC_INIT(\[baretma\], \[\([^]]*\)\].*/\1/p' "$TOP/configure.ac")
 # Functions the header declares (static inline baretma_read excluded: it is
 # compiled into the caller); the marker functions are declared under
@@ -142,7 +142,7 @@ int main(void)
 {
 	struct baretma_options o = BARETMA_OPTIONS_INIT;
 
-	printf("%d %s %d\n", o.cpu, o.backend, BARETMA_API_VERSION);
+	printf("%d %s %s %d\n", o.cpu, o.backend, o.region_method, BARETMA_API_VERSION);
 	return 0;
 }
 EOF
@@ -157,7 +157,7 @@ is "$rc" 0 "cc use.c \$(pkg-config --cflags --libs baretma) builds"
 needed=$(readelf -d "$tmp/use" 2>&1 | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
 like " $needed" " $SONAME " "the program needs $SONAME (the SONAME, not the development link)"
 out=$(LD_LIBRARY_PATH=$root$T_LIBDIR "$tmp/use" 2>&1)
-is "$out" "-1 auto 1" "it runs, loading $SONAME (BARETMA_OPTIONS_INIT: cpu -1, backend auto; API 1)"
+is "$out" "-1 auto auto 2" "it runs, loading $SONAME (BARETMA_OPTIONS_INIT: cpu -1, backend auto, region_method auto; API 2: configure.ac)"
 
 # --- examples/ ---------------------------------------------------------------------
 # Every example builds against the header and library as installed, as

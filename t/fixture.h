@@ -399,4 +399,30 @@ static inline void t_hwloc_dump_env_put_back(struct t_env *saved, size_t n)
 }
 #endif
 
+/* ------------------------------------------ a Lunar Lake state file */
+
+/*
+ * Lunar Lake's CPU 0 as a state file (the simulator's register store):
+ * its P-core has 10 general-purpose counters (IA32_PERFEVTSEL0-9 0x186-
+ * 0x18f, IA32_PMC0-9 0xc1-0xca: CPUID leaf 0x23 gp 0x3ff in INDEX.tsv),
+ * fixed counters 0-3, PERF_METRICS; IA32_PERF_CAPABILITIES bits 13, 15
+ * and 19 (full-width writes, PERF_METRICS, RDPMC metrics-clear); the
+ * counters stopped.  FC3 holds @fc3.  (The simulator's clean register file
+ * has 8 general-purpose counters: with it the in-use check cannot read
+ * IA32_PERFEVTSEL8-9.)
+ */
+static inline void t_put_lnl_state(const char *path, unsigned long long fc3)
+{
+	char buf[2048];
+	size_t o = 0;
+
+	for (unsigned i = 0; i < 10; i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "0 0x%x 0x0\n0 0x%x 0x0\n",
+				      0x186 + i, 0xc1 + i);
+	snprintf(buf + o, sizeof(buf) - o, "0 0x309 0x0\n0 0x30a 0x0\n0 0x30b 0x0\n"
+		 "0 0x30c 0x%llx\n0 0x329 0x0\n0 0x345 0x8a000\n0 0x38d 0x0\n0 0x38e 0x0\n"
+		 "0 0x38f 0x7000003ff\n0 0x390 0x0\n0 0x391 0x0\n0 0x392 0x0\n", fc3);
+	t_put_tree(path, buf);
+}
+
 #endif

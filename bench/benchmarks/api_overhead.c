@@ -21,14 +21,25 @@
  * every machine has it; rdpmc where the PMU can be used, with the same
  * references).
  *
- * usage: api_overhead [--runs N] [--backend B]
+ * --sim DUMP: the session on the simulated PMU of CPUID dump DUMP (a
+ * profile of its own in a temporary file, BARETMA_MSR=sim:it), backend
+ * rdpmc, 1 thread, --region-method M (include/baretma.h region_method:
+ * auto, delta, metrics-clear): the simulated RDPMC is a call that models
+ * the counters, so the pair's ticks are the simulator's, not a CPU's; what
+ * it compares is the library's own work around the readings, the whole
+ * begin + end, with metrics-clear regions (each reading's segment summed
+ * into the open regions) against the delta method.
+ *
+ * usage: api_overhead [--runs N] [--backend B] [--sim DUMP [--region-method M]]
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "bench/stats.h"
 #include "include/baretma.h"
@@ -121,6 +132,7 @@ struct run {
 	uint64_t refused;
 	int rc;
 	char err[512];
+	char method[512];      /* the session's "note: regions: ..." line, "" if none */
 };
 
 static void *one_run(void *arg)
@@ -136,6 +148,12 @@ static void *one_run(void *arg)
 	if ((r->rc = baretma_open(&bm, &o)) < 0) {
 		snprintf(r->err, sizeof(r->err), "%s", baretma_last_error());
 		return NULL;
+	}
+	{
+		const char *l = strstr(baretma_notes(bm), "note: regions: ");
+
+		snprintf(r->method, sizeof(r->method), "%.*s", l ? (int)strcspn(l, "\n") : 0,
+			 l ? l : "");
 	}
 	for (unsigned done = 0; done < PAIRS; done += BLOCK) {
 		uint64_t t0 = call_begin();
@@ -204,6 +222,8 @@ int main(int argc, char **argv)
 					 * then the whole calls] */
 	uint64_t refused = 0;
 	struct utsname u;
+	const char *sim = NULL;
+	char prof[] = "/tmp/api_overhead.XXXXXX", spec[sizeof(prof) + 8];
 	int cpu[2], rc = 1;
 
 	o.backend = "tsc"; /* every machine has it; --backend rdpmc where the PMU can be used */
@@ -213,19 +233,47 @@ int main(int argc, char **argv)
 			runs = (unsigned)strtoul(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--backend") && i + 1 < argc)
 			o.backend = argv[++i];
+		else if (!strcmp(argv[i], "--sim") && i + 1 < argc)
+			sim = argv[++i];
+		else if (!strcmp(argv[i], "--region-method") && i + 1 < argc)
+			o.region_method = argv[++i];
 		else {
-			fprintf(stderr, "usage: api_overhead [--runs N] [--backend B]\n");
+			fprintf(stderr, "usage: api_overhead [--runs N] [--backend B] [--sim DUMP "
+				"[--region-method M]]\n");
 			return 64;
 		}
+	}
+	if (sim) {
+		static const char text[] = "ghz 0\naccess_cycles 1000\nretiring 40\n"
+			"bad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n";
+		int fd = mkostemp(prof, O_CLOEXEC);
+
+		if (fd < 0 || write(fd, text, sizeof(text) - 1) != (ssize_t)(sizeof(text) - 1)) {
+			perror("api_overhead: profile");
+			return 1;
+		}
+		close(fd);
+		snprintf(spec, sizeof(spec), "sim:%s", prof);
+		setenv("BARETMA_MSR", spec, 1);
+		o.cpuid_dump = sim;
+		o.backend = "rdpmc";
+		o.cpu = 0;
+		/* the simulator's 8 general-purpose counters against a Lion Cove
+		 * dump's 10: the in-use check cannot read IA32_PERFEVTSEL8-9 */
+		o.force = true;
 	}
 	for (int t = 0; t < 3; t++)
 		for (int k = 0; k < 5; k++)
 			if (!runs || !(v[t][k] = calloc(runs, sizeof(double))))
 				goto out;
 	two_cpus(cpu);
+	if (sim)
+		cpu[1] = -1; /* one simulated session */
 	uname(&u);
 	printf("machine: %s %s, %s\n", u.machine, u.release, u.nodename);
-	printf("backend %s, %u runs of %u pairs each\n", o.backend, runs, PAIRS);
+	printf("backend %s%s%s%s, region method %s, %u runs of %u pairs each\n", o.backend,
+	       sim ? " on the simulated PMU of " : "", sim ? sim : "", sim ? " cpu 0" : "",
+	       o.region_method ? o.region_method : "auto", runs, PAIRS);
 	for (unsigned r = 0; r < runs; r++) {
 		struct run one = { .o = &o, .cpu = -1 }, two[2] = { { .o = &o, .cpu = cpu[0] },
 								  { .o = &o, .cpu = cpu[1] } };
@@ -237,6 +285,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "api_overhead: %s\n", one.err);
 			goto out;
 		}
+		if (!r && one.method[0])
+			printf("%s\n", one.method);
 		/* 2 threads at once, each its own session on its own CPU */
 		for (int k = 0; cpu[1] >= 0 && k < 2; k++)
 			pthread_create(&t[k], NULL, one_run, &two[k]);
@@ -258,7 +308,9 @@ int main(int argc, char **argv)
 		}
 	}
 	report("1 thread", v[0], runs);
-	if (cpu[1] < 0) {
+	if (sim) {
+		printf("2 threads: not measured on the simulator\n");
+	} else if (cpu[1] < 0) {
 		printf("2 threads: not measured (this process may run on one CPU)\n");
 	} else {
 		char what[96];
@@ -272,6 +324,8 @@ int main(int argc, char **argv)
 	       (unsigned long long)refused);
 	rc = 0;
 out:
+	if (sim)
+		unlink(prof);
 	for (int t = 0; t < 3; t++)
 		for (int k = 0; k < 5; k++)
 			free(v[t][k]);

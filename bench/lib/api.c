@@ -18,6 +18,7 @@
  * library prints nothing.  Threads, fork, signals: include/baretma.h.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -48,24 +49,57 @@ struct baretma {
 	int cpu;                      /* the CPU it is pinned to; -1: not pinned (a
 				       * dump's CPU), no CPU check */
 	_Atomic uint64_t foreign_thread, foreign_cpu; /* refused (baretma_misuse) */
-	char lines[2048];             /* the guard's notes and warnings, "\n"-joined */
+	enum region_method method;    /* the option region_method */
+	char *lines;                  /* the notes and warnings, each ending "\n", on the
+				       * heap (cpu/text.h): NULL, none */
 };
 
-static _Thread_local char last_error[2048];
+/* The calling thread's last error, on the heap (cpu/text.h: never cut);
+ * NULL: none.  A thread's is freed when it exits (the key's destructor),
+ * so that threaded harnesses leak nothing. */
+static _Thread_local char *last_error;
+static pthread_key_t error_key;
+static pthread_once_t error_once = PTHREAD_ONCE_INIT;
+static bool error_key_ok;
+
+static void error_free(void *p)
+{
+	free(p);
+}
+
+static void error_key_new(void)
+{
+	error_key_ok = pthread_key_create(&error_key, error_free) == 0;
+}
+
+/* @text (NULL: none) becomes the thread's last error; the old one is freed. */
+static void error_keep(char *text)
+{
+	pthread_once(&error_once, error_key_new);
+	if (text != last_error)
+		free(last_error);
+	last_error = text;
+	if (error_key_ok)
+		pthread_setspecific(error_key, text);
+}
 
 const char *baretma_last_error(void)
 {
-	return last_error;
+	return text_or_empty(last_error);
 }
 
 static int fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int fail(int err, const char *fmt, ...)
 {
+	char *text = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	if (text_vsetf(&text, fmt, ap) == 0)
+		error_keep(text);
+	else /* out of memory: the cause, not a stale message */
+		error_keep(strdup("out of memory while making the error message"));
 	va_end(ap);
 	return err;
 }
@@ -93,10 +127,27 @@ int baretma_guard_signals(void)
 
 /* ------------------------------------------------------------- opening */
 
+int api_region_method_parse(const char *text, enum region_method *m)
+{
+	if (!text || !strcmp(text, "auto"))
+		*m = REGION_METHOD_AUTO;
+	else if (!strcmp(text, "delta"))
+		*m = REGION_METHOD_DELTA;
+	else if (!strcmp(text, "metrics-clear"))
+		*m = REGION_METHOD_CLEAR;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 /* The options in the session's terms; -EINVAL with the message when bad. */
-static int session_opts(const struct baretma_options *o, struct session_options *so)
+static int session_opts(const struct baretma_options *o, struct session_options *so,
+			enum region_method *method)
 {
 	memset(so, 0, sizeof(*so));
+	if (api_region_method_parse(o->region_method, method))
+		return fail(-EINVAL, "baretma_open: region_method '%s': expected auto, delta or "
+			    "metrics-clear", o->region_method);
 	if (bench_backend_parse(o->backend ? o->backend : "auto", &so->backend))
 		return fail(-EINVAL, "baretma_open: backend '%s': expected auto, rdpmc, msr, "
 			    "perf, perf-rdpmc or tsc", o->backend);
@@ -111,10 +162,10 @@ static int session_opts(const struct baretma_options *o, struct session_options 
 	so->one_pass = true; /* a region is measured once */
 	so->user_only = o->user_only;
 	so->force = o->force;
-	/* The slot-weighted delta, not RDPMC metrics-clear regions: regions
-	 * nest here, and an inner region's reading of PERF_METRICS would clear
-	 * the counts of the region around it (pmu-reference §3.5) */
-	so->delta_regions = true;
+	/* RDPMC metrics-clear regions where the source can (the rdpmc source
+	 * decides: rdpmc_src_open), unless asked for the delta method; nested
+	 * regions add up the segments between their readings (bench/region.h) */
+	so->delta_regions = *method == REGION_METHOD_DELTA;
 	return 0;
 }
 
@@ -148,18 +199,13 @@ static int open_failed(const struct session *s, const struct baretma_options *o,
 	return fail(rc, "cannot open a session: %s", strerror(-rc));
 }
 
-/* One line of baretma_notes: "note: " or "warning: " and @text. */
+/* One line of baretma_notes: "note: " or "warning: " and @text (@len
+ * bytes), whole (a line that cannot be kept for want of memory is left out
+ * whole, never cut). */
 static void add_line(struct baretma *bm, const char *kind, const char *text, size_t len)
 {
-	size_t used = strlen(bm->lines);
-	int w;
-
-	if (!len || used >= sizeof(bm->lines) - 1)
-		return;
-	w = snprintf(bm->lines + used, sizeof(bm->lines) - used, "%s%.*s\n", kind, (int)len,
-		     text);
-	if (w < 0 || (size_t)w >= sizeof(bm->lines) - used)
-		bm->lines[used] = '\0'; /* a line cut short is left out whole */
+	if (len && len <= INT_MAX)
+		text_appendf(&bm->lines, NULL, "%s%.*s\n", kind, (int)len, text);
 }
 
 /* The session's own notes ("; "-separated: not pinned, why rdpmc was
@@ -184,6 +230,48 @@ static void keep_session_lines(struct baretma *bm)
 	}
 }
 
+/*
+ * The region method the session uses, as a note ("regions: ..."), and
+ * -EOPNOTSUPP when "metrics-clear" was asked for and the source cannot:
+ * the mode needs a core kind that enumerates it (IA32_PERF_CAPABILITIES
+ * bit 19: linux arch/x86/events/intel/core.c, commit 0e45818ec189) and
+ * RDPMC of IA32_PERF_METRICS (backend rdpmc, no event recipe).
+ */
+static int region_method_check(struct baretma *bm)
+{
+	const struct session_info *in = session_info(bm->s);
+	const struct cpu_kind *k = cpu_info_kind_of(&in->cpu, in->cpu_used);
+	const char *why;
+	char *line = NULL;
+	int rc;
+
+	if (bm->t.rs && bm->t.rs->metrics_clear) {
+		static const char clear[] = "regions: RDPMC metrics-clear regions (each RDPMC "
+			"of IA32_PERF_METRICS clears it and fixed counter 3: a region is the sum "
+			"of the segments between its readings)";
+
+		add_line(bm, "note: ", clear, strlen(clear));
+		return 0;
+	}
+	why = bm->method == REGION_METHOD_DELTA ? "region_method \"delta\"" :
+		!k || !k->metrics_clear ? "the core kind has no RDPMC metrics-clear mode "
+		"(IA32_PERF_CAPABILITIES bit 19: Lion Cove and later)" :
+		in->recipe || in->backend != BENCH_BACKEND_RDPMC ?
+		"metrics-clear regions need RDPMC of IA32_PERF_METRICS (backend rdpmc)" : "";
+	if (bm->method == REGION_METHOD_CLEAR)
+		return fail(-EOPNOTSUPP, "baretma_open: region_method \"metrics-clear\" on cpu "
+			    "%u, backend %s: %s (use region_method \"auto\" or \"delta\")",
+			    in->cpu_used, bench_backend_name(in->backend), why);
+	if (!bm->level || in->recipe || !bm->t.rs || bm->t.rs->bound != READ_BOUND_PERF_METRICS)
+		return 0; /* no PERF_METRICS read: no region method to say */
+	rc = text_appendf(&line, NULL, "regions: the delta method (slot-weighted differences "
+			  "of IA32_PERF_METRICS readings): %s", why);
+	if (!rc)
+		add_line(bm, "note: ", line, strlen(line));
+	free(line);
+	return 0;
+}
+
 /* The guard's notes and warnings. */
 static void keep_guard_lines(struct baretma *bm)
 {
@@ -200,16 +288,20 @@ static void keep_guard_lines(struct baretma *bm)
 static int guard_and_program(struct baretma *bm, const struct baretma_options *o)
 {
 	const struct session_info *in = session_info(bm->s);
-	char cmd[256];
+	char *cmd = NULL;
 	struct guard_opts go = {
 		.wait = o->wait, .force = o->force, .no_settings_flags = true,
-		.kind = JOURNAL_RUN, .cmd = cmd, .backend = msr_env_spec(),
+		.kind = JOURNAL_RUN, .backend = msr_env_spec(),
 	};
 	unsigned cpu = in->cpu_used;
 	int rc;
 
-	snprintf(cmd, sizeof(cmd), "libbaretma in %s", program_invocation_name);
-	rc = guard_new(&bm->g, &go);
+	/* the journal's command, whole (guard_new copies it) */
+	rc = text_setf(&cmd, "libbaretma in %s", program_invocation_name);
+	go.cmd = cmd;
+	if (!rc)
+		rc = guard_new(&bm->g, &go);
+	free(cmd);
 	if (rc)
 		return fail(rc, "cannot set up the guard: %s", strerror(-rc));
 	rc = guard_start(bm->g, session_dev(bm->s), &in->cpu, &cpu, 1, true, JOURNAL_RUN,
@@ -240,22 +332,24 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 {
 	static const struct baretma_options defaults = BARETMA_OPTIONS_INIT;
 	struct session_options so;
+	enum region_method method;
 	struct baretma *bm;
 	char why[600];
 	int rc;
 
-	last_error[0] = '\0';
+	error_keep(NULL);
 	if (!out)
 		return fail(-EINVAL, "baretma_open: no place for the session");
 	*out = NULL;
 	if (!opt)
 		opt = &defaults;
-	rc = session_opts(opt, &so);
+	rc = session_opts(opt, &so, &method);
 	if (rc)
 		return rc;
 	bm = calloc(1, sizeof(*bm));
 	if (!bm)
 		return fail(-ENOMEM, "cannot open a session: %s", strerror(ENOMEM));
+	bm->method = method;
 	bm->pid = getpid();
 	bm->owner = pthread_self();
 	rc = region_store_new(&bm->t);
@@ -279,19 +373,20 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 	bm->cpu = session_pinned(bm->s) ? (int)session_info(bm->s)->cpu_used : -1;
 	bm->t.rs = session_read_set(bm->s);
 	keep_session_lines(bm);
-	if (session_writes_msrs(bm->s))
+	rc = region_method_check(bm);
+	if (!rc && session_writes_msrs(bm->s))
 		rc = guard_and_program(bm, opt);
 	else /* perf_event (the kernel's registers, or its simulator): no journal */
 		rc = session_program(bm->s, NULL);
 	bm->read = session_read_kind(bm->s); /* as finally chosen */
 out:
 	if (rc) {
-		char keep[sizeof(last_error)];
+		char *keep = last_error;
 
 		/* closing puts back what was programmed; the open's error stays */
-		memcpy(keep, last_error, sizeof(keep));
+		last_error = NULL;
 		baretma_close(bm);
-		memcpy(last_error, keep, sizeof(keep));
+		error_keep(keep);
 		return rc;
 	}
 	*out = bm;
@@ -318,6 +413,7 @@ int baretma_close(struct baretma *bm)
 	session_close(bm->s);
 	region_store_free(&bm->t);
 	cpu_machine_free(bm->machine);
+	free(bm->lines);
 	free(bm);
 	return rc;
 }
@@ -412,8 +508,10 @@ static __attribute__((noinline)) void region_end_after(struct baretma *bm, const
 	if (!region_find(&bm->t, name))
 		bm->t.unmatched++; /* an end of a name never begun */
 	r = region_add(&bm->t, name);
-	if (!r)
+	if (!r) {
+		region_reading(&bm->t, b); /* it cleared the counters all the same */
 		return;
+	}
 	region_end(&bm->t, r, b, bm->level);
 	if (bm->t.depth)
 		return;
@@ -519,7 +617,7 @@ const char *baretma_notes(const struct baretma *bm)
 {
 	if (!bm)
 		return "";
-	return bm->lines;
+	return text_or_empty(bm->lines);
 }
 
 const struct session_info *api_info(const struct baretma *bm)

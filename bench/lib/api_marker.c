@@ -16,6 +16,8 @@
  * INIT's first, measures the Nth; as likwid-perfctr -C pins its threads),
  * BARETMA_BACKEND (auto, rdpmc, msr, tsc), BARETMA_LEVEL (1 or 2),
  * BARETMA_CPUID_DUMP (the machine described: the option cpuid_dump),
+ * BARETMA_REGION_METHOD (auto, delta, metrics-clear: the option
+ * region_method),
  * BARETMA_OUTPUT (append the JSON document, schema "baretma-markers/1",
  * to this file instead of printing the table; a file of the real user,
  * cpu/userfile.h).
@@ -178,6 +180,8 @@ static struct baretma *open_mine(unsigned idx, int cpu)
 void baretma_marker_init(void)
 {
 	const char *backend = getenv("BARETMA_BACKEND");
+	const char *method = getenv("BARETMA_REGION_METHOD");
+	enum region_method m;
 	bool bad = false;
 	int cpu, rc;
 
@@ -188,6 +192,14 @@ void baretma_marker_init(void)
 	opts.level = env_int("BARETMA_LEVEL", 1, 2, 0, &bad);
 	if (backend && *backend)
 		opts.backend = backend;
+	if (method && *method) {
+		opts.region_method = method;
+		if (api_region_method_parse(method, &m)) {
+			esc_fprintf(stderr, "baretma: markers: BARETMA_REGION_METHOD '%s': expected "
+				    "auto, delta or metrics-clear; markers off\n", method);
+			bad = true;
+		}
+	}
 	/* a dry run: the dump is the machine the simulator models */
 	if (getenv("BARETMA_CPUID_DUMP") && *getenv("BARETMA_CPUID_DUMP"))
 		opts.cpuid_dump = getenv("BARETMA_CPUID_DUMP");
