@@ -258,9 +258,6 @@ int main(int argc, char **argv)
 		o.cpuid_dump = sim;
 		o.backend = "rdpmc";
 		o.cpu = 0;
-		/* the simulator's 8 general-purpose counters against a Lion Cove
-		 * dump's 10: the in-use check cannot read IA32_PERFEVTSEL8-9 */
-		o.force = true;
 	}
 	for (int t = 0; t < 3; t++)
 		for (int k = 0; k < 5; k++)

@@ -374,7 +374,9 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 	bm->t.rs = session_read_set(bm->s);
 	keep_session_lines(bm);
 	rc = region_method_check(bm);
-	if (!rc && session_writes_msrs(bm->s))
+	if (rc)
+		goto out;
+	if (session_writes_msrs(bm->s))
 		rc = guard_and_program(bm, opt);
 	else /* perf_event (the kernel's registers, or its simulator): no journal */
 		rc = session_program(bm->s, NULL);
