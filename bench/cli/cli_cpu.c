@@ -161,11 +161,12 @@ int cli_refuse_kind(const char *who, const struct cpu_info *ci, unsigned cpu, co
 
 void cli_warn_kinds(const char *who, const struct cpu_machine *m, const struct cpu_info *ci)
 {
-	char why[512];
+	char *why = NULL;
 
-	if (cpu_machine_check_kinds(m, ci, why, sizeof(why)) == -EPROTO)
+	if (cpu_machine_check_kinds(m, ci, &why) == -EPROTO)
 		cli_warn("%s: hwloc's CPU kinds disagree with CPUID: %s (going by CPUID "
 			 "leaf 0x1A, which names each CPU's core type)", who, why);
+	free(why);
 }
 
 struct cpu_info *cli_names_identify(const struct cpu_machine *m)

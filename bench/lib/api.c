@@ -174,7 +174,8 @@ static void keep_session_lines(struct baretma *bm)
 			e = p + strlen(p);
 		add_line(bm, "note: ", p, (size_t)(e - p));
 	}
-	add_line(bm, "warning: ", in->kinds_warning, strlen(in->kinds_warning));
+	add_line(bm, "warning: ", text_or_empty(in->kinds_warning),
+		 strlen(text_or_empty(in->kinds_warning)));
 	if (!in->level && bench_avail_reason(&in->avail)[0]) {
 		char *why = NULL;
 
