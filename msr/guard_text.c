@@ -273,7 +273,7 @@ enum guard_class guard_journal_bad_text(const struct journal_info *who, char *bu
 	if (who->error == -EINVAL) {
 		snprintf(buf, n, "journal '%s' is malformed: %s (inspect it; remove it by hand "
 			 "once the registers and settings it names are known to be right)",
-			 who->path, who->detail[0] ? who->detail : journal_last_error());
+			 who->path, who->detail ? who->detail : journal_last_error());
 		return GUARD_DATA;
 	}
 	if (who->error == -EPERM) {
