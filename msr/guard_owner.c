@@ -214,7 +214,8 @@ static int owner_one(struct guard *g, struct msr_dev *dev, unsigned cpu,
 	}
 	if (rc && rc != -EBUSY && rc != -ENODATA) {
 		pmu_owner_report_free(&rep);
-		g->cls = guard_access_fail_text(dev, rc, NULL, cpu, g->msg, sizeof(g->msg));
+		g->cls = guard_access_fail_text(dev, rc, NULL, cpu, &text);
+		guard_keep(g, text);
 		return rc;
 	}
 	if (rep.unread_err)

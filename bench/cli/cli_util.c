@@ -92,7 +92,7 @@ int cli_exit_for_errno(int err)
 
 int cli_msr_fail(struct msr_dev *dev, unsigned cpu, const char *what, int err)
 {
-	char msg[PATH_MAX + 1024];
+	char msg[GUARD_ACCESS_TEXT_MAX];
 
 	guard_msr_fail_text(dev, cpu, what, err, msg, sizeof(msg)); /* the guard's text */
 	cli_err("%s", msg);

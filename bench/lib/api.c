@@ -229,7 +229,7 @@ static int guard_and_program(struct baretma *bm, const struct baretma_options *o
 			    "busy after baretma checked; the option force takes over)", cpu,
 			    bench_avail_reason(&session_info(bm->s)->avail));
 	if (rc) {
-		char text[1024];
+		char text[GUARD_ACCESS_TEXT_MAX];
 
 		guard_access_text(session_dev(bm->s), rc, cpu, text, sizeof(text));
 		return fail(rc, "%s", text);
