@@ -235,22 +235,27 @@ int guard_lock(struct guard *g, const unsigned *cpus, int n, bool msrs)
 static int journal_hit(struct guard *g, const struct journal_info *who,
 		       const unsigned *cpus, unsigned n)
 {
-	char list[256], holder[1300];
+	char *list = guard_cpus_text(cpus, n);
+	char holder[1300]; /* fixed: guard_journal_holder quotes a cmd of at most
+			    * JOURNAL_CMD_MAX (1024) bytes and 80 of its own */
+	int rc = 0;
 
-	guard_fmt_cpus(list, sizeof(list), cpus, n);
+	if (!list)
+		return guard_fail(g, GUARD_OSERR, -ENOMEM, "%s", strerror(ENOMEM));
 	guard_journal_holder(who, holder, sizeof(holder));
-	if (g->o.force) {
+	if (g->o.force)
 		guard_say(g, GUARD_LINE_WARNING, "cpu %s: %s; journal '%s'; going on (--force): %s",
 			  list, holder, who->path, g->kind != JOURNAL_RUN ? "this run journals "
 			  "the registers as they are now and leaves them as written; both "
 			  "journals stay for 'baretma pmu restore'" : "this run saves and restores "
 			  "the registers as they are now, the journal stays for 'baretma pmu "
 			  "restore'");
-		return 0;
-	}
-	return guard_fail(g, GUARD_BUSY, -EBUSY, "cpu %s: %s; journal '%s' (run: baretma pmu "
-			  "restore%s)", list, holder, who->path,
-			  who->alive ? " once it has ended, or --force" : "");
+	else
+		rc = guard_fail(g, GUARD_BUSY, -EBUSY, "cpu %s: %s; journal '%s' (run: baretma pmu "
+				"restore%s)", list, holder, who->path,
+				who->alive ? " once it has ended, or --force" : "");
+	free(list);
+	return rc;
 }
 
 /* Every CPU of @cpus (from @i on) that @who holds, into @hits and @same. */

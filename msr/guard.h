@@ -260,7 +260,13 @@ void guard_lines_clear(struct guard *g);
  * longest remedy, msr_remedy's 240 bytes).  Fixed: bounded. */
 #define GUARD_ACCESS_TEXT_MAX (PATH_MAX + 1024)
 
-/* guard_fmt_cpus - "0-7,12" from the ascending list @cpus. */
+/* guard_cpus_text - "0-7,12" from the ascending list @cpus, on the heap
+ * (whole: a big machine's list has hundreds of ranges); NULL when memory
+ * runs out. */
+char *guard_cpus_text(const unsigned *cpus, unsigned ncpus);
+
+/* guard_fmt_cpus - guard_cpus_text() into @buf; a list longer than @n is
+ * cut visibly: it ends in "..." at a comma. */
 void guard_fmt_cpus(char *buf, size_t n, const unsigned *cpus, unsigned ncpus);
 
 /*

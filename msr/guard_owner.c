@@ -177,15 +177,18 @@ static void say_allowlist(struct guard *g, uint32_t evtsel, bool inuse)
  */
 static int unread_verdict(struct guard *g, const struct owner_unread *u)
 {
-	char list[256], regs[512];
+	char *list, regs[512]; /* regs fixed: fmt_unread's at most 16 single
+				* registers and INUSE, 464 bytes */
 
 	for (int i = 0; i < u->n; i++) {
-		guard_fmt_cpus(list, sizeof(list), u->e[i].cpus, u->e[i].ncpus);
+		if (!(list = guard_cpus_text(u->e[i].cpus, u->e[i].ncpus)))
+			return guard_fail(g, GUARD_OSERR, -ENOMEM, "%s", strerror(ENOMEM));
 		fmt_unread(u->e[i].evtsel, u->e[i].inuse, regs, sizeof(regs));
 		if (g->o.force) {
 			guard_say(g, GUARD_LINE_WARNING, "cpu %s: cannot tell who uses the PMU: %s "
 				  "could not be read: %s; going on without that check (--force)",
 				  list, regs, strerror(-u->e[i].err));
+			free(list);
 			continue;
 		}
 		guard_fail(g, GUARD_ERRNO, u->e[i].err, "cpu %s: cannot tell who uses the PMU: "
@@ -193,6 +196,7 @@ static int unread_verdict(struct guard *g, const struct owner_unread *u)
 			   "without that check, or, through msr_safe, add the read-only lines "
 			   "below to its allowlist /dev/cpu/msr_allowlist)", list, regs,
 			   strerror(-u->e[i].err));
+		free(list);
 		say_allowlist(g, u->e[i].evtsel, u->e[i].inuse);
 		return u->e[i].err;
 	}
@@ -250,7 +254,7 @@ int guard_check_owners(struct guard *g, struct msr_dev *dev, const struct cpu_in
 	struct owner_notes nt = { 0 };
 	struct owner_unread *un = calloc(1, sizeof(*un));
 	int watchdog = nmi_watchdog(), rc = 0;
-	char list[256];
+	char *list;
 
 	nt.e = calloc(MAX_NOTES, sizeof(*nt.e));
 	if (!nt.e || !un) {
@@ -274,9 +278,13 @@ int guard_check_owners(struct guard *g, struct msr_dev *dev, const struct cpu_in
 		rc = unread_verdict(g, un);
 	free(un);
 	for (int i = 0; i < nt.n && !rc; i++) {
-		guard_fmt_cpus(list, sizeof(list), nt.e[i].cpus, nt.e[i].ncpus);
+		if (!(list = guard_cpus_text(nt.e[i].cpus, nt.e[i].ncpus))) {
+			rc = guard_fail(g, GUARD_OSERR, -ENOMEM, "%s", strerror(ENOMEM));
+			break;
+		}
 		guard_say(g, GUARD_LINE_NOTE, "cpu %s: other counters in use, left as they are: %s",
 			  list, nt.e[i].text);
+		free(list);
 	}
 	for (int i = 0; i < nt.n; i++)
 		free(nt.e[i].text);

@@ -20,28 +20,52 @@
 #include "msr/msr_names.h"
 #include "msr/state_dir.h"
 
-void guard_fmt_cpus(char *buf, size_t n, const unsigned *cpus, unsigned ncpus)
+char *guard_cpus_text(const unsigned *cpus, unsigned ncpus)
 {
-	size_t o = 0;
+	char *s = NULL;
 
-	if (!n)
-		return;
-	buf[0] = '\0';
-	for (unsigned i = 0; i < ncpus && o < n;) {
+	if (text_setf(&s, "%s", ""))
+		return NULL;
+	for (unsigned i = 0; i < ncpus;) {
 		unsigned j = i;
-		int w;
+		int rc;
 
 		while (j + 1 < ncpus && cpus[j + 1] == cpus[j] + 1)
 			j++;
 		if (j > i)
-			w = snprintf(buf + o, n - o, "%s%u-%u", i ? "," : "", cpus[i], cpus[j]);
+			rc = text_appendf(&s, NULL, "%s%u-%u", i ? "," : "", cpus[i], cpus[j]);
 		else
-			w = snprintf(buf + o, n - o, "%s%u", i ? "," : "", cpus[i]);
-		if (w < 0)
-			break;
-		o += (size_t)w;
+			rc = text_appendf(&s, NULL, "%s%u", i ? "," : "", cpus[i]);
+		if (rc) {
+			free(s);
+			return NULL;
+		}
 		i = j + 1;
 	}
+	return s;
+}
+
+void guard_fmt_cpus(char *buf, size_t n, const unsigned *cpus, unsigned ncpus)
+{
+	char *s = guard_cpus_text(cpus, ncpus);
+	size_t len = s ? strlen(s) : 0;
+
+	if (!n) {
+		free(s);
+		return;
+	}
+	if (!s || len >= n) { /* cut visibly, after a comma: "0,2,4,..." */
+		size_t keep = s && n > 5 ? n - 5 : 0;
+
+		while (keep && s[keep] != ',')
+			keep--;
+		if (s && s[keep] == ',')
+			keep++;
+		snprintf(buf, n, "%.*s%s", (int)keep, s ? s : "", n > 3 ? "..." : "");
+	} else {
+		memcpy(buf, s, len + 1);
+	}
+	free(s);
 }
 
 /* ----------------------------------------------------------- MSR access */

@@ -7,6 +7,11 @@
 # include/uapi/linux/limits.h) lost the end of the line, the remedy.
 # Runs 'pmu enable' on the Ice Lake fixture (t/guard-fixture.sh), as
 # t/0621 does; the expected sentence is written out here.
+#
+# The CPUs a journal holds were listed in 256 bytes: a stale journal of
+# a 2-socket Sapphire Rapids (160 CPUs: $SHARED_CPUID/INDEX.tsv, its
+# hwloc-gather-cpuid directory) holding every even CPU, a list of 80
+# ranges, lost its last CPUs.
 . "$T_SRC/tap.sh"
 . "$T_SRC/guard-fixture.sh"
 
@@ -30,4 +35,42 @@ is "$(printf '%s\n' "$out" | grep -cF -- "baretma: $want")" 1 \
 	"the whole refusal (${#want} bytes), its remedy last: $(printf '%s' "$out" | tail -c 200)"
 is "$(same "$tmp/state" "$tmp/orig")" 0 "no register written"
 ok $([ ! -e "$dir" ]; echo $?) "the state directory was not created"
+
+spr=$SHARED_CPUID/hwloc/Intel-SapphireRapids-2xXeonMax9460
+if [ -d "$spr" ]; then
+	# the registers of 160 CPUs as firmware leaves them (t/guard-fixture.sh
+	# regs: the dump has 8 GP counters, INDEX.tsv leafA_gp_counters)
+	c=0
+	while [ "$c" -lt 160 ]; do regs "$c"; c=$((c + 1)); done >"$tmp/state160"
+	cp "$tmp/state160" "$tmp/orig160"
+	mkdir -m 0700 "$tmp/run160"
+	sh -c 'exit 0' & dead=$!
+	wait "$dead"
+	jfile=$tmp/run160/run-$dead.journal
+	list=
+	c=0
+	while [ "$c" -lt 160 ]; do
+		list=$list${list:+,}$c
+		c=$((c + 2))
+	done
+	{
+		printf '# baretma journal v2\npid %s\nstarttime 0\ntime 1700000000\n' "$dead"
+		printf 'cmd baretma bench\nbackend state:%s\nkind run\nuser_only 0\n' "$tmp/state160"
+		c=0
+		while [ "$c" -lt 160 ]; do
+			printf 'reg %s 0x38f 0x70000000f\n' "$c"
+			c=$((c + 2))
+		done
+	} >"$jfile"
+	chmod 600 "$jfile"
+	out=$(BARETMA_MSR=state:$tmp/state160 BARETMA_STATE_DIR=$tmp/run160 "$BARETMA" pmu enable \
+		--cpuid-dump "$spr" 2>&1); rc=$?
+	is "$rc" 75 "a stale journal holding every even CPU: refused (exit 75)"
+	want="cpu $list: left by a baretma run that did not finish (pid $dead, cmd baretma bench); journal '$jfile' (run: baretma pmu restore)"
+	is "$(printf '%s\n' "$out" | grep -cF -- "baretma: $want")" 1 \
+		"every CPU it holds named (${#list} bytes, over the old 256): $out"
+	is "$(same "$tmp/state160" "$tmp/orig160")" 0 "no register written"
+else
+	skip 3 "no Sapphire Rapids hwloc directory in \$SHARED_CPUID"
+fi
 done_testing
