@@ -1,6 +1,8 @@
 #!/bin/sh
-# t/0979-guard-texts-whole.sh - the guard's refusals reach the user whole,
-# however long the paths they quote: the guard kept its message in 8192
+# t/0979-messages-whole.sh - refusals reach the user whole, however long
+# the paths, lists and arguments they quote.
+#
+# The guard's: the guard kept its message in 8192
 # bytes, and a state directory refused for a parent others may change names
 # the directory once and that parent twice (the second time in the remedy),
 # so a path of some 3000 bytes (a path may be PATH_MAX, 4096 bytes: linux
@@ -73,4 +75,17 @@ if [ -d "$spr" ]; then
 else
 	skip 3 "no Sapphire Rapids hwloc directory in \$SHARED_CPUID"
 fi
+
+# A usage error quotes the argument: it was formatted in 512 bytes, so an
+# unknown option of 600 bytes lost its closing quote, and -o and
+# --openmetrics naming one long file lost ": give two".
+long=$(printf '%0600d' 0 | tr 0 k)
+out=$("$BARETMA" bench "--$long" 2>&1); rc=$?
+is "$rc" 64 "an unknown option of 600 bytes: exit 64 (EX_USAGE)"
+is "$out" "baretma: bench: unknown option '--$long' (try: baretma bench --help)" \
+	"the option quoted whole, then the remedy"
+out=$("$BARETMA" bench -o "$tmp/$long" --openmetrics "$tmp/$long" 2>&1); rc=$?
+is "$rc" 64 "-o and --openmetrics the same long file: exit 64"
+is "$out" "baretma: bench: -o and --openmetrics name the same file '$tmp/$long': give two (try: baretma bench --help)" \
+	"the file quoted whole, and what to do"
 done_testing
