@@ -342,7 +342,9 @@ struct cpu_info {
 	 * PERF_METRICS setup is unconfirmed) and what was assumed instead, e.g.
 	 * "family 6 model 0xf1 is not in baretma's model table: fixed counter 3
 	 * from CPUID leaf 0xA (ECX bit 3); PERF_METRICS from
-	 * IA32_PERF_CAPABILITIES bit 15 = 1: level 1 assumed, level 2 unknown". */
+	 * IA32_PERF_CAPABILITIES bit 15 = 1: level 1 assumed, level 2 unknown".
+	 * Fixed: at most 360 bytes (cpu_kinds.c warn_arch: its three parts are
+	 * bounded by the model table's names; vendor_str is 12). */
 	char warning[512];
 };
 

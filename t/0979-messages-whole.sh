@@ -88,4 +88,20 @@ out=$("$BARETMA" bench -o "$tmp/$long" --openmetrics "$tmp/$long" 2>&1); rc=$?
 is "$rc" 64 "-o and --openmetrics the same long file: exit 64"
 is "$out" "baretma: bench: -o and --openmetrics name the same file '$tmp/$long': give two (try: baretma bench --help)" \
 	"the file quoted whole, and what to do"
+
+# stat's reasons were kept in 1024 bytes: a command of 1100 bytes that does
+# not exist lost the cause, "No such file or directory" (execvp(3): ENOENT),
+# the end of the line.  On the simulator, as t/0900.
+printf 'ghz 1\naccess_cycles 0\nretiring 40\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n' \
+	>"$tmp/profile"
+cmd=$tmp
+while [ ${#cmd} -lt 1100 ]; do cmd=$cmd/$seg; done
+mkdir -p "$cmd"
+cmd=$cmd/no-such-command
+mkdir -p "$tmp/run-stat"
+BARETMA_MSR=sim:$tmp/profile BARETMA_STATE_DIR=$tmp/run-stat BARETMA_CPUID_DUMP=$ICL \
+	"$BARETMA" stat -C 2 -- "$cmd" >/dev/null 2>"$tmp/err"; rc=$?
+is "$rc" 127 "a command of ${#cmd} bytes that does not exist: 127, as a shell"
+is "$(grep -cF "baretma: stat: cannot run '$cmd': No such file or directory" "$tmp/err")" 1 \
+	"the command named whole, then the cause: $(tail -c 120 "$tmp/err")"
 done_testing
