@@ -274,8 +274,9 @@ struct bench_result {
 	char *note;              /* "; "-separated notes, e.g. why the msr backend was
 				  * chosen; on the heap (cpu/text.h), NULL: none;
 				  * freed by bench_result_free */
-	char kinds_warning[512]; /* hwloc's CPU kinds disagree with CPUID's
-				  * (cpu_topo_check_kinds), "" when they agree */
+	char *kinds_warning;     /* hwloc's CPU kinds disagree with CPUID's
+				  * (cpu_topo_check_kinds): how, on the heap, NULL
+				  * when they agree; freed by bench_result_free */
 	bool rdpmc_pending;      /* rdpmc chosen on the promise of rdpmc_always */
 	const char *reads;       /* what a reading holds, one phrase (the source's
 				  * read set: "IA32_PERF_METRICS", perf's counts) */

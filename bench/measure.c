@@ -246,7 +246,8 @@ static void take_info(struct bench_session *s)
 	res->smt_on = in->smt_on;
 	free(res->note);
 	res->note = in->note ? strdup(in->note) : NULL;
-	memcpy(res->kinds_warning, in->kinds_warning, sizeof(res->kinds_warning));
+	free(res->kinds_warning);
+	res->kinds_warning = in->kinds_warning ? strdup(in->kinds_warning) : NULL;
 }
 
 /* The state directory's calibration for this run (bench/study/calibrate.h):
@@ -500,6 +501,8 @@ void bench_result_free(struct bench_result *res)
 {
 	free(res->note);
 	res->note = NULL;
+	free(res->kinds_warning);
+	res->kinds_warning = NULL;
 	bench_avail_release(&res->avail);
 	free(res->tamper.message);
 	free(res->overflow.message);

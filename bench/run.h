@@ -66,7 +66,11 @@ int run_msr_journal_old(struct journal *j, const unsigned *cpus, int n, uint32_t
 struct run_msr_verdict {
 	enum msr_write_verdict verdict; /* of the CPU refused */
 	unsigned cpu;                   /* that CPU */
-	char why[320];                  /* msr_write_check's line for it */
+	char why[320];                  /* msr_write_check's line for it; fixed: its
+					 * longest (msr/msr_policy.c bits_check for
+					 * IA32_FIXED_CTR_CTRL: the name, two 16-digit
+					 * values, a 7-digit mask and the METRICS_CLEAR_EN
+					 * note) is 315 bytes */
 	bool unknown;                   /* allowed: a register baretma does not
 					 * know, on some CPU, by @unsafe_msr */
 };

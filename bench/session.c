@@ -239,7 +239,8 @@ static int decide(struct session *s)
 /* Identify the machine described, choose the CPU among its CPUs and pin
  * (this machine only), open the MSR backend, decide availability and the
  * source.  hwloc's CPU kinds disagreeing with CPUID's is a warning
- * (info.kinds_warning), never a failure. */
+ * (info.kinds_warning), never a failure; running out of memory for its text
+ * is (-ENOMEM). */
 static int prepare(struct session *s)
 {
 	const struct cpu_machine *m = s->machine;
@@ -251,7 +252,8 @@ static int prepare(struct session *s)
 		rc = check_requested(&s->opt, in);
 	if (rc)
 		return rc;
-	cpu_machine_check_kinds(m, &in->cpu, in->kinds_warning, sizeof(in->kinds_warning));
+	if (cpu_machine_check_kinds(m, &in->cpu, &in->kinds_warning) == -ENOMEM)
+		return -ENOMEM;
 	cpu = cpu_machine_choose(m, &in->cpu, s->opt.cpu);
 	if (cpu < 0)
 		return cpu;
@@ -411,6 +413,7 @@ void session_close(struct session *s)
 	msr_close(s->own_dev);
 	cpu_machine_free(s->own_machine);
 	free(s->info.note);
+	free(s->info.kinds_warning);
 	bench_avail_release(&s->info.avail);
 	free(s);
 }

@@ -66,7 +66,9 @@ struct session_info {
 	char *note;              /* "; "-separated notes: not pinned (a dump's CPU),
 				  * why rdpmc was passed over for msr; on the heap
 				  * (cpu/text.h), NULL: none; freed by session_close */
-	char kinds_warning[512]; /* hwloc's CPU kinds disagree with CPUID's, "" if not */
+	char *kinds_warning;     /* hwloc's CPU kinds disagree with CPUID's: how, on
+				  * the heap (its CPU lists whole), NULL if not;
+				  * freed by session_close */
 };
 
 /* A session.  Private: use the functions below (the bracket functions are

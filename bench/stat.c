@@ -19,6 +19,7 @@
 #include "bench/stat_int.h"
 #include "bench/tma.h"
 #include "cpu/machine.h"
+#include "cpu/text.h"
 
 int stat_default_cpus(const struct cpu_info *ci, unsigned *cpus, int max)
 {
@@ -94,7 +95,7 @@ static void mempol_restore(const struct mempol *p)
 }
 
 /* One session on CPU @c->cpu, checked; @why says why not. */
-static int open_cpu(struct stat_run *r, struct stat_cpu *c, char *why, size_t n)
+static int open_cpu(struct stat_run *r, struct stat_cpu *c, char **why)
 {
 	struct session_options so = {
 		.cpu = (int)c->cpu, .level = r->o.level,
@@ -109,25 +110,25 @@ static int open_cpu(struct stat_run *r, struct stat_cpu *c, char *why, size_t n)
 		return -ENOMEM;
 	in = session_info(c->s);
 	if (rc == -EINVAL && in->recipe && session_passes(c->s) > 1)
-		snprintf(why, n, "cpu %u: level %d of recipe %s:%s takes %u passes on its core kind "
+		text_setf(why, "cpu %u: level %d of recipe %s:%s takes %u passes on its core kind "
 			 "(%s), and stat counts each interval in one pass (give --level 1, or -C "
 			 "without that kind's CPUs)", c->cpu, r->o.level, in->recipe->name,
 			 in->recipe->variant, session_passes(c->s), c->kind ? c->kind->uarch : "?");
 	else if (rc == -EOPNOTSUPP)
-		snprintf(why, n, "cpu %u: its core kind (%s) has no Top-down recipe", c->cpu,
+		text_setf(why, "cpu %u: its core kind (%s) has no Top-down recipe", c->cpu,
 			 c->kind ? c->kind->uarch : "unknown");
 	else if (rc)
-		snprintf(why, n, "cpu %u: %s", c->cpu,
+		text_setf(why, "cpu %u: %s", c->cpu,
 			 in->avail.reason ? in->avail.reason : strerror(-rc));
 	else if (!session_topdown(c->s) || in->level < 1) {
-		snprintf(why, n, "cpu %u: no Top-down here: %s", c->cpu,
+		text_setf(why, "cpu %u: no Top-down here: %s", c->cpu,
 			 in->avail.reason ? in->avail.reason : "no recipe");
 		rc = -EOPNOTSUPP;
 	}
 	return rc;
 }
 
-int stat_open(const struct stat_options *o, struct stat_run **out, char *why, size_t n)
+int stat_open(const struct stat_options *o, struct stat_run **out, char **why)
 {
 	struct stat_run *r = calloc(1, sizeof(*r));
 	struct mempol pol;
@@ -136,13 +137,11 @@ int stat_open(const struct stat_options *o, struct stat_run **out, char *why, si
 	int rc = 0, c0;
 
 	*out = r;
-	if (n)
-		why[0] = '\0';
 	if (!r)
 		return -ENOMEM;
 	r->o = *o;
 	if ((rc = bench_identify(o->machine, NULL, -1, &r->ci))) {
-		snprintf(why, n, "the CPU could not be identified");
+		text_setf(why, "the CPU could not be identified");
 		return rc;
 	}
 	/* IA32_PERF_CAPABILITIES where the backend reads it: a model whose
@@ -161,11 +160,11 @@ int stat_open(const struct stat_options *o, struct stat_run **out, char *why, si
 		r->ncpus = stat_default_cpus(&r->ci, r->cpus, CPU_MAX_CPUS);
 	}
 	if (r->ncpus <= 0) {
-		snprintf(why, n, "no CPU of this machine has a Top-down recipe (see: baretma info)");
+		text_setf(why, "no CPU of this machine has a Top-down recipe (see: baretma info)");
 		return -ENODEV;
 	}
 	if (o->rdpmc && r->ncpus != 1) {
-		snprintf(why, n, "--backend rdpmc reads the counters of the CPU baretma runs on, "
+		text_setf(why, "--backend rdpmc reads the counters of the CPU baretma runs on, "
 			 "one CPU: give -C with one CPU (or use msr)");
 		return -EINVAL;
 	}
@@ -184,11 +183,11 @@ int stat_open(const struct stat_options *o, struct stat_run **out, char *why, si
 		c->cpu = r->cpus[i];
 		c->kind = cpu_info_kind_of(&r->ci, c->cpu);
 		if (!c->kind) {
-			snprintf(why, n, "cpu %u: not a CPU of the machine described (see: baretma info)", c->cpu);
+			text_setf(why, "cpu %u: not a CPU of the machine described (see: baretma info)", c->cpu);
 			rc = -ENXIO;
 			break;
 		}
-		if (!(rc = open_cpu(r, c, why, n)))
+		if (!(rc = open_cpu(r, c, why)))
 			c->group = group_of(r, c);
 	}
 	if (have_mask && !o->rdpmc) /* RDPMC reads the CPU it runs on: stay */
@@ -211,13 +210,13 @@ const struct cpu_info *stat_info(const struct stat_run *r)
 	return &r->ci;
 }
 
-int stat_program(struct stat_run *r, struct journal *j, char *why, size_t n)
+int stat_program(struct stat_run *r, struct journal *j, char **why)
 {
 	for (int i = 0; i < r->ncpus; i++) {
 		int rc = session_program(r->c[i].s, j);
 
 		if (rc) {
-			snprintf(why, n, "cpu %u: %s", r->c[i].cpu,
+			text_setf(why, "cpu %u: %s", r->c[i].cpu,
 				 session_info(r->c[i].s)->avail.reason
 					 ? session_info(r->c[i].s)->avail.reason : strerror(-rc));
 			return rc;
@@ -226,13 +225,13 @@ int stat_program(struct stat_run *r, struct journal *j, char *why, size_t n)
 	return 0;
 }
 
-int stat_begin_all(struct stat_run *r, char *why, size_t n)
+int stat_begin_all(struct stat_run *r, char **why)
 {
 	for (int i = 0; i < r->ncpus; i++) {
 		int rc = session_begin(r->c[i].s, &r->c[i].a);
 
 		if (rc) {
-			snprintf(why, n, "cpu %u: cannot reset its counters: %s", r->c[i].cpu,
+			text_setf(why, "cpu %u: cannot reset its counters: %s", r->c[i].cpu,
 				 strerror(-rc));
 			return rc;
 		}
@@ -243,17 +242,16 @@ int stat_begin_all(struct stat_run *r, char *why, size_t n)
 }
 
 /* The counters of @c changed under us: who and what, in @why. */
-static int tampered(const struct stat_cpu *c, const struct source_check *chk, char *why,
-		    size_t n)
+static int tampered(const struct stat_cpu *c, const struct source_check *chk, char **why)
 {
 	if (chk->tamper_err)
-		snprintf(why, n, "cpu %u: the counters' controls could not be read back: %s",
+		text_setf(why, "cpu %u: the counters' controls could not be read back: %s",
 			 c->cpu, strerror(-chk->tamper_err));
 	else if (chk->tamper_why)
-		snprintf(why, n, "cpu %u: the counters were changed by someone else: %s",
+		text_setf(why, "cpu %u: the counters were changed by someone else: %s",
 			 c->cpu, chk->tamper_why);
 	else
-		snprintf(why, n, "cpu %u: the counters were changed by someone else "
+		text_setf(why, "cpu %u: the counters were changed by someone else "
 			 "(IA32_FIXED_CTR_CTRL 0x%llx -> 0x%llx, IA32_PERF_GLOBAL_CTRL 0x%llx -> "
 			 "0x%llx)", c->cpu, (unsigned long long)chk->fcc_from,
 			 (unsigned long long)chk->fcc_to, (unsigned long long)chk->gc_from,
@@ -263,7 +261,7 @@ static int tampered(const struct stat_cpu *c, const struct source_check *chk, ch
 
 /* One CPU's interval end; its counts into @c (zero when it overflowed:
  * PERF_METRICS is invalid then, pmu-reference §3.4; *@ok false). */
-static int end_cpu(struct stat_cpu *c, struct counts *cnt, bool *ok, char *why, size_t n)
+static int end_cpu(struct stat_cpu *c, struct counts *cnt, bool *ok, char **why)
 {
 	struct source_check chk;
 	struct reading b;
@@ -271,12 +269,12 @@ static int end_cpu(struct stat_cpu *c, struct counts *cnt, bool *ok, char *why, 
 
 	session_end(c->s, &b, &chk);
 	if (chk.tampered)
-		return tampered(c, &chk, why, n);
+		return tampered(c, &chk, why);
 	*ok = !chk.overflow;
 	reading_counts(session_read_set(c->s), &c->a, &b, cnt);
 	rc = session_begin(c->s, &c->a);
 	if (rc)
-		snprintf(why, n, "cpu %u: cannot reset its counters: %s", c->cpu, strerror(-rc));
+		text_setf(why, "cpu %u: cannot reset its counters: %s", c->cpu, strerror(-rc));
 	return rc;
 }
 
@@ -321,7 +319,7 @@ static void make_sample(const struct stat_run *r, const struct stat_group *g,
 	(void)r;
 }
 
-int stat_read_all(struct stat_run *r, bool samples, char *why, size_t n)
+int stat_read_all(struct stat_run *r, bool samples, char **why)
 {
 	unsigned nc = r->g[0].rs ? r->g[0].rs->ncounts : 0;
 
@@ -334,7 +332,7 @@ int stat_read_all(struct stat_run *r, bool samples, char *why, size_t n)
 		struct stat_group *g = &r->g[c->group];
 		struct counts cnt;
 		bool ok = false;
-		int rc = end_cpu(c, &cnt, &ok, why, n);
+		int rc = end_cpu(c, &cnt, &ok, why);
 
 		if (rc)
 			return rc;
@@ -397,14 +395,14 @@ static double ns_between(const struct timespec *a, const struct timespec *b)
 int stat_cost_ns(struct stat_run *r, unsigned rounds, double *ns_per_cpu)
 {
 	double *v = calloc(rounds ? rounds : 1, sizeof(*v));
-	char why[512];
-	int rc = v ? stat_begin_all(r, why, sizeof(why)) : -ENOMEM;
+	char *why = NULL; /* not said: the cost is a number */
+	int rc = v ? stat_begin_all(r, &why) : -ENOMEM;
 
 	for (unsigned i = 0; !rc && i < rounds; i++) {
 		struct timespec a, b;
 
 		clock_gettime(CLOCK_MONOTONIC, &a);
-		rc = stat_read_all(r, true, why, sizeof(why));
+		rc = stat_read_all(r, true, &why);
 		clock_gettime(CLOCK_MONOTONIC, &b);
 		v[i] = ns_between(&a, &b) / r->ncpus;
 	}
@@ -412,6 +410,7 @@ int stat_cost_ns(struct stat_run *r, unsigned rounds, double *ns_per_cpu)
 		qsort(v, rounds, sizeof(*v), cmp_double);
 		*ns_per_cpu = v[rounds / 2];
 	}
+	free(why);
 	free(v);
 	return rc;
 }

@@ -27,7 +27,10 @@
  * counted, the command's work and everything else's.
  *
  * Library code: never prints, never exits; 0 or -errno, with the reason
- * in a @why buffer.
+ * in *@why: on the heap (it quotes a command's path and availability
+ * reasons naming files: any length), replaced when set, NULL until one is
+ * said; the caller frees it.  Running out of memory for it leaves it as
+ * it was.
  */
 #ifndef BARETMA_STAT_H
 #define BARETMA_STAT_H
@@ -156,7 +159,7 @@ int stat_default_cpus(const struct cpu_info *ci, unsigned *cpus, int max);
  * needs passes or the CPU lacks, or rdpmc with several CPUs, -ENODEV
  * nothing to count (or RDPMC unusable: @why says why).
  */
-int stat_open(const struct stat_options *o, struct stat_run **out, char *why, size_t n);
+int stat_open(const struct stat_options *o, struct stat_run **out, char **why);
 
 /* stat_cpus - the CPUs of the run (ascending) and their count; stat_info
  * - the machine's identity. */
@@ -169,7 +172,7 @@ const struct cpu_info *stat_info(const struct stat_run *r);
  * journal's owner restores.  Returns 0, -EBUSY (counters in use: @why),
  * -errno.
  */
-int stat_program(struct stat_run *r, struct journal *j, char *why, size_t n);
+int stat_program(struct stat_run *r, struct journal *j, char **why);
 
 /*
  * stat_loop - run @o->argv (when given: forked, pinned to the CPUs where
@@ -181,7 +184,7 @@ int stat_program(struct stat_run *r, struct journal *j, char *why, size_t n);
  * executed (its errno said; it exited 127 or 126, in @end); -errno (a
  * read or reset failed, the counters were changed by someone else: @why).
  */
-int stat_loop(struct stat_run *r, struct stat_end *end, char *why, size_t n);
+int stat_loop(struct stat_run *r, struct stat_end *end, char **why);
 
 /*
  * stat_total - the whole run's samples (every interval's counts added),

@@ -47,7 +47,7 @@ struct stat_run {
 };
 
 /* stat_begin_all - reset and take the first reading of every CPU; t0. */
-int stat_begin_all(struct stat_run *r, char *why, size_t n);
+int stat_begin_all(struct stat_run *r, char **why);
 
 /*
  * stat_read_all - every CPU's interval end: read, checks, counts added to
@@ -56,7 +56,7 @@ int stat_begin_all(struct stat_run *r, char *why, size_t n);
  * @samples).  Returns 0 or -errno with @why (a failed reset, the counters
  * changed by someone else).
  */
-int stat_read_all(struct stat_run *r, bool samples, char *why, size_t n);
+int stat_read_all(struct stat_run *r, bool samples, char **why);
 
 /* stat_now - seconds of CLOCK_MONOTONIC since r->t0. */
 double stat_now(const struct stat_run *r);

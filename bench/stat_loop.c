@@ -27,6 +27,7 @@
 
 #include "bench/stat_int.h"
 #include "cpu/machine.h"
+#include "cpu/text.h"
 
 #define DRIFT_KEPT 65536u /* wake-ups whose lateness the median is taken over */
 
@@ -112,7 +113,7 @@ static void __attribute__((noreturn)) child_exec(struct stat_run *r, const sigse
 }
 
 /* Fork and execute the command; 0, or -ENOEXEC with @why (it exited). */
-static int child_start(struct stat_run *r, struct stat_end *end, char *why, size_t n)
+static int child_start(struct stat_run *r, struct stat_end *end, char **why)
 {
 	sigset_t all, old;
 	int fd[2], e = 0;
@@ -134,7 +135,7 @@ static int child_start(struct stat_run *r, struct stat_end *end, char *why, size
 	if (pid < 0) {
 		e = errno;
 		close(fd[0]);
-		snprintf(why, n, "cannot start '%s': %s", r->o.argv[0], strerror(e));
+		text_setf(why, "cannot start '%s': %s", r->o.argv[0], strerror(e));
 		return -e;
 	}
 	do
@@ -146,7 +147,7 @@ static int child_start(struct stat_run *r, struct stat_end *end, char *why, size
 		while (waitpid(pid, &end->status, 0) < 0 && errno == EINTR)
 			;
 		child_pid = 0;
-		snprintf(why, n, "cannot %s '%s': %s", e == EINVAL ? "pin" : "run", r->o.argv[0],
+		text_setf(why, "cannot %s '%s': %s", e == EINVAL ? "pin" : "run", r->o.argv[0],
 			 strerror(e));
 		return -ENOEXEC;
 	}
@@ -211,10 +212,10 @@ static bool should_end(struct stat_end *end)
 }
 
 /* One interval end: read, samples to the callback with its drift. */
-static int interval(struct stat_run *r, int64_t late, char *why, size_t n)
+static int interval(struct stat_run *r, int64_t late, char **why)
 {
 	bool iv = r->o.interval_ms > 0;
-	int rc = stat_read_all(r, iv, why, n);
+	int rc = stat_read_all(r, iv, why);
 
 	if (!rc && iv && r->o.on_interval)
 		r->o.on_interval(r->o.arg, r->samples, r->ngroups, late);
@@ -222,7 +223,7 @@ static int interval(struct stat_run *r, int64_t late, char *why, size_t n)
 }
 
 /* The intervals until the end; the lateness of each wake-up into @late. */
-static int count(struct stat_run *r, struct stat_end *end, int64_t *late, char *why, size_t n)
+static int count(struct stat_run *r, struct stat_end *end, int64_t *late, char **why)
 {
 	unsigned tick = r->o.interval_ms ? r->o.interval_ms : STAT_TICK_MS;
 	struct timespec dl = r->t0, now;
@@ -235,7 +236,7 @@ static int count(struct stat_run *r, struct stat_end *end, int64_t *late, char *
 		while (should_end(end) || !sleep_until(&dl))
 			if (should_end(end)) {
 				end->intervals++; /* the last, partial one */
-				return interval(r, 0, why, n);
+				return interval(r, 0, why);
 			}
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (end->timed < DRIFT_KEPT)
@@ -243,7 +244,7 @@ static int count(struct stat_run *r, struct stat_end *end, int64_t *late, char *
 		end->timed++;
 		if (ts_ns(&dl, &now) > end->drift_max_ns)
 			end->drift_max_ns = ts_ns(&dl, &now);
-		if ((rc = interval(r, ts_ns(&dl, &now), why, n)))
+		if ((rc = interval(r, ts_ns(&dl, &now), why)))
 			return rc;
 		end->intervals++;
 		if ((r->o.count && end->intervals >= r->o.count) || should_end(end))
@@ -255,7 +256,7 @@ static int count(struct stat_run *r, struct stat_end *end, int64_t *late, char *
 	}
 }
 
-int stat_loop(struct stat_run *r, struct stat_end *end, char *why, size_t n)
+int stat_loop(struct stat_run *r, struct stat_end *end, char **why)
 {
 	struct sigaction old[NSTOP + 1];
 	int64_t *late = calloc(DRIFT_KEPT, sizeof(*late));
@@ -263,8 +264,6 @@ int stat_loop(struct stat_run *r, struct stat_end *end, char *why, size_t n)
 	int rc;
 
 	*end = (struct stat_end){ 0 };
-	if (n)
-		why[0] = '\0';
 	stop_sig = child_done = child_pid = 0;
 	if (!late)
 		return -ENOMEM;
@@ -272,11 +271,11 @@ int stat_loop(struct stat_run *r, struct stat_end *end, char *why, size_t n)
 		free(late);
 		return rc;
 	}
-	rc = stat_begin_all(r, why, n);
+	rc = stat_begin_all(r, why);
 	if (!rc && r->o.argv)
-		rc = child_start(r, end, why, n);
+		rc = child_start(r, end, why);
 	if (!rc)
-		rc = count(r, end, late, why, n);
+		rc = count(r, end, late, why);
 	if (end->child && child_pid > 0) {
 		/* --count reached, or a failed read: the command is ended */
 		kill((pid_t)child_pid, SIGTERM);

@@ -342,7 +342,9 @@ struct cpu_info {
 	 * PERF_METRICS setup is unconfirmed) and what was assumed instead, e.g.
 	 * "family 6 model 0xf1 is not in baretma's model table: fixed counter 3
 	 * from CPUID leaf 0xA (ECX bit 3); PERF_METRICS from
-	 * IA32_PERF_CAPABILITIES bit 15 = 1: level 1 assumed, level 2 unknown". */
+	 * IA32_PERF_CAPABILITIES bit 15 = 1: level 1 assumed, level 2 unknown".
+	 * Fixed: at most 360 bytes (cpu_kinds.c warn_arch: its three parts are
+	 * bounded by the model table's names; vendor_str is 12). */
 	char warning[512];
 };
 
@@ -500,14 +502,16 @@ bool cpu_topo_is_dump(hwloc_topology_t topo);
  * core type: still 0, with a note in @why.  hwloc having no kinds is
  * agreement on a part with one kind, and nothing to compare on a hybrid
  * part (a kernel or hwloc too old to tell the kinds: CPUID.1AH decides):
- * 0, @why "".  Returns 0 (@why: "" or the note), -EPROTO with a
- * description in @why (e.g. "hwloc CPU kind #0 (CoreType IntelAtom, cpus
+ * 0, *@why NULL.  Returns 0 (*@why: NULL or the note), -EPROTO with a
+ * description in *@why (e.g. "hwloc CPU kind #0 (CoreType IntelAtom, cpus
  * 12-19) is not within one core kind of CPUID (leaf 0x1A)", "hwloc ranks
  * the efficiency kind (cpus 12-19, efficiency 1) at or above the
  * performance kind (cpus 0-11, efficiency 0), ..."), or -errno from hwloc
- * (-ENOMEM).  @why may be NULL.
+ * (-ENOMEM).  *@why is on the heap (its CPU lists whole, however many
+ * ranges: hwloc_bitmap_list_asprintf), replaced (freed) on entry; free it
+ * with free().  @why may be NULL.
  */
-int cpu_topo_check_kinds(hwloc_topology_t topo, const struct cpu_info *ci, char *why, size_t n);
+int cpu_topo_check_kinds(hwloc_topology_t topo, const struct cpu_info *ci, char **why);
 
 /*
  * cpu_topdown_cpus - the OS CPUs (ascending) of every kind of @ci with

@@ -280,7 +280,8 @@ static void fc3_phrase(const struct kind_ctx *x, const struct cpu_kind *k, char 
 static void warn_arch(const struct kind_ctx *x, const struct cpu_kind *k, bool undecided)
 {
 	struct cpu_info *ci = x->ci;
-	char who[192], fc3[96];
+	char who[192], fc3[96]; /* fixed: who at most 164 bytes (the model table's
+				 * longest name and uarch, 42), fc3_phrase 55 */
 	const char *pm;
 
 	if (ci->row)

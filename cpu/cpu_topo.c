@@ -8,11 +8,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu/cpu.h"
+#include "cpu/text.h"
 
 /* hwloc_topology_init + load; 0 or -errno. */
 static int topo_build(hwloc_topology_t *topo)
@@ -171,7 +173,10 @@ struct kinds_check {
 	const struct cpu_info *ci;
 	unsigned ngroups;
 	uint8_t core_type[CPU_MAX_KINDS];     /* of each group */
-	char name[CPU_MAX_KINDS][48];         /* "efficiency+lowpower" */
+	char name[CPU_MAX_KINDS][48];         /* "efficiency+lowpower"; fixed: at most
+					       * 4 names of one core type (kinds_name in
+					       * cpu_kinds.c), "performance" x 4 and
+					       * 3 '+' = 47 bytes */
 	hwloc_bitmap_t ours[CPU_MAX_KINDS];   /* a group's CPUs within hwloc's topology */
 	hwloc_bitmap_t cover[CPU_MAX_KINDS];  /* union of the hwloc kinds within each */
 	unsigned parts[CPU_MAX_KINDS];        /* how many hwloc kinds within each */
@@ -180,9 +185,34 @@ struct kinds_check {
 	int hi_eff[CPU_MAX_KINDS];            /* highest */
 	bool unranked;                        /* some hwloc kind has efficiency -1 */
 	hwloc_bitmap_t hw;                    /* the hwloc kind being looked at */
-	char *why;
-	size_t n;
+	char **why;                           /* the note or disagreement, on the
+					       * heap (cpu/text.h); NULL: not wanted */
 };
+
+/* *c->why = printf(@fmt, ...), whatever its CPU lists' length; 0 or -ENOMEM. */
+static int kinds_say(struct kinds_check *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int kinds_say(struct kinds_check *c, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	if (!c->why)
+		return 0;
+	va_start(ap, fmt);
+	rc = text_vsetf(c->why, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* @b as a CPU list ("0-7,16-23"), on the heap, whole however many ranges
+ * it has (hwloc_bitmap_list_asprintf); NULL when memory runs out. */
+static char *kinds_list(hwloc_const_bitmap_t b)
+{
+	char *s = NULL;
+
+	return hwloc_bitmap_list_asprintf(&s, b) < 0 ? NULL : s;
+}
 
 static void kinds_check_free(struct kinds_check *c)
 {
@@ -238,34 +268,36 @@ static int kinds_check_alloc(struct kinds_check *c)
 	return 0;
 }
 
-/* Place hwloc kind @h within one group; -EPROTO (with @why) if it fits none. */
+/* Place hwloc kind @h within one group; -EPROTO (with @why) if it fits
+ * none; -ENOMEM. */
 static int kinds_check_one(struct kinds_check *c, unsigned h)
 {
 	struct hwloc_info_s *infos = NULL;
 	unsigned ninfos = 0, g;
 	const char *ctname;
-	char set[256];
-	int ct, eff = -1;
+	char *set;
+	int ct, eff = -1, rc = 0;
 
 	if (hwloc_cpukinds_get_info(c->topo, h, c->hw, &eff, &ninfos, &infos, 0))
 		return errno ? -errno : -EINVAL;
 	ct = hwloc_core_type(infos, ninfos, &ctname);
-	hwloc_bitmap_list_snprintf(set, sizeof(set), c->hw);
 	for (g = 0; g < c->ngroups; g++)
 		if (hwloc_bitmap_isincluded(c->hw, c->ours[g]))
 			break;
-	if (g == c->ngroups) {
-		snprintf(c->why, c->n, "hwloc CPU kind #%u (%s%s%scpus %s) is not within one "
-			 "core kind of CPUID (%s)", h, ctname ? "CoreType " : "",
-			 ctname ? ctname : "", ctname ? ", " : "", set,
-			 c->ci->hybrid ? "leaf 0x1A" : "not hybrid: one kind");
-		return -EPROTO;
-	}
-	if (ct >= 0 && ct != c->core_type[g]) {
-		snprintf(c->why, c->n, "hwloc CPU kind #%u (cpus %s) has CoreType %s, but "
-			 "CPUID.1AH gives these CPUs core type 0x%02x (%s)", h, set, ctname,
-			 c->core_type[g], c->name[g]);
-		return -EPROTO;
+	if (g == c->ngroups || (ct >= 0 && ct != c->core_type[g])) {
+		if (!(set = kinds_list(c->hw)))
+			return -ENOMEM;
+		if (g == c->ngroups)
+			rc = kinds_say(c, "hwloc CPU kind #%u (%s%s%scpus %s) is not within one "
+				       "core kind of CPUID (%s)", h, ctname ? "CoreType " : "",
+				       ctname ? ctname : "", ctname ? ", " : "", set,
+				       c->ci->hybrid ? "leaf 0x1A" : "not hybrid: one kind");
+		else
+			rc = kinds_say(c, "hwloc CPU kind #%u (cpus %s) has CoreType %s, but "
+				       "CPUID.1AH gives these CPUs core type 0x%02x (%s)", h, set,
+				       ctname, c->core_type[g], c->name[g]);
+		free(set);
+		return rc ? rc : -EPROTO;
 	}
 	hwloc_bitmap_or(c->cover[g], c->cover[g], c->hw);
 	c->parts[g]++;
@@ -289,7 +321,8 @@ static int kinds_check_one(struct kinds_check *c, unsigned h)
  */
 static int kinds_check_rank(struct kinds_check *c)
 {
-	char core[256], atom[256];
+	char *core, *atom;
+	int rc;
 
 	if (c->unranked)
 		return 0;
@@ -299,13 +332,17 @@ static int kinds_check_rank(struct kinds_check *c)
 		for (unsigned e = 0; e < c->ngroups; e++) {
 			if (c->core_type[e] != CORE_TYPE_INTEL_ATOM || c->lo_eff[p] > c->hi_eff[e])
 				continue;
-			hwloc_bitmap_list_snprintf(core, sizeof(core), c->ours[p]);
-			hwloc_bitmap_list_snprintf(atom, sizeof(atom), c->ours[e]);
-			snprintf(c->why, c->n, "hwloc ranks the %s kind (cpus %s, efficiency %d) at "
-				 "or above the %s kind (cpus %s, efficiency %d), but CPUID.1AH gives "
-				 "them core types 0x%02x and 0x%02x", c->name[e], atom, c->hi_eff[e],
-				 c->name[p], core, c->lo_eff[p], c->core_type[e], c->core_type[p]);
-			return -EPROTO;
+			core = kinds_list(c->ours[p]);
+			atom = kinds_list(c->ours[e]);
+			rc = !core || !atom ? -ENOMEM :
+				kinds_say(c, "hwloc ranks the %s kind (cpus %s, efficiency %d) at "
+					  "or above the %s kind (cpus %s, efficiency %d), but "
+					  "CPUID.1AH gives them core types 0x%02x and 0x%02x",
+					  c->name[e], atom, c->hi_eff[e], c->name[p], core,
+					  c->lo_eff[p], c->core_type[e], c->core_type[p]);
+			free(core);
+			free(atom);
+			return rc ? rc : -EPROTO;
 		}
 	}
 	return 0;
@@ -315,43 +352,48 @@ static int kinds_check_rank(struct kinds_check *c)
  * and merges. */
 static int kinds_check_cover(struct kinds_check *c)
 {
-	char set[256], got[256];
+	char *set, *got;
+	int rc = 0;
 
 	for (unsigned g = 0; g < c->ngroups; g++) {
-		hwloc_bitmap_list_snprintf(set, sizeof(set), c->ours[g]);
-		if (!hwloc_bitmap_isequal(c->cover[g], c->ours[g])) {
-			hwloc_bitmap_list_snprintf(got, sizeof(got), c->cover[g]);
-			snprintf(c->why, c->n, "the %s kind (cpus %s) is not covered by hwloc's "
-				 "CPU kinds: they give it cpus %s", c->name[g], set,
-				 *got ? got : "none");
-			return -EPROTO;
-		}
+		if (hwloc_bitmap_isequal(c->cover[g], c->ours[g]))
+			continue;
+		set = kinds_list(c->ours[g]);
+		got = kinds_list(c->cover[g]);
+		rc = !set || !got ? -ENOMEM :
+			kinds_say(c, "the %s kind (cpus %s) is not covered by hwloc's CPU kinds: "
+				  "they give it cpus %s", c->name[g], set, *got ? got : "none");
+		free(set);
+		free(got);
+		return rc ? rc : -EPROTO;
 	}
 	for (unsigned g = 0; g < c->ngroups; g++) {
-		hwloc_bitmap_list_snprintf(set, sizeof(set), c->ours[g]);
-		if (c->parts[g] > 1)
-			snprintf(c->why, c->n, "hwloc splits the %s kind (cpus %s) into %u kinds "
-				 "(e.g. favoured cores by maximum frequency)", c->name[g], set,
-				 c->parts[g]);
-		else if (c->members[g] > 1)
-			snprintf(c->why, c->n, "hwloc has one kind for the %s kinds (cpus %s): "
-				 "same CPUID.1AH core type 0x%02x", c->name[g], set, c->core_type[g]);
-		else
+		if (c->parts[g] <= 1 && c->members[g] <= 1)
 			continue;
+		if (!(set = kinds_list(c->ours[g])))
+			return -ENOMEM;
+		if (c->parts[g] > 1)
+			rc = kinds_say(c, "hwloc splits the %s kind (cpus %s) into %u kinds "
+				       "(e.g. favoured cores by maximum frequency)", c->name[g], set,
+				       c->parts[g]);
+		else
+			rc = kinds_say(c, "hwloc has one kind for the %s kinds (cpus %s): same "
+				       "CPUID.1AH core type 0x%02x", c->name[g], set, c->core_type[g]);
+		free(set);
 		break;
 	}
-	return 0;
+	return rc;
 }
 
-int cpu_topo_check_kinds(hwloc_topology_t topo, const struct cpu_info *ci, char *why, size_t n)
+int cpu_topo_check_kinds(hwloc_topology_t topo, const struct cpu_info *ci, char **why)
 {
-	char scratch[8];
-	struct kinds_check c = { .topo = topo, .ci = ci, .why = why ? why : scratch,
-				 .n = why ? n : sizeof(scratch) };
+	struct kinds_check c = { .topo = topo, .ci = ci, .why = why };
 	int nr = hwloc_cpukinds_get_nr(topo, 0), rc;
 
-	if (c.n)
-		c.why[0] = '\0';
+	if (why) {
+		free(*why);
+		*why = NULL;
+	}
 	if (nr < 0)
 		return errno ? -errno : -EINVAL;
 	/* hwloc knows no kinds: nor does CPUID, or hwloc cannot tell (a
@@ -360,9 +402,9 @@ int cpu_topo_check_kinds(hwloc_topology_t topo, const struct cpu_info *ci, char 
 	if (nr == 0 && (ci->nkinds <= 1 || ci->hybrid))
 		return 0;
 	if (nr == 0) {
-		snprintf(c.why, c.n, "hwloc reports no CPU kinds, but CPUID leaf 0x1A gives %u "
-			 "core kinds", ci->nkinds);
-		return -EPROTO;
+		rc = kinds_say(&c, "hwloc reports no CPU kinds, but CPUID leaf 0x1A gives %u "
+			       "core kinds", ci->nkinds);
+		return rc ? rc : -EPROTO;
 	}
 	rc = kinds_check_alloc(&c);
 	for (int h = 0; !rc && h < nr; h++)

@@ -19,6 +19,38 @@ static bool read_str(const char *path, char *buf, size_t n)
 	return false;
 }
 
+/* The CPU list in the first line of <sysroot>@path into @buf (n bytes),
+ * whole when it fits, else cut visibly: "...,1022,..." (CPU_ENV_LIST_MAX);
+ * false ("") when unreadable or empty. */
+static bool read_list(const char *path, char *buf, size_t n)
+{
+	char full[PATH_MAX], *line = NULL;
+	size_t cap = 0, len;
+	FILE *f;
+	bool ok;
+
+	buf[0] = '\0';
+	if (cpu_sysfs_resolve(full, sizeof(full), path) || !(f = fopen(full, "re")))
+		return false;
+	ok = getline(&line, &cap, f) >= 0;
+	fclose(f);
+	if (ok) {
+		line[strcspn(line, "\n")] = '\0';
+		len = strlen(line);
+		if (len < n) {
+			memcpy(buf, line, len + 1);
+		} else if (n > 4) {
+			size_t keep = n - 4;
+
+			while (keep && line[keep - 1] != ',')
+				keep--;
+			snprintf(buf, n, "%.*s...", (int)keep, line);
+		}
+	}
+	free(line);
+	return ok;
+}
+
 /* A file holding "0" or "1" (or a small integer): its value, or -1. */
 static int read_int(const char *path)
 {
@@ -145,10 +177,10 @@ void cpu_env_read(unsigned cpu, struct cpu_env *e)
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpufreq/scaling_driver", cpu);
 	read_str(path, e->freq_driver, sizeof(e->freq_driver));
 	e->turbo = read_turbo();
-	e->isolated_known = read_str("/sys/devices/system/cpu/isolated", e->isolated,
-				     sizeof(e->isolated));
-	e->nohz_full_known = read_str("/sys/devices/system/cpu/nohz_full", e->nohz_full,
-				      sizeof(e->nohz_full));
+	e->isolated_known = read_list("/sys/devices/system/cpu/isolated", e->isolated,
+				      sizeof(e->isolated));
+	e->nohz_full_known = read_list("/sys/devices/system/cpu/nohz_full", e->nohz_full,
+				       sizeof(e->nohz_full));
 	/* nohz_full reads "(null)" when the option is not given (tick-sched). */
 	if (!strcmp(e->nohz_full, "(null)"))
 		e->nohz_full[0] = '\0';

@@ -38,6 +38,12 @@
 
 #include <stdbool.h>
 
+/* A CPU list of the kernel's (isolated, nohz_full) whole for any CPUs baretma
+ * handles: the longest of CPUs 0..CPU_MAX_CPUS-1 is every other one,
+ * "0,2,...,1022", 2005 bytes; one naming CPUs beyond ends in "..." at a
+ * comma (cut visibly). */
+#define CPU_ENV_LIST_MAX 2048
+
 /* A string field is "" when the file is absent or unreadable (unknown); an
  * int field is -1 then. */
 struct cpu_env {
@@ -52,9 +58,9 @@ struct cpu_env {
 	char governor[32];        /* scaling_governor of the CPU asked for */
 	char freq_driver[32];     /* scaling_driver of that CPU */
 	int turbo;                /* 1 on, 0 off, -1 unknown */
-	char isolated[128];       /* CPU list, may be "" when none isolated */
+	char isolated[CPU_ENV_LIST_MAX]; /* CPU list, may be "" when none isolated */
 	bool isolated_known;
-	char nohz_full[128];
+	char nohz_full[CPU_ENV_LIST_MAX];
 	bool nohz_full_known;
 	char microcode[24];       /* e.g. "0x2b000603" (sysfs, else /proc/cpuinfo) */
 	int core_pmu;             /* 1: the kernel registered a core PMU driver

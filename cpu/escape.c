@@ -89,6 +89,16 @@ size_t esc_str(char *buf, size_t n, const char *s)
 	return s ? esc_bytes(buf, n, s, strlen(s)) : esc_bytes(buf, n, "", 0);
 }
 
+char *esc_strdup(const char *s)
+{
+	size_t n = esc_str(NULL, 0, s);
+	char *t = malloc(n + 1);
+
+	if (t)
+		esc_str(t, n + 1, s);
+	return t;
+}
+
 /* ------------------------------------------------------------ printing */
 
 #define ESC_PIECE 256 /* input bytes escaped at a time by esc_write */

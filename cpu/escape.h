@@ -50,6 +50,10 @@ size_t esc_bytes(char *buf, size_t n, const char *s, size_t len);
 /* esc_str - esc_bytes() of the NUL-terminated @s (NULL reads as ""). */
 size_t esc_str(char *buf, size_t n, const char *s);
 
+/* esc_strdup - esc_str() of @s whole, on the heap (free()); NULL with
+ * errno ENOMEM. */
+char *esc_strdup(const char *s);
+
 /*
  * esc_fputs - write esc_str(@s) to @f, whole: no length limit, no
  * allocation (the text goes out in pieces, never cut inside a UTF-8

@@ -238,21 +238,24 @@ int cpu_machine_choose(const struct cpu_machine *m, const struct cpu_info *ci, i
 	return cpu_choose(m->topo, ci, requested);
 }
 
-int cpu_machine_check_kinds(const struct cpu_machine *m, const struct cpu_info *ci,
-			    char *why, size_t n)
+int cpu_machine_check_kinds(const struct cpu_machine *m, const struct cpu_info *ci, char **why)
 {
 	int rc;
 
-	if (why && n)
-		why[0] = '\0';
+	if (why) {
+		free(*why);
+		*why = NULL;
+	}
 	/* Comparable only when the topology is the described machine's own:
 	 * not live CPUID beside $HWLOC_CPUID_PATH's topology. */
 	if (!m->topo || (!cpu_machine_is_dump(m) && cpu_topo_is_dump(m->topo)))
 		return 0;
-	rc = cpu_topo_check_kinds(m->topo, ci, why, n);
-	if (rc != -EPROTO && why && n)
-		why[0] = '\0';
-	return rc == -EPROTO ? rc : 0;
+	rc = cpu_topo_check_kinds(m->topo, ci, why);
+	if (rc != -EPROTO && why) { /* a note only: no disagreement */
+		free(*why);
+		*why = NULL;
+	}
+	return rc == -EPROTO || rc == -ENOMEM ? rc : 0;
 }
 
 /* ------------------------------------------------ the machine we run on */

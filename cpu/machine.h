@@ -124,11 +124,11 @@ int cpu_machine_choose(const struct cpu_machine *m, const struct cpu_info *ci, i
  * described machine's topology, where the two describe the same machine: a
  * hwloc dump directory, or live CPUID with this machine's topology (not
  * with $HWLOC_CPUID_PATH, nor a single-file dump, which has no topology).
- * Returns -EPROTO with the disagreement in @why, or 0 (@why "" when there
- * is nothing to compare).
+ * Returns -EPROTO with the disagreement in *@why (on the heap, replaced on
+ * entry: free()), or 0 (*@why NULL: they agree, or nothing to compare),
+ * or -ENOMEM.
  */
-int cpu_machine_check_kinds(const struct cpu_machine *m, const struct cpu_info *ci,
-			    char *why, size_t n);
+int cpu_machine_check_kinds(const struct cpu_machine *m, const struct cpu_info *ci, char **why);
 
 /* ----------------------------------------------- the machine we run on */
 

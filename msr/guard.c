@@ -17,6 +17,7 @@
 #include "cpu/cpu.h"
 #include "cpu/environ.h"
 #include "cpu/knobs.h"
+#include "cpu/text.h"
 #include "msr/guard.h"
 #include "msr/guard_int.h"
 #include "msr/lock.h"
@@ -59,18 +60,29 @@ void guard_free(struct guard *g)
 		guard_finish(g, false);
 	guard_lines_clear(g);
 	free(g->lines);
+	free(g->msg);
 	free(g->cmd);
 	free(g->backend);
 	free(g);
 }
 
+void guard_keep(struct guard *g, char *text)
+{
+	free(g->msg);
+	g->msg = text;
+	g->msg_lost = !text;
+}
+
 int guard_fail(struct guard *g, enum guard_class cls, int err, const char *fmt, ...)
 {
+	char *text = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(g->msg, sizeof(g->msg), fmt, ap);
+	if (text_vsetf(&text, fmt, ap))
+		text = NULL;
 	va_end(ap);
+	guard_keep(g, text);
 	g->cls = cls;
 	return err;
 }
@@ -102,7 +114,7 @@ void guard_say(struct guard *g, enum guard_line_kind kind, const char *fmt, ...)
 
 const char *guard_message(const struct guard *g)
 {
-	return g->msg;
+	return g->msg ? g->msg : g->msg_lost ? strerror(ENOMEM) : "";
 }
 
 enum guard_class guard_class(const struct guard *g)
@@ -144,7 +156,10 @@ bool guard_settings_any(const struct guard_settings *s)
 /* The message for a state directory error; returns @err. */
 static int state_dir_fail(struct guard *g, const char *what, int err)
 {
-	g->cls = guard_state_dir_text(what, err, g->msg, sizeof(g->msg));
+	char *text = NULL;
+
+	g->cls = guard_state_dir_text(what, err, &text);
+	guard_keep(g, text);
 	return err;
 }
 
@@ -220,22 +235,27 @@ int guard_lock(struct guard *g, const unsigned *cpus, int n, bool msrs)
 static int journal_hit(struct guard *g, const struct journal_info *who,
 		       const unsigned *cpus, unsigned n)
 {
-	char list[256], holder[1300];
+	char *list = guard_cpus_text(cpus, n);
+	char holder[1300]; /* fixed: guard_journal_holder quotes a cmd of at most
+			    * JOURNAL_CMD_MAX (1024) bytes and 80 of its own */
+	int rc = 0;
 
-	guard_fmt_cpus(list, sizeof(list), cpus, n);
+	if (!list)
+		return guard_fail(g, GUARD_OSERR, -ENOMEM, "%s", strerror(ENOMEM));
 	guard_journal_holder(who, holder, sizeof(holder));
-	if (g->o.force) {
+	if (g->o.force)
 		guard_say(g, GUARD_LINE_WARNING, "cpu %s: %s; journal '%s'; going on (--force): %s",
 			  list, holder, who->path, g->kind != JOURNAL_RUN ? "this run journals "
 			  "the registers as they are now and leaves them as written; both "
 			  "journals stay for 'baretma pmu restore'" : "this run saves and restores "
 			  "the registers as they are now, the journal stays for 'baretma pmu "
 			  "restore'");
-		return 0;
-	}
-	return guard_fail(g, GUARD_BUSY, -EBUSY, "cpu %s: %s; journal '%s' (run: baretma pmu "
-			  "restore%s)", list, holder, who->path,
-			  who->alive ? " once it has ended, or --force" : "");
+	else
+		rc = guard_fail(g, GUARD_BUSY, -EBUSY, "cpu %s: %s; journal '%s' (run: baretma pmu "
+				"restore%s)", list, holder, who->path,
+				who->alive ? " once it has ended, or --force" : "");
+	free(list);
+	return rc;
 }
 
 /* Every CPU of @cpus (from @i on) that @who holds, into @hits and @same. */
@@ -275,7 +295,10 @@ int guard_check_journals(struct guard *g, const unsigned *cpus, int n, struct gu
 			continue; /* named with an earlier CPU */
 		found = journal_find_cpu(cpus[i], &who);
 		if (found == -EINVAL || found == -EPERM) {
-			g->cls = guard_journal_bad_text(&who, g->msg, sizeof(g->msg));
+			char *text = NULL;
+
+			g->cls = guard_journal_bad_text(&who, &text);
+			guard_keep(g, text);
 			rc = found;
 		} else if (found < 0) {
 			rc = state_dir_fail(g, "read the journals", found);
@@ -367,8 +390,8 @@ static int journal_setting_fail(struct guard *g, const char *flag, const char *w
 	snprintf(what, sizeof(what), "save the value of '%s' (for %s) in the journal", where,
 		 flag);
 	state_dir_fail(g, what, err);
-	snprintf(g->msg + strlen(g->msg), sizeof(g->msg) - strlen(g->msg),
-		 "; '%s' was not changed", where);
+	if (g->msg && text_appendf(&g->msg, NULL, "; '%s' was not changed", where))
+		guard_keep(g, NULL);
 	return err;
 }
 
@@ -429,9 +452,13 @@ static int save_pmu(struct guard *g, struct msr_dev *dev, const struct cpu_info 
 
 	msr_fault_clear(dev);
 	rc = pmu_journal_save(dev, cpu, &cfg);
-	if (rc)
+	if (rc) {
+		char *text = NULL;
+
 		g->cls = guard_access_fail_text(dev, rc, "cannot save the counter registers "
-						"in the journal", cpu, g->msg, sizeof(g->msg));
+						"in the journal", cpu, &text);
+		guard_keep(g, text);
+	}
 	return rc;
 }
 
@@ -464,7 +491,7 @@ int guard_start(struct guard *g, struct msr_dev *dev, const struct cpu_info *ci,
 /* Restore and end the journal; 0 or the restore's -errno. */
 static int restore_end(struct guard *g)
 {
-	char cause[1024];
+	char cause[GUARD_ACCESS_TEXT_MAX];
 	int rc, end;
 
 	msr_fault_clear(g->dev);

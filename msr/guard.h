@@ -49,6 +49,7 @@
 #ifndef BARETMA_GUARD_H
 #define BARETMA_GUARD_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -248,9 +249,24 @@ void guard_lines_clear(struct guard *g);
 
 /* ----------------------------------------------------------- messages */
 /* The texts the guard builds, for callers with a message of their own
- * (msr/guard_text.c).  Each writes at most @n bytes into @buf. */
+ * (msr/guard_text.c).  Those that quote what has no bound (a journal's
+ * line, the state directory's paths escaped) return it on the heap in
+ * *@out (replaced; NULL when memory ran out: free()); the others write at
+ * most @n bytes into @buf, a size their words are bounded by. */
 
-/* guard_fmt_cpus - "0-7,12" from the ascending list @cpus. */
+/* The longest guard_access_text, guard_restore_cause, guard_msr_fail_text:
+ * a path of the MSR backend (msr_describe: at most PATH_MAX) and at most
+ * 1024 bytes of words (a register's label, a 64-bit value, strerror, the
+ * longest remedy, msr_remedy's 240 bytes).  Fixed: bounded. */
+#define GUARD_ACCESS_TEXT_MAX (PATH_MAX + 1024)
+
+/* guard_cpus_text - "0-7,12" from the ascending list @cpus, on the heap
+ * (whole: a big machine's list has hundreds of ranges); NULL when memory
+ * runs out. */
+char *guard_cpus_text(const unsigned *cpus, unsigned ncpus);
+
+/* guard_fmt_cpus - guard_cpus_text() into @buf; a list longer than @n is
+ * cut visibly: it ends in "..." at a comma. */
 void guard_fmt_cpus(char *buf, size_t n, const unsigned *cpus, unsigned ncpus);
 
 /*
@@ -282,10 +298,10 @@ enum guard_class guard_msr_cpu_fail_text(struct msr_dev *dev, unsigned cpu, cons
  * that accessed MSRs through @dev: the failed open of a CPU ("cannot open
  * cpu N in 'FILE'" / "cannot open '/dev/cpu/N/msr'", GUARD_UNAVAILABLE
  * for a missing device node), else "@ctx: " (when @ctx) and
- * guard_access_text.  Returns the class.
+ * guard_access_text, in *@out.  Returns the class.
  */
 enum guard_class guard_access_fail_text(struct msr_dev *dev, int err, const char *ctx,
-					unsigned cpu, char *buf, size_t n);
+					unsigned cpu, char **out);
 
 /* guard_restore_cause - why a restore through @dev failed with @err: the
  * failed register access (guard_access_text) when the last fault is @err,
@@ -295,7 +311,7 @@ void guard_restore_cause(struct msr_dev *dev, int err, char *buf, size_t n);
 /* guard_state_dir_text - the message for a state directory error @err
  * while trying to @what ("lock the CPUs"); returns its class (a full
  * file system, quota or file size limit: GUARD_CANTCREAT). */
-enum guard_class guard_state_dir_text(const char *what, int err, char *buf, size_t n);
+enum guard_class guard_state_dir_text(const char *what, int err, char **out);
 
 /* guard_journal_holder - by the journal's kind: "counters enabled by
  * 'baretma pmu enable' (pid P, not running)" (enable) / "registers written
@@ -310,6 +326,6 @@ void guard_journal_short_cmd(const char *cmd, char *buf, size_t n);
 /* guard_journal_bad_text - the message for a journal_info with an error
  * (malformed: GUARD_DATA, naming the file and line; not ours:
  * GUARD_DENIED; else GUARD_ERRNO); returns the class. */
-enum guard_class guard_journal_bad_text(const struct journal_info *who, char *buf, size_t n);
+enum guard_class guard_journal_bad_text(const struct journal_info *who, char **out);
 
 #endif

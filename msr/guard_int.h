@@ -11,7 +11,6 @@
 #include "msr/guard.h"
 #include "msr/lock.h"
 
-#define GUARD_MSG_MAX 8192 /* a message naming paths, a command line, a holder */
 
 /* A note, warning or after-line kept for the caller. */
 struct guard_said {
@@ -29,11 +28,18 @@ struct guard {
 	bool dry_said;              /* the dry run's state directory named */
 	struct journal *j;
 	struct msr_dev *dev;        /* guard_begin's: the restore goes through it */
-	char msg[GUARD_MSG_MAX];
+	char *msg;                  /* the last refusal's or failure's line, on the
+				     * heap (it names paths, a command line, a
+				     * journal's line: any length); NULL: none */
+	bool msg_lost;              /* ... there was no memory to say it */
 	enum guard_class cls;
 	struct guard_said *lines;
 	int nlines, cap;
 };
+
+/* guard_keep - @text (on the heap, taken; NULL: memory ran out) as the
+ * message. */
+void guard_keep(struct guard *g, char *text);
 
 /* Keep the message (printf @fmt) and its class; returns @err. */
 int guard_fail(struct guard *g, enum guard_class cls, int err, const char *fmt, ...)

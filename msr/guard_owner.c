@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cpu/cpu.h"
+#include "cpu/text.h"
 #include "msr/guard.h"
 #include "msr/guard_int.h"
 #include "msr/intel_regs.h"
@@ -65,25 +66,30 @@ static struct pmu_owner_query owner_query(const struct cpu_info *ci, unsigned cp
 struct owner_notes {
 	int n;
 	struct {
-		char text[1100];
+		char *text;      /* on the heap (the report's, taken) */
 		unsigned cpus[CPU_MAX_CPUS];
 		unsigned ncpus;
 	} *e;
 };
 
-static void note_add(struct owner_notes *nt, int max, unsigned cpu, const char *text)
+/* @text (on the heap) for @cpu: kept by @nt, or freed. */
+static void note_add(struct owner_notes *nt, int max, unsigned cpu, char *text)
 {
 	int i;
 
 	for (i = 0; i < nt->n && strcmp(nt->e[i].text, text); i++)
 		;
 	if (i == nt->n) {
-		if (nt->n >= max)
+		if (nt->n >= max) {
+			free(text);
 			return;
-		snprintf(nt->e[i].text, sizeof(nt->e[i].text), "%s", text);
+		}
+		nt->e[i].text = text;
+		text = NULL;
 		nt->e[i].ncpus = 0;
 		nt->n++;
 	}
+	free(text);
 	nt->e[i].cpus[nt->e[i].ncpus++] = cpu;
 }
 
@@ -171,15 +177,18 @@ static void say_allowlist(struct guard *g, uint32_t evtsel, bool inuse)
  */
 static int unread_verdict(struct guard *g, const struct owner_unread *u)
 {
-	char list[256], regs[512];
+	char *list, regs[512]; /* regs fixed: fmt_unread's at most 16 single
+				* registers and INUSE, 464 bytes */
 
 	for (int i = 0; i < u->n; i++) {
-		guard_fmt_cpus(list, sizeof(list), u->e[i].cpus, u->e[i].ncpus);
+		if (!(list = guard_cpus_text(u->e[i].cpus, u->e[i].ncpus)))
+			return guard_fail(g, GUARD_OSERR, -ENOMEM, "%s", strerror(ENOMEM));
 		fmt_unread(u->e[i].evtsel, u->e[i].inuse, regs, sizeof(regs));
 		if (g->o.force) {
 			guard_say(g, GUARD_LINE_WARNING, "cpu %s: cannot tell who uses the PMU: %s "
 				  "could not be read: %s; going on without that check (--force)",
 				  list, regs, strerror(-u->e[i].err));
+			free(list);
 			continue;
 		}
 		guard_fail(g, GUARD_ERRNO, u->e[i].err, "cpu %s: cannot tell who uses the PMU: "
@@ -187,6 +196,7 @@ static int unread_verdict(struct guard *g, const struct owner_unread *u)
 			   "without that check, or, through msr_safe, add the read-only lines "
 			   "below to its allowlist /dev/cpu/msr_allowlist)", list, regs,
 			   strerror(-u->e[i].err));
+		free(list);
 		say_allowlist(g, u->e[i].evtsel, u->e[i].inuse);
 		return u->e[i].err;
 	}
@@ -198,29 +208,43 @@ static int owner_one(struct guard *g, struct msr_dev *dev, unsigned cpu,
 		     const struct pmu_owner_query *q, struct owner_notes *nt, int max,
 		     struct owner_unread *un)
 {
-	struct pmu_owner_report rep;
-	char text[1100];
+	struct pmu_owner_report rep = { 0 };
+	char *text = NULL;
 	int rc = pmu_check_owner(dev, cpu, q, &rep);
 
+	if (rc == -ENOMEM) {
+		pmu_owner_report_free(&rep);
+		return guard_fail(g, GUARD_OSERR, -ENOMEM, "%s", strerror(ENOMEM));
+	}
 	if (rc && rc != -EBUSY && rc != -ENODATA) {
-		g->cls = guard_access_fail_text(dev, rc, NULL, cpu, g->msg, sizeof(g->msg));
+		pmu_owner_report_free(&rep);
+		g->cls = guard_access_fail_text(dev, rc, NULL, cpu, &text);
+		guard_keep(g, text);
 		return rc;
 	}
 	if (rep.unread_err)
 		unread_add(un, cpu, &rep);
-	if (rep.busy && !g->o.force)
-		return guard_fail(g, GUARD_BUSY, -EBUSY, "cpu %u: fixed counter 3 / PERF_METRICS "
-				  "in use: %s; likely owner: %s (--force takes over, saving and "
-				  "restoring the registers; if baretma left it: baretma pmu "
-				  "restore)", cpu, rep.busy_why, rep.owner_text);
+	if (rep.busy && !g->o.force) {
+		rc = guard_fail(g, GUARD_BUSY, -EBUSY, "cpu %u: fixed counter 3 / PERF_METRICS "
+				"in use: %s; likely owner: %s (--force takes over, saving and "
+				"restoring the registers; if baretma left it: baretma pmu "
+				"restore)", cpu, rep.busy_why, text_or_empty(rep.owner_text));
+		pmu_owner_report_free(&rep);
+		return rc;
+	}
 	if (rep.busy)
 		guard_say(g, GUARD_LINE_WARNING, "cpu %u: taking over (--force): %s; likely "
-			  "owner: %s", cpu, rep.busy_why, rep.owner_text);
-	if (rep.others[0]) {
-		snprintf(text, sizeof(text), "%s; likely owner: %s", rep.others, rep.owner_text);
-		note_add(nt, max, cpu, text);
+			  "owner: %s", cpu, rep.busy_why, text_or_empty(rep.owner_text));
+	rc = 0;
+	if (rep.others) {
+		if (text_setf(&text, "%s; likely owner: %s", rep.others,
+			      text_or_empty(rep.owner_text)))
+			rc = guard_fail(g, GUARD_OSERR, -ENOMEM, "%s", strerror(ENOMEM));
+		else
+			note_add(nt, max, cpu, text);
 	}
-	return 0;
+	pmu_owner_report_free(&rep);
+	return rc;
 }
 
 int guard_check_owners(struct guard *g, struct msr_dev *dev, const struct cpu_info *ci,
@@ -230,7 +254,7 @@ int guard_check_owners(struct guard *g, struct msr_dev *dev, const struct cpu_in
 	struct owner_notes nt = { 0 };
 	struct owner_unread *un = calloc(1, sizeof(*un));
 	int watchdog = nmi_watchdog(), rc = 0;
-	char list[256];
+	char *list;
 
 	nt.e = calloc(MAX_NOTES, sizeof(*nt.e));
 	if (!nt.e || !un) {
@@ -254,10 +278,16 @@ int guard_check_owners(struct guard *g, struct msr_dev *dev, const struct cpu_in
 		rc = unread_verdict(g, un);
 	free(un);
 	for (int i = 0; i < nt.n && !rc; i++) {
-		guard_fmt_cpus(list, sizeof(list), nt.e[i].cpus, nt.e[i].ncpus);
+		if (!(list = guard_cpus_text(nt.e[i].cpus, nt.e[i].ncpus))) {
+			rc = guard_fail(g, GUARD_OSERR, -ENOMEM, "%s", strerror(ENOMEM));
+			break;
+		}
 		guard_say(g, GUARD_LINE_NOTE, "cpu %s: other counters in use, left as they are: %s",
 			  list, nt.e[i].text);
+		free(list);
 	}
+	for (int i = 0; i < nt.n; i++)
+		free(nt.e[i].text);
 	free(nt.e);
 	return rc;
 }

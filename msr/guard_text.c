@@ -15,32 +15,57 @@
 #include <unistd.h>
 
 #include "cpu/escape.h"
+#include "cpu/text.h"
 #include "msr/guard.h"
 #include "msr/msr_names.h"
 #include "msr/state_dir.h"
 
-void guard_fmt_cpus(char *buf, size_t n, const unsigned *cpus, unsigned ncpus)
+char *guard_cpus_text(const unsigned *cpus, unsigned ncpus)
 {
-	size_t o = 0;
+	char *s = NULL;
 
-	if (!n)
-		return;
-	buf[0] = '\0';
-	for (unsigned i = 0; i < ncpus && o < n;) {
+	if (text_setf(&s, "%s", ""))
+		return NULL;
+	for (unsigned i = 0; i < ncpus;) {
 		unsigned j = i;
-		int w;
+		int rc;
 
 		while (j + 1 < ncpus && cpus[j + 1] == cpus[j] + 1)
 			j++;
 		if (j > i)
-			w = snprintf(buf + o, n - o, "%s%u-%u", i ? "," : "", cpus[i], cpus[j]);
+			rc = text_appendf(&s, NULL, "%s%u-%u", i ? "," : "", cpus[i], cpus[j]);
 		else
-			w = snprintf(buf + o, n - o, "%s%u", i ? "," : "", cpus[i]);
-		if (w < 0)
-			break;
-		o += (size_t)w;
+			rc = text_appendf(&s, NULL, "%s%u", i ? "," : "", cpus[i]);
+		if (rc) {
+			free(s);
+			return NULL;
+		}
 		i = j + 1;
 	}
+	return s;
+}
+
+void guard_fmt_cpus(char *buf, size_t n, const unsigned *cpus, unsigned ncpus)
+{
+	char *s = guard_cpus_text(cpus, ncpus);
+	size_t len = s ? strlen(s) : 0;
+
+	if (!n) {
+		free(s);
+		return;
+	}
+	if (!s || len >= n) { /* cut visibly, after a comma: "0,2,4,..." */
+		size_t keep = s && n > 5 ? n - 5 : 0;
+
+		while (keep && s[keep] != ',')
+			keep--;
+		if (s && s[keep] == ',')
+			keep++;
+		snprintf(buf, n, "%.*s%s", (int)keep, s ? s : "", n > 3 ? "..." : "");
+	} else {
+		memcpy(buf, s, len + 1);
+	}
+	free(s);
 }
 
 /* ----------------------------------------------------------- MSR access */
@@ -86,7 +111,8 @@ static const char *access_remedy(const struct msr_fault *f)
 void guard_access_text(struct msr_dev *dev, int err, unsigned cpu, char *buf, size_t n)
 {
 	struct msr_fault f;
-	char path[512], label[64];
+	char path[PATH_MAX], label[64]; /* fixed: msr_describe's path (PATH_MAX), a
+					 * register's label (msr_reg_label: 42 bytes) */
 	const char *remedy;
 
 	if (!msr_last_fault(dev, &f) || f.err != err || f.op == MSR_OP_OPEN)
@@ -108,16 +134,23 @@ void guard_access_text(struct msr_dev *dev, int err, unsigned cpu, char *buf, si
 }
 
 enum guard_class guard_access_fail_text(struct msr_dev *dev, int err, const char *ctx,
-					unsigned cpu, char *buf, size_t n)
+					unsigned cpu, char **out)
 {
-	char text[1024];
+	char text[GUARD_ACCESS_TEXT_MAX];
+	enum guard_class cls = GUARD_ERRNO;
 	struct msr_fault f;
 
-	if (msr_last_fault(dev, &f) && f.err == err && f.op == MSR_OP_OPEN)
-		return guard_msr_cpu_fail_text(dev, f.cpu, "open", err, buf, n);
-	guard_access_text(dev, err, cpu, text, sizeof(text));
-	snprintf(buf, n, "%s%s%s", ctx ? ctx : "", ctx ? ": " : "", text);
-	return GUARD_ERRNO;
+	if (msr_last_fault(dev, &f) && f.err == err && f.op == MSR_OP_OPEN) {
+		cls = guard_msr_cpu_fail_text(dev, f.cpu, "open", err, text, sizeof(text));
+		ctx = NULL;
+	} else {
+		guard_access_text(dev, err, cpu, text, sizeof(text));
+	}
+	if (text_setf(out, "%s%s%s", ctx ? ctx : "", ctx ? ": " : "", text)) {
+		free(*out);
+		*out = NULL;
+	}
+	return cls;
 }
 
 void guard_restore_cause(struct msr_dev *dev, int err, char *buf, size_t n)
@@ -141,18 +174,17 @@ static const char *writers(unsigned mode)
 
 /* The message for a directory on the way to the state directory @dir that
  * others could change (state_dir_open's rule, msr/state_dir.h). */
-static void parent_text(const char *dir, const struct state_dir_refusal *r, char *buf, size_t n)
+static int parent_text(const char *dir, const struct state_dir_refusal *r, char **out)
 {
 	unsigned me = (unsigned)geteuid();
 
 	if (r->why == STATE_DIR_OWNER)
-		snprintf(buf, n, "state dir '%s': '%s' in its path is owned by uid %u (mode %04o), "
-			 "not by root or uid %u: refused (its owner could move the state dir aside "
+		return text_setf(out, "state dir '%s': '%s' in its path is owned by uid %u "
+			 "(mode %04o), not by root or uid %u: refused (its owner could move the state dir aside "
 			 "and hide its journals, and 'pmu restore' would find nothing to restore; "
 			 "give a path whose every directory is root's or uid %u's)", dir, r->path,
 			 r->uid, r->mode, me, me);
-	else
-		snprintf(buf, n, "state dir '%s': '%s' in its path is writable by %s (mode %04o) "
+	return text_setf(out, "state dir '%s': '%s' in its path is writable by %s (mode %04o) "
 			 "and not sticky: refused (they could move the state dir aside and hide "
 			 "its journals, and 'pmu restore' would find nothing to restore; chmod "
 			 "go-w '%s', or chmod +t it as /tmp is, or give a path whose every "
@@ -160,7 +192,8 @@ static void parent_text(const char *dir, const struct state_dir_refusal *r, char
 			 writers(r->mode), r->mode, r->path, me);
 }
 
-static enum guard_class state_dir_text(const char *what, int err, char *buf, size_t n)
+/* The message, raw, in *@out (left NULL when memory runs out). */
+static enum guard_class state_dir_text(const char *what, int err, char **out)
 {
 	const char *dir = state_dir_path();
 	struct state_dir_refusal r;
@@ -169,11 +202,11 @@ static enum guard_class state_dir_text(const char *what, int err, char *buf, siz
 	switch (-err) {
 	case ELOOP:
 		if (!refused || r.last || r.why != STATE_DIR_LINK) {
-			snprintf(buf, n, "state dir '%s' is a symbolic link: refused (journals "
+			text_setf(out, "state dir '%s' is a symbolic link: refused (journals "
 				 "decide what is written to MSRs; use a real directory)", dir);
 			return GUARD_DENIED;
 		}
-		snprintf(buf, n, "state dir '%s': '%s' in its path is a symbolic link someone "
+		text_setf(out, "state dir '%s': '%s' in its path is a symbolic link someone "
 			 "other than root could have made: refused (it could make root create "
 			 "the journals anywhere; give a path of real directories: only root's "
 			 "links in directories only root can write, like /var/run, are "
@@ -181,17 +214,17 @@ static enum guard_class state_dir_text(const char *what, int err, char *buf, siz
 		return GUARD_DENIED;
 	case EPERM:
 		if (refused && !r.last && r.why != STATE_DIR_LINK) {
-			parent_text(dir, &r, buf, n);
+			parent_text(dir, &r, out);
 			return GUARD_DENIED;
 		}
-		snprintf(buf, n, "state dir '%s' or a file in it is not owned by uid %u or is "
+		text_setf(out, "state dir '%s' or a file in it is not owned by uid %u or is "
 			 "writable by others: refused (chown it to uid %u and chmod 700)", dir,
 			 (unsigned)geteuid(), (unsigned)geteuid());
 		return GUARD_DENIED;
 	case ENOENT:
 	case ENOTDIR:
 	case EROFS:
-		snprintf(buf, n, "cannot %s in state dir '%s': %s (baretma creates the directory "
+		text_setf(out, "cannot %s in state dir '%s': %s (baretma creates the directory "
 			 "itself, 0700, when its parent exists: set BARETMA_STATE_DIR to a "
 			 "directory on a writable file system, default /run/baretma)", what, dir,
 			 strerror(-err));
@@ -200,32 +233,33 @@ static enum guard_class state_dir_text(const char *what, int err, char *buf, siz
 	case EDQUOT:
 	case EFBIG:
 		/* write(2): no room on the device, the quota, RLIMIT_FSIZE */
-		snprintf(buf, n, "cannot %s in state dir '%s': %s (baretma writes its locks "
+		text_setf(out, "cannot %s in state dir '%s': %s (baretma writes its locks "
 			 "and journals there before any change: free space on its file system, "
 			 "raise the quota or the file size limit, or set BARETMA_STATE_DIR to a "
 			 "directory with room)", what, dir, strerror(-err));
 		return GUARD_CANTCREAT;
 	case ENAMETOOLONG:
-		snprintf(buf, n, "cannot %s in state dir '%s': %s (%zu bytes; the paths of the "
+		text_setf(out, "cannot %s in state dir '%s': %s (%zu bytes; the paths of the "
 			 "files in it must fit in %d bytes: set BARETMA_STATE_DIR to a directory "
 			 "of at most %d bytes)", what, dir, strerror(-err), strlen(dir), PATH_MAX,
 			 PATH_MAX - 2 - STATE_DIR_NAME_MAX);
 		return GUARD_CANTCREAT;
 	default:
-		snprintf(buf, n, "cannot %s in state dir '%s': %s", what, dir, strerror(-err));
+		text_setf(out, "cannot %s in state dir '%s': %s", what, dir, strerror(-err));
 		return GUARD_ERRNO;
 	}
 }
 
 /* The message, escaped (cpu/escape.h): the paths come from
- * $BARETMA_STATE_DIR and from links' targets. */
-enum guard_class guard_state_dir_text(const char *what, int err, char *buf, size_t n)
+ * $BARETMA_STATE_DIR and from links' targets; on the heap, whole (three
+ * paths of up to PATH_MAX, escaped). */
+enum guard_class guard_state_dir_text(const char *what, int err, char **out)
 {
-	enum guard_class cls = state_dir_text(what, err, buf, n);
-	char *raw = n ? strdup(buf) : NULL;
+	char *raw = NULL;
+	enum guard_class cls = state_dir_text(what, err, &raw);
 
-	if (raw)
-		esc_str(buf, n, raw);
+	free(*out);
+	*out = raw ? esc_strdup(raw) : NULL;
 	free(raw);
 	return cls;
 }
@@ -268,20 +302,25 @@ void guard_journal_holder(const struct journal_info *who, char *buf, size_t n)
 			 (long)who->pid, d->cmd);
 }
 
-enum guard_class guard_journal_bad_text(const struct journal_info *who, char *buf, size_t n)
+enum guard_class guard_journal_bad_text(const struct journal_info *who, char **out)
 {
+	enum guard_class cls = GUARD_ERRNO;
+	char *t = NULL;
+
 	if (who->error == -EINVAL) {
-		snprintf(buf, n, "journal '%s' is malformed: %s (inspect it; remove it by hand "
-			 "once the registers and settings it names are known to be right)",
-			 who->path, who->detail[0] ? who->detail : journal_last_error());
-		return GUARD_DATA;
+		cls = GUARD_DATA;
+		text_setf(&t, "journal '%s' is malformed: %s (inspect it; remove it by hand once "
+			  "the registers and settings it names are known to be right)", who->path,
+			  who->detail ? who->detail : journal_last_error());
+	} else if (who->error == -EPERM) {
+		cls = GUARD_DENIED;
+		text_setf(&t, "journal '%s' is not a regular file of uid %u, or is writable by "
+			  "others: refused (journals decide what is written to MSRs)", who->path,
+			  (unsigned)geteuid());
+	} else {
+		text_setf(&t, "cannot read journal '%s': %s", who->path, strerror(-who->error));
 	}
-	if (who->error == -EPERM) {
-		snprintf(buf, n, "journal '%s' is not a regular file of uid %u, or is writable "
-			 "by others: refused (journals decide what is written to MSRs)", who->path,
-			 (unsigned)geteuid());
-		return GUARD_DENIED;
-	}
-	snprintf(buf, n, "cannot read journal '%s': %s", who->path, strerror(-who->error));
-	return GUARD_ERRNO;
+	free(*out);
+	*out = t;
+	return cls;
 }

@@ -393,7 +393,9 @@ struct journal_info {
 				      * N "run-<PID>-<N>.journal" */
 	int error;                   /* 0, or why it could not be loaded
 				      * (-EINVAL malformed, -EPERM not ours) */
-	char detail[256];            /* with -EINVAL: "line N: ..." */
+	char *detail;                /* with -EINVAL: "line N: ...", escaped, on the
+				      * heap (it quotes the file's line whole);
+				      * NULL otherwise; journal_info_free */
 	bool alive;                  /* the process that wrote it still runs */
 	struct journal_data data;    /* valid when error == 0 */
 };
@@ -415,7 +417,7 @@ struct journal_info {
  */
 int journal_list(struct journal_info *out, int max);
 
-/* journal_info_free - free the data of @n entries. */
+/* journal_info_free - free the data and details of @n entries. */
 void journal_info_free(struct journal_info *info, int n);
 
 /*

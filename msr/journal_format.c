@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "cpu/cpu.h"
 #include "cpu/escape.h"
 #include "cpu/knobs.h"
+#include "cpu/text.h"
 #include "msr/journal.h"
 #include "msr/journal_int.h"
 #include "msr/journal_rules.h"
@@ -29,7 +31,35 @@
 _Static_assert(SETTING_VALUE_MAX == JOURNAL_SETTING_MAX,
 	       "a saved setting value is written back whole");
 
-_Thread_local char journal_error[JOURNAL_ERROR_MAX];
+/*
+ * journal_last_error()'s text, per thread, on the heap (it quotes a line of
+ * the file, up to JOURNAL_LINE_MAX bytes before escaping): a thread-specific
+ * key whose destructor frees a thread's text when it ends.
+ */
+static pthread_key_t error_key;
+static pthread_once_t error_once = PTHREAD_ONCE_INIT;
+static bool error_key_ok;
+
+static void error_key_make(void)
+{
+	error_key_ok = pthread_key_create(&error_key, free) == 0;
+}
+
+void journal_error_set(char *text)
+{
+	pthread_once(&error_once, error_key_make);
+	if (!error_key_ok) {
+		free(text);
+		return;
+	}
+	void *old = pthread_getspecific(error_key);
+
+	if (pthread_setspecific(error_key, text)) {
+		free(text);
+		return;
+	}
+	free(old);
+}
 
 /* ------------------------------------------------------------ encoding */
 
@@ -190,24 +220,32 @@ struct parser {
 	unsigned seen[NHEADER];   /* line of each header key, 0 = not yet */
 	unsigned *reg_line;       /* line of each reg */
 	unsigned setting_line[JOURNAL_MAX_SETTINGS];
-	char *err;
-	size_t errlen;
+	char **err;               /* the detail, on the heap (journal_load_fd) */
 };
 
 static int fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The message quotes journal text: escaped (cpu/escape.h) before it is kept. */
+/* The message quotes journal text (a line may be JOURNAL_LINE_MAX bytes):
+ * escaped (cpu/escape.h) before it is kept, whole.  -EINVAL, or -ENOMEM
+ * when there is no memory to say it. */
 static int fail(struct parser *p, const char *fmt, ...)
 {
-	char raw[1024];
+	char *what = NULL, *raw = NULL;
 	va_list ap;
-	int o = snprintf(raw, sizeof(raw), "line %u: ", p->line);
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(raw + o, sizeof(raw) - (size_t)o, fmt, ap);
+	rc = text_vsetf(&what, fmt, ap);
 	va_end(ap);
-	esc_str(p->err, p->errlen, raw);
-	return -EINVAL;
+	if (!rc)
+		rc = text_setf(&raw, "line %u: %s", p->line, what);
+	free(what);
+	if (rc)
+		return rc;
+	free(*p->err);
+	*p->err = esc_strdup(raw);
+	free(raw);
+	return *p->err ? -EINVAL : -ENOMEM;
 }
 
 /* Decimal, no sign, no leading zeros, at most @max, the whole of [s, e). */
@@ -517,21 +555,21 @@ static size_t count_lines(const char *text, size_t len)
 	return n;
 }
 
-/* Load the journal open on @fd into @d; @err receives the detail. */
-int journal_load_fd(int fd, struct journal_data *d, char *err, size_t errlen)
+/* Load the journal open on @fd into @d; *@err receives the detail. */
+int journal_load_fd(int fd, struct journal_data *d, char **err)
 {
-	struct parser p = { .d = d, .err = err, .errlen = errlen };
+	struct parser p = { .d = d, .err = err };
 	char *text = NULL;
 	size_t len = 0, lines;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	err[0] = '\0';
+	free(*err);
+	*err = NULL;
 	rc = read_file(fd, &text, &len);
-	if (rc == -EFBIG) {
-		snprintf(err, errlen, "larger than %zu bytes", (size_t)JOURNAL_TEXT_MAX);
-		return -EINVAL;
-	}
+	if (rc == -EFBIG)
+		return text_setf(err, "larger than %zu bytes", (size_t)JOURNAL_TEXT_MAX) ?
+		       -ENOMEM : -EINVAL;
 	if (rc)
 		return rc;
 	lines = count_lines(text, len);
@@ -554,11 +592,14 @@ int journal_load(const char *path, struct journal_data *out)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK), rc;
 
-	journal_error[0] = '\0';
+	char *detail = NULL;
+
+	journal_error_set(NULL);
 	if (fd < 0)
 		return errno == ELOOP ? -EPERM : -errno;
-	rc = journal_load_fd(fd, out, journal_error, sizeof(journal_error));
+	rc = journal_load_fd(fd, out, &detail);
 	close(fd);
+	journal_error_set(detail);
 	return rc;
 }
 
@@ -570,5 +611,9 @@ void journal_data_free(struct journal_data *d)
 
 const char *journal_last_error(void)
 {
-	return journal_error;
+	const char *s;
+
+	pthread_once(&error_once, error_key_make);
+	s = error_key_ok ? pthread_getspecific(error_key) : NULL;
+	return s ? s : "";
 }

@@ -29,7 +29,6 @@
 #define HEADER_MAX (512 + JOURNAL_CMD_MAX + JOURNAL_BACKEND_MAX)
 #define JOURNAL_TEXT_MAX (HEADER_MAX + (size_t)JOURNAL_MAX_REGS * REG_LINE_MAX + \
 			  JOURNAL_MAX_SETTINGS * SETTING_LINE_MAX)
-#define JOURNAL_ERROR_MAX (JOURNAL_PATH_MAX + 512)
 
 /* One journal: all its state is here (several may be open in a process,
  * one per session; msr/guard_signals.c lists them for the handler). */
@@ -55,9 +54,10 @@ struct journal {
 				     * the guard it installed */
 };
 
-/* journal_last_error()'s text, per thread (journal_format.c; journal_list.c
- * sets it too). */
-extern _Thread_local char journal_error[JOURNAL_ERROR_MAX];
+/* journal_error_set - journal_last_error()'s text for this thread: @text
+ * (on the heap, taken; NULL: none).  journal_format.c; journal_list.c sets
+ * it too. */
+void journal_error_set(char *text);
 
 /* Entries are made visible to a signal handler, which may run on another
  * thread: a thread fence (a compiler barrier and the CPU's ordering). */
@@ -152,8 +152,9 @@ bool journal_dec_exact(const char *s, const char *e, unsigned long long max,
 		       unsigned long long *v);
 
 /* Load the journal open on @fd into @d (journal_data_free() frees it);
- * @err (@errlen bytes) receives the detail of -EINVAL. */
-int journal_load_fd(int fd, struct journal_data *d, char *err, size_t errlen);
+ * *@err (on the heap, replaced: free()) receives the detail of -EINVAL,
+ * whole; -ENOMEM when there is no memory for it. */
+int journal_load_fd(int fd, struct journal_data *d, char **err);
 
 /* ----------------------------------------------- msr/journal_list.c */
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cpu/escape.h"
+#include "cpu/text.h"
 #include "msr/journal.h"
 #include "msr/journal_int.h"
 #include "msr/state_dir.h"
@@ -193,19 +194,19 @@ static void info_load(int dirfd, const struct entry *e, struct journal_info *inf
 		info->error = errno == ELOOP ? -EPERM : -errno;
 		return;
 	}
-	info->error = journal_load_fd(fd, &info->data, info->detail, sizeof(info->detail));
+	info->error = journal_load_fd(fd, &info->data, &info->detail);
 	close(fd);
 	if (!info->error && info->data.pid != pid) {
-		snprintf(info->detail, sizeof(info->detail), "line 2: pid %ld, but the file "
-			 "is named for %ld", (long)info->data.pid, (long)pid);
+		info->error = text_setf(&info->detail, "line 2: pid %ld, but the file is named "
+					"for %ld", (long)info->data.pid, (long)pid) ? -ENOMEM : -EINVAL;
 		data_free(&info->data);
-		info->error = -EINVAL;
 	}
 	if (info->error == -EINVAL) { /* quotes the file's name and text: escaped */
-		char raw[sizeof(journal_error)];
+		char *raw = NULL;
 
-		snprintf(raw, sizeof(raw), "%s: %s", info->path, info->detail);
-		esc_str(journal_error, sizeof(journal_error), raw);
+		if (!text_setf(&raw, "%s: %s", info->path, info->detail))
+			journal_error_set(esc_strdup(raw));
+		free(raw);
 	}
 	info->alive = pid_alive(pid, info->error ? 0 : info->data.starttime);
 }
@@ -232,7 +233,7 @@ int journal_list(struct journal_info *out, int max)
 	struct entry *v;
 	int dirfd, n, rc;
 
-	journal_error[0] = '\0';
+	journal_error_set(NULL);
 	rc = open_list(&dirfd, &v, &n);
 	if (rc || dirfd < 0)
 		return rc;
@@ -250,8 +251,11 @@ int journal_list(struct journal_info *out, int max)
 
 void journal_info_free(struct journal_info *info, int n)
 {
-	for (int i = 0; info && i < n; i++)
+	for (int i = 0; info && i < n; i++) {
 		data_free(&info[i].data);
+		free(info[i].detail);
+		info[i].detail = NULL;
+	}
 }
 
 int journal_find_cpu(unsigned cpu, struct journal_info *who)
@@ -261,7 +265,7 @@ int journal_find_cpu(unsigned cpu, struct journal_info *who)
 	int dirfd, n, rc;
 
 	memset(who, 0, sizeof(*who));
-	journal_error[0] = '\0';
+	journal_error_set(NULL);
 	rc = open_list(&dirfd, &v, &n);
 	if (rc || dirfd < 0)
 		return rc;
@@ -274,7 +278,7 @@ int journal_find_cpu(unsigned cpu, struct journal_info *who)
 		else if (has_cpu(&who->data, cpu))
 			rc = 1;
 		else
-			data_free(&who->data);
+			journal_info_free(who, 1);
 	}
 	free(v);
 	close(dirfd);

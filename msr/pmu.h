@@ -295,15 +295,22 @@ struct pmu_owner_report {
 				* allowlist), 0 when the checklist was read whole */
 	uint64_t evtsel[32];   /* the values read */
 	char busy_why[256];    /* what is busy, as pmu_check_in_use says it, plus
-				* INUSE bit 35; "" when !busy */
-	char others[768];      /* other counters in use, for information, e.g.
+				* INUSE bit 35; "" when !busy.  Fixed: at most its
+				* two sentences (check_busy), 118 bytes */
+	char *others;          /* other counters in use, for information, e.g.
 				* "fixed counter 1 (field 0xb: OS, USR, PMI) held by the
 				* NMI watchdog; IA32_PERFEVTSEL0=0x53003c (EN, INT,
-				* event 0x3c)"; "" when none */
-	char owner_text[256];  /* "the NMI watchdog", "perf or another profiler
+				* event 0x3c)"; on the heap (one per counter: any
+				* length), NULL when none */
+	char *owner_text;      /* "the NMI watchdog", "perf or another profiler
 				* (likely: ...)", "firmware or another tool (...)",
-				* "a crashed baretma run (pid P)", "" for NONE */
+				* "a crashed baretma run (pid P)"; on the heap, NULL
+				* for NONE */
 };
+
+/* pmu_owner_report_free - the report's texts (@r zeroed, or filled by
+ * pmu_check_owner); @r may be NULL. */
+void pmu_owner_report_free(struct pmu_owner_report *r);
 
 /*
  * pmu_check_owner - who is using the PMU of @cpu, before baretma touches
@@ -318,6 +325,9 @@ struct pmu_owner_report {
  * #GP, or msr_safe's allowlist; a register a state file does not list) is
  * recorded (evtsel_unread, inuse_unread, unread_err) and the rest is still
  * read: a check that could not be made is not a pass.
+ * @r's texts are on the heap: pmu_owner_report_free() (also after an
+ * error), which pmu_check_owner itself calls first: @r must be zeroed or
+ * filled by an earlier call.
  * Returns 0 (the whole checklist was read and nothing baretma takes is in
  * use - the FC3 field and INUSE bit 35 clear; @r may still list others),
  * -EBUSY (@r->busy_why, @r->owner_text say what and who; also when some
@@ -325,7 +335,7 @@ struct pmu_owner_report {
  * (nothing seen in use, but some registers of the checklist could not be
  * read: whether perf or another tool uses the PMU is unknown), or -errno
  * from reading IA32_FIXED_CTR_CTRL / IA32_PERF_GLOBAL_CTRL (or another
- * PERFEVTSELx / INUSE error).
+ * PERFEVTSELx / INUSE error), -ENOMEM.
  */
 int pmu_check_owner(struct msr_dev *dev, unsigned cpu, const struct pmu_owner_query *q,
 		    struct pmu_owner_report *r);

@@ -36,8 +36,10 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cpu/text.h"
 #include "msr/intel_regs.h"
 #include "msr/pmu.h"
 
@@ -130,7 +132,7 @@ static int read_regs(struct msr_dev *dev, unsigned cpu, const struct pmu_owner_q
 static void check_busy(struct pmu_owner_report *r)
 {
 	uint64_t f3 = field_of(r->fixed_ctr_ctrl, FIXED_CTR3_IDX);
-	char buf[96];
+	char buf[96]; /* fixed: one sentence with a 4-bit field, 58 bytes */
 
 	if (f3) {
 		snprintf(buf, sizeof(buf), "IA32_FIXED_CTR_CTRL[15:12]=0x%x (fixed counter 3 "
@@ -143,10 +145,11 @@ static void check_busy(struct pmu_owner_report *r)
 	r->busy = r->busy_why[0] != '\0';
 }
 
-/* Fixed counters other than 3 whose field is set; FC1 with the watchdog on. */
-static void list_fixed(const struct pmu_owner_query *q, struct pmu_owner_report *r)
+/* Fixed counters other than 3 whose field is set; FC1 with the watchdog on.
+ * 0 or -ENOMEM. */
+static int list_fixed(const struct pmu_owner_query *q, struct pmu_owner_report *r)
 {
-	char bits[48], buf[160];
+	char bits[48]; /* fixed: field_bits's four names, "OS, USR, AnyThread, PMI", 24 bytes */
 
 	for (unsigned i = 0; i < FIXED_FIELDS; i++) {
 		uint64_t f = field_of(r->fixed_ctr_ctrl, i);
@@ -158,36 +161,37 @@ static void list_fixed(const struct pmu_owner_query *q, struct pmu_owner_report 
 			continue;
 		field_bits(f, bits, sizeof(bits));
 		r->watchdog_fc1 |= i == 1 && q->nmi_watchdog == 1;
-		snprintf(buf, sizeof(buf), "fixed counter %u (IA32_FIXED_CTR_CTRL[%u:%u]=0x%x: %s)%s",
-			 i, 4 * i + 3, 4 * i, (unsigned)f, bits,
-			 i == 1 && q->nmi_watchdog == 1 ? " held by the NMI watchdog" : "");
-		add(r->others, sizeof(r->others), "; ", buf);
+		if (text_appendf(&r->others, "; ", "fixed counter %u (IA32_FIXED_CTR_CTRL[%u:%u]=0x%x: "
+				 "%s)%s", i, 4 * i + 3, 4 * i, (unsigned)f, bits,
+				 i == 1 && q->nmi_watchdog == 1 ? " held by the NMI watchdog" : ""))
+			return -ENOMEM;
 	}
+	return 0;
 }
 
-static void list_evtsels(const struct pmu_owner_query *q, struct pmu_owner_report *r)
+/* The PERFEVTSELx in use and INUSE's other bits; 0 or -ENOMEM. */
+static int list_evtsels(const struct pmu_owner_query *q, struct pmu_owner_report *r)
 {
-	char buf[128];
-
 	for (unsigned x = 0; x < q->gp_counters && x < MAX_EVTSEL; x++) {
 		uint64_t v = r->evtsel[x];
 
 		if (!(r->evtsel_en & (1u << x)) && !(r->evtsel_event & (1u << x)))
 			continue;
-		snprintf(buf, sizeof(buf), "IA32_PERFEVTSEL%u=0x%" PRIx64 " (%s%sevent 0x%02x)",
-			 x, v, v & PERFEVTSEL_EN ? "EN, " : "not enabled, ",
-			 v & PERFEVTSEL_INT ? "INT, " : "",
-			 (unsigned)(v & PERFEVTSEL_EVENT_MASK));
-		add(r->others, sizeof(r->others), "; ", buf);
+		if (text_appendf(&r->others, "; ", "IA32_PERFEVTSEL%u=0x%" PRIx64 " (%s%sevent 0x%02x)",
+				 x, v, v & PERFEVTSEL_EN ? "EN, " : "not enabled, ",
+				 v & PERFEVTSEL_INT ? "INT, " : "",
+				 (unsigned)(v & PERFEVTSEL_EVENT_MASK)))
+			return -ENOMEM;
 	}
-	if (r->inuse_read && (r->inuse & ~(1ull << GLOBAL_FIXED_BIT(FIXED_CTR3_IDX)))) {
-		snprintf(buf, sizeof(buf), "IA32_PERF_GLOBAL_INUSE=0x%" PRIx64 "%s", r->inuse,
-			 r->inuse & INUSE_PMI ? " (bit 63: a PMI is armed)" : "");
-		add(r->others, sizeof(r->others), "; ", buf);
-	}
+	if (r->inuse_read && (r->inuse & ~(1ull << GLOBAL_FIXED_BIT(FIXED_CTR3_IDX))) &&
+	    text_appendf(&r->others, "; ", "IA32_PERF_GLOBAL_INUSE=0x%" PRIx64 "%s", r->inuse,
+			 r->inuse & INUSE_PMI ? " (bit 63: a PMI is armed)" : ""))
+		return -ENOMEM;
+	return 0;
 }
 
-/* Signs of perf (or another profiler) at work; "" when none. */
+/* Signs of perf (or another profiler) at work; "" when none.  @buf is
+ * fixed: at most its four phrases and their ", " (209 bytes). */
 static void perf_evidence(const struct pmu_owner_query *q, const struct pmu_owner_report *r,
 			  char *buf, size_t n)
 {
@@ -206,43 +210,56 @@ static void perf_evidence(const struct pmu_owner_query *q, const struct pmu_owne
 		add(buf, n, ", ", "IA32_PERF_GLOBAL_INUSE shows general-purpose counters in use");
 }
 
-static void name_owner(const struct pmu_owner_query *q, struct pmu_owner_report *r)
+/* r->owner and its words (on the heap: the evidence makes them longer
+ * than any small buffer); 0 or -ENOMEM. */
+static int name_owner(const struct pmu_owner_query *q, struct pmu_owner_report *r)
 {
 	char ev[256];
+	int rc = 0;
 
 	perf_evidence(q, r, ev, sizeof(ev));
 	if (q->journal_pid > 0) {
 		r->owner = PMU_OWNER_BARETMA;
 		if (q->journal_kind != JOURNAL_RUN)
-			snprintf(r->owner_text, sizeof(r->owner_text), "'baretma %s' (pid %ld, %s)",
-				 q->journal_kind == JOURNAL_ENABLE ? "pmu enable" : "msr write",
-				 (long)q->journal_pid, q->journal_alive ? "running" : "not running");
+			rc = text_setf(&r->owner_text, "'baretma %s' (pid %ld, %s)",
+				       q->journal_kind == JOURNAL_ENABLE ? "pmu enable" : "msr write",
+				       (long)q->journal_pid, q->journal_alive ? "running" : "not running");
 		else if (q->journal_alive)
-			snprintf(r->owner_text, sizeof(r->owner_text), "a baretma run (pid %ld, "
-				 "running)", (long)q->journal_pid);
+			rc = text_setf(&r->owner_text, "a baretma run (pid %ld, running)",
+				       (long)q->journal_pid);
 		else
-			snprintf(r->owner_text, sizeof(r->owner_text), "a crashed baretma run "
-				 "(pid %ld)", (long)q->journal_pid);
+			rc = text_setf(&r->owner_text, "a crashed baretma run (pid %ld)",
+				       (long)q->journal_pid);
 	} else if (ev[0]) {
 		r->owner = PMU_OWNER_PERF;
-		snprintf(r->owner_text, sizeof(r->owner_text), "perf or another profiler "
-			 "(likely: %s; perf's own events cannot be seen from here)", ev);
-	} else if ((r->busy || r->others[0]) && r->unread_err) {
+		rc = text_setf(&r->owner_text, "perf or another profiler (likely: %s; perf's own "
+			       "events cannot be seen from here)", ev);
+	} else if ((r->busy || r->others) && r->unread_err) {
 		/* No sign of perf in what could be read: not the same as none. */
 		r->owner = PMU_OWNER_FIRMWARE;
-		snprintf(r->owner_text, sizeof(r->owner_text), "firmware or another tool, or "
-			 "perf (cannot tell: %s could not be read)",
-			 r->evtsel_unread ? "some IA32_PERFEVTSELx" : "IA32_PERF_GLOBAL_INUSE");
-	} else if (r->busy || r->others[0]) {
+		rc = text_setf(&r->owner_text, "firmware or another tool, or perf (cannot tell: %s "
+			       "could not be read)",
+			       r->evtsel_unread ? "some IA32_PERFEVTSELx" : "IA32_PERF_GLOBAL_INUSE");
+	} else if (r->busy || r->others) {
 		r->owner = PMU_OWNER_FIRMWARE;
-		snprintf(r->owner_text, sizeof(r->owner_text), "firmware or another tool (no "
-			 "sign of perf: no general-purpose counter enabled, no PMI armed, NMI "
-			 "watchdog %s; hard to tell)", q->nmi_watchdog == 0 ? "off" : "unknown");
+		rc = text_setf(&r->owner_text, "firmware or another tool (no sign of perf: no "
+			       "general-purpose counter enabled, no PMI armed, NMI watchdog %s; hard "
+			       "to tell)", q->nmi_watchdog == 0 ? "off" : "unknown");
 	}
 	/* The watchdog's FC1 alone in use: name it. */
-	if (!r->busy && q->journal_pid <= 0 && r->watchdog_fc1 && r->fixed_used == 1u << 1 &&
-	    !r->evtsel_en && !r->evtsel_event)
-		snprintf(r->owner_text, sizeof(r->owner_text), "the NMI watchdog");
+	if (!rc && !r->busy && q->journal_pid <= 0 && r->watchdog_fc1 &&
+	    r->fixed_used == 1u << 1 && !r->evtsel_en && !r->evtsel_event)
+		rc = text_setf(&r->owner_text, "the NMI watchdog");
+	return rc;
+}
+
+void pmu_owner_report_free(struct pmu_owner_report *r)
+{
+	if (!r)
+		return;
+	free(r->others);
+	free(r->owner_text);
+	r->others = r->owner_text = NULL;
 }
 
 int pmu_check_owner(struct msr_dev *dev, unsigned cpu, const struct pmu_owner_query *q,
@@ -250,13 +267,18 @@ int pmu_check_owner(struct msr_dev *dev, unsigned cpu, const struct pmu_owner_qu
 {
 	int rc;
 
+	pmu_owner_report_free(r);
 	memset(r, 0, sizeof(*r));
 	rc = read_regs(dev, cpu, q, r);
 	if (rc)
 		return rc;
 	check_busy(r);
-	list_fixed(q, r);
-	list_evtsels(q, r);
-	name_owner(q, r);
+	rc = list_fixed(q, r);
+	if (!rc)
+		rc = list_evtsels(q, r);
+	if (!rc)
+		rc = name_owner(q, r);
+	if (rc)
+		return rc;
 	return r->busy ? -EBUSY : r->unread_err ? -ENODATA : 0;
 }

@@ -240,14 +240,15 @@ static void check_shape(const struct dump *d, hwloc_topology_t topo, const char 
 
 static void check_choice(const struct dump *d, hwloc_topology_t topo)
 {
-	char before[4096], after[4096], why[512];
+	char before[4096], after[4096], *why = NULL;
 	unsigned ncore, td[CPU_MAX_CPUS];
 	int atom, want = last_core(&hand, &ncore, &atom), cpu;
 	bool mem = true;
 
-	check_int(cpu_topo_check_kinds(topo, &hand, why, sizeof(why)), ==, 0,
+	check_int(cpu_topo_check_kinds(topo, &hand, &why), ==, 0,
 		  "kinds from leaf 0x1A agree with hwloc's CPU kinds");
-	check_str(why, "", "no note when they agree exactly");
+	ok(why == NULL, "no note when they agree exactly");
+	free(why);
 	cpu = cpu_choose(topo, &hand, -1);
 	check_int(cpu, ==, want, ncore ? "default choice: the last P-core (leaf 0x1A type 0x40)"
 				       : "default choice: the last CPU (one kind)");
@@ -278,7 +279,7 @@ static void check_choice(const struct dump *d, hwloc_topology_t topo)
 /* Kinds that do not match hwloc's must be reported, not accepted. */
 static void check_mismatch(hwloc_topology_t topo)
 {
-	char why[512];
+	char *why = NULL;
 	unsigned ncore;
 	int atom;
 
@@ -292,9 +293,10 @@ static void check_mismatch(hwloc_topology_t topo)
 		memmove(&alt.kinds[1].cpus[0], &alt.kinds[1].cpus[1],
 			(alt.kinds[1].ncpus - 1) * sizeof(unsigned));
 		alt.kinds[1].ncpus--;
-		check_int(cpu_topo_check_kinds(topo, &alt, why, sizeof(why)), ==, -EPROTO,
+		check_int(cpu_topo_check_kinds(topo, &alt, &why), ==, -EPROTO,
 			  "two made-up kinds on a one-kind part: -EPROTO");
-		ok(strlen(why) > 0, "with a reason: %s", why);
+		ok(why && strlen(why) > 0, "with a reason: %s", why ? why : "(none)");
+		free(why);
 		return;
 	}
 	/* The first Atom CPU moved into the Core kind (kinds[0]: Core first). */
@@ -307,9 +309,10 @@ static void check_mismatch(hwloc_topology_t topo)
 					(alt.kinds[k].ncpus - j - 1) * sizeof(unsigned));
 				alt.kinds[k].ncpus--;
 			}
-	check_int(cpu_topo_check_kinds(topo, &alt, why, sizeof(why)), ==, -EPROTO,
+	check_int(cpu_topo_check_kinds(topo, &alt, &why), ==, -EPROTO,
 		  "an Atom CPU claimed as Core: -EPROTO");
-	ok(strstr(why, "IntelAtom") != NULL, "the reason names hwloc's IntelAtom kind: %s", why);
+	ok(why && strstr(why, "IntelAtom") != NULL, "the reason names hwloc's IntelAtom kind: %s",
+	   why ? why : "(none)");
 	/* One "general" kind over a hybrid dump. */
 	alt = hand;
 	alt.nkinds = 1;
@@ -318,9 +321,10 @@ static void check_mismatch(hwloc_topology_t topo)
 	alt.kinds[0].ncpus = 0;
 	for (unsigned c = 0; c < hand.ncpus; c++)
 		alt.kinds[0].cpus[alt.kinds[0].ncpus++] = c;
-	check_int(cpu_topo_check_kinds(topo, &alt, why, sizeof(why)), ==, -EPROTO,
+	check_int(cpu_topo_check_kinds(topo, &alt, &why), ==, -EPROTO,
 		  "one kind over a hybrid dump: -EPROTO");
-	ok(strlen(why) > 0, "with a reason: %s", why);
+	ok(why && strlen(why) > 0, "with a reason: %s", why ? why : "(none)");
+	free(why);
 }
 
 /* hwloc splitting a kind further (favoured cores) is agreement with a note. */
@@ -328,7 +332,7 @@ static void check_split(hwloc_topology_t topo)
 {
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 	struct hwloc_info_s info = { (char *)"FrequencyMaxMHz", (char *)"5200" };
-	char why[512];
+	char *why = NULL;
 	unsigned ncore;
 	int atom, last = last_core(&hand, &ncore, &atom);
 
@@ -336,9 +340,10 @@ static void check_split(hwloc_topology_t topo)
 	ok(set && hwloc_cpukinds_register(topo, set, -1, 1, &info, 0) == 0,
 	   "hwloc: cpu %d registered as a kind of its own (favoured core)", last);
 	hwloc_bitmap_free(set);
-	check_int(cpu_topo_check_kinds(topo, &hand, why, sizeof(why)), ==, 0,
+	check_int(cpu_topo_check_kinds(topo, &hand, &why), ==, 0,
 		  "hwloc splitting a kind is still agreement");
-	ok(strstr(why, "splits") != NULL, "with a note: %s", why);
+	ok(why && strstr(why, "splits") != NULL, "with a note: %s", why ? why : "(none)");
+	free(why);
 }
 
 /*
@@ -350,7 +355,7 @@ static void check_split(hwloc_topology_t topo)
 static void check_two_atom_kinds(hwloc_topology_t topo)
 {
 	struct cpu_kind *e, *lp;
-	char why[512];
+	char *why = NULL;
 
 	alt = hand;
 	e = &alt.kinds[alt.nkinds - 1];
@@ -364,9 +369,11 @@ static void check_two_atom_kinds(hwloc_topology_t topo)
 	lp->native_model = e->native_model + 1;
 	lp->cpus[0] = e->cpus[--e->ncpus];
 	lp->ncpus = 1;
-	check_int(cpu_topo_check_kinds(topo, &alt, why, sizeof(why)), ==, 0,
+	check_int(cpu_topo_check_kinds(topo, &alt, &why), ==, 0,
 		  "two Atom kinds (different native models) against one IntelAtom kind: agreement");
-	ok(strstr(why, "one kind for the efficiency+lowpower kinds") != NULL, "with a note: %s", why);
+	ok(why && strstr(why, "one kind for the efficiency+lowpower kinds") != NULL,
+	   "with a note: %s", why ? why : "(none)");
+	free(why);
 }
 
 /* Once cpu_source_dump() loads hwloc directories: the same through
@@ -375,7 +382,7 @@ static void check_identified(const struct dump *d, const char *path)
 {
 	struct cpu_source *src = cpu_source_dump(path);
 	hwloc_topology_t topo;
-	char why[512];
+	char *why = NULL;
 
 	if (!src) {
 		skip(4, "cpu_source_dump() does not load hwloc directories (yet)");
@@ -385,8 +392,9 @@ static void check_identified(const struct dump *d, const char *path)
 	check_int(alt.nkinds, ==, hand.nkinds, "as many kinds as leaf 0x1A says");
 	if (load_for(src, &topo) == 0) {
 		ok(cpu_topo_is_dump(topo), "cpu_topo_load_for: the dump's own topology");
-		check_int(cpu_topo_check_kinds(topo, &alt, why, sizeof(why)), ==, 0,
+		check_int(cpu_topo_check_kinds(topo, &alt, &why), ==, 0,
 			  "identified kinds agree with hwloc's");
+		free(why);
 		hwloc_topology_destroy(topo);
 	} else {
 		ok(0, "cpu_topo_load_for the directory");

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cpu/text.h"
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
 #include "msr/pmu.h"
@@ -45,15 +46,17 @@ static int owner_case(const char *text, const struct pmu_owner_query *q,
 static void test_owner(void)
 {
 	struct pmu_owner_query q = { .version = 5, .gp_counters = 4, .nmi_watchdog = 0 };
-	struct pmu_owner_report r;
+	struct pmu_owner_report r = { 0 };
 
 	check_int(owner_case(own_text, &q, &r), ==, 0, "free: 0");
 	ok(!r.busy && r.inuse_read && r.fixed_used == 0x7, "free: not busy, INUSE read, FC0-2 used");
-	check_str(r.others, "fixed counter 0 (IA32_FIXED_CTR_CTRL[3:0]=0x3: OS, USR); "
+	check_str(text_or_empty(r.others),
+		  "fixed counter 0 (IA32_FIXED_CTR_CTRL[3:0]=0x3: OS, USR); "
 		  "fixed counter 1 (IA32_FIXED_CTR_CTRL[7:4]=0x3: OS, USR); "
 		  "fixed counter 2 (IA32_FIXED_CTR_CTRL[11:8]=0x3: OS, USR)",
 		  "free: FC0-2 listed for information");
-	ok(r.owner == PMU_OWNER_FIRMWARE && strstr(r.owner_text, "firmware or another tool"),
+	ok(r.owner == PMU_OWNER_FIRMWARE &&
+	   strstr(text_or_empty(r.owner_text), "firmware or another tool"),
 	   "FC0-2 counting, no PMI, no GP counter, watchdog off: firmware or another tool");
 	ok(strstr(trace_lines("rd"), "rd 0 0x189 ") && !strstr(trace_lines("rd"), "rd 0 0x18a "),
 	   "PERFEVTSEL0-3 read, not 4 (gp_counters 4)");
@@ -61,7 +64,8 @@ static void test_owner(void)
 	check_int(owner_case(t_edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r), ==, -EBUSY,
 		  "FC3 field 0x3: -EBUSY");
 	check_str(r.busy_why, "IA32_FIXED_CTR_CTRL[15:12]=0x3 (fixed counter 3 enabled)", "busy: why");
-	ok(strstr(r.owner_text, "firmware or another tool") != NULL, "FC3 alone: firmware or another tool");
+	ok(strstr(text_or_empty(r.owner_text), "firmware or another tool") != NULL,
+	   "FC3 alone: firmware or another tool");
 
 	/* GLOBAL_CTRL bit 48 (or 35) with the FC3 field and INUSE bit 35 clear
 	 * is perf's idle enable mask, not an owner (pmu-reference §1.3, §5.2). */
@@ -79,9 +83,10 @@ static void test_owner(void)
 	check_int(owner_case(t_edit(own_text, "0 0x186 0x0", "0 0x186 0x53003c"), &q, &r), ==, 0,
 		  "PERFEVTSEL0 in use: information, not a refusal");
 	ok(r.evtsel_en == 1 && r.evtsel_int == 1 && r.evtsel_event == 1, "PERFEVTSEL0: EN, INT, event");
-	ok(strstr(r.others, "IA32_PERFEVTSEL0=0x53003c (EN, INT, event 0x3c)") != NULL,
+	ok(strstr(text_or_empty(r.others), "IA32_PERFEVTSEL0=0x53003c (EN, INT, event 0x3c)") != NULL,
 	   "PERFEVTSEL0 named with its bits");
-	ok(r.owner == PMU_OWNER_PERF && strstr(r.owner_text, "perf or another profiler (likely:"),
+	ok(r.owner == PMU_OWNER_PERF &&
+	   strstr(text_or_empty(r.owner_text), "perf or another profiler (likely:"),
 	   "owner: perf or another profiler (likely)");
 
 	/* INUSE bit 35 = 32 + 3: fixed counter 3 in use (pmu-reference §1.9) */
@@ -101,8 +106,9 @@ static void test_owner(void)
 		  "v5, INUSE unreadable (EIO): -ENODATA");
 	ok(!r.inuse_read && r.inuse_unread && r.unread_err == -EIO && !r.busy,
 	   "INUSE unread, recorded with its error, not busy");
-	ok(!strstr(r.owner_text, "no sign of perf") && strstr(r.owner_text, "cannot tell"),
-	   "owner: cannot tell (%s)", r.owner_text);
+	ok(!strstr(text_or_empty(r.owner_text), "no sign of perf") &&
+	   strstr(text_or_empty(r.owner_text), "cannot tell"),
+	   "owner: cannot tell (%s)", text_or_empty(r.owner_text));
 	check_int(owner_case(t_edit(own_text, "0 0x187 0x0\n", ""), &q, &r), ==, -ENODATA,
 		  "IA32_PERFEVTSEL1 unreadable: -ENODATA");
 	ok(r.evtsel_unread == 0x2 && !r.inuse_unread && r.unread_err == -EIO,
@@ -111,7 +117,7 @@ static void test_owner(void)
 	   "the rest of the checklist is still read");
 	check_int(owner_case(t_edit(t_edit(own_text, "0 0x187 0x0\n", ""), "0x38d 0x333", "0x38d 0x3333"),
 			     &q, &r), ==, -EBUSY, "FC3 busy and IA32_PERFEVTSEL1 unreadable: -EBUSY");
-	ok(r.evtsel_unread == 0x2 && strstr(r.owner_text, "cannot tell") != NULL,
+	ok(r.evtsel_unread == 0x2 && strstr(text_or_empty(r.owner_text), "cannot tell") != NULL,
 	   "busy wins; the owner is not guessed past what could not be read");
 
 	/* The NMI watchdog: FC1 field 0xb (OS, USR, PMI), nmi_watchdog=1 */
@@ -119,18 +125,19 @@ static void test_owner(void)
 	check_int(owner_case(t_edit(own_text, "0x38d 0x333", "0x38d 0xb0"), &q, &r), ==, 0,
 		  "watchdog on FC1: not a refusal");
 	ok(r.watchdog_fc1, "watchdog_fc1");
-	check_str(r.others, "fixed counter 1 (IA32_FIXED_CTR_CTRL[7:4]=0xb: OS, USR, PMI) held by "
+	check_str(text_or_empty(r.others),
+		  "fixed counter 1 (IA32_FIXED_CTR_CTRL[7:4]=0xb: OS, USR, PMI) held by "
 		  "the NMI watchdog", "FC1 alone in use, named as the watchdog's");
-	check_str(r.owner_text, "the NMI watchdog", "owner: the NMI watchdog");
+	check_str(text_or_empty(r.owner_text), "the NMI watchdog", "owner: the NMI watchdog");
 	check_int(owner_case(t_edit(own_text, "0x38d 0x333", "0x38d 0x3b3"), &q, &r), ==, 0,
 		  "watchdog on FC1, FC0/FC2 counting too: not a refusal");
-	ok(strstr(r.others, "[7:4]=0xb: OS, USR, PMI) held by the NMI watchdog") != NULL,
+	ok(strstr(text_or_empty(r.others), "[7:4]=0xb: OS, USR, PMI) held by the NMI watchdog") != NULL,
 	   "FC1 still named as the watchdog's");
-	ok(r.owner == PMU_OWNER_PERF && strstr(r.owner_text, "the NMI watchdog is on"),
+	ok(r.owner == PMU_OWNER_PERF && strstr(text_or_empty(r.owner_text), "the NMI watchdog is on"),
 	   "the rest: perf (likely), the watchdog as the evidence");
 	check_int(owner_case(t_edit(own_text, "0x38d 0x333", "0x38d 0x33b3"), &q, &r), ==, -EBUSY,
 		  "watchdog on and FC3 busy: -EBUSY");
-	ok(r.owner == PMU_OWNER_PERF && strstr(r.owner_text, "the NMI watchdog is on"),
+	ok(r.owner == PMU_OWNER_PERF && strstr(text_or_empty(r.owner_text), "the NMI watchdog is on"),
 	   "FC3 busy with the watchdog on: perf (likely), the watchdog as the evidence");
 	q.nmi_watchdog = 0;
 
@@ -138,14 +145,17 @@ static void test_owner(void)
 	q.journal_pid = 4242;
 	check_int(owner_case(t_edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r), ==, -EBUSY,
 		  "journal + FC3: -EBUSY");
-	check_str(r.owner_text, "a crashed baretma run (pid 4242)", "owner: a crashed baretma run");
+	check_str(text_or_empty(r.owner_text), "a crashed baretma run (pid 4242)",
+		  "owner: a crashed baretma run");
 	q.journal_kind = JOURNAL_ENABLE;
 	owner_case(t_edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r);
-	check_str(r.owner_text, "'baretma pmu enable' (pid 4242, not running)", "owner: pmu enable");
+	check_str(text_or_empty(r.owner_text), "'baretma pmu enable' (pid 4242, not running)",
+		  "owner: pmu enable");
 	q.journal_kind = JOURNAL_MSR_WRITE;
 	owner_case(t_edit(own_text, "0x38d 0x333", "0x38d 0x3333"), &q, &r);
-	check_str(r.owner_text, "'baretma msr write' (pid 4242, not running)",
+	check_str(text_or_empty(r.owner_text), "'baretma msr write' (pid 4242, not running)",
 		  "owner: msr write (a journal of its own kind)");
+	pmu_owner_report_free(&r);
 }
 
 /*
@@ -171,7 +181,7 @@ static const char spr_idle_text[] =
 static void test_owner_perf_idle(void)
 {
 	struct pmu_owner_query q = { .version = 5, .gp_counters = 8, .nmi_watchdog = 0 };
-	struct pmu_owner_report r;
+	struct pmu_owner_report r = { 0 };
 
 	check_int(owner_case(spr_idle_text, &q, &r), ==, 0,
 		  "SPR idle under perf (GLOBAL_CTRL 0x1000f000000ff, FIXED_CTR_CTRL 0, INUSE 0): 0");
@@ -181,8 +191,8 @@ static void test_owner_perf_idle(void)
 	ok(r.inuse_read && r.fixed_used == 0 && !r.evtsel_en && !r.evtsel_event,
 	   "idle: INUSE read, no fixed field, no PERFEVTSELx in use");
 	ok(strstr(trace_lines("rd"), "rd 0 0x18d ") != NULL, "PERFEVTSEL7 read (gp_counters 8)");
-	check_str(r.others, "", "idle: nothing else in use");
-	ok(r.owner == PMU_OWNER_NONE && !r.owner_text[0], "idle: no owner named");
+	check_str(text_or_empty(r.others), "", "idle: nothing else in use");
+	ok(r.owner == PMU_OWNER_NONE && !r.owner_text, "idle: no owner named");
 
 	/* FC3 field = EN_OS | EN_USR = 0x3 << 12 = 0x3000 */
 	check_int(owner_case(t_edit(spr_idle_text, "0x38d 0x0", "0x38d 0x3000"), &q, &r), ==, -EBUSY,
@@ -205,6 +215,7 @@ static void test_owner_perf_idle(void)
 				    "0x392 0x8000000200000000"), &q, &r), ==, 0,
 		  "idle but for the NMI watchdog, GLOBAL_CTRL = intel_ctrl: 0");
 	ok(!r.busy && !r.busy_why[0], "watchdog + intel_ctrl: not busy");
+	pmu_owner_report_free(&r);
 }
 
 int main(void)

@@ -96,6 +96,49 @@ static void check_full_tree(void)
 	check_int(e.turbo, ==, 1, "cpufreq boost=1 means turbo on");
 }
 
+/* "1,3,5,...": every other CPU from 1 below @end, into @buf. */
+static void odd_cpus(char *buf, size_t n, unsigned end)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned c = 1; c < end; c += 2)
+		used += (size_t)snprintf(buf + used, n - used, "%s%u", used ? "," : "", c);
+}
+
+/*
+ * The kernel's CPU lists whole (they were kept in 128 bytes): every other
+ * CPU below 1024 (CPU_MAX_CPUS, the CPUs baretma handles) is the longest
+ * such list, 5 x 2 + 45 x 3 + 450 x 4 + 12 x 5 - 1 = 2004 bytes (the odd
+ * numbers of 1, 2, 3 and 4 digits, each with its comma, less the last
+ * comma); one naming CPUs beyond ends in "..." after a comma.
+ */
+static void check_long_lists(void)
+{
+	static char list[8192], text[8200];
+	struct cpu_env e;
+
+	odd_cpus(list, sizeof(list), 1024);
+	check_int((int)strlen(list), ==, 2004, "every other CPU below 1024: 2004 bytes");
+	snprintf(text, sizeof(text), "%s\n", list);
+	put("/sys/devices/system/cpu/isolated", text);
+	put("/sys/devices/system/cpu/nohz_full", text);
+	cpu_env_read(3, &e);
+	ok(e.isolated_known && !strcmp(e.isolated, list), "isolated: the whole list (%zu bytes)",
+	   strlen(e.isolated));
+	ok(e.nohz_full_known && !strcmp(e.nohz_full, list), "nohz_full: the whole list");
+	odd_cpus(list, sizeof(list), 2048);
+	snprintf(text, sizeof(text), "%s\n", list);
+	put("/sys/devices/system/cpu/isolated", text);
+	cpu_env_read(3, &e);
+	ok(strlen(e.isolated) > 3 && !strcmp(e.isolated + strlen(e.isolated) - 4, ",...") &&
+	   !strncmp(e.isolated, list, strlen(e.isolated) - 3),
+	   "CPUs past 1023 too: cut visibly after a comma (...%s)",
+	   e.isolated + (strlen(e.isolated) > 20 ? strlen(e.isolated) - 20 : 0));
+	put("/sys/devices/system/cpu/isolated", "2-3\n");
+	put("/sys/devices/system/cpu/nohz_full", "(null)\n");
+}
+
 static void check_empty_tree(void)
 {
 	struct cpu_env e;
@@ -130,6 +173,7 @@ int main(void)
 	mkdir(root, 0700);
 	setenv("BARETMA_SYSROOT", root, 1);
 	check_full_tree();
+	check_long_lists();
 	check_empty_tree();
 	return done_testing();
 }

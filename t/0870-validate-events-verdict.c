@@ -30,8 +30,18 @@
  *    FAIL (no correction: beyond 10); frontend 11.9 off: PASS (within 12);
  *    frontend 12.1 off: FAIL.
  * 4. A number that is not one: SKIP.
+ * 5. The texts whole, whatever the numbers: the events' fractions are
+ *    counts over SLOTS, and a formula weighting a 48-bit count by the
+ *    pipeline width (4 x 2^48 = 2^50) over one slot is a fraction of 2^50:
+ *    PERF_METRICS 0 minus that, 100 x -2^50 = -112589990684262400 points
+ *    (exact in a double: 25 x 2^52), for each node; 8 events over 1 slot:
+ *    bound 9, allowance 100 x 9 + 10 = 910.  The measured text is then 160
+ *    bytes, one more than the 160-byte field it was kept in held (with
+ *    its NUL): its ")" was lost.
  */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "bench/study/validate.h"
 #include "t/tap.h"
@@ -82,10 +92,32 @@ static void corrections(void)
 	check_int(validate_events_verdict(&c), ==, VALIDATE_SKIP, "not a number: SKIP");
 }
 
+static void texts(void)
+{
+	struct validate_l1_cmp c = { .ev_bound = 9 };
+	char *measured = NULL, *expected = NULL;
+	const char *want = "PERF_METRICS - events (points): ret -112589990684262400.00 bad "
+			   "-112589990684262400.00 fe -112589990684262400.00 be "
+			   "-112589990684262400.00 (golden-cove, 1 slots)";
+
+	for (unsigned m = 0; m < TMA_NLEVEL1; m++)
+		c.ev[m] = 1125899906842624.0; /* 2^50 */
+	check_int(validate_events_verdict(&c), ==, VALIDATE_FAIL, "2^50 over one slot: FAIL");
+	check_int(validate_events_texts(&c, "golden-cove", 1, &measured, &expected), ==, 0,
+		  "the texts");
+	check_int((int)strlen(want), ==, 160, "the measured text is 160 bytes");
+	check_str(measured, want, "measured, whole");
+	check_str(expected, "each within its allowance: ret 910.00 bad 910.00 fe 910.00 "
+		  "be 910.00", "expected, whole");
+	free(measured);
+	free(expected);
+}
+
 int main(void)
 {
 	check_int(VALIDATE_EVENTS_MARGIN_PP, ==, 10, "the margin: 10 points");
 	profile();
 	corrections();
+	texts();
 	return done_testing();
 }

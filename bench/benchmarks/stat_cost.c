@@ -67,7 +67,7 @@ static int scratch(char *dir, size_t n, char *profile, size_t pn)
 /* The cost per CPU of an interval end, in ns, inside one guarded run. */
 static int cost(const char *dump, unsigned rounds, double *ns, int *ncpus)
 {
-	char err[512], why[1024];
+	char err[512], *why = NULL; /* err: cpu_machine_open's (a benchmark tool's own line) */
 	struct cpu_machine *m = NULL;
 	struct msr_dev *dev = NULL;
 	struct stat_run *r = NULL;
@@ -87,8 +87,8 @@ static int cost(const char *dump, unsigned rounds, double *ns, int *ncpus)
 	}
 	struct stat_options o = { .machine = m, .dev = dev };
 
-	if ((rc = stat_open(&o, &r, why, sizeof(why)))) {
-		fprintf(stderr, "stat_cost: %s\n", why);
+	if ((rc = stat_open(&o, &r, &why))) {
+		fprintf(stderr, "stat_cost: %s\n", why ? why : strerror(-rc));
 		goto out;
 	}
 	*ncpus = stat_cpus(r, &cpus);
@@ -97,13 +97,14 @@ static int cost(const char *dump, unsigned rounds, double *ns, int *ncpus)
 		fprintf(stderr, "stat_cost: the guarded run: %s\n", g ? guard_message(g) : "");
 		goto out;
 	}
-	if ((rc = stat_program(r, guard_journal(g), why, sizeof(why))))
-		fprintf(stderr, "stat_cost: %s\n", why);
+	if ((rc = stat_program(r, guard_journal(g), &why)))
+		fprintf(stderr, "stat_cost: %s\n", why ? why : strerror(-rc));
 	else if ((rc = stat_cost_ns(r, rounds, ns)))
 		fprintf(stderr, "stat_cost: a read failed: %s\n", strerror(-rc));
 	if (guard_finish(g, false) && !rc)
 		rc = -EIO;
 out:
+	free(why);
 	guard_free(g);
 	stat_close(r);
 	msr_close(dev);

@@ -314,7 +314,9 @@ int cli_identify_failed(const struct cpu_machine *m, int err);
  */
 int cli_bad_cpu(const char *subject, const struct cpu_machine *m, int err, bool pinned);
 
-/* cli_fmt_cpus - "0-7,12" from the ascending list @cpus into @buf. */
+/* cli_fmt_cpus - "0-7,12" from the ascending list @cpus into @buf, cut
+ * visibly ("0,2,...") when longer (guard_fmt_cpus; guard_cpus_text for
+ * the whole list on the heap). */
 void cli_fmt_cpus(char *buf, size_t n, const unsigned *cpus, unsigned ncpus);
 
 /*

@@ -121,9 +121,13 @@ int cli_bad_cpu(const char *subject, const struct cpu_machine *m, int err, bool 
 {
 	static unsigned cpus[CPU_MAX_CPUS];
 	unsigned n = cpu_machine_cpus(m, cpus, CPU_MAX_CPUS);
-	char list[256], path[512];
+	char *list = guard_cpus_text(cpus, n < CPU_MAX_CPUS ? n : CPU_MAX_CPUS);
+	char path[PATH_MAX];
 
-	cli_fmt_cpus(list, sizeof(list), cpus, n < CPU_MAX_CPUS ? n : CPU_MAX_CPUS);
+	if (!list) {
+		cli_err("%s: %s", subject, strerror(ENOMEM));
+		return EX_OSERR;
+	}
 	if (cpu_machine_is_dump(m))
 		cli_err("%s: no such CPU: the CPUID dump '%s' describes CPUs %s", subject,
 			cpu_machine_name(m), n ? list : "none");
@@ -135,6 +139,7 @@ int cli_bad_cpu(const char *subject, const struct cpu_machine *m, int err, bool 
 			"(see: hwloc-ls)", subject);
 	else
 		cli_err("%s: no such CPU in this machine (CPUs %s)", subject, n ? list : "none");
+	free(list);
 	return EX_USAGE;
 }
 
@@ -149,23 +154,28 @@ int cli_refuse_kind(const char *who, const struct cpu_info *ci, unsigned cpu, co
 	const struct cpu_kind *k = cpu_info_kind_of(ci, cpu);
 	unsigned n = cpu_topdown_cpus(ci, td, CPU_MAX_CPUS);
 	const char *kind = k ? k->kind : "unknown";
-	char list[256];
+	char *list = guard_cpus_text(td, n < CPU_MAX_CPUS ? n : CPU_MAX_CPUS);
 
-	cli_fmt_cpus(list, sizeof(list), td, n < CPU_MAX_CPUS ? n : CPU_MAX_CPUS);
+	if (!list) {
+		cli_err("%s%scpu %u: %s", who ? who : "", who ? ": " : "", cpu, strerror(ENOMEM));
+		return EX_OSERR;
+	}
 	cli_err("%s%scpu %u is %s %s core (%s): it has no IA32_PERF_METRICS; CPUs that can "
 		"measure Top-down: %s (try: --cpu %u%s)", who ? who : "", who ? ": " : "", cpu,
 		strchr("aeiou", kind[0]) ? "an" : "a", kind, k && k->uarch ? k->uarch : "unknown",
 		n ? list : "none", n ? td[0] : 0, more ? more : "");
+	free(list);
 	return EX_USAGE;
 }
 
 void cli_warn_kinds(const char *who, const struct cpu_machine *m, const struct cpu_info *ci)
 {
-	char why[512];
+	char *why = NULL;
 
-	if (cpu_machine_check_kinds(m, ci, why, sizeof(why)) == -EPROTO)
+	if (cpu_machine_check_kinds(m, ci, &why) == -EPROTO)
 		cli_warn("%s: hwloc's CPU kinds disagree with CPUID: %s (going by CPUID "
 			 "leaf 0x1A, which names each CPU's core type)", who, why);
+	free(why);
 }
 
 struct cpu_info *cli_names_identify(const struct cpu_machine *m)

@@ -23,7 +23,6 @@
 #include "msr/guard.h"
 #include "msr/guard_signals.h"
 
-#define CLI_MSG_MAX 8192
 
 const char *cli_msr_spec(void)
 {
@@ -73,7 +72,7 @@ static int fail(enum guard_class cls, int err, const char *msg)
 
 int cli_msr_fail_cpu(struct msr_dev *dev, unsigned cpu, const char *verb, int err)
 {
-	char msg[CLI_MSG_MAX];
+	char msg[GUARD_ACCESS_TEXT_MAX];
 
 	return fail(guard_msr_cpu_fail_text(dev, cpu, verb, err, msg, sizeof(msg)), err, msg);
 }
@@ -92,9 +91,12 @@ void cli_restore_cause(struct msr_dev *dev, int err, char *buf, size_t n)
 
 int cli_msr_access_fail(struct msr_dev *dev, int err, const char *ctx, unsigned cpu)
 {
-	char msg[CLI_MSG_MAX];
+	char *msg = NULL;
+	enum guard_class cls = guard_access_fail_text(dev, err, ctx, cpu, &msg);
+	int st = fail(cls, err, msg ? msg : strerror(-err));
 
-	return fail(guard_access_fail_text(dev, err, ctx, cpu, msg, sizeof(msg)), err, msg);
+	free(msg);
+	return st;
 }
 
 void cli_note(const char *fmt, ...)
@@ -110,9 +112,12 @@ void cli_note(const char *fmt, ...)
 
 int cli_state_dir_fail(const char *what, int err)
 {
-	char msg[CLI_MSG_MAX];
+	char *msg = NULL;
+	enum guard_class cls = guard_state_dir_text(what, err, &msg);
+	int st = fail(cls, err, msg ? msg : strerror(-err));
 
-	return fail(guard_state_dir_text(what, err, msg, sizeof(msg)), err, msg);
+	free(msg);
+	return st;
 }
 
 int cli_journal_space(struct msr_dev *dev, int err)
@@ -138,9 +143,12 @@ void cli_journal_holder(const struct journal_info *who, char *buf, size_t n)
 
 int cli_journal_bad(const struct journal_info *who)
 {
-	char msg[CLI_MSG_MAX];
+	char *msg = NULL;
+	enum guard_class cls = guard_journal_bad_text(who, &msg);
+	int st = fail(cls, who->error, msg ? msg : strerror(ENOMEM));
 
-	return fail(guard_journal_bad_text(who, msg, sizeof(msg)), who->error, msg);
+	free(msg);
+	return st;
 }
 
 /* ---------------------------------------------------------------- dump */

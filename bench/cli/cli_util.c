@@ -16,6 +16,7 @@
 #include "bench/output/output.h"
 #include "cpu/cpu.h"
 #include "cpu/escape.h"
+#include "cpu/text.h"
 #include "cpu/trust.h"
 #include "msr/guard.h"
 #include "msr/state_dir.h"
@@ -92,7 +93,7 @@ int cli_exit_for_errno(int err)
 
 int cli_msr_fail(struct msr_dev *dev, unsigned cpu, const char *what, int err)
 {
-	char msg[PATH_MAX + 1024];
+	char msg[GUARD_ACCESS_TEXT_MAX];
 
 	guard_msr_fail_text(dev, cpu, what, err, msg, sizeof(msg)); /* the guard's text */
 	cli_err("%s", msg);
@@ -199,13 +200,15 @@ void cli_getopt_reset(void)
 
 int cli_usage_err(const char *cmd, const char *fmt, ...)
 {
-	char msg[512];
+	char *msg = NULL; /* it quotes arguments: any length */
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = text_vsetf(&msg, fmt, ap);
 	va_end(ap);
-	cli_err("%s: %s (try: baretma %s --help)", cmd, msg, cmd);
+	cli_err("%s: %s (try: baretma %s --help)", cmd, rc ? strerror(ENOMEM) : msg, cmd);
+	free(msg);
 	return EX_USAGE;
 }
 
@@ -361,7 +364,7 @@ void cli_warn_env(const char *const *dropped, int n)
 int cli_check_env(unsigned need)
 {
 	const char *root = getenv("BARETMA_SYSROOT");
-	char cwd[512];
+	char *cwd;
 	int err;
 
 	if ((need & CLI_ENV_SYSROOT) && (err = cpu_sysfs_root_check()) == -EINVAL) {
@@ -377,12 +380,13 @@ int cli_check_env(unsigned need)
 		return err == -ENOENT || err == -ENOTDIR ? EX_NOINPUT : cli_exit_for_errno(err);
 	}
 	if ((need & CLI_ENV_STATE_DIR) && state_dir_check()) {
-		if (!getcwd(cwd, sizeof(cwd)))
-			snprintf(cwd, sizeof(cwd), "/ABSOLUTE/PATH");
+		cwd = getcwd(NULL, 0); /* glibc: as long as it is */
 		cli_err("BARETMA_STATE_DIR '%s': a relative path: refused (journals must be "
 			"found again from any directory, e.g. by 'baretma pmu restore' after a "
 			"crash; give an absolute path, e.g. BARETMA_STATE_DIR=%s/%s)",
-			state_dir_path(), strcmp(cwd, "/") ? cwd : "", state_dir_path());
+			state_dir_path(), !cwd ? "/ABSOLUTE/PATH" : strcmp(cwd, "/") ? cwd : "",
+			state_dir_path());
+		free(cwd);
 		return EX_USAGE;
 	}
 	return 0;

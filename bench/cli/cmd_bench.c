@@ -381,7 +381,7 @@ static int bench_run_cmd(void *opts, struct cli_ctx *ctx)
 
 	o->machine = ctx->machine;
 	rc = bench_open(o, &res, &s);
-	if (res.kinds_warning[0])
+	if (res.kinds_warning)
 		cli_warn("hwloc's CPU kinds disagree with CPUID: %s (going by CPUID leaf "
 			 "0x1A, which names each CPU's core type)", res.kinds_warning);
 	if (rc)

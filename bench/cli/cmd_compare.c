@@ -204,7 +204,9 @@ static int compare_run_cmd(void *opts, struct cli_ctx *ctx)
 {
 	struct compare_cmd *cc = opts;
 	struct compare_result res;
-	char note[1024];
+	char note[1024]; /* fixed: bench_perf_changed_text of at most
+			  * BENCH_PERF_CHANGED_MAX (8) registers, 71 + 8 * 106 + 98 bytes
+			  * with 63-byte labels and 16-digit values: 1017, NUL included */
 	int rc, st;
 
 	cc->o.machine = ctx->machine;

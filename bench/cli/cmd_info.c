@@ -177,7 +177,7 @@ static void print_text(FILE *f, const struct cpu_machine *m, const struct cpu_in
 {
 	const struct cpu_source *src = cpu_machine_source(m);
 	const struct cpu_pmu_arch *p = &ci->pmu;
-	char why[512];
+	char why[512]; /* fixed: bench_rdpmc_reason's longest sentence, 330 bytes */
 
 	if (cpu_source_is_live(src))
 		fprintf(f, "source:     live\n");

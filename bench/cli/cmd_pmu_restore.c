@@ -164,7 +164,7 @@ static int restore_one(struct msr_dev *dev, const struct cpu_info *ci,
 		       const struct journal_info *ji)
 {
 	const struct journal_data *d = &ji->data;
-	char buf[1024];
+	char buf[GUARD_ACCESS_TEXT_MAX];
 	int rc;
 
 	msr_fault_clear(dev);

@@ -283,7 +283,7 @@ static json_t *status_json(const void *result)
 		if (ji->error)
 			json_array_append_new(errs, json_pack("{s:o, s:s}",
 				"path", bench_json_text(ji->path),
-				"error", ji->detail[0] ? ji->detail : strerror(-ji->error)));
+				"error", ji->detail ? ji->detail : strerror(-ji->error)));
 		else if (run_pmu_concerns(&ji->data, r->want, r->nwant))
 			json_array_append_new(arr, journal_json(r->dev, r->ci, ji, r->want, r->nwant));
 	}

@@ -268,9 +268,9 @@ static int status_of(int ws)
 
 static int open_fail(struct cpu_machine *m, int rc, const char *why)
 {
-	if (rc == -EINVAL && !why[0])
+	if (rc == -EINVAL && !why)
 		return cli_identify_failed(m, rc);
-	cli_err("stat: %s", why[0] ? why : strerror(-rc));
+	cli_err("stat: %s", why ? why : strerror(-rc));
 	return rc == -ENXIO || rc == -EINVAL ? EX_USAGE
 	     : rc == -EOPNOTSUPP || rc == -ENODEV ? EX_UNAVAILABLE : cli_exit_for_errno(rc);
 }
@@ -279,28 +279,30 @@ static int open_fail(struct cpu_machine *m, int rc, const char *why)
 static int count(struct stat_cmd *sc, struct cli_ctx *ctx, struct stat_run *r,
 		 struct stat_end *end)
 {
-	char why[1024];
-	int rc = stat_program(r, ctx->run.j, why, sizeof(why));
+	char *why = NULL;
+	int rc = stat_program(r, ctx->run.j, &why), st = 0;
 
 	if (rc) {
-		int st = cli_journal_space(ctx->dev, rc);
-
-		if (st)
-			return st;
-		cli_err("stat: %s", why);
-		return rc == -EBUSY ? EX_TEMPFAIL : cli_exit_for_errno(rc);
+		st = cli_journal_space(ctx->dev, rc);
+		if (!st) {
+			cli_err("stat: %s", why ? why : strerror(-rc));
+			st = rc == -EBUSY ? EX_TEMPFAIL : cli_exit_for_errno(rc);
+		}
+		goto out;
 	}
-	rc = stat_loop(r, end, why, sizeof(why));
+	rc = stat_loop(r, end, &why);
 	if (rc == -ENOEXEC) {
-		cli_err("stat: %s", why);
-		return status_of(end->status);
+		cli_err("stat: %s", why ? why : strerror(-rc));
+		st = status_of(end->status);
+	} else if (rc) {
+		cli_err("stat: %s", why ? why : strerror(-rc));
+		st = rc == -EBUSY ? EX_TEMPFAIL : cli_exit_for_errno(rc);
+	} else {
+		end->counted = true;
 	}
-	if (rc) {
-		cli_err("stat: %s", why[0] ? why : strerror(-rc));
-		return rc == -EBUSY ? EX_TEMPFAIL : cli_exit_for_errno(rc);
-	}
-	end->counted = true;
-	return 0;
+out:
+	free(why);
+	return st;
 }
 
 static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
@@ -315,7 +317,7 @@ static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
 	struct stat_run *r = NULL;
 	struct stat_end end = { 0 };
 	const unsigned *cpus;
-	char why[1024];
+	char *why = NULL;
 	int st = cli_ctx_msr(ctx), rc, n = 0;
 
 	if (st)
@@ -327,7 +329,7 @@ static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
 		snprintf(subject, sizeof(subject), "stat: cpu %u", sc->cpus[n]);
 		return cli_bad_cpu(subject, ctx->machine, rc, false);
 	}
-	if ((rc = stat_open(&o, &r, why, sizeof(why)))) {
+	if ((rc = stat_open(&o, &r, &why))) {
 		st = open_fail(ctx->machine, rc, why);
 		goto out;
 	}
@@ -383,6 +385,7 @@ out:
 		output_file_abort(sc->of);
 	plot_series_free(&sc->series);
 	stat_close(r);
+	free(why);
 	return st;
 }
 

@@ -220,7 +220,8 @@ static void keep_session_lines(struct baretma *bm)
 			e = p + strlen(p);
 		add_line(bm, "note: ", p, (size_t)(e - p));
 	}
-	add_line(bm, "warning: ", in->kinds_warning, strlen(in->kinds_warning));
+	add_line(bm, "warning: ", text_or_empty(in->kinds_warning),
+		 strlen(text_or_empty(in->kinds_warning)));
 	if (!in->level && bench_avail_reason(&in->avail)[0]) {
 		char *why = NULL;
 
@@ -320,7 +321,7 @@ static int guard_and_program(struct baretma *bm, const struct baretma_options *o
 			    "busy after baretma checked; the option force takes over)", cpu,
 			    bench_avail_reason(&session_info(bm->s)->avail));
 	if (rc) {
-		char text[1024];
+		char text[GUARD_ACCESS_TEXT_MAX];
 
 		guard_access_text(session_dev(bm->s), rc, cpu, text, sizeof(text));
 		return fail(rc, "%s", text);

@@ -122,7 +122,7 @@ static void print_cell(FILE *f, const struct bench_stats *st)
 /* "(3 invalid: 2 overflow, 1 tampered; 4 normalised)", or nothing. */
 static void print_counts(FILE *f, const struct bench_kernel_result *k)
 {
-	char why[256];
+	char why[BENCH_INVALID_TEXT_MAX];
 
 	if (!k->invalid && !k->normalised)
 		return;
@@ -176,7 +176,7 @@ static void print_td_table(FILE *f, const struct bench_result *res, int level)
 	/* an even count in pairs: a parent's two children (level 2) or two
 	 * level-1 nodes a table; else balanced tables of at most three */
 	unsigned ntab = n % 2 == 0 ? n / 2 : (n + TD_CELLS_MAX - 1) / TD_CELLS_MAX;
-	char why[512];
+	char why[BENCH_INVALID_TEXT_MAX];
 
 	for (unsigned t = 0, from = 0; t < ntab; t++) {
 		unsigned to = from + (n - from + (ntab - t) - 1) / (ntab - t);
@@ -311,7 +311,7 @@ json_t *bench_flags_json(unsigned flags)
 
 static json_t *kernel_json(const struct bench_result *res, const struct bench_kernel_result *k)
 {
-	char why[512];
+	char why[BENCH_INVALID_TEXT_MAX];
 	json_t *o = json_pack("{s:s,s:s,s:s,s:I,s:I,s:o}", "name", k->kernel->name,
 			      "node", k->kernel->node, "why", k->kernel->why,
 			      "repetitions", (json_int_t)k->reps, "invalid", (json_int_t)k->invalid,
@@ -604,7 +604,7 @@ char *bench_invalid_text(const struct bench_kernel_result *k, char *buf, size_t 
 
 char *bench_topdown_reason(const struct bench_kernel_result *k, char *buf, size_t n)
 {
-	char why[384];
+	char why[BENCH_INVALID_TEXT_MAX];
 
 	bench_invalid_text(k, why, sizeof(why));
 	if (k->tampered && k->tampered == k->reps)

@@ -293,13 +293,18 @@ int output_stat_end(FILE *f, const struct output_format *fmt, const struct stat_
  * bench_invalid_text - why @k's invalid repetitions were left out, one
  * count per reason ("2 overflow (IA32_PERF_GLOBAL_STATUS bit 35/48), 9
  * zero slots (fixed counter 3 did not count)"), "" when none.  Returns @buf.
+ * Its longest: the six reasons (335 bytes of words), each with a 10-digit
+ * count and ", " between: 411 bytes; @n of BENCH_INVALID_TEXT_MAX holds it.
  */
+#define BENCH_INVALID_TEXT_MAX 512
 char *bench_invalid_text(const struct bench_kernel_result *k, char *buf, size_t n);
 
 /*
  * bench_topdown_reason - the one line that text and JSON give for a kernel
  * without one valid repetition ("no valid repetition: 11 of 11 invalid:
- * 11 zero slots (...)").  Returns @buf.
+ * 11 zero slots (...)").  Returns @buf.  Its longest is 472 bytes (41 of
+ * words, two 10-digit counts, bench_invalid_text's 411): @n of
+ * BENCH_INVALID_TEXT_MAX holds it.
  */
 char *bench_topdown_reason(const struct bench_kernel_result *k, char *buf, size_t n);
 

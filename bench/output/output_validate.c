@@ -20,10 +20,11 @@ static void validate_print(FILE *f, const struct validate_report *rep)
 		const struct validate_result *r = &rep->r[i];
 
 		fprintf(f, "%-4s cpu %-3u %-26s", status_name(r->status), r->cpu, r->id);
-		if (r->measured[0])
-			esc_fprintf(f, " measured %s; expected %s", r->measured, r->expected);
+		if (r->measured)
+			esc_fprintf(f, " measured %s; expected %s", r->measured,
+				    text_or_empty(r->expected));
 		if (r->reason)
-			esc_fprintf(f, "%s%s", r->measured[0] ? " -- " : " ", r->reason);
+			esc_fprintf(f, "%s%s", r->measured ? " -- " : " ", r->reason);
 		fprintf(f, "\n     source: %s\n", r->source);
 	}
 	fprintf(f, "\n%u passed, %u failed, %u skipped\n", rep->pass, rep->fail, rep->skip);
@@ -41,8 +42,7 @@ json_t *validate_to_json(const struct validate_report *rep)
 
 		json_array_append_new(checks, json_pack("{s:I,s:s,s:s,s:s?,s:s?,s:s,s:o}",
 			"cpu", (json_int_t)r->cpu, "check", r->id, "status", status_name(r->status),
-			"measured", r->measured[0] ? r->measured : NULL,
-			"expected", r->expected[0] ? r->expected : NULL, "source", r->source,
+			"measured", r->measured, "expected", r->expected, "source", r->source,
 			"reason", bench_json_text(r->reason)));
 	}
 	if (doc && checks)
@@ -84,7 +84,8 @@ static void validate_records(const void *result, output_record_fn record, void *
 		char cpu[16];
 		const char *cells[] = { cpu, kind_of(rep, r->cpu), "",
 			rep->backend ? rep->backend : "", r->id, status_name(r->status),
-			r->measured, r->expected, r->source, text_or_empty(r->reason) };
+			text_or_empty(r->measured), text_or_empty(r->expected), r->source,
+			text_or_empty(r->reason) };
 
 		snprintf(cpu, sizeof(cpu), "%u", r->cpu);
 		record(arg, cells);

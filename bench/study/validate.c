@@ -15,6 +15,7 @@
 #include "bench/source/perf_group.h"
 #include "bench/study/validate.h"
 #include "cpu/machine.h"
+#include "cpu/text.h"
 #include "msr/intel_regs.h"
 #include "msr/journal.h"
 #include "msr/msr_sim.h"
@@ -51,6 +52,8 @@ struct validate_result *vc_add(struct validate_ctx *c, const char *id, const cha
 
 		if (!p) {
 			free(spare.reason); /* what a caller set on it last time */
+			free(spare.measured);
+			free(spare.expected);
 			memset(&spare, 0, sizeof(spare));
 			return &spare;
 		}
@@ -72,6 +75,30 @@ struct validate_result *vc_add(struct validate_ctx *c, const char *id, const cha
 	rep->fail += st == VALIDATE_FAIL;
 	rep->skip += st == VALIDATE_SKIP;
 	return r;
+}
+
+void vc_measured(struct validate_ctx *c, struct validate_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = text_vsetf(&r->measured, fmt, ap);
+	va_end(ap);
+	if (rc && !c->err)
+		c->err = rc;
+}
+
+void vc_expected(struct validate_ctx *c, struct validate_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = text_vsetf(&r->expected, fmt, ap);
+	va_end(ap);
+	if (rc && !c->err)
+		c->err = rc;
 }
 
 int vc_read(struct validate_ctx *c, uint32_t msr, uint64_t *v)
@@ -163,9 +190,9 @@ static void model(struct validate_ctx *c)
 		return;
 	}
 	r = vc_add(c, "cpu_model", SRC_MODEL, VALIDATE_PASS, "%s", ci->row ? "" : ci->warning);
-	snprintf(r->measured, sizeof(r->measured), "family %u model 0x%X stepping %u", ci->family,
+	vc_measured(c, r, "family %u model 0x%X stepping %u", ci->family,
 		 ci->model, ci->stepping);
-	snprintf(r->expected, sizeof(r->expected), "%s", ci->row ?
+	vc_expected(c, r, "%s", ci->row ?
 		 ci->row->name : "not in the table: enumerated architecturally (see the reason)");
 }
 
@@ -197,8 +224,8 @@ static void caps(struct validate_ctx *c)
 	r = vc_add(c, "perf_capabilities_metrics", SRC_CAPS, has == want ? VALIDATE_PASS :
 		   c->ci->hypervisor ? VALIDATE_SKIP : VALIDATE_FAIL, "%s", has == want ? "" :
 		   c->ci->hypervisor ? hv_reason(c, "bit 15") : "bit 15 disagrees with the model table");
-	snprintf(r->measured, sizeof(r->measured), "0x%" PRIx64 ": bit 15 %u", v, has);
-	snprintf(r->expected, sizeof(r->expected), "bit 15 %u (%s: level %d)", want,
+	vc_measured(c, r, "0x%" PRIx64 ": bit 15 %u", v, has);
+	vc_expected(c, r, "bit 15 %u (%s: level %d)", want,
 		 c->ci->row->uarch, c->kind->topdown_level);
 }
 
@@ -215,9 +242,9 @@ static void fixed3(struct validate_ctx *c)
 		   VALIDATE_PASS : hidden ? VALIDATE_SKIP : VALIDATE_FAIL, "%s",
 		   c->kind->fixed_ctr3 == want ? "" : hidden ? hidden :
 		   "fixed counter 3 enumeration disagrees with the model table");
-	snprintf(r->measured, sizeof(r->measured), "fixed mask 0x%x (%s)", c->kind->fixed_mask,
+	vc_measured(c, r, "fixed mask 0x%x (%s)", c->kind->fixed_mask,
 		 c->kind->counters_source);
-	snprintf(r->expected, sizeof(r->expected), "fixed counter 3 %s", want ? "present" :
+	vc_expected(c, r, "fixed counter 3 %s", want ? "present" :
 		 "absent");
 }
 
@@ -230,9 +257,9 @@ static void widths(struct validate_ctx *c)
 	r = vc_add(c, "counter_widths", SRC_WIDTHS, ok ? VALIDATE_PASS : hidden ? VALIDATE_SKIP :
 		   VALIDATE_FAIL, "%s", ok ? "" : hidden ? hidden :
 		   "a counter width other than 48 bits");
-	snprintf(r->measured, sizeof(r->measured), "general %u bits, fixed %u bits",
+	vc_measured(c, r, "general %u bits, fixed %u bits",
 		 c->kind->gp_width, c->ci->pmu.fixed_width);
-	snprintf(r->expected, sizeof(r->expected), "48 and 48");
+	vc_expected(c, r, "48 and 48");
 }
 
 void validate_identity(struct validate_ctx *c)
@@ -297,10 +324,10 @@ static void kernels(struct validate_ctx *c)
 		ok = node_largest(kr, node, res.level);
 		r = vc_add(c, kr->kernel->name, SRC_KERNELS, ok ? VALIDATE_PASS : VALIDATE_FAIL,
 			   ok ? "" : "its node is not the largest of its level");
-		snprintf(r->measured, sizeof(r->measured), "%s %.1f%%", td_metric_name(
+		vc_measured(c, r, "%s %.1f%%", td_metric_name(
 			 res.level >= 2 ? node : td_metric_parent(node)), 100 *
 			 kr->tma[res.level >= 2 ? node : td_metric_parent(node)].median);
-		snprintf(r->expected, sizeof(r->expected), "the largest at level %d", res.level);
+		vc_expected(c, r, "the largest at level %d", res.level);
 	}
 	if (rc)
 		vc_add(c, "kernels", SRC_KERNELS, VALIDATE_SKIP, "bench could not run: %s",
@@ -369,8 +396,8 @@ static void perf_hands_back(struct validate_ctx *c)
 	r = vc_add(c, "perf_hands_back", SRC_HANDS, c->perf_hands_back ? VALIDATE_PASS :
 		   VALIDATE_FAIL, c->perf_hands_back ? "" : "fixed counter 3 still enabled after "
 		   "perf closed its group");
-	snprintf(r->measured, sizeof(r->measured), "IA32_FIXED_CTR_CTRL 0x%" PRIx64, fcc);
-	snprintf(r->expected, sizeof(r->expected), "bits 15:12 clear");
+	vc_measured(c, r, "IA32_FIXED_CTR_CTRL 0x%" PRIx64, fcc);
+	vc_expected(c, r, "bits 15:12 clear");
 }
 
 static void perf_agrees(struct validate_ctx *c)
@@ -401,9 +428,9 @@ static void perf_agrees(struct validate_ctx *c)
 			   VALIDATE_SKIP : VALIDATE_PASS, "%s", res.disagree ? "some metric "
 			   "DISAGREEs (run baretma compare for the table)" : res.na ?
 			   "some metric could not be compared" : "");
-		snprintf(r->measured, sizeof(r->measured), "%u agree, %u DISAGREE, %u n/a",
+		vc_measured(c, r, "%u agree, %u DISAGREE, %u n/a",
 			 res.agree, res.disagree, res.na);
-		snprintf(r->expected, sizeof(r->expected), "every metric agrees");
+		vc_expected(c, r, "every metric agrees");
 	}
 	compare_result_free(&res);
 }
@@ -478,8 +505,11 @@ int validate_run(const struct validate_options *o, const struct cpu_info *ci,
 
 void validate_report_free(struct validate_report *rep)
 {
-	for (size_t i = 0; rep->r && i < rep->n; i++)
+	for (size_t i = 0; rep->r && i < rep->n; i++) {
 		free(rep->r[i].reason);
+		free(rep->r[i].measured);
+		free(rep->r[i].expected);
+	}
 	free(rep->r);
 	memset(rep, 0, sizeof(*rep));
 }

@@ -29,8 +29,10 @@ struct validate_result {
 	unsigned cpu;
 	const char *id;           /* "fc3_counts", ...: README "baretma validate" */
 	enum validate_status status;
-	char measured[160];       /* what was seen ("" when skipped) */
-	char expected[160];       /* what should be seen */
+	char *measured;           /* what was seen, on the heap (vc_measured: the
+				   * events check's numbers are counts of 48-bit
+				   * counters, ~200 bytes at worst); NULL when skipped */
+	char *expected;           /* what should be seen, likewise */
 	const char *source;       /* where the expectation comes from */
 	char *reason;             /* why SKIP or FAIL, one line, on the heap (it may
 				   * quote an availability reason naming a file:
@@ -93,6 +95,13 @@ struct validate_ctx {
 	int err;                  /* an access error that stops the CPU's checks */
 	char why[240];            /* a reason being built (vc_add copies it) */
 };
+
+/* vc_measured / vc_expected - @r's measured / expected text, printf(@fmt,
+ * ...) on the heap; out of memory: c->err = -ENOMEM (the CPU's checks stop). */
+void vc_measured(struct validate_ctx *c, struct validate_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void vc_expected(struct validate_ctx *c, struct validate_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* vc_add - record one result; the printf-style @fmt fills reason. */
 struct validate_result *vc_add(struct validate_ctx *c, const char *id, const char *source,
@@ -170,6 +179,15 @@ struct validate_l1_cmp {
  * finite; fills diff, allow and worst.  Pure.
  */
 enum validate_status validate_events_verdict(struct validate_l1_cmp *c);
+
+/*
+ * validate_events_texts - metrics_match_events's measured and expected
+ * texts from @c (after validate_events_verdict), on the heap (*@measured,
+ * *@expected replaced): whole, whatever the numbers (a count of a 48-bit
+ * counter over few slots is a 17-digit difference).  0 or -ENOMEM.  Pure.
+ */
+int validate_events_texts(const struct validate_l1_cmp *c, const char *variant, uint64_t slots,
+			  char **measured, char **expected);
 
 /* The groups of checks, in order (bench/study/validate_pmu.c, bench/study/validate.c,
  * bench/study/validate_metrics.c, bench/study/validate_events.c). */

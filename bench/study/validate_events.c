@@ -68,6 +68,18 @@ static const struct {
 	{ TMA_BACKEND_BOUND, "INT_MISC.CLEARS_COUNT", "width * INT_MISC.CLEARS_COUNT / SLOTS" },
 };
 
+int validate_events_texts(const struct validate_l1_cmp *c, const char *variant, uint64_t slots,
+			  char **measured, char **expected)
+{
+	if (text_setf(measured, "PERF_METRICS - events (points): ret %+.2f bad %+.2f fe %+.2f "
+		      "be %+.2f (%s, %" PRIu64 " slots)", c->diff[0], c->diff[1], c->diff[2],
+		      c->diff[3], variant, slots) ||
+	    text_setf(expected, "each within its allowance: ret %.2f bad %.2f fe %.2f be %.2f",
+		      c->allow[0], c->allow[1], c->allow[2], c->allow[3]))
+		return -ENOMEM;
+	return 0;
+}
+
 enum validate_status validate_events_verdict(struct validate_l1_cmp *c)
 {
 	enum validate_status st = VALIDATE_PASS;
@@ -274,11 +286,9 @@ static void compare(struct validate_ctx *c, const struct recipe *r, const struct
 	model_terms(r, counts, cmp.model);
 	st = validate_events_verdict(&cmp);
 	v = vc_add(c, CHECK, SRC_EVENTS, st, "%s", "");
-	snprintf(v->measured, sizeof(v->measured), "PERF_METRICS - events (points): ret %+.2f "
-		 "bad %+.2f fe %+.2f be %+.2f (%s, %" PRIu64 " slots)", cmp.diff[0], cmp.diff[1],
-		 cmp.diff[2], cmp.diff[3], r->variant, slots);
-	snprintf(v->expected, sizeof(v->expected), "each within its allowance: ret %.2f bad %.2f "
-		 "fe %.2f be %.2f", cmp.allow[0], cmp.allow[1], cmp.allow[2], cmp.allow[3]);
+	if ((rc = validate_events_texts(&cmp, r->variant, slots, &v->measured, &v->expected)) &&
+	    !c->err)
+		c->err = rc;
 	text_setf(&v->reason, "%s differs by %+.2f points%s %.2f (8-bit %.2f + "
 		 "events %.3f + formulas %.2f + unconfirmed %d)", td_metric_name(cmp.worst),
 		 cmp.diff[cmp.worst], st == VALIDATE_FAIL ? ", beyond its allowance of" :

@@ -52,8 +52,8 @@ static void follow(struct validate_ctx *c)
 	c->metrics_ok = v != 0;
 	r = vc_add(c, "metrics_follow_fc3", SRC_PM, v ? VALIDATE_PASS : VALIDATE_FAIL,
 		   v ? "" : "PERF_METRICS stayed 0 over a region fixed counter 3 counted");
-	snprintf(r->measured, sizeof(r->measured), "0x%016" PRIx64, v);
-	snprintf(r->expected, sizeof(r->expected), "non-zero after 20000 dependent ADDs");
+	vc_measured(c, r, "0x%016" PRIx64, v);
+	vc_expected(c, r, "non-zero after 20000 dependent ADDs");
 }
 
 static void write_zero(struct validate_ctx *c)
@@ -81,8 +81,8 @@ static void write_zero(struct validate_ctx *c)
 	}
 	r = vc_add(c, "metrics_write_zero", SRC_PM, v ? VALIDATE_FAIL : VALIDATE_PASS,
 		   v ? "PERF_METRICS kept its value after a write of 0" : "");
-	snprintf(r->measured, sizeof(r->measured), "0x%016" PRIx64, v);
-	snprintf(r->expected, sizeof(r->expected), "0 (frozen, written 0)");
+	vc_measured(c, r, "0x%016" PRIx64, v);
+	vc_expected(c, r, "0 (frozen, written 0)");
 }
 
 static void l1_sum(struct validate_ctx *c)
@@ -97,8 +97,8 @@ static void l1_sum(struct validate_ctx *c)
 	}
 	r = vc_add(c, "level1_sum", SRC_SUM, ok ? VALIDATE_PASS : VALIDATE_FAIL,
 		   ok ? "" : "the level-1 bytes do not sum to 255 within the rounding");
-	snprintf(r->measured, sizeof(r->measured), "%u", s);
-	snprintf(r->expected, sizeof(r->expected), "255 +/- %u", TD_L1_SUM_TOLERANCE);
+	vc_measured(c, r, "%u", s);
+	vc_expected(c, r, "255 +/- %u", TD_L1_SUM_TOLERANCE);
 }
 
 static void l2_within(struct validate_ctx *c)
@@ -122,8 +122,8 @@ static void l2_within(struct validate_ctx *c)
 	}
 	r = vc_add(c, "level2_within_parent", SRC_L2, ok ? VALIDATE_PASS : VALIDATE_FAIL,
 		   ok ? "" : "a level-2 byte is above its level-1 parent");
-	snprintf(r->measured, sizeof(r->measured), "child/parent bytes %s", m);
-	snprintf(r->expected, sizeof(r->expected), "each child <= parent + %u",
+	vc_measured(c, r, "child/parent bytes %s", m);
+	vc_expected(c, r, "each child <= parent + %u",
 		 TD_L2_ABOVE_TOLERANCE);
 }
 
@@ -174,11 +174,11 @@ static void overflow(struct validate_ctx *c)
 	r = vc_add(c, "overflow_sets_status", SRC_OVF, ok ? VALIDATE_PASS : VALIDATE_FAIL, "%s",
 		   ok ? "" : !(st & GLOBAL_STATUS_OVF_FIXED3) ? "bit 35 not set by the wrap"
 							 : "0x390 did not clear the bits");
-	snprintf(r->measured, sizeof(r->measured), "bit 35 %s, bit 48 %s; after 0x390: %s",
+	vc_measured(c, r, "bit 35 %s, bit 48 %s; after 0x390: %s",
 		 st & GLOBAL_STATUS_OVF_FIXED3 ? "set" : "clear",
 		 st & GLOBAL_STATUS_OVF_PERF_METRICS ? "set" : "clear",
 		 after & OVF_BITS ? "still set" : "clear");
-	snprintf(r->expected, sizeof(r->expected), "bit 35 set by a wrap at 2^%u; cleared", w);
+	vc_expected(c, r, "bit 35 set by a wrap at 2^%u; cleared", w);
 }
 
 /* No overflow bit without an overflow, over a short region and many reads. */
@@ -207,9 +207,9 @@ static void quiet(struct validate_ctx *c)
 	}
 	r = vc_add(c, "status_quiet", SRC_QUIET, st & OVF_BITS ? VALIDATE_FAIL : VALIDATE_PASS,
 		   st & OVF_BITS ? "an overflow bit was set without an overflow" : "");
-	snprintf(r->measured, sizeof(r->measured), "IA32_PERF_GLOBAL_STATUS 0x%" PRIx64
+	vc_measured(c, r, "IA32_PERF_GLOBAL_STATUS 0x%" PRIx64
 		 " after %u reads", st, QUIET_READS);
-	snprintf(r->expected, sizeof(r->expected), "bits 35 and 48 clear");
+	vc_expected(c, r, "bits 35 and 48 clear");
 }
 
 void validate_metrics(struct validate_ctx *c)
@@ -256,8 +256,8 @@ static void rdpmc_matches(struct validate_ctx *c)
 	r = vc_add(c, "rdpmc_matches_msr", SRC_RDPMC, rs == ms && rm == mm ? VALIDATE_PASS
 			   : VALIDATE_FAIL, rs == ms && rm == mm ? "" : "RDPMC and RDMSR differ "
 			   "on frozen counters");
-	snprintf(r->measured, sizeof(r->measured), "RDPMC 0x%" PRIx64 " 0x%" PRIx64, rs, rm);
-	snprintf(r->expected, sizeof(r->expected), "RDMSR 0x%" PRIx64 " 0x%" PRIx64, ms, mm);
+	vc_measured(c, r, "RDPMC 0x%" PRIx64 " 0x%" PRIx64, rs, rm);
+	vc_expected(c, r, "RDMSR 0x%" PRIx64 " 0x%" PRIx64, ms, mm);
 }
 
 /*
@@ -335,9 +335,9 @@ static void metrics_clear(struct validate_ctx *c)
 		return;
 	}
 	r = vc_add(c, "rdpmc_metrics_clear", SRC_MCLEAR, st, "%s", why);
-	snprintf(r->measured, sizeof(r->measured), "RDPMC: FC3 %" PRIu64 ", PERF_METRICS 0x%"
+	vc_measured(c, r, "RDPMC: FC3 %" PRIu64 ", PERF_METRICS 0x%"
 		 PRIx64 ", then FC3 %" PRIu64, before, m, after);
-	snprintf(r->expected, sizeof(r->expected), "PERF_METRICS not 0, then FC3 at most %u%% "
+	vc_expected(c, r, "PERF_METRICS not 0, then FC3 at most %u%% "
 		 "of before (best of %u)", VALIDATE_CLEAR_AFTER_PCT, VALIDATE_CLEAR_TRIES);
 }
 

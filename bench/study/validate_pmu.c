@@ -75,8 +75,8 @@ static void fc3_counts(struct validate_ctx *c)
 	c->fc3_counts = v > 0;
 	r = vc_add(c, "fc3_counts", SRC_FC3, v ? VALIDATE_PASS : VALIDATE_FAIL,
 		   v ? "" : "fixed counter 3 did not count while enabled");
-	snprintf(r->measured, sizeof(r->measured), "%" PRIu64 " slots over 20000 dependent ADDs", v);
-	snprintf(r->expected, sizeof(r->expected), "> 0");
+	vc_measured(c, r, "%" PRIu64 " slots over 20000 dependent ADDs", v);
+	vc_expected(c, r, "> 0");
 }
 
 static void fc3_frozen(struct validate_ctx *c)
@@ -99,8 +99,8 @@ static void fc3_frozen(struct validate_ctx *c)
 	}
 	r = vc_add(c, "fc3_frozen_holds", SRC_FC3, a == b ? VALIDATE_PASS : VALIDATE_FAIL,
 		   a == b ? "" : "fixed counter 3 moved with GLOBAL_CTRL 0");
-	snprintf(r->measured, sizeof(r->measured), "%" PRIu64 " then %" PRIu64, a, b);
-	snprintf(r->expected, sizeof(r->expected), "unchanged while frozen");
+	vc_measured(c, r, "%" PRIu64 " then %" PRIu64, a, b);
+	vc_expected(c, r, "unchanged while frozen");
 }
 
 static void fc3_write_zero(struct validate_ctx *c)
@@ -117,8 +117,8 @@ static void fc3_write_zero(struct validate_ctx *c)
 	}
 	r = vc_add(c, "fc3_write_zero", SRC_FC3, v ? VALIDATE_FAIL : VALIDATE_PASS,
 		   v ? "fixed counter 3 not 0 after a write of 0 (frozen)" : "");
-	snprintf(r->measured, sizeof(r->measured), "%" PRIu64, v);
-	snprintf(r->expected, sizeof(r->expected), "0");
+	vc_measured(c, r, "%" PRIu64, v);
+	vc_expected(c, r, "0");
 }
 
 /*
@@ -271,9 +271,9 @@ static void slots_per_cycle(struct validate_ctx *c)
 		   ratio >= w * 0.99 && ratio <= w * 1.01 ? VALIDATE_PASS : VALIDATE_FAIL,
 		   ratio >= w * 0.99 && ratio <= w * 1.01 ? "" :
 		   "slots per core cycle is not the pipeline width");
-	snprintf(r->measured, sizeof(r->measured), "%.4f (%" PRIu64 " slots / %" PRIu64
+	vc_measured(c, r, "%.4f (%" PRIu64 " slots / %" PRIu64
 		 " cycles%s)", ratio, s, b - a, note);
-	snprintf(r->expected, sizeof(r->expected), "%.0f +/- 1%% (%s)", w, c->kind->uarch);
+	vc_expected(c, r, "%.0f +/- 1%% (%s)", w, c->kind->uarch);
 }
 
 void validate_fc3(struct validate_ctx *c)
