@@ -152,13 +152,7 @@ int main(void)
 	t_path(prof, "%s/profile", dir);
 	t_path(state, "%s/state", dir);
 	t_put_lnl_state(state, 0);
-	ptext = t_strf("state %s\nghz 0\naccess_cycles 1000\n"
-		   "retiring 60\nbad_speculation 20\nfrontend_bound 20\nbackend_bound 0\n"
-		   "heavy_operations 40\nbranch_mispredicts 20\nfetch_latency 20\n"
-		   "memory_bound 0\naccess_retiring 20\naccess_bad_speculation 20\n"
-		   "access_frontend_bound 20\naccess_backend_bound 40\n"
-		   "access_heavy_operations 0\naccess_branch_mispredicts 20\n"
-		   "access_fetch_latency 20\naccess_memory_bound 40\n", state);
+	ptext = t_lnl_two_workloads(state);
 	t_put_tree(prof, ptext);
 	free(ptext);
 	t_path(spec, "sim:%s", prof);

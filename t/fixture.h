@@ -408,8 +408,8 @@ static inline void t_hwloc_dump_env_put_back(struct t_env *saved, size_t n)
  * fixed counters 0-3, PERF_METRICS; IA32_PERF_CAPABILITIES bits 13, 15
  * and 19 (full-width writes, PERF_METRICS, RDPMC metrics-clear); the
  * counters stopped.  FC3 holds @fc3.  (The simulator's clean register file
- * has 8 general-purpose counters: with it the in-use check cannot read
- * IA32_PERFEVTSEL8-9.)
+ * has the same ten counters; a state file lets a test compare the
+ * registers after a run with those before, byte for byte.)
  */
 static inline void t_put_lnl_state(const char *path, unsigned long long fc3)
 {
@@ -423,6 +423,28 @@ static inline void t_put_lnl_state(const char *path, unsigned long long fc3)
 		 "0 0x30c 0x%llx\n0 0x329 0x0\n0 0x345 0x8a000\n0 0x38d 0x0\n0 0x38e 0x0\n"
 		 "0 0x38f 0x7000003ff\n0 0x390 0x0\n0 0x391 0x0\n0 0x392 0x0\n", fc3);
 	t_put_tree(path, buf);
+}
+
+/*
+ * The simulated Lunar Lake of the library's metrics-clear tests (t/0993,
+ * t/0995): the state file @state, no time-based counting (ghz 0: only the
+ * simulator's accesses and its work advance the counters, exactly), and
+ * two workloads whose shares the tests work by hand: the work's (retiring
+ * 60, bad speculation 20, frontend 20, backend 0; heavy operations 40,
+ * branch mispredicts 20, fetch latency 20, memory bound 0) and the
+ * readings' own, 1000 cycles an access (retiring 20, bad speculation 20,
+ * frontend 20, backend 40; heavy 0, mispredicts 20, fetch latency 20,
+ * memory bound 40).  Returns the profile's text (free it).
+ */
+static inline char *t_lnl_two_workloads(const char *state)
+{
+	return t_strf("state %s\nghz 0\naccess_cycles 1000\n"
+		      "retiring 60\nbad_speculation 20\nfrontend_bound 20\nbackend_bound 0\n"
+		      "heavy_operations 40\nbranch_mispredicts 20\nfetch_latency 20\n"
+		      "memory_bound 0\naccess_retiring 20\naccess_bad_speculation 20\n"
+		      "access_frontend_bound 20\naccess_backend_bound 40\n"
+		      "access_heavy_operations 0\naccess_branch_mispredicts 20\n"
+		      "access_fetch_latency 20\naccess_memory_bound 40\n", state);
 }
 
 #endif
