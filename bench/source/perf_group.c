@@ -223,7 +223,7 @@ struct perf_group {
 static int open_why(int err, const struct perf_pmu *p, const struct perf_group_spec *spec,
 		    const char *name, uint64_t config, char *why, size_t n)
 {
-	char what[128];
+	char what[128]; /* fixed: "cpu_core" at most, a recipe's event name, numbers */
 
 	snprintf(what, sizeof(what), "'%s/%s' (type %u, config %#llx) on cpu %u", p->name, name,
 		 p->type, (unsigned long long)config, spec->cpu);
