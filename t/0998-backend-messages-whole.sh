@@ -18,7 +18,9 @@
 #  5. validate's perf_hands_back on BARETMA_PERF=sim:NAME whose NAME is
 #     too long to read: the reason names it twice, whole (400 bytes);
 #  6. bench --backend perf on it: perf_event's reason, whole (the perf
-#     layer's PATH_MAX + 512 and the sources' PATH_MAX + 576 bytes).
+#     layer's PATH_MAX + 512 and the sources' PATH_MAX + 576 bytes);
+#  7. compare on an AMD dump's CPU (the raw path cannot measure there):
+#     its reason says both sides, perf's whole (600 bytes).
 . "$T_SRC/tap.sh"
 
 . "$T_SRC/sim-fixture.sh"
@@ -102,4 +104,21 @@ st=0
 is "$st" 69 "bench --backend perf on it: exit 69"
 is "$(last)" "baretma: cannot use --backend perf on cpu 1: perf_event: $want" \
 	"bench: perf_event's reason whole, its cause last"
+
+# 7. compare: the raw side cannot measure (an AMD CPU), nor can perf
+ZEN2=$SHARED_CPUID/libcpuid/v0.6.2/amd/zen2/ryzen9-matisse.test
+if [ -r "$ZEN2" ]; then
+	st=0
+	(cd "$tmp" && BARETMA_MSR=sim:p BARETMA_PERF=sim:$long "$BARETMA" compare \
+		--cpuid-dump "$ZEN2" --cpu 1 >"$tmp/out" 2>"$tmp/err") || st=$?
+	is "$st" 69 "compare on the Zen 2 dump's cpu 1: exit 69"
+	case "$(last)" in
+	"baretma: cannot compare: cpu 1: both sides are needed; the raw path"*"; perf_event: "*"$want") r=0 ;;
+	*) r=1 ;;
+	esac
+	ok $r "compare: perf's side whole, its cause last" || echo "# $(last | tail -c 200)"
+else
+	skip "no Zen 2 dump $ZEN2"
+	skip "no Zen 2 dump"
+fi
 done_testing
