@@ -87,7 +87,8 @@ const char *cpu_source_name(const struct cpu_source *src);
 bool cpu_source_is_live(const struct cpu_source *src);
 
 /* A detail for the calling thread's last failed cpu_source_dump() ("" if
- * none); per thread (_Thread_local). */
+ * none), whole; per thread (_Thread_local, on the heap): valid until the
+ * thread's next cpu_source_dump() or cpu_source_live(). */
 const char *cpu_source_error(void);
 
 /* "live", or the dump's format: "libcpuid", "aida64", "aida64-affmask",
