@@ -296,7 +296,7 @@ int session_open(const struct session_options *o, struct session **out)
 	s->key = -1;
 	s->machine = o->machine;
 	if (!s->machine) {
-		rc = cpu_machine_open(NULL, &s->own_machine, NULL, 0);
+		rc = cpu_machine_open(NULL, &s->own_machine, NULL);
 		if (rc)
 			return rc;
 		s->machine = s->own_machine;

@@ -87,7 +87,8 @@ const char *cpu_source_name(const struct cpu_source *src);
 bool cpu_source_is_live(const struct cpu_source *src);
 
 /* A detail for the calling thread's last failed cpu_source_dump() ("" if
- * none); per thread (_Thread_local). */
+ * none), whole; per thread (_Thread_local, on the heap): valid until the
+ * thread's next cpu_source_dump() or cpu_source_live(). */
 const char *cpu_source_error(void);
 
 /* "live", or the dump's format: "libcpuid", "aida64", "aida64-affmask",
@@ -145,7 +146,7 @@ struct cpu_dump; /* opaque */
 /*
  * cpu_dump_load - read the dump at @path (a regular file, or a directory
  * of puN regular files).  On failure writes what was wrong and where to
- * @err (@errlen bytes; e.g. "line 12: truncated or malformed CPUID record
+ * *@err (on the heap, replaced; free() it; e.g. "line 12: truncated or malformed CPUID record
  * '...'", "pu3: no leaf 0 (truncated?)", "not a CPUID dump: ...", "not a
  * regular file: refused unread": a FIFO or device is never read, nor
  * opened: cpu/userfile.h userfile_open_read).
@@ -153,7 +154,7 @@ struct cpu_dump; /* opaque */
  * EINVAL (unrecognised, empty, truncated or malformed; or not a regular
  * file), ENOMEM.
  */
-struct cpu_dump *cpu_dump_load(const char *path, char *err, size_t errlen);
+struct cpu_dump *cpu_dump_load(const char *path, char **err);
 void cpu_dump_free(struct cpu_dump *d);
 
 /* "libcpuid", "aida64", "aida64-affmask", "hwloc" or CPU_BUNDLE_SCHEMA. */

@@ -48,6 +48,7 @@
 
 #include "cpu/dump_int.h"
 #include "cpu/escape.h"
+#include "cpu/text.h"
 #include "cpu/userfile.h"
 
 #define DUMP_MAX_BYTES     (64u << 20) /* far above any real dump (~1 MiB) */
@@ -58,21 +59,30 @@
  */
 int dump_perr(struct parse *p, const char *fmt, ...)
 {
-	char raw[1024];
+	char *raw = NULL, *shown;
 	va_list ap;
-	int n = 0;
+	int rc = 0;
 
-	raw[0] = '\0';
 	if (p->pu)
-		n = snprintf(raw, sizeof(raw), "%s ", p->pu);
-	if (n >= 0 && (size_t)n < sizeof(raw) && p->line)
-		n += snprintf(raw + n, sizeof(raw) - (size_t)n, "line %u: ", p->line);
-	if (n >= 0 && (size_t)n < sizeof(raw)) {
+		rc = text_appendf(&raw, NULL, "%s ", p->pu);
+	if (!rc && p->line)
+		rc = text_appendf(&raw, NULL, "line %u: ", p->line);
+	if (!rc) {
+		char *msg = NULL;
+
 		va_start(ap, fmt);
-		vsnprintf(raw + n, sizeof(raw) - (size_t)n, fmt, ap);
+		rc = text_vsetf(&msg, fmt, ap);
 		va_end(ap);
+		if (!rc)
+			rc = text_appendf(&raw, NULL, "%s", msg);
+		free(msg);
 	}
-	esc_str(p->err, p->errlen, raw);
+	shown = rc ? NULL : esc_strdup(raw);
+	free(raw);
+	if (!shown)
+		return -ENOMEM;
+	free(*p->err);
+	*p->err = shown;
 	return -EINVAL;
 }
 
@@ -296,7 +306,7 @@ int dump_read_lines(struct parse *p, const char *path, const char *what, char **
 	int err = slurp(path, buf, len);
 
 	if (err) {
-		snprintf(p->err, p->errlen, "%s%s%s", what ? what : "", what ? ": " : "",
+		text_setf(p->err, "%s%s%s", what ? what : "", what ? ": " : "",
 			 err == -EFBIG ? "larger than any CPUID dump" :
 			 err == -EINVAL ? USERFILE_NOT_REGULAR : strerror(-err));
 		return err == -EFBIG ? -EINVAL : err;
@@ -313,7 +323,7 @@ static int parse_file(struct parse *p, const char *path)
 	int err = slurp(path, &buf, &len);
 
 	if (err) {
-		snprintf(p->err, p->errlen, "%s", err == -EFBIG ? "larger than any CPUID dump" :
+		text_setf(p->err, "%s", err == -EFBIG ? "larger than any CPUID dump" :
 			 err == -EINVAL ? USERFILE_NOT_REGULAR : strerror(-err));
 		return err == -EFBIG ? -EINVAL : err;
 	}
@@ -342,7 +352,7 @@ static int parse_dir(struct parse *p, const char *path)
 		int yes = formats[k]->detect_dir ? formats[k]->detect_dir(path) : 0;
 
 		if (yes < 0) {
-			snprintf(p->err, p->errlen, "%s", strerror(-yes));
+			text_setf(p->err, "%s", strerror(-yes));
 			return yes;
 		}
 		if (yes) {
@@ -361,9 +371,9 @@ static int cpu_err(struct parse *p, unsigned cpu, const char *what)
 	const struct dump_format *f = p->d->format;
 
 	if (f->cpu_per_file)
-		snprintf(p->err, p->errlen, "%s%u: %s", f->cpu_label, cpu, what);
+		text_setf(p->err, "%s%u: %s", f->cpu_label, cpu, what);
 	else
-		snprintf(p->err, p->errlen, "line %u: %s%u has %s", c->line, f->cpu_label, cpu,
+		text_setf(p->err, "line %u: %s%u has %s", c->line, f->cpu_label, cpu,
 			 what);
 	return -EINVAL;
 }
@@ -458,22 +468,23 @@ void cpu_dump_free(struct cpu_dump *d)
 	free(d);
 }
 
-struct cpu_dump *cpu_dump_load(const char *path, char *err, size_t errlen)
+struct cpu_dump *cpu_dump_load(const char *path, char **err)
 {
 	struct cpu_dump *d = calloc(1, sizeof(*d));
-	struct parse p = { .d = d, .err = err, .errlen = errlen, .cur = -1 };
+	struct parse p = { .d = d, .err = err, .cur = -1 };
 	struct stat st;
 	int rc;
 
-	err[0] = '\0';
+	free(*err);
+	*err = NULL;
 	if (!d) {
-		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		text_setf(err, "%s", strerror(ENOMEM));
 		errno = ENOMEM;
 		return NULL;
 	}
 	if (stat(path, &st)) {
 		rc = -errno;
-		snprintf(err, errlen, "%s", strerror(-rc));
+		text_setf(err, "%s", strerror(-rc));
 	} else {
 		rc = S_ISDIR(st.st_mode) ? parse_dir(&p, path) : parse_file(&p, path);
 	}
@@ -481,7 +492,7 @@ struct cpu_dump *cpu_dump_load(const char *path, char *err, size_t errlen)
 		rc = dump_check(&p);
 	if (rc) {
 		if (rc == -ENOMEM)
-			snprintf(err, errlen, "%s", strerror(ENOMEM));
+			text_setf(err, "%s", strerror(ENOMEM));
 		cpu_dump_free(d);
 		errno = -rc;
 		return NULL;

@@ -17,13 +17,16 @@
 #include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cpu/cpu.h"
+#include "cpu/text.h"
 
 #define LEAF_EXT_BASE      0x80000000u
 #define LEAF_HV_BASE       0x40000000u /* hypervisor range: passed through */
@@ -37,7 +40,33 @@ struct cpu_source {
 	unsigned nseam;
 };
 
-static _Thread_local char source_error[512]; /* per thread: cpu_source_error */
+/* cpu_source_error's text, per thread, on the heap (cpu/text.h): a dump's
+ * message quotes its lines escaped, never cut; a thread's is freed when it
+ * exits (the key's destructor), as bench/lib/api.c's baretma_last_error. */
+static _Thread_local char *source_error;
+static pthread_key_t error_key;
+static pthread_once_t error_once = PTHREAD_ONCE_INIT;
+static bool error_key_ok;
+
+static void error_key_new(void)
+{
+	error_key_ok = pthread_key_create(&error_key, free) == 0;
+}
+
+/* source_error (heap; NULL: none) is the thread's now: the key frees it. */
+static void error_kept(void)
+{
+	pthread_once(&error_once, error_key_new);
+	if (error_key_ok)
+		pthread_setspecific(error_key, source_error);
+}
+
+static void error_clear(void)
+{
+	free(source_error);
+	source_error = NULL;
+	error_kept();
+}
 
 /* The live-CPU seam of the test build (cpu/cpu_source_hooks.c): the dump
  * the live source reads its leaves from, or NULL.  Absent (NULL) in
@@ -55,7 +84,8 @@ static int seam_load(struct cpu_source *src, const char *path)
 	unsigned n;
 	uint32_t r[4];
 
-	src->dump = cpu_dump_load(path, source_error, sizeof(source_error));
+	src->dump = cpu_dump_load(path, &source_error);
+	error_kept();
 	if (!src->dump)
 		return -errno;
 	n = cpu_dump_ncpus(src->dump);
@@ -71,7 +101,7 @@ static int seam_load(struct cpu_source *src, const char *path)
 
 const char *cpu_source_error(void)
 {
-	return source_error;
+	return text_or_empty(source_error);
 }
 
 struct cpu_source *cpu_source_live(void)
@@ -89,7 +119,7 @@ struct cpu_source *cpu_source_live(void)
 	src->ncpus = n > 0 ? (unsigned)n : 1;
 	if (src->ncpus > CPU_MAX_CPUS)
 		src->ncpus = CPU_MAX_CPUS;
-	source_error[0] = '\0';
+	error_clear();
 	if (seam && (err = seam_load(src, seam))) {
 		cpu_source_free(src);
 		errno = -err;
@@ -103,7 +133,7 @@ struct cpu_source *cpu_source_dump(const char *path)
 	struct cpu_source *src = calloc(1, sizeof(*src));
 	int err = 0;
 
-	source_error[0] = '\0';
+	error_clear();
 	if (!src) {
 		err = -ENOMEM;
 		goto out;
@@ -113,7 +143,8 @@ struct cpu_source *cpu_source_dump(const char *path)
 		err = -ENOMEM;
 		goto out;
 	}
-	src->dump = cpu_dump_load(path, source_error, sizeof(source_error));
+	src->dump = cpu_dump_load(path, &source_error);
+	error_kept();
 	if (!src->dump) {
 		err = -errno;
 		goto out;
@@ -121,8 +152,10 @@ struct cpu_source *cpu_source_dump(const char *path)
 	src->ncpus = cpu_dump_ncpus(src->dump);
 out:
 	if (err) {
-		if (!source_error[0])
-			snprintf(source_error, sizeof(source_error), "%s", strerror(-err));
+		if (!source_error) {
+			text_setf(&source_error, "%s", strerror(-err));
+			error_kept();
+		}
 		cpu_source_free(src);
 		errno = -err;
 		return NULL;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cpu/dump_int.h"
+#include "cpu/text.h"
 #include "cpu/userfile.h"
 
 #define HWLOC_MASK_EAX     0x1u /* input EAX given (hwloc topology-x86.c) */
@@ -122,11 +123,11 @@ static int info_file_check(struct parse *p, const char *path)
 
 	if (dfd < 0) {
 		rc = -errno;
-		snprintf(p->err, p->errlen, "%s", strerror(-rc));
+		text_setf(p->err, "%s", strerror(-rc));
 		return rc;
 	}
 	if (fstatat(dfd, "hwloc-cpuid-info", &st, 0) == 0 && !S_ISREG(st.st_mode)) {
-		snprintf(p->err, p->errlen, "hwloc-cpuid-info: %s", USERFILE_NOT_REGULAR);
+		text_setf(p->err, "hwloc-cpuid-info: %s", USERFILE_NOT_REGULAR);
 		rc = -EINVAL;
 	}
 	close(dfd);
@@ -142,7 +143,7 @@ static int dump_parse_hwloc_dir(struct parse *p, const char *path)
 	int err = 0;
 
 	if (!dir) {
-		snprintf(p->err, p->errlen, "%s", strerror(errno));
+		text_setf(p->err, "%s", strerror(errno));
 		return -errno;
 	}
 	while ((de = readdir(dir)) != NULL) {
@@ -172,7 +173,7 @@ static int dump_parse_hwloc_dir(struct parse *p, const char *path)
 			continue;
 		snprintf(pu, sizeof(pu), "pu%u", cpu);
 		if ((size_t)snprintf(file, sizeof(file), "%s/%s", path, pu) >= sizeof(file)) {
-			snprintf(p->err, p->errlen, "%s: %s", pu, strerror(ENAMETOOLONG));
+			text_setf(p->err, "%s: %s", pu, strerror(ENAMETOOLONG));
 			return -ENAMETOOLONG; /* cut, it could name another file */
 		}
 		p->pu = pu;

@@ -48,8 +48,7 @@ struct cpu_dump {
 /* Parser state: the dump being filled, the error detail, the position. */
 struct parse {
 	struct cpu_dump *d;
-	char *err;
-	size_t errlen;
+	char **err;        /* the detail, on the heap (cpu/text.h) */
 	const char *pu;    /* hwloc: "pu3" while reading that file, else NULL */
 	unsigned line;
 	int cur;           /* CPU of the current section, -1 outside */

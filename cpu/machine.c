@@ -12,6 +12,7 @@
 #include "cpu/environ.h"
 #include "cpu/knobs.h"
 #include "cpu/machine.h"
+#include "cpu/text.h"
 
 #define LEAF_VENDOR         0x0u
 #define LEAF_FEATURES       0x1u
@@ -103,8 +104,9 @@ static int cpus_of_live(struct cpu_machine *m)
  * the directory in its environment, cpu_topo_dump_env: else the directory
  * is described by its CPU list, like a single-file dump).  An environment
  * cpu_hwloc_env_check refuses fails the open, with its message. */
-static int load_topology(struct cpu_machine *m, char *err, size_t errlen)
+static int load_topology(struct cpu_machine *m, char **err)
 {
+	char why[400]; /* fixed: cpu_hwloc_env_check's longest, 150 bytes, a name and trust[160] */
 	int rc = 0;
 
 	if (cpu_source_is_live(m->src))
@@ -112,48 +114,48 @@ static int load_topology(struct cpu_machine *m, char *err, size_t errlen)
 	else if (cpu_source_is_hwloc_dir(m->src) &&
 		 (rc = cpu_topo_load_dump(cpu_source_name(m->src), &m->topo)) != -EPERM)
 		rc = 0;
-	if (rc == -EPERM)
-		cpu_hwloc_env_check(NULL, err, errlen);
-	else if (rc)
-		snprintf(err, errlen, "hwloc could not build the topology: %s", strerror(-rc));
+	if (rc == -EPERM) {
+		cpu_hwloc_env_check(NULL, why, sizeof(why));
+		text_setf(err, "%s", why);
+	} else if (rc) {
+		text_setf(err, "hwloc could not build the topology: %s", strerror(-rc));
+	}
 	return rc; /* on failure m->topo stays NULL (calloc) */
 }
 
-int cpu_machine_open(const char *dump, struct cpu_machine **out, char *err, size_t errlen)
+int cpu_machine_open(const char *dump, struct cpu_machine **out, char **err)
 {
 	struct cpu_machine *m = calloc(1, sizeof(*m));
-	char scratch[8];
+	char *scratch = NULL;
 	int rc;
 
-	if (!err || !errlen) {
-		err = scratch;
-		errlen = sizeof(scratch);
-	}
-	err[0] = '\0';
+	if (!err)
+		err = &scratch;
 	*out = NULL;
 	if (!m) {
-		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		if (err != &scratch)
+			text_setf(err, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	m->src = dump ? cpu_source_dump(dump) : cpu_source_live();
 	if (!m->src) {
 		rc = errno ? -errno : -ENOMEM;
-		snprintf(err, errlen, "%s", *cpu_source_error() && dump ? cpu_source_error()
-									: strerror(-rc));
+		text_setf(err, "%s", *cpu_source_error() && dump ? cpu_source_error() : strerror(-rc));
 		goto fail;
 	}
 	if (dump)
 		cpus_of_dump(m);
 	else if ((rc = cpus_of_live(m))) {
-		snprintf(err, errlen, "%s", strerror(-rc));
+		text_setf(err, "%s", strerror(-rc));
 		goto fail;
 	}
-	if ((rc = load_topology(m, err, errlen)))
+	if ((rc = load_topology(m, err)))
 		goto fail;
 	cpu_host_read(&m->host);
 	*out = m;
 	return 0;
 fail:
+	free(scratch);
 	cpu_machine_free(m);
 	return rc;
 }

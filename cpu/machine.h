@@ -61,7 +61,8 @@ void cpu_host_read(struct cpu_host *h);
  * for a directory hwloc's x86 backend refuses, the directory is described
  * by its CPU list), or none for a single-file dump.  The caller decides
  * @dump (the command line reads $BARETMA_CPUID_DUMP); nothing here reads it.
- * On failure @err (@errlen bytes, may be NULL) says what failed: the dump
+ * On failure *@err (on the heap, replaced; free() it; @err may be NULL)
+ * says what failed, whole: the dump
  * reader's detail (cpu_source_error(), e.g. "line 12: ..."), the live
  * topology ("hwloc could not build the topology: ..."), or the refused
  * hwloc variable with its remedy (cpu_hwloc_env_check).
@@ -70,7 +71,7 @@ void cpu_host_read(struct cpu_host *h);
  * topology load (cpu_topo_load), -EPERM (cpu_hwloc_env_check refuses the
  * environment, live or dump directory), -ENOMEM.
  */
-int cpu_machine_open(const char *dump, struct cpu_machine **out, char *err, size_t errlen);
+int cpu_machine_open(const char *dump, struct cpu_machine **out, char **err);
 void cpu_machine_free(struct cpu_machine *m);
 
 /* ------------------------------------------------- the machine described */

@@ -324,11 +324,11 @@ struct msr_backend {
 	const char *prefix;   /* "state:", "sim:"; NULL: any other spec (the last) */
 	const struct msr_ops *ops;
 	/* The context of @arg (the spec after the prefix): 0 or -errno, and then
-	 * a one-line detail in @err (msr_last_error), quoting @arg escaped.
+	 * a one-line detail in *@err (on the heap, cpu/text.h: the caller frees
+	 * it; msr_last_error), quoting @arg escaped.
 	 * @cpuid_dump: the machine a simulated backend models (msr_open_on);
 	 * NULL: $BARETMA_CPUID_DUMP, else the live CPU.  Others ignore it. */
-	int (*ctx_new)(const char *arg, const char *cpuid_dump, void **ctx, char *err,
-		       size_t errlen);
+	int (*ctx_new)(const char *arg, const char *cpuid_dump, void **ctx, char **err);
 	bool hardware;        /* reaches the CPUs' registers: never ungated (msr_ungate) */
 	bool template;        /* @arg is a path template: messages name each CPU's node */
 	const char *what;     /* what it is for, one line (README "Environment") */
@@ -345,7 +345,8 @@ extern const struct msr_ops msr_device_ops;
 extern const struct msr_ops msr_state_ops;
 /* Create backend contexts: 0 or -errno (see msr_open). */
 int msr_device_ctx_new(const char *template, void **ctx);
-int msr_state_ctx_new(const char *file, void **ctx, char *err, size_t errlen);
+/* msr_state_ctx_new: @err NULL, or the message on the heap (free it). */
+int msr_state_ctx_new(const char *file, void **ctx, char **err);
 
 /*
  * Which nodes a device context uses: a check of the node's stat (before

@@ -9,37 +9,40 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu/escape.h"
+#include "cpu/text.h"
 #include "msr/msr.h"
 #include "msr/msr_sim.h"
 
 /* The device backend's context, with its one-line detail. */
 static int device_ctx_new(const char *template, const char *cpuid_dump, void **ctx,
-			  char *err, size_t errlen)
+			  char **err)
 {
-	char shown[PATH_MAX]; /* from the environment: escaped (cpu/escape.h) */
+	char *shown; /* from the environment: escaped whole (cpu/escape.h) */
 	int rc = msr_device_ctx_new(template, ctx);
 
 	(void)cpuid_dump; /* the registers of this machine's CPUs */
 	if (!rc)
 		return 0;
-	esc_str(shown, sizeof(shown), template);
+	if (!(shown = esc_strdup(template)))
+		return -ENOMEM;
 	if (rc == -EINVAL)
-		snprintf(err, errlen, "MSR device template '%s': needs exactly one %%u (the CPU "
+		text_setf(err, "MSR device template '%s': needs exactly one %%u (the CPU "
 			 "number) and no other %% conversion", shown);
 	else
-		snprintf(err, errlen, "MSR device template '%s': %s", shown, strerror(-rc));
+		text_setf(err, "MSR device template '%s': %s", shown, strerror(-rc));
+	free(shown);
 	return rc;
 }
 
 /* A state file holds its registers, whatever machine they belong to. */
-static int state_ctx_new(const char *file, const char *cpuid_dump, void **ctx, char *err,
-			 size_t errlen)
+static int state_ctx_new(const char *file, const char *cpuid_dump, void **ctx, char **err)
 {
 	(void)cpuid_dump;
-	return msr_state_ctx_new(file, ctx, err, errlen);
+	return msr_state_ctx_new(file, ctx, err);
 }
 
 const struct msr_backend msr_backends[] = {

@@ -10,7 +10,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,7 @@
 #include <unistd.h>
 
 #include "cpu/escape.h"
+#include "cpu/text.h"
 #include "cpu/trust.h"
 #include "cpu/userfile.h"
 #include "msr/msr.h"
@@ -41,9 +45,46 @@ struct msr_dev {
 	atomic_ulong refused;
 };
 
-/* A message naming a whole path and an escaped reason; per thread, so that
- * sessions opened on different threads keep their own (msr_last_error). */
-static _Thread_local char last_error[PATH_MAX + 1024];
+/*
+ * A message naming a whole path and an escaped reason; per thread, so that
+ * sessions opened on different threads keep their own (msr_last_error).  On
+ * the heap (cpu/text.h): an escaped path is up to 4 bytes a byte, and no
+ * remedy is cut off its end.  A thread's text is freed when it exits (the
+ * key's destructor), as bench/lib/api.c's baretma_last_error.
+ */
+static _Thread_local char *last_error;
+static pthread_key_t error_key;
+static pthread_once_t error_once = PTHREAD_ONCE_INIT;
+static bool error_key_ok;
+
+static void error_key_new(void)
+{
+	error_key_ok = pthread_key_create(&error_key, free) == 0;
+}
+
+/* @text (on the heap; NULL: none) becomes the thread's last error. */
+static void error_keep(char *text)
+{
+	pthread_once(&error_once, error_key_new);
+	if (text != last_error)
+		free(last_error);
+	last_error = text;
+	if (error_key_ok)
+		pthread_setspecific(error_key, text);
+}
+
+/* The thread's last error, printf(@fmt, ...); -ENOMEM keeps none. */
+static void __attribute__((format(printf, 1, 2))) error_setf(const char *fmt, ...)
+{
+	char *text = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (text_vsetf(&text, fmt, ap))
+		text = NULL;
+	va_end(ap);
+	error_keep(text);
+}
 
 /* ------------------------------------------------------------- trace */
 
@@ -125,15 +166,6 @@ static void trace(const struct msr_dev *dev, const char *op, unsigned cpu,
 
 /* -------------------------------------------------------------- open */
 
-/* @s escaped for a message (cpu/escape.h): the spec comes from the environment. */
-static const char *shown(const char *s)
-{
-	static _Thread_local char buf[PATH_MAX];
-
-	esc_str(buf, sizeof(buf), s);
-	return buf;
-}
-
 /*
  * When the environment may come from another user (cpu/trust.h), only the
  * standard device templates: any other path is a file root would read and
@@ -142,16 +174,20 @@ static const char *shown(const char *s)
 static int spec_allowed(const char *spec)
 {
 	char raw[160], why[4 * sizeof(raw)]; /* $SUDO_USER is quoted: escaped */
+	char *shown;
 
 	if (!strcmp(spec, MSR_DEFAULT_TEMPLATE) || !strcmp(spec, MSR_SAFE_TEMPLATE) ||
 	    !trust_env_untrusted(raw, sizeof(raw)))
 		return 0;
+	if (!(shown = esc_strdup(spec))) /* from the environment: escaped whole */
+		return -ENOMEM;
 	esc_str(why, sizeof(why), raw);
-	snprintf(last_error, sizeof(last_error), "MSR backend '%s' ($BARETMA_MSR): refused "
+	error_setf("MSR backend '%s' ($BARETMA_MSR): refused "
 		 "while %s, as the environment may come from another user: only '%s' and "
 		 "'%s' are accepted then (unset BARETMA_MSR for the default; a dry run "
-		 "with state:FILE needs no root: run it without sudo)", shown(spec), why,
+		 "with state:FILE needs no root: run it without sudo)", shown, why,
 		 MSR_DEFAULT_TEMPLATE, MSR_SAFE_TEMPLATE);
+	free(shown);
 	return -EPERM;
 }
 
@@ -160,6 +196,7 @@ static int open_backend(struct msr_dev *dev, const char *spec, const char *cpuid
 {
 	const struct msr_backend *b = msr_backend_of(spec);
 	const char *arg = spec + (b->prefix ? strlen(b->prefix) : 0);
+	char *why = NULL;
 	int rc = spec_allowed(spec);
 
 	if (rc)
@@ -167,7 +204,11 @@ static int open_backend(struct msr_dev *dev, const char *spec, const char *cpuid
 	dev->backend = b;
 	dev->ops = b->ops;
 	snprintf(dev->where, sizeof(dev->where), "%s", arg);
-	return b->ctx_new(arg, cpuid_dump, &dev->ctx, last_error, sizeof(last_error));
+	rc = b->ctx_new(arg, cpuid_dump, &dev->ctx, &why);
+	error_keep(rc ? why : NULL);
+	if (!rc)
+		free(why);
+	return rc;
 }
 
 /* ------------------------------------------------------------ trace */
@@ -175,7 +216,8 @@ static int open_backend(struct msr_dev *dev, const char *spec, const char *cpuid
 static int open_trace(struct msr_dev *dev)
 {
 	const char *path = getenv("BARETMA_MSR_TRACE"), *why;
-	char remedy[512];
+	char remedy[512]; /* fixed: userfile_remedy's longest, 170 bytes and who[160] */
+	char *shown;
 	int fd;
 
 	if (!path || !*path)
@@ -185,13 +227,15 @@ static int open_trace(struct msr_dev *dev)
 		dev->trace_fd = fd;
 		return 0;
 	}
+	if (!(shown = esc_strdup(path))) /* from the environment: escaped whole */
+		return -ENOMEM;
 	if (why) {
 		userfile_remedy(remedy, sizeof(remedy));
-		snprintf(last_error, sizeof(last_error), "trace file '%s' "
-			 "($BARETMA_MSR_TRACE) is %s: refused (%s)", shown(path), why, remedy);
+		error_setf("trace file '%s' ($BARETMA_MSR_TRACE) is %s: refused (%s)", shown,
+			   why, remedy);
 	} else
-		snprintf(last_error, sizeof(last_error), "trace file '%s' "
-			 "($BARETMA_MSR_TRACE): %s", shown(path), strerror(-fd));
+		error_setf("trace file '%s' ($BARETMA_MSR_TRACE): %s", shown, strerror(-fd));
+	free(shown);
 	return fd;
 }
 
@@ -212,7 +256,7 @@ int msr_open_on(const char *spec, const char *cpuid_dump, struct msr_dev **out)
 	struct msr_dev *dev;
 	int rc;
 
-	last_error[0] = '\0';
+	error_keep(NULL);
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
@@ -401,7 +445,7 @@ void *msr_backend_ctx(const struct msr_dev *dev, const struct msr_ops *ops)
 
 const char *msr_last_error(void)
 {
-	return last_error;
+	return text_or_empty(last_error);
 }
 
 /* Remedies for the driver's errors (pmu-reference §4, arch/x86/kernel/msr.c). */

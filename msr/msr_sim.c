@@ -52,6 +52,7 @@
 
 #include "cpu/cpu.h"
 #include "cpu/escape.h"
+#include "cpu/text.h"
 #include "cpu/perf_caps.h"
 #include "cpu/userfile.h"
 #include "msr/amd_regs.h"
@@ -492,47 +493,54 @@ const struct msr_ops msr_sim_ops = {
 
 /* ----------------------------------------------------------- opening */
 
-static int load_profile(struct sim *s, const char *file, char *err, size_t errlen)
+static int load_profile(struct sim *s, const char *file, char **err)
 {
-	char *buf = malloc(PROFILE_MAX + 1);
+	char *buf = malloc(PROFILE_MAX + 1), *shown = esc_strdup(file);
 	int fd = userfile_open_read(AT_FDCWD, file, 0), rc = 0; /* a FIFO would block */
 	ssize_t got = 0, r = 0;
 
-	if (!buf || fd < 0) {
-		rc = !buf ? -ENOMEM : fd;
-		snprintf(err, errlen, "cannot read profile '%s': %s", file,
-			 rc == -EINVAL ? USERFILE_NOT_REGULAR : strerror(-rc));
+	if (!buf || !shown || fd < 0) {
+		rc = !buf || !shown ? -ENOMEM : fd;
+		if (shown)
+			text_setf(err, "cannot read profile '%s': %s", shown,
+				  rc == -EINVAL ? USERFILE_NOT_REGULAR : strerror(-rc));
 		goto out;
 	}
 	while ((size_t)got < PROFILE_MAX && (r = read(fd, buf + got, PROFILE_MAX - got)) > 0)
 		got += r;
 	if (r < 0 || (size_t)got == PROFILE_MAX) {
 		rc = r < 0 ? -errno : -EFBIG;
-		snprintf(err, errlen, "cannot read profile '%s': %s", file,
-			 r < 0 ? strerror(errno) : "larger than 64 KiB");
+		text_setf(err, "cannot read profile '%s': %s", shown,
+			  r < 0 ? strerror(-rc) : "larger than 64 KiB");
 		goto out;
 	}
-	rc = msr_sim_profile_parse(buf, (size_t)got, file, &s->p, err, errlen);
+	rc = msr_sim_profile_parse(buf, (size_t)got, file, &s->p, err);
 out:
 	if (fd >= 0)
 		close(fd);
+	free(shown);
 	free(buf);
 	return rc;
 }
 
 /* The machine: the dump s->dump, or the live CPU (cpu/cpu.h). */
-static int identify(struct sim *s, char *err, size_t errlen)
+static int identify(struct sim *s, char **err)
 {
 	struct cpu_source *src = cpu_source_from_env(s->dump);
 	int rc;
 
 	if (!src) {
+		char *shown = s->dump ? esc_strdup(s->dump) : NULL;
+
+		if (s->dump && !shown)
+			return -ENOMEM;
 		if (s->dump)
-			snprintf(err, errlen, "simulated PMU: cannot load CPUID dump '%s': %s "
+			text_setf(err, "simulated PMU: cannot load CPUID dump '%s': %s "
 				 "(the machine it models: --cpuid-dump or BARETMA_CPUID_DUMP)",
-				 s->dump, cpu_source_error());
-		else
-			snprintf(err, errlen, "simulated PMU: cannot read CPUID: %s",
+				 shown, cpu_source_error());
+		free(shown);
+		if (!s->dump)
+			text_setf(err, "simulated PMU: cannot read CPUID: %s",
 				 cpu_source_error());
 		return -EINVAL;
 	}
@@ -540,7 +548,7 @@ static int identify(struct sim *s, char *err, size_t errlen)
 	s->ncpus = cpu_source_ncpus(src);
 	cpu_source_free(src);
 	if (rc)
-		snprintf(err, errlen, "simulated PMU: cannot identify the CPU: %s", strerror(-rc));
+		text_setf(err, "simulated PMU: cannot identify the CPU: %s", strerror(-rc));
 	return rc ? -EINVAL : 0;
 }
 
@@ -550,39 +558,39 @@ static int identify(struct sim *s, char *err, size_t errlen)
  * malformed (msr_state_ctx_new's line), empty, or listing none of the
  * machine's CPUs (then every access would fail "CPU offline or absent").
  */
-static int open_state(struct sim *s, const char *file, char *err, size_t errlen)
+static int open_state(struct sim *s, const char *file, char **err)
 {
-	char inner[1024], fshown[1024], sshown[1024];
+	char *inner = NULL, *fshown = esc_strdup(file), *sshown = esc_strdup(s->p.state);
 	unsigned listed = 0;
 	struct stat st;
-	int rc = msr_state_ctx_new(s->p.state, &s->state, inner, sizeof(inner));
+	int rc = fshown && sshown ? msr_state_ctx_new(s->p.state, &s->state, &inner) : -ENOMEM;
 
-	esc_str(fshown, sizeof(fshown), file);
-	esc_str(sshown, sizeof(sshown), s->p.state);
-	if (rc) {
-		snprintf(err, errlen, "simulated PMU '%s': `state` key: %s%s", fshown, inner,
-			 rc == -ENOENT ? " (create it: doc/state-file.md has a template "
-			 "of one CPU's registers)" : "");
-		return rc;
-	}
-	for (unsigned cpu = 0; cpu < s->ncpus; cpu++)
+	if (rc && rc != -ENOMEM)
+		text_setf(err, "simulated PMU '%s': `state` key: %s%s", fshown,
+			  text_or_empty(inner), rc == -ENOENT ? " (create it: doc/state-file.md "
+			  "has a template of one CPU's registers)" : "");
+	for (unsigned cpu = 0; !rc && cpu < s->ncpus; cpu++)
 		listed += msr_state_ops.open(s->state, cpu) == 0;
-	if (listed)
-		return 0;
+	if (rc || listed)
+		goto out;
+	rc = -EINVAL;
 	if (stat(s->p.state, &st) == 0 && st.st_size == 0)
-		snprintf(err, errlen, "simulated PMU '%s': its `state` file '%s' is empty: it "
+		text_setf(err, "simulated PMU '%s': its `state` file '%s' is empty: it "
 			 "lists no register (give each CPU's registers, one 'CPU 0xMSR 0xVALUE' a "
 			 "line: doc/state-file.md has a template)", fshown, sshown);
 	else
-		snprintf(err, errlen, "simulated PMU '%s': its `state` file '%s' lists no "
+		text_setf(err, "simulated PMU '%s': its `state` file '%s' lists no "
 			 "register of the machine's CPUs 0-%u (give each CPU's registers, one 'CPU "
 			 "0xMSR 0xVALUE' a line: doc/state-file.md has a template)", fshown,
 			 sshown, s->ncpus ? s->ncpus - 1 : 0);
-	return -EINVAL;
+out:
+	free(inner);
+	free(fshown);
+	free(sshown);
+	return rc;
 }
 
-static int sim_new(const char *file, const char *dump, struct sim **out, char *err,
-		   size_t errlen)
+static int sim_new(const char *file, const char *dump, struct sim **out, char **err)
 {
 	struct sim *s = calloc(1, sizeof(*s));
 	int rc;
@@ -596,11 +604,11 @@ static int sim_new(const char *file, const char *dump, struct sim **out, char *e
 	s->refs = 1;
 	atomic_flag_clear(&s->busy);
 	s->t0_ns = sim_mono_ns();
-	if (!(rc = load_profile(s, file, err, errlen)) && !(rc = identify(s, err, errlen)) &&
+	if (!(rc = load_profile(s, file, err)) && !(rc = identify(s, err)) &&
 	    s->p.state[0])
-		rc = open_state(s, file, err, errlen);
+		rc = open_state(s, file, err);
 	if (!rc)
-		rc = sim_make_cpus(s, err, errlen);
+		rc = sim_make_cpus(s, err);
 	if (rc)
 		sim_free(s);
 	else
@@ -614,8 +622,7 @@ static bool same_dump(const struct sim *s, const char *dump)
 	return s->dump && dump ? !strcmp(s->dump, dump) : !s->dump && !dump;
 }
 
-int msr_sim_ctx_new(const char *file, const char *cpuid_dump, void **ctx, char *err,
-		    size_t errlen)
+int msr_sim_ctx_new(const char *file, const char *cpuid_dump, void **ctx, char **err)
 {
 	const char *dump = cpu_source_env_path(cpuid_dump);
 	struct sim *s;
@@ -626,7 +633,7 @@ int msr_sim_ctx_new(const char *file, const char *cpuid_dump, void **ctx, char *
 		;
 	if (s) {
 		s->refs++;
-	} else if (!(rc = sim_new(file, dump, &s, err, errlen))) {
+	} else if (!(rc = sim_new(file, dump, &s, err))) {
 		s->next = registry;
 		registry = s;
 	}

@@ -216,7 +216,7 @@ struct sim_profile {
  * Returns 0, or -EINVAL with @err naming the line and the remedy.
  */
 int msr_sim_profile_parse(const char *text, size_t len, const char *name,
-			  struct sim_profile *p, char *err, size_t errlen);
+			  struct sim_profile *p, char **err);
 
 /* msr_sim_node_index - the PERF_METRICS byte of a node name, with or
  * without "tma_" ("backend_bound", "tma_memory_bound"), or -1. */
@@ -234,8 +234,7 @@ extern const struct msr_ops msr_sim_ops;
  * identified: @err says why), -ENOENT/-EACCES (profile unreadable),
  * -ENOMEM.
  */
-int msr_sim_ctx_new(const char *file, const char *cpuid_dump, void **ctx, char *err,
-		    size_t errlen);
+int msr_sim_ctx_new(const char *file, const char *cpuid_dump, void **ctx, char **err);
 
 /* msr_sim_profile_of - the profile of a "sim:" backend, or NULL for any
  * other backend (for the perf source's simulator and its faults). */

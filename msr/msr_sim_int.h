@@ -160,6 +160,6 @@ double sim_fixed_rate(const struct sim *s, const struct sim_cpu *c, unsigned i,
  * describes, each with its kind, width and family; the register file
  * clean where no state file gives it (msr/msr_sim_machine.c).  0, -ENOMEM,
  * or -EINVAL with @err naming a profile that does not fit the machine. */
-int sim_make_cpus(struct sim *s, char *err, size_t errlen);
+int sim_make_cpus(struct sim *s, char **err);
 
 #endif

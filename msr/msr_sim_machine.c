@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cpu/cpu.h"
+#include "cpu/text.h"
 #include "msr/msr_sim.h"
 #include "msr/msr_sim_int.h"
 
@@ -51,7 +52,7 @@ static void cpu_family(const struct sim *s, struct sim_cpu *c)
 	c->smt = s->p.smt && (c->fam & (SIM_FAM_PRE_ICL | SIM_FAM_ICL | SIM_FAM_GLC));
 }
 
-int sim_make_cpus(struct sim *s, char *err, size_t errlen)
+int sim_make_cpus(struct sim *s, char **err)
 {
 	if (!(s->cpus = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->cpus))))
 		return -ENOMEM;
@@ -64,13 +65,13 @@ int sim_make_cpus(struct sim *s, char *err, size_t errlen)
 		c->rng = s->p.seed ^ (0x9e3779b97f4a7c15ull * (cpu + 1));
 		cpu_family(s, c);
 		if (s->p.smt_contention && !c->amd) {
-			snprintf(err, errlen, "simulated PMU: 'smt_contention' is AMD's "
+			text_setf(err, "simulated PMU: 'smt_contention' is AMD's "
 				 "(de_no_dispatch_per_slot.smt_contention), and this %s CPU has no "
 				 "such node: give the level-1 nodes alone", cpu_vendor_name(s->ci.vendor));
 			return -EINVAL;
 		}
 		if (c->kind->fixed_ctr3 && !c->width) {
-			snprintf(err, errlen, "simulated PMU: the model table has no pipeline "
+			text_setf(err, "simulated PMU: the model table has no pipeline "
 				 "width for %s cores: give `width N` in the profile", c->kind->uarch);
 			return -EINVAL;
 		}

@@ -51,6 +51,7 @@
 #include <unistd.h>
 
 #include "cpu/escape.h"
+#include "cpu/text.h"
 #include "cpu/userfile.h"
 #include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
@@ -180,7 +181,7 @@ static int reload(struct state_ctx *c)
 	if (rc)
 		goto out;
 	v->textlen = got;
-	rc = state_parse(v, c->regcap, c->shown, NULL, 0);
+	rc = state_parse(v, c->regcap, c->shown, NULL);
 	if (rc)
 		goto out;
 	c->mode = st.st_mode & PERM_BITS;
@@ -391,7 +392,7 @@ static int alloc_views(struct state_ctx *c)
 }
 
 /* Read the whole file into the first view; sets c->mode and c->seen. */
-static int load_text(struct state_ctx *c, char *err, size_t errlen)
+static int load_text(struct state_ctx *c, char **err)
 {
 	struct stat st;
 	size_t got = 0;
@@ -399,27 +400,27 @@ static int load_text(struct state_ctx *c, char *err, size_t errlen)
 	int rc = 0, fd = userfile_open_read(AT_FDCWD, c->path, O_NOFOLLOW);
 
 	if (fd == -ELOOP) {
-		snprintf(err, errlen, "state file '%s' is a symbolic link: refused (writes "
+		text_setf(err, "state file '%s' is a symbolic link: refused (writes "
 			 "replace the file at that name; name the file itself)", c->shown);
 		return -EPERM;
 	}
 	if (fd == -EINVAL) {
-		snprintf(err, errlen, "state file '%s': %s (name a file of 'CPU 0xMSR 0xVALUE' "
+		text_setf(err, "state file '%s': %s (name a file of 'CPU 0xMSR 0xVALUE' "
 			 "lines)", c->shown, USERFILE_NOT_REGULAR);
 		return fd;
 	}
 	if (fd < 0) {
-		snprintf(err, errlen, "state file '%s': %s", c->shown, strerror(-fd));
+		text_setf(err, "state file '%s': %s", c->shown, strerror(-fd));
 		return fd;
 	}
 	if (fstat(fd, &st) < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "state file '%s': %s", c->shown, strerror(-rc));
+		text_setf(err, "state file '%s': %s", c->shown, strerror(-rc));
 		goto out;
 	}
 	if (st.st_size > STATE_FILE_MAX) {
 		rc = -EINVAL;
-		snprintf(err, errlen, "state file '%s': larger than %u bytes", c->shown,
+		text_setf(err, "state file '%s': larger than %u bytes", c->shown,
 			 STATE_FILE_MAX);
 		goto out;
 	}
@@ -433,7 +434,7 @@ static int load_text(struct state_ctx *c, char *err, size_t errlen)
 	if (!rc && got != (size_t)st.st_size)
 		rc = -EIO;
 	if (rc) {
-		snprintf(err, errlen, "state file '%s': read: %s", c->shown, strerror(-rc));
+		text_setf(err, "state file '%s': read: %s", c->shown, strerror(-rc));
 		goto out;
 	}
 	c->v[0].textlen = got;
@@ -443,7 +444,7 @@ out:
 }
 
 /* Split c->path into a directory descriptor and the names inside it. */
-static int open_dir(struct state_ctx *c, char *err, size_t errlen)
+static int open_dir(struct state_ctx *c, char **err)
 {
 	const char *slash = strrchr(c->path, '/');
 	char *dir = slash ? strndup(c->path, (size_t)(slash - c->path)) : strdup(".");
@@ -460,7 +461,7 @@ static int open_dir(struct state_ctx *c, char *err, size_t errlen)
 	c->dirfd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (c->dirfd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "state file '%s': directory: %s", c->shown,
+		text_setf(err, "state file '%s': directory: %s", c->shown,
 			 strerror(-rc));
 	}
 out:
@@ -468,17 +469,14 @@ out:
 	return rc;
 }
 
-int msr_state_ctx_new(const char *file, void **ctx, char *err, size_t errlen)
+int msr_state_ctx_new(const char *file, void **ctx, char **err)
 {
 	struct state_ctx *c = calloc(1, sizeof(*c));
-	char dummy[1];
+	char *dummy = NULL;
 	int rc;
 
-	if (!err || !errlen) {
-		err = dummy;
-		errlen = sizeof(dummy);
-	}
-	err[0] = '\0';
+	if (!err)
+		err = &dummy;
 	if (!c)
 		return -ENOMEM;
 	c->dirfd = -1;
@@ -492,17 +490,18 @@ int msr_state_ctx_new(const char *file, void **ctx, char *err, size_t errlen)
 	}
 	rc = c->path && c->shown ? 0 : -ENOMEM;
 	if (!rc && !*file) {
-		snprintf(err, errlen, "state file '': empty file name");
+		text_setf(err, "state file '': empty file name");
 		rc = -EINVAL;
 	}
 	if (!rc)
-		rc = load_text(c, err, errlen);
+		rc = load_text(c, err);
 	if (!rc)
-		rc = open_dir(c, err, errlen);
+		rc = open_dir(c, err);
 	if (rc)
 		goto out;
-	rc = state_parse(&c->v[0], c->regcap, c->shown, err, errlen);
+	rc = state_parse(&c->v[0], c->regcap, c->shown, err);
 out:
+	free(dummy);
 	if (rc)
 		st_close(c);
 	else

@@ -49,8 +49,7 @@ struct st_view {
  * registers than @regcap: only a reload of a grown file gets there).
  * O(n log n) in the number of lines.
  */
-int state_parse(struct st_view *v, size_t regcap, const char *shown, char *err,
-		size_t errlen);
+int state_parse(struct st_view *v, size_t regcap, const char *shown, char **err);
 
 /* state_find - the register (@cpu, @msr) of a parsed view, or NULL. */
 struct st_reg *state_find(const struct st_view *v, unsigned cpu, uint32_t msr);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cpu/text.h"
 #include "msr/msr.h"
 #include "msr/msr_state_int.h"
 
@@ -239,16 +240,16 @@ static size_t count_lines(const char *text, size_t len)
 
 /* The message for a register listed twice; returns -EINVAL. */
 static int dup_error(const char *shown, const struct st_reg *dup, const struct st_reg *first,
-		     char *err, size_t errlen)
+		     char **err)
 {
 	if (err)
-		snprintf(err, errlen, "state file '%s': line %u: cpu %u msr 0x%x listed twice "
+		text_setf(err, "state file '%s': line %u: cpu %u msr 0x%x listed twice "
 			 "(first at line %u)", shown, dup->line, dup->cpu, (unsigned)dup->msr,
 			 first->line);
 	return -EINVAL;
 }
 
-int state_parse(struct st_view *v, size_t regcap, const char *shown, char *err, size_t errlen)
+int state_parse(struct st_view *v, size_t regcap, const char *shown, char **err)
 {
 	const char *text = v->text, *end = text + v->textlen, *s = text;
 	const struct st_reg *dup, *first = NULL;
@@ -257,7 +258,7 @@ int state_parse(struct st_view *v, size_t regcap, const char *shown, char *err, 
 	v->nregs = 0;
 	if (count_lines(text, v->textlen) > MSR_STATE_LINES_MAX) {
 		if (err)
-			snprintf(err, errlen, "state file '%s': more than %u lines (the limit: "
+			text_setf(err, "state file '%s': more than %u lines (the limit: "
 				 "%u CPUs x %u lines; list only the registers the run "
 				 "needs)", shown, MSR_STATE_LINES_MAX, MSR_STATE_CPUS_MAX,
 				 MSR_STATE_LINES_MAX / MSR_STATE_CPUS_MAX);
@@ -278,9 +279,9 @@ int state_parse(struct st_view *v, size_t regcap, const char *shown, char *err, 
 			/* a repeat on an earlier line is the first error in the file */
 			dup = index_regs(v, &first);
 			if (dup)
-				return dup_error(shown, dup, first, err, errlen);
+				return dup_error(shown, dup, first, err);
 			if (err)
-				snprintf(err, errlen, "state file '%s': line %u: %s "
+				text_setf(err, "state file '%s': line %u: %s "
 					 "(expected 'CPU 0xMSR 0xVALUE')", shown, line, why);
 			return rc;
 		}
@@ -291,5 +292,5 @@ int state_parse(struct st_view *v, size_t regcap, const char *shown, char *err, 
 		v->nregs++;
 	}
 	dup = index_regs(v, &first);
-	return dup ? dup_error(shown, dup, first, err, errlen) : 0;
+	return dup ? dup_error(shown, dup, first, err) : 0;
 }

@@ -34,7 +34,7 @@ static void check_sel(const struct gp_pmu *pmu, unsigned x, uint64_t sel, struct
 		      char *why, size_t n)
 {
 	const struct gp_regs *r = gp_regs_of(pmu->vendor);
-	char text[192], label[64];
+	char text[192], label[64]; /* fixed: a register name (label: 64), numbers, 75 bytes of words */
 	unsigned ev = gp_sel_event(pmu->vendor, sel);
 	const char *name;
 

@@ -214,7 +214,7 @@ static void perf_evidence(const struct pmu_owner_query *q, const struct pmu_owne
  * than any small buffer); 0 or -ENOMEM. */
 static int name_owner(const struct pmu_owner_query *q, struct pmu_owner_report *r)
 {
-	char ev[256];
+	char ev[256]; /* fixed: perf_evidence's four fixed phrases, 220 bytes at most */
 	int rc = 0;
 
 	perf_evidence(q, r, ev, sizeof(ev));

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cpu/escape.h"
+#include "cpu/text.h"
 #include "msr/msr_sim.h"
 
 /* Node names in IA32_PERF_METRICS byte order (pmu-reference §1.5), as the
@@ -32,23 +33,24 @@ int msr_sim_node_index(const char *name)
 struct parse {
 	const char *name;   /* the profile, escaped */
 	unsigned line;
-	char *err;
-	size_t errlen;
+	char **err;         /* the message, on the heap (cpu/text.h) */
 };
 
 static int fail(struct parse *ps, const char *fmt, ...)
 {
-	char msg[512];
+	char *msg = NULL;
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = text_vsetf(&msg, fmt, ap);
 	va_end(ap);
-	if (ps->line)
-		snprintf(ps->err, ps->errlen, "profile '%s': line %u: %s", ps->name, ps->line, msg);
-	else
-		snprintf(ps->err, ps->errlen, "profile '%s': %s", ps->name, msg);
-	return -EINVAL;
+	if (!rc && ps->line)
+		rc = text_setf(ps->err, "profile '%s': line %u: %s", ps->name, ps->line, msg);
+	else if (!rc)
+		rc = text_setf(ps->err, "profile '%s': %s", ps->name, msg);
+	free(msg);
+	return rc ? rc : -EINVAL;
 }
 
 /* A number in [lo, hi]. */
@@ -257,15 +259,19 @@ static int tokens(char *s, char **tok)
 }
 
 int msr_sim_profile_parse(const char *text, size_t len, const char *name,
-			  struct sim_profile *p, char *err, size_t errlen)
+			  struct sim_profile *p, char **err)
 {
-	char shown[512], *copy = malloc(len + 1), *l, *next;
-	struct parse ps = { shown, 0, err, errlen };
+	size_t room = esc_str(NULL, 0, name) + 1;
+	char *shown = malloc(room), *copy = malloc(len + 1), *l, *next;
+	struct parse ps = { shown, 0, err };
 	int rc = 0;
 
-	esc_str(shown, sizeof(shown), name);
-	if (!copy)
+	if (!copy || !shown) {
+		free(copy);
+		free(shown);
 		return -ENOMEM;
+	}
+	esc_str(shown, room, name);
 	memcpy(copy, text, len);
 	copy[len] = '\0';
 	memset(p, 0, sizeof(*p));
@@ -293,5 +299,6 @@ int msr_sim_profile_parse(const char *text, size_t len, const char *name,
 	if (!rc)
 		rc = check_shares(&ps, p);
 	free(copy);
+	free(shown);
 	return rc;
 }

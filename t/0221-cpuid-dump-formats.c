@@ -25,11 +25,12 @@ static char dir[PATH_MAX];
 static const char *format_of(const char *path)
 {
 	static char buf[1200];
-	char err[1024];
-	struct cpu_dump *d = cpu_dump_load(path, err, sizeof(err));
+	char *err = NULL;
+	struct cpu_dump *d = cpu_dump_load(path, &err);
 
 	if (!d) {
-		snprintf(buf, sizeof(buf), "error: %s", err);
+		snprintf(buf, sizeof(buf), "error: %s", err ? err : "(none)");
+		free(err);
 		return buf;
 	}
 	snprintf(buf, sizeof(buf), "%s", cpu_dump_format(d));

@@ -387,7 +387,7 @@ static void check_session(const struct dump *d, const char *path, int lastp)
 	struct session_options o = { .cpu = -1, .backend = BENCH_BACKEND_TSC };
 	struct cpu_machine *m = NULL;
 	struct session *s;
-	int rc = cpu_machine_open(path, &m, NULL, 0);
+	int rc = cpu_machine_open(path, &m, NULL);
 
 	t_hwloc_dump_env_put_back(saved, n);
 	if (!ok(rc == 0 && cpu_machine_topo(m), "%s: the machine, with its own topology", d->dir)) {

@@ -155,7 +155,7 @@ static void check_host(const struct cpu_machine *m, const char *what)
 
 static void check_icl(void)
 {
-	char path[2300], err[600];
+	char path[2300], *err = NULL;
 	struct cpu_machine *m;
 	unsigned cpus[16], n;
 	cpu_set_t before, after;
@@ -164,8 +164,8 @@ static void check_icl(void)
 
 	snprintf(path, sizeof(path), "%s/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test",
 		 shared);
-	if (!ok(want == 8 && cpu_machine_open(path, &m, err, sizeof(err)) == 0,
-		"Ice Lake dump opens (INDEX.tsv: %d CPUs) %s", want, err)) {
+	if (!ok(want == 8 && cpu_machine_open(path, &m, &err) == 0,
+		"Ice Lake dump opens (INDEX.tsv: %d CPUs) %s", want, err ? err : "")) {
 		skip(14, "no Ice Lake dump");
 		return;
 	}
@@ -199,7 +199,7 @@ static void check_icl(void)
 static void check_hybrid(void)
 {
 	struct t_env saved[CPU_TOPO_DUMP_ENV_MAX];
-	char path[2300], err[600];
+	char path[2300], *err = NULL;
 	struct cpu_machine *m;
 	unsigned cpus[32];
 	size_t nenv;
@@ -208,7 +208,7 @@ static void check_hybrid(void)
 	snprintf(path, sizeof(path), "%s/libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-p-i7.test",
 		 shared);
 	last = aida_last_pcore(path);
-	if (!ok(last >= 0 && cpu_machine_open(path, &m, err, sizeof(err)) == 0,
+	if (!ok(last >= 0 && cpu_machine_open(path, &m, &err) == 0,
 		"Alder Lake-P dump opens (last P-core by its leaf 0x1A: %d)", last)) {
 		skip(3, "no Alder Lake-P dump");
 		return;
@@ -224,7 +224,7 @@ static void check_hybrid(void)
 	last = hwloc_last_pcore(path);
 	/* hwloc takes the directory from the environment the caller sets */
 	nenv = t_hwloc_dump_env(saved, path);
-	rc = last >= 0 ? cpu_machine_open(path, &m, err, sizeof(err)) : -1;
+	rc = last >= 0 ? cpu_machine_open(path, &m, &err) : -1;
 	t_hwloc_dump_env_put_back(saved, nenv);
 	if (!ok(rc == 0, "Raptor Lake-P hwloc directory opens (last P-core by its leaf 0x1A: %d)",
 		last)) {
@@ -244,13 +244,13 @@ static void check_hybrid(void)
 
 static void check_live(void)
 {
-	char err[600];
+	char *err = NULL;
 	struct cpu_machine *m;
 	long conf = sysconf(_SC_NPROCESSORS_CONF);
 	unsigned cpus[CPU_MAX_CPUS];
 
 	/* The kernel's online list (main's fake /sys) says only CPU 0 is online. */
-	if (!ok(cpu_machine_open(NULL, &m, err, sizeof(err)) == 0, "live machine opens %s", err)) {
+	if (!ok(cpu_machine_open(NULL, &m, &err) == 0, "live machine opens %s", err ? err : "")) {
 		skip(7, "no live machine");
 		return;
 	}
@@ -282,7 +282,7 @@ static void check_env(void)
 
 	snprintf(path, sizeof(path), "%s/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test",
 		 shared);
-	if (cpu_machine_open(path, &m, NULL, 0)) {
+	if (cpu_machine_open(path, &m, NULL)) {
 		skip(1, "no Ice Lake dump");
 		return;
 	}
@@ -303,7 +303,7 @@ static void check_avail(void)
 
 	snprintf(path, sizeof(path), "%s/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test",
 		 shared);
-	if (cpu_machine_open(path, &dump, NULL, 0) || cpu_machine_open(NULL, &live, NULL, 0)) {
+	if (cpu_machine_open(path, &dump, NULL) || cpu_machine_open(NULL, &live, NULL)) {
 		skip(15, "no Ice Lake dump");
 		return;
 	}

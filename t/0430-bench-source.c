@@ -205,7 +205,7 @@ static struct cpu_machine *icl_machine(void)
 	if (!shared)
 		return NULL;
 	path = t_strf("%s/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test", shared);
-	if (cpu_machine_open(path, &m, NULL, 0))
+	if (cpu_machine_open(path, &m, NULL))
 		m = NULL;
 	free(path);
 	return m;

@@ -216,6 +216,18 @@ static void put_pmu(const char *dir, const char *type, bool l2)
 		put(t_path(rel, "%s/events/%s", dir, l2e[i][0]), l2e[i][1]);
 }
 
+/* The kernel group's open, its reason (on the heap) copied into @why. */
+static int kopen(const char *arg, const struct perf_group_spec *spec, struct perf_group **g,
+		 char *why, size_t n)
+{
+	char *w = NULL;
+	int rc = perf_group_kernel.open(arg, spec, g, &w);
+
+	snprintf(why, n, "%s", w ? w : "");
+	free(w);
+	return rc;
+}
+
 static int open_group(unsigned cpu, int level, bool user_only, enum perf_read_how how,
 		      struct perf_group **g, char *why, size_t n)
 {
@@ -223,7 +235,7 @@ static int open_group(unsigned cpu, int level, bool user_only, enum perf_read_ho
 					.how = how };
 
 	fake_reset();
-	return perf_group_kernel.open(NULL, &spec, g, why, n);
+	return kopen(NULL, &spec, g, why, n);
 }
 
 /* ------------------------------------------------------------ pure parts */
@@ -500,7 +512,7 @@ static void test_no_pmu(void)
 	struct perf_group_spec spec = { .cpu = 0, .level = 1, .user_only = true };
 	fk.fail_at = 0;
 	fk.fail_errno = ENOENT;
-	rc = perf_group_kernel.open(NULL, &spec, &g, why, sizeof(why));
+	rc = kopen(NULL, &spec, &g, why, sizeof(why));
 	check_int(rc, ==, -ENOENT, "no cpu/cpu_core directory: ENOENT");
 	ok(strstr(why, "no 'cpu' or 'cpu_core' PMU under") && strstr(why, root) &&
 	   strstr(why, "/sys/bus/event_source/devices"), "the reason names the directory (%s)", why);
@@ -524,7 +536,7 @@ static void test_paranoid(void)
 	struct perf_group_spec spec = { .cpu = 1, .level = 1, .user_only = false };
 	fk.fail_at = 0;
 	fk.fail_errno = EACCES;
-	rc = perf_group_kernel.open(NULL, &spec, &g, why, sizeof(why));
+	rc = kopen(NULL, &spec, &g, why, sizeof(why));
 	check_int(rc, ==, -EACCES, "EACCES at paranoid 2, kernel counted: EACCES");
 	ok(strstr(why, "perf_event_paranoid is 2") && strstr(why, "user space only") &&
 	   strstr(why, "--user-only") && strstr(why, "'cpu/slots'"),
@@ -535,7 +547,7 @@ static void test_paranoid(void)
 	spec.user_only = true;
 	fk.fail_at = 0;
 	fk.fail_errno = EACCES;
-	rc = perf_group_kernel.open(NULL, &spec, &g, why, sizeof(why));
+	rc = kopen(NULL, &spec, &g, why, sizeof(why));
 	check_int(rc, ==, -EACCES, "EACCES at paranoid 3");
 	ok(strstr(why, "perf_event_paranoid is 3") && strstr(why, "CAP_PERFMON") &&
 	   strstr(why, "sysctl kernel.perf_event_paranoid=2"),
@@ -546,7 +558,7 @@ static void test_paranoid(void)
 	fake_reset();
 	fk.fail_at = 0;
 	fk.fail_errno = EACCES;
-	rc = perf_group_kernel.open(NULL, &spec, &g, why, sizeof(why));
+	rc = kopen(NULL, &spec, &g, why, sizeof(why));
 	ok(rc == -EACCES && strstr(why, "perf_event_paranoid is 1") && strstr(why, "elsewhere") &&
 	   strstr(why, "seccomp"), "EACCES at paranoid 1: from elsewhere (%s)", why);
 
@@ -555,7 +567,7 @@ static void test_paranoid(void)
 	fake_reset();
 	fk.fail_at = 2;
 	fk.fail_errno = EPERM;
-	rc = perf_group_kernel.open(NULL, &spec, &g, why, sizeof(why));
+	rc = kopen(NULL, &spec, &g, why, sizeof(why));
 	ok(rc == -EPERM && g == NULL && strstr(why, "topdown-bad-spec"),
 	   "EPERM on topdown-bad-spec: EPERM, named (%s)", why);
 	ok(fk.nclosed == 2 && fk.closed[0] == FIRST_FD + 1 && fk.closed[1] == FIRST_FD,

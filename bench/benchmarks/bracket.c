@@ -140,7 +140,7 @@ static void identify(struct machine *m)
 		if (sched_setaffinity(0, sizeof(set), &set))
 			m->cpu = -1;
 	}
-	if (!cpu_machine_open(NULL, &cm, NULL, 0)) {
+	if (!cpu_machine_open(NULL, &cm, NULL)) {
 		m->ci_ok = !cpu_info_identify(cpu_machine_source(cm), NULL, &m->ci);
 		cpu_machine_free(cm);
 	}

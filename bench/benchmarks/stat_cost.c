@@ -67,7 +67,7 @@ static int scratch(char *dir, size_t n, char *profile, size_t pn)
 /* The cost per CPU of an interval end, in ns, inside one guarded run. */
 static int cost(const char *dump, unsigned rounds, double *ns, int *ncpus)
 {
-	char err[512], *why = NULL; /* err: cpu_machine_open's (a benchmark tool's own line) */
+	char *err = NULL, *why = NULL; /* err: cpu_machine_open's (a benchmark tool's own line) */
 	struct cpu_machine *m = NULL;
 	struct msr_dev *dev = NULL;
 	struct stat_run *r = NULL;
@@ -75,10 +75,11 @@ static int cost(const char *dump, unsigned rounds, double *ns, int *ncpus)
 	struct guard_opts go = { .kind = JOURNAL_RUN, .cmd = "stat_cost",
 				 .backend = getenv("BARETMA_MSR") };
 	const unsigned *cpus;
-	int rc = cpu_machine_open(dump, &m, err, sizeof(err));
+	int rc = cpu_machine_open(dump, &m, &err);
 
 	if (rc) {
-		fprintf(stderr, "stat_cost: cannot read '%s': %s\n", dump, err);
+		fprintf(stderr, "stat_cost: cannot read '%s': %s\n", dump, err ? err : strerror(-rc));
+		free(err);
 		return rc;
 	}
 	if ((rc = msr_open(NULL, &dev))) {

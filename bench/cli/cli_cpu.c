@@ -14,6 +14,7 @@
 #include "cpu/cpu.h"
 #include "cpu/knobs.h"
 #include "cpu/machine.h"
+#include "cpu/text.h"
 #include "msr/guard.h"
 #include "msr/msr_names.h"
 
@@ -52,7 +53,7 @@ static void env_pop(struct env_save *e)
  * is this machine's.  The command line owns its process and has no other
  * thread here.
  */
-static int machine_open(const char *path, struct cpu_machine **m, char *why, size_t n)
+static int machine_open(const char *path, struct cpu_machine **m, char **why)
 {
 	struct cpu_env_var vars[CPU_TOPO_DUMP_ENV_MAX];
 	struct env_save saved[CPU_TOPO_DUMP_ENV_MAX] = { { 0 } };
@@ -63,10 +64,10 @@ static int machine_open(const char *path, struct cpu_machine **m, char *why, siz
 		rc = env_push(&saved[i], &vars[i]);
 		i++;
 	}
-	if (rc)
-		snprintf(why, n, "cannot set %s: %s", vars[i - 1].name, strerror(-rc));
+	if (rc && why)
+		text_setf(why, "cannot set %s: %s", vars[i - 1].name, strerror(-rc));
 	else
-		rc = cpu_machine_open(path, m, why, n);
+		rc = cpu_machine_open(path, m, why);
 	while (i-- > 0)
 		env_pop(&saved[i]);
 	return rc;
@@ -85,29 +86,33 @@ int cli_machine_open(const char *dump, struct cpu_machine **m)
 {
 	const char *env = getenv("BARETMA_CPUID_DUMP");
 	const char *path = dump ? dump : env && *env ? env : NULL;
-	char why[600];
+	char *why = NULL; /* cpu_machine_open's, whole: it quotes a dump's line */
 	int rc;
 
 	if (dump && (rc = cli_dump_export(dump)))
 		return rc;
-	rc = machine_open(path, m, why, sizeof(why));
+	rc = machine_open(path, m, &why);
 
-	if (!rc)
+	if (!rc) {
+		free(why);
 		return EX_OK;
+	}
 	if (rc == -EPERM) {
-		cli_err("cannot build the CPU topology: %s", why);
-		return EX_NOPERM;
+		cli_err("cannot build the CPU topology: %s", text_or_empty(why));
+		rc = EX_NOPERM;
+	} else if (!path) {
+		cli_err("cannot read this machine's CPUs: %s", why ? why : strerror(-rc));
+		rc = cli_exit_for_errno(rc);
+	} else {
+		cli_err("cannot load CPUID dump '%s': %s (give a libcpuid raw dump, an AIDA64 "
+			"CPUID dump, a hwloc-gather-cpuid directory, a file from 'baretma cpuid "
+			"dump' or a report bundle from 'baretma validate --bundle')",
+			path, why ? why : strerror(-rc));
+		rc = rc == -ENOENT ? EX_NOINPUT : rc == -EACCES ? EX_NOPERM :
+		     rc == -ENOMEM ? EX_OSERR : EX_DATAERR;
 	}
-	if (!path) {
-		cli_err("cannot read this machine's CPUs: %s", why);
-		return cli_exit_for_errno(rc);
-	}
-	cli_err("cannot load CPUID dump '%s': %s (give a libcpuid raw dump, an AIDA64 CPUID "
-		"dump, a hwloc-gather-cpuid directory, a file from 'baretma cpuid dump' or a report "
-		"bundle from 'baretma validate --bundle')",
-		path, why);
-	return rc == -ENOENT ? EX_NOINPUT : rc == -EACCES ? EX_NOPERM :
-	       rc == -ENOMEM ? EX_OSERR : EX_DATAERR;
+	free(why);
+	return rc;
 }
 
 int cli_identify_failed(const struct cpu_machine *m, int err)
@@ -183,9 +188,8 @@ struct cpu_info *cli_names_identify(const struct cpu_machine *m)
 	const char *env = getenv("BARETMA_CPUID_DUMP");
 	struct cpu_machine *own = NULL;
 	struct cpu_info *ci = calloc(1, sizeof(*ci));
-	char why[600];
 
-	if (ci && !m && machine_open(env && *env ? env : NULL, &own, why, sizeof(why)) == 0)
+	if (ci && !m && machine_open(env && *env ? env : NULL, &own, NULL) == 0)
 		m = own;
 	if (ci && (!m || cpu_info_identify(cpu_machine_source(m), NULL, ci))) {
 		free(ci);

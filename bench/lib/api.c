@@ -335,7 +335,7 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 	struct session_options so;
 	enum region_method method;
 	struct baretma *bm;
-	char why[600];
+	char *why = NULL; /* cpu_machine_open's, whole: it quotes a dump's line */
 	int rc;
 
 	error_keep(NULL);
@@ -358,10 +358,11 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 		fail(rc, "cannot open a session: %s", strerror(-rc));
 		goto out;
 	}
-	rc = cpu_machine_open(opt->cpuid_dump, &bm->machine, why, sizeof(why));
+	rc = cpu_machine_open(opt->cpuid_dump, &bm->machine, &why);
 	if (rc) {
 		fail(rc, opt->cpuid_dump ? "cannot load CPUID dump '%s': %s" : "%s%s",
-		     opt->cpuid_dump ? opt->cpuid_dump : "", why);
+		     opt->cpuid_dump ? opt->cpuid_dump : "", why ? why : strerror(-rc));
+		free(why);
 		goto out;
 	}
 	so.machine = bm->machine;

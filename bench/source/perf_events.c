@@ -136,7 +136,7 @@ void perf_events_probe(const struct source_env *env, const struct perf_group_ops
 {
 	const struct cpu_kind *k = cpu_info_kind_of(env->ci, env->cpu);
 	struct perf_events e = { 0 };
-	char why[PERF_WHY_MAX] = "";
+	char why[PERF_WHY_MAX] = "", *ow = NULL; /* ow: the open's reason, whole (a profile path) */
 	int level = 1, rc;
 
 	text_appendf(&a->perf_rdpmc_why, NULL, "perf-rdpmc reads FC3 and "
@@ -157,14 +157,15 @@ void perf_events_probe(const struct source_env *env, const struct perf_group_ops
 
 		e.pass = p;
 		perf_events_spec(&e, &spec);
-		rc = ops->open(arg, &spec, &g, why, sizeof(why));
+		rc = ops->open(arg, &spec, &g, &ow);
 		ops->close(g);
 	}
 	a->perf_err = rc;
 	a->perf_ok = !rc;
 	a->perf_level = rc ? 0 : level;
 	if (rc)
-		text_appendf(&a->perf_why, NULL, "%s", why);
+		text_appendf(&a->perf_why, NULL, "%s", ow ? ow : why);
+	free(ow);
 }
 
 void perf_events_free(struct perf_events *e)

@@ -28,6 +28,7 @@
 
 #include "bench/source/perf_group.h"
 #include "bench/source/perf_pmu.h"
+#include "cpu/text.h"
 #include "msr/intel_regs.h"
 #include "msr/rdpmc.h"
 
@@ -222,7 +223,7 @@ struct perf_group {
 static int open_why(int err, const struct perf_pmu *p, const struct perf_group_spec *spec,
 		    const char *name, uint64_t config, char *why, size_t n)
 {
-	char what[128];
+	char what[128]; /* fixed: "cpu_core" at most, a recipe's event name, numbers */
 
 	snprintf(what, sizeof(what), "'%s/%s' (type %u, config %#llx) on cpu %u", p->name, name,
 		 p->type, (unsigned long long)config, spec->cpu);
@@ -347,8 +348,8 @@ static int open_all(struct perf_group *g, const struct perf_pmu *p,
 	return rc;
 }
 
-static int kernel_open(const char *arg, const struct perf_group_spec *spec,
-		       struct perf_group **out, char *why, size_t n)
+static int kernel_open_in(const char *arg, const struct perf_group_spec *spec,
+			  struct perf_group **out, char *why, size_t n)
 {
 	struct perf_group *g;
 	struct perf_pmu p;
@@ -379,6 +380,20 @@ static int kernel_open(const char *arg, const struct perf_group_spec *spec,
 	}
 	*out = g;
 	return 0;
+}
+
+/* The kernel's reasons name a PMU, an event and sysfs paths (PATH_MAX):
+ * PERF_WHY_MAX holds them (perf_pmu_why); the simulator's quote a profile
+ * path escaped, whole (perf_sim.c). */
+static int kernel_open(const char *arg, const struct perf_group_spec *spec,
+		       struct perf_group **out, char **why)
+{
+	char buf[PERF_WHY_MAX] = "";
+	int rc = kernel_open_in(arg, spec, out, buf, sizeof(buf));
+
+	if (rc && why && text_setf(why, "%s", buf))
+		rc = -ENOMEM;
+	return rc;
 }
 
 /* One ioctl on the leader for the whole group. */

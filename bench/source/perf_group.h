@@ -122,7 +122,8 @@ struct perf_group; /* opaque */
 struct perf_group_ops {
 	const char *name;  /* "kernel" or "sim" */
 	/*
-	 * open - open the group for @spec, disabled.  On failure @why gets one
+	 * open - open the group for @spec, disabled.  On failure *@why (on the
+	 * heap, replaced, whole: cpu/text.h; the caller frees it) gets one
 	 * precise line (the paranoid level and what it allows, no `slots`
 	 * event on this PMU, no cpu/cpu_core PMU in sysfs, a hybrid E-core, a
 	 * VM without a virtual PMU: ENOENT for a hardware event, ...).
@@ -131,7 +132,7 @@ struct perf_group_ops {
 	 * Top-down events), -EINVAL, -ENOMEM.
 	 */
 	int (*open)(const char *arg, const struct perf_group_spec *spec,
-		    struct perf_group **out, char *why, size_t n);
+		    struct perf_group **out, char **why);
 	int (*enable)(struct perf_group *g);   /* PERF_EVENT_IOC_ENABLE (group) */
 	int (*disable)(struct perf_group *g);  /* PERF_EVENT_IOC_DISABLE (group) */
 	int (*reset)(struct perf_group *g);    /* PERF_EVENT_IOC_RESET (group) */

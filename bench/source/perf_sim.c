@@ -54,6 +54,8 @@
 #include <time.h>
 
 #include "bench/source/perf_group.h"
+#include "cpu/escape.h"
+#include "cpu/text.h"
 #include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
 #include "msr/msr_sim.h"
@@ -105,7 +107,7 @@ static uint32_t raw_sel(const struct perf_group *g, int c)
  * (Intel), else the lowest free general-purpose counter it may use that
  * the simulated core has (its event select reads).  -EOPNOTSUPP when one
  * cannot be placed (the kernel's x86_schedule_events fails: -EINVAL). */
-static int raw_schedule(struct perf_group *g, char *why, size_t n)
+static int raw_schedule(struct perf_group *g, char **why)
 {
 	uint32_t used = 0, fused = 0;
 	unsigned max = g->amd ? AMD_GP_MAX : RAW_GP_MAX;
@@ -128,7 +130,7 @@ static int raw_schedule(struct perf_group *g, char *why, size_t n)
 				g->gp[i] = (int)c;
 			}
 		if (g->gp[i] < 0) {
-			snprintf(why, n, "cpu %u of the simulated PMU has no free counter for '%s' "
+			text_setf(why, "cpu %u of the simulated PMU has no free counter for '%s' "
 				 "(config %#llx): the kernel cannot schedule the group", g->cpu,
 				 e->name, (unsigned long long)e->config);
 			return -EOPNOTSUPP;
@@ -232,26 +234,28 @@ static int raw_disable(struct perf_group *g)
 
 
 static int sim_open(const char *arg, const struct perf_group_spec *spec, struct perf_group **out,
-		    char *why, size_t n)
+		    char **why)
 {
 	struct perf_group *g = calloc(1, sizeof(*g));
-	char dspec[4200];
+	char *dspec = NULL, *shown = esc_strdup(arg ? arg : ""); /* the profile: escaped */
 	uint64_t v;
 	int rc;
 
 	*out = NULL;
-	if (!g)
+	if (!g || !shown || text_setf(&dspec, "sim:%s", arg ? arg : "")) {
+		free(g);
+		free(shown);
 		return -ENOMEM;
-	snprintf(dspec, sizeof(dspec), "sim:%s", arg ? arg : "");
+	}
 	/* the machine described: the same simulated machine as the session's
 	 * MSR backend (msr_open_on: one machine per profile and dump) */
 	if ((rc = msr_open_on(dspec, spec->cpuid_dump, &g->dev))) {
-		snprintf(why, n, "simulated PMU '%s': %s", arg ? arg : "", msr_last_error());
+		text_setf(why, "simulated PMU '%s': %s", shown, msr_last_error());
 		goto fail;
 	}
 	/* the kernel's writes, not baretma's: no journal of ours gates them */
 	if ((rc = msr_ungate(g->dev))) {
-		snprintf(why, n, "simulated PMU '%s': not the simulator", arg ? arg : "");
+		text_setf(why, "simulated PMU '%s': not the simulator", shown);
 		goto fail;
 	}
 	g->cpu = spec->cpu;
@@ -259,7 +263,7 @@ static int sim_open(const char *arg, const struct perf_group_spec *spec, struct 
 	g->prof = msr_sim_profile_of(g->dev);
 	if (spec->nraw) {
 		if (!spec->raw || spec->nraw > PERF_RAW_MAX || spec->how != PERF_READ_SYSCALL) {
-			snprintf(why, n, "a raw group of 1 to %u events, read with read(2)",
+			text_setf(why, "a raw group of 1 to %u events, read with read(2)",
 				 PERF_RAW_MAX);
 			rc = -EINVAL;
 			goto fail;
@@ -267,31 +271,31 @@ static int sim_open(const char *arg, const struct perf_group_spec *spec, struct 
 		g->nraw = spec->nraw;
 		g->amd = spec->amd;
 		memcpy(g->raw, spec->raw, spec->nraw * sizeof(*spec->raw));
-		if ((rc = raw_schedule(g, why, n)))
+		if ((rc = raw_schedule(g, why)))
 			goto fail;
 		*out = g;
-		return 0;
+		goto out;
 	}
 	/* no counter at all: the kernel registers no "cpu" PMU (linux
 	 * arch/x86/kernel/cpu/intel.c sets X86_FEATURE_ARCH_PERFMON only from
 	 * a non-zero leaf 0xA version; without it arch/x86/events/intel/core.c
 	 * intel_pmu_init returns -ENODEV on any family-6 core after P6) */
 	if (!msr_sim_pmu_version(g->dev)) {
-		snprintf(why, n, "the simulated PMU '%s' has no performance counters (CPUID leaf "
+		text_setf(why, "the simulated PMU '%s' has no performance counters (CPUID leaf "
 			 "0xA reports architectural perfmon version %u): the kernel registers no "
-			 "'cpu' PMU", arg ? arg : "", msr_sim_pmu_version(g->dev));
+			 "'cpu' PMU", shown, msr_sim_pmu_version(g->dev));
 		rc = -EOPNOTSUPP;
 		goto fail;
 	}
 	rc = msr_read(g->dev, spec->cpu, IA32_PERF_METRICS, &v);
 	if (rc == -EIO || (!rc && spec->level > msr_sim_level(g->dev, spec->cpu))) {
-		snprintf(why, n, "cpu %u of the simulated PMU lists no %s events (its core has "
+		text_setf(why, "cpu %u of the simulated PMU lists no %s events (its core has "
 			 "%s): the kernel shows topdown-* events only where PERF_METRICS has them",
 			 spec->cpu, rc ? "topdown" : "level-2 topdown",
 			 rc ? "no IA32_PERF_METRICS, e.g. a hybrid E-core" : "level 1 only");
 		rc = -EOPNOTSUPP;
 	} else if (rc) {
-		snprintf(why, n, "cpu %u of the simulated PMU: %s", spec->cpu, strerror(-rc));
+		text_setf(why, "cpu %u of the simulated PMU: %s", spec->cpu, strerror(-rc));
 	}
 	if (rc)
 		goto fail;
@@ -300,10 +304,13 @@ static int sim_open(const char *arg, const struct perf_group_spec *spec, struct 
 	g->user_only = spec->user_only;
 	g->prof = msr_sim_profile_of(g->dev);
 	*out = g;
-	return 0;
+	goto out;
 fail:
 	msr_close(g->dev);
 	free(g);
+out:
+	free(dspec);
+	free(shown);
 	return rc;
 }
 

@@ -81,14 +81,17 @@ int source_level(const struct counter_source_ops *src, const struct bench_avail 
 static void passed_over(const struct counter_source_ops *chosen, bool rdpmc_always,
 			const struct bench_avail *a, char **note)
 {
-	char why[SOURCE_WHY_MAX];
+	char *why = NULL; /* usable's, on the heap: whole */
 
 	for (size_t i = 0; i < NSOURCES && sources[i] != chosen; i++) {
+		free(why);
+		why = NULL;
 		if (!sources[i]->topdown ||
-		    sources[i]->usable(a, rdpmc_always, why, sizeof(why)) == SOURCE_READY || !why[0])
+		    sources[i]->usable(a, rdpmc_always, &why) == SOURCE_READY || !why || !*why)
 			continue;
 		text_appendf(note, "; ", "%s", why); /* out of memory: a shorter note */
 	}
+	free(why);
 }
 
 int source_choose(enum bench_backend_id want, bool rdpmc_always, struct bench_avail *a,
@@ -96,29 +99,34 @@ int source_choose(enum bench_backend_id want, bool rdpmc_always, struct bench_av
 {
 	const struct counter_source_ops *src = NULL;
 	enum source_state st = SOURCE_NO;
-	char why[SOURCE_WHY_MAX];
+	char *why = NULL; /* usable's, on the heap: whole */
 
 	memset(out, 0, sizeof(*out));
 	if (want == BENCH_BACKEND_AUTO) {
 		/* on the simulator auto keeps to the msr source: the simulated
 		 * RDPMC is asked for by name (--backend rdpmc) */
-		for (size_t i = 0; i < NSOURCES && st == SOURCE_NO; i++)
+		for (size_t i = 0; i < NSOURCES && st == SOURCE_NO; i++) {
+			free(why);
+			why = NULL;
 			if (!(a->rdpmc_sim && sources[i] == &source_rdpmc) &&
-			    (st = sources[i]->usable(a, rdpmc_always, why, sizeof(why))))
+			    (st = sources[i]->usable(a, rdpmc_always, &why)))
 				src = sources[i];
+		}
 	} else if ((src = source_get(want))) {
-		st = src->usable(a, rdpmc_always, why, sizeof(why));
+		st = src->usable(a, rdpmc_always, &why);
 	} else {
 		return -EINVAL;
 	}
 	if (st == SOURCE_NO) {
 		/* Top-down is available but this source cannot read it: say why */
-		if (src && why[0]) {
+		if (src && why && *why) {
 			bench_avail_setf(a, "%s", why);
 			a->why = src->fault;
 		}
+		free(why);
 		return -ENODEV;
 	}
+	free(why);
 	if (src->topdown)
 		passed_over(src, rdpmc_always, a, &out->note);
 	else if (a->why == TD_OK || a->perf_ok)

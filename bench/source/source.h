@@ -166,9 +166,11 @@ struct counter_source_ops {
 	/* level - the Top-down level this source reads given @a (NULL: a->level). */
 	int (*level)(const struct bench_avail *a);
 	/* usable - can it measure, from @a and @rdpmc_always?  SOURCE_NO with
-	 * @why = "" when a->reason already says why (Top-down unavailable). */
+	 * *@why (on the heap, replaced, whole: cpu/text.h; the caller frees
+	 * it) saying why, or left as it was when a->reason already says why
+	 * (Top-down unavailable). */
 	enum source_state (*usable)(const struct bench_avail *a, bool rdpmc_always,
-				    char *why, size_t n);
+				    char **why);
 	/* open - set up from @p (already in src->p), and fill src->rs with
 	 * what read will read; no register access.  0 or -errno. */
 	int (*open)(struct counter_source *src, const struct source_params *p);
@@ -331,7 +333,7 @@ int source_pmu_verify(struct counter_source *src, unsigned what, struct source_c
 int source_pmu_close(struct counter_source *src);
 /* source_pmu_usable - Top-down available (both need the PMU checks passed). */
 enum source_state source_pmu_usable(const struct bench_avail *a, bool rdpmc_always,
-				    char *why, size_t n);
+				    char **why);
 /* source_pmu_pass - an event recipe's next pass (source_events_set_pass). */
 int source_pmu_pass(struct counter_source *src, unsigned pass, char *why, size_t n);
 

@@ -93,7 +93,7 @@ static int perf_probe(const struct source_env *env, struct bench_avail *a)
 	int level = env->cpuid_level >= 2 ? 2 : 1;
 	struct perf_group *g = NULL;
 	struct perf_group_spec spec;
-	char why[PERF_WHY_MAX] = "", rwhy[PERF_WHY_MAX] = "";
+	char *why = NULL, rwhy[PERF_WHY_MAX] = ""; /* why: the open's, whole (a profile path) */
 	int rc;
 
 	a->perf_ok = a->perf_rdpmc_ok = false;
@@ -119,10 +119,10 @@ static int perf_probe(const struct source_env *env, struct bench_avail *a)
 		return 0;
 	}
 	spec = spec_of(&p, level, PERF_READ_MMAP_RDPMC);
-	rc = ops->open(arg, &spec, &g, why, sizeof(why));
+	rc = ops->open(arg, &spec, &g, &why);
 	if (rc == -EOPNOTSUPP && level == 2) { /* the kernel may list level 1 only */
 		spec = spec_of(&p, level = 1, PERF_READ_MMAP_RDPMC);
-		rc = ops->open(arg, &spec, &g, why, sizeof(why));
+		rc = ops->open(arg, &spec, &g, &why);
 	}
 	if (!rc && !(a->perf_rdpmc_ok = !try_raw(ops, g, rwhy, sizeof(rwhy))))
 		text_appendf(&a->perf_rdpmc_why, NULL, "%s", rwhy);
@@ -131,27 +131,28 @@ static int perf_probe(const struct source_env *env, struct bench_avail *a)
 	a->perf_ok = !rc;
 	a->perf_level = rc ? 0 : level;
 	if (rc)
-		text_appendf(&a->perf_why, NULL, "%s", why);
+		text_appendf(&a->perf_why, NULL, "%s", why ? why : strerror(-rc));
+	free(why);
 	return 0;
 }
 
 static enum source_state perf_usable(const struct bench_avail *a, bool rdpmc_always,
-				     char *why, size_t n)
+				     char **why)
 {
 	(void)rdpmc_always;
 	if (a->perf_ok)
 		return SOURCE_READY;
-	snprintf(why, n, "perf_event: %s", a->perf_why ? a->perf_why : "not probed");
+	text_setf(why, "perf_event: %s", a->perf_why ? a->perf_why : "not probed");
 	return SOURCE_NO;
 }
 
 static enum source_state perf_rdpmc_usable(const struct bench_avail *a, bool rdpmc_always,
-					   char *why, size_t n)
+					   char **why)
 {
-	enum source_state st = perf_usable(a, rdpmc_always, why, n);
+	enum source_state st = perf_usable(a, rdpmc_always, why);
 
 	if (st == SOURCE_READY && !a->perf_rdpmc_ok) {
-		snprintf(why, n, "perf_event: %s", text_or_empty(a->perf_rdpmc_why));
+		text_setf(why, "perf_event: %s", text_or_empty(a->perf_rdpmc_why));
 		st = SOURCE_NO;
 	}
 	return st;
@@ -196,10 +197,15 @@ static int perf_program(struct counter_source *src, struct journal *j, char *why
 {
 	struct perf_src *ps = src->priv;
 	struct perf_group_spec spec = spec_src(ps, &src->p);
+	char *w = NULL;
 	int rc;
 
 	(void)j; /* the kernel owns the registers: nothing to journal */
-	rc = ps->ops->open(ps->arg, &spec, &ps->g, why, n);
+	rc = ps->ops->open(ps->arg, &spec, &ps->g, &w);
+	/* the source layer's @why is SOURCE_WHY_MAX (bench/source/source.h) */
+	if (rc)
+		snprintf(why, n, "%s", w ? w : strerror(-rc));
+	free(w);
 	if (!rc)
 		rc = ps->ops->enable(ps->g);
 	return rc;

@@ -12,10 +12,9 @@
 #include "bench/source/source.h"
 
 enum source_state source_pmu_usable(const struct bench_avail *a, bool rdpmc_always,
-				    char *why, size_t n)
+				    char **why)
 {
-	if (n)
-		why[0] = '\0';
+	(void)why; /* a->reason says why */
 	return a->why == TD_OK ? SOURCE_READY : SOURCE_NO;
 }
 

@@ -12,6 +12,7 @@
 #include "bench/source/source.h"
 #include "cpu/knobs.h"
 #include "cpu/environ.h"
+#include "cpu/text.h"
 #include "msr/msr.h"
 #include "msr/msr_sim.h"
 
@@ -110,15 +111,17 @@ void bench_rdpmc_reason(const struct bench_avail *a, char *buf, size_t n)
  * sysfs value already 2, it cannot help.
  */
 static enum source_state rdpmc_usable(const struct bench_avail *a, bool rdpmc_always,
-				      char *why, size_t n)
+				      char **why)
 {
-	if (source_pmu_usable(a, rdpmc_always, why, n) != SOURCE_READY)
+	char buf[SOURCE_WHY_MAX]; /* fixed: bench_rdpmc_reason's words and numbers */
+
+	if (source_pmu_usable(a, rdpmc_always, why) != SOURCE_READY)
 		return SOURCE_NO;
-	bench_rdpmc_reason(a, why, n);
-	if (a->rdpmc_ok) {
-		why[0] = '\0';
+	if (a->rdpmc_ok)
 		return SOURCE_READY;
-	}
+	bench_rdpmc_reason(a, buf, sizeof(buf));
+	if (text_setf(why, "%s", buf))
+		return SOURCE_NO;
 	if (rdpmc_always && !a->rdpmc_dump && a->rdpmc_sysfs >= 0 && a->rdpmc_sysfs != 2)
 		return SOURCE_PENDING;
 	return SOURCE_NO;

@@ -310,21 +310,21 @@ static int block(const struct compare_options *o, enum bench_backend_id backend,
 /* Why perf_event can or cannot measure @cpu, for a message: one probe,
  * outside any guard (only when the raw path cannot measure, so that no
  * journal could hold what its probe writes). */
-static const char *perf_side(const struct compare_options *o, unsigned cpu, char *buf,
-			     size_t n)
+static char *perf_side(const struct compare_options *o, unsigned cpu)
 {
 	struct bench_options bo = block_options(o, o->perf_backend, (int)cpu, o->level);
 	struct bench_session *s = NULL;
 	struct bench_result p;
+	char *why = NULL; /* whole: perf's reason may quote a profile path */
 	int rc;
 
 	bo.dev = NULL;
 	bo.journal = NULL;
 	rc = bench_open(&bo, &p, &s);
 	bench_close(s);
-	snprintf(buf, n, "%s", rc ? bench_avail_reason(&p.avail) : "can measure");
+	text_setf(&why, "%s", rc ? bench_avail_reason(&p.avail) : "can measure");
 	bench_result_free(&p);
-	return buf;
+	return why;
 }
 
 /* Which raw path, which CPU, its level: the raw side only (reads). */
@@ -335,7 +335,7 @@ static int decide_raw(const struct compare_options *o, struct compare_result *re
 	struct bench_options bo = block_options(o, BENCH_BACKEND_AUTO, o->cpu, o->level);
 	int rc;
 	bool raw_ok;
-	char perf[600];
+	char *perf = NULL; /* perf_side's, on the heap */
 
 	bo.dev = NULL;
 	bo.journal = NULL;
@@ -346,13 +346,16 @@ static int decide_raw(const struct compare_options *o, struct compare_result *re
 	res->cpu_used = r.cpu_used;
 	res->raw_backend = r.backend;
 	res->level = r.level;
-	if (!raw_ok)
+	if (!raw_ok && rc != -EINVAL && !(perf = perf_side(o, r.cpu_used)))
+		rc = -ENOMEM;
+	if (!raw_ok && rc != -ENOMEM)
 		text_setf(&res->reason, "cpu %u: both sides are needed; the raw "
 			 "path (rdpmc, msr): %s; perf_event: %s", r.cpu_used,
 			 r.avail.why != TD_OK ? bench_avail_reason(&r.avail) : "neither rdpmc nor msr can measure",
-			 rc == -EINVAL ? "not probed" : perf_side(o, r.cpu_used, perf, sizeof(perf)));
+			 rc == -EINVAL ? "not probed" : perf);
+	free(perf);
 	bench_result_free(&r);
-	return raw_ok ? 0 : rc == -EINVAL ? -EINVAL : -ENODEV;
+	return raw_ok ? 0 : rc == -EINVAL || rc == -ENOMEM ? rc : -ENODEV;
 }
 
 int compare_decide_perf(const struct compare_options *o, struct compare_result *res)

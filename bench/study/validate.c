@@ -372,13 +372,15 @@ static void perf_hands_back(struct validate_ctx *c)
 	struct perf_group *g = NULL;
 	struct perf_group_values v;
 	struct validate_result *r;
-	char why[400] = "";
+	char *why = NULL; /* the open's reason, whole: it may quote a profile path */
 	uint64_t fcc = 0;
-	int rc = ops ? ops->open(arg, &spec, &g, why, sizeof(why)) : -EINVAL;
+	int rc = ops ? ops->open(arg, &spec, &g, &why) : -EINVAL;
 
 	if (rc) {
 		vc_add(c, "perf_hands_back", SRC_HANDS, VALIDATE_SKIP, "perf_event: %s",
-		       ops ? why : "BARETMA_PERF is neither empty nor sim:PROFILE");
+		       !ops ? "BARETMA_PERF is neither empty nor sim:PROFILE" :
+		       why ? why : strerror(-rc));
+		free(why);
 		return;
 	}
 	if (!(rc = ops->enable(g))) {
