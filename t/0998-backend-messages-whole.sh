@@ -117,8 +117,14 @@ if [ -r "$ZEN2" ]; then
 	*) r=1 ;;
 	esac
 	ok $r "compare: perf's side whole, its cause last" || echo "# $(last | tail -c 200)"
+	case "$(last)" in
+	*"perf_event: perf_event: "*) r=1 ;;
+	*) r=0 ;;
+	esac
+	ok $r "compare: \"perf_event: \" said once"
 else
 	skip "no Zen 2 dump $ZEN2"
+	skip "no Zen 2 dump"
 	skip "no Zen 2 dump"
 fi
 done_testing

@@ -310,6 +310,14 @@ static int block(const struct compare_options *o, enum bench_backend_id backend,
 /* Why perf_event can or cannot measure @cpu, for a message: one probe,
  * outside any guard (only when the raw path cannot measure, so that no
  * journal could hold what its probe writes). */
+/* perf's reason after "perf_event: ", which the sentence says once. */
+static const char *perf_words(const char *why)
+{
+	static const char prefix[] = "perf_event: ";
+
+	return strncmp(why, prefix, sizeof(prefix) - 1) ? why : why + sizeof(prefix) - 1;
+}
+
 static char *perf_side(const struct compare_options *o, unsigned cpu)
 {
 	struct bench_options bo = block_options(o, o->perf_backend, (int)cpu, o->level);
@@ -322,7 +330,7 @@ static char *perf_side(const struct compare_options *o, unsigned cpu)
 	bo.journal = NULL;
 	rc = bench_open(&bo, &p, &s);
 	bench_close(s);
-	text_setf(&why, "%s", rc ? bench_avail_reason(&p.avail) : "can measure");
+	text_setf(&why, "%s", rc ? perf_words(bench_avail_reason(&p.avail)) : "can measure");
 	bench_result_free(&p);
 	return why;
 }
@@ -374,7 +382,7 @@ int compare_decide_perf(const struct compare_options *o, struct compare_result *
 	} else {
 		text_setf(&res->reason, "cpu %u: both sides are needed; the raw "
 			 "path (rdpmc, msr): can measure; perf_event: %s", res->cpu_used,
-			 bench_avail_reason(&p.avail));
+			 perf_words(bench_avail_reason(&p.avail)));
 	}
 	bench_result_free(&p);
 	/* the probe enabled the group: the counters go back as found */
