@@ -39,10 +39,13 @@ static bool same_str(const char *a, const char *b)
 	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-/* The error fields equal (.what is static text: compared as text). */
+/*
+ * The error fields equal; .what and .metric may be static text of either
+ * evaluator ("SLOTS" of the zero-slots error): compared as text.
+ */
 static bool same_err(const struct recipe_error *a, const struct recipe_error *b)
 {
-	return a->metric == b->metric && a->expr == b->expr && a->pos == b->pos &&
+	return same_str(a->metric, b->metric) && a->expr == b->expr && a->pos == b->pos &&
 	       same_str(a->what, b->what) && a->name == b->name && a->event == b->event;
 }
 
