@@ -1,12 +1,14 @@
 /*
  * msr/recipe.c - look-up of the recipe tables and the formula evaluator
  * (recursive descent over the grammar of msr/recipe.h); the split into
- * passes is msr/recipe_passes.c.  No allocation: a formula is evaluated
- * while it is read, a node referenced by another is evaluated once per
- * recipe_eval (memo on the stack).
+ * passes is msr/recipe_passes.c.  A formula is read as tokens
+ * (msr/recipe_tokens.c: those of a table recipe cut once and kept, any
+ * other formula cut on the stack at each use); a node referenced by
+ * another is evaluated once per recipe_eval (memo on the stack).
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -117,38 +119,41 @@ struct ctx {
 	int depth;
 	bool failed;                  /* a hard error: the formula is wrong */
 	struct recipe_error herr;
+	const struct rtok_recipe *tk; /* the table recipe's tokens, or NULL */
 };
 
-/* The reader of one formula. */
+/* The reader of one formula: its tokens (msr/recipe_tokens.c). */
 struct rd {
 	struct ctx *c;
-	const char *expr, *metric, *p;
+	const char *expr, *metric;
+	const struct rtok *t;   /* the next token */
+	size_t prev_end;        /* the offset just after the last token read */
 };
 
 #define DEPTH_MAX 64
+#define STACK_TOKENS 64 /* tokens of a formula outside the tables read without malloc */
 
 static struct val v_num(double v)
 {
 	return (struct val){ .v = v };
 }
 
-/* A hard error at @at: the first one is kept; every reader then unwinds. */
-static struct val fail(struct rd *d, const char *at, const char *what)
+/* A hard error at byte @pos: the first one is kept; every reader then unwinds. */
+static struct val fail(struct rd *d, size_t pos, const char *what)
 {
 	if (!d->c->failed) {
 		d->c->failed = true;
 		d->c->herr = (struct recipe_error){ .metric = d->metric, .expr = d->expr,
-						    .pos = (size_t)(at - d->expr), .what = what };
+						    .pos = pos, .what = what };
 	}
 	return v_num(0);
 }
 
-/* A deferred error at @at. */
-static struct val v_err(struct rd *d, const char *at, int err, const char *what,
-			const char *event)
+/* A deferred error at byte @pos. */
+static struct val v_err(struct rd *d, size_t pos, int err, const char *what, const char *event)
 {
 	return (struct val){ .err = err, .what = what, .expr = d->expr, .metric = d->metric,
-			     .pos = (size_t)(at - d->expr), .event = event };
+			     .pos = pos, .event = event };
 }
 
 /* @a op @b = @v: the union of what both depend on, the first error. */
@@ -161,111 +166,56 @@ static struct val join(struct val a, struct val b, double v)
 	return r;
 }
 
-static void skip_space(struct rd *d)
+/* Step past the next token (never past the end). */
+static void next(struct rd *d)
 {
-	while (*d->p == ' ' || *d->p == '\t' || *d->p == '\n')
-		d->p++;
+	d->prev_end = d->t->end;
+	if (d->t->kind != RT_END)
+		d->t++;
 }
 
-static bool name_start(char ch)
+/* The next token is the character @ch. */
+static bool is(const struct rd *d, char ch)
 {
-	return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_' || ch == '\\';
+	return d->t->kind == RT_CHAR && d->t->aux == (uint8_t)ch;
 }
 
-static bool name_char(char ch)
+/* The keyword (RT_IF, RT_ELSE) next, consumed if so. */
+static bool keyword(struct rd *d, uint8_t kw)
 {
-	return name_start(ch) || (ch >= '0' && ch <= '9') || ch == '.' || ch == ':';
-}
-
-/* The name at d->p: [*s, *e), escapes included; d->p after it. */
-static void read_name(struct rd *d, const char **s, const char **e)
-{
-	*s = d->p;
-	while (name_char(*d->p)) {
-		if (*d->p == '\\' && d->p[1])
-			d->p++;
-		d->p++;
-	}
-	*e = d->p;
-}
-
-/* The name [s, e) of a formula (backslashes escape) equals @name. */
-static bool name_eq(const char *s, const char *e, const char *name)
-{
-	for (; s < e; s++, name++) {
-		if (*s == '\\' && s + 1 < e)
-			s++;
-		if (*s != *name)
-			return false;
-	}
-	return *name == '\0';
-}
-
-/* The keyword @kw next in the formula (not a longer name), consumed if so. */
-static bool keyword(struct rd *d, const char *kw)
-{
-	size_t n = strlen(kw);
-
-	skip_space(d);
-	if (strncmp(d->p, kw, n) != 0 || name_char(d->p[n]))
+	if (d->t->flags != kw)
 		return false;
-	d->p += n;
+	next(d);
 	return true;
 }
 
 static struct val expr(struct rd *d);
 static struct val eval_node(struct ctx *c, unsigned i);
 
-static struct val number(struct rd *d)
-{
-	const char *s = d->p;
-	char buf[64];
-	size_t n;
-
-	while (*d->p >= '0' && *d->p <= '9')
-		d->p++;
-	if (*d->p == '.')
-		for (d->p++; *d->p >= '0' && *d->p <= '9'; d->p++)
-			;
-	if ((*d->p == 'e' || *d->p == 'E') &&
-	    ((d->p[1] >= '0' && d->p[1] <= '9') ||
-	     ((d->p[1] == '+' || d->p[1] == '-') && d->p[2] >= '0' && d->p[2] <= '9')))
-		for (d->p += 2; *d->p >= '0' && *d->p <= '9'; d->p++)
-			;
-	n = (size_t)(d->p - s);
-	if (n >= sizeof(buf) || name_char(*d->p))
-		return fail(d, s, "malformed number");
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	return v_num(strtod(buf, NULL));
-}
-
-/* min(a, b), max(a, b), d_ratio(a, b): the name was read, d->p at "(". */
-static struct val call(struct rd *d, const char *fn)
+/* min(a, b), max(a, b), d_ratio(a, b): the name was read, the next token "(". */
+static struct val call(struct rd *d, int fn)
 {
 	struct val a, b;
 	double v;
 
-	d->p++;
+	next(d);
 	a = expr(d);
-	skip_space(d);
-	if (*d->p != ',')
-		return fail(d, d->p, "expected ','");
-	d->p++;
+	if (!is(d, ','))
+		return fail(d, d->t->off, "expected ','");
+	next(d);
 	b = expr(d);
-	skip_space(d);
-	if (*d->p != ')')
-		return fail(d, d->p, "expected ')'");
-	d->p++;
-	if (fn[0] == 'd')
+	if (!is(d, ')'))
+		return fail(d, d->t->off, "expected ')'");
+	next(d);
+	if (fn == RT_DRATIO)
 		v = b.v == 0 ? 0 : a.v / b.v;
 	else
-		v = (fn[1] == 'i') == (a.v < b.v) ? a.v : b.v;
+		v = (fn == RT_MIN) == (a.v < b.v) ? a.v : b.v;
 	return join(a, b, v);
 }
 
 /* An event's count, or in collect mode 1 (and the event marked used). */
-static struct val count(struct rd *d, unsigned i, const char *at)
+static struct val count(struct rd *d, unsigned i, size_t at)
 {
 	const struct ctx *c = d->c;
 	struct val v = v_num(1);
@@ -284,62 +234,60 @@ static struct val count(struct rd *d, unsigned i, const char *at)
 
 static struct val name(struct rd *d)
 {
-	static const char *const fns[] = { "min", "max", "d_ratio" };
-	const struct recipe *r = d->c->r;
-	const char *s, *e;
+	const struct rtok *t = d->t;
 
-	read_name(d, &s, &e);
-	skip_space(d);
-	for (unsigned i = 0; i < 3; i++)
-		if (name_eq(s, e, fns[i]) && *d->p == '(')
-			return call(d, fns[i]);
-	if (name_eq(s, e, "width"))
-		return v_num(r ? r->width : 0);
-	if (name_eq(s, e, "smt_on"))
+	next(d);
+	switch (t->kind) {
+	case RT_MIN: case RT_MAX: case RT_DRATIO:
+		return call(d, t->kind);
+	case RT_WIDTH:
+		return v_num(d->c->r ? d->c->r->width : 0);
+	case RT_SMT:
 		return v_num(d->c->env.smt_on ? 1 : 0);
-	for (unsigned i = 0; r && i < r->nnodes; i++)
-		if (name_eq(s, e, r->nodes[i].metric)) {
-			if (d->c->state[i] == 1)
-				return fail(d, s, "circular reference");
-			return eval_node(d->c, i);
-		}
-	for (unsigned i = 0; r && i < r->nevents; i++)
-		if (name_eq(s, e, r->events[i].name))
-			return count(d, i, s);
-	return fail(d, s, "unknown name");
+	case RT_NODE:
+		if (d->c->state[t->aux] == 1)
+			return fail(d, t->off, "circular reference");
+		return eval_node(d->c, t->aux);
+	case RT_EVENT:
+		return count(d, t->aux, t->off);
+	default:
+		return fail(d, t->off, "unknown name");
+	}
 }
 
 static struct val primary(struct rd *d)
 {
 	struct val v;
 
-	skip_space(d);
-	if (*d->p == '(') {
-		d->p++;
+	if (is(d, '(')) {
+		next(d);
 		v = expr(d);
-		skip_space(d);
-		if (*d->p != ')')
-			return fail(d, d->p, "expected ')'");
-		d->p++;
+		if (!is(d, ')'))
+			return fail(d, d->t->off, "expected ')'");
+		next(d);
 		return v;
 	}
-	if ((*d->p >= '0' && *d->p <= '9') || *d->p == '.')
-		return number(d);
-	if (name_start(*d->p))
+	if (d->t->kind == RT_NUM) {
+		v = v_num(d->t->num);
+		next(d);
+		return v;
+	}
+	if (d->t->kind == RT_BADNUM)
+		return fail(d, d->t->off, "malformed number");
+	if (d->t->kind >= RT_MIN)
 		return name(d);
-	return fail(d, d->p, "expected a number, a name or '('");
+	return fail(d, d->t->off, "expected a number, a name or '('");
 }
 
 static struct val unary(struct rd *d)
 {
 	struct val v;
 
-	skip_space(d);
-	if (*d->p != '-')
+	if (!is(d, '-'))
 		return primary(d);
-	d->p++;
+	next(d);
 	if (++d->c->depth > DEPTH_MAX)
-		return fail(d, d->p, "formula nested too deeply");
+		return fail(d, d->prev_end, "formula nested too deeply");
 	v = unary(d);
 	d->c->depth--;
 	v.v = -v.v;
@@ -351,15 +299,14 @@ static struct val product(struct rd *d)
 	struct val a = unary(d), b;
 
 	for (;;) {
-		skip_space(d);
-		char op = *d->p;
-		const char *at = d->p;
+		size_t at = d->t->off;
+		bool mul = is(d, '*');
 
-		if (d->c->failed || (op != '*' && op != '/'))
+		if (d->c->failed || (!mul && !is(d, '/')))
 			return a;
-		d->p++;
+		next(d);
 		b = unary(d);
-		if (op == '*') {
+		if (mul) {
 			a = join(a, b, a.v * b.v);
 		} else if (b.v == 0 && !a.err && !b.err) {
 			struct val z = v_err(d, at, -EDOM, "division by zero", NULL);
@@ -377,14 +324,13 @@ static struct val sum(struct rd *d)
 	struct val a = product(d), b;
 
 	for (;;) {
-		skip_space(d);
-		char op = *d->p;
+		bool plus = is(d, '+');
 
-		if (d->c->failed || (op != '+' && op != '-'))
+		if (d->c->failed || (!plus && !is(d, '-')))
 			return a;
-		d->p++;
+		next(d);
 		b = product(d);
-		a = join(a, b, op == '+' ? a.v + b.v : a.v - b.v);
+		a = join(a, b, plus ? a.v + b.v : a.v - b.v);
 	}
 }
 
@@ -392,15 +338,13 @@ static struct val sum(struct rd *d)
 static struct val cmp(struct rd *d)
 {
 	struct val a = sum(d), b;
-	char op;
+	bool less = is(d, '<');
 
-	skip_space(d);
-	op = *d->p;
-	if (d->c->failed || (op != '<' && op != '>'))
+	if (d->c->failed || (!less && !is(d, '>')))
 		return a;
-	d->p++;
+	next(d);
 	b = sum(d);
-	return join(a, b, op == '<' ? a.v < b.v : a.v > b.v);
+	return join(a, b, less ? a.v < b.v : a.v > b.v);
 }
 
 /*
@@ -413,15 +357,15 @@ static struct val expr(struct rd *d)
 	struct val a, cond, b, r;
 
 	if (++d->c->depth > DEPTH_MAX)
-		return fail(d, d->p, "formula nested too deeply");
+		return fail(d, d->prev_end, "formula nested too deeply");
 	a = cmp(d);
-	if (d->c->failed || !keyword(d, "if")) {
+	if (d->c->failed || !keyword(d, RT_IF)) {
 		d->c->depth--;
 		return a;
 	}
 	cond = cmp(d);
-	if (!d->c->failed && !keyword(d, "else"))
-		return fail(d, d->p, "expected 'else'");
+	if (!d->c->failed && !keyword(d, RT_ELSE))
+		return fail(d, d->t->off, "expected 'else'");
 	b = expr(d);
 	d->c->depth--;
 	if (cond.err)
@@ -436,18 +380,37 @@ static struct val expr(struct rd *d)
 	return r;
 }
 
-/* Read the whole formula @text of node @metric (NULL: a formula alone). */
+/* Read the formula @text of node @metric (NULL: a formula alone), tokens @t. */
+static struct val read_tokens(struct ctx *c, const struct rtok *t, const char *text,
+			      const char *metric)
+{
+	struct rd d = { .c = c, .expr = text, .metric = metric, .t = t };
+	struct val v = expr(&d);
+
+	if (!c->failed && d.t->kind != RT_END)
+		return fail(&d, d.t->off, "unexpected character");
+	return v;
+}
+
+/* Read @text, tokenised here: a formula outside the tables (or too many of them). */
 static struct val formula(struct ctx *c, const char *text, const char *metric)
 {
-	struct rd d = { .c = c, .expr = text, .metric = metric, .p = text };
+	struct rtok buf[STACK_TOKENS], *t = buf;
+	struct rd d = { .c = c, .expr = text, .metric = metric };
 	struct val v;
+	size_t n;
 
 	if (!text)
-		return fail(&d, "", "no formula");
-	v = expr(&d);
-	skip_space(&d);
-	if (!c->failed && *d.p)
-		return fail(&d, d.p, "unexpected character");
+		return fail(&d, (size_t)(uintptr_t)"", "no formula");
+	n = recipe_tokenise(c->r, text, buf, STACK_TOKENS);
+	if (n > STACK_TOKENS) {
+		if (!(t = malloc(n * sizeof(*t))))
+			return fail(&d, 0, "out of memory");
+		recipe_tokenise(c->r, text, t, n);
+	}
+	v = read_tokens(c, t, text, metric);
+	if (t != buf)
+		free(t);
 	return v;
 }
 
@@ -455,7 +418,10 @@ static struct val eval_node(struct ctx *c, unsigned i)
 {
 	if (c->state[i] != 2) {
 		c->state[i] = 1;
-		c->memo[i] = formula(c, c->r->nodes[i].expr, c->r->nodes[i].metric);
+		const struct recipe_node *n = &c->r->nodes[i];
+
+		c->memo[i] = c->tk && c->tk->node[i] ? read_tokens(c, c->tk->node[i], n->expr, n->metric)
+						     : formula(c, n->expr, n->metric);
 		c->state[i] = 2;
 	}
 	return c->memo[i];
@@ -469,6 +435,7 @@ static void ctx_init(struct ctx *c, const struct recipe *r, const double *counts
 	c->counts = counts;
 	if (env)
 		c->env = *env;
+	c->tk = r ? recipe_tokens(r) : NULL;
 }
 
 /* 0, or the error of @v (hard or deferred) into @err. */
@@ -504,12 +471,17 @@ int recipe_expr_eval(const char *text, const struct recipe *r, const double *cou
 	return rc;
 }
 
-/* Store node @i's value @v into @out. */
-static void put(const struct recipe *r, unsigned i, double v, struct recipe_result *out)
+/* Store node @i's value @v into @out (@tk: the cached metric of each node). */
+static void put(const struct recipe *r, const struct rtok_recipe *tk, unsigned i, double v,
+		struct recipe_result *out)
 {
 	const struct recipe_node *n = &r->nodes[i];
 
-	for (int m = 0; m < TMA_NMETRICS; m++)
+	if (tk && tk->frac[i] >= 0) {
+		out->frac[tk->frac[i]] = v;
+		return;
+	}
+	for (int m = 0; !tk && m < TMA_NMETRICS; m++)
 		if (strcmp(td_metric_name((enum td_metric)m), n->metric) == 0) {
 			out->frac[m] = v;
 			return;
@@ -532,13 +504,13 @@ int recipe_eval(const struct recipe *r, const double *counts, const struct recip
 	out->level = level;
 	for (int m = 0; m < TMA_NMETRICS; m++)
 		out->frac[m] = NAN;
-	slots = recipe_node_index(r, "SLOTS");
+	ctx_init(&c, r, counts, env);
+	slots = c.tk ? c.tk->slots : recipe_node_index(r, "SLOTS");
 	if (slots < 0) {
 		if (err)
 			*err = (struct recipe_error){ .what = "the recipe has no SLOTS node" };
 		return -EINVAL;
 	}
-	ctx_init(&c, r, counts, env);
 	v = eval_node(&c, (unsigned)slots);
 	if ((rc = outcome(&c, &v, err)))
 		return rc;
@@ -561,7 +533,7 @@ int recipe_eval(const struct recipe *r, const double *counts, const struct recip
 		} else if (rc) {
 			return rc;
 		}
-		put(r, i, v.v, out);
+		put(r, c.tk, i, v.v, out);
 	}
 	return 0;
 }

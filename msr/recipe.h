@@ -5,7 +5,11 @@
  * evaluator of those formulas, and the split of a recipe's events into
  * passes for a core with fewer counters than events.
  *
- * Pure functions, no hardware, no allocation.  The tables live in
+ * Pure functions, no hardware, safe from many threads at once.  No
+ * allocation but one: a table recipe's formulas are cut into tokens at its
+ * first evaluation and kept for the process (msr/recipe_tokens.c); a
+ * formula outside the tables longer than 64 tokens is cut into memory
+ * freed before the call returns.  The tables live in
  * msr/recipes_intel.c and msr/recipes_amd.c (libpfm4's per-PMU event
  * headers beside its validate tables are the model); t/0800 checks every
  * entry.
