@@ -187,6 +187,15 @@ int recipe_event_index(const struct recipe *r, const char *name);
 int recipe_node_index(const struct recipe *r, const char *metric);
 
 /*
+ * recipe_prepare - cut a table recipe's formulas into tokens now (kept for
+ * the process), so that no later recipe_eval of @r allocates: the library
+ * calls it when a session opens, before the first region.  Returns 0 (a
+ * recipe outside the tables, or NULL: nothing to keep) or -ENOMEM (its
+ * evaluations then cut the formulas at each call, on the stack).
+ */
+int recipe_prepare(const struct recipe *r);
+
+/*
  * recipe_eval - every node of @r up to @level from @counts (r->nevents
  * values, r->events order; NAN: not measured) into @out: fractions of the
  * "SLOTS" node, the twelve tma_* in out->frac, the others in out->extra.

@@ -6,6 +6,7 @@
  * (msr/recipes_*.c) are built at its first evaluation and kept: the
  * formulas stay text in the tables, the evaluator reads them once.
  */
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -204,4 +205,13 @@ const struct rtok_recipe *recipe_tokens(const struct recipe *r)
 		k = none;
 	}
 	return k;
+}
+
+int recipe_prepare(const struct recipe *r)
+{
+	long i = r ? table_index(r) : -1;
+
+	if (i < 0 || i >= CACHE_MAX || !recipe_ok(r))
+		return 0;
+	return recipe_tokens(r) ? 0 : -ENOMEM;
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "msr/recipe.h"
+#include "msr/recipe_int.h"
 #include "t/tap.h"
 
 int ref_recipe_expr_eval(const char *text, const struct recipe *r, const double *counts,
@@ -305,5 +306,19 @@ int main(void)
 	ok(compared > 10000, "%u comparisons made", compared);
 	ok(mismatches == 0, "the tokenised evaluator agrees with the reference in all of them "
 	   "(%u differ)", mismatches);
+	/* recipe_prepare: a table recipe's tokens kept (the same ones its
+	 * evaluations use), nothing to keep for a recipe outside the tables */
+	{
+		const struct recipe *r = recipe_at(0);
+		struct recipe copy = *r;
+
+		ok(recipe_prepare(r) == 0, "recipe_prepare of the table's %s:%s", r->name,
+		   r->variant);
+		ok(recipe_tokens(r) != NULL && recipe_tokens(r) == recipe_tokens(r),
+		   "its tokens are kept, one set");
+		ok(recipe_prepare(&copy) == 0 && recipe_tokens(&copy) == NULL,
+		   "a recipe outside the tables: 0, nothing kept");
+		ok(recipe_prepare(NULL) == 0, "recipe_prepare(NULL): 0");
+	}
 	return done_testing();
 }

@@ -31,6 +31,8 @@
 #include "cpu/text.h"
 #include "bench/lib/api.h"
 #include "bench/session.h"
+#include "bench/tma.h"
+#include "msr/recipe.h"
 #include "cpu/machine.h"
 #include "msr/guard.h"
 #include "msr/guard_signals.h"
@@ -374,6 +376,10 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 	bm->level = session_info(bm->s)->level;
 	bm->cpu = session_pinned(bm->s) ? (int)session_info(bm->s)->cpu_used : -1;
 	bm->t.rs = session_read_set(bm->s);
+	/* the recipe's formulas cut into tokens now, not at the first region's
+	 * end (msr/recipe.h); without memory they are cut at each evaluation */
+	if (bm->t.rs)
+		(void)recipe_prepare(tma_recipe(bm->t.rs));
 	keep_session_lines(bm);
 	rc = region_method_check(bm);
 	if (rc)
