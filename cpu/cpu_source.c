@@ -44,28 +44,17 @@ struct cpu_source {
  * message quotes its lines escaped, never cut; a thread's is freed when it
  * exits (the key's destructor), as bench/lib/api.c's baretma_last_error. */
 static _Thread_local char *source_error;
-static pthread_key_t error_key;
-static pthread_once_t error_once = PTHREAD_ONCE_INIT;
-static bool error_key_ok;
-
-static void error_key_new(void)
-{
-	error_key_ok = pthread_key_create(&error_key, free) == 0;
-}
+static struct text_thread error_thread = TEXT_THREAD_INIT;
 
 /* source_error (heap; NULL: none) is the thread's now: the key frees it. */
 static void error_kept(void)
 {
-	pthread_once(&error_once, error_key_new);
-	if (error_key_ok)
-		pthread_setspecific(error_key, source_error);
+	text_thread_keep(&error_thread, &source_error, source_error);
 }
 
 static void error_clear(void)
 {
-	free(source_error);
-	source_error = NULL;
-	error_kept();
+	text_thread_keep(&error_thread, &source_error, NULL);
 }
 
 /* The live-CPU seam of the test build (cpu/cpu_source_hooks.c): the dump

@@ -36,29 +36,12 @@ _Static_assert(SETTING_VALUE_MAX == JOURNAL_SETTING_MAX,
  * the file, up to JOURNAL_LINE_MAX bytes before escaping): a thread-specific
  * key whose destructor frees a thread's text when it ends.
  */
-static pthread_key_t error_key;
-static pthread_once_t error_once = PTHREAD_ONCE_INIT;
-static bool error_key_ok;
-
-static void error_key_make(void)
-{
-	error_key_ok = pthread_key_create(&error_key, free) == 0;
-}
+static _Thread_local char *last_error;
+static struct text_thread error_thread = TEXT_THREAD_INIT;
 
 void journal_error_set(char *text)
 {
-	pthread_once(&error_once, error_key_make);
-	if (!error_key_ok) {
-		free(text);
-		return;
-	}
-	void *old = pthread_getspecific(error_key);
-
-	if (pthread_setspecific(error_key, text)) {
-		free(text);
-		return;
-	}
-	free(old);
+	text_thread_keep(&error_thread, &last_error, text);
 }
 
 /* ------------------------------------------------------------ encoding */
@@ -611,9 +594,5 @@ void journal_data_free(struct journal_data *d)
 
 const char *journal_last_error(void)
 {
-	const char *s;
-
-	pthread_once(&error_once, error_key_make);
-	s = error_key_ok ? pthread_getspecific(error_key) : NULL;
-	return s ? s : "";
+	return text_or_empty(last_error);
 }

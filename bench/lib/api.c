@@ -60,29 +60,12 @@ struct baretma {
  * NULL: none.  A thread's is freed when it exits (the key's destructor),
  * so that threaded harnesses leak nothing. */
 static _Thread_local char *last_error;
-static pthread_key_t error_key;
-static pthread_once_t error_once = PTHREAD_ONCE_INIT;
-static bool error_key_ok;
-
-static void error_free(void *p)
-{
-	free(p);
-}
-
-static void error_key_new(void)
-{
-	error_key_ok = pthread_key_create(&error_key, error_free) == 0;
-}
+static struct text_thread error_thread = TEXT_THREAD_INIT;
 
 /* @text (NULL: none) becomes the thread's last error; the old one is freed. */
 static void error_keep(char *text)
 {
-	pthread_once(&error_once, error_key_new);
-	if (text != last_error)
-		free(last_error);
-	last_error = text;
-	if (error_key_ok)
-		pthread_setspecific(error_key, text);
+	text_thread_keep(&error_thread, &last_error, text);
 }
 
 const char *baretma_last_error(void)
