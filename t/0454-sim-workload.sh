@@ -29,27 +29,7 @@
 #            retiring bad_spec frontend backend | heavy branch_mis fetch_lat memory
 #   work  R:    60       20       20       0    |  40      20        20       0
 #   access A:   20       20       20      40    |   0      20        20      40
-cat >"$tmp/p" <<'EOF'
-ghz 0
-access_cycles 1000
-work_cycles 4000
-retiring 60
-bad_speculation 20
-frontend_bound 20
-backend_bound 0
-heavy_operations 40
-branch_mispredicts 20
-fetch_latency 20
-memory_bound 0
-access_retiring 20
-access_bad_speculation 20
-access_frontend_bound 20
-access_backend_bound 40
-access_heavy_operations 0
-access_branch_mispredicts 20
-access_fetch_latency 20
-access_memory_bound 40
-EOF
+cat "$T_DATA/sim-two-workloads.profile" >"$tmp/p"
 # A repetition (t/0451 part b; the trace below checks the order): the
 # frozen reset (FC3 = 0, then PERF_METRICS = 0) ends with the write that
 # enables the counters, which counts nothing; then

@@ -36,27 +36,7 @@
 LNL=$SHARED_CPUID/libcpuid/master-history/intel/x86-64/lion-cove/intel-core-ultra-9-288v.test
 [ -r "$LNL" ] || skip_all "no Lunar Lake dump $LNL"
 
-cat >"$tmp/p" <<'EOF'
-ghz 0
-access_cycles 1000
-work_cycles 4000
-retiring 60
-bad_speculation 20
-frontend_bound 20
-backend_bound 0
-heavy_operations 40
-branch_mispredicts 20
-fetch_latency 20
-memory_bound 0
-access_retiring 20
-access_bad_speculation 20
-access_frontend_bound 20
-access_backend_bound 40
-access_heavy_operations 0
-access_branch_mispredicts 20
-access_fetch_latency 20
-access_memory_bound 40
-EOF
+cat "$T_DATA/sim-two-workloads.profile" >"$tmp/p"
 CLEAR="[('tma_backend_bound', 6.666667), ('tma_bad_speculation', 20.0), ('tma_branch_mispredicts', 20.0), ('tma_core_bound', 0.0), ('tma_fetch_bandwidth', 0.0), ('tma_fetch_latency', 20.0), ('tma_frontend_bound', 20.0), ('tma_heavy_operations', 33.333333), ('tma_light_operations', 20.0), ('tma_machine_clears', 0.0), ('tma_memory_bound', 6.666667), ('tma_retiring', 53.333333)]"
 DELTA="[('tma_backend_bound', 5.0), ('tma_bad_speculation', 20.0), ('tma_branch_mispredicts', 20.0), ('tma_core_bound', 0.0), ('tma_fetch_bandwidth', 0.0), ('tma_fetch_latency', 20.0), ('tma_frontend_bound', 20.0), ('tma_heavy_operations', 35.0), ('tma_light_operations', 20.0), ('tma_machine_clears', 0.0), ('tma_memory_bound', 5.0), ('tma_retiring', 55.0)]"
 

@@ -427,7 +427,8 @@ static inline void t_put_lnl_state(const char *path, unsigned long long fc3)
 
 /*
  * The simulated Lunar Lake of the library's metrics-clear tests (t/0993,
- * t/0995): the state file @state, no time-based counting (ghz 0: only the
+ * t/0995): the state file @state and t/data/sim-two-workloads.profile
+ * (t/0454's and t/0992's too): no time-based counting (ghz 0: only the
  * simulator's accesses and its work advance the counters, exactly), and
  * two workloads whose shares the tests work by hand: the work's (retiring
  * 60, bad speculation 20, frontend 20, backend 0; heavy operations 40,
@@ -438,13 +439,17 @@ static inline void t_put_lnl_state(const char *path, unsigned long long fc3)
  */
 static inline char *t_lnl_two_workloads(const char *state)
 {
-	return t_strf("state %s\nghz 0\naccess_cycles 1000\n"
-		      "retiring 60\nbad_speculation 20\nfrontend_bound 20\nbackend_bound 0\n"
-		      "heavy_operations 40\nbranch_mispredicts 20\nfetch_latency 20\n"
-		      "memory_bound 0\naccess_retiring 20\naccess_bad_speculation 20\n"
-		      "access_frontend_bound 20\naccess_backend_bound 40\n"
-		      "access_heavy_operations 0\naccess_branch_mispredicts 20\n"
-		      "access_fetch_latency 20\naccess_memory_bound 40\n", state);
+	char path[PATH_MAX], text[2048];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/sim-two-workloads.profile", t_data_dir());
+	f = fopen(path, "r");
+	n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	text[n] = '\0';
+	return t_strf("state %s\n%s", state, text);
 }
 
 #endif
