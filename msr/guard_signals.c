@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cpu/tmpfile.h"
 #include "msr/guard_signals.h"
 #include "msr/journal.h"
 #include "msr/journal_int.h"
@@ -176,6 +177,7 @@ static void handler(int sig, siginfo_t *info, void *ctx)
 	int saved_errno = errno;
 
 	restore_all();
+	tmpfile_unlink_all(); /* no write of a dying process is left half done */
 	for (size_t i = 0; i < NGUARDED; i++)
 		if (guarded[i].sig == sig) {
 			chain(i, sig, info, ctx);

@@ -23,6 +23,9 @@
  *   - SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM,
  *     SIGPROF: only while at their default action (a handler or SIG_IGN of
  *     the host stays).
+ * The handler also removes the temporary files of the process's writes in
+ * progress (cpu/tmpfile.h tmpfile_unlink_all): a file is written whole or
+ * not at all, and a dying process leaves none behind.
  * After the restore, the signal goes on (chaining): to the previous
  * handler as it was installed (SA_SIGINFO or plain, with its own mask
  * added, SA_RESETHAND honoured), and when there was none (SIG_DFL, or a

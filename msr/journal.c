@@ -29,9 +29,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu/proc.h"
 #include "msr/guard_signals.h"
 #include "msr/journal.h"
 #include "msr/journal_int.h"
+#include "msr/leftovers.h"
 #include "msr/state_dir.h"
 #include "sigsafe.h"
 
@@ -105,7 +107,7 @@ static int fill_header(struct journal *j, const char *cmd, const char *backend,
 	d->cmd[i] = '\0';
 	d->pid = getpid();
 	/* Without /proc, 0 = unknown: liveness then rests on kill() alone. */
-	if (journal_proc_stat(d->pid, &state, &d->starttime))
+	if (cpu_proc_stat(d->pid, &state, &d->starttime))
 		d->starttime = 0;
 	d->time = (long long)time(NULL);
 	d->kind = kind;
@@ -142,6 +144,8 @@ static int begin(struct journal **out, const char *cmd, const char *backend,
 		rc = state_dir_open(true, &j->dirfd);
 	if (!rc)
 		rc = persist(j, true);
+	if (!rc) /* the run's unfinished writes, for pmu restore too */
+		leftovers_sync();
 out:
 	if (rc) {
 		journal_free(j);

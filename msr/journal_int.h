@@ -158,9 +158,6 @@ int journal_load_fd(int fd, struct journal_data *d, char **err);
 
 /* ----------------------------------------------- msr/journal_list.c */
 
-/* Field 3 (state) and field 22 (starttime) of /proc/@pid/stat; 0, -ENOENT
- * (no such process), -EINVAL (unreadable format) or -errno. */
-int journal_proc_stat(pid_t pid, char *state, unsigned long long *starttime);
 
 /* The file name of journal @seq of @pid: "run-<PID>.journal" (@seq 0) or
  * "run-<PID>-<SEQ>.journal" into @buf (@n bytes). */

@@ -1,82 +1,24 @@
 /*
  * msr/journal_list.c - the journals of other runs in the state directory
  * (msr/journal.h, msr/state_dir.h): their names, whether their process
- * still runs (/proc/PID/stat, per PID: every journal of a PID lives and
+ * still runs (cpu/proc.h, per PID: every journal of a PID lives and
  * dies with it), journal_list(), journal_info_free(), journal_find_cpu()
  * and journal_remove().
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cpu/escape.h"
+#include "cpu/proc.h"
 #include "cpu/text.h"
 #include "msr/journal.h"
 #include "msr/journal_int.h"
 #include "msr/state_dir.h"
-
-/* ------------------------------------------------------- /proc/PID/stat */
-
-/*
- * Field 3 (state) and field 22 (starttime) of /proc/@pid/stat of the
- * running system (proc(5)); comm (field 2) may hold spaces and ')', so the
- * fields are counted from the last ')'.
- */
-int journal_proc_stat(pid_t pid, char *state, unsigned long long *starttime)
-{
-	char path[64], buf[2048], *p, *end;
-	ssize_t r;
-	int fd, field;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	do
-		r = read(fd, buf, sizeof(buf) - 1);
-	while (r < 0 && errno == EINTR);
-	close(fd);
-	if (r < 0)
-		return errno == ESRCH ? -ENOENT : -errno;
-	buf[r] = '\0';
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || !p[2])
-		return -EINVAL;
-	*state = p[2];
-	p += 2;
-	for (field = 3; field < 22 && p; field++) {
-		p = strchr(p, ' ');
-		p = p ? p + 1 : NULL;
-	}
-	if (!p)
-		return -EINVAL;
-	errno = 0;
-	*starttime = strtoull(p, &end, 10);
-	return errno || end == p ? -EINVAL : 0;
-}
-
-static bool pid_alive(pid_t pid, unsigned long long starttime)
-{
-	unsigned long long now = 0;
-	char state = '?';
-	int rc;
-
-	if (kill(pid, 0) < 0 && errno != EPERM)
-		return false;
-	rc = journal_proc_stat(pid, &state, &now);
-	if (rc == -ENOENT)
-		return false;     /* gone between kill() and open() */
-	if (rc)
-		return true;      /* exists, stat unreadable: assume it runs */
-	if (state == 'Z' || state == 'X')
-		return false;     /* dead, not yet reaped */
-	return starttime == 0 || now == starttime;
-}
 
 /* ------------------------------------------------------------- listing */
 
@@ -208,7 +150,7 @@ static void info_load(int dirfd, const struct entry *e, struct journal_info *inf
 			journal_error_set(esc_strdup(raw));
 		free(raw);
 	}
-	info->alive = pid_alive(pid, info->error ? 0 : info->data.starttime);
+	info->alive = cpu_pid_alive(pid, info->error ? 0 : info->data.starttime);
 }
 
 /* The directory and its journals; *n = 0 when there is no directory. */
@@ -311,7 +253,7 @@ int journal_list_tmp(struct journal_tmp *out, int max)
 			break;
 		}
 		out[n] = (struct journal_tmp){ .pid = e.pid, .seq = e.seq,
-					       .alive = pid_alive(e.pid, 0) };
+					       .alive = cpu_pid_alive(e.pid, 0) };
 		snprintf(out[n].path, sizeof(out[n].path), "%s/%s", state_dir_path(), de->d_name);
 		n++;
 	}

@@ -84,8 +84,12 @@
  *   every register was saved before its first write.
  *   FILE is opened with O_NOFOLLOW (a symbolic link at the name is
  *   refused); an existing FILE must be a regular file with one link, owned
- *   by the real uid (getuid()); a new FILE is created 0600 (O_EXCL), owned
- *   by the real uid and gid.  msr_open() fails -EPERM otherwise.
+ *   by the invoking user (cpu/userfile.h); a new FILE is created 0600
+ *   (O_EXCL), given to that user.  msr_open() fails -EPERM otherwise.
+ *   A trace is an audit log: a line that cannot be written (a full disk:
+ *   ENOSPC) is counted, the first loss calls the hook of
+ *   msr_trace_on_loss, and msr_trace_lost says it (the command line warns
+ *   at the first and exits 74).
  *
  * msr_read/msr_write/msr_close_cpu are async-signal-safe (no malloc, no
  * stdio, no locks) so that the restore path can run from a signal handler
@@ -309,6 +313,27 @@ const char *msr_remedy(int err);
  * before the register may be written.  Async-signal-safe.
  */
 void msr_trace_saved(const struct msr_dev *dev, unsigned cpu, uint32_t msr, uint64_t saved);
+
+/*
+ * msr_trace_on_loss - @hook (NULL: none) is called once, with the errno,
+ * when the first line of $BARETMA_MSR_TRACE cannot be written whole.  It
+ * may run in a signal handler (the restore path traces too): it must be
+ * async-signal-safe.
+ */
+void msr_trace_on_loss(void (*hook)(int err));
+
+/*
+ * msr_trace_lost - the lines of $BARETMA_MSR_TRACE this process could not
+ * write: their count in *@lost and the number of the first (1 = the
+ * process's first line) in *@first.  Returns the first loss's -errno
+ * (-ENOSPC, -EDQUOT, -EFBIG, -EIO; -ENOSPC for a short write), or 0 when
+ * every line was written.  Async-signal-safe.
+ */
+int msr_trace_lost(unsigned long *lost, unsigned long *first);
+
+/* msr_errno_name - "ENOSPC" for ENOSPC, the errnos an access or a trace
+ * write gives; NULL for another.  Async-signal-safe. */
+const char *msr_errno_name(int err);
 
 /* msr_backend_ctx - @dev's backend context when its backend is @ops, else
  * NULL (for a backend's own accessors: msr_sim_profile_of). */

@@ -77,7 +77,7 @@ static void __attribute__((format(printf, 1, 2))) error_setf(const char *fmt, ..
 /* ------------------------------------------------------------- trace */
 
 /* errno names for trace lines; "E<number>" for the rest. */
-static const char *errno_name(int err)
+const char *msr_errno_name(int err)
 {
 	switch (err) {
 	case EIO: return "EIO";
@@ -116,6 +116,48 @@ static size_t put_str(char *buf, const char *s)
 
 
 
+/* The trace's losses, for the whole process (every handle appends to the
+ * one file): the first failed line's errno and number, the lines lost. */
+static atomic_int trace_err;
+static atomic_ulong trace_lines, trace_lost, trace_first;
+static void (*_Atomic trace_hook)(int err);
+
+void msr_trace_on_loss(void (*hook)(int err))
+{
+	atomic_store(&trace_hook, hook);
+}
+
+int msr_trace_lost(unsigned long *lost, unsigned long *first)
+{
+	*lost = atomic_load(&trace_lost);
+	*first = atomic_load(&trace_first);
+	return -atomic_load(&trace_err);
+}
+
+/* One line in one write(2); a short or failed write is a lost line. */
+static void trace_put(const char *line, size_t n, int fd)
+{
+	unsigned long no = atomic_fetch_add(&trace_lines, 1) + 1;
+	int none = 0, err;
+	ssize_t w;
+
+	do
+		w = write(fd, line, n);
+	while (w < 0 && errno == EINTR);
+	if (w == (ssize_t)n)
+		return;
+	atomic_fetch_add(&trace_lost, 1);
+	err = w < 0 ? errno : ENOSPC; /* short: the file system took no more */
+
+	if (atomic_compare_exchange_strong(&trace_err, &none, err)) {
+		void (*hook)(int) = atomic_load(&trace_hook);
+
+		atomic_store(&trace_first, no);
+		if (hook)
+			hook(err);
+	}
+}
+
 /* "rd CPU 0xMSR 0xVALUE[ ENAME]\n" in one write(2) (O_APPEND). */
 static void trace(const struct msr_dev *dev, const char *op, unsigned cpu,
 		  uint32_t msr, uint64_t val, int rc)
@@ -136,7 +178,7 @@ static void trace(const struct msr_dev *dev, const char *op, unsigned cpu,
 	n += sigsafe_put_hex(line + n, val);
 	if (rc) {
 		line[n++] = ' ';
-		name = errno_name(-rc);
+		name = msr_errno_name(-rc);
 		if (name) {
 			n += put_str(line + n, name);
 		} else {
@@ -145,10 +187,9 @@ static void trace(const struct msr_dev *dev, const char *op, unsigned cpu,
 		}
 	}
 	line[n++] = '\n';
-	/* A failing trace must not change the result of the access. */
-	if (write(dev->trace_fd, line, n) < 0) {
-		/* ignored */
-	}
+	/* A failing trace must not change the result of the access; it is
+	 * kept, and said (msr_trace_lost). */
+	trace_put(line, n, dev->trace_fd);
 	errno = saved_errno;
 }
 

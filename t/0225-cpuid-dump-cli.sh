@@ -68,14 +68,14 @@ like "$out" "source: +$tmp/dump.txt" "and names it as its source"
 # --- errors ------------------------------------------------------------------
 out=$("$BARETMA" cpuid dump -o "$tmp/missing/dir/dump.txt" 2>&1); rc=$?
 is "$rc" 73 "-o into a missing directory: exit 73 (EX_CANTCREAT)"
-like "$out" "cannot create '$tmp/missing/dir/dump.txt': No such file or directory" "names the file"
+like "$out" "cpuid dump: cannot write '$tmp/missing/dir/dump.txt': No such file or directory" "names the file"
 like "$out" "directory '$tmp/missing/dir'" "and the missing directory"
 ok "$([ ! -e "$tmp/missing" ]; echo $?)" "creates nothing"
 echo precious >"$tmp/target"
 ln -s "$tmp/target" "$tmp/link"
 out=$("$BARETMA" cpuid dump -o "$tmp/link" 2>&1); rc=$?
 is "$rc" 73 "-o onto a symbolic link: exit 73"
-like "$out" "refusing to replace '$tmp/link': it is a symbolic link" "says why"
+like "$out" "cannot write '$tmp/link': a symbolic link: refused, nothing written through it" "says why"
 is "$(cat "$tmp/target")" "precious" "the link's target is untouched"
 if [ -w /dev/full ]; then
 	out=$("$BARETMA" cpuid dump 2>&1 >/dev/full); rc=$?

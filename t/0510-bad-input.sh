@@ -242,10 +242,10 @@ printf 'ghz 3\naccess_cycles 10000\nretiring 20\nbad_speculation 40\nfrontend_bo
 BARETMA_MSR=sim:$tmp/profile timeout 60 "$BARETMA" calibrate --backend msr --reps 21 \
 	-o "$tmp/fifostate" >/dev/null 2>&1
 bad "calibration output that is a FIFO" 73 \
-	"refusing to write '$tmp/fifostate': a FIFO, a device or a socket, not a regular file" \
+	"calibrate: cannot write '$tmp/fifostate': not a regular file: refused, left as it is" \
 	BARETMA_MSR=sim:$tmp/profile -- calibrate --backend msr --reps 21 -o "$tmp/fifostate"
 bad "cpuid dump output that is a FIFO" 73 \
-	"refusing to replace '$tmp/fifostate': it is a FIFO, a device or a socket, not a regular file" \
+	"cpuid dump: cannot write '$tmp/fifostate': not a regular file: refused, left as it is" \
 	BARETMA_SYSROOT= -- cpuid dump -o "$tmp/fifostate"
 ln -s "$state" "$tmp/linkstate"
 bad "state file that is a symbolic link" 77 "state file '$tmp/linkstate' is a symbolic link: refused" \

@@ -8,7 +8,8 @@
 # bytes (`ulimit -f`, SIGXFSZ ignored: write(2) fails with EFBIG, as a
 # full disk would) after the measurement: 74, the old picture kept whole,
 # no temporary file.  A picture replaces an old one by rename (a new
-# inode) with mode 0666 less the umask.  Built without cairo: --plot
+# inode) keeping its mode; a new one is 0666 less the umask (the rule of
+# every file a command writes).  Built without cairo: --plot
 # exits 69 naming the option and how to get cairo, and bench without it
 # works.
 . "$T_SRC/tap.sh"
@@ -101,13 +102,18 @@ fi
 
 # --- replacing, and failing to ------------------------------------------------
 echo "old picture" >"$d/x.png"
+chmod 604 "$d/x.png"
 ino=$(stat -c %i "$d/x.png")
 st=0
 (umask 027 && run --plot "$d/x.png" && exit "$st") || st=$?
 is "$st" 0 "an existing picture: replaced (exit 0)"
 is "$(head -c 4 "$d/x.png" | od -An -c | tr -d ' ')" "211PNG" "it is a PNG now"
 ok "$([ "$(stat -c %i "$d/x.png")" != "$ino" ]; echo $?)" "by rename: a new inode, never the old file rewritten"
-is "$(stat -c %a "$d/x.png")" 640 "mode 0666 less the umask 027"
+is "$(stat -c %a "$d/x.png")" 604 "the old file's mode kept (as -o, and a shell's > FILE)"
+st=0
+(umask 027 && run --plot "$d/new.png" && exit "$st") || st=$?
+is "$st:$(stat -c %a "$d/new.png")" 0:640 "a new picture: mode 0666 less the umask 027"
+rm -f "$d/new.png"
 cp "$d/x.png" "$tmp/good.png"
 # 32 blocks of 512 bytes (dash; 1024 in bash: either way below the PNG's size)
 st=0

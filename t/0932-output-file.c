@@ -84,9 +84,11 @@ static void test_replace(void)
 	fputs("two\n", output_file_stream(of));
 	fflush(output_file_stream(of));
 	check_str(get_file(path), "one\n", "before commit a reader sees the old text, whole");
-	snprintf(tmpname, sizeof(tmpname), ".m.prom.%ld.tmp ", (long)getpid());
-	check_str(others("m.prom", NULL), tmpname,
-		  "the new text is in .NAME.PID.tmp in the same directory");
+	snprintf(tmpname, sizeof(tmpname), ".m.prom.baretma-%ld-", (long)getpid());
+	ok(!strncmp(others("m.prom", NULL), tmpname, strlen(tmpname)) &&
+	   strstr(others("m.prom", NULL), ".tmp ") && !strchr(others("m.prom", NULL), ' ')[1],
+	   "the new text is in .NAME.baretma-PID-START-N.tmp in the same directory (%s)",
+	   others("m.prom", NULL));
 	check_int(output_file_commit(of, &why), ==, 0, "commit");
 	check_str(get_file(path), "two\n", "after commit the new text");
 	ok(stat(path, &b) == 0 && b.st_ino != a.st_ino, "a new inode renamed over the name");

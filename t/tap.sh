@@ -1,6 +1,6 @@
 # t/tap.sh - TAP helpers for baretma's shell tests (sourced).
 # ok COND_STATUS NAME; is GOT WANT NAME; like TEXT REGEX NAME; skip_all WHY; done_testing;
-# until_true COND...; flock_waiter FILE PID; sig_dfl CMD...
+# until_true COND...; flock_waiter FILE PID; sig_dfl CMD...; umask_mode
 
 # sig_dfl CMD... &: start CMD in the background with every signal at its
 # default action and none blocked: t/sig-default (the test build's), else
@@ -58,6 +58,8 @@ unlike() {
 	else echo "ok $tap_n - $3"; fi
 }
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $1"; }
+# umask_mode: the mode a new file of 0666 gets under this umask ("644")
+umask_mode() { printf '%o\n' $((0666 & ~0$(umask))); }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; exit $?; }
 # until_true COND...: poll COND every 50 ms until it holds; 1 after 20 s.

@@ -171,8 +171,8 @@ const struct output_format *cli_output_format(const struct cli_output *o);
  * prints its result.  Each file is written atomically (output.h
  * output_file_open_atomic).  On failure the message ("CMD: cannot build
  * the JSON document (out of memory)") and EX_SOFTWARE, EX_IOERR when
- * stdout refused it, EX_CANTCREAT when a file could not be written
- * (cli_output_file_fail); else 0.
+ * stdout or a file's disk refused it, EX_CANTCREAT when a file could not
+ * be made (cli_output_file_fail); else 0.
  */
 int cli_output(const char *cmd, const struct cli_output *o, const struct output_view *view,
 	       const void *result, struct json_t *env);
@@ -182,7 +182,7 @@ int cli_output(const char *cmd, const struct cli_output *o, const struct output_
  * whole or not at all (output.h output_file_open_atomic, then commit):
  * what -o and --openmetrics write, and what `stat -I --openmetrics FILE`
  * calls each interval (&output_format_openmetrics).  Returns 0, or the
- * exit status after the message (cli_output_file_fail's EX_CANTCREAT).
+ * exit status after the message (cli_output_file_fail).
  */
 struct output_params;
 int cli_output_write_file(const char *cmd, const char *path, const struct output_format *fmt,
@@ -190,13 +190,53 @@ int cli_output_write_file(const char *cmd, const char *path, const struct output
 			  const struct output_params *p);
 
 /*
- * cli_output_file_fail - say why the file @path (@what: "-o",
- * "--openmetrics") could not be written: output_file_open_atomic's or
- * output_file_commit's @err and @why, e.g. "baretma: bench: cannot write
- * 'F': a symbolic link: refused, nothing written through it (give the
- * path of a regular file or a new one)".  Returns EX_CANTCREAT.
+ * cli_output_file_fail - say why the file @path could not be written:
+ * output_file_open_atomic's or output_file_commit's @err and @why, e.g.
+ * "baretma: bench: cannot write 'F': a symbolic link: refused, nothing
+ * written through it (give the path of a regular file or a new one)".
+ * Returns EX_IOERR when a write failed (-ENOSPC "No space left on
+ * device", -EDQUOT, -EFBIG, -EIO: the file could be made, its text did
+ * not fit), else EX_CANTCREAT (refused, or not created).
  */
 int cli_output_file_fail(const char *cmd, const char *path, int err, const char *why);
+
+/*
+ * cli_output_file_check - before a run, refuse the file @path that a
+ * command will write (-o, --openmetrics, --bundle, ...) if its writer
+ * would (output.h output_file_check): the message and EX_CANTCREAT
+ * (EX_USAGE for an empty name), else 0.  Nothing is created.
+ */
+int cli_output_file_check(const char *cmd, const char *path);
+
+/* cli_output_json_file - @doc (bench_json_dumps: indented, a newline at
+ * the end) as the file @path, whole or not at all (output.h).  Returns 0
+ * or the exit status after the message. */
+int cli_output_json_file(const char *cmd, const char *path, const struct json_t *doc);
+
+/* cli_output_file_why - output_file_check's phrase for @path's refusal
+ * (for a writer that got -EPERM without it), or NULL. */
+const char *cli_output_file_why(const char *path);
+
+/*
+ * cli_output_file_end - end the write @of of @path after its text was
+ * written with result @rc (0, or a writer's -errno: -EIO is the stream's,
+ * and the write's own errno, output_file_error, is said instead): commit
+ * it, or remove it and say why.  Frees @of.  Returns 0 or the exit status
+ * after the message (cli_output_file_fail; EX_SOFTWARE for a writer's
+ * -ENOMEM).
+ */
+struct output_file;
+int cli_output_file_end(const char *cmd, const char *path, struct output_file *of, int rc);
+
+/*
+ * cli_trace_watch - before a command's first access: a line of
+ * $BARETMA_MSR_TRACE that cannot be written is said on stderr at once
+ * (msr_trace_on_loss).  cli_trace_end - after the command: when lines were
+ * lost, say how many from which on and why, and return EX_IOERR in place
+ * of a @status of 0 (else @status).
+ */
+void cli_trace_watch(void);
+int cli_trace_end(int status);
 
 /* What a command needs of the environment (cli_check_env). */
 #define CLI_ENV_SYSROOT   0x1u /* reads /sys or /proc under $BARETMA_SYSROOT */

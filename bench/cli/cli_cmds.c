@@ -14,6 +14,7 @@
 #include "bench/source/perf_group.h"
 #include "cpu/cpu.h"
 #include "cpu/machine.h"
+#include "msr/guard_signals.h"
 #include "msr/msr.h"
 
 /* the sysroot read and the state directory of journals and locks */
@@ -223,6 +224,28 @@ static int close_all(struct cli_ctx *ctx, int status)
 	return status;
 }
 
+static bool signals; /* the signal guard installed for the command */
+
+/*
+ * Before a command runs: the signal guard for all of it (msr/guard_signals.h,
+ * GUARD_SIGNALS_DIE: baretma dies of the signal after the restore), so
+ * that a deadly signal in any phase - a run's, or the writing of its
+ * files after it - leaves no temporary file of a write (cpu/tmpfile.h);
+ * a lost line of $BARETMA_MSR_TRACE said (cli_trace_watch).
+ */
+static int run_start(void)
+{
+	int rc = guard_signals_install(GUARD_SIGNALS_DIE);
+
+	if (rc) {
+		cli_err("cannot install the restore signal handlers: %s", strerror(-rc));
+		return EX_OSERR;
+	}
+	signals = true;
+	cli_trace_watch();
+	return EX_OK;
+}
+
 int cli_cmd_dispatch(const struct cli_cmd *c, int argc, char **argv)
 {
 	int skip = strchr(c->name, ' ') ? 1 : 0; /* a subcommand parses from its word */
@@ -242,9 +265,12 @@ int cli_cmd_dispatch(const struct cli_cmd *c, int argc, char **argv)
 		rc = EX_OK;
 	else if (!rc && !c->ops->run)
 		rc = EX_SOFTWARE; /* a group's entry parses to an answer */
-	else if (!rc && !(rc = setup(&ctx)))
+	else if (!rc && !(rc = run_start()) && !(rc = setup(&ctx)))
 		rc = c->ops->run(opts, &ctx);
-	rc = close_all(&ctx, rc);
+	rc = cli_trace_end(close_all(&ctx, rc));
+	if (signals)
+		guard_signals_remove(GUARD_SIGNALS_DIE);
+	signals = false;
 	free(opts);
 	return rc;
 }

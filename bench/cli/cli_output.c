@@ -7,10 +7,12 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/cli/cli.h"
 #include "bench/output/output.h"
+#include "bench/study/bundle.h"
 #include "cpu/userfile.h"
 
 void cli_output_opt(struct cli_output *o, const char *option)
@@ -36,6 +38,26 @@ int cli_output_getopt(struct cli_output *o, int c, const char *arg)
 	}
 }
 
+/* The message and status for output_write's @rc (not 0). */
+static int write_fail(const char *cmd, int rc)
+{
+	if (rc == -EIO) {
+		cli_err("%s: cannot write the result to standard output", cmd);
+		return EX_IOERR;
+	}
+	if (rc == -ENOMEM)
+		cli_err("%s: cannot build the JSON document (out of memory)", cmd);
+	else
+		cli_err("%s: cannot write the result: %s", cmd, strerror(-rc));
+	return EX_SOFTWARE;
+}
+
+/* Is @err a write's failure (the file was made, its text did not fit)? */
+static bool write_errno(int err)
+{
+	return err == -ENOSPC || err == -EDQUOT || err == -EFBIG || err == -EIO;
+}
+
 int cli_output_file_fail(const char *cmd, const char *path, int err, const char *why)
 {
 	char remedy[512];
@@ -49,13 +71,46 @@ int cli_output_file_fail(const char *cmd, const char *path, int err, const char 
 	else if (err == -EPERM && why) {
 		userfile_remedy(remedy, sizeof(remedy));
 		cli_err("%s: cannot write '%s': %s: refused (%s)", cmd, path, why, remedy);
+	} else if (write_errno(err)) {
+		cli_err("%s: cannot write '%s': %s (nothing written: a file already there is as "
+			"it was%s)", cmd, path, strerror(-err), err == -EFBIG ? "; the file size "
+			"limit, ulimit -f, is too small" : err == -EIO ? "" : "; free some space "
+			"or give a path on another file system");
+		return EX_IOERR;
+	} else if (err == -ENOENT || err == -ENOTDIR) {
+		const char *slash = strrchr(path, '/');
+
+		cli_err("%s: cannot write '%s': %s (does the directory '%.*s' exist?)", cmd, path,
+			strerror(-err), slash ? (int)(slash == path ? 1 : slash - path) : 1,
+			slash ? path : ".");
 	} else
 		cli_err("%s: cannot write '%s': %s", cmd, path, why ? why : strerror(-err));
 	return EX_CANTCREAT;
 }
 
-/* -o's or --openmetrics's file, before the run. */
-static int check_file(const char *cmd, const char *path)
+const char *cli_output_file_why(const char *path)
+{
+	const char *why = NULL;
+
+	output_file_check(path, &why);
+	return why;
+}
+
+int cli_output_file_end(const char *cmd, const char *path, struct output_file *of, int rc)
+{
+	const char *why = NULL;
+
+	if (rc == -EIO) /* the stream failed: the write's own errno says why */
+		rc = output_file_error(of) ? output_file_error(of) : rc;
+	if (rc) {
+		output_file_abort(of);
+		return write_errno(rc) ? cli_output_file_fail(cmd, path, rc, NULL) : write_fail(cmd, rc);
+	}
+	rc = output_file_commit(of, &why);
+	return rc ? cli_output_file_fail(cmd, path, rc, why) : 0;
+}
+
+int cli_output_file_check(const char *cmd, const char *path)
 {
 	const char *why;
 	int err;
@@ -81,9 +136,9 @@ static int check_files(const char *cmd, const struct cli_output *o,
 		return cli_usage_err(cmd, "-o and --openmetrics name the same file '%s': give two",
 				     o->file);
 	if (o->file)
-		rc = check_file(cmd, o->file);
+		rc = cli_output_file_check(cmd, o->file);
 	if (!rc && o->openmetrics)
-		rc = check_file(cmd, o->openmetrics);
+		rc = cli_output_file_check(cmd, o->openmetrics);
 	return rc;
 }
 
@@ -113,41 +168,20 @@ const struct output_format *cli_output_format(const struct cli_output *o)
 	return o->fmt ? o->fmt : &output_format_text;
 }
 
-/* The message and status for output_write's @rc (not 0). */
-static int write_fail(const char *cmd, int rc)
-{
-	if (rc == -EIO) {
-		cli_err("%s: cannot write the result to standard output", cmd);
-		return EX_IOERR;
-	}
-	if (rc == -ENOMEM)
-		cli_err("%s: cannot build the JSON document (out of memory)", cmd);
-	else
-		cli_err("%s: cannot write the result: %s", cmd, strerror(-rc));
-	return EX_SOFTWARE;
-}
-
 int cli_output_write_file(const char *cmd, const char *path, const struct output_format *fmt,
 			  const struct output_view *view, const void *result,
 			  const struct output_params *p)
 {
 	struct output_file *of;
 	const char *why;
+	FILE *f;
 	int rc = output_file_open_atomic(path, &of, &why);
 
 	if (rc)
 		return cli_output_file_fail(cmd, path, rc, why);
-	rc = output_write_params(output_file_stream(of), fmt, view, result, p);
-	if (rc == -EIO) { /* the disk refused it: say which file */
-		output_file_abort(of);
-		return cli_output_file_fail(cmd, path, rc, NULL);
-	}
-	if (rc) {
-		output_file_abort(of);
-		return write_fail(cmd, rc);
-	}
-	rc = output_file_commit(of, &why);
-	return rc ? cli_output_file_fail(cmd, path, rc, why) : 0;
+	f = output_file_stream(of);
+	rc = f ? output_write_params(f, fmt, view, result, p) : -ENOMEM;
+	return cli_output_file_end(cmd, path, of, rc);
 }
 
 int cli_output(const char *cmd, const struct cli_output *o, const struct output_view *view,
@@ -164,4 +198,28 @@ int cli_output(const char *cmd, const struct cli_output *o, const struct output_
 		rc = cli_output_write_file(cmd, o->openmetrics, &output_format_openmetrics, view,
 					   result, &p);
 	return rc;
+}
+
+int cli_output_json_file(const char *cmd, const char *path, const json_t *doc)
+{
+	struct output_file *of;
+	const char *why;
+	size_t len = 0;
+	char *text = bench_json_dumps(doc, &len);
+	FILE *f;
+	int rc;
+
+	if (!text) {
+		cli_err("%s: cannot build the JSON document (out of memory)", cmd);
+		return EX_SOFTWARE;
+	}
+	rc = output_file_open_atomic(path, &of, &why);
+	if (rc) {
+		free(text);
+		return cli_output_file_fail(cmd, path, rc, why);
+	}
+	f = output_file_stream(of);
+	rc = !f ? -ENOMEM : fwrite(text, 1, len, f) != len ? -EIO : 0;
+	free(text);
+	return cli_output_file_end(cmd, path, of, rc);
 }

@@ -34,6 +34,8 @@ static int refused(const char *cmd, const char *path, int err)
 		cli_err("%s: --plot '%s': refusing to replace a FIFO, a device or a socket (give "
 			"the path of a regular file)", cmd, path);
 		return EX_CANTCREAT;
+	case EPERM: /* the invoking user could not have written it (output.h) */
+		return cli_output_file_fail(cmd, path, err, cli_output_file_why(path));
 	}
 	return 0;
 }

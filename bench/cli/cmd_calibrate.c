@@ -125,7 +125,10 @@ static int calibrate_parse(int argc, char **argv, void *opts, struct cli_ctx *ct
 	for (unsigned i = 0; i < CALIB_NBACKENDS; i++)
 		if (cc->o.want[i] && bench_backend_uses_msr(calib_backend_at(i)))
 			ctx->msr_unused = false;
-	return rc ? rc : cli_output_check("calibrate", &cc->fmt, &output_view_calibrate);
+	if (!rc)
+		rc = cli_output_check("calibrate", &cc->fmt, &output_view_calibrate);
+	/* refused before anything is measured, as -o of every command */
+	return !rc && cc->out ? cli_output_file_check("calibrate", cc->out) : rc;
 }
 
 /* ------------------------------------------------------------ progress */
@@ -231,9 +234,13 @@ static int verdict(const struct calibrate_cmd *cc, const struct calibration *c)
 static int save(const struct calibrate_cmd *cc, const json_t *doc, const struct calibration *c,
 		char *path, size_t n)
 {
-	int rc = calib_save(doc, &c->cpu, cc->out, path, n);
+	int rc;
 
-	if (!rc)
+	if (cc->out) { /* a file the user names: the rule of every such file */
+		snprintf(path, n, "%s", cc->out);
+		return cli_output_json_file("calibrate", cc->out, doc);
+	}
+	if (!(rc = calib_save(doc, &c->cpu, path, n)))
 		return 0;
 	if (rc == -ELOOP) {
 		cli_err("refusing to write '%s': it is a symbolic link (give the path of a "
@@ -246,10 +253,7 @@ static int save(const struct calibrate_cmd *cc, const json_t *doc, const struct 
 			rc == -EISDIR ? "a directory" : "a FIFO, a device or a socket");
 		return EX_CANTCREAT;
 	}
-	if (!cc->out)
-		return cli_state_dir_fail("write the calibration", rc);
-	cli_err("cannot write '%s': %s", path, strerror(-rc));
-	return EX_CANTCREAT;
+	return cli_state_dir_fail("write the calibration", rc);
 }
 
 /* Does any wanted backend touch the counters (all but tsc)? */

@@ -117,84 +117,48 @@ static int check_cpus(const struct cpu_source *src, const unsigned *cpus, int n)
 /* -------------------------------------------------------------- the file */
 
 struct out_file {
-	const char *path; /* NULL: stdout */
-	char tmp[4096];
+	const char *path;       /* NULL: stdout */
+	struct output_file *of; /* -o's file (output.h: the rule of every file) */
 	FILE *f;
 };
 
-static int cannot_create(const char *path, int err)
-{
-	char dir[4096];
-	const char *slash = strrchr(path, '/');
-
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-	if (err == ENOENT)
-		cli_err("cannot create '%s': %s (does the directory '%s' exist?)", path,
-			strerror(err), slash == path ? "/" : dir);
-	else
-		cli_err("cannot create '%s': %s", path, strerror(err));
-	return EX_CANTCREAT;
-}
-
-/* stdout, or a temporary file "<FILE>.XXXXXX" next to FILE. */
+/* stdout, or -o's file begun. */
 static int out_open(struct out_file *o)
 {
-	struct stat st;
-	mode_t mask;
-	int fd;
+	const char *why;
+	int rc;
 
 	if (!o->path) {
 		o->f = stdout;
 		return 0;
 	}
-	/* Renamed over, a FIFO or a device node (-o /dev/null) would be gone. */
-	if (!lstat(o->path, &st) && !S_ISREG(st.st_mode)) {
-		cli_err("refusing to replace '%s': it is a %s (give the path of a regular file)",
-			o->path, S_ISLNK(st.st_mode) ? "symbolic link" : S_ISDIR(st.st_mode) ?
-			"directory" : "FIFO, a device or a socket, not a regular file");
-		return EX_CANTCREAT;
-	}
-	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", o->path) >= sizeof(o->tmp))
-		return cannot_create(o->path, ENAMETOOLONG); /* cut: not our name */
-	fd = mkostemp(o->tmp, O_CLOEXEC); /* O_EXCL: never follows a link planted there */
-	if (fd < 0)
-		return cannot_create(o->path, errno);
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) || !(o->f = fdopen(fd, "we"))) {
-		int err = errno;
-
-		close(fd);
-		unlink(o->tmp);
-		return cannot_create(o->path, err);
+	if ((rc = output_file_open_atomic(o->path, &o->of, &why)))
+		return cli_output_file_fail("cpuid dump", o->path, rc, why);
+	if (!(o->f = output_file_stream(o->of))) {
+		output_file_abort(o->of);
+		cli_err("cpuid dump: cannot write '%s': out of memory", o->path);
+		return EX_OSERR;
 	}
 	return 0;
 }
 
-/* Flush, sync and rename over FILE; on @failed (or any error) remove the
- * temporary file instead.  Returns 0 or EX_IOERR. */
+/* Flush stdout, or put -o's file in place; on @failed (or any error)
+ * leave FILE as it was.  Returns 0 or the exit status after the message. */
 static int out_close(struct out_file *o, bool failed)
 {
-	int err = fflush(o->f) ? errno : ferror(o->f) ? EIO : 0;
+	int err;
 
 	if (!o->path) {
+		err = fflush(o->f) ? errno : ferror(o->f) ? EIO : 0;
 		if (err && !failed)
 			cli_err("cannot write the dump to standard output: %s", strerror(err));
 		return err || failed ? EX_IOERR : 0;
 	}
-	if (!err && !failed && fsync(fileno(o->f)))
-		err = errno;
-	if (fclose(o->f) && !err)
-		err = errno;
-	if (!err && !failed && rename(o->tmp, o->path))
-		err = errno;
-	if (err || failed) {
-		unlink(o->tmp);
-		if (err && !failed)
-			cli_err("cannot write '%s': %s", o->path, strerror(err));
+	if (failed) {
+		output_file_abort(o->of);
 		return EX_IOERR;
 	}
-	return 0;
+	return cli_output_file_end("cpuid dump", o->path, o->of, ferror(o->f) ? -EIO : 0);
 }
 
 /* The dump for its view (text only: AIDA64's layout); *@at says where a

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/cli/cmd_pmu.h"
 #include "cpu/machine.h"
@@ -16,6 +17,7 @@
 #include "cpu/cpu.h"
 #include "cpu/escape.h"
 #include "msr/journal.h"
+#include "msr/leftovers.h"
 #include "msr/msr_names.h"
 #include "msr/state_dir.h"
 
@@ -60,6 +62,31 @@ static int restore_tmp(int *left)
 		       (long)t[i].pid);
 	}
 	return st;
+}
+
+/*
+ * The temporary files of writes (-o, --plot ...) that runs killed with
+ * SIGKILL left, found through the state directory's records
+ * (msr/leftovers.h): removed, and said.  A record refused is named (the
+ * rest is done).  Returns an exit status.
+ */
+static int restore_outputs(void)
+{
+	struct leftovers_result r;
+	int rc = leftovers_restore(&r);
+
+	if (r.removed || r.records)
+		esc_fprintf(stdout, "removed %u temporary file%s of writes that %u ended run%s "
+			    "left unfinished (every other file is as it was)\n", r.removed,
+			    r.removed == 1 ? "" : "s", r.records, r.records == 1 ? "" : "s");
+	if (rc == -EBADMSG) {
+		cli_warn("a record of unfinished writes in '%s' is not one of baretma's (not a "
+			 "regular file of uid %u writable by it alone, or malformed): left as it is",
+			 state_dir_path(), (unsigned)geteuid());
+		return EX_OK;
+	}
+	return rc && rc != -ENOENT ? cli_state_dir_fail("list the records of unfinished "
+							"writes", rc) : EX_OK;
 }
 
 /*
@@ -220,6 +247,8 @@ static int restore_run(void *opts, struct cli_ctx *ctx)
 		goto out;
 	}
 	tmp_st = restore_tmp(&tmp_left);
+	if (!tmp_st)
+		tmp_st = restore_outputs();
 	if (n == 0 && nwant < 0) {
 		if (!tmp_left && !tmp_st)
 			esc_fprintf(stdout, "nothing to restore: no journal in '%s'\n",

@@ -120,7 +120,15 @@ static int validate_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx
 		rc = parse_opt(c, v, ctx);
 	if (!rc && optind < argc)
 		rc = cli_usage_err("validate", "unexpected argument '%s'", argv[optind]);
-	return rc ? rc : cli_output_check("validate", &v->out, &output_view_validate);
+	if (!rc)
+		rc = cli_output_check("validate", &v->out, &output_view_validate);
+	if (!rc && v->bundle && ((v->out.file && !strcmp(v->bundle, v->out.file)) ||
+				 (v->out.openmetrics && !strcmp(v->bundle, v->out.openmetrics))))
+		rc = cli_usage_err("validate", "--bundle and %s name the same file '%s': give two",
+				   v->out.file && !strcmp(v->bundle, v->out.file) ? "-o" :
+				   "--openmetrics", v->bundle);
+	/* refused before anything is measured, as -o of every command */
+	return !rc && v->bundle ? cli_output_file_check("validate", v->bundle) : rc;
 }
 
 /* Default CPUs: the first of each core kind; given ones checked. */
@@ -160,28 +168,25 @@ static int write_bundle(const char *path, struct cli_ctx *ctx, const struct cpu_
 	p.validate = validate_to_json(rep);
 	p.calibration = calib_document(ci);
 	doc = bundle_build(&p, &err, &bad);
-	if (doc)
-		err = bench_json_save(doc, path);
-	json_decref(doc);
 	json_decref(p.info);
 	json_decref(p.environment);
 	json_decref(p.validate);
 	json_decref(p.calibration);
-	if (!err) {
-		cli_note("report bundle written to '%s': attach it to the report (baretma info "
-			 "--cpuid-dump '%s' reads it back as this machine)", path, path);
-		return 0;
-	}
 	if (!doc && err != -ENOMEM) {
 		cli_err("cannot write the bundle '%s': cannot read CPUID of cpu %u: %s", path, bad,
 			strerror(-err));
 		return EX_UNAVAILABLE;
 	}
-	cli_err("cannot write the bundle '%s': %s%s", path, err == -ELOOP ? "it is a symbolic "
-		"link" : err == -EINVAL ? "not a regular file" : strerror(-err),
-		err == -ELOOP || err == -EINVAL || err == -EISDIR ? " (give the path of a regular "
-		"file)" : "");
-	return EX_CANTCREAT;
+	if (!doc) {
+		cli_err("validate: cannot build the bundle (out of memory)");
+		return EX_SOFTWARE;
+	}
+	err = cli_output_json_file("validate", path, doc);
+	json_decref(doc);
+	if (!err)
+		cli_note("report bundle written to '%s': attach it to the report (baretma info "
+			 "--cpuid-dump '%s' reads it back as this machine)", path, path);
+	return err;
 }
 
 static int validate_run_cmd(void *opts, struct cli_ctx *ctx)

@@ -172,12 +172,16 @@ int output_write_params(FILE *f, const struct output_format *fmt,
 /* -------------------------------------------------- files named by users */
 
 /*
- * A file written whole or not at all (output_file.c): what -o FILE and
- * --openmetrics FILE write, and `stat -I --openmetrics FILE` rewrites each
- * interval.  A reader (node_exporter's textfile collector) sees the old
- * file or the new, never a part: the text goes to a new file in the same
- * directory (".NAME.PID.tmp", created O_EXCL|O_NOFOLLOW), is fsync'd and
- * renamed over NAME, then the directory is fsync'd.
+ * A file written whole or not at all (output_file.c): every file a command
+ * writes - -o FILE, --openmetrics FILE (which `stat -I` rewrites each
+ * interval), --plot FILE, validate --bundle FILE, calibrate -o FILE,
+ * cpuid dump -o FILE - one rule for all.  A reader (node_exporter's
+ * textfile collector) sees the old file or the new, never a part: the
+ * text goes to a new file in the same directory (cpu/tmpfile.h:
+ * ".NAME.baretma-PID-START-N.tmp", created O_EXCL|O_NOFOLLOW, removed by a
+ * deadly signal's handler, and after SIGKILL by the next write into that
+ * directory or by `pmu restore`), is fsync'd and renamed over NAME, then
+ * the directory is fsync'd.
  *   - NAME must be a regular file or not exist: a symbolic link is refused
  *     and never followed (nor is its target touched), as is a directory, a
  *     FIFO or a device (renamed over, a device node would be gone).
@@ -185,12 +189,14 @@ int output_write_params(FILE *f, const struct output_format *fmt,
  *     cpu/userfile.h for the invoking user (cpu/trust.h: the real uid, or
  *     $SUDO_UID under sudo): an existing NAME must be theirs, the directory
  *     one they own or a sticky one everyone may write (/tmp), and the new
- *     file is given to them.
+ *     file is given to them (fchown): the invoking user could have written
+ *     it, and reads it.
  *   - The mode is an existing NAME's, else 0666 less the umask (a shell's
  *     redirection: node_exporter, another user, must read it).
- * Use: output_file_open_atomic, write to output_file_stream, then
- * output_file_commit (the file is in place) or output_file_abort (it is
- * not; the old NAME stays).  Either frees the handle.  Not thread-safe.
+ * Use: output_file_open_atomic, write to output_file_stream (or to
+ * output_file_fd), then output_file_commit (the file is in place) or
+ * output_file_abort (it is not; the old NAME stays).  Either frees the
+ * handle.  Not thread-safe.
  */
 struct output_file;
 
@@ -209,15 +215,28 @@ int output_file_open_atomic(const char *path, struct output_file **of, const cha
  * creating nothing (before a long run: refuse early).  Same returns. */
 int output_file_check(const char *path, const char **why);
 
-/* output_file_stream - where to write the text (a FILE* of the new file). */
+/* output_file_stream - where to write the text: a FILE* on the new file
+ * whose failed write is kept (output_file_error); NULL on -ENOMEM. */
 FILE *output_file_stream(struct output_file *of);
+
+/* output_file_fd - the new file's descriptor, for a writer of its own
+ * (cairo's stream): it says a failure with output_file_failed. */
+int output_file_fd(const struct output_file *of);
+
+/* output_file_failed - a write to output_file_fd failed with errno @err
+ * (> 0): kept, unless one was already. */
+void output_file_failed(struct output_file *of, int err);
+
+/* output_file_error - the first failed write's -errno (-ENOSPC: the disk
+ * is full; -EFBIG: over the file size limit; -EIO), or 0. */
+int output_file_error(const struct output_file *of);
 
 /*
  * output_file_commit - flush, fsync, and rename the new file over the
- * name, unless the name became a link or something else since the open
- * (then -ELOOP / -EINVAL / -EISDIR with *@why, and nothing is replaced).
- * Returns 0 or -errno (-EIO: a write failed, e.g. the disk is full); on an
- * error the new file is removed.  Frees @of.
+ * name, unless a write failed (its -errno: output_file_error) or the name
+ * became a link or something else since the open (then -ELOOP / -EINVAL
+ * / -EISDIR with *@why, and nothing is replaced).  Returns 0 or -errno;
+ * on an error the new file is removed.  Frees @of.
  */
 int output_file_commit(struct output_file *of, const char **why);
 

@@ -1,11 +1,14 @@
 /*
  * bench/output/output_file.c - a file written whole or not at all, never
- * through a symbolic link (bench/output/output.h "files named by users"):
- * -o FILE and --openmetrics FILE.  The rename is what makes it atomic for
- * a reader (rename(2): "If newpath already exists, it will be atomically
- * replaced, so that there is no point at which another process attempting
- * to access newpath will find it missing"); the fsyncs make the new text,
- * then the new name, durable before the command says it is done.
+ * through a symbolic link, for the invoking user (bench/output/output.h
+ * "files named by users"): every file a command writes (-o, --openmetrics,
+ * --plot, --bundle, calibrate -o, cpuid dump -o).  The rename is what
+ * makes it atomic for a reader (rename(2): "If newpath already exists, it
+ * will be atomically replaced, so that there is no point at which another
+ * process attempting to access newpath will find it missing"); the fsyncs
+ * make the new text, then the new name, durable before the command says
+ * it is done.  The new file is a temporary file of cpu/tmpfile.h: a signal
+ * or a later run removes it when the write does not end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,14 +20,20 @@
 #include <unistd.h>
 
 #include "bench/output/output.h"
+#include "cpu/tmpfile.h"
 #include "cpu/trust.h"
 #include "cpu/userfile.h"
+#include "msr/leftovers.h"
 
 struct output_file {
 	int dirfd;        /* the directory of the name (O_DIRECTORY: fsync'd) */
 	char *name;       /* the name in it */
 	char *tmp;        /* the new file's name in it */
-	FILE *f;          /* the new file */
+	int slot;         /* the new file's in cpu/tmpfile.h's registry */
+	int fd;           /* the new file */
+	FILE *f;          /* a stream on @fd (output_file_stream), or NULL */
+	int err;          /* the first failed write's errno, or 0 */
+	bool noted;       /* the directory is in the state directory's record */
 };
 
 /* Why the existing @st at the name cannot be replaced for @uid, or NULL. */
@@ -69,7 +78,7 @@ static int open_dir(const char *path, char **name)
 /*
  * The checks: the invoking user known, the name nothing but a regular
  * file (theirs when they are not who we are), the directory one they
- * could create a file in.  *@mode: the existing file's permission bits,
+ * could create a file in.  *@mode: the existing file's permission bits with S_IFREG,
  * or 0 when there is none.  Returns 0 or -errno (*@why set for a refusal).
  */
 static int check_at(int dirfd, const char *name, uid_t *uid, gid_t *gid, mode_t *mode,
@@ -86,7 +95,7 @@ static int check_at(int dirfd, const char *name, uid_t *uid, gid_t *gid, mode_t 
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		if ((rc = refuse_existing(&st, *uid, for_other, why)))
 			return rc;
-		*mode = st.st_mode & 0777; /* never a set-id bit */
+		*mode = (st.st_mode & 0777) | S_IFREG; /* never a set-id bit; 0 is no file */
 	} else if (errno != ENOENT) {
 		return -errno;
 	}
@@ -94,7 +103,8 @@ static int check_at(int dirfd, const char *name, uid_t *uid, gid_t *gid, mode_t 
 		if (fstat(dirfd, &dir) < 0)
 			return -errno;
 		if (!userfile_dir_is_users(&dir, *uid))
-			return *why = "a new file in a directory the invoking user does not own",
+			return *why = *mode ? "in a directory the invoking user does not own" :
+				      "a new file in a directory the invoking user does not own",
 			       -EPERM;
 	}
 	return 0;
@@ -118,30 +128,23 @@ int output_file_check(const char *path, const char **why)
 	return rc;
 }
 
-/* The new file ".NAME.PID.tmp" (".NAME.PID-N.tmp" if a crashed run's is
- * there), created exclusively, never through a link planted at its name. */
-static int create_tmp(struct output_file *of, mode_t mode)
+/* The new file: a leftover of a killed run swept first, then created
+ * exclusively (never through a link planted at its name), with an
+ * existing file's mode exactly (the umask left out), the user's. */
+static int create_tmp(struct output_file *of, uid_t uid, gid_t gid, mode_t mode)
 {
-	for (unsigned i = 0; i < 100; i++) {
-		size_t n = strlen(of->name) + 48;
-		int fd;
+	int fd;
 
-		free(of->tmp);
-		if (!(of->tmp = malloc(n)))
-			return -ENOMEM;
-		if (i)
-			snprintf(of->tmp, n, ".%s.%ld-%u.tmp", of->name, (long)getpid(), i);
-		else
-			snprintf(of->tmp, n, ".%s.%ld.tmp", of->name, (long)getpid());
-		/* 0666 less the umask, as a shell's redirection creates it */
-		fd = openat(of->dirfd, of->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-			    O_NOCTTY | O_CLOEXEC, mode ? mode : 0666);
-		if (fd >= 0)
-			return fd;
-		if (errno != EEXIST)
-			return -errno;
-	}
-	return -EEXIST;
+	tmpfile_sweep(of->dirfd, uid); /* best effort: a file we cannot remove stays */
+	/* 0666 less the umask, as a shell's redirection creates it */
+	fd = tmpfile_create(of->dirfd, of->name, mode ? mode & 0777 : 0666, &of->tmp, &of->slot);
+	if (fd < 0)
+		return fd;
+	of->fd = fd;
+	if ((mode && fchmod(fd, mode & 0777) < 0) || (uid != geteuid() && fchown(fd, uid, gid) < 0))
+		return -errno;
+	of->noted = leftovers_note(of->dirfd, uid) == 0;
+	return 0;
 }
 
 int output_file_open_atomic(const char *path, struct output_file **out, const char **why)
@@ -150,12 +153,13 @@ int output_file_open_atomic(const char *path, struct output_file **out, const ch
 	uid_t uid;
 	gid_t gid;
 	mode_t mode;
-	int fd = -1, rc;
+	int rc;
 
 	*why = NULL;
 	*out = NULL;
 	if (!of)
 		return -ENOMEM;
+	of->fd = of->slot = -1;
 	of->dirfd = open_dir(path, &of->name);
 	if (of->dirfd < 0) {
 		rc = of->dirfd;
@@ -163,22 +167,9 @@ int output_file_open_atomic(const char *path, struct output_file **out, const ch
 		return rc;
 	}
 	rc = check_at(of->dirfd, of->name, &uid, &gid, &mode, why);
-	if (!rc && (fd = create_tmp(of, mode)) < 0)
-		rc = fd;
-	/* an existing file's mode exactly (the umask left out); the user's */
-	if (!rc && ((mode && fchmod(fd, mode) < 0) ||
-		    (uid != geteuid() && fchown(fd, uid, gid) < 0)))
-		rc = -errno;
-	if (!rc && !(of->f = fdopen(fd, "w")))
-		rc = -errno;
+	if (!rc)
+		rc = create_tmp(of, uid, gid, mode);
 	if (rc) {
-		if (fd >= 0) {
-			close(fd);
-			unlinkat(of->dirfd, of->tmp, 0);
-		}
-		of->f = NULL;
-		free(of->tmp);
-		of->tmp = NULL;
 		output_file_abort(of);
 		return rc;
 	}
@@ -186,9 +177,50 @@ int output_file_open_atomic(const char *path, struct output_file **out, const ch
 	return 0;
 }
 
+/* The stream's writes, each to the end or to the first error, kept. */
+static ssize_t cookie_write(void *cookie, const char *buf, size_t len)
+{
+	struct output_file *of = cookie;
+	size_t done = 0;
+
+	while (done < len && !of->err) {
+		ssize_t n = write(of->fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			of->err = n < 0 ? errno : EIO;
+		else
+			done += (size_t)n;
+	}
+	if (of->err) {
+		errno = of->err;
+		return -1;
+	}
+	return (ssize_t)done;
+}
+
 FILE *output_file_stream(struct output_file *of)
 {
+	if (!of->f)
+		of->f = fopencookie(of, "w", (cookie_io_functions_t){ .write = cookie_write });
 	return of->f;
+}
+
+int output_file_fd(const struct output_file *of)
+{
+	return of->fd;
+}
+
+void output_file_failed(struct output_file *of, int err)
+{
+	if (!of->err && err > 0)
+		of->err = err;
+}
+
+int output_file_error(const struct output_file *of)
+{
+	return -of->err;
 }
 
 int output_file_commit(struct output_file *of, const char **why)
@@ -197,27 +229,27 @@ int output_file_commit(struct output_file *of, const char **why)
 	int rc = 0;
 
 	*why = NULL;
-	if (fflush(of->f) || ferror(of->f))
-		rc = -EIO;
-	else if (fsync(fileno(of->f)) < 0)
+	if (of->f && (fflush(of->f) || ferror(of->f)) && !of->err)
+		of->err = EIO;
+	if (of->err)
+		rc = -of->err;
+	else if (fsync(of->fd) < 0)
 		rc = -errno;
 	/* Something else put at the name since the open is not replaced. */
 	if (!rc && fstatat(of->dirfd, of->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		rc = refuse_existing(&st, st.st_uid, false, why);
 	if (!rc && renameat(of->dirfd, of->tmp, of->dirfd, of->name) < 0)
 		rc = -errno;
-	if (!rc && fsync(of->dirfd) < 0)
-		rc = -errno;
-	if (rc) {
-		output_file_abort(of);
-		return rc;
+	if (!rc) {
+		tmpfile_release(of->slot); /* renamed: the name is no longer ours to remove */
+		of->slot = -1;
+		free(of->tmp);
+		of->tmp = NULL;
+		if (fsync(of->dirfd) < 0)
+			rc = -errno;
 	}
-	fclose(of->f);
-	of->f = NULL;
-	free(of->tmp);
-	of->tmp = NULL;
 	output_file_abort(of);
-	return 0;
+	return rc;
 }
 
 void output_file_abort(struct output_file *of)
@@ -225,9 +257,14 @@ void output_file_abort(struct output_file *of)
 	if (!of)
 		return;
 	if (of->f)
-		fclose(of->f);
+		fclose(of->f); /* the cookie's: no close of the descriptor */
+	if (of->fd >= 0)
+		close(of->fd);
 	if (of->tmp)
 		unlinkat(of->dirfd, of->tmp, 0);
+	tmpfile_release(of->slot);
+	if (of->noted)
+		leftovers_forget(of->dirfd);
 	close(of->dirfd);
 	free(of->tmp);
 	free(of->name);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/output/output.h"
 #include "bench/output/plot.h"
 
 #ifndef HAVE_CAIRO
@@ -132,61 +133,26 @@ static int draw_into(int fd, enum plot_format f, double w, double h, plot_draw_f
 	return cairo_errno(st, &s);
 }
 
-/* A new temporary file beside @path, with the mode a new file gets. */
-static int temp_open(const char *path, char **tmp)
-{
-	size_t n = strlen(path) + sizeof(".XXXXXX");
-	mode_t mask;
-	int fd;
-
-	if (!(*tmp = malloc(n)))
-		return -ENOMEM;
-	snprintf(*tmp, n, "%s.XXXXXX", path);
-	fd = mkostemp(*tmp, O_CLOEXEC); /* O_EXCL: never through a link planted there */
-	if (fd < 0) {
-		int err = -errno;
-
-		free(*tmp);
-		*tmp = NULL;
-		return err;
-	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask)) {
-		int err = -errno;
-
-		close(fd);
-		unlink(*tmp);
-		free(*tmp);
-		*tmp = NULL;
-		return err;
-	}
-	return fd;
-}
-
 int plot_render(const char *path, double w, double h, plot_draw_fn draw, const void *data,
 		const struct plot_trace *trace)
 {
+	struct output_file *of;
 	enum plot_format f;
-	char *tmp = NULL;
-	int fd, rc = plot_check_path(path);
+	const char *why;
+	int rc = plot_check_path(path);
 
 	if (rc || (rc = plot_format_of(path, &f)))
 		return rc;
-	if ((fd = temp_open(path, &tmp)) < 0)
-		return fd;
-	rc = draw_into(fd, f, w, h, draw, data, trace);
-	if (!rc && fsync(fd))
-		rc = -errno;
-	if (close(fd) && !rc)
-		rc = -errno;
-	/* rename replaces a link planted at @path since the check, never
-	 * writing through it; one that was there before was refused above */
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	free(tmp);
+	/* the one writer of every file a command writes (output.h) */
+	if ((rc = output_file_open_atomic(path, &of, &why)))
+		return rc == -EINVAL ? -EEXIST : rc;
+	rc = draw_into(output_file_fd(of), f, w, h, draw, data, trace);
+	if (rc) {
+		output_file_abort(of);
+	} else {
+		rc = output_file_commit(of, &why);
+		rc = rc == -EINVAL ? -EEXIST : rc; /* swapped for a FIFO, a device */
+	}
 	/* cairo's font caches and fontconfig's configuration live as long as
 	 * the process unless let go; a command draws one picture, so they are
 	 * let go after each (every cairo object is destroyed by now): a leak

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/output/output.h"
 #include "bench/output/plot.h"
 #include "cpu/cpu.h"
 #include "cpu/escape.h"
@@ -50,20 +51,19 @@ static int dir_writable(const char *path)
 int plot_check_path(const char *path)
 {
 	enum plot_format f;
-	struct stat st;
+	const char *why;
+	int rc;
 
 	if (plot_format_of(path, &f))
 		return -EINVAL;
 	if (!plot_available())
 		return -ENOTSUP;
-	if (!lstat(path, &st)) {
-		if (S_ISLNK(st.st_mode))
-			return -ELOOP;
-		if (S_ISDIR(st.st_mode))
-			return -EISDIR;
-		if (!S_ISREG(st.st_mode))
-			return -EEXIST;
-	}
+	/* the rule of every file a command writes (output.h) */
+	rc = output_file_check(path, &why);
+	if (rc == -EINVAL)
+		return -EEXIST; /* a FIFO, a device, a socket */
+	if (rc)
+		return rc;
 	return dir_writable(path);
 }
 

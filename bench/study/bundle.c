@@ -18,42 +18,33 @@
 #include "cpu/cpu.h"
 #include "msr/state_dir.h"
 
-int bench_json_save_at(int dirfd, const char *name, const json_t *doc)
+char *bench_json_dumps(const json_t *doc, size_t *len)
 {
 	char *text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10) |
-				JSON_ENSURE_ASCII);
+				JSON_ENSURE_ASCII), *t;
+
+	if (!text)
+		return NULL;
+	*len = strlen(text);
+	if (!(t = realloc(text, *len + 2))) {
+		free(text);
+		return NULL;
+	}
+	t[(*len)++] = '\n';
+	t[*len] = '\0';
+	return t;
+}
+
+int bench_json_save_at(int dirfd, const char *name, const json_t *doc)
+{
 	size_t len;
+	char *text = bench_json_dumps(doc, &len);
 	int rc;
 
 	if (!text)
 		return -ENOMEM;
-	len = strlen(text);
-	text = realloc(text, len + 2);
-	if (!text)
-		return -ENOMEM;
-	text[len++] = '\n';
-	text[len] = '\0';
 	rc = state_dir_replace(dirfd, name, text, len);
 	free(text);
-	return rc;
-}
-
-int bench_json_save(const json_t *doc, const char *path)
-{
-	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-	int dirfd, rc;
-
-	if (!*base)
-		return -EISDIR;
-	if ((size_t)snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1,
-			     slash ? (slash == path ? "/" : path) : ".") >= sizeof(dir))
-		return -ENAMETOOLONG;
-	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0)
-		return -errno;
-	rc = bench_json_save_at(dirfd, base, doc);
-	close(dirfd);
 	return rc;
 }
 

@@ -57,16 +57,19 @@ json_t *bundle_build(const struct bundle_parts *p, int *err, unsigned *bad_cpu);
 void bench_dump_versions(char *buf, size_t n, const char *command, const char *label,
 			 const char *value);
 
-/*
- * bench_json_save - @doc as the file @path, indented and ending in a
- * newline, written atomically (msr/state_dir.h state_dir_replace: mode
- * 0600, never through a symbolic link, never over anything that is not a
- * regular file).  Returns 0, -ELOOP (a link at the name), -EISDIR,
- * -EINVAL (a FIFO or device at the name), -ENAMETOOLONG, -ENOMEM or -errno.
- */
-int bench_json_save(const json_t *doc, const char *path);
+/* bench_json_dumps - @doc as text, indented and ending in a newline
+ * (malloc'd, *@len bytes before the NUL), or NULL on ENOMEM. */
+char *bench_json_dumps(const json_t *doc, size_t *len);
 
-/* bench_json_save_at - the same for the file @name of the directory @dirfd. */
+/*
+ * bench_json_save_at - @doc (bench_json_dumps) as the file @name of the
+ * state directory @dirfd, written atomically (msr/state_dir.h
+ * state_dir_replace: mode 0600, never through a symbolic link, never over
+ * anything that is not a regular file).  A file a user names goes through
+ * bench/output/output.h's writer instead.  Returns 0, -ELOOP (a link at
+ * the name), -EISDIR, -EINVAL (a FIFO or device at the name),
+ * -ENAMETOOLONG, -ENOMEM or -errno.
+ */
 int bench_json_save_at(int dirfd, const char *name, const json_t *doc);
 
 #endif

@@ -219,18 +219,18 @@ bool calib_any_measured(const struct calibration *c);
 json_t *calib_to_json(const struct calibration *c);
 
 /*
- * calib_save - @doc as @path (NULL: the state directory, created 0700 if
- * missing, under calib_file_name of @ci), atomically: a temporary file
- * beside it, mode 0600, renamed over it; a symbolic link at the name is
- * refused, never followed, and so is anything else but a regular file
- * (msr/state_dir.h state_dir_replace).  @written (may be NULL) receives
- * the path.  Returns 0; -ELOOP (a link at the name, or the state
- * directory is one); -EISDIR (a directory at the name, or a name ending
- * in '/'); -EINVAL (a FIFO, a device or a socket at the name: left as
- * it is); the errors of state_dir_open; -errno.
+ * calib_save - @doc in the state directory (created 0700 if missing),
+ * under calib_file_name of @ci, atomically: a temporary file beside it,
+ * mode 0600, renamed over it; a symbolic link at the name is refused,
+ * never followed, and so is anything else but a regular file
+ * (msr/state_dir.h state_dir_replace).  (calibrate -o FILE, a file the
+ * user names, is the command line's: bench/output/output.h.)  @written
+ * (may be NULL) receives the path.  Returns 0; -ELOOP (a link at the
+ * name, or the state directory is one); -EISDIR (a directory at the
+ * name); -EINVAL (a FIFO, a device or a socket at the name: left as it
+ * is); the errors of state_dir_open; -errno.
  */
-int calib_save(const json_t *doc, const struct cpu_info *ci, const char *path,
-	       char *written, size_t n);
+int calib_save(const json_t *doc, const struct cpu_info *ci, char *written, size_t n);
 
 
 

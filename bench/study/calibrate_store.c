@@ -143,17 +143,11 @@ json_t *calib_to_json(const struct calibration *c)
 
 /* --------------------------------------------------------------- file */
 
-int calib_save(const json_t *doc, const struct cpu_info *ci, const char *path,
-	       char *written, size_t n)
+int calib_save(const json_t *doc, const struct cpu_info *ci, char *written, size_t n)
 {
 	char name[NAME_MAX + 1];
 	int dirfd, rc;
 
-	if (path) {
-		if (written)
-			snprintf(written, n, "%s", path);
-		return bench_json_save(doc, path);
-	}
 	calib_file_name(ci, name, sizeof(name));
 	rc = state_dir_open(true, &dirfd);
 	if (written)
