@@ -61,8 +61,10 @@ CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_OPENMETRICS
 "  found, 69 a backend named (or, by default, every Top-down backend) cannot\n"
 "  measure here: the reasons are said, after what could be measured is\n"
 "  reported and written, 73 the file or state directory cannot be created\n"
-"  (also: FILE or --openmetrics's is a symbolic link, or not a regular file;\n"
-"  the state directory full), 75 busy, 77 no permission (also: a\n"
+"  (also: FILE or --openmetrics's is a symbolic link, or not a regular file,\n"
+"  or under sudo not one you could have written, refused before measuring;\n"
+"  the state directory full), 74 FILE cannot be written (a full disk:\n"
+"  ENOSPC), 75 busy, 77 no permission (also: a\n"
 "  BARETMA_MSR other than the device's under sudo)\n",
 		CALIB_RESOLUTION_PP, CALIB_SCHEMA, CALIB_MAX_AGE_DAYS, CALIB_DEFAULT_REPS);
 }

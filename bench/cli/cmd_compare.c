@@ -65,8 +65,8 @@ CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_FILE
 "  65 bad data (also: BARETMA_MSR's state file or profile), 66 a dump or\n"
 "  BARETMA_MSR's file not found, 69 a side cannot measure here (the reason is\n"
 "  said) or a metric could not be compared (or --plot: built without cairo),\n"
-"  73 -o FILE or the --plot file cannot be created, 74 the --plot file\n"
-"  cannot be written, 75 busy (another run; counters\n"
+"  73 -o FILE or the --plot file cannot be created, 74 one cannot be\n"
+"  written (a full disk: ENOSPC), 75 busy (another run; counters\n"
 "  in use), 77 no permission\n",
 		COMPARE_MIN_PAIRS, COMPARE_DEFAULT_PAIRS, COMPARE_DEFAULT_REPS);
 }

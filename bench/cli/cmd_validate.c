@@ -71,8 +71,9 @@ CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_FILE CLI_OUTPUT_HELP_OPENMETRICS
 "  (also: BARETMA_MSR's state file or profile), 66 a dump or BARETMA_MSR's\n"
 "  file not found, 69 no PMU to check here: no check could touch the PMU (the\n"
 "  reason is said, after the identity checks, whatever they found), 73 the\n"
-"  bundle, -o or --openmetrics FILE cannot be written, 75 busy, 77 no\n"
-"  permission\n", f);
+"  bundle, -o or --openmetrics FILE cannot be created (refused before\n"
+"  anything runs), 74 one cannot be written (a full disk: ENOSPC), 75 busy,\n"
+"  77 no permission\n", f);
 }
 
 static int parse_opt(int c, struct validate_cmd *v, struct cli_ctx *ctx)
