@@ -226,6 +226,17 @@ out=$(SUDO_USER=t-sudo-user SUDO_UID=4242 BARETMA_BACKEND=tsc BARETMA_OUTPUT=$tm
 like "$out" "baretma: markers: BARETMA_OUTPUT '$tmp/sudoers' is owned by another user than the invoking user: refused \(name a new file in a directory of uid 4242" \
 	"markers under sudo: BARETMA_OUTPUT naming the caller's own file is refused, said"
 is "$(cat "$tmp/sudoers")" "root ALL=(ALL) ALL" "  nothing appended to it"
+# BARETMA_OUTPUT on a full file system: the lost regions are said
+. "$T_SRC/full-fs.sh"
+if full_fs_ok; then
+	mkdir -p "$tmp/full"
+	full_fs "$tmp/full" "$tmp/fullrun" env LD_LIBRARY_PATH="$root$T_LIBDIR" BARETMA_BACKEND=tsc \
+		BARETMA_OUTPUT="$tmp/full/m.json" "$tmp/markers"
+	like "$(cat "$tmp/fullrun.err")" "baretma: markers: BARETMA_OUTPUT '$tmp/full/m.json': cannot append the regions: No space left on device" \
+		"markers: BARETMA_OUTPUT on a full file system: the lost regions are said, with the errno"
+else
+	skip "cannot mount a tmpfs in a mount namespace here (unshare -m: root or user namespaces needed)"
+fi
 out=$(BARETMA_BACKEND=tsc BARETMA_LEVEL=7 run_ex "$tmp/markers" 2>&1); rc=$?
 is "$rc:$out" "0:baretma: markers: BARETMA_LEVEL '7': expected a whole number from 1 to 2; markers off
 done: 9.787606" "markers: a bad BARETMA_LEVEL is named, the markers stay off, the program runs"

@@ -13,41 +13,17 @@
 . "$T_SRC/tap.sh"
 . "$T_SRC/sim-fixture.sh"
 
-command -v unshare >/dev/null 2>&1 || skip_all "no unshare (util-linux) for a mount namespace"
+. "$T_SRC/full-fs.sh"
+full_fs_ok || skip_all "cannot mount a tmpfs in a mount namespace here (unshare -m: root or user namespaces needed)"
 m=$tmp/full
 mkdir -p "$m"
-cat >"$tmp/inner.sh" <<'EOF'
-# inner.sh M OUT CMD...: in the mount namespace, a 16 KiB tmpfs at M
-# holding M/F.svg ("old") and filled; CMD run; OUT.err, OUT.ls, OUT.old
-m=$1 out=$2
-shift 2
-mount -t tmpfs -o size=16k,mode=0777 baretma-t-full "$m" || exit 99
-printf 'old\n' >"$m/F.svg"
-dd if=/dev/zero of="$m/fill" bs=512 2>/dev/null
-while printf x >>"$m/fill" 2>/dev/null; do :; done
-st=0
-"$@" >/dev/null 2>"$out.err" || st=$?
-ls -A "$m" >"$out.ls"
-cat "$m/F.svg" >"$out.old"
-exit $st
-EOF
-if [ "$(id -u)" = 0 ]; then
-	ns="unshare -m --propagation private"
-else
-	ns="unshare -r -m --propagation private"
-fi
-$ns sh "$tmp/inner.sh" "$m" "$tmp/probe" true 2>/dev/null ||
-	skip_all "cannot mount a tmpfs in a mount namespace here (root or user namespaces needed)"
 
 printf 'retiring 40\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n' >"$tmp/p"
 F=$m/F.svg
 
 # full CMD...: CMD in the namespace (F on the full file system), its status
 # in $st, stderr in $tmp/r.err
-full() {
-	st=0
-	$ns sh "$tmp/inner.sh" "$m" "$tmp/r" "$@" || st=$?
-}
+full() { full_fs "$m" "$tmp/r" "$@"; }
 
 # writer NAME: that writer's command line on the full file system
 writer() {

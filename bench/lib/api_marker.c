@@ -506,6 +506,25 @@ static json_t *document(void)
 	return doc;
 }
 
+/* @s written to @fd whole: 0, or the -errno of the write that failed
+ * (-ENOSPC also for one the file system cut short). */
+static int append_all(int fd, const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n) {
+		ssize_t w = write(fd, s, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -ENOSPC;
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 /* The JSON document appended to $BARETMA_OUTPUT. */
 static int write_json(const char *path)
 {
@@ -533,8 +552,16 @@ static int write_json(const char *path)
 		free(text);
 		return fd;
 	}
-	if (write(fd, text, strlen(text)) < 0 || write(fd, "\n", 1) < 0)
-		rc = -errno;
+	rc = append_all(fd, text);
+	if (!rc)
+		rc = append_all(fd, "\n");
+	if (rc) { /* lost regions are said, as a refused file is */
+		char shown[4 * PATH_MAX];
+
+		esc_str(shown, sizeof(shown), path);
+		fprintf(stderr, "baretma: markers: BARETMA_OUTPUT '%s': cannot append the regions: "
+			"%s (the file may end in a part of the document)\n", shown, strerror(-rc));
+	}
 	close(fd);
 	free(text);
 	return rc;
