@@ -374,6 +374,26 @@ int msr_device_ctx_new(const char *template, void **ctx);
 int msr_state_ctx_new(const char *file, void **ctx, char **err);
 
 /*
+ * msr_state_peek - register @msr of CPU @cpu of a state-file context as
+ * the context last read or wrote the file, without looking at the file
+ * again (no system call: msr_state_ops.read stat()s the file first).  For
+ * a caller that refreshed the context (msr_state_ops.open) at the start
+ * of an access it serialises with its own lock: the simulator, whose one
+ * access reads many registers.  Returns 0, -ENXIO (no such CPU), -EIO (no
+ * such register).  Async-signal-safe.
+ */
+int msr_state_peek(void *ctx, unsigned cpu, uint32_t msr, uint64_t *val);
+
+/*
+ * msr_state_cpu_hash - a fingerprint (64-bit FNV-1a) of every register of
+ * CPU @cpu, numbers and values, as msr_state_peek sees them: two views of
+ * the file give the same value when that CPU's registers are the same (a
+ * change elsewhere in the file, or in its comments, does not change it).
+ * No system call; async-signal-safe.
+ */
+uint64_t msr_state_cpu_hash(void *ctx, unsigned cpu);
+
+/*
  * Which nodes a device context uses: a check of the node's stat (before
  * open, on the name, and after open, on the descriptor) for @cpu, 0 or
  * -errno.  msr_device_ctx_new() uses msr_device_node_ok();

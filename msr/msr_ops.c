@@ -497,8 +497,8 @@ const char *msr_remedy(int err)
 		       "/dev/cpu/N/msr_safe; a file, a symbolic link or another device is "
 		       "refused";
 	case -ELOOP:
-		return "a symbolic link stands at the state file's name: refused; name the "
-		       "file itself";
+		return "a symbolic link stands at the state file's name, or at its simulated "
+		       "machine's FILE.sim: refused; name the file itself, remove the link";
 	case -ENOLCK:
 		return "refused by baretma itself: the register was not saved in the run's "
 		       "journal first, so it could not be put back; nothing was written (a "

@@ -16,17 +16,20 @@
  * Threads.  One simulated machine serves every msr_open of its profile in
  * the process (the registry), so sessions on several threads share it:
  * its CPUs' counters, and with `state FILE` one state-file context, whose
- * reload and rewrite (FILE.tmp, rename) are not re-entrant.  Each access
- * (open of a CPU, read, write) therefore holds the machine's lock, a
- * spin lock (an atomic flag) taken with every signal blocked in the
- * calling thread:
+ * reload and rewrite (FILE.tmp, rename) are not re-entrant, and one
+ * descriptor of the machine file.  Each access (open of a CPU, read,
+ * write) therefore holds the machine's lock, a spin lock (an atomic flag)
+ * taken with every signal blocked in the calling thread, and inside it,
+ * with `state FILE`, the machine file's flock that serialises the
+ * processes (msr/msr_sim_shared.c):
  *   - blocking first means no handler can run on the thread while it
  *     holds the lock, so the journal's restore from a handler
  *     (msr/journal.h) never waits for the lock its own thread holds: no
  *     self-deadlock, as a pthread mutex taken from a handler would risk;
  *   - a handler on another thread waits for the holder, which runs on and
- *     lets go within one access (the holder never waits on anything
- *     else while holding it);
+ *     lets go within one access (the holder waits on nothing else while
+ *     holding it but the machine file's flock, whose holder in another
+ *     process lets go within one access too, or dies and so lets go);
  *   - pthread_sigmask, atomics and nanosleep are async-signal-safe (POSIX
  *     2017 XSH 2.4.3), so the access stays so.
  * One object per CPU instead would not do: a session's restore from
@@ -89,19 +92,25 @@ static void sim_unlock(struct sim *s, const sigset_t *old)
 }
 
 /*
- * One call into the simulator for @cpu: the lock, and the clock.  The
- * simulated CPU counts the caller's time, not the simulator's own: the
- * time a call spends waiting for the lock, blocking signals and in its
- * store (a state file's rewrite and fsync) is added to the CPU's skip_ns,
- * as a real CPU's cycles do not include a simulator's.  The part after
- * the lock is let go (restoring the signal mask) is the calling thread's
- * to carry to its next call on that CPU.  A handler's call in between
- * takes the carry or drops it: a few hundred nanoseconds, once.
+ * One call into the simulator for @cpu: the locks (this process's, then
+ * the machine file's: msr/msr_sim_shared.c), the CPU's record read and
+ * started, and the clock.  The simulated CPU counts the caller's time,
+ * not the simulator's own: the time a call spends waiting for the locks,
+ * blocking signals and in its store (a state file's rewrite, the machine
+ * file's record) is added to the CPU's skip_ns, as a real CPU's cycles do
+ * not include a simulator's.  The part after the lock is let go
+ * (restoring the signal mask) is the calling thread's to carry to its
+ * next call on that CPU.  A handler's call in between takes the carry or
+ * drops it: a few hundred nanoseconds, once.  A CPU started by this call
+ * starts its clock now: the wait before it is nobody's.
  */
 struct sim_call {
 	sigset_t old;
 	struct sim_cpu *c;          /* NULL: not a CPU of the machine */
+	unsigned cpu;
 	double t_in;
+	bool locked;                /* the machine file's lock is held */
+	bool loaded;                /* the CPU's record is read: write it back */
 };
 
 static _Thread_local struct {
@@ -109,26 +118,52 @@ static _Thread_local struct {
 	double ns;
 } carry_ns;
 
-static void call_enter(struct sim *s, unsigned cpu, struct sim_call *k)
+/* 0, or why the CPU cannot be reached: -ENXIO, the state file's -errno,
+ * the machine file's. */
+static int call_enter(struct sim *s, unsigned cpu, struct sim_call *k)
 {
+	double pending;
+	int rc;
+
 	k->t_in = sim_mono_ns();
+	k->cpu = cpu;
+	k->loaded = false;
 	sim_lock(s, &k->old);
+	rc = sim_shared_lock(s);
+	k->locked = !rc;
 	s->now_ns = sim_mono_ns();
 	k->c = cpu < s->ncpus ? &s->cpus[cpu] : NULL;
-	if (k->c)
-		k->c->skip_ns += s->now_ns - k->t_in + (carry_ns.c == k->c ? carry_ns.ns : 0);
+	pending = s->now_ns - k->t_in + (carry_ns.c == k->c ? carry_ns.ns : 0);
 	carry_ns.c = NULL;
+	if (!rc)
+		rc = sim_shared_load(s, cpu);
+	if (!rc && k->c->m.magic == SIM_LIVE_MAGIC)
+		k->c->m.skip_ns += pending;
+	if (!rc)
+		rc = sim_start_cpu(s, cpu);
+	k->loaded = !rc;
+	return rc;
 }
 
-static void call_leave(struct sim *s, struct sim_call *k)
+/* The record written back and the locks let go: @rc, or the machine
+ * file's error where @rc is 0. */
+static int call_leave(struct sim *s, struct sim_call *k, int rc)
 {
 	double out = sim_mono_ns();
 
-	if (k->c)
-		k->c->skip_ns += out - s->now_ns;
+	if (k->loaded) {
+		int st;
+
+		k->c->m.skip_ns += out - s->now_ns;
+		st = sim_shared_store(s, k->cpu);
+		rc = rc ? rc : st;
+	}
+	if (k->locked)
+		sim_shared_unlock(s);
 	sim_unlock(s, &k->old);
 	carry_ns.ns = sim_mono_ns() - out;
 	carry_ns.c = k->c;
+	return rc;
 }
 
 /* ----------------------------------------------------------------- ops */
@@ -137,12 +172,8 @@ static int sim_open_cpu(void *ctx, unsigned cpu)
 {
 	struct sim *s = ctx;
 	struct sim_call k;
-	int rc;
 
-	call_enter(s, cpu, &k);
-	rc = s->state ? msr_state_ops.open(s->state, cpu) ?: sim_start_cpu(s, cpu) : sim_start_cpu(s, cpu);
-	call_leave(s, &k);
-	return rc;
+	return call_leave(s, &k, call_enter(s, cpu, &k));
 }
 
 /* IA32_PERF_GLOBAL_INUSE: bit i = IA32_PERFEVTSELi[7:0] != 0, bit 32+i =
@@ -163,7 +194,8 @@ static uint64_t inuse(struct sim *s, unsigned cpu)
 	return v;
 }
 
-/* One access: the CPU started, the clock ticked, the counters brought up to date. */
+/* One access (call_enter started the CPU): the clock ticked, the counters
+ * brought up to date. */
 static int enter(struct sim *s, unsigned cpu)
 {
 	int rc = sim_start_cpu(s, cpu);
@@ -186,24 +218,24 @@ static int read_locked(struct sim *s, unsigned cpu, uint32_t msr, uint64_t *val)
 		return rc;
 	c = &s->cpus[cpu];
 	if (msr == SIM_MSR_ORDER_ERRORS) {
-		*val = c->order_errors;
+		*val = c->m.order_errors;
 		return 0;
 	}
 	if ((rc = sim_store_read(s, cpu, msr, &stored)))
 		return rc; /* not a register of this CPU: #GP, -EIO */
 	if ((x = sim_gp_counter(c, msr, &full)) >= 0) {
-		*val = c->pmc[x];
+		*val = c->m.pmc[x];
 	} else if (c->amd) {
-		*val = msr == AMD_PERF_CNTR_GLOBAL_STATUS ? stored | c->status : stored;
+		*val = msr == AMD_PERF_CNTR_GLOBAL_STATUS ? stored | c->m.status : stored;
 	} else if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + SIM_FIXED) {
-		*val = c->fc[msr - IA32_FIXED_CTR0];
+		*val = c->m.fc[msr - IA32_FIXED_CTR0];
 	} else if (msr == IA32_PERF_METRICS) {
 		*val = sim_metrics_value(s, c);
 		if ((s->p.faults & SIM_FAULT_OVERFLOW_EVERY) &&
-		    ++c->met_reads % s->p.overflow_every == 0)
-			c->status |= GLOBAL_STATUS_OVF_PERF_METRICS;
+		    ++c->m.met_reads % s->p.overflow_every == 0)
+			c->m.status |= GLOBAL_STATUS_OVF_PERF_METRICS;
 	} else if (msr == IA32_PERF_GLOBAL_STATUS) {
-		*val = stored | c->status;
+		*val = stored | c->m.status;
 	} else if (msr == IA32_PERF_GLOBAL_INUSE) {
 		*val = inuse(s, cpu);
 	} else {
@@ -220,7 +252,7 @@ static void fold(struct sim *s, unsigned cpu)
 
 	for (unsigned i = 0; i < SIM_FIXED && !c->amd; i++)
 		if (sim_has_fixed(c->kind, i))
-			sim_store_update(s, cpu, IA32_FIXED_CTR0 + i, c->fc[i]);
+			sim_store_update(s, cpu, IA32_FIXED_CTR0 + i, c->m.fc[i]);
 	sim_gp_fold(s, cpu);
 }
 
@@ -242,8 +274,8 @@ static int write_gp(struct sim *s, unsigned cpu, unsigned x, bool full, uint64_t
 		val = (val & 0x80000000ull) ? (val | ~0xffffffffull) : (val & 0xffffffffull);
 	else if (!c->amd && (val & ~max))
 		return -EIO;
-	c->pmc[x] = val & max;
-	c->pcarry[x] = 0;
+	c->m.pmc[x] = val & max;
+	c->m.pcarry[x] = 0;
 	return 0;
 }
 
@@ -257,9 +289,9 @@ static int write_amd_status(struct sim *s, unsigned cpu, uint32_t msr, uint64_t 
 	if (msr == AMD_PERF_CNTR_GLOBAL_STATUS)
 		return sim_store_read(s, cpu, msr, &v) ?: -EIO;
 	if (msr == AMD_PERF_CNTR_GLOBAL_STATUS_CLR)
-		c->status &= ~val;
+		c->m.status &= ~val;
 	else if (msr == AMD_PERF_CNTR_GLOBAL_STATUS_SET)
-		c->status |= val;
+		c->m.status |= val;
 	else
 		return 1;
 	return sim_store_write(s, cpu, msr, val);
@@ -279,15 +311,15 @@ static void write_metrics(struct sim *s, unsigned cpu, uint64_t val)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
-	if (!c->fc3_written) {
-		c->order_errors++;
-		sim_store_write(s, cpu, SIM_MSR_ORDER_ERRORS, c->order_errors); /* -EIO: not listed */
+	if (!c->m.fc3_written) {
+		c->m.order_errors++;
+		sim_store_write(s, cpu, SIM_MSR_ORDER_ERRORS, c->m.order_errors); /* -EIO: not listed */
 	}
 	if (!val && (s->p.faults & SIM_FAULT_METRICS_NOT_CLEARED))
 		return;
-	c->met_access = c->met_work = 0;
-	c->met_v0 = val;
-	c->met_w0 = val ? c->fc[FIXED_CTR3_IDX] : 0;
+	c->m.met_access = c->m.met_work = 0;
+	c->m.met_v0 = val;
+	c->m.met_w0 = val ? c->m.fc[FIXED_CTR3_IDX] : 0;
 }
 
 static int write_locked(struct sim *s, unsigned cpu, uint32_t msr, uint64_t val)
@@ -317,23 +349,23 @@ static int write_locked(struct sim *s, unsigned cpu, uint32_t msr, uint64_t val)
 			return rc;
 		if ((rc = write_gp(s, cpu, (unsigned)x, full, val)))
 			return rc;
-		val = c->pmc[x];
+		val = c->m.pmc[x];
 	}
 	if ((rc = sim_store_write(s, cpu, msr, val)))
 		return rc;
 	if (c->amd) {
 		/* plain registers: the selects, the global control */
 	} else if (msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + SIM_FIXED) {
-		c->fc[msr - IA32_FIXED_CTR0] = val & ((1ull << sim_fixed_bits(s)) - 1);
-		c->carry[msr - IA32_FIXED_CTR0] = 0;
+		c->m.fc[msr - IA32_FIXED_CTR0] = val & ((1ull << sim_fixed_bits(s)) - 1);
+		c->m.carry[msr - IA32_FIXED_CTR0] = 0;
 		if (msr == IA32_FIXED_CTR3)
-			c->fc3_written = true;
+			c->m.fc3_written = true;
 	} else if (msr == IA32_PERF_METRICS) {
 		write_metrics(s, cpu, val);
 	} else if (msr == IA32_PERF_GLOBAL_STATUS_RESET) {
-		c->status &= ~val;
+		c->m.status &= ~val;
 	} else if (msr == IA32_PERF_GLOBAL_STATUS_SET) {
-		c->status |= val;
+		c->m.status |= val;
 	}
 	return 0;
 }
@@ -343,24 +375,22 @@ static int sim_read(void *ctx, unsigned cpu, uint32_t msr, uint64_t *val)
 {
 	struct sim *s = ctx;
 	struct sim_call k;
-	int rc;
+	int rc = call_enter(s, cpu, &k);
 
-	call_enter(s, cpu, &k);
-	rc = read_locked(s, cpu, msr, val);
-	call_leave(s, &k);
-	return rc;
+	if (!rc)
+		rc = read_locked(s, cpu, msr, val);
+	return call_leave(s, &k, rc);
 }
 
 static int sim_write(void *ctx, unsigned cpu, uint32_t msr, uint64_t val)
 {
 	struct sim *s = ctx;
 	struct sim_call k;
-	int rc;
+	int rc = call_enter(s, cpu, &k);
 
-	call_enter(s, cpu, &k);
-	rc = write_locked(s, cpu, msr, val);
-	call_leave(s, &k);
-	return rc;
+	if (!rc)
+		rc = write_locked(s, cpu, msr, val);
+	return call_leave(s, &k, rc);
 }
 
 int msr_sim_work(const struct msr_dev *dev, unsigned cpu, uint64_t cycles)
@@ -371,12 +401,9 @@ int msr_sim_work(const struct msr_dev *dev, unsigned cpu, uint64_t cycles)
 
 	if (!s)
 		return -EINVAL;
-	call_enter(s, cpu, &k);
-	rc = sim_start_cpu(s, cpu);
-	if (!rc)
+	if (!(rc = call_enter(s, cpu, &k)))
 		sim_advance(s, cpu, (double)cycles);
-	call_leave(s, &k);
-	return rc;
+	return call_leave(s, &k, rc);
 }
 
 /*
@@ -436,8 +463,7 @@ int msr_sim_rdpmc(const struct msr_dev *dev, unsigned cpu, uint32_t ecx, uint64_
 
 	if (!s)
 		return -EINVAL;
-	call_enter(s, cpu, &k);
-	rc = sim_start_cpu(s, cpu);
+	rc = call_enter(s, cpu, &k);
 	if (!rc)
 		rc = rdpmc_msr(&s->cpus[cpu], ecx, &msr);
 	if (!rc)
@@ -446,14 +472,13 @@ int msr_sim_rdpmc(const struct msr_dev *dev, unsigned cpu, uint32_t ecx, uint64_
 		/* read, then clear: both count on from 0 */
 		struct sim_cpu *c = &s->cpus[cpu];
 
-		c->fc[FIXED_CTR3_IDX] = 0;
-		c->carry[FIXED_CTR3_IDX] = 0;
-		c->fc3_written = true;
-		c->met_access = c->met_work = 0;
-		c->met_v0 = c->met_w0 = 0;
+		c->m.fc[FIXED_CTR3_IDX] = 0;
+		c->m.carry[FIXED_CTR3_IDX] = 0;
+		c->m.fc3_written = true;
+		c->m.met_access = c->m.met_work = 0;
+		c->m.met_v0 = c->m.met_w0 = 0;
 	}
-	call_leave(s, &k);
-	return rc;
+	return call_leave(s, &k, rc);
 }
 
 static void sim_free(struct sim *s)
@@ -462,6 +487,9 @@ static void sim_free(struct sim *s)
 		return;
 	if (s->state)
 		msr_state_ops.close(s->state);
+	if (s->mfd >= 0)
+		close(s->mfd);
+	free(s->mpath);
 	free(s->cpus);
 	free(s->path);
 	free(s->dump);
@@ -602,11 +630,13 @@ static int sim_new(const char *file, const char *dump, struct sim **out, char **
 		return -ENOMEM;
 	}
 	s->refs = 1;
+	s->mfd = -1;
 	atomic_flag_clear(&s->busy);
-	s->t0_ns = sim_mono_ns();
 	if (!(rc = load_profile(s, file, err)) && !(rc = identify(s, err)) &&
 	    s->p.state[0])
 		rc = open_state(s, file, err);
+	if (!rc && s->state)
+		rc = sim_shared_name(s);
 	if (!rc)
 		rc = sim_make_cpus(s, err);
 	if (rc)

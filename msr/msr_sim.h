@@ -32,25 +32,39 @@
  * kernel's idle value: amd_pmu_v2_enable_all), PERF_CNTR_GLOBAL_STATUS,
  * _STATUS_CLR and _STATUS_SET = 0; an AMD CPU without PerfMonV2 has no
  * PMU register.  The simulator's
- * own SIM_MSR_ORDER_ERRORS (below) is on every CPU.  Such registers live
- * only as long as the process.  With `state FILE` the registers are FILE's, exactly as the
- * state-file backend keeps them (msr/msr.h "state:FILE": every write
- * persisted, other processes' writes seen): journals, restore, tamper and
- * ownership checks then work across processes as on the state file.  The
- * fixed counters' and PERF_METRICS' values are this process's, loaded
- * from FILE at its first access to the CPU and written to FILE at every
- * control write: another process's write to a counter is not seen (its
- * writes to the controls are).
+ * own SIM_MSR_ORDER_ERRORS (below) is on every CPU.  Such registers, and
+ * the counters, live only as long as the process: without `state FILE`
+ * there is no machine to share, and each process has its own.  With
+ * `state FILE` the machine is FILE's, one machine for every process, as
+ * the hardware is: the registers are FILE's, exactly as the state-file
+ * backend keeps them (msr/msr.h "state:FILE": every write persisted,
+ * other processes' writes seen), so journals, restore, tamper and
+ * ownership checks work across processes as on the state file; and the
+ * counters' values with the model's state behind them (struct sim_live,
+ * msr/msr_sim_int.h) are the machine file FILE.sim beside it, one record
+ * per CPU, read at the start of every access and written at its end
+ * (msr/msr_sim_shared.c; the layout in doc/state-file.md).  Every access,
+ * from any process, sees the counters as the last access of any process
+ * left them: a counter one process writes is what the next access of any
+ * process reads, counting goes on from one process's access to the next
+ * (CLOCK_MONOTONIC is one clock for the system), and the values a run's
+ * restore writes back are the ones the next run reads and journals.
+ * FILE's counter lines hold the counters' values at the simulator's last
+ * control write (so that FILE, compared with a copy after a run, shows
+ * every register); a CPU whose lines in FILE another writer has changed
+ * since the simulator's last access to it starts again from them, as at
+ * its first access (a test's fresh copy is a fresh machine).
  *
  * Counting (per CPU, modelled on every access), with two kinds of cycles:
  *   the accesses', `access_cycles` per access through the simulator (the
  *   cost of an RDMSR/WRMSR, which the real driver also spends in the
  *   counted time), and the work's: (CLOCK_MONOTONIC elapsed) x `ghz` x 1e9,
  *   plus what msr_sim_work() is given (the tests' hidden kernel
- *   test-sim-work: `work_cycles` a call); the time spent inside the
- *   simulator's own calls on the CPU (waiting for its lock, blocking
- *   signals, a state file's rewrite) is not elapsed time: `access_cycles`
- *   alone stands for an access;
+ *   test-sim-work: `work_cycles` a call), whichever process's access
+ *   comes next; the time spent inside the simulator's own calls on the
+ *   CPU (waiting for its locks, blocking signals, a state file's rewrite,
+ *   the machine file's record) is not elapsed time: `access_cycles` alone
+ *   stands for an access;
  *   IA32_FIXED_CTRi counts while its IA32_FIXED_CTR_CTRL field has EN_OS
  *   or EN_USR and IA32_PERF_GLOBAL_CTRL bit 32+i is set (pmu-reference
  *   §1.2, §1.3), the share of the cycles its field selects: EN_OS those at
@@ -118,14 +132,18 @@
  * either thread is unhalted, the thread's own here.  IA32_PERF_METRICS is
  * fractions: unchanged.
  *
- * Threads: the simulated machine of one PROFILE path is shared by every
- * msr_open of it in the process (the MSR backend and the perf source's
- * simulator see the same counters, sessions on several threads the same
- * machine and `state FILE`).  Every access holds the machine's lock, taken
- * with the thread's signals blocked, so the accesses of several threads -
- * and a journal restore from a signal handler - are serialised and stay
- * async-signal-safe (msr/msr_sim.c says why this design).  After fork()
- * a child must not use a simulated machine it inherited.
+ * Threads and processes: the simulated machine of one PROFILE path is
+ * shared by every msr_open of it in the process (the MSR backend and the
+ * perf source's simulator see the same counters, sessions on several
+ * threads the same machine and `state FILE`).  Every access holds the
+ * machine's lock, taken with the thread's signals blocked, and with
+ * `state FILE` the machine file's too (an flock of FILE.sim, which the
+ * kernel lets go when its holder dies), so the accesses of several threads
+ * and processes - and a journal restore from a signal handler - are
+ * serialised and stay async-signal-safe, and a handler never waits for a
+ * lock its own thread holds (msr/msr_sim.c and msr/msr_sim_shared.c say
+ * why this design).  After fork() a child must not use a simulated
+ * machine it inherited (it would share the parent's flock).
  */
 #ifndef BARETMA_MSR_SIM_H
 #define BARETMA_MSR_SIM_H
@@ -158,8 +176,9 @@
  * IA32_PERF_METRICS made while fixed counter 3 had counted since it was
  * last written - out of the kernel's order, FC3 then PERF_METRICS
  * (msr/msr_sim.c write_metrics).  Read-only, per CPU, on every simulated
- * CPU; kept in a `state FILE` when the file lists it ("CPU 0x400000f0
- * 0x0"), so that other processes (a test) see it.  Its index is in the
+ * CPU; with `state FILE` in the machine file's record, and in FILE too
+ * when the file lists it ("CPU 0x400000f0 0x0"), so that a reader of FILE
+ * (a test) sees it.  Its index is in the
  * range the SDM reserves for software (Vol. 4, chapter 2: "MSR address
  * range between 40000000H - 400000FFH is marked as a specially reserved
  * range. All existing and future processors will not implement any
@@ -229,7 +248,10 @@ extern const struct msr_ops msr_sim_ops;
  * msr_sim_ctx_new - open (or join, when this process has it open) the
  * simulated machine of profile @file on the machine of CPUID dump
  * @cpuid_dump (NULL: $BARETMA_CPUID_DUMP, else the live CPU:
- * cpu_source_from_env); one machine per profile and dump.  Returns 0,
+ * cpu_source_from_env); one machine per profile and dump in a process,
+ * and with `state FILE` one for every process that names FILE (its
+ * machine file is opened, or created, at the first access: a failure
+ * there is that access's -errno).  Returns 0,
  * -EINVAL (profile or its state file malformed, or the machine not
  * identified: @err says why), -ENOENT/-EACCES (profile unreadable),
  * -ENOMEM.

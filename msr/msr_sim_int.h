@@ -1,9 +1,10 @@
 /*
- * msr/msr_sim_int.h - what the two files of the simulated PMU share,
+ * msr/msr_sim_int.h - what the files of the simulated PMU share,
  * private to them: the simulated machine's objects, and the model's
  * functions (msr/msr_sim_model.c: the clock, the register store, the
- * counting of the fixed counters and IA32_PERF_METRICS) that the backend
- * (msr/msr_sim.c: the lock, the accesses, opening and the registry)
+ * counting of the fixed counters and IA32_PERF_METRICS; msr/msr_sim_shared.c:
+ * the machine file that makes one machine of every process's) that the
+ * backend (msr/msr_sim.c: the lock, the accesses, opening and the registry)
  * calls.  What is modelled and from which text: msr/msr_sim.h.  Every
  * function here runs under the machine's lock (msr/msr_sim.c) and is
  * async-signal-safe.
@@ -14,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "cpu/cpu.h"
 #include "msr/msr_sim.h"
@@ -48,32 +50,54 @@ struct sim_reg {
 	uint64_t val;
 };
 
-struct sim_cpu {
-	const struct cpu_kind *kind; /* NULL: not a CPU of the machine */
-	bool started;              /* counters loaded from the store */
-	unsigned width;            /* slots per cycle */
-	uint64_t accesses;
-	uint64_t accesses_counted; /* accesses whose cycles are counted */
+/* "BSIMCPU" and the layout's number 1 (the bytes "BSIMCPU" 0x01 on a little-endian
+ * host): a record of another layout, or none, is not a started CPU. */
+#define SIM_LIVE_MAGIC 0x015550434d495342ull
+
+/*
+ * What one CPU of the machine holds that the registers of the store do
+ * not: the counters' values and the model's state behind them.  With
+ * `state FILE` this is the CPU's record in the machine file beside FILE,
+ * read at the start of every access and written at its end, so that every
+ * process sees the CPU as the last access of any process left it (the
+ * layout is documented in doc/state-file.md: change both together; every
+ * field 8 bytes, host byte order, no padding).  Without `state` it lives
+ * in this process's memory only.
+ */
+struct sim_live {
+	uint64_t magic;            /* SIM_LIVE_MAGIC: started (else: start from the store) */
+	uint64_t size;             /* sizeof(struct sim_live) */
 	double skip_ns;            /* time spent inside the simulator's calls on this
 				    * CPU (its lock, its store): not counted */
-	double t_last;             /* cycles of real time at the last update */
-	unsigned fam;              /* SIM_FAM_*: which rows of the event table apply */
-	bool amd;                  /* AMD PerfMonV2 registers (else Intel's) */
-	bool smt;                  /* `smt on` applies: an Intel P-core */
-	uint64_t fc[SIM_FIXED];
-	double carry[SIM_FIXED];   /* fractions of a count not yet counted */
-	uint64_t pmc[SIM_GP];      /* general-purpose counters */
-	double pcarry[SIM_GP];
-	double met_access;         /* slots of accesses accumulated for PERF_METRICS
-				    * since it was written */
-	double met_work;           /* slots of work (real time, msr_sim_work) */
-	uint64_t met_w0, met_v0;   /* a non-zero value written, and FC3 then */
-	bool fc3_written;          /* FC3 holds what was written to it (or loaded):
+	double t_last_ns;          /* CLOCK_MONOTONIC - skip_ns at the last update */
+	uint64_t fc3_written;      /* 1: FC3 holds what was written to it (or loaded):
 				    * it has not counted since */
 	uint64_t order_errors;     /* SIM_MSR_ORDER_ERRORS */
 	uint64_t status;           /* GLOBAL_STATUS bits set by the model */
 	uint64_t met_reads;        /* for fault overflow_every */
 	uint64_t rng;              /* jitter state (splitmix64) */
+	double met_access;         /* slots of accesses accumulated for PERF_METRICS
+				    * since it was written */
+	double met_work;           /* slots of work (real time, msr_sim_work) */
+	uint64_t met_w0, met_v0;   /* a non-zero value written, and FC3 then */
+	uint64_t fc[SIM_FIXED];
+	double carry[SIM_FIXED];   /* fractions of a count not yet counted */
+	uint64_t pmc[SIM_GP];      /* general-purpose counters */
+	double pcarry[SIM_GP];
+	uint64_t lines_hash;       /* msr_state_cpu_hash of the CPU's lines in FILE as
+				    * the simulator left them: another value is another
+				    * writer's change (the CPU starts again from FILE) */
+};
+
+struct sim_cpu {
+	const struct cpu_kind *kind; /* NULL: not a CPU of the machine */
+	unsigned width;            /* slots per cycle */
+	uint64_t accesses;         /* this process's accesses, and those counted */
+	uint64_t accesses_counted;
+	unsigned fam;              /* SIM_FAM_*: which rows of the event table apply */
+	bool amd;                  /* AMD PerfMonV2 registers (else Intel's) */
+	bool smt;                  /* `smt on` applies: an Intel P-core */
+	struct sim_live m;         /* the machine's part (shared with `state FILE`) */
 	unsigned nregs;            /* memory store */
 	struct sim_reg regs[SIM_REGS_MAX];
 };
@@ -87,7 +111,9 @@ struct sim {
 	struct sim_profile p;
 	struct cpu_info ci;
 	void *state;               /* state-file context (`state FILE`), or NULL */
-	double t0_ns;
+	char *mpath;               /* the machine file, FILE.sim (`state FILE`), or NULL */
+	int mfd;                   /* it, open at the first access; -1 before */
+	mode_t mmode;              /* its mode when created: FILE's permission bits */
 	double now_ns;             /* CLOCK_MONOTONIC of the access under way (locked) */
 	unsigned ncpus;
 	struct sim_cpu *cpus;
@@ -117,7 +143,8 @@ unsigned sim_fixed_bits(const struct sim *s);
 /* Bring @cpu's counters up to now, with @work more cycles of work. */
 void sim_advance(struct sim *s, unsigned cpu, double work);
 
-/* Load @cpu's counters from the store at its first access: 0 or -ENXIO. */
+/* Start @cpu's counters from the store (its first access, or the machine
+ * file without its record): 0 or -ENXIO. */
 int sim_start_cpu(struct sim *s, unsigned cpu);
 
 /* IA32_PERF_METRICS of @c as read now. */
@@ -136,6 +163,28 @@ bool sim_gp_control(const struct sim_cpu *c, uint32_t msr);
 
 /* Write the counters' values to the store (msr/msr_sim.c fold). */
 void sim_gp_fold(struct sim *s, unsigned cpu);
+
+/* ------------------------------------------- msr/msr_sim_shared.c */
+
+/* The machine file's name, FILE.sim, and the mode it is created with,
+ * FILE's permission bits (at opening, not from a handler): 0 or -ENOMEM. */
+int sim_shared_name(struct sim *s);
+
+/* Take / let go the machine file's lock (flock LOCK_EX of FILE.sim,
+ * opened or created at the first call); 0 without `state`.  0 or -errno. */
+int sim_shared_lock(struct sim *s);
+void sim_shared_unlock(struct sim *s);
+
+/* At the start of an access to @cpu: the CPU exists (-ENXIO), the store
+ * is read again where it changed (-errno from the state file), the CPU's
+ * record is read from the machine file (-errno: cannot) and dropped where
+ * another writer changed the CPU's lines in FILE (then sim_start_cpu
+ * starts it from them). */
+int sim_shared_load(struct sim *s, unsigned cpu);
+
+/* At the end: the CPU's record written back, with the fingerprint of its
+ * lines in FILE now (0, or -errno). */
+int sim_shared_store(struct sim *s, unsigned cpu);
 
 /* ------------------------------------------------- msr/sim_events.c */
 

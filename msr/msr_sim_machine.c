@@ -62,7 +62,6 @@ int sim_make_cpus(struct sim *s, char **err)
 		if (!(c->kind = cpu_info_kind_of(&s->ci, cpu)))
 			continue;
 		c->width = s->p.width ? s->p.width : c->kind->pipeline_width;
-		c->rng = s->p.seed ^ (0x9e3779b97f4a7c15ull * (cpu + 1));
 		cpu_family(s, c);
 		if (s->p.smt_contention && !c->amd) {
 			text_setf(err, "simulated PMU: 'smt_contention' is AMD's "

@@ -55,12 +55,14 @@ static struct sim_reg *mem_find(struct sim_cpu *c, uint32_t msr)
 	return NULL;
 }
 
+/* A `state FILE` is read as the access's start left it (sim_shared_load
+ * looked at the file once): no system call per register. */
 int sim_store_read(struct sim *s, unsigned cpu, uint32_t msr, uint64_t *v)
 {
 	struct sim_reg *r;
 
 	if (s->state)
-		return msr_state_ops.read(s->state, cpu, msr, v);
+		return msr_state_peek(s->state, cpu, msr, v);
 	if (!(r = mem_find(&s->cpus[cpu], msr)))
 		return -EIO;
 	*v = r->val;
@@ -220,11 +222,11 @@ void sim_gp_fold(struct sim *s, unsigned cpu)
 			continue;
 		if (c->amd) {
 			if (x < AMD_GP_MAX)
-				sim_store_update(s, cpu, AMD_PERF_CTR(x), c->pmc[x]);
+				sim_store_update(s, cpu, AMD_PERF_CTR(x), c->m.pmc[x]);
 			continue;
 		}
-		sim_store_update(s, cpu, IA32_PMC0 + x, c->pmc[x]);
-		sim_store_update(s, cpu, IA32_A_PMC0 + x, c->pmc[x]);
+		sim_store_update(s, cpu, IA32_PMC0 + x, c->m.pmc[x]);
+		sim_store_update(s, cpu, IA32_A_PMC0 + x, c->m.pmc[x]);
 	}
 }
 
@@ -296,15 +298,15 @@ static bool count(uint64_t *ctr, double *carry, double inc, unsigned bits)
 /* Fixed counter @i counts @inc. */
 static void count_fixed(struct sim *s, struct sim_cpu *c, unsigned i, double inc, uint64_t gc)
 {
-	double before = c->carry[i];
-	bool wrapped = count(&c->fc[i], &c->carry[i], inc, sim_fixed_bits(s));
+	double before = c->m.carry[i];
+	bool wrapped = count(&c->m.fc[i], &c->m.carry[i], inc, sim_fixed_bits(s));
 
 	if (i == FIXED_CTR3_IDX && whole_events(inc + before) > 0)
-		c->fc3_written = false; /* it counted: no longer the value written */
+		c->m.fc3_written = false; /* it counted: no longer the value written */
 	if (wrapped) {
-		c->status |= 1ull << GLOBAL_FIXED_BIT(i);
+		c->m.status |= 1ull << GLOBAL_FIXED_BIT(i);
 		if (i == FIXED_CTR3_IDX && (gc & GLOBAL_CTRL_EN_PERF_METRICS))
-			c->status |= GLOBAL_STATUS_OVF_PERF_METRICS;
+			c->m.status |= GLOBAL_STATUS_OVF_PERF_METRICS;
 	}
 }
 
@@ -343,8 +345,8 @@ static void count_gp(struct sim *s, unsigned cpu, double dt_work, double dt_acce
 			continue;
 		inc = share * (sim_event_rate(s, c, sel, s->p.pct) * dt_work +
 			       sim_event_rate(s, c, sel, s->p.access_pct) * dt_access);
-		if (count(&c->pmc[x], &c->pcarry[x], inc, sim_gp_bits(c)))
-			c->status |= 1ull << x;
+		if (count(&c->m.pmc[x], &c->m.pcarry[x], inc, sim_gp_bits(c)))
+			c->m.status |= 1ull << x;
 	}
 }
 
@@ -371,8 +373,8 @@ static void advance_intel(struct sim *s, unsigned cpu, double dt_work, double dt
 		double slots = sim_fixed_rate(s, c, FIXED_CTR3_IDX, s->p.pct) *
 			       cpl_share(s, fcc, gc, FIXED_CTR3_IDX);
 
-		c->met_access += slots * dt_access;
-		c->met_work += slots * dt_work;
+		c->m.met_access += slots * dt_access;
+		c->m.met_work += slots * dt_work;
 	}
 	count_gp(s, cpu, dt_work, dt_access, gc);
 }
@@ -382,17 +384,21 @@ static void advance_intel(struct sim *s, unsigned cpu, double dt_work, double dt
  * (msr_sim_work).  Two kinds of cycles: the accesses' (`access_cycles`
  * each, since the last update) and the work's (real time x `ghz`, and
  * @work); the counters count both, IA32_PERF_METRICS keeps their slots
- * apart, for their own shares (metrics_value).
+ * apart, for their own shares (metrics_value).  Real time is
+ * CLOCK_MONOTONIC, one clock for every process, less the time spent inside
+ * the simulator (skip_ns), so that a machine shared by several processes
+ * (`state FILE`) counts the time between one process's access and
+ * another's.
  */
 void sim_advance(struct sim *s, unsigned cpu, double work)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
-	double now = (s->now_ns - s->t0_ns - c->skip_ns) * s->p.ghz;
-	double dt_work = (now > c->t_last ? now - c->t_last : 0) + work;
+	double now = s->now_ns - c->m.skip_ns;
+	double dt_work = (now > c->m.t_last_ns ? (now - c->m.t_last_ns) * s->p.ghz : 0) + work;
 	double dt_access = (double)(c->accesses - c->accesses_counted) * s->p.access_cycles;
 	uint64_t gc = 0;
 
-	c->t_last = now > c->t_last ? now : c->t_last;
+	c->m.t_last_ns = now > c->m.t_last_ns ? now : c->m.t_last_ns;
 	c->accesses_counted = c->accesses;
 	if (dt_work + dt_access <= 0)
 		return;
@@ -402,7 +408,8 @@ void sim_advance(struct sim *s, unsigned cpu, double work)
 		count_gp(s, cpu, dt_work, dt_access, gc);
 }
 
-/* Load @cpu's counters from the store at its first access. */
+/* Start @cpu's counters from the store: its first access (or, with `state
+ * FILE`, its first since the machine file lost its record). */
 int sim_start_cpu(struct sim *s, unsigned cpu)
 {
 	struct sim_cpu *c;
@@ -410,27 +417,30 @@ int sim_start_cpu(struct sim *s, unsigned cpu)
 	if (cpu >= s->ncpus || !s->cpus[cpu].kind)
 		return -ENXIO;
 	c = &s->cpus[cpu];
-	if (c->started)
+	if (c->m.magic == SIM_LIVE_MAGIC)
 		return 0;
+	memset(&c->m, 0, sizeof(c->m));
+	c->m.magic = SIM_LIVE_MAGIC;
+	c->m.size = sizeof(c->m);
+	c->m.rng = s->p.seed ^ (0x9e3779b97f4a7c15ull * (cpu + 1));
 	for (unsigned i = 0; i < SIM_FIXED && !c->amd; i++)
-		if (sim_has_fixed(c->kind, i) && sim_store_read(s, cpu, IA32_FIXED_CTR0 + i, &c->fc[i]))
-			c->fc[i] = 0;
+		if (sim_has_fixed(c->kind, i) && sim_store_read(s, cpu, IA32_FIXED_CTR0 + i, &c->m.fc[i]))
+			c->m.fc[i] = 0;
 	for (unsigned x = 0; x < SIM_GP; x++) {
 		uint32_t msr = c->amd ? AMD_PERF_CTR(x) : IA32_PMC0 + x;
 
 		if (!(c->kind->gp_mask & (1u << x)) || (c->amd && x >= AMD_GP_MAX) ||
-		    (sim_store_read(s, cpu, msr, &c->pmc[x]) &&
-		     (c->amd || sim_store_read(s, cpu, IA32_A_PMC0 + x, &c->pmc[x]))))
-			c->pmc[x] = 0;
+		    (sim_store_read(s, cpu, msr, &c->m.pmc[x]) &&
+		     (c->amd || sim_store_read(s, cpu, IA32_A_PMC0 + x, &c->m.pmc[x]))))
+			c->m.pmc[x] = 0;
 	}
-	if (c->kind->topdown_level >= 1 && !sim_store_read(s, cpu, IA32_PERF_METRICS, &c->met_v0))
-		c->met_w0 = c->met_v0 ? c->fc[FIXED_CTR3_IDX] : 0;
-	if (sim_store_read(s, cpu, SIM_MSR_ORDER_ERRORS, &c->order_errors))
-		c->order_errors = 0; /* kept in memory only */
-	c->fc3_written = true; /* as loaded: what software (or the file) put there */
-	c->t_last = (s->now_ns - s->t0_ns - c->skip_ns) * s->p.ghz;
+	if (c->kind->topdown_level >= 1 && !sim_store_read(s, cpu, IA32_PERF_METRICS, &c->m.met_v0))
+		c->m.met_w0 = c->m.met_v0 ? c->m.fc[FIXED_CTR3_IDX] : 0;
+	if (sim_store_read(s, cpu, SIM_MSR_ORDER_ERRORS, &c->m.order_errors))
+		c->m.order_errors = 0; /* not in the store: kept in the record only */
+	c->m.fc3_written = 1; /* as loaded: what software (or the file) put there */
+	c->m.t_last_ns = s->now_ns;
 	c->accesses_counted = c->accesses;
-	c->started = true;
 	return 0;
 }
 
@@ -448,7 +458,7 @@ int sim_start_cpu(struct sim *s, unsigned cpu)
  */
 static void shares(struct sim *s, struct sim_cpu *c, double f[SIM_NODES])
 {
-	double a = c->met_access, w = c->met_work, mean = 0, u[4], sum = 0, m[SIM_NODES];
+	double a = c->m.met_access, w = c->m.met_work, mean = 0, u[4], sum = 0, m[SIM_NODES];
 
 	for (unsigned i = 0; i < SIM_NODES; i++)
 		m[i] = a * s->p.access_pct[i] + w * s->p.pct[i];
@@ -460,13 +470,13 @@ static void shares(struct sim *s, struct sim_cpu *c, double f[SIM_NODES])
 	for (unsigned i = 0; i < SIM_NODES; i++)
 		m[i] /= a + w;
 	for (unsigned i = 0; i < 4; i++)
-		mean += (u[i] = jitter(&c->rng, s->p.noise)) / 4;
+		mean += (u[i] = jitter(&c->m.rng, s->p.noise)) / 4;
 	for (unsigned i = 0; i < 4; i++)
 		sum += (f[i] = fmax(0, m[i] + u[i] - mean));
 	for (unsigned i = 0; i < 4; i++)
 		f[i] = f[i] * 100 / sum; /* a share clamped at 0 */
 	for (unsigned i = 4; i < SIM_NODES; i++)
-		f[i] = fmin(f[i - 4], fmax(0, m[i] + jitter(&c->rng, s->p.noise)));
+		f[i] = fmin(f[i - 4], fmax(0, m[i] + jitter(&c->m.rng, s->p.noise)));
 	for (unsigned i = 0; i < SIM_NODES; i++)
 		f[i] = f[i] * 255 / 100;
 }
@@ -504,17 +514,17 @@ static uint64_t faulty_bytes(const struct sim *s, uint64_t v, int level)
 uint64_t sim_metrics_value(struct sim *s, struct sim_cpu *c)
 {
 	int level = c->kind->topdown_level;
-	double f[SIM_NODES], acc = c->met_access + c->met_work, w = acc + (double)c->met_w0;
+	double f[SIM_NODES], acc = c->m.met_access + c->m.met_work, w = acc + (double)c->m.met_w0;
 	uint64_t v = 0;
 
 	if (!acc)
-		return c->met_v0;
+		return c->m.met_v0;
 	shares(s, c, f);
 	for (unsigned i = 0; i < (level >= 2 ? 8u : 4u); i++) {
 		double b = f[i];
 
-		if (c->met_w0) /* the value written, weighted by the slots it stood for */
-			b = ((double)c->met_w0 * byte_of(c->met_v0, i) + acc * b) / w;
+		if (c->m.met_w0) /* the value written, weighted by the slots it stood for */
+			b = ((double)c->m.met_w0 * byte_of(c->m.met_v0, i) + acc * b) / w;
 		v = put_byte(v, i, lround(b));
 	}
 	return faulty_bytes(s, v, level);

@@ -272,6 +272,21 @@ static int st_read(void *ctx, unsigned cpu, uint32_t msr, uint64_t *val)
 	return rc;
 }
 
+int msr_state_peek(void *ctx, unsigned cpu, uint32_t msr, uint64_t *val)
+{
+	int rc = 0;
+	struct st_reg *r = lookup(ctx, cpu, msr, &rc);
+
+	if (r)
+		*val = r->val;
+	return rc;
+}
+
+uint64_t msr_state_cpu_hash(void *ctx, unsigned cpu)
+{
+	return state_cpu_hash(view(ctx), cpu);
+}
+
 /* flock of the directory around a read-modify-write (EINTR retried). */
 static int dir_lock(struct state_ctx *c, int op)
 {

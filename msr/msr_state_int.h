@@ -54,6 +54,11 @@ int state_parse(struct st_view *v, size_t regcap, const char *shown, char **err)
 /* state_find - the register (@cpu, @msr) of a parsed view, or NULL. */
 struct st_reg *state_find(const struct st_view *v, unsigned cpu, uint32_t msr);
 
+/* state_cpu_hash - FNV-1a over the (cpu << 32 | msr, value) of every
+ * register of @cpu in a parsed view, in (cpu, msr) order: a fingerprint of
+ * that CPU's registers. */
+uint64_t state_cpu_hash(const struct st_view *v, unsigned cpu);
+
 /* state_cpu_listed - whether a parsed view has a register of @cpu. */
 bool state_cpu_listed(const struct st_view *v, unsigned cpu);
 

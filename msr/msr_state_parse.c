@@ -216,6 +216,22 @@ struct st_reg *state_find(const struct st_view *v, unsigned cpu, uint32_t msr)
 	return i < v->nregs && v->idx[i].key == key ? &v->regs[v->idx[i].reg] : NULL;
 }
 
+uint64_t state_cpu_hash(const struct st_view *v, unsigned cpu)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 (Fowler, Noll, Vo) */
+
+	for (size_t i = lower_bound(v, key_of(cpu, 0)); i < v->nregs && v->idx[i].key >> 32 == cpu;
+	     i++) {
+		uint64_t w[2] = { v->idx[i].key, v->regs[v->idx[i].reg].val };
+
+		for (unsigned b = 0; b < 16; b++) {
+			h ^= (w[b / 8] >> (8 * (b % 8))) & 0xff;
+			h *= 0x100000001b3ull;
+		}
+	}
+	return h;
+}
+
 bool state_cpu_listed(const struct st_view *v, unsigned cpu)
 {
 	size_t i = lower_bound(v, key_of(cpu, 0));
