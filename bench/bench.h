@@ -145,6 +145,11 @@ struct bench_calib_use {
 				  * of its physical range or not JSON (reason
 				  * names the key and the value): a warning, where
 				  * a calibration for another machine is a note */
+	int refused;             /* not read at all, and the run must not go on:
+				  * -EPERM, the state directory's rule refuses
+				  * it (msr/state_dir.h; reason: why, exit 77);
+				  * -EFBIG, over CALIB_FILE_MAX (reason: the
+				  * cap, exit 65); 0 otherwise */
 	char path[4096];
 	char reason[600];        /* why not used ("" when used) */
 	char date[32];           /* when it was made (ISO 8601 UTC) */

@@ -388,46 +388,60 @@ static bool doc_matches(const json_t *doc, const struct cpu_info *ci, const stru
 }
 
 /* The state directory's calibration document for @ci, or NULL with
- * u->found, u->malformed and u->reason saying why not. */
+ * u->found, u->malformed, u->refused and u->reason saying why not. */
 static json_t *load_doc(const struct cpu_info *ci, struct bench_calib_use *u)
 {
-	char name[NAME_MAX + 1];
+	static const char none[] = "none for this CPU (try: baretma calibrate)";
+	char name[NAME_MAX + 1], *text = NULL;
 	json_error_t jerr;
-	json_t *doc;
-	int dirfd, fd;
+	json_t *doc = NULL;
+	int dirfd, fd, rc;
+	uint64_t size = 0;
+	size_t len = 0;
 
 	memset(u, 0, sizeof(*u));
 	calib_file_name(ci, name, sizeof(name));
 	snprintf(u->path, sizeof(u->path), "%s/%s", state_dir_path(), name);
-	snprintf(u->reason, sizeof(u->reason), "none for this CPU (try: baretma calibrate)");
+	snprintf(u->reason, sizeof(u->reason), "%s", none);
 	if (state_dir_open(false, &dirfd))
 		return NULL;
-	/* a FIFO planted at the name would block bench for good: not opened */
-	fd = userfile_open_read(dirfd, name, O_NOFOLLOW);
+	/* the state directory's rule; a FIFO planted at the name is not opened */
+	fd = state_dir_file_open(dirfd, name, u->reason, sizeof(u->reason));
 	close(dirfd);
-	if (fd == -ENOENT)
-		return NULL;
-	u->found = true;
-	if (fd < 0) {
-		snprintf(u->reason, sizeof(u->reason), "cannot read it: %s",
-			 fd == -EINVAL ? USERFILE_NOT_REGULAR : strerror(-fd));
+	if (fd == -ENOENT) {
+		snprintf(u->reason, sizeof(u->reason), "%s", none);
 		return NULL;
 	}
-	doc = json_loadfd(fd, JSON_REJECT_DUPLICATES, &jerr);
+	u->found = true;
+	u->refused = fd == -EPERM ? fd : 0;
+	if (fd < 0) {
+		if (fd != -EPERM)
+			snprintf(u->reason, sizeof(u->reason), "cannot read it: %s", strerror(-fd));
+		return NULL;
+	}
+	/* in blocks: json_loadfd reads one byte per read() (1 MB took 5 s) */
+	rc = userfile_read_all(fd, CALIB_FILE_MAX, &text, &len, &size);
 	close(fd);
-	if (!doc) {
+	if (rc == -EFBIG) {
+		u->refused = rc;
+		userfile_cap_text(u->reason, sizeof(u->reason), size, CALIB_FILE_MAX,
+				  "a calibration file");
+	} else if (rc) {
+		snprintf(u->reason, sizeof(u->reason), "cannot read it: %s", strerror(-rc));
+	} else if (!(doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr))) {
 		u->malformed = true;
 		snprintf(u->reason, sizeof(u->reason), "malformed: line %d: %s", jerr.line,
 			 jerr.text);
 	}
+	free(text);
 	return doc;
 }
 
-json_t *calib_document(const struct cpu_info *ci)
+json_t *calib_document(const struct cpu_info *ci, struct bench_calib_use *u)
 {
-	struct bench_calib_use u;
+	struct bench_calib_use mine;
 
-	return load_doc(ci, &u);
+	return load_doc(ci, u ? u : &mine);
 }
 
 int calib_lookup(const struct cpu_info *ci, const struct cpu_env *env, unsigned cpu,

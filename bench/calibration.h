@@ -19,6 +19,12 @@
 
 #define CALIB_SCHEMA        "baretma-calibration/3"
 #define CALIB_MAX_AGE_DAYS  30      /* older calibrations are stale */
+/* The input cap of a calibration file (README "Bad input"): 1 MiB.  One
+ * `baretma calibrate` writes for one backend is ~10 KB (9,710 bytes on
+ * the simulated Ice Lake), one for every backend and event recipe a CPU
+ * has under 100 KB: the cap is ten times that.  A larger file is not read
+ * (calib_lookup: u->refused -EFBIG, exit 65). */
+#define CALIB_FILE_MAX      (1u << 20)
 
 /* The PERF_METRICS fields as the document names them (the simulator's
  * profile keys; the tma_* metric of the same node without "tma_"). */
@@ -44,6 +50,11 @@ char *calib_file_name(const struct cpu_info *ci, char *buf, size_t n);
  * out of range, missing or of another type, a file that is not JSON or a
  * malformed date set u->malformed, and u->reason names the key and the
  * value; the file is then not used, and no number of @u is.
+ * The file is opened by the state directory's rule (msr/state_dir.h
+ * state_dir_file_open: a regular file of the effective user's, writable by
+ * no one else) and read in blocks, at most CALIB_FILE_MAX bytes: one
+ * refused or over its cap is not read at all, u->refused says which
+ * (-EPERM, -EFBIG) and u->reason why; the run must then stop.
  * Returns 0 (whether used or not; nothing found: !u->found).
  */
 int calib_lookup(const struct cpu_info *ci, const struct cpu_env *env, unsigned cpu,
@@ -52,8 +63,10 @@ int calib_lookup(const struct cpu_info *ci, const struct cpu_env *env, unsigned 
 
 /* calib_document - the state directory's calibration file for @ci as it
  * is (a new reference: the report bundle embeds it), or NULL when there is
- * none, it cannot be read or it is not JSON.  Checks nothing else. */
-json_t *calib_document(const struct cpu_info *ci);
+ * none, it cannot be read, it is refused or over its cap (as calib_lookup
+ * reads it; @u, when not NULL, says so: found, refused, reason) or it is
+ * not JSON.  Checks nothing else. */
+json_t *calib_document(const struct cpu_info *ci, struct bench_calib_use *u);
 
 /*
  * calib_check_recipe - a used calibration of @res made with another event

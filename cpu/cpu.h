@@ -144,15 +144,37 @@ struct cpu_dump; /* opaque */
 #define CPU_BUNDLE_SCHEMA "baretma-bundle/1"
 
 /*
+ * The input caps of a CPUID dump (README "Bad input"): a file over its cap
+ * is not read at all (cpu_dump_load: -EINVAL, "N bytes, over the cap of M
+ * bytes for a CPUID dump"), nor is one that grows past it while read.
+ *   CPU_DUMP_MAX_BYTES     a dump file, any format (a report bundle too,
+ *       whose "cpuid_dump" text is most of it): 32 MiB.  The real dumps
+ *       hold at most 9.1 KB per logical CPU (an AIDA64 dump of a Meteor
+ *       Lake, 14 CPUs in 127 KB; the largest, an Emerald Rapids one, is
+ *       501 KiB): a dump of CPU_MAX_CPUS such CPUs is 9.3 MB, and the cap
+ *       is 3.5 times that.
+ *   CPU_DUMP_PU_MAX_BYTES  one puN file of a hwloc-gather-cpuid directory
+ *       (and its hwloc-cpuid-info summary, which hwloc reads): 64 KiB, 30
+ *       times the largest real one (2,190 bytes: a Sapphire Rapids CPU).
+ *       A directory holds at most CPU_MAX_CPUS puN files (a pu number at
+ *       or above it is refused), so at most 64 MiB is read in all.
+ */
+#define CPU_DUMP_MAX_BYTES    (32u << 20)
+#define CPU_DUMP_PU_MAX_BYTES (64u << 10)
+
+/*
  * cpu_dump_load - read the dump at @path (a regular file, or a directory
  * of puN regular files).  On failure writes what was wrong and where to
  * *@err (on the heap, replaced; free() it; e.g. "line 12: truncated or malformed CPUID record
  * '...'", "pu3: no leaf 0 (truncated?)", "not a CPUID dump: ...", "not a
  * regular file: refused unread": a FIFO or device is never read, nor
  * opened: cpu/userfile.h userfile_open_read).
+ * Every file is opened with userfile_open_read (cpu/userfile.h): under
+ * sudo, one the invoking user could not read is refused unread (EACCES,
+ * *@err from userfile_read_denied).
  * Returns the dump, or NULL + errno: ENOENT/EACCES/... (cannot read),
- * EINVAL (unrecognised, empty, truncated or malformed; or not a regular
- * file), ENOMEM.
+ * EINVAL (unrecognised, empty, truncated or malformed; not a regular
+ * file; over its cap: CPU_DUMP_MAX_BYTES, CPU_DUMP_PU_MAX_BYTES), ENOMEM.
  */
 struct cpu_dump *cpu_dump_load(const char *path, char **err);
 void cpu_dump_free(struct cpu_dump *d);

@@ -51,8 +51,6 @@
 #include "cpu/text.h"
 #include "cpu/userfile.h"
 
-#define DUMP_MAX_BYTES     (64u << 20) /* far above any real dump (~1 MiB) */
-
 /*
  * "line 12: <msg>" or "pu3 line 12: <msg>"; returns -EINVAL.  The message
  * quotes dump lines: it is escaped (cpu/escape.h) before it is kept.
@@ -180,47 +178,37 @@ int dump_cpu_begin(struct parse *p, unsigned long cpu)
 
 /* ------------------------------------------------------------ file input */
 
-/* @path's bytes in *@buf (NUL-terminated, *@len of them): a regular
- * file only (cpu/userfile.h: a FIFO would block, a device act): -EINVAL
- * for anything else; -EFBIG past DUMP_MAX_BYTES. */
-static int slurp(const char *path, char **buf, size_t *len)
+/*
+ * @path's bytes in *@buf (NUL-terminated, *@len of them): a regular file
+ * the invoking user could read (cpu/userfile.h: a FIFO would block, a
+ * device act; under sudo, root reads no file for a user who could not),
+ * of at most @cap bytes, read in blocks.  On error p->err says it, after
+ * "@what: " when @what is not NULL, and the return is -errno: -EINVAL
+ * (not a regular file, or over @cap: bad data), -EACCES, -ENOENT, ...
+ */
+static int slurp(struct parse *p, const char *path, const char *what, size_t cap,
+		 const char *kind, char **buf, size_t *len)
 {
-	int fd = userfile_open_read(AT_FDCWD, path, 0), err = 0;
-	size_t cap = 1 << 16, n = 0;
-	char *b = NULL;
+	int fd = userfile_open_read(AT_FDCWD, path, 0), err;
+	char why[400];
+	uint64_t size = 0;
 
-	if (fd < 0)
-		return fd;
-	for (;;) {
-		ssize_t r;
-
-		if (!b || n + 1 >= cap) {
-			char *grown = n + 1 >= DUMP_MAX_BYTES ? NULL : realloc(b, cap *= 2);
-
-			if (!grown) {
-				err = n + 1 >= DUMP_MAX_BYTES ? -EFBIG : -ENOMEM;
-				break;
-			}
-			b = grown;
-		}
-		r = read(fd, b + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			err = r < 0 ? -errno : 0;
-			break;
-		}
-		n += (size_t)r;
-	}
-	close(fd);
-	if (err) {
-		free(b);
-		return err;
-	}
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	return 0;
+	*buf = NULL;
+	*len = 0;
+	err = fd < 0 ? fd : userfile_read_all(fd, cap, buf, len, &size);
+	if (fd >= 0)
+		close(fd);
+	if (!err)
+		return 0;
+	if (err == -EFBIG)
+		userfile_cap_text(why, sizeof(why), size, cap, kind);
+	else if (err == -EACCES)
+		userfile_read_denied(why, sizeof(why));
+	else
+		snprintf(why, sizeof(why), "%s", err == -EINVAL ? USERFILE_NOT_REGULAR :
+			 strerror(-err));
+	text_setf(p->err, "%s%s%s", what ? what : "", what ? ": " : "", why);
+	return err == -EFBIG ? -EINVAL : err;
 }
 
 /* Split @buf in place into lines (without "\n" or "\r\n"), up to the
@@ -295,22 +283,14 @@ int dump_parse_text(struct parse *p, char *text, size_t len)
 	return err;
 }
 
-/*
- * Read @path and split it into lines (*buf and *lines to be freed by the
- * caller, also on error).  A read error is described in p->err, prefixed
- * with @what (a pu file's name) when not NULL; an oversized file is -EINVAL.
- */
 int dump_read_lines(struct parse *p, const char *path, const char *what, char **buf,
 		    char ***lines, unsigned *n, bool *unterminated, size_t *len)
 {
-	int err = slurp(path, buf, len);
+	int err = slurp(p, path, what, CPU_DUMP_PU_MAX_BYTES, "a hwloc-gather-cpuid puN file",
+			buf, len);
 
-	if (err) {
-		text_setf(p->err, "%s%s%s", what ? what : "", what ? ": " : "",
-			 err == -EFBIG ? "larger than any CPUID dump" :
-			 err == -EINVAL ? USERFILE_NOT_REGULAR : strerror(-err));
-		return err == -EFBIG ? -EINVAL : err;
-	}
+	if (err)
+		return err;
 	return *len ? split_lines(*buf, *len, lines, n, unterminated) : 0;
 }
 
@@ -320,13 +300,10 @@ static int parse_file(struct parse *p, const char *path)
 	size_t len = 0;
 	unsigned n = 0;
 	bool unterminated;
-	int err = slurp(path, &buf, &len);
+	int err = slurp(p, path, NULL, CPU_DUMP_MAX_BYTES, "a CPUID dump", &buf, &len);
 
-	if (err) {
-		text_setf(p->err, "%s", err == -EFBIG ? "larger than any CPUID dump" :
-			 err == -EINVAL ? USERFILE_NOT_REGULAR : strerror(-err));
-		return err == -EFBIG ? -EINVAL : err;
-	}
+	if (err)
+		return err;
 	if (!len) {
 		err = dump_perr(p, "empty file");
 		goto out;
@@ -482,9 +459,12 @@ struct cpu_dump *cpu_dump_load(const char *path, char **err)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (stat(path, &st)) {
-		rc = -errno;
-		text_setf(err, "%s", strerror(-rc));
+	if ((rc = userfile_look(path, &st))) { /* under sudo: as the invoking user */
+		char why[400];
+
+		if (rc == -EACCES)
+			userfile_read_denied(why, sizeof(why));
+		text_setf(err, "%s", rc == -EACCES ? why : strerror(-rc));
 	} else {
 		rc = S_ISDIR(st.st_mode) ? parse_dir(&p, path) : parse_file(&p, path);
 	}

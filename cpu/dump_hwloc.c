@@ -112,25 +112,42 @@ out:
  * topology from it after this parse): the puN files read here and its
  * summary "hwloc-cpuid-info" (hwloc topology-x86.c, fopen of
  * "%s/hwloc-cpuid-info"), which baretma does not read.  A FIFO there would
- * block hwloc forever: present, it must be a regular file.  0, or -EINVAL
- * with the message.
+ * block hwloc forever, and hwloc reads as root: present, it must be a
+ * regular file the invoking user could read (cpu/userfile.h), of at most
+ * CPU_DUMP_PU_MAX_BYTES.  0, or -EINVAL / -EACCES with the message.
  */
 static int info_file_check(struct parse *p, const char *path)
 {
-	int dfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int dfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC), fd, rc = 0;
+	const char *name = "hwloc-cpuid-info";
 	struct stat st;
-	int rc = 0;
+	char why[400];
 
 	if (dfd < 0) {
 		rc = -errno;
 		text_setf(p->err, "%s", strerror(-rc));
 		return rc;
 	}
-	if (fstatat(dfd, "hwloc-cpuid-info", &st, 0) == 0 && !S_ISREG(st.st_mode)) {
-		text_setf(p->err, "hwloc-cpuid-info: %s", USERFILE_NOT_REGULAR);
-		rc = -EINVAL;
-	}
+	fd = userfile_open_read(dfd, name, 0);
 	close(dfd);
+	if (fd == -ENOENT)
+		return 0; /* hwloc's topology is not built then (cpu/machine.c) */
+	if (fd >= 0 && fstat(fd, &st) == 0 && (uint64_t)st.st_size > CPU_DUMP_PU_MAX_BYTES) {
+		userfile_cap_text(why, sizeof(why), (uint64_t)st.st_size, CPU_DUMP_PU_MAX_BYTES,
+				  "a hwloc-cpuid-info summary");
+		rc = -EINVAL;
+	} else if (fd < 0) {
+		if (fd == -EACCES)
+			userfile_read_denied(why, sizeof(why));
+		else
+			snprintf(why, sizeof(why), "%s", fd == -EINVAL ? USERFILE_NOT_REGULAR :
+				 strerror(-fd));
+		rc = fd;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (rc)
+		text_setf(p->err, "%s: %s", name, why);
 	return rc;
 }
 

@@ -104,9 +104,11 @@ int dump_rec_add(struct parse *p, const struct dump_rec *r);
 int dump_cpu_begin(struct parse *p, unsigned long cpu);
 
 /*
- * Read @path and split it into lines (*buf and *lines to be freed by the
- * caller, also on error).  A read error is described in p->err, prefixed
- * with @what (a pu file's name) when not NULL; an oversized file is -EINVAL.
+ * Read the puN file @path (at most CPU_DUMP_PU_MAX_BYTES) and split it
+ * into lines (*buf and *lines to be freed by the caller, also on error).
+ * A read error is described in p->err, prefixed with @what (the pu file's
+ * name); a file over its cap is -EINVAL, one the invoking user may not
+ * read -EACCES (cpu/userfile.h userfile_open_read).
  */
 int dump_read_lines(struct parse *p, const char *path, const char *what, char **buf,
 		    char ***lines, unsigned *n, bool *unterminated, size_t *len);

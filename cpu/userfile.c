@@ -158,28 +158,3 @@ void userfile_remedy(char *buf, size_t n)
 			 "everyone may write, like /tmp: baretma creates it 0600 for that uid; or "
 			 "one of that uid's own files", who);
 }
-
-int userfile_open_read(int dirfd, const char *path, int flags)
-{
-	int nofollow = flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0, fd, rc = 0;
-	struct stat st;
-
-	if (fstatat(dirfd, path, &st, nofollow) < 0)
-		return -errno;
-	if (S_ISLNK(st.st_mode))
-		return -ELOOP;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
-	fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | flags);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		rc = -errno;
-	else if (!S_ISREG(st.st_mode))
-		rc = -EINVAL;
-	if (rc) {
-		close(fd);
-		return rc;
-	}
-	return fd;
-}

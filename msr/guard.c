@@ -165,6 +165,21 @@ static int state_dir_fail(struct guard *g, const char *what, int err)
 
 /* --------------------------------------------------------------- locks */
 
+/* A lock file the state directory's rule refuses (@h names it and why),
+ * said as a refused journal is; returns @err. */
+static int lock_refused(struct guard *g, const struct lock_holder *h, int err)
+{
+	char path[PATH_MAX + sizeof(h->file)];
+	char *text = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", state_dir_path(), h->file);
+	if (state_dir_file_text(&text, "lock file", path, h->why))
+		text = NULL;
+	guard_keep(g, text);
+	g->cls = GUARD_DENIED;
+	return err;
+}
+
 static bool pid_alive(pid_t pid)
 {
 	return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
@@ -178,7 +193,10 @@ static int settings_lock(struct guard *g, bool msrs)
 
 	if (!excl && !msrs)
 		return 0;
+	h.file[0] = '\0';
 	rc = settings_lock_take(excl, g->o.wait, &g->settings_lock, &h);
+	if (rc == -EPERM && h.file[0])
+		return lock_refused(g, &h, rc);
 	if (rc != -EBUSY)
 		return rc ? state_dir_fail(g, "lock the settings", rc) : 0;
 	if (pid_alive(h.pid))
@@ -219,7 +237,10 @@ int guard_lock(struct guard *g, const unsigned *cpus, int n, bool msrs)
 
 	if (rc || n <= 0)
 		return rc;
+	h.file[0] = '\0';
 	rc = cpu_lock_take(cpus, n, g->o.wait, &g->cpu_lock, &h);
+	if (rc == -EPERM && h.file[0])
+		return lock_refused(g, &h, rc);
 	if (rc == -EBUSY && h.pid)
 		return guard_fail(g, GUARD_BUSY, rc, "cpu %u is being programmed by pid %ld (%s) "
 				  "(try: --wait)", h.cpu, (long)h.pid, h.cmd);

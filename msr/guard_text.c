@@ -314,9 +314,8 @@ enum guard_class guard_journal_bad_text(const struct journal_info *who, char **o
 			  who->detail ? who->detail : journal_last_error());
 	} else if (who->error == -EPERM) {
 		cls = GUARD_DENIED;
-		text_setf(&t, "journal '%s' is not a regular file of uid %u, or is writable by "
-			  "others: refused (journals decide what is written to MSRs)", who->path,
-			  (unsigned)geteuid());
+		state_dir_file_text(&t, "journal", who->path, who->detail ? who->detail :
+				    "not a regular file of ours, or writable by others");
 	} else {
 		text_setf(&t, "cannot read journal '%s': %s", who->path, strerror(-who->error));
 	}

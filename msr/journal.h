@@ -354,9 +354,14 @@ int journal_guard_install(struct journal *j, struct msr_dev *dev);
  * journal_load - read and check the journal file @path strictly.
  * @out: filled (arrays allocated; free with journal_data_free); the
  * settings' full paths are resolved under $BARETMA_SYSROOT of the caller.
+ * At most JOURNAL_TEXT_MAX bytes are read (msr/journal_int.h: the longest
+ * journal baretma writes; a larger file is malformed, -EINVAL, "N bytes,
+ * over the cap of M bytes for a journal").
  * Returns 0, -EINVAL (malformed: journal_last_error() says "line N: ..."),
- * -EPERM (not a regular file owned by the effective user, or writable by
- * group or others), -ENOENT, -ENOMEM, or -errno from reading.
+ * -EPERM (refused by the state directory's rule, msr/state_dir.h
+ * state_dir_file_check: not a regular file owned by the effective user, or
+ * writable by group or others; journal_last_error() says which), -ENOENT,
+ * -ENOMEM, or -errno from reading.
  */
 int journal_load(const char *path, struct journal_data *out);
 
@@ -395,6 +400,9 @@ struct journal_info {
 				      * (-EINVAL malformed, -EPERM not ours) */
 	char *detail;                /* with -EINVAL: "line N: ...", escaped, on the
 				      * heap (it quotes the file's line whole);
+				      * with -EPERM: the state directory's reason
+				      * ("owned by uid 4242, not uid 0":
+				      * msr/state_dir.h state_dir_file_check);
 				      * NULL otherwise; journal_info_free */
 	bool alive;                  /* the process that wrote it still runs */
 	struct journal_data data;    /* valid when error == 0 */

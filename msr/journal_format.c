@@ -19,11 +19,13 @@
 #include "cpu/escape.h"
 #include "cpu/knobs.h"
 #include "cpu/text.h"
+#include "cpu/userfile.h"
 #include "msr/journal.h"
 #include "msr/journal_int.h"
 #include "msr/journal_rules.h"
 #include "msr/msr_names.h"
 #include "msr/msr_policy.h"
+#include "msr/state_dir.h"
 #include "sigsafe.h"
 
 #define JOURNAL_MAGIC "# baretma journal v2"
@@ -497,36 +499,19 @@ static int parse_text(struct parser *p, const char *text, size_t len)
 	return 0;
 }
 
-/* Read the regular file behind @fd (ours, not group/other-writable). */
-static int read_file(int fd, char **text, size_t *len)
+/* Read the regular file behind @fd, by the state directory's rule
+ * (msr/state_dir.h: ours, not group/other-writable; else -EPERM, @why
+ * says why) and at most JOURNAL_TEXT_MAX bytes (-EFBIG: *@size its size). */
+static int read_file(int fd, char **text, size_t *len, uint64_t *size, char *why, size_t n)
 {
 	struct stat st;
-	size_t got = 0;
-	char *buf;
+	int rc;
 
 	if (fstat(fd, &st) < 0)
 		return -errno;
-	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH)))
-		return -EPERM;
-	if ((size_t)st.st_size > JOURNAL_TEXT_MAX)
-		return -EFBIG;
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf)
-		return -ENOMEM;
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break; /* shrunk meanwhile: parse what is there */
-		got += (size_t)r;
-	}
-	buf[got] = '\0';
-	*text = buf;
-	*len = got;
-	return 0;
+	if ((rc = state_dir_file_check(&st, why, n)))
+		return rc;
+	return userfile_read_all(fd, JOURNAL_TEXT_MAX, text, len, size);
 }
 
 static size_t count_lines(const char *text, size_t len)
@@ -542,17 +527,21 @@ static size_t count_lines(const char *text, size_t len)
 int journal_load_fd(int fd, struct journal_data *d, char **err)
 {
 	struct parser p = { .d = d, .err = err };
-	char *text = NULL;
+	char *text = NULL, why[160];
 	size_t len = 0, lines;
+	uint64_t size = 0;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
 	free(*err);
 	*err = NULL;
-	rc = read_file(fd, &text, &len);
-	if (rc == -EFBIG)
-		return text_setf(err, "larger than %zu bytes", (size_t)JOURNAL_TEXT_MAX) ?
-		       -ENOMEM : -EINVAL;
+	rc = read_file(fd, &text, &len, &size, why, sizeof(why));
+	if (rc == -EFBIG) {
+		userfile_cap_text(why, sizeof(why), size, JOURNAL_TEXT_MAX, "a journal");
+		return text_setf(err, "%s", why) ? -ENOMEM : -EINVAL;
+	}
+	if (rc == -EPERM && text_setf(err, "%s", why))
+		return -ENOMEM;
 	if (rc)
 		return rc;
 	lines = count_lines(text, len);

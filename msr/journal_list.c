@@ -123,7 +123,7 @@ static int list_entries(int dirfd, struct entry **out, int *n)
 static void info_load(int dirfd, const struct entry *e, struct journal_info *info)
 {
 	pid_t pid = e->pid;
-	char name[64];
+	char name[64], why[160];
 	int fd;
 
 	memset(info, 0, sizeof(*info));
@@ -131,9 +131,11 @@ static void info_load(int dirfd, const struct entry *e, struct journal_info *inf
 	snprintf(info->path, sizeof(info->path), "%s/%s", state_dir_path(), name);
 	info->pid = pid;
 	info->seq = e->seq;
-	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	fd = state_dir_file_open(dirfd, name, why, sizeof(why)); /* the state dir's rule */
 	if (fd < 0) {
-		info->error = errno == ELOOP ? -EPERM : -errno;
+		info->error = fd;
+		if (fd == -EPERM && text_setf(&info->detail, "%s", why))
+			info->error = -ENOMEM;
 		return;
 	}
 	info->error = journal_load_fd(fd, &info->data, &info->detail);

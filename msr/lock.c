@@ -105,7 +105,7 @@ static void owner_line(char *buf, size_t n)
 /* Read the holder of the lock file @fd (best effort). */
 static void read_holder(int fd, unsigned cpu, struct lock_holder *h)
 {
-	char buf[LOCK_CMD_MAX + 64], *end;
+	char buf[LOCK_LINE_MAX], *end;
 	size_t len;
 	ssize_t r;
 	long pid;
@@ -129,27 +129,40 @@ static void read_holder(int fd, unsigned cpu, struct lock_holder *h)
 	put_cmd(h->cmd, end, len, !end[len] && (size_t)r == sizeof(buf) - 1);
 }
 
-static int open_name(int dirfd, const char *name)
+/* Open the lock file @name of @dirfd (made when missing), by the state
+ * directory's rule; on -EPERM @h (when not NULL) names it and says why. */
+static int open_name(int dirfd, const char *name, struct lock_holder *h)
 {
+	char why[sizeof(h->why)] = "a symbolic link";
 	struct stat st;
 	int fd;
 
 	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
-	if (fd < 0)
-		return errno == ELOOP ? -EPERM : -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+	if (fd < 0 && errno != ELOOP)
+		return -errno;
+	if (fd >= 0 && fstat(fd, &st) < 0) {
 		close(fd);
-		return -EPERM;
+		return -errno;
+	}
+	if (fd < 0 || state_dir_file_check(&st, why, sizeof(why))) {
+		if (fd >= 0)
+			close(fd);
+		if (h) {
+			memset(h, 0, sizeof(*h));
+			snprintf(h->file, sizeof(h->file), "%s", name);
+			snprintf(h->why, sizeof(h->why), "%s", why);
+		}
+		return -EPERM; /* the state directory's rule: msr/state_dir.h */
 	}
 	return fd;
 }
 
-static int open_lock(int dirfd, unsigned cpu)
+static int open_lock(int dirfd, unsigned cpu, struct lock_holder *h)
 {
 	char name[32];
 
 	snprintf(name, sizeof(name), "cpu%u.lock", cpu);
-	return open_name(dirfd, name);
+	return open_name(dirfd, name, h);
 }
 
 /* flock one file (@op LOCK_EX or LOCK_SH): 0, -EBUSY (taken, !wait), or -errno. */
@@ -184,7 +197,7 @@ int cpu_lock_take(const unsigned *cpus, int n, bool wait, struct cpu_lock **out,
 		  struct lock_holder *holder)
 {
 	struct cpu_lock *l = NULL;
-	char line[LOCK_CMD_MAX + 64];
+	char line[LOCK_LINE_MAX];
 	unsigned *v = NULL;
 	int dirfd = -1, m, rc;
 
@@ -207,7 +220,7 @@ int cpu_lock_take(const unsigned *cpus, int n, bool wait, struct cpu_lock **out,
 	l->pid = getpid();
 	owner_line(line, sizeof(line));
 	for (int i = 0; i < m && !rc; i++) {
-		int fd = open_lock(dirfd, v[i]);
+		int fd = open_lock(dirfd, v[i], holder);
 
 		if (fd < 0) {
 			rc = fd;
@@ -258,14 +271,14 @@ int settings_lock_take(bool exclusive, bool wait, struct cpu_lock **out,
 		       struct lock_holder *holder)
 {
 	struct cpu_lock *l = calloc(1, sizeof(*l) + sizeof(l->e[0]));
-	char line[LOCK_CMD_MAX + 64];
+	char line[LOCK_LINE_MAX];
 	int dirfd = -1, fd, rc;
 
 	if (!l)
 		return -ENOMEM;
 	l->pid = getpid();
 	rc = state_dir_open(true, &dirfd);
-	fd = rc ? rc : open_name(dirfd, "settings.lock");
+	fd = rc ? rc : open_name(dirfd, "settings.lock", holder);
 	if (fd < 0) {
 		rc = fd;
 		goto out;

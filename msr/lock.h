@@ -30,6 +30,12 @@
 
 #define LOCK_CMD_MAX 1024  /* bytes of a holder's command line, with the NUL */
 #define LOCK_CMD_CUT "..." /* ends a command line that was cut */
+/* A lock file's holder line, "pid PID cmd CMDLINE\n", fits in this; it is
+ * also the input cap of a lock file (README "Bad input"): when a lock is
+ * taken, at most this many bytes of the file are read (one pread), and a
+ * longer file is shown cut (LOCK_CMD_CUT), never read further.  The file
+ * is baretma's own (rewritten at each take), so its size is not an error. */
+#define LOCK_LINE_MAX (LOCK_CMD_MAX + 64)
 
 struct cpu_lock; /* opaque: the locks held */
 
@@ -39,6 +45,11 @@ struct lock_holder {
 	pid_t pid;              /* 0 when the file said nothing (yet) */
 	char cmd[LOCK_CMD_MAX]; /* its command line, "" when unknown; ends in
 				 * LOCK_CMD_CUT when it was longer than fits */
+	/* On -EPERM from a lock file the state directory's rule refuses
+	 * (msr/state_dir.h state_dir_file_check): its name ("cpu3.lock") and
+	 * why ("writable by others (mode 0666)"); "" otherwise. */
+	char file[32];
+	char why[80];
 };
 
 /*
@@ -47,14 +58,15 @@ struct lock_holder {
  * @wait: false: fail at once when one is taken; true: block until each is
  * free (EINTR is retried; a signal that kills the process still ends it).
  * @out: receives the locks.  @holder: if not NULL, receives the first
- * taken CPU's holder on -EBUSY.  The file records this process's PID and
+ * taken CPU's holder on -EBUSY, or the refused lock file on -EPERM.  The file records this process's PID and
  * /proc/self/cmdline (arguments joined by spaces, control characters as
  * '?'; longer than LOCK_CMD_MAX - 1 bytes: cut at a character boundary
  * to fit with LOCK_CMD_CUT appended).
  * Returns 0; -EBUSY (!@wait and a CPU is taken: nothing is held then);
  * -EINVAL (@n < 1 or a CPU number above 0xfffff); -ENOMEM; the errors of
- * state_dir_open(); -EPERM (a lock file that is not a regular file of
- * ours); or -errno from open/flock/write.
+ * state_dir_open(); -EPERM (a lock file the state directory's rule
+ * refuses, msr/state_dir.h state_dir_file_check: not a regular file of
+ * ours, or writable by group or others); or -errno from open/flock/write.
  */
 int cpu_lock_take(const unsigned *cpus, int n, bool wait, struct cpu_lock **out,
 		  struct lock_holder *holder);

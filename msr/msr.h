@@ -135,6 +135,16 @@ struct stat;
 #define MSR_STATE_CPUS_MAX 8192u
 #define MSR_STATE_LINES_MAX (MSR_STATE_CPUS_MAX * 128u)
 
+/*
+ * MSR_STATE_FILE_MAX - the input cap of a state file (README "Bad
+ * input"): 64 MiB, three times what MSR_STATE_LINES_MAX lines of "CPU
+ * 0xMSR 0xVALUE" take (~20 MiB; a real one lists a few registers of a few
+ * CPUs: t/data's and doc/state-file.md's hold under 1 KiB).  A larger file
+ * is not read (msr_open: -EINVAL, "N bytes, over the cap of M bytes for a
+ * state file"); a rewrite grows it at most to this size.
+ */
+#define MSR_STATE_FILE_MAX (64u << 20)
+
 struct msr_dev; /* opaque: one open backend */
 
 /* What an access did (struct msr_fault). */

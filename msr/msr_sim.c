@@ -63,6 +63,10 @@
 #include "msr/msr_sim.h"
 #include "msr/msr_sim_int.h"
 
+/* The input cap of a simulator profile (README "Bad input"): 64 KiB, 90
+ * times the longest real one (t/data/sim-two-workloads.profile, 730
+ * bytes: every key the simulator knows, with a comment each, is under
+ * 4 KiB).  A larger one is not read: malformed (-EINVAL, exit 65). */
 #define PROFILE_MAX (64u * 1024u)
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -523,27 +527,29 @@ const struct msr_ops msr_sim_ops = {
 
 static int load_profile(struct sim *s, const char *file, char **err)
 {
-	char *buf = malloc(PROFILE_MAX + 1), *shown = esc_strdup(file);
-	int fd = userfile_open_read(AT_FDCWD, file, 0), rc = 0; /* a FIFO would block */
-	ssize_t got = 0, r = 0;
+	char *buf = NULL, *shown = esc_strdup(file), why[400];
+	int fd = userfile_open_read(AT_FDCWD, file, 0), rc; /* a FIFO would block */
+	const char *more = "";
+	size_t len = 0;
+	uint64_t size = 0;
 
-	if (!buf || !shown || fd < 0) {
-		rc = !buf || !shown ? -ENOMEM : fd;
-		if (shown)
-			text_setf(err, "cannot read profile '%s': %s", shown,
-				  rc == -EINVAL ? USERFILE_NOT_REGULAR : strerror(-rc));
-		goto out;
+	rc = !shown ? -ENOMEM : fd < 0 ? fd : userfile_read_all(fd, PROFILE_MAX, &buf, &len,
+								 &size);
+	if (!rc) {
+		rc = msr_sim_profile_parse(buf, len, file, &s->p, err);
+	} else if (shown) {
+		if (rc == -EFBIG) {
+			userfile_cap_text(why, sizeof(why), size, PROFILE_MAX, "a simulator profile");
+			more = " (a profile is a few 'key value' lines: README \"The simulated PMU\")";
+			rc = -EINVAL; /* bad data, as a malformed one */
+		} else if (rc == -EACCES) {
+			userfile_read_denied(why, sizeof(why));
+		} else {
+			snprintf(why, sizeof(why), "%s", rc == -EINVAL ? USERFILE_NOT_REGULAR :
+				 strerror(-rc));
+		}
+		text_setf(err, "cannot read profile '%s': %s%s", shown, why, more);
 	}
-	while ((size_t)got < PROFILE_MAX && (r = read(fd, buf + got, PROFILE_MAX - got)) > 0)
-		got += r;
-	if (r < 0 || (size_t)got == PROFILE_MAX) {
-		rc = r < 0 ? -errno : -EFBIG;
-		text_setf(err, "cannot read profile '%s': %s", shown,
-			  r < 0 ? strerror(-rc) : "larger than 64 KiB");
-		goto out;
-	}
-	rc = msr_sim_profile_parse(buf, (size_t)got, file, &s->p, err);
-out:
 	if (fd >= 0)
 		close(fd);
 	free(shown);

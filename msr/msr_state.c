@@ -59,7 +59,6 @@
 #include "msr/msr_state_int.h"
 #include "sigsafe.h"
 
-#define STATE_FILE_MAX (64u << 20)   /* refuse absurd files */
 #define STATE_GROW_MIN (64u << 10)   /* room to grow by, at least */
 #define HEX_TOKEN_MAX 18             /* "0x" + 16 hex digits */
 /* The mode a rewrite gives FILE: its permission bits only.  Set-user-ID,
@@ -383,8 +382,9 @@ static size_t room_for(size_t size)
 {
 	size_t grow = size > STATE_GROW_MIN ? size : STATE_GROW_MIN;
 
-	return size + grow > STATE_FILE_MAX ? (size > STATE_FILE_MAX ? size : STATE_FILE_MAX)
-					    : size + grow;
+	if (size + grow <= MSR_STATE_FILE_MAX)
+		return size + grow;
+	return size > MSR_STATE_FILE_MAX ? size : MSR_STATE_FILE_MAX;
 }
 
 /* Allocate both views and the rewrite buffer for c->cap bytes. */
@@ -424,6 +424,13 @@ static int load_text(struct state_ctx *c, char **err)
 			 "lines)", c->shown, USERFILE_NOT_REGULAR);
 		return fd;
 	}
+	if (fd == -EACCES) { /* under sudo: one the invoking user could not read */
+		char why[400];
+
+		userfile_read_denied(why, sizeof(why));
+		text_setf(err, "state file '%s': %s", c->shown, why);
+		return fd;
+	}
 	if (fd < 0) {
 		text_setf(err, "state file '%s': %s", c->shown, strerror(-fd));
 		return fd;
@@ -433,10 +440,14 @@ static int load_text(struct state_ctx *c, char **err)
 		text_setf(err, "state file '%s': %s", c->shown, strerror(-rc));
 		goto out;
 	}
-	if (st.st_size > STATE_FILE_MAX) {
+	if (st.st_size > MSR_STATE_FILE_MAX) { /* read: st_size bytes at most */
+		char why[160];
+
 		rc = -EINVAL;
-		text_setf(err, "state file '%s': larger than %u bytes", c->shown,
-			 STATE_FILE_MAX);
+		userfile_cap_text(why, sizeof(why), (uint64_t)st.st_size, MSR_STATE_FILE_MAX,
+				  "a state file");
+		text_setf(err, "state file '%s': %s (a state file lists registers as 'CPU "
+			  "0xMSR 0xVALUE' lines: doc/state-file.md)", c->shown, why);
 		goto out;
 	}
 	c->mode = st.st_mode & PERM_BITS;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
+#include "cpu/text.h"
 #include "cpu/trust.h"
 #include "sigsafe.h"
 #include "msr/msr.h"
@@ -410,4 +411,58 @@ int state_dir_replace(int dirfd, const char *name, const char *buf, size_t len)
 	if (!rc && fsync(dirfd) < 0)
 		rc = -errno;
 	return rc;
+}
+
+/* ------------------------------------------------ the files read from it */
+
+int state_dir_file_check(const struct stat *st, char *why, size_t n)
+{
+	unsigned me = (unsigned)geteuid(), mode = (unsigned)(st->st_mode & 07777);
+
+	if (S_ISLNK(st->st_mode))
+		snprintf(why, n, "a symbolic link");
+	else if (!S_ISREG(st->st_mode))
+		snprintf(why, n, "not a regular file");
+	else if (st->st_uid != me)
+		snprintf(why, n, "owned by uid %u, not uid %u", (unsigned)st->st_uid, me);
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		snprintf(why, n, "writable by %s (mode %04o)", (st->st_mode & S_IWGRP) &&
+			 (st->st_mode & S_IWOTH) ? "group and others" : st->st_mode & S_IWGRP ?
+			 "group" : "others", mode);
+	else
+		return 0;
+	return -EPERM;
+}
+
+int state_dir_file_open(int dirfd, const char *name, char *why, size_t n)
+{
+	struct stat st;
+	int fd, rc;
+
+	why[0] = '\0';
+	/* Looked at first: a FIFO or a device at the name is never opened. */
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	if ((rc = state_dir_file_check(&st, why, n)))
+		return rc;
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ELOOP ? (snprintf(why, n, "a symbolic link"), -EPERM) : -errno;
+	rc = fstat(fd, &st) < 0 ? -errno : state_dir_file_check(&st, why, n);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+int state_dir_file_text(char **out, const char *kind, const char *path, const char *why)
+{
+	unsigned me = (unsigned)geteuid();
+
+	return text_setf(out, "%s '%s' is %s: refused (what is in the state directory decides "
+			 "what baretma writes to MSRs and what bench subtracts: only regular "
+			 "files of uid %u's, writable by no one else, are read there; remove "
+			 "it, or chown %u and chmod go-w it if its content is right)", kind, path,
+			 why, me, me);
 }

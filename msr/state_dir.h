@@ -30,6 +30,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Every name baretma makes in the state directory ("cpu<N>.lock",
  * "settings.lock", "run-<PID>.journal", ".run-<PID>.journal.tmp") is
@@ -145,5 +146,42 @@ int state_dir_write_tmp(int dirfd, const char *tmp, const char *buf, size_t len)
  * -errno.
  */
 int state_dir_replace(int dirfd, const char *name, const char *buf, size_t len);
+
+/*
+ * The one rule for every file baretma reads from the state directory (the
+ * journals, which decide what 'pmu restore' writes to MSRs and settings;
+ * the calibrations, whose numbers bench subtracts; the lock files, which
+ * name their holder): a regular file, owned by the effective user, that
+ * group and others cannot write - what the directory itself must be
+ * (state_dir_open).  Another user's file there, or one they could change,
+ * came from someone baretma does not believe: it is refused, never read
+ * (exit 77).
+ * state_dir_file_check - the rule on @st (the file's fstat or fstatat):
+ * 0, or -EPERM with the reason in @why (@n bytes; 80 hold the longest):
+ * "a symbolic link", "not a regular file", "owned by uid 4242, not uid
+ * 0", "writable by others (mode 0666)".
+ */
+struct stat;
+int state_dir_file_check(const struct stat *st, char *why, size_t n);
+
+/*
+ * state_dir_file_open - open @name in the state directory @dirfd
+ * (state_dir_open) for reading, by that rule: looked at first without
+ * following a link (a FIFO or device is never opened), then opened
+ * O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_NOCTTY|O_CLOEXEC and checked again on
+ * the descriptor.  Returns the fd, -ENOENT (none), -EPERM (refused: @why
+ * as state_dir_file_check), or -errno.
+ */
+int state_dir_file_open(int dirfd, const char *name, char *why, size_t n);
+
+/*
+ * state_dir_file_text - the message for a refused file, raw (the caller
+ * escapes the path where it prints), in *@out (on the heap, replaced):
+ * "@kind '@path' is @why: refused (what is in the state directory decides
+ * what baretma writes to MSRs and what bench subtracts: only regular files
+ * of uid 0's, writable by no one else, are read there; remove it, or chown
+ * 0 and chmod go-w it if its content is right)".  0 or -ENOMEM.
+ */
+int state_dir_file_text(char **out, const char *kind, const char *path, const char *why);
 
 #endif

@@ -39,7 +39,10 @@ like "$(env_of "$trusted")" "kernel: +0.0.0-t-fake-sysroot" \
 like "$(env_of "$trusted")" "lockdown: +none" "control: the fake tree's lockdown 'none'"
 like "$(env_of "$trusted")" "allow_writes on" "control: the fake tree's msr.allow_writes 'on'"
 
-out=$(SUDO_USER=t-sudo-user BARETMA_SYSROOT=$fake "$BARETMA" info --cpuid-dump "$ICL" 2>"$tmp/err")
+# SUDO_UID is this test's own uid (root ran sudo, in CI): the dump is then
+# read as by the invoking user (cpu/userfile.h; t/1031 has another user).
+me=$(id -u)
+out=$(SUDO_USER=t-sudo-user SUDO_UID=$me BARETMA_SYSROOT=$fake "$BARETMA" info --cpuid-dump "$ICL" 2>"$tmp/err")
 rc=$?
 is "$rc" 0 "under sudo: info exits 0"
 is "$(cat "$tmp/err")" "baretma: warning: ignoring BARETMA_SYSROOT: running under sudo (SUDO_USER=t-sudo-user); reading / (see README: Running as root safely)" \
@@ -53,7 +56,7 @@ out=$(SUDO_UID=4242 BARETMA_SYSROOT=$fake "$BARETMA" info --cpuid-dump "$ICL" 2>
 like "$out" "ignoring BARETMA_SYSROOT: running under sudo \(SUDO_UID=4242\)" "SUDO_UID alone: ignored too"
 
 # A missing sysroot is refused when honoured (exit 66), ignored under sudo.
-out=$(SUDO_USER=t-sudo-user BARETMA_SYSROOT=$tmp/nosys "$BARETMA" info --cpuid-dump "$ICL" 2>&1 >/dev/null)
+out=$(SUDO_USER=t-sudo-user SUDO_UID=$me BARETMA_SYSROOT=$tmp/nosys "$BARETMA" info --cpuid-dump "$ICL" 2>&1 >/dev/null)
 rc=$?
 is "$rc" 0 "under sudo a missing BARETMA_SYSROOT is not even looked at"
 

@@ -12,8 +12,9 @@
 # device node (-o /dev/null would have replaced /dev/null).  Now each is looked at before
 # it is opened (cpu/userfile.h userfile_open_read) and refused, naming the
 # file and "not a regular file": exit 65 (EX_DATAERR) for a dump, profile
-# or state file, as their other bad-data errors; a note for bench's
-# calibration (ignored, as a malformed one is); exit 73 (EX_CANTCREAT) for
+# or state file, as their other bad-data errors; exit 77 (EX_NOPERM) for
+# bench's calibration, which the state directory's rule refuses as it does
+# a journal that is not a regular file (issue 27; t/1033); exit 73 (EX_CANTCREAT) for
 # calibrate -o and cpuid dump -o, as a symbolic link there is.  Every
 # command runs under `timeout 20`: a regression fails the test (exit 124)
 # instead of hanging the suite.
@@ -83,9 +84,9 @@ CAL=$tmp/run/calibration-GenuineIntel-6-0x7e-5.json
 mkfifo "$CAL"
 out=$(BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/profile timeout 20 "$BARETMA" bench \
 	--backend msr --kernel retire-light --reps 15 2>&1 >/dev/null); rc=$?
-is "$rc" 0 "bench with a FIFO at the calibration's name: runs, exit 0"
-like "$out" "note: calibration '$CAL' ignored: cannot read it: not a regular file: refused unread" \
-	"  a note names it and why it is ignored"
+is "$rc" 77 "bench with a FIFO at the calibration's name: refused without waiting, exit 77"
+like "$out" "calibration '$CAL' is not a regular file: refused \(what is in the state directory" \
+	"  named, refused by the state directory's rule (t/1033)"
 rm -f "$CAL"
 out=$(BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/profile timeout 20 "$BARETMA" calibrate \
 	--backend msr --reps 21 -o "$tmp/fifo" 2>&1 >/dev/null); rc=$?

@@ -259,6 +259,10 @@ static void backend_env(void)
 	t_path(env, "sim:%s", good);
 	setenv("BARETMA_MSR", env, 1);
 	setenv("SUDO_USER", "t-sudo-user", 1);
+	/* the invoking user is this test's own uid (root ran sudo, in CI): the
+	 * dump is theirs to read (cpu/userfile.h), the simulator is refused */
+	t_path(env, "%u", (unsigned)geteuid());
+	setenv("SUDO_UID", env, 1);
 	o.backend = "auto";
 	check_int(baretma_open(&bm, &o), ==, -EPERM, "sim: under sudo: -EPERM");
 	t_path(want, "MSR backend 'sim:%s' ($BARETMA_MSR): refused while running under sudo "
@@ -266,6 +270,7 @@ static void backend_env(void)
 	ok(!strncmp(baretma_last_error(), want, strlen(want)), "... with the refusal: %s",
 	   baretma_last_error());
 	unsetenv("SUDO_USER");
+	unsetenv("SUDO_UID");
 	check_int(journals(), ==, 0, "no journal");
 	check_str(get_file(state), orig, "the state file as found");
 	setenv("BARETMA_MSR", spec, 1);

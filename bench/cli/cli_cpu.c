@@ -103,6 +103,9 @@ int cli_machine_open(const char *dump, struct cpu_machine **m)
 	} else if (!path) {
 		cli_err("cannot read this machine's CPUs: %s", why ? why : strerror(-rc));
 		rc = cli_exit_for_errno(rc);
+	} else if (rc == -EACCES) { /* why says who cannot read it, and what to do */
+		cli_err("cannot load CPUID dump '%s': %s", path, why ? why : strerror(-rc));
+		rc = EX_NOPERM;
 	} else {
 		cli_err("cannot load CPUID dump '%s': %s (give a libcpuid raw dump, an AIDA64 "
 			"CPUID dump, a hwloc-gather-cpuid directory, a file from 'baretma cpuid "

@@ -15,6 +15,7 @@
 #include "bench/output/plot.h"
 #include "cpu/environ.h"
 #include "cpu/escape.h"
+#include "msr/state_dir.h"
 
 /* The options: the library's, and the output format.  The guard's (--wait,
  * --force, the consent flags) and --cpuid-dump go to the setup (ctx). */
@@ -96,7 +97,8 @@ CLI_PLOT_HELP
 "  (also: an E-core without a recipe and without --backend tsc, a dump with\n"
 "  a real MSR device,\n"
 "  a relative BARETMA_STATE_DIR), 65 bad data (dump, journal, BARETMA_MSR's\n"
-"  state file or simulator profile), 66 dump, BARETMA_SYSROOT or BARETMA_MSR's\n"
+"  state file or simulator profile; any input over its cap, a calibration\n"
+"  file too), 66 dump, BARETMA_SYSROOT or BARETMA_MSR's\n"
 "  file missing, 69 unavailable (the backend asked for, no device, a settings\n"
 "  file missing; --plot: built without cairo, or no Top-down to draw), 70\n"
 "  internal error, 71 system error, 73 the state directory cannot be created\n"
@@ -105,8 +107,10 @@ CLI_PLOT_HELP
 "  written (a full disk: ENOSPC) or BARETMA_MSR_TRACE lost a line, 75 busy\n"
 "  (locked, held by a journal,\n"
 "  counters in use) or tampered, 77 permission denied (also: lockdown,\n"
-"  msr.allow_writes=off, an unsafe state directory, a BARETMA_MSR other than\n"
-"  the device's under sudo); 128+N: killed by signal N, after putting the\n"
+"  msr.allow_writes=off, an unsafe state directory or a calibration or\n"
+"  journal in it of another user's or writable by others, a BARETMA_MSR\n"
+"  other than the device's under sudo, a dump the invoking user cannot read\n"
+"  under sudo); 128+N: killed by signal N, after putting the\n"
 "  registers back\n"
 "\n"
 "kernels:\n", BENCH_DEFAULT_REPS, BENCH_DEFAULT_WARMUP);
@@ -373,6 +377,24 @@ static void print_result(const struct bench_options *o, const struct cli_output 
 		*rc = st;
 }
 
+/* A calibration the run may not read (struct bench_calib_use refused):
+ * said, and the exit status; nothing is measured. */
+static int calib_refused(const struct bench_calib_use *u)
+{
+	char *t = NULL;
+
+	if (u->refused == -EFBIG) {
+		cli_err("calibration '%s': %s (run baretma calibrate again: it writes a file of "
+			"a few KiB)", u->path, u->reason);
+		return EX_DATAERR;
+	}
+	if (state_dir_file_text(&t, "calibration", u->path, u->reason))
+		return EX_OSERR;
+	cli_err("%s", t);
+	free(t);
+	return EX_NOPERM;
+}
+
 static int bench_run_cmd(void *opts, struct cli_ctx *ctx)
 {
 	struct bench_cmd *b = opts;
@@ -388,6 +410,8 @@ static int bench_run_cmd(void *opts, struct cli_ctx *ctx)
 			 "0x1A, which names each CPU's core type)", res.kinds_warning);
 	if (rc)
 		rc = report_failure(o, s, &res, rc);
+	else if (res.calib.refused)
+		rc = calib_refused(&res.calib);
 	else if (bench_session_programs(s) || cli_settings_any(&ctx->run.set))
 		rc = run_guarded(o, &ctx->run, s, &res);
 	else if ((rc = bench_measure(s, NULL)))

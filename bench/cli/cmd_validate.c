@@ -158,6 +158,7 @@ static int write_bundle(const char *path, struct cli_ctx *ctx, const struct cpu_
 			unsigned cpu)
 {
 	struct bundle_parts p = { .machine = ctx->machine, .command = cli_cmdline() };
+	struct bench_calib_use cal;
 	struct cpu_env env;
 	unsigned bad = 0;
 	json_t *doc;
@@ -167,7 +168,9 @@ static int write_bundle(const char *path, struct cli_ctx *ctx, const struct cpu_
 	p.info = cpu_info_to_json(ci);
 	p.environment = env_to_json(&env, cpu_machine_host(ctx->machine), a);
 	p.validate = validate_to_json(rep);
-	p.calibration = calib_document(ci);
+	p.calibration = calib_document(ci, &cal);
+	if (cal.refused) /* not read: the bundle goes without it */
+		cli_warn("calibration '%s' left out of the bundle: %s", cal.path, cal.reason);
 	doc = bundle_build(&p, &err, &bad);
 	json_decref(p.info);
 	json_decref(p.environment);
