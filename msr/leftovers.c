@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,35 +198,22 @@ static int sweep_record(char *buf, size_t len, struct leftovers_result *r)
 	return 0;
 }
 
-/* One dead process's record: read (a regular file of ours, writable by
- * us alone), its directories swept, removed. */
+/* One dead process's record: read by the state directory's rule for
+ * every file in it (state_dir_file_open), its directories swept, removed. */
 static int restore_one(int sd, const char *name, struct leftovers_result *r)
 {
-	char *buf = malloc(LEFTOVERS_RECORD_MAX + 1);
-	struct stat st;
-	ssize_t n = -1;
+	char why[128], *buf = NULL;
+	uint64_t size;
 	size_t len = 0;
-	int fd, rc = 0;
+	int fd = state_dir_file_open(sd, name, why, sizeof(why)), rc;
 
-	if (!buf)
-		return -ENOMEM;
-	fd = userfile_open_read(sd, name, O_NOFOLLOW);
-	if (fd < 0 || fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 022) ||
-	    st.st_nlink != 1)
-		rc = -EBADMSG;
-	while (!rc && len <= LEFTOVERS_RECORD_MAX &&
-	       (n = read(fd, buf + len, LEFTOVERS_RECORD_MAX + 1 - len)) != 0) {
-		if (n < 0 && errno != EINTR)
-			rc = -errno;
-		else if (n > 0)
-			len += (size_t)n;
-	}
-	if (!rc && len > LEFTOVERS_RECORD_MAX)
-		rc = -EBADMSG;
-	if (fd >= 0)
-		close(fd);
-	if (!rc)
-		rc = sweep_record(buf, len, r);
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : -EBADMSG; /* gone meanwhile: nothing to do */
+	rc = userfile_read_all(fd, LEFTOVERS_RECORD_MAX, &buf, &len, &size);
+	close(fd);
+	if (rc)
+		return rc == -ENOMEM ? rc : -EBADMSG;
+	rc = sweep_record(buf, len, r);
 	if (!rc && !unlinkat(sd, name, 0))
 		r->records++;
 	free(buf);

@@ -64,7 +64,8 @@ struct leftovers_result {
  * leftovers_restore - for `pmu restore`: every record in the state
  * directory whose process no longer runs (cpu/proc.h cpu_pid_alive),
  * each of its directories swept, the record removed; a record that is
- * not a regular file of the effective user writable by it alone, or not
+ * not a regular file of the effective user writable by it alone (the
+ * state directory's rule for every file in it: state_dir_file_check), or not
  * in the format, is left and counted as an error.  Returns 0, -ENOENT
  * (no state directory: nothing recorded), -EBADMSG (a record refused or
  * malformed; the others were done) or -errno of the state directory.
