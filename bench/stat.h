@@ -35,6 +35,7 @@
 #ifndef BARETMA_STAT_H
 #define BARETMA_STAT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -117,6 +118,14 @@ struct stat_options {
 	char *const *argv;      /* the command to run pinned to the CPUs, or NULL */
 	stat_interval_fn on_interval; /* with interval_ms: called per interval */
 	void *arg;
+	const sigset_t *count_mask; /* NULL, or the signal mask to count under:
+				 * the caller holds SIGINT, SIGTERM and SIGHUP
+				 * blocked until the count can end (the CLI from its
+				 * first instruction, bench/cli/cli.h cli_stop_hold),
+				 * stat_loop counts under this mask (the command
+				 * inherits it) and blocks them again before it
+				 * returns; one that came before is acted on as
+				 * soon as the count has begun (stat_loop) */
 };
 
 /* The internal read-and-reset period without -I (PERF_METRICS precision). */
@@ -128,6 +137,9 @@ struct stat_end {
 	int status;             /* its wait status (waitpid) */
 	int signal;             /* the SIGINT/SIGTERM/SIGHUP that stopped the count (and
 				 * was forwarded to the command), 0 if none */
+	bool signal_first;      /* it came before the command was started: the
+				 * command's process died of it before executing
+				 * anything (status: killed by it) */
 	unsigned intervals;     /* interval ends read (the last, partial one too) */
 	unsigned timed;         /* of them, those read at their deadline (the drift's) */
 	double seconds;         /* counted, start to the last read */
@@ -179,8 +191,13 @@ int stat_program(struct stat_run *r, struct journal *j, char **why);
  * the machine is this one, executed) and count until it ends, or until
  * @o->count intervals, or until SIGINT, SIGTERM or SIGHUP (forwarded to
  * the command, which is then waited for).  The three signals' handlers
- * are the loop's while it runs and put back after.  @end says how it
- * ended.  Returns 0; -ENOEXEC with @why when the command could not be
+ * are the loop's while it runs and put back after (an ignored one stays
+ * ignored, for the command too).  With @o->count_mask, a signal held
+ * (pending) when it is called is taken once the counters' first reading
+ * is in: the count then ends at once, with a second reading (its totals
+ * are what was counted between the two, never zeros); with a command,
+ * the command's process gets it before it executes anything (it dies of
+ * it: end->signal_first).  @end says how it ended.  Returns 0; -ENOEXEC with @why when the command could not be
  * executed (its errno said; it exited 127 or 126, in @end); -errno (a
  * read or reset failed, the counters were changed by someone else: @why).
  */

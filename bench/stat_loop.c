@@ -13,6 +13,19 @@
  * time.  SIGCHLD is caught so that the command's end interrupts the
  * sleep.  The handlers before the loop (the guard's, msr/guard_signals.h)
  * are put back after it.
+ *
+ * Before the loop.  A caller that holds the three blocked until the count
+ * can end (stat_options.count_mask: the CLI, from its first instruction)
+ * gets one that came during its set-up here: the mask is the count's
+ * once the loop's handlers are in, the signal is taken, and the count
+ * ends at once after its first reading (stat_begin_all) and a second one,
+ * as for a signal during it.  A command is not started after such a
+ * signal: its process is forked as always and gets the signal before it
+ * executes anything (forwarded to the command, which dies of it, as one
+ * without a handler would), so that the count still ends when the
+ * command does and the command's status is what it died of.  The mask is
+ * the caller's again before the handlers go back: a signal after the end
+ * waits, blocked, for a caller that has nothing left to end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -65,7 +78,7 @@ static int handlers_install(struct sigaction *old)
 	for (size_t i = 0; i < NSTOP; i++) {
 		sigaction(stop_sigs[i], NULL, &old[i]);
 		/* an ignored signal (nohup) stays ignored, as the guard leaves it */
-		if (old[i].sa_handler == SIG_IGN)
+		if (!(old[i].sa_flags & SA_SIGINFO) && old[i].sa_handler == SIG_IGN)
 			continue;
 		if (sigaction(stop_sigs[i], &sa, NULL))
 			return -errno;
@@ -82,18 +95,31 @@ static void handlers_remove(const struct sigaction *old)
 	sigaction(SIGCHLD, &old[NSTOP], NULL);
 }
 
-/* In the child: the signals as a new process has them, pinned, executed;
- * exec's errno through @fd (close-on-exec: nothing comes on success). */
+/* In the child: the signals as a new process has them (an ignored one
+ * stays ignored: nohup), pinned, executed; exec's errno through @fd
+ * (close-on-exec: nothing comes on success).  @sig: a stop signal that
+ * came before the command started, which its process dies of before it
+ * executes anything (raised while every signal is blocked, taken when
+ * @mask is set). */
 static void __attribute__((noreturn)) child_exec(struct stat_run *r, const sigset_t *mask,
-						 bool pin, int fd)
+						 bool pin, int fd, int sig)
 {
+	struct sigaction cur;
 	int e;
 
 	for (size_t i = 0; i < NSTOP; i++)
-		if (signal(stop_sigs[i], SIG_DFL) == SIG_ERR)
-			break;
+		if (!sigaction(stop_sigs[i], NULL, &cur) &&
+		    ((cur.sa_flags & SA_SIGINFO) || cur.sa_handler != SIG_IGN))
+			signal(stop_sigs[i], SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
+	if (sig)
+		raise(sig);
 	sigprocmask(SIG_SETMASK, mask, NULL);
+	if (sig) { /* not reached: the mask the signal came through lets it in */
+		e = EINTR;
+		(void)!write(fd, &e, sizeof(e));
+		_exit(126);
+	}
 	if (pin) {
 		cpu_set_t set;
 
@@ -125,9 +151,10 @@ static int child_start(struct stat_run *r, struct stat_end *end, char **why)
 		return -errno;
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
+	end->signal_first = stop_sig != 0; /* it cannot come now: all blocked */
 	pid = fork();
 	if (pid == 0)
-		child_exec(r, &old, end->pinned, fd[1]);
+		child_exec(r, &old, end->pinned, fd[1], stop_sig);
 	if (pid > 0)
 		child_pid = pid;
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -260,6 +287,7 @@ int stat_loop(struct stat_run *r, struct stat_end *end, char **why)
 {
 	struct sigaction old[NSTOP + 1];
 	int64_t *late = calloc(DRIFT_KEPT, sizeof(*late));
+	sigset_t held;
 	unsigned kept;
 	int rc;
 
@@ -271,6 +299,9 @@ int stat_loop(struct stat_run *r, struct stat_end *end, char **why)
 		free(late);
 		return rc;
 	}
+	/* a signal held since the caller's set-up is taken here: on_stop */
+	if (r->o.count_mask)
+		sigprocmask(SIG_SETMASK, r->o.count_mask, &held);
 	rc = stat_begin_all(r, why);
 	if (!rc && r->o.argv)
 		rc = child_start(r, end, why);
@@ -283,6 +314,8 @@ int stat_loop(struct stat_run *r, struct stat_end *end, char **why)
 			;
 		child_pid = 0;
 	}
+	if (r->o.count_mask)
+		sigprocmask(SIG_SETMASK, &held, NULL);
 	handlers_remove(old);
 	end->seconds = r->t_last;
 	kept = end->timed < DRIFT_KEPT ? end->timed : DRIFT_KEPT;

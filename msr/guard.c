@@ -185,6 +185,17 @@ static bool pid_alive(pid_t pid)
 	return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
 }
 
+/* A signal of g->o.stop ended the wait for @what, which @h holds. */
+static int wait_ended(struct guard *g, int rc, const char *what, const struct lock_holder *h)
+{
+	if (h->pid)
+		return guard_fail(g, GUARD_BUSY, rc, "%s: held by pid %ld (%s); a signal ended the "
+				  "wait for it (--wait) before anything was changed", what,
+				  (long)h->pid, h->cmd);
+	return guard_fail(g, GUARD_BUSY, rc, "%s: held by another baretma run; a signal ended "
+			  "the wait for it (--wait) before anything was changed", what);
+}
+
 static int settings_lock(struct guard *g, bool msrs)
 {
 	bool excl = guard_settings_any(&g->o.set) || g->o.settings_exclusive;
@@ -194,9 +205,12 @@ static int settings_lock(struct guard *g, bool msrs)
 	if (!excl && !msrs)
 		return 0;
 	h.file[0] = '\0';
-	rc = settings_lock_take(excl, g->o.wait, &g->settings_lock, &h);
+	rc = settings_lock_take(excl, g->o.wait, g->o.stop, &g->settings_lock, &h);
 	if (rc == -EPERM && h.file[0])
 		return lock_refused(g, &h, rc);
+	if (rc == -EINTR)
+		return wait_ended(g, rc, "the system settings (rdpmc, nmi_watchdog, "
+				  "msr.allow_writes)", &h);
 	if (rc != -EBUSY)
 		return rc ? state_dir_fail(g, "lock the settings", rc) : 0;
 	if (pid_alive(h.pid))
@@ -238,9 +252,15 @@ int guard_lock(struct guard *g, const unsigned *cpus, int n, bool msrs)
 	if (rc || n <= 0)
 		return rc;
 	h.file[0] = '\0';
-	rc = cpu_lock_take(cpus, n, g->o.wait, &g->cpu_lock, &h);
+	rc = cpu_lock_take(cpus, n, g->o.wait, g->o.stop, &g->cpu_lock, &h);
 	if (rc == -EPERM && h.file[0])
 		return lock_refused(g, &h, rc);
+	if (rc == -EINTR) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "cpu %u", h.cpu);
+		return wait_ended(g, rc, what, &h);
+	}
 	if (rc == -EBUSY && h.pid)
 		return guard_fail(g, GUARD_BUSY, rc, "cpu %u is being programmed by pid %ld (%s) "
 				  "(try: --wait)", h.cpu, (long)h.pid, h.cmd);

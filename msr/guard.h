@@ -50,6 +50,7 @@
 #define BARETMA_GUARD_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -69,6 +70,10 @@ struct guard_settings {
 
 struct guard_opts {
 	bool wait;                /* block on busy locks (else refused) */
+	const sigset_t *stop;     /* with wait, NULL or signals the caller keeps
+				   * blocked: one of them pending ends a wait,
+				   * guard_lock fails -EINTR (GUARD_BUSY), the
+				   * signal left pending (msr/lock.h) */
 	bool force;               /* go on past other journals / FC3 in use,
 				   * with a warning */
 	bool settings_exclusive;  /* the settings lock exclusive without a

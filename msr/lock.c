@@ -1,6 +1,7 @@
 /* msr/lock.c - per-CPU flock()s in the state directory (msr/lock.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include "sigsafe.h"
 
 #define LOCK_CPU_MAX 0xfffffu /* more CPUs than any kernel supports */
+#define LOCK_POLL_MS 20       /* a wait with stop signals: how often the lock
+			       * is tried again (a signal ends it at once) */
 
 struct cpu_lock {
 	pid_t pid; /* the process that took them (fork: only it releases) */
@@ -165,11 +168,45 @@ static int open_lock(int dirfd, unsigned cpu, struct lock_holder *h)
 	return open_name(dirfd, name, h);
 }
 
-/* flock one file (@op LOCK_EX or LOCK_SH): 0, -EBUSY (taken, !wait), or -errno. */
-static int lock_fd_op(int fd, int op, bool wait)
+/*
+ * Wait for the lock of @fd (@op) until one of @stop (blocked) is pending.
+ * flock(2) cannot wait for a lock and a signal together without a handler
+ * that the library would have to install, and a handler's flag checked
+ * before a blocking flock() misses a signal that comes just after the
+ * check: so the lock is tried without blocking, and between tries
+ * sigtimedwait(2) waits LOCK_POLL_MS for a signal of @stop, which ends
+ * the wait as soon as it comes.  The signal is taken by sigtimedwait and
+ * raised again, so that it is pending as it was, for the caller.
+ */
+static int lock_fd_until(int fd, int op, const sigset_t *stop)
+{
+	const struct timespec poll = { 0, LOCK_POLL_MS * 1000000L };
+	siginfo_t si;
+	int sig;
+
+	for (;;) {
+		if (flock(fd, op | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -errno;
+		sig = sigtimedwait(stop, &si, &poll);
+		if (sig > 0) {
+			raise(sig);
+			return -EINTR;
+		}
+		if (errno != EAGAIN && errno != EINTR)
+			return -errno;
+	}
+}
+
+/* flock one file (@op LOCK_EX or LOCK_SH): 0, -EBUSY (taken, !wait),
+ * -EINTR (a signal of @stop ended the wait), or -errno. */
+static int lock_fd_op(int fd, int op, bool wait, const sigset_t *stop)
 {
 	int r;
 
+	if (wait && stop)
+		return lock_fd_until(fd, op, stop);
 	do
 		r = flock(fd, op | (wait ? 0 : LOCK_NB));
 	while (r < 0 && errno == EINTR);
@@ -178,9 +215,9 @@ static int lock_fd_op(int fd, int op, bool wait)
 	return errno == EWOULDBLOCK ? -EBUSY : -errno;
 }
 
-static int lock_fd(int fd, bool wait)
+static int lock_fd(int fd, bool wait, const sigset_t *stop)
 {
-	return lock_fd_op(fd, LOCK_EX, wait);
+	return lock_fd_op(fd, LOCK_EX, wait, stop);
 }
 
 /* After taking: say who holds it. */
@@ -193,8 +230,8 @@ static int write_owner(int fd, const char *line)
 	return sigsafe_write_all(fd, line, strlen(line));
 }
 
-int cpu_lock_take(const unsigned *cpus, int n, bool wait, struct cpu_lock **out,
-		  struct lock_holder *holder)
+int cpu_lock_take(const unsigned *cpus, int n, bool wait, const sigset_t *stop,
+		  struct cpu_lock **out, struct lock_holder *holder)
 {
 	struct cpu_lock *l = NULL;
 	char line[LOCK_LINE_MAX];
@@ -227,9 +264,9 @@ int cpu_lock_take(const unsigned *cpus, int n, bool wait, struct cpu_lock **out,
 			break;
 		}
 		l->e[l->n].fd = fd; /* closed below on failure */
-		rc = lock_fd(fd, wait);
+		rc = lock_fd(fd, wait, stop);
 		l->e[l->n++].held = rc == 0;
-		if (rc == -EBUSY && holder)
+		if ((rc == -EBUSY || rc == -EINTR) && holder)
 			read_holder(fd, v[i], holder);
 		if (!rc)
 			rc = write_owner(fd, line);
@@ -267,8 +304,8 @@ void cpu_lock_release(struct cpu_lock *l)
 	free(l);
 }
 
-int settings_lock_take(bool exclusive, bool wait, struct cpu_lock **out,
-		       struct lock_holder *holder)
+int settings_lock_take(bool exclusive, bool wait, const sigset_t *stop,
+		       struct cpu_lock **out, struct lock_holder *holder)
 {
 	struct cpu_lock *l = calloc(1, sizeof(*l) + sizeof(l->e[0]));
 	char line[LOCK_LINE_MAX];
@@ -285,8 +322,8 @@ int settings_lock_take(bool exclusive, bool wait, struct cpu_lock **out,
 	}
 	l->e[0].fd = fd;
 	l->n = 1;
-	rc = lock_fd_op(fd, exclusive ? LOCK_EX : LOCK_SH, wait);
-	if (rc == -EBUSY && holder) {
+	rc = lock_fd_op(fd, exclusive ? LOCK_EX : LOCK_SH, wait, stop);
+	if ((rc == -EBUSY || rc == -EINTR) && holder) {
 		read_holder(fd, 0, holder);
 		holder->cpu = 0;
 	}

@@ -25,6 +25,7 @@
 #ifndef BARETMA_LOCK_H
 #define BARETMA_LOCK_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -57,19 +58,24 @@ struct lock_holder {
  * duplicates fine), in ascending order.
  * @wait: false: fail at once when one is taken; true: block until each is
  * free (EINTR is retried; a signal that kills the process still ends it).
+ * @stop: with @wait, NULL, or signals the caller keeps blocked (one that
+ * ends its work, taken when it can act on it: stat's SIGINT): one of them
+ * pending ends the wait at once, -EINTR, the signal left pending (the
+ * lock is then tried every 20 ms: flock(2) waits for no signal).
  * @out: receives the locks.  @holder: if not NULL, receives the first
- * taken CPU's holder on -EBUSY, or the refused lock file on -EPERM.  The file records this process's PID and
- * /proc/self/cmdline (arguments joined by spaces, control characters as
+ * taken CPU's holder on -EBUSY and -EINTR, or the refused lock file on
+ * -EPERM.  The file records this process's PID and /proc/self/cmdline (arguments joined by spaces, control characters as
  * '?'; longer than LOCK_CMD_MAX - 1 bytes: cut at a character boundary
  * to fit with LOCK_CMD_CUT appended).
  * Returns 0; -EBUSY (!@wait and a CPU is taken: nothing is held then);
- * -EINVAL (@n < 1 or a CPU number above 0xfffff); -ENOMEM; the errors of
+ * -EINTR (a signal of @stop ended the wait: nothing is held); -EINVAL
+ * (@n < 1 or a CPU number above 0xfffff); -ENOMEM; the errors of
  * state_dir_open(); -EPERM (a lock file the state directory's rule
  * refuses, msr/state_dir.h state_dir_file_check: not a regular file of
  * ours, or writable by group or others); or -errno from open/flock/write.
  */
-int cpu_lock_take(const unsigned *cpus, int n, bool wait, struct cpu_lock **out,
-		  struct lock_holder *holder);
+int cpu_lock_take(const unsigned *cpus, int n, bool wait, const sigset_t *stop,
+		  struct cpu_lock **out, struct lock_holder *holder);
 
 /* cpu_lock_release - empty the lock files, drop every lock, free @l (NULL
  * is fine); in a fork()ed child of the taker: close its descriptors only. */
@@ -85,14 +91,15 @@ void cpu_lock_release(struct cpu_lock *l);
  * before the CPU locks (one order everywhere: no deadlock).
  * An exclusive holder writes "pid <PID> cmd <command line>\n" into the
  * file (shared holders are many and write nothing).
- * @wait, @out, @holder: as for cpu_lock_take (holder->cpu is 0; pid 0
+ * @wait, @stop, @out, @holder: as for cpu_lock_take (holder->cpu is 0; pid 0
  * when only shared holders, or nobody known, hold it).  Release with
  * cpu_lock_release().
- * Returns 0, -EBUSY (!@wait and held in a conflicting mode), the errors of
+ * Returns 0, -EBUSY (!@wait and held in a conflicting mode), -EINTR (a
+ * signal of @stop ended the wait), the errors of
  * state_dir_open(), -EPERM (not a regular file of ours), -ENOMEM, or
  * -errno from open/flock/write.
  */
-int settings_lock_take(bool exclusive, bool wait, struct cpu_lock **out,
-		       struct lock_holder *holder);
+int settings_lock_take(bool exclusive, bool wait, const sigset_t *stop,
+		       struct cpu_lock **out, struct lock_holder *holder);
 
 #endif

@@ -82,7 +82,7 @@ static int probe(unsigned cpu)
 	pid = fork();
 	if (pid == 0) {
 		struct cpu_lock *l;
-		int rc = cpu_lock_take(&cpu, 1, false, &l, NULL);
+		int rc = cpu_lock_take(&cpu, 1, false, NULL, &l, NULL);
 
 		_exit(rc == 0 ? 0 : rc == -EBUSY ? 1 : 2);
 	}
@@ -108,7 +108,7 @@ static pid_t holder_child(unsigned cpu, int ready, int go, pid_t waiter, int rel
 		bool seen = true;
 		char c;
 
-		if (cpu_lock_take(&cpu, 1, false, &l, NULL) || stat(lock_file(cpu), &st))
+		if (cpu_lock_take(&cpu, 1, false, NULL, &l, NULL) || stat(lock_file(cpu), &st))
 			_exit(90);
 		if (write(ready, "r", 1) != 1 || read(go, &c, 1) != 1)
 			_exit(91);
@@ -140,7 +140,7 @@ static void test_busy_then_wait(void)
 	text = t_strf("pid %ld cmd %s\n", (long)child, cmdline);
 	check_str(get_file(lock_file(3)), text, "lock file names the holder: pid and cmd");
 	free(text);
-	check_int(cpu_lock_take(want, 2, false, &l, &h), ==, -EBUSY, "take {3,1} while the child holds 3: -EBUSY");
+	check_int(cpu_lock_take(want, 2, false, NULL, &l, &h), ==, -EBUSY, "take {3,1} while the child holds 3: -EBUSY");
 	check_int(h.cpu, ==, 3, "holder: cpu 3");
 	check_int(h.pid, ==, child, "holder: the child's pid");
 	check_str(h.cmd, cmdline, "holder: the child's command line");
@@ -151,7 +151,7 @@ static void test_busy_then_wait(void)
 	 * cpu3.lock, and says 'x' just before: we must find the 'x' waiting. */
 	if (write(gp[1], "g", 1) != 1)
 		exit(1);
-	check_int(cpu_lock_take(want, 2, true, &l, &h), ==, 0, "wait=true: taken once the child releases");
+	check_int(cpu_lock_take(want, 2, true, NULL, &l, &h), ==, 0, "wait=true: taken once the child releases");
 	ok(read(xp[0], &c, 1) == 1 && c == 'x', "taken only after the child released");
 	waitpid(child, &status, 0);
 	if (procfs)
@@ -194,7 +194,7 @@ static void test_sigkill(void)
 	kill(child, SIGKILL);
 	waitpid(child, &status, 0);
 	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "child killed with SIGKILL");
-	check_int(cpu_lock_take(&cpu, 1, false, &l, NULL), ==, 0, "after SIGKILL the lock is free");
+	check_int(cpu_lock_take(&cpu, 1, false, NULL, &l, NULL), ==, 0, "after SIGKILL the lock is free");
 	cpu_lock_release(l);
 	close(rp[0]);
 	close(rp[1]);
@@ -208,9 +208,9 @@ static void test_args_and_dir(void)
 	struct cpu_lock *l = NULL;
 	char *path;
 
-	check_int(cpu_lock_take(dup, 0, false, &l, NULL), ==, -EINVAL, "no CPU: -EINVAL");
-	check_int(cpu_lock_take(&big, 1, false, &l, NULL), ==, -EINVAL, "CPU 0x100000: -EINVAL");
-	check_int(cpu_lock_take(dup, 3, false, &l, NULL), ==, 0, "duplicates are fine");
+	check_int(cpu_lock_take(dup, 0, false, NULL, &l, NULL), ==, -EINVAL, "no CPU: -EINVAL");
+	check_int(cpu_lock_take(&big, 1, false, NULL, &l, NULL), ==, -EINVAL, "CPU 0x100000: -EINVAL");
+	check_int(cpu_lock_take(dup, 3, false, NULL, &l, NULL), ==, 0, "duplicates are fine");
 	check_int(probe(2), ==, 1, "cpu 2 taken");
 	check_int(probe(0), ==, 1, "cpu 0 taken");
 	cpu_lock_release(l);
@@ -219,7 +219,7 @@ static void test_args_and_dir(void)
 	path = t_strf("%s/elsewhere", base);
 	put_file(path, "");
 	symlink(path, lock_file(9));
-	check_int(cpu_lock_take(&(unsigned){ 9 }, 1, false, &l, NULL), ==, -EPERM,
+	check_int(cpu_lock_take(&(unsigned){ 9 }, 1, false, NULL, &l, NULL), ==, -EPERM,
 		  "a symlink planted as cpu9.lock: -EPERM");
 	check_str(get_file(path), "", "and its target untouched");
 
@@ -227,7 +227,7 @@ static void test_args_and_dir(void)
 	path = t_strf("%s/link", base);
 	symlink(statedir, path);
 	setenv("BARETMA_STATE_DIR", path, 1);
-	check_int(cpu_lock_take(&(unsigned){ 1 }, 1, false, &l, NULL), ==, -ELOOP, "state dir a symlink: -ELOOP");
+	check_int(cpu_lock_take(&(unsigned){ 1 }, 1, false, NULL, &l, NULL), ==, -ELOOP, "state dir a symlink: -ELOOP");
 	setenv("BARETMA_STATE_DIR", statedir, 1);
 	free(path);
 }
@@ -239,7 +239,7 @@ static int hold_main(char **argv)
 	struct cpu_lock *l;
 	char c;
 
-	if (cpu_lock_take(&cpu, 1, false, &l, NULL))
+	if (cpu_lock_take(&cpu, 1, false, NULL, &l, NULL))
 		return 90;
 	if (write(atoi(argv[3]), "r", 1) != 1 || read(atoi(argv[4]), &c, 1) != 1)
 		return 91;
@@ -277,7 +277,7 @@ static void check_long_holder(const char *pad, const char *want, const char *nam
 	close(gp[0]);
 	if (read(rp[0], &c, 1) != 1)
 		exit(1);
-	check_int(cpu_lock_take(&cpu, 1, false, &l, &h), ==, -EBUSY, "cpu 5 taken");
+	check_int(cpu_lock_take(&cpu, 1, false, NULL, &l, &h), ==, -EBUSY, "cpu 5 taken");
 	check_int(h.pid, ==, child, "holder pid");
 	check_str(h.cmd, want, name);
 	text = t_strf("pid %ld cmd %s\n", (long)child, want);
@@ -373,7 +373,7 @@ static void check_foreign_line(size_t ncmd, const char *want, const char *name)
 	}
 	if (read(rp[0], &c, 1) != 1)
 		exit(1);
-	check_int(cpu_lock_take(&cpu, 1, false, &l, &h), ==, -EBUSY, "cpu 6 taken");
+	check_int(cpu_lock_take(&cpu, 1, false, NULL, &l, &h), ==, -EBUSY, "cpu 6 taken");
 	check_int(h.pid, ==, getpid(), "holder pid as the file says");
 	check_str(h.cmd, want, name);
 	if (write(gp[1], "g", 1) != 1)

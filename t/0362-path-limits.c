@@ -134,13 +134,13 @@ static void test_state_dir(void)
 	check_int(state_dir_open(false, &fd), ==, 0, "a state dir of 4030 bytes opens");
 	if (fd >= 0)
 		close(fd);
-	check_int(cpu_lock_take(&cpu, 1, false, &l, NULL), ==, 0, "and locks work in it");
+	check_int(cpu_lock_take(&cpu, 1, false, NULL, &l, NULL), ==, 0, "and locks work in it");
 	cpu_lock_release(l);
 	setenv("BARETMA_STATE_DIR", long_dir, 1);
 	fd = -1;
 	check_int(state_dir_open(false, &fd), ==, -ENAMETOOLONG, "a state dir of 4031 bytes: -ENAMETOOLONG");
 	check_int(fd, ==, -1, "and no descriptor");
-	check_int(cpu_lock_take(&cpu, 1, false, &l, NULL), ==, -ENAMETOOLONG,
+	check_int(cpu_lock_take(&cpu, 1, false, NULL, &l, NULL), ==, -ENAMETOOLONG,
 		  "cpu_lock_take there: -ENAMETOOLONG");
 	setenv("BARETMA_STATE_DIR", statedir, 1);
 	free(ok_dir);

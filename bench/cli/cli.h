@@ -13,6 +13,7 @@
 #define BARETMA_CLI_H
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +22,32 @@
 #include "msr/msr.h"
 
 /* The commands and what each needs: the table of bench/cli/cli_cmd.h. */
+
+/*
+ * The stop signals (bench/cli/cli_stop.c): SIGINT, SIGTERM and SIGHUP,
+ * for a command that ends its work on them (CLI_STOP_SIGNALS: stat).
+ * cli_stop_hold - main's first instruction: those of the three that are
+ * neither ignored (nohup) nor blocked at the start are blocked (held:
+ * pending until the command takes them).
+ * cli_stop_release - the signal mask back as it was at the start: a held
+ * signal then acts as it would have (every command but stat, at once).
+ * cli_stop_set - the signals held (NULL when none are: before the hold,
+ * after the release); cli_stop_mask - the mask of the start (NULL then).
+ * cli_stop_pending - the first held signal pending, 0 if none.
+ */
+void cli_stop_hold(void);
+void cli_stop_release(void);
+const sigset_t *cli_stop_set(void);
+const sigset_t *cli_stop_mask(void);
+int cli_stop_pending(void);
+
+/*
+ * cli_point - a named point of a command's work (main, then stat's:
+ * setup, open, lock, journal, program, end, print; doc/stat.md), where the
+ * test build's seam (bench/cli/cli_hooks.c) sends the process a signal or
+ * writes the point down; nothing in the installed tool.
+ */
+void cli_point(const char *point);
 
 /* cli_err / cli_warn - "baretma: ..." / "baretma: warning: ..." on stderr, newline added. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

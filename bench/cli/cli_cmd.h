@@ -59,6 +59,12 @@
  *   CLI_GUARD_DETACH  success leaves the run's journal for 'pmu restore'
  *                     (pmu enable, msr write); otherwise the close puts
  *                     the registers back and ends it.
+ *   CLI_STOP_SIGNALS  SIGINT, SIGTERM and SIGHUP end the command's work
+ *                     normally (stat): they are held from main's first
+ *                     instruction (cli_stop_hold) until the command takes
+ *                     them where it can end, and again after; every other
+ *                     command gets them back before it parses
+ *                     (cli_stop_release).
  */
 #define CLI_NEED_CPUID    0x004u
 #define CLI_NEED_MSR      0x008u
@@ -68,6 +74,7 @@
 #define CLI_MSR_OPTIONAL  0x080u
 #define CLI_GUARD_DETACH  0x100u
 #define CLI_MSR_CHECK     0x200u
+#define CLI_STOP_SIGNALS  0x400u
 
 struct cpu_source;
 struct cpu_machine;

@@ -36,7 +36,7 @@ static const struct cli_cmd cmds[] = {
 	{ "calibrate", &cmd_calibrate, ENV_SYS_STATE | CLI_NEED_MACHINE | CLI_NEED_GUARD |
 				       CLI_MSR_CHECK },
 	{ "stat", &cmd_stat, ENV_SYS_STATE | CLI_NEED_MSR | CLI_MSR_LATE | CLI_NEED_MACHINE |
-			     CLI_NEED_GUARD },
+			     CLI_NEED_GUARD | CLI_STOP_SIGNALS },
 	{ "info", &cmd_info, CLI_ENV_SYSROOT | CLI_NEED_MSR | CLI_MSR_LATE | CLI_MSR_OPTIONAL |
 			     CLI_NEED_MACHINE },
 	{ "decode", &cmd_decode, 0 },

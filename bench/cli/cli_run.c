@@ -170,7 +170,7 @@ int cli_refuse_dump_device(const char *who, const struct cpu_machine *m, struct 
 static int guard_of(struct cli_run *r, struct guard **g)
 {
 	struct guard_opts o = {
-		.wait = r->wait, .force = r->force, .settings_exclusive = r->settings_exclusive,
+		.wait = r->wait, .stop = r->stop, .force = r->force, .settings_exclusive = r->settings_exclusive,
 		.no_settings_flags = r->no_settings_flags, .save_counters = r->save_counters,
 		.set = r->set, .kind = r->kind,
 		.cmd = cli_cmdline(), .backend = cli_msr_spec(),
@@ -207,9 +207,13 @@ static int report(struct guard *g, int rc)
 int cli_run_lock(struct cli_run *r, const unsigned *cpus, int n, bool msrs)
 {
 	struct guard *g;
-	int st = guard_of(r, &g);
+	int st = guard_of(r, &g), rc;
 
-	return st ? st : report(g, guard_lock(g, cpus, n, msrs));
+	if (st)
+		return st;
+	rc = guard_lock(g, cpus, n, msrs);
+	r->interrupted = rc == -EINTR;
+	return report(g, rc);
 }
 
 int cli_run_check_journals(struct cli_run *r, const unsigned *cpus, int n,
@@ -262,9 +266,13 @@ int cli_run_start(struct cli_run *r, struct msr_dev *dev, const struct cpu_info 
 		  const unsigned *cpus, int n, bool msrs, enum journal_kind kind, bool user_only)
 {
 	struct guard *g;
-	int st = guard_of(r, &g);
+	int st = guard_of(r, &g), rc;
 
-	if (st || (st = report(g, guard_start(g, dev, ci, cpus, n, msrs, kind, user_only))))
+	if (st)
+		return st;
+	rc = guard_start(g, dev, ci, cpus, n, msrs, kind, user_only);
+	r->interrupted = rc == -EINTR;
+	if ((st = report(g, rc)))
 		return st;
 	/* the handlers before the first change: registers, then settings */
 	st = adopt(r, g, dev, kind);

@@ -10,6 +10,7 @@
 #ifndef BARETMA_CLI_RUN_H
 #define BARETMA_CLI_RUN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -25,6 +26,10 @@ struct cpu_info;
  * calls in order (msr/guard.h), and cli_run_finish on every way out. */
 struct cli_run {
 	bool wait;                 /* --wait: block on busy locks */
+	const sigset_t *stop;      /* with wait: the signals held (blocked) that
+				    * end a wait (stat's, cli_stop_set) */
+	bool interrupted;          /* the step refused because one of @stop
+				    * ended its wait (exit 75, EX_TEMPFAIL) */
 	bool force;                /* --force: go on past journals / FC3 in use */
 	bool settings_exclusive;   /* take the settings lock exclusively without
 				    * a flag (pmu restore puts settings back) */
@@ -116,7 +121,8 @@ struct cpu_machine;
 int cli_refuse_dump_device(const char *who, const struct cpu_machine *m, struct msr_dev *dev);
 
 /* cli_run_lock - guard_lock: busy is 75 ("cpu N is being programmed by
- * pid P (CMD) (try: --wait)"), the state directory's errors. */
+ * pid P (CMD) (try: --wait)"), and so is a wait (--wait) that a signal of
+ * r->stop ended (r->interrupted set); the state directory's errors. */
 int cli_run_lock(struct cli_run *r, const unsigned *cpus, int n, bool msrs);
 
 /* cli_run_check_journals - guard_check_journals: held is 75 (or with
@@ -139,7 +145,8 @@ int cli_run_begin(struct cli_run *r, struct msr_dev *dev, enum journal_kind kind
  * cli_run_start - the whole guarded start: msr/guard.h guard_start (locks,
  * other journals, owners, watchdog, writes, journal), the signal guard,
  * then the consented settings (cli_run_settings), with the notes,
- * warnings and refusal printed.  Returns an exit status.
+ * warnings and refusal printed; r->interrupted as for cli_run_lock.
+ * Returns an exit status.
  */
 int cli_run_start(struct cli_run *r, struct msr_dev *dev, const struct cpu_info *ci,
 		  const unsigned *cpus, int n, bool msrs, enum journal_kind kind, bool user_only);

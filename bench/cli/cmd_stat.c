@@ -95,13 +95,16 @@ CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_FILE
 "quantisation; an event recipe's counts are exact) and its absolute slots.\n"
 "The counters are read and reset at each interval's end (every %u ms without\n"
 "-I), so that PERF_METRICS keeps its precision.  SIGINT, SIGTERM and SIGHUP\n"
-"end the count, or are forwarded to COMMAND; the registers are put back.\n"
+"end the count, or are forwarded to COMMAND, from the first instruction (one\n"
+"during the set-up ends the count once it has begun, or kills COMMAND before\n"
+"it runs; during --wait it ends the wait: 75); the registers are put back.\n"
 "\n"
 "exit status: COMMAND's (128+N when it died of signal N; 127 not found, 126\n"
 "  not executable), else 0; 64 usage, 65 bad data, 66 a dump or BARETMA_MSR's\n"
 "  file not found, 69 no Top-down on a CPU asked for (or --plot: built without\n"
 "  cairo), 73 -o, --openmetrics or --plot FILE cannot be created, 74 nor\n"
-"  written, 75 busy (another run; counters in use), 77 no permission\n",
+"  written, 75 busy (another run; counters in use; a signal ended --wait),\n"
+"  77 no permission\n",
 		STAT_MIN_INTERVAL_MS, STAT_MAX_INTERVAL_MS, STAT_TICK_MS);
 }
 
@@ -275,6 +278,30 @@ static int open_fail(struct cpu_machine *m, int rc, const char *why)
 	     : rc == -EOPNOTSUPP || rc == -ENODEV ? EX_UNAVAILABLE : cli_exit_for_errno(rc);
 }
 
+/* "SIGINT" for SIGINT, "SIGTERM", "SIGHUP"; else "signal N". */
+static const char *sig_name(int sig)
+{
+	static char other[24];
+
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	}
+	snprintf(other, sizeof(other), "signal %d", sig);
+	return other;
+}
+
+/* --wait was ended by a held signal (left pending): said, nothing counted. */
+static void wait_ended(const struct stat_cmd *sc)
+{
+	int sig = cli_stop_pending();
+
+	cli_note("%s ended the wait (--wait): nothing was counted%s, no register was "
+		 "written", sig ? sig_name(sig) : "a signal",
+		 sc->argv ? " and the command was not started" : "");
+}
+
 /* Inside the guard: program, count; @end, and the status to exit with. */
 static int count(struct stat_cmd *sc, struct cli_ctx *ctx, struct stat_run *r,
 		 struct stat_end *end)
@@ -290,7 +317,9 @@ static int count(struct stat_cmd *sc, struct cli_ctx *ctx, struct stat_run *r,
 		}
 		goto out;
 	}
+	cli_point("program");
 	rc = stat_loop(r, end, &why);
+	cli_point("end");
 	if (rc == -ENOEXEC) {
 		cli_err("stat: %s", why ? why : strerror(-rc));
 		st = status_of(end->status);
@@ -311,7 +340,10 @@ static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
 	struct stat_options o = { .machine = ctx->machine, .cpus = sc->ncpus ? sc->cpus : NULL,
 		.ncpus = sc->ncpus, .level = sc->level, .user_only = sc->user_only,
 		.force = ctx->run.force, .rdpmc = sc->rdpmc, .per_cpu = sc->per_cpu,
-		.interval_ms = sc->interval_ms, .count = sc->count, .argv = sc->argv, .on_interval = on_interval, .arg = sc };
+		.interval_ms = sc->interval_ms, .count = sc->count, .argv = sc->argv,
+		.on_interval = on_interval, .arg = sc,
+		/* held since main's first instruction (CLI_STOP_SIGNALS) */
+		.count_mask = cli_stop_mask() };
 	struct stat_sample total[CPU_MAX_KINDS];
 	struct stat_sample *tot = total;
 	struct stat_run *r = NULL;
@@ -320,6 +352,7 @@ static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
 	char *why = NULL;
 	int st = cli_ctx_msr(ctx), rc, n = 0;
 
+	cli_point("setup");
 	if (st)
 		return st;
 	o.dev = ctx->dev;
@@ -333,6 +366,7 @@ static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
 		st = open_fail(ctx->machine, rc, why);
 		goto out;
 	}
+	cli_point("open");
 	n = stat_cpus(r, &cpus);
 	if ((st = cli_msr_open_cpus(ctx->dev, cpus, n)) ||
 	    (st = cli_refuse_dump_device("stat", ctx->machine, ctx->dev)))
@@ -342,15 +376,25 @@ static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
 	sc->ci = stat_info(r);
 	sc->cpus_counted = cpus;
 	sc->ncounted = (unsigned)n;
+	ctx->run.stop = cli_stop_set(); /* --wait: a held signal ends the wait */
+	cli_point("lock");
 	st = cli_run_start(&ctx->run, ctx->dev, stat_info(r), cpus, n, true, JOURNAL_RUN,
 			   sc->user_only);
-	if (!st)
+	if (st && ctx->run.interrupted)
+		wait_ended(sc);
+	if (!st) {
+		cli_point("journal");
 		st = count(sc, ctx, r, &end);
+	}
 	/* the registers back before anything is said of the count */
 	st = cli_run_finish(&ctx->run, st, false);
+	cli_point("print");
 	if (end.counted && end.child && !end.pinned)
 		cli_note("the command was not pinned: the CPUs counted are the CPUID dump's, not "
 			 "this machine's (a dry run)");
+	if (end.counted && end.signal_first)
+		cli_note("%s came before the command was started: its process died of it before "
+			 "executing the command", sig_name(end.signal));
 	if (!st && end.counted) {
 		struct stat_report rep = { .end = &end, .cpus = cpus, .ncpus = n,
 			.argv = sc->argv, .per_cpu = sc->per_cpu, .interval_ms = sc->interval_ms,

@@ -88,6 +88,14 @@ int main(int argc, char **argv)
 {
 	const struct cli_cmd *c;
 
+	/* first: a command that ends its work on SIGINT, SIGTERM or SIGHUP
+	 * (stat) keeps every one from here on; the others get them back at
+	 * once, as they were (bench/cli/cli.h cli_stop_hold) */
+	cli_stop_hold();
+	cli_point("main");
+	c = argc > 1 ? cli_cmd_find(argv[1], argc > 2 ? argv[2] : NULL) : NULL;
+	if (!c || !(c->need & CLI_STOP_SIGNALS))
+		cli_stop_release();
 	cli_set_cmdline(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
@@ -107,7 +115,7 @@ int main(int argc, char **argv)
 		printf("baretma %s\n", PACKAGE_VERSION);
 		return EX_OK;
 	}
-	if (!(c = cli_cmd_find(argv[1], argc > 2 ? argv[2] : NULL)))
+	if (!c)
 		return unknown_command(argv[1]);
 	return cli_cmd_dispatch(c, argc - 1, argv + 1);
 }

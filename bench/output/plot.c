@@ -383,19 +383,29 @@ size_t plot_legend_nodes(const char *const *nodes, size_t n, struct plot_legend_
 
 /* ---------------------------------------------------------------- axes */
 
-void plot_grid(struct plot_ctx *c, const struct plot_box *b, double max, double step,
-	       bool vertical, const char *title)
+/* Grey @g at opacity @alpha over white: the grey that gives there. */
+static double over_white(double g, double alpha)
 {
-	const struct plot_font f = PLOT_TEXT(PLOT_FONT), tf = PLOT_TEXT(PLOT_FONT);
+	return 1 - alpha * (1 - g);
+}
+
+void plot_grid(struct plot_ctx *c, const struct plot_box *b, double max, double step,
+	       bool vertical, const char *title, double alpha)
+{
+	struct plot_font f = PLOT_TEXT(PLOT_FONT);
 	cairo_t *cr = c->cr;
 	char lab[32];
 
+	f.r = over_white(f.r, alpha);
+	f.g = over_white(f.g, alpha);
+	f.b = over_white(f.b, alpha);
 	cairo_set_line_width(cr, 1);
 	for (double v = 0; v <= max + 1e-9; v += step) {
 		double p = vertical ? b->y1 - (b->y1 - b->y0) * v / max
 				    : b->x0 + (b->x1 - b->x0) * v / max;
+		double g = v ? 0.88 : 0.3;
 
-		cairo_set_source_rgb(cr, v ? 0.88 : 0.3, v ? 0.88 : 0.3, v ? 0.88 : 0.3);
+		cairo_set_source_rgba(cr, g, g, g, alpha);
 		if (vertical) {
 			cairo_move_to(cr, b->x0 - 4, round(p) + 0.5);
 			cairo_line_to(cr, b->x1, round(p) + 0.5);
@@ -412,7 +422,7 @@ void plot_grid(struct plot_ctx *c, const struct plot_box *b, double max, double 
 	}
 	if (!vertical) {
 		plot_text(c, title, (b->x0 + b->x1) / 2, b->y1 + 42, PLOT_CENTRE, PLOT_BASELINE,
-			  &tf, NULL);
+			  &f, NULL);
 		return;
 	}
 	cairo_save(cr);
@@ -420,17 +430,17 @@ void plot_grid(struct plot_ctx *c, const struct plot_box *b, double max, double 
 	cairo_rotate(cr, -M_PI / 2);
 	/* drawn rotated: traced by hand, the box the rotation gives */
 	{
-		double w = plot_text_width(c, title, &tf);
+		double w = plot_text_width(c, title, &f);
 		const struct plot_trace *t = c->trace;
 
 		c->trace = NULL;
-		plot_text(c, title, 0, 0, PLOT_CENTRE, PLOT_MIDDLE, &tf, NULL);
+		plot_text(c, title, 0, 0, PLOT_CENTRE, PLOT_MIDDLE, &f, NULL);
 		c->trace = t;
 		if (t && t->text)
 			t->text(t->arg, title, &(struct plot_box){
-				PLOT_MARGIN + 8 - 0.36 * tf.size - 0.3 * tf.size,
+				PLOT_MARGIN + 8 - 0.36 * f.size - 0.3 * f.size,
 				(b->y0 + b->y1) / 2 - w / 2,
-				PLOT_MARGIN + 8 + 0.36 * tf.size, (b->y0 + b->y1) / 2 + w / 2 });
+				PLOT_MARGIN + 8 + 0.36 * f.size, (b->y0 + b->y1) / 2 + w / 2 });
 	}
 	cairo_restore(cr);
 }

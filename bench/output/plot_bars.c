@@ -215,7 +215,7 @@ static void draw(struct plot_ctx *c, const void *data)
 	l.b = (struct plot_box){ LEFT, PLOT_TOP + 8, l.legend_x - GAP, c->h - BOTTOM };
 	l.slot = (l.b.x1 - l.b.x0) / (double)l.p->nbars;
 	plot_trace_box(c, "plot", NULL, l.b.x0, l.b.y0, l.b.x1, l.b.y1);
-	plot_grid(c, &l.b, 100 * l.top, 10, true, "percent of slots");
+	plot_grid(c, &l.b, 100 * l.top, 10, true, "percent of slots", 1);
 	for (size_t i = 0; i < l.p->nbars; i++)
 		one_bar(c, &l, i);
 	plot_text(c, l.p->level >= 2 ? "kernel (left: level 1; right: level 2)" : "kernel",

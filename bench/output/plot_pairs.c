@@ -124,7 +124,7 @@ static void draw(struct plot_ctx *c, const void *data)
 	plot_text(c, "verdict: values in % (A / B)", b.x1 + 14, PLOT_TOP, PLOT_LEFT,
 		  PLOT_BASELINE, &g, NULL);
 	plot_trace_box(c, "plot", NULL, b.x0, b.y0, b.x1, b.y1);
-	plot_grid(c, &b, l->max, l->max > 50 ? 10 : 5, false, "percent of slots");
+	plot_grid(c, &b, l->max, l->max > 50 ? 10 : 5, false, "percent of slots", 1);
 	for (size_t i = 0; i < p->n; i++) {
 		const struct plot_pair *x = &p->pairs[i];
 		const struct plot_node_style *st = plot_node_style(x->node);

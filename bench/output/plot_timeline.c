@@ -107,10 +107,7 @@ static void draw(struct plot_ctx *c, const void *data)
 	plot_trace_box(c, "plot", NULL, b.x0, b.y0, b.x1, b.y1);
 	areas(c, &b, s, t0, t1);
 	/* the grid over the areas, faint, so that a share can be read off */
-	cairo_push_group(c->cr);
-	plot_grid(c, &b, 100, 10, true, "percent of slots");
-	cairo_pop_group_to_source(c->cr);
-	cairo_paint_with_alpha(c->cr, 0.9);
+	plot_grid(c, &b, 100, 10, true, "percent of slots", 0.9);
 	time_axis(c, &b, t0, t1);
 	plot_legend(c, l->rows, l->nrows, lx, b.y0);
 }
