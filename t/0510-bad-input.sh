@@ -87,9 +87,23 @@ bad() {
 	is "$(snapshot)" "$before" "$what: state file, sysroot and state directory unchanged"
 	if [ -n "${BAD_INPUT_TABLE:-}" ]; then
 		msg=$(printf '%s' "$out" | head -3 | tr '\n' ' ' | sed 's/|/\\|/g; s/ *$//')
-		printf '| %s | `%s%sbaretma %s` | %s | %s |\n' "$what" "$pre" "${envs# }${envs:+ }" "$*" "$rc" "$msg" \
-			>>"$BAD_INPUT_TABLE"
+		printf '| %s | `%s%sbaretma %s` | %s | %s |\n' "$what" "$pre" "${envs# }${envs:+ }" "$*" "$rc" "$msg" |
+			short_names >>"$BAD_INPUT_TABLE"
 	fi
+}
+
+# short_names: the table's names for the test's paths (its header says
+# them): TMP, ICL, SKL, ADLS, ZEN4, T_DATA, replaced as literal text
+short_names() {
+	awk -v tmp="$tmp" -v icl="$ICL" -v skl="$SKL" -v adls="${ADLS:-}" -v zen4="${ZEN4:-}" \
+		-v data="$T_DATA" 'function rep(s, from, to,   i, r) {
+			if (from == "") return s
+			r = ""
+			while ((i = index(s, from)) > 0) { r = r substr(s, 1, i - 1) to; s = substr(s, i + length(from)) }
+			return r s
+		}
+		{ $0 = rep($0, icl, "ICL"); $0 = rep($0, skl, "SKL"); $0 = rep($0, adls, "ADLS")
+		  $0 = rep($0, zen4, "ZEN4"); $0 = rep($0, data, "T_DATA"); print rep($0, tmp, "TMP") }'
 }
 
 # --- CPU numbers and lists -------------------------------------------------
@@ -426,6 +440,29 @@ bad "new trace file under sudo, in a directory not the invoking user's" 77 \
 	"trace file '$tmp/sudo-trace' .* is a new file in a directory the invoking user does not own: refused" \
 	SUDO_USER=t-sudo-user SUDO_UID=4242 BARETMA_CPUID_DUMP= BARETMA_MSR= BARETMA_MSR_TRACE=$tmp/sudo-trace -- \
 	msr read 0 0x38f
+
+# Every file a command writes keeps the same rule (README "Files baretma
+# writes"): under sudo, root's file or a new one in root's directory is
+# refused before anything runs, whichever writer it is.
+bad "-o of root's file under sudo" 73 \
+	"bench: cannot write '$tmp/sudoers': owned by another user than the invoking user: refused \(name a new file in a directory of uid 4242" \
+	SUDO_USER=t-sudo-user SUDO_UID=4242 BARETMA_CPUID_DUMP= BARETMA_MSR= -- \
+	bench --backend tsc --kernel empty --reps 1 --warmup 0 -o "$tmp/sudoers"
+bad "validate --bundle, a new file in root's directory under sudo" 73 \
+	"validate: cannot write '$tmp/sudo-bundle.json': a new file in a directory the invoking user does not own: refused" \
+	SUDO_USER=t-sudo-user SUDO_UID=4242 BARETMA_CPUID_DUMP= BARETMA_MSR= -- \
+	validate --bundle "$tmp/sudo-bundle.json"
+bad "calibrate -o of root's file under sudo" 73 \
+	"calibrate: cannot write '$tmp/sudoers': owned by another user than the invoking user: refused" \
+	SUDO_USER=t-sudo-user SUDO_UID=4242 BARETMA_CPUID_DUMP= BARETMA_MSR= -- \
+	calibrate --backend tsc --reps 20 -o "$tmp/sudoers"
+bad "cpuid dump -o of root's file under sudo" 73 \
+	"cpuid dump: cannot write '$tmp/sudoers': owned by another user than the invoking user: refused" \
+	SUDO_USER=t-sudo-user SUDO_UID=4242 BARETMA_CPUID_DUMP= BARETMA_MSR= BARETMA_SYSROOT= -- \
+	cpuid dump -o "$tmp/sudoers"
+bad "-o past the file size limit" 74 \
+	"bench: cannot write '$tmp/out-big.txt': File too large \(nothing written: a file already there is as it was; the file size limit, ulimit -f, is too small\)" \
+	ULIMIT_F=0 -- bench --backend tsc --kernel empty --reps 1 --warmup 0 -o "$tmp/out-big.txt"
 
 # --- state directory and journals --------------------------------------------
 mkdir -m 0700 "$tmp/real-run"
