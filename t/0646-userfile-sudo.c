@@ -32,26 +32,6 @@
 
 static char dir[PATH_MAX];
 
-static void sudo_as(const char *uid, const char *gid)
-{
-	setenv("SUDO_USER", "t-sudo-user", 1);
-	if (uid)
-		setenv("SUDO_UID", uid, 1);
-	else
-		unsetenv("SUDO_UID");
-	if (gid)
-		setenv("SUDO_GID", gid, 1);
-	else
-		unsetenv("SUDO_GID");
-}
-
-static void no_sudo(void)
-{
-	unsetenv("SUDO_USER");
-	unsetenv("SUDO_UID");
-	unsetenv("SUDO_GID");
-}
-
 /* $SUDO_UID as sudo writes it: "%u" of a uid_t other than (uid_t)-1. */
 static void test_invoking_user(void)
 {
@@ -79,29 +59,29 @@ static void test_invoking_user(void)
 	gid_t gid;
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		sudo_as(v[i].sudo_uid, "4343");
+		t_sudo_as(v[i].sudo_uid, "4343");
 		uid = 1;
 		check_int(trust_invoking_user(&uid, &gid, who, sizeof(who)), ==, v[i].want, v[i].name);
 		if (!v[i].want)
 			check_u64(uid, ==, v[i].uid, "  that uid");
 	}
-	sudo_as("4242", "4343");
+	t_sudo_as("4242", "4343");
 	trust_invoking_user(&uid, &gid, who, sizeof(who));
 	check_u64(gid, ==, 4343, "SUDO_GID=4343: the group");
 	check_str(who, "uid 4242 ($SUDO_UID)", "  said as 'uid 4242 ($SUDO_UID)'");
-	sudo_as("4242", "x");
+	t_sudo_as("4242", "x");
 	trust_invoking_user(&uid, &gid, who, sizeof(who));
 	check_u64(gid, ==, (gid_t)-1, "SUDO_GID=x: no group ((gid_t)-1: left as created)");
-	sudo_as("abc\x1b[2J", NULL);
+	t_sudo_as("abc\x1b[2J", NULL);
 	trust_invoking_user(&uid, &gid, who, sizeof(who));
 	check_str(who, "SUDO_UID 'abc\\x1b[2J' is not a user id", "a bad SUDO_UID is named, escaped");
-	no_sudo();
+	t_no_sudo();
 	check_int(trust_invoking_user(&uid, &gid, who, sizeof(who)), ==, 0, "no sudo");
 	check_u64(uid, ==, getuid(), "  the real uid");
 	setenv("SUDO_UID", "4242", 1); /* SUDO_UID alone is sudo's too (cpu/trust.h) */
 	trust_invoking_user(&uid, &gid, who, sizeof(who));
 	check_u64(uid, ==, 4242, "SUDO_UID alone: that uid");
-	no_sudo();
+	t_no_sudo();
 }
 
 /* userfile_open_append(@path): the fd closed; its return value (an fd is
@@ -138,7 +118,7 @@ static void test_refused(void)
 	const char *why;
 
 	put_file(t_in(dir, "sudoers"), "root ALL=(ALL) ALL\n");
-	sudo_as("4242", "4343");
+	t_sudo_as("4242", "4343");
 	check_int(append(t_in(dir, "sudoers"), "t-sudo-user ALL=(ALL) NOPASSWD: ALL\n", &why), ==,
 		  -EPERM, "under sudo (SUDO_UID=4242): a file of uid 4242's caller: -EPERM");
 	check_str(why, "owned by another user than the invoking user", "  why");
@@ -155,15 +135,15 @@ static void test_refused(void)
 		  "a new file in a directory mode 0777, not sticky, not uid 4242's: -EPERM");
 	check_str(owner_mode(t_in(dir, "open/new")), "missing", "  nothing created");
 
-	sudo_as(NULL, NULL);
+	t_sudo_as(NULL, NULL);
 	check_int(append(t_in(dir, "unknown"), "x\n", &why), ==, -EPERM,
 		  "SUDO_USER without SUDO_UID: -EPERM (the invoking user is unknown)");
 	check_str(why, "named under sudo without a valid $SUDO_UID", "  why");
 	check_str(owner_mode(t_in(dir, "unknown")), "missing", "  nothing created");
-	sudo_as("12x", NULL);
+	t_sudo_as("12x", NULL);
 	check_int(append(t_in(dir, "sudoers"), "x\n", &why), ==, -EPERM, "SUDO_UID=12x: -EPERM");
 	check_str(get_file(t_in(dir, "sudoers")), "root ALL=(ALL) ALL\n", "  nothing appended");
-	no_sudo();
+	t_no_sudo();
 }
 
 /* Root only: the invoking user's own directory, file, and /tmp-like one. */
@@ -177,7 +157,7 @@ static void test_accepted(void)
 	}
 	mkdir(t_in(dir, "theirs"), 0755);
 	chown(t_in(dir, "theirs"), 4242, 4343);
-	sudo_as("4242", "4343");
+	t_sudo_as("4242", "4343");
 	umask(0);
 	check_int(append(t_in(dir, "theirs/trace"), "a\n", &why), ==, 0,
 		  "a new file in uid 4242's directory: created");
@@ -203,16 +183,16 @@ static void test_accepted(void)
 		  "through uid 4242's link to root's directory: -EPERM");
 	check_str(owner_mode(t_in(dir, "planted")), "missing", "  nothing created in root's");
 
-	sudo_as("4242", NULL);
+	t_sudo_as("4242", NULL);
 	check_int(append(t_in(dir, "theirs/nogid"), NULL, &why), ==, 0,
 		  "no SUDO_GID: created all the same");
 	check_str(owner_mode(t_in(dir, "theirs/nogid")), "600 4242 0", "  uid 4242's, group left");
 
 	/* root ran sudo: SUDO_UID=0, root's own files are the user's. */
-	sudo_as("0", "0");
+	t_sudo_as("0", "0");
 	check_int(append(t_in(dir, "sudoers"), NULL, &why), ==, 0,
 		  "SUDO_UID=0 (root ran sudo): root's own file accepted");
-	no_sudo();
+	t_no_sudo();
 }
 
 /* In a child with real uid 65534, effective 0 (setuid-like), $SUDO_UID
@@ -259,7 +239,7 @@ static void test_setuid(void)
 int main(void)
 {
 	t_scratch(dir, "0646");
-	no_sudo();
+	t_no_sudo();
 	test_invoking_user();
 	test_refused();
 	test_accepted();

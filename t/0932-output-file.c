@@ -58,13 +58,6 @@ static int write_text(const char *path, const char *text, const char **why)
 	return output_file_commit(of, why);
 }
 
-static void no_sudo(void)
-{
-	unsetenv("SUDO_USER");
-	unsetenv("SUDO_UID");
-	unsetenv("SUDO_GID");
-}
-
 static void test_replace(void)
 {
 	char path[PATH_MAX], tmpname[64];
@@ -170,13 +163,13 @@ static void test_sudo(void)
 	setenv("SUDO_UID", "-1", 1);
 	check_int(write_text(path, "x\n", &why), ==, -EPERM, "SUDO_UID not a user id: -EPERM");
 	check_str(why, "named under sudo without a valid $SUDO_UID", "why");
-	no_sudo();
+	t_no_sudo();
 	unlink(t_in(dir, "mine.prom"));
 }
 
 int main(void)
 {
-	no_sudo();
+	t_no_sudo();
 	t_scratch(dir, "0932");
 	chmod(dir, 0700);
 	test_replace();

@@ -38,26 +38,6 @@
 
 static char dir[PATH_MAX];
 
-static void sudo_as(const char *uid, const char *gid)
-{
-	setenv("SUDO_USER", "t-sudo-user", 1);
-	if (uid)
-		setenv("SUDO_UID", uid, 1);
-	else
-		unsetenv("SUDO_UID");
-	if (gid)
-		setenv("SUDO_GID", gid, 1);
-	else
-		unsetenv("SUDO_GID");
-}
-
-static void no_sudo(void)
-{
-	unsetenv("SUDO_USER");
-	unsetenv("SUDO_UID");
-	unsetenv("SUDO_GID");
-}
-
 /* userfile_open_read(@path): 0 when it opened (the fd closed), or -errno. */
 static int opens(const char *path, int flags)
 {
@@ -89,24 +69,24 @@ static void test_anyone(void)
 
 	put_file(p, "CPUID 00000000: secret\n");
 	chmod(p, 0600);
-	no_sudo();
+	t_no_sudo();
 	check_int(opens(p, 0), ==, 0, "no sudo: the test's own 0600 file opens (nothing forked)");
-	sudo_as(NULL, NULL);
+	t_sudo_as(NULL, NULL);
 	check_int(opens(p, 0), ==, -EACCES,
 		  "SUDO_USER without SUDO_UID: -EACCES, the invoking user is unknown");
 	userfile_read_denied(why, sizeof(why));
 	check_str(why, "the invoking user is unknown (SUDO_UID is not set): refused unread (sudo "
 		  "sets SUDO_UID for the command it runs; in a root shell of your own, unset "
 		  "SUDO_USER and SUDO_UID)", "  said, with the remedy");
-	sudo_as("12x", NULL);
+	t_sudo_as("12x", NULL);
 	check_int(opens(p, 0), ==, -EACCES, "SUDO_UID=12x: -EACCES");
 	/* root ran sudo, or the test's own uid: the invoking user is the
 	 * effective one, whose own file it is */
 	snprintf(why, sizeof(why), "%u", (unsigned)geteuid());
-	sudo_as(why, NULL);
+	t_sudo_as(why, NULL);
 	fd = opens(p, 0);
 	check_int(fd, ==, 0, "SUDO_UID = the effective uid: its own 0600 file opens");
-	no_sudo();
+	t_no_sudo();
 }
 
 /* The invoking user nobody (65534), or 4242 that no passwd has. */
@@ -119,7 +99,7 @@ static void test_refused(void)
 
 	mkdir(t_in(dir, "closed"), 0700);
 	hidden = made("closed/file", "x\n", 0, 0, 0644);
-	sudo_as("65534", "65534");
+	t_sudo_as("65534", "65534");
 	check_int(opens(secret, 0), ==, -EACCES, "uid 65534: root's 0600 file: -EACCES, unread");
 	userfile_read_denied(why, sizeof(why));
 	check_str(why, "uid 65534 ($SUDO_UID), on whose behalf baretma runs as uid 0, cannot "
@@ -136,25 +116,25 @@ static void test_refused(void)
 	made("owner-denied", "x\n", 65534, 65534, 0044);
 	check_int(opens(t_in(dir, "owner-denied"), 0), ==, -EACCES,
 		  "uid 65534: its own file of mode 0044: -EACCES (the owner's bits decide)");
-	sudo_as("4242", "4343");
+	t_sudo_as("4242", "4343");
 	check_int(opens(t_in(dir, "owner-denied"), 0), ==, 0,
 		  "uid 4242: that 0044 file of 65534's opens (the others' bits)");
 	made("group-4343", "x\n", 0, 4343, 0640);
 	check_int(opens(t_in(dir, "group-4343"), 0), ==, 0,
 		  "uid 4242 (no passwd entry), SUDO_GID=4343: a 0640 file of group 4343 opens");
-	sudo_as("4242", "4344");
+	t_sudo_as("4242", "4344");
 	check_int(opens(t_in(dir, "group-4343"), 0), ==, -EACCES,
 		  "uid 4242, SUDO_GID=4344: that file: -EACCES");
-	sudo_as("4242", "x");
+	t_sudo_as("4242", "x");
 	check_int(opens(pub, 0), ==, -EACCES,
 		  "uid 4242, no passwd entry and SUDO_GID=x: -EACCES (its group is unknown)");
-	sudo_as("65534", "x");
+	t_sudo_as("65534", "x");
 	made("group-65534", "x\n", 0, 65534, 0640);
 	check_int(opens(t_in(dir, "group-65534"), 0), ==, 0,
 		  "uid 65534, SUDO_GID=x: the passwd entry's group 65534 counts");
-	sudo_as("0", "0");
+	t_sudo_as("0", "0");
 	check_int(opens(secret, 0), ==, 0, "SUDO_UID=0 (root ran sudo): root's 0600 file opens");
-	no_sudo();
+	t_no_sudo();
 }
 
 /* Not regular files, links: refused as before, under sudo too. */
@@ -165,12 +145,12 @@ static void test_shapes(void)
 	mkfifo(fifo, 0666);
 	chmod(fifo, 0666);
 	symlink(t_in(dir, "public"), t_in(dir, "link"));
-	sudo_as("65534", "65534");
+	t_sudo_as("65534", "65534");
 	check_int(opens(fifo, 0), ==, -EINVAL, "uid 65534: a FIFO: -EINVAL, never waited on");
 	check_int(opens(t_in(dir, "link"), O_NOFOLLOW), ==, -ELOOP,
 		  "uid 65534: a link with O_NOFOLLOW: -ELOOP");
 	check_int(opens(t_in(dir, "link"), 0), ==, 0, "uid 65534: the link followed: opens");
-	no_sudo();
+	t_no_sudo();
 }
 
 /* A user of this system with a supplementary group that is not its
@@ -212,12 +192,12 @@ static void test_supplementary(void)
 	snprintf(gid, sizeof(gid), "%u", (unsigned)pw.pw_gid);
 	snprintf(name, sizeof(name), "uid %u (%s): a 0640 file of its supplementary group %u "
 		 "opens", (unsigned)pw.pw_uid, pw.pw_name, (unsigned)g);
-	sudo_as(uid, gid);
+	t_sudo_as(uid, gid);
 	check_int(opens(t_in(dir, "supp"), 0), ==, 0, name);
 	made("supp-not", "x\n", 0, g, 0600);
 	check_int(opens(t_in(dir, "supp-not"), 0), ==, -EACCES, "  one of mode 0600: -EACCES");
 	free(pw.pw_name);
-	no_sudo();
+	t_no_sudo();
 }
 
 /* Setuid-like (real uid 65534, effective 0): the real uid is the invoking
@@ -308,7 +288,7 @@ int main(void)
 {
 	t_scratch(dir, "1030");
 	chmod(dir, 0755); /* every user may search it: each case decides below */
-	no_sudo();
+	t_no_sudo();
 	test_anyone();
 	test_read_all();
 	if (geteuid() != 0) {

@@ -20,6 +20,10 @@
  * CPUID record of a cpu_source, t_kind_typed finds a core kind of a
  * cpu_info; t_str_eq compares two strings either of which may be NULL.
  *
+ * Sudo: t_sudo_as(uid, gid) sets SUDO_USER and, when not NULL, SUDO_UID and
+ * SUDO_GID as sudo(8) does for the command it runs (NULL: unset), and
+ * t_no_sudo() unsets all three.
+ *
  * Environment: t_env_set(&save, NAME, VALUE or NULL) changes one variable
  * for a test and t_env_put_back(&save) puts back what was there; with
  * cpu/cpu.h included first, t_hwloc_dump_env(saved, dir) sets the
@@ -450,6 +454,28 @@ static inline char *t_lnl_two_workloads(const char *state)
 		fclose(f);
 	text[n] = '\0';
 	return t_strf("state %s\n%s", state, text);
+}
+
+/* ---------------------------------------------------------------- sudo */
+
+static inline void t_sudo_as(const char *uid, const char *gid)
+{
+	setenv("SUDO_USER", "t-sudo-user", 1);
+	if (uid)
+		setenv("SUDO_UID", uid, 1);
+	else
+		unsetenv("SUDO_UID");
+	if (gid)
+		setenv("SUDO_GID", gid, 1);
+	else
+		unsetenv("SUDO_GID");
+}
+
+static inline void t_no_sudo(void)
+{
+	unsetenv("SUDO_USER");
+	unsetenv("SUDO_UID");
+	unsetenv("SUDO_GID");
 }
 
 #endif
