@@ -161,8 +161,12 @@ static void test_signal(void)
 	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "control, unguarded: dies of SIGTERM too");
 	ok(entry(".F.baretma-")[0] != '\0', "control: its temporary file is left (%s): the handler removed the other",
 	   entry(".F.baretma-"));
-	if (entry(".F.baretma-")[0])
-		unlink(t_strf("%s/%s", dir, entry(".F.baretma-")));
+	if (entry(".F.baretma-")[0]) {
+		char *left = t_strf("%s/%s", dir, entry(".F.baretma-"));
+
+		unlink(left);
+		free(left);
+	}
 	free(path);
 }
 
