@@ -199,14 +199,19 @@ static int check_msr(const struct cpu_info *ci, struct msr_dev *dev, unsigned cp
 static int check_machine(const struct cpu_machine *m, struct msr_dev *dev, unsigned cpu,
 			 struct bench_avail *a)
 {
+	const struct recipe *r = a->recipe;
 	int level = a->level;
 
 	if (!dev || bench_msr_reaches(m, dev))
 		return 0;
-	say(a, TD_OTHER_MACHINE, 0, "cpu %u of the CPUID dump '%s' has Top-down level %d by "
-	    "its CPUID, but the dump describes another machine: this machine's MSR device "
-	    "cannot reach its registers (for a dry run: BARETMA_MSR=state:FILE)", cpu,
-	    cpu_machine_name(m), level);
+	/* The level's source named as it is: an event recipe is baretma's
+	 * (chosen by CPUID's family/model and the counters CPUID enumerates),
+	 * IA32_PERF_METRICS is the model table's for CPUID's family/model. */
+	say(a, TD_OTHER_MACHINE, 0, "cpu %u of the CPUID dump '%s' has Top-down level %d %s%s%s"
+	    "%s, but the dump describes another machine: this machine's MSR device cannot reach "
+	    "its registers (for a dry run: BARETMA_MSR=state:FILE)", cpu, cpu_machine_name(m),
+	    level, r ? "from events by baretma's recipe " : "from IA32_PERF_METRICS by its CPUID",
+	    r ? r->name : "", r ? ":" : "", r ? r->variant : "");
 	return -1;
 }
 

@@ -434,4 +434,21 @@ json_t *env_to_json(const struct cpu_env *e, const struct cpu_host *host,
 void env_print(FILE *f, const struct cpu_env *e, const struct cpu_host *host,
 	       const struct bench_avail *a);
 
+/*
+ * bench_hypervisor_text - the hypervisor as one phrase for a text line,
+ * into @buf (@n bytes; BENCH_HV_TEXT_MAX holds the longest), returned.
+ * @cpuid_name and @sig: CPUID.40000000H's name and signature
+ * (cpu_hypervisor_name, cpu_hypervisor_signature; @cpuid_name NULL:
+ * CPUID.1:ECX[31] clear).  @e: the kernel's view of this machine
+ * (cpu_env.hv_kernel), NULL for a CPUID dump (no kernel to ask).  One
+ * name where the two agree (cpu_hypervisor_agree) or the kernel's is
+ * unknown ("KVM", "none (bare metal)", "unknown (CPUID 0x40000000 says
+ * 'SIG')"); where they differ both, each with its source: "KVM (the
+ * kernel, by /dev/kmsg 'Hypervisor detected: ...'), CPUID 0x40000000 says
+ * 'bhyve bhyve '".  Unescaped: print it with esc_fprintf.
+ */
+#define BENCH_HV_TEXT_MAX 192
+const char *bench_hypervisor_text(char *buf, size_t n, const char *cpuid_name,
+				  const char *sig, const struct cpu_env *e);
+
 #endif

@@ -61,14 +61,42 @@ static const char *user_rdpmc(void)
 	return rc == 0 ? "ok" : rc == -EFAULT ? "faults" : "unknown";
 }
 
+const char *bench_hypervisor_text(char *buf, size_t n, const char *cpuid_name,
+				  const char *sig, const struct cpu_env *e)
+{
+	const char *kernel = e && e->hv_kernel[0] ? e->hv_kernel : NULL;
+
+	if (!kernel || cpu_hypervisor_agree(cpuid_name, kernel)) {
+		if (!cpuid_name)
+			snprintf(buf, n, "none (bare metal)");
+		else if (!strcmp(cpuid_name, "unknown") && sig && sig[0])
+			snprintf(buf, n, "unknown (CPUID 0x40000000 says '%s')", sig);
+		else
+			snprintf(buf, n, "%s", cpuid_name);
+	} else if (!cpuid_name) {
+		snprintf(buf, n, "%s (the kernel, by %s), CPUID.1:ECX[31] clear (no hypervisor "
+			 "by CPUID)", kernel, e->hv_kernel_source);
+	} else if (sig && sig[0]) {
+		snprintf(buf, n, "%s (the kernel, by %s), CPUID 0x40000000 says '%s'", kernel,
+			 e->hv_kernel_source, sig);
+	} else {
+		snprintf(buf, n, "%s (the kernel, by %s), CPUID says %s", kernel,
+			 e->hv_kernel_source, cpuid_name);
+	}
+	return buf;
+}
+
 json_t *env_to_json(const struct cpu_env *e, const struct cpu_host *host,
 		    const struct bench_avail *a)
 {
 	const char *td = topdown_probe(a);
 
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o,"
-			 " s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s,"
+			 " s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "hypervisor", str_or_null(host ? host->hypervisor : NULL),
+			 "hypervisor_signature", str_or_null(host ? host->hypervisor_sig : NULL),
+			 "hypervisor_kernel", str_or_null(e->hv_kernel),
+			 "hypervisor_kernel_source", str_or_null(e->hv_kernel_source),
 			 "vpmu", bool_or_null(vpmu(e, host)),
 			 "core_pmu_driver", bool_or_null(e->core_pmu),
 			 "kernel", str_or_null(e->kernel),
@@ -104,7 +132,7 @@ void env_print(FILE *f, const struct cpu_env *e, const struct cpu_host *host,
 	       const struct bench_avail *a)
 {
 	const char *td = topdown_probe(a);
-	char rdpmc[16];
+	char rdpmc[16], hv[BENCH_HV_TEXT_MAX];
 
 	snprintf(rdpmc, sizeof(rdpmc), "%d", e->rdpmc);
 	fprintf(f, "environment:\n");
@@ -112,10 +140,13 @@ void env_print(FILE *f, const struct cpu_env *e, const struct cpu_host *host,
 	if (!host)
 		fprintf(f, "  hypervisor:    unknown\n");
 	else if (host->hypervisor)
-		esc_fprintf(f, "  hypervisor:    %s, virtual PMU %s\n", host->hypervisor,
+		esc_fprintf(f, "  hypervisor:    %s, virtual PMU %s\n",
+			    bench_hypervisor_text(hv, sizeof(hv), host->hypervisor,
+						  host->hypervisor_sig, e),
 			    yes_no(vpmu(e, host), "yes", "no"));
 	else
-		fprintf(f, "  hypervisor:    none (bare metal)\n");
+		esc_fprintf(f, "  hypervisor:    %s\n", bench_hypervisor_text(hv, sizeof(hv),
+			    NULL, NULL, e));
 	esc_fprintf(f, "  lockdown:      %s%s\n", word(e->lockdown),
 		    cpu_env_lockdown_blocks_msr(e) ? " (MSR writes forbidden)" : "");
 	esc_fprintf(f, "  msr module:    %s, allow_writes %s\n",

@@ -44,7 +44,12 @@ static json_t *pmu_to_json(const struct cpu_pmu_arch *p)
  * One core kind.  Keys kept from the first version: kind, core_type, uarch,
  * pipeline_width, fixed_ctr3, topdown_level, cpus; added: the kind's own
  * counters (struct cpu_kind: leaf 0xA / 0x23 of one of its CPUs), its
- * Top-down source and recipe (string or null), RDPMC metrics-clear.
+ * Top-down source and recipe (string or null), RDPMC metrics-clear.  Two
+ * levels, each named for what it is: perf_metrics_level (what
+ * IA32_PERF_METRICS gives, with perf_metrics_source; topdown_level is the
+ * same number under its first name, kept for readers of baretma-bench/2)
+ * and topdown_measured_level (what baretma measures: that, or an event
+ * recipe's).
  */
 void bench_kind_topdown(const struct cpu_kind *k, struct bench_kind_topdown *out)
 {
@@ -85,6 +90,7 @@ static json_t *kind_topdown_json(json_t *o, const struct cpu_kind *k)
 	if (!o)
 		return o;
 	json_object_set_new(o, "topdown_measured", json_boolean(t.measured));
+	json_object_set_new(o, "topdown_measured_level", json_integer(t.measured ? t.level : 0));
 	json_object_set_new(o, "topdown_recipe_variant",
 			    t.recipe ? json_string(t.recipe->variant) : json_null());
 	json_object_set_new(o, "topdown_passes", t.recipe && t.measured ?
@@ -105,7 +111,7 @@ static json_t *kind_to_json(const struct cpu_kind *k)
 		}
 	/* "o" steals the reference to cpus, also when json_pack fails. */
 	return kind_topdown_json(json_pack("{s:s, s:i, s:I, s:s, s:i, s:i, s:i, s:I, s:i, s:I, s:s, s:b, s:i,"
-			 " s:b, s:s, s:s?, s:o}",
+			 " s:i, s:s, s:b, s:s, s:s?, s:o}",
 			 "kind", k->kind,
 			 "core_type", (int)k->core_type,
 			 "native_model", (json_int_t)k->native_model,
@@ -118,7 +124,9 @@ static json_t *kind_to_json(const struct cpu_kind *k)
 			 "fixed_mask", (json_int_t)k->fixed_mask,
 			 "counters_source", k->counters_source ? k->counters_source : "",
 			 "fixed_ctr3", k->fixed_ctr3,
-			 "topdown_level", k->topdown_level,
+			 "topdown_level", k->topdown_level, /* = perf_metrics_level (bench/2) */
+			 "perf_metrics_level", k->topdown_level,
+			 "perf_metrics_source", k->perf_metrics_source ? k->perf_metrics_source : "",
 			 "metrics_clear", k->metrics_clear,
 			 "topdown_source", k->topdown_source ? k->topdown_source : "none",
 			 "topdown_recipe", k->topdown_recipe,
@@ -135,13 +143,15 @@ json_t *cpu_info_to_json(const struct cpu_info *ci)
 		if (json_array_append_new(kinds, kind_to_json(&ci->kinds[i])))
 			goto out;
 	/* warning: null when none (cpu_info.warning ""). */
-	obj = json_pack("{s:o, s:i, s:i, s:i, s:o, s:o, s:b, s:O, s:b, s:o, s:O}",
+	obj = json_pack("{s:o, s:i, s:i, s:i, s:o, s:o, s:o, s:b, s:O, s:b, s:o, s:O}",
 			"vendor", bench_json_text(ci->vendor_str),
 			"family", (int)ci->family,
 			"model", (int)ci->model,
 			"stepping", (int)ci->stepping,
 			"brand", bench_json_text(ci->brand),
 			"hypervisor", bench_json_text(ci->hypervisor),
+			"hypervisor_signature",
+			bench_json_text(ci->hypervisor_sig[0] ? ci->hypervisor_sig : NULL),
 			"hybrid", ci->hybrid,
 			"pmu", pmu,
 			"model_known", ci->row != NULL,

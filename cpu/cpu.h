@@ -331,7 +331,13 @@ struct cpu_kind {
 				  * _STATUS, _STATUS_CLR; linux amd/core.c X86_FEATURE_PERFMON_V2) */
 	bool fixed_ctr3;         /* fixed counter 3 (TOPDOWN.SLOTS): fixed_mask bit 3, or the
 				  * model table where a hybrid part's CPUID hides it */
-	int topdown_level;       /* PERF_METRICS levels: 0, 1, 2 */
+	int topdown_level;       /* PERF_METRICS levels: 0, 1, 2 (what IA32_PERF_METRICS
+				  * gives, not what baretma measures: a kind without
+				  * it may have an event recipe, topdown_recipe) */
+	const char *perf_metrics_source; /* where topdown_level comes from, one phrase
+				  * (static): the model table by CPUID's family/model,
+				  * IA32_PERF_CAPABILITIES bit 15, no fixed counter 3,
+				  * an E-core kind, no PMU, not Intel; or "undecided: ..." */
 	bool metrics_clear;      /* RDPMC metrics-clear mode: IA32_PERF_CAPABILITIES[19]
 				  * when read, else the model table; false without PERF_METRICS */
 	const char *topdown_source; /* "perf_metrics" (level >= 1), "events" (an event-based
@@ -345,12 +351,19 @@ struct cpu_kind {
 	unsigned cpus[CPU_MAX_CPUS]; /* OS CPU numbers, ascending */
 };
 
+/* A CPUID.40000000H signature as text: 12 bytes and a NUL. */
+#define CPU_HV_SIG_LEN 13
+
 struct cpu_info {
 	enum cpu_vendor vendor;
 	char vendor_str[16];     /* "GenuineIntel", "AuthenticAMD", ... */
 	unsigned family, model, stepping; /* display values */
 	char brand[64];
-	const char *hypervisor;  /* libcpuid's name, e.g. "KVM", or NULL on bare metal */
+	const char *hypervisor;  /* the name of CPUID.40000000H's signature (libcpuid's
+				  * list: cpu_hypervisor_name), e.g. "KVM", "unknown",
+				  * or NULL on bare metal (CPUID.1:ECX[31] clear) */
+	char hypervisor_sig[CPU_HV_SIG_LEN]; /* that signature (cpu_hypervisor_signature),
+				  * "" on bare metal or when the source lacks the leaf */
 	unsigned max_basic_leaf;
 	bool hybrid;             /* CPUID.7.0:EDX[15] */
 	bool pdcm;               /* CPUID.1:ECX[15]: IA32_PERF_CAPABILITIES exists */
@@ -413,6 +426,24 @@ enum cpu_vendor cpu_vendor_of(const char *vendor_str);
  * CPUID.1:ECX[31] says a hypervisor is present.
  */
 const char *cpu_hypervisor_name(const uint32_t regs[4]);
+
+/*
+ * cpu_hypervisor_signature - the 12 bytes of EBX, ECX, EDX of CPUID.40000000H
+ * in @regs {eax, ebx, ecx, edx} as a string (it ends at the first NUL:
+ * KVM's "KVMKVMKVM\0\0\0" reads "KVMKVMKVM"; bhyve's "bhyve bhyve " keeps
+ * its spaces).  Bytes are as CPUID gave them: escape them to print.
+ */
+void cpu_hypervisor_signature(const uint32_t regs[4], char sig[CPU_HV_SIG_LEN]);
+
+/*
+ * cpu_hypervisor_agree - does the kernel's name of the hypervisor it
+ * detected (@kernel_name: "KVM", "Microsoft Hyper-V", "Xen HVM", "xen",
+ * "Bhyve": linux arch/x86/kernel/cpu/hypervisor.c and each hypervisor's
+ * .name, or /sys/hypervisor/type) name the same hypervisor as the
+ * cpu_hypervisor_name() of a CPUID signature (@cpuid_name)?  False when
+ * either is NULL.  Pure.
+ */
+bool cpu_hypervisor_agree(const char *cpuid_name, const char *kernel_name);
 
 /* ------------------------------------------------------ topology, pinning */
 

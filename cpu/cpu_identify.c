@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <libcpuid/libcpuid.h>
 
@@ -205,14 +206,52 @@ const char *cpu_hypervisor_name(const uint32_t regs[4])
 	return "unknown";
 }
 
-static const char *hypervisor_name(const struct cpu_source *src, uint32_t leaf1_ecx)
+void cpu_hypervisor_signature(const uint32_t regs[4], char sig[CPU_HV_SIG_LEN])
+{
+	memcpy(sig, &regs[1], 4);
+	memcpy(sig + 4, &regs[2], 4);
+	memcpy(sig + 8, &regs[3], 4);
+	sig[12] = '\0';
+}
+
+/*
+ * How the kernel names the hypervisor it detected (linux
+ * arch/x86/kernel/cpu/: each struct hypervisor_x86's .name, printed as
+ * "Hypervisor detected: %s" by hypervisor.c init_hypervisor_platform; the
+ * word of /sys/hypervisor/type, drivers/xen/sys-hypervisor.c) beside the
+ * name hv_names gives the same hypervisor by its CPUID signature.
+ */
+static const struct {
+	const char *kernel, *cpuid;
+} hv_kernel_names[] = {
+	{ "Microsoft Hyper-V", "Hyper-V" }, /* mshyperv.c */
+	{ "Xen PV", "Xen" },                /* arch/x86/xen/enlighten_pv.c */
+	{ "Xen HVM", "Xen" },               /* arch/x86/xen/enlighten_hvm.c */
+	{ "xen", "Xen" },                   /* /sys/hypervisor/type */
+};
+
+bool cpu_hypervisor_agree(const char *cpuid_name, const char *kernel_name)
+{
+	if (!cpuid_name || !kernel_name)
+		return false;
+	for (size_t i = 0; i < sizeof(hv_kernel_names) / sizeof(hv_kernel_names[0]); i++)
+		if (!strcmp(kernel_name, hv_kernel_names[i].kernel))
+			return !strcmp(cpuid_name, hv_kernel_names[i].cpuid);
+	/* "KVM", "VMware" are the same words; bhyve.c says "Bhyve" */
+	return !strcasecmp(cpuid_name, kernel_name);
+}
+
+static const char *hypervisor_name(const struct cpu_source *src, uint32_t leaf1_ecx,
+				   char sig[CPU_HV_SIG_LEN])
 {
 	uint32_t r[4];
 
+	sig[0] = '\0';
 	if (!(leaf1_ecx & CPUID_1_ECX_HYPERVISOR))
 		return NULL;
 	if (cpu_source_cpuid(src, 0, LEAF_HV_VENDOR, 0, r))
 		return "unknown";
+	cpu_hypervisor_signature(r, sig);
 	return cpu_hypervisor_name(r);
 }
 
@@ -236,7 +275,7 @@ int cpu_info_identify(const struct cpu_source *src, const uint64_t *perf_caps, s
 	if (err)
 		return err;
 	out->pdcm = r[2] & CPUID_1_ECX_PDCM;
-	out->hypervisor = hypervisor_name(src, r[2]);
+	out->hypervisor = hypervisor_name(src, r[2], out->hypervisor_sig);
 	if (!cpu_source_cpuid(src, 0, LEAF_EXT_FEATURES, 0, r))
 		out->hybrid = r[3] & CPUID_7_EDX_HYBRID;
 	/* Leaf 0xA is reserved on AMD (§7): decoded on Intel only. */

@@ -304,24 +304,45 @@ static void warn_arch(const struct kind_ctx *x, const struct cpu_kind *k, bool u
 	snprintf(ci->warning, sizeof(ci->warning), "%s: fixed counter 3 %s; %s", who, fc3, pm);
 }
 
+/* Where a kind's PERF_METRICS level comes from (cpu_kind.perf_metrics_source). */
+#define PM_SRC_VENDOR "not an Intel CPU: IA32_PERF_METRICS is Intel's"
+#define PM_SRC_NO_PMU "CPUID leaf 0xA version 0: no architectural PMU"
+#define PM_SRC_ATOM   "an E-core kind by its CPUID.1AH core type: the kernel's per-model " \
+		      "setup gives it none"
+#define PM_SRC_NO_FC3 "no fixed counter 3 by CPUID leaf 0xA/0x23 or the model table: " \
+		      "IA32_PERF_METRICS derives from it"
+#define PM_SRC_CAPS0  "IA32_PERF_CAPABILITIES bit 15 clear"
+#define PM_SRC_TABLE  "CPUID's family/model in baretma's model table, after the kernel's " \
+		      "per-model setup"
+#define PM_SRC_TABLE_CAPS PM_SRC_TABLE "; IA32_PERF_CAPABILITIES bit 15 set"
+#define PM_SRC_ARCH1  "IA32_PERF_CAPABILITIES bit 15 set, model not in baretma's table: " \
+		      "level 1 assumed"
+#define PM_SRC_UNDECIDED "undecided: IA32_PERF_CAPABILITIES bit 15 not read, see the warning"
+
 /*
  * PERF_METRICS level of a non-atom Intel kind.  Table rows follow the
  * kernel (§2.4, §2.5): the level needs FC3 (PERF_METRICS derives from it,
  * §3.1), and on non-hybrid lines IA32_PERF_CAPABILITIES[15] when read.
- * Other models: architectural (cpu.h).  Sets *undecided.
+ * Other models: architectural (cpu.h).  Sets *undecided and *src (PM_SRC_*).
  */
-static int level_intel(const struct kind_ctx *x, const struct cpu_kind *k, bool *undecided)
+static int level_intel(const struct kind_ctx *x, const struct cpu_kind *k, bool *undecided,
+		       const char **src)
 {
 	const struct cpu_model *m = x->ci->row;
 	bool metrics_cap = x->perf_caps && (*x->perf_caps & PERF_CAP_PERF_METRICS);
 
 	*undecided = false;
 	if (m && m->topdown_level != CPU_TD_UNCONFIRMED) {
+		*src = !m->topdown_level ? PM_SRC_TABLE : !k->fixed_ctr3 ? PM_SRC_NO_FC3
+		     : !x->perf_caps || m->hybrid ? PM_SRC_TABLE
+		     : metrics_cap ? PM_SRC_TABLE_CAPS : PM_SRC_CAPS0;
 		if (!k->fixed_ctr3 || (x->perf_caps && !m->hybrid && !metrics_cap))
 			return 0;
 		return m->topdown_level;
 	}
 	*undecided = k->fixed_ctr3 && !x->perf_caps;
+	*src = !k->fixed_ctr3 ? PM_SRC_NO_FC3 : *undecided ? PM_SRC_UNDECIDED
+	     : metrics_cap ? PM_SRC_ARCH1 : PM_SRC_CAPS0;
 	warn_arch(x, k, *undecided);
 	return k->fixed_ctr3 && metrics_cap ? 1 : 0;
 }
@@ -353,8 +374,10 @@ static void kind_topdown(struct kind_ctx *x, struct cpu_kind *k, const char *rec
 	bool undecided = false, pmu;
 
 	k->topdown_level = 0;
+	k->perf_metrics_source = ci->vendor != CPU_VENDOR_INTEL ? PM_SRC_VENDOR
+			       : !x->leafA.version ? PM_SRC_NO_PMU : PM_SRC_ATOM;
 	if (ci->vendor == CPU_VENDOR_INTEL && x->leafA.version && !kind_is_atom(ci, k))
-		k->topdown_level = level_intel(x, k, &undecided);
+		k->topdown_level = level_intel(x, k, &undecided, &k->perf_metrics_source);
 	k->metrics_clear = metrics_clear_of(x, k);
 	pmu = ci->vendor == CPU_VENDOR_INTEL ? x->leafA.version > 0
 	    : ci->vendor == CPU_VENDOR_AMD ? k->gp_counters >= AMD64_NUM_COUNTERS_CORE : false;

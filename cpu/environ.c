@@ -187,6 +187,7 @@ void cpu_env_read(unsigned cpu, struct cpu_env *e)
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/microcode/version", cpu);
 	if (!read_str(path, e->microcode, sizeof(e->microcode)))
 		read_cpuinfo_microcode(cpu, e->microcode, sizeof(e->microcode));
+	cpu_env_hv_kernel(e->hv_kernel, sizeof(e->hv_kernel), &e->hv_kernel_source);
 	e->core_pmu = path_exists(CPU_SYS_CORE_PMU);
 	if (e->core_pmu == 0)
 		e->core_pmu = path_exists(CPU_SYS_CORE_PMU_HYBRID);

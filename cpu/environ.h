@@ -32,11 +32,24 @@
  *   core PMU          /sys/bus/event_source/devices/cpu (cpu_core on hybrid
  *                     kernels): the kernel's x86 PMU driver registered.
  *   kernel            /proc/sys/kernel/osrelease.
+ *   kernel's hypervisor  the hypervisor the running kernel detected, in its
+ *                     own words: /sys/hypervisor/type ("xen": Xen's
+ *                     driver, Documentation/ABI/stable/sysfs-hypervisor-xen),
+ *                     else the kernel log's boot record "Hypervisor
+ *                     detected: NAME" (linux arch/x86/kernel/cpu/hypervisor.c
+ *                     init_hypervisor_platform; NAME is the hypervisor_x86
+ *                     .name: "KVM", "Microsoft Hyper-V", "VMware", "Xen HVM",
+ *                     ...) read from /dev/kmsg (Documentation/ABI/testing/
+ *                     dev-kmsg; reading consumes nothing).  CPUID.40000000H
+ *                     (cpu_host) is the hypervisor's signature; the kernel
+ *                     scans further (0x40000100 ...: asm/processor.h
+ *                     hypervisor_cpuid_base), so the two may differ.
  */
 #ifndef BARETMA_ENVIRON_H
 #define BARETMA_ENVIRON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* A CPU list of the kernel's (isolated, nohz_full) whole for any CPUs baretma
  * handles: the longest of CPUs 0..CPU_MAX_CPUS-1 is every other one,
@@ -63,6 +76,10 @@ struct cpu_env {
 	char nohz_full[CPU_ENV_LIST_MAX];
 	bool nohz_full_known;
 	char microcode[24];       /* e.g. "0x2b000603" (sysfs, else /proc/cpuinfo) */
+	char hv_kernel[32];       /* the hypervisor the kernel detected, as it names it
+				   * (cpu_env_hv_kernel), "" unknown */
+	const char *hv_kernel_source; /* where hv_kernel was read (static text), NULL
+				   * when unknown */
 	int core_pmu;             /* 1: the kernel registered a core PMU driver
 				   * (/sys/bus/event_source/devices/cpu or cpu_core
 				   * exists), 0: none (e.g. a VM without a virtual
@@ -84,6 +101,32 @@ void cpu_env_read(unsigned cpu, struct cpu_env *e);
  * PMU driver: e.g. a VM without a virtual PMU), or -errno.
  */
 int cpu_env_rdpmc(void);
+
+/* Caps on the kernel log read for its "Hypervisor detected" record, which is
+ * among the first of every boot (printed from setup_arch): lines looked at,
+ * and bytes (a log_buf_len=32M log, or a sysroot's file, is not read whole). */
+#define HV_KMSG_MAX_RECORDS 4096
+#define HV_KMSG_MAX_BYTES   (1u << 20)
+
+/*
+ * cpu_env_hv_kernel - the hypervisor the running kernel detected, into
+ * @name (@n bytes), and in *@source where it was read (static text):
+ * <sysroot>/sys/hypervisor/type, else the "Hypervisor detected: NAME"
+ * record among the first HV_KMSG_MAX_RECORDS lines of <sysroot>/dev/kmsg
+ * (read with O_NONBLOCK: the end of the log is no wait).  Reads only.
+ * Returns 0, or -ENOENT (@name "", *@source NULL) when neither says: bare
+ * metal, a log that has lost its first records, or no right to read it
+ * (dmesg_restrict without CAP_SYSLOG); -EINVAL when @n is 0.
+ */
+int cpu_env_hv_kernel(char *name, size_t n, const char **source);
+
+/*
+ * cpu_kmsg_hypervisor - is @line one /dev/kmsg record "PRIO,SEQ,TIME,FLAGS;
+ * Hypervisor detected: NAME" of the kernel's own facility (0: a record user
+ * space wrote is LOG_USER, kernel/printk/printk.c devkmsg_write)?  Then
+ * NAME, trailing spaces cut, into @name (@n bytes) and true.  Pure.
+ */
+bool cpu_kmsg_hypervisor(const char *line, char *name, size_t n);
 
 /*
  * cpu_env_lockdown_blocks_msr - true when the lockdown mode forbids MSR

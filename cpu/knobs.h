@@ -45,4 +45,12 @@
  * sysfs-devices-system-cpu). */
 #define CPU_SYS_ONLINE_CPUS       "/sys/devices/system/cpu/online"
 
+/* The hypervisor's type where the kernel has a driver that says it: "xen"
+ * (drivers/xen/sys-hypervisor.c; Documentation/ABI/stable/sysfs-hypervisor-xen). */
+#define CPU_SYS_HYPERVISOR_TYPE   "/sys/hypervisor/type"
+
+/* The kernel log, one record per read, each reader at its own position
+ * (Documentation/ABI/testing/dev-kmsg): read, never consumed. */
+#define CPU_KMSG                  "/dev/kmsg"
+
 #endif

@@ -48,6 +48,7 @@ void cpu_host_read(struct cpu_host *h)
 	if (r[2] & CPUID_1_ECX_HV) {
 		cpu_host_cpuid(LEAF_HV_VENDOR, 0, r);
 		h->hypervisor = cpu_hypervisor_name(r);
+		cpu_hypervisor_signature(r, h->hypervisor_sig);
 	}
 	if (h->vendor == CPU_VENDOR_INTEL && max >= LEAF_ARCH_PERFMON) {
 		cpu_host_cpuid(LEAF_ARCH_PERFMON, 0, r);

@@ -39,6 +39,7 @@ struct cpu_host {
 	const char *hypervisor;  /* CPUID.40000000H signature name (e.g. "KVM",
 				  * "unknown"), NULL on bare metal
 				  * (CPUID.1:ECX[31] clear) */
+	char hypervisor_sig[CPU_HV_SIG_LEN]; /* that signature, "" on bare metal */
 	unsigned pmu_version;    /* Intel: CPUID.0AH:EAX[7:0] (0 = no architectural
 				  * PMU, e.g. no virtual PMU); 0 on other vendors,
 				  * where leaf 0xA is reserved (pmu-reference §7) */

@@ -114,9 +114,9 @@ is "$(json "$tmp/adl.json" '[k["topdown_level"] for k in d["core_kinds"] if d["c
 	"Alder Lake-P dump: the chosen CPU is a P-core"
 
 out=$("$BARETMA" info --cpuid-dump "$adl" 2>&1); rc=$?
-like "$out" 'kind: +performance \(core type 0x40\): Golden Cove, 6 slots/cycle, fixed counter 3 yes, Top-down level 2' \
+like "$out" 'kind: +performance \(core type 0x40\): Golden Cove, 6 slots/cycle, fixed counter 3 yes, cpus 0-11$' \
 	"Alder Lake-P text: performance kind line"
-like "$out" 'kind: +efficiency \(core type 0x20\): Gracemont, 5 slots/cycle, fixed counter 3 no, Top-down level 0' \
+like "$out" 'kind: +efficiency \(core type 0x20\): Gracemont, 5 slots/cycle, fixed counter 3 no, cpus 12-19$' \
 	"Alder Lake-P text: efficiency kind line"
 
 out=$(BARETMA_CPUID_DUMP="$icl" "$BARETMA" info 2>&1)
@@ -149,7 +149,7 @@ snb="$SHARED_CPUID/libcpuid/v0.6.2/intel/core_2nd_gen/sandy-bridge-i7.test"
 rpl="$SHARED_CPUID/hwloc/Intel-RaptorLake-Corei7-1370P"
 unk="$T_DATA/intel-unknown-f1-fc3.aida64.txt"
 if [ ! -f "$arl" ] || [ ! -f "$zen4" ] || [ ! -f "$snb" ] || [ ! -d "$rpl" ]; then
-	for i in $(seq 1 27); do skip "no python3 or no \$SHARED_CPUID dumps"; done
+	for i in $(seq 1 28); do skip "no python3 or no \$SHARED_CPUID dumps"; done
 	done_testing
 fi
 
@@ -157,9 +157,10 @@ out=$("$BARETMA" info --cpuid-dump "$adl" 2>&1)
 like "$out" '^  counters: 8 GP x 48 bits \(mask 0xff\), 4 fixed \(mask 0xf\); source: CPUID leaf 0xA \+ kernel ADL/RPL P-core rule' \
 	"Alder Lake-P text: P-core counters after the kernel rule"
 like "$out" '^  counters: 6 GP x 48 bits \(mask 0x3f\), 3 fixed \(mask 0x7\)' "Alder Lake-P text: E-core counters from leaf 0xA"
-like "$out" '  top-down: perf_metrics \(IA32_PERF_METRICS, level 2\), RDPMC metrics-clear no' \
-	"Alder Lake-P text: P-core top-down source"
-like "$out" '  top-down: events \(recipe intel-ecore-l1:gracemont\): measured by baretma' "Alder Lake-P text: E-core recipe, measured"
+like "$out" '  PERF_METRICS: level 2 \(.+\), RDPMC metrics-clear no' \
+	"Alder Lake-P text: P-core PERF_METRICS level 2"
+like "$out" '  top-down: level [12] measured by baretma \(rdpmc, msr\) from events: recipe intel-ecore-l1:gracemont' \
+	"Alder Lake-P text: E-core recipe, measured"
 unlike "$out" '^warning:' "Alder Lake-P text: no warning for a known model"
 like "$out" "^source: +$adl \(aida64 dump\)" "Alder Lake-P text: source names the format"
 
@@ -185,7 +186,8 @@ is "$rc" 0 "Zen 4 dump: exit 0"
 is "$(json "$tmp/zen4.json" '[(k["uarch"], k["topdown_source"], k["topdown_recipe"], k["gp_counters"], k["fixed_counters"], k["metrics_clear"]) for k in d["core_kinds"]]')" \
 	"[('Zen 4', 'events', 'amd-zen4', 6, 0, False)]" "Zen 4 JSON: events, recipe amd-zen4, 6 core counters"
 out=$("$BARETMA" info --cpuid-dump "$zen4" 2>&1)
-like "$out" '  top-down: events \(recipe amd-zen4:zen4\): measured by baretma' "Zen 4 text: recipe, measured"
+like "$out" '  top-down: level 2 measured by baretma \(rdpmc, msr\) from events: recipe amd-zen4:zen4' \
+	"Zen 4 text: recipe, measured"
 
 "$BARETMA" info --cpuid-dump "$snb" --json >"$tmp/snb.json"; rc=$?
 is "$rc" 0 "Sandy Bridge dump: exit 0"
@@ -194,7 +196,9 @@ is "$(json "$tmp/snb.json" '[(k["topdown_source"], k["topdown_recipe"], k["gp_co
 
 out=$("$BARETMA" info --cpuid-dump "$unk" 2>&1); rc=$?
 is "$rc" 0 "unknown-model dump: exit 0"
-like "$out" 'fixed counter 3 yes, Top-down level 0' "unknown model text: FC3 yes, level 0"
+like "$out" 'fixed counter 3 yes, cpus ' "unknown model text: FC3 yes"
+like "$out" '  PERF_METRICS: undecided: IA32_PERF_CAPABILITIES bit 15 not read' \
+	"unknown model text: PERF_METRICS undecided"
 like "$out" '  top-down: undecided' "unknown model text: top-down undecided"
 like "$out" "^warning: +family 6 model 0xf1 is not in baretma's model table: fixed counter 3 from CPUID leaf 0xA \(ECX bit 3\); PERF_METRICS undecided" \
 	"unknown model text: warning line"

@@ -98,7 +98,7 @@ fi
 
 # --- info: Top-down of the dump's CPU, not this machine's msr device ---------
 topdown=$(printf '%s\n' "$out" | grep '^topdown:')
-like "$topdown" "^topdown: +unavailable on cpu $last: cpu $last of the CPUID dump '$ICL' has Top-down level 1 by its CPUID, but the dump describes another machine.*BARETMA_MSR=state:FILE" \
+like "$topdown" "^topdown: +unavailable on cpu $last: cpu $last of the CPUID dump '$ICL' has Top-down level 1 from IA32_PERF_METRICS by its CPUID, but the dump describes another machine.*BARETMA_MSR=state:FILE" \
 	"the reason is the dump's: another machine, level 1 by CPUID, a dry run needs a state file"
 unlike "$topdown" "modprobe|/nonexistent|/dev/cpu" "and not this machine's msr device"
 out=$(BARETMA_MSR=state:$tmp/state "$BARETMA" info --cpuid-dump "$ICL" 2>&1)

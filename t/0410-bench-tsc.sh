@@ -33,7 +33,8 @@ elif what == "cpu":
     print(d["cpu"]["os_cpu"], d["cpu"]["identity"]["family"] > 0)
 elif what == "environment":
     e = d["environment"]
-    print(sorted(e) == sorted(["hypervisor", "vpmu", "core_pmu_driver", "kernel", "lockdown",
+    print(sorted(e) == sorted(["hypervisor", "hypervisor_signature", "hypervisor_kernel",
+        "hypervisor_kernel_source", "vpmu", "core_pmu_driver", "kernel", "lockdown",
         "msr_module", "msr_allow_writes", "rdpmc", "rdpmc_topdown_probe", "rdpmc_user_probe",
         "nmi_watchdog", "smt_control", "smt_active", "governor", "freq_driver", "turbo",
         "isolated_cpus", "nohz_full", "microcode"]), e["kernel"] == open("/proc/sys/kernel/osrelease").read().strip())

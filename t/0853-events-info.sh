@@ -71,7 +71,7 @@ EOP
 	p1=${passes%,*} p2=${passes#*,}
 	w1=pass; [ "$p1" = 1 ] || w1=passes
 	w2=pass; [ "$p2" = 1 ] || w2=passes
-	like "$out" "  top-down: events \\(recipe $recipe\\): measured by baretma \\(rdpmc, msr\\): level 1 in $p1 $w1, level 2 in $p2 $w2" \
+	like "$out" "  top-down: level 2 measured by baretma \\(rdpmc, msr\\) from events: recipe $recipe, level 1 in $p1 $w1, level 2 in $p2 $w2" \
 		"$name: the text names the recipe, measured, and its passes"
 	unlike "$out" "does not measure" "$name: no 'which baretma does not measure'"
 done <"$tmp/cases"

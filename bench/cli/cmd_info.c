@@ -25,13 +25,16 @@ static void info_usage(FILE *f)
 	fprintf(f,
 "usage: baretma info [--cpuid-dump PATH] [--json] [--cpu N]\n"
 "\n"
-"Identify the CPU: vendor, family/model/stepping, the architectural PMU\n"
-"(CPUID leaf 0xA), and one block per core kind: microarchitecture, CPUs,\n"
-"its own counters (CPUID leaf 0xA / 0x23 of one of its CPUs), pipeline\n"
-"width, Top-down level and source (perf_metrics, events with a recipe,\n"
-"none, or undecided), RDPMC metrics-clear; a warning when the model is not\n"
-"in baretma's table; and whether Top-down can be measured on the CPU that\n"
-"'baretma bench' would use (or on --cpu N), with the reason if not.\n"
+"Identify the CPU: vendor, family/model/stepping, the hypervisor (CPUID\n"
+"0x40000000; live, also the kernel's: both named where they differ), the\n"
+"architectural PMU (CPUID leaf 0xA), and one block per core kind:\n"
+"microarchitecture, CPUs, its own counters (CPUID leaf 0xA / 0x23 of one\n"
+"of its CPUs), pipeline width, two levels: the Top-down level baretma\n"
+"measures and from what (IA32_PERF_METRICS, events with a recipe, none,\n"
+"or undecided), and what IA32_PERF_METRICS gives and by what source, with\n"
+"RDPMC metrics-clear; a warning when the model is not in baretma's table;\n"
+"and whether Top-down can be measured on the CPU that 'baretma bench'\n"
+"would use (or on --cpu N), with the reason if not.\n"
 "\n"
 "  --cpuid-dump PATH  identify from a CPUID dump instead of the live machine\n"
 "                     (a libcpuid raw or AIDA64 file, or a hwloc-gather-cpuid\n"
@@ -105,60 +108,77 @@ static void print_cpus(FILE *f, const struct cpu_kind *k)
 	}
 }
 
-/* An event recipe: which variant, whether baretma measures it, its passes. */
-static void print_recipe(FILE *f, const struct cpu_kind *k)
+/* The level baretma measures from an event recipe: its variant, the passes
+ * each level takes on the kind's counters. */
+static void print_recipe(FILE *f, const struct cpu_kind *k, const struct bench_kind_topdown *t)
 {
+	if (!t->recipe) {
+		fprintf(f, "not measured by baretma: recipe %s: %s", k->topdown_recipe, t->why);
+		return;
+	}
+	if (!t->measured) {
+		fprintf(f, "not measured by baretma: recipe %s:%s: %s", t->recipe->name,
+			t->recipe->variant, t->why);
+		return;
+	}
+	fprintf(f, "level %d measured by baretma (rdpmc, msr) from events: recipe %s:%s, level 1 "
+		"in %d %s", t->level, t->recipe->name, t->recipe->variant, t->passes[0],
+		t->passes[0] == 1 ? "pass" : "passes");
+	if (t->level >= 2)
+		fprintf(f, ", level 2 in %d %s", t->passes[1], t->passes[1] == 1 ? "pass" : "passes");
+	if (t->why[0])
+		fprintf(f, " (%s)", t->why);
+}
+
+/* The level baretma measures on the kind, and from what: one phrase. */
+static void print_measured(FILE *f, const struct cpu_kind *k)
+{
+	const char *src = k->topdown_source ? k->topdown_source : "none";
 	struct bench_kind_topdown t;
 
 	bench_kind_topdown(k, &t);
-	if (!t.recipe) {
-		fprintf(f, "events (recipe %s): not measured: %s", k->topdown_recipe, t.why);
-		return;
-	}
-	fprintf(f, "events (recipe %s:%s): ", t.recipe->name, t.recipe->variant);
-	if (!t.measured) {
-		fprintf(f, "not measured: %s", t.why);
-		return;
-	}
-	fprintf(f, "measured by baretma (rdpmc, msr): level 1 in %d %s", t.passes[0],
-		t.passes[0] == 1 ? "pass" : "passes");
-	if (t.level >= 2)
-		fprintf(f, ", level 2 in %d %s", t.passes[1], t.passes[1] == 1 ? "pass" : "passes");
-	if (t.why[0])
-		fprintf(f, " (%s)", t.why);
-}
-
-/* How the kind's Top-down would be measured, one phrase. */
-static void print_topdown_source(FILE *f, const struct cpu_kind *k)
-{
-	const char *src = k->topdown_source ? k->topdown_source : "none";
-
 	if (!strcmp(src, "perf_metrics"))
-		fprintf(f, "perf_metrics (IA32_PERF_METRICS, level %d), RDPMC metrics-clear %s",
-		        k->topdown_level, k->metrics_clear ? "yes" : "no");
+		fprintf(f, "level %d measured by baretma (rdpmc, msr) from IA32_PERF_METRICS", t.level);
 	else if (!strcmp(src, "events"))
-		print_recipe(f, k);
+		print_recipe(f, k, &t);
 	else if (!strcmp(src, "undecided"))
 		fprintf(f, "undecided (IA32_PERF_METRICS depends on IA32_PERF_CAPABILITIES: see warning)");
 	else if (!k->gp_counters)
-		fprintf(f, "none (no usable performance counters)");
+		fprintf(f, "not measured by baretma: no usable performance counters");
 	else
-		fprintf(f, "none (no IA32_PERF_METRICS and no event recipe known for %s)", k->uarch);
+		fprintf(f, "not measured by baretma: no IA32_PERF_METRICS and no event recipe known "
+			"for %s", k->uarch);
 }
 
-/* One block per core kind: the first line as before, then its counters and
- * its Top-down source. */
+/* What IA32_PERF_METRICS gives on the kind, and by what source. */
+static void print_perf_metrics(FILE *f, const struct cpu_kind *k)
+{
+	const char *src = k->perf_metrics_source ? k->perf_metrics_source : "source unknown";
+
+	if (k->topdown_source && !strcmp(k->topdown_source, "undecided"))
+		fprintf(f, "%s", src); /* "undecided: ..." */
+	else if (k->topdown_level > 0)
+		fprintf(f, "level %d (%s), RDPMC metrics-clear %s", k->topdown_level, src,
+			k->metrics_clear ? "yes" : "no");
+	else
+		fprintf(f, "none (%s)", src);
+}
+
+/* One block per core kind: the first line, then its counters, the level
+ * baretma measures and what PERF_METRICS gives (two sources, two lines). */
 static void print_kind(FILE *f, const struct cpu_kind *k)
 {
 	fprintf(f, "kind:       %s (core type 0x%02x): %s, %u slots/cycle, fixed counter 3 %s, "
-	        "Top-down level %d, cpus ", k->kind, k->core_type, k->uarch,
-	        k->pipeline_width, k->fixed_ctr3 ? "yes" : "no", k->topdown_level);
+	        "cpus ", k->kind, k->core_type, k->uarch, k->pipeline_width,
+		k->fixed_ctr3 ? "yes" : "no");
 	print_cpus(f, k);
 	fprintf(f, "\n  counters: %u GP x %u bits (mask 0x%x), %u fixed (mask 0x%x); source: %s\n",
 	        k->gp_counters, k->gp_width, k->gp_mask, k->fixed_counters, k->fixed_mask,
 	        k->counters_source ? k->counters_source : "nothing");
 	fprintf(f, "  top-down: ");
-	print_topdown_source(f, k);
+	print_measured(f, k);
+	fprintf(f, "\n  PERF_METRICS: ");
+	print_perf_metrics(f, k);
 	fprintf(f, "\n");
 }
 
@@ -178,6 +198,7 @@ static void print_text(FILE *f, const struct cpu_machine *m, const struct cpu_in
 	const struct cpu_source *src = cpu_machine_source(m);
 	const struct cpu_pmu_arch *p = &ci->pmu;
 	char why[512]; /* fixed: bench_rdpmc_reason's longest sentence, 330 bytes */
+	char hv[BENCH_HV_TEXT_MAX];
 
 	if (cpu_source_is_live(src))
 		fprintf(f, "source:     live\n");
@@ -188,8 +209,9 @@ static void print_text(FILE *f, const struct cpu_machine *m, const struct cpu_in
 		    ci->vendor_str, ci->family, ci->model, ci->model, ci->stepping);
 	esc_fprintf(f, "brand:      %s\n", ci->brand[0] ? ci->brand : "(none)");
 	fprintf(f, "model:      %s\n", ci->row ? ci->row->name : "not in baretma's model table");
-	esc_fprintf(f, "hypervisor: %s\n",
-		    ci->hypervisor ? ci->hypervisor : "none (bare metal)");
+	/* the kernel's view is this machine's: asked only when it is the one described */
+	esc_fprintf(f, "hypervisor: %s\n", bench_hypervisor_text(hv, sizeof(hv), ci->hypervisor,
+		    ci->hypervisor_sig, cpu_source_is_live(src) ? env : NULL));
 	fprintf(f, "hybrid:     %s\n", ci->hybrid ? "yes (CPUID.7.0:EDX[15])" : "no");
 	fprintf(f, "logical:    %u CPUs\n", ci->ncpus);
 	if (p->version)

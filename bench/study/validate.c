@@ -225,7 +225,7 @@ static void caps(struct validate_ctx *c)
 		   c->ci->hypervisor ? VALIDATE_SKIP : VALIDATE_FAIL, "%s", has == want ? "" :
 		   c->ci->hypervisor ? hv_reason(c, "bit 15") : "bit 15 disagrees with the model table");
 	vc_measured(c, r, "0x%" PRIx64 ": bit 15 %u", v, has);
-	vc_expected(c, r, "bit 15 %u (%s: level %d)", want,
+	vc_expected(c, r, "bit 15 %u (%s: PERF_METRICS level %d)", want,
 		 c->ci->row->uarch, c->kind->topdown_level);
 }
 
