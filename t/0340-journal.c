@@ -132,6 +132,97 @@ static void test_save_restore_end(void)
 	msr_close(dev);
 }
 
+/*
+ * A run journal of counters other than fixed counter 3 (msr/pmu_gp.h): its
+ * restore clears the overflow bits those counters may have set, each at
+ * its GLOBAL_STATUS position (SDM Vol. 3B 21.2.2, linux
+ * arch/x86/include/asm/perf_event.h: IA32_PMCx and IA32_A_PMCx bit x,
+ * IA32_FIXED_CTRi bit 32 + i; AMD's PerfCntrGlobalStatus, linux
+ * arch/x86/events/amd/core.c: PERF_CTRx, 0xc0010201 + 2x, bit x):
+ *   cpu 0, GP counters only (no IA32_FIXED_CTR_CTRL): IA32_PMC0 (0xc1) and
+ *     IA32_A_PMC2 (0x4c3): bits 0 and 2, 0x5, through
+ *     IA32_PERF_GLOBAL_STATUS_RESET, which the journal permits for its
+ *     saved IA32_PERF_GLOBAL_CTRL (msr/journal.h journal_data_permits);
+ *   cpu 1: IA32_FIXED_CTR1 (0x30a): bit 33, 0x200000000 (no FIXED_CTR3
+ *     saved: not bit 35);
+ *   AMD, cpu 0: PERF_CTR1 (0xc0010203) and PERF_CTR2 (0xc0010205): bits 1
+ *     and 2, 0x6, through PERF_CNTR_GLOBAL_STATUS_CLR (0xc0000302).
+ * The restore is journal_restore_data's (`pmu restore`'s; the device here
+ * has no gate, so journal_data_permits is asked directly).  A register
+ * saved twice in one batch keeps its first value, as across batches.
+ */
+static void test_counter_overflow_bits(void)
+{
+	static const char ctr_text[] =
+		"# baretma 0340 counters\n"
+		"0 0x38e 0x0\n0 0x38f 0x70000000f\n0 0x390 0x0\n0 0x4c3 0x44\n0 0xc1 0x11\n"
+		"0 0xc0000300 0x0\n0 0xc0000301 0x3f\n0 0xc0000302 0x0\n"
+		"0 0xc0010203 0x7\n0 0xc0010205 0x8\n"
+		"1 0x30a 0x0\n1 0x38d 0xb0\n1 0x38e 0x0\n1 0x38f 0x3\n1 0x390 0x0\n";
+	struct journal *j = NULL;
+	struct msr_dev *dev;
+
+	fixtures();
+	put_file(state, ctr_text);
+	dev = open_dev();
+	check_int(journal_begin(&j, "t0340 counters", spec, JOURNAL_RUN, false), ==, 0, "begin");
+	check_int(journal_save_regs(j, (struct journal_reg[]){
+			{ 0, IA32_PERF_GLOBAL_CTRL, 0x70000000full, false }, { 0, 0xc1, 0x11, false },
+			{ 0, 0xc1, 0x99, false }, { 0, 0x4c3, 0x44, false } }, 4), ==, 0,
+		  "save cpu 0's GLOBAL_CTRL, IA32_PMC0 (twice), IA32_A_PMC2");
+	ok(strstr(get_file(journal_file(getpid())),
+		  "reg 0 0x38f 0x70000000f\nreg 0 0xc1 0x11\nreg 0 0x4c3 0x44\n") != NULL &&
+	   !strstr(get_file(journal_file(getpid())), "0x99"),
+	   "IA32_PMC0 saved twice in one batch: its first value only");
+	check_int(journal_save_regs(j, (struct journal_reg[]){
+			{ 1, IA32_PERF_GLOBAL_CTRL, 0x3, false }, { 1, IA32_FIXED_CTR_CTRL, 0xb0, false },
+			{ 1, 0x30a, 0x0, false } }, 3), ==, 0,
+		  "save cpu 1's GLOBAL_CTRL, FIXED_CTR_CTRL, IA32_FIXED_CTR1");
+	ok(journal_data_permits(journal_data_of(j), 0, IA32_PERF_GLOBAL_STATUS_RESET) &&
+	   journal_data_permits(journal_data_of(j), 1, IA32_PERF_GLOBAL_STATUS_RESET) &&
+	   !journal_data_permits(journal_data_of(j), 2, IA32_PERF_GLOBAL_STATUS_RESET),
+	   "the status reset permitted on cpu 0 (GLOBAL_CTRL saved, no FIXED_CTR_CTRL) and 1, "
+	   "not on cpu 2 (nothing saved)");
+	msr_write(dev, 0, 0xc1, 0x1234);
+	msr_write(dev, 0, 0x4c3, 0x5678);
+	msr_write(dev, 1, 0x30a, 0x9abc);
+	put_file(trace, "");
+	check_int(journal_restore_data(journal_data_of(j), dev), ==, 0, "restore through the gate");
+	check_str(get_file(trace),
+		  "wr 0 0x38f 0x0\n"
+		  "wr 0 0xc1 0x11\n"
+		  "wr 0 0x4c3 0x44\n"
+		  "wr 0 0x390 0x5\n"
+		  "wr 0 0x38f 0x70000000f\n"
+		  "wr 1 0x38f 0x0\n"
+		  "wr 1 0x38d 0xb0\n"
+		  "wr 1 0x30a 0x0\n"
+		  "wr 1 0x390 0x200000000\n"
+		  "wr 1 0x38f 0x3\n",
+		  "GP counters' bits 0 and 2, fixed counter 1's bit 33, each cleared");
+	check_str(get_file(state), ctr_text, "state file back byte for byte");
+	check_int(journal_restore(j, dev), ==, 0, "restored (for journal_end)");
+	check_int(journal_end(j), ==, 0, "end");
+
+	check_int(journal_begin(&j, "t0340 amd", spec, JOURNAL_RUN, false), ==, 0, "begin (AMD)");
+	check_int(journal_save_regs(j, (struct journal_reg[]){
+			{ 0, 0xc0000301, 0x3f, false }, { 0, 0xc0010203, 0x7, false },
+			{ 0, 0xc0010205, 0x8, false } }, 3), ==, 0,
+		  "save PERF_CNTR_GLOBAL_CTL, PERF_CTR1, PERF_CTR2");
+	msr_write(dev, 0, 0xc0010203, 0x70);
+	put_file(trace, "");
+	check_int(journal_restore_data(journal_data_of(j), dev), ==, 0, "restore (AMD)");
+	check_str(get_file(trace),
+		  "wr 0 0xc0000301 0x0\n"
+		  "wr 0 0xc0010203 0x7\n"
+		  "wr 0 0xc0010205 0x8\n"
+		  "wr 0 0xc0000302 0x6\n"
+		  "wr 0 0xc0000301 0x3f\n", "AMD: PERF_CTR1's and PERF_CTR2's bits 1 and 2 cleared");
+	check_int(journal_restore(j, dev), ==, 0, "restored (AMD, for journal_end)");
+	check_int(journal_end(j), ==, 0, "end (AMD)");
+	msr_close(dev);
+}
+
 /* GLOBAL_CTRL saved alone (as `msr write` saves it): restored with one
  * write of its saved value, no freeze (nothing else to guard, msr/journal.h). */
 static void test_global_ctrl_alone(void)
@@ -273,6 +364,7 @@ int main(void)
 	t_journal_fixture("0340");
 	test_save_restore_end();
 	test_global_ctrl_alone();
+	test_counter_overflow_bits();
 	test_end_unrestored_and_detach();
 	test_settings_in_journal();
 	t_rm_rf(base);

@@ -83,6 +83,42 @@ static void two_pairs(void)
 }
 
 /*
+ * Two pairs at level 2, each from a reset (PERF_METRICS bytes: retiring,
+ * bad spec, FE, BE, heavy, br mispredict, fetch lat, mem bound):
+ *   pair 1: 255000 slots, bytes 51 51 51 102 0 0 0 51: memory 51000 of
+ *     backend 102000 slots; err 1000.
+ *   pair 2: 25500 slots, backend and memory 255: 25500 of 25500; err 100.
+ *   Sums: slots 280500, backend 127500 (45.454545 %), memory 76500
+ *   (27.272727 %), core = backend - memory 51000 (18.181818 %); bound
+ *   1100 / 280500 = 0.392157 pp.
+ */
+static void level_two(void)
+{
+	static struct region_table t;
+	struct baretma_result res;
+	struct region *r;
+	struct reading a = rd(0, 0, 0), b1 = rd(255000, 0x3300000066333333ull, 10),
+		b2 = rd(25500, 0xff000000ff000000ull, 20);
+
+	table(&t);
+	r = region_add(&t, "l2");
+	region_begin(&t, r, &a);
+	region_end(&t, r, &b1, 2);
+	region_begin(&t, r, &a);
+	region_end(&t, r, &b2, 2);
+	region_epoch_end(&t, &clean);
+	region_result(&t, r, 2, &res);
+	ok(res.count == 2 && res.invalid == 0 && res.level == 2, "level 2: two valid pairs");
+	check_dbl(res.slots, 280500, 1e-9, "level 2: slots 255000 + 25500");
+	check_dbl(res.tma[BARETMA_TMA_BACKEND_BOUND], 45.454545, 1e-6, "tma_backend_bound 127500");
+	check_dbl(res.tma[BARETMA_TMA_MEMORY_BOUND], 27.272727, 1e-6,
+		  "tma_memory_bound 51000 + 25500 slots: the last count of the sum");
+	check_dbl(res.tma[BARETMA_TMA_CORE_BOUND], 18.181818, 1e-6, "tma_core_bound 127500 - 76500");
+	check_dbl(res.bound_pp, 0.392157, 1e-6, "bound (1000 + 100) / 280500");
+	check_u64(res.flags, ==, 0, "no flags");
+}
+
+/*
  * Nested regions: outer [a0, b0], inner [a1, b1] inside it, one epoch.
  *   outer: a0 0 slots 0 -> b0 255000 slots 0xFF: 255000 retiring;
  *   inner: a1 51000 slots 0xFF -> b1 153000 slots 0xFF: 102000 retiring.
@@ -243,6 +279,7 @@ int main(void)
 {
 	read_set_perf_metrics(&pm);
 	two_pairs();
+	level_two();
 	nested();
 	misuse();
 	open_slot();

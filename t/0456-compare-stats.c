@@ -19,6 +19,9 @@ static void test_k(void)
 	check_int((int)compare_sign_k(5), ==, 0, "5 pairs: no 95% interval");
 	/* P(B(6) <= 0) = 1/64 = 0.016, P(B(6) <= 1) = 7/64 = 0.109: k = 1 */
 	check_int((int)compare_sign_k(6), ==, 1, "6 pairs: k = 1");
+	/* P(B(8) <= 0) = 1/256 = 0.0039, P(B(8) <= 1) = 9/256 = 0.035 > 0.025:
+	 * k = 1 (at a one-sided 0.05 it would be 2) */
+	check_int((int)compare_sign_k(8), ==, 1, "8 pairs: k = 1 (d(1), d(8))");
 	/* P(B(10) <= 1) = 11/1024 = 0.0107, P(<= 2) = 56/1024 = 0.0547: k = 2 */
 	check_int((int)compare_sign_k(10), ==, 2, "10 pairs: k = 2 (d(2), d(9))");
 	/* P(B(20) <= 5) = 21700/2^20 = 0.0207, P(<= 6) = 0.0577: k = 6 */
@@ -194,7 +197,7 @@ static void test_na(void)
 
 int main(void)
 {
-	plan(51);
+	plan(52);
 	test_k();
 	test_agree();
 	test_disagree();

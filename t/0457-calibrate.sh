@@ -228,6 +228,10 @@ is "$(q "$tmp/tsc.json" '[(b["backend"], b["measured"], b["bracket"]["tsc_ticks"
 	"[('tsc', True, True, True)]" "its TSC figures: bracket ticks, cycles per tick"
 is "$(q "$tmp/tsc.json" 'all(l["tsc_ticks"]["median"] > 0 for l in d["backends"][0]["lengths"])')" True \
 	"ticks for every loop length"
+# README "baretma calibrate": core cycles per TSC tick, the median over
+# the lengths of N / ticks (type 7: the mean of the middle two of four)
+is "$(q "$tmp/tsc.json" 'abs(__import__("statistics").median([l["cycles"] / l["tsc_ticks"]["median"] for l in d["backends"][0]["lengths"]]) / d["backends"][0]["cycles_per_tsc_tick"] - 1) < 1e-6')" \
+	True "cycles per tick: the median over the lengths of N / ticks"
 mkdir -p "$tmp/root"
 st=0
 BARETMA_SYSROOT=$tmp/root BARETMA_MSR=$tmp/nodev/%u "$BARETMA" calibrate --reps 21 \

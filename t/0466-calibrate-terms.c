@@ -26,8 +26,10 @@
 
 /* One length's kernel result: R slots, noise-free but for a spread of
  * @spread_pp points on backend (p975 - p025 = 2 x spread), 201 repetitions
- * of which @invalid invalid. */
-static void length(struct bench_kernel_result *kr, double r, double spread_pp, unsigned invalid)
+ * of which @invalid invalid, an empty bracket whose two readings hold
+ * @bracket slots together (before: 15000 + 45000). */
+static void length_b(struct bench_kernel_result *kr, double r, double spread_pp, unsigned invalid,
+		     double bracket)
 {
 	memset(kr, 0, sizeof(*kr));
 	kr->reps = 201;
@@ -35,8 +37,8 @@ static void length(struct bench_kernel_result *kr, double r, double spread_pp, u
 	kr->topdown = true;
 	kr->slots.n = 201 - invalid;
 	kr->slots.median = r;
-	kr->read_bound = (15000.0 + 45000.0 + r) / 255 / r;
-	kr->bracket_bound = (15000.0 + 45000.0) / 255 / r;
+	kr->read_bound = (bracket + r) / 255 / r;
+	kr->bracket_bound = bracket / 255 / r;
 	for (unsigned m = 0; m < 4; m++) {
 		double share = m == 1 ? 0.4 : 0.2, s = m == 3 ? spread_pp / 100 : 0;
 
@@ -45,6 +47,11 @@ static void length(struct bench_kernel_result *kr, double r, double spread_pp, u
 		kr->tma[m].p025 = share - s;
 		kr->tma[m].p975 = share + s;
 	}
+}
+
+static void length(struct bench_kernel_result *kr, double r, double spread_pp, unsigned invalid)
+{
+	length_b(kr, r, spread_pp, invalid, 15000.0 + 45000.0);
 }
 
 static void test_terms(void)
@@ -88,11 +95,44 @@ static void test_terms(void)
 	calib_length_of(&kr, 1, &len[3]);
 	ok(!len[3].within, "1M cycles with 19 valid repetitions: not within");
 	check_int((int)calib_resolution(len), ==, 0, "then no resolution: the longest is not within");
+	/* 20 valid repetitions are enough: CALIB_MIN_VALID is "at least" */
+	length(&kr, r[3], 0.5, 181);
+	calib_length_of(&kr, 1, &len[3]);
+	ok(len[3].within, "1M cycles with 20 valid repetitions: within");
+}
+
+/*
+ * Every length within: a bracket whose readings hold 1200 slots together
+ * (300 + 900: a short one, not the access-loop profile's 60000).  R =
+ * 4680 (1000 cycles): quantisation (1200 + 4680) / 255 / 4680 = 0.49271
+ * points, bracket 1200 / 255 / 4680 = 0.10055, spread 0: total 0.59326,
+ * within 1; the longer lengths' totals are smaller still.  So the
+ * resolution is the shortest length, 1000 cycles.
+ */
+static void test_all_within(void)
+{
+	static const double r[CALIB_NLENGTHS] = { 4680, 46800, 468000, 4680000 };
+	struct calib_length len[CALIB_NLENGTHS];
+	struct bench_kernel_result kr;
+	unsigned within = 0;
+
+	for (unsigned i = 0; i < CALIB_NLENGTHS; i++) {
+		memset(&len[i], 0, sizeof(len[i]));
+		len[i].cycles = calib_lengths()[i];
+		length_b(&kr, r[i], 0, 0, 1200);
+		calib_length_of(&kr, 1, &len[i]);
+		within += len[i].within;
+	}
+	check_dbl(len[0].total_pp[0], 0.593262946, 1e-8, "short bracket, 1000 cycles: 0.59 points");
+	check_int((int)within, ==, CALIB_NLENGTHS, "every length within 1 point");
+	check_int((int)calib_resolution(len), ==, 1000,
+		  "resolution 1000 cycles: the shortest length, when it is within");
 }
 
 int main(void)
 {
-	plan(16);
+	plan(20);
 	test_terms();
+	test_all_within();
 	return done_testing();
 }

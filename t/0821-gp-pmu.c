@@ -280,6 +280,17 @@ static void test_verify_reset(void)
 		  "wr 0 0x4c1 0x0\n"
 		  "wr 0 0x4c2 0x0\n"
 		  "wr 0 0x38f 0x70000000f\n", "reset: freeze own bits, clear, zero, enable");
+	/* a status with another counter's bit too (33: fixed counter 1, not
+	 * the plan's): step 2 clears the plan's bit 0 only (msr/pmu_gp.h) */
+	put_file(trace, "");
+	check_int(gp_reset(dev, 0, &pmu, &p, 0x70000000full, 0x200000001ull), ==, 0,
+		  "gp_reset, fixed counter 1's overflow bit among the status");
+	check_str(trace_lines("wr"),
+		  "wr 0 0x38f 0x70000000c\n"
+		  "wr 0 0x390 0x1\n"
+		  "wr 0 0x4c1 0x0\n"
+		  "wr 0 0x4c2 0x0\n"
+		  "wr 0 0x38f 0x70000000f\n", "reset: the plan's overflow bit cleared, bit 33 not");
 	put_file(state, t_edit(t_edit(get_file(state), "0 0xc1 0x0", "0 0xc1 0x1234"),
 			       "0 0xc2 0x0", "0 0xc2 0x5678"));
 	check_int(gp_read_msr(dev, 0, &pmu, &p, vals), ==, 0, "gp_read_msr");

@@ -8,7 +8,9 @@
  *     "# TYPE name gauge" once per family before its samples, all of a
  *     family's samples in one group, label values escaping backslash,
  *     double quote and line feed as \\, \" and \n, HELP text escaping
- *     backslash and line feed; NaN and +Inf/-Inf spelt so;
+ *     backslash and line feed; NaN and +Inf/-Inf spelt so; any other
+ *     label byte outside printable ASCII 0x20-0x7e (ESC, DEL, UTF-8's)
+ *     as '?' (fmt_openmetrics.c: the files are read by other tools);
  *   - RFC 4180 with SEP for the comma: a field holding SEP or a quote is
  *     quoted, its quotes doubled.
  * And what each refuses: a series twice, a bad metric or label name
@@ -80,7 +82,7 @@ static void test_openmetrics(void)
 	const char *l0[] = { "cpu", "3", "node", "tma_retiring", NULL };
 	const char *l1[] = { "cpu", "3", NULL };
 	const char *l2[] = { "cpu", "4", "node", "tma_retiring", NULL };
-	const char *esc[] = { "v", "a\"b\\c\nd", "w", "\x1b[0m\xc3\xa9", NULL };
+	const char *esc[] = { "v", "a\"b\\c\nd", "w", "\x1b[0m\x7f\xc3\xa9", NULL };
 	const struct output_sample s[] = {
 		{ "tma_ratio", "a share", l0, 0.251 },
 		{ "slots", "slots, a \\ and\na line", l1, 600000 },
@@ -103,7 +105,7 @@ static void test_openmetrics(void)
 		"baretma_slots{cpu=\"3\"} 600000\n"
 		"# HELP baretma_odd escapes\n"
 		"# TYPE baretma_odd gauge\n"
-		"baretma_odd{v=\"a\\\"b\\\\c\\nd\",w=\"?[0m??\"} +Inf\n"
+		"baretma_odd{v=\"a\\\"b\\\\c\\nd\",w=\"?[0m???\"} +Inf\n"
 		"# HELP baretma_none no labels\n"
 		"# TYPE baretma_none gauge\n"
 		"baretma_none -Inf\n",

@@ -163,6 +163,19 @@ static void pending(struct region_table *t)
 	region_epoch_end(t, &clean);
 	region_stats(t, in, 1, &st);
 	check_u64(st.pairs, ==, 1, "... and in them once checked");
+	/* a second pair (30 ticks) pending beside the checked one (10) */
+	b = rd(51000, 0xff, 30);
+	region_begin(t, outer, &a);
+	region_begin(t, in, &a);
+	region_end(t, in, &b, 1);
+	region_stats(t, in, 1, &st);
+	ok(st.pairs == 1 && st.tsc.n == 1 && st.tsc.max == 10 && st.slots.n == 1 &&
+	   st.total.count == 1, "a pair pending beside a checked one: the checked one only "
+	   "(its 10 ticks)");
+	region_end(t, outer, &b, 1);
+	region_epoch_end(t, &clean);
+	region_stats(t, in, 1, &st);
+	ok(st.pairs == 2 && st.tsc.max == 30, "... both once its epoch is checked");
 }
 
 /* More pairs than the ring: the last REGION_SAMPLES. */
