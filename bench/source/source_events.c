@@ -94,47 +94,29 @@ int source_events_level(const struct recipe *r)
 	return 1;
 }
 
-/* The @k-th highest set bit of @mask cleared @n times: counters kept for the base. */
-static uint32_t drop_high(uint32_t mask, unsigned n)
-{
-	for (int b = 31; b >= 0 && n; b--)
-		if (mask & (1u << b)) {
-			mask &= ~(1u << b);
-			n--;
-		}
-	return mask;
-}
-
 /* Group the needed events into passes (bench/source/source_events.c file
  * comment): @groups[p] receives a mask of events.  Returns the count or -errno. */
 static int split(const struct recipe *r, const struct recipe_env *env, int level,
 		 const struct cpu_kind *k, uint32_t *groups, unsigned max)
 {
 	struct recipe_pass ps[SOURCE_PASSES_MAX];
-	uint32_t need, base, gp = k->gp_mask, fx = k->fixed_mask;
-	unsigned nbase_gp = 0;
+	uint32_t need, base;
 	int n;
 
-	if (recipe_needed(r, env, level, &need) || recipe_expr_needed(r, env, "SLOTS", &base))
+	if (max > SOURCE_PASSES_MAX || recipe_needed(r, env, level, &need) ||
+	    recipe_expr_needed(r, env, "SLOTS", &base))
 		return -EINVAL;
-	n = recipe_passes(r, env, need, gp, fx, ps, max);
+	n = recipe_passes(r, env, need, k->gp_mask, k->fixed_mask, ps, max);
 	if (n == 1 || n == -ENODEV) {
 		if (n == 1)
 			groups[0] = need;
 		return n;
 	}
-	base &= need;
-	for (unsigned e = 0; e < r->nevents; e++) {
-		if (!(base & (1u << e)))
-			continue;
-		if (r->events[e].ctr == RECIPE_CTR_GP)
-			nbase_gp++;
-		else if (r->events[e].ctr == RECIPE_CTR_FIXED && r->events[e].fixed < 32)
-			fx &= ~(1u << r->events[e].fixed);
-	}
-	n = recipe_passes(r, env, need & ~base, drop_high(gp, nbase_gp), fx, ps, max);
+	/* the base in every pass, each pass's counters a matching of all its
+	 * events under their constraints (recipe_passes_base) */
+	n = recipe_passes_base(r, env, need, base & need, k->gp_mask, k->fixed_mask, ps, max);
 	for (int p = 0; p < n; p++) {
-		groups[p] = base;
+		groups[p] = 0;
 		for (unsigned i = 0; i < ps[p].n; i++)
 			groups[p] |= 1u << ps[p].event[i];
 	}
@@ -162,8 +144,9 @@ int source_events_passes(const struct cpu_kind *k, const struct recipe *r, bool 
 	return split(r, &env, level, k, groups, SOURCE_PASSES_MAX);
 }
 
-/* The events of @mask of @r as gp_events, in table order. */
-static unsigned gp_events_of(const struct recipe *r, uint32_t mask, struct gp_event *ev)
+/* The events of @mask of @r as gp_events, in table order, each with its
+ * counter constraint for SMT @smt. */
+static unsigned gp_events_of(const struct recipe *r, uint32_t mask, bool smt, struct gp_event *ev)
 {
 	unsigned n = 0;
 
@@ -174,7 +157,7 @@ static unsigned gp_events_of(const struct recipe *r, uint32_t mask, struct gp_ev
 			continue;
 		ev[n++] = (struct gp_event){ .name = x->name, .event = x->event, .umask = x->umask,
 			.cmask = x->cmask, .inv = x->inv, .edge = x->edge, .any = x->any,
-			.counters = x->counters,
+			.counters = recipe_event_counters(x, smt),
 			.fixed = x->ctr == RECIPE_CTR_FIXED ? (int)x->fixed : GP_NO_FIXED };
 	}
 	return n;
@@ -222,7 +205,7 @@ int source_events_open(struct counter_source *src, const struct source_params *p
 		return n < 0 ? n : -EINVAL;
 	s->npasses = (unsigned)n;
 	for (unsigned i = 0; i < s->npasses; i++) {
-		unsigned ne = gp_events_of(s->recipe, groups[i], ev);
+		unsigned ne = gp_events_of(s->recipe, groups[i], s->env.smt_on, ev);
 
 		rc = gp_assign(&s->pmu, ev, ne, 0, 0, p->user_only, &s->plan[i], why, sizeof(why));
 		if (rc)
