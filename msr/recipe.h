@@ -199,6 +199,13 @@ const struct recipe *recipe_find(const char *name, const char *uarch);
  */
 const struct recipe *recipe_find_variant(const char *name, const char *variant);
 
+/*
+ * recipe_smt_matters - does SMT change what @r counts or computes: a
+ * formula reads "smt_on" (the pre-Ice Lake per-core halving) or an
+ * event's counters differ with SMT on and off (counters, counters_ht_off)?
+ */
+bool recipe_smt_matters(const struct recipe *r);
+
 /* recipe_event_index - the index of event @name in @r (case-insensitive), or -ENOENT. */
 int recipe_event_index(const struct recipe *r, const char *name);
 

@@ -144,6 +144,62 @@ int source_events_passes(const struct cpu_kind *k, const struct recipe *r, bool 
 	return split(r, &env, level, k, groups, SOURCE_PASSES_MAX);
 }
 
+/* "0-3", "0", "0,2": the counters of @m (at most 32). */
+static void counters_text(uint32_t m, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int b = 0; b < 32 && len + 8 < n; b++) {
+		int e = b;
+
+		if (!(m & (1u << b)))
+			continue;
+		while (e + 1 < 32 && (m & (1u << (e + 1))))
+			e++;
+		len += (size_t)snprintf(buf + len, n - len, e > b ? "%s%d-%d" : "%s%d", len ? "," : "",
+					b, e);
+		b = e;
+	}
+}
+
+int source_events_refusal(const struct cpu_kind *k, const struct recipe *r, bool smt_on,
+			  int level, char *why, size_t n)
+{
+	struct recipe_env env = { .smt_on = smt_on };
+	uint32_t need, groups[SOURCE_PASSES_MAX];
+	char have[100], may[100];
+	int rc, e;
+
+	if (n)
+		why[0] = '\0';
+	if (!k || !r || recipe_needed(r, &env, level, &need))
+		return -EINVAL;
+	if ((rc = split(r, &env, level, k, groups, SOURCE_PASSES_MAX)) > 0)
+		return 0;
+	e = recipe_unplaceable(r, &env, need, k->gp_mask, k->fixed_mask);
+	counters_text(k->gp_mask, have, sizeof(have));
+	if (e >= 0 && r->events[e].ctr == RECIPE_CTR_FIXED)
+		snprintf(why, n, "event %s of recipe %s:%s counts on fixed counter %u, which the %s "
+			 "core does not have (fixed mask 0x%x)", r->events[e].name, r->name,
+			 r->variant, r->events[e].fixed, k->uarch, k->fixed_mask);
+	else if (e >= 0) {
+		counters_text(recipe_event_counters(&r->events[e], smt_on), may, sizeof(may));
+		snprintf(why, n, "event %s of recipe %s:%s counts only on general-purpose counters "
+			 "%s with SMT %s (intel/perfmon's %s), and the %s core has counters %s",
+			 r->events[e].name, r->name, r->variant, may, smt_on ? "on" : "off",
+			 smt_on ? "Counter" : "CounterHTOff", k->uarch, have[0] ? have : "none");
+	} else if (rc == -ENOSPC)
+		snprintf(why, n, "recipe %s:%s needs more than %u passes for level %d on the %s "
+			 "core's counters (%s)", r->name, r->variant, SOURCE_PASSES_MAX, level,
+			 k->uarch, have[0] ? have : "none");
+	else
+		snprintf(why, n, "the events of recipe %s:%s that every pass counts (its SLOTS "
+			 "node's) do not fit one pass on the %s core's counters (%s)", r->name,
+			 r->variant, k->uarch, have[0] ? have : "none");
+	return rc ? rc : -EINVAL;
+}
+
 /* The events of @mask of @r as gp_events, in table order, each with its
  * counter constraint for SMT @smt. */
 static unsigned gp_events_of(const struct recipe *r, uint32_t mask, bool smt, struct gp_event *ev)
