@@ -71,9 +71,16 @@ void bench_kind_topdown(const struct cpu_kind *k, struct bench_kind_topdown *out
 		int n = source_events_passes(k, out->recipe, false, l);
 
 		if (n <= 0) {
-			snprintf(out->why, sizeof(out->why), "recipe %s:%s: level %d does not fit the "
-				 "counters (%s)", out->recipe->name, out->recipe->variant, l,
-				 strerror(n ? -n : EINVAL));
+			char why[sizeof(out->why) - 40];
+
+			/* the event no counter takes, by name (source_events_refusal) */
+			if (source_events_refusal(k, out->recipe, false, l, why, sizeof(why)) &&
+			    why[0])
+				snprintf(out->why, sizeof(out->why), "level %d: %s", l, why);
+			else
+				snprintf(out->why, sizeof(out->why), "recipe %s:%s: level %d does not "
+					 "fit the counters (%s)", out->recipe->name,
+					 out->recipe->variant, l, strerror(n ? -n : EINVAL));
 			out->level = l - 1;
 			break;
 		}

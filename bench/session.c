@@ -116,6 +116,17 @@ static bool smt_on(const struct session *s, unsigned cpu)
 	return core && hwloc_bitmap_weight(core->cpuset) > 1;
 }
 
+/* Where a CPUID dump's SMT state comes from (smt_on above), for the note
+ * that says it: the sim's profile is said by its own lines; NULL for the
+ * live machine, whose topology is the machine's. */
+static const char *smt_how(const struct session *s)
+{
+	if (msr_sim_profile_of(s->dev) || !s->machine || !cpu_machine_is_dump(s->machine))
+		return NULL;
+	return cpu_machine_topo(s->machine) ? "by the CPUID dump's topology" :
+	       "assumed: the CPUID dump has no topology";
+}
+
 /* Open @ops as the session's source (the one chosen before, never
  * programmed, is closed: the choice is made again by session_recheck). */
 static int use_source(struct session *s, const struct counter_source_ops *ops)
@@ -137,6 +148,16 @@ static int use_source(struct session *s, const struct counter_source_ops *ops)
 	session_stop(s);
 	s->src = (struct counter_source){ .ops = ops, .read_inline = ops->read_inline, .p = p };
 	rc = ops->open(&s->src, &p);
+	if ((rc == -ENODEV || rc == -ENOSPC) && p.kind && !p.kind->topdown_level &&
+	    p.kind->topdown_recipe) {
+		char why[400];
+		const struct recipe *r = source_events_recipe(p.kind, why, sizeof(why));
+
+		/* the event no counter takes, by name (source_events_refusal) */
+		if (r && source_events_refusal(p.kind, r, p.smt_on, p.level > 0 ? p.level : 1, why,
+					       sizeof(why)) && why[0])
+			bench_avail_setf(&s->info.avail, "cpu %u: %s", p.cpu, why);
+	}
 	s->src.open = !rc;
 	if (rc && s->src.priv && ops->close) /* what open kept before it failed */
 		ops->close(&s->src);
@@ -190,6 +211,18 @@ static int choose(struct session *s)
 	rc = use_source(s, c.src);
 	if (rc)
 		return rc;
+	if (s->src.rs.recipe && recipe_smt_matters(s->src.rs.recipe) && smt_how(s)) {
+		char *t = NULL;
+
+		/* the formulas' SMT and the counter constraints (perfmon's Counter or
+		 * CounterHTOff) follow it: say where it came from */
+		if (text_appendf(&t, "", "SMT %s for recipe %s:%s %s (its counter constraints: "
+				 "intel/perfmon's %s)", in->smt_on ? "on" : "off",
+				 s->src.rs.recipe->name, s->src.rs.recipe->variant, smt_how(s),
+				 in->smt_on ? "Counter" : "CounterHTOff") == 0)
+			note_add(in, t);
+		free(t);
+	}
 	in->level = c.src->topdown ? source_level(c.src, a) : 0;
 	if (c.src->topdown && s->opt.level) {
 		if (s->opt.level > in->level && a->recipe)

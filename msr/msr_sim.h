@@ -113,7 +113,12 @@
  * core-bound cycles stalled, half executing 2 uops, core bound x
  * (1 - retiring) / 2 cycles executing 1, so that perf's skylake
  * tma_memory_bound recovers memory bound: msr/sim_events.c) and flushes
- * (one per 20 slots of branch mispredicts, of machine clears).  The
+ * (one per 20 slots of branch mispredicts, of machine clears).  An event
+ * the vendor restricts to some counters (intel/perfmon "Counter" with
+ * `smt on`, "CounterHTOff" with it off: Haswell's IDQ_UOPS_NOT_DELIVERED.*
+ * on 0-3, Skylake's CYCLE_ACTIVITY.STALLS_MEM_ANY on 0-3 with SMT off,
+ * Golden Cove's TOPDOWN.BR_MISPREDICT_SLOTS on 0) counts 0 on any other,
+ * as the hardware does not count it there.  The
  * accesses' cycles count at the access_* shares, the work's at the
  * profile's.  Width: CPUID leaf 0xA EAX[23:16] (AMD 48 bits); wrapping
  * sets the global status bit x.  Writes: IA32_PMCx takes bits 31:0

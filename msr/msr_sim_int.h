@@ -190,13 +190,16 @@ int sim_shared_store(struct sim *s, unsigned cpu);
 
 /*
  * sim_event_rate - what the select value @sel (IA32_PERFEVTSELx or
- * PERF_CTLx) counts per cycle on @c, for the shares @pct (percent of the
- * slots per node, SIM_NODES, as struct sim_profile.pct): the simulator's
- * own event table (msr/sim_events.c); 0 for an encoding it does not know.
- * With `smt on` (c->smt) the thread's half of the core's slots, the
- * core's with AnyThread (msr/msr_sim.h "SMT").
+ * PERF_CTLx) of GP counter @ctr counts per cycle on @c, for the shares
+ * @pct (percent of the slots per node, SIM_NODES, as struct
+ * sim_profile.pct): the simulator's own event table (msr/sim_events.c);
+ * 0 for an encoding it does not know, and on a counter the vendor does not
+ * let the event use (intel/perfmon Counter / CounterHTOff for `smt on` /
+ * off: msr/sim_events.c "Counter constraints").  With `smt on` (c->smt)
+ * the thread's half of the core's slots, the core's with AnyThread
+ * (msr/msr_sim.h "SMT").
  */
-double sim_event_rate(const struct sim *s, const struct sim_cpu *c, uint64_t sel,
+double sim_event_rate(const struct sim *s, const struct sim_cpu *c, unsigned ctr, uint64_t sel,
 		      const double pct[SIM_NODES]);
 
 /* sim_fixed_rate - what Intel fixed counter @i counts per cycle on @c for

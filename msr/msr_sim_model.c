@@ -343,8 +343,8 @@ static void count_gp(struct sim *s, unsigned cpu, double dt_work, double dt_acce
 			continue;
 		if (!(share = sel_cpl_share(s, sel)))
 			continue;
-		inc = share * (sim_event_rate(s, c, sel, s->p.pct) * dt_work +
-			       sim_event_rate(s, c, sel, s->p.access_pct) * dt_access);
+		inc = share * (sim_event_rate(s, c, x, sel, s->p.pct) * dt_work +
+			       sim_event_rate(s, c, x, sel, s->p.access_pct) * dt_access);
 		if (count(&c->m.pmc[x], &c->m.pcarry[x], inc, sim_gp_bits(c)))
 			c->m.status |= 1ull << x;
 	}

@@ -576,3 +576,14 @@ int recipe_expr_needed(const struct recipe *r, const struct recipe_env *env, con
 	*mask = v.used;
 	return 0;
 }
+
+bool recipe_smt_matters(const struct recipe *r)
+{
+	for (unsigned i = 0; r && i < r->nevents; i++)
+		if (r->events[i].counters != r->events[i].counters_ht_off)
+			return true;
+	for (unsigned i = 0; r && i < r->nnodes; i++)
+		if (r->nodes[i].expr && strstr(r->nodes[i].expr, "smt_on"))
+			return true;
+	return false;
+}

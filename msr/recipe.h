@@ -86,9 +86,28 @@ struct recipe_event {
 	uint8_t umask, cmask; /* unit mask; counter mask (0: count every increment) */
 	bool inv, edge, any;  /* EVTSEL INV (23), EDGE (18), AnyThread (21: pre-Ice Lake
 			       * only; for a fixed counter its FIXED_CTR_CTRL AnyThread bit) */
-	uint32_t counters;    /* GP counters it may use (bit i = counter i); 0: any */
+	uint32_t counters;    /* GP counters it may use with SMT on (bit i = counter i; 0:
+			       * any): intel/perfmon's "Counter" ("0,1,2,3": 0xF) */
+	uint32_t counters_ht_off; /* the same with SMT off: perfmon's "CounterHTOff" (its
+			       * "Counter" where the file has none: Ice Lake and later,
+			       * E-cores); 0: any.  Both 0 for a fixed-counter event
+			       * and for AMD (linux arch/x86/events/amd/core.c: any
+			       * counter on family 17h and later); t/1040 checks every
+			       * row against t/data/vendor-events.tsv */
 	const char *source;   /* where the encoding comes from */
 };
+
+/*
+ * recipe_event_counters - the GP counters event @e may use (bit i =
+ * counter i, 0: any) with SMT on (@smt_on: perfmon's "Counter") or off
+ * ("CounterHTOff"): the pre-Ice Lake cores have 8 GP counters a thread
+ * with SMT off, where some events count only on counters 0-3 (perfmon
+ * SKL CYCLE_ACTIVITY.STALLS_MEM_ANY, HSW IDQ_UOPS_NOT_DELIVERED.CORE).
+ */
+static inline uint32_t recipe_event_counters(const struct recipe_event *e, bool smt_on)
+{
+	return smt_on ? e->counters : e->counters_ht_off;
+}
 
 /* One node: a formula over the recipe's events, nodes and variables. */
 struct recipe_node {
@@ -180,6 +199,13 @@ const struct recipe *recipe_find(const char *name, const char *uarch);
  */
 const struct recipe *recipe_find_variant(const char *name, const char *variant);
 
+/*
+ * recipe_smt_matters - does SMT change what @r counts or computes: a
+ * formula reads "smt_on" (the pre-Ice Lake per-core halving) or an
+ * event's counters differ with SMT on and off (counters, counters_ht_off)?
+ */
+bool recipe_smt_matters(const struct recipe *r);
+
 /* recipe_event_index - the index of event @name in @r (case-insensitive), or -ENOENT. */
 int recipe_event_index(const struct recipe *r, const char *name);
 
@@ -247,19 +273,48 @@ struct recipe_pass {
  * recipe_passes - split the events @mask of @r into passes for a core
  * whose general-purpose counters are @gp_mask (bit i = counter i: a core
  * with N counters is (1u << N) - 1) and fixed counters @fixed_mask
- * (cpu_kind.fixed_mask).  First fit, the events the level-1 nodes use
- * under @env first (so that level 1 is counted in one interval when it
- * fits), then the others, each group in table order; each event's
- * .counters honoured; one event per fixed counter and pass (THREAD and
- * THREAD_ANY both on fixed counter 1 go to different passes); every event
- * in exactly one pass; PERF_METRICS fields with the pass that holds fixed
- * counter 3 (the first when none).  @mask is typically recipe_needed's.
+ * (cpu_kind.fixed_mask).  First fit over the passes, the events the
+ * level-1 nodes use under @env first (so that level 1 is counted in one
+ * interval when it fits), then the others, each group in table order;
+ * within a pass the GP counters are a matching (every GP event of the
+ * pass placed again, by backtracking, when one joins it: an event
+ * constrained to counters 0-3 gets one of them though an unconstrained
+ * one came first); each event's constraint for @env's SMT state honoured
+ * (recipe_event_counters; @env NULL: SMT off); one event per fixed
+ * counter and pass (THREAD and THREAD_ANY both on fixed counter 1 go to
+ * different passes); every event in exactly one pass; PERF_METRICS fields
+ * with the pass that holds fixed counter 3 (the first when none).  @mask
+ * is typically recipe_needed's.
  * Returns the number of passes (0 for an empty @mask), or -EINVAL (bad
  * arguments, @mask outside the table), -ENODEV (an event no counter of the
  * core can take: a fixed counter absent from @fixed_mask, a GP constraint
- * outside @gp_mask), -ENOSPC (more than @max passes).
+ * outside @gp_mask: recipe_unplaceable names it), -ENOSPC (more than @max
+ * passes).
  */
 int recipe_passes(const struct recipe *r, const struct recipe_env *env, uint32_t mask,
 		  uint32_t gp_mask, uint32_t fixed_mask, struct recipe_pass *passes, unsigned max);
+
+/*
+ * recipe_passes_base - recipe_passes for the events @mask with the events
+ * @base (a subset of @mask: the SLOTS node's, which every pass counts so
+ * that passes can be scaled to one another) in every pass, placed first
+ * in each; the counters of each pass a matching of all its events, base
+ * ones included, so a constrained base event is honoured too.  The
+ * errors of recipe_passes; -ENODEV also when the base events alone do
+ * not fit one pass.
+ */
+int recipe_passes_base(const struct recipe *r, const struct recipe_env *env, uint32_t mask,
+		       uint32_t base, uint32_t gp_mask, uint32_t fixed_mask,
+		       struct recipe_pass *passes, unsigned max);
+
+/*
+ * recipe_unplaceable - the first event of @mask (r->events order) that no
+ * counter of a core with @gp_mask and @fixed_mask can take under @env's
+ * SMT state (a fixed counter it lacks, a GP constraint outside @gp_mask):
+ * its index, or -ENOENT when every event has a counter, -EINVAL (bad
+ * arguments).  What recipe_passes' -ENODEV is about, for a message.
+ */
+int recipe_unplaceable(const struct recipe *r, const struct recipe_env *env, uint32_t mask,
+		       uint32_t gp_mask, uint32_t fixed_mask);
 
 #endif

@@ -54,6 +54,20 @@
 #define BE "tma_backend_bound"
 #define RET "tma_retiring"
 
+/*
+ * Counter constraints (msr/recipe.h .counters, .counters_ht_off), from
+ * each row's [PM-x] "Counter" (SMT on) and "CounterHTOff" (SMT off); the
+ * files of Ice Lake and later and of the E-cores have no CounterHTOff (8
+ * or 6 counters a thread whatever SMT): their "Counter" holds for both.
+ * Bit i = GP counter i.  t/1040 compares every row with the vendors'
+ * files (t/data/vendor-events.tsv); a fixed-counter row has none.
+ */
+#define C03_07 .counters = 0x0F, .counters_ht_off = 0xFF /* "0,1,2,3" / "0,1,2,3,4,5,6,7" */
+#define C03    .counters = 0x0F, .counters_ht_off = 0x0F /* "0,1,2,3" (/ "0,1,2,3") */
+#define C07    .counters = 0xFF, .counters_ht_off = 0xFF /* "0,1,2,3,4,5,6,7" */
+#define C05    .counters = 0x3F, .counters_ht_off = 0x3F /* "0,1,2,3,4,5" */
+#define C0     .counters = 0x01, .counters_ht_off = 0x01 /* "0" */
+
 /* ============================================= intel-perf-metrics (ICL+) */
 
 #define S_PMSLOTS "[PM-ICL] ICL/events/icelake_core.json, [PM-SPR] SPR/events/" \
@@ -130,49 +144,52 @@ static const char *const u_pm_l2[] = { "Golden Cove", "Raptor Cove", "Redwood Co
 #define S_SNB "[PM-SNB] SNB/events/sandybridge_core.json, [PM-IVB] IVB/events/ivybridge_core.json, " \
 	"[PM-HSW] HSW/events/haswell_core.json, [PM-BDW] BDW/events/broadwell_core.json"
 
-/* Common to every pre-ICL core (the same encodings in all six JSON files). */
-#define PRE_CLK_EVENTS(src) \
+/* Common to every pre-ICL core (the same encodings in all six JSON files);
+ * @idq: IDQ_UOPS_NOT_DELIVERED's constraint (CounterHTOff 0,1,2,3 before
+ * Skylake, 0-7 on it). */
+#define PRE_CLK_EVENTS(src, idq) \
 	FX("CPU_CLK_UNHALTED.THREAD", 1, 0x00, 0x02, src ": Fixed counter 1"), \
 	FX("CPU_CLK_UNHALTED.THREAD_ANY", 1, 0x00, 0x02, src ": Fixed counter 1, AnyThread 1", \
 	   .any = true), \
-	GP("IDQ_UOPS_NOT_DELIVERED.CORE", 0x9C, 0x01, src), \
-	GP("UOPS_ISSUED.ANY", 0x0E, 0x01, src), \
-	GP("UOPS_RETIRED.RETIRE_SLOTS", 0xC2, 0x02, src)
-#define PRE_L2_EVENTS(src) \
+	GP("IDQ_UOPS_NOT_DELIVERED.CORE", 0x9C, 0x01, src, idq), \
+	GP("UOPS_ISSUED.ANY", 0x0E, 0x01, src, C03_07), \
+	GP("UOPS_RETIRED.RETIRE_SLOTS", 0xC2, 0x02, src, C03_07)
+#define PRE_L2_EVENTS(src, idq) \
 	GP("IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 0x9C, 0x01, src ": CounterMask 4", \
-	   .cmask = 4), \
-	GP("BR_MISP_RETIRED.ALL_BRANCHES", 0xC5, 0x00, src), \
+	   .cmask = 4, idq), \
+	GP("BR_MISP_RETIRED.ALL_BRANCHES", 0xC5, 0x00, src, C03_07), \
 	GP("MACHINE_CLEARS.COUNT", 0xC3, 0x01, src ": CounterMask 1, EdgeDetect 1", .cmask = 1, \
-	   .edge = true)
+	   .edge = true, C03_07)
 
 static const struct recipe_event skl_events[] = {
-	PRE_CLK_EVENTS(S_SKL),
+	PRE_CLK_EVENTS(S_SKL, C03_07),
 	/* [PM-SKL] CounterMask 0; the kernel's skl topdown-recovery-bubbles attr
 	 * ([ICORE]) writes cmask=1: the same count for a cycle event. */
-	GP("INT_MISC.RECOVERY_CYCLES", 0x0D, 0x01, S_SKL),
-	GP("INT_MISC.RECOVERY_CYCLES_ANY", 0x0D, 0x01, S_SKL ": AnyThread 1", .any = true),
-	PRE_L2_EVENTS(S_SKL),
-	GP("UOPS_RETIRED.MACRO_FUSED", 0xC2, 0x04, S_SKL),
+	GP("INT_MISC.RECOVERY_CYCLES", 0x0D, 0x01, S_SKL, C03_07),
+	GP("INT_MISC.RECOVERY_CYCLES_ANY", 0x0D, 0x01, S_SKL ": AnyThread 1", .any = true, C03_07),
+	PRE_L2_EVENTS(S_SKL, C03_07),
+	GP("UOPS_RETIRED.MACRO_FUSED", 0xC2, 0x04, S_SKL, C03_07),
 	FX("INST_RETIRED.ANY", 0, 0x00, 0x01, S_SKL ": Fixed counter 0"),
-	/* [SKLJ] tma_memory_bound's events (Counter 0,1,2,3 in [PM-SKL]) */
-	GP("CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x14, S_SKL ": CounterMask 20", .cmask = 20),
-	GP("EXE_ACTIVITY.BOUND_ON_STORES", 0xA6, 0x40, S_SKL),
-	GP("CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, S_SKL ": CounterMask 4", .cmask = 4),
-	GP("EXE_ACTIVITY.1_PORTS_UTIL", 0xA6, 0x02, S_SKL),
-	GP("EXE_ACTIVITY.2_PORTS_UTIL", 0xA6, 0x04, S_SKL),
+	/* [SKLJ] tma_memory_bound's events; STALLS_MEM_ANY CounterHTOff 0,1,2,3 */
+	GP("CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x14, S_SKL ": CounterMask 20, CounterHTOff "
+	   "0,1,2,3", .cmask = 20, C03),
+	GP("EXE_ACTIVITY.BOUND_ON_STORES", 0xA6, 0x40, S_SKL, C03_07),
+	GP("CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, S_SKL ": CounterMask 4", .cmask = 4, C03_07),
+	GP("EXE_ACTIVITY.1_PORTS_UTIL", 0xA6, 0x02, S_SKL, C03_07),
+	GP("EXE_ACTIVITY.2_PORTS_UTIL", 0xA6, 0x04, S_SKL, C03_07),
 };
 
 /* CPU_CLK_UNHALTED.THREAD_P: the thread's cycles on a GP counter ("Thread
  * cycles when thread is not in halt state", 0x3C/0x00 in all four JSON
  * files), for THREAD_CLKS below. */
 #define SNB_EVENTS(src) \
-	PRE_CLK_EVENTS(src), \
-	GP("CPU_CLK_UNHALTED.THREAD_P", 0x3C, 0x00, src), \
-	GP("INT_MISC.RECOVERY_CYCLES", 0x0D, 0x03, src ": CounterMask 1", .cmask = 1), \
+	PRE_CLK_EVENTS(src, C03), \
+	GP("CPU_CLK_UNHALTED.THREAD_P", 0x3C, 0x00, src, C03_07), \
+	GP("INT_MISC.RECOVERY_CYCLES", 0x0D, 0x03, src ": CounterMask 1", .cmask = 1, C03_07), \
 	GP("INT_MISC.RECOVERY_CYCLES_ANY", 0x0D, 0x03, src ": CounterMask 1, AnyThread 1", \
-	   .cmask = 1, .any = true), \
-	PRE_L2_EVENTS(src), \
-	GP("IDQ.MS_UOPS", 0x79, 0x30, src)
+	   .cmask = 1, .any = true, C03_07), \
+	PRE_L2_EVENTS(src, C03), \
+	GP("IDQ.MS_UOPS", 0x79, 0x30, src, C03_07)
 
 static const struct recipe_event snb_events[] = {
 	SNB_EVENTS(S_SNB),
@@ -182,41 +199,45 @@ static const struct recipe_event snb_events[] = {
  * Haswell and Broadwell: SNB_EVENTS and the events of perf's
  * tma_memory_bound ([HSWJ], [BDWJ]); tma_info_thread_ipc needs
  * INST_RETIRED.ANY.  "CounterHTOff 0,1,2,3": the event takes only
- * counters 0-3 when the core has 8 (SMT off).
+ * counters 0-3 when the core has 8 (SMT off); so do SNB_EVENTS'
+ * IDQ_UOPS_NOT_DELIVERED.* on Sandy Bridge to Broadwell.
  */
 #define S_HSW "[PM-HSW] HSW/events/haswell_core.json (perf haswell/pipeline.json)"
 #define S_BDW "[PM-BDW] BDW/events/broadwell_core.json (perf broadwell/pipeline.json)"
 #define HSW_BDW_MEM_EVENTS(src) \
 	FX("INST_RETIRED.ANY", 0, 0x00, 0x01, src ": Fixed counter 0"), \
-	GP("RESOURCE_STALLS.SB", 0xA2, 0x08, src), \
-	GP("RS_EVENTS.EMPTY_CYCLES", 0x5E, 0x01, src)
+	GP("RESOURCE_STALLS.SB", 0xA2, 0x08, src, C03_07), \
+	GP("RS_EVENTS.EMPTY_CYCLES", 0x5E, 0x01, src, C03_07)
 
 static const struct recipe_event hsw_events[] = {
 	SNB_EVENTS(S_HSW),
 	HSW_BDW_MEM_EVENTS(S_HSW),
 	GP("CYCLE_ACTIVITY.STALLS_LDM_PENDING", 0xA3, 0x06, S_HSW ": CounterMask 6, "
-	   "CounterHTOff 0,1,2,3", .cmask = 6, .counters = 0xF),
+	   "CounterHTOff 0,1,2,3", .cmask = 6, C03),
 	GP("CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", 0xA3, 0x04, S_HSW ": CounterMask 4, "
-	   "CounterHTOff 0,1,2,3", .cmask = 4, .counters = 0xF),
+	   "CounterHTOff 0,1,2,3", .cmask = 4, C03),
 	/* "from any thread on physical core": the core's cycles (perf halves them with SMT) */
-	GP("UOPS_EXECUTED.CORE_CYCLES_GE_1", 0xB1, 0x02, S_HSW ": CounterMask 1", .cmask = 1),
-	GP("UOPS_EXECUTED.CORE_CYCLES_GE_2", 0xB1, 0x02, S_HSW ": CounterMask 2", .cmask = 2),
-	GP("UOPS_EXECUTED.CORE_CYCLES_GE_3", 0xB1, 0x02, S_HSW ": CounterMask 3", .cmask = 3),
+	GP("UOPS_EXECUTED.CORE_CYCLES_GE_1", 0xB1, 0x02, S_HSW ": CounterMask 1", .cmask = 1,
+	   C03_07),
+	GP("UOPS_EXECUTED.CORE_CYCLES_GE_2", 0xB1, 0x02, S_HSW ": CounterMask 2", .cmask = 2,
+	   C03_07),
+	GP("UOPS_EXECUTED.CORE_CYCLES_GE_3", 0xB1, 0x02, S_HSW ": CounterMask 3", .cmask = 3,
+	   C03_07),
 };
 
 static const struct recipe_event bdw_events[] = {
 	SNB_EVENTS(S_BDW),
 	HSW_BDW_MEM_EVENTS(S_BDW),
-	GP("CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x06, S_BDW ": CounterMask 6", .cmask = 6),
-	GP("CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, S_BDW ": CounterMask 4", .cmask = 4),
-	/* per thread; counters 0-3 as Haswell's same events ([PM-HSW] CounterHTOff
-	 * 0,1,2,3): the narrower choice, valid on either */
-	GP("UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC", 0xB1, 0x01, S_BDW ": CounterMask 1", .cmask = 1,
-	   .counters = 0xF),
-	GP("UOPS_EXECUTED.CYCLES_GE_2_UOPS_EXEC", 0xB1, 0x01, S_BDW ": CounterMask 2", .cmask = 2,
-	   .counters = 0xF),
-	GP("UOPS_EXECUTED.CYCLES_GE_3_UOPS_EXEC", 0xB1, 0x01, S_BDW ": CounterMask 3", .cmask = 3,
-	   .counters = 0xF),
+	GP("CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x06, S_BDW ": CounterMask 6", .cmask = 6,
+	   C03_07),
+	GP("CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, S_BDW ": CounterMask 4", .cmask = 4, C03_07),
+	/* per thread; CounterHTOff 0,1,2,3 */
+	GP("UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC", 0xB1, 0x01, S_BDW ": CounterMask 1, CounterHTOff "
+	   "0,1,2,3", .cmask = 1, C03),
+	GP("UOPS_EXECUTED.CYCLES_GE_2_UOPS_EXEC", 0xB1, 0x01, S_BDW ": CounterMask 2, CounterHTOff "
+	   "0,1,2,3", .cmask = 2, C03),
+	GP("UOPS_EXECUTED.CYCLES_GE_3_UOPS_EXEC", 0xB1, 0x01, S_BDW ": CounterMask 3, CounterHTOff "
+	   "0,1,2,3", .cmask = 3, C03),
 };
 
 #define S_CC "[CSV] CORE_CLKS (EBS_Mode 0); [SKLJ] tma_info_core_core_clks (#core_wide)"
@@ -378,30 +399,30 @@ static const char *const u_skl[] = { "Skylake", NULL };
 
 static const struct recipe_event icl_events[] = {
 	FX("TOPDOWN.SLOTS", 3, 0x00, 0x04, S_ICL ": Fixed counter 3"),
-	GP("IDQ_UOPS_NOT_DELIVERED.CORE", 0x9C, 0x01, S_ICL),
-	GP("INT_MISC.UOP_DROPPING", 0x0D, 0x10, S_ICL),
-	GP("TOPDOWN.BACKEND_BOUND_SLOTS", 0xA4, 0x02, S_ICL),
+	GP("IDQ_UOPS_NOT_DELIVERED.CORE", 0x9C, 0x01, S_ICL, C07),
+	GP("INT_MISC.UOP_DROPPING", 0x0D, 0x10, S_ICL, C07),
+	GP("TOPDOWN.BACKEND_BOUND_SLOTS", 0xA4, 0x02, S_ICL, C07),
 	GP("INT_MISC.CLEARS_COUNT", 0x0D, 0x01, S_ICL ": CounterMask 1, EdgeDetect 1", .cmask = 1,
-	   .edge = true),
-	GP("UOPS_RETIRED.SLOTS", 0xC2, 0x02, S_ICL),
+	   .edge = true, C07),
+	GP("UOPS_RETIRED.SLOTS", 0xC2, 0x02, S_ICL, C07),
 	GP("IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 0x9C, 0x01, S_ICL ": CounterMask 5",
-	   .cmask = 5),
-	GP("BR_MISP_RETIRED.ALL_BRANCHES", 0xC5, 0x00, S_ICL),
+	   .cmask = 5, C07),
+	GP("BR_MISP_RETIRED.ALL_BRANCHES", 0xC5, 0x00, S_ICL, C07),
 	GP("MACHINE_CLEARS.COUNT", 0xC3, 0x01, S_ICL ": CounterMask 1, EdgeDetect 1", .cmask = 1,
-	   .edge = true),
+	   .edge = true, C07),
 	/* [ICLJ] tma_memory_bound (perf icelake/pipeline.json the same encodings) */
-	GP("CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x14, S_ICL ": CounterMask 20", .cmask = 20),
-	GP("EXE_ACTIVITY.BOUND_ON_STORES", 0xA6, 0x40, S_ICL ": CounterMask 2", .cmask = 2),
-	GP("CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, S_ICL ": CounterMask 4", .cmask = 4),
-	GP("EXE_ACTIVITY.1_PORTS_UTIL", 0xA6, 0x02, S_ICL),
-	GP("EXE_ACTIVITY.2_PORTS_UTIL", 0xA6, 0x04, S_ICL),
+	GP("CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x14, S_ICL ": CounterMask 20", .cmask = 20, C07),
+	GP("EXE_ACTIVITY.BOUND_ON_STORES", 0xA6, 0x40, S_ICL ": CounterMask 2", .cmask = 2, C07),
+	GP("CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, S_ICL ": CounterMask 4", .cmask = 4, C07),
+	GP("EXE_ACTIVITY.1_PORTS_UTIL", 0xA6, 0x02, S_ICL, C07),
+	GP("EXE_ACTIVITY.2_PORTS_UTIL", 0xA6, 0x04, S_ICL, C07),
 	/* [ICLJ] tma_heavy_operations, tma_microcode_sequencer */
-	GP("UOPS_ISSUED.ANY", 0x0E, 0x01, S_ICL),
-	GP("IDQ.MS_UOPS", 0x79, 0x30, S_ICL " (perf icelake/frontend.json)"),
-	GP("IDQ.MITE_UOPS", 0x79, 0x04, S_ICL " (perf icelake/frontend.json)"),
-	GP("UOPS_DECODED.DEC0", 0x56, 0x01, S_ICL),
+	GP("UOPS_ISSUED.ANY", 0x0E, 0x01, S_ICL, C07),
+	GP("IDQ.MS_UOPS", 0x79, 0x30, S_ICL " (perf icelake/frontend.json)", C03),
+	GP("IDQ.MITE_UOPS", 0x79, 0x04, S_ICL " (perf icelake/frontend.json)", C03),
+	GP("UOPS_DECODED.DEC0", 0x56, 0x01, S_ICL, C03),
 	GP("UOPS_DECODED.DEC0:c1", 0x56, 0x01, S_ICL ": UOPS_DECODED.DEC0 with CounterMask 1 "
-	   "([ICLJ] cpu@UOPS_DECODED.DEC0,cmask=1@)", .cmask = 1),
+	   "([ICLJ] cpu@UOPS_DECODED.DEC0,cmask=1@)", .cmask = 1, C03),
 };
 
 #define ICL_DERIVED \
@@ -442,16 +463,17 @@ static const struct recipe_node icl_nodes[] = {
 
 static const struct recipe_event glc_events[] = {
 	FX("TOPDOWN.SLOTS", 3, 0x00, 0x04, S_GLC ": Fixed counter 3"),
-	GP("IDQ_BUBBLES.CORE", 0x9C, 0x01, S_GLC),
-	GP("INT_MISC.UOP_DROPPING", 0xAD, 0x10, S_GLC),
-	GP("TOPDOWN.BACKEND_BOUND_SLOTS", 0xA4, 0x02, S_GLC),
-	GP("UOPS_RETIRED.SLOTS", 0xC2, 0x02, S_GLC),
-	GP("IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE", 0x9C, 0x01, S_GLC ": CounterMask 6", .cmask = 6),
+	GP("IDQ_BUBBLES.CORE", 0x9C, 0x01, S_GLC, C07),
+	GP("INT_MISC.UOP_DROPPING", 0xAD, 0x10, S_GLC, C07),
+	GP("TOPDOWN.BACKEND_BOUND_SLOTS", 0xA4, 0x02, S_GLC, C07),
+	GP("UOPS_RETIRED.SLOTS", 0xC2, 0x02, S_GLC, C07),
+	GP("IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE", 0x9C, 0x01, S_GLC ": CounterMask 6", .cmask = 6,
+	   C07),
 	/* Counter "0" in all three files; the kernel's intel_glc_event_constraints
 	 * pins 0x08a4 to counter 0 too ([ICORE]). */
-	GP("TOPDOWN.BR_MISPREDICT_SLOTS", 0xA4, 0x08, S_GLC ": Counter 0", .counters = 0x1),
-	GP("TOPDOWN.MEMORY_BOUND_SLOTS", 0xA4, 0x10, S_GLC),
-	GP("UOPS_RETIRED.HEAVY", 0xC2, 0x01, S_GLC),
+	GP("TOPDOWN.BR_MISPREDICT_SLOTS", 0xA4, 0x08, S_GLC ": Counter 0", C0),
+	GP("TOPDOWN.MEMORY_BOUND_SLOTS", 0xA4, 0x10, S_GLC, C07),
+	GP("UOPS_RETIRED.HEAVY", 0xC2, 0x01, S_GLC, C07),
 };
 
 static const struct recipe_node glc_nodes[] = {
@@ -497,29 +519,29 @@ static const char *const u_glc[] = { "Golden Cove", "Raptor Cove", "Redwood Cove
 #define S_TNT "[PM-EHL] EHL/events/elkhartlake_core.json, [PM-SNR] SNR/events/snowridgex_core.json"
 
 /* Level 2 of every E-core here: the same encodings in [PM-ADL], [PM-MTL], [PM-SRF], [PM-LNL], [PM-CWF]. */
-#define ECORE_L2_EVENTS(src) \
-	GP("TOPDOWN_FE_BOUND.FRONTEND_LATENCY", 0x71, 0x72, src), \
-	GP("TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", 0x71, 0x8D, src), \
-	GP("TOPDOWN_BAD_SPECULATION.MISPREDICT", 0x73, 0x04, src), \
-	GP("TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", 0x73, 0x03, src), \
-	GP("TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", 0x74, 0x01, src)
+#define ECORE_L2_EVENTS(src, ctr) \
+	GP("TOPDOWN_FE_BOUND.FRONTEND_LATENCY", 0x71, 0x72, src, ctr), \
+	GP("TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", 0x71, 0x8D, src, ctr), \
+	GP("TOPDOWN_BAD_SPECULATION.MISPREDICT", 0x73, 0x04, src, ctr), \
+	GP("TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", 0x73, 0x03, src, ctr), \
+	GP("TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", 0x74, 0x01, src, ctr)
 #define ECORE_CLK(src) FX("CPU_CLK_UNHALTED.CORE", 1, 0x00, 0x02, src ": Fixed counter 1")
 
 static const struct recipe_event grt_events[] = {
 	ECORE_CLK(S_GRT),
-	GP("TOPDOWN_FE_BOUND.ALL", 0x71, 0x00, S_GRT),
-	GP("TOPDOWN_BE_BOUND.ALL", 0x74, 0x00, S_GRT),
-	GP("TOPDOWN_RETIRING.ALL", 0xC2, 0x00, S_GRT),
-	ECORE_L2_EVENTS(S_GRT),
+	GP("TOPDOWN_FE_BOUND.ALL", 0x71, 0x00, S_GRT, C05),
+	GP("TOPDOWN_BE_BOUND.ALL", 0x74, 0x00, S_GRT, C05),
+	GP("TOPDOWN_RETIRING.ALL", 0xC2, 0x00, S_GRT, C05),
+	ECORE_L2_EVENTS(S_GRT, C05),
 };
 
 static const struct recipe_event cmt_events[] = {
 	ECORE_CLK(S_CMT),
-	GP("TOPDOWN_FE_BOUND.ALL_P", 0x71, 0x00, S_CMT),
-	GP("TOPDOWN_BAD_SPECULATION.ALL_P", 0x73, 0x00, S_CMT),
-	GP("TOPDOWN_BE_BOUND.ALL_P", 0x74, 0x00, S_CMT),
-	GP("TOPDOWN_RETIRING.ALL_P", 0x72, 0x00, S_CMT),
-	ECORE_L2_EVENTS(S_CMT),
+	GP("TOPDOWN_FE_BOUND.ALL_P", 0x71, 0x00, S_CMT, C07),
+	GP("TOPDOWN_BAD_SPECULATION.ALL_P", 0x73, 0x00, S_CMT, C07),
+	GP("TOPDOWN_BE_BOUND.ALL_P", 0x74, 0x00, S_CMT, C07),
+	GP("TOPDOWN_RETIRING.ALL_P", 0x72, 0x00, S_CMT, C07),
+	ECORE_L2_EVENTS(S_CMT, C07),
 };
 
 /* Skymont/Darkmont with fixed counters 4..6 (CPUID leaf 0x23 sub-leaf 1 EBX bits 4..6). */
@@ -528,18 +550,18 @@ static const struct recipe_event skt_events[] = {
 	FX("TOPDOWN_BAD_SPECULATION.ALL", 4, 0x00, 0x05, S_SKT ": Fixed counter 4"),
 	FX("TOPDOWN_FE_BOUND.ALL", 5, 0x00, 0x06, S_SKT ": Fixed counter 5"),
 	FX("TOPDOWN_RETIRING.ALL", 6, 0x00, 0x07, S_SKT ": Fixed counter 6"),
-	GP("TOPDOWN_BE_BOUND.ALL_P", 0xA4, 0x02, S_SKT),
-	ECORE_L2_EVENTS(S_SKT),
+	GP("TOPDOWN_BE_BOUND.ALL_P", 0xA4, 0x02, S_SKT, C07),
+	ECORE_L2_EVENTS(S_SKT, C07),
 };
 
 /* Skymont/Darkmont where leaf 0x23 does not enumerate fixed counters 4..6: the GP forms. */
 static const struct recipe_event skt_gp_events[] = {
 	ECORE_CLK(S_SKT),
-	GP("TOPDOWN_BAD_SPECULATION.ALL_P", 0x73, 0x00, S_SKT),
-	GP("TOPDOWN_FE_BOUND.ALL_P", 0x9C, 0x01, S_SKT),
-	GP("TOPDOWN_RETIRING.ALL_P", 0xC2, 0x02, S_SKT),
-	GP("TOPDOWN_BE_BOUND.ALL_P", 0xA4, 0x02, S_SKT),
-	ECORE_L2_EVENTS(S_SKT),
+	GP("TOPDOWN_BAD_SPECULATION.ALL_P", 0x73, 0x00, S_SKT, C07),
+	GP("TOPDOWN_FE_BOUND.ALL_P", 0x9C, 0x01, S_SKT, C07),
+	GP("TOPDOWN_RETIRING.ALL_P", 0xC2, 0x02, S_SKT, C07),
+	GP("TOPDOWN_BE_BOUND.ALL_P", 0xA4, 0x02, S_SKT, C07),
+	ECORE_L2_EVENTS(S_SKT, C07),
 };
 
 #define S_ESLOTS "[ECSV] #SLOTS = #Pipeline_Width * #CLKS, #CLKS = CPU_CLK_UNHALTED.CORE"
@@ -606,12 +628,12 @@ static const struct recipe_node skt_gp_nodes[] = {
 
 static const struct recipe_event tnt_events[] = {
 	ECORE_CLK(S_TNT),
-	GP("TOPDOWN_FE_BOUND.ALL", 0x71, 0x00, S_TNT),
-	GP("TOPDOWN_BAD_SPECULATION.ALL", 0x73, 0x06, S_TNT),
-	GP("TOPDOWN_BE_BOUND.ALL", 0x74, 0x00, S_TNT),
-	GP("TOPDOWN_RETIRING.ALL", 0xC2, 0x00, S_TNT),
-	GP("TOPDOWN_BAD_SPECULATION.MISPREDICT", 0x73, 0x04, S_TNT),
-	GP("TOPDOWN_BAD_SPECULATION.MONUKE", 0x73, 0x02, S_TNT),
+	GP("TOPDOWN_FE_BOUND.ALL", 0x71, 0x00, S_TNT, C03),
+	GP("TOPDOWN_BAD_SPECULATION.ALL", 0x73, 0x06, S_TNT, C03),
+	GP("TOPDOWN_BE_BOUND.ALL", 0x74, 0x00, S_TNT, C03),
+	GP("TOPDOWN_RETIRING.ALL", 0xC2, 0x00, S_TNT, C03),
+	GP("TOPDOWN_BAD_SPECULATION.MISPREDICT", 0x73, 0x04, S_TNT, C03),
+	GP("TOPDOWN_BAD_SPECULATION.MONUKE", 0x73, 0x02, S_TNT, C03),
 };
 
 static const struct recipe_node tnt_nodes[] = {

@@ -99,6 +99,7 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
@@ -292,6 +293,59 @@ static const struct sim_event_row rows[] = {
 	ROW(ZEN, 0x1c2, 0x00, 0, Q_HEAVY, "ex_ret_ucode_ops [ZEN]"),
 };
 
+/*
+ * Counter constraints (intel/perfmon: "Counter" with SMT on, "CounterHTOff"
+ * with it off; bit i = counter i): an event on a counter outside them
+ * counts 0 there - the hardware does not count it - so a pass scheduled
+ * against the vendor's rule shows in the counts.  Only the events the
+ * recipes count whose constraint is narrower than the core's counters,
+ * keyed by cpu_kind.uarch: one family (SIM_FAM_PRE_ICL) spans models whose
+ * constraints differ (IDQ_UOPS_NOT_DELIVERED is 0-3 with SMT off before
+ * Skylake, 0-7 on it).  cmask -1: every counter mask.
+ */
+static const struct sim_constraint {
+	const char *uarchs;    /* ",Haswell,Broadwell," */
+	uint16_t event;
+	uint8_t umask;
+	int16_t cmask;
+	uint32_t smt_on, smt_off;
+	const char *name;
+} constraints[] = {
+	{ ",Sandy Bridge,Ivy Bridge,Haswell,Broadwell,", 0x9c, 0x01, -1, 0xF, 0xF,
+	  "IDQ_UOPS_NOT_DELIVERED.CORE, .CYCLES_0_UOPS_DELIV.CORE [SNB IVB HSW BDW: CounterHTOff "
+	  "0,1,2,3]" },
+	{ ",Haswell,", 0xa3, 0x06, 6, 0xF, 0xF, "CYCLE_ACTIVITY.STALLS_LDM_PENDING [HSW]" },
+	{ ",Haswell,", 0xa3, 0x04, 4, 0xF, 0xF, "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE [HSW]" },
+	{ ",Broadwell,", 0xb1, 0x01, -1, 0xF, 0xF, "UOPS_EXECUTED.CYCLES_GE_*_UOP(S)_EXEC [BDW]" },
+	{ ",Skylake,", 0xa3, 0x14, 20, 0xF, 0xF, "CYCLE_ACTIVITY.STALLS_MEM_ANY [SKL SKX CLX]" },
+	{ ",Sunny Cove,Willow Cove,", 0x79, 0x30, 0, 0xF, 0xF, "IDQ.MS_UOPS [ICL TGL: Counter 0,1,2,3]" },
+	{ ",Sunny Cove,Willow Cove,", 0x79, 0x04, 0, 0xF, 0xF, "IDQ.MITE_UOPS [ICL TGL]" },
+	{ ",Sunny Cove,Willow Cove,", 0x56, 0x01, -1, 0xF, 0xF, "UOPS_DECODED.DEC0 [ICL TGL]" },
+	{ ",Golden Cove,Raptor Cove,Redwood Cove,", 0xa4, 0x08, 0, 0x1, 0x1,
+	  "TOPDOWN.BR_MISPREDICT_SLOTS [ADL SPR MTL: Counter 0]" },
+	{ ",Golden Cove,Raptor Cove,Redwood Cove,", 0xa4, 0x04, 0, 0x1, 0x1,
+	  "TOPDOWN.BAD_SPEC_SLOTS [ADL SPR MTL: Counter 0]" },
+};
+
+/* Does the vendor let @c count the event of @event/@umask/@cmask on GP counter @ctr? */
+static bool counter_allowed(const struct sim_cpu *c, unsigned event, unsigned umask, int cmask,
+			    unsigned ctr)
+{
+	const char *u = c->kind && c->kind->uarch ? c->kind->uarch : "";
+	size_t ul = strlen(u);
+
+	for (unsigned i = 0; i < sizeof(constraints) / sizeof(constraints[0]); i++) {
+		const struct sim_constraint *k = &constraints[i];
+		const char *at = ul ? strstr(k->uarchs, u) : NULL;
+
+		if (k->event != event || k->umask != umask || (k->cmask >= 0 && k->cmask != cmask) ||
+		    !at || at[-1] != ',' || at[ul] != ',')
+			continue;
+		return ctr < 32 && ((c->smt ? k->smt_on : k->smt_off) >> ctr & 1);
+	}
+	return true;
+}
+
 /* The quantity @q per cycle for the shares @pct (file comment). */
 static double quantity(const struct sim *s, const struct sim_cpu *c, enum sim_q q,
 		       const double pct[SIM_NODES])
@@ -377,7 +431,7 @@ static const double *gp_shares(const struct sim *s, const double pct[SIM_NODES],
 	return shifted;
 }
 
-double sim_event_rate(const struct sim *s, const struct sim_cpu *c, uint64_t sel,
+double sim_event_rate(const struct sim *s, const struct sim_cpu *c, unsigned ctr, uint64_t sel,
 		      const double pct_in[SIM_NODES])
 {
 	unsigned event = (unsigned)(sel & 0xff), umask = (unsigned)(sel >> 8) & 0xff;
@@ -390,6 +444,8 @@ double sim_event_rate(const struct sim *s, const struct sim_cpu *c, uint64_t sel
 		event |= (unsigned)((sel & AMD_PERF_CTL_EVENT_HI) >> AMD_PERF_CTL_EVENT_HI_SHIFT) << 8;
 	else
 		any = (sel & PERFEVTSEL_ANY) != 0;
+	if (!c->amd && !counter_allowed(c, event, umask, cmask, ctr))
+		return 0;
 	for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct sim_event_row *r = &rows[i];
 		int want = r->cmask == SIM_CMASK_WIDTH ? (int)c->width : r->cmask;

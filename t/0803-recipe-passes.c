@@ -133,8 +133,10 @@ static void skylake(void)
  * .CYCLES_NO_EXECUTE, UOPS_EXECUTED.CORE_CYCLES_GE_1/2/3): 16 on 4
  * counters -> 4 passes (bench's most, SOURCE_PASSES_MAX).  SMT off (THREAD
  * on fixed counter 1, no THREAD_P), 8 counters: level 1 and the first 4
- * level-2 events fill pass 0, the other 7 (two of them on counters 0-3
- * only, CounterHTOff) pass 1: 2 passes.
+ * level-2 events fill pass 0, the other 7 pass 1: 2 passes; the events
+ * haswell_core.json gives "CounterHTOff": "0,1,2,3" (IDQ_UOPS_NOT_DELIVERED
+ * .CORE and .CYCLES_0_UOPS_DELIV.CORE in pass 0, STALLS_LDM_PENDING and
+ * CYCLES_NO_EXECUTE in pass 1) each on one of counters 0-3.
  */
 static void haswell_smt(void)
 {
@@ -161,7 +163,7 @@ static void haswell_smt(void)
 		  "  CYCLES_NO_EXECUTE in the second");
 	for (int i = 0; i < n; i++)
 		for (unsigned k = 0; k < p[i].n; k++)
-			if (r->events[p[i].event[k]].counters == 0xF)
+			if (r->events[p[i].event[k]].counters_ht_off == 0xF)
 				ok(p[i].counter[k] < 4, "  %s on counter %d (0-3)",
 				   r->events[p[i].event[k]].name, p[i].counter[k]);
 	/* Broadwell, SMT on: the same count (bdw-metrics.json's 7 memory-bound
@@ -201,9 +203,12 @@ static void pinned(void)
 {
 	static const struct recipe_event ev[] = {
 		{ .name = "C", .ctr = RECIPE_CTR_FIXED, .fixed = 1 },
-		{ .name = "A", .ctr = RECIPE_CTR_GP, .event = 0xA4, .umask = 4, .counters = 1 },
-		{ .name = "B", .ctr = RECIPE_CTR_GP, .event = 0xA4, .umask = 8, .counters = 1 },
-		{ .name = "D", .ctr = RECIPE_CTR_GP, .event = 0xC2, .umask = 2, .counters = 0x3 },
+		{ .name = "A", .ctr = RECIPE_CTR_GP, .event = 0xA4, .umask = 4, .counters = 1,
+		  .counters_ht_off = 1 },
+		{ .name = "B", .ctr = RECIPE_CTR_GP, .event = 0xA4, .umask = 8, .counters = 1,
+		  .counters_ht_off = 1 },
+		{ .name = "D", .ctr = RECIPE_CTR_GP, .event = 0xC2, .umask = 2, .counters = 0x3,
+		  .counters_ht_off = 0x3 },
 	};
 	static const struct recipe_node nd[] = {
 		{ .metric = "SLOTS", .level = 0, .expr = "C" },

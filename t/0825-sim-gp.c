@@ -217,9 +217,11 @@ static void test_icelake(void)
 {
 	const char *d = dump("libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test");
 	struct msr_dev *dev = open_sim(d, "icl", shares);
+	/* IDQ.MS_UOPS, IDQ.MITE_UOPS and UOPS_DECODED.DEC0 count on counters
+	 * 0-3 only (icelake_core.json "Counter": "0,1,2,3"): they come first */
 	const uint64_t a[] = {
-		SEL(0x0e, 1), SEL(0x79, 0x30), SEL(0x79, 0x04), SEL(0x56, 1),
-		SEL(0x56, 1) | CMASK(1), SEL(0xc2, 2), SEL(0xa3, 0x14) | CMASK(20),
+		SEL(0x79, 0x30), SEL(0x79, 0x04), SEL(0x56, 1), SEL(0x56, 1) | CMASK(1),
+		SEL(0x0e, 1), SEL(0xc2, 2), SEL(0xa3, 0x14) | CMASK(20),
 		SEL(0xa6, 0x40) | CMASK(2),
 	};
 	const uint64_t b[] = {
@@ -237,19 +239,19 @@ static void test_icelake(void)
 	msr_write(dev, 0, 0x38f, 0);
 	for (unsigned i = 0; i < 4; i++)
 		t[i] = (double)rd(dev, 0, 0xc1 + i);
-	check_dbl(c[0], 2.25e6, 1, "UOPS_ISSUED.ANY = 5 x 0.45 x 1e6");
-	check_dbl(c[1], 0.5625e6, 1, "IDQ.MS_UOPS = 5 x 0.10 x 0.45 / 0.40 x 1e6");
-	check_dbl(c[2], 1.6875e6, 1, "IDQ.MITE_UOPS = issued - MS uops");
-	check_dbl(c[3], 337500, 1, "UOPS_DECODED.DEC0 = MITE uops / 5");
-	check_dbl(c[4], 337500, 1, "UOPS_DECODED.DEC0 c1: the same (one uop a cycle)");
+	check_dbl(c[4], 2.25e6, 1, "UOPS_ISSUED.ANY = 5 x 0.45 x 1e6");
+	check_dbl(c[0], 0.5625e6, 1, "IDQ.MS_UOPS = 5 x 0.10 x 0.45 / 0.40 x 1e6");
+	check_dbl(c[1], 1.6875e6, 1, "IDQ.MITE_UOPS = issued - MS uops");
+	check_dbl(c[2], 337500, 1, "UOPS_DECODED.DEC0 = MITE uops / 5");
+	check_dbl(c[3], 337500, 1, "UOPS_DECODED.DEC0 c1: the same (one uop a cycle)");
 	check_dbl(c[6], 135000, 1, "CYCLE_ACTIVITY.STALLS_MEM_ANY c20 = 3/4 x 0.18 x 1e6");
 	check_dbl(c[7], 45000, 1, "EXE_ACTIVITY.BOUND_ON_STORES c2 = 1/4 x 0.18 x 1e6");
 	check_dbl(t[0], 195000, 1, "CYCLE_ACTIVITY.STALLS_TOTAL c4 = (0.135 + 0.06) x 1e6");
 	check_dbl(t[1], 60000, 1, "EXE_ACTIVITY.1_PORTS_UTIL = 0.12 / 2 x 1e6");
 	check_dbl(t[2], 0, 0, "EXE_ACTIVITY.2_PORTS_UTIL = 0");
 	ret = c[5] / (5.0 * W);
-	seq = ret * c[1] / c[0];
-	heavy = seq + ret * (c[3] - c[4]) / c[2];
+	seq = ret * c[0] / c[4];
+	heavy = seq + ret * (c[2] - c[3]) / c[1];
 	be = t[3] / (5.0 * W);
 	mem = (c[6] + c[7]) / (t[0] + (t[1] + ret * t[2]) + c[7]) * be;
 	check_dbl(ret, 0.40, 1e-6, "tma_retiring = UOPS_RETIRED.SLOTS / (5 x cycles) = 0.40");

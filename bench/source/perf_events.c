@@ -51,7 +51,7 @@ static int raw_of(const struct perf_events *e, uint32_t mask, struct perf_raw_ev
 			.config = perf_raw_config(e->amd, x->event, x->umask, x->cmask, x->inv,
 						  x->edge, x->any),
 			.fixed = x->ctr == RECIPE_CTR_FIXED ? (int)x->fixed : -1,
-			.counters = x->counters };
+			.counters = recipe_event_counters(x, e->env.smt_on) };
 	}
 	return (int)n;
 }

@@ -105,8 +105,11 @@ static uint32_t raw_sel(const struct perf_group *g, int c)
 
 /* Place each event: a fixed counter when the recipe counts it on one
  * (Intel), else the lowest free general-purpose counter it may use that
- * the simulated core has (its event select reads).  -EOPNOTSUPP when one
- * cannot be placed (the kernel's x86_schedule_events fails: -EINVAL). */
+ * the simulated core has (its event select reads), the constrained events
+ * before the others, as the kernel's perf_assign_events takes the events
+ * of fewest counters first (linux arch/x86/events/core.c).  -EOPNOTSUPP
+ * when one cannot be placed (the kernel's x86_schedule_events fails:
+ * -EINVAL). */
 static int raw_schedule(struct perf_group *g, char **why)
 {
 	uint32_t used = 0, fused = 0;
@@ -121,21 +124,28 @@ static int raw_schedule(struct perf_group *g, char **why)
 		    !msr_read(g->dev, g->cpu, IA32_FIXED_CTR0 + (uint32_t)e->fixed, &v)) {
 			fused |= 1u << e->fixed;
 			g->fixed[i] = e->fixed;
-			continue;
-		}
-		for (unsigned c = 0; c < max && g->gp[i] < 0; c++)
-			if (!(used & 1u << c) && (!e->counters || (e->counters & 1u << c)) &&
-			    !msr_read(g->dev, g->cpu, raw_sel(g, (int)c), &v)) {
-				used |= 1u << c;
-				g->gp[i] = (int)c;
-			}
-		if (g->gp[i] < 0) {
-			text_setf(why, "cpu %u of the simulated PMU has no free counter for '%s' "
-				 "(config %#llx): the kernel cannot schedule the group", g->cpu,
-				 e->name, (unsigned long long)e->config);
-			return -EOPNOTSUPP;
 		}
 	}
+	for (unsigned round = 0; round < 2; round++)
+		for (unsigned i = 0; i < g->nraw; i++) {
+			const struct perf_raw_event *e = &g->raw[i];
+			uint64_t v;
+
+			if (g->fixed[i] >= 0 || (round == 0) != (e->counters != 0))
+				continue;
+			for (unsigned c = 0; c < max && g->gp[i] < 0; c++)
+				if (!(used & 1u << c) && (!e->counters || (e->counters & 1u << c)) &&
+				    !msr_read(g->dev, g->cpu, raw_sel(g, (int)c), &v)) {
+					used |= 1u << c;
+					g->gp[i] = (int)c;
+				}
+			if (g->gp[i] < 0) {
+				text_setf(why, "cpu %u of the simulated PMU has no free counter for "
+					  "'%s' (config %#llx): the kernel cannot schedule the group",
+					  g->cpu, e->name, (unsigned long long)e->config);
+				return -EOPNOTSUPP;
+			}
+		}
 	return 0;
 }
 

@@ -369,6 +369,17 @@ int source_events_passes(const struct cpu_kind *k, const struct recipe *r, bool 
 			 int level);
 
 /*
+ * source_events_refusal - why @r's events at @level cannot be split into
+ * passes on core kind @k with SMT @smt_on, one line into @why: the event
+ * no counter of @k may count (a fixed counter it lacks; a GP constraint,
+ * intel/perfmon's "Counter" with SMT on or "CounterHTOff" with it off,
+ * outside its counters), or more passes than SOURCE_PASSES_MAX.  Returns
+ * 0 ("" in @why: the split works) or the split's -errno.
+ */
+int source_events_refusal(const struct cpu_kind *k, const struct recipe *r, bool smt_on,
+			  int level, char *why, size_t n);
+
+/*
  * The rdpmc and msr sources' operations on an event recipe's kind (the
  * file comment of bench/source/source_events.c: the recipe's events at
  * p->level in passes, on msr/pmu_gp.h).  open fills src->rs with pass 0

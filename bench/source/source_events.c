@@ -94,47 +94,29 @@ int source_events_level(const struct recipe *r)
 	return 1;
 }
 
-/* The @k-th highest set bit of @mask cleared @n times: counters kept for the base. */
-static uint32_t drop_high(uint32_t mask, unsigned n)
-{
-	for (int b = 31; b >= 0 && n; b--)
-		if (mask & (1u << b)) {
-			mask &= ~(1u << b);
-			n--;
-		}
-	return mask;
-}
-
 /* Group the needed events into passes (bench/source/source_events.c file
  * comment): @groups[p] receives a mask of events.  Returns the count or -errno. */
 static int split(const struct recipe *r, const struct recipe_env *env, int level,
 		 const struct cpu_kind *k, uint32_t *groups, unsigned max)
 {
 	struct recipe_pass ps[SOURCE_PASSES_MAX];
-	uint32_t need, base, gp = k->gp_mask, fx = k->fixed_mask;
-	unsigned nbase_gp = 0;
+	uint32_t need, base;
 	int n;
 
-	if (recipe_needed(r, env, level, &need) || recipe_expr_needed(r, env, "SLOTS", &base))
+	if (max > SOURCE_PASSES_MAX || recipe_needed(r, env, level, &need) ||
+	    recipe_expr_needed(r, env, "SLOTS", &base))
 		return -EINVAL;
-	n = recipe_passes(r, env, need, gp, fx, ps, max);
+	n = recipe_passes(r, env, need, k->gp_mask, k->fixed_mask, ps, max);
 	if (n == 1 || n == -ENODEV) {
 		if (n == 1)
 			groups[0] = need;
 		return n;
 	}
-	base &= need;
-	for (unsigned e = 0; e < r->nevents; e++) {
-		if (!(base & (1u << e)))
-			continue;
-		if (r->events[e].ctr == RECIPE_CTR_GP)
-			nbase_gp++;
-		else if (r->events[e].ctr == RECIPE_CTR_FIXED && r->events[e].fixed < 32)
-			fx &= ~(1u << r->events[e].fixed);
-	}
-	n = recipe_passes(r, env, need & ~base, drop_high(gp, nbase_gp), fx, ps, max);
+	/* the base in every pass, each pass's counters a matching of all its
+	 * events under their constraints (recipe_passes_base) */
+	n = recipe_passes_base(r, env, need, base & need, k->gp_mask, k->fixed_mask, ps, max);
 	for (int p = 0; p < n; p++) {
-		groups[p] = base;
+		groups[p] = 0;
 		for (unsigned i = 0; i < ps[p].n; i++)
 			groups[p] |= 1u << ps[p].event[i];
 	}
@@ -162,8 +144,65 @@ int source_events_passes(const struct cpu_kind *k, const struct recipe *r, bool 
 	return split(r, &env, level, k, groups, SOURCE_PASSES_MAX);
 }
 
-/* The events of @mask of @r as gp_events, in table order. */
-static unsigned gp_events_of(const struct recipe *r, uint32_t mask, struct gp_event *ev)
+/* "0-3", "0", "0,2": the counters of @m (at most 32). */
+static void counters_text(uint32_t m, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int b = 0; b < 32 && len + 8 < n; b++) {
+		int e = b;
+
+		if (!(m & (1u << b)))
+			continue;
+		while (e + 1 < 32 && (m & (1u << (e + 1))))
+			e++;
+		len += (size_t)snprintf(buf + len, n - len, e > b ? "%s%d-%d" : "%s%d", len ? "," : "",
+					b, e);
+		b = e;
+	}
+}
+
+int source_events_refusal(const struct cpu_kind *k, const struct recipe *r, bool smt_on,
+			  int level, char *why, size_t n)
+{
+	struct recipe_env env = { .smt_on = smt_on };
+	uint32_t need, groups[SOURCE_PASSES_MAX];
+	char have[100], may[100];
+	int rc, e;
+
+	if (n)
+		why[0] = '\0';
+	if (!k || !r || recipe_needed(r, &env, level, &need))
+		return -EINVAL;
+	if ((rc = split(r, &env, level, k, groups, SOURCE_PASSES_MAX)) > 0)
+		return 0;
+	e = recipe_unplaceable(r, &env, need, k->gp_mask, k->fixed_mask);
+	counters_text(k->gp_mask, have, sizeof(have));
+	if (e >= 0 && r->events[e].ctr == RECIPE_CTR_FIXED)
+		snprintf(why, n, "event %s of recipe %s:%s counts on fixed counter %u, which the %s "
+			 "core does not have (fixed mask 0x%x)", r->events[e].name, r->name,
+			 r->variant, r->events[e].fixed, k->uarch, k->fixed_mask);
+	else if (e >= 0) {
+		counters_text(recipe_event_counters(&r->events[e], smt_on), may, sizeof(may));
+		snprintf(why, n, "event %s of recipe %s:%s counts only on general-purpose counters "
+			 "%s with SMT %s (intel/perfmon's %s), and the %s core has counters %s",
+			 r->events[e].name, r->name, r->variant, may, smt_on ? "on" : "off",
+			 smt_on ? "Counter" : "CounterHTOff", k->uarch, have[0] ? have : "none");
+	} else if (rc == -ENOSPC)
+		snprintf(why, n, "recipe %s:%s needs more than %u passes for level %d on the %s "
+			 "core's counters (%s)", r->name, r->variant, SOURCE_PASSES_MAX, level,
+			 k->uarch, have[0] ? have : "none");
+	else
+		snprintf(why, n, "the events of recipe %s:%s that every pass counts (its SLOTS "
+			 "node's) do not fit one pass on the %s core's counters (%s)", r->name,
+			 r->variant, k->uarch, have[0] ? have : "none");
+	return rc ? rc : -EINVAL;
+}
+
+/* The events of @mask of @r as gp_events, in table order, each with its
+ * counter constraint for SMT @smt. */
+static unsigned gp_events_of(const struct recipe *r, uint32_t mask, bool smt, struct gp_event *ev)
 {
 	unsigned n = 0;
 
@@ -174,7 +213,7 @@ static unsigned gp_events_of(const struct recipe *r, uint32_t mask, struct gp_ev
 			continue;
 		ev[n++] = (struct gp_event){ .name = x->name, .event = x->event, .umask = x->umask,
 			.cmask = x->cmask, .inv = x->inv, .edge = x->edge, .any = x->any,
-			.counters = x->counters,
+			.counters = recipe_event_counters(x, smt),
 			.fixed = x->ctr == RECIPE_CTR_FIXED ? (int)x->fixed : GP_NO_FIXED };
 	}
 	return n;
@@ -222,7 +261,7 @@ int source_events_open(struct counter_source *src, const struct source_params *p
 		return n < 0 ? n : -EINVAL;
 	s->npasses = (unsigned)n;
 	for (unsigned i = 0; i < s->npasses; i++) {
-		unsigned ne = gp_events_of(s->recipe, groups[i], ev);
+		unsigned ne = gp_events_of(s->recipe, groups[i], s->env.smt_on, ev);
 
 		rc = gp_assign(&s->pmu, ev, ne, 0, 0, p->user_only, &s->plan[i], why, sizeof(why));
 		if (rc)

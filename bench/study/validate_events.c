@@ -177,7 +177,8 @@ static int plan_events(struct validate_ctx *c, const struct recipe *r, const str
 		idx[n] = i;
 		ev[n++] = (struct gp_event){ .name = e->name, .event = e->event, .umask = e->umask,
 					     .cmask = e->cmask, .inv = e->inv, .edge = e->edge,
-					     .any = e->any, .counters = e->counters,
+					     .any = e->any,
+					     .counters = recipe_event_counters(e, env.smt_on),
 					     .fixed = GP_NO_FIXED };
 	}
 	if (rc) {
