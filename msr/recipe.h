@@ -10,9 +10,9 @@
  * first evaluation and kept for the process (msr/recipe_tokens.c); a
  * formula outside the tables longer than 64 tokens is cut into memory
  * freed before the call returns.  The tables live in
- * msr/recipes_intel.c and msr/recipes_amd.c (libpfm4's per-PMU event
- * headers beside its validate tables are the model); t/0800 checks every
- * entry.
+ * msr/recipes_intel.c, msr/recipes_intel_pm.c and msr/recipes_amd.c
+ * (libpfm4's per-PMU event headers beside its validate tables are the
+ * model); t/0800 checks every entry.
  *
  * Counts.  A recipe is evaluated on one count per event, in r->events
  * order, as a double: the events' deltas over a region (summed over the
@@ -86,7 +86,10 @@ struct recipe_event {
 	uint8_t umask, cmask; /* unit mask; counter mask (0: count every increment) */
 	bool inv, edge, any;  /* EVTSEL INV (23), EDGE (18), AnyThread (21: pre-Ice Lake
 			       * only; for a fixed counter its FIXED_CTR_CTRL AnyThread bit) */
-	uint32_t counters;    /* GP counters it may use (bit i = counter i); 0: any */
+	uint32_t counters;    /* GP counters it may use with SMT on (bit i = counter i;
+			       * intel/perfmon "Counter"); 0: any */
+	uint32_t counters_ht_off; /* the same with SMT off (intel/perfmon "CounterHTOff");
+			       * 0: any */
 	const char *source;   /* where the encoding comes from */
 };
 
