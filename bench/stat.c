@@ -293,7 +293,8 @@ static void make_sample(const struct stat_run *r, const struct stat_group *g,
 		/* PERF_METRICS's counts have one recipe whatever the core (tma_recipe
 		 * takes its level-2 variant): no variant to name */
 		.variant = rc && g->rs->recipe ? rc->variant : NULL,
-		.backend = g->backend, .level = g->level, .bound_text = rc ? rc->bound : NULL };
+		.backend = g->backend, .level = g->level, .bound_text = rc ? rc->bound : NULL,
+		.left_out = rc ? rc->notes : NULL };
 	if (counts_to_tma_extra(g->rs, c, g->level, &td, &x))
 		return;
 	s->slots = td.slots;

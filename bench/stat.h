@@ -85,6 +85,8 @@ struct stat_sample {
 			       * quantisation (bench/tma.h); 0 for an event recipe's
 			       * exact counts (what bounds them: bound_text) */
 	const char *bound_text; /* the recipe's own bound (msr/recipe.h ->bound) */
+	const char *left_out; /* what the recipe leaves out of the vendor's formulas
+			       * (msr/recipe.h ->notes), or NULL */
 	unsigned flags;       /* TD_FLAG_* of the counts (msr/topdown.h) */
 	bool valid;           /* slots counted: the fractions mean something */
 };

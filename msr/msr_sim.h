@@ -113,7 +113,9 @@
  * core-bound cycles stalled, half executing 2 uops, core bound x
  * (1 - retiring) / 2 cycles executing 1, so that perf's skylake
  * tma_memory_bound recovers memory bound: msr/sim_events.c) and flushes
- * (one per 20 slots of branch mispredicts, of machine clears).  The
+ * (one per 20 slots of branch mispredicts, of machine clears; each a
+ * clear, INT_MISC.CLEARS_COUNT; no slot is dropped, INT_MISC.UOP_DROPPING
+ * 0).  The
  * accesses' cycles count at the access_* shares, the work's at the
  * profile's.  Width: CPUID leaf 0xA EAX[23:16] (AMD 48 bits); wrapping
  * sets the global status bit x.  Writes: IA32_PMCx takes bits 31:0

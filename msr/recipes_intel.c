@@ -125,11 +125,10 @@ static const char *const u_pm_l2[] = { "Golden Cove", "Raptor Cove", "Redwood Co
  * Core_Bound and Light_Operations at 0 ([CSV] ICL: max( 0 , ... )).  Width
  * 6 on Golden/Raptor/Redwood Cove, 8 on Lion/Cougar Cove: no formula uses it.
  */
-#define PM_NOTES "left out of the vendor's formulas: on Golden, Raptor and Redwood Cove " \
-	"- INT_MISC.UOP_DROPPING / SLOTS in tma_frontend_bound and tma_fetch_latency (and " \
-	"+ it in tma_bad_speculation, their remainder there), on every core the clamps at 0 " \
-	"(max(0, ...)) of tma_fetch_bandwidth, tma_machine_clears, tma_core_bound and " \
-	"tma_light_operations"
+#define PM_NOTES "the vendor's - INT_MISC.UOP_DROPPING / SLOTS in tma_frontend_bound and " \
+	"tma_fetch_latency on Golden, Raptor and Redwood Cove (and so + it in tma_bad_speculation, " \
+	"their remainder there), and on every core the clamps at 0 (max(0, ...)) of " \
+	"tma_fetch_bandwidth, tma_machine_clears, tma_core_bound and tma_light_operations"
 
 #define PM_BOUND "8-bit quantisation: each PERF_METRICS field is a fraction of TOPDOWN.SLOTS " \
 	"in 1/255 (msr/topdown.h td_value_bound); perf's topdown-* counts carry the kernel's " \

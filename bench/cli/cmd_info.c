@@ -11,6 +11,7 @@
 
 #include "bench/output/output.h"
 #include "bench/bench.h"
+#include "bench/source/source.h"
 #include "cpu/environ.h"
 #include "cpu/escape.h"
 #include "bench/cli/cli_cmd.h"
@@ -133,7 +134,11 @@ static void print_topdown_source(FILE *f, const struct cpu_kind *k)
 {
 	const char *src = k->topdown_source ? k->topdown_source : "none";
 
-	if (!strcmp(src, "perf_metrics"))
+	if (!strcmp(src, "perf_metrics") && source_pm_recipe(k)) {
+		fprintf(f, "perf_metrics (IA32_PERF_METRICS, level %d), RDPMC metrics-clear %s, "
+			"with ", k->topdown_level, k->metrics_clear ? "yes" : "no");
+		print_recipe(f, k);
+	} else if (!strcmp(src, "perf_metrics"))
 		fprintf(f, "perf_metrics (IA32_PERF_METRICS, level %d), RDPMC metrics-clear %s",
 		        k->topdown_level, k->metrics_clear ? "yes" : "no");
 	else if (!strcmp(src, "events"))
@@ -150,6 +155,8 @@ static void print_topdown_source(FILE *f, const struct cpu_kind *k)
  * its Top-down source. */
 static void print_kind(FILE *f, const struct cpu_kind *k)
 {
+	struct bench_kind_topdown t;
+
 	fprintf(f, "kind:       %s (core type 0x%02x): %s, %u slots/cycle, fixed counter 3 %s, "
 	        "Top-down level %d, cpus ", k->kind, k->core_type, k->uarch,
 	        k->pipeline_width, k->fixed_ctr3 ? "yes" : "no", k->topdown_level);
@@ -160,6 +167,9 @@ static void print_kind(FILE *f, const struct cpu_kind *k)
 	fprintf(f, "  top-down: ");
 	print_topdown_source(f, k);
 	fprintf(f, "\n");
+	bench_kind_topdown(k, &t);
+	if (t.formulas && t.formulas->notes)
+		fprintf(f, "  left out: %s\n", t.formulas->notes);
 }
 
 /* The environment preflight of the machine baretma runs on (for a dump:
@@ -211,7 +221,8 @@ static void print_text(FILE *f, const struct cpu_machine *m, const struct cpu_in
 	}
 	fprintf(f, "topdown:    level %d available on cpu %d", a->level, cpu);
 	if (a->recipe)
-		fprintf(f, " from events (recipe %s:%s)", a->recipe->name, a->recipe->variant);
+		fprintf(f, " from %s (recipe %s:%s)", !strcmp(a->recipe->name, "intel-perf-metrics") ?
+			"IA32_PERF_METRICS and events" : "events", a->recipe->name, a->recipe->variant);
 	if (!a->rdpmc_ok) {
 		bench_rdpmc_reason(a, why, sizeof(why));
 		esc_fprintf(f, " (msr backend only: %s)", why);

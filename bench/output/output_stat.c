@@ -58,6 +58,8 @@ static void sample_print(FILE *f, const struct stat_sample *s)
 	fprintf(f, "  %-28s %8s %8s %18.0f\n", "SLOTS", "", "", s->slots);
 	if (s->bound_text)
 		fprintf(f, "  bound: %s\n", s->bound_text);
+	if (s->left_out)
+		fprintf(f, "  left out: %s\n", s->left_out);
 }
 
 static int stat_text(FILE *f, const void *result)
@@ -117,13 +119,14 @@ static int stat_text(FILE *f, const void *result)
 static json_t *sample_json(const struct stat_sample *s)
 {
 	json_t *nodes = json_array();
-	json_t *o = json_pack("{s:f,s:f,s:o,s:I,s:s,s:s,s:s,s:s?,s:s,s:i,s:b,s:f,s:f,s:s?,s:o}",
+	json_t *o = json_pack("{s:f,s:f,s:o,s:I,s:s,s:s,s:s,s:s?,s:s,s:i,s:b,s:f,s:f,s:s?,s:s?,"
+			      "s:o}",
 		"time", s->time, "length", s->length,
 		"cpu", s->cpu >= 0 ? json_integer(s->cpu) : json_string("all"),
 		"ncpus", (json_int_t)s->ncpus, "kind", s->kind, "uarch", s->uarch,
 		"recipe", s->recipe, "variant", s->variant, "backend", s->backend,
 		"level", s->level, "valid", s->valid, "slots", s->slots,
-		"bound_pp", 100 * s->bound, "bound_text", s->bound_text,
+		"bound_pp", 100 * s->bound, "bound_text", s->bound_text, "left_out", s->left_out,
 		"flags", bench_flags_json(s->flags));
 
 	for (unsigned i = 0; nodes && i < s->nnodes; i++) {
