@@ -297,7 +297,8 @@ int source_level(const struct counter_source_ops *src, const struct bench_avail 
 /* source_max_level - the highest level @src can read given @a: the rdpmc
  * and msr sources every level of their recipe (a->recipe: in passes where
  * the counters need them; Sunny Cove's level 2 beside PERF_METRICS's level
- * 1), else source_level. */
+ * 1), the perf source what its probe found (a->perf_level_max), else
+ * source_level. */
 int source_max_level(const struct counter_source_ops *src, const struct bench_avail *a);
 
 /* Room for a usable() or program() reason: words, numbers and at most one
