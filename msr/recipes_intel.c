@@ -491,11 +491,17 @@ static const char *const u_glc[] = { "Golden Cove", "Raptor Cove", "Redwood Cove
 #define ICL_BOUND "48-bit counters (no quantisation); bad speculation is the remainder of " \
 	"the other three, clamped at 0 ([CSV]); level 1 in one pass on 8 GP counters, level 2 " \
 	"(Sunny Cove: 17 GP events) in passes"
-#define ICL_NOTES "for validate's cross-check of PERF_METRICS (level 1); level 2 of Sunny Cove " \
-	"from perf's icl-metrics.json (heavy operations by the microcode sequencer and " \
-	"decoder 0, memory bound by the execution stalls)"
-#define GLC_NOTES "TOPDOWN.BAD_SPEC_SLOTS (0xA4/0x04, counter 0 only) is not used: TMA_Metrics-full.csv " \
-	"derives Bad_Speculation; TOPDOWN.BR_MISPREDICT_SLOTS is counter 0 only"
+/* What each leaves out of the vendor's event forms (notes: "left out"):
+ * nothing - the nodes are TMA_Metrics-full.csv's ICL / ADL/RPL formulas
+ * where #PERF_METRICS_MSR is false, and icelake_metrics.json's level 2;
+ * they are validate's cross-check of PERF_METRICS (level 1). */
+#define ICL_NOTES "nothing: TMA_Metrics-full.csv's ICL formulas in their event form (not " \
+	"#PERF_METRICS_MSR: the CLEARS_COUNT and UOP_DROPPING terms included) and " \
+	"icelake_metrics.json's level 2 (heavy operations by the microcode sequencer and " \
+	"decoder 0, memory bound by the execution stalls); validate's cross-check of PERF_METRICS"
+#define GLC_NOTES "nothing: TMA_Metrics-full.csv's ADL/RPL formulas in their event form (not " \
+	"#PERF_METRICS_MSR; Bad_Speculation the remainder, as the file derives it, not " \
+	"TOPDOWN.BAD_SPEC_SLOTS, counter 0 only); validate's cross-check of PERF_METRICS"
 
 /* ============================================ intel-ecore-l1 (E-cores) */
 

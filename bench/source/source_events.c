@@ -425,8 +425,9 @@ int source_events_set_pass(struct counter_source *src, unsigned pass, char *why,
 		return -EINVAL;
 	if (pass == s->pass)
 		return 0;
-	/* the registers as found before the next plan (gp_program) */
-	rc = journal_restore_regs(src->journal, src->p.dev);
+	/* this CPU's registers as found before the next plan (gp_program);
+	 * the other CPUs of the run (stat) count on */
+	rc = journal_restore_cpu_regs(src->journal, src->p.dev, src->p.cpu);
 	if (rc)
 		return rc;
 	s->pass = pass;
