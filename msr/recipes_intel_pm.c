@@ -58,8 +58,10 @@
 #define BE "tma_backend_bound"
 #define RET "tma_retiring"
 
-/* [PM-ICL] "Counter": "0,1,2,3" and no "CounterHTOff": counters 0-3 with
- * SMT on or off. */
+/* [PM-ICL] "Counter" and no "CounterHTOff" (the same counters with SMT on
+ * or off): "0,1,2,3,4,5,6,7" (C0_7) or "0,1,2,3" (C0_3); RKL/events/
+ * rocketlake_core.json's rows alike (t/data/vendor-events-formulas.tsv). */
+#define C0_7 .counters = 0xFF, .counters_ht_off = 0xFF
 #define C0_3 .counters = 0xF, .counters_ht_off = 0xF
 
 static const struct recipe_event icl_pm_events[] = {
@@ -70,22 +72,22 @@ static const struct recipe_event icl_pm_events[] = {
 	PM("topdown-be-bound", 3),
 	/* level 1: [ICLM] Frontend_Bound and Backend_Bound */
 	GP("INT_MISC.UOP_DROPPING", 0x0D, 0x10, "[PM-ICL] 0x0d/0x10: \"TMA slots where uops got "
-	   "dropped\""),
+	   "dropped\"", C0_7),
 	GP("INT_MISC.CLEARS_COUNT", 0x0D, 0x01, "[PM-ICL] 0x0D/0x01 CounterMask 1 EdgeDetect 1: "
-	   "\"Clears speculative count\"", .cmask = 1, .edge = true),
+	   "\"Clears speculative count\"", .cmask = 1, .edge = true, C0_7),
 	/* level 2 */
 	GP("IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 0x9C, 0x01, "[PM-ICL] CounterMask 5",
-	   .cmask = 5),
-	GP("BR_MISP_RETIRED.ALL_BRANCHES", 0xC5, 0x00, "[PM-ICL]"),
+	   .cmask = 5, C0_7),
+	GP("BR_MISP_RETIRED.ALL_BRANCHES", 0xC5, 0x00, "[PM-ICL]", C0_7),
 	GP("MACHINE_CLEARS.COUNT", 0xC3, 0x01, "[PM-ICL] CounterMask 1, EdgeDetect 1", .cmask = 1,
-	   .edge = true),
-	GP("CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x14, "[PM-ICL] CounterMask 20", .cmask = 20),
-	GP("EXE_ACTIVITY.BOUND_ON_STORES", 0xA6, 0x40, "[PM-ICL] CounterMask 2", .cmask = 2),
-	GP("CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, "[PM-ICL] CounterMask 4", .cmask = 4),
-	GP("EXE_ACTIVITY.1_PORTS_UTIL", 0xA6, 0x02, "[PM-ICL]"),
-	GP("EXE_ACTIVITY.2_PORTS_UTIL", 0xA6, 0x04, "[PM-ICL]"),
-	GP("UOPS_RETIRED.SLOTS", 0xC2, 0x02, "[PM-ICL]"),
-	GP("UOPS_ISSUED.ANY", 0x0E, 0x01, "[PM-ICL]"),
+	   .edge = true, C0_7),
+	GP("CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x14, "[PM-ICL] CounterMask 20", .cmask = 20, C0_7),
+	GP("EXE_ACTIVITY.BOUND_ON_STORES", 0xA6, 0x40, "[PM-ICL] CounterMask 2", .cmask = 2, C0_7),
+	GP("CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, "[PM-ICL] CounterMask 4", .cmask = 4, C0_7),
+	GP("EXE_ACTIVITY.1_PORTS_UTIL", 0xA6, 0x02, "[PM-ICL]", C0_7),
+	GP("EXE_ACTIVITY.2_PORTS_UTIL", 0xA6, 0x04, "[PM-ICL]", C0_7),
+	GP("UOPS_RETIRED.SLOTS", 0xC2, 0x02, "[PM-ICL]", C0_7),
+	GP("UOPS_ISSUED.ANY", 0x0E, 0x01, "[PM-ICL]", C0_7),
 	GP("IDQ.MS_UOPS", 0x79, 0x30, "[PM-ICL] Counter 0,1,2,3", C0_3),
 	GP("UOPS_DECODED.DEC0", 0x56, 0x01, "[PM-ICL] Counter 0,1,2,3", C0_3),
 	GP("UOPS_DECODED.DEC0:c1", 0x56, 0x01, "[PM-ICL] UOPS_DECODED.DEC0 with CounterMask 1 "
