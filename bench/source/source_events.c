@@ -277,11 +277,36 @@ static void fill_read_set(struct counter_source *src, const struct source_events
 	rs->npasses = s->npasses;
 }
 
+static int nmi_watchdog(void);
+
+/* PERF_METRICS with events (Sunny Cove): the general-purpose counters
+ * found in use, which its events then go around - they are an addition to
+ * fixed counter 3 and PERF_METRICS, which counted beside another tool's
+ * general-purpose counters before, and a core has eight; *@k the kind with
+ * them taken out.  An event recipe of its own (an E-core, before Ice Lake,
+ * AMD) needs its counters and is refused when one is in use, as before.
+ * 0 when none is in use, the registers cannot be read (a state file
+ * without them: refused later, naming the register), or not PERF_METRICS. */
+static uint32_t pm_busy(const struct source_events *s, const struct source_params *p,
+			struct cpu_kind *k)
+{
+	uint32_t gp = 0, fx = 0;
+
+	*k = *p->kind;
+	if (!s->pm || gp_busy(p->dev, p->cpu, &s->pmu, nmi_watchdog(), &gp, &fx, NULL, 0))
+		return 0;
+	gp &= k->gp_mask;
+	k->gp_mask &= ~gp;
+	k->gp_counters = (unsigned)__builtin_popcount(k->gp_mask);
+	return gp;
+}
+
 int source_events_open(struct counter_source *src, const struct source_params *p)
 {
 	struct source_events *s = calloc(1, sizeof(*s));
-	uint32_t groups[SOURCE_PASSES_MAX];
+	uint32_t groups[SOURCE_PASSES_MAX], busy;
 	struct gp_event ev[GP_PLAN_MAX];
+	struct cpu_kind kind;
 	char why[400];
 	int n, rc;
 
@@ -299,7 +324,13 @@ int source_events_open(struct counter_source *src, const struct source_params *p
 	rc = gp_pmu_init(p->dev, p->cpu, p->ci, &s->pmu, why, sizeof(why));
 	if (rc)
 		return rc;
-	n = split(s->recipe, &s->env, s->level, p->kind, groups, SOURCE_PASSES_MAX);
+	busy = pm_busy(s, p, &kind);
+	n = split(s->recipe, &s->env, s->level, &kind, groups, SOURCE_PASSES_MAX);
+	if (n <= 0 && busy) { /* not around them: on every counter, refused below */
+		busy = 0;
+		kind = *p->kind;
+		n = split(s->recipe, &s->env, s->level, &kind, groups, SOURCE_PASSES_MAX);
+	}
 	if (n <= 0)
 		return n < 0 ? n : -EINVAL;
 	s->npasses = (unsigned)n;
@@ -307,7 +338,7 @@ int source_events_open(struct counter_source *src, const struct source_params *p
 		unsigned ne = gp_events_of(s->recipe, groups[i], ev);
 
 		s->group[i] = groups[i];
-		rc = gp_assign(&s->pmu, ev, ne, 0, 0, p->user_only, &s->plan[i], why, sizeof(why));
+		rc = gp_assign(&s->pmu, ev, ne, busy, 0, p->user_only, &s->plan[i], why, sizeof(why));
 		if (rc)
 			return rc;
 		if (s->plan[i].n + pm_values(s, i) > READING_MAX)
@@ -458,14 +489,18 @@ int source_events_verify(struct counter_source *src, unsigned what, struct sourc
 		int rc = gp_verify(src->p.dev, src->p.cpu, &s->pmu, pl, &gc, s->why,
 				   sizeof(s->why));
 
+		bool by_pm = false;
+
 		if (rc >= 0)
 			s->gc_now = gc;
 		if (rc == 0 && s->pm)
-			rc = pm_verify(src, s, chk);
+			by_pm = (rc = pm_verify(src, s, chk)) != 0;
 		if (rc) {
 			chk->tampered = true;
 			chk->tamper_err = rc < 0 ? rc : 0;
-			chk->tamper_why = rc > 0 ? s->why : NULL;
+			/* fixed counter 3's registers: "changed from 0x3333 to 0x0333"
+			 * from chk's fcc/gc values, as the PERF_METRICS source says it */
+			chk->tamper_why = rc > 0 && !by_pm ? s->why : NULL;
 		}
 	}
 	if (what & SOURCE_CHECK_OVERFLOW) {
