@@ -497,7 +497,9 @@ static bool pm_counts_gp(const struct cpu_kind *k)
 	return false;
 }
 
-/* ... then the kind's IA32_PERFEVTSELx and IA32_PMCx, as found. */
+/* ... then the kind's IA32_PERFEVTSELx and IA32_PMCx, as found - of the
+ * free counters only (a select 0): one another tool programmed counts on
+ * for it, and putting its count back would take its events away. */
 static int save_gp(struct guard *g, struct msr_dev *dev, const struct cpu_kind *k, unsigned cpu)
 {
 	struct journal_reg r[2 * 32];
@@ -508,9 +510,11 @@ static int save_gp(struct guard *g, struct msr_dev *dev, const struct cpu_kind *
 			continue;
 		r[n] = (struct journal_reg){ .cpu = cpu, .msr = IA32_PERFEVTSEL0 + i };
 		rc = msr_read(dev, cpu, r[n].msr, &r[n].saved);
+		if (rc || r[n].saved)
+			continue;
 		n++;
 		r[n] = (struct journal_reg){ .cpu = cpu, .msr = IA32_PMC0 + i };
-		rc = rc ? rc : msr_read(dev, cpu, r[n].msr, &r[n].saved);
+		rc = msr_read(dev, cpu, r[n].msr, &r[n].saved);
 		n++;
 	}
 	return rc ? rc : journal_save_regs(g->j, r, n);
