@@ -326,10 +326,13 @@ static void skymont(const char *variant, const char *bad, const char *fe, const 
 	const struct recipe *r = recipe_find_variant("intel-ecore-l1", variant);
 	struct recipe_result out;
 	struct recipe_error e;
+	char name[64];
 
 	if (!ok(r != NULL, "intel-ecore-l1:%s", variant))
 		return;
-	check_int(eval(r, kv, 2, &out, &e), ==, 0, t_strf("%s level 2", variant));
+
+	snprintf(name, sizeof(name), "%s level 2", variant);
+	check_int(eval(r, kv, 2, &out, &e), ==, 0, name);
 	check_dbl(out.slots, 8000, EPS, "  #SLOTS 8 x 1000");
 	check_dbl(F(TMA_FETCH_LATENCY), 0.12, EPS, "  tma_fetch_latency 960/8000");
 	check_dbl(F(TMA_FETCH_BANDWIDTH), 0.08, EPS, "  tma_fetch_bandwidth 640/8000");
