@@ -13,6 +13,7 @@
 
 #include "cpu/text.h"
 
+#include "bench/tma.h"
 #include "bench/source/source.h"
 #include "msr/amd_regs.h"
 #include "msr/intel_regs.h"
@@ -152,12 +153,16 @@ static int check_cpuid(const struct cpu_info *ci, unsigned cpu, struct bench_ava
 		return -1;
 	}
 	a->level = k->topdown_level;
+	/* PERF_METRICS with events beside it (Sunny Cove): the recipe the rdpmc
+	 * and msr sources measure, level 2 too (source_events_level) */
+	a->recipe = source_pm_recipe(k);
 	return 0;
 }
 
 /* The MSR part: can we reach FC3 and PERF_METRICS (an event recipe: the
  * first general-purpose event select, Intel IA32_PERFEVTSEL0 or AMD
- * PERF_CTL0) through the backend? */
+ * PERF_CTL0; a PERF_METRICS recipe with events: all three) through the
+ * backend? */
 static int check_msr(const struct cpu_info *ci, struct msr_dev *dev, unsigned cpu,
 		     struct bench_avail *a)
 {
@@ -165,6 +170,9 @@ static int check_msr(const struct cpu_info *ci, struct msr_dev *dev, unsigned cp
 	uint64_t v;
 	int rc, level = a->level;
 	bool amd = ci->vendor == CPU_VENDOR_AMD;
+	/* PERF_METRICS alone, or with events beside it (source_pm_recipe) */
+	bool pm = !a->recipe || a->recipe == source_pm_recipe(cpu_info_kind_of(ci, cpu));
+	const char *what = "IA32_FIXED_CTR3/IA32_PERF_METRICS";
 
 	if (!dev) {
 		say(a, TD_NO_MSR_DEVICE, -ENOENT, "no MSR backend could be opened (check "
@@ -173,20 +181,21 @@ static int check_msr(const struct cpu_info *ci, struct msr_dev *dev, unsigned cp
 	}
 	msr_describe(dev, cpu, path, sizeof(path));
 	rc = msr_open_cpu(dev, cpu);
-	if (!rc && a->recipe)
-		rc = msr_read(dev, cpu, amd ? AMD_PERF_CTL0 : IA32_PERFEVTSEL0, &v);
-	if (!rc && !a->recipe)
+	if (!rc && pm)
 		rc = msr_read(dev, cpu, IA32_FIXED_CTR3, &v);
-	if (!rc && !a->recipe)
+	if (!rc && pm)
 		rc = msr_read(dev, cpu, IA32_PERF_METRICS, &v);
+	if (!rc && a->recipe) {
+		what = amd ? "PERF_CTL0" : "IA32_PERFEVTSEL0";
+		rc = msr_read(dev, cpu, amd ? AMD_PERF_CTL0 : IA32_PERFEVTSEL0, &v);
+	}
 	if (rc == -ENOENT)
 		say(a, TD_NO_MSR_DEVICE, rc, "no MSR device '%s' (try: modprobe msr)", path);
 	else if (rc == -EACCES || rc == -EPERM)
 		say(a, TD_NO_PERMISSION, rc, "no permission for '%s': %s (%s)", path,
 		    strerror(-rc), msr_remedy(rc));
 	else if (rc)
-		say(a, TD_MSR_ERROR, rc, "cannot read %s through '%s': %s (%s)", !a->recipe ?
-		    "IA32_FIXED_CTR3/IA32_PERF_METRICS" : amd ? "PERF_CTL0" : "IA32_PERFEVTSEL0",
+		say(a, TD_MSR_ERROR, rc, "cannot read %s through '%s': %s (%s)", what,
 		    path, strerror(-rc), msr_remedy(rc));
 	if (rc)
 		return -1;
@@ -210,7 +219,8 @@ static int check_machine(const struct cpu_machine *m, struct msr_dev *dev, unsig
 	say(a, TD_OTHER_MACHINE, 0, "cpu %u of the CPUID dump '%s' has Top-down level %d %s%s%s"
 	    "%s, but the dump describes another machine: this machine's MSR device cannot reach "
 	    "its registers (for a dry run: BARETMA_MSR=state:FILE)", cpu, cpu_machine_name(m),
-	    level, r ? "from events by baretma's recipe " : "from IA32_PERF_METRICS by its CPUID",
+	    level, !r ? "from IA32_PERF_METRICS by its CPUID" : tma_is_metrics(r) ?
+	    "from IA32_PERF_METRICS and events by baretma's recipe " : "from events by baretma's recipe ",
 	    r ? r->name : "", r ? ":" : "", r ? r->variant : "");
 	return -1;
 }

@@ -289,6 +289,11 @@ struct bench_result {
 	const struct recipe *recipe; /* the event recipe measured (msr/recipe.h: its
 				  * name, variant and ->bound), NULL for
 				  * PERF_METRICS, perf's group or no Top-down */
+	const struct recipe *formulas; /* the recipe whose formulas made the numbers
+				  * (bench/tma.h tma_recipe: ->recipe, or
+				  * intel-perf-metrics for PERF_METRICS and perf's
+				  * group); its ->notes say what it leaves out of
+				  * the vendor's formulas.  NULL: no Top-down */
 	unsigned passes;         /* passes its events took (1: all at once) */
 	bool smt_on;             /* its formulas' smt_on (SMT halving) */
 	/* Tamper check: IA32_FIXED_CTR_CTRL's FC3 field and IA32_PERF_GLOBAL_CTRL
@@ -408,6 +413,9 @@ struct bench_kind_topdown {
 	const struct recipe *recipe; /* the event recipe (variant chosen for the kind's
 				  * uarch and fixed counters), NULL for PERF_METRICS
 				  * or none */
+	const struct recipe *formulas; /* the recipe whose formulas make its numbers
+				  * (the event recipe, or intel-perf-metrics'
+				  * variant for the uarch), NULL: none */
 	int level;               /* the highest level measured, 0 when not */
 	int passes[2];           /* passes at level 1 and 2 (SMT off; 0: not defined) */
 	char why[300];           /* why not measured, "" when measured */

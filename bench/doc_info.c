@@ -54,18 +54,23 @@ static json_t *pmu_to_json(const struct cpu_pmu_arch *p)
 void bench_kind_topdown(const struct cpu_kind *k, struct bench_kind_topdown *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (k->topdown_level > 0) {
+	/* PERF_METRICS alone: its level, in one pass; with events beside it
+	 * (Sunny Cove's recipe) the recipe's levels and passes, as an event
+	 * recipe's */
+	out->formulas = k->topdown_level > 0 ? recipe_find("intel-perf-metrics", k->uarch) : NULL;
+	if (k->topdown_level > 0 && !source_pm_recipe(k)) {
 		out->measured = true;
 		out->level = k->topdown_level;
 		return;
 	}
-	if (!k->topdown_recipe) {
+	if (k->topdown_level <= 0 && !k->topdown_recipe) {
 		snprintf(out->why, sizeof(out->why), "no IA32_PERF_METRICS and no event recipe");
 		return;
 	}
-	out->recipe = source_events_recipe(k, out->why, sizeof(out->why));
+	out->recipe = source_recipe(k, out->why, sizeof(out->why));
 	if (!out->recipe)
 		return;
+	out->formulas = out->recipe;
 	out->level = source_events_level(out->recipe);
 	for (int l = 1; l <= out->level; l++) {
 		int n = source_events_passes(k, out->recipe, false, l);
@@ -102,6 +107,8 @@ static json_t *kind_topdown_json(json_t *o, const struct cpu_kind *k)
 			    t.recipe ? json_string(t.recipe->variant) : json_null());
 	json_object_set_new(o, "topdown_passes", t.recipe && t.measured ?
 			    json_pack("[i,i]", t.passes[0], t.passes[1]) : json_null());
+	json_object_set_new(o, "topdown_left_out", t.formulas && t.formulas->notes ?
+			    json_string(t.formulas->notes) : json_null());
 	return o;
 }
 

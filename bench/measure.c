@@ -50,6 +50,7 @@
 #include "bench/calibration.h"
 #include "bench/region.h"
 #include "bench/measure_int.h"
+#include "bench/tma.h"
 #include "bench/session.h"
 #include "msr/intel_regs.h"
 
@@ -242,6 +243,7 @@ static void take_info(struct bench_session *s)
 	res->reads = session_read_set(s->ses)->what;
 	res->bound_text = read_bound_text(session_read_set(s->ses)->bound);
 	res->recipe = in->recipe;
+	res->formulas = in->level ? tma_recipe(session_read_set(s->ses)) : NULL;
 	res->passes = in->passes ? in->passes : 1;
 	res->smt_on = in->smt_on;
 	free(res->note);

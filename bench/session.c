@@ -225,16 +225,17 @@ static int choose(struct session *s)
 	}
 	in->level = c.src->topdown ? source_level(c.src, a) : 0;
 	if (c.src->topdown && s->opt.level) {
-		if (s->opt.level > in->level && a->recipe)
+		int max = source_max_level(c.src, a);
+
+		if (s->opt.level > max && a->recipe && !c.src->level)
 			bench_avail_setf(a, "--level %d requested but the "
 				 "recipe %s:%s of cpu %u defines only level %d", s->opt.level,
-				 a->recipe->name, a->recipe->variant, in->cpu_used,
-				 in->level);
-		else if (s->opt.level > in->level)
+				 a->recipe->name, a->recipe->variant, in->cpu_used, max);
+		else if (s->opt.level > max)
 			bench_avail_setf(a, "--level %d requested but cpu %u "
 				 "has only level %d in IA32_PERF_METRICS", s->opt.level,
-				 in->cpu_used, in->level);
-		if (s->opt.level > in->level)
+				 in->cpu_used, max);
+		if (s->opt.level > max)
 			return -EINVAL;
 		in->level = s->opt.level;
 	}

@@ -3,7 +3,8 @@
  * (bench/stat.h): one msr session per CPU on one borrowed backend, the
  * interval ends (read, checks, counts, frozen reset, read), the groups'
  * counts turned into tma_* fractions by each kind's recipe (bench/tma.h).
- * The command, the signals and the timer are bench/stat_loop.c's.
+ * The command, the signals and the timer are bench/stat_loop.c's; a
+ * recipe in passes, bench/stat_pass.c's.
  */
 #include <errno.h>
 #include <math.h>
@@ -63,7 +64,9 @@ static unsigned group_of(struct stat_run *r, struct stat_cpu *c)
 		.rs = session_read_set(c->s), .kind = c->kind,
 		.cpu = r->o.per_cpu ? (int)c->cpu : -1, .level = session_info(c->s)->level,
 		.backend = bench_backend_name(session_info(c->s)->backend),
+		.npasses = c->npasses,
 	};
+	stat_pass_note(&r->g[r->ngroups], 0, session_read_set(c->s));
 	return r->ngroups++;
 }
 
@@ -97,11 +100,13 @@ static void mempol_restore(const struct mempol *p)
 /* One session on CPU @c->cpu, checked; @why says why not. */
 static int open_cpu(struct stat_run *r, struct stat_cpu *c, char **why)
 {
+	/* the level asked for in as many passes as it takes (bench/stat_pass.c);
+	 * by default the highest that one pass counts */
 	struct session_options so = {
 		.cpu = (int)c->cpu, .level = r->o.level,
 		.backend = r->o.rdpmc ? BENCH_BACKEND_RDPMC : BENCH_BACKEND_MSR,
 		.user_only = r->o.user_only, .force = r->o.force, .machine = r->o.machine,
-		.one_pass = true, .dev = r->o.dev,
+		.one_pass = !r->o.level, .dev = r->o.dev,
 	};
 	const struct session_info *in;
 	int rc = session_open(&so, &c->s);
@@ -109,12 +114,11 @@ static int open_cpu(struct stat_run *r, struct stat_cpu *c, char **why)
 	if (!c->s)
 		return -ENOMEM;
 	in = session_info(c->s);
-	if (rc == -EINVAL && in->recipe && session_passes(c->s) > 1)
-		text_setf(why, "cpu %u: level %d of recipe %s:%s takes %u passes on its core kind "
-			 "(%s), and stat counts each interval in one pass (give --level 1, or -C "
-			 "without that kind's CPUs)", c->cpu, r->o.level, in->recipe->name,
-			 in->recipe->variant, session_passes(c->s), c->kind ? c->kind->uarch : "?");
-	else if (rc == -EOPNOTSUPP)
+	c->npasses = session_passes(c->s);
+	c->pass = 0;
+	if (!rc && c->npasses > SOURCE_PASSES_MAX)
+		rc = -EINVAL;
+	if (rc == -EOPNOTSUPP)
 		text_setf(why, "cpu %u: its core kind (%s) has no Top-down recipe", c->cpu,
 			 c->kind ? c->kind->uarch : "unknown");
 	else if (rc)
@@ -196,6 +200,19 @@ int stat_open(const struct stat_options *o, struct stat_run **out, char **why)
 	for (unsigned g = 0; !rc && g < r->ngroups; g++)
 		for (int i = 0; i < r->ncpus; i++)
 			r->g[g].ncpus += r->c[i].group == g;
+	/* an interval: one read per pass of every CPU (their passes' lcm) */
+	r->nsub = 1;
+	for (int i = 0; !rc && i < r->ncpus; i++) {
+		unsigned a = r->nsub, b = r->c[i].npasses ? r->c[i].npasses : 1;
+
+		while (b) {
+			unsigned t = a % b;
+
+			a = b;
+			b = t;
+		}
+		r->nsub = r->nsub / a * (r->c[i].npasses ? r->c[i].npasses : 1);
+	}
 	return rc;
 }
 
@@ -238,6 +255,7 @@ int stat_begin_all(struct stat_run *r, char **why)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &r->t0);
 	r->t_last = r->t_prev = 0;
+	r->sub = 0;
 	return 0;
 }
 
@@ -259,21 +277,33 @@ static int tampered(const struct stat_cpu *c, const struct source_check *chk, ch
 	return -EBUSY;
 }
 
-/* One CPU's interval end; its counts into @c (zero when it overflowed:
- * PERF_METRICS is invalid then, pmu-reference §3.4; *@ok false). */
-static int end_cpu(struct stat_cpu *c, struct counts *cnt, bool *ok, char **why)
+/* One CPU's read; its counts into @c (zero when it overflowed:
+ * PERF_METRICS is invalid then, pmu-reference §3.4; *@ok false), of its
+ * pass *@pass, whose read set goes to @g; then its next pass programmed
+ * (bench/stat_pass.c) and reset. */
+static int end_cpu(struct stat_cpu *c, struct stat_group *g, struct counts *cnt, bool *ok,
+		   unsigned *pass, char **why)
 {
 	struct source_check chk;
 	struct reading b;
-	int rc;
+	int rc = 0;
 
 	session_end(c->s, &b, &chk);
 	if (chk.tampered)
 		return tampered(c, &chk, why);
 	*ok = !chk.overflow;
+	*pass = c->pass;
 	reading_counts(session_read_set(c->s), &c->a, &b, cnt);
-	rc = session_begin(c->s, &c->a);
-	if (rc)
+	stat_pass_note(g, c->pass, session_read_set(c->s));
+	if (c->npasses > 1) {
+		c->pass = (c->pass + 1) % c->npasses;
+		rc = session_set_pass(c->s, c->pass);
+		if (rc)
+			text_setf(why, "cpu %u: cannot program pass %u of its recipe: %s", c->cpu,
+				 c->pass + 1, session_info(c->s)->avail.reason ?
+				 session_info(c->s)->avail.reason : strerror(-rc));
+	}
+	if (!rc && (rc = session_begin(c->s, &c->a)))
 		text_setf(why, "cpu %u: cannot reset its counters: %s", c->cpu, strerror(-rc));
 	return rc;
 }
@@ -293,8 +323,13 @@ static void make_sample(const struct stat_run *r, const struct stat_group *g,
 		/* PERF_METRICS's counts have one recipe whatever the core (tma_recipe
 		 * takes its level-2 variant): no variant to name */
 		.variant = rc && g->rs->recipe ? rc->variant : NULL,
-		.backend = g->backend, .level = g->level, .bound_text = rc ? rc->bound : NULL };
-	if (counts_to_tma_extra(g->rs, c, g->level, &td, &x))
+		.backend = g->backend, .level = g->level, .level_asked = g->level, .passes = g->npasses ? g->npasses : 1,
+		.bound_text = rc ? rc->bound : NULL,
+		.left_out = rc ? rc->notes : NULL };
+	/* in passes, a pass not counted in the sample leaves level 2 undefined
+	 * (bench/stat_pass.c): its level 1 then, from the first pass */
+	if (counts_to_tma_extra(g->rs, c, g->level, &td, &x) &&
+	    (g->level < 2 || counts_to_tma_extra(g->rs, c, s->level = 1, &td, &x)))
 		return;
 	s->slots = td.slots;
 	s->flags = td.flags;
@@ -305,14 +340,14 @@ static void make_sample(const struct stat_run *r, const struct stat_group *g,
 			continue;
 		s->node[s->nnodes++] = (struct stat_node){ .metric = td_metric_name(m),
 			.level = 1, .frac = td.frac[m], .slots = td.frac[m] * td.slots };
-		for (int k = TMA_NLEVEL1; g->level >= 2 && k < TMA_NMETRICS; k++)
+		for (int k = TMA_NLEVEL1; s->level >= 2 && k < TMA_NMETRICS; k++)
 			if ((int)td_metric_parent(k) == m && !isnan(td.frac[k]))
 				s->node[s->nnodes++] = (struct stat_node){
 					.metric = td_metric_name(k), .parent = td_metric_name(m),
 					.level = 2, .frac = td.frac[k], .slots = td.frac[k] * td.slots };
 	}
 	for (unsigned i = 0; i < x.n && s->nnodes < STAT_NODES_MAX; i++)
-		if (x.x[i].level <= g->level)
+		if (x.x[i].level <= s->level)
 			s->node[s->nnodes++] = (struct stat_node){ .metric = x.x[i].metric,
 				.parent = x.x[i].parent, .level = x.x[i].level,
 				.frac = x.x[i].frac, .slots = x.x[i].frac * td.slots };
@@ -321,41 +356,47 @@ static void make_sample(const struct stat_run *r, const struct stat_group *g,
 
 int stat_read_all(struct stat_run *r, bool samples, char **why)
 {
-	unsigned nc = r->g[0].rs ? r->g[0].rs->ncounts : 0;
-
-	for (unsigned g = 0; g < r->ngroups; g++) {
-		memset(&r->g[g].iv, 0, sizeof(r->g[g].iv));
-		r->g[g].counted = 0;
-	}
+	if (r->sub == 0)
+		for (unsigned g = 0; g < r->ngroups; g++) {
+			memset(r->g[g].ivp, 0, sizeof(r->g[g].ivp));
+			memset(r->g[g].counted_p, 0, sizeof(r->g[g].counted_p));
+		}
 	for (int i = 0; i < r->ncpus; i++) {
 		struct stat_cpu *c = &r->c[i];
 		struct stat_group *g = &r->g[c->group];
 		struct counts cnt;
 		bool ok = false;
-		int rc = end_cpu(c, &cnt, &ok, why);
+		unsigned p = 0;
+		int rc = end_cpu(c, g, &cnt, &ok, &p, why);
 
 		if (rc)
 			return rc;
-		nc = g->rs->ncounts;
 		if (!ok)
 			continue;
-		counts_add(&g->iv, &cnt, nc);
-		g->counted++;
+		counts_add(&g->ivp[p], &cnt, g->rsp[p].ncounts);
+		g->counted_p[p]++;
 	}
-	r->t_prev = r->t_last;
 	r->t_last = stat_now(r);
+	/* an interval ends after a read of every pass (r->nsub), or now */
+	if (++r->sub < r->nsub && !r->finish)
+		return 0;
+	r->sub = 0;
+	r->finish = false;
 	for (unsigned g = 0; g < r->ngroups; g++) {
 		struct stat_group *gr = &r->g[g];
 
-		counts_add(&gr->total, &gr->iv, gr->rs->ncounts);
+		for (unsigned p = 0; p < gr->npasses && p < SOURCE_PASSES_MAX; p++)
+			counts_add(&gr->totp[p], &gr->ivp[p], gr->rsp[p].ncounts);
+		stat_pass_combine(gr, gr->ivp, gr->counted_p, &gr->iv, &gr->counted);
+		stat_pass_combine(gr, gr->totp, NULL, &gr->total, NULL);
 		if (gr->counted > gr->total_counted)
 			gr->total_counted = gr->counted;
 		if (samples)
 			make_sample(r, gr, &gr->iv, gr->counted, r->t_last, r->t_last - r->t_prev,
 				    &r->samples[g]);
 	}
-	(void)nc;
-	return 0;
+	r->t_prev = r->t_last;
+	return 1;
 }
 
 unsigned stat_total(const struct stat_run *r, struct stat_sample *s, unsigned max)
@@ -403,6 +444,7 @@ int stat_cost_ns(struct stat_run *r, unsigned rounds, double *ns_per_cpu)
 
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		rc = stat_read_all(r, true, &why);
+		rc = rc > 0 ? 0 : rc; /* an interval ended: no error */
 		clock_gettime(CLOCK_MONOTONIC, &b);
 		v[i] = ns_between(&a, &b) / r->ncpus;
 	}

@@ -8,8 +8,9 @@
  * locks, ownership checks, journal and restore of msr/guard.h): fixed
  * counter 3 and IA32_PERF_METRICS where the core kind has them, else the
  * kind's event recipe on its general-purpose and fixed counters (msr/
- * recipe.h, msr/pmu_gp.h), each in one pass (a level whose events need
- * passes is refused: an interval is counted once).
+ * recipe.h, msr/pmu_gp.h); a level whose events need passes counts
+ * them in turn, one pass a read, an interval being a read of each
+ * (bench/stat_pass.c).
  *
  * Intervals.  The counters are read at each interval's end through the
  * backend (msr: pread of each CPU's counters; RDPMC would read only the
@@ -78,6 +79,11 @@ struct stat_sample {
 			       * intel-perf-metrics (one for every core) */
 	const char *backend;  /* how the counters were read: "msr", "rdpmc" */
 	int level;            /* 1 or 2 */
+	unsigned passes;      /* the passes its events were counted in, each in turn in
+			       * its part of every interval (bench/stat_pass.c); 1 */
+	int level_asked;      /* the level counted for; above level when the sample
+			       * ended before each of its passes was counted (its
+			       * level 1 then, from the passes it has) */
 	double slots;         /* the recipe's SLOTS node over the sample */
 	unsigned nnodes;
 	struct stat_node node[STAT_NODES_MAX]; /* level 1, each followed by its children */
@@ -85,6 +91,8 @@ struct stat_sample {
 			       * quantisation (bench/tma.h); 0 for an event recipe's
 			       * exact counts (what bounds them: bound_text) */
 	const char *bound_text; /* the recipe's own bound (msr/recipe.h ->bound) */
+	const char *left_out; /* what the recipe leaves out of the vendor's formulas
+			       * (msr/recipe.h ->notes), or NULL */
 	unsigned flags;       /* TD_FLAG_* of the counts (msr/topdown.h) */
 	bool valid;           /* slots counted: the fractions mean something */
 };
@@ -104,7 +112,8 @@ struct stat_options {
 				 * SDM Vol. 2B "RDPMC"); a live machine only */
 	const unsigned *cpus;   /* -C LIST; NULL: stat_default_cpus */
 	int ncpus;
-	int level;              /* 1 or 2; 0: per kind the highest that fits one pass */
+	int level;              /* 1 or 2 (in passes where it needs them); 0: per kind
+				 * the highest that fits one pass */
 	bool user_only;         /* count at CPL > 0 only: the event selects' USR bit
 				 * without OS, fixed counter 3's IA32_FIXED_CTR_CTRL
 				 * field EN_USR (bit 13) without EN_OS (bit 12) (SDM
@@ -130,6 +139,10 @@ struct stat_options {
 
 /* The internal read-and-reset period without -I (PERF_METRICS precision). */
 #define STAT_TICK_MS 1000u
+/* ... and with a recipe in passes, each pass's part of it (the passes turn
+ * at each read: bench/stat_pass.c), short enough for a short command to
+ * see them all. */
+#define STAT_PASS_TICK_MS 50u
 
 /* How a run ended (stat_loop). */
 struct stat_end {

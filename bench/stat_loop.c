@@ -196,14 +196,19 @@ static bool child_ended(struct stat_end *end)
 	return false;
 }
 
-static void ts_add_ms(struct timespec *t, unsigned ms)
+static void ts_add_ns(struct timespec *t, uint64_t ns)
 {
-	t->tv_sec += ms / 1000u;
-	t->tv_nsec += (long)(ms % 1000u) * 1000000L;
+	t->tv_sec += (time_t)(ns / 1000000000u);
+	t->tv_nsec += (long)(ns % 1000000000u);
 	if (t->tv_nsec >= 1000000000L) {
 		t->tv_nsec -= 1000000000L;
 		t->tv_sec++;
 	}
+}
+
+static void ts_add_ms(struct timespec *t, unsigned ms)
+{
+	ts_add_ns(t, (uint64_t)ms * 1000000u);
 }
 
 static int64_t ts_ns(const struct timespec *a, const struct timespec *b)
@@ -238,32 +243,42 @@ static bool should_end(struct stat_end *end)
 	return end->child ? child_ended(end) : stop_sig != 0;
 }
 
-/* One interval end: read, samples to the callback with its drift. */
+/* One read (a pass's, in passes: bench/stat_pass.c); at an interval's
+ * end its samples to the callback with the drift.  1 when it ended an
+ * interval, 0 when not, or -errno. */
 static int interval(struct stat_run *r, int64_t late, char **why)
 {
 	bool iv = r->o.interval_ms > 0;
 	int rc = stat_read_all(r, iv, why);
 
-	if (!rc && iv && r->o.on_interval)
+	if (rc > 0 && iv && r->o.on_interval)
 		r->o.on_interval(r->o.arg, r->samples, r->ngroups, late);
 	return rc;
 }
 
-/* The intervals until the end; the lateness of each wake-up into @late. */
+/* The intervals until the end; the lateness of each wake-up into @late.
+ * With passes an interval is r->nsub reads, one every interval / nsub. */
 static int count(struct stat_run *r, struct stat_end *end, int64_t *late, char **why)
 {
-	unsigned tick = r->o.interval_ms ? r->o.interval_ms : STAT_TICK_MS;
+	/* without -I the passes turn every STAT_PASS_TICK_MS, so that a short
+	 * command sees each of them */
+	uint64_t tick = r->o.interval_ms ? (uint64_t)r->o.interval_ms * 1000000u /
+					   (r->nsub ? r->nsub : 1) :
+			r->nsub > 1 ? (uint64_t)STAT_PASS_TICK_MS * 1000000u :
+			(uint64_t)STAT_TICK_MS * 1000000u;
 	struct timespec dl = r->t0, now;
 	int rc = 0;
 
 	for (;;) {
-		ts_add_ms(&dl, tick);
+		ts_add_ns(&dl, tick);
 		/* the end is looked for before each sleep too: a command that
 		 * ended (its SIGCHLD) before the sleep began does not wait a tick */
 		while (should_end(end) || !sleep_until(&dl))
 			if (should_end(end)) {
 				end->intervals++; /* the last, partial one */
-				return interval(r, 0, why);
+				r->finish = true;
+				rc = interval(r, 0, why);
+				return rc < 0 ? rc : 0;
 			}
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (end->timed < DRIFT_KEPT)
@@ -271,13 +286,21 @@ static int count(struct stat_run *r, struct stat_end *end, int64_t *late, char *
 		end->timed++;
 		if (ts_ns(&dl, &now) > end->drift_max_ns)
 			end->drift_max_ns = ts_ns(&dl, &now);
-		if ((rc = interval(r, ts_ns(&dl, &now), why)))
+		if ((rc = interval(r, ts_ns(&dl, &now), why)) < 0)
 			return rc;
-		end->intervals++;
-		if ((r->o.count && end->intervals >= r->o.count) || should_end(end))
-			return 0;
+		if (rc > 0)
+			end->intervals++;
+		if ((r->o.count && end->intervals >= r->o.count) || should_end(end)) {
+			/* a count ended in the middle of an interval ends it there */
+			if (rc == 0) {
+				end->intervals++;
+				r->finish = true;
+				rc = interval(r, 0, why);
+			}
+			return rc < 0 ? rc : 0;
+		}
 		/* deadlines passed while late are skipped, never caught up */
-		for (struct timespec next = dl; ts_add_ms(&next, tick), !ts_before(&now, &next);
+		for (struct timespec next = dl; ts_add_ns(&next, tick), !ts_before(&now, &next);
 		     dl = next)
 			end->skipped++;
 	}

@@ -21,7 +21,9 @@
 #include "msr/guard.h"
 #include "msr/guard_int.h"
 #include "msr/lock.h"
+#include "msr/intel_regs.h"
 #include "msr/pmu.h"
+#include "msr/recipe.h"
 #include "msr/settings.h"
 #include "msr/state_dir.h"
 
@@ -481,6 +483,43 @@ int guard_settings(struct guard *g)
 	return rc;
 }
 
+/* Does the PERF_METRICS recipe of @k count general-purpose events beside
+ * fixed counter 3 (Sunny Cove: msr/recipes_intel_pm.c)?  Then perf_event's
+ * group for it, which a compare or calibrate starts, programs them. */
+static bool pm_counts_gp(const struct cpu_kind *k)
+{
+	const struct recipe *r = k && k->fixed_ctr3 && k->topdown_level > 0 ?
+				 recipe_find("intel-perf-metrics", k->uarch) : NULL;
+
+	for (unsigned e = 0; r && e < r->nevents; e++)
+		if (r->events[e].ctr == RECIPE_CTR_GP)
+			return true;
+	return false;
+}
+
+/* ... then the kind's IA32_PERFEVTSELx and IA32_PMCx, as found - of the
+ * free counters only (a select 0): one another tool programmed counts on
+ * for it, and putting its count back would take its events away. */
+static int save_gp(struct guard *g, struct msr_dev *dev, const struct cpu_kind *k, unsigned cpu)
+{
+	struct journal_reg r[2 * 32];
+	int n = 0, rc = 0;
+
+	for (unsigned i = 0; i < 32 && !rc; i++) {
+		if (!(k->gp_mask & (1u << i)))
+			continue;
+		r[n] = (struct journal_reg){ .cpu = cpu, .msr = IA32_PERFEVTSEL0 + i };
+		rc = msr_read(dev, cpu, r[n].msr, &r[n].saved);
+		if (rc || r[n].saved)
+			continue;
+		n++;
+		r[n] = (struct journal_reg){ .cpu = cpu, .msr = IA32_PMC0 + i };
+		rc = msr_read(dev, cpu, r[n].msr, &r[n].saved);
+		n++;
+	}
+	return rc ? rc : journal_save_regs(g->j, r, n);
+}
+
 /* The journal holds @cpu's counter registers before anything of the run
  * (or the kernel's perf_event, which a run may start) can change them. */
 static int save_pmu(struct guard *g, struct msr_dev *dev, const struct cpu_info *ci,
@@ -493,6 +532,8 @@ static int save_pmu(struct guard *g, struct msr_dev *dev, const struct cpu_info 
 
 	msr_fault_clear(dev);
 	rc = pmu_journal_save(dev, cpu, &cfg);
+	if (!rc && pm_counts_gp(k))
+		rc = save_gp(g, dev, k, cpu);
 	if (rc) {
 		char *text = NULL;
 

@@ -80,10 +80,13 @@ struct guard_opts {
 				   * setting to change (pmu restore puts
 				   * settings back) */
 	bool save_counters;       /* guard_start saves the CPUs' counter registers
-				   * (pmu_journal_save) as the journal begins: for
-				   * a run that lets the kernel's perf_event write
-				   * them (compare, calibrate, validate), so the
-				   * journal holds them from before anything did */
+				   * (pmu_journal_save; on Sunny Cove, whose perf
+				   * group counts general-purpose events too, the
+				   * free counters' IA32_PERFEVTSELx and IA32_PMCx)
+				   * as the journal begins: for a run that lets the
+				   * kernel's perf_event write them (compare,
+				   * calibrate, validate), so the journal holds
+				   * them from before anything did */
 	bool no_settings_flags;   /* the caller offers no consent to change a
 				   * setting (msr write): remedies say what to
 				   * set by hand */
@@ -216,7 +219,8 @@ int guard_settings(struct guard *g);
  * when @msrs: guard_lock; with @msrs, guard_check_journals,
  * guard_check_owners (@ci names each CPU's counters), guard_check_watchdog
  * and guard_check_writes; then guard_begin (@kind, @user_only) and, with
- * the option save_counters, pmu_journal_save of each CPU.  The one
+ * the option save_counters, pmu_journal_save of each CPU (and its free
+ * general-purpose counters where Sunny Cove's perf group uses them).  The one
  * sequence of `baretma bench`, `baretma pmu enable` and baretma_open().
  * The caller then installs the signal guard if it wants it and calls
  * guard_settings (step 5) when it changes settings.  Stops at the first

@@ -248,6 +248,14 @@ bool journal_data_permits(const struct journal_data *d, unsigned cpu, uint32_t m
  */
 int journal_restore_regs(struct journal *j, struct msr_dev *dev);
 
+/*
+ * journal_restore_cpu_regs - journal_restore_regs for the registers of
+ * @cpu alone (the same order), the other CPUs' left as they are: for a
+ * run that programs one CPU's next pass while it counts on the others
+ * (`baretma stat` in passes).  Returns 0 or the first -errno.
+ */
+int journal_restore_cpu_regs(struct journal *j, struct msr_dev *dev, unsigned cpu);
+
 /* A saved register whose value is not the saved one now (journal_diff). */
 struct journal_change {
 	unsigned cpu;

@@ -188,6 +188,11 @@ int journal_restore_regs(struct journal *j, struct msr_dev *dev)
 	return restore_regs(&j->d, dev);
 }
 
+int journal_restore_cpu_regs(struct journal *j, struct msr_dev *dev, unsigned cpu)
+{
+	return restore_cpu(&j->d, dev, cpu);
+}
+
 int journal_diff(const struct journal *j, struct msr_dev *dev, unsigned cpu,
 		 struct journal_change *out, int max)
 {

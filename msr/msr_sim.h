@@ -113,7 +113,9 @@
  * core-bound cycles stalled, half executing 2 uops, core bound x
  * (1 - retiring) / 2 cycles executing 1, so that perf's skylake
  * tma_memory_bound recovers memory bound: msr/sim_events.c) and flushes
- * (one per 20 slots of branch mispredicts, of machine clears).  An event
+ * (one per 20 slots of branch mispredicts, of machine clears; each a
+ * clear, INT_MISC.CLEARS_COUNT; no slot is dropped, INT_MISC.UOP_DROPPING
+ * 0).  An event
  * the vendor restricts to some counters (intel/perfmon "Counter" with
  * `smt on`, "CounterHTOff" with it off: Haswell's IDQ_UOPS_NOT_DELIVERED.*
  * on 0-3, Skylake's CYCLE_ACTIVITY.STALLS_MEM_ANY on 0-3 with SMT off,

@@ -459,10 +459,21 @@ static void keep_first(int *rc, int r)
 int gp_reset(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
 	     const struct gp_plan *p, uint64_t global_ctrl, uint64_t clear_status)
 {
-	const struct gp_regs *r = gp_regs_of(pmu->vendor);
-	uint64_t bits = gp_plan_bits(p);
-	int rc = msr_write(dev, cpu, r->global_ctl, global_ctrl & ~bits);
+	return gp_reset_with_metrics(dev, cpu, pmu, p, global_ctrl, clear_status, false);
+}
 
+int gp_reset_with_metrics(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
+			  const struct gp_plan *p, uint64_t global_ctrl, uint64_t clear_status,
+			  bool metrics)
+{
+	const struct gp_regs *r = gp_regs_of(pmu->vendor);
+	uint64_t bits = gp_plan_bits(p) |
+			(metrics ? GLOBAL_CTRL_EN_FIXED3 | GLOBAL_CTRL_EN_PERF_METRICS : 0);
+	int rc;
+
+	if (metrics && pmu->vendor != GP_VENDOR_INTEL)
+		return -EINVAL;
+	rc = msr_write(dev, cpu, r->global_ctl, global_ctrl & ~bits);
 	if (rc)
 		return rc; /* nothing frozen, nothing to undo */
 	if (clear_status & bits)
@@ -470,6 +481,11 @@ int gp_reset(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
 	for (unsigned k = 0; !rc && k < p->n; k++)
 		rc = msr_write(dev, cpu, p->at[k].fixed ? IA32_FIXED_CTR0 + p->at[k].idx
 							: ctr_write_msr(pmu, p->at[k].idx), 0);
+	/* FC3 then PERF_METRICS: the kernel's order (msr/pmu.h pmu_reset_counts) */
+	if (!rc && metrics)
+		rc = msr_write(dev, cpu, IA32_FIXED_CTR3, 0);
+	if (!rc && metrics)
+		rc = msr_write(dev, cpu, IA32_PERF_METRICS, 0);
 	keep_first(&rc, msr_write(dev, cpu, r->global_ctl, global_ctrl));
 	return rc;
 }
@@ -489,10 +505,21 @@ int gp_read_msr(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
 int gp_read_overflow(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
 		     const struct gp_plan *p, uint64_t *bits)
 {
-	uint64_t status = 0;
-	int rc = msr_read(dev, cpu, gp_regs_of(pmu->vendor)->global_status, &status);
+	return gp_read_overflow_with_metrics(dev, cpu, pmu, p, false, bits);
+}
 
-	*bits = rc ? 0 : status & gp_plan_bits(p);
+int gp_read_overflow_with_metrics(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
+				  const struct gp_plan *p, bool metrics, uint64_t *bits)
+{
+	uint64_t status = 0, own = gp_plan_bits(p);
+	int rc;
+
+	if (metrics && pmu->vendor != GP_VENDOR_INTEL)
+		return -EINVAL;
+	if (metrics)
+		own |= GLOBAL_STATUS_OVF_FIXED3 | GLOBAL_STATUS_OVF_PERF_METRICS;
+	rc = msr_read(dev, cpu, gp_regs_of(pmu->vendor)->global_status, &status);
+	*bits = rc ? 0 : status & own;
 	return rc;
 }
 

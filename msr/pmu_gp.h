@@ -248,6 +248,20 @@ int gp_reset(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
 	     const struct gp_plan *p, uint64_t global_ctrl, uint64_t clear_status);
 
 /*
+ * gp_reset_with_metrics - gp_reset, and with @metrics (Intel, a core with
+ * IA32_PERF_METRICS that msr/pmu.h programmed) fixed counter 3 and
+ * IA32_PERF_METRICS too, in the same frozen window: bits 35 and 48 frozen
+ * and their overflow bits of @clear_status cleared with the plan's, FC3 =
+ * 0 then PERF_METRICS = 0 after the plan's counters (the kernel's order:
+ * msr/pmu.h pmu_reset_counts), so that every counter of a reading starts
+ * from the same write of the global control.  -EINVAL with @metrics on
+ * AMD (nothing written); else gp_reset's returns.
+ */
+int gp_reset_with_metrics(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
+			  const struct gp_plan *p, uint64_t global_ctrl, uint64_t clear_status,
+			  bool metrics);
+
+/*
  * gp_read_msr - the plan's counters through @dev (IA32_PMCx, IA32_FIXED_CTRi,
  * PERF_CTRx), one per event into @vals[k] in plan order, as read (the
  * counter's width: gp_pmu).  Returns 0 or the -errno of the first failed
@@ -264,6 +278,12 @@ int gp_read_msr(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
  */
 int gp_read_overflow(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
 		     const struct gp_plan *p, uint64_t *bits);
+
+/* gp_read_overflow_with_metrics - gp_read_overflow, with @metrics (Intel)
+ * bits 35 and 48 too (fixed counter 3, OVF_PERF_METRICS: msr/pmu.h
+ * pmu_read_overflow), from the same one read.  -EINVAL with @metrics on AMD. */
+int gp_read_overflow_with_metrics(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
+				  const struct gp_plan *p, bool metrics, uint64_t *bits);
 
 /*
  * gp_verify - the tamper check: are the plan's controls still as

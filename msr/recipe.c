@@ -20,11 +20,14 @@
 
 size_t recipe_count(void)
 {
-	return recipes_intel_count + recipes_amd_count;
+	return recipes_intel_pm_count + recipes_intel_count + recipes_amd_count;
 }
 
 const struct recipe *recipe_at(size_t i)
 {
+	if (i < recipes_intel_pm_count)
+		return &recipes_intel_pm[i];
+	i -= recipes_intel_pm_count;
 	if (i < recipes_intel_count)
 		return &recipes_intel[i];
 	i -= recipes_intel_count;

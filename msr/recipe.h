@@ -10,9 +10,9 @@
  * first evaluation and kept for the process (msr/recipe_tokens.c); a
  * formula outside the tables longer than 64 tokens is cut into memory
  * freed before the call returns.  The tables live in
- * msr/recipes_intel.c and msr/recipes_amd.c (libpfm4's per-PMU event
- * headers beside its validate tables are the model); t/0800 checks every
- * entry.
+ * msr/recipes_intel.c, msr/recipes_intel_pm.c and msr/recipes_amd.c
+ * (libpfm4's per-PMU event headers beside its validate tables are the
+ * model); t/0800 checks every entry.
  *
  * Counts.  A recipe is evaluated on one count per event, in r->events
  * order, as a double: the events' deltas over a region (summed over the

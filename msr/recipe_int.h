@@ -1,6 +1,7 @@
 /*
- * msr/recipe_int.h - the recipe tables, one array per vendor file
- * (msr/recipes_intel.c, msr/recipes_amd.c), read by msr/recipe.c only,
+ * msr/recipe_int.h - the recipe tables, one array per file
+ * (msr/recipes_intel_pm.c, msr/recipes_intel.c, msr/recipes_amd.c, in
+ * that order), read by msr/recipe.c only,
  * and what msr/recipe.c and msr/recipe_passes.c share.
  */
 #ifndef BARETMA_RECIPE_INT_H
@@ -12,6 +13,8 @@
 
 #include "msr/recipe.h"
 
+extern const struct recipe recipes_intel_pm[];  /* msr/recipes_intel_pm.c: first */
+extern const size_t recipes_intel_pm_count;
 extern const struct recipe recipes_intel[];
 extern const size_t recipes_intel_count;
 extern const struct recipe recipes_amd[];

@@ -146,12 +146,24 @@ static _Atomic(struct rtok_recipe *) cache[CACHE_MAX];
 /* The index of @r in recipe_at() if it is a table recipe, else -1. */
 static long table_index(const struct recipe *r)
 {
-	uintptr_t a = (uintptr_t)r, i0 = (uintptr_t)recipes_intel, a0 = (uintptr_t)recipes_amd;
+	const struct {
+		const struct recipe *t;
+		size_t n;
+	} tables[] = { /* recipe_at()'s order (msr/recipe.c) */
+		{ recipes_intel_pm, recipes_intel_pm_count },
+		{ recipes_intel, recipes_intel_count },
+		{ recipes_amd, recipes_amd_count },
+	};
+	uintptr_t a = (uintptr_t)r;
+	long base = 0;
 
-	if (a >= i0 && a < i0 + recipes_intel_count * sizeof(*r) && (a - i0) % sizeof(*r) == 0)
-		return (long)((a - i0) / sizeof(*r));
-	if (a >= a0 && a < a0 + recipes_amd_count * sizeof(*r) && (a - a0) % sizeof(*r) == 0)
-		return (long)(recipes_intel_count + (a - a0) / sizeof(*r));
+	for (size_t k = 0; k < sizeof(tables) / sizeof(tables[0]); k++) {
+		uintptr_t t0 = (uintptr_t)tables[k].t;
+
+		if (a >= t0 && a < t0 + tables[k].n * sizeof(*r) && (a - t0) % sizeof(*r) == 0)
+			return base + (long)((a - t0) / sizeof(*r));
+		base += (long)tables[k].n;
+	}
 	return -1;
 }
 

@@ -89,18 +89,16 @@ static const struct recipe_event pm_events[] = {
  * perf's metrics divide each field by the sum of the four level-1 fields
  * ([SPRJ] tma_retiring = topdown\-retiring / (topdown\-fe\-bound +
  * topdown\-bad\-spec + topdown\-retiring + topdown\-be\-bound), the same
- * sum for tma_heavy_operations ...).  [SPRJ]'s corrections by events
- * outside PERF_METRICS (INT_MISC.UOP_DROPPING in tma_frontend_bound and
- * tma_fetch_latency) are left out: this recipe reads PERF_METRICS alone,
- * as msr/topdown.h.  Derived level-2 siblings are parent - child ([TDTXT];
- * [CSV] clamps them at 0, not done here: a negative value shows the
- * quantisation, as msr/topdown.h).
+ * sum for tma_heavy_operations ...).  This recipe reads PERF_METRICS alone,
+ * as msr/topdown.h; what that leaves out of the vendor's formulas is its
+ * notes (PM_NOTES, below).  Derived level-2 siblings are parent - child
+ * ([TDTXT]; [CSV] clamps them at 0, not done here: a negative value shows
+ * the quantisation, as msr/topdown.h).  Sunny Cove's recipe, which counts
+ * the vendor's events beside PERF_METRICS, is msr/recipes_intel_pm.c.
  */
 #define S_PMSUM "[CSV] #PERF_METRICS_SUM; [SPRJ] the denominator of every tma_* of PERF_METRICS"
 #define S_PMDIV(m) "[SPRJ] " m " = field / (sum of the four level-1 fields)"
 #define S_PMDER(m) "[TDTXT], [CSV] " m " = parent - measured child (not clamped here)"
-/* One table for both variants: level 1 (sunny-cove) is its first
- * PM_L1_NNODES nodes, as level 1's events are pm_events' first 5. */
 static const struct recipe_node pm_nodes[] = {
 	N("SLOTS", 0, NULL, "TOPDOWN.SLOTS", "[SPRJ] tma_info_thread_slots"),
 	N("PERF_METRICS_SUM", 0, NULL, "topdown\\-fe\\-bound + topdown\\-bad\\-spec + "
@@ -126,13 +124,25 @@ static const struct recipe_node pm_nodes[] = {
 	N("tma_core_bound", L2, BE, "tma_backend_bound - tma_memory_bound",
 	  S_PMDER("Core_Bound")),
 };
-#define PM_L1_NNODES 6
-
-/* PERF_METRICS level 1 only: the kernel's num_topdown_events 4 (cpu/cpu_models.c). */
-static const char *const u_pm_l1[] = { "Sunny Cove", "Willow Cove", "Cypress Cove", NULL };
 /* Level 2: num_topdown_events 8 (intel_pmu_init_glc and later, cpu/cpu_models.c). */
 static const char *const u_pm_l2[] = { "Golden Cove", "Raptor Cove", "Redwood Cove", "Lion Cove",
 				       "Cougar Cove", "Panther Cove", "Coyote Cove", NULL };
+
+/*
+ * What PERF_METRICS alone leaves out of the vendor's formulas: Golden,
+ * Raptor and Redwood Cove (intel/perfmon SPR/metrics/sapphirerapids_metrics.json,
+ * GNR/metrics/graniterapids_metrics.json at commit 6dadedf3aa48, [CSV]
+ * ADL/RPL) subtract INT_MISC.UOP_DROPPING / SLOTS from Frontend_Bound and
+ * Fetch_Latency, and take Bad_Speculation as max(1 - (the other three), 0),
+ * so the term comes back there; Lion Cove and later ([CSV] LNL/ARL, PTL)
+ * use the fields alone.  Every one clamps Fetch_Bandwidth, Machine_Clears,
+ * Core_Bound and Light_Operations at 0 ([CSV] ICL: max( 0 , ... )).  Width
+ * 6 on Golden/Raptor/Redwood Cove, 8 on Lion/Cougar Cove: no formula uses it.
+ */
+#define PM_NOTES "the vendor's - INT_MISC.UOP_DROPPING / SLOTS in tma_frontend_bound and " \
+	"tma_fetch_latency on Golden, Raptor and Redwood Cove (and so + it in tma_bad_speculation, " \
+	"their remainder there), and on every core the clamps at 0 (max(0, ...)) of " \
+	"tma_fetch_bandwidth, tma_machine_clears, tma_core_bound and tma_light_operations"
 
 #define PM_BOUND "8-bit quantisation: each PERF_METRICS field is a fraction of TOPDOWN.SLOTS " \
 	"in 1/255 (msr/topdown.h td_value_bound); perf's topdown-* counts carry the kernel's " \
@@ -503,11 +513,17 @@ static const char *const u_glc[] = { "Golden Cove", "Raptor Cove", "Redwood Cove
 #define ICL_BOUND "48-bit counters (no quantisation); bad speculation is the remainder of " \
 	"the other three, clamped at 0 ([CSV]); level 1 in one pass on 8 GP counters, level 2 " \
 	"(Sunny Cove: 17 GP events) in passes"
-#define ICL_NOTES "for validate's cross-check of PERF_METRICS (level 1); level 2 of Sunny Cove " \
-	"from perf's icl-metrics.json (heavy operations by the microcode sequencer and " \
-	"decoder 0, memory bound by the execution stalls)"
-#define GLC_NOTES "TOPDOWN.BAD_SPEC_SLOTS (0xA4/0x04, counter 0 only) is not used: TMA_Metrics-full.csv " \
-	"derives Bad_Speculation; TOPDOWN.BR_MISPREDICT_SLOTS is counter 0 only"
+/* What each leaves out of the vendor's event forms (notes: "left out"):
+ * nothing - the nodes are TMA_Metrics-full.csv's ICL / ADL/RPL formulas
+ * where #PERF_METRICS_MSR is false, and icelake_metrics.json's level 2;
+ * they are validate's cross-check of PERF_METRICS (level 1). */
+#define ICL_NOTES "nothing: TMA_Metrics-full.csv's ICL formulas in their event form (not " \
+	"#PERF_METRICS_MSR: the CLEARS_COUNT and UOP_DROPPING terms included) and " \
+	"icelake_metrics.json's level 2 (heavy operations by the microcode sequencer and " \
+	"decoder 0, memory bound by the execution stalls); validate's cross-check of PERF_METRICS"
+#define GLC_NOTES "nothing: TMA_Metrics-full.csv's ADL/RPL formulas in their event form (not " \
+	"#PERF_METRICS_MSR; Bad_Speculation the remainder, as the file derives it, not " \
+	"TOPDOWN.BAD_SPEC_SLOTS, counter 0 only); validate's cross-check of PERF_METRICS"
 
 /* ============================================ intel-ecore-l1 (E-cores) */
 
@@ -665,11 +681,8 @@ static const char *const u_tnt[] = { "Tremont", NULL };
 /* ================================================================ table */
 
 const struct recipe recipes_intel[] = {
-	{ "intel-perf-metrics", "sunny-cove", u_pm_l1, I, 5, pm_events, 5, pm_nodes, PM_L1_NNODES,
-	  PM_BOUND, "level 1 only: no level-2 fields before Golden Cove" },
 	{ "intel-perf-metrics", "golden-cove", u_pm_l2, I, 6, pm_events, RECIPE_N(pm_events),
-	  pm_nodes, RECIPE_N(pm_nodes), PM_BOUND,
-	  "width 6 (Golden/Raptor/Redwood Cove), 8 on Lion/Cougar Cove: no formula uses it" },
+	  pm_nodes, RECIPE_N(pm_nodes), PM_BOUND, PM_NOTES },
 	{ "intel-pre-icl-l1", "skylake", u_skl, I, 4, skl_events, RECIPE_N(skl_events), skl_nodes,
 	  RECIPE_N(skl_nodes), PRE_BOUND, NULL },
 	{ "intel-pre-icl-l1", "broadwell", u_bdw, I, 4, bdw_events, RECIPE_N(bdw_events), bdw_nodes,

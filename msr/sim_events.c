@@ -85,7 +85,15 @@
  *     the sequencer);
  *   flushes (branch mispredicts, machine clears / resyncs): their slots /
  *     SIM_FLUSH_SLOTS (each flush wastes that many slots; perf's level 2
- *     takes only their ratio).
+ *     takes only their ratio); every flush is one clear of the pipeline
+ *     (INT_MISC.CLEARS_COUNT, "the number of speculative clears due to any
+ *     type of branch misprediction or machine clears", intel/perfmon ICL):
+ *     w x bad_speculation / SIM_FLUSH_SLOTS, so that icelake_metrics.json's
+ *     Backend_Bound term 5 x CLEARS_COUNT / SLOTS is bad_speculation x 5 /
+ *     SIM_FLUSH_SLOTS = a quarter of it, taken from Bad_Speculation (the
+ *     remainder) - PERF_METRICS is the profile's shares as before;
+ *   dropped slots (INT_MISC.UOP_DROPPING, "TMA slots that got dropped due
+ *     to non front-end reasons"): 0 - the simulated core drops none.
  * SMT (`smt on`, Intel P-cores): the sibling thread runs the same work in
  * the same cycles, each thread issuing in half of the core's slots; an
  * event without AnyThread counts the thread's half of every quantity but
@@ -120,7 +128,7 @@ enum sim_q {
 	Q_FETCH_LAT, Q_FETCH_LAT_CYC, Q_MEM, Q_MEM_CYC, Q_BE_CYC, Q_SMT_CONT, Q_FETCH_BW, Q_CORE,
 	Q_LOAD_STALL_CYC, Q_STORE_CYC, Q_STALL_CYC, Q_PORTS1_CYC, Q_PORTS2_CYC,
 	Q_EXEC_GE1_CYC, Q_EXEC_GE2_CYC, Q_RS_EMPTY_CYC, Q_MS_UOPS, Q_MITE_UOPS, Q_DEC0_CYC,
-	Q_FUSED,
+	Q_FUSED, Q_CLEARS, Q_NONE,
 };
 
 struct sim_event_row {
@@ -178,6 +186,12 @@ static const struct sim_event_row rows[] = {
 	ROW(SIM_FAM_PRE_ICL | SIM_FAM_ICL, 0x0d, 0x01, 1, Q_RECOVERY_CYC,
 	    "INT_MISC.RECOVERY_CYCLES c1 [SKL; the kernel's topdown-recovery-bubbles]"),
 	ROW(SIM_FAM_GLC, 0xad, 0x01, 0, Q_RECOVERY_CYC, "INT_MISC.RECOVERY_CYCLES [SPR]"),
+	/* [ICL] the events icelake_metrics.json adds to PERF_METRICS's level 1 */
+	{ SIM_FAM_ICL, 0x0d, 0x01, 1, false, true, Q_CLEARS,
+	  "INT_MISC.CLEARS_COUNT [ICL: c1 edge]: \"the number of speculative clears due to any "
+	  "type of branch misprediction or machine clears\" (the flushes: file comment)", false },
+	ROW(SIM_FAM_ICL, 0x0d, 0x10, 0, Q_NONE,
+	    "INT_MISC.UOP_DROPPING [ICL]: \"TMA slots where uops got dropped\" (none: file comment)"),
 	ROW(P_TD, 0xa4, 0x01, 0, Q_SLOTS, "TOPDOWN.SLOTS_P [ICL SPR]"),
 	ROW(P_TD, 0xa4, 0x02, 0, Q_BE, "TOPDOWN.BACKEND_BOUND_SLOTS [ICL SPR]"),
 	ROW(SIM_FAM_GLC, 0xa4, 0x04, 0, Q_BAD, "TOPDOWN.BAD_SPEC_SLOTS [SPR: counter 0 only]"),
@@ -375,6 +389,8 @@ static double quantity(const struct sim *s, const struct sim_cpu *c, enum sim_q 
 	case Q_CLEAR_SLOTS: return w * (f[N_BAD] - f[N_BR]);
 	case Q_BR_FLUSHES: return w * f[N_BR] / SIM_FLUSH_SLOTS;
 	case Q_CLEAR_FLUSHES: return w * (f[N_BAD] - f[N_BR]) / SIM_FLUSH_SLOTS;
+	case Q_CLEARS: return w * f[N_BAD] / SIM_FLUSH_SLOTS;
+	case Q_NONE: return 0;
 	case Q_FETCH_LAT: return w * f[N_FL];
 	case Q_FETCH_LAT_CYC: return f[N_FL];
 	case Q_MEM: return w * f[N_MEM];

@@ -26,8 +26,14 @@ cat >"$state" <<'EOS'
 1 0x18d 0x0
 1 0x392 0x0
 EOS
+for i in 0 1 2 3 4 5 6 7; do
+	printf '1 0x%x 0x0\n1 0x%x 0x0\n' $((0xc1 + i)) $((0x4c1 + i))
+done >>"$state"
 # (IA32_PERFEVTSEL0-7 and IA32_PERF_GLOBAL_INUSE: what the ownership check
-# reads on this arch perfmon v5 part with 8 GP counters, pmu-reference §5.4)
+# reads on this arch perfmon v5 part with 8 GP counters, pmu-reference §5.4;
+# IA32_PMC0-7 and their full-width aliases IA32_A_PMC0-7, PERF_CAPABILITIES
+# bit 13: the counters of the two events Ice Lake's recipe counts beside
+# PERF_METRICS, msr/recipes_intel_pm.c)
 cp "$state" "$tmp/orig"
 export BARETMA_MSR="state:$state"
 
@@ -42,10 +48,20 @@ cmp -s "$state" "$tmp/orig"; ok $? "every register restored byte for byte"
 writes=$(grep '^wr' "$tmp/trace" | head -6 | tr '\n' ';')
 is "$writes" "wr 1 0x38f 0x0;wr 1 0x38d 0x3333;wr 1 0x30c 0x0;wr 1 0x329 0x0;wr 1 0x390 0x1000800000000;wr 1 0x38f 0x1000f0000000f;" \
 	"programming writes, in the kernel's order"
+# Then the recipe's two events (msr/pmu_gp.h, pmu-reference §1.7), frozen:
+#  IA32_A_PMC0-1 = 0; PERFEVTSEL0 = INT_MISC.UOP_DROPPING 0x0D/0x10 | USR
+#  (bit 16) | OS (17) | EN (22) = 0x43100d; PERFEVTSEL1 =
+#  INT_MISC.CLEARS_COUNT 0x0D/0x01 | USR | OS | EDGE (18) | EN | CMASK 1
+#  (bits 31:24) = 0x147010d; STATUS_RESET bits 0-1 = 0x3; GLOBAL_CTRL
+#  again 0x1000f0000000f (PMC0-1 among the firmware's 0xf)
+gp=$(grep '^wr' "$tmp/trace" | sed -n 7,13p | tr '\n' ';')
+is "$gp" "wr 1 0x38f 0x0;wr 1 0x4c1 0x0;wr 1 0x4c2 0x0;wr 1 0x186 0x43100d;wr 1 0x187 0x147010d;wr 1 0x390 0x3;wr 1 0x38f 0x1000f0000000f;" \
+	"the events' programming writes"
 # Restore (pmu-reference §5.4 "Restore"): freeze, the saved values, clear
 # the overflow bits the run may have caused (35 | 48), GLOBAL_CTRL last.
-restore=$(grep '^wr' "$tmp/trace" | tail -6 | tr '\n' ';')
-is "$restore" "wr 1 0x38f 0x0;wr 1 0x38d 0x333;wr 1 0x30c 0x1234;wr 1 0x329 0x5566;wr 1 0x390 0x1000800000000;wr 1 0x38f 0x70000000f;" \
+# The events' registers too (their saved 0s), and their overflow bits 0-1.
+restore=$(grep '^wr' "$tmp/trace" | tail -10 | tr '\n' ';')
+is "$restore" "wr 1 0x38f 0x0;wr 1 0x38d 0x333;wr 1 0x30c 0x1234;wr 1 0x329 0x5566;wr 1 0x4c1 0x0;wr 1 0x4c2 0x0;wr 1 0x186 0x0;wr 1 0x187 0x0;wr 1 0x390 0x1000800000003;wr 1 0x38f 0x70000000f;" \
 	"restore writes: frozen first, overflow bits cleared, GLOBAL_CTRL last"
 # Each repetition resets FC3 then PERF_METRICS outside the bracket: the
 # empty bracket and retire-light run 1 warm-up + 5 reps each: 1 + 2*6 = 13.

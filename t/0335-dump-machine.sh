@@ -27,11 +27,16 @@ last=$((n - 1))
 
 # State file: the registers of cpu 5 and of the dump's last CPU only.
 # The ownership check reads IA32_PERFEVTSEL0-7 (Ice Lake: 8 GP counters,
-# CPUID.0AH:EAX[15:8]) and, arch perfmon v4+, IA32_PERF_GLOBAL_INUSE.
+# CPUID.0AH:EAX[15:8]) and, arch perfmon v4+, IA32_PERF_GLOBAL_INUSE;
+# Ice Lake's recipe counts two events beside PERF_METRICS on IA32_PMCx
+# through the full-width IA32_A_PMCx (PERF_CAPABILITIES bit 13).
 regs() {
 	printf '%s 0x30c 0x0\n%s 0x329 0x0\n%s 0x345 0xf4c5\n%s 0x38d 0x333\n%s 0x38e 0x0\n%s 0x38f 0x70000000f\n%s 0x390 0x0\n%s 0x392 0x0\n' \
 		"$1" "$1" "$1" "$1" "$1" "$1" "$1" "$1"
 	for e in 186 187 188 189 18a 18b 18c 18d; do printf '%s 0x%s 0x0\n' "$1" "$e"; done
+	for i in 0 1 2 3 4 5 6 7; do
+		printf '%s 0x%x 0x0\n%s 0x%x 0x0\n' "$1" $((0xc1 + i)) "$1" $((0x4c1 + i))
+	done
 }
 { regs 5; regs "$last"; } >"$tmp/state"
 cp "$tmp/state" "$tmp/orig"
@@ -98,12 +103,12 @@ fi
 
 # --- info: Top-down of the dump's CPU, not this machine's msr device ---------
 topdown=$(printf '%s\n' "$out" | grep '^topdown:')
-like "$topdown" "^topdown: +unavailable on cpu $last: cpu $last of the CPUID dump '$ICL' has Top-down level 1 from IA32_PERF_METRICS by its CPUID, but the dump describes another machine.*BARETMA_MSR=state:FILE" \
-	"the reason is the dump's: another machine, level 1 by CPUID, a dry run needs a state file"
+like "$topdown" "^topdown: +unavailable on cpu $last: cpu $last of the CPUID dump '$ICL' has Top-down level 1 from IA32_PERF_METRICS and events by baretma's recipe intel-perf-metrics:sunny-cove, but the dump describes another machine.*BARETMA_MSR=state:FILE" \
+	"the reason is the dump's: another machine, level 1 from PERF_METRICS and the recipe's events, a dry run needs a state file"
 unlike "$topdown" "modprobe|/nonexistent|/dev/cpu" "and not this machine's msr device"
 out=$(BARETMA_MSR=state:$tmp/state "$BARETMA" info --cpuid-dump "$ICL" 2>&1)
 like "$(printf '%s\n' "$out" | grep '^topdown:')" \
-	"^topdown: +level 1 available on cpu $last \(msr backend only: RDPMC reads the counters of the CPU baretma runs on" \
+	"^topdown: +level 1 available on cpu $last from IA32_PERF_METRICS and events \(recipe intel-perf-metrics:sunny-cove\) \(msr backend only: RDPMC reads the counters of the CPU baretma runs on" \
 	"with a state file: level 1 on the dump's cpu $last, through the MSR backend only"
 
 # --- a CPU the dump lacks: named with the dump's CPUs ------------------------

@@ -25,9 +25,12 @@ kill -KILL "$pid"
 wait "$pid"; rc=$?
 is "$rc" 137 "killed by SIGKILL (128+9)"
 is "$(journals)" "run-$pid.journal " "the journal stays after SIGKILL"
-# What the journal saved is what the fixture had (hand-worked, not read back).
+# What the journal saved is what the fixture had (hand-worked, not read back):
+# fixed counter 3's and PERF_METRICS's registers, then those of the two
+# events Ice Lake's recipe counts beside them (IA32_A_PMC0-1, the
+# full-width aliases, and IA32_PERFEVTSEL0-1: msr/recipes_intel_pm.c), 0.
 is "$(grep '^reg 1 ' "$tmp/run/run-$pid.journal" | tr '\n' ';')" \
-	"reg 1 0x38f 0x70000000f;reg 1 0x38d 0x333;reg 1 0x30c 0x1001;reg 1 0x329 0x1f3a5c47;" \
+	"reg 1 0x38f 0x70000000f;reg 1 0x38d 0x333;reg 1 0x30c 0x1001;reg 1 0x329 0x1f3a5c47;reg 1 0x4c1 0x0;reg 1 0x4c2 0x0;reg 1 0x186 0x0;reg 1 0x187 0x0;" \
 	"journal: cpu 1's registers as found"
 is "$(grep '^setting ' "$tmp/run/run-$pid.journal" | sort | tr '\n' ';')" \
 	"setting /proc/sys/kernel/nmi_watchdog 1;setting /sys/bus/event_source/devices/cpu/rdpmc 0;setting /sys/module/msr/parameters/allow_writes off;" \
@@ -42,8 +45,9 @@ like "$out" "saved: +IA32_PERF_GLOBAL_CTRL=0x70000000f IA32_FIXED_CTR_CTRL=0x333
 	"status: saved values"
 # GLOBAL_CTRL is the programmed 0x70000000f | 1<<35 | 1<<48 = 0x1000f0000000f,
 # or, when the kill landed inside the reset between two repetitions (which
-# freezes bits 35 and 48: msr/pmu.h pmu_reset_frozen), 0x70000000f.
-like "$out" "current: IA32_PERF_GLOBAL_CTRL=0x(1000f0000000f|70000000f) IA32_FIXED_CTR_CTRL=0x3333 " \
+# freezes bits 35 and 48 and the events' PMC0-1: msr/pmu_gp.h
+# gp_reset_with_metrics), 0x1000f0000000f & ~(1<<35 | 1<<48 | 0x3) = 0x70000000c.
+like "$out" "current: IA32_PERF_GLOBAL_CTRL=0x(1000f0000000f|70000000c) IA32_FIXED_CTR_CTRL=0x3333 " \
 	"status: current values (programmed, or frozen between two repetitions)"
 like "$out" "setting: /proc/sys/kernel/nmi_watchdog saved '1', now '0'" "status: a setting, saved and now"
 if command -v python3 >/dev/null 2>&1; then

@@ -23,10 +23,14 @@ command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
 
 # Hand-worked values (pmu-reference §1.3, §1.4; the fixture's registers):
 #   programmed GLOBAL_CTRL = 0x70000000f | 1<<35 | 1<<48 = 0x1000f0000000f
-#   frozen     GLOBAL_CTRL = 0x1000f0000000f & ~(1<<35 | 1<<48) = 0x70000000f
-#   bit 48 = 0x1000000000000, bit 35 = 0x800000000, both = 0x1000800000000
+#   Ice Lake's recipe counts two events beside them on GP counters 0-1
+#   (msr/recipes_intel_pm.c; reset through IA32_A_PMC0-1, 0x4c1-0x4c2), and
+#   its reset freezes those too (msr/pmu_gp.h gp_reset_with_metrics):
+#   frozen     GLOBAL_CTRL = 0x1000f0000000f & ~(1<<35 | 1<<48 | 0x3) = 0x70000000c
+#   bit 48 = 0x1000000000000, bit 35 = 0x800000000, both = 0x1000800000000;
+#   PMC0-1's bits 0x3
 PROG=0x1000f0000000f
-FROZEN=0x70000000f
+FROZEN=0x70000000c
 
 # --- 1. frozen resets --------------------------------------------------------
 fixture
@@ -42,16 +46,17 @@ live=$(awk -v prog="$PROG" '
 	END { print n + 0 }' "$tmp/trace")
 is "$live" 0 "no write of FC3 or PERF_METRICS while GLOBAL_CTRL enables them"
 # 2 kernels (empty, retire-light) x (2 warm-up + 3) repetitions = 10 resets,
-# each the four writes: freeze, FC3 = 0, PERF_METRICS = 0, re-enable.
+# each the six writes: freeze, A_PMC0 = 0, A_PMC1 = 0, FC3 = 0, PERF_METRICS
+# = 0, re-enable.
 resets=$(awk -v prog="$PROG" -v frozen="$FROZEN" '
 	$1 != "wr" { next }
 	{ w[n++] = $3 " " $4 }
 	END {
-		for (i = 0; i + 3 < n; i++)
-			if (w[i] == "0x38f " frozen && w[i+1] == "0x30c 0x0" &&
-			    w[i+2] == "0x329 0x0" && w[i+3] == "0x38f " prog) c++
+		for (i = 0; i + 5 < n; i++)
+			if (w[i] == "0x38f " frozen && w[i+1] == "0x4c1 0x0" && w[i+2] == "0x4c2 0x0" &&
+			    w[i+3] == "0x30c 0x0" && w[i+4] == "0x329 0x0" && w[i+5] == "0x38f " prog) c++
 		print c + 0 }' "$tmp/trace")
-is "$resets" 10 "every repetition's reset: freeze, FC3 = 0, PERF_METRICS = 0, re-enable (2 x 5)"
+is "$resets" 10 "every repetition's reset: freeze, the events' counters, FC3 = 0, PERF_METRICS = 0, re-enable (2 x 5)"
 is "$(grep -c '^rd 1 0x38e 0x0$' "$tmp/trace")" 11 \
 	"GLOBAL_STATUS read after every repetition (10) and once before measuring"
 is "$(same "$tmp/state" "$tmp/orig")" 0 "state file byte for byte as found"
@@ -83,23 +88,26 @@ print(k["overflow"], k["invalid"], r["overflow"], r["zero_slots"], r["tampered"]
       d["overflow"]["samples"], "overflow" in k["topdown_reason"])' "$tmp/out.json")" \
 	"4 6 4 2 0 0 4 True" \
 	"JSON: 4 of 6 repetitions overflow, the other 2 zero slots; none in empty; run total 4"
-like "$(cat "$tmp/err")" "warning: cpu 1: fixed counter 3 or PERF_METRICS overflowed \(IA32_PERF_GLOBAL_STATUS bit 35/48\) after 4 samples" \
+# (FC3 and PERF_METRICS are counters of the recipe: its overflow warning)
+like "$(cat "$tmp/err")" "warning: cpu 1: a counter of recipe intel-perf-metrics:sunny-cove overflowed \(its bit of the global status\) after 4 samples" \
 	"stderr: the overflow warning with its count"
 # The GLOBAL_STATUS_RESET writes, in order: programming clears both
-# (0x1000800000000); then the resets after repetitions 0 (bit 48), 1 (bit
-# 35), 3 (bit 48), 4 (bit 35); the restore clears both.
+# (0x1000800000000), then the events' PMC0-1 (0x3); the resets after
+# repetitions 0 (bit 48), 1 (bit 35), 3 (bit 48), 4 (bit 35); the restore
+# clears all four (0x1000800000003).
 is "$(grep '^wr 1 0x390 ' "$tmp/trace2" | cut -d' ' -f4 | tr '\n' ' ')" \
-	"0x1000800000000 0x1000000000000 0x800000000 0x1000000000000 0x800000000 0x1000800000000 " \
+	"0x1000800000000 0x3 0x1000000000000 0x800000000 0x1000000000000 0x800000000 0x1000800000003 " \
 	"STATUS_RESET: at programming, exactly the bits seen after each overflow, at restore"
 # Each clear inside a frozen window, before FC3 is zeroed: freeze, clear,
-# FC3 = 0, PERF_METRICS = 0, re-enable.
+# A_PMC0-1 = 0, FC3 = 0, PERF_METRICS = 0, re-enable.
 inside=$(awk -v prog="$PROG" -v frozen="$FROZEN" '
 	$1 != "wr" { next }
 	{ w[n++] = $3 " " $4 }
 	END {
-		for (i = 1; i + 3 < n; i++)
-			if (w[i] ~ /^0x390 / && w[i-1] == "0x38f " frozen && w[i+1] == "0x30c 0x0" &&
-			    w[i+2] == "0x329 0x0" && w[i+3] == "0x38f " prog) c++
+		for (i = 1; i + 5 < n; i++)
+			if (w[i] ~ /^0x390 / && w[i-1] == "0x38f " frozen && w[i+1] == "0x4c1 0x0" &&
+			    w[i+2] == "0x4c2 0x0" && w[i+3] == "0x30c 0x0" && w[i+4] == "0x329 0x0" &&
+			    w[i+5] == "0x38f " prog) c++
 		print c + 0 }' "$tmp/trace2")
 is "$inside" 4 "each overflow cleared with the counters frozen, before FC3 then PERF_METRICS are zeroed"
 is "$(same "$tmp/state" "$tmp/orig")" 0 "state file byte for byte as found (GLOBAL_STATUS back to 0)"

@@ -185,8 +185,18 @@ static void test_choice_promise(void)
 /* ------------------------------------------------- a session on a state file */
 
 /* Ice Lake client, cpu 1 (t/0330's fixture, pmu-reference §5.4): what
- * availability and programming read. */
+ * availability and programming read - the general-purpose counters of the
+ * events Ice Lake's recipe counts beside PERF_METRICS too
+ * (msr/recipes_intel_pm.c: IA32_PERFEVTSELx, IA32_PMCx, IA32_A_PMCx). */
 static const char icl_state[] =
+	"1 0x186 0x0\n1 0xc1 0x0\n1 0x4c1 0x0\n"
+	"1 0x187 0x0\n1 0xc2 0x0\n1 0x4c2 0x0\n"
+	"1 0x188 0x0\n1 0xc3 0x0\n1 0x4c3 0x0\n"
+	"1 0x189 0x0\n1 0xc4 0x0\n1 0x4c4 0x0\n"
+	"1 0x18a 0x0\n1 0xc5 0x0\n1 0x4c5 0x0\n"
+	"1 0x18b 0x0\n1 0xc6 0x0\n1 0x4c6 0x0\n"
+	"1 0x18c 0x0\n1 0xc7 0x0\n1 0x4c7 0x0\n"
+	"1 0x18d 0x0\n1 0xc8 0x0\n1 0x4c8 0x0\n"
 	"1 0x30c 0x1234\n"
 	"1 0x329 0x5566\n"
 	"1 0x345 0xf4c5\n"
@@ -226,9 +236,19 @@ static void other_writes(uint32_t msr, uint64_t val)
 }
 
 /* Programmed GLOBAL_CTRL: 0x70000000f | 1<<35 | 1<<48 = 0x1000f0000000f;
- * frozen (bits 35, 48 clear): 0x70000000f. */
-#define RESET "wr 1 0x38f 0x70000000f\nwr 1 0x30c 0x0\nwr 1 0x329 0x0\n" \
-	"wr 1 0x38f 0x1000f0000000f\n"
+ * frozen (bits 35, 48 and the two events' PMC0-1 clear: msr/pmu_gp.h
+ * gp_reset_with_metrics): 0x70000000c; the events' counters zeroed through
+ * IA32_A_PMC0-1 (full-width writes, PERF_CAPABILITIES bit 13) before FC3
+ * and PERF_METRICS. */
+#define RESET "wr 1 0x38f 0x70000000c\nwr 1 0x4c1 0x0\nwr 1 0x4c2 0x0\n" \
+	"wr 1 0x30c 0x0\nwr 1 0x329 0x0\nwr 1 0x38f 0x1000f0000000f\n"
+/* A reading: FC3, PERF_METRICS, then the events' IA32_PMC0-1. */
+#define READ0 "rd 1 0x30c 0x0\nrd 1 0x329 0x0\nrd 1 0xc1 0x0\nrd 1 0xc2 0x0\n"
+/* The tamper check: the events' (GLOBAL_CTRL, PERFEVTSEL0 = UOP_DROPPING
+ * 0x43100d, PERFEVTSEL1 = CLEARS_COUNT 0x147010d: t/0330), then fixed
+ * counter 3's (FIXED_CTR_CTRL, GLOBAL_CTRL). */
+#define TAMPER "rd 1 0x38f 0x1000f0000000f\nrd 1 0x186 0x43100d\nrd 1 0x187 0x147010d\n" \
+	"rd 1 0x38d 0x3333\nrd 1 0x38f 0x1000f0000000f\n"
 
 static void test_session_pair(struct session *s)
 {
@@ -240,12 +260,11 @@ static void test_session_pair(struct session *s)
 	other_writes(IA32_FIXED_CTR3, 0x9000);    /* the region counts: 0x9000 slots */
 	other_writes(IA32_PERF_METRICS, 0x10203040);
 	session_end(s, &b, &chk);
-	/* reset (frozen), reading a (FC3, PERF_METRICS), reading b, then
-	 * pmu_verify (FIXED_CTR_CTRL, GLOBAL_CTRL), pmu_read_overflow */
-	check_str(get_file(trace), RESET
-		  "rd 1 0x30c 0x0\nrd 1 0x329 0x0\n"
-		  "rd 1 0x30c 0x9000\nrd 1 0x329 0x10203040\n"
-		  "rd 1 0x38d 0x3333\nrd 1 0x38f 0x1000f0000000f\nrd 1 0x38e 0x0\n",
+	/* reset (frozen), reading a (FC3, PERF_METRICS, PMC0-1), reading b,
+	 * then the tamper check, the overflow check (GLOBAL_STATUS) */
+	check_str(get_file(trace), RESET READ0
+		  "rd 1 0x30c 0x9000\nrd 1 0x329 0x10203040\nrd 1 0xc1 0x0\nrd 1 0xc2 0x0\n"
+		  TAMPER "rd 1 0x38e 0x0\n",
 		  "pair: reset, read, read, then the checks, nothing between the readings");
 	ok(a.v[0] == 0 && a.v[1] == 0 && b.v[0] == 0x9000 && b.v[1] == 0x10203040,
 	   "the readings are FC3 and PERF_METRICS as found");
@@ -271,16 +290,15 @@ static void test_session_pair(struct session *s)
 	ok(chk.overflow && !chk.overflow_err && !chk.tampered, "the overflow is seen");
 	put_file(trace, "");
 	check_int(session_begin(s, &a), ==, 0, "the next begin");
-	check_str(get_file(trace), "wr 1 0x38f 0x70000000f\nwr 1 0x390 0x1000000000000\n"
-		  "wr 1 0x30c 0x0\nwr 1 0x329 0x0\nwr 1 0x38f 0x1000f0000000f\n"
-		  "rd 1 0x30c 0x0\nrd 1 0x329 0x0\n",
+	check_str(get_file(trace), "wr 1 0x38f 0x70000000c\nwr 1 0x390 0x1000000000000\n"
+		  "wr 1 0x4c1 0x0\nwr 1 0x4c2 0x0\n"
+		  "wr 1 0x30c 0x0\nwr 1 0x329 0x0\nwr 1 0x38f 0x1000f0000000f\n" READ0,
 		  "its reset clears bit 48 frozen, before FC3 then PERF_METRICS");
 	session_end(s, &b, &chk);
 
 	put_file(trace, "");
 	session_check(s, SOURCE_CHECK_TAMPER, &chk);
-	check_str(get_file(trace), "rd 1 0x38d 0x3333\nrd 1 0x38f 0x1000f0000000f\n",
-		  "a tamper check alone reads no GLOBAL_STATUS");
+	check_str(get_file(trace), TAMPER, "a tamper check alone reads no GLOBAL_STATUS");
 	ok(!chk.tampered && !chk.overflow, "and finds the counters as written");
 }
 
@@ -293,7 +311,7 @@ static void test_session_state(void)
 	char *spec;
 
 	if (!m) {
-		skip(34, "no Ice Lake dump in $SHARED_CPUID");
+		skip(35, "no Ice Lake dump in $SHARED_CPUID");
 		return;
 	}
 	o.machine = m;
@@ -323,14 +341,24 @@ static void test_session_state(void)
 	check_int(journal_begin(&j, "t/0430", spec, JOURNAL_RUN, false), ==, 0, "a journal");
 	journal_set_dev(j, session_dev(s));
 	check_int(session_program(s, j), ==, 0, "program with the journal");
-	/* the icl_state values, in pmu_program's order (msr/pmu.h) */
-	ok(!strncmp(get_file(trace), "rd 1 0x38f 0x70000000f\nrd 1 0x38d 0x333\n"
+	/* the in-use checks (FIXED_CTR_CTRL; the events' PERFEVTSEL0-1 and
+	 * GLOBAL_INUSE, absent: skipped), then the icl_state values in
+	 * pmu_program's order (msr/pmu.h), then the events' (msr/pmu_gp.h) */
+	ok(!strncmp(get_file(trace), "rd 1 0x38d 0x333\nrd 1 0x186 0x0\nrd 1 0x187 0x0\n"
+		    "rd 1 0x392 0x0 EIO\nrd 1 0x38f 0x70000000f\nrd 1 0x38d 0x333\n"
 		    "rd 1 0x30c 0x1234\nrd 1 0x329 0x5566\nsv 1 0x38f 0x70000000f\n"
 		    "sv 1 0x38d 0x333\nsv 1 0x30c 0x1234\nsv 1 0x329 0x5566\nwr 1 0x38f 0x0\n",
-		    strlen("rd 1 0x38f 0x70000000f\nrd 1 0x38d 0x333\nrd 1 0x30c 0x1234\n"
-			   "rd 1 0x329 0x5566\nsv 1 0x38f 0x70000000f\nsv 1 0x38d 0x333\n"
-			   "sv 1 0x30c 0x1234\nsv 1 0x329 0x5566\nwr 1 0x38f 0x0\n")),
+		    strlen("rd 1 0x38d 0x333\nrd 1 0x186 0x0\nrd 1 0x187 0x0\n"
+			   "rd 1 0x392 0x0 EIO\nrd 1 0x38f 0x70000000f\nrd 1 0x38d 0x333\n"
+			   "rd 1 0x30c 0x1234\nrd 1 0x329 0x5566\nsv 1 0x38f 0x70000000f\n"
+			   "sv 1 0x38d 0x333\nsv 1 0x30c 0x1234\nsv 1 0x329 0x5566\n"
+			   "wr 1 0x38f 0x0\n")),
 	   "the four registers read, saved in the journal, then the first write");
+	ok(strstr(get_file(trace), "sv 1 0x4c1 0x0\nsv 1 0x4c2 0x0\nsv 1 0x186 0x0\n"
+		  "sv 1 0x187 0x0\nwr 1 0x38f 0x0\nwr 1 0x4c1 0x0\nwr 1 0x4c2 0x0\n"
+		  "wr 1 0x186 0x43100d\nwr 1 0x187 0x147010d\nwr 1 0x390 0x3\n"
+		  "wr 1 0x38f 0x1000f0000000f\n") != NULL,
+	   "then the events' four registers saved, frozen, programmed (t/0330's values)");
 	test_session_pair(s);
 	check_int(session_stop(s), ==, 0, "stop");
 	check_int(session_stop(s), ==, 0, "a second stop does nothing");

@@ -93,8 +93,12 @@ print(k["repetitions"], k["invalid_reasons"]["zero_slots"])' "$tmp/out")" "$want
 	is "$rc" 137 "$b: killed by SIGKILL (128+9)"
 	is "$(journals)" "run-$pid.journal " "$b: the journal stays after SIGKILL"
 	is "$(grep '^7 0x38d ' "$tmp/state")" "7 0x38d 0x3000" "$b: cpu 7 left programmed (FIXED_CTR_CTRL 0x3000)"
+	# FC3 and PERF_METRICS (msr/pmu.h's order), then the two general-purpose
+	# counters of Ice Lake's level 1 (INT_MISC.UOP_DROPPING, INT_MISC.
+	# CLEARS_COUNT: msr/recipes_intel_pm.c) through their full-width aliases
+	# IA32_A_PMC0-1 and their selects (msr/pmu_gp.h's order: counters first)
 	is "$(grep '^reg 7 ' "$tmp/run/run-$pid.journal" | tr '\n' ';')" \
-		"reg 7 0x38f 0x7000000ff;reg 7 0x38d 0x0;reg 7 0x30c 0x0;reg 7 0x329 0x0;" \
+		"reg 7 0x38f 0x7000000ff;reg 7 0x38d 0x0;reg 7 0x30c 0x0;reg 7 0x329 0x0;reg 7 0x4c1 0x0;reg 7 0x4c2 0x0;reg 7 0x186 0x0;reg 7 0x187 0x0;" \
 		"$b: journal: cpu 7's registers as found"
 	out=$("$BARETMA" pmu restore 2>&1); rc=$?
 	is "$rc" 0 "$b: pmu restore after SIGKILL exits 0"

@@ -21,7 +21,9 @@
  *     journal is left in the state directory.
  * FILE lists, for CPUs 0-3, the registers of the simulator's clean file
  * (as t/0452-sim-guard.sh: 8 GP counters, CPUID.0AH:EAX[15:8] of the
- * dump): IA32_PERFEVTSELi, IA32_PMCi, IA32_FIXED_CTR0-3, PERF_METRICS 0,
+ * dump): IA32_PERFEVTSELi, IA32_PMCi, IA32_A_PMCi (full-width writes:
+ * PERF_CAPABILITIES bit 13; Ice Lake's recipe counts INT_MISC.UOP_DROPPING
+ * and INT_MISC.CLEARS_COUNT beside PERF_METRICS), IA32_FIXED_CTR0-3, PERF_METRICS 0,
  * PERF_CAPABILITIES 0xa000, FIXED_CTR_CTRL 0, GLOBAL_CTRL 0x7000000ff (FC3
  * and PERF_METRICS free), GLOBAL_STATUS, _RESET, _SET, _INUSE 0.
  * Before the simulator serialised its accesses, one run of this test saw
@@ -60,8 +62,8 @@ static void regs(char *buf, size_t n, unsigned cpu)
 	size_t o = strlen(buf);
 
 	for (unsigned i = 0; i < 8; i++)
-		o += (size_t)snprintf(buf + o, n - o, "%u 0x%x 0x0\n%u 0x%x 0x0\n", cpu,
-				      0x186 + i, cpu, 0xc1 + i);
+		o += (size_t)snprintf(buf + o, n - o, "%u 0x%x 0x0\n%u 0x%x 0x0\n%u 0x%x 0x0\n",
+				      cpu, 0x186 + i, cpu, 0xc1 + i, cpu, 0x4c1 + i);
 	snprintf(buf + o, n - o,
 		 "%u 0x309 0x0\n%u 0x30a 0x0\n%u 0x30b 0x0\n%u 0x30c 0x0\n%u 0x329 0x0\n"
 		 "%u 0x345 0xa000\n%u 0x38d 0x0\n%u 0x38e 0x0\n%u 0x38f 0x7000000ff\n"

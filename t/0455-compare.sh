@@ -23,6 +23,14 @@
 # (77/255 + 0.05) / (256/255) = 89.75/256 = 35.05859375 %, floors aside:
 # a difference of -4.98 points, beyond the allowance of a noise-free
 # profile (each side's bound is under 1 point for these kernels).
+# Ice Lake: both sides count INT_MISC.CLEARS_COUNT beside PERF_METRICS
+# (msr/recipes_intel_pm.c; the perf side as raw members of its slots
+# group, bench/source/perf_events.c), one clear per 20 slots of bad
+# speculation in the simulator (msr/sim_events.c): Backend_Bound + 5 x
+# 0.10 / 20 x 5 / 5 = + 2.5 points on both, 77/256 + 2.5 % = 32.578125 %,
+# perf's 89.75/256 + 2.5 % = 37.55859375 %.  perf-rdpmc reads FC3 and
+# PERF_METRICS only: on Ice Lake it is refused (the events need read(2)),
+# and runs on Sapphire Rapids (section 3b).
 #
 # perf's bound (bench/tma.h, bench/source/reading.h): each member count is
 # off by less than err = slots/255 + 1 per read interval, the region's
@@ -68,8 +76,10 @@ is "$(q 'd["verdicts"]')" "{'agree': 8, 'disagree': 0, 'na': 0, 'not_compared': 
 	"2 kernels x 4 metrics agree; empty's 4 not compared"
 is "$(q 'sorted(set((m["verdict"], m["p_holm"]) for n, m in d["kernels"][0].items() if n.startswith("tma_")))')" \
 	"[('not compared', None)]" "empty: each side's bracket, shown with no verdict and no p"
-is "$(q '"%.6f %s" % (d["kernels"][1]["tma_backend_bound"]["raw"], abs(d["kernels"][1]["tma_backend_bound"]["perf"] - 100 * 77 / 256) < 0.006)')" \
-	"30.078125 True" "both sides read backend 77/256 (perf's counts: to within their floors)"
+# (the raw side's clears over PMC1's interval, its slots over FC3's: the
+# simulator's real time between the two reads moves the ratio by 1e-4)
+is "$(q '[abs(d["kernels"][1]["tma_backend_bound"][s] - 100 * 77 / 256 - 2.5) < 0.006 for s in ("raw", "perf")]')" \
+	"[True, True]" "both sides read backend 77/256 + 2.5 (the clears; perf's counts: to within their floors)"
 is "$(q 'd["kernels"][1]["tma_backend_bound"]["perf_bound_pp"] > 100 * 2 / 256 - 700 / 58500')" True \
 	"perf's counts: the bound of the kernel's arithmetic, about 2/256 (T >= 58500 slots)"
 is "$(q 'all(d["read_tsc_ticks"][k] > 0 for k in ("raw", "perf"))')" True "a read cost on each path"
@@ -84,8 +94,8 @@ cmp_sim "$ICL" "$tmp/off" --kernel retire-light
 is "$st" 1 "perf_offset tma_backend_bound 5: exit 1"
 m='d["kernels"][1]["tma_backend_bound"]'
 is "$(q "$m[\"verdict\"]")" "DISAGREE" "backend: DISAGREE"
-is "$(q "abs($m[\"perf\"] - 100 * 89.75 / 256) < 0.006")" "True" \
-	"perf's backend: 89.75/256, to within its counts' floors"
+is "$(q "abs($m[\"perf\"] - 100 * 89.75 / 256 - 2.5) < 0.006")" "True" \
+	"perf's backend: 89.75/256 + 2.5, to within its counts' floors"
 # Holm worked again here from the document's own p values: sort them, the
 # i-th smallest (from 0) times (m - i), never below the one before, at
 # most 1 (Holm 1979)
@@ -123,12 +133,20 @@ is "$(q 'd["kernels"][1]["tma_retiring"]["bound_pp"] > 100 * 2 / 256 - 700 / d["
 	"perf's counts: bound above 2/256 less the floors' 700/T points"
 
 # 3b. the same group read by RDPMC through its user pages: the raw bytes
+# (Sapphire Rapids: PERF_METRICS alone; on Ice Lake refused, its events
+# need read(2))
+st=0
 BARETMA_CPUID_DUMP=$ICL BARETMA_PERF=sim:$tmp/p BARETMA_MSR=sim:$tmp/p "$BARETMA" bench \
+	--backend perf-rdpmc --kernel retire-light --reps 9 --json >"$tmp/out" 2>"$tmp/err" || st=$?
+is "$st" 69 "bench --backend perf-rdpmc on Ice Lake: refused, exit 69 (unavailable)"
+like "$(cat "$tmp/err")" "perf-rdpmc reads FC3 and PERF_METRICS alone, and cpu 7's recipe counts events beside them: read with read\(2\)" \
+	"  the reason: the recipe's events need read(2)"
+BARETMA_CPUID_DUMP=$SPR BARETMA_PERF=sim:$tmp/p BARETMA_MSR=sim:$tmp/p "$BARETMA" bench \
 	--backend perf-rdpmc --kernel retire-light --reps 9 --json >"$tmp/out" 2>"$tmp/err"
 ok $? "bench --backend perf-rdpmc on the simulator"
 is "$(q 'd["backend"], "%.6f" % d["kernels"][1]["tma_backend_bound"]["median"]')" \
 	"('perf-rdpmc', '30.078125')" "perf-rdpmc's backend 77/256"
-cmp_sim "$ICL" "$tmp/p" --kernel retire-light --perf perf-rdpmc
+cmp_sim "$SPR" "$tmp/p" --kernel retire-light --perf perf-rdpmc
 is "$st" 0 "compare --perf perf-rdpmc: exit 0"
 is "$(q 'd["perf_backend"], d["perf_other_backend"], d["verdicts"]["disagree"]')" \
 	"('perf-rdpmc', 'perf', 0)" "the perf side read by RDPMC, read(2) timed once"

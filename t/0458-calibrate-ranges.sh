@@ -9,19 +9,22 @@
 #
 # The simulator clock is deterministic with `ghz 0` (only accesses advance
 # it, README "The simulated PMU"): bench's profile costs access_cycles N =
-# 1e6 per access, so a bracket reads 2.W.N = 1e7 slots (W = 5, Ice Lake)
-# every time, and a kernel's region, the run's own bracket subtracted, is
-# 0 slots: each repetition is invalid ("zero slots"), in every run alike.
-# The calibration is made with N = 1e4: its bracket is 1e5 slots, so a
-# run that used it would keep 1e7 - 1e5 slots per kernel (the control
-# below): any use of a file shows in the numbers.  TSC ticks are real time:
+# 1e6 per access, so a bracket reads 2.W.N = 1.2e7 slots (W = 6, Sapphire
+# Rapids: PERF_METRICS alone, whose calibration keeps the fields checked
+# here; Ice Lake's recipe counts events beside it, its calibration counts
+# per event) every time, and a kernel's region, the run's own bracket
+# subtracted, is 0 slots: each repetition is invalid ("zero slots"), in
+# every run alike.  The calibration is made with N = 1e4: its bracket is
+# 1.2e5 slots, so a run that used it would keep 1.2e7 - 1.2e5 slots per
+# kernel (the control below): any use of a file shows in the numbers.  TSC ticks are real time:
 # they are left out of the comparison; each kernel's TSC median, its own
 # bracket subtracted, is at least minus the bracket's median (ticks are
 # never negative), which -1e300 ticks would not be.
 . "$T_SRC/tap.sh"
 . "$T_SRC/sim-fixture.sh"
 
-CAL=$BARETMA_STATE_DIR/calibration-GenuineIntel-6-0x7e-5.json
+# The Sapphire Rapids dump: family 6, model 0x8F, stepping 8 (`baretma info`).
+CAL=$BARETMA_STATE_DIR/calibration-GenuineIntel-6-0x8f-8.json
 profile() { # profile FILE ACCESS_CYCLES
 	printf 'ghz 0\naccess_cycles %s\nretiring 20\nbad_speculation 40\nfrontend_bound 20\nbackend_bound 20\n' \
 		"$2" >"$1"
@@ -29,16 +32,16 @@ profile() { # profile FILE ACCESS_CYCLES
 profile "$tmp/pc" 10000
 profile "$tmp/pb" 1000000
 st=0
-BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/pc "$BARETMA" calibrate --backend msr --reps 21 \
+BARETMA_CPUID_DUMP=$SPR BARETMA_MSR=sim:$tmp/pc "$BARETMA" calibrate --backend msr --reps 21 \
 	>/dev/null 2>&1 || st=$?
 is "$st" 0 "calibrate on the simulator (access_cycles 1e4): exit 0"
 cp "$CAL" "$tmp/good.json"
 is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["backends"][0]["bracket"]["slots"]["median"])' "$CAL")" \
-	100000.0 "its bracket: 2.W.N = 1e5 slots"
+	120000.0 "its bracket: 2.W.N = 1.2e5 slots"
 
 bench_sim() { # bench --json into $tmp/out, stderr $tmp/err, status st
 	st=0
-	BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/pb "$BARETMA" bench --backend msr \
+	BARETMA_CPUID_DUMP=$SPR BARETMA_MSR=sim:$tmp/pb "$BARETMA" bench --backend msr \
 		--kernel retire-light,dep-chain --reps 5 "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
 }
 # Every kernel's numbers but its TSC ticks (real time), as one text.
@@ -51,7 +54,7 @@ bench_sim --json
 is "$st:$(q 'd["calibration"]["found"]')" "0:False" "no calibration: exit 0, none found"
 ref=$(numbers)
 is "$(q '[x["invalid"] for x in d["kernels"] if x["name"] != "empty"]')" "[5, 5]" \
-	"no calibration: region 1e7 - 1e7 = 0 slots, every repetition invalid"
+	"no calibration: region 1.2e7 - 1.2e7 = 0 slots, every repetition invalid"
 
 # Control: the file as calibrate wrote it is used, and changes the numbers.
 cp "$tmp/good.json" "$CAL"
@@ -59,7 +62,7 @@ bench_sim --json
 is "$(q '(d["calibration"]["used"], d["calibration"]["subtracted"])')" "(True, 'calibration')" \
 	"control: the calibration is used"
 is "$(q '[x["slots"]["median"] for x in d["kernels"] if x["name"] != "empty"]')" \
-	"[9900000.0, 9900000.0]" "control: 1e7 - 1e5 slots per kernel"
+	"[11880000.0, 11880000.0]" "control: 1.2e7 - 1.2e5 slots per kernel"
 ok "$([ "$(numbers)" != "$ref" ]; echo $?)" "control: its numbers differ from a run without one"
 
 # bad NAME PYTHON KEY VALUE: the calibration with PYTHON applied to its
@@ -130,9 +133,9 @@ like "$(cat "$tmp/out")" "^calibration: '$CAL' ignored: malformed: backends\\[0\
 cp "$tmp/good.json" "$CAL"
 python3 - "$CAL" <<'EOP'
 import json, sys
-d = json.load(open(sys.argv[1])); d["cpu"]["model"] = 0x8f; json.dump(d, open(sys.argv[1], "w"))
+d = json.load(open(sys.argv[1])); d["cpu"]["model"] = 0x7e; json.dump(d, open(sys.argv[1], "w"))
 EOP
 bench_sim --json
-like "$(cat "$tmp/err")" "^baretma: note: calibration '$CAL' ignored: made for model 0x8f" \
+like "$(cat "$tmp/err")" "^baretma: note: calibration '$CAL' ignored: made for model 0x7e" \
 	"a calibration for another model: a note, not a warning"
 done_testing

@@ -18,12 +18,15 @@ fi
 
 # An Ice Lake laptop as firmware left it (the dump has 8 CPUs; cpu 7 is left
 # out of the state file: offline; pmu-reference §1): FC0-2
-# enabled (0x333), GP0-3 + FC0-2 in GLOBAL_CTRL (0x70000000f).
+# enabled (0x333), GP0-3 + FC0-2 in GLOBAL_CTRL (0x70000000f), GP0-3 idle.
 state=$tmp/state
 c=0
 while [ $c -le 6 ]; do
 	printf '%s 0x30c 0x0\n%s 0x329 0x0\n%s 0x345 0xf4c5\n%s 0x38d 0x333\n%s 0x38e 0x0\n%s 0x38f 0x70000000f\n%s 0x390 0x0\n%s 0x186 0x0\n%s 0x392 0x0\n' \
 		$c $c $c $c $c $c $c $c $c
+	for i in 0 1 2 3; do # GP1-3, IA32_PMCx, IA32_A_PMCx (Ice Lake's recipe's events)
+		printf '%s 0x%x 0x0\n%s 0x%x 0x0\n%s 0x%x 0x0\n' $c $((0x187 + i)) $c $((0xc1 + i)) $c $((0x4c1 + i))
+	done | grep -v ' 0x18a '
 	c=$((c + 1))
 done >"$state"
 sys=$tmp/sys

@@ -48,6 +48,11 @@ if [ -r "$ICL" ]; then
 1 0x392 0x0
 EOS
 	for e in 186 187 188 189 18a 18b 18c 18d; do printf '1 0x%s 0x0\n' "$e"; done >>"$state"
+	# the general-purpose counters Ice Lake's recipe reads beside PERF_METRICS
+	# (IA32_PMCi, IA32_A_PMCi: full-width writes, bit 13 of 0xf4c5)
+	for i in 0 1 2 3 4 5 6 7; do
+		printf '1 0x%x 0x0\n1 0x%x 0x0\n' $((0xc1 + i)) $((0x4c1 + i))
+	done >>"$state"
 	BARETMA_MSR=state:$state "$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr \
 		--kernel retire-light --reps 3 --warmup 0 --json >"$tmp/bench-msr.json" 2>/dev/null; rc=$?
 	is "$rc" 0 "bench --backend msr (dry run) --json"

@@ -248,7 +248,9 @@ is "$out" "done: 9.787606" "markers built without BARETMA_PERFMON: no session, n
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
 if [ -r "$ICL" ]; then
 	st=$tmp/state
-	{ for e in 186 187 188 189 18a 18b 18c 18d; do echo "1 0x$e 0x0"; done
+	# (IA32_PMCx and IA32_A_PMCx too: the events Ice Lake's recipe counts)
+	{ for e in 186 187 188 189 18a 18b 18c 18d c1 c2 c3 c4 c5 c6 c7 c8 \
+		4c1 4c2 4c3 4c4 4c5 4c6 4c7 4c8; do echo "1 0x$e 0x0"; done
 	  printf '1 0x30c 0x1001\n1 0x329 0x1f3a5c47\n1 0x345 0xf4c5\n1 0x38d 0x333\n1 0x38e 0x0\n'
 	  printf '1 0x38f 0x70000000f\n1 0x390 0x0\n1 0x391 0x0\n1 0x392 0x0\n'; } >"$st"
 	cp "$st" "$tmp/state.orig"

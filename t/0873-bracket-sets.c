@@ -4,8 +4,11 @@
  * the recipes' tables (msr/recipes_intel.c, msr/recipes_amd.c) and the
  * RDPMC encodings (pmu-reference §3.5: fixed counter i (1<<30)|i,
  * PERF_METRICS 1<<29, general-purpose counter x: x; AMD counter x: x, §7):
- *   intel-perf-metrics: TOPDOWN.SLOTS then PERF_METRICS: 0x40000003,
- *     0x20000000 - baretma_read's pair;
+ *   intel-perf-metrics golden-cove: TOPDOWN.SLOTS then PERF_METRICS:
+ *     0x40000003, 0x20000000 - baretma_read's pair;
+ *   intel-perf-metrics sunny-cove (the default): the pair, then level 1's
+ *     INT_MISC.UOP_DROPPING and INT_MISC.CLEARS_COUNT (msr/recipes_intel_pm.c)
+ *     on counters 0 and 1: 0x40000003, 0x20000000, 0, 1;
  *   intel-icl-events sunny-cove: level 1 uses TOPDOWN.SLOTS (fixed 3),
  *     IDQ_UOPS_NOT_DELIVERED.CORE, INT_MISC.UOP_DROPPING,
  *     TOPDOWN.BACKEND_BOUND_SLOTS, INT_MISC.CLEARS_COUNT,
@@ -45,16 +48,24 @@ static bool ecx_are(const struct read_set *rs, const uint32_t *want, unsigned n)
 int main(void)
 {
 	static const uint32_t pm[] = { 0x40000003, 0x20000000 },
+			      pm_icl[] = { 0x40000003, 0x20000000, 0, 1 },
 			      icl[] = { 0x40000003, 0, 1, 2, 3, 4 }, zen4[] = { 0, 1, 2, 3, 4, 5 };
 	struct read_set rs;
 	int np = 0;
 	uint32_t gp, fixed;
 
-	check_int(set_of("intel-perf-metrics", NULL, &rs, &np), ==, 0, "intel-perf-metrics");
+	check_int(set_of("intel-perf-metrics", "golden-cove", &rs, &np), ==, 0,
+		  "intel-perf-metrics:golden-cove");
 	ok(ecx_are(&rs, pm, 2), "TOPDOWN.SLOTS then PERF_METRICS: baretma_read's pair");
 	ok(rs.val[1].kind == READ_PERF_METRICS && !strcmp(rs.val[0].name, "TOPDOWN.SLOTS"),
 	   "PERF_METRICS after its slots");
 	check_int(np, ==, 1, "one pass");
+	check_int(set_of("intel-perf-metrics", NULL, &rs, &np), ==, 0,
+		  "intel-perf-metrics (sunny-cove)");
+	ok(ecx_are(&rs, pm_icl, 4), "the pair, then general-purpose counters 0 and 1");
+	ok(rs.val[1].kind == READ_PERF_METRICS && !strcmp(rs.val[2].name, "INT_MISC.UOP_DROPPING") &&
+	   !strcmp(rs.val[3].name, "INT_MISC.CLEARS_COUNT"), "  UOP_DROPPING, CLEARS_COUNT after it");
+	check_int(np, ==, 1, "  one pass");
 	check_int(set_of("intel-icl-events", "sunny-cove", &rs, &np), ==, 0, "intel-icl-events");
 	ok(ecx_are(&rs, icl, 6), "fixed counter 3 and five general-purpose counters 0-4");
 	ok(!strcmp(rs.val[1].name, "IDQ_UOPS_NOT_DELIVERED.CORE") &&

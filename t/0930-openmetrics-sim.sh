@@ -148,10 +148,13 @@ print(b['bracket']['tsc_ticks']['median'], b['bracket']['slots']['median'])")" \
 	"$(q cal "'%s %s' % (v('baretma_calibrate_bracket_tsc_ticks', backend='msr'),
 	v('baretma_calibrate_bracket_slots', backend='msr'))")" \
 	"calibrate: the bracket's ticks and slots are the calibration file's"
-# Ice Lake (Sunny Cove, width 5): the bracket reads fixed counter 3 and
-# PERF_METRICS once each (1000 cycles an access): 5 x 2 x 1000 slots
-is "$(q cal "v('baretma_calibrate_bracket_slots', backend='msr')")" 10000.0 \
-	"calibrate: the bracket's slots W x 2 reads x 1000 cycles"
+# Ice Lake (Sunny Cove, width 5): a reading is fixed counter 3,
+# PERF_METRICS and the two general-purpose counters of its recipe
+# (INT_MISC.UOP_DROPPING, INT_MISC.CLEARS_COUNT: msr/recipes_intel_pm.c),
+# one access each (1000 cycles an access): 5 x 4 x 1000 slots between the
+# two FC3 reads
+is "$(q cal "v('baretma_calibrate_bracket_slots', backend='msr')")" 20000.0 \
+	"calibrate: the bracket's slots W x 4 reads x 1000 cycles"
 is "$(q cal "sorted(x['labels']['cycles'] for x in s if x['name'] == 'baretma_calibrate_tsc_ticks')")" \
 	"['1000', '10000', '100000', '1000000']" "calibrate: one series per loop length"
 

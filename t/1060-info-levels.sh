@@ -70,22 +70,24 @@ nopm Skylake $SKL intel-pre-icl-l1:skylake "CPUID's family/model in baretma's mo
 nopm "Zen 4" $ZEN4 amd-zen4:zen4 "not an Intel CPU"
 
 # --- dumps with PERF_METRICS: its level, by CPUID's family/model --------------
-# pm NAME DUMP: a one-kind dump with PERF_METRICS at INDEX.tsv's level
+# pm NAME DUMP FROM: a one-kind dump with PERF_METRICS at INDEX.tsv's level,
+# its level measured from FROM (a pattern)
 pm() {
-	_n=$1 _d=$SHARED_CPUID/$2
+	_n=$1 _d=$SHARED_CPUID/$2 _from=$3
 	_pm=$(index "$2" expect_topdown_levels)
 	out=$("$BARETMA" info --cpuid-dump "$_d" 2>&1)
 	like "$out" "^  PERF_METRICS: level $_pm \\(CPUID's family/model in baretma's model table, after the kernel's per-model setup\\), RDPMC metrics-clear no" \
 		"$_n: PERF_METRICS level $_pm (INDEX.tsv) by CPUID's family/model"
 	like "$out" "^  top-down: level [12] measured by baretma \\(rdpmc, msr\\) from " "$_n: the level baretma measures"
-	like "$out" "^topdown: .* has Top-down level $_pm from IA32_PERF_METRICS by its CPUID, but the dump" \
-		"$_n: the reason: PERF_METRICS's level, by CPUID"
+	like "$out" "^topdown: .* has Top-down level $_pm from $_from, but the dump" \
+		"$_n: the reason: the level from $_from"
 	"$BARETMA" info --cpuid-dump "$_d" --json >"$tmp/$_n.json" 2>/dev/null
 	is "$(q "$tmp/$_n.json" '[(k["perf_metrics_level"], k["topdown_level"], k["topdown_measured_level"] >= k["perf_metrics_level"]) for k in d["core_kinds"]]')" \
 		"[($_pm, $_pm, True)]" "$_n JSON: perf_metrics_level $_pm (INDEX.tsv), topdown_level the same, measured at least that"
 }
-pm "Ice Lake" $ICL
-pm "Sapphire Rapids" $SPR
+# Sunny Cove's recipe counts events beside PERF_METRICS (icelake_metrics.json)
+pm "Ice Lake" $ICL "IA32_PERF_METRICS and events by baretma's recipe intel-perf-metrics:sunny-cove"
+pm "Sapphire Rapids" $SPR "IA32_PERF_METRICS by its CPUID"
 
 # --- Alder Lake-P: P-cores PERF_METRICS, E-cores events -----------------------
 _pm=$(index $ADL expect_topdown_levels)

@@ -8,7 +8,7 @@
 #     "CPUID 0000000A:" line (EAX[7:0] version, EAX[15:8] counters:
 #     pmu-reference §2.1) and its "Logical CPU #" sections;
 #   - registers as firmware leaves them (pmu-reference §1.1 note, §5.3):
-#     PERFEVTSELx 0, FC0-2 counting OS+USR (IA32_FIXED_CTR_CTRL 0x333),
+#     PERFEVTSELx, PMCx, A_PMCx 0, FC0-2 counting OS+USR (IA32_FIXED_CTR_CTRL 0x333),
 #     no overflow pending (IA32_PERF_GLOBAL_STATUS 0; _RESET and, arch
 #     perfmon v4+, _SET present: pmu-reference §1.1),
 #     GLOBAL_CTRL 0x70000000f (GP0-3, FC0-2), INUSE 0 (nothing in use);
@@ -34,11 +34,14 @@ WD=$tmp/root/proc/sys/kernel/nmi_watchdog
 RDPMC=$tmp/root/sys/bus/event_source/devices/cpu/rdpmc
 ALLOW=$tmp/root/sys/module/msr/parameters/allow_writes
 
-# regs CPU: one CPU's registers as found
+# regs CPU: one CPU's registers as found (IA32_PMCx and its full-width
+# alias IA32_A_PMCx too, 0: Ice Lake's recipe counts two events beside
+# PERF_METRICS, msr/recipes_intel_pm.c)
 regs() {
 	i=0
 	while [ "$i" -lt "$GP" ]; do
-		printf '%s 0x%x 0x0\n' "$1" $((0x186 + i))
+		printf '%s 0x%x 0x0\n%s 0x%x 0x0\n%s 0x%x 0x0\n' "$1" $((0x186 + i)) "$1" \
+			$((0xc1 + i)) "$1" $((0x4c1 + i))
 		i=$((i + 1))
 	done
 	printf '%s 0x30c 0x%x\n%s 0x329 0x1f3a5c47\n%s 0x345 0xf4c5\n%s 0x38d 0x333\n' \

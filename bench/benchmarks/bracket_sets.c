@@ -33,15 +33,23 @@ int bracket_read_set(const struct recipe *r, uint32_t gp_mask, uint32_t fixed_ma
 	if (n <= 0)
 		return n < 0 ? n : -ENODATA;
 	*npasses = n;
+	for (unsigned k = 0; k < p[0].n; k++)
+		metrics |= r->events[p[0].event[k]].ctr == RECIPE_CTR_METRICS;
+	/* the sources' order: TOPDOWN.SLOTS, PERF_METRICS right after it (the
+	 * pair of baretma_read), then the other counters in the pass's order */
 	for (unsigned k = 0; !rc && k < p[0].n; k++) {
 		const struct recipe_event *e = &r->events[p[0].event[k]];
 		unsigned c = (unsigned)p[0].counter[k];
 
 		if (e->ctr == RECIPE_CTR_METRICS)
-			metrics = true;
-		else
-			rc = read_set_add(rs, e->name, READ_COUNTER, 48, e->ctr == RECIPE_CTR_FIXED ?
-					  RDPMC_FIXED_BASE | c : c);
+			continue;
+		rc = read_set_add(rs, e->name, READ_COUNTER, 48, e->ctr == RECIPE_CTR_FIXED ?
+				  RDPMC_FIXED_BASE | c : c);
+		if (!rc && metrics && e->ctr == RECIPE_CTR_FIXED && c == 3) {
+			rc = read_set_add(rs, "PERF_METRICS", READ_PERF_METRICS, 0,
+					  RDPMC_PERF_METRICS);
+			metrics = false;
+		}
 	}
 	if (!rc && metrics)
 		rc = read_set_add(rs, "PERF_METRICS", READ_PERF_METRICS, 0, RDPMC_PERF_METRICS);

@@ -11,6 +11,7 @@
 
 #include "bench/output/output.h"
 #include "bench/bench.h"
+#include "bench/source/source.h"
 #include "cpu/environ.h"
 #include "cpu/escape.h"
 #include "bench/cli/cli_cmd.h"
@@ -108,9 +109,11 @@ static void print_cpus(FILE *f, const struct cpu_kind *k)
 	}
 }
 
-/* The level baretma measures from an event recipe: its variant, the passes
- * each level takes on the kind's counters. */
-static void print_recipe(FILE *f, const struct cpu_kind *k, const struct bench_kind_topdown *t)
+/* The level baretma measures from a recipe with events (from: what it reads,
+ * "events" or "IA32_PERF_METRICS and events"): its variant, the passes each
+ * level takes on the kind's counters. */
+static void print_recipe(FILE *f, const struct cpu_kind *k, const struct bench_kind_topdown *t,
+			 const char *from)
 {
 	if (!t->recipe) {
 		fprintf(f, "not measured by baretma: recipe %s: %s", k->topdown_recipe, t->why);
@@ -121,8 +124,8 @@ static void print_recipe(FILE *f, const struct cpu_kind *k, const struct bench_k
 			t->recipe->variant, t->why);
 		return;
 	}
-	fprintf(f, "level %d measured by baretma (rdpmc, msr) from events: recipe %s:%s, level 1 "
-		"in %d %s", t->level, t->recipe->name, t->recipe->variant, t->passes[0],
+	fprintf(f, "level %d measured by baretma (rdpmc, msr) from %s: recipe %s:%s, level 1 "
+		"in %d %s", t->level, from, t->recipe->name, t->recipe->variant, t->passes[0],
 		t->passes[0] == 1 ? "pass" : "passes");
 	if (t->level >= 2)
 		fprintf(f, ", level 2 in %d %s", t->passes[1], t->passes[1] == 1 ? "pass" : "passes");
@@ -137,10 +140,12 @@ static void print_measured(FILE *f, const struct cpu_kind *k)
 	struct bench_kind_topdown t;
 
 	bench_kind_topdown(k, &t);
-	if (!strcmp(src, "perf_metrics"))
+	if (!strcmp(src, "perf_metrics") && source_pm_recipe(k))
+		print_recipe(f, k, &t, "IA32_PERF_METRICS and events");
+	else if (!strcmp(src, "perf_metrics"))
 		fprintf(f, "level %d measured by baretma (rdpmc, msr) from IA32_PERF_METRICS", t.level);
 	else if (!strcmp(src, "events"))
-		print_recipe(f, k, &t);
+		print_recipe(f, k, &t, "events");
 	else if (!strcmp(src, "undecided"))
 		fprintf(f, "undecided (IA32_PERF_METRICS depends on IA32_PERF_CAPABILITIES: see warning)");
 	else if (!k->gp_counters)
@@ -168,6 +173,8 @@ static void print_perf_metrics(FILE *f, const struct cpu_kind *k)
  * baretma measures and what PERF_METRICS gives (two sources, two lines). */
 static void print_kind(FILE *f, const struct cpu_kind *k)
 {
+	struct bench_kind_topdown t;
+
 	fprintf(f, "kind:       %s (core type 0x%02x): %s, %u slots/cycle, fixed counter 3 %s, "
 	        "cpus ", k->kind, k->core_type, k->uarch, k->pipeline_width,
 		k->fixed_ctr3 ? "yes" : "no");
@@ -180,6 +187,9 @@ static void print_kind(FILE *f, const struct cpu_kind *k)
 	fprintf(f, "\n  PERF_METRICS: ");
 	print_perf_metrics(f, k);
 	fprintf(f, "\n");
+	bench_kind_topdown(k, &t);
+	if (t.formulas && t.formulas->notes)
+		fprintf(f, "  left out: %s\n", t.formulas->notes);
 }
 
 /* The environment preflight of the machine baretma runs on (for a dump:
@@ -233,7 +243,8 @@ static void print_text(FILE *f, const struct cpu_machine *m, const struct cpu_in
 	}
 	fprintf(f, "topdown:    level %d available on cpu %d", a->level, cpu);
 	if (a->recipe)
-		fprintf(f, " from events (recipe %s:%s)", a->recipe->name, a->recipe->variant);
+		fprintf(f, " from %s (recipe %s:%s)", !strcmp(a->recipe->name, "intel-perf-metrics") ?
+			"IA32_PERF_METRICS and events" : "events", a->recipe->name, a->recipe->variant);
 	if (!a->rdpmc_ok) {
 		bench_rdpmc_reason(a, why, sizeof(why));
 		esc_fprintf(f, " (msr backend only: %s)", why);

@@ -248,7 +248,9 @@ static int region_method_check(struct baretma *bm)
 		return fail(-EOPNOTSUPP, "baretma_open: region_method \"metrics-clear\" on cpu "
 			    "%u, backend %s: %s (use region_method \"auto\" or \"delta\")",
 			    in->cpu_used, bench_backend_name(in->backend), why);
-	if (!bm->level || in->recipe || !bm->t.rs || bm->t.rs->bound != READ_BOUND_PERF_METRICS)
+	/* PERF_METRICS read (alone, or with a recipe's events beside it:
+	 * Sunny Cove): the region method to say */
+	if (!bm->level || !bm->t.rs || bm->t.rs->bound != READ_BOUND_PERF_METRICS)
 		return 0; /* no PERF_METRICS read: no region method to say */
 	rc = text_appendf(&line, NULL, "regions: the delta method (slot-weighted differences "
 			  "of IA32_PERF_METRICS readings): %s", why);

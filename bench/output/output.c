@@ -14,6 +14,7 @@
 #include "bench/bench.h"
 #include "cpu/escape.h"
 #include "msr/msr_names.h"
+#include "bench/tma.h"
 
 #define PCT(x) (100.0 * (x))
 
@@ -56,8 +57,10 @@ static void print_header(FILE *f, const struct bench_result *res)
 		res->calib.used ? "the calibration's is subtracted" : "subtracted",
 		res->membind_ok ? "" : ", memory binding unavailable");
 	if (res->level && res->recipe) {
-		fprintf(f, "top-down: level %d from events: recipe %s:%s, %u %s%s (values: median "
-			"%% of slots [q1, q3]; +/-: %s)\n", res->level, res->recipe->name,
+		fprintf(f, "top-down: level %d from %s: recipe %s:%s, %u %s%s (values: median "
+			"%% of slots [q1, q3]; +/-: %s)\n", res->level,
+			tma_is_metrics(res->recipe) ? "IA32_PERF_METRICS and events" : "events",
+			res->recipe->name,
 			res->recipe->variant, res->passes, passes_word(res->passes),
 			res->smt_on ? ", SMT on (per-core counts halved)" : "",
 			res->bound_text ? res->bound_text : "?");
@@ -69,6 +72,9 @@ static void print_header(FILE *f, const struct bench_result *res)
 	else
 		esc_fprintf(f, "top-down: unavailable: %s\n", res->avail.reason ?
 			    res->avail.reason : "not requested (--backend tsc)");
+	/* what the formulas leave out of the vendor's (msr/recipe.h ->notes) */
+	if (res->level && res->formulas && res->formulas->notes)
+		fprintf(f, "left out: %s\n", res->formulas->notes);
 	if (res->avail.rdpmc_sysfs >= 0)
 		fprintf(f, "rdpmc: /sys/bus/event_source/devices/cpu/rdpmc = %d, user RDPMC %s\n",
 			res->avail.rdpmc_sysfs, res->avail.rdpmc_ok ? "works" : "faults or untested");
@@ -391,6 +397,8 @@ static void topdown_recipe_json(json_t *td, const struct bench_result *res)
 	json_object_set_new(td, "smt_on", r ? json_boolean(res->smt_on) : json_null());
 	json_object_set_new(td, "bound", json_string(r ? r->bound : res->bound_text ?
 						     res->bound_text : ""));
+	json_object_set_new(td, "left_out", res->formulas && res->formulas->notes ?
+			    json_string(res->formulas->notes) : json_null());
 }
 
 /* The "baretma-bench/2" document; the command adds "environment". */

@@ -55,6 +55,12 @@ static void compare_print_table(FILE *f, const struct compare_result *res)
 			bench_backend_name(res->raw_backend), bench_backend_name(res->perf_backend),
 			res->perf_backend == BENCH_BACKEND_PERF ? "read(2)" : "user pages + RDPMC",
 			res->level, res->pairs, res->reps);
+	if (res->raw_formulas && res->raw_formulas->notes)
+		fprintf(f, "left out (raw, %s:%s): %s\n", res->raw_formulas->name,
+			res->raw_formulas->variant, res->raw_formulas->notes);
+	if (res->perf_formulas && res->perf_formulas->notes)
+		fprintf(f, "left out (perf, %s:%s): %s\n", res->perf_formulas->name,
+			res->perf_formulas->variant, res->perf_formulas->notes);
 	fprintf(f, "cost of one reading (empty bracket, median TSC ticks): %s %.0f, %s %.0f, ",
 		bench_backend_name(res->raw_backend), res->raw_read_tsc,
 		bench_backend_name(res->perf_backend), res->perf_read_tsc);
@@ -163,6 +169,10 @@ static json_t *compare_to_json(const struct compare_result *res)
 		json_object_set_new(doc, "kernels", ks);
 	else
 		json_decref(ks);
+	if (doc)
+		json_object_set_new(doc, "left_out", json_pack("{s:s?,s:s?}", "raw",
+				    res->raw_formulas ? res->raw_formulas->notes : NULL, "perf",
+				    res->perf_formulas ? res->perf_formulas->notes : NULL));
 	if (doc && json_object_set_new(doc, "perf_changed", changed_json(res))) {
 		json_decref(doc);
 		doc = NULL;

@@ -39,10 +39,15 @@ static void sample_print(FILE *f, const struct stat_sample *s)
 {
 	char cpu[16];
 
-	fprintf(f, "\n# cpu %s (%u CPU%s): %s core (%s), recipe %s%s%s, level %d, backend %s\n",
+	fprintf(f, "\n# cpu %s (%u CPU%s): %s core (%s), recipe %s%s%s, level %d",
 		cpu_text(s, cpu, sizeof(cpu)), s->ncpus, s->ncpus == 1 ? "" : "s", s->kind,
-		s->uarch, s->recipe, s->variant ? ":" : "", s->variant ? s->variant : "", s->level,
-		s->backend);
+		s->uarch, s->recipe, s->variant ? ":" : "", s->variant ? s->variant : "", s->level);
+	if (s->level_asked > s->level)
+		fprintf(f, " (level %d not counted: the count ended before each of its %u "
+			"passes had its turn)", s->level_asked, s->passes);
+	else if (s->passes > 1)
+		fprintf(f, " in %u passes (each in turn, its part of the time)", s->passes);
+	fprintf(f, ", backend %s\n", s->backend);
 	if (!s->valid) {
 		fprintf(f, "  not counted: no slots (nothing ran, or every CPU overflowed)\n");
 		return;
@@ -58,6 +63,8 @@ static void sample_print(FILE *f, const struct stat_sample *s)
 	fprintf(f, "  %-28s %8s %8s %18.0f\n", "SLOTS", "", "", s->slots);
 	if (s->bound_text)
 		fprintf(f, "  bound: %s\n", s->bound_text);
+	if (s->left_out)
+		fprintf(f, "  left out: %s\n", s->left_out);
 }
 
 static int stat_text(FILE *f, const void *result)
@@ -117,14 +124,16 @@ static int stat_text(FILE *f, const void *result)
 static json_t *sample_json(const struct stat_sample *s)
 {
 	json_t *nodes = json_array();
-	json_t *o = json_pack("{s:f,s:f,s:o,s:I,s:s,s:s,s:s,s:s?,s:s,s:i,s:b,s:f,s:f,s:s?,s:o}",
+	json_t *o = json_pack("{s:f,s:f,s:o,s:I,s:s,s:s,s:s,s:s?,s:s,s:i,s:b,s:f,s:f,s:s?,s:s?,"
+			      "s:I,s:i,s:o}",
 		"time", s->time, "length", s->length,
 		"cpu", s->cpu >= 0 ? json_integer(s->cpu) : json_string("all"),
 		"ncpus", (json_int_t)s->ncpus, "kind", s->kind, "uarch", s->uarch,
 		"recipe", s->recipe, "variant", s->variant, "backend", s->backend,
 		"level", s->level, "valid", s->valid, "slots", s->slots,
-		"bound_pp", 100 * s->bound, "bound_text", s->bound_text,
-		"flags", bench_flags_json(s->flags));
+		"bound_pp", 100 * s->bound, "bound_text", s->bound_text, "left_out", s->left_out,
+		"passes", (json_int_t)(s->passes ? s->passes : 1), "level_asked",
+		s->level_asked ? s->level_asked : s->level, "flags", bench_flags_json(s->flags));
 
 	for (unsigned i = 0; nodes && i < s->nnodes; i++) {
 		const struct stat_node *nd = &s->node[i];

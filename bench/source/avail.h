@@ -76,8 +76,10 @@ struct bench_avail {
 	int level;              /* Top-down level available (0 when none) */
 	const struct recipe *recipe; /* the event recipe the rdpmc and msr sources
 				 * measure on this CPU's kind (its topdown_source
-				 * "events": bench/source/source_events.c), NULL for
-				 * PERF_METRICS or none */
+				 * "events": bench/source/source_events.c; or
+				 * PERF_METRICS's with events beside it, Sunny Cove:
+				 * source_pm_recipe), NULL for PERF_METRICS alone
+				 * or none */
 	int err;                /* -errno behind the reason, if any */
 	char *reason;           /* one line, precise, on the heap (any length: a
 				 * state file's path may be PATH_MAX long); NULL
@@ -97,6 +99,9 @@ struct bench_avail {
 	 * checks above found: perf_event needs neither root nor the msr device. */
 	bool perf_ok;           /* the slots + topdown-* group opened */
 	int perf_level;         /* the level it opened (0 when it did not) */
+	int perf_level_max;     /* the highest it can open, in passes where its events
+				 * need them (an event recipe's, Sunny Cove's level 2);
+				 * perf_level when no higher */
 	int perf_err;           /* -errno of perf_event_open or of the sysfs look-up */
 	char *perf_why;         /* why not, one line, on the heap (it may name a
 				 * dump's path); NULL when perf_ok or not probed */

@@ -9,6 +9,19 @@
  * core.c x86_pmu_hw_config: perf_allow_cpu), which the open's message
  * names.  The passes and their events are the rdpmc and msr sources'
  * (source_events_groups), each pass's events in recipe table order.
+ *
+ * Sunny Cove's PERF_METRICS recipe (msr/recipes_intel_pm.c): its
+ * TOPDOWN.SLOTS is perf's `slots` (config 0x0400), its PERF_METRICS fields
+ * the topdown-* metric events (config 0x8000 + byte x 0x100, the kernel's
+ * INTEL_TD_METRIC_*), in the group slots leads, which the kernel asks of
+ * a metric event (arch/x86/events/intel/core.c intel_pmu_hw_config), with
+ * the recipe's general-purpose events beside them: each member's count is
+ * perf's (the topdown-* members' floor(slots x field / 0xff) at each read:
+ * READ_BOUND_PERF_COUNTS), so `compare` puts both sides through the same
+ * formulas.  Such a pass holds one value per metric event where the rdpmc
+ * and msr sources read one PERF_METRICS: where a pass of theirs holds more
+ * events than a group may (PERF_RAW_MAX, a reading's values), the passes
+ * are made again on fewer general-purpose counters (fit_passes).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,6 +32,8 @@
 #include "cpu/machine.h"
 #include "cpu/text.h"
 #include "msr/recipe.h"
+
+_Static_assert(PERF_RAW_MAX <= READING_MAX, "a raw group's counts are one reading");
 
 struct perf_events {
 	const struct recipe *r;
@@ -31,7 +46,7 @@ struct perf_events {
 
 bool perf_events_kind(const struct cpu_info *ci, const struct cpu_kind *k)
 {
-	return ci && k && k->topdown_level == 0 && k->topdown_recipe;
+	return ci && k && ((k->topdown_level == 0 && k->topdown_recipe) || source_pm_recipe(k));
 }
 
 /* The raw events of the recipe's events in @mask, table order. */
@@ -44,16 +59,45 @@ static int raw_of(const struct perf_events *e, uint32_t mask, struct perf_raw_ev
 
 		if (!(mask & (1u << i)))
 			continue;
-		if (n == PERF_RAW_MAX || x->ctr == RECIPE_CTR_METRICS)
+		if (n == PERF_RAW_MAX || (x->ctr == RECIPE_CTR_METRICS && e->amd))
 			return -ENOSPC;
 		out[n++] = (struct perf_raw_event){
 			.name = x->name,
 			.config = perf_raw_config(e->amd, x->event, x->umask, x->cmask, x->inv,
 						  x->edge, x->any),
 			.fixed = x->ctr == RECIPE_CTR_FIXED ? (int)x->fixed : -1,
-			.counters = recipe_event_counters(x, e->env.smt_on) };
+			.counters = recipe_event_counters(x, e->env.smt_on),
+			.metric = x->ctr == RECIPE_CTR_METRICS, .metric_byte = x->fixed };
 	}
 	return (int)n;
+}
+
+/* The events of @mask. */
+static unsigned popcount(uint32_t mask)
+{
+	return (unsigned)__builtin_popcount(mask);
+}
+
+/* The passes of @r at @level on @k's counters, each of at most PERF_RAW_MAX
+ * events: the rdpmc and msr sources' (source_events_groups) where they fit,
+ * else those of a kind with one general-purpose counter fewer, and so on
+ * (a topdown-* field is one event here, one PERF_METRICS value there). */
+static int fit_passes(const struct cpu_kind *k, const struct recipe *r, bool smt_on, int level,
+		      uint32_t *groups)
+{
+	struct cpu_kind fewer = *k;
+	int np = source_events_groups(k, r, smt_on, level, groups);
+
+	for (;;) {
+		bool fits = np > 0;
+
+		for (int p = 0; fits && p < np; p++)
+			fits = popcount(groups[p]) <= PERF_RAW_MAX;
+		if (fits || np == -ENODEV || np == -EINVAL || popcount(fewer.gp_mask) <= 1)
+			return np;
+		fewer.gp_mask &= ~(1u << (31 - __builtin_clz(fewer.gp_mask)));
+		np = source_events_groups(&fewer, r, smt_on, level, groups);
+	}
 }
 
 static int build(const struct cpu_info *ci, const struct cpu_kind *k, bool smt_on, int level,
@@ -62,12 +106,12 @@ static int build(const struct cpu_info *ci, const struct cpu_kind *k, bool smt_o
 	uint32_t groups[SOURCE_PASSES_MAX];
 	int np;
 
-	e->r = source_events_recipe(k, why, n);
+	e->r = source_recipe(k, why, n);
 	if (!e->r)
 		return -ENODEV;
 	e->env.smt_on = smt_on;
 	e->amd = ci->vendor == CPU_VENDOR_AMD;
-	np = source_events_groups(k, e->r, smt_on, level > 0 ? level : 1, groups);
+	np = fit_passes(k, e->r, smt_on, level > 0 ? level : 1, groups);
 	if (np <= 0) {
 		snprintf(why, n, "recipe %s:%s cannot be split into passes on this core (%s)",
 			 e->r->name, e->r->variant, strerror(np ? -np : EINVAL));
@@ -108,8 +152,14 @@ int perf_events_new(const struct source_params *p, struct perf_events **out, cha
 void perf_events_read_set(const struct perf_events *e, struct read_set *rs)
 {
 	read_set_init(rs, "perf's counts of an event recipe's raw events");
-	for (unsigned i = 0; i < e->n[e->pass]; i++)
+	for (unsigned i = 0; i < e->n[e->pass]; i++) {
 		read_set_add(rs, e->ev[e->pass][i].name, READ_COUNTER, 64, 0);
+		/* the topdown-* members: perf's counts of the 8-bit fields */
+		if (e->ev[e->pass][i].metric) {
+			rs->what = "perf's slots, topdown-* and raw event counts";
+			rs->bound = READ_BOUND_PERF_COUNTS;
+		}
+	}
 	rs->recipe = e->r;
 	rs->env = e->env;
 	rs->pass = e->pass;
@@ -139,9 +189,14 @@ void perf_events_probe(const struct source_env *env, const struct perf_group_ops
 	char why[PERF_WHY_MAX] = "", *ow = NULL; /* ow: the open's reason, whole (a profile path) */
 	int level = 1, rc;
 
-	text_appendf(&a->perf_rdpmc_why, NULL, "perf-rdpmc reads FC3 and "
-		     "PERF_METRICS, which cpu %u has not: its event recipe is read with read(2) "
-		     "(--perf-backend perf)", env->cpu);
+	if (k && k->topdown_level > 0)
+		text_appendf(&a->perf_rdpmc_why, NULL, "perf-rdpmc reads FC3 and "
+			     "PERF_METRICS alone, and cpu %u's recipe counts events beside them: "
+			     "read with read(2) (--perf-backend perf)", env->cpu);
+	else
+		text_appendf(&a->perf_rdpmc_why, NULL, "perf-rdpmc reads FC3 and "
+			     "PERF_METRICS, which cpu %u has not: its event recipe is read with "
+			     "read(2) (--perf-backend perf)", env->cpu);
 	/* the highest level the recipe defines, as the raw side (bench/avail.c) */
 	if ((rc = build(env->ci, k, false, 1, &e, why, sizeof(why))) == 0)
 		level = source_events_level(e.r);
@@ -162,7 +217,11 @@ void perf_events_probe(const struct source_env *env, const struct perf_group_ops
 	}
 	a->perf_err = rc;
 	a->perf_ok = !rc;
-	a->perf_level = rc ? 0 : level;
+	/* by default the raw side's: PERF_METRICS's level where the kind has it
+	 * (Sunny Cove: 1, level 2 on request), else the recipe's highest */
+	a->perf_level_max = rc ? 0 : level;
+	a->perf_level = rc ? 0 : k->topdown_level > 0 && k->topdown_level < level ?
+			k->topdown_level : level;
 	if (rc)
 		text_appendf(&a->perf_why, NULL, "%s", ow ? ow : why);
 	free(ow);

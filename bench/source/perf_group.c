@@ -87,14 +87,15 @@ const struct perf_group_ops *perf_group_env(const char **arg)
 	return NULL;
 }
 
-int perf_group_parse_read(const void *buf, size_t len, unsigned nr_members,
-			  struct perf_group_values *v)
+/* perf_group_parse_read for a group of at most @max members. */
+static int parse_read(const void *buf, size_t len, unsigned nr_members, unsigned max,
+		      struct perf_group_values *v)
 {
 	/* { nr, time_enabled, time_running, value[nr] } */
-	uint64_t w[3 + 1 + PERF_TD_NODES];
+	uint64_t w[3 + PERF_RAW_MAX];
 	size_t want = (3 + 1 + (size_t)nr_members) * sizeof(uint64_t);
 
-	if (!buf || !v || nr_members > PERF_TD_NODES)
+	if (!buf || !v || nr_members > max)
 		return -EINVAL;
 	if (len != want)
 		return -EIO;
@@ -108,6 +109,12 @@ int perf_group_parse_read(const void *buf, size_t len, unsigned nr_members,
 	for (unsigned i = 0; i < nr_members; i++)
 		v->td[i] = w[4 + i];
 	return 0;
+}
+
+int perf_group_parse_read(const void *buf, size_t len, unsigned nr_members,
+			  struct perf_group_values *v)
+{
+	return parse_read(buf, len, nr_members, PERF_TD_NODES, v);
 }
 
 /* ------------------------------------------------------ RDPMC, seqlocked */
@@ -212,7 +219,8 @@ void perf_group_sys_set(const struct perf_group_sys *s)
 /* ------------------------------------------------------------ the group */
 
 struct perf_group {
-	int fd[1 + PERF_TD_NODES];  /* the leader, then the members */
+	int fd[PERF_RAW_MAX];       /* the leader, then the members */
+	bool raw;                   /* a raw group (spec.nraw) */
 	unsigned nfd;               /* open so far */
 	unsigned members;           /* 4 or 8; a raw group's nraw - 1 */
 	void *page[2];              /* the leader's and the first member's user page */
@@ -338,6 +346,7 @@ static int open_all(struct perf_group *g, const struct perf_pmu *p,
 		for (unsigned i = 0; !rc && i < spec->nraw; i++)
 			rc = open_event(g, p, spec, spec->raw[i].name, spec->raw[i].config, why, n);
 		g->members = spec->nraw - 1;
+		g->raw = true;
 		return rc;
 	}
 	rc = open_event(g, p, spec, "slots", p->slots, why, n);
@@ -421,7 +430,7 @@ static int kernel_reset(struct perf_group *g)
 
 static int kernel_read(struct perf_group *g, struct perf_group_values *v)
 {
-	uint64_t buf[3 + 1 + PERF_TD_NODES];
+	uint64_t buf[3 + PERF_RAW_MAX];
 	ssize_t got;
 
 	if (!g || !v || g->nfd == 0)
@@ -429,7 +438,8 @@ static int kernel_read(struct perf_group *g, struct perf_group_values *v)
 	got = sys.read(g->fd[0], buf, sizeof(buf));
 	if (got < 0)
 		return -errno;
-	return perf_group_parse_read(buf, (size_t)got, g->members, v);
+	return parse_read(buf, (size_t)got, g->members, g->raw ? PERF_RAW_MAX - 1 : PERF_TD_NODES,
+			  v);
 }
 
 /* FC3 through the leader's page (ECX (1<<30)|3), IA32_PERF_METRICS through

@@ -62,6 +62,14 @@ enum perf_read_how {
 struct perf_raw_event {
 	const char *name;  /* the recipe's name of the event (messages) */
 	uint64_t config;   /* perf_raw_config */
+	bool metric;       /* a topdown-* metric pseudo-event (event 0x00, umask 0x80 +
+			    * byte: linux arch/x86/events/intel/core.c
+			    * is_metric_event, INTEL_TD_METRIC_*): no counter of its
+			    * own, the kernel counts it from fixed counter 3 and
+			    * IA32_PERF_METRICS byte @metric_byte, and only in a group
+			    * that slots leads (intel_pmu_hw_config); the simulator
+			    * reads this */
+	unsigned metric_byte;
 	int fixed;         /* the fixed counter the recipe counts it on, -1: a
 			    * general-purpose one (the kernel places an
 			    * event matching a fixed counter's encoding there:
@@ -71,7 +79,11 @@ struct perf_raw_event {
 			    * (the kernel's event constraints; simulator only) */
 };
 
-#define PERF_RAW_MAX (1 + PERF_TD_NODES) /* the leader and its members */
+/* The leader and its members of a raw group: a pass of an event recipe, or
+ * Sunny Cove's slots, its four topdown-* members and the events beside
+ * them (bench/source/perf_events.c); at most a reading's values
+ * (bench/source/reading.h READING_MAX). */
+#define PERF_RAW_MAX 12
 
 /*
  * perf_raw_config - perf_event_attr.config of a raw event on the core PMU,
@@ -112,7 +124,8 @@ struct perf_group_spec {
  * TOTAL_TIME_RUNNING). */
 struct perf_group_values {
 	uint64_t slots;                 /* the leader: TOPDOWN.SLOTS */
-	uint64_t td[PERF_TD_NODES];     /* members, slots x fraction (0 when not opened) */
+	uint64_t td[PERF_RAW_MAX - 1];  /* members: the Top-down group's slots x fraction
+					 * (0 when not opened), a raw group's counts */
 	uint64_t time_enabled;          /* ns */
 	uint64_t time_running;          /* ns; < time_enabled: multiplexed (not a number) */
 };

@@ -40,7 +40,14 @@
  *   reset   a read, then the counts to 0;
  *   disable a read, then each counter's enable cleared (the event select
  *           without EN, the fixed field 0) and its global enable bit.
- * The counts are the hardware's exact: no quantisation.
+ * The counts are the hardware's exact: no quantisation.  A raw group may
+ * hold topdown-* metric events (perf_raw_event.metric: Sunny Cove's recipe,
+ * bench/source/perf_events.c) when slots leads it on fixed counter 3: they
+ * take no counter; enable also clears PERF_METRICS after FC3 and sets
+ * bit 48; each read is then the Top-down group's with the PMU disabled
+ * (the slots member adds FC3, each metric member floor(slots x field /
+ * 0xff), then FC3 = 0 and PERF_METRICS = 0: intel_update_topdown_event),
+ * the other members read as above.
  * `fault perf_offset NODE PP` shifts NODE's fraction by PP points before
  * the arithmetic (its level-1 siblings give up the same share in
  * proportion, so the level-1 sum stays what the hardware gave): a perf
@@ -72,6 +79,7 @@ struct perf_group {
 	/* a raw group (spec.nraw): each event's counter and last value */
 	unsigned nraw;
 	bool amd;
+	bool metrics;                /* it holds topdown-* metric events (file comment) */
 	struct perf_raw_event raw[PERF_RAW_MAX];
 	int fixed[PERF_RAW_MAX];     /* fixed counter index, or -1 */
 	int gp[PERF_RAW_MAX];        /* general-purpose counter index, or -1 */
@@ -103,13 +111,20 @@ static uint32_t raw_sel(const struct perf_group *g, int c)
 	return g->amd ? AMD_PERF_CTL(c) : IA32_PERFEVTSEL0 + (uint32_t)c;
 }
 
+/* The general-purpose counters event @e may use: its constraint, else any. */
+static unsigned raw_weight(const struct perf_raw_event *e, unsigned max)
+{
+	uint32_t have = max >= 32 ? ~0u : (1u << max) - 1;
+
+	return (unsigned)__builtin_popcount(e->counters ? e->counters & have : have);
+}
+
 /* Place each event: a fixed counter when the recipe counts it on one
  * (Intel), else the lowest free general-purpose counter it may use that
- * the simulated core has (its event select reads), the constrained events
- * before the others, as the kernel's perf_assign_events takes the events
- * of fewest counters first (linux arch/x86/events/core.c).  -EOPNOTSUPP
- * when one cannot be placed (the kernel's x86_schedule_events fails:
- * -EINVAL). */
+ * the simulated core has (its event select reads), the most constrained
+ * events first, as the kernel's x86_schedule_events assigns them by
+ * weight (arch/x86/events/core.c perf_assign_events: wmin to wmax).
+ * -EOPNOTSUPP when one cannot be placed (the kernel's -EINVAL). */
 static int raw_schedule(struct perf_group *g, char **why)
 {
 	uint32_t used = 0, fused = 0;
@@ -120,18 +135,29 @@ static int raw_schedule(struct perf_group *g, char **why)
 		uint64_t v;
 
 		g->fixed[i] = g->gp[i] = -1;
+		if (e->metric) { /* no counter: FC3 and PERF_METRICS count it */
+			if (g->amd || i == 0 || g->fixed[0] != 3 || e->metric_byte >= PERF_TD_NODES ||
+			    msr_read(g->dev, g->cpu, IA32_PERF_METRICS, &v)) {
+				text_setf(why, "cpu %u of the simulated PMU: '%s' is a topdown-* "
+					 "event, which needs IA32_PERF_METRICS and the slots leader on "
+					 "fixed counter 3 (intel_pmu_hw_config)", g->cpu, e->name);
+				return -EOPNOTSUPP;
+			}
+			g->metrics = true;
+			continue;
+		}
 		if (!g->amd && e->fixed >= 0 && e->fixed < 32 && !(fused & 1u << e->fixed) &&
 		    !msr_read(g->dev, g->cpu, IA32_FIXED_CTR0 + (uint32_t)e->fixed, &v)) {
 			fused |= 1u << e->fixed;
 			g->fixed[i] = e->fixed;
 		}
 	}
-	for (unsigned round = 0; round < 2; round++)
+	for (unsigned w = 0; w <= max; w++) /* weight 0: none it may use here, refused */
 		for (unsigned i = 0; i < g->nraw; i++) {
 			const struct perf_raw_event *e = &g->raw[i];
 			uint64_t v;
 
-			if (g->fixed[i] >= 0 || (round == 0) != (e->counters != 0))
+			if (e->metric || g->fixed[i] >= 0 || raw_weight(e, max) != w)
 				continue;
 			for (unsigned c = 0; c < max && g->gp[i] < 0; c++)
 				if (!(used & 1u << c) && (!e->counters || (e->counters & 1u << c)) &&
@@ -141,8 +167,8 @@ static int raw_schedule(struct perf_group *g, char **why)
 				}
 			if (g->gp[i] < 0) {
 				text_setf(why, "cpu %u of the simulated PMU has no free counter for "
-					  "'%s' (config %#llx): the kernel cannot schedule the group",
-					  g->cpu, e->name, (unsigned long long)e->config);
+					 "'%s' (config %#llx): the kernel cannot schedule the group",
+					 g->cpu, e->name, (unsigned long long)e->config);
 				return -EOPNOTSUPP;
 			}
 		}
@@ -157,6 +183,8 @@ static uint32_t raw_global(const struct perf_group *g)
 
 static uint64_t raw_global_bit(const struct perf_group *g, unsigned i)
 {
+	if (g->raw[i].metric)
+		return GLOBAL_CTRL_EN_PERF_METRICS;
 	return g->fixed[i] >= 0 ? 1ull << (32 + g->fixed[i]) : 1ull << g->gp[i];
 }
 
@@ -171,6 +199,8 @@ static int raw_enable(struct perf_group *g)
 		rc = msr_read(g->dev, g->cpu, IA32_FIXED_CTR_CTRL, &fcc);
 	for (unsigned i = 0; !rc && i < g->nraw; i++) {
 		bits |= raw_global_bit(g, i);
+		if (g->raw[i].metric)
+			continue;
 		if (g->fixed[i] >= 0) {
 			unsigned sh = 4u * (unsigned)g->fixed[i];
 
@@ -187,6 +217,9 @@ static int raw_enable(struct perf_group *g)
 			rc = msr_write(g->dev, g->cpu, raw_ctr(g, i), 0);
 		g->prev[i] = 0;
 	}
+	/* after FC3 (the leader's, above): the kernel's order, §3.1 */
+	if (!rc && g->metrics)
+		rc = msr_write(g->dev, g->cpu, IA32_PERF_METRICS, 0);
 	if (!rc)
 		rc = msr_write(g->dev, g->cpu, raw_global(g), gc | bits);
 	if (!rc) {
@@ -196,9 +229,71 @@ static int raw_enable(struct perf_group *g)
 	return rc;
 }
 
+static void fractions(const struct perf_group *g, uint64_t metrics, double f[PERF_TD_NODES]);
+static int clear_counters(struct perf_group *g);
+
+/* Add @d to event @i's count (the leader's is slots). */
+static void raw_add(struct perf_group *g, unsigned i, uint64_t d)
+{
+	if (i == 0)
+		g->v.slots += d;
+	else
+		g->v.td[i - 1] += d;
+}
+
+/* A group with topdown-* events: intel_update_topdown_event with the PMU
+ * disabled - the slots member adds FC3, each metric member floor(slots x
+ * field / 0xff) (the perf_offset fault's fractions where the profile has
+ * one), then FC3 = 0 and PERF_METRICS = 0; the other members' deltas. */
+static int raw_update_metrics(struct perf_group *g)
+{
+	uint64_t gc, slots = 0, metrics = 0;
+	double f[PERF_TD_NODES];
+	int rc = msr_read(g->dev, g->cpu, IA32_PERF_GLOBAL_CTRL, &gc);
+
+	if (!rc)
+		rc = msr_write(g->dev, g->cpu, IA32_PERF_GLOBAL_CTRL, 0);
+	if (!rc)
+		rc = msr_read(g->dev, g->cpu, IA32_FIXED_CTR3, &slots);
+	if (!rc)
+		rc = msr_read(g->dev, g->cpu, IA32_PERF_METRICS, &metrics);
+	fractions(g, metrics, f);
+	for (unsigned i = 0; !rc && i < g->nraw; i++) {
+		const struct perf_raw_event *e = &g->raw[i];
+		unsigned field = (unsigned)(metrics >> (8 * e->metric_byte) & 0xff);
+		uint64_t now, d;
+
+		if (e->metric) {
+			raw_add(g, i, g->prof && (g->prof->faults & SIM_FAULT_PERF_OFFSET) ?
+				(uint64_t)floor((double)slots * f[e->metric_byte]) :
+				(uint64_t)((unsigned __int128)slots * field / 0xff));
+			continue;
+		}
+		if (g->fixed[i] == 3) {
+			raw_add(g, i, slots);
+			continue;
+		}
+		if ((rc = msr_read(g->dev, g->cpu, raw_ctr(g, i), &now)))
+			break;
+		d = (now - g->prev[i]) & RAW_WIDTH_MASK;
+		g->prev[i] = now;
+		raw_add(g, i, d);
+	}
+	if (!rc && slots)
+		rc = clear_counters(g);
+	/* counting again, whatever failed: never left frozen */
+	{
+		int rc2 = msr_write(g->dev, g->cpu, IA32_PERF_GLOBAL_CTRL, gc);
+
+		return rc ? rc : rc2;
+	}
+}
+
 /* x86_perf_event_update of every event: the counts brought up to date. */
 static int raw_update(struct perf_group *g)
 {
+	if (g->metrics)
+		return raw_update_metrics(g);
 	for (unsigned i = 0; i < g->nraw; i++) {
 		uint64_t now, d;
 		int rc = msr_read(g->dev, g->cpu, raw_ctr(g, i), &now);
@@ -207,10 +302,7 @@ static int raw_update(struct perf_group *g)
 			return rc;
 		d = (now - g->prev[i]) & RAW_WIDTH_MASK;
 		g->prev[i] = now;
-		if (i == 0)
-			g->v.slots += d;
-		else
-			g->v.td[i - 1] += d;
+		raw_add(g, i, d);
 	}
 	return 0;
 }
@@ -223,7 +315,15 @@ static int raw_disable(struct perf_group *g)
 	if (!rc)
 		rc = msr_read(g->dev, g->cpu, raw_global(g), &gc);
 	for (unsigned i = 0; !rc && i < g->nraw; i++) {
+		if (g->raw[i].metric) /* no counter; bit 48 as the kernel leaves it */
+			continue;
 		gc &= ~raw_global_bit(g, i);
+		/* fault perf_keeps_counters: fixed counter 3's field left enabled,
+		 * as if another perf session still counted (td group's sim_disable) */
+		if (g->fixed[i] == 3 && g->prof && (g->prof->faults & SIM_FAULT_PERF_KEEPS)) {
+			gc |= raw_global_bit(g, i);
+			continue;
+		}
 		if (g->fixed[i] >= 0) {
 			rc = msr_read(g->dev, g->cpu, IA32_FIXED_CTR_CTRL, &fcc);
 			if (!rc)

@@ -77,6 +77,17 @@ int source_level(const struct counter_source_ops *src, const struct bench_avail 
 	return src->level ? src->level(a) : a->level;
 }
 
+int source_max_level(const struct counter_source_ops *src, const struct bench_avail *a)
+{
+	int l = source_level(src, a);
+
+	if (!src->level && a->recipe)
+		return source_events_level(a->recipe);
+	if (src->independent && a->perf_level_max > l) /* perf: its probe says */
+		return a->perf_level_max;
+	return l;
+}
+
 /* Why the Top-down sources better than @chosen were passed over. */
 static void passed_over(const struct counter_source_ops *chosen, bool rdpmc_always,
 			const struct bench_avail *a, char **note)

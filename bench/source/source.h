@@ -291,8 +291,15 @@ const struct counter_source_ops *source_get(enum bench_backend_id id);
  * of those that are, else of the others), in table order. */
 int source_probe_all(const struct source_env *env, struct bench_avail *a, bool independent);
 
-/* source_level - the Top-down level @src reads given @a. */
+/* source_level - the Top-down level @src reads given @a, by default. */
 int source_level(const struct counter_source_ops *src, const struct bench_avail *a);
+
+/* source_max_level - the highest level @src can read given @a: the rdpmc
+ * and msr sources every level of their recipe (a->recipe: in passes where
+ * the counters need them; Sunny Cove's level 2 beside PERF_METRICS's level
+ * 1), the perf source what its probe found (a->perf_level_max), else
+ * source_level. */
+int source_max_level(const struct counter_source_ops *src, const struct bench_avail *a);
 
 /* Room for a usable() or program() reason: words, numbers and at most one
  * path (perf_why may name a CPUID dump; PERF_WHY_MAX holds a PATH_MAX
@@ -350,6 +357,26 @@ int source_pmu_pass(struct counter_source *src, unsigned pass, char *why, size_t
  */
 struct recipe;
 const struct recipe *source_events_recipe(const struct cpu_kind *k, char *why, size_t n);
+
+/*
+ * source_pm_recipe - on a core kind with IA32_PERF_METRICS
+ * (cpu_kind.topdown_level > 0), the intel-perf-metrics variant for its
+ * uarch when that variant counts events beside fixed counter 3 and
+ * PERF_METRICS (Sunny Cove's: msr/recipes_intel_pm.c), which the rdpmc and
+ * msr sources then measure as an event recipe (bench/source/source_events.c
+ * "PERF_METRICS with events"); NULL elsewhere: PERF_METRICS alone
+ * (read_set_perf_metrics).
+ */
+const struct recipe *source_pm_recipe(const struct cpu_kind *k);
+
+/* source_recipe - the recipe whose events the rdpmc and msr sources count
+ * on @k: source_pm_recipe, else its event recipe (source_events_recipe,
+ * NULL with @why). */
+const struct recipe *source_recipe(const struct cpu_kind *k, char *why, size_t n);
+
+/* source_recipe_metrics - @r counts fixed counter 3 or PERF_METRICS fields
+ * (an intel-perf-metrics recipe, or intel-icl-events' TOPDOWN.SLOTS). */
+bool source_recipe_metrics(const struct recipe *r);
 
 /* source_events_level - the highest level @r defines (1 or 2). */
 int source_events_level(const struct recipe *r);

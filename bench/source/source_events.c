@@ -17,6 +17,17 @@
  * pass's base (bench/measure_int.h).  Between two passes the journal puts
  * every register back (journal_restore_regs) before the next plan is
  * programmed: gp_program's rule for a second plan on the same counters.
+ *
+ * PERF_METRICS with events.  On a core kind with IA32_PERF_METRICS whose
+ * intel-perf-metrics variant counts events beside it (Sunny Cove:
+ * msr/recipes_intel_pm.c; source_pm_recipe) the same, with fixed counter 3
+ * and PERF_METRICS programmed, reset, verified and read in every pass as
+ * bench/source/source_pmu.c does them (msr/pmu.h: the plan of msr/pmu_gp.h
+ * has no fixed counter 3), before the plan's counters: a pass's reading
+ * is TOPDOWN.SLOTS, PERF_METRICS where the pass holds its fields (the
+ * first: recipe_passes), then the plan's counters, so that RDPMC reads
+ * baretma_read's pair first.  The PERF_METRICS fields carry their 8-bit
+ * bound (reading.h READ_BOUND_PERF_METRICS); the events are exact.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,6 +47,11 @@ struct source_events {
 	struct gp_pmu pmu;
 	unsigned npasses, pass;
 	struct gp_plan plan[SOURCE_PASSES_MAX];
+	uint32_t group[SOURCE_PASSES_MAX]; /* each pass's events (bit e: recipe->events[e]) */
+	bool pm;                      /* a PERF_METRICS recipe: FC3 and PERF_METRICS by
+				       * msr/pmu.h beside the plan (file comment) */
+	struct pmu_config pm_cfg;     /* ... as programmed */
+	struct pmu_saved pm_saved;
 	uint64_t gc_now;              /* the global control as last read (gp_verify) */
 	uint64_t ovf_pending;         /* overflow bits verify saw, cleared by the next reset */
 	char why[400];                /* the tamper check's text (source_check.tamper_why) */
@@ -84,6 +100,45 @@ const struct recipe *source_events_recipe(const struct cpu_kind *k, char *why, s
 	else
 		snprintf(why, n, "recipe %s has no variant for %s", k->topdown_recipe, k->uarch);
 	return NULL;
+}
+
+/* Fixed counter 3 and the PERF_METRICS fields: msr/pmu.h's, not the plan's. */
+static bool pm_event(const struct recipe_event *x)
+{
+	return x->ctr == RECIPE_CTR_METRICS || (x->ctr == RECIPE_CTR_FIXED && x->fixed == 3);
+}
+
+const struct recipe *source_pm_recipe(const struct cpu_kind *k)
+{
+	const struct recipe *r;
+
+	if (!k || k->topdown_level <= 0 || !k->fixed_ctr3 ||
+	    !(r = recipe_find("intel-perf-metrics", k->uarch)))
+		return NULL;
+	for (unsigned e = 0; e < r->nevents; e++)
+		if (!pm_event(&r->events[e]))
+			return r;
+	return NULL;
+}
+
+bool source_recipe_metrics(const struct recipe *r)
+{
+	for (unsigned e = 0; r && e < r->nevents; e++)
+		if (pm_event(&r->events[e]))
+			return true;
+	return false;
+}
+
+const struct recipe *source_recipe(const struct cpu_kind *k, char *why, size_t n)
+{
+	const struct recipe *r = k && k->topdown_level > 0 ? source_pm_recipe(k) : NULL;
+
+	if (r) {
+		if (n)
+			why[0] = '\0';
+		return r;
+	}
+	return source_events_recipe(k, why, n);
 }
 
 int source_events_level(const struct recipe *r)
@@ -209,7 +264,7 @@ static unsigned gp_events_of(const struct recipe *r, uint32_t mask, bool smt, st
 	for (unsigned e = 0; e < r->nevents && n < GP_PLAN_MAX; e++) {
 		const struct recipe_event *x = &r->events[e];
 
-		if (!(mask & (1u << e)))
+		if (!(mask & (1u << e)) || pm_event(x))
 			continue;
 		ev[n++] = (struct gp_event){ .name = x->name, .event = x->event, .umask = x->umask,
 			.cmask = x->cmask, .inv = x->inv, .edge = x->edge, .any = x->any,
@@ -219,14 +274,38 @@ static unsigned gp_events_of(const struct recipe *r, uint32_t mask, bool smt, st
 	return n;
 }
 
-/* The read set of pass @p: the plan's counters in plan order, named by
+/* Does pass @p hold PERF_METRICS fields? */
+static bool pass_metrics(const struct source_events *s, unsigned p)
+{
+	for (unsigned e = 0; e < s->recipe->nevents; e++)
+		if ((s->group[p] & (1u << e)) && s->recipe->events[e].ctr == RECIPE_CTR_METRICS)
+			return true;
+	return false;
+}
+
+/* The values pm adds before the plan's in pass @p's reading (fill_read_set). */
+static unsigned pm_values(const struct source_events *s, unsigned p)
+{
+	return s->pm ? 1u + pass_metrics(s, p) : 0u;
+}
+
+/* The read set of pass @p: TOPDOWN.SLOTS and PERF_METRICS with a PERF_METRICS
+ * recipe (file comment), then the plan's counters in plan order, named by
  * the recipe's events, each with its RDPMC ECX and width. */
 static void fill_read_set(struct counter_source *src, const struct source_events *s)
 {
 	const struct gp_plan *pl = &s->plan[s->pass];
 	struct read_set *rs = &src->rs;
 
-	read_set_init(rs, "the general-purpose and fixed counters of an event recipe");
+	read_set_init(rs, s->pm ? "fixed counter 3, IA32_PERF_METRICS and the general-purpose "
+		      "counters of a recipe" : "the general-purpose and fixed counters of an event "
+		      "recipe");
+	if (s->pm) {
+		read_set_add(rs, read_td_events[0], READ_COUNTER, s->pmu.fixed_width,
+			     RDPMC_ECX_SLOTS);
+		if (pass_metrics(s, s->pass))
+			read_set_add(rs, "PERF_METRICS", READ_PERF_METRICS, 0, RDPMC_PERF_METRICS);
+	}
 	for (unsigned k = 0; k < pl->n; k++)
 		read_set_add(rs, pl->ev[k].name, READ_COUNTER,
 			     pl->at[k].fixed ? s->pmu.fixed_width : s->pmu.gp_width,
@@ -237,36 +316,71 @@ static void fill_read_set(struct counter_source *src, const struct source_events
 	rs->npasses = s->npasses;
 }
 
+static int nmi_watchdog(void);
+
+/* PERF_METRICS with events (Sunny Cove): the general-purpose counters
+ * found in use, which its events then go around - they are an addition to
+ * fixed counter 3 and PERF_METRICS, which counted beside another tool's
+ * general-purpose counters before, and a core has eight; *@k the kind with
+ * them taken out.  An event recipe of its own (an E-core, before Ice Lake,
+ * AMD) needs its counters and is refused when one is in use, as before.
+ * 0 when none is in use, the registers cannot be read (a state file
+ * without them: refused later, naming the register), or not PERF_METRICS. */
+static uint32_t pm_busy(const struct source_events *s, const struct source_params *p,
+			struct cpu_kind *k)
+{
+	uint32_t gp = 0, fx = 0;
+
+	*k = *p->kind;
+	if (!s->pm || gp_busy(p->dev, p->cpu, &s->pmu, nmi_watchdog(), &gp, &fx, NULL, 0))
+		return 0;
+	gp &= k->gp_mask;
+	k->gp_mask &= ~gp;
+	k->gp_counters = (unsigned)__builtin_popcount(k->gp_mask);
+	return gp;
+}
+
 int source_events_open(struct counter_source *src, const struct source_params *p)
 {
 	struct source_events *s = calloc(1, sizeof(*s));
-	uint32_t groups[SOURCE_PASSES_MAX];
+	uint32_t groups[SOURCE_PASSES_MAX], busy;
 	struct gp_event ev[GP_PLAN_MAX];
+	struct cpu_kind kind;
 	char why[400];
 	int n, rc;
 
 	if (!s)
 		return -ENOMEM;
 	src->priv = s;
-	s->recipe = source_events_recipe(p->kind, why, sizeof(why));
+	s->recipe = source_recipe(p->kind, why, sizeof(why));
 	s->env.smt_on = p->smt_on;
 	s->level = p->level > 0 ? p->level : 1;
 	if (!s->recipe || !p->ci)
 		return -ENODEV;
+	s->pm = s->recipe == source_pm_recipe(p->kind);
+	s->pm_cfg = (struct pmu_config){ .user_only = p->user_only, .force = p->force,
+		.perf_metrics = true, .fixed_ctr3 = true };
 	rc = gp_pmu_init(p->dev, p->cpu, p->ci, &s->pmu, why, sizeof(why));
 	if (rc)
 		return rc;
-	n = split(s->recipe, &s->env, s->level, p->kind, groups, SOURCE_PASSES_MAX);
+	busy = pm_busy(s, p, &kind);
+	n = split(s->recipe, &s->env, s->level, &kind, groups, SOURCE_PASSES_MAX);
+	if (n <= 0 && busy) { /* not around them: on every counter, refused below */
+		busy = 0;
+		kind = *p->kind;
+		n = split(s->recipe, &s->env, s->level, &kind, groups, SOURCE_PASSES_MAX);
+	}
 	if (n <= 0)
 		return n < 0 ? n : -EINVAL;
 	s->npasses = (unsigned)n;
 	for (unsigned i = 0; i < s->npasses; i++) {
 		unsigned ne = gp_events_of(s->recipe, groups[i], s->env.smt_on, ev);
 
-		rc = gp_assign(&s->pmu, ev, ne, 0, 0, p->user_only, &s->plan[i], why, sizeof(why));
+		s->group[i] = groups[i];
+		rc = gp_assign(&s->pmu, ev, ne, busy, 0, p->user_only, &s->plan[i], why, sizeof(why));
 		if (rc)
 			return rc;
-		if (s->plan[i].n > READING_MAX)
+		if (s->plan[i].n + pm_values(s, i) > READING_MAX)
 			return -ENOSPC;
 	}
 	if (src->ops->read_inline == SOURCE_READ_RDPMC)
@@ -286,6 +400,32 @@ static int nmi_watchdog(void)
 	return !strcmp(v, "0") ? 0 : !strcmp(v, "1") ? 1 : -1;
 }
 
+/* The tamper check of fixed counter 3 and PERF_METRICS (pmu_verify): 0, 1
+ * with s->why naming what changed, or -errno; the global control read goes
+ * to s->gc_now, and both registers as read to @chk when given. */
+static int pm_verify(struct counter_source *src, struct source_events *s,
+		     struct source_check *chk)
+{
+	uint64_t fcc = 0, gc = 0;
+	int rc = pmu_verify(src->p.dev, src->p.cpu, &s->pm_cfg, &fcc, &gc);
+
+	if (rc >= 0)
+		s->gc_now = gc;
+	if (rc > 0)
+		snprintf(s->why, sizeof(s->why), "IA32_FIXED_CTR_CTRL is 0x%llx (fixed counter 3's "
+			 "field programmed 0x%llx), IA32_PERF_GLOBAL_CTRL 0x%llx (bits 35 and 48 "
+			 "programmed set)", (unsigned long long)fcc,
+			 (unsigned long long)pmu_fc3_field_get(s->pm_saved.prog_fixed_ctr_ctrl),
+			 (unsigned long long)gc);
+	if (chk && rc > 0) {
+		chk->fcc_from = s->pm_saved.prog_fixed_ctr_ctrl;
+		chk->fcc_to = fcc;
+		chk->gc_from = s->pm_saved.prog_global_ctrl;
+		chk->gc_to = gc;
+	}
+	return rc;
+}
+
 /* Program pass s->pass: the counters checked (in use: -EBUSY naming them,
  * nothing written), saved, programmed; the global control as written is
  * what the reset writes back. */
@@ -296,12 +436,23 @@ static int program_pass(struct counter_source *src, struct source_events *s, cha
 				 .nmi_watchdog = nmi_watchdog() };
 	const struct gp_plan *pl = &s->plan[s->pass];
 	uint64_t ovf;
-	int rc = gp_program(src->p.dev, src->p.cpu, &s->pmu, pl, &cfg, why, n);
+	int rc = 0;
 
+	/* fixed counter 3 and PERF_METRICS first, as the plain PERF_METRICS
+	 * source programs them (source_pmu_program); the plan's global
+	 * enables then go on top of theirs (gp_program reads the control) */
+	if (s->pm) {
+		s->pm_cfg.journal = src->journal;
+		rc = pmu_program(src->p.dev, src->p.cpu, &s->pm_cfg, &s->pm_saved, why, n);
+	}
+	if (!rc)
+		rc = gp_program(src->p.dev, src->p.cpu, &s->pmu, pl, &cfg, why, n);
 	if (rc)
 		return rc;
 	s->ovf_pending = 0;
 	rc = gp_verify(src->p.dev, src->p.cpu, &s->pmu, pl, &s->gc_now, s->why, sizeof(s->why));
+	if (rc == 0 && s->pm)
+		rc = pm_verify(src, s, NULL);
 	if (rc > 0) {
 		snprintf(why, n, "%s", s->why);
 		return -EBUSY;
@@ -309,7 +460,7 @@ static int program_pass(struct counter_source *src, struct source_events *s, cha
 	if (rc)
 		return rc;
 	/* an overflow check that cannot be made is not a pass: refuse */
-	return gp_read_overflow(src->p.dev, src->p.cpu, &s->pmu, pl, &ovf);
+	return gp_read_overflow_with_metrics(src->p.dev, src->p.cpu, &s->pmu, pl, s->pm, &ovf);
 }
 
 int source_events_program(struct counter_source *src, struct journal *j, char *why, size_t n)
@@ -321,7 +472,13 @@ int source_events_program(struct counter_source *src, struct journal *j, char *w
 	s->pass = 0;
 	fill_read_set(src, s);
 	/* the later passes' counters too, before anything is written: a run
-	 * is refused whole, never after its first pass */
+	 * is refused whole, never after its first pass (with PERF_METRICS,
+	 * the first pass's too: fixed counter 3 is programmed before them) */
+	if (s->pm && !src->p.force &&
+	    ((rc = pmu_check_in_use(src->p.dev, src->p.cpu, why, n)) ||
+	     (rc = gp_check_in_use(src->p.dev, src->p.cpu, &s->pmu, &s->plan[0], nmi_watchdog(),
+				   why, n))))
+		return rc;
 	for (unsigned p = 1; p < s->npasses && !src->p.force; p++)
 		if ((rc = gp_check_in_use(src->p.dev, src->p.cpu, &s->pmu, &s->plan[p],
 					  nmi_watchdog(), why, n)))
@@ -338,8 +495,9 @@ int source_events_set_pass(struct counter_source *src, unsigned pass, char *why,
 		return -EINVAL;
 	if (pass == s->pass)
 		return 0;
-	/* the registers as found before the next plan (gp_program) */
-	rc = journal_restore_regs(src->journal, src->p.dev);
+	/* this CPU's registers as found before the next plan (gp_program);
+	 * the other CPUs of the run (stat) count on */
+	rc = journal_restore_cpu_regs(src->journal, src->p.dev, src->p.cpu);
 	if (rc)
 		return rc;
 	s->pass = pass;
@@ -350,8 +508,10 @@ int source_events_set_pass(struct counter_source *src, unsigned pass, char *why,
 int source_events_reset(struct counter_source *src)
 {
 	struct source_events *s = src->priv;
-	int rc = gp_reset(src->p.dev, src->p.cpu, &s->pmu, &s->plan[s->pass], s->gc_now,
-			  s->ovf_pending);
+	/* with PERF_METRICS, FC3 and PERF_METRICS frozen and zeroed in the
+	 * plan's window (as source_pmu_reset does them alone) */
+	int rc = gp_reset_with_metrics(src->p.dev, src->p.cpu, &s->pmu, &s->plan[s->pass],
+				       s->gc_now, s->ovf_pending, s->pm);
 
 	s->ovf_pending = 0;
 	return rc;
@@ -368,17 +528,25 @@ int source_events_verify(struct counter_source *src, unsigned what, struct sourc
 		int rc = gp_verify(src->p.dev, src->p.cpu, &s->pmu, pl, &gc, s->why,
 				   sizeof(s->why));
 
+		bool by_pm = false;
+
 		if (rc >= 0)
 			s->gc_now = gc;
+		if (rc == 0 && s->pm)
+			by_pm = (rc = pm_verify(src, s, chk)) != 0;
 		if (rc) {
 			chk->tampered = true;
 			chk->tamper_err = rc < 0 ? rc : 0;
-			chk->tamper_why = rc > 0 ? s->why : NULL;
+			/* fixed counter 3's registers: "changed from 0x3333 to 0x0333"
+			 * from chk's fcc/gc values, as the PERF_METRICS source says it */
+			chk->tamper_why = rc > 0 && !by_pm ? s->why : NULL;
 		}
 	}
 	if (what & SOURCE_CHECK_OVERFLOW) {
 		uint64_t bits = 0;
-		int rc = gp_read_overflow(src->p.dev, src->p.cpu, &s->pmu, pl, &bits);
+		/* with PERF_METRICS, bit 35 or 48 too: invalid until reset (source_pmu.c) */
+		int rc = gp_read_overflow_with_metrics(src->p.dev, src->p.cpu, &s->pmu, pl, s->pm,
+						       &bits);
 
 		s->ovf_pending |= bits;
 		chk->overflow = rc || bits;
@@ -390,9 +558,16 @@ int source_events_verify(struct counter_source *src, unsigned what, struct sourc
 void source_events_read_msr(struct counter_source *src, struct reading *r)
 {
 	struct source_events *s = src->priv;
+	unsigned k = pm_values(s, s->pass);
+	int rc = 0;
 
+	/* fill_read_set's order: FC3, PERF_METRICS, the plan's */
+	if (k)
+		rc = msr_read(src->p.dev, src->p.cpu, IA32_FIXED_CTR3, &r->v[0]);
+	if (!rc && k > 1)
+		rc = msr_read(src->p.dev, src->p.cpu, IA32_PERF_METRICS, &r->v[1]);
 	/* errors show up as a bad count and are flagged by counting */
-	if (gp_read_msr(src->p.dev, src->p.cpu, &s->pmu, &s->plan[s->pass], r->v))
+	if (rc || gp_read_msr(src->p.dev, src->p.cpu, &s->pmu, &s->plan[s->pass], r->v + k))
 		memset(r->v, 0, sizeof(r->v));
 	r->tsc = rdtsc_fenced();
 }

@@ -97,7 +97,7 @@ static int perf_probe(const struct source_env *env, struct bench_avail *a)
 	int rc;
 
 	a->perf_ok = a->perf_rdpmc_ok = false;
-	a->perf_level = 0;
+	a->perf_level = a->perf_level_max = 0;
 	free(a->perf_rdpmc_why);
 	free(a->perf_why);
 	a->perf_rdpmc_why = a->perf_why = NULL;
@@ -129,7 +129,7 @@ static int perf_probe(const struct source_env *env, struct bench_avail *a)
 	ops->close(g);
 	a->perf_err = rc;
 	a->perf_ok = !rc;
-	a->perf_level = rc ? 0 : level;
+	a->perf_level = a->perf_level_max = rc ? 0 : level;
 	if (rc)
 		text_appendf(&a->perf_why, NULL, "%s", why ? why : strerror(-rc));
 	free(why);

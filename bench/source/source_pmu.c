@@ -5,7 +5,9 @@
  * restore); they differ only in how a reading is taken.  On a core kind
  * whose Top-down comes from an event recipe (cpu_kind.topdown_source
  * "events") both count the recipe's events instead
- * (bench/source/source_events.c; src->priv holds its state).
+ * (bench/source/source_events.c; src->priv holds its state), and so they do
+ * where the kind's PERF_METRICS recipe counts events beside fixed counter 3
+ * and PERF_METRICS (source_pm_recipe: Sunny Cove).
  */
 #include <errno.h>
 
@@ -22,7 +24,7 @@ int source_pmu_open(struct counter_source *src, const struct source_params *p)
 {
 	const struct cpu_kind *k = p->kind;
 
-	if (k && k->topdown_level == 0 && k->topdown_recipe)
+	if ((k && k->topdown_level == 0 && k->topdown_recipe) || source_pm_recipe(k))
 		return source_events_open(src, p);
 
 	src->pmu = (struct source_pmu){ .cfg = {

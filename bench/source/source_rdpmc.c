@@ -45,10 +45,16 @@ int bench_rdpmc_decide(const struct bench_rdpmc_ops *ops, int *key, struct bench
 	}
 	/* RDPMC only matters once the counters exist: probe SLOTS then METRICS;
 	 * for an event recipe general-purpose counter 0 (ECX 0 on Intel and
-	 * AMD: gp_rdpmc_ecx), which every such kind has */
-	rc = ops->probe(a->recipe ? 0 : RDPMC_ECX_SLOTS);
-	if (!rc && !a->recipe)
+	 * AMD: gp_rdpmc_ecx), which every such kind has; for PERF_METRICS with
+	 * events (Sunny Cove) all three */
+	bool pm = !a->recipe || (a->recipe->vendor == CPU_VENDOR_INTEL &&
+				 !strcmp(a->recipe->name, "intel-perf-metrics"));
+
+	rc = ops->probe(pm ? RDPMC_ECX_SLOTS : 0);
+	if (!rc && pm)
 		rc = ops->probe(RDPMC_PERF_METRICS);
+	if (!rc && pm && a->recipe)
+		rc = ops->probe(0);
 	a->rdpmc_ok = rc == 0;
 	/* a key that did not help is not kept (it holds a perf event) */
 	if (!a->rdpmc_ok && *key >= 0) {

@@ -267,6 +267,7 @@ static void keep(struct blocks *b, unsigned pair, bool raw, const struct bench_r
 	(raw ? b->raw_read : b->perf_read)[pair] = r->empty_tsc;
 	if (raw)
 		res->recipe = r->recipe;
+	*(raw ? &res->raw_formulas : &res->perf_formulas) = r->formulas;
 	for (unsigned m = 0; r->recipe && m < TMA_NMETRICS; m++)
 		if (recipe_node_index(r->recipe, td_metric_name(m)) < 0)
 			res->absent |= 1u << m;

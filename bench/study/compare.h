@@ -116,6 +116,9 @@ struct compare_result {
 	unsigned not_compared;   /* metrics of the `empty` kernel (COMPARE_BRACKET) */
 	const struct recipe *recipe; /* the event recipe both sides counted (msr/recipe.h),
 				  * NULL: PERF_METRICS and perf's topdown-* group */
+	/* The recipes whose formulas made each side's numbers (bench_result's
+	 * formulas): their ->notes say what each leaves out of the vendor's. */
+	const struct recipe *raw_formulas, *perf_formulas;
 	uint32_t absent;         /* bit m: a tma_* node the run's event recipe does not
 				  * define (an E-core's tma_heavy_operations): neither
 				  * compared nor written (compare_metric_shown) */

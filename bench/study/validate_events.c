@@ -51,11 +51,13 @@
  * event INT_MISC.CLEARS_COUNT), and TMA_Metrics-full.csv's event formulas
  * hold the same corrections (intel-icl-events: (IDQ_UOPS_NOT_DELIVERED.CORE
  * - INT_MISC.UOP_DROPPING) / SLOTS, (TOPDOWN.BACKEND_BOUND_SLOTS + width x
- * INT_MISC.CLEARS_COUNT) / SLOTS).  baretma's PERF_METRICS recipe reads
- * PERF_METRICS alone (msr/recipes_intel.c intel-perf-metrics: the
- * corrections left out), so its frontend is higher by the first term and
- * its backend lower by the second, and bad speculation - the events'
- * remainder, 1 - the other three - by their difference.  Each term is
+ * INT_MISC.CLEARS_COUNT) / SLOTS).  This check's PERF_METRICS side is the
+ * fields over their sum alone (msr/topdown.h: what the hardware gives,
+ * the corrections left out; Sunny Cove's intel-perf-metrics recipe adds
+ * them from the same events, msr/recipes_intel_pm.c), so its frontend is
+ * higher by the first term and its backend lower by the second, and bad
+ * speculation - the events' remainder, 1 - the other three - by their
+ * difference.  Each term is
  * measured in the same region and added to its node's allowance (bad
  * speculation: both), where the recipe counts its event.
  */

@@ -39,14 +39,14 @@ import sys
 # the ones whose core microarchitecture the variant names in .uarchs (the
 # recipe's sources cite most of them); t/1040's table is the one the tests use.
 MODELS = {
-    'intel-perf-metrics:sunny-cove': ['ICL', 'ICX', 'TGL'],
+    'intel-perf-metrics:sunny-cove': ['ICL', 'ICX', 'TGL', 'RKL'],
     'intel-perf-metrics:golden-cove': ['ADL-GLC', 'SPR', 'MTL-RWC', 'LNL-LNC'],
     'intel-pre-icl-l1:skylake': ['SKL', 'SKX', 'CLX'],
     'intel-pre-icl-l1:broadwell': ['BDW', 'BDX'],
     'intel-pre-icl-l1:haswell': ['HSW', 'HSX'],
     'intel-pre-icl-l1:ivybridge': ['IVB', 'IVT'],
     'intel-pre-icl-l1:sandybridge': ['SNB', 'JKT'],
-    'intel-icl-events:sunny-cove': ['ICL', 'ICX', 'TGL'],
+    'intel-icl-events:sunny-cove': ['ICL', 'ICX', 'TGL', 'RKL'],
     'intel-icl-events:golden-cove': ['ADL-GLC', 'SPR', 'MTL-RWC'],
     'intel-ecore-l1:gracemont': ['ADL-GRT'],
     'intel-ecore-l1:crestmont': ['MTL-CMT', 'SRF'],
@@ -66,6 +66,7 @@ PERFMON = {
     'IVT': 'IVT/events/ivytown_core.json', 'SNB': 'SNB/events/sandybridge_core.json',
     'JKT': 'JKT/events/Jaketown_core.json', 'ICL': 'ICL/events/icelake_core.json',
     'ICX': 'ICX/events/icelakex_core.json', 'TGL': 'TGL/events/tigerlake_core.json',
+    'RKL': 'RKL/events/rocketlake_core.json',
     'SPR': 'SPR/events/sapphirerapids_core.json',
     'ADL-GLC': 'ADL/events/alderlake_goldencove_core.json',
     'ADL-GRT': 'ADL/events/alderlake_gracemont_core.json',
