@@ -678,13 +678,18 @@ static const char *const u_tnt[] = { "Tremont", NULL };
 #define TNT_NOTES "no tma_fetch_latency/bandwidth (Atom_TMA.csv sums 4 events each) nor " \
 	"Memory_Bound (Atom_TMA.csv: stall cycles, not slots)"
 
+/* Skylake leaves nothing of perf's skl-metrics.json / clx-metrics.json
+ * levels 1 and 2 out: said, as every recipe says what it leaves out. */
+#define SKL_NOTES "nothing: skl-metrics.json's and clx-metrics.json's level-1 and level-2 " \
+	"formulas whole (with SMT on their AnyThread counts halved, as the files write)"
+
 /* ================================================================ table */
 
 const struct recipe recipes_intel[] = {
 	{ "intel-perf-metrics", "golden-cove", u_pm_l2, I, 6, pm_events, RECIPE_N(pm_events),
 	  pm_nodes, RECIPE_N(pm_nodes), PM_BOUND, PM_NOTES },
 	{ "intel-pre-icl-l1", "skylake", u_skl, I, 4, skl_events, RECIPE_N(skl_events), skl_nodes,
-	  RECIPE_N(skl_nodes), PRE_BOUND, NULL },
+	  RECIPE_N(skl_nodes), PRE_BOUND, SKL_NOTES },
 	{ "intel-pre-icl-l1", "broadwell", u_bdw, I, 4, bdw_events, RECIPE_N(bdw_events), bdw_nodes,
 	  RECIPE_N(bdw_nodes), PRE_BOUND, HSW_BDW_NOTES },
 	{ "intel-pre-icl-l1", "haswell", u_hsw, I, 4, hsw_events, RECIPE_N(hsw_events), hsw_nodes,

@@ -268,6 +268,26 @@ static void notes(const struct recipe *icl)
 	   strstr(glc->notes, "max(0, ...)"),
 	   "golden-cove: the notes name sapphirerapids_metrics.json's UOP_DROPPING terms and "
 	   "the clamps");
+	/* every recipe says what it leaves out, "nothing: " naming the vendor's
+	 * file where it leaves nothing (the issue: "every recipe names in its
+	 * output any term it leaves out"; an absent line would say nothing) */
+	for (size_t i = 0; i < recipe_count(); i++) {
+		const struct recipe *r = recipe_at(i);
+
+		ok(r->notes && r->notes[0], "%s:%s: says what it leaves out (%s)", r->name,
+		   r->variant, r->notes ? r->notes : "NULL");
+	}
+	static const char *const whole[][3] = {
+		{ "intel-pre-icl-l1", "skylake", "skl-metrics.json" },
+		{ "amd-zen4", "zen4", "amdzen4 pipeline.json" },
+		{ "amd-zen5", "zen5", "amdzen5 pipeline.json" },
+	};
+	for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++) {
+		const struct recipe *r = recipe_find_variant(whole[i][0], whole[i][1]);
+
+		ok(r && r->notes && !strncmp(r->notes, "nothing: ", 9) && strstr(r->notes, whole[i][2]),
+		   "%s:%s: nothing left out of %s", whole[i][0], whole[i][1], whole[i][2]);
+	}
 }
 
 /*
