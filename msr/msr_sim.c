@@ -564,6 +564,10 @@ static int identify(struct sim *s, char **err)
 	int rc;
 
 	if (!src) {
+		/* a dump that cannot be opened is missing input (-ENOENT,
+		 * -EACCES: exit 66, 77 as the CLI's own dump), not bad data */
+		int gone = s->dump && (errno == ENOENT || errno == ENOTDIR || errno == EACCES) ?
+			   -errno : -EINVAL;
 		char *shown = s->dump ? esc_strdup(s->dump) : NULL;
 
 		if (s->dump && !shown)
@@ -576,7 +580,7 @@ static int identify(struct sim *s, char **err)
 		if (!s->dump)
 			text_setf(err, "simulated PMU: cannot read CPUID: %s",
 				 cpu_source_error());
-		return -EINVAL;
+		return gone;
 	}
 	rc = cpu_info_identify(src, NULL, &s->ci);
 	s->ncpus = cpu_source_ncpus(src);
