@@ -44,7 +44,8 @@ like "$(cat "$tmp/err")" "bit 15 \(PERF_METRICS available\) is clear in cpu 1's 
 # 3. and 4. a CPUID dump at the long path, on the simulator
 cp "$ICL" "$dir/icl.test"
 printf 'retiring 40\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n' >"$tmp/p"
-BARETMA_MSR=sim:$tmp/p run bench --cpuid-dump "$dir/icl.test" --backend perf --cpu 1 --kernel empty --reps 2
+# the kernel's perf_event asked for (unset, the simulator's profile would serve it)
+BARETMA_PERF=kernel BARETMA_MSR=sim:$tmp/p run bench --cpuid-dump "$dir/icl.test" --backend perf --cpu 1 --kernel empty --reps 2
 is "$st" 69 "--backend perf on the long-named dump's cpu 1: exit 69"
 like "$(cat "$tmp/err")" "perf_event: cpu 1 is a CPU of the CPUID dump '$dir/icl.test': perf_event measures this machine \(a dry run: BARETMA_PERF=sim:PROFILE\)\$" \
 	"perf_event's reason: the whole path and the remedy after it"

@@ -30,6 +30,7 @@
 #include "bench/source/perf_pmu.h"
 #include "cpu/text.h"
 #include "msr/intel_regs.h"
+#include "msr/msr.h"
 #include "msr/rdpmc.h"
 
 /* The read layout every event of the group is opened with. */
@@ -73,10 +74,18 @@ uint64_t perf_raw_config(bool amd, uint16_t event, uint8_t umask, uint8_t cmask,
 const struct perf_group_ops *perf_group_env(const char **arg)
 {
 	const char *v = getenv("BARETMA_PERF");
+	const char *m = msr_env_spec();
 
 	if (arg)
 		*arg = NULL;
-	if (!v || !*v)
+	/* unset beside a simulated MSR device: the same simulated machine, so
+	 * that a dry run's perf side is not this machine's kernel */
+	if (!v && m && !strncmp(m, "sim:", strlen("sim:")) && m[strlen("sim:")]) {
+		if (arg)
+			*arg = m + strlen("sim:");
+		return &perf_group_sim;
+	}
+	if (!v || !*v || !strcmp(v, "kernel"))
 		return &perf_group_kernel;
 	if (!strncmp(v, "sim:", strlen("sim:")) && v[strlen("sim:")]) {
 		if (arg)

@@ -162,8 +162,11 @@ struct perf_group_ops {
 extern const struct perf_group_ops perf_group_kernel, perf_group_sim;
 
 /*
- * perf_group_env - the implementation $BARETMA_PERF names: unset or empty,
- * the kernel (@arg NULL); "sim:PROFILE", the simulator (@arg PROFILE).
+ * perf_group_env - the implementation $BARETMA_PERF names: "sim:PROFILE",
+ * the simulator (@arg PROFILE); empty or "kernel", the kernel (@arg NULL);
+ * unset, the simulator of $BARETMA_MSR's profile where that is
+ * "sim:PROFILE" (a dry run's perf side the same simulated machine), else
+ * the kernel.
  * Returns the ops, or NULL with errno EINVAL for any other value.
  */
 const struct perf_group_ops *perf_group_env(const char **arg);
