@@ -145,8 +145,8 @@ static const char *const u_pm_l2[] = { "Golden Cove", "Raptor Cove", "Redwood Co
 	"tma_fetch_bandwidth, tma_machine_clears, tma_core_bound and tma_light_operations"
 
 #define PM_BOUND "8-bit quantisation: each PERF_METRICS field is a fraction of TOPDOWN.SLOTS " \
-	"in 1/255 (msr/topdown.h td_value_bound); perf's topdown-* counts carry the kernel's " \
-	"rounding of them"
+	"in 1/255, within (1 + |S - 255|) / 255 of the true fraction (S the four level-1 " \
+	"fields' sum); perf's topdown-* counts carry the kernel's rounding of them"
 
 /* ====================================== intel-pre-icl-l1 (SNB .. CLX) */
 

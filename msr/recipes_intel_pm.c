@@ -140,8 +140,9 @@ static const struct recipe_node icl_pm_nodes[] = {
 static const char *const u_icl_pm[] = { "Sunny Cove", "Willow Cove", "Cypress Cove", NULL };
 
 #define ICL_PM_BOUND "8-bit quantisation of the PERF_METRICS fields (each a fraction of " \
-	"TOPDOWN.SLOTS in 1/255: msr/topdown.h td_value_bound); the general-purpose events " \
-	"are exact counts; level 2 in passes (different intervals, the first pass's slots)"
+	"TOPDOWN.SLOTS in 1/255, within (1 + |S - 255|) / 255 of the true fraction, S the four " \
+	"level-1 fields' sum); the general-purpose events are exact counts; level 2 in passes " \
+	"(different intervals, the first pass's slots)"
 #define ICL_PM_NOTES "nothing: icelake_metrics.json's level-1 and level-2 formulas whole " \
 	"(INT_MISC.UOP_DROPPING and INT_MISC.CLEARS_COUNT counted beside PERF_METRICS)"
 
