@@ -13,7 +13,8 @@
 
 # Level 1, percent of the work's slots; the four sum to 100.
 retiring          28    # TOPDOWN_RETIRING.ALL
-bad_speculation    8    # TOPDOWN_BAD_SPECULATION.ALL
+bad_speculation    8    # the remainder: Gracemont's recipe counts no bad-
+                         # speculation event (SLOTS - the other three)
 frontend_bound    26    # TOPDOWN_FE_BOUND.ALL
 backend_bound     38    # TOPDOWN_BE_BOUND.ALL
 
