@@ -15,9 +15,9 @@
 
 #include "bench/tma.h"
 #include "bench/source/source.h"
-#include "msr/amd_regs.h"
-#include "msr/intel_regs.h"
-#include "msr/msr_sim.h"
+#include "msr/regs/amd_regs.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/sim/msr_sim.h"
 
 static void say(struct bench_avail *a, enum td_unavail why, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

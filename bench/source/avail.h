@@ -16,8 +16,8 @@
 
 #include "cpu/cpu.h"
 #include "cpu/machine.h"
-#include "msr/msr.h"
-#include "msr/topdown.h"
+#include "msr/access/msr.h"
+#include "msr/recipe/topdown.h"
 
 /* ------------------------------------------------------------- backends */
 
@@ -188,7 +188,7 @@ struct bench_rdpmc_ops {
 	void (*disable_self)(int fd);      /* rdpmc_disable_self */
 	int (*probe)(uint32_t ecx);        /* rdpmc_probe */
 };
-/* The real ones (msr/rdpmc.h). */
+/* The real ones (msr/regs/rdpmc.h). */
 extern const struct bench_rdpmc_ops bench_rdpmc_live;
 
 /*
