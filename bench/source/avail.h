@@ -3,7 +3,8 @@
  * backend names (--backend) and what the availability checks found
  * (struct bench_avail: can Top-down be measured on a CPU, and if not, the
  * first precise reason).  The checks themselves are the harness's
- * (bench/avail.c, bench/identify.c); each source fills its own part
+ * (bench/avail.c, bench/identify.c); the reasons are set, copied and freed
+ * in bench/source/avail.c; each source fills its own part
  * (bench/source/source.h).  Includes cpu/, msr/ and nothing of bench/
  * above the sources.
  */
