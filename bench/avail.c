@@ -15,9 +15,9 @@
 
 #include "bench/tma.h"
 #include "bench/source/source.h"
-#include "msr/amd_regs.h"
-#include "msr/intel_regs.h"
-#include "msr/msr_sim.h"
+#include "msr/regs/amd_regs.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/sim/msr_sim.h"
 
 static void say(struct bench_avail *a, enum td_unavail why, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -36,43 +36,6 @@ static void say(struct bench_avail *a, enum td_unavail why, int err, const char 
 		a->reason = NULL;
 	}
 	va_end(ap);
-}
-
-int bench_avail_setf(struct bench_avail *a, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = text_vsetf(&a->reason, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-static int dup_text(char **dst, const char *src)
-{
-	*dst = src ? strdup(src) : NULL;
-	return src && !*dst ? -ENOMEM : 0;
-}
-
-int bench_avail_copy(struct bench_avail *dst, const struct bench_avail *src)
-{
-	int rc = 0;
-
-	bench_avail_release(dst);
-	*dst = *src;
-	rc |= dup_text(&dst->reason, src->reason);
-	rc |= dup_text(&dst->perf_why, src->perf_why);
-	rc |= dup_text(&dst->perf_rdpmc_why, src->perf_rdpmc_why);
-	return rc ? -ENOMEM : 0;
-}
-
-void bench_avail_release(struct bench_avail *a)
-{
-	free(a->reason);
-	free(a->perf_why);
-	free(a->perf_rdpmc_why);
-	a->reason = a->perf_why = a->perf_rdpmc_why = NULL;
 }
 
 /*

@@ -29,11 +29,11 @@
 #include "bench/stats.h"
 #include "cpu/cpu.h"
 #include "cpu/machine.h"
-#include "msr/journal.h"
-#include "msr/msr.h"
-#include "msr/pmu.h"
-#include "msr/recipe.h"
-#include "msr/topdown.h"
+#include "msr/journal/journal.h"
+#include "msr/access/msr.h"
+#include "msr/pmu/pmu.h"
+#include "msr/recipe/recipe.h"
+#include "msr/recipe/topdown.h"
 
 /* ---------------------------------------------------------------- kernels */
 
@@ -147,7 +147,7 @@ struct bench_calib_use {
 				  * a calibration for another machine is a note */
 	int refused;             /* not read at all, and the run must not go on:
 				  * -EPERM, the state directory's rule refuses
-				  * it (msr/state_dir.h; reason: why, exit 77);
+				  * it (msr/journal/state_dir.h; reason: why, exit 77);
 				  * -EFBIG, over CALIB_FILE_MAX (reason: the
 				  * cap, exit 65); 0 otherwise */
 	char path[4096];
@@ -197,15 +197,15 @@ struct bench_options {
 	size_t nkernel_list;
 	bench_progress_fn progress;  /* may be NULL */
 	void *progress_arg;
-	/* The guarded run the measurement writes through (msr/guard.h): its
+	/* The guarded run the measurement writes through (msr/guard/guard.h): its
 	 * MSR backend (borrowed; the session opens $BARETMA_MSR's when NULL)
 	 * and its journal, which saves every register before its first write
-	 * and gates the backend (msr/msr.h).  bench_run needs both when the
+	 * and gates the backend (msr/access/msr.h).  bench_run needs both when the
 	 * chosen backend programs the PMU (rdpmc, msr). */
 	struct msr_dev *dev;
 	struct journal *journal;
 };
-#define BENCH_PERF_CHANGED_MAX 8 /* msr/pmu.h saves 4 registers a CPU */
+#define BENCH_PERF_CHANGED_MAX 8 /* msr/pmu/pmu.h saves 4 registers a CPU */
 #define BENCH_DEFAULT_REPS   201
 #define BENCH_DEFAULT_WARMUP 20
 #define BENCH_MAX_REPS       1000000u
@@ -286,7 +286,7 @@ struct bench_result {
 	const char *reads;       /* what a reading holds, one phrase (the source's
 				  * read set: "IA32_PERF_METRICS", perf's counts) */
 	const char *bound_text;  /* what bounds its numbers (read_bound_text) */
-	const struct recipe *recipe; /* the event recipe measured (msr/recipe.h: its
+	const struct recipe *recipe; /* the event recipe measured (msr/recipe/recipe.h: its
 				  * name, variant and ->bound), NULL for
 				  * PERF_METRICS, perf's group or no Top-down */
 	const struct recipe *formulas; /* the recipe whose formulas made the numbers
@@ -363,7 +363,7 @@ int bench_recheck(struct bench_session *s);
  * kernel (warm-up, then reps, each bracketed, with the tamper check
  * between repetitions), stop, and compute statistics.  The registers are
  * left to the caller, @j's owner: journal_restore(@j) at the end of the
- * run (registers, then settings: msr/journal.h order), or
+ * run (registers, then settings: msr/journal/journal.h order), or
  * journal_restore_regs(@j) between blocks.  A backend that programs
  * (bench_session_programs) needs @j, the journal of the session's device
  * (journal_set_dev): without it -EINVAL and nothing is written; one that

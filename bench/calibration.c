@@ -18,7 +18,7 @@
 
 #include "bench/calibration.h"
 #include "cpu/userfile.h"
-#include "msr/state_dir.h"
+#include "msr/journal/state_dir.h"
 
 /* The PERF_METRICS fields as the document names them (the simulator's
  * profile keys; the tma_* metric of the same node without "tma_"). */

@@ -50,7 +50,7 @@ char *calib_file_name(const struct cpu_info *ci, char *buf, size_t n);
  * out of range, missing or of another type, a file that is not JSON or a
  * malformed date set u->malformed, and u->reason names the key and the
  * value; the file is then not used, and no number of @u is.
- * The file is opened by the state directory's rule (msr/state_dir.h
+ * The file is opened by the state directory's rule (msr/journal/state_dir.h
  * state_dir_file_open: a regular file of the effective user's, writable by
  * no one else) and read in blocks, at most CALIB_FILE_MAX bytes: one
  * refused or over its cap is not read at all, u->refused says which

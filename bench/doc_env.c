@@ -10,7 +10,7 @@
 #include "bench/bench.h"
 #include "cpu/environ.h"
 #include "cpu/escape.h"
-#include "msr/rdpmc.h"
+#include "msr/regs/rdpmc.h"
 
 /* "" -> null: an unknown value is never printed as a zero or an empty word. */
 static json_t *str_or_null(const char *s)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "msr/intel_regs.h"
+#include "msr/regs/intel_regs.h"
 
 bool bench_msr_reaches(const struct cpu_machine *m, const struct msr_dev *dev)
 {

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "msr/amd_regs.h"
-#include "msr/intel_regs.h"
-#include "msr/msr_sim.h"
+#include "msr/regs/amd_regs.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/sim/msr_sim.h"
 
 
 /*
@@ -79,7 +79,7 @@ static void k_fault_bus(struct bench_kernel_ctx *c)
  * machine's speed.  They write through a second handle of the state-file
  * backend ($BARETMA_MSR must be state:FILE: on a real msr device they
  * refuse, -EPERM), which the run's own handle sees as another process's
- * change (msr/msr.h: the backend re-reads a changed FILE).
+ * change (msr/access/msr.h: the backend re-reads a changed FILE).
  */
 struct hook_state {
 	struct bench_kernel_region region; /* unused; the priv convention */
@@ -183,7 +183,7 @@ static void k_hook_tamper(struct bench_kernel_ctx *c)
 /* ------------------------------------------------ simulated workload */
 
 /*
- * A kernel of known work for the simulated PMU (msr/msr_sim.h): each call
+ * A kernel of known work for the simulated PMU (msr/sim/msr_sim.h): each call
  * has the simulated CPU run the profile's `work_cycles` cycles at the
  * work's shares (msr_sim_work), from inside the bracket, whatever this
  * machine's speed.  With `ghz 0` a region then holds exactly the bracket's

@@ -13,7 +13,7 @@
  * precision.  Each bracket
  * is (read a) kernel (read b); a region's field slots are
  * slots_b*field_b/S_b - slots_a*field_a/S_a (linux topdown.txt, each
- * reading normalised by its level-1 sum: msr/topdown.h).  The empty
+ * reading normalised by its level-1 sum: msr/recipe/topdown.h).  The empty
  * bracket's cost is subtracted in slots per field and in TSC ticks, never
  * from percentages.
  *
@@ -52,7 +52,7 @@
 #include "bench/measure_int.h"
 #include "bench/tma.h"
 #include "bench/session.h"
-#include "msr/intel_regs.h"
+#include "msr/regs/intel_regs.h"
 
 /* The tamper check's verdict: true when the counters were changed.  The
  * first change is kept for the message. */

@@ -159,7 +159,7 @@ static void count_invalid(const struct rep_sample *v, unsigned flags,
 }
 
 /* A node's value of one repetition: kept unless NAN (a node the recipe
- * does not define, or a split of nothing: msr/recipe.h). */
+ * does not define, or a split of nothing: msr/recipe/recipe.h). */
 static void keep(double *vals, unsigned *n, double v)
 {
 	if (!isnan(v))

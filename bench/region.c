@@ -8,17 +8,17 @@
 #include "bench/region.h"
 #include "bench/tma.h"
 
-/* The public flags are msr/topdown.h's, bit for bit. */
+/* The public flags are msr/recipe/topdown.h's, bit for bit. */
 _Static_assert(BARETMA_FLAG_L1_SUM == TD_FLAG_L1_SUM && BARETMA_FLAG_L2_ABOVE == TD_FLAG_L2_ABOVE &&
 	       BARETMA_FLAG_ZERO_SLOTS == TD_FLAG_ZERO_SLOTS &&
 	       BARETMA_FLAG_NEGATIVE == TD_FLAG_NEGATIVE &&
 	       BARETMA_FLAG_SLOTS_BACK == TD_FLAG_SLOTS_BACK &&
-	       BARETMA_FLAG_NORMALISED == TD_FLAG_NORMALISED, "flags as msr/topdown.h");
+	       BARETMA_FLAG_NORMALISED == TD_FLAG_NORMALISED, "flags as msr/recipe/topdown.h");
 /* ... and so are the nodes. */
 _Static_assert((int)BARETMA_TMA_N == (int)TMA_NMETRICS &&
 	       (int)BARETMA_TMA_CORE_BOUND == (int)TMA_CORE_BOUND &&
 	       (int)BARETMA_TMA_HEAVY_OPERATIONS == (int)TMA_HEAVY_OPERATIONS,
-	       "nodes as msr/topdown.h");
+	       "nodes as msr/recipe/topdown.h");
 
 struct region *region_find(struct region_table *t, const char *name)
 {

@@ -10,7 +10,7 @@
  *
  * Method (bench/source/reading.h): a pair of readings gives counts per
  * event of the table's read set (for PERF_METRICS the topdown-* events in
- * slots, slots_b*field_b/S_b - slots_a*field_a/S_a: msr/topdown.h, linux
+ * slots, slots_b*field_b/S_b - slots_a*field_a/S_a: msr/recipe/topdown.h, linux
  * tools/perf/Documentation/topdown.txt); a region's totals are the sums
  * of its valid pairs' counts, and its fractions the recipe's formulas on
  * those sums (bench/tma.h) - the slot-weighted mean, never a mean of
@@ -41,7 +41,7 @@
 
 #include "bench/source/reading.h"
 #include "include/baretma.h"
-#include "msr/topdown.h"
+#include "msr/recipe/topdown.h"
 
 #define REGION_MAX      64  /* names a session holds */
 #define REGION_NAME_MAX 32  /* bytes of a name, with its NUL */

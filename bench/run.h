@@ -17,10 +17,10 @@
 #include <stdint.h>
 
 #include "cpu/cpu.h"
-#include "msr/journal.h"
-#include "msr/msr.h"
-#include "msr/msr_policy.h"
-#include "msr/pmu.h"
+#include "msr/journal/journal.h"
+#include "msr/access/msr.h"
+#include "msr/regs/msr_policy.h"
+#include "msr/pmu/pmu.h"
 
 struct cpu_machine;
 
@@ -67,7 +67,7 @@ struct run_msr_verdict {
 	enum msr_write_verdict verdict; /* of the CPU refused */
 	unsigned cpu;                   /* that CPU */
 	char why[320];                  /* msr_write_check's line for it; fixed: its
-					 * longest (msr/msr_policy.c bits_check for
+					 * longest (msr/regs/msr_policy.c bits_check for
 					 * IA32_FIXED_CTR_CTRL: the name, two 16-digit
 					 * values, a 7-digit mask and the METRICS_CLEAR_EN
 					 * note) is 315 bytes */

@@ -11,7 +11,7 @@
 #include "bench/bench.h"
 #include "bench/run.h"
 #include "cpu/machine.h"
-#include "msr/intel_regs.h"
+#include "msr/regs/intel_regs.h"
 
 int run_cpus_open(struct msr_dev *dev, const unsigned *cpus, int n, int *at)
 {

@@ -12,9 +12,9 @@
 
 #include "cpu/text.h"
 #include "bench/session.h"
-#include "msr/msr_sim.h"
-#include "msr/rdpmc.h"
-#include "msr/recipe.h"
+#include "msr/sim/msr_sim.h"
+#include "msr/regs/rdpmc.h"
+#include "msr/recipe/recipe.h"
 
 static void note_add(struct session_info *in, const char *text)
 {
@@ -97,7 +97,7 @@ static int msr_open_failed(struct session_info *in, int rc)
 
 /*
  * Does the core of @cpu run two threads (an event recipe's smt_on)?  On the
- * simulated PMU its profile says (`smt on`: msr/msr_sim.h, the machine the
+ * simulated PMU its profile says (`smt on`: msr/sim/msr_sim.h, the machine the
  * counts come from); else the machine's topology: the core holding @cpu
  * has another PU (hwloc; on the live machine the online CPUs), as perf's
  * smt_on() counts a core's thread siblings (linux tools/perf/util/smt.c).

@@ -44,7 +44,7 @@ struct session_options {
 				  * with level 0 the highest level whose events fit
 				  * one pass, a --level that needs passes -EINVAL */
 	struct msr_dev *dev;     /* the guarded run's MSR backend (borrowed: its
-				  * journal gates its writes, msr/msr.h); NULL:
+				  * journal gates its writes, msr/access/msr.h); NULL:
 				  * session_open opens $BARETMA_MSR's, which writes
 				  * nothing until a journal is set on it */
 };
@@ -91,7 +91,7 @@ struct session {
  * session_open - identify the machine @o->machine describes, choose the CPU
  * among its CPUs and pin the calling thread to it (live only: a dump's CPU
  * is never pinned to, info.note says so), open the MSR backend ($BARETMA_MSR,
- * msr/msr.h), decide availability (bench_topdown_check_ops: the PMU checks,
+ * msr/access/msr.h), decide availability (bench_topdown_check_ops: the PMU checks,
  * then every source's probe, holding the rdpmc=1 key for the session) and
  * choose the source (source_choose), which is opened.  Reads only.
  * @out receives the session, also on error (then only session_info,
@@ -140,7 +140,7 @@ const struct cpu_machine *session_machine(const struct session *s);
  * (journal_restore, or journal_restore_regs between blocks).  A source
  * that writes MSRs (session_writes_msrs) needs @j, the journal of the
  * guarded run whose device the session writes through (journal_set_dev
- * on session_dev: the write gate of msr/msr.h): without it -EINVAL and
+ * on session_dev: the write gate of msr/access/msr.h): without it -EINVAL and
  * nothing is written (info.avail.reason says so).  Sources that write
  * nothing take @j NULL.
  * Returns 0; -EBUSY when FC3/PERF_METRICS are in use and !force

@@ -5,10 +5,10 @@
  *
  * One session (bench/session.h) per CPU on one borrowed MSR backend, all
  * programmed inside ONE guarded run whose journal the caller began (the
- * locks, ownership checks, journal and restore of msr/guard.h): fixed
+ * locks, ownership checks, journal and restore of msr/guard/guard.h): fixed
  * counter 3 and IA32_PERF_METRICS where the core kind has them, else the
  * kind's event recipe on its general-purpose and fixed counters (msr/
- * recipe.h, msr/pmu_gp.h); a level whose events need passes counts
+ * recipe.h, msr/pmu/pmu_gp.h); a level whose events need passes counts
  * them in turn, one pass a read, an interval being a read of each
  * (bench/stat_pass.c).
  *
@@ -43,8 +43,8 @@
 #include <sys/types.h>
 
 #include "cpu/cpu.h"
-#include "msr/recipe.h"
-#include "msr/topdown.h"
+#include "msr/recipe/recipe.h"
+#include "msr/recipe/topdown.h"
 
 struct cpu_machine;
 struct msr_dev;
@@ -90,10 +90,10 @@ struct stat_sample {
 	double bound;         /* +/- on every frac, as a fraction: PERF_METRICS's 8-bit
 			       * quantisation (bench/tma.h); 0 for an event recipe's
 			       * exact counts (what bounds them: bound_text) */
-	const char *bound_text; /* the recipe's own bound (msr/recipe.h ->bound) */
+	const char *bound_text; /* the recipe's own bound (msr/recipe/recipe.h ->bound) */
 	const char *left_out; /* what the recipe leaves out of the vendor's formulas
-			       * (msr/recipe.h ->notes), or NULL */
-	unsigned flags;       /* TD_FLAG_* of the counts (msr/topdown.h) */
+			       * (msr/recipe/recipe.h ->notes), or NULL */
+	unsigned flags;       /* TD_FLAG_* of the counts (msr/recipe/topdown.h) */
 	bool valid;           /* slots counted: the fractions mean something */
 };
 

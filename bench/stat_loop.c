@@ -11,7 +11,7 @@
  * hangup) went to the whole foreground process group, the command
  * included (POSIX "General Terminal Interface"): it is not sent a second
  * time.  SIGCHLD is caught so that the command's end interrupts the
- * sleep.  The handlers before the loop (the guard's, msr/guard_signals.h)
+ * sleep.  The handlers before the loop (the guard's, msr/journal/guard_signals.h)
  * are put back after it.
  *
  * Before the loop.  A caller that holds the three blocked until the count

@@ -1,6 +1,6 @@
 /*
  * bench/tma.c - counts -> tma_* fractions (bench/tma.h): the read set's
- * recipe evaluated on its counts (msr/recipe.h recipe_eval), and the
+ * recipe evaluated on its counts (msr/recipe/recipe.h recipe_eval), and the
  * flags each kind of recipe decides.
  */
 #include <errno.h>

@@ -1,7 +1,7 @@
 /*
  * bench/tma.h - from counts to tma_* fractions: the one place where the
  * harness applies a recipe's formulas (bench/source/reading.h: counts;
- * msr/recipe.h: the recipes and recipe_eval).
+ * msr/recipe/recipe.h: the recipes and recipe_eval).
  *
  * The recipe is the read set's (rs->recipe): intel-perf-metrics for
  * IA32_PERF_METRICS and perf's topdown-* group (whose counts are the
@@ -12,11 +12,11 @@
 #define BARETMA_TMA_H
 
 #include "bench/source/reading.h"
-#include "msr/recipe.h"
-#include "msr/topdown.h"
+#include "msr/recipe/recipe.h"
+#include "msr/recipe/topdown.h"
 
 /* Nodes a recipe reports outside the twelve tma_* (AMD's smt_contention,
- * the E-core's tma_resource_bound): msr/recipe.h struct recipe_extra. */
+ * the E-core's tma_resource_bound): msr/recipe/recipe.h struct recipe_extra. */
 struct tma_extra {
 	unsigned n;
 	struct recipe_extra x[RECIPE_EXTRA_MAX];
@@ -41,12 +41,12 @@ int tma_slots(const struct read_set *rs, const struct counts *c, double *slots);
  * counts_to_tma - the tma_* fractions of @c, counts of @rs's events (one
  * pair's, a region's sum, or with the empty bracket's subtracted), at
  * @level (1 or 2), into @out: recipe_eval of @rs's recipe on them
- * (msr/recipe.h), the counts looked up by event name.
+ * (msr/recipe/recipe.h), the counts looked up by event name.
  *   intel-perf-metrics: each node is its topdown-* count over the sum of
  *   the four level-1 counts, a derived level-2 node its parent less its
  *   measured child (perf's metrics, linux tools/perf/pmu-events/arch/x86/
  *   sapphirerapids/spr-metrics.json).  Bound: c->err / TOPDOWN.SLOTS for
- *   PERF_METRICS (the 8-bit quantisation, msr/topdown.h); for perf's counts
+ *   PERF_METRICS (the 8-bit quantisation, msr/recipe/topdown.h); for perf's counts
  *   (READ_BOUND_PERF_COUNTS) each member count c_i = T x_i + e_i with
  *   |e_i| <= c->err (the kernel's floor(slots x field / 0xff) per read:
  *   linux arch/x86/events/intel/core.c icl_get_metrics_event_value), T the

@@ -1,6 +1,6 @@
 /*
  * cpu/knobs.h - the kernel's files that baretma reads (cpu/environ.c) and,
- * with consent, changes (msr/settings.c), named once for every layer.
+ * with consent, changes (msr/guard/settings.c), named once for every layer.
  * Paths are as on the machine; every read or write resolves them under the
  * sysroot (cpu/sysfs.c, $BARETMA_SYSROOT).  Includes nothing.
  */

@@ -2,7 +2,7 @@
  * cpu/perf_caps.h - the bits of IA32_PERF_CAPABILITIES (MSR 0x345) that
  * identification and the MSR layer both use.  Here, in the bottom layer,
  * because cpu/ decides what a CPU has from them and includes nothing from
- * msr/; msr/intel_regs.h includes this file, so it stays the one place
+ * msr/; msr/regs/intel_regs.h includes this file, so it stays the one place
  * where register layouts are looked up.
  * Source: pmu-reference §1.6 ([EPH] union perf_capabilities, [PEH] PERF_CAP_*).
  */

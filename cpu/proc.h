@@ -1,6 +1,6 @@
 /*
  * cpu/proc.h - is a process still running?  The one reading of
- * /proc/PID/stat that the journals (msr/journal_list.c) and the temporary
+ * /proc/PID/stat that the journals (msr/journal/journal_list.c) and the temporary
  * files of a write (cpu/tmpfile.h) judge other baretma runs by.  It reads
  * the running system's /proc, never the BARETMA_SYSROOT tree: a process's
  * life is not a fact a test's fake tree can describe.

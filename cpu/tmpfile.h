@@ -16,10 +16,10 @@
  *   - the writer itself, on an error (tmpfile_release after unlinking);
  *   - a deadly signal: every temporary file of the process is in a
  *     registry (fixed slots, no lock), and tmpfile_unlink_all, which the
- *     signal guard's handler calls (msr/guard_signals.h), removes each;
+ *     signal guard's handler calls (msr/journal/guard_signals.h), removes each;
  *   - after SIGKILL, which no handler sees: the next write into the same
  *     directory (tmpfile_sweep), or `baretma pmu restore` through the
- *     state directory's record of the directories (msr/leftovers.h).
+ *     state directory's record of the directories (msr/journal/leftovers.h).
  * The registry also holds other files of the same kind (the record
  * itself), removed by the same handler.
  */

@@ -1,20 +1,20 @@
 /*
- * fuzz/fuzz_journal.c - the run journal reader (msr/journal_format.c,
- * msr/journal_list.c): the input is written as "<state dir>/run-4242.journal"
+ * fuzz/fuzz_journal.c - the run journal reader (msr/journal/journal_format.c,
+ * msr/journal/journal_list.c): the input is written as "<state dir>/run-4242.journal"
  * and read with journal_load() and, as `msr write` and `pmu restore` find
  * journals, journal_find_cpu(); the empty input leaves the state directory
  * without a journal.
  *
  * Besides crashes, leaks and undefined behaviour, two properties abort:
- *   - what journal_load() accepts is within the limits of msr/journal.h
+ *   - what journal_load() accepts is within the limits of msr/journal/journal.h
  *     (counts, CPU numbers, distinct registers, the CPU list,
  *     NUL-terminated strings) and holds only what baretma changes ("What a
  *     journal may hold", restated here from its sources, not taken from
- *     the code under test): the settings files of msr/settings.h with
+ *     the code under test): the settings files of msr/guard/settings.h with
  *     their kernel values, run/enable journals pmu_program()'s four
  *     registers unmarked, write journals the architectural PMU registers
  *     (pmu-reference §1.1) or any register marked unsafe-msr;
- *   - the format is canonical (msr/journal.h: "single spaces, nothing
+ *   - the format is canonical (msr/journal/journal.h: "single spaces, nothing
  *     else", hex without leading zeros, exact percent-encoding), so a
  *     journal it accepts, written out again by the rules of the header,
  *     is the input byte for byte (a reg's " unsafe-msr" mark included),
@@ -32,7 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "msr/journal.h"
+#include "msr/journal/journal.h"
 
 #define FUZZ_PID 4242 /* the journal's name; kill(4242, 0) only looks */
 
@@ -62,7 +62,7 @@ static int put(const uint8_t *data, size_t size)
 	return rc;
 }
 
-/* encode() of msr/journal.h's rules, appended at @o. */
+/* encode() of msr/journal/journal.h's rules, appended at @o. */
 static size_t enc(char *t, size_t o, const char *s)
 {
 	for (; *s; s++) {
@@ -76,7 +76,7 @@ static size_t enc(char *t, size_t o, const char *s)
 	return o;
 }
 
-/* The text of @d by the rules of msr/journal.h. */
+/* The text of @d by the rules of msr/journal/journal.h. */
 static char *render(const struct journal_data *d, size_t *len)
 {
 	size_t cap = 8192 + (size_t)d->nregs * 64 + (size_t)d->nsettings * 2048, o;
@@ -129,7 +129,7 @@ static char *regs_first(const uint8_t *data, size_t size)
 	return t;
 }
 
-/* The files and values baretma changes (msr/settings.h, from the kernel:
+/* The files and values baretma changes (msr/guard/settings.h, from the kernel:
  * arch/x86/events/core.c set_attr_rdpmc, kernel/watchdog.c, arch/x86/kernel/msr.c). */
 static bool setting_ok(const char *file, const char *value)
 {

@@ -1,11 +1,11 @@
 /*
- * fuzz/fuzz_msr_state.c - the state-file backend's parser (msr/msr_state.c):
+ * fuzz/fuzz_msr_state.c - the state-file backend's parser (msr/access/msr_state.c):
  * open the input as "state:FILE", then read a few registers of CPU 0.
  */
 #include <stdio.h>
 
 #include "fuzz/fuzz.h"
-#include "msr/msr.h"
+#include "msr/access/msr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

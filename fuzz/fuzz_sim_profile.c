@@ -1,13 +1,13 @@
 /*
  * fuzz/fuzz_sim_profile.c - the simulated PMU's profile parser
- * (msr/sim_profile.c, msr_sim_profile_parse): the input is the profile's
+ * (msr/sim/sim_profile.c, msr_sim_profile_parse): the input is the profile's
  * text.  Pure: nothing is opened, nothing is written.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "msr/msr_sim.h"
+#include "msr/sim/msr_sim.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

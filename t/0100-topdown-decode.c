@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "msr/topdown.h"
+#include "msr/recipe/topdown.h"
 #include "t/tap.h"
 
 #define EPS 1e-9

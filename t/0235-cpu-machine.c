@@ -16,7 +16,7 @@
  *   - this machine: /proc/cpuinfo's "hypervisor" flag (the kernel's
  *     X86_FEATURE_HYPERVISOR, CPUID.1:ECX[31]), sched_getaffinity();
  *   - the environment: files written here under BARETMA_SYSROOT;
- *   - the MSR device path and remedy: msr/msr_dev.c's template
+ *   - the MSR device path and remedy: msr/access/msr_dev.c's template
  *     ("no MSR device '<path>' (try: modprobe msr)", README).
  */
 #include <errno.h>
@@ -311,7 +311,7 @@ static void check_avail(void)
 	snprintf(dev_tpl, sizeof(dev_tpl), "%s/nodev/cpu/%%u/msr", tmp);
 	snprintf(state, sizeof(state), "%s/state", tmp);
 	/* with the general-purpose counters Ice Lake's recipe counts beside
-	 * PERF_METRICS (msr/recipes_intel_pm.c): IA32_PERFEVTSELx, IA32_PMCx,
+	 * PERF_METRICS (msr/recipe/recipes_intel_pm.c): IA32_PERFEVTSELx, IA32_PMCx,
 	 * IA32_A_PMCx */
 	put_file(state, "1 0x30c 0x0\n1 0x329 0x0\n1 0x345 0xf4c5\n1 0x38d 0x333\n"
 		 "1 0x38f 0x70000000f\n"

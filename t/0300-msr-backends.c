@@ -1,9 +1,9 @@
 /*
- * t/0300-msr-backends.c - the MSR access layer (msr/msr.h): the state-file
+ * t/0300-msr-backends.c - the MSR access layer (msr/access/msr.h): the state-file
  * backend (parse, keyed registers, persistence), device path templates, the
  * device backend's errors, the $BARETMA_MSR_TRACE lines and the remedies.
  *
- * Expected values are written out by hand from msr/msr.h and
+ * Expected values are written out by hand from msr/access/msr.h and
  * pmu-reference §4 (the driver's errors); none is computed by the code
  * under test.
  */
@@ -17,8 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "msr/intel_regs.h"
-#include "msr/msr.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/access/msr.h"
 #include "t/fixture.h"
 
 static char dir[PATH_MAX];
@@ -192,7 +192,7 @@ static void test_status_model(void)
 	msr_close(dev);
 }
 
-/* Replace @path with @text the way msr/msr.h asks other writers to: a new
+/* Replace @path with @text the way msr/access/msr.h asks other writers to: a new
  * file renamed over it. */
 static void replace_file(const char *path, const char *text)
 {
@@ -207,7 +207,7 @@ static void replace_file(const char *path, const char *text)
 }
 
 /* Another process's writes are seen: the file is read again when its
- * stat (device, inode, size, mtime) changed (msr/msr.h). */
+ * stat (device, inode, size, mtime) changed (msr/access/msr.h). */
 static void test_reload(void)
 {
 	const char *f = t_in(dir, "shared");

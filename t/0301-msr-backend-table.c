@@ -1,13 +1,13 @@
 /*
- * t/0301-msr-backend-table.c - the table of MSR backends (msr/msr.h
- * msr_backends[], msr/msr_backends.c): it holds the backends README
+ * t/0301-msr-backend-table.c - the table of MSR backends (msr/access/msr.h
+ * msr_backends[], msr/sim/msr_backends.c): it holds the backends README
  * "Environment" documents for $BARETMA_MSR, in the order that decides
  * (state:FILE, sim:PROFILE, then a device path template for any other
  * spec); each prefix reaches its backend through msr_open(); a spec no
  * prefix claims ("foo:x") is a device template, as a relative path with a
  * colon is.
  *
- * Expected names and messages are written out by hand from msr/msr.h and
+ * Expected names and messages are written out by hand from msr/access/msr.h and
  * README "Environment"; none is read from the table under test.
  */
 #include <errno.h>
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "msr/msr.h"
+#include "msr/access/msr.h"
 #include "t/fixture.h"
 
 static char dir[PATH_MAX];

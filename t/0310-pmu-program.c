@@ -1,5 +1,5 @@
 /*
- * t/0310-pmu-program.c - programming FC3 + PERF_METRICS (msr/pmu.h) against
+ * t/0310-pmu-program.c - programming FC3 + PERF_METRICS (msr/pmu/pmu.h) against
  * a state file modelling an Ice Lake client CPU (t/pmu-fixture.h), read
  * back through the $BARETMA_MSR_TRACE lines and the state file's text:
  * program and restore, user-only, counters in use and --force, parts
@@ -8,7 +8,7 @@
  * With the run journal, its signal guard and the write gate: t/0311; the
  * ownership check (pmu_check_owner): t/0312.
  *
- * Every expected sequence below is worked out by hand from msr/pmu.h and
+ * Every expected sequence below is worked out by hand from msr/pmu/pmu.h and
  * pmu-reference §1.2-§1.4 and §5.4; the arithmetic is written next to it.
  */
 #include <errno.h>
@@ -20,9 +20,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "msr/intel_regs.h"
-#include "msr/journal.h"
-#include "msr/pmu.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/journal/journal.h"
+#include "msr/pmu/pmu.h"
 #include "t/fixture.h"
 #include "t/pmu-fixture.h"
 
@@ -34,7 +34,7 @@ static void test_program_restore(void)
 
 	check_int(pmu_program(dev, 0, &icl_cfg, &s, why, sizeof(why)), ==, 0,
 		  "program cpu 0 (Ice Lake, PERF_METRICS)");
-	/* steps 1-6 of msr/pmu.h, worked out beside ICL_CPU0_PROGRAM */
+	/* steps 1-6 of msr/pmu/pmu.h, worked out beside ICL_CPU0_PROGRAM */
 	check_str(trace_lines(""), ICL_CPU0_READS ICL_CPU0_PROGRAM,
 		  "program: reads, then writes in pmu.h order with hand-worked values");
 	check_u64(s.global_ctrl, ==, 0x70000000full, "saved GLOBAL_CTRL");
@@ -317,7 +317,7 @@ static void test_verify(void)
 }
 
 /*
- * Between two repetitions (msr/pmu.h pmu_reset_frozen, pmu_read_overflow),
+ * Between two repetitions (msr/pmu/pmu.h pmu_reset_frozen, pmu_read_overflow),
  * on cpu 1 of the fixture after programming:
  *   programmed GLOBAL_CTRL = 0x70000000f | 1<<35 | 1<<48 = 0x1000f0000000f;
  *   frozen = 0x1000f0000000f & ~(1<<35 | 1<<48) = 0x70000000f (GP0-3 and
@@ -410,7 +410,7 @@ static void test_reset_frozen(void)
 }
 
 /*
- * A short region of `baretma validate` (msr/pmu.h pmu_region_start), on
+ * A short region of `baretma validate` (msr/pmu/pmu.h pmu_region_start), on
  * cpu 1 of the fixture (FIXED_CTR_CTRL 0xa00000b3a: FC0 0xa, FC1 0x3, FC2
  * 0xb, a field at bits 39:36 kept), worked by hand:
  *   FC3 field 0x3 (OS|USR): (0xa00000b3a & ~0xf000) | 0x3 << 12 = 0xa00003b3a;

@@ -1,13 +1,13 @@
 /*
- * t/0311-pmu-journal.c - programming FC3 + PERF_METRICS (msr/pmu.h) with
- * the run journal (msr/journal.h) on the Ice Lake state file of
+ * t/0311-pmu-journal.c - programming FC3 + PERF_METRICS (msr/pmu/pmu.h) with
+ * the run journal (msr/journal/journal.h) on the Ice Lake state file of
  * t/pmu-fixture.h: the saved values in the journal before the first
  * write, its signal guard putting the registers back when the process is
  * killed, and the write gate (no register written unless the journal
  * saved it first).  Split from t/0310.
  *
- * Every expected sequence below is worked out by hand from msr/pmu.h,
- * msr/journal.h and pmu-reference §1.2-§1.4 and §5.4; the arithmetic is
+ * Every expected sequence below is worked out by hand from msr/pmu/pmu.h,
+ * msr/journal/journal.h and pmu-reference §1.2-§1.4 and §5.4; the arithmetic is
  * written next to it.
  */
 #include <errno.h>
@@ -19,14 +19,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "msr/intel_regs.h"
-#include "msr/journal.h"
-#include "msr/pmu.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/journal/journal.h"
+#include "msr/pmu/pmu.h"
 #include "t/fixture.h"
 #include "t/pmu-fixture.h"
 
 /*
- * Child: journal, guard (msr/journal.h), program, die of @sig.  Parent:
+ * Child: journal, guard (msr/journal/journal.h), program, die of @sig.  Parent:
  * killed by @sig, file restored by the handler, journal gone.  With
  * @detach the journal is left on purpose ("pmu enable"): the registers
  * stay programmed and the journal file restores them later.
@@ -188,7 +188,7 @@ static void test_journaled(void)
 }
 
 /*
- * The write gate (msr/msr.h): no register is written unless the journal
+ * The write gate (msr/access/msr.h): no register is written unless the journal
  * of the handle saved it first.  Expected values from icl_text and the
  * rule of journal_data_permits: a saved (cpu, msr) passes, and
  * IA32_PERF_GLOBAL_STATUS_RESET passes once IA32_FIXED_CTR_CTRL or
@@ -209,7 +209,7 @@ static void test_gate(void)
 	check_int(pmu_program(dev, 0, &icl_cfg, &s, NULL, 0), ==, -ENOLCK,
 		  "pmu_program without a journal: its first write refused");
 	check_str(get_file(state), icl_text, "nothing reached the state file");
-	/* the write above; pmu_program's first (GLOBAL_CTRL = 0, msr/pmu.h step
+	/* the write above; pmu_program's first (GLOBAL_CTRL = 0, msr/pmu/pmu.h step
 	 * 2); its rollback pmu_restore: GLOBAL_CTRL 0, the three saved values,
 	 * STATUS_RESET bits 35 | 48 = 0x1000800000000, GLOBAL_CTRL saved */
 	check_str(trace_lines("wr"), "wr 0 0x38d 0x3333 ENOLCK\nwr 0 0x38f 0x0 ENOLCK\n"

@@ -1,5 +1,5 @@
 /*
- * t/0312-pmu-owner.c - the ownership check (msr/pmu.h pmu_check_owner):
+ * t/0312-pmu-owner.c - the ownership check (msr/pmu/pmu.h pmu_check_owner):
  * who holds the counters of a CPU, read from state files of Ice Lake and
  * Sapphire Rapids cores as perf, the NMI watchdog and other tools leave
  * them, never written.  Split from t/0310 (t/pmu-fixture.h).
@@ -18,9 +18,9 @@
 #include <unistd.h>
 
 #include "cpu/text.h"
-#include "msr/intel_regs.h"
-#include "msr/journal.h"
-#include "msr/pmu.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/journal/journal.h"
+#include "msr/pmu/pmu.h"
 #include "t/fixture.h"
 #include "t/pmu-fixture.h"
 

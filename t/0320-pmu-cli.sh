@@ -2,14 +2,14 @@
 # t/0320-pmu-cli.sh - `baretma pmu enable | status | restore` on a state file
 # (BARETMA_MSR=state:FILE), identified from real CPUID dumps.
 #
-# Expected register values are worked by hand from msr/pmu.h and
+# Expected register values are worked by hand from msr/pmu/pmu.h and
 # pmu-reference §1.2-§1.4, §5.4, starting from GLOBAL_CTRL 0x70000000f and
 # FIXED_CTR_CTRL 0x333 (FC0-2 OS+USR, firmware/OS leftovers):
 #   FIXED_CTR_CTRL = (0x333 & ~0xf000) | 0x3 << 12 = 0x3333 (user only: 0x2333)
 #   FIXED_CTR3 = 0, PERF_METRICS = 0
 #   GLOBAL_CTRL = 0x70000000f | 1<<35 | 1<<48 = 0x1000f0000000f
 #   GLOBAL_STATUS_RESET gets 1<<35|1<<48; the state backend applies it to
-#   GLOBAL_STATUS (0 here) and keeps the reset line as it is (msr/msr.h).
+#   GLOBAL_STATUS (0 here) and keeps the reset line as it is (msr/access/msr.h).
 # Known answers for the dumps: ../shared/cpuid/INDEX.tsv (Ice Lake i7-1065G7:
 # 8 CPUs, PERF_METRICS; Skylake i5-6600K: no FC3; Alder Lake-P i7-12700H:
 # CPUs 0-11 are P-cores (leaf 0x1A core type 0x40), 12-19 E-cores (0x20)).
@@ -51,8 +51,8 @@ prog() {
 		c=$((c + 1))
 	done
 }
-# The journals in the state dir (msr/journal.h: one run-PID.journal per
-# run; the cpuN.lock and settings.lock files of msr/lock.h stay).
+# The journals in the state dir (msr/journal/journal.h: one run-PID.journal per
+# run; the cpuN.lock and settings.lock files of msr/guard/lock.h stay).
 journals() { ls "$tmp/run" 2>/dev/null | grep 'journal$' | tr '\n' ' '; }
 # jregs CPU: the saved-register lines of CPU in every journal
 jregs() { cat "$tmp/run/"*.journal 2>/dev/null | grep "^reg $1 "; }
@@ -269,7 +269,7 @@ if [ -r "$ICL" ]; then
 
 	# failure midway: cpu 6 has no GLOBAL_STATUS_RESET line (#GP -> EIO).
 	# The write that failed is named: register, value (1<<35 | 1<<48), CPU.
-	# The rollback (the journal's restore, msr/journal.h) writes every saved
+	# The rollback (the journal's restore, msr/journal/journal.h) writes every saved
 	# register of cpus 0-6 once, after GLOBAL_CTRL's freeze (0): for cpu 6
 	# GLOBAL_CTRL 0, FIXED_CTR_CTRL 0x333, FIXED_CTR3 0x1006, PERF_METRICS
 	# 0x1f3a5c47, GLOBAL_CTRL 0x70000000f; cpu 7 was never touched.

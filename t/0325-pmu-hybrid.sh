@@ -69,7 +69,7 @@ cpu_lines() { for c in $2; do grep "^$c " "$1"; done; }
 programmed() {
 	for c in $1; do regs "$c" 0x0 0x3333 0x1000f0000000f 0x0; done
 }
-# The journals (msr/journal.h run-PID.journal; lock files stay beside them)
+# The journals (msr/journal/journal.h run-PID.journal; lock files stay beside them)
 journals() { ls "$tmp/run" 2>/dev/null | grep 'journal$' | sort -V | tr '\n' ' '; }
 # E-cores any journal saved a register of
 ejournals() { for c in $E; do cat "$tmp/run/"*.journal 2>/dev/null | grep -q "^reg $c " && echo "$c"; done | wc -l; }

@@ -33,7 +33,7 @@ done >>"$state"
 # reads on this arch perfmon v5 part with 8 GP counters, pmu-reference §5.4;
 # IA32_PMC0-7 and their full-width aliases IA32_A_PMC0-7, PERF_CAPABILITIES
 # bit 13: the counters of the two events Ice Lake's recipe counts beside
-# PERF_METRICS, msr/recipes_intel_pm.c)
+# PERF_METRICS, msr/recipe/recipes_intel_pm.c)
 cp "$state" "$tmp/orig"
 export BARETMA_MSR="state:$state"
 
@@ -48,7 +48,7 @@ cmp -s "$state" "$tmp/orig"; ok $? "every register restored byte for byte"
 writes=$(grep '^wr' "$tmp/trace" | head -6 | tr '\n' ';')
 is "$writes" "wr 1 0x38f 0x0;wr 1 0x38d 0x3333;wr 1 0x30c 0x0;wr 1 0x329 0x0;wr 1 0x390 0x1000800000000;wr 1 0x38f 0x1000f0000000f;" \
 	"programming writes, in the kernel's order"
-# Then the recipe's two events (msr/pmu_gp.h, pmu-reference §1.7), frozen:
+# Then the recipe's two events (msr/pmu/pmu_gp.h, pmu-reference §1.7), frozen:
 #  IA32_A_PMC0-1 = 0; PERFEVTSEL0 = INT_MISC.UOP_DROPPING 0x0D/0x10 | USR
 #  (bit 16) | OS (17) | EN (22) = 0x43100d; PERFEVTSEL1 =
 #  INT_MISC.CLEARS_COUNT 0x0D/0x01 | USR | OS | EDGE (18) | EN | CMASK 1

@@ -1,12 +1,12 @@
 /*
- * t/0340-journal.c - the crash-safe run journal (msr/journal.h) from begin
+ * t/0340-journal.c - the crash-safe run journal (msr/journal/journal.h) from begin
  * to end: on disk before every write, restore order and bytes, a journal
  * left on purpose (detach), settings saved beside the registers.  Killed
  * runs and liveness: t/0341; the parser: t/0342; the state directory:
  * t/0343.
  *
  * Expected values are the bytes written into the fixtures (t/journal-fixture.h),
- * the format in msr/journal.h written out by hand, and the kernel's own
+ * the format in msr/journal/journal.h written out by hand, and the kernel's own
  * /proc/PID/stat (read here, not by the code under test).
  */
 #include <dirent.h>
@@ -25,10 +25,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "msr/intel_regs.h"
-#include "msr/journal.h"
-#include "msr/msr.h"
-#include "msr/state_dir.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/journal/journal.h"
+#include "msr/access/msr.h"
+#include "msr/journal/state_dir.h"
 #include "t/fixture.h"
 #include "t/journal-fixture.h"
 
@@ -133,7 +133,7 @@ static void test_save_restore_end(void)
 }
 
 /*
- * A run journal of counters other than fixed counter 3 (msr/pmu_gp.h): its
+ * A run journal of counters other than fixed counter 3 (msr/pmu/pmu_gp.h): its
  * restore clears the overflow bits those counters may have set, each at
  * its GLOBAL_STATUS position (SDM Vol. 3B 21.2.2, linux
  * arch/x86/include/asm/perf_event.h: IA32_PMCx and IA32_A_PMCx bit x,
@@ -142,7 +142,7 @@ static void test_save_restore_end(void)
  *   cpu 0, GP counters only (no IA32_FIXED_CTR_CTRL): IA32_PMC0 (0xc1) and
  *     IA32_A_PMC2 (0x4c3): bits 0 and 2, 0x5, through
  *     IA32_PERF_GLOBAL_STATUS_RESET, which the journal permits for its
- *     saved IA32_PERF_GLOBAL_CTRL (msr/journal.h journal_data_permits);
+ *     saved IA32_PERF_GLOBAL_CTRL (msr/journal/journal.h journal_data_permits);
  *   cpu 1: IA32_FIXED_CTR1 (0x30a): bit 33, 0x200000000 (no FIXED_CTR3
  *     saved: not bit 35);
  *   AMD, cpu 0: PERF_CTR1 (0xc0010203) and PERF_CTR2 (0xc0010205): bits 1
@@ -224,7 +224,7 @@ static void test_counter_overflow_bits(void)
 }
 
 /* GLOBAL_CTRL saved alone (as `msr write` saves it): restored with one
- * write of its saved value, no freeze (nothing else to guard, msr/journal.h). */
+ * write of its saved value, no freeze (nothing else to guard, msr/journal/journal.h). */
 static void test_global_ctrl_alone(void)
 {
 	struct journal *j = NULL;
@@ -336,7 +336,7 @@ static void test_settings_in_journal(void)
 	check_int(journal_save_setting(j, "/etc/passwd", "x"), ==, -EINVAL, "path outside /sys, /proc/sys: -EINVAL");
 	check_int(journal_save_setting(j, "/sys/../etc/x", "x"), ==, -EINVAL, "'..' component: -EINVAL");
 	check_int(journal_save_setting(j, NMI_PATH, ""), ==, -EINVAL, "empty value: -EINVAL");
-	/* Only the files baretma changes (msr/settings.h), with their values. */
+	/* Only the files baretma changes (msr/guard/settings.h), with their values. */
 	check_int(journal_save_setting(j, "/proc/sys/kernel/core_pattern", "core"), ==, -EINVAL,
 		  "core_pattern is no setting of baretma's: -EINVAL");
 	check_int(journal_save_setting(j, "/sys/kernel/mm/transparent_hugepage/enabled",

@@ -1,12 +1,12 @@
 /*
- * t/0341-journal-kill.c - the run journal (msr/journal.h) of a process
+ * t/0341-journal-kill.c - the run journal (msr/journal/journal.h) of a process
  * that dies: SIGKILL recovery from the file, the signal guard for
  * terminal and fault signals (real faults, a stack overflow), a forked
  * child of the guarded process, and the liveness of a journal's process
  * (pid and start time).  Split from t/0340.
  *
  * Expected values are the bytes written into the fixtures (t/journal-fixture.h),
- * the format in msr/journal.h written out by hand, and the kernel's own
+ * the format in msr/journal/journal.h written out by hand, and the kernel's own
  * /proc/PID/stat (read here, not by the code under test).
  */
 #include <dirent.h>
@@ -25,10 +25,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "msr/intel_regs.h"
-#include "msr/journal.h"
-#include "msr/msr.h"
-#include "msr/state_dir.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/journal/journal.h"
+#include "msr/access/msr.h"
+#include "msr/journal/state_dir.h"
 #include "t/fixture.h"
 #include "t/journal-fixture.h"
 

@@ -1,10 +1,10 @@
 /*
  * t/0342-journal-parser.c - the run journal's strict parser
- * (msr/journal.h journal_load): good files, every malformed line, and
+ * (msr/journal/journal.h journal_load): good files, every malformed line, and
  * what a journal may ask to be written back.  Split from t/0340.
  *
  * Expected values are the bytes written into the fixtures (t/journal-fixture.h),
- * the format in msr/journal.h written out by hand, and the kernel's own
+ * the format in msr/journal/journal.h written out by hand, and the kernel's own
  * /proc/PID/stat (read here, not by the code under test).
  */
 #include <dirent.h>
@@ -23,10 +23,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "msr/intel_regs.h"
-#include "msr/journal.h"
-#include "msr/msr.h"
-#include "msr/state_dir.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/journal/journal.h"
+#include "msr/access/msr.h"
+#include "msr/journal/state_dir.h"
 #include "t/fixture.h"
 #include "t/journal-fixture.h"
 
@@ -135,13 +135,13 @@ static bool loads(const char *text, struct journal_reg *r, const char *name)
 }
 
 /*
- * Issue 9 point 4: a journal holds only what baretma changes (msr/journal.h
+ * Issue 9 point 4: a journal holds only what baretma changes (msr/journal/journal.h
  * "What a journal may hold").  The registers: run and enable journals the
- * four pmu_program() saves (msr/pmu.c; IA32_MISC_ENABLE is 0x1a0, SDM Vol.
+ * four pmu_program() saves (msr/pmu/pmu.c; IA32_MISC_ENABLE is 0x1a0, SDM Vol.
  * 4); write journals the architectural PMU registers (pmu-reference §1.1:
  * IA32_PERFEVTSEL0-7 0x186-0x18d, IA32_PMC0-7 0xc1-0xc8, IA32_FIXED_CTR0-6
  * 0x309-0x30f) or any register marked unsafe-msr.  The settings: the files
- * of msr/settings.h with the values the kernel prints there.
+ * of msr/guard/settings.h with the values the kernel prints there.
  */
 static void test_parser_trust(void)
 {
@@ -177,7 +177,7 @@ static void test_parser_trust(void)
 	bad(t_edit(t_edit(good, "kind run", "kind enable"), "reg 2 0x38d 0x333", "reg 2 0x391 0x0"),
 	    "line 10: reg: IA32_PERF_GLOBAL_STATUS_SET (0x391) is not a register a journal of kind "
 	    "enable holds", "enable journal, GLOBAL_STATUS_SET (write-1-to-set: nothing to save)");
-	/* gp_program()'s registers (msr/pmu_gp.h): the event selects and
+	/* gp_program()'s registers (msr/pmu/pmu_gp.h): the event selects and
 	 * counters, Intel's architectural ranges (0x186-0x18d, 0xc1-0xc8,
 	 * 0x4c1-0x4c8, FC4-6 0x30d-0x30f) and AMD PerfMonV2's (PERF_CTL5
 	 * 0xc001020a, PERF_CTR5 0xc001020b, PERF_CNTR_GLOBAL_CTL 0xc0000301:

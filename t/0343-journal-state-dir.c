@@ -1,10 +1,10 @@
 /*
  * t/0343-journal-state-dir.c - the state directory's checks before a
- * journal is begun (msr/state_dir.h): its owner, mode, links and parents.
+ * journal is begun (msr/journal/state_dir.h): its owner, mode, links and parents.
  * Split from t/0340.
  *
  * Expected values are the bytes written into the fixtures (t/journal-fixture.h),
- * the format in msr/journal.h written out by hand, and the kernel's own
+ * the format in msr/journal/journal.h written out by hand, and the kernel's own
  * /proc/PID/stat (read here, not by the code under test).
  */
 #include <dirent.h>
@@ -23,10 +23,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "msr/intel_regs.h"
-#include "msr/journal.h"
-#include "msr/msr.h"
-#include "msr/state_dir.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/journal/journal.h"
+#include "msr/access/msr.h"
+#include "msr/journal/state_dir.h"
 #include "t/fixture.h"
 #include "t/journal-fixture.h"
 
@@ -108,7 +108,7 @@ static void test_state_dir(void)
 }
 
 /* A parent of the state directory that others can change: -EPERM before
- * anything is created, state_dir_refused naming it (msr/state_dir.h). */
+ * anything is created, state_dir_refused naming it (msr/journal/state_dir.h). */
 static void test_state_dir_parents(void)
 {
 	char keep[PATH_MAX], dir[PATH_MAX];

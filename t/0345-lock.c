@@ -1,5 +1,5 @@
 /*
- * t/0345-lock.c - per-CPU locks (msr/lock.h): all or nothing, who holds a
+ * t/0345-lock.c - per-CPU locks (msr/guard/lock.h): all or nothing, who holds a
  * CPU, waiting for it, and no stale lock after SIGKILL.
  *
  * Expected holders are this program's own PID and command line (argv,
@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "msr/lock.h"
+#include "msr/guard/lock.h"
 #include "t/fixture.h"
 
 #define SELF "t0345"  /* argv[0] after the re-exec */
@@ -304,7 +304,7 @@ static char *rep(char c, size_t n)
 }
 
 /*
- * Long command lines (msr/lock.h): up to LOCK_CMD_MAX - 1 = 1023 bytes are
+ * Long command lines (msr/guard/lock.h): up to LOCK_CMD_MAX - 1 = 1023 bytes are
  * kept whole; a longer one keeps its first LOCK_CMD_MAX - 4 = 1020 bytes
  * and ends in "..." (3 bytes and the NUL), and a UTF-8 character across
  * byte 1020 is dropped whole.  Counted by hand on the argv built here:

@@ -10,7 +10,7 @@
 # strace -f -y (each descriptor shown with its path) of bench (a run
 # journal: linked, renamed at each save, removed) and of `pmu enable` /
 # `pmu restore` (an enable journal), on the state-file backend of the
-# guard fixture.  Kills the mutant that drops msr/journal.c persist()'s
+# guard fixture.  Kills the mutant that drops msr/journal/journal.c persist()'s
 # fsync(j->dirfd).
 . "$T_SRC/tap.sh"
 . "$T_SRC/guard-fixture.sh"

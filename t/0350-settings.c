@@ -1,5 +1,5 @@
 /*
- * t/0350-settings.c - system settings changed with consent (msr/settings.h):
+ * t/0350-settings.c - system settings changed with consent (msr/guard/settings.h):
  * journaled before the write, put back byte for byte by journal_restore,
  * hybrid rdpmc files, missing files named.
  *
@@ -17,9 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "msr/guard.h"
-#include "msr/journal.h"
-#include "msr/settings.h"
+#include "msr/guard/guard.h"
+#include "msr/journal/journal.h"
+#include "msr/guard/settings.h"
 #include "t/fixture.h"
 
 #define RDPMC_CPU   "/sys/bus/event_source/devices/cpu/rdpmc"
@@ -139,7 +139,7 @@ static void test_journal_first(void)
 }
 
 /*
- * The same through the guard (msr/guard.h, what bench --stop-nmi-watchdog
+ * The same through the guard (msr/guard/guard.h, what bench --stop-nmi-watchdog
  * runs): the journal cannot record nmi_watchdog's value, as when the state
  * directory's file system is full.  The seam is the file size limit
  * (RLIMIT_FSIZE: write(2) fails with EFBIG, SIGXFSZ ignored), which a test

@@ -20,10 +20,10 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
-#include "msr/journal.h"
-#include "msr/lock.h"
-#include "msr/settings.h"
-#include "msr/state_dir.h"
+#include "msr/journal/journal.h"
+#include "msr/guard/lock.h"
+#include "msr/guard/settings.h"
+#include "msr/journal/state_dir.h"
 #include "t/fixture.h"
 
 #define NMI "/proc/sys/kernel/nmi_watchdog"

@@ -16,8 +16,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "msr/msr_names.h"
-#include "msr/msr_policy.h"
+#include "msr/regs/msr_names.h"
+#include "msr/regs/msr_policy.h"
 #include "t/tap.h"
 
 static const struct msr_pmu_caps icl = { 8, 48, 0xf, 48, 1, true };
@@ -94,7 +94,7 @@ int main(void)
 	V(icl, 0x1a0, 0, MSR_WRITE_UNKNOWN, "IA32_MISC_ENABLE is not a PMU register: --force");
 	V(icl, 0x1900, 0, MSR_WRITE_UNKNOWN, "arch-perfmon v6 alias is unknown: --force");
 
-	/* Names (msr/msr_names.h): SDM Vol. 4 names at pmu-reference §1.1's
+	/* Names (msr/regs/msr_names.h): SDM Vol. 4 names at pmu-reference §1.1's
 	 * addresses; architectural GP ranges are 8 long (0x186-0x18d). */
 	check_str(msr_reg_name(0x38f), "IA32_PERF_GLOBAL_CTRL", "name 0x38f");
 	check_str(msr_reg_name(0x188), "IA32_PERFEVTSEL2", "name 0x188");
@@ -150,7 +150,7 @@ int main(void)
 	}
 
 	/* The write policy's register set at the architectural maximum (what a
-	 * write journal may hold unmarked, msr/journal.h): pmu-reference §1.1. */
+	 * write journal may hold unmarked, msr/journal/journal.h): pmu-reference §1.1. */
 	{
 		static const uint32_t in[] = { 0xc1, 0xc8, 0x186, 0x18d, 0x4c1, 0x4c8, 0x309, 0x30f,
 					       0x329, 0x38d, 0x38f, 0x390 };

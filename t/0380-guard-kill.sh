@@ -28,7 +28,7 @@ is "$(journals)" "run-$pid.journal " "the journal stays after SIGKILL"
 # What the journal saved is what the fixture had (hand-worked, not read back):
 # fixed counter 3's and PERF_METRICS's registers, then those of the two
 # events Ice Lake's recipe counts beside them (IA32_A_PMC0-1, the
-# full-width aliases, and IA32_PERFEVTSEL0-1: msr/recipes_intel_pm.c), 0.
+# full-width aliases, and IA32_PERFEVTSEL0-1: msr/recipe/recipes_intel_pm.c), 0.
 is "$(grep '^reg 1 ' "$tmp/run/run-$pid.journal" | tr '\n' ';')" \
 	"reg 1 0x38f 0x70000000f;reg 1 0x38d 0x333;reg 1 0x30c 0x1001;reg 1 0x329 0x1f3a5c47;reg 1 0x4c1 0x0;reg 1 0x4c2 0x0;reg 1 0x186 0x0;reg 1 0x187 0x0;" \
 	"journal: cpu 1's registers as found"
@@ -45,7 +45,7 @@ like "$out" "saved: +IA32_PERF_GLOBAL_CTRL=0x70000000f IA32_FIXED_CTR_CTRL=0x333
 	"status: saved values"
 # GLOBAL_CTRL is the programmed 0x70000000f | 1<<35 | 1<<48 = 0x1000f0000000f,
 # or, when the kill landed inside the reset between two repetitions (which
-# freezes bits 35 and 48 and the events' PMC0-1: msr/pmu_gp.h
+# freezes bits 35 and 48 and the events' PMC0-1: msr/pmu/pmu_gp.h
 # gp_reset_with_metrics), 0x1000f0000000f & ~(1<<35 | 1<<48 | 0x3) = 0x70000000c.
 like "$out" "current: IA32_PERF_GLOBAL_CTRL=0x(1000f0000000f|70000000c) IA32_FIXED_CTR_CTRL=0x3333 " \
 	"status: current values (programmed, or frozen between two repetitions)"

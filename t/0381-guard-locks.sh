@@ -77,7 +77,7 @@ kill -TERM "$p1"
 wait "$p1"
 is "$(same "$tmp/state" "$tmp/orig"):$(same_root)" "0:0" "state file and settings as found"
 
-# A holder whose command line is longer than a lock file keeps (msr/lock.h,
+# A holder whose command line is longer than a lock file keeps (msr/guard/lock.h,
 # LOCK_CMD_MAX - 1 = 1023 bytes): the dump is reached through six
 # 200-character directories, so the command is over 1200 bytes.  The
 # refusal shows a part of it, and says so: a prefix of the true command,

@@ -10,7 +10,7 @@
 . "$T_SRC/guard-fixture.sh"
 
 # A shell starts background jobs with SIGINT and SIGQUIT ignored, and an
-# ignored signal stays ignored (msr/journal.h, nohup): the run gets every
+# ignored signal stays ignored (msr/journal/journal.h, nohup): the run gets every
 # default action back (sig_dfl, t/tap.sh; the test itself runs with them
 # whatever it inherited).
 ulimit -c 0 2>/dev/null

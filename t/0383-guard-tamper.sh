@@ -1,7 +1,7 @@
 #!/bin/sh
 # t/0383-guard-tamper.sh - another process clears fixed counter 3's field of
 # IA32_FIXED_CTR_CTRL (0x3333 -> 0x333, as perf starting on the CPU would)
-# in the middle of a bench run: the state backend sees the write (msr/msr.h),
+# in the middle of a bench run: the state backend sees the write (msr/access/msr.h),
 # the check between repetitions marks every repetition from then on as
 # tampered, none of them gives numbers, the run reports it and exits 75.
 # Fixture: t/guard-fixture.sh.

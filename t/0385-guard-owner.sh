@@ -42,7 +42,7 @@ refused "FC3 field 0x3 under perf's idle GLOBAL_CTRL" "1 0x38f 0x70000000f" "1 0
 
 # accepted NAME GC PROG: cpu 1's IA32_PERF_GLOBAL_CTRL made GC (FC3 field
 # clear, INUSE 0): bench runs (exit 0) without --force, programs
-# GLOBAL_CTRL = GC | 1<<35 | 1<<48 = PROG (msr/pmu.h step 6; the frozen
+# GLOBAL_CTRL = GC | 1<<35 | 1<<48 = PROG (msr/pmu/pmu.h step 6; the frozen
 # resets between repetitions write it again) and puts GC back last.
 accepted() {
 	fixture
@@ -159,7 +159,7 @@ is "$(same "$tmp/state" "$tmp/orig"):$(journals)" "0:" "--force: the run put bac
 
 # A CPUID dump describes another machine: no real device (a path template;
 # pmu enable opens the CPUs first: regular files stand in for the nodes in
-# the test build of the tool, t/baretma-hooks, msr/msr_dev_hooks.c).
+# the test build of the tool, t/baretma-hooks, msr/access/msr_dev_hooks.c).
 fixture
 mkdir -p "$tmp/dev"
 for c in 0 1 2 3 4 5 6 7; do truncate -s 4096 "$tmp/dev/$c"; done

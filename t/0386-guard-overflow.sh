@@ -24,8 +24,8 @@ command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
 # Hand-worked values (pmu-reference §1.3, §1.4; the fixture's registers):
 #   programmed GLOBAL_CTRL = 0x70000000f | 1<<35 | 1<<48 = 0x1000f0000000f
 #   Ice Lake's recipe counts two events beside them on GP counters 0-1
-#   (msr/recipes_intel_pm.c; reset through IA32_A_PMC0-1, 0x4c1-0x4c2), and
-#   its reset freezes those too (msr/pmu_gp.h gp_reset_with_metrics):
+#   (msr/recipe/recipes_intel_pm.c; reset through IA32_A_PMC0-1, 0x4c1-0x4c2), and
+#   its reset freezes those too (msr/pmu/pmu_gp.h gp_reset_with_metrics):
 #   frozen     GLOBAL_CTRL = 0x1000f0000000f & ~(1<<35 | 1<<48 | 0x3) = 0x70000000c
 #   bit 48 = 0x1000000000000, bit 35 = 0x800000000, both = 0x1000800000000;
 #   PMC0-1's bits 0x3

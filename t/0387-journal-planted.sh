@@ -5,7 +5,7 @@
 # make `pmu restore` write, as root, a command into
 # /proc/sys/kernel/core_pattern (run on the next crash) and 0xdeadbeef into
 # IA32_MISC_ENABLE (0x1a0, SDM Vol. 4: not a PMU register).  Each is
-# malformed (msr/journal.h "What a journal may hold"): exit 65 naming the
+# malformed (msr/journal/journal.h "What a journal may hold"): exit 65 naming the
 # file and the line, and the state file standing in for the MSRs, the fake
 # sysroot standing in for /sys and /proc, and the state directory keep
 # every byte.  A register `msr write --unsafe-msr` wrote is marked in its

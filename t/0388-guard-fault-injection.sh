@@ -4,7 +4,7 @@
 # and SIGINT, then `baretma pmu restore`: the machine is byte for byte as
 # found in every trial (README "Leaving the machine as found").
 #
-# The machine: the simulated Ice Lake (msr/msr_sim.h) with `state FILE`
+# The machine: the simulated Ice Lake (msr/sim/msr_sim.h) with `state FILE`
 # for cpus 6 and 7 (the registers of t/0452: the simulator's clean file,
 # GLOBAL_CTRL 0x7000000ff with fixed counter 3 and PERF_METRICS free), the
 # same profile for perf_event (BARETMA_PERF), and the guard fixture's

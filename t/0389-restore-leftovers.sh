@@ -1,7 +1,7 @@
 #!/bin/sh
 # t/0389-restore-leftovers.sh - what a run killed before it saved a
 # register leaves in the state directory, as `pmu status` shows it and
-# `pmu restore` finishes it (msr/journal.h, README "baretma pmu"):
+# `pmu restore` finishes it (msr/journal/journal.h, README "baretma pmu"):
 #   - a journal with settings only (killed between changing nmi_watchdog /
 #     rdpmc and saving its first register): listed, its settings put back,
 #     removed, also with a --cpu list (it holds no CPU);
@@ -10,7 +10,7 @@
 #   - a temporary journal ".run-PID.journal.tmp" (killed between writing an
 #     update and renaming it): listed; removed when its process is gone,
 #     left when it runs; never "nothing to restore" while one is there.
-# The journals are written as msr/journal.h's format gives them; the
+# The journals are written as msr/journal/journal.h's format gives them; the
 # settings' files are the guard fixture's sysroot (t/guard-fixture.sh).
 . "$T_SRC/tap.sh"
 . "$T_SRC/guard-fixture.sh"

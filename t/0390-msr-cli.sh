@@ -21,8 +21,8 @@
 # IA32_PERF_CAPABILITIES 0xf4c5 has bit 13 (full-width writes, §1.6) set;
 # 0xd4c5 has it clear.
 #
-# The journal text is checked against msr/journal.h's format, and `baretma
-# pmu restore` (which reads every run journal, msr/journal.h) must give the
+# The journal text is checked against msr/journal/journal.h's format, and `baretma
+# pmu restore` (which reads every run journal, msr/journal/journal.h) must give the
 # state file back byte for byte.
 . "$T_SRC/tap.sh"
 
@@ -123,7 +123,7 @@ for a in 0x1ffffffffffffffff 18446744073709551616 0x12z " 1" 1.5; do
 	is "$rc" 64 "VALUE '$a': exit 64"
 	like "$out" "bad VALUE '$(re "$a")'" "VALUE '$a': named"
 done
-# Register names (msr/msr_names.h, SDM names of pmu-reference §1.1): an
+# Register names (msr/regs/msr_names.h, SDM names of pmu-reference §1.1): an
 # unknown one is a usage error naming it, pointing at the list in --help.
 for a in IA32_MISC_ENABLE IA32_PERFEVTSEL8 FOO; do
 	out=$("$BARETMA" msr read 0 "$a" 2>&1); rc=$?
@@ -160,7 +160,7 @@ is "$(journals)" "" "write, missing device: no journal"
 # regular files under $tmp (never a real /dev/cpu/N/msr; nothing is written:
 # the refusal comes first), which only the test build of the tool takes for
 # MSR device nodes (t/baretma-hooks with $BARETMA_TEST_HOOKS=1:
-# msr/msr_dev_hooks.c); MSR 0x1a0 with --unsafe-msr passes the policy on any
+# msr/access/msr_dev_hooks.c); MSR 0x1a0 with --unsafe-msr passes the policy on any
 # vendor.
 mkdir -p "$tmp/dev/0" "$tmp/ro/sys/module/msr/parameters" "$tmp/ro/sys/kernel/security"
 : >"$tmp/dev/0/msr"
@@ -441,7 +441,7 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind write (its own: no
 	jbefore=
 
 	# Another baretma holds cpu 2's lock (flock(1) standing in for it, with
-	# the "pid PID cmd ..." line a holder writes, msr/lock.h).
+	# the "pid PID cmd ..." line a holder writes, msr/guard/lock.h).
 	if command -v flock >/dev/null 2>&1 && command -v mkfifo >/dev/null 2>&1; then
 		lock=$tmp/run/cpu2.lock
 		printf 'pid 4242 cmd baretma bench --cpu 2\n' >"$lock"

@@ -4,7 +4,7 @@
 # under nohup or below a `trap '' INT` begins with SIGINT, SIGQUIT, SIGHUP
 # (or SIGTERM) ignored; an ignored signal stays ignored across exec
 # (signal(7), execve(2)), the library rightly leaves it alone
-# (msr/guard_signals.h), and a shell cannot reset it (POSIX XCU 2.14
+# (msr/journal/guard_signals.h), and a shell cannot reset it (POSIX XCU 2.14
 # trap).  Before each test reset them itself (t/tap.sh, t_signals_default
 # in t/tap.h), t/0310 (its guard cases are t/0311 now) failed 12 points
 # and t/0382 waited forever for a run its SIGHUP could not stop.  Here

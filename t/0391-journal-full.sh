@@ -7,7 +7,7 @@
 # The seam is RLIMIT_FSIZE, exact to the byte (set by python3, SIGXFSZ
 # ignored: write(2) then fails with EFBIG): its limit is put between the
 # size of the run's journal when it begins (header only) and its size once
-# the first of its registers is saved (the four of msr/pmu.h, then the
+# the first of its registers is saved (the four of msr/pmu/pmu.h, then the
 # four of the two events Ice Lake's recipe counts beside them:
 # IA32_A_PMC0-1, IA32_PERFEVTSEL0-1), both taken from a run of the
 # same command killed right after its first save (t/fi-kill), so nothing

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "bench/bench.h"
-#include "msr/rdpmc.h"
+#include "msr/regs/rdpmc.h"
 #include "t/tap.h"
 
 #define MiB ((uint64_t)1 << 20)

@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "cpu/environ.h"
-#include "msr/rdpmc.h"
+#include "msr/regs/rdpmc.h"
 #include "t/tap.h"
 
 /* RDPMC ECX encodings (pmu-reference §3.5). */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "msr/intel_regs.h"
+#include "msr/regs/intel_regs.h"
 #include "t/tap.h"
 
 /* The modelled kernel. */

@@ -14,7 +14,7 @@
  *     overflow bit is cleared by the next reset inside its frozen window;
  *     the state file ends byte for byte as found;
  *   - the tsc source on this machine: counts nothing, times, checks nothing.
- * Expected values are worked out by hand from msr/pmu.h and pmu-reference
+ * Expected values are worked out by hand from msr/pmu/pmu.h and pmu-reference
  * §1.3, §1.4, §3.4; the arithmetic is next to them.
  */
 #include <errno.h>
@@ -24,8 +24,8 @@
 
 #include "bench/session.h"
 #include "bench/source/source.h"
-#include "msr/intel_regs.h"
-#include "msr/journal.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/journal/journal.h"
 #include "t/tap.h"
 
 static char *state, *trace;
@@ -187,7 +187,7 @@ static void test_choice_promise(void)
 /* Ice Lake client, cpu 1 (t/0330's fixture, pmu-reference §5.4): what
  * availability and programming read - the general-purpose counters of the
  * events Ice Lake's recipe counts beside PERF_METRICS too
- * (msr/recipes_intel_pm.c: IA32_PERFEVTSELx, IA32_PMCx, IA32_A_PMCx). */
+ * (msr/recipe/recipes_intel_pm.c: IA32_PERFEVTSELx, IA32_PMCx, IA32_A_PMCx). */
 static const char icl_state[] =
 	"1 0x186 0x0\n1 0xc1 0x0\n1 0x4c1 0x0\n"
 	"1 0x187 0x0\n1 0xc2 0x0\n1 0x4c2 0x0\n"
@@ -236,7 +236,7 @@ static void other_writes(uint32_t msr, uint64_t val)
 }
 
 /* Programmed GLOBAL_CTRL: 0x70000000f | 1<<35 | 1<<48 = 0x1000f0000000f;
- * frozen (bits 35, 48 and the two events' PMC0-1 clear: msr/pmu_gp.h
+ * frozen (bits 35, 48 and the two events' PMC0-1 clear: msr/pmu/pmu_gp.h
  * gp_reset_with_metrics): 0x70000000c; the events' counters zeroed through
  * IA32_A_PMC0-1 (full-width writes, PERF_CAPABILITIES bit 13) before FC3
  * and PERF_METRICS. */
@@ -331,7 +331,7 @@ static void test_session_state(void)
 	ok(session_info(s)->backend == BENCH_BACKEND_MSR && session_info(s)->level == 1 &&
 	   session_info(s)->cpu_used == 1 && session_writes_msrs(s) && session_topdown(s),
 	   "msr chosen, level 1 (Ice Lake), cpu 1, programs, reads Top-down");
-	/* programming needs the guarded run's journal (msr/msr.h write gate) */
+	/* programming needs the guarded run's journal (msr/access/msr.h write gate) */
 	put_file(trace, "");
 	check_int(session_program(s, NULL), ==, -EINVAL, "program without a journal: -EINVAL");
 	ok(strstr(bench_avail_reason(&session_info(s)->avail), "may do so only in a guarded run "
@@ -343,7 +343,7 @@ static void test_session_state(void)
 	check_int(session_program(s, j), ==, 0, "program with the journal");
 	/* the in-use checks (FIXED_CTR_CTRL; the events' PERFEVTSEL0-1 and
 	 * GLOBAL_INUSE, absent: skipped), then the icl_state values in
-	 * pmu_program's order (msr/pmu.h), then the events' (msr/pmu_gp.h) */
+	 * pmu_program's order (msr/pmu/pmu.h), then the events' (msr/pmu/pmu_gp.h) */
 	ok(!strncmp(get_file(trace), "rd 1 0x38d 0x333\nrd 1 0x186 0x0\nrd 1 0x187 0x0\n"
 		    "rd 1 0x392 0x0 EIO\nrd 1 0x38f 0x70000000f\nrd 1 0x38d 0x333\n"
 		    "rd 1 0x30c 0x1234\nrd 1 0x329 0x5566\nsv 1 0x38f 0x70000000f\n"

@@ -1,5 +1,5 @@
 /*
- * t/0450-sim-model.c - the simulated PMU (msr/msr_sim.h) register by
+ * t/0450-sim-model.c - the simulated PMU (msr/sim/msr_sim.h) register by
  * register, on the deterministic clock (`ghz 0`: only accesses advance it,
  * `access_cycles` N each), against values worked by hand from what it
  * documents it models (pmu-reference §1.2-§1.5, §1.9): every number below
@@ -20,9 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "msr/intel_regs.h"
-#include "msr/msr.h"
-#include "msr/msr_sim.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/access/msr.h"
+#include "msr/sim/msr_sim.h"
 #include "t/fixture.h"
 
 #define N 1000u /* access_cycles */
@@ -169,7 +169,7 @@ static void test_level2(const char *spr)
 }
 
 /*
- * Two kinds of cycles (msr/msr_sim.h): the accesses' (`access_cycles` N
+ * Two kinds of cycles (msr/sim/msr_sim.h): the accesses' (`access_cycles` N
  * each) at the access_* shares A = 20 20 20 40, the work's (msr_sim_work)
  * at the profile's R = 40 10 20 30; PERF_METRICS reads the slot-weighted
  * mix, each byte round(mix x 255 / 100).

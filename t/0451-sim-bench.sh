@@ -1,12 +1,12 @@
 #!/bin/sh
 # t/0451-sim-bench.sh - bench --backend msr on the simulated PMU
-# (BARETMA_MSR=sim:PROFILE, msr/msr_sim.h): the Top-down numbers, the
+# (BARETMA_MSR=sim:PROFILE, msr/sim/msr_sim.h): the Top-down numbers, the
 # quantisation bound, the empty-bracket subtraction and the invalid
 # repetitions, each against a value worked by hand below from the profile
-# and the arithmetic msr/msr_sim.h and msr/topdown.h document, never read
+# and the arithmetic msr/sim/msr_sim.h and msr/recipe/topdown.h document, never read
 # back from the code.
 #
-# The simulator, as msr/msr_sim.h documents it:
+# The simulator, as msr/sim/msr_sim.h documents it:
 #   - cycles = CLOCK_MONOTONIC elapsed x ghz + accesses to that CPU x
 #     access_cycles (`ghz 0`: accesses only, deterministic);
 #   - FC3 counts width x cycles while IA32_FIXED_CTR_CTRL[13:12] and
@@ -21,7 +21,7 @@
 #     per-model setup): Ice Lake 1, Sapphire Rapids and the ADL P-core 2.
 #     The simulator takes both from cpu/cpu_models.c, the table under test
 #     (t/0464 checks it against these sources).
-# Decoding (msr/topdown.h): every reading is normalised by its own level-1
+# Decoding (msr/recipe/topdown.h): every reading is normalised by its own level-1
 # sum S (level-2 bytes too); derived level-2 nodes are parent - child.
 . "$T_SRC/tap.sh"
 
@@ -94,12 +94,12 @@ QUANT="{'tma_retiring': 34.765625, 'tma_bad_speculation': 12.109375,
  'tma_branch_mispredicts': 7.03125, 'tma_machine_clears': 5.078125,
  'tma_fetch_latency': 10.9375, 'tma_fetch_bandwidth': 12.109375,
  'tma_memory_bound': 18.75, 'tma_core_bound': 11.328125}"
-# Ice Lake (level 1 from PERF_METRICS and two events: msr/recipes_intel_pm.c,
+# Ice Lake (level 1 from PERF_METRICS and two events: msr/recipe/recipes_intel_pm.c,
 # intel/perfmon icelake_metrics.json): Backend_Bound = be / S + 5 x
 # INT_MISC.CLEARS_COUNT / SLOTS and Bad_Speculation = max(1 - (Frontend_Bound
 # + Backend_Bound + Retiring), 0), with INT_MISC.UOP_DROPPING 0 (the
 # simulator drops no slot) and CLEARS_COUNT one clear per 20 slots of bad
-# speculation (msr/sim_events.c): 5 x (5 x 0.12 / 20) per cycle over 5 slots
+# speculation (msr/sim/sim_events.c): 5 x (5 x 0.12 / 20) per cycle over 5 slots
 # per cycle = 0.12 / 4 = 3 points taken from bad speculation to backend:
 #   backend 30 + 3 = 33 (77/256 + 3 % = 33.078125),
 #   bad speculation 12 - 3 = 9 (1 - (59 + 77 + 89)/256 - 3 % = 9.109375).
@@ -169,7 +169,7 @@ done
 #   read FC3 (b):          N more:                              S_b = 3.W.N
 #   read PERF_METRICS (b)
 # Region slots S_b - S_a = 2.W.N; each reading's error is slots x
-# td_value_bound(255) = slots / 255 (msr/topdown.h), so the region's
+# td_value_bound(255) = slots / 255 (msr/recipe/topdown.h), so the region's
 # error is (S_a + S_b) / 255 = 4.W.N / 255 and
 #   bound_pp = 100 x (4.W.N / 255) / (2.W.N) = 200 / 255 = 0.7843...
 # whatever W; slots = 2.W.N = 12000 on Sapphire Rapids and the Alder Lake
@@ -281,8 +281,8 @@ is "$(awk '$1 == "rd" && $3 == "0x38e" { if (n && $4 != "0x0") printf "%d ", n -
 	"trace: bit 48 seen after repetitions 2 5 9 12 16 19 23 26 30 33"
 
 # --- e. faults every repetition must catch ---------------------------------
-# sum_off 9: the level-1 bytes sum to 255 + 9 = 264 (msr/msr_sim.h); 264 - 255
-# = 9 > TD_L1_SUM_TOLERANCE 3 (msr/topdown.h): every repetition invalid,
+# sum_off 9: the level-1 bytes sum to 255 + 9 = 264 (msr/sim/msr_sim.h); 264 - 255
+# = 9 > TD_L1_SUM_TOLERANCE 3 (msr/recipe/topdown.h): every repetition invalid,
 # reason l1_sum.
 { cat "$tmp/shares"; echo 'fault sum_off 9'; } >"$tmp/sum"
 BARETMA_MSR_TRACE=$tmp/trace-e
@@ -304,7 +304,7 @@ is "$(q "$tmp/e2.json" '[(n, x["repetitions"], x["invalid"], x["invalid_reasons"
 	"slots_stuck: every repetition invalid for zero_slots"
 # level2_above_parent (Sapphire Rapids, level 2): Heavy Operations' byte
 # above Retiring's beyond the rounding (TD_L2_ABOVE_TOLERANCE 1): flagged
-# l2_above_parent (td_flag_name, msr/topdown.h), an informing flag.
+# l2_above_parent (td_flag_name, msr/recipe/topdown.h), an informing flag.
 { cat "$tmp/shares"; echo 'fault level2_above_parent'; } >"$tmp/above"
 sim "$SPR" "$tmp/above" "$tmp/e3.json" --kernel retire-light --reps 10 --warmup 0; rc=$?
 is "$rc" 0 "level2_above_parent: bench exits 0"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t/0452-sim-guard.sh - the guard on the simulated PMU with `state FILE`
-# (msr/msr_sim.h: the registers are FILE's, every write persisted, as the
+# (msr/sim/msr_sim.h: the registers are FILE's, every write persisted, as the
 # state-file backend keeps them): `pmu enable` + `pmu restore`, a finished
 # bench, and a bench killed by SIGKILL + `pmu restore` each leave FILE byte
 # for byte as found; the same three on the plain state-file backend
@@ -8,7 +8,7 @@
 #
 # FILE holds cpus 6 and 7 of the Ice Lake dump (t/guard-fixture.sh: its
 # sysroot and helpers; the state file is this test's own), with the
-# registers the simulator's clean file has (msr/msr_sim.h): for the 8 GP
+# registers the simulator's clean file has (msr/sim/msr_sim.h): for the 8 GP
 # counters (CPUID.0AH:EAX[15:8] of the dump, $GP) IA32_PERFEVTSELi 0 and
 # IA32_PMCi 0, IA32_FIXED_CTR0-3 0, IA32_PERF_METRICS 0,
 # IA32_PERF_CAPABILITIES bit 13 (full-width writes) | bit 15 (PERF_METRICS)
@@ -93,10 +93,10 @@ print(k["repetitions"], k["invalid_reasons"]["zero_slots"])' "$tmp/out")" "$want
 	is "$rc" 137 "$b: killed by SIGKILL (128+9)"
 	is "$(journals)" "run-$pid.journal " "$b: the journal stays after SIGKILL"
 	is "$(grep '^7 0x38d ' "$tmp/state")" "7 0x38d 0x3000" "$b: cpu 7 left programmed (FIXED_CTR_CTRL 0x3000)"
-	# FC3 and PERF_METRICS (msr/pmu.h's order), then the two general-purpose
+	# FC3 and PERF_METRICS (msr/pmu/pmu.h's order), then the two general-purpose
 	# counters of Ice Lake's level 1 (INT_MISC.UOP_DROPPING, INT_MISC.
-	# CLEARS_COUNT: msr/recipes_intel_pm.c) through their full-width aliases
-	# IA32_A_PMC0-1 and their selects (msr/pmu_gp.h's order: counters first)
+	# CLEARS_COUNT: msr/recipe/recipes_intel_pm.c) through their full-width aliases
+	# IA32_A_PMC0-1 and their selects (msr/pmu/pmu_gp.h's order: counters first)
 	is "$(grep '^reg 7 ' "$tmp/run/run-$pid.journal" | tr '\n' ';')" \
 		"reg 7 0x38f 0x7000000ff;reg 7 0x38d 0x0;reg 7 0x30c 0x0;reg 7 0x329 0x0;reg 7 0x4c1 0x0;reg 7 0x4c2 0x0;reg 7 0x186 0x0;reg 7 0x187 0x0;" \
 		"$b: journal: cpu 7's registers as found"

@@ -1,9 +1,9 @@
 /*
- * t/0453-sim-threads.c - the simulated PMU (msr/msr_sim.h) in a threaded
+ * t/0453-sim-threads.c - the simulated PMU (msr/sim/msr_sim.h) in a threaded
  * host: four threads, each with its own library session (include/
  * baretma.h) on its own CPU 0..3 of one simulated Ice Lake-L machine whose
  * profile names `state FILE`, all of them sharing the one simulated
- * machine of the profile (msr/msr_sim.c's registry).  Each thread opens,
+ * machine of the profile (msr/sim/msr_sim.c's registry).  Each thread opens,
  * brackets PAIRS regions, reads the totals and closes; ROUNDS rounds.
  *
  * What must hold, every round, from outside the simulator's code:
@@ -13,10 +13,10 @@
  *   - each region has PAIRS pairs, none invalid, and tma_retiring is the
  *     profile's bytes worked by hand: retiring 40, bad_speculation 10,
  *     frontend_bound 20, backend_bound 30 -> round(pct x 255 / 100) = 102,
- *     25.5 -> 26, 51, 76.5 -> 77 (half away from zero, msr/msr_sim.h);
+ *     25.5 -> 26, 51, 76.5 -> 77 (half away from zero, msr/sim/msr_sim.h);
  *     level-1 sum S = 256, so retiring = 102 / 256 = 39.84375 % (Ice Lake
  *     is level 1: $SHARED_CPUID/INDEX.tsv expect_topdown_levels;
- *     decoding msr/topdown.h);
+ *     decoding msr/recipe/topdown.h);
  *   - FILE is byte for byte as before (the README's promise), and no
  *     journal is left in the state directory.
  * FILE lists, for CPUs 0-3, the registers of the simulator's clean file

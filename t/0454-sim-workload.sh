@@ -1,12 +1,12 @@
 #!/bin/sh
 # t/0454-sim-workload.sh - a workload that varies: the simulated PMU
-# (msr/msr_sim.h) gives the cycles its accesses cost (`access_cycles`, the
+# (msr/sim/msr_sim.h) gives the cycles its accesses cost (`access_cycles`, the
 # bracket's reads) the access_* shares and the cycles of work (the hidden
 # kernel test-sim-work: `work_cycles` per call, msr_sim_work) the level-1/2
 # shares, and IA32_PERF_METRICS reads the slot-weighted mix since it was
 # written.  So the empty bracket, a kernel's region and the running total
 # read differently, and only the slot-weighted deltas of both readings of a
-# region (linux tools/perf/Documentation/topdown.txt; msr/topdown.h) with
+# region (linux tools/perf/Documentation/topdown.txt; msr/recipe/topdown.h) with
 # the empty bracket's field slots subtracted (bench/measure.c) give the
 # values worked by hand below.  Each value comes from the profile and the
 # access order (asserted from the trace), never from the code under test.
@@ -53,12 +53,12 @@ cat "$T_DATA/sim-two-workloads.profile" >"$tmp/p"
 #                  machine_clears 0, fetch_bandwidth 0, core_bound 0.
 # Not R (60 20 20 0): the end reading's PERF_METRICS also holds its own
 # read's N access cycles, which its FC3 reading does not: R + (A - R)/8.
-# The bound (msr/topdown.h, each reading slots x 1/255): kernel (1 + 7) +
+# The bound (msr/recipe/topdown.h, each reading slots x 1/255): kernel (1 + 7) +
 # empty (1 + 3) = 12 W.N / 255 over 4 W.N: 100 x 3/255 = 1.1765 points.
 # (Sapphire Rapids: PERF_METRICS alone, the reading above.)
 #
 # Ice Lake reads two general-purpose counters after PERF_METRICS
-# (INT_MISC.UOP_DROPPING, INT_MISC.CLEARS_COUNT: msr/recipes_intel_pm.c,
+# (INT_MISC.UOP_DROPPING, INT_MISC.CLEARS_COUNT: msr/recipe/recipes_intel_pm.c,
 # the reading's order bench/source/source_events.c; the trace below): four
 # accesses a reading.  Counting from the enable:
 #   FC3 (a) N: S_a = W.N; PERF_METRICS (a) 2N: A; PMC0 (a) 3N; PMC1 (a) 4N;
@@ -71,7 +71,7 @@ cat "$T_DATA/sim-two-workloads.profile" >"$tmp/p"
 #   slots 4, their sum 1020: retiring 573/1020 = 56.176471 %, bad 20 %,
 #   frontend 20 %, backend 39/1020 = 3.823529 %.
 # INT_MISC.CLEARS_COUNT: one clear per 20 slots of bad speculation
-# (msr/sim_events.c), 5 x 0.20 / 20 = 0.05 a cycle in A and R alike; PMC1's
+# (msr/sim/sim_events.c), 5 x 0.20 / 20 = 0.05 a cycle in A and R alike; PMC1's
 # region 8N + K - 4N = 8N cycles = 400 clears, the empty bracket's 4N = 200,
 # subtracted 200 over 4.W.N = 20000 slots: icelake_metrics.json's Backend_Bound
 # adds 5 x 200 / 20000 = 5 points (UOP_DROPPING 0): backend 8.823529 %, and

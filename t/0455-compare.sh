@@ -24,9 +24,9 @@
 # a difference of -4.98 points, beyond the allowance of a noise-free
 # profile (each side's bound is under 1 point for these kernels).
 # Ice Lake: both sides count INT_MISC.CLEARS_COUNT beside PERF_METRICS
-# (msr/recipes_intel_pm.c; the perf side as raw members of its slots
+# (msr/recipe/recipes_intel_pm.c; the perf side as raw members of its slots
 # group, bench/source/perf_events.c), one clear per 20 slots of bad
-# speculation in the simulator (msr/sim_events.c): Backend_Bound + 5 x
+# speculation in the simulator (msr/sim/sim_events.c): Backend_Bound + 5 x
 # 0.10 / 20 x 5 / 5 = + 2.5 points on both, 77/256 + 2.5 % = 32.578125 %,
 # perf's 89.75/256 + 2.5 % = 37.55859375 %.  perf-rdpmc reads FC3 and
 # PERF_METRICS only: on Ice Lake it is refused (the events need read(2)),

@@ -2,10 +2,10 @@
 # t/0457-calibrate.sh - `baretma calibrate` on the simulated PMU (Sapphire
 # Rapids dump, --backend msr: PERF_METRICS alone, the 8-bit fields whose
 # quantisation the resolution below is about; Ice Lake counts events
-# beside PERF_METRICS, msr/recipes_intel_pm.c) and on this machine (--backend tsc, and the default
+# beside PERF_METRICS, msr/recipe/recipes_intel_pm.c) and on this machine (--backend tsc, and the default
 # list where no PMU is reachable), and `bench` using, or naming and
 # ignoring, the calibration it finds.  Every expected value is worked by
-# hand below from the simulator's documented arithmetic (msr/msr_sim.h,
+# hand below from the simulator's documented arithmetic (msr/sim/msr_sim.h,
 # README "The simulated PMU") and the definitions of bench/study/calibrate.h.
 #
 # Profile 20/40/20/20: bytes 20 x 2.55 = 51, 40 x 2.55 = 102, 51, 51: whole

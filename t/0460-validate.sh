@@ -1,6 +1,6 @@
 #!/bin/sh
 # t/0460-validate.sh - `baretma validate` on the simulated PMU
-# (msr/msr_sim.h): a clean profile passes every check the simulator
+# (msr/sim/msr_sim.h): a clean profile passes every check the simulator
 # models, on an Ice Lake, a Sapphire Rapids and an Alder Lake P-core dump;
 # each fault fails exactly the check that covers it (the table below,
 # from what each fault does: README "The simulated PMU"); the checks that
@@ -118,7 +118,7 @@ is "$(q '[c["status"] for c in d["checks"] if c["check"] in ("perf_hands_back", 
 	"--no-perf: the perf checks are SKIP"
 # Every time validate puts the registers back (before the kernels, at the
 # end of the CPU's checks, and the guard's restore) it is the journal's
-# restore, in its order (msr/journal.h): GLOBAL_CTRL 0, the others as
+# restore, in its order (msr/journal/journal.h): GLOBAL_CTRL 0, the others as
 # saved - fixed counter 3 before PERF_METRICS, the kernel's order
 # (icl_set_topdown_event_period: "The fixed counter 3 has to be written
 # before the PERF_METRICS") - and GLOBAL_CTRL's value (0x1000f000000ff in

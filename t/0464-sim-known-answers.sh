@@ -1,5 +1,5 @@
 #!/bin/sh
-# t/0464-sim-known-answers.sh - the simulated PMU (msr/msr_sim.h) takes the
+# t/0464-sim-known-answers.sh - the simulated PMU (msr/sim/msr_sim.h) takes the
 # machine's facts from the same model table as the code it tests
 # (cpu/cpu_models.c: the pipeline width, PERF_METRICS and its level, which
 # fixed counters a hybrid P-core has), so a check of the code against the

@@ -8,7 +8,7 @@
  *
  * The set-up worked here: Ice Lake (width W = 5), `access_cycles` N =
  * 3000, profile 20/40/20/20 (whole bytes 51/102/51/51: S = 255, so
- * td_value_bound(S) = 1/255, msr/topdown.h), noise 0.  With `ghz 0` only
+ * td_value_bound(S) = 1/255, msr/recipe/topdown.h), noise 0.  With `ghz 0` only
  * accesses count: the empty bracket's first reading holds W N = 15000
  * slots, its second 3 W N = 45000 (the bracket 2 W N = 30000 slots), so
  * its quantisation error is (15000 + 45000) / 255 = 235.29 slots, what

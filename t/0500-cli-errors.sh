@@ -78,7 +78,7 @@ like "$out" "line 1" "malformed state file line is named"
 if [ -f "$icl" ]; then
 	out=$(BARETMA_MSR="state:$state" "$BARETMA" bench --cpuid-dump "$icl" --cpu 1 --backend msr --level 2 --reps 3 2>&1); rc=$?
 	# Ice Lake's recipe counts events beside PERF_METRICS (level 1 and 2:
-	# msr/recipes_intel_pm.c); this state file has no general-purpose
+	# msr/recipe/recipes_intel_pm.c); this state file has no general-purpose
 	# counters for them
 	is "$rc" 69 "--level 2 on Ice Lake with no IA32_PERFEVTSELx in the state file exits 69"
 	like "$out" "cannot read IA32_PERFEVTSEL0 through '$state'" "the message names the register and the file"

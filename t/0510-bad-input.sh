@@ -528,7 +528,7 @@ bad "malformed journal" 65 "run-4242.journal.*line 3" \
 bad "malformed journal, restore" 65 "run-4242.journal.*line 3" \
 	BARETMA_STATE_DIR=$tmp/bad-journal -- pmu restore
 # Every file baretma reads from the state directory keeps the journal's
-# rule (issue 27; msr/state_dir.h): a regular file of ours, writable by no
+# rule (issue 27; msr/journal/state_dir.h): a regular file of ours, writable by no
 # one else.  A journal over its cap (the longest baretma writes) is bad data.
 mkdir -m 0700 "$tmp/j-open"
 printf '# baretma journal v2\npid 4242\n' >"$tmp/j-open/run-4242.journal"
@@ -549,7 +549,7 @@ chmod 0666 "$tmp/lock-open/settings.lock"
 bad "lock file writable by others" 77 \
 	"^baretma: lock file '$tmp/lock-open/settings.lock' is writable by group and others \(mode 0666\): refused" \
 	BARETMA_STATE_DIR=$tmp/lock-open -- pmu enable --cpu 0
-# A journal holds only what baretma changes (msr/journal.h).
+# A journal holds only what baretma changes (msr/journal/journal.h).
 # planted DIR KIND LINE: a journal in DIR of a pid no process can have
 # (2147483647 is above the kernel's PID_MAX_LIMIT, 4194304: include/linux/threads.h).
 planted() {

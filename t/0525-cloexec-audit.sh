@@ -145,7 +145,7 @@ leaks.c:8: openat() without O_CLOEXEC
 leaks.c:10: dup() never close-on-exec
 leaks.c:13: mkstemp() never close-on-exec" "control: the audit finds each leak, and only those"
 
-files=$(ls "$src"/cpu/*.c "$src"/cpu/*.h "$src"/msr/*.c "$src"/msr/*.h "$src"/bench/*.c \
+files=$(ls "$src"/cpu/*.c "$src"/cpu/*.h "$src"/msr/*/*.c "$src"/msr/*/*.h "$src"/bench/*.c \
 	"$src"/bench/*.h "$src"/bench/benchmarks/*.c 2>/dev/null)
 n=$(printf '%s\n' "$files" | wc -l)
 ok $([ "$n" -gt 50 ] && echo 0 || echo 1) "the sources of cpu/, msr/, bench/ are read ($n files)"

@@ -1,7 +1,15 @@
 #!/bin/sh
 # t/0530-layers.sh - the layers and rooms of README "Layout" have no arrow
-# back up.  From the bottom: cpu/ (identification), msr/ (registers,
-# journals, Top-down math and recipes), then bench/'s rooms:
+# back up.  From the bottom: cpu/ (identification), then msr/'s rooms:
+#   msr/regs/       the register names, the write policy, RDPMC
+#   msr/recipe/     the Top-down recipes, their evaluator, PERF_METRICS decoding
+#   msr/access/     the MSR ops table, the device and state-file backends
+#   msr/sim/        the simulated PMU, and the table of backends (it names
+#                   the simulator, so it stands above it)
+#   msr/journal/    the state directory, journals, the journal's signal guard
+#   msr/pmu/        PMU programming and ownership (journals before it writes)
+#   msr/guard/      the guarded run: locks, settings, the sequence
+# then bench/'s rooms:
 #   bench/source/   the counter sources
 #   bench/          the harness (session, regions, kernels, the run)
 #   bench/study/    compare, validate, calibrate, the bundle
@@ -10,21 +18,29 @@
 #   bench/cli/      the command line (main, cli_*, cmd_*)
 # A file may include its own room and any room below it, never one above;
 # bench/benchmarks/ (programs of `make benchmark`) anything but the command
-# line; the installed <baretma.h> only the C library's headers.  The check
-# reads the sources' #include lines; a control tree with one arrow of each
-# kind shows that it finds them.
+# line; the installed <baretma.h> only the C library's headers.  A file in
+# msr/ or bench/ outside these rooms, or an include by "../", is reported
+# too.  The check reads the sources' #include lines; a control tree with
+# one arrow of each kind shows that it finds them.
 . "$T_SRC/tap.sh"
 
 src=$T_SRC/..
 [ -d "$src/cpu" ] && [ -d "$src/msr" ] && [ -d "$src/bench" ] || skip_all "no sources beside t/"
 
-# rank DIR: the room's height (a header's directory, relative to the tree)
+# the rooms from the bottom up, in README Layout's order
+ROOMS="cpu msr/regs msr/recipe msr/access msr/sim msr/journal msr/pmu msr/guard
+	bench/source bench bench/study bench/output bench/lib bench/cli"
+
+# rank DIR: the room's height (a header's directory, relative to the tree);
+# bench/benchmarks/ stands with bench/lib/, below the command line
 rank() {
-	case $1 in
-	cpu) echo 0 ;; msr) echo 1 ;; bench/source) echo 2 ;; bench) echo 3 ;;
-	bench/study) echo 4 ;; bench/output) echo 5 ;; bench/lib) echo 6 ;;
-	bench/cli) echo 7 ;; bench/benchmarks) echo 6 ;; *) echo 99 ;;
-	esac
+	[ "$1" = bench/benchmarks ] && set -- bench/lib
+	i=0
+	for r in $ROOMS; do
+		[ "$r" = "$1" ] && { echo "$i"; return; }
+		i=$((i + 1))
+	done
+	echo 99
 }
 
 # arrows ROOT: one "file -> header" line per include that points up, and
@@ -34,6 +50,7 @@ arrows() {
 		d=${f%/*}
 		r=$(rank "$d")
 		[ "$r" = 99 ] && { echo "$f: not in a room of README Layout"; continue; }
+		grep -H '^#[[:space:]]*include[[:space:]]*"\.\./' "$1/$f" | sed "s|^$1/||"
 		grep '^#[[:space:]]*include[[:space:]]*"\(cpu\|msr\|bench\)/' "$1/$f" |
 			sed 's/^#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/' |
 			while read -r h; do
@@ -46,18 +63,24 @@ arrows() {
 } 2>/dev/null
 
 out=$(arrows "$src")
-is "$out" "" "no include points up a layer or a room (cpu < msr < source < harness < study < output < lib < cli)"
-for room in cpu msr bench/source bench bench/study bench/output bench/lib bench/cli; do
+is "$out" "" "no include points up a layer or a room ($(echo $ROOMS | sed 's/ / < /g'))"
+for room in $ROOMS; do
 	n=$(ls "$src/$room"/*.[ch] 2>/dev/null | wc -l)
 	ok "$([ "$n" -gt 0 ]; echo $?)" "the check read $room/ ($n files)"
 done
 
 # control: one arrow of each kind is found
 c=$tmp/ctl
-mkdir -p "$c/cpu" "$c/msr" "$c/bench/source" "$c/bench/study" "$c/bench/output" \
-	"$c/bench/lib" "$c/bench/cli" "$c/bench/benchmarks" "$c/bench/misc" "$c/include"
-printf '#include "msr/msr.h"\n' >"$c/cpu/a.c"
-printf '#include "bench/bench.h"\n' >"$c/msr/b.c"
+for room in $ROOMS bench/benchmarks bench/misc include; do mkdir -p "$c/$room"; done
+printf '#include "msr/access/msr.h"\n' >"$c/cpu/a.c"
+printf '#include "msr/recipe/recipe.h"\n' >"$c/msr/regs/r.c"
+printf '#include "msr/access/msr.h"\n' >"$c/msr/recipe/s.c"
+printf '#include "msr/sim/msr_sim.h"\n' >"$c/msr/access/t.c"
+printf '#include "msr/journal/journal.h"\n' >"$c/msr/sim/u.c"
+printf '#include "msr/pmu/pmu.h"\n' >"$c/msr/journal/v.c"
+printf '#include "msr/guard/guard.h"\n' >"$c/msr/pmu/w.c"
+printf '#include "bench/source/avail.h"\n#include "../pmu/pmu.h"\n' >"$c/msr/guard/x.c"
+printf '#include "msr/regs/intel_regs.h"\n' >"$c/msr/y.c"
 printf '#include "bench/session.h"\n' >"$c/bench/source/c.c"
 printf '#include "bench/study/compare.h"\n' >"$c/bench/d.c"
 printf '#include "bench/output/output.h"\n' >"$c/bench/study/e.c"
@@ -65,9 +88,27 @@ printf '#include "bench/lib/api.h"\n' >"$c/bench/output/f.c"
 printf '#include "bench/cli/cli.h"\n' >"$c/bench/lib/g.c"
 printf '#include "bench/cli/cli.h"\n' >"$c/bench/benchmarks/h.c"
 printf '#include "bench/bench.h"\n' >"$c/bench/misc/i.c"
-printf '#include "bench/study/compare.h"\n#include "msr/msr.h"\n' >"$c/bench/cli/ok.c"
+printf '#include "msr/pmu/pmu.h"\n#include "msr/journal/journal.h"\n#include "msr/sim/msr_sim.h"\n#include "msr/access/msr.h"\n#include "msr/recipe/recipe.h"\n#include "msr/regs/msr_names.h"\n#include "cpu/cpu.h"\n#include "guard_int.h"\n' >"$c/msr/guard/ok.c"
+printf '#include "bench/study/compare.h"\n#include "msr/guard/guard.h"\n' >"$c/bench/cli/ok.c"
 printf '#include <stdint.h>\n#include "cpu/cpu.h"\n' >"$c/include/baretma.h"
-out=$(arrows "$c" | tr '\n' ' ')
-is "$out" 'bench/benchmarks/h.c -> bench/cli/cli.h bench/d.c -> bench/study/compare.h bench/lib/g.c -> bench/cli/cli.h bench/misc/i.c: not in a room of README Layout bench/output/f.c -> bench/lib/api.h bench/source/c.c -> bench/session.h bench/study/e.c -> bench/output/output.h cpu/a.c -> msr/msr.h msr/b.c -> bench/bench.h include/baretma.h:#include "cpu/cpu.h" ' \
-	"control: each kind of arrow is found, and a file outside the rooms (the command line may include any room)"
+out=$(arrows "$c")
+is "$out" 'bench/benchmarks/h.c -> bench/cli/cli.h
+bench/d.c -> bench/study/compare.h
+bench/lib/g.c -> bench/cli/cli.h
+bench/misc/i.c: not in a room of README Layout
+bench/output/f.c -> bench/lib/api.h
+bench/source/c.c -> bench/session.h
+bench/study/e.c -> bench/output/output.h
+cpu/a.c -> msr/access/msr.h
+msr/access/t.c -> msr/sim/msr_sim.h
+msr/guard/x.c:#include "../pmu/pmu.h"
+msr/guard/x.c -> bench/source/avail.h
+msr/journal/v.c -> msr/pmu/pmu.h
+msr/pmu/w.c -> msr/guard/guard.h
+msr/recipe/s.c -> msr/access/msr.h
+msr/regs/r.c -> msr/recipe/recipe.h
+msr/sim/u.c -> msr/journal/journal.h
+msr/y.c: not in a room of README Layout
+include/baretma.h:#include "cpu/cpu.h"' \
+	"control: each kind of arrow is found, an include by ../ and a file outside the rooms (a room may include itself and every room below it; the command line any room)"
 done_testing

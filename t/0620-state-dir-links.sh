@@ -3,7 +3,7 @@
 # parents cannot choose where root creates it (issue 9, point 6).  Before,
 # BARETMA_STATE_DIR=/tmp/x/lnk/baretma with lnk -> /etc made /etc/baretma:
 # the state directory is now walked from / one component at a time
-# (msr/state_dir.c); a link is followed only when only root can have made
+# (msr/journal/state_dir.c); a link is followed only when only root can have made
 # it (owned by root, in a directory owned by root that group and others
 # cannot write: /var/run -> /run), and never as the state directory itself.
 # Here $tmp/etc stands in for /etc, the link is made as another user would

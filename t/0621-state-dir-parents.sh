@@ -5,7 +5,7 @@
 # The attack: with BARETMA_STATE_DIR=$tmp/shared/run and $tmp/shared mode
 # 0777, 'pmu enable' left its journal in run/; another user renamed run/
 # aside, and 'pmu restore' said "nothing to restore" (exit 0) with the PMU
-# left enabled.  Only the last component was checked (msr/state_dir.c).
+# left enabled.  Only the last component was checked (msr/journal/state_dir.c).
 # Now every directory from / down must be owned by root or the effective
 # user and not writable by group or others unless sticky (like /tmp:
 # others cannot rename or remove our entries there); anything else is

@@ -1,5 +1,5 @@
 /*
- * t/0641-msr-files - what the MSR layer opens as root (msr/msr.h):
+ * t/0641-msr-files - what the MSR layer opens as root (msr/access/msr.h):
  *
  * The device backend uses MSR device nodes only (issue 9, point 1).  The
  * attack: a template whose name is a regular file, or a link to one, made
@@ -31,8 +31,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "msr/intel_regs.h"
-#include "msr/msr.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/access/msr.h"
 #include "t/fixture.h"
 
 static char dir[PATH_MAX];
@@ -124,7 +124,7 @@ static void test_chrdev_major(void)
 static const char secret[] = "AAAAAAAABBBBBBBBsecret!!";
 
 /* A gate that lets every write through: the device backend's own refusal
- * is tested here, behind the journal's gate (msr/msr.h). */
+ * is tested here, behind the journal's gate (msr/access/msr.h). */
 static bool gate_all(const void *arg, unsigned cpu, uint32_t msr)
 {
 	(void)arg, (void)cpu, (void)msr;

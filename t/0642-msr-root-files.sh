@@ -6,7 +6,7 @@
 # Point 1, the attack: a path template whose node is a symbolic link to a
 # secret file (or the file itself) made `msr read 0 0x8` print bytes 8..15
 # of it (the MSR index is the file offset) and `msr write --force` replace
-# them.  Now only MSR device nodes are used (msr/msr_dev.c): refused, exit
+# them.  Now only MSR device nodes are used (msr/access/msr_dev.c): refused, exit
 # 69 (EX_UNAVAILABLE), the file keeps every byte.  Under sudo only the two
 # standard templates pass (exit 77).  The test build of the tool
 # (t/baretma-hooks) takes regular files for nodes only when asked

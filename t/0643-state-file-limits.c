@@ -1,6 +1,6 @@
 /*
  * t/0643-state-file-limits - the state-file backend under files an
- * attacker or a mistake can make (msr/msr.h, issue 9 points 9 and 11):
+ * attacker or a mistake can make (msr/access/msr.h, issue 9 points 9 and 11):
  *
  * - size: at most MSR_STATE_LINES_MAX lines (8192 CPUs x 128 = 1048576,
  *   written out here, not taken from the header); a 2,000,000-line file
@@ -23,10 +23,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "msr/msr.h"
+#include "msr/access/msr.h"
 #include "t/fixture.h"
 
-#define LINES_CAP 1048576u /* 8192 CPUs x 128 lines (README, msr/msr.h) */
+#define LINES_CAP 1048576u /* 8192 CPUs x 128 lines (README, msr/access/msr.h) */
 
 static char dir[PATH_MAX];
 

@@ -2,7 +2,7 @@
  * t/0645-guard-host.c - the guarded run as a library in a host process
  * (issue 10, "What a host process expects from a library"): a program
  * that installs its own SIGSEGV handler, opens two guarded sessions
- * (msr/guard.h) on two threads, each on its own CPU of an Ice Lake state
+ * (msr/guard/guard.h) on two threads, each on its own CPU of an Ice Lake state
  * file, and reaps its children itself.
  *
  *   - no opt-in: the host's handlers and stack stay as they were;
@@ -20,7 +20,7 @@
  * pmu-reference §5.4 worked by hand (as t/guard-fixture.sh): IA32_FIXED_
  * CTR_CTRL (0x333 & ~0xf000) | 0x3 << 12 = 0x3333, IA32_PERF_GLOBAL_CTRL
  * 0x70000000f | 1<<35 | 1<<48 = 0x1000f0000000f; the journal lines in
- * pmu_program's save order (msr/pmu.h step 1).  The CPU is the Ice Lake
+ * pmu_program's save order (msr/pmu/pmu.h step 1).  The CPU is the Ice Lake
  * client of $SHARED_CPUID (leaf 0xA EAX 0x08300805: perfmon v5, 8 GP
  * counters, whose PERFEVTSEL0-7 and GLOBAL_INUSE the fixture lists).
  */
@@ -42,11 +42,11 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
-#include "msr/guard.h"
-#include "msr/guard_signals.h"
-#include "msr/journal.h"
-#include "msr/msr.h"
-#include "msr/pmu.h"
+#include "msr/guard/guard.h"
+#include "msr/journal/guard_signals.h"
+#include "msr/journal/journal.h"
+#include "msr/access/msr.h"
+#include "msr/pmu/pmu.h"
 #include "t/tap.h"
 
 #define ICL_DUMP "libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test"

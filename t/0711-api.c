@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "include/baretma.h"
-#include "msr/msr.h"
+#include "msr/access/msr.h"
 #include "t/tap.h"
 #include "t/fixture.h"
 
@@ -224,8 +224,8 @@ static void amd_notes(const char *dump)
  * backend could be opened"); a TSC session needs none, but a malformed
  * profile is a wrong environment, refused for it too (as the command line
  * refuses it, exit 65); a missing device does not stop it.  The profile's error is the parser's documented text for
- * line 5 (msr/msr_sim.h: width 1-16); the refusal under sudo is
- * msr/msr.h's (only the two standard templates then).  Nothing written.
+ * line 5 (msr/sim/msr_sim.h: width 1-16); the refusal under sudo is
+ * msr/access/msr.h's (only the two standard templates then).  Nothing written.
  */
 static void backend_env(void)
 {

@@ -1,5 +1,5 @@
 /*
- * t/0800-recipe-table - every entry of the recipe tables (msr/recipes_*.c)
+ * t/0800-recipe-table - every entry of the recipe tables (msr/recipe/recipes_*.c)
  * checked field by field, libpfm4's validate tables style:
  *   - recipes: a known name (design of issue 18: the CPU_RECIPE_* names of
  *     cpu/cpu.h plus intel-perf-metrics and intel-icl-events), unique
@@ -14,9 +14,9 @@
  *     "deprecated on ICL+"), a counter constraint only on GP events, a
  *     source on every row;
  *   - nodes: one SLOTS at level 0, the four level-1 tma_* in every recipe,
- *     each tma_* at its level of msr/topdown.h, level-2 nodes under a
+ *     each tma_* at its level of msr/recipe/topdown.h, level-2 nodes under a
  *     level-1 node of the same recipe and, for the twelve, under the parent
- *     msr/topdown.h gives; a source on every row;
+ *     msr/recipe/topdown.h gives; a source on every row;
  *   - formulas: every one parses and names only the recipe's events, nodes
  *     and variables; every event is used by some formula (SMT on or off)
  *     and every event a formula uses is in the table (an unknown name does
@@ -29,7 +29,7 @@
 #include <strings.h>
 
 #include "cpu/cpu.h"
-#include "msr/recipe.h"
+#include "msr/recipe/recipe.h"
 #include "t/tap.h"
 
 static const char *const known_names[] = {
@@ -203,7 +203,7 @@ static void check_nodes(const struct recipe *r, const char *id)
 			   id, n->metric);
 			if (m >= 0 && n->parent)
 				check_str(n->parent, td_metric_name(td_metric_parent((enum td_metric)m)),
-					  "level-2 parent as msr/topdown.h");
+					  "level-2 parent as msr/recipe/topdown.h");
 		} else {
 			ok(n->parent == NULL && n->level >= 0 && n->level <= 1, "%s: %s level %d, no "
 			   "parent", id, n->metric, n->level);

@@ -1,5 +1,5 @@
 /*
- * t/0801-recipe-eval - the formula evaluator of msr/recipe.h: precedence
+ * t/0801-recipe-eval - the formula evaluator of msr/recipe/recipe.h: precedence
  * and associativity as in C and perf's MetricExpr (tools/perf/util/expr.y:
  * "*" and "/" bind tighter than "+" and "-", all left-associative, "if
  * ... else" loosest), perf's d_ratio/min/max, the "if" that only counts the
@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "msr/recipe.h"
+#include "msr/recipe/recipe.h"
 #include "t/tap.h"
 
 #define EPS 1e-12

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "msr/recipe.h"
+#include "msr/recipe/recipe.h"
 #include "t/tap.h"
 
 #define EPS 1e-12

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "msr/recipe.h"
+#include "msr/recipe/recipe.h"
 #include "t/tap.h"
 
 #define PASSES 8

@@ -1,5 +1,5 @@
 /*
- * t/0820-gp-program.c - general-purpose counters (msr/pmu_gp.h) programmed
+ * t/0820-gp-program.c - general-purpose counters (msr/pmu/pmu_gp.h) programmed
  * through the state-file backend, read back from the $BARETMA_MSR_TRACE
  * lines and the state file's text: an Intel plan (Skylake client: 4 GP
  * counters, 3 fixed, arch perfmon v4, full-width writes) and an AMD
@@ -29,8 +29,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "msr/journal.h"
-#include "msr/pmu_gp.h"
+#include "msr/journal/journal.h"
+#include "msr/pmu/pmu_gp.h"
 #include "t/fixture.h"
 #include "t/pmu-fixture.h"
 
@@ -339,7 +339,7 @@ static void test_in_use(void)
 }
 
 /* No journal: refused before any access; a GP write without a save is
- * refused by the gate (msr/msr.h), nothing reaches the state file. */
+ * refused by the gate (msr/access/msr.h), nothing reaches the state file. */
 static void test_gate(void)
 {
 	struct gp_config cfg = { .journal = NULL };

@@ -1,5 +1,5 @@
 /*
- * t/0821-gp-pmu.c - msr/pmu_gp.h beyond programming: the PMU's facts from
+ * t/0821-gp-pmu.c - msr/pmu/pmu_gp.h beyond programming: the PMU's facts from
  * real CPUID dumps (gp_pmu_init), the event-select encodings (gp_encode),
  * the assignment rules (gp_assign: fixed counters, "counter 0 only",
  * AnyThread where deprecated, what cannot be placed), and, on a state
@@ -23,8 +23,8 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
-#include "msr/journal.h"
-#include "msr/pmu_gp.h"
+#include "msr/journal/journal.h"
+#include "msr/pmu/pmu_gp.h"
 #include "t/fixture.h"
 #include "t/pmu-fixture.h"
 
@@ -77,10 +77,10 @@ static void test_pmu_init(void)
 	       sizeof(why));
 	ok(p.version == 3 && p.anythread && p.gp_mask == 0xf, "Sandy Bridge: v3, AnyThread, 4 GP");
 	/* ice-lake-i7 leafA 08300805-...-0000000F-00008604: v5, EDX[15] set:
-	 * AnyThread deprecated; FC3 is msr/pmu.h's: fixed mask 0x7 here */
+	 * AnyThread deprecated; FC3 is msr/pmu/pmu.h's: fixed mask 0x7 here */
 	pmu_of(dump("libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test"), 0, &p, why, sizeof(why));
 	ok(p.version == 5 && !p.anythread && p.gp_mask == 0xff && p.fixed_mask == 0x7,
-	   "Ice Lake: v5, AnyThread deprecated, 8 GP, FC0-2 (FC3 left to msr/pmu.h)");
+	   "Ice Lake: v5, AnyThread deprecated, 8 GP, FC0-2 (FC3 left to msr/pmu/pmu.h)");
 	/* alder-lake-s-i9 E-core (0x20): leafA 07300605: 6 GP, FC0-2 */
 	pmu_of(dump("libcpuid/v0.6.2/intel/core_12th_gen/alder-lake-s-i9.test"), 0x20, &p, why,
 	       sizeof(why));
@@ -201,7 +201,7 @@ static void test_assign(void)
 		  "AMD event select 0x1c2 (ex_ret_ucode_ops): fits 12 bits");
 	e = (struct gp_event){ "FC3", 0, 0, 0, false, false, false, 0, 3 };
 	check_int(gp_assign(&spr, &e, 1, 0, 0, false, &p, why, sizeof(why)), ==, -EINVAL,
-		  "fixed counter 3 (msr/pmu.h's): -EINVAL");
+		  "fixed counter 3 (msr/pmu/pmu.h's): -EINVAL");
 	/* Skymont: the fixed counters when free; FC6 busy: the GP form */
 	check_int(gp_assign(&skt, sk, 2, 0, 0, false, &p, why, sizeof(why)), ==, 0, "Skymont plan");
 	ok(p.at[0].fixed && p.at[0].idx == 6 && p.at[1].fixed && p.at[1].idx == 4,
@@ -281,7 +281,7 @@ static void test_verify_reset(void)
 		  "wr 0 0x4c2 0x0\n"
 		  "wr 0 0x38f 0x70000000f\n", "reset: freeze own bits, clear, zero, enable");
 	/* a status with another counter's bit too (33: fixed counter 1, not
-	 * the plan's): step 2 clears the plan's bit 0 only (msr/pmu_gp.h) */
+	 * the plan's): step 2 clears the plan's bit 0 only (msr/pmu/pmu_gp.h) */
 	put_file(trace, "");
 	check_int(gp_reset(dev, 0, &pmu, &p, 0x70000000full, 0x200000001ull), ==, 0,
 		  "gp_reset, fixed counter 1's overflow bit among the status");

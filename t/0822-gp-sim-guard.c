@@ -1,6 +1,6 @@
 /*
- * t/0822-gp-sim-guard.c - msr/pmu_gp.h on the simulated PMU with its
- * registers in a state file (`state FILE`, msr/msr_sim.h): the whole
+ * t/0822-gp-sim-guard.c - msr/pmu/pmu_gp.h on the simulated PMU with its
+ * registers in a state file (`state FILE`, msr/sim/msr_sim.h): the whole
  * path a measurement takes - gp_pmu_init from the dump, gp_assign,
  * gp_program through a journal (the write gate), counting, gp_verify,
  * gp_reset, gp_read_msr - then the restore, which must give back the
@@ -26,9 +26,9 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
-#include "msr/journal.h"
-#include "msr/msr_sim.h"
-#include "msr/pmu_gp.h"
+#include "msr/journal/journal.h"
+#include "msr/sim/msr_sim.h"
+#include "msr/pmu/pmu_gp.h"
 #include "t/fixture.h"
 #include "t/pmu-fixture.h"
 

@@ -1,6 +1,6 @@
 /*
  * t/0825-sim-gp.c - the simulated PMU's general-purpose counters
- * (msr/msr_sim.h "General-purpose counters") on real CPUID dumps: an
+ * (msr/sim/msr_sim.h "General-purpose counters") on real CPUID dumps: an
  * Intel pre-Ice Lake P-core (Skylake-S, width 4), the same with SMT
  * (Cascade Lake, `smt on`), an Ice Lake's level-2 events (width 5), an Alder Lake E-core (Gracemont, width 5),
  * an Arrow Lake E-core's fixed counters 4-6 (Skymont, width 8, CPUID leaf
@@ -31,8 +31,8 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
-#include "msr/msr.h"
-#include "msr/msr_sim.h"
+#include "msr/access/msr.h"
+#include "msr/sim/msr_sim.h"
 #include "t/fixture.h"
 
 #define W 1000000u /* cycles of work per case */
@@ -262,7 +262,7 @@ static void test_icelake(void)
 }
 
 /* Skylake with `smt on`: each thread has half the core's slots; the
- * AnyThread forms count the core's (msr/msr_sim.h "SMT"). */
+ * AnyThread forms count the core's (msr/sim/msr_sim.h "SMT"). */
 static void test_smt(void)
 {
 	const char *d = dump("libcpuid/v0.6.2/intel/core_6th_gen/xeon-clx.test");

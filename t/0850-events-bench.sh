@@ -4,13 +4,13 @@
 # (intel-ecore-l1, Gracemont), a Cascade Lake with SMT (intel-pre-icl-l1,
 # Skylake), a Haswell with SMT (intel-pre-icl-l1, Haswell), a Jasper Lake
 # (intel-ecore-l1, Tremont), a Zen 4 and a Zen 5 (amd-zen4, amd-zen5), each on the
-# simulated PMU (msr/msr_sim.h) of its real CPUID dump, through --backend
+# simulated PMU (msr/sim/msr_sim.h) of its real CPUID dump, through --backend
 # msr, at level 1 and at level 2 (in passes where the core has fewer
 # counters than the recipe has events), and reports the profile's shares.
 #
 # Every expected number is worked by hand below from the profile, the
-# simulator's documented counting (msr/msr_sim.h "General-purpose
-# counters", msr/sim_events.c: width x a share per cycle; SMT halving) and
+# simulator's documented counting (msr/sim/msr_sim.h "General-purpose
+# counters", msr/sim/sim_events.c: width x a share per cycle; SMT halving) and
 # the recipes' cited formulas (intel/perfmon E-core_TMA_Metrics.csv and
 # perf's alderlaken metrics, perf's skylake skl-metrics.json with its SMT
 # forms, perf's amdzen4/amdzen5 pipeline.json), never read back from the
@@ -121,7 +121,7 @@ is "$(grep -c '^test-sim-work,tma_' "$tmp/ecore2.csv")" 10 "CSV: the recipe's 10
 # --- Cascade Lake with SMT (Skylake, W = 4, 4 GP counters a thread) -----------
 # intel-pre-icl-l1:skylake with smt_on (perf skl-metrics.json, #core_wide):
 # a thread counts half of every quantity but cycles and instructions, an
-# AnyThread event the core's (msr/msr_sim.h "SMT").
+# AnyThread event the core's (msr/sim/msr_sim.h "SMT").
 #   CORE_CLKS = CPU_CLK_UNHALTED.THREAD_ANY / 2 = K/2;  SLOTS = 4 x K/2 = 200000
 #   FE  = IDQ_UOPS_NOT_DELIVERED.CORE / SLOTS = (4 x 0.20 K / 2) / 2K = 20
 #   RET = UOPS_RETIRED.RETIRE_SLOTS / SLOTS = (4 x 0.40 K / 2) / 2K = 40
@@ -143,7 +143,7 @@ is "$(grep -c '^test-sim-work,tma_' "$tmp/ecore2.csv")" 10 "CSV: the recipe's 10
 # when the simulator counted no fused pair).  Memory bound
 # (skl-metrics.json, clx-metrics.json) = (STALLS_MEM_ANY + BOUND_ON_STORES)
 # / (STALLS_TOTAL + (1_PORTS_UTIL + RET x 2_PORTS_UTIL) + BOUND_ON_STORES)
-# x BE; the simulator's stall cycles (msr/sim_events.c), m = 0.18, c = BE -
+# x BE; the simulator's stall cycles (msr/sim/sim_events.c), m = 0.18, c = BE -
 # m = 0.12, each halved by SMT: STALLS_MEM_ANY 3/4 m K/2 = 0.0675 K,
 # BOUND_ON_STORES 1/4 m K/2 = 0.0225 K, STALLS_TOTAL (3/4 m + c/2) K/2 =
 # 0.0975 K, 1_PORTS_UTIL c/2 K/2 = 0.03 K, 2_PORTS_UTIL 0 (no 2-uop

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t/0852-events-guard.sh - the guarded run of an event recipe on the
 # simulated PMU with its registers in a state file (`state FILE`,
-# msr/msr_sim.h: every write persisted): an Alder Lake E-core (Gracemont,
+# msr/sim/msr_sim.h: every write persisted): an Alder Lake E-core (Gracemont,
 # intel-ecore-l1) and a Zen 4 (amd-zen4), each at level 2, i.e. in passes
 # (2 and 3: t/0850), so that the counters are programmed again between
 # passes inside the same run.  After a whole run every register is byte
@@ -10,7 +10,7 @@
 # it, exit 75 as fixed counter 3 in use, nothing written, no journal left;
 # --force takes it over and puts it back.
 #
-# The state files hold the registers an idle Linux PMU leaves (msr/msr_sim.h
+# The state files hold the registers an idle Linux PMU leaves (msr/sim/msr_sim.h
 # "clean register file"; linux arch/x86/events/intel/core.c
 # intel_pmu_enable_all, amd/core.c amd_pmu_v2_enable_all: the global
 # control with every counter's bit), addresses from linux msr-index.h:

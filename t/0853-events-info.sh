@@ -15,7 +15,7 @@
 # E-core_TMA_Metrics.csv; §7: perf's amdzen4/amdzen5 pipeline.json); the
 # counters come from the dump's CPUID leaf 0xA / 0x23 (INDEX.tsv
 # leafA_gp_counters; leaf23 gp=FF on Meteor Lake's E-cores) and the
-# passes from the recipes' events (msr/recipes_*.c, each citing its JSON):
+# passes from the recipes' events (msr/recipe/recipes_*.c, each citing its JSON):
 #   Skylake, Cascade Lake (4 GP a thread): level 1 is CPU_CLK_UNHALTED on
 #     fixed counter 1 and 4 GP events: 1 pass; level 2 9 more GP events
 #     (4 for level 2 of the frontend, bad speculation and retiring, 5 for

@@ -2,7 +2,7 @@
  * t/0854-events-api - the library (include/baretma.h) on a core whose
  * Top-down comes from an event recipe: an Alder Lake E-core (the Alder
  * Lake-S dump's first Atom CPU, intel-ecore-l1) and a Zen 4 (epyc-genoa,
- * amd-zen4), on the simulated PMU of their real dumps (msr/msr_sim.h).  A
+ * amd-zen4), on the simulated PMU of their real dumps (msr/sim/msr_sim.h).  A
  * region is measured once, so the library takes the highest level whose
  * events fit one pass (level 1: one pass on both, t/0850) and refuses a
  * level asked for that needs passes (level 2: 2 and 3 passes).

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t/0855-events-checks.sh - the checks between repetitions of an event
-# recipe (msr/pmu_gp.h gp_read_overflow, gp_reset, gp_verify) on an Alder
+# recipe (msr/pmu/pmu_gp.h gp_read_overflow, gp_reset, gp_verify) on an Alder
 # Lake E-core and a Zen 4, their registers in plain state files (t/0852's:
 # an idle Linux PMU), with the hidden kernels that play the hardware or
 # another program at known repetitions (bench/kernels_hooks.c; state-file

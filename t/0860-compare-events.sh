@@ -5,7 +5,7 @@
 # which schedules and programs the simulated counters as the kernel does)
 # and both sides put the same counts through the same formulas.
 #
-# Worked by hand (the profile, msr/sim_events.c: each event counts width x
+# Worked by hand (the profile, msr/sim/sim_events.c: each event counts width x
 # its share per cycle, exactly, with `ghz 0`): level 1 is
 #   Alder Lake E-core (intel-ecore-l1:gracemont): FE = TOPDOWN_FE_BOUND.ALL /
 #   (5 x CPU_CLK_UNHALTED.CORE) = 20, BE 30, retiring 40, bad spec 100 - 90 = 10;
@@ -69,7 +69,7 @@ grep -q "the kernel wrote PERF_CNTR_GLOBAL_CTL (0xc0000301).*baretma put each ba
 ok $? "Zen 4: perf used the PerfMonV2 counters and baretma put them back"
 # Level 2 on Zen 4 (perf's amdzen4 pipeline.json): branch mispredicts =
 # bad speculation x ex_ret_brn_misp / (ex_ret_brn_misp +
-# resyncs_or_nc_redirects), each flush 20 slots (msr/sim_events.c):
+# resyncs_or_nc_redirects), each flush 20 slots (msr/sim/sim_events.c):
 # 6 x 0.06 / 20 = 0.018 and 0.012 flushes a cycle, 1800 and 1200 in the
 # 100000 cycles of work: 10 x 1800 / 3000 = 6, machine clears 4; heavy 10,
 # light 40 - 10 = 30, fetch latency 12, bandwidth 20 - 12 = 8, memory 15,

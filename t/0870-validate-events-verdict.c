@@ -10,7 +10,7 @@
  *    102, 26 (25.5 rounded half away from zero), 51, 77 (76.5), sum S =
  *    256: retiring 102/256 = 0.3984375, bad speculation 26/256 =
  *    0.1015625, frontend 51/256 = 0.19921875, backend 77/256 =
- *    0.30078125; bound (1 + |S - 255|)/255 = 2/255 (msr/topdown.h
+ *    0.30078125; bound (1 + |S - 255|)/255 = 2/255 (msr/recipe/topdown.h
  *    td_value_bound).  The events count the profile: 0.40, 0.10, 0.20,
  *    0.30; 6 counters over 100000 slots: bound 6/100000.  Differences
  *    PERF_METRICS - events: -0.15625, +0.15625, -0.078125, +0.078125

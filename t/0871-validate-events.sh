@@ -1,14 +1,14 @@
 #!/bin/sh
 # t/0871-validate-events.sh - validate's metrics_match_events on the
-# simulated PMU (msr/msr_sim.h): PERF_METRICS's level 1 against the
+# simulated PMU (msr/sim/msr_sim.h): PERF_METRICS's level 1 against the
 # event-based one (recipe intel-icl-events) on one region, the general-
-# purpose counters programmed through msr/pmu_gp.h inside validate's
+# purpose counters programmed through msr/pmu/pmu_gp.h inside validate's
 # guarded run.
 #
 # Worked by hand (t/0870 has the same numbers for the verdict alone): the
 # profile 40/10/20/30 gives PERF_METRICS bytes 102, 26, 51, 77 (S = 256):
 # 39.84375, 10.15625, 19.921875, 30.078125 %; the simulator's events count
-# the profile's shares exactly but for one count each (msr/sim_events.c:
+# the profile's shares exactly but for one count each (msr/sim/sim_events.c:
 # IDQ_UOPS_NOT_DELIVERED.CORE / IDQ_BUBBLES.CORE the frontend's slots,
 # TOPDOWN.BACKEND_BOUND_SLOTS the backend's, UOPS_RETIRED.SLOTS the
 # retiring's; INT_MISC.UOP_DROPPING 0, and on Golden Cove (0xAD) neither it
@@ -104,7 +104,7 @@ is "$(mme 12)" "SKIP|||an E-core (Gracemont): no IA32_PERF_METRICS to cross-chec
 LNL=$SHARED_CPUID/libcpuid/master-history/intel/x86-64/lion-cove/intel-core-ultra-9-288v.test
 if [ -r "$LNL" ]; then
 	val "$LNL" "$tmp/p" --cpu 0
-	is "$(mme 0)" "SKIP|||no general-purpose Top-down events for Lion Cove in baretma's recipes (intel-icl-events has no variant for it: msr/recipes_intel.c)" \
+	is "$(mme 0)" "SKIP|||no general-purpose Top-down events for Lion Cove in baretma's recipes (intel-icl-events has no variant for it: msr/recipe/recipes_intel.c)" \
 		"Lunar Lake P-core (Lion Cove): SKIP, no events in the recipes"
 else
 	skip "no Lunar Lake dump $LNL"
@@ -156,7 +156,7 @@ is "$(grep -c '^wr 0 0x186 ' "$tmp/trace")" 0 "IA32_PERFEVTSEL0, in use, never w
 # each select's first write its event with EN (bit 22), its last the 0 it
 # held; counters 6 and 7 not needed: never programmed, written only by the
 # journal's restore, the 0 it saved as it began (the free counters are
-# saved then, for perf_event's group on Sunny Cove: msr/guard.c save_gp)
+# saved then, for perf_event's group on Sunny Cove: msr/guard/guard.c save_gp)
 sels() {
 	python3 - "$tmp/trace" <<'EOP'
 import sys

@@ -19,8 +19,8 @@
 
 #include "bench/benchmarks/stepcount.h"
 #include "bench/stats.h"
-#include "msr/intel_regs.h"
-#include "msr/rdpmc.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/regs/rdpmc.h"
 #include "t/tap.h"
 
 extern const char t_known_begin[], t_known_end[], t_loop_begin[], t_loop_end[],

@@ -1,13 +1,13 @@
 /*
  * t/0873-bracket-sets - the RDPMC read set `make benchmark` times for each
  * recipe's level 1 (bench/benchmarks/bracket_sets.h), worked by hand from
- * the recipes' tables (msr/recipes_intel.c, msr/recipes_amd.c) and the
+ * the recipes' tables (msr/recipe/recipes_intel.c, msr/recipe/recipes_amd.c) and the
  * RDPMC encodings (pmu-reference §3.5: fixed counter i (1<<30)|i,
  * PERF_METRICS 1<<29, general-purpose counter x: x; AMD counter x: x, §7):
  *   intel-perf-metrics golden-cove: TOPDOWN.SLOTS then PERF_METRICS:
  *     0x40000003, 0x20000000 - baretma_read's pair;
  *   intel-perf-metrics sunny-cove (the default): the pair, then level 1's
- *     INT_MISC.UOP_DROPPING and INT_MISC.CLEARS_COUNT (msr/recipes_intel_pm.c)
+ *     INT_MISC.UOP_DROPPING and INT_MISC.CLEARS_COUNT (msr/recipe/recipes_intel_pm.c)
  *     on counters 0 and 1: 0x40000003, 0x20000000, 0, 1;
  *   intel-icl-events sunny-cove: level 1 uses TOPDOWN.SLOTS (fixed 3),
  *     IDQ_UOPS_NOT_DELIVERED.CORE, INT_MISC.UOP_DROPPING,

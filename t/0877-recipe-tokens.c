@@ -1,6 +1,6 @@
 /*
  * t/0877-recipe-tokens - the evaluator reads formulas as tokens cut once
- * (msr/recipe_tokens.c); the results must be those of the character-by-
+ * (msr/recipe/recipe_tokens.c); the results must be those of the character-by-
  * character reader it replaced, kept unchanged in t/recipe-reference.c.
  * For every recipe of the tables, at levels 1 and 2, SMT on and off, and a
  * set of count vectors (all ones, all zeros, each event missing, each event
@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "msr/recipe.h"
-#include "msr/recipe_int.h"
+#include "msr/recipe/recipe.h"
+#include "msr/recipe/recipe_int.h"
 #include "t/tap.h"
 
 int ref_recipe_expr_eval(const char *text, const struct recipe *r, const double *counts,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t/0900-stat-sim.sh - `baretma stat` on the simulated PMU (msr/msr_sim.h)
+# t/0900-stat-sim.sh - `baretma stat` on the simulated PMU (msr/sim/msr_sim.h)
 # of the Ice Lake dump: with a command it prints Top-down for the CPUs and
 # exits with the command's status; -I 100 --count 5 prints 5 intervals and
 # the timer's drift; --csv parses as CSV with named columns; --json -I is
@@ -13,9 +13,9 @@
 # PERF_METRICS quantisation bound stat prints (its 8-bit fields: msr/
 # topdown.h td_value_bound) - but for Ice Lake's INT_MISC.CLEARS_COUNT
 # term (intel/perfmon icelake_metrics.json: Backend_Bound + 5 x
-# CLEARS_COUNT / SLOTS, Bad_Speculation the remainder; msr/recipes_intel_pm.c),
+# CLEARS_COUNT / SLOTS, Bad_Speculation the remainder; msr/recipe/recipes_intel_pm.c),
 # which the simulator counts as one clear per 20 slots of bad speculation
-# (msr/sim_events.c): 5 x (5 x 0.10 / 20) / 5 = 2.5 points moved from bad
+# (msr/sim/sim_events.c): 5 x (5 x 0.10 / 20) / 5 = 2.5 points moved from bad
 # speculation (7.5) to backend (32.5).
 . "$T_SRC/tap.sh"
 

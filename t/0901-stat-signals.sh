@@ -2,7 +2,7 @@
 # t/0901-stat-signals.sh - a signal to `baretma stat` mid-run: SIGTERM is
 # forwarded to the command, whose exit status stat passes on, and the
 # registers - the simulated PMU's, kept in a state file (`state FILE`,
-# msr/msr_sim.h: every write persisted) - are byte for byte as found; SIGINT
+# msr/sim/msr_sim.h: every write persisted) - are byte for byte as found; SIGINT
 # to a count without a command ends it with the results and exit 0, the
 # registers put back the same way.  No journal is left either way.
 #

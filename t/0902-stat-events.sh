@@ -8,7 +8,7 @@
 #
 # Expected values come from the profile and the dumps, never from baretma:
 # `ghz 0` - only the simulator's accesses advance its clock, each counted
-# at the profile's shares (no access_* key; msr/msr_sim.h), so every event
+# at the profile's shares (no access_* key; msr/sim/msr_sim.h), so every event
 # counts its share x width x cycles and an event recipe's level-1 nodes
 # are the shares 40/10/20/30 % exactly (bound 0, up to floating point);
 # PERF_METRICS's are within its 8-bit bound.  The CPUs of each kind are
@@ -73,8 +73,8 @@ like "$(check "$tmp/zen4")" "^general amd-zen4 2 ok$" "Zen 4: amd-zen4, the prof
 # t/0850): counted in them, one pass a read, an interval one read of each
 # (doc/stat.md).  The profile's level-2 shares (t/events-fixture.sh's
 # $sim_common, backend 30, memory 12) give, from E-core_TMA_Metrics.csv's
-# formulas (msr/recipes_intel.c ECORE_L2_NODES: each event over SLOTS),
-# every simulated event counting its share (msr/sim_events.c):
+# formulas (msr/recipe/recipes_intel.c ECORE_L2_NODES: each event over SLOTS),
+# every simulated event counting its share (msr/sim/sim_events.c):
 #   branch_mispredicts = MISPREDICT / SLOTS = 6, machine_clears = 10 - 6 = 4,
 #   fetch_latency = FRONTEND_LATENCY / SLOTS = 12, fetch_bandwidth = 20 - 12
 #   = 8, core_bound = ALLOC_RESTRICTIONS / SLOTS = backend - memory = 30 -

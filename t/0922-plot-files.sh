@@ -9,8 +9,8 @@
 # compare's picture: the two sides' bar widths in the ratio of their
 # values, a DISAGREE drawn in red where one is found and nowhere else.
 #
-# The shares, worked by hand from the profile (msr/msr_sim.h: PERF_METRICS
-# byte i = round(pct_i x 255 / 100), half away from zero; msr/topdown.h:
+# The shares, worked by hand from the profile (msr/sim/msr_sim.h: PERF_METRICS
+# byte i = round(pct_i x 255 / 100), half away from zero; msr/recipe/topdown.h:
 # each share is its byte over the level-1 sum S, a derived level-2 node
 # its parent minus the measured child): retiring 40 -> 102, bad
 # speculation 10 -> 25.5 -> 26, frontend 20 -> 51, backend 30 -> 76.5 ->

@@ -150,7 +150,7 @@ print(b['bracket']['tsc_ticks']['median'], b['bracket']['slots']['median'])")" \
 	"calibrate: the bracket's ticks and slots are the calibration file's"
 # Ice Lake (Sunny Cove, width 5): a reading is fixed counter 3,
 # PERF_METRICS and the two general-purpose counters of its recipe
-# (INT_MISC.UOP_DROPPING, INT_MISC.CLEARS_COUNT: msr/recipes_intel_pm.c),
+# (INT_MISC.UOP_DROPPING, INT_MISC.CLEARS_COUNT: msr/recipe/recipes_intel_pm.c),
 # one access each (1000 cycles an access): 5 x 4 x 1000 slots between the
 # two FC3 reads
 is "$(q cal "v('baretma_calibrate_bracket_slots', backend='msr')")" 20000.0 \

@@ -92,7 +92,7 @@ is "$?" 0 "bench -x '|': exit 0"
 is "$(csvcheck "$tmp/b.sv" '|')" \
 	"cpu,kind,recipe,backend,kernel,quantity,unit,n,median,min,max,q1,q3,mad,mean,bound_pp|14|0" \
 	"bench -x: the columns; 2 kernels x (ticks, slots, 4 nodes, passes) records"
-# Ice Lake's recipe counts events beside PERF_METRICS (msr/recipes_intel_pm.c):
+# Ice Lake's recipe counts events beside PERF_METRICS (msr/recipe/recipes_intel_pm.c):
 # its variant is named, and its passes (1) a row, as an event recipe's
 is "$(col "$tmp/b.sv" '|' "sorted(set((x['kind'], x['recipe'], x['backend']) for x in r))")" \
 	"[('general', 'intel-perf-metrics:sunny-cove', 'msr')]" "bench -x: kind, recipe, backend"

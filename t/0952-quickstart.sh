@@ -78,9 +78,9 @@ while IFS= read -r cmd; do
 	for k in $nodes; do
 		want=$(profile_value "$p" "$k")
 		# Ice Lake: icelake_metrics.json's Backend_Bound + 5 x INT_MISC.CLEARS_COUNT
-		# / SLOTS, Bad_Speculation the remainder (msr/recipes_intel_pm.c); the
+		# / SLOTS, Bad_Speculation the remainder (msr/recipe/recipes_intel_pm.c); the
 		# simulator counts a clear per 20 slots of bad speculation
-		# (msr/sim_events.c): a quarter of bad speculation moves to backend
+		# (msr/sim/sim_events.c): a quarter of bad speculation moves to backend
 		case $prof:$k in
 		*icelake*:backend_bound)
 			want=$(awk -v b="$want" -v s="$(profile_value "$p" bad_speculation)" 'BEGIN { print b + s / 4 }') ;;

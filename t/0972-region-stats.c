@@ -9,7 +9,7 @@
  * Six pairs, each from a reset (slots 0, PERF_METRICS 0) to b = (slots
  * 25500 k, PERF_METRICS with Retiring byte R and Backend byte 255 - R),
  * k = 1..6, so that a pair's share of a node is its byte / 255 (linux
- * tools/perf/Documentation/topdown.txt; msr/topdown.h):
+ * tools/perf/Documentation/topdown.txt; msr/recipe/topdown.h):
  *   TSC ticks      700 100 400 200 1000 300
  *   R               51 153 102 255    0 204  -> retiring 20 60 40 100 0 80 %
  * Type-7 quantiles (Hyndman & Fan 1996, definition 7: h = (n - 1) p):

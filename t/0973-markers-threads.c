@@ -49,7 +49,7 @@ static void regs(char *buf, size_t n, unsigned cpu)
 
 	/* the eight counters with their full-width aliases (IA32_A_PMCx, as
 	 * IA32_PERF_CAPABILITIES 0xa000's bit 13 says): Ice Lake's recipe
-	 * counts two events beside PERF_METRICS (msr/recipes_intel_pm.c) */
+	 * counts two events beside PERF_METRICS (msr/recipe/recipes_intel_pm.c) */
 	for (unsigned i = 0; i < 8; i++)
 		o += (size_t)snprintf(buf + o, n - o, "%u 0x%x 0x0\n%u 0x%x 0x0\n%u 0x%x 0x0\n",
 				      cpu, 0x186 + i, cpu, 0xc1 + i, cpu, 0x4c1 + i);

@@ -3,8 +3,8 @@
 # baretma_gbench.h) on the simulated PMU: its example, run with
 # --benchmark_format=json on a real dump ($SHARED_CPUID) and a profile,
 # carries each benchmark's tma_* in its user counters beside the times,
-# and they are the profile's, worked by hand (msr/msr_sim.h: PERF_METRICS
-# byte = round(pct x 255 / 100), half away from zero; msr/topdown.h: every
+# and they are the profile's, worked by hand (msr/sim/msr_sim.h: PERF_METRICS
+# byte = round(pct x 255 / 100), half away from zero; msr/recipe/topdown.h: every
 # node is its bytes over the level-1 sum S; derived level-2 nodes are
 # parent - child):
 #   profile retiring 40, bad_speculation 10, frontend_bound 20,
@@ -12,8 +12,8 @@
 #   Ice Lake-L (level 1, intel/perfmon icelake_metrics.json: the events
 #   beside PERF_METRICS, INT_MISC.UOP_DROPPING 0 and INT_MISC.CLEARS_COUNT
 #   one clear per 20 slots of bad speculation in the simulator, 5 x
-#   (5 x 0.10 / 20) / 5 = 2.5 points: msr/recipes_intel_pm.c,
-#   msr/sim_events.c; `ghz 0`, every counter over the same cycles):
+#   (5 x 0.10 / 20) / 5 = 2.5 points: msr/recipe/recipes_intel_pm.c,
+#   msr/sim/sim_events.c; `ghz 0`, every counter over the same cycles):
 #   tma_retiring 102/256 = 39.84375, tma_frontend_bound 51/256 = 19.921875,
 #   tma_backend_bound 77/256 + 2.5 % = 32.578125, tma_bad_speculation
 #   1 - (the other three) = 7.65625.

@@ -28,7 +28,7 @@ BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/pb "$BARETMA" bench --backend msr \
 is "$?" 0 "bench with that calibration: exit 0"
 line=$(grep '^calibration: ' "$tmp/out")
 # (Ice Lake's recipe counts events beside PERF_METRICS: its bracket is
-# kept per event, msr/recipes_intel_pm.c)
+# kept per event, msr/recipe/recipes_intel_pm.c)
 like "$line" "its empty-bracket cost subtracted \([0-9]+ TSC ticks, counts per event\); resolution not reached \(above 1M cycles: no loop length kept every level-1 metric's spread \+ quantisation \+ bracket error within 1 point; no region is known to be above it\)$" \
 	"the calibration's line says the resolution was not reached, and what that means"
 unlike "$line" "resolution 0 cycles" "... never 'resolution 0 cycles'"

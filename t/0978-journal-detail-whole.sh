@@ -6,7 +6,7 @@
 #
 # The journal is planted as in t/0387 (a dead pid's, in a state directory
 # of this test); its last line sets the rdpmc file (one of the files
-# baretma changes: msr/settings.h) to 255 'x' (JOURNAL_SETTING_MAX - 1
+# baretma changes: msr/guard/settings.h) to 255 'x' (JOURNAL_SETTING_MAX - 1
 # bytes, the longest value a line may hold), which the kernel's rdpmc
 # attribute does not take (linux arch/x86/events/core.c set_attr_rdpmc:
 # 0, 1 or 2).  The expected sentence is written out here.

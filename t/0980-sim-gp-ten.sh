@@ -2,7 +2,7 @@
 # t/0980-sim-gp-ten.sh - the simulated PMU's general-purpose counters are
 # those the CPU kind enumerates: ten on the Lion Cove P-cores of Lunar Lake
 # (Core Ultra 9 288V) and Arrow Lake-S (Core Ultra 7 265K), eight on their
-# Skymont E-cores (msr/msr_sim_int.h SIM_GP).
+# Skymont E-cores (msr/sim/msr_sim_int.h SIM_GP).
 #
 # Known answers, from the dumps and INDEX.tsv (column
 # leaf23_per_core_type): CPUID leaf 0x23 sub-leaf 1 EAX (the GP counter
@@ -12,7 +12,7 @@
 # Addresses (Intel SDM Vol. 4 Table 2-2): IA32_PMC8-9 0xC9-0xCA,
 # IA32_PERFEVTSEL8-9 0x18E-0x18F, IA32_A_PMC8-9 0x4C9-0x4CA.
 # The clean IA32_PERF_GLOBAL_CTRL is the kernel's intel_ctrl (every
-# counter's enable bit, bit 48 with PERF_METRICS; msr/msr_sim.h):
+# counter's enable bit, bit 48 with PERF_METRICS; msr/sim/msr_sim.h):
 #   P-core: 0x3ff | 0xf << 32 | 1 << 48 = 0x1000f000003ff
 #   E-core: 0xff | 0x77 << 32           = 0x77000000ff
 # A counter the kind lacks is a #GP on hardware: EIO through the driver.

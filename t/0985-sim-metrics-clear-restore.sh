@@ -88,7 +88,7 @@ is "$st" 0 "LNL P-core: bench --backend rdpmc on the state file exits 0 (no --fo
 like "$(cat "$tmp/out")" "metrics-clear regions" "the run used metrics-clear regions"
 is "$(awk '$1 == "wr" && $3 == "0x38d" { printf "%s ", $4 }' "$tmp/trace")" "0x7000 0x0 " \
 	"IA32_FIXED_CTR_CTRL programmed 0x7000 (bit 14), then put back"
-# what msr/pmu.h programs (pmu-reference §5.4): FC3, PERF_METRICS,
+# what msr/pmu/pmu.h programs (pmu-reference §5.4): FC3, PERF_METRICS,
 # FIXED_CTR_CTRL, GLOBAL_CTRL and the write-1-to-clear GLOBAL_STATUS_RESET
 is "$(awk '$1 == "wr" { print $3 }' "$tmp/trace" | sort -u | tr '\n' ' ')" \
 	"0x30c 0x329 0x38d 0x38f 0x390 " \

@@ -10,7 +10,7 @@
  *    Lake's backend 32.5: intel/perfmon icelake_metrics.json adds 5 x
  *    INT_MISC.CLEARS_COUNT / SLOTS, one clear per 20 slots of bad
  *    speculation in the simulator, 5 x (5 x 0.10 / 20) / 5 = 2.5 points:
- *    msr/recipes_intel_pm.c, msr/sim_events.c), and a
+ *    msr/recipe/recipes_intel_pm.c, msr/sim/sim_events.c), and a
  *    session on CPU 40 of the Sapphire Rapids dump (72 CPUs, level 2)
  *    measures level 2;
  *  - the perf_event simulator (BARETMA_PERF=sim:PROFILE, backend perf,

@@ -3,9 +3,9 @@
 # or a state file) never writes the real state directory: without
 # BARETMA_STATE_DIR its locks, journals and calibrations go to a directory
 # of its own, "$TMPDIR/baretma-dry-<euid>", named in its output
-# (msr/state_dir.h).  The real default, /run/baretma, is pointed at an
+# (msr/journal/state_dir.h).  The real default, /run/baretma, is pointed at an
 # empty temporary directory with the test build's seam
-# (BARETMA_TEST_STATE_DEFAULT, msr/state_dir_hooks.c; its effect is shown
+# (BARETMA_TEST_STATE_DEFAULT, msr/journal/state_dir_hooks.c; its effect is shown
 # first: a run that is not dry names it), and no dry-run command - bench,
 # calibrate, validate, compare, pmu enable, pmu status, pmu restore - may
 # create anything in it.  Before, a simulated `calibrate --cpuid-dump ICL`

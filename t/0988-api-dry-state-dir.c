@@ -3,11 +3,11 @@
  * real state directory either (t/0987 is the tool's): a session with the
  * cpuid_dump option on the simulated PMU (BARETMA_MSR=sim:PROFILE,
  * backend msr, CPU 7 of the Ice Lake-L dump) takes its CPU lock and writes
- * its journal in "$TMPDIR/baretma-dry-<euid>" (msr/state_dir.h), says so
+ * its journal in "$TMPDIR/baretma-dry-<euid>" (msr/journal/state_dir.h), says so
  * in its notes, and creates nothing in the default directory - here a
  * temporary directory: this program defines state_dir_test_default(), the
- * seam msr/state_dir.c declares weak (the test build of the tool takes it
- * from $BARETMA_TEST_STATE_DEFAULT, msr/state_dir_hooks.c).  Before, the
+ * seam msr/journal/state_dir.c declares weak (the test build of the tool takes it
+ * from $BARETMA_TEST_STATE_DEFAULT, msr/journal/state_dir_hooks.c).  Before, the
  * lock file cpu7.lock of the dump's CPU was created in the default.
  */
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * t/0991-sim-rdpmc.c - the simulated RDPMC (msr_sim_rdpmc, msr/msr_sim.h)
+ * t/0991-sim-rdpmc.c - the simulated RDPMC (msr_sim_rdpmc, msr/sim/msr_sim.h)
  * and RDPMC metrics-clear mode, on the deterministic clock (`ghz 0`: only
  * accesses and msr_sim_work advance it, `access_cycles` N each).  Every
  * number is worked by hand from the access sequence below.
@@ -37,9 +37,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "msr/intel_regs.h"
-#include "msr/msr.h"
-#include "msr/msr_sim.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/access/msr.h"
+#include "msr/sim/msr_sim.h"
 #include "t/fixture.h"
 
 #define N 1000u /* access_cycles */

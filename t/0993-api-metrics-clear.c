@@ -62,8 +62,8 @@
 #include <string.h>
 
 #include "include/baretma.h"
-#include "msr/msr.h"
-#include "msr/msr_sim.h"
+#include "msr/access/msr.h"
+#include "msr/sim/msr_sim.h"
 #include "t/tap.h"
 #include "t/fixture.h"
 

@@ -26,8 +26,8 @@
 #include <jansson.h>
 
 #include "include/baretma.h"
-#include "msr/msr.h"
-#include "msr/msr_sim.h"
+#include "msr/access/msr.h"
+#include "msr/sim/msr_sim.h"
 #include "t/fixture.h"
 
 #define N 1000u

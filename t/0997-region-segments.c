@@ -3,7 +3,7 @@
  * metrics-clear mode (bench/region.h), on readings written by hand: each
  * reading (TOPDOWN.SLOTS, PERF_METRICS) is the counts since the reading
  * before it (linux commit 0e45818ec189: the RDPMC of PERF_METRICS clears
- * both), so its counts are slots x byte/S per field (msr/topdown.h
+ * both), so its counts are slots x byte/S per field (msr/recipe/topdown.h
  * td_field_slots) with error slots/255 (S = 255), and a region is the sum
  * of the segments between its readings.
  *

@@ -2,7 +2,7 @@
 # t/1000-sim-shared-wait.sh - a run that waits (--wait) for another on the
 # simulated PMU with `state FILE` reads the registers as that run's restore
 # left them: the simulated machine is one machine for every process, as
-# the hardware is (msr/msr_sim.h "Registers", doc/state-file.md "The
+# the hardware is (msr/sim/msr_sim.h "Registers", doc/state-file.md "The
 # simulator's machine file").  Project issue 27: a background
 # `stat -C 7 -I 100`, then `stat --wait`, `bench --wait` or `msr write
 # --wait` on cpu 7, then `pmu restore`: afterwards cpu 7's IA32_FIXED_CTR3
@@ -53,7 +53,7 @@ while read -r name cmd; do
 	rm -f "$tmp/points"
 	if [ "$name" = stat ]; then
 		# stat's --wait polls the lock (a held SIGINT ends its wait:
-		# msr/lock.h), so no flock waiter shows it: the test build names
+		# msr/guard/lock.h), so no flock waiter shows it: the test build names
 		# the point where it takes the lock, after its accesses began
 		BARETMA_TEST_POINTS=$tmp/points "$BARETMA_HOOKS" $cmd >"$tmp/out2" 2>&1 &
 		p2=$!

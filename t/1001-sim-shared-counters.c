@@ -1,6 +1,6 @@
 /*
  * t/1001-sim-shared-counters.c - the simulated PMU with `state FILE` is one
- * machine for every process (msr/msr_sim.h "Registers", doc/state-file.md
+ * machine for every process (msr/sim/msr_sim.h "Registers", doc/state-file.md
  * "The simulator's machine file"): this process keeps the machine open
  * while the tool, in other processes, writes and reads its counters.
  *   - a counter write made by another process is read here: `baretma msr
@@ -43,8 +43,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "msr/intel_regs.h"
-#include "msr/msr.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/access/msr.h"
 #include "t/fixture.h"
 
 #define S 5000ull /* FC3's slots per access: width 5 x access_cycles 1000 */
@@ -137,7 +137,7 @@ static uint64_t rd(struct msr_dev *d, uint32_t msr)
 /* PROCS processes, started together (each waits for the pipe to close),
  * each opening the machine and reading FC3 READS times; how many failed.
  * This process has no machine open (a fork()ed child must not use one it
- * inherited: msr/msr_sim.h). */
+ * inherited: msr/sim/msr_sim.h). */
 static int readers(const char *spec)
 {
 	pid_t pid[PROCS];

@@ -31,7 +31,7 @@
 # Ice Lake's recipe takes it (icelake_metrics.json's Backend_Bound + 5 x
 # INT_MISC.CLEARS_COUNT / SLOTS, the simulator's one clear per 20 slots of
 # bad speculation: 5 x 12 / 20 / 5 = 3 points from bad speculation to
-# backend, 9 and 33 %: msr/sim_events.c) within the bound printed beside
+# backend, 9 and 33 %: msr/sim/sim_events.c) within the bound printed beside
 # it, and the registers are the fixture's.
 . "$T_SRC/tap.sh"
 . "$T_SRC/guard-fixture.sh"
@@ -140,7 +140,7 @@ is "$(( 0x${ign:-0} & 1 ))" 1 "  the command starts with SIGHUP ignored too (Sig
 is "$(as_found)" "00:" "  registers and settings as found, no journal"
 
 # --- --wait: a signal ends the wait at once, exit 75 --------------------
-# the holder: cpu 0's lock (msr/lock.h: an flock of <state dir>/cpu0.lock)
+# the holder: cpu 0's lock (msr/guard/lock.h: an flock of <state dir>/cpu0.lock)
 # taken by flock(1) until told to stop; it touches no register (a run's
 # simulated PMU would: another process's simulator reads the state file
 # when it opens, before it waits)

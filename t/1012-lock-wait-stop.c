@@ -1,6 +1,6 @@
 /*
  * t/1012-lock-wait-stop.c - a wait for a CPU's or the settings' lock
- * (msr/lock.h, @wait true) given stop signals: one of them pending when
+ * (msr/guard/lock.h, @wait true) given stop signals: one of them pending when
  * the wait begins, or sent by another process while it waits, ends it,
  * -EINTR, nothing held, the signal still pending for the caller and the
  * holder named; with none the wait goes on until the lock is free; and
@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "msr/lock.h"
+#include "msr/guard/lock.h"
 #include "t/fixture.h"
 
 #define HOLD_MS 5000 /* the holder lets go by itself after this */

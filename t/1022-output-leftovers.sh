@@ -1,6 +1,6 @@
 #!/bin/sh
 # t/1022-output-leftovers.sh - no temporary file of a write is left
-# behind (cpu/tmpfile.h, msr/leftovers.h).  Issue 27 found
+# behind (cpu/tmpfile.h, msr/journal/leftovers.h).  Issue 27 found
 # `.F.PID.tmp` and `P.svg.XXXXXX` left by killed runs of stat.  A
 # temporary file is now named .NAME.baretma-PID-START-N.tmp (START: the
 # writer's start time, field 22 of /proc/PID/stat), so that:

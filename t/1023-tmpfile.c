@@ -8,7 +8,7 @@
  *     back; names that are not one (no dot, no mark, a PID of 0, a
  *     missing field, trailing bytes) are not taken for one;
  *   - a deadly signal: a child with the signal guard installed
- *     (msr/guard_signals.h GUARD_SIGNALS_DIE, as the command line), a write
+ *     (msr/journal/guard_signals.h GUARD_SIGNALS_DIE, as the command line), a write
  *     begun (bench/output/output.h output_file_open_atomic) and text in
  *     it, raises SIGTERM: it dies of SIGTERM (the shell's 143), and its
  *     temporary file is gone, the old file whole; without the guard
@@ -31,7 +31,7 @@
 #include "bench/output/output.h"
 #include "cpu/proc.h"
 #include "cpu/tmpfile.h"
-#include "msr/guard_signals.h"
+#include "msr/journal/guard_signals.h"
 #include "t/fixture.h"
 #include "t/tap.h"
 

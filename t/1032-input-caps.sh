@@ -7,8 +7,8 @@
 # exited 71 (a system error) though the README has 65 for a bad profile,
 # and no cap was documented.  Now each kind has a named cap (README "Bad
 # input": cpu/cpu.h CPU_DUMP_MAX_BYTES and CPU_DUMP_PU_MAX_BYTES,
-# msr/msr.h MSR_STATE_FILE_MAX, msr/msr_sim.c PROFILE_MAX,
-# msr/journal_int.h JOURNAL_TEXT_MAX, bench/calibration.h CALIB_FILE_MAX),
+# msr/access/msr.h MSR_STATE_FILE_MAX, msr/sim/msr_sim.c PROFILE_MAX,
+# msr/journal/journal_int.h JOURNAL_TEXT_MAX, bench/calibration.h CALIB_FILE_MAX),
 # a file over it is bad input: exit 65 (EX_DATAERR), "'FILE': N bytes, over
 # the cap of M bytes for a KIND", nothing of it read; a file at its cap is
 # read.  The caps are the constants' documented values, restated here.

@@ -5,7 +5,7 @@
 # Before, a calibration file there owned by another user, or writable by
 # everyone, was used by bench without a word, and a lock file writable by
 # everyone was taken, while a journal in the same directory was refused
-# (exit 77).  Now the journal's rule is msr/state_dir.h
+# (exit 77).  Now the journal's rule is msr/journal/state_dir.h
 # state_dir_file_check, and journals, calibrations and lock files all go
 # through it: a regular file, owned by the effective user, that group and
 # others cannot write, else refused unread, exit 77 (EX_NOPERM), naming the

@@ -1,6 +1,6 @@
 /*
- * t/1040-vendor-events.c - every event of every recipe (msr/recipes_intel.c,
- * msr/recipes_amd.c, through recipe_count / recipe_at) against the
+ * t/1040-vendor-events.c - every event of every recipe (msr/recipe/recipes_intel.c,
+ * msr/recipe/recipes_amd.c, through recipe_count / recipe_at) against the
  * vendors' own data, field by field: event select, unit mask, counter
  * mask, Invert, EdgeDetect, AnyThread, and the counters it may use with
  * SMT on (perfmon "Counter") and off ("CounterHTOff"), on every model file
@@ -34,7 +34,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "msr/recipe.h"
+#include "msr/recipe/recipe.h"
 #include "t/tap.h"
 #include "t/vendor-events.h"
 

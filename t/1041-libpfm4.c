@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "msr/recipe.h"
+#include "msr/recipe/recipe.h"
 #include "t/tap.h"
 
 #ifndef HAVE_LIBPFM

@@ -6,7 +6,7 @@
  * (Linux's amdzen files give none) - read from t/data/vendor-events.tsv,
  * the intersection over the variant's model files, never from our table.
  *
- *   1. recipe_passes (msr/recipe.h) for each recipe, SMT on and off,
+ *   1. recipe_passes (msr/recipe/recipe.h) for each recipe, SMT on and off,
  *      levels 1 and 2, on 4, 6 and 8 GP counters and fixed counters 0-6:
  *      each GP event on a counter of the core its vendor allows, distinct
  *      counters in a pass, each fixed event on its fixed counter, every
@@ -31,8 +31,8 @@
 
 #include "bench/source/source.h"
 #include "cpu/cpu.h"
-#include "msr/pmu_gp.h"
-#include "msr/recipe.h"
+#include "msr/pmu/pmu_gp.h"
+#include "msr/recipe/recipe.h"
 #include "t/fixture.h"
 #include "t/vendor-events.h"
 

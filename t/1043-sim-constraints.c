@@ -1,6 +1,6 @@
 /*
  * t/1043-sim-constraints.c - the simulated PMU honours the vendor's
- * counter constraints (msr/msr_sim.h "General-purpose counters"): an event
+ * counter constraints (msr/sim/msr_sim.h "General-purpose counters"): an event
  * programmed on a counter intel/perfmon does not let it use ("Counter"
  * with `smt on`, "CounterHTOff" with it off) counts 0 there, as the
  * hardware does not count it, and the same event on an allowed counter
@@ -22,7 +22,7 @@
  *     Counter "0") on 0 and 1: width 6 x branch mispredicts 0.06 x W on
  *     0, 0 on 1; TOPDOWN.MEMORY_BOUND_SLOTS (0xA4/0x10, "0,...,7") counts
  *     on 2.
- * The shares: the simulator's documented counting (msr/sim_events.c file
+ * The shares: the simulator's documented counting (msr/sim/sim_events.c file
  * comment), worked below; the constraints: the perfmon files named.
  */
 #include <errno.h>
@@ -31,8 +31,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "msr/msr.h"
-#include "msr/msr_sim.h"
+#include "msr/access/msr.h"
+#include "msr/sim/msr_sim.h"
 #include "t/fixture.h"
 
 #define W 1000000u

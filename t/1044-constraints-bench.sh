@@ -16,7 +16,7 @@
 #      (CYCLE_ACTIVITY.STALLS_MEM_ANY on 0-3), and the note says SMT is
 #      assumed off.
 #   3. Haswell-EP on the simulated PMU, which counts 0 for an event on a
-#      counter the vendor forbids (msr/msr_sim.h): level 2's every node is
+#      counter the vendor forbids (msr/sim/msr_sim.h): level 2's every node is
 #      the profile's (hand-worked as in t/0850: fetch latency 12 = 4 x
 #      min(THREAD, CYCLES_0_UOPS_DELIV.CORE) / SLOTS, ...), which a pass
 #      with CYCLES_0 on counter 4 would make 0.
@@ -120,7 +120,7 @@ cmp -s "$tmp/skl.state" "$tmp/skl.orig"; ok $? "Skylake-S: every register put ba
 # fetch latency = 4 x min(THREAD, CYCLES_0_UOPS_DELIV.CORE) / SLOTS =
 # 0.12 K / K = 12, bandwidth 8; heavy = RETIRE_SLOTS / ISSUED x IDQ.MS_UOPS /
 # SLOTS = 10, light 30; mispredicts 6, clears 4; memory bound 18, core 12
-# (msr/sim_events.c: the stall cycles model recovers them).
+# (msr/sim/sim_events.c: the stall cycles model recovers them).
 printf '%s\nbackend_bound 30\nmemory_bound 18\n' "$sim_common" >"$tmp/prof"
 BARETMA_TEST_HOOKS=1 BARETMA_CPUID_DUMP=$HSX BARETMA_MSR=sim:$tmp/prof "$BARETMA_HOOKS" bench \
 	--backend msr --cpu 0 --kernel test-sim-work --reps 5 --warmup 1 --level 2 --json \

@@ -45,7 +45,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "msr/recipe.h"
+#include "msr/recipe/recipe.h"
 #include "t/tap.h"
 
 #define EPS 1e-12

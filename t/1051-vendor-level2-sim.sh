@@ -3,7 +3,7 @@
 # to end on the simulated PMU of real CPUID dumps: Ice Lake's
 # intel-perf-metrics:sunny-cove (PERF_METRICS's fields with
 # INT_MISC.UOP_DROPPING and INT_MISC.CLEARS_COUNT, level 2 from 14 events
-# in passes: msr/recipes_intel_pm.c) and the Alder Lake-P E-core's
+# in passes: msr/recipe/recipes_intel_pm.c) and the Alder Lake-P E-core's
 # intel-ecore-l1:gracemont level 2, through bench, stat, compare and info,
 # each naming what its recipe leaves out of the vendor's formulas.
 #
@@ -11,7 +11,7 @@
 # simulator's accesses only: every count exact and the same each run),
 # retiring 40, bad_speculation 10, frontend_bound 20, backend_bound 30,
 # heavy_operations 10, branch_mispredicts 6, fetch_latency 12,
-# memory_bound 12.  What the simulator counts per cycle (msr/sim_events.c,
+# memory_bound 12.  What the simulator counts per cycle (msr/sim/sim_events.c,
 # w the width, shares as fractions): SLOTS w; PERF_METRICS bytes
 # round(share x 255) = 102, 25.5 -> 26, 51, 76.5 -> 77 (sum 256);
 # INT_MISC.CLEARS_COUNT w x bad / 20 (a clear per 20 slots of bad

@@ -5,7 +5,7 @@
  *   fi-kill TRACE LINE SIGNAL DELAY_US -- COMMAND [ARG...]
  *
  * The point is the command's own progress, not the clock: the signal goes
- * when its $BARETMA_MSR_TRACE file TRACE (msr/msr.h: one line per MSR
+ * when its $BARETMA_MSR_TRACE file TRACE (msr/access/msr.h: one line per MSR
  * access and per saved register) has LINE lines; with LINE 0, DELAY_US
  * microseconds after the start instead (the work before its first access:
  * parsing, identification, locks, the journal's creation).  A command that

@@ -9,7 +9,7 @@
  * t_mkdir_p(path) makes a directory and its parents, t_put_tree(path, text)
  * writes a file after making its directories.  Texts: t_edit(text, from,
  * to) is @text with the first @from replaced.  State files (with
- * msr/msr.h included first): t_state_open(file, &rc) opens "state:FILE".
+ * msr/access/msr.h included first): t_state_open(file, &rc) opens "state:FILE".
  *
  * The real CPUID dumps' known answers: t_index_load(&ix, $SHARED_CPUID)
  * reads INDEX.tsv, t_index_field(&ix, row, "dump_format") a row's column.
@@ -206,7 +206,7 @@ static inline struct msr_dev *t_state_open(const char *file, int *rc)
 }
 #endif
 
-/* t_journals - how many files of @dir end in "journal" (msr/journal.h's
+/* t_journals - how many files of @dir end in "journal" (msr/journal/journal.h's
  * names), -1 when @dir cannot be read. */
 static inline int t_journals(const char *dir)
 {

@@ -36,7 +36,7 @@ ALLOW=$tmp/root/sys/module/msr/parameters/allow_writes
 
 # regs CPU: one CPU's registers as found (IA32_PMCx and its full-width
 # alias IA32_A_PMCx too, 0: Ice Lake's recipe counts two events beside
-# PERF_METRICS, msr/recipes_intel_pm.c)
+# PERF_METRICS, msr/recipe/recipes_intel_pm.c)
 regs() {
 	i=0
 	while [ "$i" -lt "$GP" ]; do
@@ -51,10 +51,10 @@ regs() {
 }
 
 # sim_regs CPU: one CPU's registers as the simulator's clean file has them
-# (msr/msr_sim.h), for a simulated state file: for the GP counters
+# (msr/sim/msr_sim.h), for a simulated state file: for the GP counters
 # (CPUID.0AH:EAX[15:8] of the dump, $GP) IA32_PERFEVTSELi 0, IA32_PMCi 0 and
 # its full-width alias IA32_A_PMCi 0 (bit 13 below; validate's
-# metrics_match_events writes the counters there, msr/pmu_gp.h),
+# metrics_match_events writes the counters there, msr/pmu/pmu_gp.h),
 # IA32_FIXED_CTR0-3 0, IA32_PERF_METRICS 0, IA32_PERF_CAPABILITIES bit 13
 # (full-width writes) | bit 15 (PERF_METRICS) = 0xa000 (Ice Lake has no
 # metrics-clear: no bit 19), IA32_PERF_GLOBAL_STATUS, _RESET, _SET (v5 >=
@@ -121,7 +121,7 @@ programmed() { grep -q "^$1 0x38d 0x3333\$" "$tmp/state"; }
 journal_of() { [ -e "$tmp/run/run-$1.journal" ]; }
 
 # hold_lock / release_lock: hold flock on the state file's directory, the
-# lock the state backend takes around every write (msr/msr.h): a run then
+# lock the state backend takes around every write (msr/access/msr.h): a run then
 # stops at its next MSR write until release_lock.
 hold_lock() {
 	rm -f "$tmp/go" "$tmp/locked"
@@ -137,7 +137,7 @@ release_lock() {
 
 # tamper_fc3 CPU: another process clears fixed counter 3's field of CPU
 # (0x3333 -> 0x333), replacing the file atomically under the directory lock
-# as msr/msr.h asks of other writers.
+# as msr/access/msr.h asks of other writers.
 tamper_fc3() {
 	flock "$tmp" sh -c 'sed "s/^$2 0x38d 0x3333\$/$2 0x38d 0x333/" "$1/state" >"$1/state.w" &&
 		mv "$1/state.w" "$1/state"' sh "$tmp" "$1"

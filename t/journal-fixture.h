@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "msr/journal.h"
-#include "msr/msr.h"
+#include "msr/journal/journal.h"
+#include "msr/access/msr.h"
 #include "t/fixture.h"
 
 static char base[PATH_MAX], statedir[PATH_MAX], root[PATH_MAX], state[PATH_MAX], trace[PATH_MAX],

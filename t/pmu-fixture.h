@@ -5,7 +5,7 @@
  * counters, on state files of their own): an Ice Lake client modelled by
  * a state file and what programming its cpu 0 writes (ICL_CPU0_*), its
  * $BARETMA_MSR_TRACE lines, handles on it, the journal files of a run,
- * and, with msr/pmu_gp.h included first, Zen 4's events (zen4_ev).
+ * and, with msr/pmu/pmu_gp.h included first, Zen 4's events (zen4_ev).
  * Include after t/fixture.h.
  */
 #ifndef BARETMA_T_PMU_FIXTURE_H
@@ -17,9 +17,9 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "msr/intel_regs.h"
-#include "msr/journal.h"
-#include "msr/pmu.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/journal/journal.h"
+#include "msr/pmu/pmu.h"
 #include "t/fixture.h"
 
 static char dir[PATH_MAX];
@@ -65,8 +65,8 @@ static const struct pmu_config icl_cfg __attribute__((unused)) = {
 };
 
 /*
- * What msr/pmu.h does to icl_text's cpu 0 with icl_cfg, as trace lines,
- * worked by hand from msr/pmu.h and pmu-reference §1.2-§1.4 and §5.4:
+ * What msr/pmu/pmu.h does to icl_text's cpu 0 with icl_cfg, as trace lines,
+ * worked by hand from msr/pmu/pmu.h and pmu-reference §1.2-§1.4 and §5.4:
  *   ICL_CPU0_READS    step 1 reads GLOBAL_CTRL, FIXED_CTR_CTRL, FIXED_CTR3,
  *                     PERF_METRICS;
  *   ICL_CPU0_CLEARS   2. GLOBAL_CTRL = 0
@@ -107,7 +107,7 @@ static const struct pmu_config icl_cfg __attribute__((unused)) = {
 	"wr 0 0x38f 0x70000000f\n"
 
 #ifdef BARETMA_PMU_GP_H
-/* Zen 4's level-1 events for msr/pmu_gp.h (t/0820, t/0822), encodings from
+/* Zen 4's level-1 events for msr/pmu/pmu_gp.h (t/0820, t/0822), encodings from
  * perf's amdzen4 core.json / other.json */
 static const struct gp_event zen4_ev[] __attribute__((unused)) = {
 	{ "ls_not_halted_cyc", 0x76, 0x00, 0, false, false, false, 0, GP_NO_FIXED },
@@ -145,7 +145,7 @@ static inline const char *trace_lines(const char *prefix)
 }
 
 /* Fresh state file with @text and an empty trace; opens a handle with
- * the write gate every msr_open() handle has (msr/msr.h). */
+ * the write gate every msr_open() handle has (msr/access/msr.h). */
 static inline struct msr_dev *gated(const char *text)
 {
 	char spec[PATH_MAX + 8];
@@ -161,7 +161,7 @@ static inline struct msr_dev *gated(const char *text)
 	return dev;
 }
 
-/* gated(), ungated: msr/pmu.c's own sequences, no journal's gate in front
+/* gated(), ungated: msr/pmu/pmu.c's own sequences, no journal's gate in front
  * of them unless a test sets one (journal_set_dev). */
 static inline struct msr_dev *setup(const char *text)
 {
@@ -171,7 +171,7 @@ static inline struct msr_dev *setup(const char *text)
 	return dev;
 }
 
-/* The journal file of this process (msr/journal.h: run-<PID>.journal). */
+/* The journal file of this process (msr/journal/journal.h: run-<PID>.journal). */
 static inline const char *journal_file(pid_t pid)
 {
 	static char p[PATH_MAX];

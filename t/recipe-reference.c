@@ -1,5 +1,5 @@
 /*
- * t/recipe-reference.c - the formula evaluator of msr/recipe.c as it was
+ * t/recipe-reference.c - the formula evaluator of msr/recipe/recipe.c as it was
  * before the formulas were tokenised once (a character-by-character
  * recursive descent), kept here only so that t/0877 can prove the
  * tokenised evaluator gives the same results, errors, positions and
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "msr/recipe.h"
-#include "msr/recipe_int.h"
+#include "msr/recipe/recipe.h"
+#include "msr/recipe/recipe_int.h"
 
 int ref_recipe_expr_eval(const char *text, const struct recipe *r, const double *counts,
 			 const struct recipe_env *env, double *out, struct recipe_error *err);

@@ -1,5 +1,5 @@
 # t/sim-fixture.sh - what the shell tests of the simulated PMU
-# (msr/msr_sim.h) share (sourced after t/tap.sh): python3 for the JSON,
+# (msr/sim/msr_sim.h) share (sourced after t/tap.sh): python3 for the JSON,
 # the three real CPUID dumps they run on (skipping the test when one is
 # missing), a private state directory, no trace or test hooks.
 #   ICL  Ice Lake-L (family 6 model 0x7E): width 5, level 1

@@ -35,7 +35,7 @@ static inline void plan(int n)
  * whatever the test inherited: a run in the background, under nohup or
  * below a `trap '' INT` starts with SIGINT, SIGQUIT or SIGHUP ignored, and
  * the library then (rightly) leaves an ignored signal alone, so a test
- * that raises it would see nothing happen (msr/guard_signals.h).
+ * that raises it would see nothing happen (msr/journal/guard_signals.h).
  */
 static inline void t_signals_default(void)
 {

@@ -7,7 +7,7 @@
  * (ve_load), a row found by model, file and event (ve_find), perfmon's
  * Counter / CounterHTOff as a mask (ve_counter), and the one table of the
  * vendor files each recipe variant is checked against (ve_models[]).
- * Include after t/tap.h and msr/recipe.h.
+ * Include after t/tap.h and msr/recipe/recipe.h.
  */
 #ifndef BARETMA_T_VENDOR_EVENTS_H
 #define BARETMA_T_VENDOR_EVENTS_H

@@ -43,7 +43,7 @@
 
 #include "bench/stats.h"
 #include "include/baretma.h"
-#include "msr/rdpmc.h"
+#include "msr/regs/rdpmc.h"
 
 #define PAIRS 200000u
 #define BLOCK 1000u

@@ -25,7 +25,7 @@
  *
  * RDPMC needs user RDPMC (CR4.PCE: the rdpmc sysfs value 2, or 1 with a
  * perf event of this process mapped, which this program tries:
- * msr/rdpmc.h rdpmc_enable_self) and counters that exist; each set's
+ * msr/regs/rdpmc.h rdpmc_enable_self) and counters that exist; each set's
  * RDPMCs are probed in a child first (rdpmc_probe).  Where one faults the
  * set is not timed, with the reason (no PMU at all - a hypervisor without
  * a virtual PMU -, the rdpmc value, a counter the core lacks) and never
@@ -49,8 +49,8 @@
 #include "cpu/cpu.h"
 #include "cpu/machine.h"
 #include "include/baretma.h"
-#include "msr/rdpmc.h"
-#include "msr/recipe.h"
+#include "msr/regs/rdpmc.h"
+#include "msr/recipe/recipe.h"
 
 #define BLOCK 1000u
 #define ROWS_MAX 32

@@ -5,7 +5,7 @@
 #include <errno.h>
 
 #include "bench/benchmarks/bracket_sets.h"
-#include "msr/intel_regs.h"
+#include "msr/regs/intel_regs.h"
 
 #define RECIPE_PASSES_MAX 8
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "bench/source/reading.h"
-#include "msr/recipe.h"
+#include "msr/recipe/recipe.h"
 
 /*
  * bracket_counters - the counters of the core a recipe is for, as the

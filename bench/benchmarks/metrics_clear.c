@@ -1,6 +1,6 @@
 /*
  * bench/benchmarks/metrics_clear.c - RDPMC metrics-clear regions against
- * the slot-weighted delta, on the simulated PMU (msr/msr_sim.h) of a
+ * the slot-weighted delta, on the simulated PMU (msr/sim/msr_sim.h) of a
  * CPUID dump whose P-core enumerates the mode (IA32_PERF_CAPABILITIES
  * bit 19: Lunar Lake, Arrow Lake; pmu-reference §3.5, linux commit
  * 0e45818ec189), with a workload that varies (`noise`: each PERF_METRICS
@@ -8,7 +8,7 @@
  * work, REGIONS regions back to back, each method's per-region error
  * against the profile (the largest |error| of the four level-1 nodes, in
  * percentage points: median, p5, p95) and its 8-bit quantisation bound
- * (median, msr/topdown.h td_pair_slots):
+ * (median, msr/recipe/topdown.h td_pair_slots):
  *   delta, running   the counters run for the whole series (perf's way,
  *                    and the library's): region = b - a, slot-weighted
  *   delta, reset     FC3 and PERF_METRICS written 0 before each region
@@ -25,9 +25,9 @@
 #include <unistd.h>
 
 #include "bench/source/reading.h"
-#include "msr/intel_regs.h"
-#include "msr/msr.h"
-#include "msr/msr_sim.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/access/msr.h"
+#include "msr/sim/msr_sim.h"
 
 /* The profile: percent of slots per level-1 node, and the jitter. */
 static const double prof[4] = { 40, 10, 20, 30 };

@@ -3,7 +3,7 @@
  * "Speed"): one interval end per CPU - the reads, the tamper and overflow
  * checks, the counts and the frozen reset with the next interval's first
  * reading (bench/stat.h stat_cost_ns), outside any measured work - on the
- * simulated PMU (msr/msr_sim.h) of a CPUID dump's CPUs, in one guarded run
+ * simulated PMU (msr/sim/msr_sim.h) of a CPUID dump's CPUs, in one guarded run
  * as the command makes it; and the interval timer's drift: how late each
  * of 100 absolute deadlines 100 ms apart woke (stat_drift), median and
  * maximum in microseconds.  Run by `make benchmark`, never by `make check`
@@ -27,8 +27,8 @@
 #include "bench/source/avail.h"
 #include "bench/stat.h"
 #include "cpu/machine.h"
-#include "msr/guard.h"
-#include "msr/msr.h"
+#include "msr/guard/guard.h"
+#include "msr/access/msr.h"
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -58,7 +58,7 @@ static int scratch(char *dir, size_t n, char *profile, size_t pn)
 	f = fopen(profile, "we");
 	if (!f)
 		return -errno;
-	/* every cycle a work cycle at these shares (msr/msr_sim.h) */
+	/* every cycle a work cycle at these shares (msr/sim/msr_sim.h) */
 	fputs("ghz 1\naccess_cycles 0\nretiring 40\nbad_speculation 10\nfrontend_bound 20\n"
 	      "backend_bound 30\n", f);
 	return fclose(f) ? -errno : 0;

@@ -33,7 +33,7 @@
 #include "bench/bench.h"
 #include "bench/stats.h"
 #include "cpu/cpu.h"
-#include "msr/rdpmc.h"
+#include "msr/regs/rdpmc.h"
 
 #define SETUP_BUDGET_S 2.0
 #define BENCH_BUDGET_S 60.0

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sysexits.h>
 
-#include "msr/msr.h"
+#include "msr/access/msr.h"
 
 /* The commands and what each needs: the table of bench/cli/cli_cmd.h. */
 
@@ -353,7 +353,7 @@ int cli_machine_open(const char *dump, struct cpu_machine **m);
 /*
  * cli_dump_export - --cpuid-dump @dump as $BARETMA_CPUID_DUMP for the rest
  * of the command: the one rule by which a dump reaches what identifies its
- * CPU from the environment (the simulated PMU, msr/msr_sim.h, which the
+ * CPU from the environment (the simulated PMU, msr/sim/msr_sim.h, which the
  * MSR backend opens before the machine).  The setup calls it first,
  * before anything is opened (bench/cli/cli_cmd.h).  Returns 0 or an exit
  * status (EX_OSERR).
@@ -406,7 +406,7 @@ void cli_warn_kinds(const char *who, const struct cpu_machine *m, const struct c
 
 /*
  * cli_names_identify - for naming registers by each CPU's real counters
- * (msr/msr_names.h msr_reg_name_cpu): the machine @m describes, or when
+ * (msr/regs/msr_names.h msr_reg_name_cpu): the machine @m describes, or when
  * @m is NULL the one cli_machine_open(NULL) would open
  * ($BARETMA_CPUID_DUMP, else live), identified from CPUID alone.  Silent:
  * NULL when it cannot be, and the names fall back to the architectural

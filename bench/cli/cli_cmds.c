@@ -3,7 +3,7 @@
  * command needs (bench/cli/cli_cmd.h), the environment made safe and checked,
  * the setup in one order, the command, the close on every way out.
  * Command-line layer: includes bench/cli/cli_cmd.h and what it opens
- * (cpu/cpu.h, cpu/machine.h, msr/msr.h).
+ * (cpu/cpu.h, cpu/machine.h, msr/access/msr.h).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -14,8 +14,8 @@
 #include "bench/source/perf_group.h"
 #include "cpu/cpu.h"
 #include "cpu/machine.h"
-#include "msr/guard_signals.h"
-#include "msr/msr.h"
+#include "msr/journal/guard_signals.h"
+#include "msr/access/msr.h"
 
 /* the sysroot read and the state directory of journals and locks */
 #define ENV_SYS_STATE (CLI_ENV_SYSROOT | CLI_ENV_STATE_DIR)
@@ -227,7 +227,7 @@ static int close_all(struct cli_ctx *ctx, int status)
 static bool signals; /* the signal guard installed for the command */
 
 /*
- * Before a command runs: the signal guard for all of it (msr/guard_signals.h,
+ * Before a command runs: the signal guard for all of it (msr/journal/guard_signals.h,
  * GUARD_SIGNALS_DIE: baretma dies of the signal after the restore), so
  * that a deadly signal in any phase - a run's, or the writing of its
  * files after it - leaves no temporary file of a write (cpu/tmpfile.h);

@@ -15,8 +15,8 @@
 #include "cpu/knobs.h"
 #include "cpu/machine.h"
 #include "cpu/text.h"
-#include "msr/guard.h"
-#include "msr/msr_names.h"
+#include "msr/guard/guard.h"
+#include "msr/regs/msr_names.h"
 
 /* One variable of cpu_topo_dump_env set for the open, and what it was. */
 struct env_save {
@@ -73,7 +73,7 @@ static int machine_open(const char *path, struct cpu_machine **m, char **why)
 	return rc;
 }
 
-/* The simulated PMU (msr/msr_sim.h) and the names of `pmu` identify
+/* The simulated PMU (msr/sim/msr_sim.h) and the names of `pmu` identify
  * their CPU from $BARETMA_CPUID_DUMP: --cpuid-dump must describe the same
  * machine to them.  The command line is one thread here (the library
  * never writes the environment). */

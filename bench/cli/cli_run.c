@@ -2,9 +2,9 @@
  * bench/cli/cli_run.c - the command line's side of "leave every machine
  * exactly as found" (bench with a Top-down backend, pmu enable, pmu
  * restore, msr write): the protocol itself is the library's
- * (msr/guard.h: locks, other runs' journals, ownership, lockdown and
+ * (msr/guard/guard.h: locks, other runs' journals, ownership, lockdown and
  * msr.allow_writes, the journal, the settings, the restore; the signal
- * guard msr/guard_signals.h); this file prints what each step kept to say
+ * guard msr/journal/guard_signals.h); this file prints what each step kept to say
  * and maps its kind of refusal to the exit status (README "Leaving the
  * machine as found", "Exit statuses").
  */
@@ -20,8 +20,8 @@
 #include "bench/run.h"
 #include "cpu/escape.h"
 #include "cpu/machine.h"
-#include "msr/guard.h"
-#include "msr/guard_signals.h"
+#include "msr/guard/guard.h"
+#include "msr/journal/guard_signals.h"
 
 
 const char *cli_msr_spec(void)
@@ -47,7 +47,7 @@ int cli_msr_open_on(const char *dump, struct msr_dev **dev)
 	return cli_exit_for_errno(rc);
 }
 
-/* The exit status of a guard's kind of refusal (msr/guard.h). */
+/* The exit status of a guard's kind of refusal (msr/guard/guard.h). */
 static int exit_of(enum guard_class cls, int err)
 {
 	switch (cls) {

@@ -1,6 +1,6 @@
 /*
  * bench/cli/cli_run.h - the command line's side of the guarded run: each
- * cli_run_* calls its step of the library (msr/guard.h: locks, other
+ * cli_run_* calls its step of the library (msr/guard/guard.h: locks, other
  * runs' journals, PMU ownership, what the kernel refuses, the journal,
  * the settings, the restore), prints what the step kept to say (notes,
  * warnings, the refusal after "baretma: ") and maps it to an exit status
@@ -15,15 +15,15 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "msr/guard.h"
-#include "msr/journal.h"
-#include "msr/lock.h"
-#include "msr/msr.h"
+#include "msr/guard/guard.h"
+#include "msr/journal/journal.h"
+#include "msr/guard/lock.h"
+#include "msr/access/msr.h"
 
 struct cpu_info;
 
 /* One run's guard; zero-initialise, fill the inputs, then the cli_run_*
- * calls in order (msr/guard.h), and cli_run_finish on every way out. */
+ * calls in order (msr/guard/guard.h), and cli_run_finish on every way out. */
 struct cli_run {
 	bool wait;                 /* --wait: block on busy locks */
 	const sigset_t *stop;      /* with wait: the signals held (blocked) that
@@ -34,7 +34,7 @@ struct cli_run {
 	bool settings_exclusive;   /* take the settings lock exclusively without
 				    * a flag (pmu restore puts settings back) */
 	bool save_counters;        /* the journal saves the CPUs' counter registers
-				    * when it begins (msr/guard.h): commands with
+				    * when it begins (msr/guard/guard.h): commands with
 				    * perf_event blocks */
 	bool no_settings_flags;    /* the command has none of the three flags
 				    * (msr write): remedies say what to set */
@@ -59,14 +59,14 @@ int cli_msr_open(struct msr_dev **dev);
 
 /* cli_msr_open_on - cli_msr_open() for the machine of CPUID dump @dump
  * (--cpuid-dump; NULL: $BARETMA_CPUID_DUMP, else the live CPU): the
- * simulated PMU models it (msr_open_on, msr/msr.h). */
+ * simulated PMU models it (msr_open_on, msr/access/msr.h). */
 int cli_msr_open_on(const char *dump, struct msr_dev **dev);
 
 /*
  * cli_msr_fail_cpu - cli_msr_fail naming the CPU where the backend's path
  * does not (a state file: "@verb cpu N in 'FILE'"); a missing device node
  * is 69 (no device for what was asked, README), not "input file missing"
- * (msr/guard.h guard_msr_cpu_fail_text).
+ * (msr/guard/guard.h guard_msr_cpu_fail_text).
  */
 int cli_msr_fail_cpu(struct msr_dev *dev, unsigned cpu, const char *verb, int err);
 
@@ -79,7 +79,7 @@ int cli_msr_open_cpus(struct msr_dev *dev, const unsigned *cpus, int n);
  * cli_msr_access_fail - print the message for @err, returned by a library
  * call that accessed MSRs through @dev (pmu_program, pmu_check_owner,
  * journal_restore, msr_read, ...), naming the register and the CPU of the
- * access that failed (msr/guard.h guard_access_fail_text), e.g.
+ * access that failed (msr/guard/guard.h guard_access_fail_text), e.g.
  * "pmu enable: cannot write IA32_PERF_GLOBAL_STATUS_RESET (0x390) =
  * 0x1000800000000 on cpu 6 through '/dev/cpu/6/msr': Input/output error
  * (the CPU refused the write (#GP): ...)".  @ctx may be NULL.  Returns
@@ -88,7 +88,7 @@ int cli_msr_open_cpus(struct msr_dev *dev, const unsigned *cpus, int n);
 int cli_msr_access_fail(struct msr_dev *dev, int err, const char *ctx, unsigned cpu);
 
 /* cli_restore_cause - why a journal restore through @dev failed with @err
- * (msr/guard.h guard_restore_cause).  Clear the fault (msr_fault_clear)
+ * (msr/guard/guard.h guard_restore_cause).  Clear the fault (msr_fault_clear)
  * before the restore. */
 void cli_restore_cause(struct msr_dev *dev, int err, char *buf, size_t n);
 
@@ -142,7 +142,7 @@ int cli_run_begin(struct cli_run *r, struct msr_dev *dev, enum journal_kind kind
 		  bool user_only);
 
 /*
- * cli_run_start - the whole guarded start: msr/guard.h guard_start (locks,
+ * cli_run_start - the whole guarded start: msr/guard/guard.h guard_start (locks,
  * other journals, owners, watchdog, writes, journal), the signal guard,
  * then the consented settings (cli_run_settings), with the notes,
  * warnings and refusal printed; r->interrupted as for cli_run_lock.
@@ -162,7 +162,7 @@ int cli_run_settings(struct cli_run *r);
  */
 int cli_run_finish(struct cli_run *r, int status, bool detach);
 
-/* cli_journal_holder - msr/guard.h guard_journal_holder. */
+/* cli_journal_holder - msr/guard/guard.h guard_journal_holder. */
 void cli_journal_holder(const struct journal_info *who, char *buf, size_t n);
 
 /* cli_journal_bad - the message for a journal_info with an error (65

@@ -6,13 +6,13 @@
  * a command's work that the test build's seam acts at (cli_point).
  *
  * Why blocked and not caught: a handler would have to be put back over
- * the guard's (msr/guard_signals.h installs its own for them when the
+ * the guard's (msr/journal/guard_signals.h installs its own for them when the
  * run's journal begins) with no gap between the two, and a wait would
  * have to test its flag with no gap before it blocks.  A blocked signal
  * is never lost (it stays pending, POSIX XSH 2.4.1) and never acted on
  * before the command unblocks it where it can end (bench/stat.h
  * stat_options.count_mask); a wait for a lock takes it as it comes
- * (msr/lock.h: sigtimedwait).  An ignored one (nohup) is left out: it
+ * (msr/guard/lock.h: sigtimedwait).  An ignored one (nohup) is left out: it
  * stays ignored.  One blocked when baretma started is left out too: it
  * stays blocked, as it was given.
  */

@@ -1,6 +1,6 @@
 /*
  * bench/cli/cli_trace.c - $BARETMA_MSR_TRACE is an audit log: a line lost
- * (a full disk) is said at once and makes the command fail (msr/msr.h
+ * (a full disk) is said at once and makes the command fail (msr/access/msr.h
  * msr_trace_on_loss, msr_trace_lost; README "Exit status").
  */
 #include <stdio.h>
@@ -10,7 +10,7 @@
 
 #include "bench/cli/cli.h"
 #include "cpu/escape.h"
-#include "msr/msr.h"
+#include "msr/access/msr.h"
 
 /* The warning's two halves, made before any access: the hook runs where
  * only write(2) may (a signal handler's restore traces too). */

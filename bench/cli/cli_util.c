@@ -18,8 +18,8 @@
 #include "cpu/escape.h"
 #include "cpu/text.h"
 #include "cpu/trust.h"
-#include "msr/guard.h"
-#include "msr/state_dir.h"
+#include "msr/guard/guard.h"
+#include "msr/journal/state_dir.h"
 
 static char cmdline[1024];
 

@@ -15,7 +15,7 @@
 #include "bench/output/plot.h"
 #include "cpu/environ.h"
 #include "cpu/escape.h"
-#include "msr/state_dir.h"
+#include "msr/journal/state_dir.h"
 
 /* The options: the library's, and the output format.  The guard's (--wait,
  * --force, the consent flags) and --cpuid-dump go to the setup (ctx). */

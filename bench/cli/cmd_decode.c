@@ -20,7 +20,7 @@
 #include "bench/bench.h"
 #include "bench/cli/cli_cmd.h"
 #include "bench/cli/cmd_decode.h"
-#include "msr/topdown.h"
+#include "msr/recipe/topdown.h"
 
 static void decode_usage(FILE *f)
 {

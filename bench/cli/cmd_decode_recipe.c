@@ -1,6 +1,6 @@
 /*
  * bench/cli/cmd_decode_recipe.c - "baretma decode --recipe NAME[:VARIANT]
- * --counts EVENT=N,...": a Top-down recipe of msr/recipe.h computed from
+ * --counts EVENT=N,...": a Top-down recipe of msr/recipe/recipe.h computed from
  * raw counts (perf's, toplev's, a hand-worked vector), and "--recipes",
  * the list.  Parses the counts, picks the level, prints through
  * bench/output/output_recipe.c.
@@ -17,7 +17,7 @@
 #include "bench/cli/cli_cmd.h"
 #include "bench/cli/cmd_decode.h"
 #include "bench/output/output.h"
-#include "msr/recipe.h"
+#include "msr/recipe/recipe.h"
 
 /* The variants of recipe @name, ", "-joined, into @buf. */
 static const char *variants(const char *name, char *buf, size_t n)
@@ -163,7 +163,7 @@ static int eval_error(const struct recipe *r, const struct recipe_env *env, int 
 		return EX_DATAERR;
 	}
 	cli_err("recipe '%s:%s': the formula of %s does not evaluate at byte %zu: %s (a bug in "
-		"msr/recipes_*.c)", r->name, r->variant, e->metric ? e->metric : "?", e->pos,
+		"msr/recipe/recipes_*.c)", r->name, r->variant, e->metric ? e->metric : "?", e->pos,
 		e->what ? e->what : "?");
 	return EX_SOFTWARE;
 }

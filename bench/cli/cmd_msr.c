@@ -44,9 +44,9 @@
 #include "bench/run.h"
 #include "cpu/cpu.h"
 #include "cpu/escape.h"
-#include "msr/journal.h"
-#include "msr/msr_names.h"
-#include "msr/msr_policy.h"
+#include "msr/journal/journal.h"
+#include "msr/regs/msr_names.h"
+#include "msr/regs/msr_policy.h"
 
 #define MSR_INDEX_MAX    0xffffffffull     /* RDMSR/WRMSR take ECX: 32 bits */
 
@@ -87,7 +87,7 @@ static size_t name_run(size_t i, char *buf, size_t n)
 	return k;
 }
 
-/* The register names MSR may be given as (msr/msr_names.h), wrapped. */
+/* The register names MSR may be given as (msr/regs/msr_names.h), wrapped. */
 static void print_names(FILE *f)
 {
 	char run[96];

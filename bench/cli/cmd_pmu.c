@@ -2,7 +2,7 @@
  * bench/cli/cmd_pmu.c - `baretma pmu enable | status | restore`: program fixed
  * counter 3 (TOPDOWN.SLOTS) and IA32_PERF_METRICS and leave them running for
  * another harness, with the saved registers (and settings) in one run
- * journal (msr/journal.h) that `pmu restore` (another process, later)
+ * journal (msr/journal/journal.h) that `pmu restore` (another process, later)
  * writes back.  `status` and `restore` handle every journal in the state
  * directory: those of `pmu enable`, of `msr write`, and of runs that were
  * killed before they could restore.
@@ -23,7 +23,7 @@
 #include "bench/cli/cli.h"
 #include "bench/cli/cmd_pmu.h"
 #include "cpu/cpu.h"
-#include "msr/msr_names.h"
+#include "msr/regs/msr_names.h"
 
 void cli_pmu_usage(FILE *f)
 {

@@ -14,8 +14,8 @@
 
 #include "bench/cli/cli_cmd.h"
 #include "cpu/cpu.h"
-#include "msr/journal.h"
-#include "msr/msr.h"
+#include "msr/journal/journal.h"
+#include "msr/access/msr.h"
 
 enum {
 	OPT_CPU = 1, OPT_USER = 2, OPT_FORCE = 4, OPT_DUMP = 8, OPT_JSON = 16,
@@ -56,7 +56,7 @@ void cli_pmu_fmt_time(char *buf, size_t n, long long t);
 
 /* "NAME=0xSAVED ..." (or, with @current, the values read now through @dev,
  * "?" when unreadable) of the registers @d saved for @cpu; NAME is the SDM
- * name of a register of that CPU (msr/msr_names.h msr_reg_name_cpu, with
+ * name of a register of that CPU (msr/regs/msr_names.h msr_reg_name_cpu, with
  * @cpu's counters from @ci; @ci NULL: the architectural ranges), else "MSR
  * 0x1a0" ("MSR 0x1a0=0x850089").  A saved value marked unsafe-msr is
  * followed by " (unsafe-msr)". */
@@ -76,7 +76,7 @@ const char *cli_pmu_reg_name(const struct cpu_info *ci, unsigned cpu, uint32_t m
  * device (a device reaches only this machine's registers); NULL - the
  * architectural ranges - for a journal of a state file or the simulated
  * PMU, whose machine (a CPUID dump of a dry run) the journal does not
- * record (msr/msr_policy.h msr_policy_knows: nor does anything it holds
+ * record (msr/regs/msr_policy.h msr_policy_knows: nor does anything it holds
  * depend on it).  So the live CPU's counters never rename a dry run's
  * registers: on a guest without a virtual PMU (no counter enumerated)
  * IA32_FIXED_CTR3 is still IA32_FIXED_CTR3.

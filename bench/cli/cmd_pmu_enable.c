@@ -11,7 +11,7 @@
  * would find no Top-down there); a failure midway restores everything
  * through the journal.  IA32_PERF_GLOBAL_CTRL bit 48 is set per CPU from
  * its own kind (pmu_config.perf_metrics), never from the machine's.
- * Hardware facts: msr/pmu.h, pmu-reference §1.2-1.6 and §5.4.
+ * Hardware facts: msr/pmu/pmu.h, pmu-reference §1.2-1.6 and §5.4.
  *
  * This file parses and prints; the targets and the programming are
  * bench/run_pmu.c's (run_pmu_targets, run_pmu_program_all).
@@ -27,11 +27,11 @@
 #include "bench/run.h"
 #include "cpu/cpu.h"
 #include "cpu/escape.h"
-#include "msr/intel_regs.h"
-#include "msr/journal.h"
-#include "msr/msr_sim.h"
-#include "msr/pmu.h"
-#include "msr/settings.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/journal/journal.h"
+#include "msr/sim/msr_sim.h"
+#include "msr/pmu/pmu.h"
+#include "msr/guard/settings.h"
 
 /* ------------------------------------------------------ identification */
 
@@ -210,7 +210,7 @@ static void report_enabled(const struct pmu_opts *o, const struct cli_run *r,
 }
 
 /* The simulated PMU without `state FILE` keeps its registers in this
- * process's memory (msr/msr_sim.h): what was enabled ends with it. */
+ * process's memory (msr/sim/msr_sim.h): what was enabled ends with it. */
 static void warn_in_memory(struct msr_dev *dev)
 {
 	const struct sim_profile *p = msr_sim_profile_of(dev);

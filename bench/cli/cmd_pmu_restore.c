@@ -16,10 +16,10 @@
 #include "bench/run.h"
 #include "cpu/cpu.h"
 #include "cpu/escape.h"
-#include "msr/journal.h"
-#include "msr/leftovers.h"
-#include "msr/msr_names.h"
-#include "msr/state_dir.h"
+#include "msr/journal/journal.h"
+#include "msr/journal/leftovers.h"
+#include "msr/regs/msr_names.h"
+#include "msr/journal/state_dir.h"
 
 /* ------------------------------------------------------------ restore */
 
@@ -67,7 +67,7 @@ static int restore_tmp(int *left)
 /*
  * The temporary files of writes (-o, --plot ...) that runs killed with
  * SIGKILL left, found through the state directory's records
- * (msr/leftovers.h): removed, and said.  A record refused is named (the
+ * (msr/journal/leftovers.h): removed, and said.  A record refused is named (the
  * rest is done).  Returns an exit status.
  */
 static int restore_outputs(void)

@@ -18,10 +18,10 @@
 #include "bench/run.h"
 #include "cpu/escape.h"
 #include "cpu/cpu.h"
-#include "msr/intel_regs.h"
-#include "msr/journal.h"
-#include "msr/msr_names.h"
-#include "msr/state_dir.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/journal/journal.h"
+#include "msr/regs/msr_names.h"
+#include "msr/journal/state_dir.h"
 
 /* ------------------------------------------------------------- status */
 

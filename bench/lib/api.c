@@ -1,12 +1,12 @@
 /*
  * bench/lib/api.c - libbaretma's public API (include/baretma.h) on the code
  * the tool runs: a session (bench/session.h: identify, choose the CPU, pin,
- * choose the counter source), the guarded start and finish of msr/guard.h
+ * choose the counter source), the guarded start and finish of msr/guard/guard.h
  * (locks, other runs' journals, PMU ownership, the journal; the sequence
  * `baretma bench` goes through: guard_start), and the named regions of
  * bench/region.h.
  *
- * Regions: the counters are reset (frozen, msr/pmu.h) before the first
+ * Regions: the counters are reset (frozen, msr/pmu/pmu.h) before the first
  * region of an epoch opens and checked (tamper, overflow) after the last
  * one closes, both outside every region (bench/region.h says why the
  * pairs of an epoch wait for that check).  Between a region's two readings
@@ -32,10 +32,10 @@
 #include "bench/lib/api.h"
 #include "bench/session.h"
 #include "bench/tma.h"
-#include "msr/recipe.h"
+#include "msr/recipe/recipe.h"
 #include "cpu/machine.h"
-#include "msr/guard.h"
-#include "msr/guard_signals.h"
+#include "msr/guard/guard.h"
+#include "msr/journal/guard_signals.h"
 
 struct baretma {
 	enum source_read read;        /* session_read_kind(s): first, for the
@@ -362,7 +362,7 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 	bm->cpu = session_pinned(bm->s) ? (int)session_info(bm->s)->cpu_used : -1;
 	bm->t.rs = session_read_set(bm->s);
 	/* the recipe's formulas cut into tokens now, not at the first region's
-	 * end (msr/recipe.h); without memory they are cut at each evaluation */
+	 * end (msr/recipe/recipe.h); without memory they are cut at each evaluation */
 	if (bm->t.rs)
 		(void)recipe_prepare(tma_recipe(bm->t.rs));
 	keep_session_lines(bm);

@@ -13,7 +13,7 @@
 #include "bench/output/output.h"
 #include "bench/bench.h"
 #include "cpu/escape.h"
-#include "msr/msr_names.h"
+#include "msr/regs/msr_names.h"
 #include "bench/tma.h"
 
 #define PCT(x) (100.0 * (x))
@@ -72,7 +72,7 @@ static void print_header(FILE *f, const struct bench_result *res)
 	else
 		esc_fprintf(f, "top-down: unavailable: %s\n", res->avail.reason ?
 			    res->avail.reason : "not requested (--backend tsc)");
-	/* what the formulas leave out of the vendor's (msr/recipe.h ->notes) */
+	/* what the formulas leave out of the vendor's (msr/recipe/recipe.h ->notes) */
 	if (res->level && res->formulas && res->formulas->notes)
 		fprintf(f, "left out: %s\n", res->formulas->notes);
 	if (res->avail.rdpmc_sysfs >= 0)

@@ -26,7 +26,7 @@
 #include "bench/study/calibrate.h"
 #include "bench/study/compare.h"
 #include "bench/study/validate.h"
-#include "msr/recipe.h"
+#include "msr/recipe/recipe.h"
 
 /* ------------------------------------------------------------ the model */
 
@@ -370,7 +370,7 @@ struct recipe_decode {
 void recipe_print(FILE *f, const struct recipe_decode *d);
 json_t *recipe_to_json(const struct recipe_decode *d);
 
-/* recipe_list_print / recipe_list_to_json - every recipe of msr/recipe.h:
+/* recipe_list_print / recipe_list_to_json - every recipe of msr/recipe/recipe.h:
  * name:variant, vendor, width, uarchs, events, bound, what is left out. */
 void recipe_list_print(FILE *f);
 json_t *recipe_list_to_json(void);

@@ -11,7 +11,7 @@
 #include "bench/study/compare.h"
 #include "cpu/escape.h"
 #include "cpu/text.h"
-#include "msr/msr_names.h"
+#include "msr/regs/msr_names.h"
 
 const char *compare_perf_changed_text(const struct compare_result *res, char *buf, size_t n)
 {

@@ -23,7 +23,7 @@
 #include "cpu/tmpfile.h"
 #include "cpu/trust.h"
 #include "cpu/userfile.h"
-#include "msr/leftovers.h"
+#include "msr/journal/leftovers.h"
 
 struct output_file {
 	int dirfd;        /* the directory of the name (O_DIRECTORY: fsync'd) */

@@ -1,7 +1,7 @@
 /*
  * bench/output/output_recipe.c - a recipe computed from counts (baretma
  * decode --recipe) and the list of recipes, as text or JSON.  The numbers
- * come from msr/recipe.h; this file only writes them.
+ * come from msr/recipe/recipe.h; this file only writes them.
  */
 #include <math.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 
 #include "bench/output/output.h"
 #include "bench/output/plot.h"
-#include "msr/recipe.h"
+#include "msr/recipe/recipe.h"
 
 static void add(struct plot_bar *b, int level, const char *node, double v)
 {

@@ -3,7 +3,8 @@
  * backend names (--backend) and what the availability checks found
  * (struct bench_avail: can Top-down be measured on a CPU, and if not, the
  * first precise reason).  The checks themselves are the harness's
- * (bench/avail.c, bench/identify.c); each source fills its own part
+ * (bench/avail.c, bench/identify.c); the reasons are set, copied and freed
+ * in bench/source/avail.c; each source fills its own part
  * (bench/source/source.h).  Includes cpu/, msr/ and nothing of bench/
  * above the sources.
  */
@@ -16,8 +17,8 @@
 
 #include "cpu/cpu.h"
 #include "cpu/machine.h"
-#include "msr/msr.h"
-#include "msr/topdown.h"
+#include "msr/access/msr.h"
+#include "msr/recipe/topdown.h"
 
 /* ------------------------------------------------------------- backends */
 
@@ -188,7 +189,7 @@ struct bench_rdpmc_ops {
 	void (*disable_self)(int fd);      /* rdpmc_disable_self */
 	int (*probe)(uint32_t ecx);        /* rdpmc_probe */
 };
-/* The real ones (msr/rdpmc.h). */
+/* The real ones (msr/regs/rdpmc.h). */
 extern const struct bench_rdpmc_ops bench_rdpmc_live;
 
 /*

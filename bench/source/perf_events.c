@@ -10,7 +10,7 @@
  * names.  The passes and their events are the rdpmc and msr sources'
  * (source_events_groups), each pass's events in recipe table order.
  *
- * Sunny Cove's PERF_METRICS recipe (msr/recipes_intel_pm.c): its
+ * Sunny Cove's PERF_METRICS recipe (msr/recipe/recipes_intel_pm.c): its
  * TOPDOWN.SLOTS is perf's `slots` (config 0x0400), its PERF_METRICS fields
  * the topdown-* metric events (config 0x8000 + byte x 0x100, the kernel's
  * INTEL_TD_METRIC_*), in the group slots leads, which the kernel asks of
@@ -31,7 +31,7 @@
 #include "bench/source/perf_events.h"
 #include "cpu/machine.h"
 #include "cpu/text.h"
-#include "msr/recipe.h"
+#include "msr/recipe/recipe.h"
 
 _Static_assert(PERF_RAW_MAX <= READING_MAX, "a raw group's counts are one reading");
 

@@ -1,7 +1,7 @@
 /*
  * bench/source/perf_events.h - the perf source on a core kind whose
  * Top-down comes from an event recipe (E-cores, Skylake to Cascade Lake,
- * AMD Zen 4/5: msr/recipe.h): the recipe's events opened as raw perf
+ * AMD Zen 4/5: msr/recipe/recipe.h): the recipe's events opened as raw perf
  * events on the core PMU, one group per pass, split as the rdpmc and msr
  * sources split them (source_events_groups), so that `compare` puts the
  * same events through the same formulas on both sides.  Read with read(2)

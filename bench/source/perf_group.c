@@ -29,9 +29,9 @@
 #include "bench/source/perf_group.h"
 #include "bench/source/perf_pmu.h"
 #include "cpu/text.h"
-#include "msr/intel_regs.h"
-#include "msr/msr.h"
-#include "msr/rdpmc.h"
+#include "msr/access/msr.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/regs/rdpmc.h"
 
 /* The read layout every event of the group is opened with. */
 #define PERF_GROUP_READ_FORMAT \

@@ -4,7 +4,7 @@
  * closed through one ops table with two implementations:
  *   kernel  perf_event_open(2) (bench/source/perf_group.c; the PMU read from
  *           sysfs by bench/source/perf_pmu.c)
- *   sim     the simulated PMU of msr/msr_sim.h through the kernel's
+ *   sim     the simulated PMU of msr/sim/msr_sim.h through the kernel's
  *           arithmetic (bench/source/perf_sim.c), selected by
  *           $BARETMA_PERF=sim:PROFILE (tests; CI has no PMU)
  * The perf counter source (bench/source/source_perf.c) is their only caller.
@@ -225,7 +225,7 @@ int perf_group_rdpmc_pages(const struct perf_event_mmap_page *const *pages,
  * Test seam, for t/ only: the system calls the kernel ops make.  Each
  * returns as the call it stands for (-1 with errno; mmap MAP_FAILED).
  * perf_event_open is given the flags of the real call; the real one adds
- * PERF_FLAG_FD_CLOEXEC itself.  rdpmc is the instruction (msr/rdpmc.h).
+ * PERF_FLAG_FD_CLOEXEC itself.  rdpmc is the instruction (msr/regs/rdpmc.h).
  */
 struct perf_event_attr; /* <linux/perf_event.h> */
 struct perf_group_sys {

@@ -2,7 +2,7 @@
  * bench/source/perf_sim.c - the perf group on the simulated PMU
  * ($BARETMA_PERF=sim:PROFILE): what the kernel does with FC3 and
  * IA32_PERF_METRICS for a slots + topdown-* group, played on the same
- * simulated machine as BARETMA_MSR=sim:PROFILE (msr/msr_sim.h: one
+ * simulated machine as BARETMA_MSR=sim:PROFILE (msr/sim/msr_sim.h: one
  * machine per profile per process), through the MSR ops:
  *   enable  FC3's IA32_FIXED_CTR_CTRL field (OS|USR, USR alone with
  *           exclude_kernel), FC3 = 0 then PERF_METRICS = 0, and
@@ -63,9 +63,9 @@
 #include "bench/source/perf_group.h"
 #include "cpu/escape.h"
 #include "cpu/text.h"
-#include "msr/amd_regs.h"
-#include "msr/intel_regs.h"
-#include "msr/msr_sim.h"
+#include "msr/regs/amd_regs.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/sim/msr_sim.h"
 
 struct perf_group {
 	struct msr_dev *dev;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bench/source/reading.h"
-#include "msr/intel_regs.h"
+#include "msr/regs/intel_regs.h"
 
 const char *const read_td_events[READ_TD_EVENTS] = {
 	"TOPDOWN.SLOTS",

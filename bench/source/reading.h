@@ -17,7 +17,7 @@
  *               tsc                     nothing (TSC only)
  *   counts    a pair of readings as one number per event (reading_counts):
  *             b - a modulo the width for a counter; for PERF_METRICS the
- *             slot-weighted delta of msr/topdown.h (td_pair_slots), i.e.
+ *             slot-weighted delta of msr/recipe/topdown.h (td_pair_slots), i.e.
  *             perf's pseudo events topdown-retiring ... topdown-mem-bound in
  *             slots, beside TOPDOWN.SLOTS, with their 8-bit quantisation
  *             error in slots.  The counts of a region's valid pairs are
@@ -33,13 +33,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "msr/recipe.h"
-#include "msr/topdown.h"
+#include "msr/recipe/recipe.h"
+#include "msr/recipe/topdown.h"
 
 #define READING_MAX 12 /* values of one reading */
 /* Events a read set counts: a pair's (a PERF_METRICS value counts 8), or
  * the union of a recipe's passes (bench/measure_pass.c), which is every
- * event of the recipe (msr/recipe.h RECIPE_EVENTS_MAX). */
+ * event of the recipe (msr/recipe/recipe.h RECIPE_EVENTS_MAX). */
 #define COUNTS_MAX 32
 _Static_assert(COUNTS_MAX >= READING_MAX + TD_NFIELDS, "a pair's counts fit");
 _Static_assert(COUNTS_MAX >= RECIPE_EVENTS_MAX, "a recipe's passes' union fits");
@@ -54,7 +54,7 @@ struct reading {
 enum read_kind {
 	READ_COUNTER = 0,    /* a counter @width bits wide: counts b - a modulo 2^width */
 	READ_PERF_METRICS,   /* IA32_PERF_METRICS: eight bytes, each a fraction of 0xff
-			      * of the set's TOPDOWN.SLOTS value (msr/topdown.h), which
+			      * of the set's TOPDOWN.SLOTS value (msr/recipe/topdown.h), which
 			      * must come before it; counts the eight topdown-* events */
 };
 
@@ -87,7 +87,7 @@ enum read_bound {
  * intel_update_topdown_event: "The fixed counter 3 has to be written
  * before the PERF_METRICS").  The field f = 255 x + e of the true
  * fraction x is off by |e| < 1 whatever the hardware's rounding
- * (msr/topdown.h TD_L1_SUM_TOLERANCE), and the division floors, so a
+ * (msr/recipe/topdown.h TD_L1_SUM_TOLERANCE), and the division floors, so a
  * member's count of an interval of s slots is s x + s e / 255 - d,
  * 0 <= d < 1: off by less than s / 255 + 1 slots.  A pair of the perf
  * source's readings is one read interval (its reads are the group's), so
@@ -195,7 +195,7 @@ int read_set_count_index(const struct read_set *rs, const char *name);
  *    differences, and err = TOPDOWN.SLOTS / 255 + READ_PERF_COUNTS_FLOOR
  *    (the count, or 0 when it is not above 0: "perf's topdown-* counts"
  *    above);
- *  - PERF_METRICS with its TOPDOWN.SLOTS: td_pair_slots (msr/topdown.h):
+ *  - PERF_METRICS with its TOPDOWN.SLOTS: td_pair_slots (msr/recipe/topdown.h):
  *    TOPDOWN.SLOTS = slots_b - slots_a (any decrease is TD_FLAG_SLOTS_BACK:
  *    an overflow of fixed counter 3 leaves PERF_METRICS to be reset with it,
  *    pmu-reference §3.4), the topdown-* counts, err and the readings' flags.

@@ -4,7 +4,7 @@
  * one reading (struct reading: the values of the source's read set and the
  * TSC, bench/source/reading.h), one file per source:
  *   rdpmc  RDPMC of fixed counter 3 and PERF_METRICS on the pinned CPU
- *          (bench/source/source_rdpmc.c; msr/rdpmc.h)
+ *          (bench/source/source_rdpmc.c; msr/regs/rdpmc.h)
  *   msr    pread of IA32_FIXED_CTR3 and IA32_PERF_METRICS through the MSR
  *          backend (bench/source/source_msr.c)
  *   perf   perf_event_open of the slots + topdown-* group, read(2) of the
@@ -13,7 +13,7 @@
  *   perf-rdpmc  the same group, read by RDPMC through its user pages
  *   tsc    RDTSC only: timing, no Top-down (bench/source/source_tsc.c)
  * rdpmc and msr program the PMU the same way (bench/source/source_pmu.c on
- * msr/pmu.h).  A perf_event source (perf_event_open of the slots +
+ * msr/pmu/pmu.h).  A perf_event source (perf_event_open of the slots +
  * topdown-* group: open/close the group, program = enable, reset =
  * PERF_EVENT_IOC_RESET, read = the mmapped RDPMC read, verify = the
  * group's time_enabled/time_running) and an event-based source (general
@@ -37,9 +37,9 @@
 #include "bench/source/avail.h"
 #include "bench/source/reading.h"
 #include "include/baretma.h"
-#include "msr/intel_regs.h"
-#include "msr/pmu.h"
-#include "msr/rdpmc.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/pmu/pmu.h"
+#include "msr/regs/rdpmc.h"
 
 /* What a source needs to open: the session's facts (no access yet). */
 struct source_params {
@@ -207,7 +207,7 @@ extern const struct counter_source_ops source_rdpmc, source_msr, source_perf, so
  * RDPMC (bench_rdpmc_decide) on the pinned CPU.
  */
 _Static_assert(RDPMC_ECX_SLOTS == ((1u << 30) | 3u) && RDPMC_PERF_METRICS == (1u << 29),
-	       "baretma_read's ECX values are msr/intel_regs.h's");
+	       "baretma_read's ECX values are msr/regs/intel_regs.h's");
 
 static inline __attribute__((always_inline)) void source_read_rdpmc(struct reading *r)
 {
@@ -332,7 +332,7 @@ int source_choose(enum bench_backend_id want, bool rdpmc_always, struct bench_av
 /* ------------------------------------------ shared PMU programming (rdpmc, msr) */
 
 /* source_pmu_* - the rdpmc and msr sources' open, program, reset, verify
- * and close on msr/pmu.h (bench/source/source_pmu.c); they differ only in read. */
+ * and close on msr/pmu/pmu.h (bench/source/source_pmu.c); they differ only in read. */
 int source_pmu_open(struct counter_source *src, const struct source_params *p);
 int source_pmu_program(struct counter_source *src, struct journal *j, char *why, size_t n);
 int source_pmu_reset(struct counter_source *src);
@@ -362,7 +362,7 @@ const struct recipe *source_events_recipe(const struct cpu_kind *k, char *why, s
  * source_pm_recipe - on a core kind with IA32_PERF_METRICS
  * (cpu_kind.topdown_level > 0), the intel-perf-metrics variant for its
  * uarch when that variant counts events beside fixed counter 3 and
- * PERF_METRICS (Sunny Cove's: msr/recipes_intel_pm.c), which the rdpmc and
+ * PERF_METRICS (Sunny Cove's: msr/recipe/recipes_intel_pm.c), which the rdpmc and
  * msr sources then measure as an event recipe (bench/source/source_events.c
  * "PERF_METRICS with events"); NULL elsewhere: PERF_METRICS alone
  * (read_set_perf_metrics).
@@ -409,7 +409,7 @@ int source_events_refusal(const struct cpu_kind *k, const struct recipe *r, bool
 /*
  * The rdpmc and msr sources' operations on an event recipe's kind (the
  * file comment of bench/source/source_events.c: the recipe's events at
- * p->level in passes, on msr/pmu_gp.h).  open fills src->rs with pass 0
+ * p->level in passes, on msr/pmu/pmu_gp.h).  open fills src->rs with pass 0
  * (rdpmc: read inline by source_read_rdpmc_set) and keeps its state in
  * src->priv; program checks (-EBUSY naming the counters in use, nothing
  * written), saves and programs pass 0; set_pass the next; read_msr the

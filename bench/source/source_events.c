@@ -2,8 +2,8 @@
  * bench/source/source_events.c - what the rdpmc and msr sources do on a
  * core kind whose Top-down comes from an event recipe (cpu_kind
  * topdown_source "events": intel-pre-icl-l1, intel-ecore-l1, amd-zen4,
- * amd-zen5; msr/recipe.h): the recipe's events at the run's level on the
- * general-purpose and fixed counters (msr/pmu_gp.h), in passes where the
+ * amd-zen5; msr/recipe/recipe.h): the recipe's events at the run's level on the
+ * general-purpose and fixed counters (msr/pmu/pmu_gp.h), in passes where the
  * kind has fewer counters than events, each pass programmed, reset,
  * verified and read like fixed counter 3 is (bench/source/source_pmu.c),
  * every register saved in the run's journal first and put back by it.
@@ -20,9 +20,9 @@
  *
  * PERF_METRICS with events.  On a core kind with IA32_PERF_METRICS whose
  * intel-perf-metrics variant counts events beside it (Sunny Cove:
- * msr/recipes_intel_pm.c; source_pm_recipe) the same, with fixed counter 3
+ * msr/recipe/recipes_intel_pm.c; source_pm_recipe) the same, with fixed counter 3
  * and PERF_METRICS programmed, reset, verified and read in every pass as
- * bench/source/source_pmu.c does them (msr/pmu.h: the plan of msr/pmu_gp.h
+ * bench/source/source_pmu.c does them (msr/pmu/pmu.h: the plan of msr/pmu/pmu_gp.h
  * has no fixed counter 3), before the plan's counters: a pass's reading
  * is TOPDOWN.SLOTS, PERF_METRICS where the pass holds its fields (the
  * first: recipe_passes), then the plan's counters, so that RDPMC reads
@@ -35,9 +35,9 @@
 #include <string.h>
 
 #include "bench/source/source.h"
-#include "msr/pmu_gp.h"
-#include "msr/recipe.h"
-#include "msr/settings.h"
+#include "msr/pmu/pmu_gp.h"
+#include "msr/recipe/recipe.h"
+#include "msr/guard/settings.h"
 
 /* The state of an event recipe's source (src->priv). */
 struct source_events {
@@ -49,7 +49,7 @@ struct source_events {
 	struct gp_plan plan[SOURCE_PASSES_MAX];
 	uint32_t group[SOURCE_PASSES_MAX]; /* each pass's events (bit e: recipe->events[e]) */
 	bool pm;                      /* a PERF_METRICS recipe: FC3 and PERF_METRICS by
-				       * msr/pmu.h beside the plan (file comment) */
+				       * msr/pmu/pmu.h beside the plan (file comment) */
 	struct pmu_config pm_cfg;     /* ... as programmed */
 	struct pmu_saved pm_saved;
 	uint64_t gc_now;              /* the global control as last read (gp_verify) */
@@ -102,7 +102,7 @@ const struct recipe *source_events_recipe(const struct cpu_kind *k, char *why, s
 	return NULL;
 }
 
-/* Fixed counter 3 and the PERF_METRICS fields: msr/pmu.h's, not the plan's. */
+/* Fixed counter 3 and the PERF_METRICS fields: msr/pmu/pmu.h's, not the plan's. */
 static bool pm_event(const struct recipe_event *x)
 {
 	return x->ctr == RECIPE_CTR_METRICS || (x->ctr == RECIPE_CTR_FIXED && x->fixed == 3);

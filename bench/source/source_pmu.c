@@ -1,6 +1,6 @@
 /*
  * bench/source/source_pmu.c - what the rdpmc and msr sources share: both program
- * fixed counter 3 and IA32_PERF_METRICS through the MSR backend (msr/pmu.h:
+ * fixed counter 3 and IA32_PERF_METRICS through the MSR backend (msr/pmu/pmu.h:
  * save, program, the frozen reset, the tamper and overflow checks,
  * restore); they differ only in how a reading is taken.  On a core kind
  * whose Top-down comes from an event recipe (cpu_kind.topdown_source

@@ -1,7 +1,7 @@
 /*
  * bench/source/source_rdpmc.c - the rdpmc source: RDPMC of fixed counter 3
  * (TOPDOWN.SLOTS) and IA32_PERF_METRICS on the pinned CPU, LFENCE-
- * serialised (msr/rdpmc.h), programmed as the msr source is
+ * serialised (msr/regs/rdpmc.h), programmed as the msr source is
  * (bench/source/source_pmu.c); and whether this process may RDPMC at all (the
  * probe, with the rdpmc=1 perf event key).
  */
@@ -13,8 +13,8 @@
 #include "cpu/knobs.h"
 #include "cpu/environ.h"
 #include "cpu/text.h"
-#include "msr/msr.h"
-#include "msr/msr_sim.h"
+#include "msr/access/msr.h"
+#include "msr/sim/msr_sim.h"
 
 const struct bench_rdpmc_ops bench_rdpmc_live = {
 	.sysfs_value = cpu_env_rdpmc,
@@ -29,7 +29,7 @@ const struct bench_rdpmc_ops bench_rdpmc_live = {
  * mm->context.perf_rdpmc_allowed, cr4_update_pce): the probe fails until
  * this process holds such a mapping, so the key is made BEFORE probing
  * (perf's own rdpmc tests do the same).  The probe's child shares the mm
- * (CLONE_VM, msr/rdpmc_probe.c), so it probes under that permission.
+ * (CLONE_VM, msr/regs/rdpmc_probe.c), so it probes under that permission.
  */
 int bench_rdpmc_decide(const struct bench_rdpmc_ops *ops, int *key, struct bench_avail *a)
 {

@@ -1,6 +1,6 @@
 /*
  * bench/source/source_tsc.c - the tsc source: RDTSC only, LFENCE-serialised
- * (msr/rdpmc.h).  Timing without Top-down; works everywhere (a VM, an AMD
+ * (msr/regs/rdpmc.h).  Timing without Top-down; works everywhere (a VM, an AMD
  * CPU), programs nothing, and has nothing to check between brackets.
  */
 #include "bench/source/source.h"

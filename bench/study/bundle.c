@@ -16,7 +16,7 @@
 #include "bench/study/bundle.h"
 #include "config.h"
 #include "cpu/cpu.h"
-#include "msr/state_dir.h"
+#include "msr/journal/state_dir.h"
 
 char *bench_json_dumps(const json_t *doc, size_t *len)
 {

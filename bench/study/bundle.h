@@ -63,7 +63,7 @@ char *bench_json_dumps(const json_t *doc, size_t *len);
 
 /*
  * bench_json_save_at - @doc (bench_json_dumps) as the file @name of the
- * state directory @dirfd, written atomically (msr/state_dir.h
+ * state directory @dirfd, written atomically (msr/journal/state_dir.h
  * state_dir_replace: mode 0600, never through a symbolic link, never over
  * anything that is not a regular file).  A file a user names goes through
  * bench/output/output.h's writer instead.  Returns 0, -ELOOP (a link at

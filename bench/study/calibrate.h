@@ -21,7 +21,7 @@
  *       quantiles, bench/stats.h): the noise;
  *     . the quantisation bound: the median over the valid repetitions of
  *       the region's two readings' 8-bit error, slots_a td_value_bound(S_a)
- *       + slots_b td_value_bound(S_b) (msr/topdown.h), over the region's
+ *       + slots_b td_value_bound(S_b) (msr/recipe/topdown.h), over the region's
  *       slots (bench_kernel_result.read_bound);
  *     . the bracket-subtraction error: the median of the subtracted
  *       bracket's own quantisation error (its err_slots, the median over
@@ -42,7 +42,7 @@
  * The result is recorded with what decides whether it still holds (CPU
  * identity, microcode, kernel release, governor, turbo, SMT, the date) as
  * a JSON document, schema "baretma-calibration/3", by default in the state
- * directory (msr/state_dir.h) under calib_file_name().  bench uses a
+ * directory (msr/journal/state_dir.h) under calib_file_name().  bench uses a
  * calibration that matches (calib_lookup): same identity, microcode,
  * kernel, governor, turbo and SMT, not older than CALIB_MAX_AGE_DAYS, and
  * an entry for its backend at its level; otherwise it names the file and
@@ -100,7 +100,7 @@ struct calib_options {
 	const struct cpu_machine *machine;
 	calib_progress_fn progress; /* may be NULL */
 	void *progress_arg;
-	/* The guarded run (msr/guard.h) the backends measure through: its MSR
+	/* The guarded run (msr/guard/guard.h) the backends measure through: its MSR
 	 * backend and its journal, which saved the CPU's counter registers as
 	 * it began; NULL both when none could be taken (no MSR access: the
 	 * perf backends are then the kernel's alone). */
@@ -223,7 +223,7 @@ json_t *calib_to_json(const struct calibration *c);
  * under calib_file_name of @ci, atomically: a temporary file beside it,
  * mode 0600, renamed over it; a symbolic link at the name is refused,
  * never followed, and so is anything else but a regular file
- * (msr/state_dir.h state_dir_replace).  (calibrate -o FILE, a file the
+ * (msr/journal/state_dir.h state_dir_replace).  (calibrate -o FILE, a file the
  * user names, is the command line's: bench/output/output.h.)  @written
  * (may be NULL) receives the path.  Returns 0; -ELOOP (a link at the
  * name, or the state directory is one); -EISDIR (a directory at the

@@ -1,7 +1,7 @@
 /*
  * bench/study/calibrate_store.c - the calibration as a document
  * ("baretma-calibration/3"), its file (written atomically, 0600, never
- * through a symbolic link: msr/state_dir.h state_dir_replace, the helper
+ * through a symbolic link: msr/journal/state_dir.h state_dir_replace, the helper
  * the journals use).  The run's side, finding and matching the file, is
  * the harness's: bench/calibration.c.
  */
@@ -19,7 +19,7 @@
 #include "bench/study/bundle.h"
 #include "bench/study/calibrate.h"
 #include "cpu/userfile.h"
-#include "msr/state_dir.h"
+#include "msr/journal/state_dir.h"
 
 /* ----------------------------------------------------------- document */
 

@@ -66,7 +66,7 @@ struct compare_options {
 	enum bench_backend_id perf_backend; /* BENCH_BACKEND_PERF (read(2), default)
 				  * or BENCH_BACKEND_PERF_RDPMC (user pages + RDPMC) */
 	const struct cpu_machine *machine;
-	/* The guarded run (msr/guard.h) every block writes through: its MSR
+	/* The guarded run (msr/guard/guard.h) every block writes through: its MSR
 	 * backend and its journal, which saved the CPU's counter registers
 	 * before compare_decide_perf's probe (the guard's save_counters). */
 	struct msr_dev *dev;
@@ -114,7 +114,7 @@ struct compare_result {
 	struct compare_kernel *kernels;
 	unsigned agree, disagree, na;     /* metric verdicts */
 	unsigned not_compared;   /* metrics of the `empty` kernel (COMPARE_BRACKET) */
-	const struct recipe *recipe; /* the event recipe both sides counted (msr/recipe.h),
+	const struct recipe *recipe; /* the event recipe both sides counted (msr/recipe/recipe.h),
 				  * NULL: PERF_METRICS and perf's topdown-* group */
 	/* The recipes whose formulas made each side's numbers (bench_result's
 	 * formulas): their ->notes say what each leaves out of the vendor's. */

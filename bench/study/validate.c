@@ -16,10 +16,10 @@
 #include "bench/study/validate.h"
 #include "cpu/machine.h"
 #include "cpu/text.h"
-#include "msr/intel_regs.h"
-#include "msr/journal.h"
-#include "msr/msr_sim.h"
-#include "msr/pmu.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/journal/journal.h"
+#include "msr/sim/msr_sim.h"
+#include "msr/pmu/pmu.h"
 
 #define SRC_MODEL "baretma's model table (cpu/cpu_models.c: linux intel_pmu_init's cases), " \
 	"else architectural enumeration (pmu-reference §2.4, §2.5)"
@@ -340,11 +340,11 @@ static void kernels(struct validate_ctx *c)
 /* Put every register written back as found, through the journal's own
  * code and order (journal_restore_regs: GLOBAL_CTRL 0 first, the others in
  * the order saved - the guard saved GLOBAL_CTRL, FIXED_CTR_CTRL, FIXED_CTR3
- * then PERF_METRICS as the run began, msr/pmu.h pmu_journal_save, so fixed
+ * then PERF_METRICS as the run began, msr/pmu/pmu.h pmu_journal_save, so fixed
  * counter 3 before PERF_METRICS as the kernel writes them - GLOBAL_CTRL's
  * value last), after the overflow bits the checks caused are cleared with
  * everything frozen (a `write` journal's restore does not clear them:
- * msr/journal.h): before perf and the comparison (they start from the
+ * msr/journal/journal.h): before perf and the comparison (they start from the
  * machine's own state), and at the end of the CPU's checks. */
 static int hand_over(struct validate_ctx *c)
 {

@@ -114,8 +114,8 @@ struct validate_result *vc_add(struct validate_ctx *c, const char *id, const cha
 int vc_read(struct validate_ctx *c, uint32_t msr, uint64_t *v);
 int vc_write(struct validate_ctx *c, uint32_t msr, uint64_t v);
 int vc_save(struct validate_ctx *c, uint32_t msr);
-/* vc_freeze - IA32_PERF_GLOBAL_CTRL 0 (msr/pmu.h pmu_freeze).  vc_start -
- * msr/pmu.h pmu_region_start: frozen, FC3's field OS|USR | @fc3_extra
+/* vc_freeze - IA32_PERF_GLOBAL_CTRL 0 (msr/pmu/pmu.h pmu_freeze).  vc_start -
+ * msr/pmu/pmu.h pmu_region_start: frozen, FC3's field OS|USR | @fc3_extra
  * (METRICS_CLEAR_EN), @other_fields of other fixed counters on, FC3 then
  * PERF_METRICS to 0 (§3.1), then GLOBAL_CTRL bit 35 (and 48 with @metrics)
  * | @other_enable.  Every register saved first.  0 or -errno. */
@@ -146,7 +146,7 @@ enum validate_status validate_clear_verdict(uint64_t slots_before, uint64_t metr
  * level 1 against the event-based one (recipe intel-icl-events) on one
  * region.  A node's allowance, in percentage points, is
  *   100 x (pm_bound + ev_bound + |model|) + VALIDATE_EVENTS_MARGIN_PP:
- * PERF_METRICS's 8-bit bound (msr/topdown.h td_value_bound), the events'
+ * PERF_METRICS's 8-bit bound (msr/recipe/topdown.h td_value_bound), the events'
  * (one count per counter: they start and stop on one write), what the two
  * formulas differ by by construction (validate_events.c: the corrections
  * perf's metrics add to PERF_METRICS, measured), and a margin for what is

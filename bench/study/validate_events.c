@@ -4,13 +4,13 @@
  * bench/study/validate.h): on an Ice Lake or later P-core, one region (the
  * 20000 dependent ADDs of vc_work) counted at once by fixed counter 3 with
  * PERF_METRICS and by the general-purpose Top-down events of the recipe
- * intel-icl-events for the core's microarchitecture (msr/recipes_intel.c:
+ * intel-icl-events for the core's microarchitecture (msr/recipe/recipes_intel.c:
  * TOPDOWN.SLOTS, IDQ_UOPS_NOT_DELIVERED.CORE or IDQ_BUBBLES.CORE,
  * INT_MISC.UOP_DROPPING, TOPDOWN.BACKEND_BOUND_SLOTS, UOPS_RETIRED.SLOTS,
  * and on Sunny Cove INT_MISC.CLEARS_COUNT), the two level-1 breakdowns
  * compared node by node.
  *
- * The general-purpose counters are programmed through msr/pmu_gp.h inside
+ * The general-purpose counters are programmed through msr/pmu/pmu_gp.h inside
  * validate's guarded run: gp_program saves every register it writes in the
  * run's journal first, refuses counters in use (SKIP naming them, never
  * FAIL, never overwritten), and the journal's restore (validate.c
@@ -26,10 +26,10 @@
 
 #include "bench/study/validate.h"
 #include "cpu/text.h"
-#include "msr/intel_regs.h"
-#include "msr/pmu_gp.h"
-#include "msr/recipe.h"
-#include "msr/topdown.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/pmu/pmu_gp.h"
+#include "msr/recipe/recipe.h"
+#include "msr/recipe/topdown.h"
 
 #define CHECK "metrics_match_events"
 #define STR_(x) #x
@@ -52,9 +52,9 @@
  * hold the same corrections (intel-icl-events: (IDQ_UOPS_NOT_DELIVERED.CORE
  * - INT_MISC.UOP_DROPPING) / SLOTS, (TOPDOWN.BACKEND_BOUND_SLOTS + width x
  * INT_MISC.CLEARS_COUNT) / SLOTS).  This check's PERF_METRICS side is the
- * fields over their sum alone (msr/topdown.h: what the hardware gives,
+ * fields over their sum alone (msr/recipe/topdown.h: what the hardware gives,
  * the corrections left out; Sunny Cove's intel-perf-metrics recipe adds
- * them from the same events, msr/recipes_intel_pm.c), so its frontend is
+ * them from the same events, msr/recipe/recipes_intel_pm.c), so its frontend is
  * higher by the first term and its backend lower by the second, and bad
  * speculation - the events' remainder, 1 - the other three - by their
  * difference.  Each term is
@@ -64,7 +64,7 @@
 static const struct {
 	enum td_metric node;
 	const char *event;    /* the recipe's event the term needs */
-	const char *expr;     /* the term, a fraction of SLOTS (msr/recipe.h grammar) */
+	const char *expr;     /* the term, a fraction of SLOTS (msr/recipe/recipe.h grammar) */
 } corrections[] = {
 	{ TMA_FRONTEND_BOUND, "INT_MISC.UOP_DROPPING", "INT_MISC.UOP_DROPPING / SLOTS" },
 	{ TMA_BACKEND_BOUND, "INT_MISC.CLEARS_COUNT", "width * INT_MISC.CLEARS_COUNT / SLOTS" },
@@ -129,7 +129,7 @@ static const char *unavailable(struct validate_ctx *c, const struct recipe **r)
 	if (!(*r = recipe_find("intel-icl-events", k->uarch))) {
 		snprintf(c->why, sizeof(c->why), "no general-purpose Top-down events for %s in "
 			 "baretma's recipes (intel-icl-events has no variant for it: "
-			 "msr/recipes_intel.c)", k->uarch);
+			 "msr/recipe/recipes_intel.c)", k->uarch);
 		return c->why;
 	}
 	return NULL;
@@ -154,7 +154,7 @@ static void in_use(struct validate_ctx *c, uint32_t busy, uint32_t have, unsigne
 }
 
 /* The plan: the recipe's level-1 events but TOPDOWN.SLOTS (fixed counter
- * 3, msr/pmu.h's), on the counters not in use.  @idx[k] is the recipe's
+ * 3, msr/pmu/pmu.h's), on the counters not in use.  @idx[k] is the recipe's
  * index of plan event k.  0, SKIP_WHY (counters in use, the events do not
  * fit), or an access's -errno. */
 static int plan_events(struct validate_ctx *c, const struct recipe *r, const struct gp_pmu *pmu,

@@ -9,15 +9,15 @@
 
 #include "bench/study/validate.h"
 #include "cpu/machine.h"
-#include "msr/intel_regs.h"
-#include "msr/pmu.h"
-#include "msr/rdpmc.h"
-#include "msr/topdown.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/pmu/pmu.h"
+#include "msr/regs/rdpmc.h"
+#include "msr/recipe/topdown.h"
 
 #define SRC_PM "PERF_METRICS: fractions of the slots fixed counter 3 counted since both were " \
 	"cleared, with GLOBAL_CTRL bit 48; a write of 0 clears it (pmu-reference §1.5, §3.1, §3.2)"
 #define SRC_SUM "the four level-1 bytes sum to 0xff (linux tools/perf/Documentation/" \
-	"topdown.txt), each rounded on its own: within TD_L1_SUM_TOLERANCE (msr/topdown.h)"
+	"topdown.txt), each rounded on its own: within TD_L1_SUM_TOLERANCE (msr/recipe/topdown.h)"
 #define SRC_L2 "level-2 fields are parts of their level-1 parent (pmu-reference §1.5); each " \
 	"byte rounded on its own: a child at most TD_L2_ABOVE_TOLERANCE above its parent"
 #define SRC_OVF "IA32_PERF_GLOBAL_STATUS bit 35 on fixed counter 3 overflow, cleared by " \
@@ -342,7 +342,7 @@ static void metrics_clear(struct validate_ctx *c)
 }
 
 /* RDPMC reads the counters of the CPU it runs on: pinned there, and only
- * where a probe in a child (msr/rdpmc.h) shows it does not fault. */
+ * where a probe in a child (msr/regs/rdpmc.h) shows it does not fault. */
 static const char *rdpmc_unusable(struct validate_ctx *c, char *buf, size_t n)
 {
 	bool mb;

@@ -13,10 +13,10 @@
 #include "bench/study/validate.h"
 #include "cpu/cpu.h"
 #include "cpu/machine.h"
-#include "msr/intel_regs.h"
-#include "msr/pmu.h"
-#include "msr/rdpmc.h"
-#include "msr/topdown.h"
+#include "msr/regs/intel_regs.h"
+#include "msr/pmu/pmu.h"
+#include "msr/regs/rdpmc.h"
+#include "msr/recipe/topdown.h"
 
 #define SRC_FC3 "SDM vol. 3B: fixed counter 3 counts TOPDOWN.SLOTS while its IA32_FIXED_CTR_CTRL " \
 	"field and IA32_PERF_GLOBAL_CTRL bit 35 are set (pmu-reference §1.2, §1.3)"
@@ -33,7 +33,7 @@ int vc_freeze(struct validate_ctx *c)
 	return rc ? rc : pmu_freeze(c->o->dev, c->cpu);
 }
 
-/* FC3 on, reset (FC3 then PERF_METRICS, §3.1), then enabled: msr/pmu.c's
+/* FC3 on, reset (FC3 then PERF_METRICS, §3.1), then enabled: msr/pmu/pmu.c's
  * pmu_region_start, every register it writes saved first. */
 int vc_start(struct validate_ctx *c, bool metrics, uint64_t fc3_extra, uint64_t other_fields,
 	     uint64_t other_enable)

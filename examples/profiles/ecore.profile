@@ -5,7 +5,7 @@
 # An E-core has no PERF_METRICS and no fixed counter 3; baretma measures
 # the event recipe intel-ecore-l1:gracemont on the general-purpose
 # counters (README, "Event recipes"), which the simulator counts from
-# these shares (its own event table, msr/sim_events.c).  Keys: README,
+# these shares (its own event table, msr/sim/sim_events.c).  Keys: README,
 # "The simulated PMU", the profile key table.  The shares are made up.
 
 # width: not given: the model table's 5 slots per cycle (Gracemont).
