@@ -90,7 +90,8 @@ else
 	for i in 1 2 3 4 5; do skip "no ../shared/cpuid"; done
 fi
 # --- option errors: one line, naming the option, ending in the help to try ---
-# (issue 8 point 13).  Every command parses through cli_getopt; each case
+# (issue 8 point 13).  Every command parses through its option table
+# (bench/cli/cli_opt.c cli_opts_parse); each case
 # is checked for its status, its one line, and an empty stdout.
 one_line() { # WHAT WANT_REGEX CMD...
 	what=$1 want=$2
@@ -114,8 +115,8 @@ one_line "bench -x (no separator)" \
 	"^baretma: bench: option '-x' needs an argument \(try: baretma bench --help\)$" bench -x
 one_line "bench --cpu (no argument)" \
 	"^baretma: bench: option '--cpu' needs an argument \(try: baretma bench --help\)$" bench --cpu
-one_line "bench -c (no argument)" \
-	"^baretma: bench: option '-c' needs an argument \(try: baretma bench --help\)$" bench -c
+one_line "bench -C (no argument)" \
+	"^baretma: bench: option '-C' needs an argument \(try: baretma bench --help\)$" bench -C
 one_line "decode --level (no argument)" \
 	"^baretma: decode: option '--level' needs an argument \(try: baretma decode --help\)$" \
 	decode 0xff --level

@@ -112,8 +112,7 @@ short_names() {
 # --- CPU numbers and lists -------------------------------------------------
 bad "CPU that does not exist" 64 "cpu 99: no such CPU" -- \
 	bench --backend msr --cpu 99 --reps 3
-bad "CPU absent from the MSR backend (offline)" 69 "cpu 7" -- \
-	pmu enable --cpu 7
+bad "CPU absent from the MSR backend (offline)" 69 "cpu 7" -- pmu enable --cpu 7
 bad "CPU list with junk" 64 "bad --cpu '1,x'" -- pmu enable --cpu 1,x
 bad "CPU range backwards" 64 "bad --cpu '3-1'" -- pmu enable --cpu 3-1
 bad "negative CPU" 64 "bad --cpu '-1'" -- bench --backend tsc --cpu -1
@@ -132,6 +131,7 @@ bad "option without its argument" 64 "^baretma: pmu enable: option '--cpu' needs
 	pmu enable --cpu
 bad "option that does not apply" 64 "option '--force' does not apply to 'pmu status'" -- \
 	pmu status --force
+bad "-c, no letter of any command (-C is the CPU)" 64 "^baretma: bench: unknown option '-c'" -- bench -c 2
 bad "two output formats" 64 "--json and --csv exclude each other" -- \
 	bench --backend tsc --kernel empty --reps 1 --warmup 0 --json --csv
 bad "separator with a double quote (-x)" 64 "bad -x '\"': a separator of 1 to 8 bytes, without a double quote or a line break" -- \

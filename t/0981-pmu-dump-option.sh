@@ -55,8 +55,8 @@ like "$(cat "$tmp/out")" "^cpu 7: restored IA32_PERF_GLOBAL_CTRL=0x7000000ff IA3
 cmp -s "$tmp/state" "$tmp/orig"; is "$?" 0 "the state file is byte for byte as found"
 is "$(journals | wc -w)" 0 "no journal left"
 
-like "$("$BARETMA" pmu status --help 2>&1)" "pmu status \[--cpu LIST\] \[--json\] \[--cpuid-dump FILE\]" \
+like "$("$BARETMA" pmu status --help 2>&1 | tr -s '\n ' '  ')" "pmu status \[--cpu LIST\] \[--json\] \[--cpuid-dump FILE\]" \
 	"help: pmu status takes --cpuid-dump"
-like "$("$BARETMA" pmu restore --help 2>&1)" "pmu restore \[--cpu LIST\] \[--wait\] \[--unsafe-msr\] \[--cpuid-dump FILE\]" \
+like "$("$BARETMA" pmu restore --help 2>&1 | tr -s '\n ' '  ')" "pmu restore \[--cpu LIST\] \[--wait\] \[--unsafe-msr\] \[--cpuid-dump FILE\]" \
 	"help: pmu restore takes --cpuid-dump"
 done_testing

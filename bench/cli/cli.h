@@ -12,7 +12,7 @@
 #ifndef BARETMA_CLI_H
 #define BARETMA_CLI_H
 
-#include <getopt.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -66,46 +66,7 @@ int cli_exit_for_errno(int err);
  */
 int cli_msr_fail(struct msr_dev *dev, unsigned cpu, const char *what, int err);
 
-/* --- option parsing shared by every command (bench/cli/cli_util.c) --- */
-
-/* What cli_getopt returns after it printed a usage error (the caller
- * returns EX_USAGE): never a value getopt_long itself returns. */
-#define CLI_OPT_ERROR (-2)
-
-/*
- * cli_getopt_reset - start parsing a new argv: optind = 0 (glibc's full
- * re-initialisation, getopt(3), which a second parse in one process needs:
- * tests, the fuzzer) and opterr = 0 (cli_getopt prints the messages).
- */
-void cli_getopt_reset(void);
-
-/*
- * cli_getopt - getopt_long() with baretma's one-line usage errors.
- * @cmd: the command as typed after "baretma" ("bench", "pmu enable"); it
- * prefixes the message and names the help to try.
- * Returns what getopt_long returns (an option's value, -1 at the end), or,
- * after printing one line such as
- *   "baretma: bench: unknown option '--frob' (try: baretma bench --help)"
- * for an unknown, ambiguous or incomplete option (missing argument, or an
- * argument given to an option that takes none), CLI_OPT_ERROR.
- */
-int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
-	       const struct option *longopts);
-
-/* What cli_getopt_sub returns after it printed the usage (the caller
- * returns -1: help asked for, nothing else done). */
-#define CLI_OPT_HELP (-3)
-
-/*
- * cli_getopt_sub - cli_getopt for a subcommand "@cmd" ("pmu enable", "msr
- * write") whose long options have one bit each as their value, @allowed
- * the bits that apply to it, and -h/--help ('h').  Returns the next
- * option, -1 at the end, CLI_OPT_HELP after printing @usage to stdout, or
- * CLI_OPT_ERROR after one line: cli_getopt's, or "option '--json' does not
- * apply to 'msr write'".
- */
-int cli_getopt_sub(const char *cmd, int argc, char **argv, const struct option *longopts,
-		   int allowed, void (*usage)(FILE *));
+/* --- option parsing: each command's table (bench/cli/cli_opt.h) --- */
 
 /*
  * cli_usage_err - print "baretma: CMD: <message> (try: baretma CMD --help)"
@@ -127,8 +88,8 @@ struct json_t;
 
 /* The output options a command was given: --json, --csv, -x SEP (the
  * options of bench/output/formats.c's table that the command lists in its
- * getopt table), -o FILE and --openmetrics FILE (bench/cli/cli_output.c).
- * Zero-initialised: none given. */
+ * option table), -o FILE and --openmetrics FILE (bench/cli/cli_opt.h
+ * CLI_OPT_JSON ...).  Zero-initialised: none given. */
 struct cli_output {
 	const struct output_format *fmt;   /* the first format asked for, NULL: none */
 	const struct output_format *other; /* another one asked for too: refused */
@@ -136,41 +97,6 @@ struct cli_output {
 	const char *separator;   /* -x SEP: separated values with SEP */
 	const char *openmetrics; /* --openmetrics FILE: the result's metrics there too */
 };
-
-/*
- * The generic output options, for a command's getopt table (its short
- * options add CLI_OUTPUT_SHORTOPTS): -o/--output FILE, -x/--field-separator
- * SEP (perf stat's), --openmetrics FILE.  A command whose -o means
- * something else (calibrate: the calibration file) lists only the others.
- * Its parse hands every option it does not know to cli_output_getopt.
- */
-#define CLI_OPT_OPENMETRICS 2000
-#define CLI_OUTPUT_OPT_FILE { "output", required_argument, NULL, 'o' }
-#define CLI_OUTPUT_OPT_SEP { "field-separator", required_argument, NULL, 'x' }
-#define CLI_OUTPUT_OPT_OPENMETRICS { "openmetrics", required_argument, NULL, CLI_OPT_OPENMETRICS }
-#define CLI_OUTPUT_SHORTOPTS "o:x:"
-/* Their lines of --help, the same in every command. */
-#define CLI_OUTPUT_HELP_FILE \
-"  -o, --output FILE  write the output to FILE instead of stdout (whole or not\n" \
-"                 at all; never through a symbolic link: refused, exit 73)\n"
-#define CLI_OUTPUT_HELP_SEP \
-"  -x, --field-separator SEP  separated values with SEP, as perf stat -x: a\n" \
-"                 header naming the columns (cpu, kind, recipe, backend first),\n" \
-"                 a field holding SEP or a quote in double quotes\n"
-#define CLI_OUTPUT_HELP_OPENMETRICS \
-"  --openmetrics FILE  also write the metrics to FILE in the Prometheus text\n" \
-"                 format, for node_exporter's textfile collector (whole or not\n" \
-"                 at all; never through a symbolic link; doc/openmetrics.md)\n"
-
-/*
- * cli_output_getopt - option @c (cli_getopt's) with its argument @arg
- * into @o when it is one of the generic output options: -o, -x,
- * --openmetrics (a second -o or --openmetrics replaces the first, as
- * getopt's last-wins).  Returns 0 when it was (checked later, by
- * cli_output_check), 1 when @c is no output option: the caller's
- * default (EX_USAGE after cli_getopt's message).
- */
-int cli_output_getopt(struct cli_output *o, int c, const char *arg);
 
 /* cli_output_opt - the output option --@option ("json", "csv") was given. */
 void cli_output_opt(struct cli_output *o, const char *option);

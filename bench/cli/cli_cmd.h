@@ -79,6 +79,7 @@
 struct cpu_source;
 struct cpu_machine;
 struct cli_cmd;
+struct cli_optset;
 
 /* What a command runs with: what its parse reported, what the setup opened. */
 struct cli_ctx {
@@ -113,6 +114,9 @@ struct cli_cmd_ops {
 	/* usage - the text of 'baretma help CMD' and 'CMD --help'. */
 	void (*usage)(FILE *f);
 	size_t opts_size;
+	/* optset - the command's options (bench/cli/cli_opt.h); a subcommand's
+	 * are its group's table: 'baretma help --options CMD' prints it */
+	const struct cli_optset *optset;
 };
 
 /* An entry of the table: "bench", "pmu enable"; CLI_ENV_*, CLI_NEED_*. */

@@ -25,19 +25,6 @@ void cli_output_opt(struct cli_output *o, const char *option)
 		o->other = f;
 }
 
-int cli_output_getopt(struct cli_output *o, int c, const char *arg)
-{
-	switch (c) {
-	case 'o': o->file = arg; return 0;
-	case 'x':
-		o->separator = arg;
-		cli_output_opt(o, output_format_sv.option);
-		return 0;
-	case CLI_OPT_OPENMETRICS: o->openmetrics = arg; return 0;
-	default: return 1;
-	}
-}
-
 /* The message and status for output_write's @rc (not 0). */
 static int write_fail(const char *cmd, int rc)
 {

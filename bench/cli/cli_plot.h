@@ -6,10 +6,7 @@
 #ifndef BARETMA_CLI_PLOT_H
 #define BARETMA_CLI_PLOT_H
 
-/* The --help line every command with --plot shows. */
-#define CLI_PLOT_HELP \
-"  --plot FILE     also draw the result into FILE: SVG, PNG or PDF by its\n" \
-"                  extension (needs cairo; see doc/plots.md)\n"
+/* --plot FILE itself is a row of each command's table (bench/cli/cli_opt.h CLI_OPT_PLOT). */
 
 /*
  * cli_plot_check - after parsing, before anything runs: can @path (NULL:

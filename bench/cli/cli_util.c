@@ -192,12 +192,6 @@ int cli_parse_cpu_list(const char *s, unsigned *cpus, int max)
 
 /* ------------------------------------------------------------- options */
 
-void cli_getopt_reset(void)
-{
-	optind = 0; /* glibc: full re-initialisation (getopt(3)) */
-	opterr = 0; /* cli_getopt says what went wrong, in one line */
-}
-
 int cli_usage_err(const char *cmd, const char *fmt, ...)
 {
 	char *msg = NULL; /* it quotes arguments: any length */
@@ -215,125 +209,6 @@ int cli_usage_err(const char *cmd, const char *fmt, ...)
 int cli_refuse_together(const char *cmd, const char *a, const char *b)
 {
 	return cli_usage_err(cmd, "%s and %s exclude each other: give one", a, b);
-}
-
-/*
- * The long options that "--NAME" (the first @len bytes of @name) names:
- * an exact match, else every option it abbreviates (getopt_long's rule).
- * Returns how many; *@one is the option when there is exactly one.
- */
-static int long_matches(const struct option *lo, const char *name, size_t len,
-			const struct option **one)
-{
-	int n = 0;
-
-	*one = NULL;
-	for (; lo && lo->name; lo++) {
-		if (strncmp(lo->name, name, len))
-			continue;
-		if (strlen(lo->name) == len) {
-			*one = lo;
-			return 1;
-		}
-		*one = n ? NULL : lo;
-		n++;
-	}
-	return n;
-}
-
-/* "--warmup, --wait": the options an ambiguous "--NAME" abbreviates. */
-static void list_matches(char *buf, size_t n, const struct option *lo, const char *name,
-			 size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (; lo && lo->name && used + 1 < n; lo++)
-		if (!strncmp(lo->name, name, len)) {
-			int w = snprintf(buf + used, n - used, "%s--%s", used ? ", " : "", lo->name);
-			used += w > 0 ? (size_t)w : 0;
-		}
-}
-
-/*
- * The message for getopt_long's '?' or ':' (@c).  A long option's error
- * leaves it in argv[optind - 1] (getopt_long consumed it); a short one's
- * is optopt (it may sit inside a cluster such as "-jx").  optopt is 0 for
- * an unknown or ambiguous long option, else the value of the option that
- * lacks (':') or must not have ('?') an argument.
- */
-static int opt_error(const char *cmd, int c, char **argv, const struct option *longopts)
-{
-	const char *arg = argv[optind - 1];
-
-	if (!strncmp(arg, "--", 2) && arg[2]) {
-		const char *name = arg + 2;
-		size_t len = strcspn(name, "=");
-		const struct option *o;
-		int n = long_matches(longopts, name, len, &o);
-		char list[256];
-
-		if (!optopt && !n)
-			return cli_usage_err(cmd, "unknown option '--%.*s'", (int)len, name);
-		if (!optopt && n > 1) {
-			list_matches(list, sizeof(list), longopts, name, len);
-			return cli_usage_err(cmd, "option '--%.*s' is ambiguous: %s", (int)len,
-					     name, list);
-		}
-		if (o && optopt == o->val && c == ':')
-			return cli_usage_err(cmd, "option '--%s' needs an argument", o->name);
-		if (o && optopt == o->val && name[len] == '=')
-			return cli_usage_err(cmd, "option '--%s' takes no argument (got '%s')",
-					     o->name, arg);
-	}
-	if (optopt <= 0 || optopt > 0x7f || !isprint(optopt))
-		return cli_usage_err(cmd, "unknown option '%s'", arg);
-	if (c == ':')
-		return cli_usage_err(cmd, "option '-%c' needs an argument", optopt);
-	return cli_usage_err(cmd, "unknown option '-%c'", optopt);
-}
-
-int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
-	       const struct option *longopts)
-{
-	char opts[64];
-	int c;
-
-	/* A leading ':' makes a missing argument ':' rather than '?'. */
-	snprintf(opts, sizeof(opts), ":%s", shortopts ? shortopts : "");
-	opterr = 0;
-	c = getopt_long(argc, argv, opts, longopts, NULL);
-	if (c == '?' || c == ':') {
-		opt_error(cmd, c, argv, longopts);
-		return CLI_OPT_ERROR;
-	}
-	return c;
-}
-
-int cli_getopt_sub(const char *cmd, int argc, char **argv, const struct option *longopts,
-		   int allowed, void (*usage)(FILE *))
-{
-	int c = cli_getopt(cmd, argc, argv, "h", longopts);
-
-	if (c == 'h') {
-		usage(stdout);
-		return CLI_OPT_HELP;
-	}
-	if (c >= 0 && !(c & allowed)) {
-		/* the option by its name: argv[optind - 1] is its argument when it
-		 * takes one ("--cpuid-dump FILE") */
-		const struct option *o = longopts;
-
-		while (o && o->name && o->val != c)
-			o++;
-		if (o && o->name)
-			cli_usage_err(cmd, "option '--%s' does not apply to '%s'", o->name, cmd);
-		else
-			cli_usage_err(cmd, "option '%s' does not apply to '%s'", argv[optind - 1],
-				      cmd);
-		return CLI_OPT_ERROR;
-	}
-	return c;
 }
 
 /* --------------------------------------------------------- environment */

@@ -2,7 +2,6 @@
  * bench/cli/cmd_bench.c - "baretma bench": the main job.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "bench/output/output.h"
 #include "bench/bench.h"
 #include "bench/cli/cli_cmd.h"
+#include "bench/cli/cli_opt.h"
 #include "bench/cli/cli_plot.h"
 #include "bench/output/plot.h"
 #include "cpu/environ.h"
@@ -25,54 +25,91 @@ struct bench_cmd {
 	const char *plot;   /* --plot FILE, or NULL */
 };
 
+static void bench_usage(FILE *f);
+
+static int set_backend(const struct cli_opt_call *c)
+{
+	struct bench_cmd *b = c->opts;
+
+	if (bench_backend_parse(c->arg, &b->o.backend)) {
+		cli_err("bad --backend '%s': expected auto, rdpmc, msr, perf, perf-rdpmc or tsc",
+			c->arg);
+		return EX_USAGE;
+	}
+	return 0;
+}
+
+#define F(m) offsetof(struct bench_cmd, m)
+static const struct cli_opt bench_opts[] = {
+	{ CLI_OPT_KERNEL, .field = F(o.kernels),
+	  .help = "comma-separated kernels (default: all); 'empty' always runs first: its "
+		  "cost is subtracted from the others" },
+	{ CLI_OPT_CPU, .arg = "N", .set = cli_opt_cpu_one, .field = F(o.cpu),
+	  .help = "measure on OS CPU N (default: a P-core / a core with PERF_METRICS; a "
+		  "hybrid part's E-core is measured by its event recipe)" },
+	{ CLI_OPT_BACKEND, .arg = "B", .set = set_backend,
+	  .help = "auto (default: rdpmc, else msr, else perf-rdpmc, else perf, else tsc), "
+		  "rdpmc, msr, perf (perf_event's slots + topdown-* group read with "
+		  "read(2): no root or msr module needed), perf-rdpmc (the same group read "
+		  "by RDPMC through its user pages), tsc" },
+	{ CLI_OPT_REPS, .field = F(o.reps), .lo = 1, .hi = BENCH_MAX_REPS,
+	  .nums = { BENCH_DEFAULT_REPS },
+	  .help = "measured repetitions per kernel (default %u)" },
+	{ .name = "warmup", .arg = "N", .set = cli_opt_count, .field = F(o.warmup), .lo = 0,
+	  .hi = BENCH_MAX_REPS, .nums = { BENCH_DEFAULT_WARMUP },
+	  .help = "unmeasured repetitions before them (default %u)" },
+	{ CLI_OPT_LEVEL, .set = cli_opt_level, .field = F(o.level),
+	  .help = "Top-down level 1 or 2 (default: the highest the CPU has)" },
+	{ CLI_OPT_USER_ONLY, .field = F(o.user_only),
+	  .help = "fixed counter 3 counts at CPL > 0 only" },
+	{ CLI_OPT_FORCE,
+	  .help = "take over fixed counter 3 / PERF_METRICS already in use, or a CPU "
+		  "another run's journal holds (saying so first)" },
+	{ CLI_OPT_WAIT,
+	  .help = "wait for another baretma on the CPU (or the settings) to end (default: "
+		  "exit 75 naming it)" },
+	{ CLI_OPT_RDPMC_ALWAYS,
+	  .help = "set perf's rdpmc sysfs value to 2 for the run (RDPMC without perf's "
+		  "mmap), then put it back" },
+	{ CLI_OPT_STOP_NMI_WATCHDOG,
+	  .help = "set /proc/sys/kernel/nmi_watchdog to 0 for the run, then put it back" },
+	{ CLI_OPT_ALLOW_MSR_WRITES,
+	  .help = "set msr.allow_writes to on for the run, then put it back" },
+	{ .name = "delta-regions", .set = cli_opt_true, .field = F(o.delta_regions),
+	  .help = "on the rdpmc backend of a kind with RDPMC metrics-clear mode "
+		  "(IA32_PERF_CAPABILITIES bit 19, Lion Cove and later), measure each "
+		  "region by the slot-weighted delta of two readings (default there: "
+		  "metrics-clear regions, the counts since the clear at the region's begin "
+		  "reading)" },
+	{ CLI_OPT_CPUID_DUMP,
+	  .help = "measure the machine of a CPUID dump (also: BARETMA_CPUID_DUMP): --cpu "
+		  "and the default CPU are its CPUs, nothing is pinned; a dry run with "
+		  "BARETMA_MSR=state:FILE (a real MSR device is refused: the dump is "
+		  "another machine)" },
+	{ CLI_OPT_JSON, .help = "one JSON document (schema baretma-bench/2)" },
+	{ CLI_OPT_CSV, .help = "one line per kernel and quantity (README \"baretma bench\")" },
+	{ CLI_OPT_SEP, .help = CLI_HELP_SEP },
+	{ CLI_OPT_OUTPUT, .set = cli_opt_output, .help = CLI_HELP_OUTPUT },
+	{ CLI_OPT_OPENMETRICS, .help = CLI_HELP_OPENMETRICS },
+	{ CLI_OPT_PLOT, .field = F(plot),
+	  .help = CLI_HELP_PLOT " (stacked bars of each kernel's level 1, level 2 beside)" },
+	{ .name = NULL },
+};
+#undef F
+
+static const struct cli_optset bench_optset = {
+	.cmd = "bench", .opts = bench_opts, .out = offsetof(struct bench_cmd, out),
+	.usage = bench_usage,
+};
+
 static void bench_usage(FILE *f)
 {
 	size_t n;
 	const struct bench_kernel *k = bench_kernels(&n);
 
-	fprintf(f,
-"usage: baretma bench [--kernel LIST] [--cpu N] [--backend B] [--reps N]\n"
-"                     [--warmup N] [--level 1|2] [--user-only] [--force] [--wait]\n"
-"                     [--rdpmc-always] [--stop-nmi-watchdog] [--allow-msr-writes]\n"
-"                     [--delta-regions]\n"
-"                     [--cpuid-dump FILE] [--json | --csv | -x SEP] [-o FILE]\n"
-"                     [--openmetrics FILE] [--plot FILE]\n"
-"  --kernel LIST   comma-separated kernels (default: all); 'empty' always runs\n"
-"                  first: its cost is subtracted from the others\n"
-"  --cpu N         measure on OS CPU N (default: a P-core / a core with PERF_METRICS;\n"
-"                  a hybrid part's E-core is measured by its event recipe)\n"
-"  --backend B     auto (default: rdpmc, else msr, else perf-rdpmc, else perf,\n"
-"                  else tsc), rdpmc, msr, perf (perf_event's slots + topdown-*\n"
-"                  group read with read(2): no root or msr module needed),\n"
-"                  perf-rdpmc (the same group read by RDPMC through its user\n"
-"                  pages), tsc\n"
-"  --reps N        measured repetitions per kernel (default %u)\n"
-"  --warmup N      unmeasured repetitions before them (default %u)\n"
-"  --level L       Top-down level 1 or 2 (default: the highest the CPU has)\n"
-"  --user-only     fixed counter 3 counts at CPL > 0 only\n"
-"  --delta-regions on the rdpmc backend of a kind with RDPMC metrics-clear mode\n"
-"                  (IA32_PERF_CAPABILITIES bit 19, Lion Cove and later), measure\n"
-"                  each region by the slot-weighted delta of two readings\n"
-"                  (default there: metrics-clear regions, the counts since the\n"
-"                  clear at the region's begin reading)\n"
-"  --force         take over fixed counter 3 / PERF_METRICS already in use, or a\n"
-"                  CPU another run's journal holds (saying so first)\n"
-"  --wait          wait for another baretma on the CPU (or the settings) to end\n"
-"                  (default: exit 75 naming it)\n"
-"  --rdpmc-always  set perf's rdpmc sysfs value to 2 for the run (RDPMC without\n"
-"                  perf's mmap), then put it back\n"
-"  --stop-nmi-watchdog  set /proc/sys/kernel/nmi_watchdog to 0 for the run, then\n"
-"                  put it back\n"
-"  --allow-msr-writes   set msr.allow_writes to on for the run, then put it back\n"
-"  --cpuid-dump F  measure the machine of a CPUID dump (also: BARETMA_CPUID_DUMP):\n"
-"                  --cpu and the default CPU are its CPUs, nothing is pinned; a dry\n"
-"                  run with BARETMA_MSR=state:FILE (a real MSR device is refused:\n"
-"                  the dump is another machine)\n"
-"  --json          one JSON document (schema baretma-bench/2)\n"
-"  --csv           one line per kernel and quantity (README \"baretma bench\")\n"
-CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_FILE CLI_OUTPUT_HELP_OPENMETRICS
-CLI_PLOT_HELP
-"                  (stacked bars of each kernel's level 1, level 2 beside)\n"
+	cli_opts_synopsis(f, &bench_optset);
+	cli_opts_list(f, &bench_optset);
+	fputs(
 "Registers and settings are saved in a journal under $BARETMA_STATE_DIR before\n"
 "they change and put back at the end, on errors and on fatal signals; after a\n"
 "crash: baretma pmu restore.  A repetition during which someone else changed\n"
@@ -113,12 +150,10 @@ CLI_PLOT_HELP
 "  under sudo); 128+N: killed by signal N, after putting the\n"
 "  registers back\n"
 "\n"
-"kernels:\n", BENCH_DEFAULT_REPS, BENCH_DEFAULT_WARMUP);
+"kernels:\n", f);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "  %-13s %s\n", k[i].name, k[i].node);
 }
-
-enum { OPT_WAIT = 1000, OPT_RDPMC_ALWAYS, OPT_STOP_WD, OPT_ALLOW_WRITES, OPT_PLOT, OPT_DELTA };
 
 /*
  * Flags that contradict each other, refused before anything runs: one
@@ -136,70 +171,6 @@ static int check_exclusive(const struct bench_options *o, struct cli_output *out
 	if (o->backend == BENCH_BACKEND_TSC && o->user_only)
 		return cli_refuse_together("bench", "--user-only", "--backend tsc");
 	return 0;
-}
-
-/* The options into @o, @out; the guard's into @r, the dump into @ctx. */
-static int parse_args(int argc, char **argv, struct bench_options *o, struct cli_output *out,
-		      const char **plot, struct cli_ctx *ctx)
-{
-	struct cli_run *r = &ctx->run;
-	static const struct option opts[] = {
-		{ "kernel", required_argument, NULL, 'k' }, { "cpu", required_argument, NULL, 'c' },
-		{ "backend", required_argument, NULL, 'b' }, { "reps", required_argument, NULL, 'r' },
-		{ "warmup", required_argument, NULL, 'w' }, { "level", required_argument, NULL, 'l' },
-		{ "user-only", no_argument, NULL, 'u' }, { "force", no_argument, NULL, 'F' },
-		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'C' }, { "help", no_argument, NULL, 'h' },
-		{ "wait", no_argument, NULL, OPT_WAIT },
-		{ "rdpmc-always", no_argument, NULL, OPT_RDPMC_ALWAYS },
-		{ "stop-nmi-watchdog", no_argument, NULL, OPT_STOP_WD },
-		{ "allow-msr-writes", no_argument, NULL, OPT_ALLOW_WRITES },
-		{ "plot", required_argument, NULL, OPT_PLOT },
-		{ "delta-regions", no_argument, NULL, OPT_DELTA },
-		CLI_OUTPUT_OPT_FILE, CLI_OUTPUT_OPT_SEP, CLI_OUTPUT_OPT_OPENMETRICS,
-		{ NULL, 0, NULL, 0 },
-	};
-	unsigned v;
-	int c, rc = 0;
-
-	cli_getopt_reset();
-	while (!rc && (c = cli_getopt("bench", argc, argv, "k:c:b:r:w:l:uFd:jCh" CLI_OUTPUT_SHORTOPTS, opts)) != -1) {
-		switch (c) {
-		case 'k': o->kernels = optarg; break;
-		case 'c':
-			if (!(rc = cli_parse_cpu_opt(optarg, &v)))
-				o->cpu = (int)v;
-			break;
-		case 'b':
-			if (bench_backend_parse(optarg, &o->backend)) {
-				cli_err("bad --backend '%s': expected auto, rdpmc, msr, perf, "
-					"perf-rdpmc or tsc", optarg);
-				rc = EX_USAGE;
-			}
-			break;
-		case 'r': rc = cli_parse_count("--reps", optarg, 1, BENCH_MAX_REPS, &o->reps); break;
-		case 'w': rc = cli_parse_count("--warmup", optarg, 0, BENCH_MAX_REPS, &o->warmup); break;
-		case 'l': rc = cli_parse_level(optarg, &o->level); break;
-		case 'u': o->user_only = true; break;
-		case 'F': r->force = o->force = true; break;
-		case 'd': ctx->dump = optarg; break;
-		case 'j': cli_output_opt(out, "json"); break;
-		case OPT_WAIT: r->wait = true; break;
-		case OPT_RDPMC_ALWAYS: r->set.rdpmc_always = o->rdpmc_always = true; break;
-		case OPT_STOP_WD: r->set.stop_nmi_watchdog = true; break;
-		case OPT_ALLOW_WRITES: r->set.allow_msr_writes = true; break;
-		case 'C': cli_output_opt(out, "csv"); break;
-		case OPT_PLOT: *plot = optarg; break;
-		case OPT_DELTA: o->delta_regions = true; break;
-		case 'h': bench_usage(stdout); return CLI_HELP_SHOWN;
-		default: /* CLI_OPT_ERROR: cli_getopt said why */
-			if (cli_output_getopt(out, c, optarg))
-				return EX_USAGE;
-		}
-	}
-	if (!rc && optind < argc)
-		rc = cli_usage_err("bench", "unexpected argument '%s'", argv[optind]);
-	return rc ? rc : check_exclusive(o, out);
 }
 
 static int check_kernels(const char *list)
@@ -230,7 +201,12 @@ static int bench_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 				       .warmup = BENCH_DEFAULT_WARMUP };
 	b->out = (struct cli_output){ 0 };
 	b->plot = NULL;
-	rc = parse_args(argc, argv, &b->o, &b->out, &b->plot, ctx);
+	rc = cli_opts_parse(&bench_optset, NULL, argc, argv, b, ctx);
+	/* the guard's flags the library reads too */
+	b->o.force = ctx->run.force;
+	b->o.rdpmc_always = ctx->run.set.rdpmc_always;
+	if (!rc)
+		rc = check_exclusive(&b->o, &b->out);
 	if (!rc && b->plot && b->o.backend == BENCH_BACKEND_TSC)
 		rc = cli_refuse_together("bench", "--plot", "--backend tsc");
 	if (!rc)
@@ -444,5 +420,5 @@ static int bench_run_cmd(void *opts, struct cli_ctx *ctx)
 
 const struct cli_cmd_ops cmd_bench = {
 	.parse = bench_parse, .run = bench_run_cmd, .usage = bench_usage,
-	.opts_size = sizeof(struct bench_cmd),
+	.opts_size = sizeof(struct bench_cmd), .optset = &bench_optset,
 };

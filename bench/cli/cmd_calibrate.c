@@ -4,7 +4,6 @@
  * is, saved and printed; the progress the library reports, on stderr.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include "bench/output/output.h"
 #include "bench/study/calibrate.h"
 #include "bench/cli/cli_cmd.h"
+#include "bench/cli/cli_opt.h"
 
 struct calibrate_cmd {
 	struct calib_options o;
@@ -23,12 +23,55 @@ struct calibrate_cmd {
 	struct cli_output fmt;   /* --json */
 };
 
+static void calibrate_usage(FILE *f);
+
+static int set_backends(const struct cli_opt_call *c)
+{
+	struct calib_options *o = &((struct calibrate_cmd *)c->opts)->o;
+	char bad[256];
+
+	if (calib_parse_backends(c->arg, o->want, bad, sizeof(bad))) {
+		cli_err("bad --backend '%s': expected all or a comma-separated list of "
+			"rdpmc, msr, perf, perf-rdpmc, tsc", bad);
+		return EX_USAGE;
+	}
+	o->explicit_list = strcmp(c->arg, "all") != 0;
+	return 0;
+}
+
+#define F(m) offsetof(struct calibrate_cmd, m)
+static const struct cli_opt calibrate_opts[] = {
+	{ CLI_OPT_CPU, .arg = "N", .set = cli_opt_cpu_one, .field = F(o.cpu),
+	  .help = "OS CPU (default: chosen as bench does)" },
+	{ CLI_OPT_BACKEND, .arg = "LIST", .set = set_backends,
+	  .help = "all (default) or a comma-separated list of rdpmc, msr, perf, perf-rdpmc, "
+		  "tsc; one that cannot measure here is skipped with its reason" },
+	{ CLI_OPT_REPS, .field = F(o.reps), .lo = CALIB_MIN_VALID, .hi = 100000,
+	  .nums = { CALIB_DEFAULT_REPS },
+	  .help = "repetitions per loop length and of the bracket (default %u)" },
+	{ CLI_OPT_OUTPUT, .set = cli_opt_str, .field = F(out),
+	  .help = "write FILE instead (a regular file or a new one: never through a "
+		  "symbolic link, never over a FIFO or a device)" },
+	{ CLI_OPT_WAIT, .help = "wait for another baretma run on the CPU instead of refusing" },
+	{ CLI_OPT_FORCE, .help = "take over fixed counter 3 / PERF_METRICS found in use" },
+	{ CLI_OPT_CPUID_DUMP,
+	  .help = "the CPUs of a CPUID dump (a dry run: BARETMA_MSR=sim:PROFILE)" },
+	{ CLI_OPT_JSON, .help = "print the document instead of the summary" },
+	{ CLI_OPT_SEP, .help = CLI_HELP_SEP },
+	{ CLI_OPT_OPENMETRICS, .help = CLI_HELP_OPENMETRICS },
+	{ .name = NULL },
+};
+#undef F
+
+static const struct cli_optset calibrate_optset = {
+	.cmd = "calibrate", .opts = calibrate_opts, .out = offsetof(struct calibrate_cmd, fmt),
+	.usage = calibrate_usage,
+};
+
 static void calibrate_usage(FILE *f)
 {
+	cli_opts_synopsis(f, &calibrate_optset);
 	fprintf(f,
-"usage: baretma calibrate [--cpu N] [--backend LIST] [--reps N] [-o FILE]\n"
-"                         [--wait] [--force] [--cpuid-dump FILE] [--json | -x SEP]\n"
-"                         [--openmetrics FILE]\n"
 "Measures, for each backend that can measure here, the empty bracket's cost\n"
 "(TSC ticks; slots and slots per PERF_METRICS field), and the errors of each\n"
 "level-1 tma_* metric over a calibrated loop of 1k, 10k, 100k and 1M dependent\n"
@@ -41,19 +84,10 @@ static void calibrate_usage(FILE *f)
 "The result (schema %s) is written to the state directory as\n"
 "calibration-VENDOR-FAMILY-0xMODEL-STEPPING.json (0600, atomically); bench then\n"
 "subtracts its bracket cost and marks kernels below the resolution, while the\n"
-"CPU, microcode, kernel, governor, turbo and SMT match and it is at most %d days old.\n"
-"  --cpu N          OS CPU (default: chosen as bench does)\n"
-"  --backend LIST   all (default) or a comma-separated list of rdpmc, msr, perf,\n"
-"                   perf-rdpmc, tsc; one that cannot measure here is skipped with\n"
-"                   its reason\n"
-"  --reps N         repetitions per loop length and of the bracket (default %u)\n"
-"  -o, --output FILE  write FILE instead (a regular file or a new one: never\n"
-"                   through a symbolic link, never over a FIFO or a device)\n"
-"  --wait           wait for another baretma run on the CPU instead of refusing\n"
-"  --force          take over fixed counter 3 / PERF_METRICS found in use\n"
-"  --cpuid-dump FILE  the CPUs of a CPUID dump (a dry run: BARETMA_MSR=sim:PROFILE)\n"
-"  --json           print the document instead of the summary\n"
-CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_OPENMETRICS
+"CPU, microcode, kernel, governor, turbo and SMT match and it is at most %d days old.\n",
+		CALIB_RESOLUTION_PP, CALIB_SCHEMA, CALIB_MAX_AGE_DAYS);
+	cli_opts_list(f, &calibrate_optset);
+	fputs(
 "\n"
 "exit status: 0 every backend named in --backend measured (default list: at\n"
 "  least one Top-down backend measured), 64 usage, 65 bad data (also:\n"
@@ -65,64 +99,17 @@ CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_OPENMETRICS
 "  or under sudo not one you could have written, refused before measuring;\n"
 "  the state directory full), 74 FILE cannot be written (a full disk:\n"
 "  ENOSPC), 75 busy, 77 no permission (also: a\n"
-"  BARETMA_MSR other than the device's under sudo)\n",
-		CALIB_RESOLUTION_PP, CALIB_SCHEMA, CALIB_MAX_AGE_DAYS, CALIB_DEFAULT_REPS);
-}
-
-enum { OPT_WAIT = 1000 };
-
-static int parse_opt(int c, struct calibrate_cmd *cc, struct cli_ctx *ctx)
-{
-	struct calib_options *o = &cc->o;
-	char bad[256];
-	unsigned v;
-	int rc = 0;
-
-	switch (c) {
-	case 'c':
-		if (!(rc = cli_parse_cpu_opt(optarg, &v)))
-			o->cpu = (int)v;
-		break;
-	case 'b':
-		if (calib_parse_backends(optarg, o->want, bad, sizeof(bad))) {
-			cli_err("bad --backend '%s': expected all or a comma-separated list of "
-				"rdpmc, msr, perf, perf-rdpmc, tsc", bad);
-			return EX_USAGE;
-		}
-		o->explicit_list = strcmp(optarg, "all") != 0;
-		break;
-	case 'r': rc = cli_parse_count("--reps", optarg, CALIB_MIN_VALID, 100000, &o->reps); break;
-	case 'o': cc->out = optarg; break;
-	case 'F': ctx->run.force = true; break;
-	case OPT_WAIT: ctx->run.wait = true; break;
-	case 'd': ctx->dump = optarg; break;
-	case 'j': cli_output_opt(&cc->fmt, "json"); break;
-	case 'h': calibrate_usage(stdout); return CLI_HELP_SHOWN;
-	default: return cli_output_getopt(&cc->fmt, c, optarg) ? EX_USAGE : 0;
-	}
-	return rc;
+"  BARETMA_MSR other than the device's under sudo)\n", f);
 }
 
 static int calibrate_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	static const struct option lopts[] = {
-		{ "cpu", required_argument, NULL, 'c' }, { "backend", required_argument, NULL, 'b' },
-		{ "reps", required_argument, NULL, 'r' }, { "output", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, 'F' }, { "wait", no_argument, NULL, OPT_WAIT },
-		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' }, CLI_OUTPUT_OPT_SEP, CLI_OUTPUT_OPT_OPENMETRICS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct calibrate_cmd *cc = opts;
-	int c, rc = 0;
+	int rc;
 
 	cc->o = (struct calib_options){ .cpu = -1, .reps = CALIB_DEFAULT_REPS };
 	calib_parse_backends("all", cc->o.want, NULL, 0);
-	cli_getopt_reset();
-	while (!rc && (c = cli_getopt("calibrate", argc, argv, "c:b:r:o:Fd:jhx:", lopts)) != -1)
-		rc = parse_opt(c, cc, ctx);
-	if (!rc && optind < argc)
-		rc = cli_usage_err("calibrate", "unexpected argument '%s'", argv[optind]);
+	rc = cli_opts_parse(&calibrate_optset, NULL, argc, argv, cc, ctx);
 	ctx->msr_unused = true; /* unless a backend asked for programs through it */
 	for (unsigned i = 0; i < CALIB_NBACKENDS; i++)
 		if (cc->o.want[i] && bench_backend_uses_msr(calib_backend_at(i)))
@@ -359,5 +346,5 @@ out:
 
 const struct cli_cmd_ops cmd_calibrate = {
 	.parse = calibrate_parse, .run = calibrate_run_cmd, .usage = calibrate_usage,
-	.opts_size = sizeof(struct calibrate_cmd),
+	.opts_size = sizeof(struct calibrate_cmd), .optset = &calibrate_optset,
 };

@@ -3,13 +3,13 @@
  * (bench/study/compare.h), parsed and printed; the run guarded as bench's is.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/output/output.h"
 #include "bench/cli/cli_cmd.h"
+#include "bench/cli/cli_opt.h"
 #include "bench/cli/cli_plot.h"
 #include "bench/output/plot.h"
 #include "bench/study/compare.h"
@@ -20,45 +20,80 @@ struct compare_cmd {
 	const char *plot;   /* --plot FILE, or NULL */
 };
 
+static void compare_usage(FILE *f);
+
+static int set_perf(const struct cli_opt_call *c)
+{
+	struct compare_options *o = &((struct compare_cmd *)c->opts)->o;
+
+	if (bench_backend_parse(c->arg, &o->perf_backend) ||
+	    (o->perf_backend != BENCH_BACKEND_PERF && o->perf_backend != BENCH_BACKEND_PERF_RDPMC)) {
+		cli_err("bad --perf '%s': expected perf or perf-rdpmc", c->arg);
+		return EX_USAGE;
+	}
+	return 0;
+}
+
+#define F(m) offsetof(struct compare_cmd, m)
+static const struct cli_opt compare_opts[] = {
+	{ CLI_OPT_KERNEL, .field = F(o.kernels),
+	  .help = "comma-separated kernels (default: all; see baretma bench --help)" },
+	{ CLI_OPT_CPU, .arg = "N", .set = cli_opt_cpu_one, .field = F(o.cpu),
+	  .help = "OS CPU (default: chosen as bench does)" },
+	{ .name = "pairs", .arg = "N", .set = cli_opt_count, .field = F(o.pairs),
+	  .lo = COMPARE_MIN_PAIRS, .hi = 1000, .nums = { COMPARE_MIN_PAIRS, COMPARE_DEFAULT_PAIRS },
+	  .help = "blocks per side, %u to 1000 (default %u; at least enough for one "
+		  "DISAGREE to be possible among the kernels x metrics compared: 12 for "
+		  "every kernel at level 2)" },
+	{ CLI_OPT_REPS, .field = F(o.reps), .lo = 1, .hi = BENCH_MAX_REPS,
+	  .nums = { COMPARE_DEFAULT_REPS },
+	  .help = "repetitions per kernel per block (default %u)" },
+	{ CLI_OPT_LEVEL, .set = cli_opt_level, .field = F(o.level),
+	  .help = "Top-down level (default: the highest both sides read)" },
+	{ .name = "perf", .arg = "perf|perf-rdpmc", .set = set_perf,
+	  .help = "the perf side: perf (read(2) of the group, default) or perf-rdpmc (its "
+		  "user pages and RDPMC); the other is timed once" },
+	{ CLI_OPT_USER_ONLY, .field = F(o.user_only),
+	  .help = "count at CPL > 0 only, on both sides (exclude_kernel for perf)" },
+	{ CLI_OPT_FORCE, .help = "take over fixed counter 3 / PERF_METRICS found in use" },
+	{ CLI_OPT_WAIT, .help = "wait for another baretma run on the CPU instead of refusing" },
+	{ CLI_OPT_CPUID_DUMP,
+	  .help = "the CPUs of a CPUID dump (a dry run needs BARETMA_MSR=state:FILE or "
+		  "sim:PROFILE and BARETMA_PERF=sim:PROFILE)" },
+	{ CLI_OPT_JSON, .help = "one JSON document (schema baretma-compare/2)" },
+	{ CLI_OPT_SEP, .help = CLI_HELP_SEP },
+	{ CLI_OPT_OUTPUT, .set = cli_opt_output, .help = CLI_HELP_OUTPUT },
+	{ CLI_OPT_PLOT, .field = F(plot),
+	  .help = "also draw the result into FILE: SVG, PNG or PDF by its extension (both "
+		  "sides' bars per metric, with the verdicts; needs cairo: doc/plots.md)" },
+	{ .name = NULL },
+};
+#undef F
+
+static const struct cli_optset compare_optset = {
+	.cmd = "compare", .opts = compare_opts, .out = offsetof(struct compare_cmd, out),
+	.usage = compare_usage,
+};
+
 static void compare_usage(FILE *f)
 {
-	fprintf(f,
-"usage: baretma compare [--kernel LIST] [--cpu N] [--pairs N] [--reps N]\n"
-"                       [--level 1|2] [--perf perf|perf-rdpmc] [--user-only]\n"
-"                       [--force] [--wait] [--cpuid-dump FILE]\n"
-"                       [--json | -x SEP] [-o FILE] [--plot FILE]\n"
+	cli_opts_synopsis(f, &compare_optset);
+	fputs(
 "Measures each kernel with the raw path (rdpmc, else msr) and with perf_event\n"
 "(the kernel's slots + topdown-* group) on the same CPU, in alternating blocks,\n"
 "never both at once (each raw block checks that nobody holds fixed counter 3\n"
-"and PERF_METRICS, programs them and puts them back), and compares.\n"
-"  --kernel LIST  comma-separated kernels (default: all; see baretma bench --help)\n"
-"  --cpu N        OS CPU (default: chosen as bench does)\n"
-"  --pairs N      blocks per side, %u to 1000 (default %u; at least enough for\n"
-"                 one DISAGREE to be possible among the kernels x metrics\n"
-"                 compared: 12 for every kernel at level 2)\n"
-"  --reps N       repetitions per kernel per block (default %u)\n"
-"  --level 1|2    Top-down level (default: the highest both sides read)\n"
-"  --perf B       the perf side: perf (read(2) of the group, default) or\n"
-"                 perf-rdpmc (its user pages and RDPMC); the other is timed once\n"
-"  --user-only    count at CPL > 0 only, on both sides (exclude_kernel for perf)\n"
-"  --force        take over fixed counter 3 / PERF_METRICS found in use\n"
-"  --wait         wait for another baretma run on the CPU instead of refusing\n"
-"  --cpuid-dump FILE  the CPUs of a CPUID dump (a dry run needs BARETMA_MSR=\n"
-"                 state:FILE or sim:PROFILE and BARETMA_PERF=sim:PROFILE)\n"
-"  --json         one JSON document (schema baretma-compare/2)\n"
-CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_FILE
-"  --plot FILE    also draw the result into FILE: SVG, PNG or PDF by its\n"
-"                 extension (both sides' bars per metric, with the verdicts;\n"
-"                 needs cairo: doc/plots.md)\n"
+"and PERF_METRICS, programs them and puts them back), and compares.\n", f);
+	cli_opts_list(f, &compare_optset);
+	fputs(
 "\n"
 "Per kernel and tma_* metric: each side's median of its block medians, the\n"
-"difference raw - perf (median of the paired differences) with its 95%%\n"
+"difference raw - perf (median of the paired differences) with its 95%\n"
 "sign-test interval, the allowance (both sides' bounds added: PERF_METRICS's\n"
 "8-bit quantisation, and perf's counts' - the same fields floored at each read;\n"
 "the pairs carry the noise), the sign test's p of |median difference| <=\n"
 "allowance, Holm-adjusted over every metric and kernel compared, and the verdict:\n"
 "DISAGREE when that p is at most 0.05 (the whole run's chance of a false\n"
-"DISAGREE at most 5%%), else agree.  Also the cost of one reading on each path\n"
+"DISAGREE at most 5%), else agree.  Also the cost of one reading on each path\n"
 "(the empty bracket, TSC ticks).\n"
 "\n"
 "exit status: 0 every metric agrees, 1 some metric DISAGREEs (as cmp), 64 usage,\n"
@@ -67,70 +102,20 @@ CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_FILE
 "  said) or a metric could not be compared (or --plot: built without cairo),\n"
 "  73 -o FILE or the --plot file cannot be created, 74 one cannot be\n"
 "  written (a full disk: ENOSPC), 75 busy (another run; counters\n"
-"  in use), 77 no permission\n",
-		COMPARE_MIN_PAIRS, COMPARE_DEFAULT_PAIRS, COMPARE_DEFAULT_REPS);
-}
-
-static int parse_opt(int c, struct compare_cmd *cc, struct cli_ctx *ctx)
-{
-	struct compare_options *o = &cc->o;
-	unsigned v;
-	int rc = 0;
-
-	switch (c) {
-	case 'k': o->kernels = optarg; break;
-	case 'c':
-		if (!(rc = cli_parse_cpu_opt(optarg, &v)))
-			o->cpu = (int)v;
-		break;
-	case 'p': rc = cli_parse_count("--pairs", optarg, COMPARE_MIN_PAIRS, 1000, &o->pairs); break;
-	case 'r': rc = cli_parse_count("--reps", optarg, 1, BENCH_MAX_REPS, &o->reps); break;
-	case 'l': rc = cli_parse_level(optarg, &o->level); break;
-	case 'P':
-		if (bench_backend_parse(optarg, &o->perf_backend) ||
-		    (o->perf_backend != BENCH_BACKEND_PERF &&
-		     o->perf_backend != BENCH_BACKEND_PERF_RDPMC)) {
-			cli_err("bad --perf '%s': expected perf or perf-rdpmc", optarg);
-			return EX_USAGE;
-		}
-		break;
-	case 'u': o->user_only = true; break;
-	case 'F': ctx->run.force = o->force = true; break;
-	case 'W': ctx->run.wait = true; break;
-	case 'd': ctx->dump = optarg; break;
-	case 'j': cli_output_opt(&cc->out, "json"); break;
-	case 'G': cc->plot = optarg; break;
-	case 'h': compare_usage(stdout); return CLI_HELP_SHOWN;
-	default: return cli_output_getopt(&cc->out, c, optarg) ? EX_USAGE : 0;
-	}
-	return rc;
+"  in use), 77 no permission\n", f);
 }
 
 static int compare_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	static const struct option lopts[] = {
-		{ "kernel", required_argument, NULL, 'k' }, { "cpu", required_argument, NULL, 'c' },
-		{ "pairs", required_argument, NULL, 'p' }, { "reps", required_argument, NULL, 'r' },
-		{ "level", required_argument, NULL, 'l' }, { "user-only", no_argument, NULL, 'u' },
-		{ "perf", required_argument, NULL, 'P' },
-		{ "force", no_argument, NULL, 'F' }, { "wait", no_argument, NULL, 'W' },
-		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' }, { "plot", required_argument, NULL, 'G' },
-		CLI_OUTPUT_OPT_FILE, CLI_OUTPUT_OPT_SEP,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct compare_cmd *cc = opts;
-	int c, rc = 0;
+	int rc;
 
 	cc->o = (struct compare_options){ .cpu = -1, .pairs = COMPARE_DEFAULT_PAIRS,
 					  .reps = COMPARE_DEFAULT_REPS,
 					  .perf_backend = BENCH_BACKEND_PERF };
 	cc->plot = NULL;
-	cli_getopt_reset();
-	while (!rc && (c = cli_getopt("compare", argc, argv, "k:c:p:r:l:P:uFd:jh" CLI_OUTPUT_SHORTOPTS, lopts)) != -1)
-		rc = parse_opt(c, cc, ctx);
-	if (!rc && optind < argc)
-		rc = cli_usage_err("compare", "unexpected argument '%s'", argv[optind]);
+	rc = cli_opts_parse(&compare_optset, NULL, argc, argv, cc, ctx);
+	cc->o.force = ctx->run.force;
 	for (const char *t = cc->o.kernels; !rc && t && *t; ) {
 		char name[64];
 		size_t n = strcspn(t, ",");
@@ -238,5 +223,5 @@ static int compare_run_cmd(void *opts, struct cli_ctx *ctx)
 
 const struct cli_cmd_ops cmd_compare = {
 	.parse = compare_parse, .run = compare_run_cmd, .usage = compare_usage,
-	.opts_size = sizeof(struct compare_cmd),
+	.opts_size = sizeof(struct compare_cmd), .optset = &compare_optset,
 };

@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +16,37 @@
 
 #include "bench/study/bundle.h"
 #include "bench/cli/cli_cmd.h"
+#include "bench/cli/cli_opt.h"
 #include "bench/output/output.h"
 #include "config.h"
 #include "cpu/cpu.h"
 #include "cpu/knobs.h"
 
+static void cpuid_usage(FILE *f);
+
+struct dump_opts {
+	const char *out; /* NULL: stdout */
+};
+
+static const struct cli_opt cpuid_opts[] = {
+	{ CLI_OPT_OUTPUT, .set = cli_opt_str, .field = offsetof(struct dump_opts, out),
+	  .help = "write FILE instead of standard output: a temporary file in the same "
+		  "directory renamed over FILE, never written through a symbolic link; FILE, "
+		  "when it exists, must be a regular file" },
+	{ .name = NULL },
+};
+
+static const struct cli_form cpuid_forms[] = { { .sub = "dump" } };
+
+static const struct cli_optset cpuid_optset = {
+	.cmd = "cpuid", .opts = cpuid_opts, .forms = cpuid_forms, .nforms = 1,
+	.usage = cpuid_usage,
+};
+
 static void cpuid_usage(FILE *f)
 {
-	fprintf(f,
-"usage: baretma cpuid dump [-o FILE]\n"
+	cli_opts_synopsis(f, &cpuid_optset);
+	fputs(
 "\n"
 "Write the CPUID of every online logical CPU of this machine: every basic\n"
 "leaf up to CPUID.0:EAX, the hypervisor leaves under a hypervisor, every\n"
@@ -34,48 +55,18 @@ static void cpuid_usage(FILE *f)
 "dump.  'baretma info --cpuid-dump FILE' and libcpuid read it back: send it\n"
 "when reporting a CPU that baretma gets wrong.  CPUID is read through\n"
 "/dev/cpu/N/cpuid, or with the instruction on a thread pinned to each CPU.\n"
-"\n"
-"  -o, --output FILE  write FILE instead of standard output: a temporary\n"
-"                     file in the same directory renamed over FILE, never\n"
-"                     written through a symbolic link; FILE, when it\n"
-"                     exists, must be a regular file\n"
-"  -h, --help         this text\n"
+"\n", f);
+	cli_opts_list(f, &cpuid_optset);
+	fputs(
 "\n"
 "exit status: 0 ok, 64 usage, 66 BARETMA_SYSROOT is missing, 69 a CPU cannot be\n"
 "  read (not allowed for this process), 70 internal error, 71 system error,\n"
-"  73 cannot create FILE, 74 cannot write it\n");
+"  73 cannot create FILE, 74 cannot write it\n", f);
 }
-
-struct dump_opts {
-	const char *out; /* NULL: stdout */
-};
 
 static int dump_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	struct dump_opts *o = opts;
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	cli_getopt_reset();
-	while ((c = cli_getopt("cpuid dump", argc, argv, "o:h", longopts)) != -1) {
-		switch (c) {
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'h':
-			cpuid_usage(stdout);
-			return CLI_HELP_SHOWN;
-		default: /* CLI_OPT_ERROR: cli_getopt said why */
-			return EX_USAGE;
-		}
-	}
-	if (optind < argc)
-		return cli_usage_err("cpuid dump", "unexpected argument '%s'", argv[optind]);
-	return 0;
+	return cli_opts_parse(&cpuid_optset, "dump", argc, argv, opts, ctx);
 }
 
 /* The online CPUs (ascending).  Returns their count or an exit status < 0. */
@@ -233,9 +224,10 @@ static int cpuid_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 			       "unknown cpuid subcommand");
 }
 
-const struct cli_cmd_ops cmd_cpuid = { .parse = cpuid_parse, .usage = cpuid_usage };
+const struct cli_cmd_ops cmd_cpuid = { .parse = cpuid_parse, .usage = cpuid_usage,
+				       .optset = &cpuid_optset };
 
 const struct cli_cmd_ops cmd_cpuid_dump = {
 	.parse = dump_parse, .run = dump_run, .usage = cpuid_usage,
-	.opts_size = sizeof(struct dump_opts),
+	.opts_size = sizeof(struct dump_opts), .optset = &cpuid_optset,
 };

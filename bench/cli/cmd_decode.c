@@ -19,32 +19,112 @@
 #include "bench/output/output.h"
 #include "bench/bench.h"
 #include "bench/cli/cli_cmd.h"
+#include "bench/cli/cli_opt.h"
 #include "bench/cli/cmd_decode.h"
 #include "msr/recipe/topdown.h"
 
+static void decode_usage(FILE *f);
+
+static int set_slots(const struct cli_opt_call *c)
+{
+	struct decode_args *a = c->opts;
+
+	if (cli_parse_u64(c->arg, &a->slots)) {
+		cli_err("bad --slots '%s': expected a count of slots (decimal or 0x hex)", c->arg);
+		return EX_USAGE;
+	}
+	a->have_slots = true;
+	return 0;
+}
+
+static int set_level(const struct cli_opt_call *c)
+{
+	struct decode_args *a = c->opts;
+
+	if (strcmp(c->arg, "1") && strcmp(c->arg, "2")) {
+		cli_err("bad --level '%s': PERF_METRICS has level 1 or 2", c->arg);
+		return EX_USAGE;
+	}
+	a->level = c->arg[0] - '0';
+	return 0;
+}
+
+static int set_recipe(const struct cli_opt_call *c)
+{
+	struct decode_args *a = c->opts;
+
+	a->recipe = c->arg;
+	a->list = a->list || strcmp(c->arg, "list") == 0;
+	return 0;
+}
+
+static int set_counts(const struct cli_opt_call *c)
+{
+	struct decode_args *a = c->opts;
+
+	if (a->ncounts == DECODE_COUNTS_MAX)
+		return cli_usage_err("decode", "more than %d --counts: give the pairs "
+				     "comma-separated in fewer", DECODE_COUNTS_MAX);
+	a->counts[a->ncounts++] = c->arg;
+	return 0;
+}
+
+/* The forms of the usage lines: a value, a region, a recipe, the recipes. */
+#define VALUE 1u
+#define REGION 2u
+#define RECIPE 4u
+#define RECIPES 8u
+
+#define F(m) offsetof(struct decode_args, m)
+static const struct cli_opt decode_opts[] = {
+	{ .name = "from", .arg = "SLOTS:METRICS", .set = cli_opt_str, .field = F(from),
+	  .flags = CLI_SYN_REQ, .forms = REGION,
+	  .help = "the first reading of a region: TOPDOWN.SLOTS and IA32_PERF_METRICS at one "
+		  "instant" },
+	{ .name = "to", .arg = "SLOTS:METRICS", .set = cli_opt_str, .field = F(to),
+	  .flags = CLI_SYN_REQ, .forms = REGION, .help = "its last reading" },
+	{ .name = "recipe", .arg = "NAME[:VARIANT]", .set = set_recipe, .flags = CLI_SYN_REQ,
+	  .forms = RECIPE,
+	  .help = "a Top-down recipe (--recipes lists them: Skylake and older, E-cores, Zen "
+		  "4/5, PERF_METRICS as perf's topdown-* counts) computed from raw counts, "
+		  "e.g. perf's or toplev's; VARIANT: the uarch variant (default: the first "
+		  "listed)" },
+	{ .name = "counts", .arg = "EVENT=N[,EVENT=N...]", .set = set_counts,
+	  .flags = CLI_SYN_REQ, .forms = RECIPE,
+	  .help = "EVENT=N pairs, comma-separated, repeatable; EVENT as --recipes lists it "
+		  "(any case), N a whole number (decimal or 0x hex)" },
+	{ .name = "recipes", .set = cli_opt_true, .field = F(list), .flags = CLI_SYN_REQ,
+	  .forms = RECIPES, .help = "list the recipes (also: --recipe list)" },
+	{ .name = "slots", .arg = "N", .set = set_slots, .forms = VALUE,
+	  .help = "the slots that go with one METRICS value (0 is flagged: zero slots)" },
+	{ .name = "smt", .set = cli_opt_true, .field = F(smt), .forms = RECIPE,
+	  .help = "SMT was on: pre-Ice Lake recipes take the AnyThread counts halved" },
+	{ CLI_OPT_LEVEL, .set = set_level, .forms = VALUE | REGION | RECIPE,
+	  .help = "1 (Ice Lake, Tiger Lake) or 2 (Sapphire Rapids, Alder Lake P-cores and "
+		  "later); default: 2 when bytes 4-7 (the level-2 fields) hold anything, "
+		  "else 1; of a recipe: 2 when every count level 2 needs is given" },
+	{ CLI_OPT_JSON, .help = "one JSON document" },
+	{ .name = NULL },
+};
+#undef F
+
+static const struct cli_form decode_forms[] = {
+	[0] = { .pre = "METRICS" }, [1] = { .pre = NULL }, [2] = { .pre = NULL }, [3] = { .pre = NULL },
+};
+
+static const struct cli_optset decode_optset = {
+	.cmd = "decode", .opts = decode_opts, .forms = decode_forms, .nforms = 4,
+	.out = offsetof(struct decode_args, out), .operands = true, .usage = decode_usage,
+};
+
 static void decode_usage(FILE *f)
 {
-	fprintf(f,
-"usage: baretma decode METRICS [--slots N] [--level 1|2] [--json]\n"
-"       baretma decode --from SLOTS:METRICS --to SLOTS:METRICS [--level 1|2] [--json]\n"
-"       baretma decode --recipe NAME[:VARIANT] --counts EVENT=N[,EVENT=N...]\n"
-"                      [--smt] [--level 1|2] [--json]\n"
-"       baretma decode --recipes [--json]     (also: --recipe list)\n"
+	cli_opts_synopsis(f, &decode_optset);
+	fputs(
 "  METRICS  IA32_PERF_METRICS value in hex (0x optional, at most 16 digits)\n"
-"  SLOTS    TOPDOWN.SLOTS (fixed counter 3) at the same instant, decimal or 0x hex\n"
-"  --slots  the slots that go with one METRICS value (0 is flagged: zero slots)\n"
-"  --level  1 (Ice Lake, Tiger Lake) or 2 (Sapphire Rapids, Alder Lake P-cores\n"
-"           and later); default: 2 when bytes 4-7 (the level-2 fields) hold\n"
-"           anything, else 1\n"
-"  --json   one JSON document\n"
-"  --recipe a Top-down recipe (--recipes lists them: Skylake and older,\n"
-"           E-cores, Zen 4/5, PERF_METRICS as perf's topdown-* counts) computed\n"
-"           from raw counts, e.g. perf's or toplev's; VARIANT: the uarch\n"
-"           variant (default: the first listed)\n"
-"  --counts EVENT=N pairs, comma-separated, repeatable; EVENT as --recipes\n"
-"           lists it (any case), N a whole number (decimal or 0x hex)\n"
-"  --smt    SMT was on: pre-Ice Lake recipes take the AnyThread counts halved\n"
-"  --level  (recipe) default: 2 when every count level 2 needs is given\n"
+"  SLOTS    TOPDOWN.SLOTS (fixed counter 3) at the same instant, decimal or 0x hex\n", f);
+	cli_opts_list(f, &decode_optset);
+	fputs(
 "\n"
 "The numbers: each tma_* is a share of TOPDOWN.SLOTS from the 8-bit fields\n"
 "(field/255 of one value; slot-weighted deltas between two readings, linux\n"
@@ -55,7 +135,7 @@ static void decode_usage(FILE *f)
 "exit status: 0 ok (flags do not change it), 64 usage (also an unknown recipe,\n"
 "  variant or event, a count missing or given twice), 65 a malformed value,\n"
 "  reading or count, or a region with zero or backward slots (a recipe's zero\n"
-"  slots), 70 internal error\n");
+"  slots), 70 internal error\n", f);
 }
 
 /* Strict hex: optional 0x, 1..16 hex digits, nothing else. */
@@ -162,8 +242,6 @@ static json_t *decode_json(const struct decode_out *d, json_t *input)
 	return o;
 }
 
-enum { OPT_RECIPE = 256, OPT_COUNTS, OPT_SMT, OPT_RECIPES };
-
 /* The recipe options: none may come with a METRICS value or a region. */
 static int recipe_checks(const struct decode_args *a)
 {
@@ -212,53 +290,10 @@ static const struct output_view decode_view = { .text = decode_text, .json = dec
 static int decode_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
 	struct decode_args *a = opts;
-	static const struct option longopts[] = {
-		{ "slots", required_argument, NULL, 's' }, { "level", required_argument, NULL, 'l' },
-		{ "from", required_argument, NULL, 'f' }, { "to", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
-		{ "recipe", required_argument, NULL, OPT_RECIPE },
-		{ "counts", required_argument, NULL, OPT_COUNTS },
-		{ "smt", no_argument, NULL, OPT_SMT }, { "recipes", no_argument, NULL, OPT_RECIPES },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, rc;
+	int rc = cli_opts_parse(&decode_optset, NULL, argc, argv, a, ctx);
 
-	cli_getopt_reset();
-	while ((c = cli_getopt("decode", argc, argv, "s:l:f:t:jh", longopts)) != -1) {
-		switch (c) {
-		case 's':
-			if (cli_parse_u64(optarg, &a->slots)) {
-				cli_err("bad --slots '%s': expected a count of slots (decimal or 0x hex)", optarg);
-				return EX_USAGE;
-			}
-			a->have_slots = true;
-			break;
-		case 'l':
-			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
-				cli_err("bad --level '%s': PERF_METRICS has level 1 or 2", optarg);
-				return EX_USAGE;
-			}
-			a->level = optarg[0] - '0';
-			break;
-		case 'f': a->from = optarg; break;
-		case 't': a->to = optarg; break;
-		case 'j': cli_output_opt(&a->out, "json"); break;
-		case OPT_RECIPE:
-			a->recipe = optarg;
-			a->list = a->list || strcmp(optarg, "list") == 0;
-			break;
-		case OPT_COUNTS:
-			if (a->ncounts == DECODE_COUNTS_MAX)
-				return cli_usage_err("decode", "more than %d --counts: give the pairs "
-						     "comma-separated in fewer", DECODE_COUNTS_MAX);
-			a->counts[a->ncounts++] = optarg;
-			break;
-		case OPT_SMT: a->smt = true; break;
-		case OPT_RECIPES: a->list = true; break;
-		case 'h': decode_usage(stdout); return CLI_HELP_SHOWN;
-		default: return EX_USAGE; /* CLI_OPT_ERROR: cli_getopt said why */
-		}
-	}
+	if (rc)
+		return rc;
 	if (optind < argc)
 		a->value = argv[optind++];
 	if (optind < argc)
@@ -361,5 +396,5 @@ static int decode_run(void *opts, struct cli_ctx *ctx)
 
 const struct cli_cmd_ops cmd_decode = {
 	.parse = decode_parse, .run = decode_run, .usage = decode_usage,
-	.opts_size = sizeof(struct decode_args),
+	.opts_size = sizeof(struct decode_args), .optset = &decode_optset,
 };

@@ -4,7 +4,6 @@
  * measured on the CPU baretma would use, with the first reason if not.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,16 +14,50 @@
 #include "cpu/environ.h"
 #include "cpu/escape.h"
 #include "bench/cli/cli_cmd.h"
+#include "bench/cli/cli_opt.h"
 
 struct info_opts {
 	struct cli_output out; /* --json */
 	int cpu; /* -1: choose */
 };
 
+static void info_usage(FILE *f);
+
+static int set_cpu(const struct cli_opt_call *c)
+{
+	struct info_opts *o = c->opts;
+	uint64_t v;
+	int rc;
+
+	if ((rc = cli_parse_cpu_number(c->arg, &v)) || v >= CPU_MAX_CPUS) {
+		cli_err("bad --cpu '%s': give an OS CPU number below %d%s%s", c->arg, CPU_MAX_CPUS,
+			rc == -EDOM ? "; " : "", rc == -EDOM ? CLI_CPU_HEX_HINT : "");
+		return EX_USAGE;
+	}
+	o->cpu = (int)v;
+	return 0;
+}
+
+static const struct cli_opt info_opts_table[] = {
+	{ CLI_OPT_CPUID_DUMP,
+	  .help = "identify from a CPUID dump instead of the live machine (a libcpuid raw or "
+		  "AIDA64 file, or a hwloc-gather-cpuid directory; also: "
+		  "BARETMA_CPUID_DUMP); the environment block stays this machine's" },
+	{ CLI_OPT_JSON, .help = "one JSON document on stdout" },
+	{ CLI_OPT_CPU, .arg = "N", .set = set_cpu,
+	  .help = "check Top-down availability on OS CPU N (of the dump)" },
+	{ .name = NULL },
+};
+
+static const struct cli_optset info_optset = {
+	.cmd = "info", .opts = info_opts_table, .out = offsetof(struct info_opts, out),
+	.usage = info_usage,
+};
+
 static void info_usage(FILE *f)
 {
-	fprintf(f,
-"usage: baretma info [--cpuid-dump PATH] [--json] [--cpu N]\n"
+	cli_opts_synopsis(f, &info_optset);
+	fputs(
 "\n"
 "Identify the CPU: vendor, family/model/stepping, the hypervisor (CPUID\n"
 "0x40000000; live, also the kernel's: both named where they differ), the\n"
@@ -36,63 +69,22 @@ static void info_usage(FILE *f)
 "RDPMC metrics-clear; a warning when the model is not in baretma's table;\n"
 "and whether Top-down can be measured on the CPU that 'baretma bench'\n"
 "would use (or on --cpu N), with the reason if not.\n"
-"\n"
-"  --cpuid-dump PATH  identify from a CPUID dump instead of the live machine\n"
-"                     (a libcpuid raw or AIDA64 file, or a hwloc-gather-cpuid\n"
-"                     directory; also: BARETMA_CPUID_DUMP); the environment\n"
-"                     block stays this machine's\n"
-"  --json             one JSON document on stdout\n"
-"  --cpu N            check Top-down availability on OS CPU N (of the dump)\n"
-"  -h, --help         this text\n"
+"\n", f);
+	cli_opts_list(f, &info_optset);
+	fputs(
 "\n"
 "exit status: 0 ok, 64 usage (also: --cpu of a CPU that does not exist), 65 the\n"
 "  dump is not a CPUID dump (or BARETMA_MSR names a malformed state file or\n"
 "  simulator profile), 66 the dump or BARETMA_SYSROOT is missing, 69 CPUID\n"
-"  cannot be read, 70 internal error, 71 system error, 77 permission denied\n");
+"  cannot be read, 70 internal error, 71 system error, 77 permission denied\n", f);
 }
 
 static int info_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
 	struct info_opts *o = opts;
-	static const struct option longopts[] = {
-		{ "cpuid-dump", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t v;
-	int c, rc;
 
 	o->cpu = -1;
-	cli_getopt_reset();
-	while ((c = cli_getopt("info", argc, argv, "h", longopts)) != -1) {
-		switch (c) {
-		case 'd':
-			ctx->dump = optarg;
-			break;
-		case 'j':
-			cli_output_opt(&o->out, "json");
-			break;
-		case 'c':
-			if ((rc = cli_parse_cpu_number(optarg, &v)) || v >= CPU_MAX_CPUS) {
-				cli_err("bad --cpu '%s': give an OS CPU number below %d%s%s", optarg,
-					CPU_MAX_CPUS, rc == -EDOM ? "; " : "",
-					rc == -EDOM ? CLI_CPU_HEX_HINT : "");
-				return EX_USAGE;
-			}
-			o->cpu = (int)v;
-			break;
-		case 'h':
-			info_usage(stdout);
-			return CLI_HELP_SHOWN;
-		default: /* CLI_OPT_ERROR: cli_getopt said why */
-			return EX_USAGE;
-		}
-	}
-	if (optind < argc)
-		return cli_usage_err("info", "unexpected argument '%s'", argv[optind]);
-	return 0;
+	return cli_opts_parse(&info_optset, NULL, argc, argv, o, ctx);
 }
 
 static void print_cpus(FILE *f, const struct cpu_kind *k)
@@ -377,5 +369,5 @@ out:
 
 const struct cli_cmd_ops cmd_info = {
 	.parse = info_parse, .run = info_run, .usage = info_usage,
-	.opts_size = sizeof(struct info_opts),
+	.opts_size = sizeof(struct info_opts), .optset = &info_optset,
 };

@@ -41,6 +41,7 @@
 #include "bench/bench.h"
 #include "bench/output/output.h"
 #include "bench/cli/cli_cmd.h"
+#include "bench/cli/cli_opt.h"
 #include "bench/run.h"
 #include "cpu/cpu.h"
 #include "cpu/escape.h"
@@ -49,8 +50,6 @@
 #include "msr/regs/msr_policy.h"
 
 #define MSR_INDEX_MAX    0xffffffffull     /* RDMSR/WRMSR take ECX: 32 bits */
-
-enum { OPT_JSON = 1, OPT_FORCE = 2, OPT_WAIT = 4, OPT_DUMP = 8, OPT_UNSAFE_MSR = 16 };
 
 struct msr_opts {
 	const char *sub;       /* "read" or "write" */
@@ -109,12 +108,41 @@ static void print_names(FILE *f)
 	fputs("\n", f);
 }
 
+static void msr_usage(FILE *f);
+
+/* The subcommands: each option names those it applies to. */
+#define READ 1u
+#define WRITE 2u
+
+static const struct cli_opt msr_opts_table[] = {
+	{ CLI_OPT_JSON, .forms = READ, .help = "read: one JSON document" },
+	{ CLI_OPT_UNSAFE_MSR, .field = offsetof(struct msr_opts, unsafe_msr), .forms = WRITE,
+	  .help = "write: a register baretma does not know (thermal, power, microcode, "
+		  "security registers can hang or damage the machine); never reserved bits "
+		  "or a read-only register; marked in the journal: 'pmu restore "
+		  "--unsafe-msr' undoes it" },
+	{ CLI_OPT_FORCE, .forms = WRITE,
+	  .help = "write: a CPU another run's journal holds (not a register)" },
+	{ CLI_OPT_WAIT, .forms = WRITE, .help = "write: wait for another baretma using the CPU" },
+	{ CLI_OPT_CPUID_DUMP,
+	  .help = "check CPU against a CPUID dump (also: BARETMA_CPUID_DUMP); write then "
+		  "needs BARETMA_MSR=state:FILE" },
+	{ .name = NULL },
+};
+
+static const struct cli_form msr_forms[] = {
+	{ .sub = "read", .post = "CPU MSR" }, { .sub = "write", .post = "CPU MSR VALUE" },
+};
+
+static const struct cli_optset msr_optset = {
+	.cmd = "msr", .opts = msr_opts_table, .forms = msr_forms, .nforms = 2,
+	.out = offsetof(struct msr_opts, out), .operands = true, .usage = msr_usage,
+};
+
 static void msr_usage(FILE *f)
 {
-	fprintf(f,
-"usage: baretma msr read  [--json] [--cpuid-dump FILE] CPU MSR\n"
-"       baretma msr write [--unsafe-msr] [--force] [--wait] [--cpuid-dump FILE]\n"
-"                         CPU MSR VALUE\n"
+	cli_opts_synopsis(f, &msr_optset);
+	fputs(
 "\n"
 "read   print MSR of every CPU in CPU (as rdmsr: any register)\n"
 "write  write VALUE to MSR of every CPU in CPU, after saving the current\n"
@@ -134,19 +162,11 @@ static void msr_usage(FILE *f)
 "IA32_PERF_METRICS) with only the bits each CPU defines; PMI bits are refused,\n"
 "and so is fixed counter 3's METRICS_CLEAR_EN (IA32_FIXED_CTR_CTRL bit 14)\n"
 "unless the CPU's IA32_PERF_CAPABILITIES[19] enumerates RDPMC metrics-clear.\n"
-"\n"
-"  --json             read: one JSON document\n"
-"  --unsafe-msr       write: a register baretma does not know (thermal, power,\n"
-"                     microcode, security registers can hang or damage the\n"
-"                     machine); never reserved bits or a read-only register;\n"
-"                     marked in the journal: 'pmu restore --unsafe-msr' undoes it\n"
-"  --force            write: a CPU another run's journal holds (not a register)\n"
-"  --wait             write: wait for another baretma using the CPU\n"
-"  --cpuid-dump FILE  check CPU against a CPUID dump (also: BARETMA_CPUID_DUMP);\n"
-"                     write then needs BARETMA_MSR=state:FILE\n"
-"\n");
+"\n", f);
+	cli_opts_list(f, &msr_optset);
+	fputs("\n", f);
 	print_names(f);
-	fprintf(f,
+	fputs(
 "\n"
 "exit status: 0 ok, 64 usage (bad CPU/MSR/VALUE, no such or offline CPU,\n"
 "  unknown register without --unsafe-msr, a dump with a real MSR device, a relative\n"
@@ -155,7 +175,7 @@ static void msr_usage(FILE *f)
 "  69 no msr device or no such register, 70 internal error, 71 system error,\n"
 "  73 write: cannot create the state directory, 75 CPU in use by another\n"
 "  baretma or held by another run's journal, 77 permission denied (also:\n"
-"  kernel lockdown, msr.allow_writes=off)\n");
+"  kernel lockdown, msr.allow_writes=off)\n", f);
 }
 
 /* --------------------------------------------------------------- helpers */
@@ -236,7 +256,7 @@ static int negative_arg(struct msr_opts *o, int argc, char **argv)
 
 		if (!strcmp(a, "--"))
 			break;
-		if (!strcmp(a, "--cpuid-dump")) {
+		if (cli_opts_takes_arg(&msr_optset, a)) {
 			i++;
 			continue;
 		}
@@ -249,35 +269,14 @@ static int negative_arg(struct msr_opts *o, int argc, char **argv)
 }
 
 /* Returns 0 to go on, CLI_HELP_SHOWN, or an exit status. */
-static int parse_args(int argc, char **argv, int allowed, struct msr_opts *o,
-		      struct cli_ctx *ctx)
+static int parse_args(int argc, char **argv, struct msr_opts *o, struct cli_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "unsafe-msr", no_argument, NULL, OPT_UNSAFE_MSR },
-		{ "wait", no_argument, NULL, OPT_WAIT },
-		{ "cpuid-dump", required_argument, NULL, OPT_DUMP },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char cmd[32];
-	int c, rc = negative_arg(o, argc, argv);
+	int rc = negative_arg(o, argc, argv);
 
-	if (rc)
+	if (rc || (rc = cli_opts_parse(&msr_optset, o->sub, argc, argv, o, ctx)))
 		return rc;
-	snprintf(cmd, sizeof(cmd), "msr %s", o->sub);
-	cli_getopt_reset();
-	while ((c = cli_getopt_sub(cmd, argc, argv, longopts, allowed, msr_usage)) >= 0) {
-		ctx->dump = c == OPT_DUMP ? optarg : ctx->dump;
-		if (c == OPT_JSON)
-			cli_output_opt(&o->out, "json");
-		o->force |= c == OPT_FORCE;
-		o->unsafe_msr |= c == OPT_UNSAFE_MSR;
-		o->wait |= c == OPT_WAIT;
-	}
-	if (c != -1)
-		return c == CLI_OPT_HELP ? CLI_HELP_SHOWN : EX_USAGE;
+	o->force = ctx->run.force;
+	o->wait = ctx->run.wait;
 	return parse_positional(o, argv + optind, argc - optind);
 }
 
@@ -368,7 +367,7 @@ static int read_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 	int rc;
 
 	o->sub = "read";
-	rc = parse_args(argc, argv, OPT_JSON | OPT_DUMP, o, ctx);
+	rc = parse_args(argc, argv, o, ctx);
 	return rc ? rc : cli_output_check("msr read", &o->out, &read_view);
 }
 
@@ -495,14 +494,10 @@ static int write_guarded(const struct msr_opts *o, struct cli_run *r, struct msr
 static int write_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
 	struct msr_opts *o = opts;
-	int rc;
 
 	o->sub = "write";
 	ctx->run = (struct cli_run){ .no_settings_flags = true, .kind = JOURNAL_MSR_WRITE };
-	rc = parse_args(argc, argv, OPT_FORCE | OPT_UNSAFE_MSR | OPT_WAIT | OPT_DUMP, o, ctx);
-	ctx->run.wait = o->wait;
-	ctx->run.force = o->force;
-	return rc;
+	return parse_args(argc, argv, o, ctx);
 }
 
 static int write_run(void *opts, struct cli_ctx *ctx)
@@ -535,14 +530,15 @@ static int msr_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 	return cli_group_usage(argc, argv, NULL, msr_usage, "msr", "msr: unknown command");
 }
 
-const struct cli_cmd_ops cmd_msr = { .parse = msr_parse, .usage = msr_usage };
+const struct cli_cmd_ops cmd_msr = { .parse = msr_parse, .usage = msr_usage,
+				     .optset = &msr_optset };
 
 const struct cli_cmd_ops cmd_msr_read = {
 	.parse = read_parse, .run = read_run, .usage = msr_usage,
-	.opts_size = sizeof(struct msr_opts),
+	.opts_size = sizeof(struct msr_opts), .optset = &msr_optset,
 };
 
 const struct cli_cmd_ops cmd_msr_write = {
 	.parse = write_parse, .run = write_run, .usage = msr_usage,
-	.opts_size = sizeof(struct msr_opts),
+	.opts_size = sizeof(struct msr_opts), .optset = &msr_optset,
 };

@@ -13,7 +13,6 @@
  * command table (bench/cli/cmd_pmu.h).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,18 +20,62 @@
 #include <time.h>
 
 #include "bench/cli/cli.h"
+#include "bench/cli/cli_opt.h"
 #include "bench/cli/cmd_pmu.h"
 #include "cpu/cpu.h"
 #include "msr/regs/msr_names.h"
 
+/* The subcommands: each option names those it applies to. */
+#define ENABLE 1u
+#define STATUS 2u
+#define RESTORE 4u
+
+#define F(m) offsetof(struct pmu_opts, m)
+static const struct cli_opt pmu_opts_table[] = {
+	{ CLI_OPT_CPU, .arg = "LIST", .set = cli_opt_str, .field = F(cpu_list),
+	  .help = "OS CPUs, e.g. 0-3,6 (enable: default every CPU with PERF_METRICS, else "
+		  "every CPU with fixed counter 3; on hybrid parts a CPU without "
+		  "PERF_METRICS, i.e. an E-core, is refused: exit 64, nothing written)" },
+	{ CLI_OPT_USER_ONLY, .field = F(user_only), .forms = ENABLE,
+	  .help = "count at CPL > 0 only (fixed counter 3 field 0x2)" },
+	{ CLI_OPT_FORCE, .forms = ENABLE,
+	  .help = "take over fixed counter 3 / PERF_METRICS already in use, or CPUs another "
+		  "journal holds (saying so first)" },
+	{ CLI_OPT_JSON, .forms = STATUS, .help = "status as one JSON document" },
+	{ CLI_OPT_WAIT, .forms = ENABLE | RESTORE,
+	  .help = "wait for another baretma on the CPUs (default: exit 75)" },
+	{ CLI_OPT_UNSAFE_MSR, .field = F(unsafe_msr), .forms = RESTORE,
+	  .help = "restore: also registers 'msr write --unsafe-msr' wrote outside the write "
+		  "policy (marked so in the journal and by status; without it such a journal "
+		  "is exit 64)" },
+	{ CLI_OPT_RDPMC_ALWAYS, .forms = ENABLE,
+	  .help = "set perf's rdpmc sysfs value to 2 (RDPMC without perf's mmap)" },
+	{ CLI_OPT_STOP_NMI_WATCHDOG, .forms = ENABLE,
+	  .help = "set /proc/sys/kernel/nmi_watchdog to 0" },
+	{ CLI_OPT_ALLOW_MSR_WRITES, .forms = ENABLE,
+	  .help = "set msr.allow_writes to on (enable: these three stay until 'pmu restore' "
+		  "puts them back)" },
+	{ CLI_OPT_CPUID_DUMP,
+	  .help = "identify from a CPUID dump (also: BARETMA_CPUID_DUMP): the machine the "
+		  "simulator (BARETMA_MSR=sim:) models; enable and restore refuse a real MSR "
+		  "device then: the dump is another machine" },
+	{ .name = NULL },
+};
+#undef F
+
+static const struct cli_form pmu_forms[] = {
+	{ .sub = "enable" }, { .sub = "status" }, { .sub = "restore" },
+};
+
+const struct cli_optset cli_pmu_optset = {
+	.cmd = "pmu", .opts = pmu_opts_table, .forms = pmu_forms, .nforms = 3,
+	.out = offsetof(struct pmu_opts, out), .usage = cli_pmu_usage,
+};
+
 void cli_pmu_usage(FILE *f)
 {
-	fprintf(f,
-"usage: baretma pmu enable [--cpu LIST] [--user-only] [--force] [--wait]\n"
-"                          [--rdpmc-always] [--stop-nmi-watchdog] [--allow-msr-writes]\n"
-"                          [--cpuid-dump FILE]\n"
-"       baretma pmu status [--cpu LIST] [--json] [--cpuid-dump FILE]\n"
-"       baretma pmu restore [--cpu LIST] [--wait] [--unsafe-msr] [--cpuid-dump FILE]\n"
+	cli_opts_synopsis(f, &cli_pmu_optset);
+	fputs(
 "\n"
 "enable   program fixed counter 3 (TOPDOWN.SLOTS) and, where the CPU has it,\n"
 "         IA32_PERF_METRICS on every CPU that can (or on --cpu LIST), and leave\n"
@@ -43,27 +86,9 @@ void cli_pmu_usage(FILE *f)
 "         backend, its CPUs, each register's saved and current value, settings\n"
 "restore  put back every journal whose process has ended (with --cpu LIST:\n"
 "         every such journal holding one of those CPUs, whole), then remove it\n"
-"\n"
-"  --cpu LIST         OS CPUs, e.g. 0-3,6 (enable: default every CPU with\n"
-"                     PERF_METRICS, else every CPU with fixed counter 3; on\n"
-"                     hybrid parts a CPU without PERF_METRICS, i.e. an E-core,\n"
-"                     is refused: exit 64, nothing written)\n"
-"  --user-only        count at CPL > 0 only (fixed counter 3 field 0x2)\n"
-"  --force            take over fixed counter 3 / PERF_METRICS already in use,\n"
-"                     or CPUs another journal holds (saying so first)\n"
-"  --unsafe-msr       restore: also registers 'msr write --unsafe-msr' wrote\n"
-"                     outside the write policy (marked so in the journal and\n"
-"                     by status; without it such a journal is exit 64)\n"
-"  --wait             wait for another baretma on the CPUs (default: exit 75)\n"
-"  --rdpmc-always     set perf's rdpmc sysfs value to 2 (RDPMC without perf's mmap)\n"
-"  --stop-nmi-watchdog  set /proc/sys/kernel/nmi_watchdog to 0\n"
-"  --allow-msr-writes set msr.allow_writes to on\n"
-"                     (enable: these stay until 'pmu restore' puts them back)\n"
-"  --cpuid-dump FILE  identify from a CPUID dump (also: BARETMA_CPUID_DUMP): the\n"
-"                     machine the simulator (BARETMA_MSR=sim:) models; enable and\n"
-"                     restore refuse a real MSR device then: the dump is another\n"
-"                     machine\n"
-"  --json             status as one JSON document\n"
+"\n", f);
+	cli_opts_list(f, &cli_pmu_optset);
+	fputs(
 "\n"
 "exit status: 0 ok, 64 usage (also: an E-core in --cpu, a dump with a real\n"
 "  device, restore through another backend, a relative BARETMA_STATE_DIR,\n"
@@ -73,7 +98,7 @@ void cli_pmu_usage(FILE *f)
 "  the ownership check reads #GPs), 70 internal error, 71 system error,\n"
 "  73 cannot create the state directory, 75 in use, locked or held by a\n"
 "  journal, 77 permission denied (also: msr_safe's allowlist refuses a register\n"
-"  the ownership check reads; --force goes on)\n");
+"  the ownership check reads; --force goes on)\n", f);
 }
 
 /* --------------------------------------------------------------- helpers */
@@ -89,50 +114,18 @@ void cli_pmu_fmt_time(char *buf, size_t n, long long t)
 
 /* ------------------------------------------------------------- options */
 
-int cli_pmu_parse(int argc, char **argv, const char *sub, int allowed, bool cpus_now,
-		  struct pmu_opts *o, struct cli_ctx *ctx)
+int cli_pmu_parse(int argc, char **argv, const char *sub, bool cpus_now, struct pmu_opts *o,
+		  struct cli_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "user-only", no_argument, NULL, OPT_USER },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "cpuid-dump", required_argument, NULL, OPT_DUMP },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "wait", no_argument, NULL, OPT_WAIT },
-		{ "rdpmc-always", no_argument, NULL, OPT_RDPMC_ALWAYS },
-		{ "stop-nmi-watchdog", no_argument, NULL, OPT_STOP_WD },
-		{ "allow-msr-writes", no_argument, NULL, OPT_ALLOW_WRITES },
-		{ "unsafe-msr", no_argument, NULL, OPT_UNSAFE_MSR },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char cmd[32];
-	int c;
+	int rc;
 
 	o->sub = sub;
 	o->ncpus = -1;
-	snprintf(cmd, sizeof(cmd), "pmu %s", o->sub);
-	cli_getopt_reset();
-	while ((c = cli_getopt_sub(cmd, argc, argv, longopts, allowed, cli_pmu_usage)) >= 0) {
-		o->cpu_list = c == OPT_CPU ? optarg : o->cpu_list;
-		ctx->dump = c == OPT_DUMP ? optarg : ctx->dump;
-		o->user_only |= c == OPT_USER;
-		o->force |= c == OPT_FORCE;
-		if (c == OPT_JSON)
-			cli_output_opt(&o->out, "json");
-		o->wait |= c == OPT_WAIT;
-		o->unsafe_msr |= c == OPT_UNSAFE_MSR;
-		o->set.rdpmc_always |= c == OPT_RDPMC_ALWAYS;
-		o->set.stop_nmi_watchdog |= c == OPT_STOP_WD;
-		o->set.allow_msr_writes |= c == OPT_ALLOW_WRITES;
-	}
-	if (c != -1)
-		return c == CLI_OPT_HELP ? CLI_HELP_SHOWN : EX_USAGE;
-	if (optind < argc)
-		return cli_usage_err(cmd, "unexpected argument '%s'", argv[optind]);
-	ctx->run.wait = o->wait;
-	ctx->run.force = o->force;
-	ctx->run.set = o->set;
+	if ((rc = cli_opts_parse(&cli_pmu_optset, sub, argc, argv, o, ctx)))
+		return rc;
+	o->wait = ctx->run.wait;
+	o->force = ctx->run.force;
+	o->set = ctx->run.set;
 	if (cpus_now && o->cpu_list && (o->ncpus = cli_pmu_parse_cpus(o->cpu_list, o->cpus)) < 0)
 		return -o->ncpus;
 	return 0;
@@ -210,4 +203,5 @@ static int pmu_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 	return cli_group_usage(argc, argv, NULL, cli_pmu_usage, "pmu", "pmu: unknown command");
 }
 
-const struct cli_cmd_ops cmd_pmu = { .parse = pmu_parse, .usage = cli_pmu_usage };
+const struct cli_cmd_ops cmd_pmu = { .parse = pmu_parse, .usage = cli_pmu_usage,
+				     .optset = &cli_pmu_optset };

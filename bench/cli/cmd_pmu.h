@@ -17,13 +17,6 @@
 #include "msr/journal/journal.h"
 #include "msr/access/msr.h"
 
-enum {
-	OPT_CPU = 1, OPT_USER = 2, OPT_FORCE = 4, OPT_DUMP = 8, OPT_JSON = 16,
-	OPT_WAIT = 32, OPT_RDPMC_ALWAYS = 64, OPT_STOP_WD = 128, OPT_ALLOW_WRITES = 256,
-	OPT_UNSAFE_MSR = 512,
-};
-#define OPT_SETTINGS (OPT_RDPMC_ALWAYS | OPT_STOP_WD | OPT_ALLOW_WRITES)
-
 struct pmu_opts {
 	const char *sub;
 	const char *cpu_list;
@@ -39,14 +32,19 @@ struct pmu_opts {
 void cli_pmu_usage(FILE *f);
 
 /*
- * cli_pmu_parse - the options of "pmu @sub" into @o, of which @allowed
- * apply (OPT_*); the guard's inputs (--wait, --force, the settings flags)
- * and --cpuid-dump into @ctx; with @cpus_now also the --cpu LIST (enable
- * and restore check it first; status after opening the MSR backend, as it
- * always has).  Returns 0, CLI_HELP_SHOWN or an exit status.
+ * cli_pmu_parse - the options of "pmu @sub" into @o, by pmu's table
+ * (bench/cli/cmd_pmu.c: each option names the subcommands it applies to);
+ * the guard's inputs (--wait, --force, the settings flags) and
+ * --cpuid-dump into @ctx (and copied into @o); with @cpus_now also the
+ * --cpu LIST (enable and restore check it first; status after opening the
+ * MSR backend, as it always has).  Returns 0, CLI_HELP_SHOWN or an exit
+ * status.
  */
-int cli_pmu_parse(int argc, char **argv, const char *sub, int allowed, bool cpus_now,
-		  struct pmu_opts *o, struct cli_ctx *ctx);
+int cli_pmu_parse(int argc, char **argv, const char *sub, bool cpus_now, struct pmu_opts *o,
+		  struct cli_ctx *ctx);
+
+/* The table of pmu's options, for the entries of its subcommands. */
+extern const struct cli_optset cli_pmu_optset;
 
 /* --cpu LIST into @cpus; returns the count or -(exit status), the message printed. */
 int cli_pmu_parse_cpus(const char *list, unsigned *cpus);

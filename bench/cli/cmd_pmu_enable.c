@@ -225,8 +225,7 @@ static void warn_in_memory(struct msr_dev *dev)
 
 static int enable_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	return cli_pmu_parse(argc, argv, "enable", OPT_CPU | OPT_USER | OPT_FORCE | OPT_DUMP |
-			     OPT_WAIT | OPT_SETTINGS, true, opts, ctx);
+	return cli_pmu_parse(argc, argv, "enable", true, opts, ctx);
 }
 
 static int enable_run(void *opts, struct cli_ctx *ctx)
@@ -271,5 +270,5 @@ out:
 
 const struct cli_cmd_ops cmd_pmu_enable = {
 	.parse = enable_parse, .run = enable_run, .usage = cli_pmu_usage,
-	.opts_size = sizeof(struct pmu_opts),
+	.opts_size = sizeof(struct pmu_opts), .optset = &cli_pmu_optset,
 };

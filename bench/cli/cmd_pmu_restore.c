@@ -222,8 +222,7 @@ static int restore_one(struct msr_dev *dev, const struct cpu_info *ci,
 
 static int restore_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	return cli_pmu_parse(argc, argv, "restore", OPT_CPU | OPT_WAIT | OPT_UNSAFE_MSR | OPT_DUMP,
-			     true, opts, ctx);
+	return cli_pmu_parse(argc, argv, "restore", true, opts, ctx);
 }
 
 static int restore_run(void *opts, struct cli_ctx *ctx)
@@ -296,5 +295,5 @@ out:
 
 const struct cli_cmd_ops cmd_pmu_restore = {
 	.parse = restore_parse, .run = restore_run, .usage = cli_pmu_usage,
-	.opts_size = sizeof(struct pmu_opts),
+	.opts_size = sizeof(struct pmu_opts), .optset = &cli_pmu_optset,
 };

@@ -300,7 +300,7 @@ static const struct output_view status_view = { .text = status_text, .json = sta
 static int status_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
 	struct pmu_opts *o = opts;
-	int rc = cli_pmu_parse(argc, argv, "status", OPT_CPU | OPT_JSON | OPT_DUMP, false, o, ctx);
+	int rc = cli_pmu_parse(argc, argv, "status", false, o, ctx);
 
 	return rc ? rc : cli_output_check("pmu status", &o->out, &status_view);
 }
@@ -353,5 +353,5 @@ out:
 
 const struct cli_cmd_ops cmd_pmu_status = {
 	.parse = status_parse, .run = status_run, .usage = cli_pmu_usage,
-	.opts_size = sizeof(struct pmu_opts),
+	.opts_size = sizeof(struct pmu_opts), .optset = &cli_pmu_optset,
 };

@@ -12,14 +12,13 @@
 #include <sys/wait.h>
 
 #include "bench/cli/cli_cmd.h"
+#include "bench/cli/cli_opt.h"
 #include "bench/cli/cli_plot.h"
 #include "bench/output/output.h"
 #include "bench/output/plot.h"
 #include "bench/run.h"
 #include "bench/stat.h"
 #include "cpu/machine.h"
-
-enum { OPT_COUNT = 1000, OPT_PER_CPU, OPT_BACKEND, OPT_CSV, OPT_PLOT };
 
 #define STAT_MIN_INTERVAL_MS 10u
 #define STAT_MAX_INTERVAL_MS 86400000u
@@ -46,51 +45,109 @@ struct stat_cmd {
 	int plot_err, om_status;
 };
 
+static void stat_usage(FILE *f);
+
+static int set_cpus(const struct cli_opt_call *c)
+{
+	struct stat_cmd *sc = c->opts;
+
+	sc->ncpus = cli_parse_cpu_list(c->arg, sc->cpus, CPU_MAX_CPUS);
+	if (sc->ncpus <= 0)
+		return cli_usage_err("stat", "bad -C '%s': a CPU list like 0,2-3%s%s", c->arg,
+				     sc->ncpus == -EDOM ? "; " : "",
+				     sc->ncpus == -EDOM ? CLI_CPU_HEX_HINT : "");
+	return 0;
+}
+
+static int set_backend(const struct cli_opt_call *c)
+{
+	struct stat_cmd *sc = c->opts;
+
+	if (!strcmp(c->arg, "msr") || !strcmp(c->arg, "rdpmc")) {
+		sc->rdpmc = !strcmp(c->arg, "rdpmc");
+		return 0;
+	}
+	if (!strcmp(c->arg, "perf") || !strcmp(c->arg, "perf-rdpmc"))
+		return cli_usage_err("stat", "--backend %s is refused: stat programs the "
+				     "counters itself through MSRs (use msr, or perf stat "
+				     "--topdown)", c->arg);
+	return cli_usage_err("stat", "bad --backend '%s': expected msr", c->arg);
+}
+
+#define F(m) offsetof(struct stat_cmd, m)
+static const struct cli_opt stat_opts[] = {
+	{ CLI_OPT_CPU, .arg = "LIST", .set = set_cpus, .flags = CLI_SYN_SHORT,
+	  .help = "CPUs to count (default: every CPU with a Top-down recipe; on hybrid "
+		  "parts each core kind with its own recipe)" },
+	{ .name = "all-cpus", .letter = 'a', .set = cli_opt_true, .field = F(all),
+	  .flags = CLI_SYN_SHORT | CLI_SYN_ALT,
+	  .help = "the default CPUs, explicitly (needed without COMMAND)" },
+	{ .name = "interval", .letter = 'I', .arg = "MS", .set = cli_opt_count,
+	  .field = F(interval_ms), .lo = STAT_MIN_INTERVAL_MS, .hi = STAT_MAX_INTERVAL_MS,
+	  .flags = CLI_SYN_SHORT, .nums = { STAT_MIN_INTERVAL_MS, STAT_MAX_INTERVAL_MS },
+	  .help = "one line per interval of MS milliseconds (%u to %u), summed over each "
+		  "core kind's CPUs; the time column is the seconds since the start; "
+		  "deadlines are absolute (no drift)" },
+	{ .name = "count", .arg = "N", .set = cli_opt_count, .field = F(count), .lo = 1,
+	  .hi = 1000000000u, .flags = CLI_SYN_IN, .help = "stop after N intervals (needs -I)" },
+	{ .name = "per-cpu", .set = cli_opt_true, .field = F(per_cpu),
+	  .help = "one line per CPU instead of per core kind" },
+	{ CLI_OPT_LEVEL, .set = cli_opt_level, .field = F(level),
+	  .help = "Top-down level (default: the highest a kind's recipe counts in one pass; "
+		  "a level in passes counts them in turn, each in its part of every "
+		  "interval)" },
+	{ CLI_OPT_USER_ONLY, .field = F(user_only),
+	  .help = "count user mode only (CPL > 0: the OS bits clear)" },
+	{ CLI_OPT_BACKEND, .arg = "msr|rdpmc", .set = set_backend,
+	  .help = "how the counters are read: msr (default: pread of each CPU's registers), "
+		  "or rdpmc with one CPU (-C N: baretma then runs on it, RDPMC reading the "
+		  "CPU that executes it); perf is refused (perf stat --topdown is that)" },
+	{ CLI_OPT_FORCE, .help = "take over counters found in use" },
+	{ CLI_OPT_WAIT, .help = "wait for another baretma run on the CPUs instead of refusing" },
+	{ CLI_OPT_CPUID_DUMP,
+	  .help = "the CPUs of a CPUID dump (with BARETMA_MSR=sim:PROFILE or state:FILE: a "
+		  "dry run; the command is then not pinned)" },
+	{ CLI_OPT_JSON,
+	  .help = "one JSON document (schema baretma-stat/1); with -I one JSON object per "
+		  "line (JSON Lines), the last one the end" },
+	{ CLI_OPT_CSV, .help = "rows: time, kind, recipe, backend, cpu, quantity, unit, ..." },
+	{ CLI_OPT_SEP, .help = CLI_HELP_SEP },
+	{ CLI_OPT_OUTPUT, .set = cli_opt_output, .help = CLI_HELP_OUTPUT },
+	{ CLI_OPT_OPENMETRICS,
+	  .help = "also write the metrics to FILE in the Prometheus text format "
+		  "(node_exporter's textfile collector), with -I rewritten at each "
+		  "interval's end with that interval's numbers (whole or not at all; "
+		  "doc/openmetrics.md)" },
+	{ CLI_OPT_PLOT, .field = F(plot),
+	  .help = "with -I: the level-1 shares of all the CPUs counted over time (stacked "
+		  "areas) into FILE: SVG, PNG or PDF by its extension (needs cairo; "
+		  "doc/plots.md)" },
+	{ .name = NULL },
+};
+#undef F
+
+static const struct cli_form stat_forms[] = { { .post = "[-- COMMAND [ARGS...]]" } };
+
+/* "in order": the options end at the command's name, whose own options are its */
+static const struct cli_optset stat_optset = {
+	.cmd = "stat", .opts = stat_opts, .forms = stat_forms, .nforms = 1,
+	.out = offsetof(struct stat_cmd, out), .in_order = true, .operands = true,
+	.usage = stat_usage,
+};
+
 static void stat_usage(FILE *f)
 {
-	fprintf(f,
-"usage: baretma stat [-C LIST | -a] [-I MS [--count N]] [--per-cpu] [--level 1|2]\n"
-"                    [--user-only] [--backend msr|rdpmc] [--force] [--wait]\n"
-"                    [--cpuid-dump FILE] [--json | --csv | -x SEP] [-o FILE]\n"
-"                    [--openmetrics FILE] [--plot FILE] [-- COMMAND [ARGS...]]\n"
+	cli_opts_synopsis(f, &stat_optset);
+	fputs(
 "Top-down (perf's tma_* metrics) of a set of CPUs, as perf stat --topdown:\n"
 "while COMMAND runs (pinned to those CPUs), or until SIGINT, or for N intervals.\n"
 "Each CPU is programmed inside one guarded run (locks, ownership checks, the\n"
 "journal) and put back byte for byte at the end: fixed counter 3 and\n"
 "PERF_METRICS where the core kind has them, else its event recipe.\n"
 "MSR counting is per CPU, not per task: everything that runs on those CPUs is\n"
-"counted, not only COMMAND.\n"
-"  -C, --cpu LIST   CPUs to count (default: every CPU with a Top-down recipe;\n"
-"                   on hybrid parts each core kind with its own recipe)\n"
-"  -a, --all-cpus   the default CPUs, explicitly (needed without COMMAND)\n"
-"  -I, --interval MS  one line per interval of MS milliseconds (%u to %u),\n"
-"                   summed over each core kind's CPUs; the time column is the\n"
-"                   seconds since the start; deadlines are absolute (no drift)\n"
-"  --count N        stop after N intervals (needs -I)\n"
-"  --per-cpu        one line per CPU instead of per core kind\n"
-"  --level 1|2      Top-down level (default: the highest a kind's recipe counts\n"
-"                   in one pass; a level in passes counts them in turn, each\n"
-"                   in its part of every interval)\n"
-"  --user-only      count user mode only (CPL > 0: the OS bits clear)\n"
-"  --backend B      how the counters are read: msr (default: pread of each\n"
-"                   CPU's registers), or rdpmc with one CPU (-C N: baretma then\n"
-"                   runs on it, RDPMC reading the CPU that executes it); perf\n"
-"                   is refused (perf stat --topdown is that)\n"
-"  --force          take over counters found in use\n"
-"  --wait           wait for another baretma run on the CPUs instead of refusing\n"
-"  --cpuid-dump FILE  the CPUs of a CPUID dump (with BARETMA_MSR=sim:PROFILE or\n"
-"                   state:FILE: a dry run; the command is then not pinned)\n"
-"  --json           one JSON document (schema baretma-stat/1); with -I one JSON\n"
-"                   object per line (JSON Lines), the last one the end\n"
-"  --csv            rows: time, kind, recipe, backend, cpu, quantity, unit, ...\n"
-CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_FILE
-"  --openmetrics FILE  also write the metrics to FILE in the Prometheus text\n"
-"                 format (node_exporter's textfile collector), with -I\n"
-"                 rewritten at each interval's end with that interval's\n"
-"                 numbers (whole or not at all; doc/openmetrics.md)\n"
-"  --plot FILE      with -I: the level-1 shares of all the CPUs counted over\n"
-"                   time (stacked areas) into FILE: SVG, PNG or PDF by its\n"
-"                   extension (needs cairo; doc/plots.md)\n"
+"counted, not only COMMAND.\n", f);
+	cli_opts_list(f, &stat_optset);
+	fprintf(f,
 "\n"
 "Each node as a percentage of the slots with its bound (PERF_METRICS's 8-bit\n"
 "quantisation; an event recipe's counts are exact) and its absolute slots.\n"
@@ -105,72 +162,14 @@ CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_FILE
 "  file not found, 69 no Top-down on a CPU asked for (or --plot: built without\n"
 "  cairo), 73 -o, --openmetrics or --plot FILE cannot be created, 74 nor\n"
 "  written, 75 busy (another run; counters in use; a signal ended --wait),\n"
-"  77 no permission\n",
-		STAT_MIN_INTERVAL_MS, STAT_MAX_INTERVAL_MS, STAT_TICK_MS);
-}
-
-static int parse_opt(int c, struct stat_cmd *sc, struct cli_ctx *ctx)
-{
-	switch (c) {
-	case 'C':
-		sc->ncpus = cli_parse_cpu_list(optarg, sc->cpus, CPU_MAX_CPUS);
-		if (sc->ncpus <= 0)
-			return cli_usage_err("stat", "bad -C '%s': a CPU list like 0,2-3%s%s", optarg,
-					     sc->ncpus == -EDOM ? "; " : "",
-					     sc->ncpus == -EDOM ? CLI_CPU_HEX_HINT : "");
-		return 0;
-	case 'a': sc->all = true; return 0;
-	case 'I':
-		return cli_parse_count("-I", optarg, STAT_MIN_INTERVAL_MS, STAT_MAX_INTERVAL_MS,
-				       &sc->interval_ms);
-	case OPT_COUNT: return cli_parse_count("--count", optarg, 1, 1000000000u, &sc->count);
-	case OPT_PER_CPU: sc->per_cpu = true; return 0;
-	case 'l': return cli_parse_level(optarg, &sc->level);
-	case 'u': sc->user_only = true; return 0;
-	case OPT_BACKEND:
-		if (!strcmp(optarg, "msr") || !strcmp(optarg, "rdpmc")) {
-			sc->rdpmc = !strcmp(optarg, "rdpmc");
-			return 0;
-		}
-		if (!strcmp(optarg, "perf") || !strcmp(optarg, "perf-rdpmc"))
-			return cli_usage_err("stat", "--backend %s is refused: stat programs the "
-					     "counters itself through MSRs (use msr, or perf stat "
-					     "--topdown)", optarg);
-		return cli_usage_err("stat", "bad --backend '%s': expected msr", optarg);
-	case 'F': ctx->run.force = true; return 0;
-	case 'W': ctx->run.wait = true; return 0;
-	case 'd': ctx->dump = optarg; return 0;
-	case 'j': cli_output_opt(&sc->out, "json"); return 0;
-	case OPT_CSV: cli_output_opt(&sc->out, "csv"); return 0;
-	case OPT_PLOT: sc->plot = optarg; return 0;
-	case 'h': stat_usage(stdout); return CLI_HELP_SHOWN;
-	default: return cli_output_getopt(&sc->out, c, optarg) ? EX_USAGE : 0;
-	}
+"  77 no permission\n", STAT_TICK_MS);
 }
 
 static int stat_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	static const struct option lopts[] = {
-		{ "cpu", required_argument, NULL, 'C' }, { "all-cpus", no_argument, NULL, 'a' },
-		{ "interval", required_argument, NULL, 'I' },
-		{ "count", required_argument, NULL, OPT_COUNT },
-		{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
-		{ "level", required_argument, NULL, 'l' }, { "user-only", no_argument, NULL, 'u' },
-		{ "backend", required_argument, NULL, OPT_BACKEND },
-		{ "force", no_argument, NULL, 'F' }, { "wait", no_argument, NULL, 'W' },
-		{ "cpuid-dump", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, OPT_CSV }, { "help", no_argument, NULL, 'h' },
-		CLI_OUTPUT_OPT_FILE, CLI_OUTPUT_OPT_SEP, CLI_OUTPUT_OPT_OPENMETRICS,
-		{ "plot", required_argument, NULL, OPT_PLOT },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct stat_cmd *sc = opts;
-	int c, rc = 0;
+	int rc = cli_opts_parse(&stat_optset, NULL, argc, argv, sc, ctx);
 
-	cli_getopt_reset();
-	/* "+": the options end at the command's name, whose own options are its */
-	while (!rc && (c = cli_getopt("stat", argc, argv, "+C:aI:h" CLI_OUTPUT_SHORTOPTS, lopts)) != -1)
-		rc = c == CLI_OPT_ERROR ? EX_USAGE : parse_opt(c, sc, ctx);
 	if (rc)
 		return rc;
 	if (optind < argc)
@@ -436,5 +435,5 @@ out:
 
 const struct cli_cmd_ops cmd_stat = {
 	.parse = stat_parse, .run = stat_run_cmd, .usage = stat_usage,
-	.opts_size = sizeof(struct stat_cmd),
+	.opts_size = sizeof(struct stat_cmd), .optset = &stat_optset,
 };

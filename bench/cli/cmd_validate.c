@@ -4,7 +4,6 @@
  * of every register it writes.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +12,9 @@
 #include "bench/study/bundle.h"
 #include "bench/study/calibrate.h"
 #include "bench/cli/cli_cmd.h"
+#include "bench/cli/cli_opt.h"
 #include "bench/study/validate.h"
 #include "cpu/machine.h"
-
-enum { OPT_NO_PERF = 1000, OPT_RDPMC_ALWAYS, OPT_BUNDLE };
 
 struct validate_cmd {
 	unsigned cpus[CPU_MAX_CPUS];
@@ -27,31 +25,63 @@ struct validate_cmd {
 	const char *bundle;       /* --bundle FILE, or NULL */
 };
 
+static void validate_usage(FILE *f);
+
+static int set_cpus(const struct cli_opt_call *c)
+{
+	struct validate_cmd *v = c->opts;
+
+	v->ncpus = cli_parse_cpu_list(c->arg, v->cpus, CPU_MAX_CPUS);
+	if (v->ncpus <= 0) {
+		cli_err("bad --cpu '%s': a CPU list like 0,2-3%s%s", c->arg,
+			v->ncpus == -EDOM ? "; " : "", v->ncpus == -EDOM ? CLI_CPU_HEX_HINT : "");
+		return EX_USAGE;
+	}
+	return 0;
+}
+
+#define F(m) offsetof(struct validate_cmd, m)
+static const struct cli_opt validate_opts[] = {
+	{ CLI_OPT_CPU, .arg = "LIST", .set = set_cpus,
+	  .help = "CPUs to check (default: the first CPU of each core kind)" },
+	{ CLI_OPT_LEVEL, .set = cli_opt_level, .field = F(level),
+	  .help = "check PERF_METRICS up to this level (default: the CPU's)" },
+	{ .name = "no-perf", .set = cli_opt_false, .field = F(perf),
+	  .help = "leave out the perf_event checks (perf_hands_back, perf_agrees)" },
+	{ CLI_OPT_FORCE, .help = "check CPUs whose fixed counter 3 / PERF_METRICS are in use" },
+	{ CLI_OPT_WAIT, .help = "wait for another baretma run on the CPUs instead of refusing" },
+	{ CLI_OPT_RDPMC_ALWAYS,
+	  .help = "set the rdpmc sysfs value to 2 for the run (the RDPMC checks)" },
+	{ CLI_OPT_CPUID_DUMP,
+	  .help = "the CPUs of a CPUID dump (with BARETMA_MSR=sim:PROFILE or state:FILE)" },
+	{ CLI_OPT_JSON, .help = "one JSON document (schema baretma-validate/1)" },
+	{ CLI_OPT_SEP, .help = CLI_HELP_SEP },
+	{ CLI_OPT_OUTPUT, .set = cli_opt_output, .help = CLI_HELP_OUTPUT },
+	{ CLI_OPT_OPENMETRICS, .help = CLI_HELP_OPENMETRICS },
+	{ .name = "bundle", .arg = "FILE", .set = cli_opt_str, .field = F(bundle),
+	  .help = "also write the report bundle FILE (schema baretma-bundle/1): the CPUID of "
+		  "every CPU, these checks, the environment, the calibration if any and "
+		  "baretma's version, in one file to attach to a report; every command that "
+		  "takes --cpuid-dump reads it back as that machine" },
+	{ .name = NULL },
+};
+#undef F
+
+static const struct cli_optset validate_optset = {
+	.cmd = "validate", .opts = validate_opts, .out = offsetof(struct validate_cmd, out),
+	.usage = validate_usage,
+};
+
 static void validate_usage(FILE *f)
 {
+	cli_opts_synopsis(f, &validate_optset);
 	fputs(
-"usage: baretma validate [--cpu LIST] [--level 1|2] [--no-perf] [--force] [--wait]\n"
-"                        [--rdpmc-always] [--cpuid-dump FILE] [--json]\n"
-"                        [--bundle FILE] [-x SEP] [-o FILE] [--openmetrics FILE]\n"
 "Checks that the PMU of each CPU behaves as the SDM, the kernel and baretma's\n"
 "model table say; one line per check: PASS, FAIL or SKIP (with the reason), the\n"
 "value measured, the value expected and its source.  A check whose premise\n"
-"failed is SKIP (\"depends on ...\"): one fault fails one check.\n"
-"  --cpu LIST     CPUs to check (default: the first CPU of each core kind)\n"
-"  --level 1|2    check PERF_METRICS up to this level (default: the CPU's)\n"
-"  --no-perf      leave out the perf_event checks (perf_hands_back, perf_agrees)\n"
-"  --force        check CPUs whose fixed counter 3 / PERF_METRICS are in use\n"
-"  --wait         wait for another baretma run on the CPUs instead of refusing\n"
-"  --rdpmc-always set the rdpmc sysfs value to 2 for the run (the RDPMC checks)\n"
-"  --cpuid-dump FILE  the CPUs of a CPUID dump (with BARETMA_MSR=sim:PROFILE or\n"
-"                 state:FILE)\n"
-"  --json         one JSON document (schema baretma-validate/1)\n"
-CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_FILE CLI_OUTPUT_HELP_OPENMETRICS
-"  --bundle FILE  also write the report bundle FILE (schema baretma-bundle/1):\n"
-"                 the CPUID of every CPU, these checks, the environment, the\n"
-"                 calibration if any and baretma's version, in one file to\n"
-"                 attach to a report; every command that takes --cpuid-dump\n"
-"                 reads it back as that machine\n"
+"failed is SKIP (\"depends on ...\"): one fault fails one check.\n", f);
+	cli_opts_list(f, &validate_optset);
+	fputs(
 "\n"
 "The checks (README \"baretma validate\" gives each one's source): cpu_model,\n"
 "perf_capabilities_metrics, fixed_ctr3_enumerated, counter_widths; fc3_counts,\n"
@@ -76,51 +106,13 @@ CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_FILE CLI_OUTPUT_HELP_OPENMETRICS
 "  77 no permission\n", f);
 }
 
-static int parse_opt(int c, struct validate_cmd *v, struct cli_ctx *ctx)
-{
-	switch (c) {
-	case 'c':
-		v->ncpus = cli_parse_cpu_list(optarg, v->cpus, CPU_MAX_CPUS);
-		if (v->ncpus <= 0) {
-			cli_err("bad --cpu '%s': a CPU list like 0,2-3%s%s", optarg,
-				v->ncpus == -EDOM ? "; " : "", v->ncpus == -EDOM ? CLI_CPU_HEX_HINT : "");
-			return EX_USAGE;
-		}
-		return 0;
-	case 'l': return cli_parse_level(optarg, &v->level);
-	case OPT_NO_PERF: v->perf = false; return 0;
-	case OPT_RDPMC_ALWAYS: ctx->run.set.rdpmc_always = true; return 0;
-	case 'F': ctx->run.force = true; return 0;
-	case 'W': ctx->run.wait = true; return 0;
-	case 'd': ctx->dump = optarg; return 0;
-	case 'j': cli_output_opt(&v->out, "json"); return 0;
-	case OPT_BUNDLE: v->bundle = optarg; return 0;
-	case 'h': validate_usage(stdout); return CLI_HELP_SHOWN;
-	default: return cli_output_getopt(&v->out, c, optarg) ? EX_USAGE : 0;
-	}
-}
-
 static int validate_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 {
-	static const struct option lopts[] = {
-		{ "cpu", required_argument, NULL, 'c' }, { "level", required_argument, NULL, 'l' },
-		{ "no-perf", no_argument, NULL, OPT_NO_PERF }, { "force", no_argument, NULL, 'F' },
-		{ "wait", no_argument, NULL, 'W' }, { "json", no_argument, NULL, 'j' },
-		{ "rdpmc-always", no_argument, NULL, OPT_RDPMC_ALWAYS },
-		{ "cpuid-dump", required_argument, NULL, 'd' }, { "help", no_argument, NULL, 'h' },
-		{ "bundle", required_argument, NULL, OPT_BUNDLE },
-		CLI_OUTPUT_OPT_FILE, CLI_OUTPUT_OPT_SEP, CLI_OUTPUT_OPT_OPENMETRICS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct validate_cmd *v = opts;
-	int c, rc = 0;
+	int rc;
 
 	v->perf = true;
-	cli_getopt_reset();
-	while (!rc && (c = cli_getopt("validate", argc, argv, "c:l:FWd:jh" CLI_OUTPUT_SHORTOPTS, lopts)) != -1)
-		rc = parse_opt(c, v, ctx);
-	if (!rc && optind < argc)
-		rc = cli_usage_err("validate", "unexpected argument '%s'", argv[optind]);
+	rc = cli_opts_parse(&validate_optset, NULL, argc, argv, v, ctx);
 	if (!rc)
 		rc = cli_output_check("validate", &v->out, &output_view_validate);
 	if (!rc && v->bundle && ((v->out.file && !strcmp(v->bundle, v->out.file)) ||
@@ -253,5 +245,5 @@ out:
 
 const struct cli_cmd_ops cmd_validate = {
 	.parse = validate_parse, .run = validate_run_cmd, .usage = validate_usage,
-	.opts_size = sizeof(struct validate_cmd),
+	.opts_size = sizeof(struct validate_cmd), .optset = &validate_optset,
 };

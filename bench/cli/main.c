@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bench/cli/cli_cmd.h"
+#include "bench/cli/cli_opt.h"
 #include "config.h"
 
 static void usage(FILE *f)
@@ -69,11 +70,32 @@ static int unknown_command(const char *name)
 	return EX_USAGE;
 }
 
+/*
+ * "baretma help --options CMD": CMD's option table, one option a line
+ * (bench/cli/cli_opt.h cli_opts_dump), which the bash completion and the
+ * tests read; not listed in --help, where the same table is the text.
+ */
+static int help_options(int argc, char **argv)
+{
+	const struct cli_cmd *c;
+
+	if (argc != 4) {
+		cli_err("help: --options takes one command (try: baretma --help)");
+		return EX_USAGE;
+	}
+	if (!(c = cli_cmd_find(argv[3], NULL)))
+		return unknown_command(argv[3]);
+	cli_opts_dump(stdout, c->ops->optset);
+	return EX_OK;
+}
+
 /* "baretma help [CMD ...]": the same as "baretma CMD --help". */
 static int help(int argc, char **argv)
 {
 	const struct cli_cmd *c;
 
+	if (argc >= 3 && !strcmp(argv[2], "--options"))
+		return help_options(argc, argv);
 	if (argc < 3 || !strcmp(argv[2], "help") || !strcmp(argv[2], "version")) {
 		usage(stdout);
 		return EX_OK;
