@@ -460,6 +460,43 @@ static void icl_events(void)
 }
 
 /*
+ * The clamps of CSV ICL (taken by ADL/RPL): Fetch_Bandwidth = max(0,
+ * Frontend_Bound - Fetch_Latency), Machine_Clears = max(0, Bad_Speculation
+ * - Branch_Mispredicts), Core_Bound = max(0, Backend_Bound - Memory_Bound),
+ * Light_Operations = max(0, Retiring - Heavy_Operations), each child here
+ * above its parent.  Golden Cove, width 6, SLOTS = 12000; level 1 as in
+ * icl_events (FE 0.20, BE 0.30, Ret 0.40, Bad 0.10):
+ *   Fetch_Latency = (600 * 6 - 600) / 12000 = 0.25 > 0.20: Fetch_Bandwidth
+ *     max(0, -0.05) = 0
+ *   Branch_Mispredicts = 1440/12000 = 0.12 > 0.10: Machine_Clears max(0, -0.02) = 0
+ *   Memory_Bound = 4200/12000 = 0.35 > 0.30: Core_Bound max(0, -0.05) = 0
+ *   Heavy_Operations = 6000/12000 = 0.50 > 0.40: Light_Operations max(0, -0.10) = 0
+ */
+static void icl_events_clamps(void)
+{
+	static const struct kv glc[] = {
+		{ "TOPDOWN.SLOTS", 12000 }, { "IDQ_BUBBLES.CORE", 3000 },
+		{ "INT_MISC.UOP_DROPPING", 600 }, { "TOPDOWN.BACKEND_BOUND_SLOTS", 3600 },
+		{ "UOPS_RETIRED.SLOTS", 4800 }, { "IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE", 600 },
+		{ "TOPDOWN.BR_MISPREDICT_SLOTS", 1440 }, { "TOPDOWN.MEMORY_BOUND_SLOTS", 4200 },
+		{ "UOPS_RETIRED.HEAVY", 6000 }, { NULL, 0 },
+	};
+	struct recipe_result out;
+	struct recipe_error e;
+
+	check_int(run("intel-icl-events", "golden-cove", glc, false, 2, &out, &e), ==, 0,
+		  "Golden Cove, each child above its parent");
+	check_dbl(F(TMA_FETCH_LATENCY), 0.25, EPS, "  tma_fetch_latency (600*6-600)/12000");
+	check_dbl(F(TMA_FETCH_BANDWIDTH), 0, EPS, "  tma_fetch_bandwidth max(0, 0.20 - 0.25)");
+	check_dbl(F(TMA_BRANCH_MISPREDICTS), 0.12, EPS, "  tma_branch_mispredicts 1440/12000");
+	check_dbl(F(TMA_MACHINE_CLEARS), 0, EPS, "  tma_machine_clears max(0, 0.10 - 0.12)");
+	check_dbl(F(TMA_MEMORY_BOUND), 0.35, EPS, "  tma_memory_bound 4200/12000");
+	check_dbl(F(TMA_CORE_BOUND), 0, EPS, "  tma_core_bound max(0, 0.30 - 0.35)");
+	check_dbl(F(TMA_HEAVY_OPERATIONS), 0.50, EPS, "  tma_heavy_operations 6000/12000");
+	check_dbl(F(TMA_LIGHT_OPERATIONS), 0, EPS, "  tma_light_operations max(0, 0.40 - 0.50)");
+}
+
+/*
  * E-cores (E-core_TMA_Metrics.csv; Atom_TMA.csv for Tremont):
  * Gracemont, width 5: SLOTS = 5 * CPU_CLK_UNHALTED.CORE = 5 * 2000 = 10000
  *   FE = 2500/10000 = 0.25; BE = 3500/10000 = 0.35; Ret = 3000/10000 = 0.30
@@ -630,6 +667,7 @@ int main(void)
 	zeros();
 	perf_metrics();
 	icl_events();
+	icl_events_clamps();
 	ecores();
 	zen4();
 	zen5();

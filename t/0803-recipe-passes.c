@@ -228,6 +228,44 @@ static void pinned(void)
 }
 
 /*
+ * Constraints that overlap without nesting (a recipe made here): linux
+ * arch/x86/events/amd/core.c's family 15h amd_f15_PMC30 (counters 0 and 3,
+ * 0x09, EVENT_CONSTRAINT_OVERLAP) beside amd_f15_PMC20 (counters 0-2,
+ * 0x07).  A on 0 or 3, B, D, E on 0-2, on 6 counters: A tried first (2
+ * counters allowed, the others 3); on counter 0 it would leave B, D, E
+ * two counters, so the matching puts it on 3 and B, D, E on 0, 1, 2: one
+ * pass.  Keeping A's first counter would take a second pass for E.
+ */
+static void overlapping(void)
+{
+	static const struct recipe_event ev[] = {
+		{ .name = "C", .ctr = RECIPE_CTR_FIXED, .fixed = 1 },
+		{ .name = "A", .ctr = RECIPE_CTR_GP, .event = 0x40, .counters = 0x09,
+		  .counters_ht_off = 0x09 },
+		{ .name = "B", .ctr = RECIPE_CTR_GP, .event = 0x41, .counters = 0x07,
+		  .counters_ht_off = 0x07 },
+		{ .name = "D", .ctr = RECIPE_CTR_GP, .event = 0x42, .counters = 0x07,
+		  .counters_ht_off = 0x07 },
+		{ .name = "E", .ctr = RECIPE_CTR_GP, .event = 0x43, .counters = 0x07,
+		  .counters_ht_off = 0x07 },
+	};
+	static const struct recipe_node nd[] = {
+		{ .metric = "SLOTS", .level = 0, .expr = "C" },
+		{ .metric = "tma_retiring", .level = 1, .expr = "(A + B + D + E) / SLOTS" },
+	};
+	static const struct recipe r = { .name = "t", .variant = "t", .events = ev, .nevents = 5,
+					 .nodes = nd, .nnodes = 2 };
+	struct recipe_pass p[PASSES];
+	int n = recipe_passes(&r, NULL, 0x1F, 0x3F, 0x7, p, PASSES);
+
+	check_int(n, ==, 1, "overlapping constraints 0x09 and 0x07: one pass");
+	check_int(counter_of(&r, p, n, "A"), ==, 3, "  A (0x09) on counter 3");
+	ok(counter_of(&r, p, n, "B") < 3 && counter_of(&r, p, n, "D") < 3 &&
+	   counter_of(&r, p, n, "E") < 3, "  B, D, E (0x07) on counters 0-2");
+	ok(distinct(&r, p, n, 0x3F), "  distinct counters");
+}
+
+/*
  * Zen 4: 12 GP events on 6 counters -> 2 passes; the six of level 1
  * (ls_not_halted_cyc, de_src_op_disp.all, ex_ret_ops, and the three
  * de_no_dispatch_per_slot) fill the first.
@@ -328,6 +366,7 @@ int main(void)
 	haswell_smt();
 	golden_cove();
 	pinned();
+	overlapping();
 	zen4();
 	skymont();
 	perf_metrics();

@@ -33,6 +33,10 @@
  *   and SLOTS = TOPDOWN.SLOTS.
  *   E-core_TMA_Metrics.csv (columns CMT, LNL-SKT), #SLOTS = #Pipeline_Width
  *   x CPU_CLK_UNHALTED.CORE (Crestmont 6, Skymont 8):
+ *     Frontend_Bound = TOPDOWN_FE_BOUND.ALL_P / #SLOTS, Bad_Speculation =
+ *     TOPDOWN_BAD_SPECULATION.ALL_P / #SLOTS, Backend_Bound =
+ *     TOPDOWN_BE_BOUND.ALL_P / #SLOTS, Retiring = TOPDOWN_RETIRING.ALL_P / #SLOTS
+ *     (Skymont's fixed counters 4-6 count the same slots as TOPDOWN_*.ALL),
  *     IFetch_Latency = TOPDOWN_FE_BOUND.FRONTEND_LATENCY / #SLOTS,
  *     IFetch_Bandwidth = TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH / #SLOTS,
  *     Branch_Mispredicts = TOPDOWN_BAD_SPECULATION.MISPREDICT / #SLOTS,
@@ -329,6 +333,8 @@ static void crestmont(void)
 /*
  * Skymont, width 8, CPU_CLK_UNHALTED.CORE 1000: #SLOTS 8000; the fixed-
  * counter variant and the GP one (the same level 2 events):
+ *   Bad_Speculation 640/8000 = 0.08; Frontend_Bound 1600/8000 = 0.20
+ *   Retiring 3360/8000 = 0.42; Backend_Bound 2400/8000 = 0.30
  *   IFetch_Latency 960/8000 = 0.12; IFetch_Bandwidth 640/8000 = 0.08
  *   Branch_Mispredicts 400/8000 = 0.05; Machine_Clears 240/8000 = 0.03
  *   Core_Bound 800/8000 = 0.10; Resource_Bound 2400/8000 - 0.10 = 0.20
@@ -354,6 +360,10 @@ static void skymont(const char *variant, const char *bad, const char *fe, const 
 	snprintf(name, sizeof(name), "%s level 2", variant);
 	check_int(eval(r, kv, 2, &out, &e), ==, 0, name);
 	check_dbl(out.slots, 8000, EPS, "  #SLOTS 8 x 1000");
+	check_dbl(F(TMA_BAD_SPECULATION), 0.08, EPS, "  tma_bad_speculation 640/8000");
+	check_dbl(F(TMA_FRONTEND_BOUND), 0.20, EPS, "  tma_frontend_bound 1600/8000");
+	check_dbl(F(TMA_RETIRING), 0.42, EPS, "  tma_retiring 3360/8000");
+	check_dbl(F(TMA_BACKEND_BOUND), 0.30, EPS, "  tma_backend_bound 2400/8000");
 	check_dbl(F(TMA_FETCH_LATENCY), 0.12, EPS, "  tma_fetch_latency 960/8000");
 	check_dbl(F(TMA_FETCH_BANDWIDTH), 0.08, EPS, "  tma_fetch_bandwidth 640/8000");
 	check_dbl(F(TMA_BRANCH_MISPREDICTS), 0.05, EPS, "  tma_branch_mispredicts 400/8000");
