@@ -158,9 +158,9 @@ struct cli_output {
 "                 header naming the columns (cpu, kind, recipe, backend first),\n" \
 "                 a field holding SEP or a quote in double quotes\n"
 #define CLI_OUTPUT_HELP_OPENMETRICS \
-"  --openmetrics FILE  also write the metrics to FILE in the Prometheus text\n" \
-"                 format, for node_exporter's textfile collector (whole or not\n" \
-"                 at all; never through a symbolic link; doc/openmetrics.md)\n"
+"  --openmetrics FILE  also write the metrics to FILE in OpenMetrics 1.0, which\n" \
+"                 node_exporter's textfile collector reads (whole or not at\n" \
+"                 all; never through a symbolic link; doc/openmetrics.md)\n"
 
 /*
  * cli_output_getopt - option @c (cli_getopt's) with its argument @arg

@@ -69,7 +69,7 @@ static void bench_usage(FILE *f)
 "                  run with BARETMA_MSR=state:FILE (a real MSR device is refused:\n"
 "                  the dump is another machine)\n"
 "  --json          one JSON document (schema baretma-bench/2)\n"
-"  --csv           one line per kernel and quantity (README \"baretma bench\")\n"
+"  --csv           -x , : one line per kernel and quantity (doc/csv.md)\n"
 CLI_OUTPUT_HELP_SEP CLI_OUTPUT_HELP_FILE CLI_OUTPUT_HELP_OPENMETRICS
 CLI_PLOT_HELP
 "                  (stacked bars of each kernel's level 1, level 2 beside)\n"
@@ -360,7 +360,7 @@ static void print_result(const struct bench_options *o, const struct cli_output 
 
 	/* the reason once: the text report's "top-down:" line says it, CSV
 	 * does not (stderr then) */
-	if (!res->level && !document && cli_output_format(out) == &output_format_text)
+	if (!res->level && !document && cli_output_format(out)->for_people)
 		esc_fprintf(stderr, "baretma: top-down unavailable on cpu %u (why: the report's "
 			    "'top-down:' line); timing with the TSC only\n", res->cpu_used);
 	else if (!res->level && !document)
