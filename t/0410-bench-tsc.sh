@@ -52,8 +52,10 @@ is "$(check environment)" "True True" "the environment preflight is embedded, as
 
 "$BARETMA" bench --backend tsc --kernel divider,retire-light --reps 5 --csv >"$tmp/b.csv" 2>"$tmp/csv.err"; rc=$?
 is "$rc" 0 "--csv exits 0"
-is "$(head -1 "$tmp/b.csv")" "kernel,quantity,unit,n,median,min,max,q1,q3,mad,mean,bound_pp" "CSV header"
-is "$(grep -c ',tsc_ticks,ticks,5,' "$tmp/b.csv")" 3 "CSV: empty + 2 kernels with 5 reps (TSC ticks)"
+is "$(head -1 "$tmp/b.csv")" \
+	"cpu,kind,recipe,backend,time,kernel,level,quantity,unit,value,bound_pp,n,median,min,max,q1,q3,mad,mean" \
+	"CSV header (the long layout, README)"
+is "$(grep -c ',tsc_ticks,ticks,[0-9.e+]*,,5,' "$tmp/b.csv")" 3 "CSV: empty + 2 kernels with 5 reps (TSC ticks)"
 
 # Top-down on the live CPU, by what it is: another vendor, Intel without an
 # architectural PMU (a VM without a virtual PMU: the most common cloud

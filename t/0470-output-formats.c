@@ -1,13 +1,14 @@
 /*
  * t/0470-output-formats.c - the output formats (bench/output/output.h): the
  * table (text, the default, first; then json and csv, the options --json
- * and --csv; then -x's separated values and --openmetrics's metrics), which results each can write (a view without rows has no
- * CSV, one without a document no JSON: refused with -EOPNOTSUPP, nothing
- * written), and the bytes each writes for a result built here.
+ * and --csv; then -x's separated values and --openmetrics's metrics),
+ * which results each can write (a view without records has no CSV, one
+ * without a document no JSON: refused with -EOPNOTSUPP, nothing written),
+ * and the bytes each writes for a result built here.
  *
- * Expected bytes are written out by hand from README "baretma bench"
- * (--csv: one row per kernel and quantity, the columns of the header
- * below, bound_pp in percentage points) and "JSON documents" (one
+ * Expected bytes are written out by hand from doc/csv.md (--csv is -x , :
+ * the view's columns as a header, then one line per record, a field
+ * holding a comma or a quote quoted) and README "JSON documents" (one
  * document, indented by 2, ASCII only: \uXXXX; reals with 10 significant
  * digits, so 0.1 + 0.2 is 0.3, not 0.30000000000000004), never from the
  * writers under test.
@@ -46,23 +47,22 @@ static json_t *toy_json(const void *result)
 	return json_pack("{s:s,s:f}", "name", t->name, "real", t->real);
 }
 
-/* Two rows: TSC ticks without a bound, a percentage with one. */
-static void toy_rows(const void *result, output_row_fn row, void *arg)
-{
-	static const struct bench_stats ticks = { .n = 3, .median = 2, .min = 1, .max = 3,
-						  .q1 = 1.5, .q3 = 2.5, .mad = 1, .mean = 2 };
-	static const struct bench_stats pct = { .n = 3, .median = 40.125, .min = 39.5,
-						.max = 41, .q1 = 39.75, .q3 = 40.5, .mad = 0.5,
-						.mean = 40.2083333333 };
-	const struct toy *t = result;
+/* Two records: one with an empty cell, one whose name holds a comma. */
+static const char *const toy_columns[] = { "kernel", "quantity", "value", "bound_pp", NULL };
 
-	row(arg, &(struct output_row){ t->name, "tsc_ticks", "ticks", &ticks, NAN });
-	row(arg, &(struct output_row){ t->name, "tma_retiring", "percent", &pct, 0.196078 });
+static void toy_records(const void *result, output_record_fn record, void *arg)
+{
+	const struct toy *t = result;
+	const char *a[] = { t->name, "tsc_ticks", "2", NULL };
+	const char *b[] = { "a,b", "tma_retiring", "40.125", "0.196078" };
+
+	record(arg, a);
+	record(arg, b);
 }
 
 static const struct output_view text_only = { .text = toy_text };
 static const struct output_view full = {
-	.text = toy_text, .json = toy_json, .rows = toy_rows, .rows_subject = "kernel",
+	.text = toy_text, .json = toy_json, .columns = toy_columns, .records = toy_records,
 };
 
 /* What output_write wrote, in a static buffer; *@rc its return. */
@@ -123,11 +123,11 @@ static void test_can_write(void)
 
 	ok(output_can_write(&output_format_text, &text_only), "text writes a view with text");
 	ok(!output_can_write(&output_format_json, &text_only), "json: not without a document");
-	ok(!output_can_write(&output_format_csv, &text_only), "csv: not without rows");
+	ok(!output_can_write(&output_format_csv, &text_only), "csv: not without records");
 	ok(output_can_write(&output_format_csv, &full) && output_can_write(&output_format_json, &full),
-	   "csv and json write a view with rows and a document");
+	   "csv and json write a view with records and a document");
 	out = written(&output_format_csv, &text_only, &t, NULL, &rc);
-	check_int(rc, ==, -EOPNOTSUPP, "csv of a result without rows: -EOPNOTSUPP");
+	check_int(rc, ==, -EOPNOTSUPP, "csv of a result without records: -EOPNOTSUPP");
 	check_str(out, "", "and nothing written");
 	out = written(&output_format_json, &text_only, &t, NULL, &rc);
 	check_int(rc, ==, -EOPNOTSUPP, "json of a result without a document: -EOPNOTSUPP");
@@ -159,10 +159,15 @@ static void test_csv(void)
 	out = written(&output_format_csv, &full, &t, NULL, &rc);
 	check_int(rc, ==, 0, "csv writes");
 	check_str(out,
-		  "kernel,quantity,unit,n,median,min,max,q1,q3,mad,mean,bound_pp\n"
-		  "retire-light,tsc_ticks,ticks,3,2,1,3,1.5,2.5,1,2,\n"
-		  "retire-light,tma_retiring,percent,3,40.125,39.5,41,39.75,40.5,0.5,40.2083,0.1961\n",
-		  "csv: the header, then one row per quantity (%.6g; bound %.4f, empty when none)");
+		  "kernel,quantity,value,bound_pp\n"
+		  "retire-light,tsc_ticks,2,\n"
+		  "\"a,b\",tma_retiring,40.125,0.196078\n",
+		  "csv: the header, then one line per record (empty cell empty, a comma quoted)");
+	char *csv = strdup(out ? out : "");
+
+	out = written(&output_format_sv, &full, &t, NULL, &rc);
+	ok(rc == 0 && csv && !strcmp(out, csv), "-x with its default separator (,): the same bytes");
+	free(csv);
 }
 
 static void test_json(void)

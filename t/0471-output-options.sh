@@ -28,10 +28,11 @@ ok $? "--json given twice: one document"
 bench() { "$BARETMA" bench --backend tsc --kernel empty --reps 3 --warmup 0 "$@"; }
 bench --csv >"$tmp/b.csv" 2>"$tmp/csv.err"; rc=$?
 is "$rc" 0 "bench --csv exits 0"
-is "$(head -n 1 "$tmp/b.csv")" "kernel,quantity,unit,n,median,min,max,q1,q3,mad,mean,bound_pp" \
-	"bench --csv: the documented header"
-like "$(sed -n 2p "$tmp/b.csv")" '^empty,tsc_ticks,ticks,3,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,$' \
-	"bench --csv: the TSC row, 3 repetitions, no bound"
+is "$(head -n 1 "$tmp/b.csv")" \
+	"cpu,kind,recipe,backend,time,kernel,level,quantity,unit,value,bound_pp,n,median,min,max,q1,q3,mad,mean" \
+	"bench --csv: the documented header (the long layout)"
+like "$(sed -n 2p "$tmp/b.csv")" '^[0-9]+,[a-z]+,,tsc,,empty,,tsc_ticks,ticks,[0-9.e+-]+,,3,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+$' \
+	"bench --csv: the TSC row (no recipe without Top-down, no time), 3 repetitions, no bound"
 like "$(cat "$tmp/csv.err")" "top-down unavailable on cpu [0-9]+: " \
 	"beside the CSV, stderr says why there is no Top-down"
 bench --json >"$tmp/b.json" 2>"$tmp/json.err"; rc=$?

@@ -114,9 +114,10 @@ like "$(cat "$tmp/ecore2.txt")" "bound: 48-bit counters \(no quantisation\)" "te
 like "$(cat "$tmp/ecore2.txt")" "tma_core_bound +tma_resource_bound" "text: the E-core's own level-2 node"
 unlike "$(cat "$tmp/ecore2.txt")" "tma_heavy_operations" "text: no node the recipe lacks"
 run ecore2.csv "$ADLS" "$tmp/intel" "$ecore" --csv
-is "$(grep '^test-sim-work,passes,' "$tmp/ecore2.csv")" "test-sim-work,passes,passes,1,2,2,2,2,2,0,2," \
-	"CSV: the passes, one row per kernel"
-is "$(grep -c '^test-sim-work,tma_' "$tmp/ecore2.csv")" 10 "CSV: the recipe's 10 nodes"
+is "$(grep ',test-sim-work,,passes,' "$tmp/ecore2.csv")" \
+	"$ecore,efficiency,intel-ecore-l1:gracemont,msr,,test-sim-work,,passes,passes,2,,1,,,,,,," \
+	"CSV: the passes, one row per kernel: one value, n 1, no statistics repeated"
+is "$(grep -c ',test-sim-work,[12],tma_' "$tmp/ecore2.csv")" 10 "CSV: the recipe's 10 nodes"
 
 # --- Cascade Lake with SMT (Skylake, W = 4, 4 GP counters a thread) -----------
 # intel-pre-icl-l1:skylake with smt_on (perf skl-metrics.json, #core_wide):

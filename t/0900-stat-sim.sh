@@ -74,16 +74,17 @@ is "$rc" 0 "stat -I 100 --count 2 --csv exits 0"
 got=$(python3 - "$tmp/csv" <<'EOF'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-need = {"time", "kind", "recipe", "backend", "cpu", "quantity", "unit", "median", "bound_pp"}
+need = {"time", "kind", "recipe", "backend", "cpu", "quantity", "unit", "value", "bound_pp"}
 missing = need - set(rows[0].keys()) if rows else need
 times = sorted({r["time"] for r in rows})
 ret = [r for r in rows if r["quantity"] == "tma_retiring" and r["unit"] == "percent"]
+single = all(r["n"] == "1" and r["median"] == r["mean"] == "" for r in rows)
 print(len(missing), len(times), len(ret), ",".join(sorted({r["recipe"] for r in rows})),
-      ",".join(sorted({r["backend"] for r in rows})))
+      ",".join(sorted({r["backend"] for r in rows})), single)
 EOF
 )
-is "$got" "0 2 2 intel-perf-metrics msr" \
-	"CSV: the named columns, two intervals, tma_retiring in each, recipe and backend columns"
+is "$got" "0 2 2 intel-perf-metrics:sunny-cove msr True" \
+	"CSV: the named columns, two intervals, tma_retiring in each, recipe and backend columns, one count each (n 1, no statistics)"
 
 # --- --json -I: JSON Lines, values = the profile within the bound ----------
 "$BARETMA" stat -C 0-3 -I 100 --count 3 --json >"$tmp/jsonl" 2>/dev/null; rc=$?

@@ -2,9 +2,9 @@
 # t/0904-stat-outputs.sh - `baretma stat -I` with the generic outputs:
 # -x SEP with -o FILE (the intervals' rows in FILE, put in place whole at
 # the end), --openmetrics FILE (rewritten at each interval's end with that
-# interval's numbers, the Prometheus text format read back by the
-# independent parser t/openmetrics-parse.py, and by promtool where it is
-# installed) and --plot FILE (the timeline; a PNG that decodes, 1000x600).
+# interval's numbers, OpenMetrics 1.0 that the Prometheus text format
+# reads too, read back by the independent parser t/openmetrics-parse.py,
+# and by promtool where it is installed) and --plot FILE (the timeline; a PNG that decodes, 1000x600).
 #
 # Expected values come from the profile written here (t/0900's: `ghz 1`,
 # `access_cycles 0`, shares 40/10/20/30 on the Ice Lake dump's
@@ -36,9 +36,10 @@ want = {"tma_retiring": 40, "tma_bad_speculation": 7.5, "tma_frontend_bound": 20
         "tma_backend_bound": 32.5}
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter=";"))
 times = sorted(set(r["time"] for r in rows))
-off = [(r["time"], r["node"], r["percent"], r["bound_pp"]) for r in rows if r["node"] in want
-       and abs(float(r["percent"]) - want[r["node"]]) > float(r["bound_pp"]) + 1e-9]
-slots = [r for r in rows if r["node"] == "SLOTS" and float(r["slots"]) > 0]
+off = [(r["time"], r["quantity"], r["value"], r["bound_pp"]) for r in rows
+       if r["quantity"] in want and r["unit"] == "percent"
+       and abs(float(r["value"]) - want[r["quantity"]]) > float(r["bound_pp"]) + 1e-9]
+slots = [r for r in rows if r["quantity"] == "slots" and float(r["value"]) > 0]
 print(list(rows[0].keys())[:4], len(times), len(slots), off,
       sorted(set(r["recipe"] + "/" + r["backend"] for r in rows)))
 EOP
@@ -49,7 +50,7 @@ EOP
 "$BARETMA" stat -C 0-1 -I 100 --count 3 --openmetrics "$tmp/m.prom" >/dev/null 2>"$tmp/err"
 is "$?" 0 "stat -I --openmetrics FILE exits 0"
 python3 "$T_SRC/openmetrics-parse.py" "$tmp/m.prom" >"$tmp/parse" 2>&1
-is "$?" 0 "the file parses as the Prometheus text format (t/openmetrics-parse.py)"
+is "$?" 0 "the file parses as OpenMetrics 1.0 and as the Prometheus text format (t/openmetrics-parse.py)"
 is "$(python3 - "$tmp/m.prom" <<'EOP'
 import re, sys
 want = {"tma_retiring": .40, "tma_bad_speculation": .075, "tma_frontend_bound": .20,

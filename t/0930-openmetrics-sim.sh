@@ -1,8 +1,9 @@
 #!/bin/sh
 # t/0930-openmetrics-sim.sh - --openmetrics FILE of bench, validate and
 # calibrate on the simulated PMU of real CPUID dumps: every file passes
-# the line-by-line check of t/openmetrics-parse.py (the Prometheus text
-# exposition format, written from its spec, not from the writer) and
+# the line-by-line check of t/openmetrics-parse.py (OpenMetrics 1.0 and
+# the Prometheus text exposition format, written from their specs, not
+# from the writer) and
 # `promtool check metrics` where promtool is installed (Debian's
 # prometheus package); the numbers are the profile's.
 #
@@ -30,7 +31,7 @@ printf '%s\nbackend_bound 30\nmemory_bound 18\n' "$sim_common" >"$tmp/intel"
 # om NAME: the parser's verdict and promtool's on $tmp/NAME.prom
 om() {
 	out=$($parse "$tmp/$1.prom" 2>&1); rc=$?
-	is "$rc:$out" "0:" "$1: every line is a HELP, a TYPE or a sample of the format"
+	is "$rc:$out" "0:" "$1: every line is a TYPE, UNIT, HELP, sample or the closing # EOF of both formats"
 	if command -v promtool >/dev/null 2>&1; then
 		out=$(promtool check metrics <"$tmp/$1.prom" 2>&1); rc=$?
 		is "$rc:$out" "0:" "$1: promtool check metrics accepts it"

@@ -1,21 +1,32 @@
 /*
- * t/0931-openmetrics-writer - the Prometheus text format writer
+ * t/0931-openmetrics-writer - the OpenMetrics writer
  * (bench/output/fmt_openmetrics.c) and the separated-values writer
  * (fmt_sv.c, -x SEP) on results built here, against bytes written out by
  * hand from their specifications:
- *   - the exposition format (prometheus.io/docs/instrumenting/
- *     exposition_formats, "Text format details"): "# HELP name text" and
- *     "# TYPE name gauge" once per family before its samples, all of a
- *     family's samples in one group, label values escaping backslash,
- *     double quote and line feed as \\, \" and \n, HELP text escaping
- *     backslash and line feed; NaN and +Inf/-Inf spelt so; any other
- *     label byte outside printable ASCII 0x20-0x7e (ESC, DEL, UTF-8's)
- *     as '?' (fmt_openmetrics.c: the files are read by other tools);
+ *   - OpenMetrics 1.0 (OpenObservability/OpenMetrics
+ *     specification/OpenMetrics.md), as the Prometheus text format
+ *     (prometheus.io/docs/instrumenting/exposition_formats) also reads it:
+ *     "# TYPE name gauge", "# UNIT name unit" where the family has one,
+ *     "# HELP name text" once per family before its samples ("The
+ *     ordering SHOULD be TYPE, UNIT, HELP"), all of a family's samples in
+ *     one group, "# EOF" last ("Expositions MUST end with EOF"), label
+ *     values escaping backslash, double quote and line feed as \\, \" and
+ *     \n, HELP text escaping backslash and line feed; NaN and +Inf/-Inf
+ *     spelt so; any other label byte outside printable ASCII 0x20-0x7e
+ *     (ESC, DEL, UTF-8's) as '?' (fmt_openmetrics.c: the files are read by
+ *     other tools);
  *   - RFC 4180 with SEP for the comma: a field holding SEP or a quote is
  *     quoted, its quotes doubled.
  * And what each refuses: a series twice, a bad metric or label name
- * (-EINVAL, a view's mistake never hidden); a separator with a quote or a
- * line break, empty or too long.
+ * (-EINVAL, a view's mistake never hidden), which OpenMetrics' rules add
+ * to: a unit that is not the name's suffix ("an underscore and the unit
+ * MUST be the suffix of the MetricFamily name"), a gauge named as another
+ * type's samples are ("_total": its "Suffixes"), a label name with a
+ * leading '_' (reserved), a family whose samples disagree on its help or
+ * unit (one metadata line of each), and a help holding a double quote
+ * (OpenMetrics would escape it \", which the text format's parser in
+ * node_exporter refuses: "invalid escape sequence"); a separator with a
+ * quote or a line break, empty or too long.
  */
 #include <errno.h>
 #include <math.h>
@@ -84,11 +95,11 @@ static void test_openmetrics(void)
 	const char *l2[] = { "cpu", "4", "node", "tma_retiring", NULL };
 	const char *esc[] = { "v", "a\"b\\c\nd", "w", "\x1b[0m\x7f\xc3\xa9", NULL };
 	const struct output_sample s[] = {
-		{ "tma_ratio", "a share", l0, 0.251 },
-		{ "slots", "slots, a \\ and\na line", l1, 600000 },
-		{ "tma_ratio", "a share", l2, NAN },   /* back to the first family */
-		{ "odd", "escapes", esc, INFINITY },
-		{ "none", "no labels", NULL, -INFINITY },
+		{ "tma_ratio", "a share", l0, 0.251, "ratio" },
+		{ "slots", "slots, a \\ and\na line", l1, 600000, "slots" },
+		{ "tma_ratio", "a share", l2, NAN, "ratio" }, /* back to the first family */
+		{ "odd", "escapes", esc, INFINITY, NULL },
+		{ "none", "no labels", NULL, -INFINITY, NULL },
 	};
 	struct toy t = { s, 5 };
 	int rc;
@@ -96,36 +107,67 @@ static void test_openmetrics(void)
 
 	check_int(rc, ==, 0, "openmetrics writes");
 	check_str(out,
-		"# HELP baretma_tma_ratio a share\n"
 		"# TYPE baretma_tma_ratio gauge\n"
+		"# UNIT baretma_tma_ratio ratio\n"
+		"# HELP baretma_tma_ratio a share\n"
 		"baretma_tma_ratio{cpu=\"3\",node=\"tma_retiring\"} 0.251\n"
 		"baretma_tma_ratio{cpu=\"4\",node=\"tma_retiring\"} NaN\n"
-		"# HELP baretma_slots slots, a \\\\ and\\na line\n"
 		"# TYPE baretma_slots gauge\n"
+		"# UNIT baretma_slots slots\n"
+		"# HELP baretma_slots slots, a \\\\ and\\na line\n"
 		"baretma_slots{cpu=\"3\"} 600000\n"
-		"# HELP baretma_odd escapes\n"
 		"# TYPE baretma_odd gauge\n"
+		"# HELP baretma_odd escapes\n"
 		"baretma_odd{v=\"a\\\"b\\\\c\\nd\",w=\"?[0m???\"} +Inf\n"
-		"# HELP baretma_none no labels\n"
 		"# TYPE baretma_none gauge\n"
-		"baretma_none -Inf\n",
-		"families grouped in first-seen order, HELP/TYPE once, escapes per the spec");
+		"# HELP baretma_none no labels\n"
+		"baretma_none -Inf\n"
+		"# EOF\n",
+		"families grouped in first-seen order, TYPE/UNIT/HELP once, escapes per the spec, "
+		"# EOF last");
+	t = (struct toy){ NULL, 0 };
+	out = written(&output_format_openmetrics, &t, NULL, &rc);
+	ok(rc == 0 && !strcmp(out, "# EOF\n"), "no sample: an empty MetricSet, # EOF alone");
 
-	const struct output_sample dup[] = { { "a", "h", l1, 1 }, { "a", "h", l1, 2 } };
+	const struct output_sample dup[] = { { "a", "h", l1, 1, NULL }, { "a", "h", l1, 2, NULL } };
 	t = (struct toy){ dup, 2 };
 	written(&output_format_openmetrics, &t, NULL, &rc);
 	check_int(rc, ==, -EINVAL, "a series twice: -EINVAL");
 
 	const char *bad_label[] = { "0cpu", "1", NULL };
-	const struct output_sample bad[] = { { "a", "h", bad_label, 1 } };
+	const struct output_sample bad[] = { { "a", "h", bad_label, 1, NULL } };
 	t = (struct toy){ bad, 1 };
 	written(&output_format_openmetrics, &t, NULL, &rc);
 	check_int(rc, ==, -EINVAL, "a label name starting with a digit: -EINVAL");
 
-	const struct output_sample badn[] = { { "a-b", "h", NULL, 1 } };
+	const struct output_sample badn[] = { { "a-b", "h", NULL, 1, NULL } };
 	t = (struct toy){ badn, 1 };
 	written(&output_format_openmetrics, &t, NULL, &rc);
 	check_int(rc, ==, -EINVAL, "a metric name with '-': -EINVAL");
+
+	const struct { struct output_sample s[2]; size_t n; const char *why; } om_bad[] = {
+		{ { { "tma_share", "h", NULL, 1, "ratio" } }, 1,
+		  "unit ratio of tma_share (not its suffix)" },
+		{ { { "tmaratio", "h", NULL, 1, "ratio" } }, 1,
+		  "unit ratio of tmaratio (no underscore before it)" },
+		{ { { "runs_total", "h", NULL, 1, NULL } }, 1, "a gauge named _total (a counter's)" },
+		{ { { "a_info", "h", NULL, 1, NULL } }, 1, "a gauge named _info (an info's)" },
+		{ { { "a:b", "h", NULL, 1, NULL } }, 1, "a ':' (reserved for aggregations)" },
+		{ { { "a", "say \"x\"", NULL, 1, NULL } }, 1, "a help with a double quote" },
+		{ { { "a", "h", (const char *[]){ "_x", "1", NULL }, 1, NULL } }, 1,
+		  "a label name with a leading _ (reserved)" },
+		{ { { "a", "h", (const char *[]){ "x", "1", NULL }, 1, NULL },
+		    { "a", "other", (const char *[]){ "x", "2", NULL }, 2, NULL } }, 2,
+		  "one family, two helps" },
+		{ { { "a_ticks", "h", (const char *[]){ "x", "1", NULL }, 1, "ticks" },
+		    { "a_ticks", "h", (const char *[]){ "x", "2", NULL }, 2, NULL } }, 2,
+		  "one family, a unit and none" },
+	};
+	for (size_t i = 0; i < sizeof(om_bad) / sizeof(om_bad[0]); i++) {
+		t = (struct toy){ om_bad[i].s, om_bad[i].n };
+		written(&output_format_openmetrics, &t, NULL, &rc);
+		ok(rc == -EINVAL, "%s: -EINVAL (%d)", om_bad[i].why, rc);
+	}
 
 	ok(!output_can_write(&output_format_openmetrics, &(struct output_view){ 0 }),
 	   "a view without samples has no metrics");

@@ -90,15 +90,15 @@ BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/p "$BARETMA" bench --backend msr \
 	--kernel retire-light --reps 5 --warmup 1 -x '|' >"$tmp/b.sv" 2>/dev/null
 is "$?" 0 "bench -x '|': exit 0"
 is "$(csvcheck "$tmp/b.sv" '|')" \
-	"cpu,kind,recipe,backend,kernel,quantity,unit,n,median,min,max,q1,q3,mad,mean,bound_pp|14|0" \
+	"cpu,kind,recipe,backend,time,kernel,level,quantity,unit,value,bound_pp,n,median,min,max,q1,q3,mad,mean|14|0" \
 	"bench -x: the columns; 2 kernels x (ticks, slots, 4 nodes, passes) records"
 # Ice Lake's recipe counts events beside PERF_METRICS (msr/recipe/recipes_intel_pm.c):
 # its variant is named, and its passes (1) a row, as an event recipe's
 is "$(col "$tmp/b.sv" '|' "sorted(set((x['kind'], x['recipe'], x['backend']) for x in r))")" \
 	"[('general', 'intel-perf-metrics:sunny-cove', 'msr')]" "bench -x: kind, recipe, backend"
 # Ice Lake, PERF_METRICS: retiring byte 102 of a level-1 sum of 256 (t/0455)
-is "$(col "$tmp/b.sv" '|' "[x['median'] for x in r if x['kernel'] == 'retire-light' and x['quantity'] == 'tma_retiring']")" \
-	"['39.8438']" "bench -x: retiring 102/256 = 39.84 % of slots"
+is "$(col "$tmp/b.sv" '|' "[(x['value'], x['median']) for x in r if x['kernel'] == 'retire-light' and x['quantity'] == 'tma_retiring']")" \
+	"[('39.84375', '39.84375')]" "bench -x: retiring 102/256 = 39.84375 % of slots, the value the median"
 
 # --- compare -x -----------------------------------------------------------------
 BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/p BARETMA_PERF=sim:$tmp/p "$BARETMA" compare \
@@ -123,7 +123,8 @@ is "$(col "$tmp/cal.csv" , "[x['cycles'] for x in r]")" "['1000', '10000', '1000
 # --- --openmetrics rewritten while a reader reads it --------------------------------
 # The reader reads the file until the writer is done (a flag file), then
 # once more; each read must be absent (before the first write) or whole:
-# three lines (HELP, TYPE, the one sample), ending in a line feed.
+# five lines (TYPE, UNIT, HELP, the one sample, OpenMetrics' "# EOF"),
+# ending in a line feed.
 python3 - "$tmp/live.prom" "$tmp/done" >"$tmp/reader.out" <<'EOP' &
 import os, sys
 path, flag = sys.argv[1], sys.argv[2]
@@ -137,7 +138,8 @@ while True:
     if text is not None:
         reads += 1
         lines = text.split("\n")
-        if not (text.endswith("\n") and len(lines) == 4 and lines[2].startswith("baretma_tsc_ticks{")):
+        if not (text.endswith("\n") and len(lines) == 6 and lines[3].startswith("baretma_tsc_ticks{")
+                and lines[4] == "# EOF"):
             bad += 1
     if last:
         break

@@ -2,9 +2,10 @@
  * t/1067-bench-view.c - the bench result's own view (bench/output/output.c
  * output_view_bench) on a result built here, in the three formats that
  * print a kernel's statistics: the table's cells (README "baretma bench":
- * "median % of slots [q1, q3]", two decimals), the CSV rows (one per
- * quantity: n, median, min, max, q1, q3, mad, mean in the quantity's unit
- * with %.6g, bound_pp %.4f) and the JSON document (each node's statistics
+ * "median % of slots [q1, q3]", two decimals), the CSV rows (the long
+ * layout, doc/csv.md: one per quantity, its value
+ * the median, then n, median, min, max, q1, q3, mad, mean in the
+ * quantity's unit, 15 significant digits) and the JSON document (each node's statistics
  * in percent, README "JSON documents").  t/0470 writes a toy view; here the numbers
  * are the bench view's, with a q1 and a q3 apart, so that no writer may
  * mix them up or leave one a fraction.
@@ -12,8 +13,10 @@
  * The kernel "k": three repetitions, TSC ticks median 1000; slots median
  * 5000; retiring fractions median .40, min .38, max .42, q1 .39, q3 .4125,
  * MAD .01, mean .401, bound .005 (0.5 points) -> in percent 40, 38, 42,
- * 39, 41.25, 1, 40.1: the cell "40.00 [39.00,41.25]", the CSV row
- * "k,tma_retiring,percent,3,40,38,42,39,41.25,1,40.1,0.5000".
+ * 39, 41.25, 1, 40.1: the cell "40.00 [39.00,41.25]", the CSV row (CPU 0,
+ * a kind the zeroed identity does not name, PERF_METRICS's recipe, the msr
+ * backend, no time) "0,unknown,intel-perf-metrics,msr,,k,1,tma_retiring,
+ * percent,40,0.5,3,40,38,42,39,41.25,1,40.1".
  */
 #include <math.h>
 #include <stdio.h>
@@ -104,9 +107,10 @@ int main(void)
 	   "table: retiring's cell, median [q1, q3] in percent: 40.00 [39.00,41.25]");
 
 	out = written(&output_format_csv, &res);
-	check_str(line_of(out, "k,tma_retiring,"),
-		  "k,tma_retiring,percent,3,40,38,42,39,41.25,1,40.1,0.5000",
-		  "CSV: retiring's row, every statistic in percent, q1 before q3");
+	check_str(line_of(out, "0,unknown,intel-perf-metrics,msr,,k,1,tma_retiring,"),
+		  "0,unknown,intel-perf-metrics,msr,,k,1,tma_retiring,percent,40,0.5,3,40,38,42,39,"
+		  "41.25,1,40.1",
+		  "CSV: retiring's row, the value and every statistic in percent, q1 before q3");
 
 	out = written(&output_format_json, &res);
 	doc = json_loads(out, 0, NULL);

@@ -130,9 +130,9 @@ struct cli_optset {
 #define CLI_HELP_SEP "separated values with SEP, as perf stat -x: a header naming the " \
 	"columns (cpu, kind, recipe, backend first), a field holding SEP or a quote in " \
 	"double quotes"
-#define CLI_HELP_OPENMETRICS "also write the metrics to FILE in the Prometheus text " \
-	"format, for node_exporter's textfile collector (whole or not at all; never " \
-	"through a symbolic link; doc/openmetrics.md)"
+#define CLI_HELP_OPENMETRICS "also write the metrics to FILE in OpenMetrics 1.0, which " \
+	"node_exporter's textfile collector reads (whole or not at all; never through a " \
+	"symbolic link; doc/openmetrics.md)"
 #define CLI_HELP_PLOT "also draw the result into FILE: SVG, PNG or PDF by its extension " \
 	"(needs cairo; see doc/plots.md)"
 

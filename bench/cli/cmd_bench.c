@@ -87,7 +87,7 @@ static const struct cli_opt bench_opts[] = {
 		  "BARETMA_MSR=state:FILE (a real MSR device is refused: the dump is "
 		  "another machine)" },
 	{ CLI_OPT_JSON, .help = "one JSON document (schema baretma-bench/2)" },
-	{ CLI_OPT_CSV, .help = "one line per kernel and quantity (README \"baretma bench\")" },
+	{ CLI_OPT_CSV, .help = "-x , : one line per kernel and quantity (doc/csv.md)" },
 	{ CLI_OPT_SEP, .help = CLI_HELP_SEP },
 	{ CLI_OPT_OUTPUT, .set = cli_opt_output, .help = CLI_HELP_OUTPUT },
 	{ CLI_OPT_OPENMETRICS, .help = CLI_HELP_OPENMETRICS },
@@ -336,7 +336,7 @@ static void print_result(const struct bench_options *o, const struct cli_output 
 
 	/* the reason once: the text report's "top-down:" line says it, CSV
 	 * does not (stderr then) */
-	if (!res->level && !document && cli_output_format(out) == &output_format_text)
+	if (!res->level && !document && cli_output_format(out)->for_people)
 		esc_fprintf(stderr, "baretma: top-down unavailable on cpu %u (why: the report's "
 			    "'top-down:' line); timing with the TSC only\n", res->cpu_used);
 	else if (!res->level && !document)

@@ -184,7 +184,7 @@ static int verdict(const struct calibrate_cmd *cc, const struct calibration *c)
 	bool td_asked = false, td_ok = false, named_failed = false, busy = false, any = false;
 	/* the text report on stdout says each backend's reason: said once,
 	 * stderr names them (JSON: stderr says the reasons for a reader) */
-	bool text = !cc->fmt.fmt || cc->fmt.fmt == &output_format_text;
+	bool text = !cc->fmt.fmt || cc->fmt.fmt->for_people;
 	char names[128] = "";
 	unsigned nfail = 0, cpu = 0;
 

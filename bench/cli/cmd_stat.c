@@ -35,7 +35,7 @@ struct stat_cmd {
 	const char *plot;        /* --plot FILE (with -I: the timeline), or NULL */
 	/* while -I counts: where the intervals go (stdout, or -o's file, put in
 	 * place at the end), the timeline, the first failure to write */
-	struct output_stat_state ist;
+	struct output_stream ist;
 	FILE *f;
 	struct output_file *of;
 	struct plot_series series;
@@ -110,12 +110,12 @@ static const struct cli_opt stat_opts[] = {
 	{ CLI_OPT_JSON,
 	  .help = "one JSON document (schema baretma-stat/1); with -I one JSON object per "
 		  "line (JSON Lines), the last one the end" },
-	{ CLI_OPT_CSV, .help = "rows: time, kind, recipe, backend, cpu, quantity, unit, ..." },
+	{ CLI_OPT_CSV, .help = "-x , : one line per node and quantity (doc/csv.md)" },
 	{ CLI_OPT_SEP, .help = CLI_HELP_SEP },
 	{ CLI_OPT_OUTPUT, .set = cli_opt_output, .help = CLI_HELP_OUTPUT },
 	{ CLI_OPT_OPENMETRICS,
-	  .help = "also write the metrics to FILE in the Prometheus text format "
-		  "(node_exporter's textfile collector), with -I rewritten at each "
+	  .help = "also write the metrics to FILE in OpenMetrics 1.0 (node_exporter's "
+		  "textfile collector reads it), with -I rewritten at each "
 		  "interval's end with that interval's numbers (whole or not at all; "
 		  "doc/openmetrics.md)" },
 	{ CLI_OPT_PLOT, .field = F(plot),
@@ -196,16 +196,13 @@ static void on_interval(void *arg, const struct stat_sample *s, unsigned n, int6
 {
 	struct stat_cmd *sc = arg;
 	struct output_params p = { .separator = sc->out.separator };
+	struct stat_interval_report ir = { .s = s, .n = n, .drift_ns = drift_ns };
 
-	output_stat_interval(sc->f, cli_output_format(&sc->out), &p, s, n, drift_ns, &sc->ist);
-	if (sc->out.openmetrics && !sc->om_status) {
-		/* the latest interval's numbers, the file replaced whole */
-		struct stat_report rep = { .s = s, .n = n };
-
+	output_stream_record(&sc->ist, &ir);
+	if (sc->out.openmetrics && !sc->om_status) /* the latest interval's, the file whole */
 		sc->om_status = cli_output_write_file("stat", sc->out.openmetrics,
-						      &output_format_openmetrics, &output_view_stat,
-						      &rep, &p);
-	}
+						      &output_format_openmetrics,
+						      &output_view_stat_interval, &ir, &p);
 	if (sc->plot && !sc->plot_err)
 		sc->plot_err = plot_stat_add(&sc->series, s, n);
 }
@@ -213,15 +210,23 @@ static void on_interval(void *arg, const struct stat_sample *s, unsigned n, int6
 /* -I: the intervals' stream, stdout or -o's file (in place at the end). */
 static int intervals_open(struct stat_cmd *sc)
 {
+	struct output_params p = { .separator = sc->out.separator };
 	const char *why = NULL;
 	int rc;
 
 	sc->f = stdout;
-	if (!sc->interval_ms || !sc->out.file)
-		return 0;
-	if ((rc = output_file_open_atomic(sc->out.file, &sc->of, &why)))
-		return cli_output_file_fail("stat", sc->out.file, rc, why);
-	sc->f = output_file_stream(sc->of);
+	if (sc->interval_ms && sc->out.file) {
+		if ((rc = output_file_open_atomic(sc->out.file, &sc->of, &why)))
+			return cli_output_file_fail("stat", sc->out.file, rc, why);
+		sc->f = output_file_stream(sc->of);
+	}
+	/* cli_output_check took only a format that writes the intervals */
+	if (sc->interval_ms && output_stream_open(&sc->ist, sc->f, cli_output_format(&sc->out),
+						  &output_view_stat_interval, &p)) {
+		cli_err("stat: the %s format writes no intervals (a bug)",
+			cli_output_format(&sc->out)->name);
+		return EX_SOFTWARE;
+	}
 	return 0;
 }
 
@@ -412,9 +417,8 @@ static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
 		if (!sc->interval_ms)
 			rc = cli_output("stat", &sc->out, &output_view_stat, &rep, NULL);
 		else
-			rc = output_stat_end(sc->f, cli_output_format(&sc->out), &rep) ? EX_IOERR : 0;
-		if (sc->interval_ms && (!strcmp(cli_output_format(&sc->out)->name, "csv") ||
-					cli_output_format(&sc->out) == &output_format_sv))
+			rc = output_stream_end(&sc->ist, &output_view_stat, &rep) ? EX_IOERR : 0;
+		if (sc->interval_ms && !output_stream_has_end(cli_output_format(&sc->out)))
 			cli_note("%u intervals read; timer drift median %.1f us, max %.1f us",
 				 end.intervals, (double)end.drift_median_ns / 1e3,
 				 (double)end.drift_max_ns / 1e3);

@@ -1,48 +1,50 @@
 /*
- * bench/output/fmt_csv.c - comma-separated values (RFC 4180 shape; no
- * field holds a comma or a quote: kernel and metric names are
- * identifiers): a header line, then one line per measured quantity of the
- * result (its view's rows): the view's own leading columns when it has
- * them (rows_columns: stat's time, kind, recipe, backend), the subject, the quantity, its unit, the
- * statistics in that unit (%.6g) and the +/- bound in points (%.4f; empty
- * when the quantity has none).
+ * bench/output/fmt_csv.c - comma-separated values: --csv is `-x ,`, the
+ * separated values of fmt_sv.c with a comma (RFC 4180: a field that holds
+ * a comma or a double quote is quoted), so that the two options give the
+ * same bytes: one layout per result, bench's and stat's the long layout of
+ * output.h.
  */
-#include <math.h>
-
 #include "bench/output/output.h"
 
-static bool csv_can_write(const struct output_view *view)
+/* @p with the comma for its separator. */
+static struct output_params comma(const struct output_params *p)
 {
-	return view->rows != NULL;
-}
+	struct output_params c = *p;
 
-static void csv_row(void *arg, const struct output_row *r)
-{
-	FILE *f = arg;
-	const struct bench_stats *s = r->stats;
-
-	for (unsigned i = 0; r->columns && r->columns[i]; i++)
-		fprintf(f, "%s,", r->columns[i]);
-	fprintf(f, "%s,%s,%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", r->subject, r->quantity,
-		r->unit, s->n, s->median, s->min, s->max, s->q1, s->q3, s->mad, s->mean);
-	if (isnan(r->bound))
-		fputs("\n", f);
-	else
-		fprintf(f, "%.4f\n", r->bound);
+	c.separator = ",";
+	return c;
 }
 
 static int csv_write(FILE *f, const struct output_view *view, const void *result,
 		     const struct output_params *p)
 {
-	(void)p;
-	for (unsigned i = 0; view->rows_columns && view->rows_columns[i]; i++)
-		fprintf(f, "%s,", view->rows_columns[i]);
-	fprintf(f, "%s,quantity,unit,n,median,min,max,q1,q3,mad,mean,bound_pp\n",
-		view->rows_subject);
-	view->rows(result, csv_row, f);
-	return 0;
+	struct output_params c = comma(p);
+
+	return output_format_sv.write(f, view, result, &c);
+}
+
+static int csv_begin(FILE *f, const struct output_view *view, const struct output_params *p)
+{
+	struct output_params c = comma(p);
+
+	return output_format_sv.begin(f, view, &c);
+}
+
+static int csv_record(FILE *f, const struct output_view *view, const void *record,
+		      const struct output_params *p)
+{
+	struct output_params c = comma(p);
+
+	return output_format_sv.record(f, view, record, &c);
+}
+
+static bool csv_can_write(const struct output_view *view)
+{
+	return output_format_sv.can_write(view);
 }
 
 const struct output_format output_format_csv = {
 	.name = "csv", .option = "csv", .can_write = csv_can_write, .write = csv_write,
+	.begin = csv_begin, .record = csv_record,
 };

@@ -2,7 +2,9 @@
  * bench/output/fmt_json.c - one JSON document per result (README "JSON
  * documents"): indented by 2, ASCII only (\uXXXX for the rest), reals with
  * 10 significant digits, one newline after it; the environment, when the
- * command gives one, as its last member "environment".
+ * command gives one, as its last member "environment".  A stream (stat
+ * -I) is JSON Lines (https://jsonlines.org): each record, then the end,
+ * one compact object on one line.
  */
 #include <errno.h>
 
@@ -13,8 +15,9 @@ static bool json_can_write(const struct output_view *view)
 	return view->json != NULL;
 }
 
-static int json_write(FILE *f, const struct output_view *view, const void *result,
-		      const struct output_params *p)
+/* @result's document (with @p's environment) in @flags, a newline after. */
+static int json_put(FILE *f, const struct output_view *view, const void *result,
+		    const struct output_params *p, size_t flags)
 {
 	json_t *environment = p ? p->environment : NULL;
 	json_t *doc = view->json(result);
@@ -22,7 +25,7 @@ static int json_write(FILE *f, const struct output_view *view, const void *resul
 
 	if (!doc || (environment && json_object_set(doc, "environment", environment)))
 		rc = -ENOMEM;
-	else if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10)))
+	else if (json_dumpf(doc, f, flags | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10)))
 		rc = -EIO;
 	else
 		fputc('\n', f);
@@ -30,7 +33,27 @@ static int json_write(FILE *f, const struct output_view *view, const void *resul
 	return rc;
 }
 
+static int json_write(FILE *f, const struct output_view *view, const void *result,
+		      const struct output_params *p)
+{
+	return json_put(f, view, result, p, JSON_INDENT(2));
+}
+
+/* A record of JSON Lines: the document alone, no environment in each. */
+static int json_record(FILE *f, const struct output_view *view, const void *record,
+		       const struct output_params *p)
+{
+	(void)p;
+	return json_put(f, view, record, NULL, JSON_COMPACT);
+}
+
+static int json_end(FILE *f, const struct output_view *view, const void *result,
+		    const struct output_params *p)
+{
+	return json_put(f, view, result, p, JSON_COMPACT);
+}
+
 const struct output_format output_format_json = {
 	.name = "json", .option = "json", .document = true, .can_write = json_can_write,
-	.write = json_write,
+	.write = json_write, .record = json_record, .end = json_end,
 };

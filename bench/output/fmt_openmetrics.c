@@ -1,24 +1,36 @@
 /*
- * bench/output/fmt_openmetrics.c - metrics for monitoring, in the
- * Prometheus text exposition format 0.0.4 that node_exporter's textfile
- * collector reads (https://prometheus.io/docs/instrumenting/exposition_formats/
- * "Text-based format"; its successor, the OpenMetrics text format,
- * https://github.com/OpenObservability/OpenMetrics/blob/main/specification/OpenMetrics.md,
- * keeps these lines).  Per family, in the order its first sample came:
- *   # HELP baretma_NAME <help, '\' and line feed escaped as \\ and \n>
+ * bench/output/fmt_openmetrics.c - metrics for monitoring in the
+ * OpenMetrics 1.0 text format (the option's name;
+ * https://github.com/OpenObservability/OpenMetrics/blob/main/specification/OpenMetrics.md),
+ * written so that the Prometheus text format 0.0.4 reads the same
+ * samples, since node_exporter's textfile collector parses *.prom with
+ * that format's parser (node_exporter collector/textfile.go:
+ * expfmt.TextParser): per family, in the order its first sample came,
  *   # TYPE baretma_NAME gauge
+ *   # UNIT baretma_NAME UNIT           (when the family has a unit)
+ *   # HELP baretma_NAME <help, '\' and line feed escaped as \\ and \n>
  *   baretma_NAME{label="value",...} VALUE
- * "All lines for a given metric must be provided as one single group, with
- * the optional HELP and TYPE lines first": samples are grouped here,
- * whatever order the view gives them in.  Label values escape '\', '"' and
- * line feed as \\, \" and \n (the spec); any other byte outside printable
- * ASCII becomes '?' (the format is UTF-8; these files are read by other
- * tools, and a value from CPUID could be anything).  Values: Go's
- * ParseFloat forms, "NaN", "+Inf", "-Inf".  No timestamps: the textfile
- * collector refuses files that carry them.
+ * and after the last family the line "# EOF", which OpenMetrics requires
+ * ("Expositions MUST end with EOF").  The Prometheus text format takes
+ * "# UNIT" and "# EOF" for comments ("ignored unless the first token
+ * after # is either HELP or TYPE": https://prometheus.io/docs/instrumenting/exposition_formats/,
+ * prometheus/common expfmt/text_parse.go startComment); the one
+ * difference that would break it, OpenMetrics' \" in HELP (the text
+ * format's parser refuses it: "invalid escape sequence"), never occurs: a
+ * help with a double quote is refused (-EINVAL).
+ * "MetricFamilies MUST NOT be interleaved": samples are grouped here,
+ * whatever order the view gives them in.  Label values escape '\', '"'
+ * and line feed as \\, \" and \n (both formats); any other byte outside
+ * printable ASCII becomes '?' (both are UTF-8; these files are read by
+ * other tools, and a value from CPUID could be anything).  Values: the 15
+ * digits a double holds (output_number; OpenMetrics warns that %g's six
+ * are not enough), "NaN", "+Inf", "-Inf".  No timestamps: the textfile
+ * collector refuses files that carry them.  Names: [a-zA-Z0-9_] only
+ * (OpenMetrics reserves ':' for aggregations, a leading '_' for itself),
+ * and no gauge named as another type's samples are (_total, _created,
+ * _count, _sum, _bucket, _gcount, _gsum, _info: its "Suffixes").
  */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +39,7 @@
 #define PREFIX "baretma_"
 
 struct om_sample {
-	const char *name, *help;
+	const char *name, *help, *unit;
 	char *labels;   /* "{a=\"1\",b=\"x\"}" or "" */
 	double value;
 };
@@ -43,15 +55,46 @@ static bool om_can_write(const struct output_view *view)
 	return view->samples != NULL;
 }
 
-/* [a-zA-Z_:][a-zA-Z0-9_:]* (a label name: without ':') */
-static bool valid_name(const char *s, bool colon)
+/* [a-zA-Z][a-zA-Z0-9_]*: a label's name, or a family's after the prefix
+ * (then a leading '_' or digit would do, but none is given). */
+static bool valid_name(const char *s)
 {
-	if (!s || !*s || (*s >= '0' && *s <= '9'))
+	if (!s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
 		return false;
 	for (; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_' || (colon && *s == ':')))
+		      (*s >= '0' && *s <= '9') || *s == '_'))
 			return false;
+	return true;
+}
+
+static bool ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), m = strlen(end);
+
+	return n >= m && !strcmp(s + n - m, end);
+}
+
+/* A family's name, help and unit as OpenMetrics and the text format both
+ * take them (the top of the file). */
+static bool valid_family(const struct output_sample *s)
+{
+	static const char *const taken[] = { "_total", "_created", "_count", "_sum", "_bucket",
+					     "_gcount", "_gsum", "_info" };
+
+	if (!valid_name(s->name) || !s->help || strchr(s->help, '"'))
+		return false;
+	for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
+		if (ends_with(s->name, taken[i]))
+			return false;
+	if (s->unit) { /* "an underscore and the unit MUST be the suffix" (of
+			* PREFIX NAME: "baretma_slots", unit "slots") */
+		size_t n = strlen(s->name), u = strlen(s->unit);
+
+		if (!valid_name(s->unit) || n < u || strcmp(s->name + n - u, s->unit) ||
+		    (n > u && s->name[n - u - 1] != '_'))
+			return false;
+	}
 	return true;
 }
 
@@ -101,7 +144,7 @@ static int labels_text(const char *const *labels, char **out)
 	int rc = append(&buf, &len, &cap, "", 0);
 
 	for (size_t i = 0; !rc && labels && labels[i]; i += 2) {
-		if (!valid_name(labels[i], false) || !labels[i + 1])
+		if (!valid_name(labels[i]) || !labels[i + 1])
 			rc = -EINVAL;
 		if (!rc)
 			rc = append(&buf, &len, &cap, i ? "," : "{", 1);
@@ -131,10 +174,17 @@ static void om_sample(void *arg, const struct output_sample *s)
 
 	if (om->err)
 		return;
-	if (!valid_name(s->name, true) || !s->help) {
+	if (!valid_family(s)) {
 		om->err = -EINVAL;
 		return;
 	}
+	for (size_t i = 0; i < om->n; i++) /* a family's samples: one help, one unit */
+		if (!strcmp(om->s[i].name, s->name) &&
+		    (strcmp(om->s[i].help, s->help) || !om->s[i].unit != !s->unit ||
+		     (s->unit && strcmp(om->s[i].unit, s->unit)))) {
+			om->err = -EINVAL;
+			return;
+		}
 	if (om->n == om->cap) {
 		size_t cap = om->cap ? om->cap * 2 : 64;
 		struct om_sample *p = realloc(om->s, cap * sizeof(*p));
@@ -147,22 +197,20 @@ static void om_sample(void *arg, const struct output_sample *s)
 		om->cap = cap;
 	}
 	x = &om->s[om->n];
-	*x = (struct om_sample){ .name = s->name, .help = s->help, .value = s->value };
+	*x = (struct om_sample){ .name = s->name, .help = s->help, .unit = s->unit,
+				 .value = s->value };
 	if ((om->err = labels_text(s->labels, &x->labels)) == 0)
 		om->n++;
 }
 
 static void put_value(FILE *f, double v)
 {
-	if (isnan(v))
-		fputs("NaN", f);
-	else if (isinf(v))
-		fputs(v > 0 ? "+Inf" : "-Inf", f);
-	else
-		fprintf(f, "%.10g", v);
+	char buf[OUTPUT_NUMBER_MAX];
+
+	fputs(output_number(buf, sizeof(buf), v), f);
 }
 
-/* "# HELP" text: '\' and line feed escaped (the spec). */
+/* "# HELP" text: '\' and line feed escaped (both formats; '"' refused). */
 static void put_help(FILE *f, const char *help)
 {
 	for (const char *p = help; *p; p++) {
@@ -175,8 +223,8 @@ static void put_help(FILE *f, const char *help)
 	}
 }
 
-/* Each family once, its samples together; a series twice is a view's
- * mistake: -EINVAL, nothing of it hidden. */
+/* Each family once, its samples together, then "# EOF"; a series twice
+ * is a view's mistake: -EINVAL, nothing of it hidden. */
 static int om_print(FILE *f, const struct om *om)
 {
 	for (size_t i = 0; i < om->n; i++) {
@@ -186,9 +234,13 @@ static int om_print(FILE *f, const struct om *om)
 			seen = !strcmp(om->s[j].name, om->s[i].name);
 		if (seen)
 			continue;
+		/* "The ordering SHOULD be TYPE, UNIT, HELP" */
+		fprintf(f, "# TYPE " PREFIX "%s gauge\n", om->s[i].name);
+		if (om->s[i].unit)
+			fprintf(f, "# UNIT " PREFIX "%s %s\n", om->s[i].name, om->s[i].unit);
 		fprintf(f, "# HELP " PREFIX "%s ", om->s[i].name);
 		put_help(f, om->s[i].help);
-		fprintf(f, "\n# TYPE " PREFIX "%s gauge\n", om->s[i].name);
+		fputc('\n', f);
 		for (size_t j = i; j < om->n; j++) {
 			if (strcmp(om->s[j].name, om->s[i].name))
 				continue;
@@ -201,6 +253,7 @@ static int om_print(FILE *f, const struct om *om)
 			fputc('\n', f);
 		}
 	}
+	fputs("# EOF\n", f);
 	return ferror(f) ? -EIO : 0;
 }
 

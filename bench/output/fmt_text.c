@@ -1,6 +1,8 @@
 /*
  * bench/output/fmt_text.c - the text for people: each result's own layout
  * (its view's text: tables, lines, a summary), as the command documents it.
+ * A stream (stat -I): the view's heading once, then each record's lines,
+ * then the end's text (its summary).
  */
 #include "bench/output/output.h"
 
@@ -16,6 +18,14 @@ static int text_write(FILE *f, const struct output_view *view, const void *resul
 	return view->text(f, result);
 }
 
+static int text_begin(FILE *f, const struct output_view *view, const struct output_params *p)
+{
+	(void)p;
+	return view->text_head ? view->text_head(f) : 0;
+}
+
 const struct output_format output_format_text = {
-	.name = "text", .option = NULL, .can_write = text_can_write, .write = text_write,
+	.name = "text", .option = NULL, .for_people = true, .can_write = text_can_write,
+	.write = text_write,
+	.begin = text_begin, .record = text_write, .end = text_write,
 };

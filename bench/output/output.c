@@ -1,6 +1,7 @@
 /*
  * bench/output/output.c - the bench result (output_view_bench): its text
- * table, its measured quantities as rows (CSV), its JSON document.
+ * table, its measured quantities in the long layout (--csv, -x SEP), its
+ * JSON document, its metrics.
  * Fractions are printed as percentages with two decimals (never truncated
  * to whole percent); Top-down columns appear only when measured: a machine
  * without Top-down never shows zeros for it.
@@ -245,57 +246,6 @@ static void bench_print_table(FILE *f, const struct bench_result *res)
 	print_td_counts(f, res);
 }
 
-/* @st in percent as one row of @k. */
-static void pct_row(output_row_fn row, void *arg, const char *subject, const char *quantity,
-		    const struct bench_stats *st, double bound)
-{
-	struct bench_stats p = *st;
-	struct output_row r = { .subject = subject, .quantity = quantity, .unit = "percent",
-				.stats = &p, .bound = bound };
-
-	p.median *= 100; p.min *= 100; p.max *= 100; p.q1 *= 100;
-	p.q3 *= 100; p.mad *= 100; p.mean *= 100;
-	row(arg, &r);
-}
-
-/* Each kernel's TSC ticks, then (when measured) its slots and every
- * metric of the level, in percent of slots with the quantisation bound;
- * an event recipe's own nodes, and its passes (a count). */
-static void bench_rows(const void *result, output_row_fn row, void *arg)
-{
-	const struct bench_result *res = result;
-
-	for (size_t i = 0; i < res->nkernels; i++) {
-		const struct bench_kernel_result *k = &res->kernels[i];
-		struct output_row r = { .subject = k->kernel->name, .quantity = "tsc_ticks",
-					.unit = "ticks", .stats = &k->tsc, .bound = NAN };
-
-		row(arg, &r);
-		if (!k->topdown || !k->slots.n)
-			continue;
-		r.quantity = r.unit = "slots";
-		r.stats = &k->slots;
-		row(arg, &r);
-		for (int m = 0; m < TMA_NMETRICS; m++)
-			if (bench_node_shown(res, (enum td_metric)m))
-				pct_row(row, arg, k->kernel->name, td_metric_name((enum td_metric)m),
-					&k->tma[m], PCT(k->bound));
-		for (unsigned j = 0; j < k->nextra; j++)
-			if (k->extra_level[j] <= res->level)
-				pct_row(row, arg, k->kernel->name, k->extra_name[j], &k->extra[j],
-					PCT(k->bound));
-		if (res->recipe) {
-			double n = res->passes;
-			struct bench_stats st = { .n = 1, .median = n, .min = n, .max = n, .q1 = n,
-						  .q3 = n, .mean = n };
-
-			r = (struct output_row){ .subject = k->kernel->name, .quantity = "passes",
-						 .unit = "passes", .stats = &st, .bound = NAN };
-			row(arg, &r);
-		}
-	}
-}
-
 /* {"median":..,"min":..,...} scaled by @scale. */
 static json_t *stats_json(const struct bench_stats *s, double scale)
 {
@@ -453,50 +403,74 @@ static const char *recipe_text(const struct bench_result *res, char *buf, size_t
 	return buf;
 }
 
-/* -x SEP: each row of bench_rows, after the CPU, kind, recipe and backend. */
-static const char *const bench_columns[] = { "cpu", "kind", "recipe", "backend", "kernel",
-	"quantity", "unit", "n", "median", "min", "max", "q1", "q3", "mad", "mean", "bound_pp",
-	NULL };
-
+/* --csv, -x SEP: the long layout (output.h), per kernel its TSC ticks,
+ * then (when measured) its slots and every node of the level in percent
+ * of slots with the bound; an event recipe's own nodes and its passes. */
 struct bench_rec {
-	const struct bench_result *res;
+	struct output_long l;
 	output_record_fn record;
 	void *arg;
 };
 
-static void bench_record_row(void *arg, const struct output_row *r)
+/* @st of the node @metric (level @level), fractions, as percent. */
+static void pct_record(struct bench_rec *br, const char *metric, int level,
+		       const struct bench_stats *st, double bound)
 {
-	const struct bench_rec *br = arg;
-	const struct bench_stats *s = r->stats;
-	double v[] = { s->median, s->min, s->max, s->q1, s->q3, s->mad, s->mean };
-	char cpu[16], recipe[96], n[24], num[7][32], bound[32] = "";
-	const char *cells[16];
+	struct bench_stats p = *st;
 
-	snprintf(cpu, sizeof(cpu), "%u", br->res->cpu_used);
-	snprintf(n, sizeof(n), "%zu", s->n);
-	for (unsigned i = 0; i < 7; i++)
-		snprintf(num[i], sizeof(num[i]), "%.6g", v[i]);
-	if (!isnan(r->bound))
-		snprintf(bound, sizeof(bound), "%.4f", r->bound);
-	cells[0] = cpu;
-	cells[1] = kind_of(br->res);
-	cells[2] = recipe_text(br->res, recipe, sizeof(recipe));
-	cells[3] = bench_backend_name(br->res->backend);
-	cells[4] = r->subject;
-	cells[5] = r->quantity;
-	cells[6] = r->unit;
-	cells[7] = n;
-	for (unsigned i = 0; i < 7; i++)
-		cells[8 + i] = num[i];
-	cells[15] = bound;
-	br->record(br->arg, cells);
+	p.median *= 100; p.min *= 100; p.max *= 100; p.q1 *= 100;
+	p.q3 *= 100; p.mad *= 100; p.mean *= 100;
+	br->l.quantity = metric;
+	br->l.level = level;
+	br->l.unit = "percent";
+	br->l.stats = &p;
+	br->l.bound = bound;
+	output_long_record(br->record, br->arg, &br->l);
+}
+
+static void kernel_records(struct bench_rec *br, const struct bench_result *res,
+			   const struct bench_kernel_result *k)
+{
+	br->l = (struct output_long){ .cpu = br->l.cpu, .kind = br->l.kind,
+		.recipe = br->l.recipe, .backend = br->l.backend, .time = NAN,
+		.kernel = k->kernel->name, .quantity = "tsc_ticks", .unit = "ticks",
+		.stats = &k->tsc, .bound = NAN };
+	output_long_record(br->record, br->arg, &br->l);
+	if (!k->topdown || !k->slots.n)
+		return;
+	br->l.quantity = br->l.unit = "slots";
+	br->l.stats = &k->slots;
+	output_long_record(br->record, br->arg, &br->l);
+	for (int m = 0; m < TMA_NMETRICS; m++)
+		if (bench_node_shown(res, (enum td_metric)m))
+			pct_record(br, td_metric_name((enum td_metric)m),
+				   td_metric_level((enum td_metric)m), &k->tma[m], PCT(k->bound));
+	for (unsigned j = 0; j < k->nextra; j++)
+		if (k->extra_level[j] <= res->level)
+			pct_record(br, k->extra_name[j], k->extra_level[j], &k->extra[j],
+				   PCT(k->bound));
+	if (res->recipe) { /* a count, the same for every repetition: one value */
+		br->l = (struct output_long){ .cpu = br->l.cpu, .kind = br->l.kind,
+			.recipe = br->l.recipe, .backend = br->l.backend, .time = NAN,
+			.kernel = k->kernel->name, .quantity = "passes", .unit = "passes",
+			.value = res->passes, .bound = NAN };
+		output_long_record(br->record, br->arg, &br->l);
+	}
 }
 
 static void bench_records(const void *result, output_record_fn record, void *arg)
 {
-	struct bench_rec br = { .res = result, .record = record, .arg = arg };
+	const struct bench_result *res = result;
+	char cpu[16], recipe[96];
+	struct bench_rec br = { .record = record, .arg = arg };
 
-	bench_rows(result, bench_record_row, &br);
+	snprintf(cpu, sizeof(cpu), "%u", res->cpu_used);
+	br.l.cpu = cpu;
+	br.l.kind = kind_of(res);
+	br.l.recipe = recipe_text(res, recipe, sizeof(recipe));
+	br.l.backend = bench_backend_name(res->backend);
+	for (size_t i = 0; i < res->nkernels; i++)
+		kernel_records(&br, res, &res->kernels[i]);
 }
 
 /* --openmetrics: per kernel its TSC ticks, slots, each node's share and
@@ -510,7 +484,8 @@ static void bench_kernel_samples(const struct bench_result *res,
 		recipe_text(res, recipe, sizeof(recipe)), "backend",
 		bench_backend_name(res->backend), "kernel", k->kernel->name, NULL, NULL,
 		NULL, NULL, NULL };
-	struct output_sample s = { .name = "tsc_ticks", .labels = l, .value = k->tsc.median,
+	struct output_sample s = { .name = "tsc_ticks", .unit = "ticks", .labels = l,
+		.value = k->tsc.median,
 		.help = "TSC ticks per repetition of the kernel, median, the empty bracket "
 			"subtracted" };
 
@@ -518,14 +493,16 @@ static void bench_kernel_samples(const struct bench_result *res,
 	sample(arg, &s);
 	if (!k->topdown || !k->slots.n)
 		return;
-	s = (struct output_sample){ .name = "slots", .labels = l, .value = k->slots.median,
-		.help = "TOPDOWN.SLOTS counted per repetition, median" };
+	s = (struct output_sample){ .name = "slots", .unit = "slots", .labels = l,
+		.value = k->slots.median,
+		.help = OUTPUT_HELP_SLOTS };
 	sample(arg, &s);
-	s = (struct output_sample){ .name = "tma_bound_ratio", .labels = l, .value = k->bound,
-		.help = "+/- bound of each tma_ratio, a fraction of slots" };
+	s = (struct output_sample){ .name = "tma_bound_ratio", .unit = "ratio", .labels = l,
+		.value = k->bound,
+		.help = OUTPUT_HELP_TMA_BOUND };
 	sample(arg, &s);
-	s = (struct output_sample){ .name = "tma_ratio", .labels = l,
-		.help = "Top-down node's share of TOPDOWN.SLOTS, a fraction (median)" };
+	s = (struct output_sample){ .name = "tma_ratio", .unit = "ratio", .labels = l,
+		.help = OUTPUT_HELP_TMA_RATIO };
 	l[10] = "level";
 	l[11] = level;
 	l[12] = "node";
@@ -556,8 +533,8 @@ static void bench_samples(const void *result, output_sample_fn sample, void *arg
 }
 
 const struct output_view output_view_bench = {
-	.text = bench_text, .json = bench_json, .rows = bench_rows, .rows_subject = "kernel",
-	.columns = bench_columns, .records = bench_records, .samples = bench_samples,
+	.text = bench_text, .json = bench_json, .columns = output_long_columns,
+	.records = bench_records, .samples = bench_samples,
 };
 
 const char *bench_perf_changed_text(unsigned cpu, const struct journal_change *c, int nc,

@@ -2,10 +2,12 @@
  * bench/output/output.h - the writers: every result a command prints, in
  * the one format the command line chose (perf's print_metric_{std,csv,json}
  * as the model).  A format (struct output_format) is one file here
- * (fmt_text.c, fmt_csv.c, fmt_json.c) and one entry in the table of
- * formats.c; a kind of result (struct output_view) says what it can be
- * written as: its text, its JSON document, its measured quantities as rows.
- * output_write() is the one entry point every command uses.
+ * (fmt_text.c, fmt_json.c, fmt_csv.c, fmt_sv.c, fmt_openmetrics.c) and one
+ * entry in the table of formats.c; a kind of result (struct output_view)
+ * says what it can be written as: its text, its JSON document, its records
+ * (a table of named columns), its metrics.  output_write() is the one entry
+ * point every command uses for a whole result, output_stream_*() for a
+ * stream of records (stat -I): no format is chosen outside the table.
  *
  * The documents' shared values (strings from CPUID, files or the
  * environment, the identity, the environment) are the harness's
@@ -31,47 +33,96 @@
 /* ------------------------------------------------------------ the model */
 
 /*
- * One measured quantity of a result, as the row formats write it (CSV: one
- * line each; a format of metrics, one sample each).
- */
-struct output_row {
-	const char *subject;             /* what was measured: a kernel's name */
-	const char *quantity;            /* "tsc_ticks", "slots", "tma_retiring" */
-	const char *unit;                /* "ticks", "slots", "percent" */
-	const struct bench_stats *stats; /* in @unit */
-	double bound;                    /* +/- in points of @unit; NAN: none */
-	const char *const *columns;      /* values of the view's rows_columns, or NULL */
-};
-
-typedef void (*output_row_fn)(void *arg, const struct output_row *row);
-
-/*
- * One record of a result as a table of named columns (-x SEP: one line
- * each): @cells[i] is the cell of the view's columns[i], NULL or "" when
- * empty; numbers already formatted.  Strings a cell holds may come from
- * CPUID, files or the environment: the writer escapes them.
+ * One record of a result as a table of named columns (--csv, -x SEP: one
+ * line each): @cells[i] is the cell of the view's columns[i], NULL or ""
+ * when empty; numbers already formatted (output_number).  Strings a cell
+ * holds may come from CPUID, files or the environment: the writer escapes
+ * them.
  */
 typedef void (*output_record_fn)(void *arg, const char *const *cells);
 
 /*
- * One sample of a metric for monitoring (--openmetrics: the Prometheus text
- * format, fmt_openmetrics.c).  @name is the family without the "baretma_"
- * prefix the writer adds ([a-zA-Z_:][a-zA-Z0-9_:]*, e.g. "tma_ratio"); a
- * family's samples share @help (one line) and are all gauges.  @labels:
- * name, value, name, value, ..., NULL (label names [a-zA-Z_][a-zA-Z0-9_]*);
- * values are copied and escaped by the writer.  @name and @help must live
- * until output_write returns (string literals).
+ * The long layout of measured quantities (bench and stat; doc/csv.md,
+ * doc/stat.md): one record per value, the columns of
+ * output_long_columns -
+ *   cpu,kind,recipe,backend   who counted, as every -x layout starts
+ *                             (perf stat -x -A: the CPU first)
+ *   time,kernel               stat: seconds since the start (%.9f: its
+ *                             nanoseconds); bench: the kernel
+ *   level,quantity,unit       "tsc_ticks", "slots", "passes" (level empty)
+ *                             or a node (its level, "percent" or "slots")
+ *   value,bound_pp            the value (n > 1: the median), its +/- in
+ *                             points of the unit (empty: none)
+ *   n,median,min,max,q1,q3,mad,mean   the samples behind the value: n, and
+ *                             the statistics only when n > 1 (empty for a
+ *                             single sample, never one value repeated)
+ */
+struct output_long {
+	const char *cpu;      /* "0", or "all" for a group of CPUs */
+	const char *kind, *recipe, *backend;
+	double time;          /* stat: seconds since the start; NAN: none (bench) */
+	const char *kernel;   /* bench: the kernel; NULL: none (stat) */
+	int level;            /* a node's level (1, 2); 0: not a node */
+	const char *quantity; /* "tsc_ticks", "slots", "passes", "tma_retiring" */
+	const char *unit;     /* "ticks", "slots", "passes", "percent" */
+	double value;         /* one sample's value (NAN: undefined, left empty) */
+	double bound;         /* +/- in points of @unit; NAN: none */
+	const struct bench_stats *stats; /* the samples behind the value (its
+					  * median the value); NULL: one sample */
+};
+
+/* output_long_columns - the names of the long layout's columns, in order,
+ * NULL-terminated (a view's .columns). */
+extern const char *const output_long_columns[];
+
+/* output_long_record - @l as one record of output_long_columns to
+ * @record(@arg, cells). */
+void output_long_record(output_record_fn record, void *arg, const struct output_long *l);
+
+/*
+ * output_number - @v with DBL_DIG (15) significant digits, %.15g: every
+ * decimal digit a double is sure to hold, none of the last bit's noise
+ * (a share of 0.4 scaled to percent is 40, not 40.000000000000007), and
+ * a count of slots whole (12146527230, which %.6g or %.10g would round).
+ * "NaN", "+Inf", "-Inf" for the others (the OpenMetrics spelling).
+ * Returns @buf; @n of OUTPUT_NUMBER_MAX holds any.
+ */
+#define OUTPUT_NUMBER_MAX 32
+char *output_number(char *buf, size_t n, double v);
+
+/*
+ * One sample of a metric for monitoring (--openmetrics: OpenMetrics 1.0,
+ * fmt_openmetrics.c).  @name is the family without the "baretma_" prefix
+ * the writer adds ([a-zA-Z][a-zA-Z0-9_]*, e.g. "tma_ratio"); a family's
+ * samples share @help (one line, without a double quote: the Prometheus
+ * text format that node_exporter reads could not take OpenMetrics'
+ * escape of it) and @unit (OpenMetrics UNIT: NULL none, else
+ * "baretma_" @name ends in "_" @unit: "ratio" for "tma_ratio", "slots"
+ * for "slots"), and are all gauges.  @labels: name, value, name, value,
+ * ..., NULL (label names [a-zA-Z][a-zA-Z0-9_]*); values are copied and
+ * escaped by the writer.  @name, @help and @unit must live until
+ * output_write returns (string literals).
  *
  * The families every view and `baretma stat` share (doc/openmetrics.md):
  * tma_ratio{cpu,kind,recipe,backend,level,node[,kernel]} a node's share of
  * TOPDOWN.SLOTS as a fraction (0.2510), slots{...} the slots counted,
  * tma_bound_ratio{...} the +/- bound of the shares, a fraction of slots.
+ * Each with one help, OUTPUT_HELP_*, whoever writes it: node_exporter
+ * serves the files of one directory as one set, and drops a sample whose
+ * family has another help there than in a file read before ("has help
+ * ... but should have ...": client_golang's registry).
  */
+#define OUTPUT_HELP_TMA_RATIO "Top-down node's share of TOPDOWN.SLOTS, a fraction " \
+			      "(bench: the median of the repetitions)"
+#define OUTPUT_HELP_SLOTS "TOPDOWN.SLOTS counted (stat: over the latest interval; bench: " \
+			  "per repetition, the median)"
+#define OUTPUT_HELP_TMA_BOUND "+/- bound of each tma_ratio, a fraction of slots"
 struct output_sample {
 	const char *name;
 	const char *help;
 	const char *const *labels;
 	double value;
+	const char *unit;
 };
 
 typedef void (*output_sample_fn)(void *arg, const struct output_sample *s);
@@ -79,21 +130,19 @@ typedef void (*output_sample_fn)(void *arg, const struct output_sample *s);
 /*
  * What one kind of result can be written as: each member a format may
  * need, NULL where this result has none (and then a format that needs it
- * cannot write it: output_can_write).  @result is the view's own type.
+ * cannot write it: output_can_write).  @result is the view's own type; in
+ * a stream (output_stream_*), one record (stat -I: an interval).
  */
 struct output_view {
 	/* the text for people; 0, or the view's own -errno (written in part) */
 	int (*text)(FILE *f, const void *result);
+	/* a stream's heading in text, before its first record (perf stat -I's
+	 * "#           time ..."); NULL: none */
+	int (*text_head)(FILE *f);
 	/* the JSON document, a new reference; NULL on ENOMEM */
 	json_t *(*json)(const void *result);
-	/* each measured quantity in order, to @row(@arg, ...) */
-	void (*rows)(const void *result, output_row_fn row, void *arg);
-	const char *rows_subject;        /* what a row's subject is: "kernel" */
-	const char *const *rows_columns; /* names of columns before the subject, each
-					  * row's .columns in that order (NULL-terminated;
-					  * NULL: none): stat's time, kind, recipe */
-	/* the result as a table (-x SEP): its columns (NULL-terminated; the
-	 * CPU, core kind, recipe and backend first) and each record */
+	/* the result as a table (--csv, -x SEP): its columns (NULL-terminated;
+	 * the CPU, core kind, recipe and backend first) and each record */
 	const char *const *columns;
 	void (*records)(const void *result, output_record_fn record, void *arg);
 	/* its metrics for monitoring (--openmetrics), each sample to @sample */
@@ -113,21 +162,38 @@ struct output_params {
  * says which results it can write (@can_write).  @document: it writes one
  * self-contained document, which carries the environment (output_write's
  * @environment) and every reason: the command adds nothing on stderr that
- * the document says.
+ * the document says.  @for_people: it writes the view's text, which says
+ * the result's reasons and notes where a person reads them: a command
+ * points there instead of repeating them on stderr.
+ *
+ * A format writes a whole result (@write) and, where it can, a stream of
+ * records (`stat -I`: an interval each, output_stream_*) through its
+ * stream hooks: @begin before the first record (the text's heading, the
+ * CSV header; NULL: nothing), @record for each (NULL: the format writes
+ * no stream), @end after the last with the end's result (the text's
+ * summary, JSON's end object; NULL: nothing, the records say it all and
+ * the command says the end on stderr: output_stream_has_end).  Each
+ * returns 0 or -errno.
  */
 struct output_format {
 	const char *name;                /* "text", "csv", "json" */
 	const char *option;
 	bool document;
+	bool for_people;
 	bool (*can_write)(const struct output_view *view);
 	int (*write)(FILE *f, const struct output_view *view, const void *result,
 		     const struct output_params *p);
+	int (*begin)(FILE *f, const struct output_view *view, const struct output_params *p);
+	int (*record)(FILE *f, const struct output_view *view, const void *record,
+		      const struct output_params *p);
+	int (*end)(FILE *f, const struct output_view *view, const void *result,
+		   const struct output_params *p);
 };
 
 /* The formats, one file each (fmt_NAME.c), in the table of formats.c. */
 extern const struct output_format output_format_text; /* fmt_text.c */
 extern const struct output_format output_format_json; /* fmt_json.c */
-extern const struct output_format output_format_csv;  /* fmt_csv.c */
+extern const struct output_format output_format_csv;  /* fmt_csv.c: -x , */
 extern const struct output_format output_format_sv;   /* fmt_sv.c: -x SEP */
 extern const struct output_format output_format_openmetrics; /* fmt_openmetrics.c */
 
@@ -168,6 +234,47 @@ int output_write(FILE *f, const struct output_format *fmt, const struct output_v
 int output_write_params(FILE *f, const struct output_format *fmt,
 			const struct output_view *view, const void *result,
 			const struct output_params *p);
+
+/*
+ * A stream of records in one format, its end after the last: `stat -I`'s
+ * intervals, each written as it ends (text lines under one heading, CSV
+ * rows under one header, JSON Lines).  Use: output_stream_open, then
+ * output_stream_record for each record, then output_stream_end.  The
+ * fields are the stream's own: set by output_stream_open.
+ */
+struct output_stream {
+	FILE *f;
+	const struct output_format *fmt;
+	const struct output_view *view;  /* each record's */
+	struct output_params p;          /* copied; its pointers borrowed */
+	bool begun;                      /* the format's begin was written */
+};
+
+/* output_stream_can - whether @fmt writes a stream of @view's records. */
+bool output_stream_can(const struct output_format *fmt, const struct output_view *view);
+
+/* output_stream_open - a stream of @view's records in @fmt (NULL: text)
+ * on @f, with @p (NULL: none).  Writes nothing yet.  Returns 0, or
+ * -EOPNOTSUPP (@fmt writes no stream of these records). */
+int output_stream_open(struct output_stream *st, FILE *f, const struct output_format *fmt,
+		       const struct output_view *view, const struct output_params *p);
+
+/* output_stream_record - one record (of the stream's view), after the
+ * format's begin when it is the first; flushed.  Returns 0 or -errno
+ * (-EIO: @f refused it; -ENOMEM). */
+int output_stream_record(struct output_stream *st, const void *record);
+
+/* output_stream_end - after the last record, @result of the kind @view
+ * describes as the format writes a stream's end (nothing for CSV; no
+ * heading or header when no record came).  Flushed.  Returns 0 or -errno
+ * (-EOPNOTSUPP: @fmt cannot write @view). */
+int output_stream_end(struct output_stream *st, const struct output_view *view,
+		      const void *result);
+
+/* output_stream_has_end - whether @fmt writes something at a stream's end
+ * (text its summary, JSON its end object); false for CSV, whose records
+ * are all it writes (then the command says the end on stderr). */
+bool output_stream_has_end(const struct output_format *fmt);
 
 /* -------------------------------------------------- files named by users */
 
@@ -246,7 +353,8 @@ void output_file_abort(struct output_file *of);
 
 /* ------------------------------------------------------------ the views */
 
-/* bench: struct bench_result; text table, CSV rows, "baretma-bench/2". */
+/* bench: struct bench_result; text table, the long layout's records,
+ * "baretma-bench/2". */
 extern const struct output_view output_view_bench;
 
 /* bench_node_shown - whether @res reports node @m: every one of
@@ -270,8 +378,10 @@ struct calib_output {
 /* calibrate: struct calib_output; the short summary, the document. */
 extern const struct output_view output_view_calibrate;
 
-/* stat: struct stat_report; text table, CSV rows, "baretma-stat/1"
- * (bench/output/output_stat.c). */
+/* stat: struct stat_report; text table, the long layout's records,
+ * "baretma-stat/1" (bench/output/output_stat.c).  With -I, the end of the
+ * stream of intervals (interval_ms set): the text's summary line, JSON's
+ * end object (type "end"). */
 struct stat_report {
 	const struct stat_sample *s;  /* the whole run's samples */
 	unsigned n;
@@ -285,26 +395,18 @@ struct stat_report {
 };
 extern const struct output_view output_view_stat;
 
-/*
- * output_stat_interval - one interval's @n samples as @fmt writes an
- * interval (text: one line per sample under a header written once per
- * group; CSV and -x SEP (@p's separator): the rows, the header once;
- * JSON: one compact object on one line, JSON Lines), @drift_ns the
- * wake-up's lateness.  @state (zeroed
- * before the first interval) remembers the headers written.
- * Returns 0 or -EIO / -ENOMEM.
- */
-struct output_stat_state {
-	bool header;
+/* One interval of `stat -I`: its @n samples (groups), @drift_ns how late
+ * its wake-up was. */
+struct stat_interval_report {
+	const struct stat_sample *s;
+	unsigned n;
+	int64_t drift_ns;
 };
-int output_stat_interval(FILE *f, const struct output_format *fmt,
-			 const struct output_params *p, const struct stat_sample *s, unsigned n,
-			 int64_t drift_ns, struct output_stat_state *state);
-
-/* output_stat_end - after -I's intervals, the end as @fmt writes it: text
- * the summary line, JSON one compact object (type "end"), CSV nothing
- * (its rows are the intervals').  Returns 0 or -EIO / -ENOMEM. */
-int output_stat_end(FILE *f, const struct output_format *fmt, const struct stat_report *rep);
+/* stat -I: struct stat_interval_report, the records of a stream
+ * (output_stream_*): text one line per sample under a heading written
+ * once, the long layout's records, JSON one compact object (type
+ * "interval"), the metrics of the latest interval. */
+extern const struct output_view output_view_stat_interval;
 
 /* ---------------------------------------------------------------- bench */
 

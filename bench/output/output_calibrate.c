@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cpu/text.h"
 #include "bench/output/output.h"
@@ -196,10 +197,21 @@ static void calib_records(const void *result, output_record_fn record, void *arg
 	}
 }
 
+/* One sample of the family @name, in @unit (NULL: none; else @name's
+ * suffix, as OpenMetrics wants), unless @v was not measured. */
 static void sample1(output_sample_fn sample, void *arg, const char *name, const char *help,
 		    const char *const *l, double v)
 {
+	static const char *const units[] = { "ticks", "slots", "cycles", "ratio" };
 	struct output_sample s = { .name = name, .help = help, .labels = l, .value = v };
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t u = strlen(units[i]);
+
+		if (n > u + 1 && name[n - u - 1] == '_' && !strcmp(name + n - u, units[i]))
+			s.unit = units[i];
+	}
 
 	if (!isnan(v))
 		sample(arg, &s);

@@ -1,14 +1,15 @@
 /*
  * bench/output/output_stat.c - `baretma stat`'s results (bench/stat.h
  * samples): a table like perf stat's, absolute slots beside each share;
- * CSV rows with the time, core kind, recipe and backend in columns; the
- * document "baretma-stat/1" (doc/stat.md); each interval of -I as a line
- * (text, CSV rows, or one compact JSON object: JSON Lines).
+ * the long layout's records (--csv, -x SEP: the CPU, core kind, recipe,
+ * backend and time in columns); the document "baretma-stat/1"
+ * (doc/stat.md); the metrics.  -I's intervals are the records of a stream
+ * (output_view_stat_interval: a line each, the records, or one compact
+ * JSON object, JSON Lines), its end output_view_stat's.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -184,76 +185,34 @@ static json_t *stat_json(const void *result)
 	return doc;
 }
 
-/* ------------------------------------------------------------ rows */
+/* ------------------------------------------------------------ records */
 
-static const char *const stat_columns[] = { "time", "kind", "recipe", "backend", NULL };
-
-static void sample_rows(const struct stat_sample *s, output_row_fn row, void *arg)
-{
-	char t[32], cpu[16];
-	const char *cols[] = { t, s->kind, s->recipe, s->backend, NULL };
-	struct bench_stats st = { .n = 1 };
-	struct output_row r = { .subject = cpu_text(s, cpu, sizeof(cpu)), .stats = &st,
-				.columns = cols };
-
-	snprintf(t, sizeof(t), "%.6f", s->time);
-	st.median = st.min = st.max = st.q1 = st.q3 = st.mean = s->slots;
-	r.quantity = "slots";
-	r.unit = "slots";
-	r.bound = NAN;
-	row(arg, &r);
-	for (unsigned i = 0; s->valid && i < s->nnodes; i++) {
-		const struct stat_node *nd = &s->node[i];
-
-		st.median = st.min = st.max = st.q1 = st.q3 = st.mean = 100 * nd->frac;
-		r.quantity = nd->metric;
-		r.unit = "percent";
-		r.bound = 100 * s->bound;
-		row(arg, &r);
-		st.median = st.min = st.max = st.q1 = st.q3 = st.mean = nd->slots;
-		r.unit = "slots";
-		r.bound = NAN;
-		row(arg, &r);
-	}
-}
-
-static void stat_rows(const void *result, output_row_fn row, void *arg)
-{
-	const struct stat_report *rep = result;
-
-	for (unsigned i = 0; i < rep->n; i++)
-		sample_rows(&rep->s[i], row, arg);
-}
-
-/* -x SEP: one record per node of each sample (and its SLOTS), the CPU,
- * kind, recipe and backend first (output.h). */
-static const char *const stat_sv_columns[] = { "cpu", "kind", "recipe", "backend", "time",
-	"level", "node", "percent", "bound_pp", "slots", NULL };
-
+/* --csv, -x SEP: the long layout (output.h), per sample its SLOTS, then
+ * per node its share (percent, with the bound) and its slots; one count
+ * each, so no statistics. */
 static void sample_records(const struct stat_sample *s, output_record_fn record, void *arg)
 {
-	char cpu[16], recipe[96], t[32], level[4], pct[32], bound[32], slots[32];
-	const char *cells[] = { cpu, s->kind, recipe, s->backend, t, "", "SLOTS", "", "", slots,
-				NULL };
+	char cpu[16], recipe[96];
+	struct output_long l = { .cpu = cpu_text(s, cpu, sizeof(cpu)), .kind = s->kind,
+		.recipe = recipe, .backend = s->backend, .time = s->time, .quantity = "slots",
+		.unit = "slots", .value = s->slots, .bound = NAN };
 
-	cpu_text(s, cpu, sizeof(cpu));
 	snprintf(recipe, sizeof(recipe), "%s%s%s", s->recipe, s->variant ? ":" : "",
 		 s->variant ? s->variant : "");
-	snprintf(t, sizeof(t), "%.6f", s->time);
-	snprintf(slots, sizeof(slots), "%.0f", s->slots);
-	record(arg, cells);
+	output_long_record(record, arg, &l);
 	for (unsigned i = 0; s->valid && i < s->nnodes; i++) {
 		const struct stat_node *nd = &s->node[i];
 
-		snprintf(level, sizeof(level), "%d", nd->level);
-		snprintf(pct, sizeof(pct), "%.4f", 100 * nd->frac);
-		snprintf(bound, sizeof(bound), "%.4f", 100 * s->bound);
-		snprintf(slots, sizeof(slots), "%.0f", nd->slots);
-		cells[5] = level;
-		cells[6] = nd->metric;
-		cells[7] = pct;
-		cells[8] = bound;
-		record(arg, cells);
+		l.level = nd->level;
+		l.quantity = nd->metric;
+		l.unit = "percent";
+		l.value = 100 * nd->frac;
+		l.bound = 100 * s->bound;
+		output_long_record(record, arg, &l);
+		l.unit = "slots";
+		l.value = nd->slots;
+		l.bound = NAN;
+		output_long_record(record, arg, &l);
 	}
 }
 
@@ -272,8 +231,9 @@ static void sample_samples(const struct stat_sample *s, output_sample_fn sample,
 	char cpu[16], recipe[96], level[4];
 	const char *l[] = { "cpu", cpu, "kind", s->kind, "recipe", recipe, "backend", s->backend,
 			    NULL, NULL, NULL, NULL, NULL };
-	struct output_sample o = { .name = "slots", .labels = l, .value = s->slots,
-		.help = "TOPDOWN.SLOTS (the recipe's SLOTS) counted over the latest interval" };
+	struct output_sample o = { .name = "slots", .unit = "slots", .labels = l,
+		.value = s->slots,
+		.help = OUTPUT_HELP_SLOTS };
 
 	if (!s->valid)
 		return; /* nothing counted: no numbers, never zeros */
@@ -281,11 +241,12 @@ static void sample_samples(const struct stat_sample *s, output_sample_fn sample,
 	snprintf(recipe, sizeof(recipe), "%s%s%s", s->recipe, s->variant ? ":" : "",
 		 s->variant ? s->variant : "");
 	sample(arg, &o);
-	o = (struct output_sample){ .name = "tma_bound_ratio", .labels = l, .value = s->bound,
-		.help = "+/- bound of each tma_ratio, a fraction of slots" };
+	o = (struct output_sample){ .name = "tma_bound_ratio", .unit = "ratio", .labels = l,
+		.value = s->bound,
+		.help = OUTPUT_HELP_TMA_BOUND };
 	sample(arg, &o);
-	o = (struct output_sample){ .name = "tma_ratio", .labels = l,
-		.help = "Top-down node's share of TOPDOWN.SLOTS, a fraction" };
+	o = (struct output_sample){ .name = "tma_ratio", .unit = "ratio", .labels = l,
+		.help = OUTPUT_HELP_TMA_RATIO };
 	l[8] = "level";
 	l[9] = level;
 	l[10] = "node";
@@ -308,24 +269,28 @@ static void stat_samples(const void *result, output_sample_fn sample, void *arg)
 }
 
 const struct output_view output_view_stat = {
-	.text = stat_text, .json = stat_json, .rows = stat_rows, .rows_subject = "cpu",
-	.rows_columns = stat_columns, .columns = stat_sv_columns, .records = stat_records,
-	.samples = stat_samples,
+	.text = stat_text, .json = stat_json, .columns = output_long_columns,
+	.records = stat_records, .samples = stat_samples,
 };
 
 /* ------------------------------------------------------------ intervals */
 
-static void interval_text(FILE *f, const struct stat_sample *s, unsigned n,
-			  struct output_stat_state *st)
+/* The heading of -I's lines, once (perf stat -I's "#           time"). */
+static int interval_head(FILE *f)
 {
+	fprintf(f, "# %s\n#           time  cpus  kind          recipe              "
+		"   +/-            slots  nodes: %% of slots (slots)\n", STAT_NOTE);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* One line per sample of the interval. */
+static int interval_text(FILE *f, const void *record)
+{
+	const struct stat_interval_report *ir = record;
+	const struct stat_sample *s = ir->s;
 	char cpu[16];
 
-	if (!st->header) {
-		fprintf(f, "# %s\n#           time  cpus  kind          recipe              "
-			"   +/-            slots  nodes: %% of slots (slots)\n", STAT_NOTE);
-		st->header = true;
-	}
-	for (unsigned g = 0; g < n; g++) {
+	for (unsigned g = 0; g < ir->n; g++) {
 		fprintf(f, "%16.9f  %4s  %-12s  %-18s  %5.2f  %15.0f", s[g].time,
 			s[g].cpu >= 0 ? cpu_text(&s[g], cpu, sizeof(cpu)) :
 			(snprintf(cpu, sizeof(cpu), "%u", s[g].ncpus), cpu), s[g].kind,
@@ -337,75 +302,37 @@ static void interval_text(FILE *f, const struct stat_sample *s, unsigned n,
 			fprintf(f, "  not counted");
 		fputc('\n', f);
 	}
+	return ferror(f) ? -EIO : 0;
 }
 
-/* @o (taken) as one compact line of JSON Lines: 0, -ENOMEM (@o NULL), -EIO. */
-static int json_line(FILE *f, json_t *o)
+/* One JSON Lines object: the interval's samples. */
+static json_t *interval_json(const void *record)
 {
-	int rc;
+	const struct stat_interval_report *ir = record;
 
-	if (!o)
-		return -ENOMEM;
-	rc = json_dumpf(o, f, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10)) ? -EIO : 0;
-	if (!rc)
-		fputc('\n', f);
-	json_decref(o);
-	return rc;
+	return json_pack("{s:s,s:s,s:f,s:f,s:o}", "schema", "baretma-stat/1", "type",
+			 "interval", "time", ir->n ? ir->s[0].time : 0.0, "drift_us",
+			 (double)ir->drift_ns / 1e3, "samples", samples_json(ir->s, ir->n));
 }
 
-int output_stat_interval(FILE *f, const struct output_format *fmt,
-			 const struct output_params *p, const struct stat_sample *s, unsigned n,
-			 int64_t drift_ns, struct output_stat_state *state)
+static void interval_records(const void *record, output_record_fn rec, void *arg)
 {
-	int rc = 0;
+	const struct stat_interval_report *ir = record;
 
-	if (fmt && !strcmp(fmt->name, "json")) {
-		json_t *o = json_pack("{s:s,s:s,s:f,s:f,s:o}", "schema", "baretma-stat/1",
-				      "type", "interval", "time", n ? s[0].time : 0.0,
-				      "drift_us", (double)drift_ns / 1e3, "samples",
-				      samples_json(s, n));
-
-		rc = json_line(f, o);
-	} else if (fmt && (!strcmp(fmt->name, "csv") || fmt == &output_format_sv)) {
-		/* one interval as the whole report of its samples */
-		struct stat_report ir = { .s = s, .n = n };
-		struct output_view v = output_view_stat;
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&buf, &len);
-
-
-		/* the format's own lines; its header only before the first interval */
-		if (!m)
-			return -ENOMEM;
-		rc = output_write_params(m, fmt, &v, &ir, p);
-		if (fclose(m) || !buf)
-			rc = rc ? rc : -ENOMEM;
-		if (!rc) {
-			const char *body = state->header ? strchr(buf, '\n') : buf;
-
-			fputs(body ? body + (state->header ? 1 : 0) : "", f);
-			state->header = true;
-		}
-		free(buf);
-	} else {
-		interval_text(f, s, n, state);
-	}
-	fflush(f);
-	return rc ? rc : ferror(f) ? -EIO : 0;
+	for (unsigned i = 0; i < ir->n; i++)
+		sample_records(&ir->s[i], rec, arg);
 }
 
-int output_stat_end(FILE *f, const struct output_format *fmt, const struct stat_report *rep)
+static void interval_samples(const void *record, output_sample_fn sample, void *arg)
 {
-	int rc = 0;
+	const struct stat_interval_report *ir = record;
 
-	if (fmt && !strcmp(fmt->name, "json")) {
-		json_t *o = stat_json(rep);
-
-		rc = json_line(f, o);
-	} else if (!fmt || (strcmp(fmt->name, "csv") && fmt != &output_format_sv)) {
-		rc = stat_text(f, rep);
-	}
-	fflush(f);
-	return rc ? rc : ferror(f) ? -EIO : 0;
+	for (unsigned i = 0; i < ir->n; i++)
+		sample_samples(&ir->s[i], sample, arg);
 }
+
+const struct output_view output_view_stat_interval = {
+	.text = interval_text, .text_head = interval_head, .json = interval_json,
+	.columns = output_long_columns, .records = interval_records,
+	.samples = interval_samples,
+};
