@@ -30,7 +30,7 @@ static json_t *bool_or_null(int v)
 
 /*
  * Virtual PMU under the hypervisor of the machine baretma runs on: on Intel
- * the guest's CPUID leaf 0xA version (0 = none, pmu-reference §2.1);
+ * the guest's CPUID leaf 0xA version (0 = none, linux intel_pmu_init);
  * elsewhere whether the kernel registered a core PMU driver.  -1 on bare
  * metal (not applicable) or when unknown.
  */
@@ -53,7 +53,7 @@ static const char *topdown_probe(const struct bench_avail *a)
 }
 
 /* RDPMC of general counter 0 in a forked child: tells whether user-space
- * RDPMC is allowed at all (CR4.PCE, pmu-reference §3.6). */
+ * RDPMC is allowed at all (CR4.PCE; linux arch/x86/kernel/traps.c). */
 static const char *user_rdpmc(void)
 {
 	int rc = rdpmc_probe(0);

@@ -25,7 +25,7 @@ int bench_perf_caps(const struct cpu_machine *m, struct msr_dev *dev, unsigned c
 	if (!bench_msr_reaches(m, dev))
 		return -EXDEV;
 	/* CPUID.1:ECX[15] PDCM of that CPU: IA32_PERF_CAPABILITIES exists
-	 * (pmu-reference §1.6) */
+	 * (linux arch/x86/events/intel/core.c intel_pmu_init) */
 	if (cpu_source_cpuid(cpu_machine_source(m), cpu, CPUID_LEAF_FEATURES, 0, regs) ||
 	    !(regs[2] & CPUID_01_ECX_PDCM))
 		return -ENODEV;

@@ -119,7 +119,7 @@ static void hook_teardown(struct bench_kernel_ctx *c)
 
 /*
  * Call i (warm-up included) makes the hardware set, through
- * IA32_PERF_GLOBAL_STATUS_SET (pmu-reference §1.4), OVF_PERF_METRICS (bit
+ * IA32_PERF_GLOBAL_STATUS_SET (linux msr-index.h), OVF_PERF_METRICS (bit
  * 48) when i % 3 == 0, fixed counter 3's overflow bit (35) when i % 3 == 1,
  * and nothing when i % 3 == 2.
  */

@@ -7,7 +7,7 @@
  *
  * Per kernel: warm-up repetitions, then N measured ones.  Before each
  * repetition, outside the bracket, the source resets fixed counter 3 and
- * then IA32_PERF_METRICS (kernel order, pmu-reference §3.1) with both
+ * then IA32_PERF_METRICS (kernel order, icl_set_topdown_event_period) with both
  * frozen (pmu_reset_frozen: as the kernel, never with the counters live),
  * so every region starts near zero and the 8-bit fields keep their
  * precision.  Each bracket
@@ -21,15 +21,15 @@
  * repetition, outside the bracket, IA32_FIXED_CTR_CTRL's FC3 field and
  * IA32_PERF_GLOBAL_CTRL bits 35/48 are read back (pmu_verify) - with the
  * rdpmc backend too.  perf, the NMI watchdog or another tool rewriting
- * them (pmu-reference §5.1, §5.2) makes every repetition with a failed
+ * them (linux kernel/watchdog_perf.c, intel_pmu_enable_all) makes every repetition with a failed
  * check before or after it invalid: counted as tampered, never reported
  * as numbers.  TSC timing is not a PMU count and keeps every repetition.
  *
  * Overflow check: after every repetition, outside the bracket,
  * IA32_PERF_GLOBAL_STATUS is read (pmu_read_overflow).  Bit 35 (fixed
  * counter 3) or bit 48 (OVF_PERF_METRICS) set means the two must be
- * re-synchronised or PERF_METRICS returns invalid values (pmu-reference
- * §3.4): the repetition is invalid (counted as overflow), and the next
+ * re-synchronised or PERF_METRICS returns invalid values (linux commit
+ * 59a854e2f3b9): the repetition is invalid (counted as overflow), and the next
  * reset clears the bits through IA32_PERF_GLOBAL_STATUS_RESET inside its
  * frozen window before zeroing FC3 then PERF_METRICS.  If a PMI handler
  * (perf, the NMI watchdog) saw bit 48 first, it acked it and zeroed both

@@ -79,7 +79,7 @@ struct run_msr_verdict {
  * run_msr_policy - may @value be written to @msr on each of the @n CPUs?
  * Each is checked with its own PMU (msr_write_check): its core kind's
  * counters, the fixed-counter width of its own CPUID leaf 0xA (SDM Vol. 3B
- * 20.2.2; pmu-reference §1.8), full-width writes (bit 13) and RDPMC
+ * 20.2.2; linux perf_event.h union cpuid10_edx), full-width writes (bit 13) and RDPMC
  * metrics-clear (bit 19) from its own IA32_PERF_CAPABILITIES where @dev
  * reaches it (bench_perf_caps; unreadable: neither, the safe side).  The
  * architectural PMU registers are Intel's (AMD's live at 0xc001xxxx): on
@@ -116,7 +116,7 @@ struct run_pmu_targets {
  * @cpus (--cpu), each checked in order, or with @n < 0 the capable ones
  * (copied into @cpus): every CPU of the machine @m describes with
  * PERF_METRICS where it has any (on hybrid parts the P-cores: the E-cores'
- * kinds have none, pmu-reference §2.5), else every CPU with fixed counter
+ * kinds have none: linux intel_pmu_init), else every CPU with fixed counter
  * 3 (slots only).  @t receives the capable CPUs either way.  Returns the
  * count, or -1 with the refusal in @t.
  */

@@ -83,9 +83,9 @@ int run_msr_journal_old(struct journal *j, const unsigned *cpus, int n, uint32_t
 /* ----------------------------------------------------------- the policy */
 
 /* The PMU of @cpu for msr_write_check: its core kind's counters; the
- * fixed-counter width from its own leaf 0xA EDX[12:5] (§1.8); full-width
+ * fixed-counter width from its own leaf 0xA EDX[12:5] (linux perf_event.h cpuid10_edx); full-width
  * writes (bit 13) and RDPMC metrics-clear (bit 19) from its own
- * IA32_PERF_CAPABILITIES (§1.6, §3.5). */
+ * IA32_PERF_CAPABILITIES (cpu/perf_caps.h). */
 static void pmu_caps(const struct cpu_machine *m, struct msr_dev *dev,
 		     const struct cpu_info *ci, unsigned cpu, struct msr_pmu_caps *c)
 {

@@ -4,7 +4,7 @@
  * and programming, the journals of the state directory, what status reads
  * now, restore's selection, check and order.  Library code: 0 or -errno or
  * a structured result, never prints; includes cpu/, msr/.
- * Hardware facts: msr/pmu/pmu.h, pmu-reference §1.2-1.6 and §5.4.
+ * Hardware facts: msr/pmu/pmu.h and the kernel and PCM sources it cites.
  */
 #include <errno.h>
 #include <stdlib.h>

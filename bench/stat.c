@@ -278,7 +278,7 @@ static int tampered(const struct stat_cpu *c, const struct source_check *chk, ch
 }
 
 /* One CPU's read; its counts into @c (zero when it overflowed:
- * PERF_METRICS is invalid then, pmu-reference §3.4; *@ok false), of its
+ * PERF_METRICS is invalid then, linux commit 59a854e2f3b9; *@ok false), of its
  * pass *@pass, whose read set goes to @g; then its next pass programmed
  * (bench/stat_pass.c) and reset. */
 static int end_cpu(struct stat_cpu *c, struct stat_group *g, struct counts *cnt, bool *ok,

@@ -224,15 +224,16 @@ enum cpu_vendor { CPU_VENDOR_OTHER = 0, CPU_VENDOR_INTEL, CPU_VENDOR_AMD };
  */
 #define CPU_TD_UNCONFIRMED (-1)
 
-/* Top-down recipe names (struct cpu_kind.topdown_recipe; pmu-reference §6, §7). */
-#define CPU_RECIPE_INTEL_PRE_ICL "intel-pre-icl-l1" /* §6.1: SNB..CML, 4 GP events */
-#define CPU_RECIPE_INTEL_ECORE   "intel-ecore-l1"   /* §6.3: Gracemont..Darkmont; Tremont */
-#define CPU_RECIPE_AMD_ZEN4      "amd-zen4"         /* §7: 6 dispatch slots */
-#define CPU_RECIPE_AMD_ZEN5      "amd-zen5"         /* §7: 8 dispatch slots */
+/* Top-down recipe names (struct cpu_kind.topdown_recipe; intel/perfmon TMA_Metrics-full.csv,
+ * E-core_TMA_Metrics.csv; linux tools/perf/pmu-events/arch/x86/amdzen4/, amdzen5/). */
+#define CPU_RECIPE_INTEL_PRE_ICL "intel-pre-icl-l1" /* TMA: SNB..CML, 4 GP events */
+#define CPU_RECIPE_INTEL_ECORE   "intel-ecore-l1"   /* E-core TMA: Gracemont..Darkmont; Tremont */
+#define CPU_RECIPE_AMD_ZEN4      "amd-zen4"         /* amdzen4 pipeline.json: 6 dispatch slots */
+#define CPU_RECIPE_AMD_ZEN5      "amd-zen5"         /* amdzen5 pipeline.json: 8 dispatch slots */
 
 /*
  * How the counters of a hybrid part's kinds follow from CPUID where leaf
- * 0xA under-reports (pmu-reference §2.1).
+ * 0xA under-reports (linux arch/x86/events/intel/core.c intel_pmu_init, update_pmu_cap).
  */
 enum cpu_counter_rule {
 	CPU_CTR_CPUID = 0,   /* leaf 0xA, or leaf 0x23 sub-leaf 1 where enumerated */
@@ -253,14 +254,15 @@ struct cpu_model {
 	unsigned family, model;   /* display family / model (with extended bits) */
 	const char *name;         /* product family, e.g. "Ice Lake-SP" */
 	const char *uarch;        /* P-core (or only) microarchitecture, e.g. "Sunny Cove" */
-	unsigned pipeline_width;  /* slots (AMD: dispatch slots) per cycle, pmu-reference
-				   * §6/§7; 0 = unknown */
+	unsigned pipeline_width;  /* slots (AMD: dispatch slots) per cycle, the recipes'
+				   * sources above; 0 = unknown */
 	bool fixed_ctr3;          /* fixed counter 3 (TOPDOWN.SLOTS) on the P-core per the
 				   * kernel: used where a hybrid part's leaf 0xA hides it */
 	int topdown_level;        /* PERF_METRICS levels on the P-core: 0, 1, 2 (kernel
 				   * num_topdown_events 4 -> 1, 8 -> 2), or CPU_TD_UNCONFIRMED */
 	bool metrics_clear;       /* RDPMC metrics-clear mode (IA32_PERF_CAPABILITIES[19]) on
-				   * the P-core: Lion Cove and later (§1.6, §2.5, §3.5); used
+				   * the P-core: Lion Cove and later (linux commit
+				   * 0e45818ec189); used
 				   * when IA32_PERF_CAPABILITIES was not read */
 	const char *recipe;       /* event-based Top-down recipe of the P-core when it has no
 				   * PERF_METRICS (CPU_RECIPE_*), or NULL: none known */
@@ -280,7 +282,7 @@ const struct cpu_model *cpu_model_table(size_t *n);
 
 /* --------------------------------------------------------- identification */
 
-/* Architectural PMU enumeration from CPUID leaf 0xA (pmu-reference §2.1). */
+/* Architectural PMU enumeration from CPUID leaf 0xA (linux perf_event.h union cpuid10_*). */
 struct cpu_pmu_arch {
 	unsigned version;        /* EAX[7:0]; 0 = no architectural PMU (e.g. a VM without vPMU) */
 	unsigned gp_counters;    /* EAX[15:8] */
@@ -300,7 +302,7 @@ struct cpu_pmu_arch {
 void cpu_pmu_arch_decode(const uint32_t regs[4], struct cpu_pmu_arch *out);
 
 /* cpu_pmu_has_fixed - fixed counter @i exists: ECX[i] || EDX[4:0] > i
- * (pmu-reference §2.1, PCM isFixedCounterSupported). */
+ * (Intel PCM isFixedCounterSupported; linux intel_pmu_init). */
 bool cpu_pmu_has_fixed(const struct cpu_pmu_arch *p, unsigned i);
 
 /* One kind of core (all CPUs on non-hybrid parts; P/E kinds on hybrids). */
@@ -316,10 +318,10 @@ struct cpu_kind {
 	 * Counters of this kind, enumerated on its first CPU (not CPU 0): leaf
 	 * 0xA, overridden by leaf 0x23 sub-leaf 1 (EAX = GP bitmap, EBX = fixed
 	 * bitmap) where CPUID.(7,1):EAX[8] and CPUID.23H.0:EAX[1] say it exists
-	 * (the kernel's update_pmu_cap, pmu-reference §2.2), with the kernel's
+	 * (the kernel's update_pmu_cap, arch/x86/events/intel/core.c), with the kernel's
 	 * ADL/RPL rule (enum cpu_counter_rule).  AMD: CPUID 0x80000022 EBX[3:0]
 	 * (PerfMonV2) or 6 with CPUID.80000001H:ECX[23] (PerfCtrExtCore), else
-	 * the 4 legacy counters; 48 bits wide (§7, linux amd/core.c).
+	 * the 4 legacy counters; 48 bits wide (linux arch/x86/events/amd/core.c).
 	 */
 	unsigned gp_counters;    /* popcount(gp_mask) */
 	unsigned gp_width;       /* bits */
@@ -392,7 +394,7 @@ struct cpu_info {
  * that kind (struct cpu_kind); the model table for uarch, width, Top-down
  * level, recipe and metrics-clear, with the kernel's rules where CPUID
  * under-reports (ADL/RPL leaf 0xA shows the P/E common subset; FC3 of a
- * hybrid P-core: pmu-reference §2.1, §2.4).
+ * hybrid P-core: linux arch/x86/events/intel/core.c intel_pmu_init).
  * @perf_caps: IA32_PERF_CAPABILITIES read on one CPU if the caller could
  * (on hybrid parts, one of the P-core kind), else NULL.  With @perf_caps:
  *  - Intel models not in the table (or CPU_TD_UNCONFIRMED rows): bit 15
@@ -400,9 +402,9 @@ struct cpu_info {
  *    told from architectural enumeration); without @perf_caps the level is
  *    0 and topdown_source "undecided", and ->warning says so;
  *  - non-hybrid table models: a clear bit 15 means level 0 (kernel rule,
- *    §2.4); hybrid product lines ignore bit 15 (ADL/RPL report 0 on
+ *    intel_pmu_init); hybrid product lines ignore bit 15 (ADL/RPL report 0 on
  *    P-cores, MTL always clears it, later parts enumerate it per core
- *    type: §1.6), so the table decides there;
+ *    type: intel_pmu_init, intel_pmu_broken_perf_cap, update_pmu_cap), so the table decides there;
  *  - bit 19 gives metrics_clear of PERF_METRICS kinds (on hybrid parts only
  *    when bit 15 is also set, i.e. it was read on a P-core).
  * Returns 0 or -errno (-EINVAL: libcpuid could not identify the data).
@@ -580,7 +582,7 @@ unsigned cpu_topdown_cpus(const struct cpu_info *ci, unsigned *cpus, unsigned ma
  * (then there is nothing better to offer: the availability checks say
  * why); -EOPNOTSUPP when its kind has none while another kind has (a
  * hybrid part's E-core: E-cores never have IA32_PERF_METRICS,
- * pmu-reference §2.5 notes); -ENXIO when @cpu is in no kind (not a CPU of
+ * no intel_pmu_init case sets it for cpu_atom); -ENXIO when @cpu is in no kind (not a CPU of
  * @ci, or offline).  @kind (may be NULL) receives @cpu's kind, NULL if none.
  */
 int cpu_topdown_check_cpu(const struct cpu_info *ci, unsigned cpu, const struct cpu_kind **kind);

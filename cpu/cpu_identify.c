@@ -27,9 +27,9 @@
 #define LEAF_HV_VENDOR    0x40000000u
 #define LEAF_EXT_BASE     0x80000000u
 
-#define CPUID_1_ECX_PDCM       (1u << 15) /* IA32_PERF_CAPABILITIES exists (§1.6) */
+#define CPUID_1_ECX_PDCM       (1u << 15) /* IA32_PERF_CAPABILITIES exists (linux intel_pmu_init) */
 #define CPUID_1_ECX_HYPERVISOR (1u << 31) /* running under a hypervisor */
-#define CPUID_7_EDX_HYBRID     (1u << 15) /* X86_FEATURE_HYBRID_CPU (§2.3) */
+#define CPUID_7_EDX_HYBRID     (1u << 15) /* X86_FEATURE_HYBRID_CPU (linux cpufeatures.h) */
 
 const char *cpu_vendor_name(enum cpu_vendor v)
 {
@@ -278,7 +278,8 @@ int cpu_info_identify(const struct cpu_source *src, const uint64_t *perf_caps, s
 	out->hypervisor = hypervisor_name(src, r[2], out->hypervisor_sig);
 	if (!cpu_source_cpuid(src, 0, LEAF_EXT_FEATURES, 0, r))
 		out->hybrid = r[3] & CPUID_7_EDX_HYBRID;
-	/* Leaf 0xA is reserved on AMD (§7): decoded on Intel only. */
+	/* Leaf 0xA is Intel's (AMD's counters: 0x80000022, linux arch/x86/events/amd/core.c;
+	 * what AMD's leaf 0xA holds: no primary source found): decoded on Intel only. */
 	if (out->vendor == CPU_VENDOR_INTEL && !cpu_source_cpuid(src, 0, LEAF_ARCH_PERFMON, 0, r))
 		cpu_pmu_arch_decode(r, &out->pmu);
 	out->row = cpu_model_lookup(out->vendor, out->family, out->model);

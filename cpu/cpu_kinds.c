@@ -12,6 +12,14 @@
  * linux arch/x86/include/asm/intel-family.h (core types, native model
  * ids), arch/x86/events/intel/core.c (intel_pmu_init: the ADL/RPL counter
  * rule, update_pmu_cap, intel_pmu_broken_perf_cap), arch/x86/events/amd/core.c.
+ * Cited below by key:
+ *   [FAM]     linux arch/x86/include/asm/intel-family.h
+ *   [ICORE]   linux arch/x86/events/intel/core.c
+ *   [PEH]     linux arch/x86/include/asm/perf_event.h
+ *   [MSRIDX]  linux arch/x86/include/asm/msr-index.h
+ *   [AMDCORE] linux arch/x86/events/amd/core.c
+ *   [KVMST]   linux tools/testing/selftests/kvm/include/x86/pmu.h (leaf 0xA
+ *             EBX's architectural events)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,7 +32,7 @@
 
 #define LEAF_HYBRID       0x1Au
 
-/* CPUID.1AH:EAX (§2.3; [FAM] enum intel_cpu_type, enum intel_native_id) */
+/* CPUID.1AH:EAX ([FAM] enum intel_cpu_type, enum intel_native_id) */
 #define HYBRID_CORE_TYPE(eax)    ((eax) >> 24)
 #define HYBRID_NATIVE_MODEL(eax) ((eax) & 0xffffffu)
 #define INTEL_CPU_TYPE_ATOM      0x20u
@@ -32,19 +40,19 @@
 #define INTEL_ATOM_CMT_NATIVE_ID 0x2u /* Crestmont */
 #define INTEL_ATOM_SKT_NATIVE_ID 0x3u /* Skymont */
 
-/* Leaf 0xA EBX bit 7: TOPDOWN.SLOTS NOT available (§2.1, [KVMST]) */
+/* Leaf 0xA EBX bit 7: TOPDOWN.SLOTS NOT available ([KVMST] X86_PMU_FEATURE_*) */
 #define ARCH_EVENT_TOPDOWN_SLOTS 7u
-#define FIXED_CTR3               3u /* IA32_FIXED_CTR3: TOPDOWN.SLOTS (§1.1) */
+#define FIXED_CTR3               3u /* IA32_FIXED_CTR3: TOPDOWN.SLOTS ([MSRIDX]) */
 /* Leaf 0xA EDX bit 15: AnyThread deprecated ([PEH] union cpuid10_edx) */
 #define CPUID_0A_EDX_ANYTHREAD_DEPR (1u << 15)
 
-/* Leaf 0x23, architectural perfmon extension (§2.2; [PEH] union cpuid35_eax) */
+/* Leaf 0x23, architectural perfmon extension ([PEH] union cpuid35_eax) */
 #define LEAF_ARCH_PERFMON_EXT          0x23u
 #define CPUID_7_1_EAX_ARCH_PERFMON_EXT (1u << 8) /* X86_FEATURE_ARCH_PERFMON_EXT */
 #define ARCH_PERFMON_EXT_CNTR_SUBLEAF  (1u << 1) /* 23H.0:EAX: sub-leaf 1 is valid */
 #define ARCH_PERFMON_NUM_COUNTER_LEAF  1u        /* EAX GP bitmap, EBX fixed bitmap */
 
-/* AMD core counters (§7; [AMDCORE] amd_core_pmu_init, [MSRIDX]) */
+/* AMD core counters ([AMDCORE] amd_core_pmu_init, [MSRIDX]) */
 #define LEAF_AMD_EXT_FEATURES           0x80000001u
 #define CPUID_80000001_ECX_PERFCTR_CORE (1u << 23) /* X86_FEATURE_PERFCTR_CORE */
 #define LEAF_AMD_PERFMON                0x80000022u
@@ -63,7 +71,7 @@ void cpu_pmu_arch_decode(const uint32_t regs[4], struct cpu_pmu_arch *out)
 	out->gp_width = (regs[0] >> 16) & 0xff;
 	out->ebx_len = (regs[0] >> 24) & 0xff;
 	out->ebx = regs[1];
-	/* ECX enumerates the fixed counters from version 5 on (§2.1). */
+	/* ECX enumerates the fixed counters from version 5 on ([ICORE] intel_pmu_init). */
 	out->fixed_mask = out->version >= 5 ? regs[2] : 0;
 	out->fixed_counters = regs[3] & 0x1f;
 	out->fixed_width = (regs[3] >> 5) & 0xff;
@@ -101,7 +109,7 @@ static unsigned popcount32(uint32_t v)
 }
 
 /* Leaf 0xA of one CPU: GP counters 0..EAX[15:8]-1; fixed counter i when
- * ECX[i] (v5+) || EDX[4:0] > i, none before version 2 (§2.1; [ICORE]
+ * ECX[i] (v5+) || EDX[4:0] > i, none before version 2 (Intel PCM isFixedCounterSupported; [ICORE]
  * intel_pmu_init takes the fixed count from EDX for v2..4). */
 static void counters_leafA(const struct cpu_pmu_arch *p, struct cpu_kind *k)
 {
@@ -138,7 +146,7 @@ static void counters_adl_pcore(struct cpu_kind *k)
  * CPUID.23H.1 (EAX = GP bitmap, EBX = fixed bitmap) where
  * CPUID.(7,1):EAX[8] (ArchPerfmonExt) and CPUID.23H.0:EAX[1] (counters
  * sub-leaf) say it exists: the kernel's update_pmu_cap overrides the leaf
- * 0xA masks with it per core type (§2.2).  Returns true when used.
+ * 0xA masks with it per core type ([ICORE] update_pmu_cap).  Returns true when used.
  */
 static bool counters_leaf23(const struct kind_ctx *x, unsigned cpu, struct cpu_kind *k)
 {
@@ -188,7 +196,7 @@ static void counters_intel(struct kind_ctx *x, struct cpu_kind *k)
 		return;
 	/* A hybrid part whose leaf 0x23 the source lacks (libcpuid 0.6.2 drops
 	 * it; hwloc-gather-cpuid may not gather it): leaf 0xA is the P/E
-	 * common subset, which hides the P-core's FC3 (§2.1).  The table
+	 * common subset, which hides the P-core's FC3 ([ICORE] intel_pmu_init).  The table
 	 * supplies it; other counters stay under-reported (the safe side). */
 	if (!kind_is_atom(x->ci, k) && m->fixed_ctr3 && !(k->fixed_mask & (1u << FIXED_CTR3))) {
 		k->fixed_mask |= 1u << FIXED_CTR3;
@@ -200,7 +208,7 @@ static void counters_intel(struct kind_ctx *x, struct cpu_kind *k)
 }
 
 /*
- * AMD core counters ([AMDCORE] amd_core_pmu_init, §7): PerfMonV2
+ * AMD core counters ([AMDCORE] amd_core_pmu_init): PerfMonV2
  * (CPUID.80000022H:EAX[0]) gives their number in EBX[3:0]; else
  * PerfCtrExtCore (CPUID.80000001H:ECX[23]) gives 6; else the 4 legacy
  * counters - except under a hypervisor, where the missing PerfCtrExtCore
@@ -233,7 +241,7 @@ static void counters_amd(const struct kind_ctx *x, struct cpu_kind *k)
 
 /* Microarchitecture, width and recipe of the kind, from the table or, for
  * E-cores, by native model id where the kernel names it ([FAM] enum
- * intel_native_id; widths and recipe §6.3). */
+ * intel_native_id; widths and recipe: intel/perfmon E-core_TMA_Metrics.csv). */
 static void kind_uarch(const struct cpu_info *ci, struct cpu_kind *k, const char **recipe)
 {
 	const struct cpu_model *m = ci->row;
@@ -293,7 +301,8 @@ static void warn_arch(const struct kind_ctx *x, const struct cpu_kind *k, bool u
 			 ci->family, ci->model);
 	fc3_phrase(x, k, fc3, sizeof(fc3));
 	if (!k->fixed_ctr3)
-		pm = "no PERF_METRICS without it (§3.1): level 0";
+		pm = "no PERF_METRICS without it (PERF_METRICS is derived from fixed counter 3): "
+		     "level 0";
 	else if (undecided)
 		pm = "PERF_METRICS undecided: IA32_PERF_CAPABILITIES bit 15 was not read (a CPUID "
 		     "dump holds no MSRs), level 0 until it is";
@@ -321,8 +330,9 @@ static void warn_arch(const struct kind_ctx *x, const struct cpu_kind *k, bool u
 
 /*
  * PERF_METRICS level of a non-atom Intel kind.  Table rows follow the
- * kernel (§2.4, §2.5): the level needs FC3 (PERF_METRICS derives from it,
- * §3.1), and on non-hybrid lines IA32_PERF_CAPABILITIES[15] when read.
+ * kernel ([ICORE] intel_pmu_init, intel_pmu_cpu_starting): the level needs FC3
+ * (PERF_METRICS derives from it: [ICORE] icl_set_topdown_event_period), and on
+ * non-hybrid lines IA32_PERF_CAPABILITIES[15] when read.
  * Other models: architectural (cpu.h).  Sets *undecided and *src (PM_SRC_*).
  */
 static int level_intel(const struct kind_ctx *x, const struct cpu_kind *k, bool *undecided,
@@ -349,7 +359,7 @@ static int level_intel(const struct kind_ctx *x, const struct cpu_kind *k, bool 
 
 /* RDPMC metrics-clear of a PERF_METRICS kind: IA32_PERF_CAPABILITIES[19]
  * when read on a CPU of this kind (on hybrids, bit 15 says it was a
- * P-core), else the table (§1.6, §3.5). */
+ * P-core), else the table (linux commit 0e45818ec189). */
 static bool metrics_clear_of(const struct kind_ctx *x, const struct cpu_kind *k)
 {
 	const struct cpu_model *m = x->ci->row;
@@ -365,7 +375,8 @@ static bool metrics_clear_of(const struct kind_ctx *x, const struct cpu_kind *k)
 /*
  * Top-down of a kind: level, source, recipe, metrics-clear.  An
  * event-based recipe needs the kind's counters: Intel ones need a PMU
- * (leaf 0xA version > 0); the AMD one counts 6 events at once (§7), so it
+ * (leaf 0xA version > 0); the AMD one counts 6 events at once (linux
+ * tools/perf/pmu-events/arch/x86/amdzen4/pipeline.json), so it
  * needs the 6 core counters.
  */
 static void kind_topdown(struct kind_ctx *x, struct cpu_kind *k, const char *recipe)
@@ -458,7 +469,7 @@ static int kind_cmp(const void *a, const void *b)
 /*
  * Names: "performance" (0x40), "efficiency" (0x20).  A second Atom kind
  * (ARL-H's Crestmont LP E-cores beside Skymont) is "lowpower", after the
- * kernel's third hybrid PMU cpu_lowpower (§2.3).
+ * kernel's third hybrid PMU cpu_lowpower ([ICORE]).
  */
 static void kinds_name(struct cpu_info *ci)
 {
@@ -478,7 +489,7 @@ static void kinds_name(struct cpu_info *ci)
 	}
 }
 
-/* Hybrid parts: group the logical CPUs by CPUID.1AH:EAX (§2.3).  A hybrid
+/* Hybrid parts: group the logical CPUs by CPUID.1AH:EAX ([FAM] intel_cpu_type).  A hybrid
  * part whose E-cores are disabled has one kind ("performance"). */
 static int kinds_hybrid(const struct cpu_source *src, struct cpu_info *ci)
 {

@@ -12,9 +12,11 @@
  *           INTEL_CANNONLAKE_L 0x66 (read through the search tool).
  *   [ICORE] linux arch/x86/events/intel/core.c intel_pmu_init() - which
  *           models get PERF_METRICS and num_topdown_events (4 = level 1,
- *           8 = levels 1+2): pmu-reference §2.5.  The pre-ICL cases
+ *           8 = levels 1+2), the hybrid ADL/RPL counter rule, leaf 0x23's
+ *           counters (update_pmu_cap), the default case of unknown models
+ *           (generic architectural perfmon).  The pre-ICL cases
  *           (Sandy Bridge .. Comet Lake) attach the topdown-* event
- *           attributes of §6.1 (snb_events_attrs / hsw_events_attrs);
+ *           attributes of [TMA]'s pre-ICL recipe (snb_events_attrs / hsw_events_attrs);
  *           CANNONLAKE_L, ICELAKE_NNPI, LAKEFIELD and BARTLETTLAKE have no
  *           case (generic architectural perfmon).
  *   [TIP]   tip perf/core: d345b6bb8860 "perf/x86/intel: Add core PMU
@@ -23,10 +25,16 @@
  *           c847a208f43b "Add core PMU support for Novalake" (P-core pnc,
  *           E-core intel_pmu_init_arw); "Add PMU support for WildcatLake"
  *           (same path as Panther Lake).
- *   §6.1/§6.2/§6.3 pipeline widths (slots per cycle) from intel/perfmon
- *           TMA_Metrics-full.csv and E-core_TMA_Metrics.csv.
- *   §7      AMD Zen 4 / Zen 5 dispatch slots from the kernel's amdzen4/5
- *           pipeline.json.
+ *   [TMA]   intel/perfmon TMA_Metrics-full.csv: the P-cores' pipeline
+ *           widths (#Pipeline_Width, slots per cycle) and the pre-ICL
+ *           recipe (columns SNB..CLX).
+ *   [ETMA]  intel/perfmon E-core_TMA_Metrics.csv: the E-cores' widths and
+ *           recipe (Gracemont, Crestmont, Skymont/Darkmont).
+ *   [MCLR]  linux commit 0e45818ec189 "perf/x86/intel: Support RDPMC
+ *           metrics clear mode" (Lion Cove and later).
+ *   [AMDJSON] linux tools/perf/pmu-events/arch/x86/amdzen4/ and amdzen5/
+ *           pipeline.json: AMD Zen 4 / Zen 5 recipe and dispatch slots
+ *           (arch/x86/events/amd/core.c: no PERF_METRICS, no fixed counters).
  *   [AMDMAP] perf tools/perf/pmu-events/arch/x86/mapfile.csv:
  *           AuthenticAMD-23 models 0x00-0x2F amdzen1, other 23 amdzen2;
  *           25 models 0x00-0x0F and 0x20-0x5F amdzen3, other 25 amdzen4;
@@ -46,7 +54,7 @@
  * kernel uses it: every PERF_METRICS model (ICL+).  It is only consulted
  * where a hybrid part's leaf 0xA hides it (cpu_info_identify); elsewhere
  * the counters come from CPUID.  metrics_clear: Lion Cove P-cores and later
- * (LNL, ARL-S/-H, PTL, and WCL which shares PTL's PMU): §1.6, §2.5, §3.5;
+ * (LNL, ARL-S/-H, PTL, and WCL which shares PTL's PMU): [MCLR], [ICORE];
  * UNCONFIRMED on Panther/Coyote Cove (false: the safe value).
  */
 #include <stddef.h>
@@ -57,22 +65,32 @@
 #define A CPU_VENDOR_AMD
 
 /* Shorthands for the repeated source strings. */
-#define SRC_PRE_ICL  "[FAM]; [ICORE] snb/hsw topdown attrs: recipe §6.1, width 4; no FC3/PERF_METRICS (pre-ICL): §2.5"
-#define SRC_ICL      "[FAM]; [ICORE] num_topdown_events=4 (L1): pmu-reference §2.5; width 5: §6.2"
-#define SRC_GLC_SRV  "[FAM]; [ICORE] intel_pmu_init_glc, num_topdown_events=8 (L2): §2.5; width 6: §6.2"
-#define SRC_HYB_ADL  "[FAM]; [ICORE] hybrid P-core num_topdown_events=8 (L2), ADL counter rule: §2.1, §2.5; width 6: §6.2; Gracemont 5: §6.3"
-#define SRC_HYB_MTL  "[FAM]; [ICORE] hybrid P-core num_topdown_events=8 (L2), leaf 0x23 counters: §2.2, §2.5; width 6: §6.2; Crestmont 6: §6.3"
-#define SRC_HYB_LNC  "[FAM]; [ICORE] Lion Cove glc init + lnc constraints (L2), metrics-clear: §2.5; width 8: §6.2; Skymont 8: §6.3"
-#define SRC_PTL      "[FAM]; [ICORE] lnl_common path, Cougar Cove (L2), metrics-clear: §2.5, [TIP] WCL = PTL; width 8: §6.2; Darkmont 8: §6.3"
-#define SRC_NVL      "[FAM]; [TIP] c847a208f43b pnc = glc init (L2); widths and metrics-clear UNCONFIRMED (0, false); no Arctic Wolf recipe in §6.3"
-#define SRC_ATOM     "[FAM]; no PERF_METRICS on Atom-only parts: §2.5; recipe and width: §6.3"
-#define SRC_TNT      "[FAM]; no PERF_METRICS (Tremont): §2.5; recipe intel-ecore-l1:tremont (TOPDOWN_* " \
+#define SRC_PRE_ICL  "[FAM]; [ICORE] snb/hsw topdown attrs: recipe [TMA], width 4; " \
+		     "no FC3/PERF_METRICS (pre-ICL)"
+#define SRC_ICL      "[FAM]; [ICORE] num_topdown_events=4 (L1); width 5: [TMA]"
+#define SRC_GLC_SRV  "[FAM]; [ICORE] intel_pmu_init_glc, num_topdown_events=8 (L2); width 6: [TMA]"
+#define SRC_HYB_ADL  "[FAM]; [ICORE] hybrid P-core num_topdown_events=8 (L2), ADL counter rule; " \
+		     "width 6: [TMA]; Gracemont 5: [ETMA]"
+#define SRC_HYB_MTL  "[FAM]; [ICORE] hybrid P-core num_topdown_events=8 (L2), " \
+		     "leaf 0x23 counters; width 6: [TMA]; Crestmont 6: [ETMA]"
+#define SRC_HYB_LNC  "[FAM]; [ICORE] Lion Cove glc init + lnc constraints (L2), " \
+		     "metrics-clear: [MCLR]; width 8: [TMA]; Skymont 8: [ETMA]"
+#define SRC_PTL      "[FAM]; [ICORE] lnl_common path, Cougar Cove (L2), metrics-clear: [MCLR], " \
+		     "[TIP] WCL = PTL; width 8: [TMA]; Darkmont 8: [ETMA]"
+#define SRC_NVL      "[FAM]; [TIP] c847a208f43b pnc = glc init (L2); " \
+		     "widths and metrics-clear UNCONFIRMED (0, false); " \
+		     "no Arctic Wolf recipe in [ETMA]"
+#define SRC_ATOM     "[FAM]; no PERF_METRICS on Atom-only parts: [ICORE]; recipe and width: [ETMA]"
+#define SRC_TNT      "[FAM]; no PERF_METRICS (Tremont): [ICORE]; " \
+		     "recipe intel-ecore-l1:tremont (TOPDOWN_* " \
 		     "events of intel/perfmon EHL/events/elkhartlake_core.json, SNR/events/" \
 		     "snowridgex_core.json; Atom_TMA.csv TNT); width 4: [PMUT] ehl_ratios.py"
-#define SRC_ZEN2     "[AMDMAP] family 17h amdzen2; no PERF_METRICS, no Zen 2 recipe: §7; width 6 [SOG] UNCONFIRMED"
-#define SRC_ZEN3     "[AMDMAP] family 19h amdzen3; no PERF_METRICS, no Zen 3 recipe: §7; width 6 [SOG] UNCONFIRMED"
-#define SRC_ZEN4     "[AMDMAP] family 19h amdzen4; recipe and 6 dispatch slots: §7 [AMDJSON]"
-#define SRC_ZEN5     "[AMDMAP] family 1Ah amdzen5; recipe and 8 dispatch slots: §7 [AMDJSON]"
+#define SRC_ZEN2     "[AMDMAP] family 17h amdzen2; no PERF_METRICS, no Zen 2 recipe: [AMDJSON]; " \
+		     "width 6 [SOG] UNCONFIRMED"
+#define SRC_ZEN3     "[AMDMAP] family 19h amdzen3; no PERF_METRICS, no Zen 3 recipe: [AMDJSON]; " \
+		     "width 6 [SOG] UNCONFIRMED"
+#define SRC_ZEN4     "[AMDMAP] family 19h amdzen4; recipe and 6 dispatch slots: [AMDJSON]"
+#define SRC_ZEN5     "[AMDMAP] family 1Ah amdzen5; recipe and 8 dispatch slots: [AMDJSON]"
 
 #define R_PRE_ICL CPU_RECIPE_INTEL_PRE_ICL
 #define R_ECORE   CPU_RECIPE_INTEL_ECORE
@@ -81,13 +99,13 @@
 #define ROW(v, f, m, nm, ua, w, ...) \
 	{ .vendor = (v), .family = (f), .model = (m), .name = (nm), .uarch = (ua), \
 	  .pipeline_width = (w), __VA_ARGS__ }
-/* Pre-Ice Lake core: width 4, 3 fixed counters, the §6.1 recipe. */
+/* Pre-Ice Lake core: width 4, 3 fixed counters, the [TMA] pre-ICL recipe. */
 #define PRE_ICL(m, nm, ua, src) ROW(I, 6, m, nm, ua, 4, .recipe = R_PRE_ICL, .source = src)
 /* Ice Lake family: FC3, PERF_METRICS level 1. */
 #define ICL(m, nm, ua) ROW(I, 6, m, nm, ua, 5, .fixed_ctr3 = true, .topdown_level = 1, .source = SRC_ICL)
 /* Golden Cove-class server: level 2. */
 #define GLC_SRV(m, nm, ua, src) ROW(I, 6, m, nm, ua, 6, .fixed_ctr3 = true, .topdown_level = 2, .source = src)
-/* Hybrid client: P-core level 2 (width w), E-core e (width ew) with the §6.3 recipe. */
+/* Hybrid client: P-core level 2 (width w), E-core e (width ew) with the [ETMA] recipe. */
 #define HYB(m, nm, ua, w, mc, rule, e, ew, src) \
 	ROW(I, 6, m, nm, ua, w, .fixed_ctr3 = true, .topdown_level = 2, .metrics_clear = (mc), \
 	    .hybrid = true, .counter_rule = (rule), .e_uarch = (e), .e_pipeline_width = (ew), \
@@ -119,7 +137,7 @@ static const struct cpu_model models[] = {
 	PRE_ICL(0xA6, "Comet Lake-L", "Skylake", SRC_PRE_ICL),
 	/* Cannon Lake (Palm Cove; libcpuid's "ice-lake-i3" test is an i3-8121U,
 	 * model 0x66 [DUMP]): [ICORE] has no CANNONLAKE_L case, so no topdown
-	 * attrs; whether the §6.1 events exist is UNCONFIRMED: no recipe. */
+	 * attrs; whether the pre-ICL recipe's events exist is UNCONFIRMED: no recipe. */
 	ROW(I, 6, 0x66, "Cannon Lake-L", "Palm Cove", 4,
 	    .source = "[FAM]; [ICORE] generic arch perfmon: no recipe (UNCONFIRMED); "
 		      "width 4 as Skylake UNCONFIRMED [DUMP]"),
@@ -143,12 +161,12 @@ static const struct cpu_model models[] = {
 		      "num_topdown_events=8 (L2); width UNCONFIRMED (0); metrics-clear "
 		      "UNCONFIRMED (false)"),
 	/* Bartlett Lake: P-cores only, Raptor Cove; [ICORE] has no case for it
-	 * (generic arch perfmon, §2.4 rule 4): PERF_METRICS UNCONFIRMED, decided
+	 * (generic arch perfmon, its default case): PERF_METRICS UNCONFIRMED, decided
 	 * architecturally. [DUMP] */
 	ROW(I, 6, 0xD7, "Bartlett Lake", "Raptor Cove", 6, .fixed_ctr3 = true,
 	    .topdown_level = CPU_TD_UNCONFIRMED,
 	    .source = "[FAM] INTEL_BARTLETTLAKE (Raptor Cove); no intel_pmu_init case: "
-		      "PERF_METRICS UNCONFIRMED; width 6: §6.2 [DUMP]"),
+		      "PERF_METRICS UNCONFIRMED; width 6: [TMA] [DUMP]"),
 
 	/* Hybrid clients, Golden/Raptor Cove P-cores + Gracemont: level 2 */
 	HYB(0x97, "Alder Lake-S", "Golden Cove", 6, false, CPU_CTR_ADL_HYBRID, "Gracemont", 5,
@@ -182,14 +200,14 @@ static const struct cpu_model models[] = {
 	ROW(I, 18, 0x03, "Nova Lake-L", "Coyote Cove", 0, .fixed_ctr3 = true, .topdown_level = 2,
 	    .hybrid = true, .e_uarch = "Arctic Wolf", .source = SRC_NVL),
 
-	/* No PERF_METRICS (pmu-reference §2.5 last row). */
+	/* No PERF_METRICS ([ICORE]: no case sets it for these). */
 	ROW(I, 6, 0x9D, "Ice Lake-NNPI", "Sunny Cove", 5,
-	    .source = "[FAM]; no PERF_METRICS (ICELAKE_NNPI): §2.5; no recipe (the §6.2 GP "
-		      "events' agreement is UNCONFIRMED); width 5: §6.2"),
+	    .source = "[FAM]; no PERF_METRICS (ICELAKE_NNPI): [ICORE]; no recipe (the [TMA] GP "
+		      "events' agreement is UNCONFIRMED); width 5: [TMA]"),
 	ROW(I, 6, 0x8A, "Lakefield", "Sunny Cove", 5, .hybrid = true, .e_uarch = "Tremont",
 	    .e_pipeline_width = 4,
-	    .source = "[FAM]; no PERF_METRICS (LAKEFIELD, no intel_pmu_init case): §2.5; no "
-		      "recipe for either kind; width 5: §6.2; Tremont 4: [PMUT] [DUMP]"),
+	    .source = "[FAM]; no PERF_METRICS (LAKEFIELD, no intel_pmu_init case): [ICORE]; no "
+		      "recipe for either kind; width 5: [TMA]; Tremont 4: [PMUT] [DUMP]"),
 	ATOM(0xBE, "Alder Lake-N", "Gracemont", 5, R_ECORE, SRC_ATOM " [DUMP]"),
 	ATOM(0x86, "Jacobsville (Tremont-D)", "Tremont", 4, R_ECORE, SRC_TNT),
 	ATOM(0x96, "Elkhart Lake", "Tremont", 4, R_ECORE, SRC_TNT),
@@ -198,7 +216,7 @@ static const struct cpu_model models[] = {
 	ATOM(0xB6, "Grand Ridge", "Crestmont", 6, R_ECORE, SRC_ATOM),
 	ATOM(0xDD, "Clearwater Forest", "Darkmont", 8, R_ECORE, SRC_ATOM),
 
-	/* AMD: no PERF_METRICS, no FC3 (pmu-reference §7) */
+	/* AMD: no PERF_METRICS, no FC3 (linux arch/x86/events/amd/core.c) */
 	AMD(0x17, 0x31, "Rome/Castle Peak", "Zen 2", 6, NULL, SRC_ZEN2),
 	AMD(0x17, 0x60, "Renoir", "Zen 2", 6, NULL, SRC_ZEN2 " [DUMP]"),
 	AMD(0x17, 0x68, "Lucienne", "Zen 2", 6, NULL, SRC_ZEN2),

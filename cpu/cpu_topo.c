@@ -142,7 +142,7 @@ bool cpu_topo_is_dump(hwloc_topology_t topo)
 
 /* ---------------------------------------------- kinds against hwloc's */
 
-/* CPUID.1AH:EAX[31:24] core types (pmu-reference §2.3). */
+/* CPUID.1AH:EAX[31:24] core types (linux intel-family.h INTEL_CPU_TYPE_ATOM/CORE). */
 #define CORE_TYPE_INTEL_ATOM 0x20
 #define CORE_TYPE_INTEL_CORE 0x40
 

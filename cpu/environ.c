@@ -130,7 +130,7 @@ static int read_turbo(void)
 }
 
 /* The knob lives on the core PMU: "cpu", or "cpu_core" on hybrid parts
- * (pmu-reference §3.6; arch/x86/events/core.c set_attr_rdpmc). */
+ * (linux arch/x86/events/core.c set_attr_rdpmc). */
 static const char *const rdpmc_paths[] = {
 	CPU_KNOB_RDPMC_CPU,
 	CPU_KNOB_RDPMC_CPU_CORE,

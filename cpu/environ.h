@@ -12,10 +12,10 @@
  *                     msr_write: security_locked_down(LOCKDOWN_MSR)).
  *   msr module        /sys/module/msr exists when loaded or built in;
  *                     /sys/module/msr/parameters/allow_writes "on", "off"
- *                     or "default" (arch/x86/kernel/msr.c, pmu-reference §4).
- *   rdpmc             cpu_env_rdpmc below (pmu-reference §3.6).
+ *                     or "default" (linux arch/x86/kernel/msr.c).
+ *   rdpmc             cpu_env_rdpmc below (linux arch/x86/events/core.c).
  *   NMI watchdog      /proc/sys/kernel/nmi_watchdog (1 holds a counter:
- *                     pmu-reference §5.1).
+ *                     linux kernel/watchdog_perf.c).
  *   SMT               /sys/devices/system/cpu/smt/control ("on", "off",
  *                     "forceoff", "notsupported", "notimplemented") and
  *                     .../smt/active (Documentation/ABI/testing/sysfs-devices-system-cpu).
@@ -95,7 +95,8 @@ void cpu_env_read(unsigned cpu, struct cpu_env *e);
 
 /*
  * cpu_env_rdpmc - the perf "rdpmc" sysfs setting (0 never, 1 while a
- * perf event is mmapped, 2 always; pmu-reference §3.6), read from
+ * perf event is mmapped, 2 always; linux arch/x86/events/core.c
+ * set_attr_rdpmc, x86_pmu_event_mapped), read from
  * <sysroot>/sys/bus/event_source/devices/cpu/rdpmc, else cpu_core/rdpmc.
  * Returns the value (0..2), or -ENOENT when neither file exists (no core
  * PMU driver: e.g. a VM without a virtual PMU), or -errno.

@@ -9,7 +9,7 @@
 
 /* User-space RDPMC (CR4.PCE): 0 never, 1 while a perf event is mmapped, 2
  * always.  The knob lives on the core PMU: "cpu", or on hybrid parts
- * "cpu_core" and "cpu_atom" (pmu-reference §3.6; arch/x86/events/core.c
+ * "cpu_core" and "cpu_atom" (linux arch/x86/events/core.c
  * set_attr_rdpmc). */
 #define CPU_KNOB_RDPMC_CPU        "/sys/bus/event_source/devices/cpu/rdpmc"
 #define CPU_KNOB_RDPMC_CPU_CORE   "/sys/bus/event_source/devices/cpu_core/rdpmc"
@@ -22,7 +22,8 @@
 #define CPU_SYS_ATOM_PMU_HYBRID   "/sys/bus/event_source/devices/cpu_atom"
 
 /* The NMI watchdog, 0 or 1: 1 holds a counter and rewrites
- * IA32_PERF_GLOBAL_CTRL under a raw tool (pmu-reference §5.1). */
+ * IA32_PERF_GLOBAL_CTRL under a raw tool (linux kernel/watchdog_perf.c,
+ * arch/x86/events/intel/core.c intel_pmu_enable_all). */
 #define CPU_KNOB_NMI_WATCHDOG     "/proc/sys/kernel/nmi_watchdog"
 
 /* Who may use perf_event_open(2) without CAP_PERFMON: -1 anything, 0 no
@@ -31,13 +32,13 @@
  * kernel.rst "perf_event_paranoid"; perf-security.rst). */
 #define CPU_KNOB_PERF_EVENT_PARANOID "/proc/sys/kernel/perf_event_paranoid"
 
-/* The msr driver's write filter, "on", "off" or "default" (pmu-reference
- * §4; arch/x86/kernel/msr.c filter_write), and the module itself. */
+/* The msr driver's write filter, "on", "off" or "default" (linux
+ * arch/x86/kernel/msr.c filter_write), and the module itself. */
 #define CPU_KNOB_MSR_ALLOW_WRITES "/sys/module/msr/parameters/allow_writes"
 #define CPU_SYS_MSR_MODULE        "/sys/module/msr"
 
 /* Kernel lockdown, "none [integrity] confidentiality": the bracketed mode
- * forbids MSR writes unless "none" (pmu-reference §4; linux
+ * forbids MSR writes unless "none" (linux arch/x86/kernel/msr.c msr_write;
  * security/lockdown/lockdown.c lockdown_read). */
 #define CPU_KNOB_LOCKDOWN         "/sys/kernel/security/lockdown"
 

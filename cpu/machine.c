@@ -17,7 +17,7 @@
 #define LEAF_VENDOR         0x0u
 #define LEAF_FEATURES       0x1u
 #define CPUID_1_ECX_HV      (1u << 31)   /* SDM Vol. 2A: "not used" = hypervisor present */
-#define LEAF_ARCH_PERFMON   0xau         /* pmu-reference §2.1 */
+#define LEAF_ARCH_PERFMON   0xau         /* linux perf_event.h union cpuid10_* */
 #define LEAF_HV_VENDOR      0x40000000u  /* hypervisor signature (linux hypervisor.c) */
 #define WORDS               (CPU_MAX_CPUS / 64)
 

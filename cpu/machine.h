@@ -42,7 +42,7 @@ struct cpu_host {
 	char hypervisor_sig[CPU_HV_SIG_LEN]; /* that signature, "" on bare metal */
 	unsigned pmu_version;    /* Intel: CPUID.0AH:EAX[7:0] (0 = no architectural
 				  * PMU, e.g. no virtual PMU); 0 on other vendors,
-				  * where leaf 0xA is reserved (pmu-reference §7) */
+				  * where leaf 0xA is not read (cpu/cpu_identify.c) */
 };
 
 /*

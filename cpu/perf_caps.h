@@ -4,7 +4,8 @@
  * because cpu/ decides what a CPU has from them and includes nothing from
  * msr/; msr/regs/intel_regs.h includes this file, so it stays the one place
  * where register layouts are looked up.
- * Source: pmu-reference §1.6 ([EPH] union perf_capabilities, [PEH] PERF_CAP_*).
+ * Source: linux arch/x86/events/perf_event.h union perf_capabilities,
+ * arch/x86/include/asm/msr-index.h PERF_CAP_*.
  */
 #ifndef BARETMA_PERF_CAPS_H
 #define BARETMA_PERF_CAPS_H

@@ -13,7 +13,7 @@
  *     the code under test): the settings files of msr/guard/settings.h with
  *     their kernel values, run/enable journals pmu_program()'s four
  *     registers unmarked, write journals the architectural PMU registers
- *     (pmu-reference §1.1) or any register marked unsafe-msr;
+ *     (msr/regs/intel_regs.h, after linux msr-index.h) or any register marked unsafe-msr;
  *   - the format is canonical (msr/journal/journal.h: "single spaces, nothing
  *     else", hex without leading zeros, exact percent-encoding), so a
  *     journal it accepts, written out again by the rules of the header,
@@ -148,7 +148,7 @@ static bool setting_ok(const char *file, const char *value)
 	return false;
 }
 
-/* What a journal of @kind may hold (pmu-reference §1.1 addresses; AMD's
+/* What a journal of @kind may hold (linux msr-index.h addresses; AMD's
  * from linux msr-index.h: MSR_F15H_PERF_CTL0-5 / CTR0-5 at 0xc0010200-
  * 0xc001020b, MSR_AMD64_PERF_CNTR_GLOBAL_CTL 0xc0000301, _STATUS_CLR
  * 0xc0000302). */

@@ -1,7 +1,8 @@
 /*
  * t/0100-topdown-decode - PERF_METRICS decoding against vectors worked by
- * hand from the kernel's formula (pmu-reference §1.5, §3.3; linux
- * tools/perf/Documentation/topdown.txt).  The arithmetic is in the comments.
+ * hand from the kernel's formula (linux arch/x86/events/intel/core.c
+ * icl_get_metrics_event_value; arch/x86/include/asm/perf_event.h
+ * INTEL_PMC_IDX_TD_*; tools/perf/Documentation/topdown.txt).  The arithmetic is in the comments.
  */
 #include <errno.h>
 #include <string.h>

@@ -52,7 +52,7 @@ out=$("$BARETMA" decode 0xff --from 1:0xff --to 2:0xff 2>&1); rc=$?
 is "$rc" 64 "value and region together is a usage error"
 # --- the level: from the value unless --level (issue 8 point 12) --------------
 # 0x4c331a66 is an Ice Lake value: bytes 4-7 (the level-2 fields,
-# pmu-reference section 3.2) are zero.  It has no level 2: shown at level 1.
+# linux perf_event.h INTEL_PMC_IDX_TD_HEAVY_OPS..) are zero.  It has no level 2: shown at level 1.
 names() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["level"], len([k for k in d if k.startswith("tma_")]))'; }
 out=$("$BARETMA" decode 0x4c331a66 --json); rc=$?
 is "$rc" 0 "level-1 value exits 0"

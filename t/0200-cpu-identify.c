@@ -6,8 +6,9 @@
  *     source path, family, model, stepping, hybrid, Top-down level, leaf
  *     0xA decoded, leaf 0x1A kinds, leaf 0x23 per core type), parsed at
  *     run time; every row is checked, whatever its format;
- *   - model numbers from linux arch/x86/include/asm/intel-family.h and the
- *     kernel's per-model PERF_METRICS setup (pmu-reference.md §2.5, §6, §7);
+ *   - model numbers from [FAM] linux arch/x86/include/asm/intel-family.h and
+ *     the kernel's per-model PERF_METRICS setup ([ICORE] linux
+ *     arch/x86/events/intel/core.c intel_pmu_init);
  *   - the kernel's counter rules, arch/x86/events/intel/core.c
  *     intel_pmu_init (ADL/RPL: P-core GP mask <<2|3, fixed mask <<1|1,
  *     undone above 8 GP / 4 fixed; E-core = leaf 0xA) and update_pmu_cap
@@ -84,24 +85,26 @@ static bool starts(const char *s, const char *prefix)
 /*
  * What INDEX.tsv's uarch column implies for a kind without PERF_METRICS,
  * and the P-core (or only core) pipeline width:
- *   §6.1: Sandy Bridge .. Skylake/Cascade Lake/Coffee/Comet Lake: the
- *         pre-ICL event recipe, width 4;
- *   §6.2: widths ICL/TGL 5; ADL/RPL/SPR/EMR/MTL (Golden/Raptor/Redwood
- *         Cove) 6; LNL/ARL Lion Cove 8 (Arrow Lake-U is Redwood Cove: §2.5
- *         lists it with MTL);
- *   §6.3: Tremont: the E-core recipe on its TOPDOWN_* events (intel/perfmon
+ *   intel/perfmon TMA_Metrics-full.csv (SNB..CLX columns): Sandy Bridge .. Skylake/Cascade
+ *         Lake/Coffee/Comet Lake: the pre-ICL event recipe, width 4;
+ *   intel/perfmon TMA_Metrics-full.csv Pipeline_Width: ICL/TGL 5; ADL/RPL/SPR/EMR/MTL
+ *         (Golden/Raptor/Redwood Cove) 6; LNL/ARL Lion Cove 8 (Arrow Lake-U
+ *         is Redwood Cove: intel_pmu_init takes it with MTL);
+ *   intel/perfmon E-core_TMA_Metrics.csv; Tremont: the E-core recipe on its
+ *         TOPDOWN_* events (intel/perfmon
  *         EHL/events/elkhartlake_core.json, SNR/events/snowridgex_core.json:
  *         TOPDOWN_FE_BOUND.ALL 0x71, TOPDOWN_BAD_SPECULATION.ALL 0x73/0x06,
  *         TOPDOWN_BE_BOUND.ALL 0x74, TOPDOWN_RETIRING.ALL 0xC2); Tremont
  *         width 4 (pmu-tools ehl_ratios.py, cited by the table: taken as given);
- *   §7:   Zen 4 (6 slots) and Zen 5 (8 slots) recipes; nothing for Zen 2/3
+ *   linux tools/perf/pmu-events/arch/x86/amdzen4/, amdzen5/ pipeline.json:
+ *         Zen 4 (6 slots) and Zen 5 (8 slots) recipes; nothing for Zen 2/3
  *         (their width is informational: not checked).
  */
 struct uarch_expect {
 	const char *index_uarch;
 	unsigned width;           /* 0: not checked */
 	const char *recipe;       /* without PERF_METRICS; NULL: "none" */
-	bool metrics_clear;       /* P-core RDPMC metrics-clear: Lion Cove, §2.5 */
+	bool metrics_clear;       /* P-core RDPMC metrics-clear: Lion Cove, linux 0e45818ec189 */
 };
 
 static const struct uarch_expect uarch_expects[] = {
@@ -179,7 +182,8 @@ static void check_leafA(const struct row *r, const char *f)
 }
 
 /* Leaf 0xA counters as INDEX.tsv decodes them: GP 0..n-1; fixed i when
- * ECX[i] (the column is 0x0 before v5) or i < EDX[4:0] (§2.1). */
+ * ECX[i] (the column is 0x0 before v5) or i < EDX[4:0] (Intel PCM
+ * isFixedCounterSupported; [ICORE] intel_pmu_init). */
 static void leafA_masks(const struct row *r, uint32_t *gp, uint32_t *fixed)
 {
 	*gp = low_mask((unsigned)num(field(r, "leafA_gp_counters")));
@@ -198,7 +202,7 @@ static void check_masks(const char *f, const struct cpu_kind *k, uint32_t gp, ui
 }
 
 /* "0x40/000003:gp=3FF,fixed=F,ev3=1DFF 0x20/...": each kind's leaf 0x23.1
- * masks, as the kernel's update_pmu_cap takes them (§2.2). */
+ * masks, as the kernel's update_pmu_cap takes them ([ICORE]). */
 static void check_leaf23(const struct row *r, const char *f)
 {
 	char buf[512];
@@ -228,7 +232,8 @@ static void check_leaf23(const struct row *r, const char *f)
  *     <<1|1 (fixed), E-core leaf 0xA ([ICORE] intel_pmu_init);
  *   - leaf 0x23 rows: that leaf per core type;
  *   - AMD: 6 core counters of 48 bits (INDEX: PerfCtrExtCore=True, and
- *     0x80000022 EBX[3:0] = 6 where the dump has it; §7).
+ *     0x80000022 EBX[3:0] = 6 where the dump has it; linux
+ *     arch/x86/events/amd/core.c).
  */
 static void check_counters(const struct row *r, const char *f, bool hybrid, bool only_p)
 {
@@ -262,13 +267,14 @@ static void check_counters(const struct row *r, const char *f, bool hybrid, bool
 }
 
 /* E-core uarch by CPUID.1AH native model id: 2 Crestmont, 3 Skymont
- * ([FAM] enum intel_native_id); 1 on ADL/RPL = Gracemont (§6.3). */
+ * ([FAM] enum intel_native_id); 1 on ADL/RPL = Gracemont (intel/perfmon
+ * E-core_TMA_Metrics.csv). */
 static const char *ecore_uarch(unsigned native)
 {
 	return native == 1 ? "Gracemont" : native == 2 ? "Crestmont" : native == 3 ? "Skymont" : "?";
 }
 
-/* §6.3 widths: Gracemont 5, Crestmont 6, Skymont 8. */
+/* E-core widths (intel/perfmon E-core_TMA_Metrics.csv): Gracemont 5, Crestmont 6, Skymont 8. */
 static unsigned ecore_width(unsigned native)
 {
 	return native == 1 ? 5 : native == 2 ? 6 : native == 3 ? 8 : 0;
@@ -297,7 +303,7 @@ static void check_hybrid_kinds(const struct row *r, const char *f, int level,
 			continue;
 		rcheck(k->ncpus == count, "%s: kind 0x%02x/%06x has %u CPUs (want %u)", f, type, native,
 		       k->ncpus, count);
-		/* E-cores never have PERF_METRICS (pmu-reference §2.5 notes). */
+		/* E-cores never have PERF_METRICS (no intel_pmu_init case gives cpu_atom any). */
 		rcheck(k->topdown_level == (type == 0x40 ? level : 0), "%s: %s level %d", f, k->kind,
 		       k->topdown_level);
 		rcheck(k->fixed_ctr3 == (type == 0x40 && level > 0), "%s: %s FC3", f, k->kind);
@@ -310,7 +316,7 @@ static void check_hybrid_kinds(const struct row *r, const char *f, int level,
 			       "%s: P-core perf_metrics, metrics-clear %d, width %u", f, k->metrics_clear,
 			       k->pipeline_width);
 		} else {
-			/* Gracemont, Crestmont, Skymont: the §6.3 recipe. */
+			/* Gracemont, Crestmont, Skymont: E-core_TMA_Metrics.csv's recipe. */
 			rcheck(t_str_eq(k->topdown_source, "events") &&
 			       t_str_eq(k->topdown_recipe, CPU_RECIPE_INTEL_ECORE) && !k->metrics_clear,
 			       "%s: %s topdown events/%s", f, k->kind, k->topdown_recipe);
@@ -335,7 +341,7 @@ static void check_kinds(const struct row *r, const char *f, bool hybrid, const s
 	rcheck(ci.nkinds == 1 && !strcmp(k->kind, "general"), "%s: one kind 'general'", f);
 	rcheck(k->ncpus == num(field(r, "logical_cpus_in_dump")), "%s: general kind has all CPUs", f);
 	rcheck(k->topdown_level == level, "%s: general level %d (want %d)", f, k->topdown_level, level);
-	/* PERF_METRICS is derived from FC3 (pmu-reference §3.1); the rows
+	/* PERF_METRICS is derived from FC3 ([ICORE] icl_set_topdown_event_period); the rows
 	 * without it have 3 fixed counters, mask 0 or 7 (INDEX leaf 0xA). */
 	rcheck(k->fixed_ctr3 == metrics, "%s: general FC3 %d", f, k->fixed_ctr3);
 	/* AMD recipes need the 6 core counters: INDEX says PerfCtrExtCore=True. */

@@ -10,10 +10,13 @@
  *     intel_pmu_init (ADL/RPL: P-core GP mask <<2|3, fixed mask <<1|1,
  *     undone above 8 GP / 4 fixed; E-core = leaf 0xA) and update_pmu_cap
  *     (leaf 0x23.1 masks per core type), as quoted in each test, and its
- *     per-model PERF_METRICS setup (pmu-reference.md §2.5, §6, §7);
+ *     per-model PERF_METRICS setup ([ICORE] = that file; [FAM] = linux
+ *     arch/x86/include/asm/intel-family.h); widths and recipes from
+ *     intel/perfmon TMA_Metrics-full.csv and E-core_TMA_Metrics.csv;
  *   - $SHARED_CPUID/INDEX.tsv's columns, where a test quotes them;
  *   - t/data/intel-unknown-f1-fc3.aida64.txt, whose header derives its
- *     register values from §2.1.
+ *     register values from leaf 0xA's layout (linux perf_event.h union
+ *     cpuid10_eax, cpuid10_edx).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,7 +30,7 @@
 
 static struct cpu_info ci; /* large: kept off the stack */
 
-/* IA32_PERF_CAPABILITIES bits (pmu-reference §1.6) */
+/* IA32_PERF_CAPABILITIES bits (linux msr-index.h PERF_CAP_METRICS_IDX; commit 0e45818ec189) */
 #define CAP_PERF_METRICS   (1ull << 15)
 #define CAP_METRICS_CLEAR  (1ull << 19)
 
@@ -186,9 +189,9 @@ static bool load_rel(const char *rel, const uint64_t *caps, int nskip)
  * P-core).  [ICORE] intel_pmu_init ALDERLAKE with X86_FEATURE_HYBRID_CPU:
  * P-core "num_counters + 2", "num_counters_fixed + 1" (mask 0x3f<<2|3 =
  * 0xff, 0x7<<1|1 = 0xf), perf_metrics = 1 whatever IA32_PERF_CAPABILITIES
- * says (bit 15 reads 0 on these P-cores, §1.6); E-core (cpu_atom):
+ * says (bit 15 reads 0 on these P-cores: the kernel's comment there); E-core (cpu_atom):
  * "pmu->num_counters = x86_pmu.num_counters", i.e. leaf 0xA's 6 GP and 3
- * fixed, perf_metrics = 0; Gracemont recipe and width 5: §6.3.
+ * fixed, perf_metrics = 0; Gracemont recipe and width 5: intel/perfmon E-core_TMA_Metrics.csv.
  */
 static void test_adl_rule(void)
 {
@@ -244,7 +247,7 @@ static void test_adl_quirk(void)
  * the E-core 0x7 (INDEX leaf23 column).  The kernel's
  * intel_pmu_broken_perf_cap: on METEORLAKE(_L) "The Perf Metric (Bit 15)
  * is always cleared", so a clear bit 15 keeps the P-core at level 2.
- * E-core native model id 2 = Crestmont ([FAM]), width 6 (§6.3).
+ * E-core native model id 2 = Crestmont ([FAM]), width 6 (intel/perfmon E-core_TMA_Metrics.csv).
  */
 static void test_mtl_rule(void)
 {
@@ -269,9 +272,10 @@ static void test_mtl_rule(void)
 
 /*
  * Arrow Lake-S Core Ultra 7 265K: Lion Cove P-core with RDPMC
- * metrics-clear (§2.5), Skymont E-core (native id 3, [FAM]; width 8 and
- * recipe §6.3).  IA32_PERF_CAPABILITIES read on a P-core (bit 15 set)
- * decides metrics-clear by its bit 19 (§1.6); read elsewhere (bit 15
+ * metrics-clear (linux commit 0e45818ec189), Skymont E-core (native id 3,
+ * [FAM]; width 8 and recipe intel/perfmon E-core_TMA_Metrics.csv).  IA32_PERF_CAPABILITIES
+ * read on a P-core (bit 15 set) decides metrics-clear by its bit 19 (the
+ * same commit); read elsewhere (bit 15
  * clear), the table stands.
  */
 static void test_lnc_metrics_clear(void)
@@ -304,8 +308,9 @@ static void test_lnc_metrics_clear(void)
 }
 
 /*
- * Non-hybrid kernel rule (§2.4 rule 1-2): Ice Lake i7-1065G7 (INDEX: level
- * 1, leaf 0xA fixed mask 0xF) loses PERF_METRICS when bit 15 reads clear
+ * Non-hybrid kernel rule ([ICORE] intel_pmu_init, intel_pmu_cpu_starting):
+ * Ice Lake i7-1065G7 (INDEX: level 1, leaf 0xA fixed mask 0xF) loses
+ * PERF_METRICS when bit 15 reads clear
  * (a VM without it), and keeps level 1 when set.
  */
 static void test_icl_perf_caps(void)
@@ -325,12 +330,12 @@ static void test_icl_perf_caps(void)
 /*
  * Dumps without an INDEX.tsv row, facts from the reference and kernel:
  *   Lakefield i5 (family 6 model 0x8A, [FAM] "Sunny Cove / Tremont"): no
- *     PERF_METRICS (§2.5), no recipe for Sunny Cove without it nor Tremont;
+ *     PERF_METRICS ([ICORE]), no recipe for Sunny Cove without it nor Tremont;
  *   Bartlett Lake (0xD7, [FAM] "Raptor Cove"): no intel_pmu_init case, so
  *     the table marks PERF_METRICS UNCONFIRMED: from a dump, undecided,
  *     with a warning; its leaf 0xA enumerates FC3 (08300805-...-0000000F);
  *   Panther Lake (0xCC, [FAM] "Cougar Cove / Darkmont"): level 2,
- *     metrics-clear (§2.5 lnl_common path), E-core Darkmont, 8 wide (§6.3).
+ *     metrics-clear ([ICORE] lnl_common path), E-core Darkmont, 8 wide (E-core TMA).
  */
 static void test_no_row_dumps(void)
 {
@@ -358,7 +363,8 @@ static void test_no_row_dumps(void)
 }
 
 /*
- * AMD (§7; INDEX.tsv notes "PerfCtrExtCore=True" on every AMD row): Zen 4
+ * AMD (linux arch/x86/events/amd/core.c, perf's amdzen4/amdzen5 pipeline.json;
+ * INDEX.tsv notes "PerfCtrExtCore=True" on every AMD row): Zen 4
  * Raphael gets the amd-zen4 recipe over 6 core counters of 48 bits and 6
  * dispatch slots; Zen 3 Vermeer has no recipe.
  */

@@ -3,10 +3,13 @@
  * decoding of CPUID leaf 0xA (split from t/0200).
  *
  * Known answers come from outside the code under test:
- *   - model numbers from linux arch/x86/include/asm/intel-family.h and the
- *     kernel's per-model PERF_METRICS setup (pmu-reference.md §2.5, §6, §7),
- *     as each case names them;
- *   - leaf 0xA vectors decoded by hand from the layout in pmu-reference §2.1
+ *   - model numbers from [FAM] linux arch/x86/include/asm/intel-family.h and
+ *     the kernel's per-model PERF_METRICS setup (linux
+ *     arch/x86/events/intel/core.c intel_pmu_init), the widths and recipes
+ *     of intel/perfmon TMA_Metrics-full.csv and E-core_TMA_Metrics.csv and of
+ *     perf's amdzen4/amdzen5 pipeline.json, as each case names them;
+ *   - leaf 0xA vectors decoded by hand from its layout (linux perf_event.h
+ *     union cpuid10_eax, cpuid10_edx)
  *     (the raw values of $SHARED_CPUID/INDEX.tsv's leafA_raw_cpu0 column).
  */
 #include <stdio.h>
@@ -38,9 +41,10 @@ struct model_case {
 #define MA CPU_VENDOR_AMD
 
 static const struct model_case model_cases[] = {
-	/* kernel name (intel-family.h), level from intel_pmu_init (§2.5), width
-	 * §6, metrics-clear: Lion Cove and later (§2.5 "lnc ... metrics-clear",
-	 * §3.5), recipes §6.1 (SNB..CML), §6.3 (E-cores), §7 (Zen 4/5) */
+	/* kernel name (intel-family.h), level from intel_pmu_init, width
+	 * Pipeline_Width (TMA_Metrics-full.csv), metrics-clear: Lion Cove and
+	 * later (linux commit 0e45818ec189), recipes TMA_Metrics-full.csv
+	 * (SNB..CML), E-core_TMA_Metrics.csv (E-cores), pipeline.json (Zen 4/5) */
 	{ MI, 6, 0x8F, "Golden Cove", 6, true, 2, false, NULL, "INTEL_SAPPHIRERAPIDS_X 0x8F: L2, width 6" },
 	{ MI, 6, 0xCF, "Raptor Cove", 6, true, 2, false, NULL, "INTEL_EMERALDRAPIDS_X 0xCF: L2" },
 	{ MI, 6, 0xAD, "Redwood Cove", 6, true, 2, false, NULL, "INTEL_GRANITERAPIDS_X 0xAD: L2" },
@@ -75,15 +79,17 @@ static const struct model_case model_cases[] = {
 	{ MI, 6, 0xAF, "Crestmont", 6, false, 0, false, CPU_RECIPE_INTEL_ECORE, "INTEL_ATOM_CRESTMONT_X 0xAF (SRF)" },
 	{ MI, 6, 0xB6, "Crestmont", 6, false, 0, false, CPU_RECIPE_INTEL_ECORE, "INTEL_ATOM_CRESTMONT 0xB6 (GRR)" },
 	{ MI, 6, 0xDD, "Darkmont", 8, false, 0, false, CPU_RECIPE_INTEL_ECORE, "INTEL_ATOM_DARKMONT_X 0xDD (CWF)" },
-	{ MA, 0x19, 0x61, "Zen 4", 6, false, 0, false, CPU_RECIPE_AMD_ZEN4, "AMD 19h model 0x61 (Raphael): Zen 4, 6 slots (§7)" },
-	{ MA, 0x19, 0x21, "Zen 3", 6, false, 0, false, NULL, "AMD 19h model 0x21 (Vermeer): Zen 3, no recipe (§7)" },
+	{ MA, 0x19, 0x61, "Zen 4", 6, false, 0, false, CPU_RECIPE_AMD_ZEN4, "AMD 19h model 0x61 (Raphael): Zen 4, 6 slots" },
+	{ MA, 0x19, 0x21, "Zen 3", 6, false, 0, false, NULL, "AMD 19h model 0x21 (Vermeer): Zen 3, no recipe" },
 	{ MA, 0x17, 0x71, "Zen 2", 6, false, 0, false, NULL, "AMD 17h model 0x71 (Matisse): Zen 2, no recipe" },
-	{ MA, 0x1A, 0x02, "Zen 5", 8, false, 0, false, CPU_RECIPE_AMD_ZEN5, "AMD 1Ah model 0x02 (Turin): Zen 5, 8 slots (§7)" },
+	{ MA, 0x1A, 0x02, "Zen 5", 8, false, 0, false, CPU_RECIPE_AMD_ZEN5, "AMD 1Ah model 0x02 (Turin): Zen 5, 8 slots" },
 	{ MA, 0x1A, 0x24, "Zen 5", 8, false, 0, false, CPU_RECIPE_AMD_ZEN5, "AMD 1Ah model 0x24 (Strix Point): Zen 5" },
 };
 
-/* Every Intel family-6 model of pmu-reference §2.5 and §6.1 (Sandy Bridge ..
- * Comet Lake) and the Tremont parts ([FAM] INTEL_ATOM_TREMONT*). */
+/* Every Intel family-6 model of intel_pmu_init's Top-down cases (Ice Lake
+ * on, and the parts without PERF_METRICS), of TMA_Metrics-full.csv's pre-ICL
+ * columns (Sandy Bridge .. Comet Lake) and the Tremont parts ([FAM]
+ * INTEL_ATOM_TREMONT*). */
 static const unsigned intel_fam6_models[] = {
 	0x6A, 0x6C, 0x7D, 0x7E, 0x8C, 0x8D, 0xA7, 0x8F, 0xCF, 0xAD, 0xAE, 0x97, 0x9A, 0xB7,
 	0xBA, 0xBF, 0xAC, 0xAA, 0xB5, 0xBD, 0xC6, 0xC5, 0xCC, 0xD5, 0x9D, 0x8A, 0xBE, 0xAF,
@@ -108,13 +114,13 @@ static void test_model_table(void)
 	m = cpu_model_lookup(CPU_VENDOR_INTEL, 6, 0x9A);
 	ok(m && m->hybrid && m->counter_rule == CPU_CTR_ADL_HYBRID && !strcmp(m->e_uarch, "Gracemont") &&
 	   m->e_pipeline_width == 5 && str_eq(m->e_recipe, CPU_RECIPE_INTEL_ECORE),
-	   "INTEL_ALDERLAKE_L 0x9A: kernel ADL counter rule, Gracemont E-cores, width 5 (§6.3)");
+	   "INTEL_ALDERLAKE_L 0x9A: kernel ADL counter rule, Gracemont E-cores, width 5");
 	m = cpu_model_lookup(CPU_VENDOR_INTEL, 6, 0xAA);
 	ok(m && m->hybrid && m->counter_rule == CPU_CTR_CPUID && !strcmp(m->e_uarch, "Crestmont"),
 	   "INTEL_METEORLAKE_L 0xAA: counters from leaf 0x23, Crestmont E-cores");
 	m = cpu_model_lookup(CPU_VENDOR_INTEL, 6, 0xC6);
 	ok(m && m->hybrid && !strcmp(m->e_uarch, "Skymont") && m->e_pipeline_width == 8,
-	   "INTEL_ARROWLAKE 0xC6: Skymont E-cores, width 8 (§6.3)");
+	   "INTEL_ARROWLAKE 0xC6: Skymont E-cores, width 8 (E-core TMA)");
 	ok(cpu_model_lookup(CPU_VENDOR_INTEL, 6, 0xF1) == NULL, "family 6 model 0xF1: not in the table");
 	ok(cpu_model_lookup(CPU_VENDOR_AMD, 6, 0x8F) == NULL, "vendor is part of the key");
 	for (size_t i = 0; i < sizeof(intel_fam6_models) / sizeof(intel_fam6_models[0]); i++)
@@ -122,7 +128,7 @@ static void test_model_table(void)
 			covered = false;
 			printf("# family 6 model 0x%02X missing\n", intel_fam6_models[i]);
 		}
-	ok(covered, "every §2.5 / §6.1 / Tremont model is in the table");
+	ok(covered, "every intel_pmu_init / pre-ICL TMA / Tremont model is in the table");
 	t = cpu_model_table(&n);
 	for (size_t i = 0; i < n; i++) {
 		if (!t[i].source || !t[i].source[0] || !t[i].uarch)

@@ -129,15 +129,16 @@ is "$rc" 64 "Ice Lake dump has 8 CPUs: --cpu 8 is a usage error"
 #   Alder Lake-P i7-12700H: INDEX.tsv leaf 0xA 07300605-...-00000007-00008603
 #     (6 GP, fixed mask 0x7); linux intel_pmu_init ALDERLAKE_L on a hybrid
 #     part: P-core GP mask <<2|3 = 0xff, fixed mask <<1|1 = 0xf; E-core
-#     (Gracemont) keeps leaf 0xA; Gracemont recipe: pmu-reference §6.3.
+#     (Gracemont) keeps leaf 0xA; Gracemont recipe: intel/perfmon E-core_TMA_Metrics.csv.
 #   Arrow Lake-S Ultra 7 265K: INDEX.tsv hybrid yes, kinds 0x40/3 x8 and
 #     0x20/3 x12, leaf 0x23.1 P gp=3FF (10 GP) fixed=F, E gp=FF fixed=77;
-#     Lion Cove P-core has RDPMC metrics-clear (§2.5, §3.5); Skymont E-core:
-#     events (§6.3).
+#     Lion Cove P-core has RDPMC metrics-clear (linux commit 0e45818ec189);
+#     Skymont E-core: events (intel/perfmon E-core_TMA_Metrics.csv).
 #   Ryzen 9 7900X (Zen 4, family 0x19 model 0x61): events, recipe amd-zen4
-#     (§7), 6 core counters (INDEX.tsv: PerfCtrExtCore=True; §7).
+#     (perf's amdzen4/pipeline.json), 6 core counters (INDEX.tsv:
+#     PerfCtrExtCore=True; linux arch/x86/events/amd/core.c).
 #   Sandy Bridge i7-2600K: INDEX.tsv leaf 0xA 4 GP, 3 fixed (EDX[4:0]);
-#     pre-ICL recipe (§6.1).
+#     pre-ICL recipe (intel/perfmon TMA_Metrics-full.csv, SNB column).
 #   t/data/intel-unknown-f1-fc3.aida64.txt: family 6 model 0xF1 (not in
 #     intel-family.h), leaf 0xA ECX bit 3 (its header): FC3 yes, PERF_METRICS
 #     undecided from a dump.

@@ -9,11 +9,12 @@
  *     (a dump without a row: its puN files, counted here);
  *   - core kinds: each puN file's CPUID leaf 0x1A line, read here
  *     ("mask 1a 0 0 0 => eax ebx ecx edx"; EAX[31:24] 0x40 = Core,
- *     0x20 = Atom, EAX[23:0] native model: pmu-reference §2.3); the
+ *     0x20 = Atom, EAX[23:0] native model: linux intel-family.h INTEL_CPU_TYPE_ATOM/CORE); the
  *     Top-down level of the Core (or only) kind from INDEX.tsv
  *     expect_topdown_levels (2 on Raptor Lake-P and Sapphire Rapids; Arrow
- *     Lake-U 0xB5 is in §2.5's 8-event hybrid row; AMD 0, §7), 0 on Atom
- *     kinds (§2.5 notes);
+ *     Lake-U 0xB5 takes Meteor Lake's path in linux intel_pmu_init; AMD 0:
+ *     no PERF_METRICS, arch/x86/events/amd/core.c), 0 on Atom kinds (no
+ *     intel_pmu_init case gives cpu_atom PERF_METRICS);
  *   - packages and cores: the products' specifications, named by the dump
  *     directories: 2 x Xeon Max 9460 (40 cores each), 2 x EPYC 9654 (96
  *     cores each), Core i7-1370P (6 P + 8 E cores), Core Ultra 5 225U

@@ -1,8 +1,8 @@
 /*
  * t/0232-cpu-kinds-disagree.c - which source decides the CPU measured on
  * when hwloc's CPU kinds disagree with CPUID leaf 0x1A: leaf 0x1A, read for
- * each CPU, names its core type (pmu-reference §2.3) and so whether it has
- * IA32_PERF_METRICS (E-cores never do, §2.5 notes); hwloc's kinds only
+ * each CPU, names its core type (linux intel-family.h INTEL_CPU_TYPE_*) and so whether it has
+ * IA32_PERF_METRICS (E-cores never do: linux intel_pmu_init); hwloc's kinds only
  * narrow the choice among the P-cores (cpu_choose), and every disagreement
  * is reported (cpu_topo_check_kinds: -EPROTO and its text, which bench
  * prints as its kinds warning).  Agreement and hwloc knowing no kinds at
@@ -13,7 +13,7 @@
  * XML, its <cpukind> elements are replaced here, and hwloc loads it back.
  * Known answers come from outside the code under test:
  *   - which CPUs are P-cores: each puN file's leaf 0x1A line ("mask 1a 0 0
- *     0 => eax ..."; EAX[31:24] 0x40 = Core, 0x20 = Atom, §2.3), read here
+ *     0 => eax ..."; EAX[31:24] 0x40 = Core, 0x20 = Atom, intel-family.h), read here
  *     and checked against $SHARED_CPUID/INDEX.tsv (logical_cpus_in_dump,
  *     dump_leaf1A_core_types: "0x20/000001 x8,0x40/000001 x12" for the
  *     Raptor Lake-P i7-1370P; the Arrow Lake-U 225U directory has no row);

@@ -12,7 +12,7 @@
  *   - which CPUs are P-cores: the dump's own CPUID leaf 0x1A lines, read
  *     here (AIDA64 "CPUID 0000001A:" per "Logical CPU #N" section, hwloc
  *     "mask 1a 0 0 0 => eax ..." per puN file; EAX[31:24] 0x40 = Core,
- *     pmu-reference §2.3);
+ *     linux intel-family.h INTEL_CPU_TYPE_ATOM/CORE);
  *   - this machine: /proc/cpuinfo's "hypervisor" flag (the kernel's
  *     X86_FEATURE_HYPERVISOR, CPUID.1:ECX[31]), sched_getaffinity();
  *   - the environment: files written here under BARETMA_SYSROOT;

@@ -4,7 +4,7 @@
  * device backend's errors, the $BARETMA_MSR_TRACE lines and the remedies.
  *
  * Expected values are written out by hand from msr/access/msr.h and
- * pmu-reference §4 (the driver's errors); none is computed by the code
+ * linux arch/x86/kernel/msr.c (the driver's errors); none is computed by the code
  * under test.
  */
 #include <errno.h>
@@ -394,7 +394,7 @@ static void test_device(void)
 	check_str(path, spec, "describe names the node path");
 	msr_close(dev);
 
-	/* pread/pwrite of 8 bytes at offset = MSR index (pmu-reference §4).
+	/* pread/pwrite of 8 bytes at offset = MSR index (linux arch/x86/kernel/msr.c).
 	 * A regular file stands in for the node only to check that mapping. */
 	mkdir(t_in(dir, "dev"), 0700);
 	mkdir(t_in(dir, "dev/0"), 0700);

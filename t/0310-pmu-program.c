@@ -8,8 +8,12 @@
  * With the run journal, its signal guard and the write gate: t/0311; the
  * ownership check (pmu_check_owner): t/0312.
  *
- * Every expected sequence below is worked out by hand from msr/pmu/pmu.h and
- * pmu-reference §1.2-§1.4 and §5.4; the arithmetic is written next to it.
+ * Every expected sequence below is worked out by hand from msr/pmu/pmu.h's
+ * steps, the kernel's order (linux arch/x86/events/intel/core.c
+ * intel_pmu_disable_all, icl_set_topdown_event_period, intel_pmu_ack_status, intel_pmu_enable_all),
+ * and the bit layouts of linux perf_event.h (INTEL_FIXED_*, INTEL_PMC_IDX_FIXED,
+ * GLOBAL_CTRL_EN_PERF_METRICS);
+ * the arithmetic is written next to it.
  */
 #include <errno.h>
 #include <signal.h>
@@ -161,7 +165,7 @@ static void test_busy_and_force(void)
 		  "IA32_FIXED_CTR_CTRL[15:12]=0x8", "FC3 field PMI only: busy");
 	/* IA32_PERF_GLOBAL_CTRL bits 35 and 48 with the FC3 field clear are no
 	 * owner: perf's intel_pmu_enable_all leaves them set on an idle PMU
-	 * (pmu-reference §1.3, §5.2). */
+	 * (linux arch/x86/events/intel/core.c intel_pmu_enable_all). */
 	free_case(t_edit(icl_text, "0 0x38f 0x70000000f\n", "0 0x38f 0xf0000000f\n"),
 		  "0xf0000000f", "GLOBAL_CTRL bit 35 alone: free");
 	free_case(t_edit(icl_text, "0 0x38f 0x70000000f\n", "0 0x38f 0x100070000000f\n"),
@@ -230,7 +234,8 @@ static void test_no_fc3_no_metrics(void)
 
 	/* Forced over a GLOBAL_CTRL with bit 48 on a CPU said to lack
 	 * PERF_METRICS: the programmed value drops bit 48 (a #GP risk,
-	 * pmu-reference §1.3): 0x100070000000f & ~bit 48 | bit 35 = 0xf0000000f.
+	 * linux commit "perf/x86/intel: Check perf metrics feature for each CPU"):
+	 * 0x100070000000f & ~bit 48 | bit 35 = 0xf0000000f.
 	 * Restore writes the saved value back as it was read. */
 	dev = setup(t_edit(icl_text, "0 0x38f 0x70000000f\n", "0 0x38f 0x100070000000f\n"));
 	cfg.force = true;

@@ -7,8 +7,11 @@
  * saved it first).  Split from t/0310.
  *
  * Every expected sequence below is worked out by hand from msr/pmu/pmu.h,
- * msr/journal/journal.h and pmu-reference §1.2-§1.4 and §5.4; the arithmetic is
- * written next to it.
+ * msr/journal/journal.h, the kernel's order (linux arch/x86/events/intel/core.c
+ * intel_pmu_disable_all, icl_set_topdown_event_period, intel_pmu_ack_status, intel_pmu_enable_all),
+ * and the bit layouts of linux perf_event.h (INTEL_FIXED_*, INTEL_PMC_IDX_FIXED,
+ * GLOBAL_CTRL_EN_PERF_METRICS);
+ * the arithmetic is written next to it.
  */
 #include <errno.h>
 #include <signal.h>

@@ -5,7 +5,9 @@
  * them, never written.  Split from t/0310 (t/pmu-fixture.h).
  *
  * Every expected register value below is worked out by hand from
- * pmu-reference §1.2, §1.3, §1.9, §5.1-§5.2 and the kernel's
+ * linux perf_event.h (INTEL_FIXED_*, INTEL_PMC_IDX_FIXED,
+ * GLOBAL_CTRL_EN_PERF_METRICS), KVM's MSR_CORE_PERF_GLOBAL_INUSE emulation
+ * (quoting the SDM), linux kernel/watchdog_perf.c and the kernel's
  * arch/x86/events/intel/core.c; the arithmetic is written next to it.
  */
 #include <errno.h>
@@ -68,7 +70,7 @@ static void test_owner(void)
 	   "FC3 alone: firmware or another tool");
 
 	/* GLOBAL_CTRL bit 48 (or 35) with the FC3 field and INUSE bit 35 clear
-	 * is perf's idle enable mask, not an owner (pmu-reference §1.3, §5.2). */
+	 * is perf's idle enable mask, not an owner (intel_pmu_enable_all). */
 	check_int(owner_case(t_edit(own_text, "0x38f 0x70000000f", "0x38f 0x100070000000f"), &q, &r),
 		  ==, 0, "GLOBAL_CTRL bit 48, FC3 field clear: 0");
 	ok(!r.busy, "bit 48 alone: not busy");
@@ -89,7 +91,7 @@ static void test_owner(void)
 	   strstr(text_or_empty(r.owner_text), "perf or another profiler (likely:"),
 	   "owner: perf or another profiler (likely)");
 
-	/* INUSE bit 35 = 32 + 3: fixed counter 3 in use (pmu-reference §1.9) */
+	/* INUSE bit 35 = 32 + 3: fixed counter 3 in use (KVM's INUSE emulation) */
 	check_int(owner_case(t_edit(own_text, "0x392 0x0", "0x392 0x800000000"), &q, &r), ==, -EBUSY,
 		  "INUSE bit 35 (v5): -EBUSY");
 	check_str(r.busy_why, "IA32_PERF_GLOBAL_INUSE bit 35 set (fixed counter 3 in use)",
@@ -163,14 +165,15 @@ static void test_owner(void)
  * 4 fixed counters, nothing scheduled, so every PERFEVTSELx and
  * IA32_FIXED_CTR_CTRL are 0, but IA32_PERF_GLOBAL_CTRL holds the kernel's
  * enable mask x86_pmu.intel_ctrl (intel_pmu_enable_all writes intel_ctrl &
- * ~guest_mask; kernel arch/x86/events/intel/core.c intel_pmu_init;
- * pmu-reference §1.3, §5.2), worked out by hand:
+ * ~guest_mask; kernel arch/x86/events/intel/core.c intel_pmu_init),
+ * worked out by hand:
  *   GP0-7  0xff
  *   FC0-3  0xf << 32 = 0xf00000000
  *   bit 48 (PERF_METRICS) 1 << 48 = 0x1000000000000
  *   sum    0x1000f000000ff
- * Whether FC3 counts is its IA32_FIXED_CTR_CTRL field's business (§1.2),
- * and INUSE bit 35 its mirror (§1.9); GLOBAL_CTRL alone is no owner.
+ * Whether FC3 counts is its IA32_FIXED_CTR_CTRL field's business
+ * (INTEL_FIXED_*), and INUSE bit 35 its mirror (KVM's INUSE emulation);
+ * GLOBAL_CTRL alone is no owner.
  */
 static const char spr_idle_text[] =
 	"0 0x186 0x0\n0 0x187 0x0\n0 0x188 0x0\n0 0x189 0x0\n"
@@ -201,14 +204,14 @@ static void test_owner_perf_idle(void)
 	check_str(r.busy_why, "IA32_FIXED_CTR_CTRL[15:12]=0x3 (fixed counter 3 enabled)",
 		  "FC3 field: why names IA32_FIXED_CTR_CTRL[15:12], not GLOBAL_CTRL");
 
-	/* INUSE bit 35 = 32 + 3 = 0x800000000, the FC3 field clear (§1.9) */
+	/* INUSE bit 35 = 32 + 3 = 0x800000000, the FC3 field clear (KVM's INUSE emulation) */
 	check_int(owner_case(t_edit(spr_idle_text, "0x392 0x0", "0x392 0x800000000"), &q, &r), ==,
 		  -EBUSY, "same GLOBAL_CTRL, INUSE bit 35, FC3 field clear: -EBUSY");
 	check_str(r.busy_why, "IA32_PERF_GLOBAL_INUSE bit 35 set (fixed counter 3 in use)",
 		  "INUSE bit 35: why");
 
 	/* The NMI watchdog's cycles event on FC1 (field 0xb: OS, USR, PMI;
-	 * §5.1) and INUSE bits 33 and 63 (FC1 in use, a PMI armed):
+	 * linux kernel/watchdog_perf.c) and INUSE bits 33 and 63 (FC1 in use, a PMI armed):
 	 * 0x200000000 + 0x8000000000000000 = 0x8000000200000000. */
 	q.nmi_watchdog = 1;
 	check_int(owner_case(t_edit(t_edit(spr_idle_text, "0x38d 0x0", "0x38d 0xb0"), "0x392 0x0",

@@ -3,7 +3,8 @@
 # (BARETMA_MSR=state:FILE), identified from real CPUID dumps.
 #
 # Expected register values are worked by hand from msr/pmu/pmu.h and
-# pmu-reference §1.2-§1.4, §5.4, starting from GLOBAL_CTRL 0x70000000f and
+# the kernel's order and bit layouts (linux arch/x86/events/intel/core.c,
+# arch/x86/include/asm/perf_event.h), starting from GLOBAL_CTRL 0x70000000f and
 # FIXED_CTR_CTRL 0x333 (FC0-2 OS+USR, firmware/OS leftovers):
 #   FIXED_CTR_CTRL = (0x333 & ~0xf000) | 0x3 << 12 = 0x3333 (user only: 0x2333)
 #   FIXED_CTR3 = 0, PERF_METRICS = 0
@@ -29,7 +30,7 @@ unset BARETMA_MSR_TRACE BARETMA_CPUID_DUMP
 regs() {
 	printf '%s 0x30c %s\n%s 0x329 %s\n%s 0x345 0xf4c5\n%s 0x38d %s\n%s 0x38e 0x0\n%s 0x38f %s\n%s 0x390 0x0\n' \
 		"$1" "$2" "$1" "$5" "$1" "$1" "$3" "$1" "$1" "$4" "$1"
-	# what the ownership check reads (pmu-reference §5.4): IA32_PERFEVTSEL0-7
+	# what the ownership check reads (after Intel PCM's PMUinUse): IA32_PERFEVTSEL0-7
 	# (8 GP counters) and IA32_PERF_GLOBAL_INUSE (arch perfmon v4+), all free
 	for r in 0x186 0x187 0x188 0x189 0x18a 0x18b 0x18c 0x18d 0x392; do
 		printf '%s %s 0x0\n' "$1" "$r"
@@ -82,7 +83,7 @@ like "$out" "nothing to restore" "restore with no journal says so"
 # register: t/0387) holding IA32_MISC_ENABLE (0x1a0) and MSR_PLATFORM_INFO
 # (0xce) written with --unsafe-msr (neither is a PMU register, SDM Vol. 4;
 # 0xce would be "IA32_PMC13" by the architectural stride, but IA32_PMCx
-# exist for x < 8 at most, pmu-reference §1.1), IA32_PERFEVTSEL7 (0x18d),
+# exist for x < 8 at most, SDM Vol. 4), IA32_PERFEVTSEL7 (0x18d),
 # IA32_FIXED_CTR4 (0x30d) and IA32_PMC6 (0xc7).  The names follow each
 # CPU's counters (t/0320's header: the dumps' known answers): Ice Lake 8
 # GP, fixed mask 0xf (no FC4); Alder Lake-P cpu 0 (P-core) 8 GP, fixed

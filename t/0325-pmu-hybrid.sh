@@ -9,11 +9,11 @@
 #
 # Which CPUs are P-cores comes from the dump, not from baretma: the
 # "CPUID 0000001A:" line of each "Logical CPU #N" section, EAX[31:24] =
-# 0x40 (Core) or 0x20 (Atom) (pmu-reference §2.3), read below with awk;
+# 0x40 (Core) or 0x20 (Atom) (linux intel-family.h INTEL_CPU_TYPE_*), read below with awk;
 # INDEX.tsv's dump_leaf1A_core_types for this file, "0x20/000001 x8,
 # 0x40/000001 x12", is checked against it.  The E-cores of Alder Lake are
-# Gracemont (Intel's product brief; pmu-reference §2.5 ALDERLAKE row).
-# Programmed values are hand-worked as in t/0320 (pmu-reference §5.4) from
+# Gracemont (Intel's product brief; linux intel_pmu_init's ALDERLAKE case).
+# Programmed values are hand-worked as in t/0320 (the kernel's order) from
 # GLOBAL_CTRL 0x70000000f and FIXED_CTR_CTRL 0x333:
 #   FIXED_CTR_CTRL = 0x3333 (FC3 field 0x3), FIXED_CTR3 = 0, PERF_METRICS = 0,
 #   GLOBAL_CTRL = 0x70000000f | 1<<35 | 1<<48 = 0x1000f0000000f.
@@ -51,7 +51,7 @@ is "$plist" "0-11" "dump: P-cores are CPUs 0-11 (leaf 0x1A type 0x40)"
 regs() {
 	printf '%s 0x30c %s\n%s 0x329 %s\n%s 0x345 0xf4c5\n%s 0x38d %s\n%s 0x38e 0x0\n%s 0x38f %s\n%s 0x390 0x0\n' \
 		"$1" "$2" "$1" "$5" "$1" "$1" "$3" "$1" "$1" "$4" "$1"
-	# what the ownership check reads (pmu-reference §5.4): IA32_PERFEVTSEL0-7
+	# what the ownership check reads (after Intel PCM's PMUinUse): IA32_PERFEVTSEL0-7
 	# (8 GP counters) and IA32_PERF_GLOBAL_INUSE (arch perfmon v4+), all free
 	for r in 0x186 0x187 0x188 0x189 0x18a 0x18b 0x18c 0x18d 0x392; do
 		printf '%s %s 0x0\n' "$1" "$r"

@@ -2,10 +2,11 @@
 # t/0327-pmu-harness-readme.sh - what `pmu enable` tells a harness, and the
 # README's C harness that follows it.
 #
-# The RDPMC ECX encodings are pmu-reference §3.5 (linux perf_event.h:
+# The RDPMC ECX encodings are linux arch/x86/include/asm/perf_event.h's (
 # INTEL_PMC_FIXED_RDPMC_BASE = 1<<30, fixed counter 3 -> (1<<30)|3;
 # INTEL_PMC_FIXED_RDPMC_METRICS = 1<<29), worked here with shell arithmetic,
-# not taken from baretma.  The rdpmc sysfs values are §3.6.  The README's
+# not taken from baretma.  The rdpmc sysfs values are linux
+# arch/x86/events/core.c set_attr_rdpmc's.  The README's
 # example (the ```c block that opens with "harness.c") is compiled with the
 # build's compiler ($T_CC) and never run: RDPMC faults without a PMU.
 . "$T_SRC/tap.sh"

@@ -1,7 +1,9 @@
 #!/bin/sh
 # t/0330-bench-dryrun - bench through the state-file backend with an Ice Lake
 # CPUID dump: it programs fixed counter 3 and PERF_METRICS in the order of
-# pmu-reference §5.4, restores every register byte for byte, also when killed
+# the kernel (linux arch/x86/events/intel/core.c intel_pmu_disable_all,
+# icl_set_topdown_event_period, intel_pmu_enable_all), restores every
+# register byte for byte, also when killed
 # by SIGTERM mid-run, and refuses when fixed counter 3 is in use.
 . "$T_SRC/tap.sh"
 
@@ -30,7 +32,7 @@ for i in 0 1 2 3 4 5 6 7; do
 	printf '1 0x%x 0x0\n1 0x%x 0x0\n' $((0xc1 + i)) $((0x4c1 + i))
 done >>"$state"
 # (IA32_PERFEVTSEL0-7 and IA32_PERF_GLOBAL_INUSE: what the ownership check
-# reads on this arch perfmon v5 part with 8 GP counters, pmu-reference §5.4;
+# reads on this arch perfmon v5 part with 8 GP counters, after PCM's PMUinUse;
 # IA32_PMC0-7 and their full-width aliases IA32_A_PMC0-7, PERF_CAPABILITIES
 # bit 13: the counters of the two events Ice Lake's recipe counts beside
 # PERF_METRICS, msr/recipe/recipes_intel_pm.c)
@@ -41,14 +43,15 @@ BARETMA_MSR_TRACE="$tmp/trace" "$BARETMA" bench --cpuid-dump "$icl" --cpu 1 --ba
 	--kernel retire-light --reps 5 --warmup 1 >"$tmp/out" 2>&1; rc=$?
 is "$rc" 0 "dry run on the state backend exits 0"
 cmp -s "$state" "$tmp/orig"; ok $? "every register restored byte for byte"
-# Hand-worked from pmu-reference §5.4 on the values above:
+# Hand-worked from the kernel's order (linux arch/x86/events/intel/core.c) on the values above:
 #  GLOBAL_CTRL=0; FIXED_CTR_CTRL = 0x333 | 0x3<<12 = 0x3333; FC3=0; PERF_METRICS=0;
 #  STATUS_RESET = 1<<35 | 1<<48 = 0x1000800000000;
 #  GLOBAL_CTRL = 0x7_0000_000f (FC0-2 bits 32-34, PMC0-3) | bit 35 | bit 48 = 0x1_000f_0000_000f
 writes=$(grep '^wr' "$tmp/trace" | head -6 | tr '\n' ';')
 is "$writes" "wr 1 0x38f 0x0;wr 1 0x38d 0x3333;wr 1 0x30c 0x0;wr 1 0x329 0x0;wr 1 0x390 0x1000800000000;wr 1 0x38f 0x1000f0000000f;" \
 	"programming writes, in the kernel's order"
-# Then the recipe's two events (msr/pmu/pmu_gp.h, pmu-reference §1.7), frozen:
+# Then the recipe's two events (msr/pmu/pmu_gp.h; linux perf_event.h
+# ARCH_PERFMON_EVENTSEL_*), frozen:
 #  IA32_A_PMC0-1 = 0; PERFEVTSEL0 = INT_MISC.UOP_DROPPING 0x0D/0x10 | USR
 #  (bit 16) | OS (17) | EN (22) = 0x43100d; PERFEVTSEL1 =
 #  INT_MISC.CLEARS_COUNT 0x0D/0x01 | USR | OS | EDGE (18) | EN | CMASK 1
@@ -57,7 +60,7 @@ is "$writes" "wr 1 0x38f 0x0;wr 1 0x38d 0x3333;wr 1 0x30c 0x0;wr 1 0x329 0x0;wr 
 gp=$(grep '^wr' "$tmp/trace" | sed -n 7,13p | tr '\n' ';')
 is "$gp" "wr 1 0x38f 0x0;wr 1 0x4c1 0x0;wr 1 0x4c2 0x0;wr 1 0x186 0x43100d;wr 1 0x187 0x147010d;wr 1 0x390 0x3;wr 1 0x38f 0x1000f0000000f;" \
 	"the events' programming writes"
-# Restore (pmu-reference §5.4 "Restore"): freeze, the saved values, clear
+# Restore (as msr/pmu/pmu.h says): freeze, the saved values, clear
 # the overflow bits the run may have caused (35 | 48), GLOBAL_CTRL last.
 # The events' registers too (their saved 0s), and their overflow bits 0-1.
 restore=$(grep '^wr' "$tmp/trace" | tail -10 | tr '\n' ';')

@@ -11,7 +11,7 @@
 #   - the Raptor Lake-P hwloc directory has 20 CPUs (INDEX.tsv);
 #   - this machine's hypervisor: /proc/cpuinfo's "hypervisor" flag, and
 #     `baretma info` (live) for its name;
-#   - registers: pmu-reference §5.4 as in t/0330 (FIXED_CTR_CTRL 0x333 ->
+#   - registers: the kernel's order as in t/0330 (FIXED_CTR_CTRL 0x333 ->
 #     0x3333 when programmed).
 . "$T_SRC/tap.sh"
 

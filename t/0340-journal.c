@@ -103,7 +103,7 @@ static void test_save_restore_end(void)
 
 	/* fixed counter 3 and PERF_METRICS overflowed during the run: the
 	 * hardware set IA32_PERF_GLOBAL_STATUS bits 35 and 48 (modelled with
-	 * IA32_PERF_GLOBAL_STATUS_SET, pmu-reference §1.4) */
+	 * IA32_PERF_GLOBAL_STATUS_SET, linux msr-index.h) */
 	msr_write(dev, 0, IA32_PERF_GLOBAL_STATUS_SET, 1ull << 35 | 1ull << 48);
 	ok(strstr(get_file(state), "0 0x38e 0x1000800000000\n") != NULL, "overflow bits set");
 	put_file(trace, "");
@@ -112,7 +112,7 @@ static void test_save_restore_end(void)
 	 * which saved FIXED_CTR_CTRL, FIXED_CTR3 and PERF_METRICS (it ran
 	 * fixed counter 3 and PERF_METRICS), the overflow bits 35 | 48 =
 	 * 0x1000800000000 cleared through IA32_PERF_GLOBAL_STATUS_RESET
-	 * (pmu-reference §5.4 "Restore"); GLOBAL_CTRL last.  cpu 1 saved no
+	 * (write-1-to-clear, intel_pmu_ack_status); GLOBAL_CTRL last.  cpu 1 saved no
 	 * FC3: nothing to clear. */
 	check_str(get_file(trace),
 		  "wr 0 0x38f 0x0\n"

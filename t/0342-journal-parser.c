@@ -138,7 +138,7 @@ static bool loads(const char *text, struct journal_reg *r, const char *name)
  * Issue 9 point 4: a journal holds only what baretma changes (msr/journal/journal.h
  * "What a journal may hold").  The registers: run and enable journals the
  * four pmu_program() saves (msr/pmu/pmu.c; IA32_MISC_ENABLE is 0x1a0, SDM Vol.
- * 4); write journals the architectural PMU registers (pmu-reference §1.1:
+ * 4); write journals the architectural PMU registers (linux msr-index.h:
  * IA32_PERFEVTSEL0-7 0x186-0x18d, IA32_PMC0-7 0xc1-0xc8, IA32_FIXED_CTR0-6
  * 0x309-0x30f) or any register marked unsafe-msr.  The settings: the files
  * of msr/guard/settings.h with the values the kernel prints there.

@@ -1,13 +1,13 @@
 /*
  * t/0370-msr-policy - which raw MSR writes `baretma msr write` allows.
- * Vectors worked by hand from pmu-reference §1 (bit layouts) for two CPUs:
+ * Vectors worked by hand from the bit layouts (linux perf_event.h, msr-index.h) for two CPUs:
  *   Ice Lake P-core: CPUID.0AH EAX = 0x08300805 -> 8 GP counters, 48 bits;
  *     EDX -> 4 fixed counters (mask 0xf), 48 bits; PERF_METRICS level 1;
  *     IA32_PERF_CAPABILITIES[13] full-width writes.
  *   Skylake: 4 GP (48 bits), 3 fixed (mask 0x7), no PERF_METRICS, no
  *     full-width writes assumed.
  *   Lion Cove P-core (Lunar Lake): 10 GP, fixed mask 0xf, PERF_METRICS level
- *     2, IA32_PERF_CAPABILITIES[19] RDPMC metrics-clear (pmu-reference §3.5).
+ *     2, IA32_PERF_CAPABILITIES[19] RDPMC metrics-clear (linux 0e45818ec189).
  * IA32_FIXED_CTR_CTRL bit 14 = FC3 field (bits 15:12) bit 2: METRICS_CLEAR_EN
  * where PERF_CAPABILITIES[19] is set (linux commit 0e45818ec189), else
  * refused; so ICL allows 0x3777 (FC0-2: OS|USR|AnyThread = 0x7, FC3: 0x3),
@@ -94,7 +94,7 @@ int main(void)
 	V(icl, 0x1a0, 0, MSR_WRITE_UNKNOWN, "IA32_MISC_ENABLE is not a PMU register: --force");
 	V(icl, 0x1900, 0, MSR_WRITE_UNKNOWN, "arch-perfmon v6 alias is unknown: --force");
 
-	/* Names (msr/regs/msr_names.h): SDM Vol. 4 names at pmu-reference §1.1's
+	/* Names (msr/regs/msr_names.h): SDM Vol. 4 names at linux msr-index.h's
 	 * addresses; architectural GP ranges are 8 long (0x186-0x18d). */
 	check_str(msr_reg_name(0x38f), "IA32_PERF_GLOBAL_CTRL", "name 0x38f");
 	check_str(msr_reg_name(0x188), "IA32_PERFEVTSEL2", "name 0x188");
@@ -150,7 +150,7 @@ int main(void)
 	}
 
 	/* The write policy's register set at the architectural maximum (what a
-	 * write journal may hold unmarked, msr/journal/journal.h): pmu-reference §1.1. */
+	 * write journal may hold unmarked, msr/journal/journal.h): linux msr-index.h. */
 	{
 		static const uint32_t in[] = { 0xc1, 0xc8, 0x186, 0x18d, 0x4c1, 0x4c8, 0x309, 0x30f,
 					       0x329, 0x38d, 0x38f, 0x390 };

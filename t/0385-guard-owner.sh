@@ -1,9 +1,9 @@
 #!/bin/sh
 # t/0385-guard-owner.sh - who owns the PMU, before anything is written
-# (pmu-reference §5.4 checklist, §1.9 INUSE): fixed counter 3's field or
+# (after Intel PCM's PMUinUse; INUSE as KVM's emulation): fixed counter 3's field or
 # INUSE bit 35 in use is refused (75) naming the likely owner, state file
 # unchanged, nothing written; IA32_PERF_GLOBAL_CTRL bits 35/48 with the
-# field clear are perf's idle enable mask (§1.3, §5.2), not an owner, and
+# field clear are perf's idle enable mask (intel_pmu_enable_all), not an owner, and
 # the run goes on; PERFEVTSEL0 enabled
 # and the NMI watchdog's fixed counter 1 are information; a crashed run's
 # journal is named as the owner under --force; a CPUID dump with a real
@@ -33,7 +33,7 @@ refused "FC3 field 0x3" "1 0x38d 0x333" "1 0x38d 0x3333" \
 	"cpu 1: fixed counter 3 / PERF_METRICS in use: IA32_FIXED_CTR_CTRL\[15:12\]=0x3 \(fixed counter 3 enabled\); likely owner: firmware or another tool \(no sign of perf"
 # The kernel's enable mask on this dump's CPU (8 GP counters, 4 fixed,
 # PERF_METRICS): intel_pmu_enable_all writes GLOBAL_CTRL = intel_ctrl on an
-# idle PMU (pmu-reference §1.3, §5.2), by hand
+# idle PMU (linux arch/x86/events/intel/core.c), by hand
 # 0xff | 0xf << 32 | 1 << 48 = 0xff + 0xf00000000 + 0x1000000000000 = 0x1000f000000ff.
 # With fixed counter 3's field set it is still refused, for the field.
 refused "FC3 field 0x3 under perf's idle GLOBAL_CTRL" "1 0x38f 0x70000000f" "1 0x38f 0x1000f000000ff" \
@@ -62,7 +62,7 @@ accepted() {
 accepted "GLOBAL_CTRL bit 48 alone (FC3 field clear)" 0x100070000000f 0x1000f0000000f
 # 0x1000f000000ff already has bits 35 and 48: programmed as found
 accepted "GLOBAL_CTRL = perf's idle intel_ctrl 0x1000f000000ff" 0x1000f000000ff 0x1000f000000ff
-# INUSE bit 32+3 = 35 (0x800000000): fixed counter 3 in use (pmu-reference §1.9)
+# INUSE bit 32+3 = 35 (0x800000000): fixed counter 3 in use (KVM's INUSE emulation)
 refused "INUSE bit 35" "1 0x392 0x0" "1 0x392 0x800000000" \
 	"IA32_PERF_GLOBAL_INUSE bit 35 set \(fixed counter 3 in use\)"
 # FC3 busy with a PMI armed on GP counter 0 (INT, bit 20): perf, likely
@@ -73,7 +73,7 @@ is "$rc" 75 "FC3 busy with PERFEVTSEL0 enabled and its PMI armed: exit 75"
 like "$out" "cpu 1: fixed counter 3 / PERF_METRICS in use: .*likely owner: perf or another profiler \(likely: PMIs are armed \(firmware does not arm them\), general-purpose counters are enabled" \
 	"and the likely owner is perf or another profiler, with the evidence"
 
-# PERFEVTSEL0 = EN | INT | OS | USR | event 0x3c = 0x53003c (pmu-reference §1.7):
+# PERFEVTSEL0 = EN | INT | OS | USR | event 0x3c = 0x53003c (ARCH_PERFMON_EVENTSEL_*):
 # information only, the run goes on and leaves it alone.
 fixture
 printf '0\n' >"$WD"

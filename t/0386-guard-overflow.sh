@@ -9,7 +9,8 @@
 #     or 48 (OVF_PERF_METRICS) set makes that repetition invalid
 #     ("overflow"), and the next reset clears exactly those bits through
 #     IA32_PERF_GLOBAL_STATUS_RESET (write 1 to clear) inside its frozen
-#     window, before zeroing FC3 then PERF_METRICS (pmu-reference §1.4, §3.4);
+#     window, before zeroing FC3 then PERF_METRICS (intel_pmu_ack_status;
+#     linux commit 59a854e2f3b9);
 #   - a change of the counters by someone else at a known repetition makes
 #     exactly the repetitions from there on tampered.
 # The hidden kernels test-overflow / test-tamper (BARETMA_TEST_HOOKS=1, in
@@ -21,7 +22,8 @@
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
 
-# Hand-worked values (pmu-reference §1.3, §1.4; the fixture's registers):
+# Hand-worked values (linux perf_event.h INTEL_PMC_IDX_FIXED,
+# GLOBAL_CTRL_EN_PERF_METRICS; the fixture's registers):
 #   programmed GLOBAL_CTRL = 0x70000000f | 1<<35 | 1<<48 = 0x1000f0000000f
 #   Ice Lake's recipe counts two events beside them on GP counters 0-1
 #   (msr/recipe/recipes_intel_pm.c; reset through IA32_A_PMC0-1, 0x4c1-0x4c2), and

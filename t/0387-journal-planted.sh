@@ -12,7 +12,7 @@
 # journal, shown by `pmu status`, and restored only with --unsafe-msr.
 . "$T_SRC/tap.sh"
 
-# Two CPUs as firmware left them (pmu-reference §1: FC0-2 enabled 0x333,
+# Two CPUs as firmware left them (as t/pmu-fixture.h: FC0-2 enabled 0x333,
 # GP0-3 + FC0-2 in GLOBAL_CTRL 0x70000000f); IA32_MISC_ENABLE 0x850089.
 state=$tmp/state
 for c in 0 1; do

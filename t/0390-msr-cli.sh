@@ -2,23 +2,24 @@
 # t/0390-msr-cli.sh - `baretma msr read | write` on a state file
 # (BARETMA_MSR=state:FILE), CPUs checked against real CPUID dumps.
 #
-# Expected verdicts are worked by hand from the SDM bit layouts in
-# pmu-reference §1, for the dumps' PMUs (../shared/cpuid/INDEX.tsv,
+# Expected verdicts are worked by hand from the SDM bit layouts (as linux
+# perf_event.h and msr-index.h encode them), for the dumps' PMUs ($SHARED_CPUID/INDEX.tsv,
 # CPUID leaf 0xA of each file):
 #   Ice Lake i7-1065G7: 8 CPUs; 8 GP counters x 48 bits, fixed counters 0-3
 #     (x 48 bits), PERF_METRICS level 1 -> IA32_FIXED_CTR_CTRL defines
 #     bits 0-2 of each 4-bit field (EN_OS, EN_USR, AnyThread), bit 4i+3 is
 #     PMI (refused); FC3's bit 2 (bit 14) is METRICS_CLEAR_EN, allowed only
-#     with IA32_PERF_CAPABILITIES[19] (pmu-reference §3.5), which 0xf4c5
+#     with IA32_PERF_CAPABILITIES[19] (linux 0e45818ec189), which 0xf4c5
 #     lacks: allowed 0x3777; IA32_PERF_GLOBAL_CTRL allows 0xff (GP),
 #     0xf << 32 (FC0-3), 1 << 48; PERF_METRICS level 1 defines bytes 0-3.
 #   Skylake i5-6600K: 1 CPU, fixed counters 0-2, no PERF_METRICS: bit 48
-#     of IA32_PERF_GLOBAL_CTRL is reserved (a #GP on hardware, §1.3).
+#     of IA32_PERF_GLOBAL_CTRL is reserved (a #GP on hardware: linux commit
+#     "perf/x86/intel: Check perf metrics feature for each CPU").
 #   Lunar Lake Core Ultra 9 288V: CPUs 0-3 Lion Cove P-cores (fixed
 #     counters 0-3), 4-7 Skymont E-cores; with IA32_PERF_CAPABILITIES
 #     0x8f4c5 (0xf4c5 | bit 19, RDPMC metrics-clear) FC3's bit 14 is allowed
 #     (0x7333), with 0xf4c5 it is not.
-# IA32_PERF_CAPABILITIES 0xf4c5 has bit 13 (full-width writes, §1.6) set;
+# IA32_PERF_CAPABILITIES 0xf4c5 has bit 13 (full-width writes, PERF_CAP_FW_WRITES) set;
 # 0xd4c5 has it clear.
 #
 # The journal text is checked against msr/journal/journal.h's format, and `baretma
@@ -123,7 +124,7 @@ for a in 0x1ffffffffffffffff 18446744073709551616 0x12z " 1" 1.5; do
 	is "$rc" 64 "VALUE '$a': exit 64"
 	like "$out" "bad VALUE '$(re "$a")'" "VALUE '$a': named"
 done
-# Register names (msr/regs/msr_names.h, SDM names of pmu-reference §1.1): an
+# Register names (msr/regs/msr_names.h, SDM names as linux msr-index.h has them): an
 # unknown one is a usage error naming it, pointing at the list in --help.
 for a in IA32_MISC_ENABLE IA32_PERFEVTSEL8 FOO; do
 	out=$("$BARETMA" msr read 0 "$a" 2>&1); rc=$?

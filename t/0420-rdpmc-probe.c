@@ -6,11 +6,11 @@
  * facts outside the code under test, and then asserted; where those facts
  * cannot decide it the test skips and says why (it never accepts both):
  *   - CPUID of the CPU this test is pinned to (vendor; leaf 0xA: fixed
- *     counter 3 enumerated, pmu-reference §2.1; leaf 0x1A core type on a
+ *     counter 3 enumerated, Intel PCM isFixedCounterSupported; leaf 0x1A core type on a
  *     hybrid part);
  *   - the kernel's core PMU in sysfs: "cpu" or "cpu_core" under
  *     /sys/bus/event_source/devices (none: no driver ever sets CR4.PCE),
- *     its "rdpmc" value (pmu-reference §3.6: 0 never, 1 only while this
+ *     its "rdpmc" value (linux arch/x86/events/core.c: 0 never, 1 only while this
  *     mm has a perf event mmapped, 2 always), and its "events/slots",
  *     which the kernel lists only with PERF_METRICS (perf's own test,
  *     tools/perf/arch/x86/util/topdown.c topdown_sys_has_perf_metrics);
@@ -39,7 +39,7 @@
 #include "msr/regs/rdpmc.h"
 #include "t/tap.h"
 
-/* RDPMC ECX encodings (pmu-reference §3.5). */
+/* RDPMC ECX encodings (linux perf_event.h INTEL_PMC_FIXED_RDPMC_*). */
 #define ECX_FIXED_CTR3    ((1u << 30) | 3)
 #define ECX_PERF_METRICS  (1u << 29)
 #define ECX_GP_CTR0       0u
@@ -61,7 +61,7 @@ static bool vendor_is_intel(void)
 }
 
 /* Fixed counter 3 enumerated: CPUID.0AH ECX[3] or EDX[4:0] > 3
- * (pmu-reference §2.1). */
+ * (Intel PCM isFixedCounterSupported). */
 static bool has_fixed_ctr3(void)
 {
 	unsigned a, b, c, d;
@@ -308,7 +308,7 @@ static void check_enable_self(void)
 		check_int(rc, ==, 0, "rdpmc_enable_self gives a key (rdpmc 1 or 2, perf allowed)");
 		/* with the key mapped, rdpmc=1 or 2 lets this mm read; general
 		 * counter 0 exists on every core kind and vendor with a PMU
-		 * (pmu-reference §3.6) */
+		 * (RDPMC ECX 0: SDM; linux x86_pmu_event_idx) */
 		check_int(rc ? -1 : rdpmc_probe(ECX_GP_CTR0), ==, 0, "RDPMC works while the key is held");
 		if (!rc)
 			rdpmc_disable_self(fd);

@@ -1,7 +1,7 @@
 /*
  * t/0425-rdpmc-decide - can the run use RDPMC, decided through the seam
  * (struct bench_rdpmc_ops) against a model of the kernel's rule
- * (pmu-reference §3.6; arch/x86/events/core.c): CR4.PCE is set with
+ * (linux arch/x86/events/core.c): CR4.PCE is set with
  * rdpmc = 2 always, with 0 never, and with 1 only while the running mm has
  * a perf event mmapped (x86_pmu_event_mapped -> perf_rdpmc_allowed).  The
  * model below is that rule, written from the reference, not from

@@ -7,15 +7,16 @@
  *     the rules the harness had before the table (the reasons and notes
  *     the CLI prints, word for word);
  *   - a session on the Ice Lake dump through the state-file backend: one
- *     bracketed pair is reset (frozen, pmu-reference §3.1), reading,
+ *     bracketed pair is reset (frozen, the kernel's order), reading,
  *     reading, then the tamper and overflow checks, read from the MSR
  *     trace; a change by "someone else" (a second handle of the state
  *     file) is reported with what was written and what was found; an
  *     overflow bit is cleared by the next reset inside its frozen window;
  *     the state file ends byte for byte as found;
  *   - the tsc source on this machine: counts nothing, times, checks nothing.
- * Expected values are worked out by hand from msr/pmu/pmu.h and pmu-reference
- * §1.3, §1.4, §3.4; the arithmetic is next to them.
+ * Expected values are worked out by hand from msr/pmu/pmu.h and linux
+ * perf_event.h (GLOBAL_CTRL_EN_PERF_METRICS, GLOBAL_STATUS_*), intel_pmu_ack_status,
+ * commit 59a854e2f3b9; the arithmetic is next to them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -184,7 +185,7 @@ static void test_choice_promise(void)
 
 /* ------------------------------------------------- a session on a state file */
 
-/* Ice Lake client, cpu 1 (t/0330's fixture, pmu-reference §5.4): what
+/* Ice Lake client, cpu 1 (t/0330's fixture): what
  * availability and programming read - the general-purpose counters of the
  * events Ice Lake's recipe counts beside PERF_METRICS too
  * (msr/recipe/recipes_intel_pm.c: IA32_PERFEVTSELx, IA32_PMCx, IA32_A_PMCx). */

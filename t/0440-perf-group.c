@@ -18,7 +18,7 @@
  * Expected values come from include/uapi/linux/perf_event.h (read_format
  * bits, ioctl numbers, the read layout, the mmap page's index = ECX + 1)
  * and from the event strings of arch/x86/events/intel/core.c
- * (pmu-reference §3.5, §3.7): config = event | umask << 8.
+ * and perf_event.h INTEL_TD_*: config = event | umask << 8.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * t/0450-sim-model.c - the simulated PMU (msr/sim/msr_sim.h) register by
  * register, on the deterministic clock (`ghz 0`: only accesses advance it,
  * `access_cycles` N each), against values worked by hand from what it
- * documents it models (pmu-reference §1.2-§1.5, §1.9): every number below
+ * documents it models (msr/sim/msr_sim.h, with its kernel sources): every number below
  * is counted from the sequence of accesses the test makes, never read
  * back from the simulator's code.  Ice Lake-L dump (family 6 model 0x7E:
  * pipeline width 5, pmu-tools icl_client_ratios.py Pipeline_Width;
@@ -84,7 +84,7 @@ static void test_counting(void)
 	/* PERF_METRICS: 40 10 20 30 -> 102, 25.5 -> 26, 51, 76.5 -> 77; level 1:
 	 * bytes 4-7 zero although the profile gives heavy_operations */
 	check_u64(rd(d, IA32_PERF_METRICS), ==, 0x4d331a66ull, "PERF_METRICS bytes 102 26 51 77");
-	/* INUSE bit 35 from FC3's field (§1.9) */
+	/* INUSE bit 35 from FC3's field (KVM's INUSE emulation) */
 	check_u64(rd(d, IA32_PERF_GLOBAL_INUSE), ==, 1ull << 35, "INUSE bit 35");
 	check_int(msr_write(d, 0, IA32_PERF_GLOBAL_INUSE, 0), ==, -EIO, "INUSE is read-only");
 	/* frozen: the freeze write counts its N (counting until it lands), then holds.

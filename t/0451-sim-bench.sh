@@ -31,7 +31,7 @@
 # machine of DUMP with PROFILE; stdout to OUT, stderr to OUT.err; returns its
 # exit status.  The simulator's clean register file has GLOBAL_CTRL bits 35
 # and 48 set (the kernel's intel_ctrl) and FC3's field clear: not in use
-# (pmu-reference §5.2), so no --force.
+# (linux intel_pmu_enable_all), so no --force.
 sim() {
 	_dump=$1 _prof=$2 _out=$3
 	shift 3

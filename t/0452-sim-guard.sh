@@ -17,7 +17,7 @@
 # IA32_FIXED_CTR_CTRL 0 and IA32_PERF_GLOBAL_CTRL = GP0-7 (0xff) | FC0-2
 # (bits 32-34, 0x700000000) = 0x7000000ff: fixed counter 3 and PERF_METRICS
 # (bits 35, 48) free, so no --force is needed.
-# Programmed (pmu-reference §5.4): IA32_FIXED_CTR_CTRL 0 | 0x3 << 12 = 0x3000,
+# Programmed (the kernel's order): IA32_FIXED_CTR_CTRL 0 | 0x3 << 12 = 0x3000,
 # IA32_PERF_GLOBAL_CTRL 0x7000000ff | 1<<35 | 1<<48 = 0x1000f000000ff.
 . "$T_SRC/tap.sh"
 . "$T_SRC/guard-fixture.sh"

@@ -9,7 +9,7 @@
 # half away from zero), 51, 77 (76.5): S = 256, tma_backend_bound =
 # 77/256 = 30.078125 % on the raw side.  The perf source reports perf's
 # counts, each floor(slots x byte / 255) of a read (the kernel's
-# arithmetic, pmu-reference §3.3), and perf's formula backend / (the sum
+# arithmetic, icl_get_metrics_event_value), and perf's formula backend / (the sum
 # of the four): 77/256 but for the floors.  Each of the four counts of a
 # region, and of the subtracted bracket, is short by less than one slot,
 # so the fraction is off by less than (1 + 4 x 77/256) / L < 3 / L, L the

@@ -245,7 +245,7 @@ is "$st" 69 "simulated, version 0: msr read IA32_PERF_GLOBAL_CTRL exits 69"
 like "$(cat "$tmp/err")" "Input/output error \(this register does not exist on this CPU\)" "... a #GP"
 
 # counter_widths needs both widths 48 (CPUID.0AH EAX[23:16] general, EDX[12:5]
-# fixed: 48 on every core since Nehalem, pmu-reference §1.8).  Two dumps
+# fixed: 48 in every Intel dump read, $SHARED_CPUID/INDEX.tsv).  Two dumps
 # derived here from the Ice Lake one (leaf 0xA 08300805-00000000-0000000F-
 # 00008604: EAX[23:16] 0x30, EDX[12:5] 0x8604 >> 5 & 0xff = 0x30), one width
 # edited to 40 = 0x28: EDX 0x8604 - (8 << 5) = 0x8504, EAX 0x08280805.

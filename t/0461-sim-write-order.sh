@@ -2,9 +2,9 @@
 # t/0461-sim-write-order.sh - baretma's own register sequences keep the
 # kernel's order: fixed counter 3 written, then IA32_PERF_METRICS (linux
 # arch/x86/events/intel/core.c icl_set_topdown_event_period: "The fixed
-# counter 3 has to be written before the PERF_METRICS"; pmu-reference
-# §3.1).  The simulated PMU (msr/sim/msr_sim.h) counts every PERF_METRICS write
-# made while fixed counter 3 has counted since it was last written in its
+# counter 3 has to be written before the PERF_METRICS").  The simulated PMU
+# (msr/sim/msr_sim.h) counts every PERF_METRICS write made while fixed counter
+# 3 has counted since it was last written in its
 # diagnostic register SIM_MSR_ORDER_ERRORS (0x400000f0, a range the SDM
 # reserves: no CPU has it), which a `state FILE` listing it keeps.  Every
 # command that programs the PMU - bench (msr and perf), compare, calibrate,

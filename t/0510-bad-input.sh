@@ -17,7 +17,7 @@ if [ ! -r "$ICL" ] || [ ! -r "$SKL" ]; then
 fi
 
 # An Ice Lake laptop as firmware left it (the dump has 8 CPUs; cpu 7 is left
-# out of the state file: offline; pmu-reference §1): FC0-2
+# out of the state file: offline; as t/pmu-fixture.h): FC0-2
 # enabled (0x333), GP0-3 + FC0-2 in GLOBAL_CTRL (0x70000000f), GP0-3 idle.
 state=$tmp/state
 c=0

@@ -6,7 +6,7 @@
  * root read 8 bytes of it at the MSR index as offset and write them back.
  * The node check is decided from a struct stat: hand-made values for the
  * acceptance side (the msr driver's major 202, minor = CPU: linux
- * include/uapi/linux/major.h MSR_MAJOR, pmu-reference §4; msr_safe's
+ * include/uapi/linux/major.h MSR_MAJOR, arch/x86/kernel/msr.c; msr_safe's
  * dynamic major registered as "cpu/msr_safe": LLNL msr-safe msr_entry.c),
  * real files for the refusal side.  Under sudo or with real ids other than
  * the effective ones (cpu/trust.h) only the two standard templates pass.

@@ -17,7 +17,7 @@
  *     removes no journal and leaves the locks held.
  *
  * Expected values are the fixture's bytes and the programming of
- * pmu-reference §5.4 worked by hand (as t/guard-fixture.sh): IA32_FIXED_
+ * the kernel's order worked by hand (as t/guard-fixture.sh): IA32_FIXED_
  * CTR_CTRL (0x333 & ~0xf000) | 0x3 << 12 = 0x3333, IA32_PERF_GLOBAL_CTRL
  * 0x70000000f | 1<<35 | 1<<48 = 0x1000f0000000f; the journal lines in
  * pmu_program's save order (msr/pmu/pmu.h step 1).  The CPU is the Ice Lake

@@ -7,7 +7,7 @@
  * byte as found after close), the same killed with SIGKILL mid-region and
  * put back by `baretma pmu restore`, a fork()ed child that closes the
  * parent's session and touches nothing, and per-thread errors.
- * Expected register values are hand-worked from pmu-reference §5.4 as in
+ * Expected register values are hand-worked from the kernel's order as in
  * t/guard-fixture.sh: IA32_FIXED_CTR_CTRL 0x333 -> 0x3333, GLOBAL_CTRL
  * 0x70000000f -> 0x1000f0000000f.
  */

@@ -8,11 +8,12 @@
  *     a formula uses "width";
  *   - events: names unique (case-insensitively) and fit for --counts (no
  *     '=', ',' or blank), encodings in range (Intel EVTSEL event select 8
- *     bits, AMD PERF_CTL 12 bits: pmu-reference §1.7, §7), fixed counter
- *     indices 0..6 (IA32_FIXED_CTR0..6, Skymont's 4..6: §6.3), PERF_METRICS
- *     bytes 0..7 on Intel (§1.5), AnyThread only before Ice Lake (§1.7:
- *     "deprecated on ICL+"), a counter constraint only on GP events, a
- *     source on every row;
+ *     bits, AMD PERF_CTL 12 bits: linux perf_event.h ARCH_PERFMON_EVENTSEL_EVENT,
+ *     AMD64_EVENTSEL_EVENT), fixed counter indices 0..6 (IA32_FIXED_CTR0..6,
+ *     Skymont's 4..6: intel/perfmon lunarlake_skymont_core.json), PERF_METRICS
+ *     bytes 0..7 on Intel (INTEL_PMC_IDX_TD_*), AnyThread only before Ice Lake
+ *     (deprecated where CPUID.0AH:EDX[15], cpuid10_edx anythread_deprecated),
+ *     a counter constraint only on GP events, a source on every row;
  *   - nodes: one SLOTS at level 0, the four level-1 tma_* in every recipe,
  *     each tma_* at its level of msr/recipe/topdown.h, level-2 nodes under a
  *     level-1 node of the same recipe and, for the twelve, under the parent
@@ -94,7 +95,8 @@ static void check_recipe_fields(const struct recipe *r, const char *id)
 	ok(r->vendor == CPU_VENDOR_INTEL || r->vendor == CPU_VENDOR_AMD, "%s: a vendor", id);
 	ok((r->vendor == CPU_VENDOR_AMD) == (strncmp(r->name, "amd-", 4) == 0),
 	   "%s: amd-* recipes are AMD's, the others Intel's", id);
-	ok(r->width >= 4 && r->width <= 8, "%s: width %u in 4..8 (pmu-reference §6, §7)", id, r->width);
+	ok(r->width >= 4 && r->width <= 8, "%s: width %u in 4..8 (perfmon TMA, perf amdzen)",
+	   id, r->width);
 	ok(r->bound && r->bound[0], "%s: says what bounds it", id);
 	ok(r->uarchs && r->uarchs[0], "%s: serves at least one uarch", id);
 	for (const char *const *u = r->uarchs; u && *u; u++) {

@@ -3,7 +3,7 @@
  * how they split into passes on a core's counters (recipe_passes).  The
  * counter counts are the documented ones: 4 GP counters per thread on
  * Skylake with SMT on, 8 with it off, 8 on Golden Cove, 6 on Gracemont,
- * 6 on Zen 4/5 (pmu-reference §2.1, §7; intel/perfmon "Counter" fields);
+ * 6 on Zen 4/5 (CPUID leaf 0xA / 0x80000022; intel/perfmon "Counter" fields);
  * the expected passes are counted by hand in the comments.
  */
 #include <errno.h>
@@ -98,7 +98,8 @@ static void skylake(void)
 	   recipe_needed(r, &on, 1, &mon) == 0, "needed sets");
 	check_u64(m1, ==, bit(r, "CPU_CLK_UNHALTED.THREAD") | bit(r, "IDQ_UOPS_NOT_DELIVERED.CORE") |
 		  bit(r, "UOPS_ISSUED.ANY") | bit(r, "UOPS_RETIRED.RETIRE_SLOTS") |
-		  bit(r, "INT_MISC.RECOVERY_CYCLES"), "level 1, SMT off: the five events of §6.1");
+		  bit(r, "INT_MISC.RECOVERY_CYCLES"),
+		  "level 1, SMT off: the five events of TMA's pre-ICL level 1");
 	check_u64(mon, ==, bit(r, "CPU_CLK_UNHALTED.THREAD_ANY") | bit(r, "IDQ_UOPS_NOT_DELIVERED.CORE") |
 		  bit(r, "UOPS_ISSUED.ANY") | bit(r, "UOPS_RETIRED.RETIRE_SLOTS") |
 		  bit(r, "INT_MISC.RECOVERY_CYCLES_ANY"), "level 1, SMT on: the AnyThread forms");

@@ -358,8 +358,9 @@ static void test_gate(void)
 }
 
 /* Intel without full-width writes: IA32_PMCx takes bits 31:0
- * sign-extended (pmu-reference §1.8); a 48-bit value whose bits 47:32
- * are not bit 31's extension cannot come back: refused, nothing written. */
+ * sign-extended (linux arch/x86/kvm/vmx/pmu_intel.c intel_pmu_set_msr); a
+ * 48-bit value whose bits 47:32 are not bit 31's extension cannot come
+ * back: refused, nothing written. */
 static void test_legacy_width(void)
 {
 	struct gp_pmu hsw = skl;

@@ -335,7 +335,7 @@ static void test_ecore(void)
 }
 
 /* Arrow Lake E-core (Skymont): fixed counters 4-6 = TOPDOWN_BAD_SPECULATION,
- * _FE_BOUND, _RETIRING .ALL (pmu-reference §6.3), width 8. */
+ * _FE_BOUND, _RETIRING .ALL (intel/perfmon lunarlake_skymont_core.json), width 8. */
 static void test_skymont(void)
 {
 	const char *d = dump("libcpuid/master-history/intel/x86-64/lion-cove/"

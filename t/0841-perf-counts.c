@@ -112,7 +112,7 @@ static void exact(void)
 
 /*
  * perf's counts need not sum to the slots: the kernel floors each member
- * of each read (pmu-reference §3.3), and the hardware's level-1 bytes sum
+ * of each read (icl_get_metrics_event_value), and the hardware's level-1 bytes sum
  * to 255 +- 3.  Level 2, slots 10200, members 6000, 500, 1500, 2000 (sum
  * 10000), heavy-ops 1000, br-mispredict 400, fetch-lat 1200, mem-bound 500
  * from reading a all 0: perf divides by the sum 10000, not the slots:

@@ -9,10 +9,10 @@
 #
 # Known answers, from outside the code: each dump's microarchitecture is
 # $SHARED_CPUID/INDEX.tsv's `uarch` column (checked below); which recipe
-# serves it is the project's reading of the sources (pmu-reference §6.1:
-# Sandy Bridge to Cascade Lake use the pre-Ice Lake level 1 of
-# TMA_Metrics-full.csv; §6.3: Gracemont and Crestmont the E-core tree of
-# E-core_TMA_Metrics.csv; §7: perf's amdzen4/amdzen5 pipeline.json); the
+# serves it is the project's reading of the sources (Sandy Bridge to
+# Cascade Lake use the pre-Ice Lake level 1 of intel/perfmon
+# TMA_Metrics-full.csv; Gracemont and Crestmont the E-core tree of
+# E-core_TMA_Metrics.csv; Zen 4/5 perf's amdzen4/amdzen5 pipeline.json); the
 # counters come from the dump's CPUID leaf 0xA / 0x23 (INDEX.tsv
 # leafA_gp_counters; leaf23 gp=FF on Meteor Lake's E-cores) and the
 # passes from the recipes' events (msr/recipe/recipes_*.c, each citing its JSON):

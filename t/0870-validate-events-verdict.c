@@ -3,8 +3,8 @@
  * (bench/study/validate.h validate_events_verdict) on breakdowns worked by
  * hand.  A node's allowance is 100 x (PERF_METRICS's bound + the events'
  * bound + |what the formulas differ by|) + 10 points (the margin for what
- * is unconfirmed: pmu-reference §6.2 says how closely the events match the
- * bytes is not known).
+ * is unconfirmed: no primary source found says how closely the events match
+ * the bytes).
  *
  * 1. The simulator's 40/10/20/30 profile on Ice Lake: PERF_METRICS bytes
  *    102, 26 (25.5 rounded half away from zero), 51, 77 (76.5), sum S =

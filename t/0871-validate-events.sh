@@ -104,7 +104,7 @@ is "$(mme 12)" "SKIP|||an E-core (Gracemont): no IA32_PERF_METRICS to cross-chec
 LNL=$SHARED_CPUID/libcpuid/master-history/intel/x86-64/lion-cove/intel-core-ultra-9-288v.test
 if [ -r "$LNL" ]; then
 	val "$LNL" "$tmp/p" --cpu 0
-	is "$(mme 0)" "SKIP|||no general-purpose Top-down events for Lion Cove in baretma's recipes (intel-icl-events has no variant for it: msr/recipe/recipes_intel.c)" \
+	is "$(mme 0)" "SKIP|||no general-purpose Top-down events for Lion Cove in baretma's recipes (intel-icl-events has no variant for it: baretma decode --recipes)" \
 		"Lunar Lake P-core (Lion Cove): SKIP, no events in the recipes"
 else
 	skip "no Lunar Lake dump $LNL"

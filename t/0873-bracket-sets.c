@@ -2,8 +2,9 @@
  * t/0873-bracket-sets - the RDPMC read set `make benchmark` times for each
  * recipe's level 1 (bench/benchmarks/bracket_sets.h), worked by hand from
  * the recipes' tables (msr/recipe/recipes_intel.c, msr/recipe/recipes_amd.c) and the
- * RDPMC encodings (pmu-reference §3.5: fixed counter i (1<<30)|i,
- * PERF_METRICS 1<<29, general-purpose counter x: x; AMD counter x: x, §7):
+ * RDPMC encodings (linux perf_event.h INTEL_PMC_FIXED_RDPMC_*: fixed counter i
+ * (1<<30)|i, PERF_METRICS 1<<29, general-purpose counter x: x; AMD counter x:
+ * x, arch/x86/events/core.c x86_pmu_rdpmc_index):
  *   intel-perf-metrics golden-cove: TOPDOWN.SLOTS then PERF_METRICS:
  *     0x40000003, 0x20000000 - baretma_read's pair;
  *   intel-perf-metrics sunny-cove (the default): the pair, then level 1's

@@ -8,7 +8,7 @@
 #
 # The registers are t/guard-fixture.sh's sim_regs of the Ice Lake dump
 # (an idle Linux PMU: fixed counter 3 and PERF_METRICS free); programmed,
-# IA32_FIXED_CTR_CTRL is 0 | 0x3 << 12 = 0x3000 (pmu-reference §5.4: FC3
+# IA32_FIXED_CTR_CTRL is 0 | 0x3 << 12 = 0x3000 (msr/pmu/pmu.h step 3: FC3
 # field EN_OS | EN_USR), which the test waits for before signalling.
 . "$T_SRC/tap.sh"
 . "$T_SRC/guard-fixture.sh"

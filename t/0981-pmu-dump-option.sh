@@ -8,7 +8,7 @@
 # The machine: the guard fixture's simulated Ice Lake-L (8 logical CPUs:
 # the dump's "Logical CPU #" sections), state file of cpus 6 and 7 as the
 # simulator's clean file (GLOBAL_CTRL 0x7000000ff, FIXED_CTR_CTRL 0).
-# pmu enable --cpu 7 programs (pmu-reference §5.4, as t/0320):
+# pmu enable --cpu 7 programs (the kernel's order, as t/0320):
 #   IA32_FIXED_CTR_CTRL 0x0 | 0x3 << 12 = 0x3000 (FC3 counting OS+USR)
 #   IA32_PERF_GLOBAL_CTRL 0x7000000ff | 1 << 35 | 1 << 48 = 0x1000f000000ff
 # and pmu restore puts the state file back byte for byte.

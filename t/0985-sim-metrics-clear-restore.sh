@@ -20,7 +20,7 @@
 # PERF_METRICS 0x1f3a5c47 among them) and nothing counting
 # (IA32_FIXED_CTR_CTRL 0, selects 0): IA32_PERF_CAPABILITIES = bit 13
 # (full-width writes) | bit 15 (PERF_METRICS) | bit 19 (RDPMC
-# metrics-clear, pmu-reference §3.5) = 0x8a000, IA32_PERF_GLOBAL_CTRL the
+# metrics-clear, linux 0e45818ec189) = 0x8a000, IA32_PERF_GLOBAL_CTRL the
 # kernel's idle intel_ctrl 0x3ff | 0xf << 32 | 1 << 48 = 0x1000f000003ff.
 # In metrics-clear mode bench programs IA32_FIXED_CTR_CTRL 0x7000 (FC3's
 # field OS | USR | bit 14, INTEL_FIXED_3_METRICS_CLEAR; linux commit
@@ -88,7 +88,7 @@ is "$st" 0 "LNL P-core: bench --backend rdpmc on the state file exits 0 (no --fo
 like "$(cat "$tmp/out")" "metrics-clear regions" "the run used metrics-clear regions"
 is "$(awk '$1 == "wr" && $3 == "0x38d" { printf "%s ", $4 }' "$tmp/trace")" "0x7000 0x0 " \
 	"IA32_FIXED_CTR_CTRL programmed 0x7000 (bit 14), then put back"
-# what msr/pmu/pmu.h programs (pmu-reference §5.4): FC3, PERF_METRICS,
+# what msr/pmu/pmu.h programs (the kernel's order): FC3, PERF_METRICS,
 # FIXED_CTR_CTRL, GLOBAL_CTRL and the write-1-to-clear GLOBAL_STATUS_RESET
 is "$(awk '$1 == "wr" { print $3 }' "$tmp/trace" | sort -u | tr '\n' ' ')" \
 	"0x30c 0x329 0x38d 0x38f 0x390 " \

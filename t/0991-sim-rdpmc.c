@@ -4,7 +4,7 @@
  * accesses and msr_sim_work advance it, `access_cycles` N each).  Every
  * number is worked by hand from the access sequence below.
  *
- * ECX encodings (pmu-reference §3.5; linux arch/x86/include/asm/perf_event.h
+ * ECX encodings (linux arch/x86/include/asm/perf_event.h
  * INTEL_PMC_FIXED_RDPMC_BASE = 1<<30, INTEL_PMC_FIXED_RDPMC_METRICS = 1<<29):
  * (1<<30)|3 fixed counter 3, 1<<29 IA32_PERF_METRICS, i GP counter i.
  * Metrics-clear mode (linux commit 0e45818ec189 "perf/x86/intel: Support
@@ -15,10 +15,10 @@
  *
  * Machines: Lunar Lake (Core Ultra 9 288V, family 6 model 0xBD; CPUs 0-3
  * the Lion Cove P-cores: width 8, PERF_METRICS level 2 and metrics-clear,
- * $SHARED_CPUID/INDEX.tsv, pmu-reference §2.5) and Ice Lake-L (0x7E: width
+ * $SHARED_CPUID/INDEX.tsv, linux intel_pmu_init) and Ice Lake-L (0x7E: width
  * 5, level 1, no bit 19).
  *
- * PERF_METRICS bytes (§1.5: 0 retiring, 1 bad speculation, 2 frontend,
+ * PERF_METRICS bytes (INTEL_PMC_IDX_TD_*: 0 retiring, 1 bad speculation, 2 frontend,
  * 3 backend, 4 heavy operations; each round(share x 255 / 100)):
  *   work (the profile) 40 10 20 30, heavy 10; accesses (access_*) 100 0 0 0.
  *   Accesses alone: 0xff, rest 0                         -> 0xff

@@ -3,7 +3,7 @@
 # backend, on the simulated PMU and its simulated RDPMC (msr_sim_rdpmc).
 # Lunar Lake (Core Ultra 9 288V): CPUs 0-3 are Lion Cove P-cores, width 8
 # (W), PERF_METRICS level 2 and IA32_PERF_CAPABILITIES bit 19 (RDPMC
-# metrics-clear mode: pmu-reference §3.5; linux commit 0e45818ec189
+# metrics-clear mode: linux commit 0e45818ec189
 # "perf/x86/intel: Support RDPMC metrics clear mode").  In that mode
 # IA32_FIXED_CTR_CTRL bit 14 (FC3's field bit 2, INTEL_FIXED_3_METRICS_CLEAR)
 # is set and an RDPMC of PERF_METRICS returns the metrics, then clears

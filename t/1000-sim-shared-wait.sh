@@ -16,7 +16,7 @@
 # (an idle Linux PMU: FC3 and PERF_METRICS 0 and free).  Deterministic:
 # the waiting run starts once the first is counting (its journal exists,
 # cpu 7's IA32_FIXED_CTR_CTRL is its 0x3000: FC3's field EN_OS | EN_USR,
-# pmu-reference §5.4), and the first is stopped (SIGINT: its results,
+# msr/pmu/pmu.h step 3), and the first is stopped (SIGINT: its results,
 # exit 0, the registers put back) only once the waiting run is blocked on
 # cpu 7's lock (/proc/locks lists it waiting), so the waiting run has
 # opened the machine while the first still counts, every time.

@@ -22,8 +22,8 @@
  * `access_cycles` 1000 cycles each, counted before the access takes
  * effect; fixed counter 3 counts `width` 5 slots a cycle while its
  * IA32_FIXED_CTR_CTRL field has EN_OS | EN_USR (0x3000: bits 13:12) and
- * IA32_PERF_GLOBAL_CTRL bit 35 is set (SDM Vol. 3B 21.2.2, pmu-reference
- * §1.2-1.3), so FC3 gains S = 5 x 1000 = 5000 at every access to the CPU;
+ * IA32_PERF_GLOBAL_CTRL bit 35 is set (SDM Vol. 3B 21.2.2, linux perf_event.h
+ * INTEL_FIXED_*, INTEL_PMC_IDX_FIXED), so FC3 gains S = 5 x 1000 = 5000 at every access to the CPU;
  * a write sets it.  IA32_PERF_METRICS accumulates nothing without
  * GLOBAL_CTRL bit 48 and reads what was last written.  The other
  * processes' accesses are counted from their BARETMA_MSR_TRACE (each `rd`

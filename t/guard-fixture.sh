@@ -6,14 +6,16 @@
 # Everything expected comes from these files, never from baretma:
 #   - CPUs, arch perfmon version and GP counters from the dump's own
 #     "CPUID 0000000A:" line (EAX[7:0] version, EAX[15:8] counters:
-#     pmu-reference §2.1) and its "Logical CPU #" sections;
-#   - registers as firmware leaves them (pmu-reference §1.1 note, §5.3):
+#     linux perf_event.h union cpuid10_eax) and its "Logical CPU #" sections;
+#   - registers as firmware leaves them (linux arch/x86/kvm/pmu.c
+#     kvm_pmu_refresh: "At RESET, [...] CPUs set all enable bits for general
+#     purpose counters"; Intel PCM's cleanup leaves FC0-2 running):
 #     PERFEVTSELx, PMCx, A_PMCx 0, FC0-2 counting OS+USR (IA32_FIXED_CTR_CTRL 0x333),
 #     no overflow pending (IA32_PERF_GLOBAL_STATUS 0; _RESET and, arch
-#     perfmon v4+, _SET present: pmu-reference §1.1),
+#     perfmon v4+, _SET present: linux msr-index.h),
 #     GLOBAL_CTRL 0x70000000f (GP0-3, FC0-2), INUSE 0 (nothing in use);
 #     FC3 0x100N on cpu N and PERF_METRICS 0x1f3a5c47 (stale counts);
-#   - programmed values hand-worked from pmu-reference §5.4 as in t/0320:
+#   - programmed values hand-worked from the kernel's order as in t/0320:
 #     IA32_FIXED_CTR_CTRL (0x333 & ~0xf000) | 0x3 << 12 = 0x3333,
 #     IA32_PERF_GLOBAL_CTRL 0x70000000f | 1<<35 | 1<<48 = 0x1000f0000000f.
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test

@@ -30,13 +30,16 @@ static char state[PATH_MAX] __attribute__((unused)), trace[PATH_MAX] __attribute
  * firmware/OS leftovers that must survive:
  *   IA32_PERF_GLOBAL_CTRL  0x70000000f: GP0-3 (bits 0-3) and FC0-2 (bits
  *                          32-34) enabled, as the CPU/firmware leave them
- *                          (pmu-reference §1.1 reset note, §5.3 PCM cleanup);
+ *                          (the GP enables at RESET: linux arch/x86/kvm/pmu.c
+ *                          kvm_pmu_refresh's comment; FC0-2 as Intel PCM's
+ *                          cleanup leaves them);
  *   IA32_FIXED_CTR_CTRL    0x333: FC0-2 fields = EN_OS|EN_USR, FC3 field 0;
  *                          cpu 1: 0xa00000b3a (FC2 field 0xb with PMI, FC0
  *                          field 0xa, bits 33 and 35 set) to check that
  *                          every bit outside 15:12 is kept;
  *   IA32_FIXED_CTR3 / IA32_PERF_METRICS: stale counts;
- *   IA32_PERF_CAPABILITIES 0xf4c5: constructed from §1.6 (PERF_METRICS bit
+ *   IA32_PERF_CAPABILITIES 0xf4c5: constructed from linux arch/x86/events/
+ *                          perf_event.h union perf_capabilities (PERF_METRICS bit
  *                          15, full-width writes bit 13, PEBS format 4),
  *                          not read from a machine; never written.
  */
@@ -66,7 +69,7 @@ static const struct pmu_config icl_cfg __attribute__((unused)) = {
 
 /*
  * What msr/pmu/pmu.h does to icl_text's cpu 0 with icl_cfg, as trace lines,
- * worked by hand from msr/pmu/pmu.h and pmu-reference §1.2-§1.4 and §5.4:
+ * worked by hand from msr/pmu/pmu.h, the kernel's order and perf_event.h's bit layouts:
  *   ICL_CPU0_READS    step 1 reads GLOBAL_CTRL, FIXED_CTR_CTRL, FIXED_CTR3,
  *                     PERF_METRICS;
  *   ICL_CPU0_CLEARS   2. GLOBAL_CTRL = 0
@@ -80,7 +83,7 @@ static const struct pmu_config icl_cfg __attribute__((unused)) = {
  *                        0x1000000000000 = 0x1000f0000000f;
  *   ICL_CPU0_RESTORE(how)  freeze, FIXED_CTR_CTRL, FC3, PERF_METRICS back,
  *                     clear the overflow bits the run may have caused (35 |
- *                     48 = 0x1000800000000, §5.4 "Restore"; @how is "" or
+ *                     48 = 0x1000800000000, msr/pmu/pmu.h's restore; @how is "" or
  *                     the trace's " EIO" when that write fails), then
  *                     GLOBAL_CTRL last.
  */

@@ -2,7 +2,7 @@
  * bench/benchmarks/metrics_clear.c - RDPMC metrics-clear regions against
  * the slot-weighted delta, on the simulated PMU (msr/sim/msr_sim.h) of a
  * CPUID dump whose P-core enumerates the mode (IA32_PERF_CAPABILITIES
- * bit 19: Lunar Lake, Arrow Lake; pmu-reference §3.5, linux commit
+ * bit 19: Lunar Lake, Arrow Lake; linux commit
  * 0e45818ec189), with a workload that varies (`noise`: each PERF_METRICS
  * read's fractions jittered).  For regions of 1k, 10k and 100k cycles of
  * work, REGIONS regions back to back, each method's per-region error

@@ -317,7 +317,7 @@ static int decode_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 
 /*
  * The level to decode at: --level, else 2 when bytes 4-7 (the level-2
- * fields, pmu-reference §3.2) of @metrics hold anything, else 1.  An Ice
+ * fields, linux perf_event.h INTEL_PMC_IDX_TD_*) of @metrics hold anything, else 1.  An Ice
  * Lake value has zero there: it has no level 2, and showing four derived
  * nodes equal to their parents and four measured ones at 0 % would invent
  * a breakdown the register never gave.

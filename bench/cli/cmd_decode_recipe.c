@@ -163,7 +163,7 @@ static int eval_error(const struct recipe *r, const struct recipe_env *env, int 
 		return EX_DATAERR;
 	}
 	cli_err("recipe '%s:%s': the formula of %s does not evaluate at byte %zu: %s (a bug in "
-		"msr/recipe/recipes_*.c)", r->name, r->variant, e->metric ? e->metric : "?", e->pos,
+		"baretma's recipe table)", r->name, r->variant, e->metric ? e->metric : "?", e->pos,
 		e->what ? e->what : "?");
 	return EX_SOFTWARE;
 }

@@ -8,7 +8,7 @@
  * register.  write is allowed without --unsafe-msr only for the PMU
  * registers msr_write_check() knows, with each CPU's own capabilities (its
  * core kind; full-width writes from IA32_PERF_CAPABILITIES[13],
- * pmu-reference §1.6, §1.8); reserved bits and read-only registers are
+ * linux arch/x86/kvm/vmx/pmu_intel.c intel_pmu_set_msr); reserved bits and read-only registers are
  * refused even with --unsafe-msr.  Two flags for two risks: --unsafe-msr
  * for a register outside that policy, --force for a CPU another run's
  * journal holds (ownership); neither implies the other.  A register

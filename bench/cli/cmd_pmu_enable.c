@@ -11,7 +11,7 @@
  * would find no Top-down there); a failure midway restores everything
  * through the journal.  IA32_PERF_GLOBAL_CTRL bit 48 is set per CPU from
  * its own kind (pmu_config.perf_metrics), never from the machine's.
- * Hardware facts: msr/pmu/pmu.h, pmu-reference §1.2-1.6 and §5.4.
+ * Hardware facts: msr/pmu/pmu.h and the kernel and PCM sources it cites.
  *
  * This file parses and prints; the targets and the programming are
  * bench/run_pmu.c's (run_pmu_targets, run_pmu_program_all).
@@ -146,7 +146,7 @@ static int program_all(struct cli_run *r, const struct pmu_opts *o,
 }
 
 /* Whether user-space RDPMC works now: perf's rdpmc sysfs value
- * (pmu-reference §3.6): 2 always, 1 only for a process that mmaps a perf
+ * (linux arch/x86/events/core.c set_attr_rdpmc): 2 always, 1 only for a process that mmaps a perf
  * event of its own, 0 never (RDPMC at CPL 3 is then a #GP: SIGSEGV). */
 static void rdpmc_requirement(char *buf, size_t n)
 {
@@ -164,7 +164,8 @@ static void rdpmc_requirement(char *buf, size_t n)
 }
 
 /*
- * How a harness reads what enable left running (pmu-reference §3.5): RDPMC
+ * How a harness reads what enable left running (linux perf_event.h
+ * INTEL_PMC_FIXED_RDPMC_BASE, INTEL_PMC_FIXED_RDPMC_METRICS): RDPMC
  * with ECX (1<<30)|3 = fixed counter 3 (TOPDOWN.SLOTS) and 1<<29 =
  * IA32_PERF_METRICS, on a thread pinned to one of the CPUs (each CPU's
  * counters count that CPU only), and the region decode of the two readings

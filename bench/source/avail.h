@@ -145,7 +145,7 @@ void bench_avail_release(struct bench_avail *a);
 bool bench_msr_reaches(const struct cpu_machine *m, const struct msr_dev *dev);
 
 /*
- * bench_perf_caps - IA32_PERF_CAPABILITIES (pmu-reference §1.6) of OS CPU
+ * bench_perf_caps - IA32_PERF_CAPABILITIES (cpu/perf_caps.h) of OS CPU
  * @cpu of the machine @m describes: the one place that reads it.  Read
  * where that CPU's CPUID.1:ECX[15] PDCM says it exists and @dev reaches the
  * CPU (bench_msr_reaches: never this machine's device for a dump's CPU).
@@ -197,7 +197,7 @@ extern const struct bench_rdpmc_ops bench_rdpmc_live;
  * PERF_METRICS (a->rdpmc_ok)?  With a->rdpmc_sysfs == 1 and no key yet
  * (*key < 0) it first makes this process's perf event key
  * (ops->enable_self: CR4.PCE follows an mmapped perf event of the mm,
- * pmu-reference §3.6), recording a failure in a->rdpmc_key_err, then
+ * linux arch/x86/events/core.c x86_pmu_event_mapped), recording a failure in a->rdpmc_key_err, then
  * probes slots, then metrics (with a->recipe, an event recipe's kind:
  * general-purpose counter 0, ECX 0).  A key that did not make the probe pass is
  * dropped (*key = -1); one that did stays in *key for the run, which must

@@ -4,7 +4,7 @@
  * ($BARETMA_PERF) and the pure parts: the group's read layout, the
  * fraction of two reads, the seqlocked RDPMC of the user pages.
  *
- * The group (pmu-reference §3.7; linux arch/x86/events/intel/core.c
+ * The group (linux arch/x86/events/intel/core.c
  * intel_pmu_hw_config; tools/perf/Documentation/topdown.txt): `slots`
  * leads, pinned (the metrics need FC3, so the group must not be
  * multiplexed) and disabled; the `topdown-*` members follow in
@@ -38,7 +38,7 @@
 	(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
 /* The members as perf names them, in IA32_PERF_METRICS byte order
- * (pmu-reference §1.5; arch/x86/events/intel/core.c td_attrs). */
+ * (linux perf_event.h INTEL_PMC_IDX_TD_*; arch/x86/events/intel/core.c td_attrs). */
 static const char *const td_names[PERF_TD_NODES] = {
 	"topdown-retiring", "topdown-bad-spec", "topdown-fe-bound", "topdown-be-bound",
 	"topdown-heavy-ops", "topdown-br-mispredict", "topdown-fetch-lat", "topdown-mem-bound",
@@ -282,7 +282,7 @@ static int open_event(struct perf_group *g, const struct perf_pmu *p,
 
 /* Map the leader's and the first member's user page (RDPMC of FC3 and of
  * PERF_METRICS; mapping also makes RDPMC legal under sysfs rdpmc=1,
- * pmu-reference §3.6). */
+ * linux arch/x86/events/core.c x86_pmu_event_mapped). */
 static int map_pages(struct perf_group *g, char *why, size_t n)
 {
 	long pg = sysconf(_SC_PAGESIZE);
@@ -452,7 +452,8 @@ static int kernel_read(struct perf_group *g, struct perf_group_values *v)
 }
 
 /* FC3 through the leader's page (ECX (1<<30)|3), IA32_PERF_METRICS through
- * the first member's (ECX 1<<29): pmu-reference §3.5, [TOPDOWN]. */
+ * the first member's (ECX 1<<29): linux tools/perf/Documentation/topdown.txt,
+ * "Using TopDown through RDPMC". */
 static int kernel_read_raw(struct perf_group *g, uint64_t *slots, uint64_t *metrics)
 {
 	static const uint32_t ecx[2] = { RDPMC_ECX_SLOTS, RDPMC_PERF_METRICS };

@@ -9,7 +9,7 @@
  *           $BARETMA_PERF=sim:PROFILE (tests; CI has no PMU)
  * The perf counter source (bench/source/source_perf.c) is their only caller.
  *
- * Facts (pmu-reference §3.7, linux arch/x86/events/intel/core.c):
+ * Facts (linux arch/x86/events/intel/core.c intel_pmu_hw_config, topdown.txt):
  *  - the group's PMU is `cpu` (non-hybrid) or `cpu_core` (hybrid P-core)
  *    under <sysroot>/sys/bus/event_source/devices; its `type` file is the
  *    perf_event_attr.type;
@@ -34,7 +34,7 @@
 #include <limits.h>
 #include <sys/types.h>
 
-/* The members in IA32_PERF_METRICS byte order (pmu-reference §1.5). */
+/* The members in IA32_PERF_METRICS byte order (linux perf_event.h INTEL_PMC_IDX_TD_*). */
 #define PERF_TD_NODES 8
 
 /* Room for a reason of this layer's (the @why of perf_group_ops, perf_pmu):
@@ -53,8 +53,8 @@ enum perf_read_how {
 	PERF_READ_MMAP_RDPMC,   /* the leader's and one member's mmap'ed user pages
 				 * (seqlock) and RDPMC (1<<30)|3 and 1<<29, where
 				 * cap_user_rdpmc: raw FC3 and PERF_METRICS, never
-				 * mixed with read(2) ([TOPDOWN] "Using TopDown
-				 * through RDPMC") */
+				 * mixed with read(2) (linux topdown.txt "Using
+				 * TopDown through RDPMC") */
 };
 
 /* One raw event of a recipe's group (perf_event_attr.type the core PMU's,
@@ -211,10 +211,12 @@ typedef uint64_t (*perf_rdpmc_fn)(uint32_t ecx);
  * not the counter the raw Top-down read wants), and @raw[i] = @rdpmc(@ecx[i]);
  * retry while any lock changed (include/uapi/linux/perf_event.h, the
  * comment at perf_event_mmap_page.lock; pmu-tools jevents/rdpmc.c;
- * pmu-reference §3.6).  Up to PERF_RDPMC_TRIES tries, then -EAGAIN.
+ * linux arch/x86/events/core.c x86_pmu_event_idx).  Up to PERF_RDPMC_TRIES tries,
+ * then -EAGAIN.
  * The values are raw: neither pc->offset added nor sign-extended by
  * pmc_width, because the Top-down RDPMC read wants FC3 and PERF_METRICS
- * as the hardware holds them ([TOPDOWN] "Using TopDown through RDPMC").
+ * as the hardware holds them (linux tools/perf/Documentation/topdown.txt,
+ * "Using TopDown through RDPMC").
  * Returns 0, -EOPNOTSUPP, -EAGAIN, -EINVAL (NULL, @n not 1..2).
  */
 #define PERF_RDPMC_TRIES 64

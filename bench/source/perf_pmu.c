@@ -375,7 +375,7 @@ static int pmu_events(struct perf_pmu *p, int level, char *why, size_t n)
 
 /* A raw group's PMU on a hybrid part: cpu_core when its `cpus` lists
  * @cpu, else cpu_atom (the E-cores' PMU, arch/x86/events/intel/core.c
- * intel_pmu_init's hybrid_big / hybrid_small; pmu-reference §3.6). */
+ * intel_pmu_init's hybrid_big / hybrid_small). */
 static int pmu_pick_raw(struct perf_pmu *p, unsigned cpu, char *why, size_t n)
 {
 	int rc = pmu_pick(p, why, n);

@@ -9,7 +9,7 @@
  * reading files.
  * Sources: linux Documentation/ABI/testing/sysfs-bus-event_source-devices-
  * {events,format}, arch/x86/events/intel/core.c (the event strings and
- * formats), pmu-reference §3.7.
+ * formats), arch/x86/include/asm/perf_event.h INTEL_TD_*.
  */
 #ifndef BARETMA_PERF_PMU_H
 #define BARETMA_PERF_PMU_H
@@ -36,7 +36,7 @@ struct perf_pmu {
 /*
  * perf_pmu_find - find and read the core PMU for @spec: `cpu_core` when
  * that directory exists (a hybrid part: then @spec->cpu must be in its
- * `cpus` list, an E-core has no PERF_METRICS, pmu-reference §2.5), else
+ * `cpus` list, an E-core has no PERF_METRICS: intel_pmu_init), else
  * `cpu`; its type; `slots` and the 4 (level 1) or 8 (level 2) members
  * from events/.  For a raw group (@spec->nraw): the PMU and its type only,
  * on a hybrid part cpu_core when its `cpus` lists @spec->cpu, else

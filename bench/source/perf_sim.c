@@ -8,12 +8,12 @@
  *           exclude_kernel), FC3 = 0 then PERF_METRICS = 0, and
  *           IA32_PERF_GLOBAL_CTRL bits 35 and 48 (intel_pmu_enable_fixed,
  *           icl_set_topdown_event_period, intel_pmu_enable_all:
- *           pmu-reference §3.1, §3.2, §5.2);
+ *           linux arch/x86/events/intel/core.c);
  *   read    with GLOBAL_CTRL 0 around it (intel_pmu_read_event disables
  *           the PMU): slots = FC3, metrics = PERF_METRICS; each member
  *           adds floor(slots x field / 0xff) (icl_get_metrics_event_value,
- *           128-bit product: §3.3); then FC3 = 0, PERF_METRICS = 0 (the
- *           reset at every read, §3.2);
+ *           128-bit product: mul_u64_u32_div); then FC3 = 0, PERF_METRICS = 0 (the
+ *           reset at every read, intel_update_topdown_event);
  *   reset   a read (the frozen update, which clears FC3 then PERF_METRICS),
  *           then the counts to 0 (PERF_EVENT_IOC_RESET);
  *   read_raw  FC3 and PERF_METRICS as they are (RDPMC through the user
@@ -217,7 +217,7 @@ static int raw_enable(struct perf_group *g)
 			rc = msr_write(g->dev, g->cpu, raw_ctr(g, i), 0);
 		g->prev[i] = 0;
 	}
-	/* after FC3 (the leader's, above): the kernel's order, §3.1 */
+	/* after FC3 (the leader's, above): the kernel's order, icl_set_topdown_event_period */
 	if (!rc && g->metrics)
 		rc = msr_write(g->dev, g->cpu, IA32_PERF_METRICS, 0);
 	if (!rc)
@@ -424,7 +424,7 @@ out:
 	return rc;
 }
 
-/* FC3 then PERF_METRICS to 0 (the kernel's order, §3.1). */
+/* FC3 then PERF_METRICS to 0 (the kernel's order, icl_set_topdown_event_period). */
 static int clear_counters(struct perf_group *g)
 {
 	int rc = msr_write(g->dev, g->cpu, IA32_FIXED_CTR3, 0);

@@ -124,7 +124,7 @@ struct read_set {
 	struct recipe_env env;             /* the formulas' variables (smt_on) */
 	bool metrics_clear;                /* RDPMC metrics-clear regions: reading a's RDPMC
 					    * of PERF_METRICS cleared it and TOPDOWN.SLOTS
-					    * (pmu-reference §3.5), so a pair counts reading
+					    * (linux commit 0e45818ec189), so a pair counts reading
 					    * b's values alone: no slot-weighted subtraction */
 	unsigned pass, npasses;            /* one pass (@pass, from 0) of @npasses: with
 					    * npasses > 1 a pair counts only this pass's
@@ -169,7 +169,8 @@ int read_set_add(struct read_set *rs, const char *name, enum read_kind kind, uns
 int read_set_add_count(struct read_set *rs, const char *name);
 
 /* read_set_perf_metrics - @rs = TOPDOWN.SLOTS (fixed counter 3, RDPMC
- * (1<<30)|3) and PERF_METRICS (RDPMC 1<<29): pmu-reference §3.5. */
+ * (1<<30)|3) and PERF_METRICS (RDPMC 1<<29): linux perf_event.h
+ * INTEL_PMC_FIXED_RDPMC_BASE, INTEL_PMC_FIXED_RDPMC_METRICS. */
 void read_set_perf_metrics(struct read_set *rs);
 
 /* read_set_perf_counts - @rs = perf's Top-down group as read(2) gives it:
@@ -198,7 +199,7 @@ int read_set_count_index(const struct read_set *rs, const char *name);
  *  - PERF_METRICS with its TOPDOWN.SLOTS: td_pair_slots (msr/recipe/topdown.h):
  *    TOPDOWN.SLOTS = slots_b - slots_a (any decrease is TD_FLAG_SLOTS_BACK:
  *    an overflow of fixed counter 3 leaves PERF_METRICS to be reset with it,
- *    pmu-reference §3.4), the topdown-* counts, err and the readings' flags.
+ *    linux commit 59a854e2f3b9), the topdown-* counts, err and the readings' flags.
  * Returns 0, or -EINVAL (NULL).
  */
 int reading_counts(const struct read_set *rs, const struct reading *a, const struct reading *b,

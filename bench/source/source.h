@@ -107,8 +107,10 @@ struct counter_source {
  */
 struct source_check {
 	bool tampered;        /* changed by someone else (perf, the NMI watchdog,
-			       * another tool: pmu-reference §5.1, §5.2) */
-	bool overflow;        /* IA32_PERF_GLOBAL_STATUS bit 35 or 48 (pmu-reference §3.4) */
+			       * another tool: linux kernel/watchdog_perf.c,
+			       * intel_pmu_enable_all) */
+	bool overflow;        /* IA32_PERF_GLOBAL_STATUS bit 35 or 48 (linux commit
+			       * 59a854e2f3b9: PERF_METRICS invalid then) */
 	int tamper_err;       /* -errno when the tamper check could not read, else 0 */
 	const char *tamper_why; /* the register that changed, with both values, when the
 			       * source says it in words (an event recipe's), else NULL */
@@ -200,9 +202,9 @@ extern const struct counter_source_ops source_rdpmc, source_msr, source_perf, so
 /*
  * source_read_rdpmc - the rdpmc reading: baretma_read of <baretma.h>, the
  * one definition of it (LFENCE; RDPMC (1<<30)|3 (TOPDOWN.SLOTS); RDPMC
- * 1<<29 (IA32_PERF_METRICS); RDTSC; LFENCE: pmu-reference §3.5 for the
+ * 1<<29 (IA32_PERF_METRICS); RDTSC; LFENCE: linux perf_event.h INTEL_PMC_FIXED_RDPMC_* for the
  * ECX values; the two RDPMCs back to back as in the example of
- * tools/perf/Documentation/topdown.txt ([TOPDOWN]); a fence on either
+ * linux tools/perf/Documentation/topdown.txt; a fence on either
  * side keeps the region's instructions out of the reading).  Needs user
  * RDPMC (bench_rdpmc_decide) on the pinned CPU.
  */
@@ -223,7 +225,7 @@ static inline __attribute__((always_inline)) void source_read_rdpmc(struct readi
 
 /*
  * source_read_rdpmc_set - an event recipe's reading: LFENCE; RDPMC of each
- * counter of @rs in order (ECX rs->ecx[i]: pmu-reference §3.5), with
+ * counter of @rs in order (ECX rs->ecx[i]: linux perf_event.h), with
  * nothing between two but the store of one and the load of the next ECX;
  * RDTSC; LFENCE, as source_read_rdpmc.  Needs user RDPMC on the pinned CPU.
  */

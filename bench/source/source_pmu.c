@@ -99,7 +99,7 @@ static void check_tamper(struct counter_source *src, struct source_check *chk)
 /*
  * The overflow check: IA32_PERF_GLOBAL_STATUS bits 35/48 (pmu_read_overflow).
  * Set, PERF_METRICS returns invalid values until both are re-synchronised
- * (pmu-reference §3.4): the next reset clears them (ovf_pending).
+ * (linux commit 59a854e2f3b9): the next reset clears them (ovf_pending).
  */
 static void check_overflow(struct counter_source *src, struct source_check *chk)
 {

@@ -25,7 +25,7 @@ const struct bench_rdpmc_ops bench_rdpmc_live = {
 
 /*
  * With rdpmc = 1 the kernel sets CR4.PCE only while a task whose mm has a
- * perf event mmapped runs (pmu-reference §3.6: x86_pmu_event_mapped ->
+ * perf event mmapped runs (linux arch/x86/events/core.c x86_pmu_event_mapped ->
  * mm->context.perf_rdpmc_allowed, cr4_update_pce): the probe fails until
  * this process holds such a mapping, so the key is made BEFORE probing
  * (perf's own rdpmc tests do the same).  The probe's child shares the mm

@@ -21,16 +21,22 @@
 #include "msr/sim/msr_sim.h"
 #include "msr/pmu/pmu.h"
 
-#define SRC_MODEL "baretma's model table (cpu/cpu_models.c: linux intel_pmu_init's cases), " \
-	"else architectural enumeration (pmu-reference §2.4, §2.5)"
-#define SRC_CAPS "IA32_PERF_CAPABILITIES bit 15 = PERF_METRICS (pmu-reference §1.6, §2.4); " \
-	"hybrid parts misreport it (ADL/RPL 0, MTL cleared)"
+/* The sources a check's line names: primary ones a user can open (the
+ * 48 bits of SRC_WIDTHS: the leaf 0xA of every Intel dump read from
+ * libcpuid's tests and InstLatx64; no primary source found that states it). */
+#define SRC_MODEL "baretma's model table of CPUID family/model (from the cases of linux " \
+	"arch/x86/events/intel/core.c intel_pmu_init), else architectural enumeration " \
+	"(intel_pmu_init, intel_pmu_cpu_starting)"
+#define SRC_CAPS "IA32_PERF_CAPABILITIES bit 15 = PERF_METRICS (linux " \
+	"arch/x86/include/asm/msr-index.h PERF_CAP_METRICS_IDX; arch/x86/events/intel/core.c " \
+	"intel_pmu_init); hybrid parts misreport it (ADL/RPL 0, MTL cleared)"
 #define SRC_FIXED "CPUID leaf 0xA ECX/EDX[4:0] (0x23 sub-leaf 1 where enumerated), the " \
-	"kernel's ADL/RPL rule where leaf 0xA shows the P/E common subset (pmu-reference §2.1)"
-#define SRC_WIDTHS "CPUID.0AH:EAX[23:16] and EDX[12:5]: 48 bits on every core since " \
-	"Nehalem (pmu-reference §1.8)"
-#define SRC_KERNELS "each kernel's node (bench/kernels.c, README \"The kernels\") is the " \
-	"largest of its level"
+	"kernel's ADL/RPL rule where leaf 0xA shows the P/E common subset (linux " \
+	"arch/x86/events/intel/core.c intel_pmu_init, update_pmu_cap)"
+#define SRC_WIDTHS "CPUID.0AH:EAX[23:16] and EDX[12:5] (linux arch/x86/include/asm/" \
+	"perf_event.h union cpuid10_eax, cpuid10_edx): 48 bits on every core since Nehalem"
+#define SRC_KERNELS "each kernel's node (README \"The kernels\", baretma bench --help) is " \
+	"the largest of its level"
 #define SRC_HANDS "perf clears fixed counter 3's IA32_FIXED_CTR_CTRL field when its group " \
 	"stops (intel_pmu_disable_fixed, linux arch/x86/events/intel/core.c)"
 #define SRC_PERF "`baretma compare`: the raw path and perf_event agree within both " \
@@ -234,7 +240,8 @@ static void fixed3(struct validate_ctx *c)
 	struct validate_result *r;
 	bool cpuid = c->kind->fixed_mask & (1u << FIXED_CTR3_IDX);
 	/* the table's fact is the P-core's; an E-core kind has what CPUID says
-	 * (the kernel's rule: E-core = leaf 0xA, pmu-reference §2.1) */
+	 * (the kernel's rule: E-core = leaf 0xA, linux arch/x86/events/intel/core.c
+	 * intel_pmu_init's ADL case) */
 	bool want = c->ci->row && c->kind->core_type != 0x20 ? c->ci->row->fixed_ctr3 : cpuid;
 	const char *hidden = c->kind->fixed_ctr3 == want ? NULL : unenumerated(c, "fixed counter 3");
 

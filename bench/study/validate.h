@@ -117,7 +117,7 @@ int vc_save(struct validate_ctx *c, uint32_t msr);
 /* vc_freeze - IA32_PERF_GLOBAL_CTRL 0 (msr/pmu/pmu.h pmu_freeze).  vc_start -
  * msr/pmu/pmu.h pmu_region_start: frozen, FC3's field OS|USR | @fc3_extra
  * (METRICS_CLEAR_EN), @other_fields of other fixed counters on, FC3 then
- * PERF_METRICS to 0 (§3.1), then GLOBAL_CTRL bit 35 (and 48 with @metrics)
+ * PERF_METRICS to 0 (the kernel's order), then GLOBAL_CTRL bit 35 (and 48 with @metrics)
  * | @other_enable.  Every register saved first.  0 or -errno. */
 int vc_freeze(struct validate_ctx *c);
 int vc_start(struct validate_ctx *c, bool metrics, uint64_t fc3_extra, uint64_t other_fields,

@@ -129,7 +129,7 @@ static const char *unavailable(struct validate_ctx *c, const struct recipe **r)
 	if (!(*r = recipe_find("intel-icl-events", k->uarch))) {
 		snprintf(c->why, sizeof(c->why), "no general-purpose Top-down events for %s in "
 			 "baretma's recipes (intel-icl-events has no variant for it: "
-			 "msr/recipe/recipes_intel.c)", k->uarch);
+			 "baretma decode --recipes)", k->uarch);
 		return c->why;
 	}
 	return NULL;

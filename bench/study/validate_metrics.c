@@ -15,20 +15,29 @@
 #include "msr/recipe/topdown.h"
 
 #define SRC_PM "PERF_METRICS: fractions of the slots fixed counter 3 counted since both were " \
-	"cleared, with GLOBAL_CTRL bit 48; a write of 0 clears it (pmu-reference §1.5, §3.1, §3.2)"
+	"cleared, with GLOBAL_CTRL bit 48; a write of 0 clears it (linux " \
+	"arch/x86/events/intel/core.c icl_set_topdown_event_period: \"derived from fixed " \
+	"counter 3\"; arch/x86/include/asm/perf_event.h GLOBAL_CTRL_EN_PERF_METRICS)"
+/* SRC_SUM and SRC_L2 give the tolerances' values (msr/topdown.h derives them). */
+_Static_assert(TD_L1_SUM_TOLERANCE == 3 && TD_L2_ABOVE_TOLERANCE == 1, "as SRC_SUM, SRC_L2 say");
 #define SRC_SUM "the four level-1 bytes sum to 0xff (linux tools/perf/Documentation/" \
-	"topdown.txt), each rounded on its own: within TD_L1_SUM_TOLERANCE (msr/recipe/topdown.h)"
-#define SRC_L2 "level-2 fields are parts of their level-1 parent (pmu-reference §1.5); each " \
-	"byte rounded on its own: a child at most TD_L2_ABOVE_TOLERANCE above its parent"
+	"topdown.txt), each rounded on its own: within 3 of 0xff (each byte less than 1 off)"
+#define SRC_L2 "level-2 fields are parts of their level-1 parent (linux tools/perf/" \
+	"Documentation/topdown.txt; intel/perfmon TMA_Metrics-full.csv); each byte rounded on " \
+	"its own: a child at most 1 above its parent"
 #define SRC_OVF "IA32_PERF_GLOBAL_STATUS bit 35 on fixed counter 3 overflow, cleared by " \
-	"writing 1s to 0x390 (SDM vol. 3B; pmu-reference §1.4, §3.4)"
-#define SRC_QUIET "IA32_PERF_GLOBAL_STATUS bits 35/48 set only on an overflow (pmu-reference " \
-	"§1.4, §3.4); none can happen in a short region"
+	"writing 1s to 0x390 (SDM vol. 3B; linux arch/x86/events/intel/core.c " \
+	"intel_pmu_ack_status, handle_pmi_common)"
+#define SRC_QUIET "IA32_PERF_GLOBAL_STATUS bits 35/48 set only on an overflow (linux " \
+	"arch/x86/include/asm/perf_event.h GLOBAL_STATUS_PERF_METRICS_OVF_BIT; " \
+	"arch/x86/events/intel/core.c handle_pmi_common); none can happen in a short region"
 #define SRC_RDPMC "RDPMC (1<<30)|3 reads IA32_FIXED_CTR3, RDPMC 1<<29 IA32_PERF_METRICS " \
-	"(pmu-reference §3.5)"
+	"(linux arch/x86/include/asm/perf_event.h INTEL_PMC_FIXED_RDPMC_BASE, " \
+	"INTEL_PMC_FIXED_RDPMC_METRICS)"
 #define SRC_MCLEAR "RDPMC metrics-clear mode (IA32_PERF_CAPABILITIES bit 19, " \
 	"IA32_FIXED_CTR_CTRL bit 14): an RDPMC of PERF_METRICS returns it, then clears it and " \
-	"fixed counter 3, which count on (linux commit 0e45818ec189; pmu-reference §3.5)"
+	"fixed counter 3, which count on (linux commit 0e45818ec189, \"perf/x86/intel: Support " \
+	"RDPMC metrics clear mode\")"
 
 #define OVF_BITS (GLOBAL_STATUS_OVF_FIXED3 | GLOBAL_STATUS_OVF_PERF_METRICS)
 #define QUIET_READS 64u

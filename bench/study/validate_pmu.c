@@ -19,9 +19,11 @@
 #include "msr/recipe/topdown.h"
 
 #define SRC_FC3 "SDM vol. 3B: fixed counter 3 counts TOPDOWN.SLOTS while its IA32_FIXED_CTR_CTRL " \
-	"field and IA32_PERF_GLOBAL_CTRL bit 35 are set (pmu-reference §1.2, §1.3)"
+	"field and IA32_PERF_GLOBAL_CTRL bit 35 are set (linux arch/x86/include/asm/" \
+	"perf_event.h INTEL_FIXED_BITS_STRIDE, INTEL_PMC_IDX_FIXED)"
 #define SRC_WIDTH "TOPDOWN.SLOTS = pipeline width x CPU_CLK_UNHALTED.THREAD (fixed counter 1); " \
-	"width from baretma's model table (cpu/cpu_models.c, pmu-reference §2.5, §6)"
+	"width from baretma's model table of CPUID family/model (intel/perfmon " \
+	"TMA_Metrics-full.csv and E-core_TMA_Metrics.csv Pipeline_Width)"
 
 #define FIELD_ON (FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR)
 
@@ -33,7 +35,8 @@ int vc_freeze(struct validate_ctx *c)
 	return rc ? rc : pmu_freeze(c->o->dev, c->cpu);
 }
 
-/* FC3 on, reset (FC3 then PERF_METRICS, §3.1), then enabled: msr/pmu/pmu.c's
+/* FC3 on, reset (FC3 then PERF_METRICS: the order of linux
+ * arch/x86/events/intel/core.c icl_set_topdown_event_period), then enabled: msr/pmu/pmu.c's
  * pmu_region_start, every register it writes saved first. */
 int vc_start(struct validate_ctx *c, bool metrics, uint64_t fc3_extra, uint64_t other_fields,
 	     uint64_t other_enable)

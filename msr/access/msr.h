@@ -58,7 +58,8 @@
  *     open, or 64 KiB more), keeping the last good content for the next
  *     try.
  *     The status registers follow the hardware instead of plain storage
- *     (pmu-reference §1.4): IA32_PERF_GLOBAL_STATUS is read-only (a write
+ *     (linux arch/x86/kvm/pmu.c kvm_pmu_set_msr, arch/x86/events/intel/core.c
+ *     intel_pmu_ack_status): IA32_PERF_GLOBAL_STATUS is read-only (a write
  *     is -EIO), and a write to IA32_PERF_GLOBAL_STATUS_RESET clears those
  *     bits in the CPU's IA32_PERF_GLOBAL_STATUS line (if listed) and leaves
  *     its own line as it is (write-1-to-clear; _STATUS_SET sets them);
@@ -99,7 +100,7 @@
  * (the one lock, the simulator's, is held with every signal blocked:
  * msr/sim/msr_sim.c says why that cannot deadlock).
  *
- * Errors are -errno, as the real driver gives them (pmu-reference §4):
+ * Errors are -errno, as the real driver gives them (linux arch/x86/kernel/msr.c):
  *   -ENOENT  no device node (msr module not loaded: modprobe msr)
  *   -EACCES/-EPERM  not root, no CAP_SYS_RAWIO, lockdown, msr.allow_writes=off
  *   -EIO     MSR does not exist on this CPU (#GP on RDMSR/WRMSR)
@@ -122,7 +123,7 @@
 struct stat;
 
 /* The msr driver's character major: linux include/uapi/linux/major.h
- * MSR_MAJOR, Documentation/admin-guide/devices.txt; pmu-reference §4. */
+ * MSR_MAJOR, Documentation/admin-guide/devices.txt; arch/x86/kernel/msr.c). */
 #define MSR_DEV_MAJOR 202u
 
 /*

@@ -3,7 +3,7 @@
  * with one %u, e.g. /dev/cpu/%u/msr_safe).  The only file in baretma that
  * opens an MSR device.
  *
- * Driver semantics (pmu-reference §4, linux arch/x86/kernel/msr.c):
+ * Driver semantics (linux arch/x86/kernel/msr.c msr_open, msr_read, msr_write):
  *   - the file offset is the MSR index; 8-byte pread/pwrite;
  *   - #GP on RDMSR/WRMSR comes back as EIO (arch/x86/mm/extable.c
  *     ex_handler_msr via rdmsr_safe_on_cpu/wrmsr_safe_on_cpu);

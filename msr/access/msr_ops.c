@@ -477,7 +477,7 @@ const char *msr_last_error(void)
 	return text_or_empty(last_error);
 }
 
-/* Remedies for the driver's errors (pmu-reference §4, arch/x86/kernel/msr.c). */
+/* Remedies for the driver's errors (linux arch/x86/kernel/msr.c). */
 const char *msr_remedy(int err)
 {
 	switch (err) {

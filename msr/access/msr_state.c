@@ -296,10 +296,11 @@ static int dir_lock(struct state_ctx *c, int op)
 }
 
 /*
- * IA32_PERF_GLOBAL_STATUS is read-only (pmu-reference §1.1); a WRMSR to it
- * is modelled as #GP (-EIO) - the safe reading, hardware behaviour
- * UNCONFIRMED.  _STATUS_RESET clears and _STATUS_SET sets bits of
- * GLOBAL_STATUS (pmu-reference §1.4, linux arch/x86/events/intel/core.c
+ * IA32_PERF_GLOBAL_STATUS is read-only; a WRMSR to it is modelled as #GP
+ * (-EIO), as KVM does ("Intel generates #GP on attempts to write
+ * reserved/RO MSRs": linux arch/x86/kvm/pmu.c kvm_pmu_set_msr; the SDM
+ * text itself not read).  _STATUS_RESET clears and _STATUS_SET sets bits of
+ * GLOBAL_STATUS (linux arch/x86/events/intel/core.c
  * intel_pmu_ack_status); their own lines keep their value.  AMD's
  * PerfMonV2 status registers follow the same rules (msr/regs/amd_regs.h):
  * PERF_CNTR_GLOBAL_STATUS is read-only ("PerfCntrGlobalStatus is

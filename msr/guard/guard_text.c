@@ -99,7 +99,7 @@ enum guard_class guard_msr_cpu_fail_text(struct msr_dev *dev, unsigned cpu, cons
 
 /* The remedy for a failed access: a write refused with EIO is a #GP on
  * WRMSR, which reserved bits cause as well as a missing register
- * (pmu-reference §4). */
+ * (linux arch/x86/kernel/msr.c: wrmsr_safe_on_cpu's fault is EIO). */
 static const char *access_remedy(const struct msr_fault *f)
 {
 	if (f->op == MSR_OP_WRITE && f->err == -EIO)

@@ -9,11 +9,11 @@
  *                            hybrid kernels .../cpu_core/rdpmc and
  *                            .../cpu_atom/rdpmc (every one that exists):
  *                            0 never, 1 while a perf event is mmapped,
- *                            2 always (pmu-reference §3.6; linux
- *                            arch/x86/events/core.c set_attr_rdpmc)
+ *                            2 always (linux arch/x86/events/core.c
+ *                            set_attr_rdpmc)
  *   SETTING_NMI_WATCHDOG     /proc/sys/kernel/nmi_watchdog: 1 keeps a perf
  *                            event on a fixed counter of every CPU
- *                            (pmu-reference §5.1; kernel/watchdog_perf.c)
+ *                            (linux kernel/watchdog_perf.c)
  *   SETTING_MSR_ALLOW_WRITES /sys/module/msr/parameters/allow_writes:
  *                            "on", "off" or "default" (linux
  *                            arch/x86/kernel/msr.c, since 5.9)

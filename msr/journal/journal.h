@@ -82,14 +82,14 @@
  * (IA32_PERF_GLOBAL_CTRL, or AMD's PERF_CNTR_GLOBAL_CTL: journal_rules.h
  * journal_global_ctl) is among the CPU's registers with others, it is
  * written 0 first (freeze: no counter runs with half-restored controls,
- * pmu-reference §5.4; the kernel's intel_pmu_disable_all and
+ * as Intel PCM programs; the kernel's intel_pmu_disable_all and
  * amd_pmu_v2_disable_all), then the other registers in the order they
  * were saved (pmu_program and gp_program save every counter before its
  * event select, so a select's EN comes back over a counter already
  * restored, as x86_pmu_start writes the period before enabling the
  * event), then, for a run or enable journal, the overflow bits of the
- * counters it saved are cleared (best effort, as in pmu_restore;
- * pmu-reference §5.4): on Intel IA32_PERF_GLOBAL_STATUS_RESET with bit x
+ * counters it saved are cleared (best effort, as in pmu_restore; as the
+ * kernel's intel_pmu_ack_status): on Intel IA32_PERF_GLOBAL_STATUS_RESET with bit x
  * for IA32_PMCx / IA32_A_PMCx, bit 32+i for IA32_FIXED_CTRi, and bit 48
  * when IA32_PERF_METRICS was saved (bit 35 only when IA32_FIXED_CTR_CTRL
  * was saved too, i.e. fixed counter 3 was programmed); on AMD
@@ -229,7 +229,7 @@ void journal_set_dev(struct journal *j, struct msr_dev *dev);
  * @cpu reach the MSR backend (the write gate, msr/access/msr.h)?  True when @d
  * has saved (@cpu, @msr), or when @msr is IA32_PERF_GLOBAL_STATUS_RESET
  * and @d has saved IA32_FIXED_CTR_CTRL or IA32_PERF_GLOBAL_CTRL of @cpu:
- * that write-1-to-clear register (SDM Vol. 3B 21.2.4; pmu-reference §1.4)
+ * that write-1-to-clear register (SDM Vol. 3B 21.2.4; linux intel_pmu_ack_status)
  * clears overflow bits of counters the run enabled, and has no value to
  * save; likewise AMD's PERF_CNTR_GLOBAL_STATUS_CLR when @d has saved
  * PERF_CNTR_GLOBAL_CTL of @cpu (linux amd/core.c amd_pmu_ack_global_status).

@@ -35,7 +35,8 @@ static bool has_reg(const struct journal_data *d, unsigned cpu, uint32_t msr)
 /* The GLOBAL_STATUS overflow bits a run that programmed fixed counter 3
  * (it saved IA32_FIXED_CTR_CTRL and IA32_FIXED_CTR3: msr/pmu/pmu.h) may have
  * caused: bit 35, and bit 48 when it saved IA32_PERF_METRICS (writing bit
- * 48 elsewhere could #GP, pmu-reference §1.3).  0 for other journals. */
+ * 48 elsewhere could #GP: linux commit "perf/x86/intel: Check perf metrics
+ * feature for each CPU").  0 for other journals. */
 static uint64_t fc3_overflow_bits(const struct journal_data *d, unsigned cpu)
 {
 	if (!has_reg(d, cpu, IA32_FIXED_CTR_CTRL) || !has_reg(d, cpu, IA32_FIXED_CTR3))
@@ -83,7 +84,8 @@ static void overflow_bits(const struct journal_data *d, unsigned cpu, uint64_t *
  * do before the kernel reprograms counters; alone it is written once, its
  * saved value), the rest in saved order (counters before their selects:
  * msr/journal/journal.h), the overflow bits the run caused cleared
- * (pmu-reference §5.4 "Restore", as pmu_restore does), the global enable
+ * (write-1-to-clear, as the kernel's intel_pmu_ack_status; as pmu_restore
+ * does), the global enable
  * register's saved value last (intel_pmu_enable_all /
  * amd_pmu_v2_enable_all: counting resumes only there).
  * Async-signal-safe. */

@@ -21,8 +21,8 @@ struct setting_def {
 	const char *values_text;              /* the same, for messages */
 };
 
-/* Files and values: msr/guard/settings.h (pmu-reference §3.6, §5.1; linux
- * arch/x86/kernel/msr.c). */
+/* Files and values: msr/guard/settings.h (linux arch/x86/events/core.c
+ * set_attr_rdpmc; kernel/watchdog_perf.c; arch/x86/kernel/msr.c). */
 static const struct setting_def defs[] = {
 	[SETTING_RDPMC] = {
 		"rdpmc",

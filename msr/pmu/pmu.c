@@ -4,17 +4,19 @@
  * and check that nobody changed it meanwhile (pmu_verify).  Restoring on
  * fatal signals is the journal's guard (msr/journal/journal.h).
  *
- * Order: msr/pmu/pmu.h, from pmu-reference §5.4 and the kernel
+ * Order: msr/pmu/pmu.h, from Intel PCM's programming (src/cpucounters.cpp) and the kernel
  * (arch/x86/events/intel/core.c: intel_pmu_disable_all writes GLOBAL_CTRL=0,
  * icl_set_topdown_event_period writes FC3 then PERF_METRICS,
  * intel_pmu_ack_status writes the reset MSR, intel_pmu_enable_all writes
  * GLOBAL_CTRL last).  Only the FC3 field (bits 15:12) of IA32_FIXED_CTR_CTRL
- * changes (pmu-reference §1.2); fields of FC0-2 may belong to firmware or
+ * changes (linux perf_event.h intel_fixed_bits_by_idx); fields of FC0-2 may belong to firmware or
  * perf and are kept bit for bit.
  *
  * IA32_PERF_METRICS and bit 48 are touched only with cfg->perf_metrics:
  * without the feature, accessing 0x329 or setting bit 48 is a #GP
- * (pmu-reference §1.3, §1.5).
+ * (linux commit "perf/x86/intel: Check perf metrics feature for each CPU":
+ * the bit "to the GLOBAL_CTRL register of a CPU, which doesn't support [...]
+ * perf metrics [...] causes MSR access error"; linux commit 59a854e2f3b9).
  */
 #include <errno.h>
 #include <stdatomic.h>
@@ -53,13 +55,13 @@ static void why_add(char *why, size_t whylen, const char *text)
 
 /*
  * -EBUSY (with the reason) when FC3 or PERF_METRICS is in use, else 0.
- * In use means FC3's field of IA32_FIXED_CTR_CTRL (bits 15:12,
- * pmu-reference §1.2) is not 0: that field decides whether fixed counter 3
+ * In use means FC3's field of IA32_FIXED_CTR_CTRL (bits 15:12, linux
+ * perf_event.h intel_fixed_bits_by_idx) is not 0: that field decides whether fixed counter 3
  * counts, and PERF_METRICS only follows it.  IA32_PERF_GLOBAL_CTRL bits 35
  * and 48 say nothing about an owner: Linux perf leaves them set on an idle
  * PMU (intel_pmu_enable_all writes GLOBAL_CTRL = x86_pmu.intel_ctrl, every
  * counter's enable bit plus bit 48 where PERF_METRICS exists; kernel
- * arch/x86/events/intel/core.c, pmu-reference §1.3, §5.2), so a rule on
+ * arch/x86/events/intel/core.c intel_pmu_init, intel_pmu_enable_all), so a rule on
  * them would refuse every idle Linux machine.
  */
 static int in_use(uint64_t fixed_ctr_ctrl, char *why, size_t whylen)
@@ -127,7 +129,7 @@ static int program_regs(struct msr_dev *dev, unsigned cpu, const struct pmu_conf
 		rc = msr_write(dev, cpu, IA32_FIXED_CTR_CTRL, fcc);
 	if (!rc)
 		rc = pmu_reset_counts(dev, cpu, cfg->perf_metrics);
-	/* The reset MSR takes the GLOBAL_STATUS bit positions (pmu-reference §1.4). */
+	/* The reset MSR takes the GLOBAL_STATUS bit positions (intel_pmu_ack_status). */
 	if (!rc)
 		rc = msr_write(dev, cpu, IA32_PERF_GLOBAL_STATUS_RESET, enable);
 	if (!rc)
@@ -202,7 +204,7 @@ int pmu_program(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 
 /* FC3 first, then PERF_METRICS: kernel icl_set_topdown_event_period,
  * "The fixed counter 3 has to be written before the PERF_METRICS"
- * (pmu-reference §3.1, §3.2). */
+ * (linux arch/x86/events/intel/core.c). */
 int pmu_reset_counts(struct msr_dev *dev, unsigned cpu, bool perf_metrics)
 {
 	int rc = msr_write(dev, cpu, IA32_FIXED_CTR3, 0);
@@ -328,7 +330,7 @@ int pmu_restore(struct msr_dev *dev, struct pmu_saved *saved)
 	if (saved->perf_metrics)
 		keep_first(&rc, msr_write(dev, cpu, IA32_PERF_METRICS,
 					  saved->perf_metrics_val));
-	/* The overflow bits the run caused (pmu-reference §5.4 "Restore").
+	/* The overflow bits the run caused (write-1-to-clear: intel_pmu_ack_status).
 	 * Best effort: GLOBAL_STATUS is no saved register, and a CPU that
 	 * refuses this write (it refused step 5 of programming too) has no
 	 * bit a retry by "pmu restore" could clear. */

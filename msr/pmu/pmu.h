@@ -2,8 +2,9 @@
  * msr/pmu/pmu.h - program fixed counter 3 (TOPDOWN.SLOTS) and IA32_PERF_METRICS,
  * saving and restoring every register touched.
  *
- * Order follows pmu-reference §5.4 and the kernel (arch/x86/events/intel/core.c
- * intel_pmu_disable_all / icl_set_topdown_event_period / intel_pmu_enable_all):
+ * Order follows Intel PCM's programming (src/cpucounters.cpp) and the kernel
+ * (linux arch/x86/events/intel/core.c intel_pmu_disable_all /
+ * icl_set_topdown_event_period / intel_pmu_ack_status / intel_pmu_enable_all):
  *   1. read and keep IA32_PERF_GLOBAL_CTRL, IA32_FIXED_CTR_CTRL,
  *      IA32_FIXED_CTR3 and (with PERF_METRICS) IA32_PERF_METRICS;
  *   2. IA32_PERF_GLOBAL_CTRL = 0 (freeze);
@@ -15,7 +16,8 @@
  *   5. IA32_PERF_GLOBAL_STATUS_RESET = bit 35 | bit 48 (bit 48 only with
  *      PERF_METRICS);
  *   6. IA32_PERF_GLOBAL_CTRL = saved | bit 35 | bit 48 (bit 48 only where the
- *      CPU has PERF_METRICS: setting it elsewhere is a #GP, pmu-reference §1.3).
+ *      CPU has PERF_METRICS: setting it elsewhere is a #GP, linux commit
+ *      "perf/x86/intel: Check perf metrics feature for each CPU").
  * With a journal (pmu_config.journal), the values read in step 1 are saved
  * in it (journal_save_regs, on disk) before step 2, in that order
  * (GLOBAL_CTRL, FIXED_CTR_CTRL, FIXED_CTR3, PERF_METRICS), so that
@@ -25,13 +27,13 @@
  * Restore: GLOBAL_CTRL = 0, then FIXED_CTR_CTRL, FIXED_CTR3, PERF_METRICS back
  * to the saved values, then IA32_PERF_GLOBAL_STATUS_RESET = bit 35 | bit 48
  * (bit 48 only with PERF_METRICS: clear the overflow bits the run caused,
- * pmu-reference §5.4 "Restore"; the stale ones were cleared in step 5;
+ * as intel_pmu_ack_status writes them; the stale ones were cleared in step 5;
  * best effort: its failure is not the restore's, GLOBAL_STATUS being no
  * saved register),
  * then GLOBAL_CTRL = saved (last).
  *
- * No PMIs are ever armed (pmu-reference §3.4 UNCONFIRMED kernel behaviour on
- * foreign PMIs): the FC3 PMI bit stays clear.
+ * No PMIs are ever armed (no primary source found for the kernel's behaviour
+ * on a PMI it did not arm): the FC3 PMI bit stays clear.
  */
 #ifndef BARETMA_PMU_H
 #define BARETMA_PMU_H
@@ -72,7 +74,7 @@ struct pmu_config {
 	bool metrics_clear; /* FC3's field | METRICS_CLEAR_EN (0x4, IA32_FIXED_CTR_CTRL
 			     * bit 14): RDPMC metrics-clear mode, only where
 			     * IA32_PERF_CAPABILITIES[19] enumerates it (msr/regs/msr_policy.h
-			     * refuses the bit elsewhere; pmu-reference §3.5) */
+			     * refuses the bit elsewhere; linux commit 0e45818ec189) */
 	struct journal *journal; /* NULL, or the run's journal: the saved values
 				  * go there before the first write */
 };
@@ -81,13 +83,13 @@ struct pmu_config {
  * pmu_check_in_use - is FC3 or PERF_METRICS already in use on @cpu?
  * Reads IA32_FIXED_CTR_CTRL only (no write).
  * Returns 0 when free, -EBUSY when the FC3 field of IA32_FIXED_CTR_CTRL
- * (bits 15:12, pmu-reference §1.2) is non-zero (then @why, if not NULL,
+ * (bits 15:12, linux perf_event.h intel_fixed_bits_by_idx) is non-zero (then @why, if not NULL,
  * receives e.g. "IA32_FIXED_CTR_CTRL[15:12]=0x3 (fixed counter 3 enabled)"),
  * or -errno from msr_read.  IA32_PERF_GLOBAL_CTRL bits 35 and 48 are no
  * sign of an owner: Linux perf leaves them set on an idle PMU
  * (intel_pmu_enable_all writes GLOBAL_CTRL = x86_pmu.intel_ctrl, every
- * counter's enable bit and bit 48; kernel arch/x86/events/intel/core.c,
- * pmu-reference §1.3, §5.2).
+ * counter's enable bit and bit 48; kernel arch/x86/events/intel/core.c
+ * intel_pmu_init, intel_pmu_enable_all).
  */
 int pmu_check_in_use(struct msr_dev *dev, unsigned cpu, char *why, size_t whylen);
 
@@ -148,7 +150,7 @@ int pmu_reset_counts(struct msr_dev *dev, unsigned cpu, bool perf_metrics);
  *   4. IA32_PERF_GLOBAL_CTRL = @global_ctrl (as read last: a bit someone
  *      else cleared stays clear; baretma does not fight another owner).
  * @global_ctrl: IA32_PERF_GLOBAL_CTRL as last read (pmu_verify).  Bit 48 is
- * never set here without @perf_metrics (#GP, pmu-reference §1.3).
+ * never set here without @perf_metrics (#GP: see the header).
  * Returns 0, or the first -errno (msr_last_fault() names the access when
  * step 4 did not fail too).  After a failure in steps 2-3 step 4 is still
  * tried, so the counters are not left frozen.
@@ -158,7 +160,7 @@ int pmu_reset_frozen(struct msr_dev *dev, unsigned cpu, bool perf_metrics,
 
 /*
  * pmu_fc3_field_set - @fixed_ctr_ctrl with fixed counter 3's field (bits
- * 15:12, pmu-reference §1.2) replaced by @field (its low 4 bits), every
+ * 15:12, linux perf_event.h intel_fixed_bits_by_idx) replaced by @field (its low 4 bits), every
  * other field kept bit for bit.  pmu_fc3_field_get is the field of a value.
  * Pure.
  */
@@ -170,7 +172,7 @@ uint64_t pmu_fc3_field_get(uint64_t fixed_ctr_ctrl);
 struct pmu_region {
 	bool perf_metrics;     /* the CPU has IA32_PERF_METRICS: reset it with FC3 */
 	bool metrics;          /* ... and count it: GLOBAL_CTRL bit 48 (only with
-				* perf_metrics: elsewhere a #GP, pmu-reference §1.3) */
+				* perf_metrics: elsewhere a #GP, see the header) */
 	uint64_t field;        /* FC3's field: EN_OS|EN_USR (0x3), | 0x4
 				* METRICS_CLEAR_EN where IA32_PERF_CAPABILITIES[19]
 				* enumerates it (msr/regs/msr_policy.h); never the PMI bit */
@@ -207,8 +209,9 @@ int pmu_freeze(struct msr_dev *dev, unsigned cpu);
 
 /*
  * pmu_clear_overflow - IA32_PERF_GLOBAL_STATUS_RESET = bit 35 | bit 48
- * (bit 48 only with @perf_metrics, pmu-reference §1.3): clear the overflow
- * bits of fixed counter 3 and PERF_METRICS (write-1-to-clear, §1.4;
+ * (bit 48 only with @perf_metrics, see the header): clear the overflow
+ * bits of fixed counter 3 and PERF_METRICS (write-1-to-clear, as
+ * intel_pmu_ack_status writes them;
  * nothing to save).  0 or -errno.
  */
 int pmu_clear_overflow(struct msr_dev *dev, unsigned cpu, bool perf_metrics);
@@ -218,8 +221,8 @@ int pmu_clear_overflow(struct msr_dev *dev, unsigned cpu, bool perf_metrics);
  * that invalidate a Top-down region: bit 35 (fixed counter 3 overflowed)
  * and bit 48 (OVF_PERF_METRICS, with @perf_metrics).  Either means fixed
  * counter 3 and PERF_METRICS must be re-synchronised, or PERF_METRICS
- * returns invalid values (pmu-reference §3.4; Kan Liang's TopDown series
- * cover letter; kernel handle_pmi_common: bit 48 -> update_topdown_event,
+ * returns invalid values (linux commit 59a854e2f3b9 "perf/x86/intel: Support
+ * TopDown metrics on Ice Lake"; kernel handle_pmi_common: bit 48 -> update_topdown_event,
  * which zeroes both).  Read-only (the register cannot be written: clear
  * with pmu_reset_frozen's @clear_status).
  * Returns 0 (*bits set, 0 when neither overflowed) or -errno from msr_read.
@@ -241,7 +244,8 @@ int pmu_restore(struct msr_dev *dev, struct pmu_saved *saved);
  * 0x3 (0x2 with user_only), IA32_PERF_GLOBAL_CTRL bit 35 set and bit 48
  * set exactly when cfg->perf_metrics?  For the tamper check between
  * repetitions (perf, the NMI watchdog or another tool may rewrite them:
- * pmu-reference §5.1, §5.2).  Reads the two registers only; the values
+ * linux kernel/watchdog_perf.c, arch/x86/events/intel/core.c
+ * intel_pmu_enable_all).  Reads the two registers only; the values
  * read go to @fixed_ctr_ctrl and @global_ctrl (either may be NULL).
  * Returns 0 (as programmed), 1 (changed), or -errno from msr_read.
  * Async-signal-safe.
@@ -255,7 +259,8 @@ int pmu_verify(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 struct pmu_owner_query {
 	unsigned version;      /* architectural perfmon version, CPUID.0AH:EAX[7:0]:
 				* IA32_PERF_GLOBAL_INUSE is read only from 4 on
-				* (reading it earlier is a #GP: pmu-reference §1.9) */
+				* (v4+: SDM, as KVM's MSR_CORE_PERF_GLOBAL_INUSE
+				* emulation quotes it) */
 	unsigned gp_counters;  /* IA32_PERFEVTSELx is read for x below this (at most 32) */
 	int nmi_watchdog;      /* /proc/sys/kernel/nmi_watchdog: 1, 0, or -1 unknown */
 	pid_t journal_pid;     /* another baretma process's journal holds this CPU
@@ -277,10 +282,10 @@ enum pmu_owner {
 struct pmu_owner_report {
 	bool busy;             /* what baretma takes is in use: the FC3 field or
 				* INUSE bit 35 (never GLOBAL_CTRL: perf's idle
-				* enable mask has bits 35 and 48, §5.2) */
+				* enable mask has bits 35 and 48: intel_pmu_enable_all) */
 	enum pmu_owner owner;  /* likely owner (of the busy part, else of the rest) */
 	bool watchdog_fc1;     /* nmi_watchdog=1 and FC1's field enabled: the NMI
-				* watchdog's cycles event (pmu-reference §5.1) */
+				* watchdog's cycles event: linux kernel/watchdog_perf.c) */
 	bool inuse_read;       /* IA32_PERF_GLOBAL_INUSE was read */
 	bool inuse_unread;     /* ... it should have been (version >= 4) and could not */
 	uint64_t fixed_ctr_ctrl, global_ctrl, inuse; /* as read; global_ctrl for
@@ -314,13 +319,14 @@ void pmu_owner_report_free(struct pmu_owner_report *r);
 
 /*
  * pmu_check_owner - who is using the PMU of @cpu, before baretma touches
- * it (pmu-reference §5.4 checklist, PCM's PMUinUse).  Reads, never writes:
+ * it (after Intel PCM's PMUinUse, src/cpucounters.cpp).  Reads, never writes:
  * IA32_FIXED_CTR_CTRL (every field), IA32_PERF_GLOBAL_CTRL (kept in @r for
  * information only: Linux perf leaves bits 35 and 48 set on an idle PMU,
- * so they make nothing busy; pmu-reference §1.3, §5.2),
+ * so they make nothing busy; intel_pmu_enable_all),
  * IA32_PERFEVTSELx for x < q->gp_counters (EN, INT, event code), and
  * IA32_PERF_GLOBAL_INUSE when q->version >= 4 (bit i: PERFEVTSELi event
- * != 0, bit 32+i: FCi enabled, bit 63: a PMI armed; pmu-reference §1.9).
+ * != 0, bit 32+i: FCi enabled, bit 63: a PMI armed; KVM's "Add
+ * MSR_CORE_PERF_GLOBAL_INUSE emulation", quoting the SDM).
  * A PERFEVTSELx or INUSE read failing with -EIO, -EACCES or -EPERM (a
  * #GP, or msr_safe's allowlist; a register a state file does not list) is
  * recorded (evtsel_unread, inuse_unread, unread_err) and the rest is still

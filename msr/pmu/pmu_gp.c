@@ -50,7 +50,8 @@ uint32_t gp_ctr_msr(const struct gp_regs *r, unsigned x)
 }
 
 /* The register a GP counter is written through: IA32_A_PMCx with
- * full-width writes (pmu-reference §1.8), else the counter itself. */
+ * full-width writes (IA32_PERF_CAPABILITIES[13], linux msr-index.h PERF_CAP_FW_WRITES),
+ * else the counter itself. */
 static uint32_t ctr_write_msr(const struct gp_pmu *pmu, unsigned x)
 {
 	if (pmu->vendor == GP_VENDOR_INTEL && pmu->full_width_write)
@@ -186,7 +187,7 @@ uint64_t gp_encode(enum gp_vendor v, const struct gp_event *e, bool user_only)
 }
 
 /* The fixed field of an event on a fixed counter: EN_USR, EN_OS unless
- * user_only, AnyThread when asked; never PMI (pmu-reference §1.2). */
+ * user_only, AnyThread when asked; never PMI (linux perf_event.h INTEL_FIXED_0_*). */
 static uint64_t fixed_field(const struct gp_event *e, bool user_only)
 {
 	return FIXED_CTR_CTRL_EN_USR | (user_only ? 0 : FIXED_CTR_CTRL_EN_OS) |
@@ -341,7 +342,8 @@ static int save_one(struct msr_dev *dev, unsigned cpu, uint32_t msr, struct gp_s
 }
 
 /* Without full-width writes IA32_PMCx takes bits 31:0 sign-extended to
- * the counter's width (pmu-reference §1.8): only such a value comes back. */
+ * the counter's width (linux arch/x86/kvm/vmx/pmu_intel.c intel_pmu_set_msr):
+ * only such a value comes back. */
 static bool legacy_restorable(const struct gp_pmu *pmu, uint64_t v)
 {
 	uint64_t width = pmu->gp_width >= 64 || !pmu->gp_width ? ~0ull

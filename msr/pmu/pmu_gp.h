@@ -46,7 +46,8 @@
  * (msr/journal/journal.h "Restore order").
  *
  * In use (gp_check_in_use, gp_busy; PCM's PMUinUse and the SDM's
- * IA32_PERF_GLOBAL_INUSE definition, pmu-reference §1.9, §5.3): an event
+ * IA32_PERF_GLOBAL_INUSE definition as KVM's MSR_CORE_PERF_GLOBAL_INUSE
+ * emulation quotes it; PCM src/cpucounters.cpp): an event
  * select with EN (bit 22), INT (bit 20) or a non-zero event code - a
  * select left with its event code and EN clear is one too: perf leaves
  * it so when an event ends (x86_pmu_disable_event clears EN only), and
@@ -54,8 +55,8 @@
  * not 0; IA32_PERF_GLOBAL_INUSE bit x / 32+i on v4+.  The global control's
  * bits are no sign of an owner: the kernel leaves every counter's bit set
  * on an idle PMU (intel_pmu_enable_all writes x86_pmu.intel_ctrl,
- * amd_pmu_v2_enable_all amd_pmu_global_cntr_mask; pmu-reference §1.3,
- * §5.2, §7).
+ * amd_pmu_v2_enable_all amd_pmu_global_cntr_mask; linux
+ * arch/x86/events/intel/core.c, arch/x86/events/amd/core.c).
  *
  * Library code: never prints, never exits; 0 or -errno.  A @why buffer
  * receives one line; a line that does not fit is cut and ends in "...".
@@ -169,7 +170,7 @@ uint64_t gp_plan_bits(const struct gp_plan *p);
 
 /* gp_rdpmc_ecx - the RDPMC ECX of event @k of @p: Intel GP counter x: x;
  * Intel fixed counter i: (1 << 30) | i (INTEL_PMC_FIXED_RDPMC_BASE,
- * pmu-reference §3.5); AMD counter x: x (linux arch/x86/events/core.c
+ * linux arch/x86/include/asm/perf_event.h); AMD counter x: x (linux arch/x86/events/core.c
  * x86_pmu_rdpmc_index: the counter's index where the PMU has no
  * rdpmc_index of its own, as AMD's core PMU; the AMD PPR's RDPMC).  Pure. */
 uint32_t gp_rdpmc_ecx(const struct gp_plan *p, unsigned k);
@@ -221,7 +222,8 @@ int gp_journal_save(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
  * when a counter of @p is in use and !cfg->force (nothing written);
  * -EOPNOTSUPP with @why when a GP counter's value cannot be put back
  * byte for byte (Intel without full-width writes: IA32_PMCx takes bits
- * 31:0 sign-extended, pmu-reference §1.8; a value whose bits above 31 are
+ * 31:0 sign-extended, linux arch/x86/kvm/vmx/pmu_intel.c intel_pmu_set_msr; a
+ * value whose bits above 31 are
  * not bit 31's sign extension would come back changed): nothing written;
  * the errors of journal_save_regs (nothing written); or the -errno of the
  * first failed access (msr_last_fault): the journal's owner restores

@@ -3,14 +3,15 @@
  * use before baretma takes them (msr/pmu/pmu_gp.h gp_busy, gp_check_in_use).
  *
  * The rule is msr/pmu/pmu_gp.h's, from PCM's PMUinUse and the SDM's
- * IA32_PERF_GLOBAL_INUSE (pmu-reference §1.9, §5.3, §5.4): a select with
+ * IA32_PERF_GLOBAL_INUSE (as KVM's MSR_CORE_PERF_GLOBAL_INUSE emulation
+ * quotes it; Intel PCM src/cpucounters.cpp PMUinUse): a select with
  * EN, INT or an event code; an Intel fixed counter's field not 0; INUSE
  * bit x or 32+i (arch perfmon v4+).  Reads only.  Each counter in use is
  * named with its register and value; a hint at the owner follows, as
  * msr/pmu/pmu_owner.c gives it for fixed counter 3: PMIs armed (INT bits,
  * fixed PMI bits) or the NMI watchdog on point to perf or another
  * profiler (firmware does not arm PMIs; the watchdog is a perf event:
- * pmu-reference §5.1), a select with its event code and EN clear to a
+ * linux kernel/watchdog_perf.c), a select with its event code and EN clear to a
  * user that left it (perf's x86_pmu_disable_event clears EN only).
  */
 #include <errno.h>

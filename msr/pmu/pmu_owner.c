@@ -2,11 +2,14 @@
  * msr/pmu/pmu_owner.c - who uses the PMU of a CPU before baretma touches it
  * (msr/pmu/pmu.h pmu_check_owner).
  *
- * The checklist is pmu-reference §5.4 (after PCM's PMUinUse, §5.3):
- * IA32_PERF_GLOBAL_INUSE on arch perfmon v4+ (§1.9), every PERFEVTSELx
- * (EN, INT, event code: §1.7), every IA32_FIXED_CTR_CTRL field (§1.2),
+ * The checklist follows Intel PCM's PMUinUse (src/cpucounters.cpp):
+ * IA32_PERF_GLOBAL_INUSE on arch perfmon v4+ (as KVM's
+ * MSR_CORE_PERF_GLOBAL_INUSE emulation quotes the SDM), every PERFEVTSELx
+ * (EN, INT, event code: linux arch/x86/include/asm/perf_event.h
+ * ARCH_PERFMON_EVENTSEL_*), every IA32_FIXED_CTR_CTRL field (INTEL_FIXED_*),
  * and the NMI watchdog, a perf event that normally sits on fixed counter 1
- * with its PMI bit set (§5.1).  Only FC3 and PERF_METRICS are baretma's;
+ * with its PMI bit set (linux kernel/watchdog_perf.c; the fixed counter by
+ * arch/x86/events/intel/core.c's constraints).  Only FC3 and PERF_METRICS are baretma's;
  * everything else in use is reported for information and left as it is.
  *
  * FC3 (and PERF_METRICS, which follows it) is in use when its
@@ -17,9 +20,8 @@
  * intel_pmu_enable_all writes GLOBAL_CTRL = x86_pmu.intel_ctrl &
  * ~guest_mask, and intel_ctrl holds every GP counter's bit, every fixed
  * counter's bit << 32 and bit 48 where PERF_METRICS exists (kernel
- * arch/x86/events/intel/core.c intel_pmu_init / intel_pmu_enable_all;
- * pmu-reference §1.3, §5.2).  PCM's PMUinUse does not look at it either
- * (§5.3).
+ * arch/x86/events/intel/core.c intel_pmu_init / intel_pmu_enable_all).
+ * PCM's PMUinUse does not look at it either.
  *
  * Naming the owner is a guess from what can be seen, and says so:
  *   - a baretma journal holding the CPU names that run;
@@ -43,7 +45,7 @@
 #include "msr/regs/intel_regs.h"
 #include "msr/pmu/pmu.h"
 
-#define INUSE_PMI (1ull << 63) /* a PMI is armed somewhere (pmu-reference §1.9) */
+#define INUSE_PMI (1ull << 63) /* a PMI is armed somewhere (KVM's INUSE emulation) */
 #define FIXED_FIELDS 8u        /* fields in IA32_FIXED_CTR_CTRL[31:0] */
 #define MAX_EVTSEL 32u
 
@@ -128,7 +130,7 @@ static int read_regs(struct msr_dev *dev, unsigned cpu, const struct pmu_owner_q
 }
 
 /* FC3 and PERF_METRICS: what baretma takes.  The FC3 field or INUSE bit 35
- * only; GLOBAL_CTRL bits 35/48 are perf's idle enable mask (header, §5.2). */
+ * only; GLOBAL_CTRL bits 35/48 are perf's idle enable mask (header). */
 static void check_busy(struct pmu_owner_report *r)
 {
 	uint64_t f3 = field_of(r->fixed_ctr_ctrl, FIXED_CTR3_IDX);

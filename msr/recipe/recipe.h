@@ -70,7 +70,8 @@ enum recipe_ctr {
 	RECIPE_CTR_FIXED,   /* IA32_FIXED_CTRn, n = .fixed (SDM Vol. 3B, Fixed-Function
 			     * Performance Counters; Skymont's 4..6: CPUID leaf 0x23) */
 	RECIPE_CTR_GP,      /* a general-purpose counter: IA32_PERFEVTSELx/IA32_PMCx, AMD
-			     * PERF_CTLx/PERF_CTRx (pmu-reference §1.7, §7) */
+			     * PERF_CTLx/PERF_CTRx (linux arch/x86/include/asm/perf_event.h
+			     * ARCH_PERFMON_EVENTSEL_*, AMD64_EVENTSEL_*) */
 	RECIPE_CTR_METRICS, /* a field of IA32_PERF_METRICS (0x329), byte .fixed */
 };
 

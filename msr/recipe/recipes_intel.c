@@ -43,7 +43,7 @@
 #define PM(nm, byte) \
 	{ .name = (nm), .ctr = RECIPE_CTR_METRICS, .fixed = (byte), .event = 0x00, \
 	  .umask = 0x80 + (byte), .source = "[ICORE] INTEL_TD_METRIC_* pseudo-event; " \
-	  "IA32_PERF_METRICS byte " #byte " (pmu-reference §1.5, msr/recipe/topdown.h)" }
+	  "IA32_PERF_METRICS byte " #byte " ([ICORE] INTEL_PMC_IDX_TD_*; [TDTXT])" }
 #define N(m, lvl, par, ex, src) \
 	{ .metric = (m), .level = (lvl), .parent = (par), .expr = (ex), .source = (src) }
 

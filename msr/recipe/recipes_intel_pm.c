@@ -49,7 +49,8 @@
 #define PM(nm, byte) \
 	{ .name = (nm), .ctr = RECIPE_CTR_METRICS, .fixed = (byte), .event = 0x00, \
 	  .umask = 0x80 + (byte), .source = "[ICORE] INTEL_TD_METRIC_* pseudo-event; " \
-	  "IA32_PERF_METRICS byte " #byte " (pmu-reference §1.5, msr/recipe/topdown.h)" }
+	  "IA32_PERF_METRICS byte " #byte " (linux arch/x86/include/asm/perf_event.h " \
+	  "INTEL_PMC_IDX_TD_*)" }
 #define N(m, lvl, par, ex, src) \
 	{ .metric = (m), .level = (lvl), .parent = (par), .expr = (ex), .source = (src) }
 

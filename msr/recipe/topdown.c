@@ -1,6 +1,7 @@
 /*
  * msr/recipe/topdown.c - IA32_PERF_METRICS decoding (pure).  Facts and formulas:
- * see msr/recipe/topdown.h (pmu-reference §1.5, §3.2, §3.3; linux
+ * see msr/recipe/topdown.h (linux arch/x86/include/asm/perf_event.h INTEL_PMC_IDX_TD_*,
+ * arch/x86/events/intel/core.c icl_get_metrics_event_value,
  * tools/perf/Documentation/topdown.txt).
  */
 #include <errno.h>
@@ -29,7 +30,7 @@ static const char *const metric_names[TMA_NMETRICS] = {
 /*
  * Level-2 structure: for each level-1 field, its measured level-2 child
  * (field) and the two reported level-2 metrics (measured, derived = parent -
- * measured).  Source: TMA_Metrics-full.csv via pmu-reference §1.5.
+ * measured).  Source: intel/perfmon TMA_Metrics-full.csv.
  */
 static const struct {
 	enum td_field parent, child;

@@ -1,7 +1,9 @@
 /*
  * msr/recipe/topdown.h - decode IA32_PERF_METRICS into Top-down level 1 and 2.
  *
- * Pure functions, no hardware.  Facts (pmu-reference §1.5, §3.2, §3.3):
+ * Pure functions, no hardware.  Facts (linux arch/x86/include/asm/perf_event.h
+ * INTEL_PMC_IDX_TD_*; arch/x86/events/intel/core.c icl_get_metrics_event_value,
+ * intel_update_topdown_event; tools/perf/Documentation/topdown.txt):
  *   bytes 0..3 = level 1: Retiring, Bad Speculation, Frontend Bound, Backend
  *   Bound (they sum to 0xff = 100 %); bytes 4..7 = level 2 (SPR+/ADL+ P-cores):
  *   Heavy Operations, Branch Mispredicts, Fetch Latency, Memory Bound, each a
@@ -16,7 +18,8 @@
  *   are cumulative ratios since the last reset, so a region's share of a
  *   field is (slots_b*field_b/255 - slots_a*field_a/255) / (slots_b - slots_a).
  *
- * Normalisation (pmu-reference §1.5, §3.3, §3.7): the four level-1 bytes
+ * Normalisation (Intel PCM src/cpucounters.cpp; perf's metric JSON in linux
+ * tools/perf/pmu-events/arch/x86/): the four level-1 bytes
  * are rounded independently by the hardware, so their sum S is 255 only
  * up to the rounding (TD_L1_SUM_TOLERANCE).  As Intel PCM (cpucounters.cpp:
  * slots * field / sum of the four fields) and perf's metric JSON
@@ -64,8 +67,8 @@ enum td_metric td_metric_parent(enum td_metric m);
  * rounding mode (to nearest: |e_i| <= 1/2; truncation: -1 < e_i <= 0;
  * upwards: 0 <= e_i < 1), |e_i| < 1, so |S - 255| = |e_0+e_1+e_2+e_3| < 4,
  * and S being an integer, |S - 255| <= 3.  (Round to nearest alone would
- * give <= 2, i.e. 253..257; the SDM text on the mode was not read,
- * pmu-reference §8, so the bound that holds for every mode is used.)
+ * give <= 2, i.e. 253..257; no primary source found for the mode (the SDM
+ * text on it was not read), so the bound that holds for every mode is used.)
  * A sum further away cannot come from rounding: the reading is bad
  * (TD_FLAG_L1_SUM).  Within it the reading is normalised by S (above).
  */

@@ -36,7 +36,7 @@
 #define AMD_PERF_CNTR_GLOBAL_STATUS_SET 0xc0000303u
 
 /* PERF_CTL fields ([PEH] AMD64_EVENTSEL_EVENT = ARCH_PERFMON_EVENTSEL_EVENT |
- * 0x0F << 32; the other fields at Intel's positions; pmu-reference §7). */
+ * 0x0F << 32; the other fields at Intel's positions; [AMDCORE]). */
 #define AMD_PERF_CTL_EVENT_LO      0xffull          /* EventSelect[7:0] */
 #define AMD_PERF_CTL_EVENT_HI_SHIFT 32u              /* EventSelect[11:8] at 35:32 */
 #define AMD_PERF_CTL_EVENT_HI      (0xfull << AMD_PERF_CTL_EVENT_HI_SHIFT)

@@ -37,7 +37,7 @@
 #define FIXED_CTR_CTRL_PMI          0x8ull /* PMI on overflow */
 #define FIXED_CTR_CTRL_FIELD_MASK   0xfull
 #define FIXED_CTR_CTRL_SHIFT(i)     ((unsigned)(i) * FIXED_CTR_CTRL_STRIDE)
-/* FC3's field is bits 15:12 (pmu-reference §1.2) */
+/* FC3's field is bits 15:12 ([PEH] INTEL_FIXED_BITS_STRIDE 4, intel_fixed_bits_by_idx) */
 #define FIXED_CTR3_IDX              3u
 #define FIXED_CTR3_FIELD_SHIFT      FIXED_CTR_CTRL_SHIFT(FIXED_CTR3_IDX)
 #define FIXED_CTR3_FIELD_MASK       (FIXED_CTR_CTRL_FIELD_MASK << FIXED_CTR3_FIELD_SHIFT)
@@ -53,7 +53,7 @@
  * too, and cpu/ includes nothing from msr/) */
 #include "cpu/perf_caps.h"
 
-/* IA32_PERFEVTSELx fields ([PEH] ARCH_PERFMON_EVENTSEL_*; pmu-reference §1.7) */
+/* IA32_PERFEVTSELx fields ([PEH] ARCH_PERFMON_EVENTSEL_*) */
 #define PERFEVTSEL_EVENT_MASK       0xffull
 #define PERFEVTSEL_UMASK_SHIFT      8u     /* bits 15:8 */
 #define PERFEVTSEL_UMASK_MASK       (0xffull << PERFEVTSEL_UMASK_SHIFT)
@@ -62,7 +62,8 @@
 #define PERFEVTSEL_EDGE             (1ull << 18)
 #define PERFEVTSEL_INT              (1ull << 20)
 #define PERFEVTSEL_ANY              (1ull << 21) /* AnyThread (arch perfmon v3; deprecated
-						  * where CPUID.0AH:EDX[15], §2.1) */
+						  * where CPUID.0AH:EDX[15], [PEH]
+						  * cpuid10_edx anythread_deprecated) */
 #define PERFEVTSEL_EN               (1ull << 22)
 #define PERFEVTSEL_INV              (1ull << 23)
 #define PERFEVTSEL_CMASK_SHIFT      24u    /* bits 31:24 */
@@ -73,27 +74,28 @@
  * contiguously with counters 8-9 at 0xC9-0xCA, 0x18E-0x18F, 0x4C9-0x4CA,
  * which Lion Cove enumerates: the in-use check reads them and the
  * simulator models them, msr/sim/msr_sim_int.h; linux uses the arch-perfmon
- * v6 aliases 0x1900 + 4x there, pmu-reference §1.1) and of
+ * v6 aliases 0x1900 + 4x there, [MSRIDX] MSR_IA32_PMC_V6_*) and of
  * the fixed counters (IA32_FIXED_CTR0..6 at 0x309..0x30f: FC4-6 are
  * Skymont's TOPDOWN_BAD_SPECULATION.ALL, TOPDOWN_FE_BOUND.ALL and
- * TOPDOWN_RETIRING.ALL where CPUID leaf 0x23 enumerates them, §6.3;
- * [ICORE] x86_pmu_fixed_ctr_addr). */
+ * TOPDOWN_RETIRING.ALL where CPUID leaf 0x23 enumerates them, intel/perfmon
+ * LNL/events/lunarlake_skymont_core.json; [ICORE] x86_pmu_fixed_ctr_addr,
+ * intel_skt_event_constraints). */
 #define INTEL_GP_ARCH_MAX           8u
 #define INTEL_FIXED_ARCH_MAX        7u
 
 /* PERF_METRICS fields: eight 8-bit fractions of TOPDOWN.SLOTS, 0xff = 100 %
- * (pmu-reference §1.5; [PEH] INTEL_PMC_IDX_TD_*; linux tools/perf/Documentation/topdown.txt) */
+ * ([PEH] INTEL_PMC_IDX_TD_*; linux tools/perf/Documentation/topdown.txt) */
 #define PERF_METRICS_FIELD_BITS     8u
 #define PERF_METRICS_FIELD_MAX      0xffu
 #define PERF_METRICS_NFIELDS        8u
 
-/* RDPMC ECX encodings (pmu-reference §3.5; [PEH]) */
+/* RDPMC ECX encodings ([PEH]) */
 #define RDPMC_FIXED_BASE            (1u << 30) /* INTEL_PMC_FIXED_RDPMC_BASE */
 #define RDPMC_PERF_METRICS          (1u << 29) /* INTEL_PMC_FIXED_RDPMC_METRICS */
 #define RDPMC_ECX_SLOTS             (RDPMC_FIXED_BASE | FIXED_CTR3_IDX)
 
-/* CPUID leaves used ([PEH] cpuid10_*, pmu-reference §2) */
-#define CPUID_LEAF_FEATURES         0x01u /* ECX[15] PDCM (pmu-reference §1.6) */
+/* CPUID leaves used ([PEH] cpuid10_*, cpuid35_*; [ICORE] intel_pmu_init) */
+#define CPUID_LEAF_FEATURES         0x01u /* ECX[15] PDCM ([ICORE] intel_pmu_init) */
 #define CPUID_LEAF_ARCH_PERFMON     0x0au
 #define CPUID_LEAF_HYBRID           0x1au
 #define CPUID_LEAF_ARCH_PERFMON_EXT 0x23u

@@ -1,4 +1,4 @@
-/* msr/regs/msr_names.c - see msr_names.h; the addresses are pmu-reference §1.1. */
+/* msr/regs/msr_names.c - see msr_names.h; the addresses: linux arch/x86/include/asm/msr-index.h. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -62,7 +62,8 @@ const char *msr_reg_name(uint32_t msr)
 	return NULL;
 }
 
-/* The architectural counter ranges of the table (pmu-reference §1.1). */
+/* The architectural counter ranges of the table (msr/intel_regs.h INTEL_GP_ARCH_MAX,
+ * INTEL_FIXED_ARCH_MAX, with their sources). */
 #define GP_ARCH    8u
 #define FIXED_ARCH 7u
 

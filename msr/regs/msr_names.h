@@ -1,12 +1,12 @@
 /*
  * msr/regs/msr_names.h - the one table of the register names baretma knows:
- * Intel's architectural PMU registers of pmu-reference §1.1 (SDM Vol. 4
- * names; addresses from msr/regs/intel_regs.h) and AMD's PerfMonV2 core PMU
+ * Intel's architectural PMU registers (SDM Vol. 4 names; addresses from
+ * msr/regs/intel_regs.h, linux msr-index.h's) and AMD's PerfMonV2 core PMU
  * registers (the AMD PPR's names, msr/regs/amd_regs.h), for messages, `pmu status` and
  * `msr read/write REGISTER`.  A register not in it has no name here, and
  * messages show its index in hex: baretma does not guess (0x1a0 is
  * IA32_MISC_ENABLE, not an event select; IA32_PERFEVTSELx and IA32_PMCx
- * are architectural for x < 8 only, §1.1: a ninth counter lives in the
+ * are architectural for x < 8 only, msr/intel_regs.h: a ninth counter lives in the
  * arch-perfmon v6 ranges at 0x1900, which baretma does not name).
  * Pure functions, no I/O, async-signal-safe.
  */

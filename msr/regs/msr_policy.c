@@ -8,9 +8,10 @@
 #include "msr/regs/msr_policy.h"
 
 #define MAX_GP_ARCH        8u     /* architectural MSR ranges baretma names */
-#define MAX_FIXED_ARCH     7u     /* FC0..FC6 (§1.1) */
+#define MAX_FIXED_ARCH     7u     /* FC0..FC6 (linux msr-index.h, x86_pmu_fixed_ctr_addr) */
 
-/* Status bits other than the counters' that 0x390 may clear (§1.4). */
+/* Status bits other than the counters' that 0x390 may clear (linux
+ * arch/x86/include/asm/perf_event.h GLOBAL_STATUS_*: 55, 58-63). */
 #define GLOBAL_STATUS_OTHER ((1ull << 55) | (0x3full << 58))
 
 static uint64_t width_mask(unsigned bits)
@@ -146,7 +147,8 @@ enum msr_write_verdict msr_write_check(const struct msr_pmu_caps *c, uint32_t ms
 			snprintf(why, wn, "%s does not exist on this CPU", name);
 			return MSR_WRITE_RESERVED;
 		}
-		/* Level 1 parts define bytes 0-3 only (bytes 4-7 reserved, §8 item 4). */
+		/* Level 1 parts define bytes 0-3 only (bytes 4-7 reserved: the safe reading,
+		 * no primary source found for them there). */
 		return bits_check(name, val, c->perf_metrics_level >= 2 ? ~0ull : 0xffffffffull,
 				  NULL, why, wn);
 	default:
@@ -156,7 +158,8 @@ enum msr_write_verdict msr_write_check(const struct msr_pmu_caps *c, uint32_t ms
 		i = msr - IA32_PMC0;
 		if (i >= c->gp_counters)
 			return absent(name, "GP counters", c->gp_counters, why, wn);
-		/* Legacy writes take bits 31:0 sign-extended (§1.8). */
+		/* Legacy writes take bits 31:0 sign-extended (linux
+		 * arch/x86/kvm/vmx/pmu_intel.c intel_pmu_set_msr). */
 		return bits_check(name, val, 0xffffffffull,
 				  "IA32_PMCx takes 32 bits: use IA32_A_PMCx for full width", why, wn);
 	}
@@ -172,7 +175,8 @@ enum msr_write_verdict msr_write_check(const struct msr_pmu_caps *c, uint32_t ms
 		i = msr - IA32_PERFEVTSEL0;
 		if (i >= c->gp_counters)
 			return absent(name, "GP counters", c->gp_counters, why, wn);
-		/* Bits 31:0 of §1.7 less INT; bits 32+ depend on enumeration
+		/* Bits 31:0 (linux arch/x86/include/asm/perf_event.h
+		 * ARCH_PERFMON_EVENTSEL_*) less INT; bits 32+ depend on enumeration
 		 * baretma does not check (TSX, adaptive PEBS, CPUID.23H). */
 		return bits_check(name, val, 0xffffffffull & ~PERFEVTSEL_INT,
 				  "INT (bit 20) is refused; bits 63:32 are not supported", why, wn);

@@ -10,8 +10,8 @@
  * counters): Intel SDM Vol. 3B ch. 20-21 and Vol. 4, as linux
  * arch/x86/include/asm/perf_event.h and msr-index.h encode them.
  *
- * Policy beyond reserved bits (the safe choices where the reference marks
- * kernel behaviour UNCONFIRMED, §3.4, §8 item 8): PMI bits (PERFEVTSELx.INT
+ * Policy beyond reserved bits (the safe choices where no primary source was
+ * found for the kernel's behaviour on a PMI it did not arm): PMI bits (PERFEVTSELx.INT
  * bit 20, IA32_FIXED_CTR_CTRL bit 4i+3) are refused — a PMI baretma armed
  * would reach the kernel's NMI handler for a counter perf does not own.
  * IA32_PERF_GLOBAL_STATUS and IA32_PERF_GLOBAL_INUSE are read-only.
@@ -25,11 +25,13 @@
  * PERF_CNTR_GLOBAL_STATUS is read-only.
  * Bit 2 of fixed counter 3's field of IA32_FIXED_CTR_CTRL (bit 14) is
  * METRICS_CLEAR_EN on Lion Cove and later: an RDPMC of PERF_METRICS then
- * clears PERF_METRICS and fixed counter 3 (pmu-reference §1.2, §3.5; linux
- * commit 0e45818ec189 "perf/x86/intel: Support RDPMC metrics clear mode").
+ * clears PERF_METRICS and fixed counter 3 (linux arch/x86/include/asm/perf_event.h
+ * INTEL_FIXED_3_METRICS_CLEAR; linux commit 0e45818ec189 "perf/x86/intel: Support
+ * RDPMC metrics clear mode").
  * It is allowed only where IA32_PERF_CAPABILITIES[19] enumerates that mode
  * (msr_pmu_caps.metrics_clear); elsewhere FC3 has no AnyThread (FC3 exists
- * from Ice Lake on, where AnyThread is deprecated, §1.2) and the bit is
+ * from Ice Lake on, where AnyThread is deprecated: CPUID.0AH:EDX[15], linux
+ * perf_event.h cpuid10_edx anythread_deprecated) and the bit is
  * refused.
  */
 #ifndef BARETMA_MSR_POLICY_H
@@ -80,7 +82,7 @@ enum msr_write_verdict msr_write_check(const struct msr_pmu_caps *caps, uint32_t
  * and a journal read on another part (or with a CPUID dump) must not be
  * told apart by capabilities it cannot prove.  So: IA32_PMC0-7,
  * IA32_A_PMC0-7, IA32_PERFEVTSEL0-7 (x < 8: past that the addresses are
- * other registers, 0x18e.. and 0xc9..; pmu-reference §1.1), IA32_FIXED_CTR0-6
+ * other registers, 0x18e.. and 0xc9..; msr/intel_regs.h INTEL_GP_ARCH_MAX), IA32_FIXED_CTR0-6
  * (0x309-0x30f), IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL,
  * IA32_PERF_GLOBAL_STATUS_RESET, IA32_PERF_METRICS; and AMD's PERF_CTL0-5,
  * PERF_CTR0-5, PERF_CNTR_GLOBAL_CTL, PERF_CNTR_GLOBAL_STATUS_CLR (six core

@@ -1,7 +1,8 @@
 /*
  * msr/regs/rdpmc.h - the only place with RDPMC / RDTSC / RDTSCP / LFENCE asm.
  *
- * RDPMC ECX encodings (pmu-reference §3.5, linux perf_event.h):
+ * RDPMC ECX encodings (linux arch/x86/include/asm/perf_event.h
+ * INTEL_PMC_FIXED_RDPMC_BASE, INTEL_PMC_FIXED_RDPMC_METRICS):
  *   (1<<30)|3  fixed counter 3 = TOPDOWN.SLOTS
  *   1<<29      IA32_PERF_METRICS (all 64 bits)
  * At CPL 3 RDPMC needs CR4.PCE, else #GP -> SIGSEGV (arch/x86/kernel/traps.c):

@@ -2,7 +2,7 @@
  * msr/regs/rdpmc_probe.c - can this process execute RDPMC, and how to make it.
  *
  * At CPL 3 RDPMC needs CR4.PCE, else #GP, which Linux delivers as SIGSEGV
- * (pmu-reference §3.6; arch/x86/kernel/traps.c).  The kernel sets CR4.PCE
+ * (linux arch/x86/kernel/traps.c exc_general_protection).  The kernel sets CR4.PCE
  * per mm: always with sysfs rdpmc=2, never with 0, and with 1 only while
  * the running mm has a perf event mmapped (arch/x86/events/core.c
  * x86_pmu_event_mapped -> mm->context.perf_rdpmc_allowed, cr4_update_pce).
@@ -134,7 +134,8 @@ out:
 /* ------------------------------------------------------ enable / disable */
 
 /* TOPDOWN.SLOTS as perf's raw encoding: event 0x00, umask 0x04 (fixed
- * counter pseudo-encodings use umask = index + 1; pmu-reference §3.7). */
+ * counter pseudo-encodings use umask = index + 1; linux
+ * arch/x86/events/intel/core.c's FIXED_EVENT_CONSTRAINT(0x0400, 3) "SLOTS"). */
 #define PERF_CONFIG_TOPDOWN_SLOTS 0x0400
 
 /* The page each key fd has mapped: unmapping it is what drops the

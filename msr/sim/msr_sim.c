@@ -181,7 +181,8 @@ static int sim_open_cpu(void *ctx, unsigned cpu)
 }
 
 /* IA32_PERF_GLOBAL_INUSE: bit i = IA32_PERFEVTSELi[7:0] != 0, bit 32+i =
- * the fixed control field of FCi enabled (§1.9). */
+ * the fixed control field of FCi enabled (KVM's "Add MSR_CORE_PERF_GLOBAL_INUSE
+ * emulation", quoting the SDM; Intel PCM PMUinUse). */
 static uint64_t inuse(struct sim *s, unsigned cpu)
 {
 	const struct cpu_kind *k = s->cpus[cpu].kind;
@@ -266,7 +267,7 @@ static void fold(struct sim *s, unsigned cpu)
  * KVM's pmu_intel.c models the same check; AMD's PERF_CTR[63:48] are
  * reserved and taken as 0, as the kernel masks its writes with
  * cntval_mask); through IA32_PMCx bits 31:0 sign-extended to the width
- * (pmu-reference §1.8).
+ * (linux arch/x86/kvm/vmx/pmu_intel.c intel_pmu_set_msr).
  */
 static int write_gp(struct sim *s, unsigned cpu, unsigned x, bool full, uint64_t val)
 {
@@ -305,7 +306,7 @@ static int write_amd_status(struct sim *s, unsigned cpu, uint32_t msr, uint64_t 
  * A write to IA32_PERF_METRICS.  The kernel writes fixed counter 3 first,
  * then PERF_METRICS (linux arch/x86/events/intel/core.c
  * icl_set_topdown_event_period: "The fixed counter 3 has to be written
- * before the PERF_METRICS"; pmu-reference §3.1): the metrics are fractions
+ * before the PERF_METRICS"): the metrics are fractions
  * of FC3's slots, so they are written together with their base.  A write
  * while FC3 has counted since it was last written breaks that order: the
  * simulator counts it in SIM_MSR_ORDER_ERRORS (and in the state file when
@@ -340,7 +341,8 @@ static int write_locked(struct sim *s, unsigned cpu, uint32_t msr, uint64_t val)
 	if (!c->amd && (msr == IA32_PERF_GLOBAL_STATUS || msr == IA32_PERF_GLOBAL_INUSE)) {
 		uint64_t v;
 
-		return sim_store_read(s, cpu, msr, &v) ?: -EIO; /* read-only (§1.4, §1.9) */
+		/* read-only: a write #GPs (linux arch/x86/kvm/pmu.c kvm_pmu_set_msr) */
+		return sim_store_read(s, cpu, msr, &v) ?: -EIO;
 	}
 	if (c->amd && (rc = write_amd_status(s, cpu, msr, val)) <= 0)
 		return rc;
@@ -411,7 +413,7 @@ int msr_sim_work(const struct msr_dev *dev, unsigned cpu, uint64_t cycles)
 }
 
 /*
- * RDPMC, simulated: the register an ECX names (pmu-reference §3.5; linux
+ * RDPMC, simulated: the register an ECX names (linux
  * arch/x86/include/asm/perf_event.h INTEL_PMC_FIXED_RDPMC_BASE,
  * INTEL_PMC_FIXED_RDPMC_METRICS): (1<<30)|i fixed counter i, 1<<29
  * IA32_PERF_METRICS, i general-purpose counter i (Intel IA32_PMCi, AMD
@@ -438,7 +440,7 @@ static int rdpmc_msr(const struct sim_cpu *c, uint32_t ecx, uint32_t *msr)
 }
 
 /*
- * RDPMC metrics-clear mode (pmu-reference §3.5; linux commit 0e45818ec189
+ * RDPMC metrics-clear mode (linux commit 0e45818ec189
  * "perf/x86/intel: Support RDPMC metrics clear mode", v6.14): enumerated
  * by IA32_PERF_CAPABILITIES[19], on while IA32_FIXED_CTR_CTRL bit 14 (FC3's
  * METRICS_CLEAR_EN, INTEL_FIXED_3_METRICS_CLEAR) is set; then an RDPMC of

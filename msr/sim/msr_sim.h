@@ -3,9 +3,10 @@
  * "sim:PROFILE" ($BARETMA_MSR), for testing every measuring path on
  * machines without a PMU.  It is a model we wrote, not the hardware; each
  * behaviour names the text it models (the Intel SDM Vol. 3B ch. 20-21 and
- * linux arch/x86/events/intel/core.c; "pmu-reference §n" is the project's
- * reading notes of those, by section), and the README ("The simulated PMU")
- * lists what it does not model.
+ * the kernel: [CORE] linux arch/x86/events/intel/core.c, [PEH] linux
+ * arch/x86/include/asm/perf_event.h, [KVM] linux arch/x86/kvm/pmu.c and
+ * vmx/pmu_intel.c, whose PMU emulation follows the SDM), and the README
+ * ("The simulated PMU") lists what it does not model.
  *
  * Registers.  Without `state FILE` the simulator holds a clean register
  * file per CPU in memory, as Linux leaves an idle PMU (the NMI watchdog
@@ -16,7 +17,7 @@
  * enumerates them), IA32_FIXED_CTR_CTRL = 0,
  * IA32_PERF_GLOBAL_CTRL = every counter's enable bit and bit 48 where the
  * kind has PERF_METRICS (the kernel's intel_ctrl, written by
- * intel_pmu_enable_all: pmu-reference §1.3), IA32_PERF_GLOBAL_STATUS = 0,
+ * intel_pmu_enable_all: [CORE]), IA32_PERF_GLOBAL_STATUS = 0,
  * _RESET, _SET and _INUSE (v4+), IA32_PERF_METRICS = 0 and
  * IA32_PERF_CAPABILITIES (with CPUID.1:ECX[15]: bit 13, bit 15 where the
  * kind has PERF_METRICS, bit 19 where it has metrics-clear).  A hybrid
@@ -66,33 +67,39 @@
  *   the machine file's record) is not elapsed time: `access_cycles` alone
  *   stands for an access;
  *   IA32_FIXED_CTRi counts while its IA32_FIXED_CTR_CTRL field has EN_OS
- *   or EN_USR and IA32_PERF_GLOBAL_CTRL bit 32+i is set (pmu-reference
- *   §1.2, §1.3), the share of the cycles its field selects: EN_OS those at
+ *   or EN_USR and IA32_PERF_GLOBAL_CTRL bit 32+i is set ([PEH] INTEL_FIXED_*,
+ *   INTEL_PMC_IDX_FIXED), the share of the cycles its field selects: EN_OS those at
  *   CPL 0, EN_USR those at CPL > 0 (SDM Vol. 3B 20.2.2), `user_fraction`
  *   of every cycle being at CPL > 0: FC0 INST_RETIRED.ANY at `ipc` per
  *   cycle, FC1 CPU_CLK_UNHALTED.THREAD and FC2 CPU_CLK_UNHALTED.REF_TSC one
  *   per cycle, FC3 TOPDOWN.SLOTS `width` per cycle; frozen, a counter holds
  *   its value; a write sets it (masked to the fixed counter width, CPUID
  *   leaf 0xA EDX[12:5]); wrapping past the width sets
- *   IA32_PERF_GLOBAL_STATUS bit 32+i (§1.4).
+ *   IA32_PERF_GLOBAL_STATUS bit 32+i ([CORE] handle_pmi_common).
  *   IA32_PERF_METRICS accumulates the slots FC3 counts while bit 48 is also
- *   set (§3.1: "derived from fixed counter 3"; the metrics need bit 48),
+ *   set ([CORE] icl_set_topdown_event_period: "derived from fixed counter
+ *   3"; the metrics need bit 48, [PEH] GLOBAL_CTRL_EN_PERF_METRICS),
  *   the accesses' and the work's apart, and reads as the slot-weighted mix
  *   of their shares (access_* and the level-1/level-2 keys) since it was
- *   last written: each field round(mix x 255 / 100) independently (§1.5:
- *   the level-1 sum may be off 255 by the rounding); a non-zero write is
+ *   last written: each field round(mix x 255 / 100) independently (each
+ *   byte is rounded on its own, so the level-1 sum may be off 255, linux
+ *   tools/perf/Documentation/topdown.txt; the rounding mode: no primary
+ *   source found); a non-zero write is
  *   kept and weighted by FC3's value then (the kernel writes back saved
- *   values, §3.2); a write of 0 clears it; bytes 4-7 only on level-2 kinds
- *   (§2.5).  A write while FC3 has counted since it was last written is
- *   out of the kernel's order (FC3, then PERF_METRICS: §3.1) and counted
+ *   values, [CORE] icl_set_topdown_event_period); a write of 0 clears it;
+ *   bytes 4-7 only on level-2 kinds ([CORE] intel_pmu_init's
+ *   num_topdown_events 8).  A write while FC3 has counted since it was last written is
+ *   out of the kernel's order (FC3, then PERF_METRICS: [CORE]) and counted
  *   in SIM_MSR_ORDER_ERRORS.  FC3 wrapping while bit 48 is set also sets
- *   bit 48 of IA32_PERF_GLOBAL_STATUS (the metrics lose their base: §3.4).
- *   IA32_PERF_GLOBAL_STATUS is read-only; a write of 1s to
- *   IA32_PERF_GLOBAL_STATUS_RESET clears those bits (§1.4);
+ *   bit 48 of IA32_PERF_GLOBAL_STATUS (the metrics lose their base: linux
+ *   commit 59a854e2f3b9).
+ *   IA32_PERF_GLOBAL_STATUS is read-only ([KVM] kvm_pmu_set_msr); a write of 1s to
+ *   IA32_PERF_GLOBAL_STATUS_RESET clears those bits ([CORE] intel_pmu_ack_status);
  *   IA32_PERF_GLOBAL_INUSE is computed from the selects and the fixed
- *   control (§1.9).  Fixed counters 4-6 count Skymont's
+ *   control ([KVM]'s MSR_CORE_PERF_GLOBAL_INUSE emulation).  Fixed counters 4-6 count Skymont's
  *   TOPDOWN_BAD_SPECULATION.ALL, TOPDOWN_FE_BOUND.ALL and
- *   TOPDOWN_RETIRING.ALL: `width` x the share per cycle (§6.3).
+ *   TOPDOWN_RETIRING.ALL: `width` x the share per cycle (intel/perfmon
+ *   LNL/events/lunarlake_skymont_core.json, E-core_TMA_Metrics.csv).
  *
  * General-purpose counters: counter x counts while its select has EN and
  * the global control's bit x is set (Intel IA32_PERF_GLOBAL_CTRL; AMD
@@ -124,7 +131,7 @@
  * accesses' cycles count at the access_* shares, the work's at the
  * profile's.  Width: CPUID leaf 0xA EAX[23:16] (AMD 48 bits); wrapping
  * sets the global status bit x.  Writes: IA32_PMCx takes bits 31:0
- * sign-extended (§1.8), IA32_A_PMCx the full width (more is a #GP, -EIO),
+ * sign-extended ([KVM] intel_pmu_set_msr), IA32_A_PMCx the full width (more is a #GP, -EIO),
  * AMD's PERF_CTRx bits 47:0.  AMD's PERF_CNTR_GLOBAL_STATUS is read-only,
  * _STATUS_CLR clears and _STATUS_SET sets its bits.
  *
@@ -161,7 +168,7 @@
 
 #include "msr/access/msr.h"
 
-/* The measured Top-down nodes, in IA32_PERF_METRICS byte order (§1.5). */
+/* The measured Top-down nodes, in IA32_PERF_METRICS byte order ([PEH] INTEL_PMC_IDX_TD_*). */
 #define SIM_NODES 8
 
 /* Faults (`fault NAME ...`), each a wrong behaviour a check must catch. */
@@ -284,8 +291,8 @@ int msr_sim_work(const struct msr_dev *dev, unsigned cpu, uint64_t cycles);
 /*
  * msr_sim_rdpmc - a simulated RDPMC of @ecx on CPU @cpu: the value an MSR
  * read of the counter @ecx names gives (ECX (1<<30)|i fixed counter i,
- * 1<<29 IA32_PERF_METRICS, i general-purpose counter i: pmu-reference
- * §3.5), at one access's cost.  In RDPMC metrics-clear mode (the kind's
+ * 1<<29 IA32_PERF_METRICS, i general-purpose counter i: [PEH]
+ * INTEL_PMC_FIXED_RDPMC_*), at one access's cost.  In RDPMC metrics-clear mode (the kind's
  * IA32_PERF_CAPABILITIES[19] and IA32_FIXED_CTR_CTRL bit 14 set) a read of
  * PERF_METRICS returns the metrics since the last clear, then clears
  * PERF_METRICS and fixed counter 3 (linux commit 0e45818ec189); an RDMSR

@@ -105,7 +105,8 @@ bool sim_has_fixed(const struct cpu_kind *k, unsigned i)
 /*
  * The clean register file of one CPU, as Linux leaves an idle PMU
  * (msr/sim/msr_sim.h): GLOBAL_CTRL = the kernel's intel_ctrl (every counter
- * enabled, bit 48 with PERF_METRICS: pmu-reference §1.3); the rest 0.
+ * enabled, bit 48 with PERF_METRICS: linux arch/x86/events/intel/core.c
+ * intel_pmu_init, intel_pmu_enable_all); the rest 0.
  * IA32_A_PMCx beside IA32_PMCx: the simulated IA32_PERF_CAPABILITIES has
  * bit 13 (full-width writes), and both are views of one counter.
  */
@@ -126,7 +127,8 @@ static void mem_clean_intel(const struct sim *s, struct sim_cpu *c)
 			mem_add(c, IA32_FIXED_CTR0 + i, 0);
 			gc |= 1ull << GLOBAL_FIXED_BIT(i);
 		}
-	/* PERF_METRICS is derived from fixed counter 3 (§3.1): none without it
+	/* PERF_METRICS is derived from fixed counter 3 (linux
+	 * arch/x86/events/intel/core.c icl_set_topdown_event_period): none without it
 	 * (leaf 0xA version 0: no counter at all) */
 	if (k->topdown_level >= 1 && s->ci.pmu.version >= 2 && sim_has_fixed(k, FIXED_CTR3_IDX)) {
 		mem_add(c, IA32_PERF_METRICS, 0);
@@ -183,7 +185,9 @@ unsigned sim_gp_bits(const struct sim_cpu *c)
 
 	if (c->amd)
 		return AMD_COUNTER_WIDTH;
-	return w >= 8 && w < 64 ? w : 48; /* 48 on every core since Nehalem (§1.8) */
+	/* CPUID.0AH:EAX[23:16]; else 48, the width of every Intel dump read from
+	 * libcpuid's tests and InstLatx64 (no primary source found that states it) */
+	return w >= 8 && w < 64 ? w : 48;
 }
 
 int sim_gp_counter(const struct sim_cpu *c, uint32_t msr, bool *full)
@@ -236,10 +240,11 @@ unsigned sim_fixed_bits(const struct sim *s)
 {
 	unsigned w = s->ci.pmu.fixed_width;
 
-	return w >= 8 && w < 64 ? w : 48; /* 48 on every core since Nehalem (§1.8) */
+	return w >= 8 && w < 64 ? w : 48; /* CPUID.0AH:EDX[12:5]; else 48, as above */
 }
 
-/* Is fixed counter @i counting under these controls? (§1.2, §1.3) */
+/* Is fixed counter @i counting under these controls? (linux
+ * arch/x86/include/asm/perf_event.h INTEL_FIXED_0_KERNEL/USER, INTEL_PMC_IDX_FIXED) */
 static bool counting(uint64_t fcc, uint64_t gc, unsigned i)
 {
 	uint64_t en = FIXED_CTR_CTRL_EN_OS | FIXED_CTR_CTRL_EN_USR;
@@ -250,8 +255,9 @@ static bool counting(uint64_t fcc, uint64_t gc, unsigned i)
 /*
  * The share of the cycles fixed counter @i counts under these controls:
  * its IA32_FIXED_CTR_CTRL field's EN_OS counts at CPL 0, EN_USR at CPL > 0
- * (SDM Vol. 3B 20.2.2, "Fixed-function performance counters"; pmu-reference
- * §1.2), and the profile's `user_fraction` of every cycle runs at CPL > 0.
+ * (SDM Vol. 3B 20.2.2, "Fixed-function performance counters"; linux
+ * perf_event.h INTEL_FIXED_0_KERNEL, INTEL_FIXED_0_USER), and the profile's
+ * `user_fraction` of every cycle runs at CPL > 0.
  */
 static double cpl_share(const struct sim *s, uint64_t fcc, uint64_t gc, unsigned i)
 {
@@ -322,7 +328,8 @@ static double sel_cpl_share(const struct sim *s, uint64_t sel)
 
 /*
  * General-purpose counter x counts while its select has EN and the global
- * control's bit x is set (Intel: SDM Vol. 3B 20.2.2, pmu-reference §1.3;
+ * control's bit x is set (Intel: SDM Vol. 3B 20.2.2, linux
+ * arch/x86/events/intel/core.c intel_pmu_enable_all;
  * AMD PerfMonV2: "Counting starts only after x86_pmu_enable_all()",
  * linux amd/core.c amd_pmu_v2_enable_event, which writes the global
  * control), at sim_event_rate's rate for the work's and the accesses'

@@ -162,7 +162,7 @@ struct sim_event_row {
  *   [GRT] intel/perfmon ADL/events/alderlake_gracemont_core.json and perf
  *         alderlaken/adln-metrics.json; [CMT] MTL/events/
  *         meteorlake_crestmont_core.json; [SKT] LNL/events/
- *         lunarlake_skymont_core.json (pmu-reference §6.3); [TNT]
+ *         lunarlake_skymont_core.json (FC4-6); [TNT]
  *         EHL/events/elkhartlake_core.json, SNR/events/snowridgex_core.json
  *         (perf elkhartlake/, snowridgex/pipeline.json);
  *   [ZEN] perf amdzen4/ and amdzen5/ core.json, other.json, branch.json,
@@ -480,7 +480,7 @@ double sim_fixed_rate(const struct sim *s, const struct sim_cpu *c, unsigned i,
 	 * FC3 TOPDOWN.SLOTS ("distributed among unhalted logical processors
 	 * (hyper-threads)", intel/perfmon ICL TOPDOWN.SLOTS: the thread's half
 	 * with `smt on`); FC4-6 Skymont's TOPDOWN_BAD_SPECULATION.ALL,
-	 * TOPDOWN_FE_BOUND.ALL, TOPDOWN_RETIRING.ALL (pmu-reference §6.3) */
+	 * TOPDOWN_FE_BOUND.ALL, TOPDOWN_RETIRING.ALL ([SKT]) */
 	static const enum sim_q fixed_q[SIM_FIXED] = {
 		Q_INST, Q_CYCLES, Q_CYCLES, Q_SLOTS, Q_BAD, Q_FE, Q_RETIRING,
 	};

@@ -13,7 +13,8 @@
 #include "cpu/text.h"
 #include "msr/sim/msr_sim.h"
 
-/* Node names in IA32_PERF_METRICS byte order (pmu-reference §1.5), as the
+/* Node names in IA32_PERF_METRICS byte order (linux
+ * arch/x86/include/asm/perf_event.h INTEL_PMC_IDX_TD_*), as the
  * profile keys and perf's tma_* metrics name them. */
 static const char *const node_keys[SIM_NODES] = {
 	"retiring", "bad_speculation", "frontend_bound", "backend_bound",
