@@ -227,7 +227,6 @@ int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *
 	memset(out, 0, sizeof(*out));
 	out->why = TD_OK;
 	out->rdpmc_sysfs = ops->sysfs_value();
-	const struct counter_source_ops *w = source_get(want);
 	int rc = 0;
 
 	if (check_cpuid(ci, cpu, out))
@@ -237,7 +236,7 @@ int bench_topdown_check_ops(const struct cpu_machine *m, const struct cpu_info *
 		rc = source_probe_all(&env, out, false);
 	/* perf_event needs none of the checks above; probed only when it may be
 	 * used (it makes the kernel write FC3 and PERF_METRICS) */
-	if ((w && w->independent) || (want == BENCH_BACKEND_AUTO && out->why != TD_OK))
+	if (source_probe_wanted(want, out))
 		source_probe_all(&env, out, true);
 	return rc;
 }

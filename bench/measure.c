@@ -420,11 +420,11 @@ int bench_measure(struct bench_session *s, struct journal *j)
 	}
 	if (!rc)
 		calib_mark_below(res, width_of(res));
-	if (res->backend == BENCH_BACKEND_MSR) {
-		text_appendf(&res->note, "; ", "msr backend: each bracket read is two pread()s of "
-			     "the msr device; the empty bracket costs %.0f TSC ticks (%.2f us; an "
-			     "RDPMC bracket costs tens of ticks): %s, but its jitter widens every "
-			     "spread", res->empty_tsc,
+	if (bench_backend_cost(res->backend)) { /* a reading of system calls: msr */
+		text_appendf(&res->note, "; ", "%s backend: %s; the empty bracket costs %.0f TSC "
+			     "ticks (%.2f us; an RDPMC bracket costs tens of ticks): %s, but its "
+			     "jitter widens every spread", bench_backend_name(res->backend),
+			     bench_backend_cost(res->backend), res->empty_tsc,
 			 res->tsc_hz ? res->empty_tsc * 1e6 / (double)res->tsc_hz : 0.0,
 			 res->calib.used ? "the calibration's is subtracted" : "subtracted");
 	}
@@ -482,8 +482,7 @@ int bench_run(const struct bench_options *opt, struct bench_result *res)
 	struct bench_session *s;
 	int rc = bench_open(opt, res, &s), rc2;
 	bool programs = !rc && bench_session_programs(s);
-	bool perf = !rc && !programs && opt->journal && (res->backend == BENCH_BACKEND_PERF ||
-							 res->backend == BENCH_BACKEND_PERF_RDPMC);
+	bool perf = !rc && !programs && opt->journal && bench_backend_perf_event(res->backend);
 
 	if (!rc)
 		rc = bench_measure(s, programs ? opt->journal : NULL);

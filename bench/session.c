@@ -37,7 +37,8 @@ static uint64_t tsc_hz_estimate(void)
 }
 
 /* A requested CPU without PERF_METRICS on a part that has it elsewhere (a
- * hybrid E-core) is refused when Top-down is wanted (any backend but tsc),
+ * hybrid E-core) is refused when Top-down is wanted (any backend but a
+ * timing-only one, tsc),
  * before anything is pinned or touched - unless its kind has an event
  * recipe (cpu_kind.topdown_recipe: the E-core's intel-ecore-l1), which the
  * rdpmc and msr sources measure. */
@@ -45,7 +46,7 @@ static int check_requested(const struct session_options *o, struct session_info 
 {
 	const struct cpu_kind *k = NULL;
 
-	if (o->cpu < 0 || o->backend == BENCH_BACKEND_TSC ||
+	if (o->cpu < 0 || bench_backend_timing_only(o->backend) ||
 	    cpu_topdown_check_cpu(&in->cpu, (unsigned)o->cpu, &k) != -EOPNOTSUPP ||
 	    (k && k->topdown_recipe))
 		return 0;

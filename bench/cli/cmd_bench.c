@@ -163,13 +163,15 @@ static void bench_usage(FILE *f)
 static int check_exclusive(const struct bench_options *o, struct cli_output *out)
 {
 	int rc = cli_output_check("bench", out, &output_view_bench);
+	char b[64]; /* "--backend NAME" */
 
 	if (rc)
 		return rc;
-	if (o->backend == BENCH_BACKEND_TSC && o->level)
-		return cli_refuse_together("bench", "--level", "--backend tsc");
-	if (o->backend == BENCH_BACKEND_TSC && o->user_only)
-		return cli_refuse_together("bench", "--user-only", "--backend tsc");
+	snprintf(b, sizeof(b), "--backend %s", bench_backend_name(o->backend));
+	if (bench_backend_timing_only(o->backend) && o->level)
+		return cli_refuse_together("bench", "--level", b);
+	if (bench_backend_timing_only(o->backend) && o->user_only)
+		return cli_refuse_together("bench", "--user-only", b);
 	return 0;
 }
 
@@ -207,8 +209,12 @@ static int bench_parse(int argc, char **argv, void *opts, struct cli_ctx *ctx)
 	b->o.rdpmc_always = ctx->run.set.rdpmc_always;
 	if (!rc)
 		rc = check_exclusive(&b->o, &b->out);
-	if (!rc && b->plot && b->o.backend == BENCH_BACKEND_TSC)
-		rc = cli_refuse_together("bench", "--plot", "--backend tsc");
+	if (!rc && b->plot && bench_backend_timing_only(b->o.backend)) {
+		char with[64]; /* "--backend NAME" */
+
+		snprintf(with, sizeof(with), "--backend %s", bench_backend_name(b->o.backend));
+		rc = cli_refuse_together("bench", "--plot", with);
+	}
 	if (!rc)
 		rc = cli_plot_check("bench", b->plot); /* before anything runs */
 	ctx->msr_unused = !bench_backend_uses_msr(b->o.backend);

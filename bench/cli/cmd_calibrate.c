@@ -190,7 +190,7 @@ static int verdict(const struct calibrate_cmd *cc, const struct calibration *c)
 
 	for (unsigned i = 0; i < CALIB_NBACKENDS; i++) {
 		const struct calib_backend *b = &c->b[i];
-		bool td = b->id != BENCH_BACKEND_TSC;
+		bool td = !bench_backend_timing_only(b->id);
 
 		if (!b->asked)
 			continue;
@@ -245,11 +245,11 @@ static int save(const struct calibrate_cmd *cc, const json_t *doc, const struct 
 	return cli_state_dir_fail("write the calibration", rc);
 }
 
-/* Does any wanted backend touch the counters (all but tsc)? */
+/* Does any wanted backend touch the counters (all but tsc, timing only)? */
 static bool wants_pmu(const struct calib_options *o)
 {
 	for (unsigned i = 0; i < CALIB_NBACKENDS; i++)
-		if (o->want[i] && calib_backend_at(i) != BENCH_BACKEND_TSC)
+		if (o->want[i] && !bench_backend_timing_only(calib_backend_at(i)))
 			return true;
 	return false;
 }

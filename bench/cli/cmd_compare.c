@@ -27,7 +27,7 @@ static int set_perf(const struct cli_opt_call *c)
 	struct compare_options *o = &((struct compare_cmd *)c->opts)->o;
 
 	if (bench_backend_parse(c->arg, &o->perf_backend) ||
-	    (o->perf_backend != BENCH_BACKEND_PERF && o->perf_backend != BENCH_BACKEND_PERF_RDPMC)) {
+	    !bench_backend_perf_event(o->perf_backend)) {
 		cli_err("bad --perf '%s': expected perf or perf-rdpmc", c->arg);
 		return EX_USAGE;
 	}

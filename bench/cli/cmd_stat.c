@@ -62,12 +62,15 @@ static int set_cpus(const struct cli_opt_call *c)
 static int set_backend(const struct cli_opt_call *c)
 {
 	struct stat_cmd *sc = c->opts;
+	enum bench_backend_id id;
+	bool known = !bench_backend_parse(c->arg, &id);
 
-	if (!strcmp(c->arg, "msr") || !strcmp(c->arg, "rdpmc")) {
-		sc->rdpmc = !strcmp(c->arg, "rdpmc");
+	/* a raw source: msr, or rdpmc (by RDPMC, the CPU it runs on only) */
+	if (known && bench_backend_raw(id)) {
+		sc->rdpmc = bench_backend_rdpmc(id);
 		return 0;
 	}
-	if (!strcmp(c->arg, "perf") || !strcmp(c->arg, "perf-rdpmc"))
+	if (known && bench_backend_perf_event(id))
 		return cli_usage_err("stat", "--backend %s is refused: stat programs the "
 				     "counters itself through MSRs (use msr, or perf stat "
 				     "--topdown)", c->arg);

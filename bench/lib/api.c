@@ -242,7 +242,7 @@ static int region_method_check(struct baretma *bm)
 	why = bm->method == REGION_METHOD_DELTA ? "region_method \"delta\"" :
 		!k || !k->metrics_clear ? "the core kind has no RDPMC metrics-clear mode "
 		"(IA32_PERF_CAPABILITIES bit 19: Lion Cove and later)" :
-		in->recipe || in->backend != BENCH_BACKEND_RDPMC ?
+		in->recipe || !bench_backend_raw(in->backend) || !bench_backend_rdpmc(in->backend) ?
 		"metrics-clear regions need RDPMC of IA32_PERF_METRICS (backend rdpmc)" : "";
 	if (bm->method == REGION_METHOD_CLEAR)
 		return fail(-EOPNOTSUPP, "baretma_open: region_method \"metrics-clear\" on cpu "

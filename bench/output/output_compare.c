@@ -47,14 +47,13 @@ static void compare_print_table(FILE *f, const struct compare_result *res)
 			"events, %s); level %d; %u pairs of blocks, %u repetitions per kernel per "
 			"block\n", bench_backend_name(res->raw_backend),
 			bench_backend_name(res->perf_backend), res->recipe->name,
-			res->recipe->variant, res->perf_backend == BENCH_BACKEND_PERF ? "read(2)"
-			: "user pages + RDPMC", res->level, res->pairs, res->reps);
+			res->recipe->variant, bench_backend_how(res->perf_backend), res->level,
+			res->pairs, res->reps);
 	else
 		fprintf(f, "raw path: %s; perf_event: %s (slots + topdown-* group, %s); level %d; "
 			"%u pairs of blocks, %u repetitions per kernel per block\n",
 			bench_backend_name(res->raw_backend), bench_backend_name(res->perf_backend),
-			res->perf_backend == BENCH_BACKEND_PERF ? "read(2)" : "user pages + RDPMC",
-			res->level, res->pairs, res->reps);
+			bench_backend_how(res->perf_backend), res->level, res->pairs, res->reps);
 	if (res->raw_formulas && res->raw_formulas->notes)
 		fprintf(f, "left out (raw, %s:%s): %s\n", res->raw_formulas->name,
 			res->raw_formulas->variant, res->raw_formulas->notes);

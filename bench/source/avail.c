@@ -37,15 +37,17 @@ int bench_avail_copy(struct bench_avail *dst, const struct bench_avail *src)
 	bench_avail_release(dst);
 	*dst = *src;
 	rc |= dup_text(&dst->reason, src->reason);
-	rc |= dup_text(&dst->perf_why, src->perf_why);
-	rc |= dup_text(&dst->perf_rdpmc_why, src->perf_rdpmc_why);
+	for (unsigned i = 0; i < BENCH_NSOURCES; i++)
+		rc |= dup_text(&dst->src[i].why, src->src[i].why);
 	return rc ? -ENOMEM : 0;
 }
 
 void bench_avail_release(struct bench_avail *a)
 {
 	free(a->reason);
-	free(a->perf_why);
-	free(a->perf_rdpmc_why);
-	a->reason = a->perf_why = a->perf_rdpmc_why = NULL;
+	a->reason = NULL;
+	for (unsigned i = 0; i < BENCH_NSOURCES; i++) {
+		free(a->src[i].why);
+		a->src[i].why = NULL;
+	}
 }

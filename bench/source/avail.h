@@ -22,28 +22,76 @@
 
 /* ------------------------------------------------------------- backends */
 
+/*
+ * The registered counter sources' ids, in the order they are listed to
+ * users (--help, calibrate's report: bench_backend_at); the order backend
+ * auto prefers them is their table's (bench/source/source.c).  A new
+ * source is one more id here, before BENCH_BACKEND_NIDS.  Only
+ * bench/source/ names a source by its id or tests an id: the layers above
+ * ask what a source can do (bench_backend_raw ...), which its ops say
+ * (struct counter_source_ops, bench/source/source.h); t/1105 checks.
+ */
 enum bench_backend_id {
-	BENCH_BACKEND_AUTO = 0, /* best available: rdpmc, then msr, then tsc */
+	BENCH_BACKEND_AUTO = 0, /* the first usable in the table's order (source_choose) */
 	BENCH_BACKEND_RDPMC,    /* RDPMC of FC3 and PERF_METRICS on the pinned CPU */
 	BENCH_BACKEND_MSR,      /* pread of IA32_FIXED_CTR3 and IA32_PERF_METRICS */
-	BENCH_BACKEND_TSC,      /* RDTSC timing only; works everywhere */
 	BENCH_BACKEND_PERF,     /* perf_event_open of the slots + topdown-* group, read(2) */
 	BENCH_BACKEND_PERF_RDPMC, /* the same group read by RDPMC through its user pages */
+	BENCH_BACKEND_TSC,      /* RDTSC timing only; works everywhere */
+	BENCH_BACKEND_NIDS,     /* not an id: how many there are, auto included */
 };
+
+/* The registered sources: every id but auto (bench/source/source.c
+ * asserts its table holds as many). */
+#define BENCH_NSOURCES ((unsigned)BENCH_BACKEND_NIDS - 1u)
 
 /* bench_backend_name / bench_backend_parse - "auto" and the names of the
  * registered counter sources (bench/source/source.c): "rdpmc", "msr", "tsc". */
 const char *bench_backend_name(enum bench_backend_id id);
 int bench_backend_parse(const char *s, enum bench_backend_id *id); /* 0 or -EINVAL */
 
+/* bench_backend_at - the id of the @i-th registered source in the users'
+ * order (the ids' order: rdpmc, msr, perf, perf-rdpmc, tsc), auto for @i
+ * >= BENCH_NSOURCES.  bench_backend_index - the place of @id in it, -1
+ * for auto or an id no source has. */
+enum bench_backend_id bench_backend_at(unsigned i);
+int bench_backend_index(enum bench_backend_id id);
+
+/*
+ * What the source of @id can do, from its ops (bench/source/source.h says
+ * each field): what the layers above ask instead of testing ids.  False
+ * (NULL, auto) for auto and for an id no source has.
+ *   timing_only  reads no Top-down, the TSC alone (tsc: !ops->topdown)
+ *   raw          programs the PMU itself through the MSR backend
+ *                (ops->writes_msrs): compare's raw side (rdpmc, msr)
+ *   perf_event   the kernel's perf_event programs the counters
+ *                (ops->perf_event: perf, perf-rdpmc): compare's perf side;
+ *                what the kernel leaves in the registers is for the
+ *                journal to put back (bench_run, calibrate's probe)
+ *   rdpmc        reads by RDPMC, the counters of the CPU it runs on only
+ *                (ops->rdpmc: rdpmc, perf-rdpmc); raw and rdpmc: RDPMC of
+ *                IA32_PERF_METRICS, which metrics-clear regions need
+ *   how          how a reading is taken, in words (ops->how: "read(2)")
+ *   cost         what makes a reading cost microseconds, for the note
+ *                beside the empty bracket's cost (ops->cost; NULL: none)
+ *   other        the other registered source of @id's kind (raw, perf_event
+ *                or timing) that the table lists first: the same counters
+ *                read the other way (perf <-> perf-rdpmc)
+ */
+bool bench_backend_timing_only(enum bench_backend_id id);
+bool bench_backend_raw(enum bench_backend_id id);
+bool bench_backend_perf_event(enum bench_backend_id id);
+bool bench_backend_rdpmc(enum bench_backend_id id);
+const char *bench_backend_how(enum bench_backend_id id);
+const char *bench_backend_cost(enum bench_backend_id id);
+enum bench_backend_id bench_backend_other(enum bench_backend_id id);
+
 /* bench_backend_uses_msr - whether a run of @id may program the counters
- * through the MSR backend $BARETMA_MSR names (auto, rdpmc, msr); tsc, perf
- * and perf-rdpmc need none, so a backend that cannot be opened stops only
- * the others (session_open; the command line's CLI_MSR_CHECK). */
-static inline bool bench_backend_uses_msr(enum bench_backend_id id)
-{
-	return id == BENCH_BACKEND_AUTO || id == BENCH_BACKEND_RDPMC || id == BENCH_BACKEND_MSR;
-}
+ * through the MSR backend $BARETMA_MSR names (auto, and the raw sources:
+ * rdpmc, msr); tsc, perf and perf-rdpmc need none, so a backend that
+ * cannot be opened stops only the others (session_open; the command
+ * line's CLI_MSR_CHECK). */
+bool bench_backend_uses_msr(enum bench_backend_id id);
 
 /* ----------------------------------------------------------- availability */
 
@@ -59,8 +107,8 @@ enum td_unavail {
 	TD_NO_PERMISSION,    /* EACCES/EPERM on the msr device */
 	TD_MSR_ERROR,        /* other msr error */
 	TD_RDPMC_FAULT,      /* RDPMC faults (CR4.PCE clear); with the rdpmc sysfs value */
-	TD_PERF_UNAVAILABLE, /* the perf source cannot open the Top-down group (bench_avail
-			      * perf_err, perf_why) */
+	TD_PERF_UNAVAILABLE, /* the perf source cannot open the Top-down group (its
+			      * bench_source_avail's err, why) */
 	TD_OTHER_MACHINE,    /* the CPUs are a CPUID dump's and the MSR backend is this
 			      * machine's device: it cannot reach them (a dry run
 			      * needs the state-file backend) */
@@ -71,6 +119,28 @@ enum td_unavail {
 };
 
 struct recipe;
+
+/*
+ * What one source's own probe found (struct bench_avail.src[]), for its
+ * usable() and level hooks; the source's file says which fields it fills
+ * (the perf probe fills perf's and perf-rdpmc's: one group, two reads).
+ * Zeroed: not probed.
+ */
+struct bench_source_avail {
+	bool ok;                /* it can measure (perf: the slots + topdown-* group,
+				 * or every pass of an event recipe, opened) */
+	bool by_name;           /* it measures only when named: backend auto passes
+				 * it over (rdpmc on the simulator, whose RDPMC is
+				 * simulated: msr_sim_rdpmc) */
+	int level;              /* the level it measures by default (0 when !ok) */
+	int level_max;          /* the highest it can, in passes where its events need
+				 * them (an event recipe's, Sunny Cove's level 2);
+				 * level when no higher */
+	int err;                /* -errno behind why (perf_event_open's, the sysfs
+				 * look-up's), else 0 */
+	char *why;              /* why it cannot, one line, on the heap (it may name a
+				 * dump's path); NULL when ok or not probed */
+};
 
 struct bench_avail {
 	enum td_unavail why;
@@ -86,28 +156,20 @@ struct bench_avail {
 				 * state file's path may be PATH_MAX long); NULL
 				 * when available.  Set with bench_avail_setf,
 				 * freed by bench_avail_release */
+	bool msr_ok;            /* the MSR backend can read FC3/PERF_METRICS */
+	/* User RDPMC on the CPU checked, a fact of the machine (CR4.PCE, the
+	 * rdpmc sysfs value: bench_rdpmc_decide) that the rdpmc source needs
+	 * and bench's report gives (output.c "rdpmc sysfs"). */
 	bool rdpmc_ok;          /* RDPMC probe passed */
 	bool rdpmc_dump;        /* not probed: the CPUs are a CPUID dump's, and RDPMC
 				 * would read the counters of the CPU baretma runs on */
-	bool rdpmc_sim;         /* the MSR backend is the simulator: the rdpmc source
-				 * reads by a simulated RDPMC (msr_sim_rdpmc), chosen
-				 * by name only (source_choose) */
 	int rdpmc_sysfs;        /* rdpmc sysfs value, or -errno */
 	int rdpmc_key_err;      /* with rdpmc_sysfs 1: -errno of making the perf
 				 * event key (rdpmc_enable_self), else 0 */
-	bool msr_ok;            /* the MSR backend can read FC3/PERF_METRICS */
-	/* The perf source's own probe (bench/source/source_perf.c), made whatever the
-	 * checks above found: perf_event needs neither root nor the msr device. */
-	bool perf_ok;           /* the slots + topdown-* group opened */
-	int perf_level;         /* the level it opened (0 when it did not) */
-	int perf_level_max;     /* the highest it can open, in passes where its events
-				 * need them (an event recipe's, Sunny Cove's level 2);
-				 * perf_level when no higher */
-	int perf_err;           /* -errno of perf_event_open or of the sysfs look-up */
-	char *perf_why;         /* why not, one line, on the heap (it may name a
-				 * dump's path); NULL when perf_ok or not probed */
-	bool perf_rdpmc_ok;     /* its user pages allow RDPMC (cap_user_rdpmc, index) */
-	char *perf_rdpmc_why;   /* why not, on the heap; NULL when perf_rdpmc_ok */
+	/* What each source's own probe found, one entry per source, indexed as
+	 * the source table (source_at; source_avail_of): a new source adds
+	 * no field here. */
+	struct bench_source_avail src[BENCH_NSOURCES];
 };
 
 /*
@@ -125,8 +187,8 @@ static inline const char *bench_avail_reason(const struct bench_avail *a)
 }
 
 /*
- * bench_avail_copy - *@dst = *@src with reasons (reason, perf_why,
- * perf_rdpmc_why) of its own (a struct copy would share, then free twice,
+ * bench_avail_copy - *@dst = *@src with reasons (reason, each source's
+ * why) of its own (a struct copy would share, then free twice,
  * @src's): @dst's old ones are freed.  Returns 0 or -ENOMEM (@dst then
  * lacks those it could not copy).
  */

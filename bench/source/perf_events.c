@@ -182,7 +182,8 @@ int perf_events_set_pass(struct perf_events *e, unsigned pass)
 }
 
 void perf_events_probe(const struct source_env *env, const struct perf_group_ops *ops,
-		       const char *arg, struct bench_avail *a)
+		       const char *arg, struct bench_source_avail *pa,
+		       struct bench_source_avail *ra)
 {
 	const struct cpu_kind *k = cpu_info_kind_of(env->ci, env->cpu);
 	struct perf_events e = { 0 };
@@ -190,11 +191,11 @@ void perf_events_probe(const struct source_env *env, const struct perf_group_ops
 	int level = 1, rc;
 
 	if (k && k->topdown_level > 0)
-		text_appendf(&a->perf_rdpmc_why, NULL, "perf-rdpmc reads FC3 and "
+		text_appendf(&ra->why, NULL, "perf-rdpmc reads FC3 and "
 			     "PERF_METRICS alone, and cpu %u's recipe counts events beside them: "
 			     "read with read(2) (--perf-backend perf)", env->cpu);
 	else
-		text_appendf(&a->perf_rdpmc_why, NULL, "perf-rdpmc reads FC3 and "
+		text_appendf(&ra->why, NULL, "perf-rdpmc reads FC3 and "
 			     "PERF_METRICS, which cpu %u has not: its event recipe is read with "
 			     "read(2) (--perf-backend perf)", env->cpu);
 	/* the highest level the recipe defines, as the raw side (bench/avail.c) */
@@ -215,15 +216,15 @@ void perf_events_probe(const struct source_env *env, const struct perf_group_ops
 		rc = ops->open(arg, &spec, &g, &ow);
 		ops->close(g);
 	}
-	a->perf_err = rc;
-	a->perf_ok = !rc;
+	pa->err = rc;
+	pa->ok = !rc;
 	/* by default the raw side's: PERF_METRICS's level where the kind has it
 	 * (Sunny Cove: 1, level 2 on request), else the recipe's highest */
-	a->perf_level_max = rc ? 0 : level;
-	a->perf_level = rc ? 0 : k->topdown_level > 0 && k->topdown_level < level ?
-			k->topdown_level : level;
+	pa->level_max = ra->level_max = rc ? 0 : level;
+	pa->level = ra->level = rc ? 0 : k->topdown_level > 0 && k->topdown_level < level ?
+				k->topdown_level : level;
 	if (rc)
-		text_appendf(&a->perf_why, NULL, "%s", ow ? ow : why);
+		text_appendf(&pa->why, NULL, "%s", ow ? ow : why);
 	free(ow);
 }
 

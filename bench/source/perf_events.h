@@ -41,12 +41,14 @@ int perf_events_set_pass(struct perf_events *e, unsigned pass);
 
 /*
  * perf_events_probe - can @ops open every pass of the kind's recipe on
- * @env->cpu (opened and closed, never enabled)?  Fills a->perf_ok,
- * perf_err, perf_level (the recipe's highest), perf_why, and
- * perf_rdpmc_why (perf-rdpmc reads PERF_METRICS only).
+ * @env->cpu (opened and closed, never enabled)?  Fills the perf source's
+ * entry @pa (ok, err, level, level_max: the recipe's highest, why) and
+ * perf-rdpmc's @ra (its levels, and why it cannot: it reads PERF_METRICS
+ * only); both zeroed first by the caller.
  */
 void perf_events_probe(const struct source_env *env, const struct perf_group_ops *ops,
-		       const char *arg, struct bench_avail *a);
+		       const char *arg, struct bench_source_avail *pa,
+		       struct bench_source_avail *ra);
 
 void perf_events_free(struct perf_events *e);
 

@@ -13,13 +13,16 @@
  *   perf-rdpmc  the same group, read by RDPMC through its user pages
  *   tsc    RDTSC only: timing, no Top-down (bench/source/source_tsc.c)
  * rdpmc and msr program the PMU the same way (bench/source/source_pmu.c on
- * msr/pmu/pmu.h).  A perf_event source (perf_event_open of the slots +
- * topdown-* group: open/close the group, program = enable, reset =
- * PERF_EVENT_IOC_RESET, read = the mmapped RDPMC read, verify = the
- * group's time_enabled/time_running) and an event-based source (general
- * purpose counters) are one more file and one more entry in the table of
- * bench/source/source.c each; the session (bench/session.h) and the harness
- * (bench/measure.c) do not change.
+ * msr/pmu/pmu.h).  A source's capabilities are fields of its ops (what it
+ * reads and how, whether its reading is inlined in the bracket, what a
+ * reading costs, how it is refused, its name, whether it is a raw or a
+ * perf_event source), what its probe finds is its own entry of struct
+ * bench_avail (src[], bench/source/avail.h), and the layers above ask
+ * those fields (bench_backend_raw ...) instead of testing ids.  So a new
+ * source is one more file, one more entry in the table of
+ * bench/source/source.c, one id (bench/source/avail.h) and its extern
+ * below; the session (bench/session.h), the harness (bench/measure.c) and
+ * the studies (bench/study/) do not change.
  *
  * Owns: the table of sources, their availability hooks and the choice
  * among them.  May include cpu/, msr/, bench/bench.h.  Only the session
@@ -154,7 +157,21 @@ struct counter_source_ops {
 	bool topdown;                /* its read set counts TOPDOWN.SLOTS and the
 				      * topdown-* events (bench/tma.h) */
 	bool writes_msrs;            /* program writes MSRs: the run needs the guard
-				      * (locks, ownership, journal) */
+				      * (locks, ownership, journal); a raw source,
+				      * compare's raw side (bench_backend_raw) */
+	bool perf_event;             /* the kernel's perf_event programs the counters:
+				      * it writes no MSR, yet the registers change
+				      * under it, for the journal's owner to put back
+				      * (bench_run, calibrate's probe); compare's
+				      * perf side (bench_backend_perf_event) */
+	bool rdpmc;                  /* reads by RDPMC (inline, or through perf's user
+				      * pages): the counters of the CPU it runs on
+				      * only (stat runs one CPU with it) */
+	const char *how;             /* how a reading is taken, in words, for messages
+				      * (compare's table: "read(2)") */
+	const char *cost;            /* what makes a reading cost microseconds, said
+				      * beside the empty bracket's cost (the
+				      * harness's note); NULL: nothing to say */
 	enum td_unavail fault;       /* bench_avail.why when this source alone cannot
 				      * measure (rdpmc: TD_RDPMC_FAULT), TD_OK if none */
 	enum source_read read_inline; /* read's body, inlined by the session's bracket
@@ -289,6 +306,21 @@ const struct counter_source_ops *source_at(size_t i);
 /* source_get - the source of @id; NULL for BENCH_BACKEND_AUTO or unknown. */
 const struct counter_source_ops *source_get(enum bench_backend_id id);
 
+/* source_avail_of / source_avail_set - @src's entry of @a (a->src[] in
+ * table order), to read and to fill; @src is a registered source (one of
+ * source_at's). */
+const struct bench_source_avail *source_avail_of(const struct bench_avail *a,
+						 const struct counter_source_ops *src);
+struct bench_source_avail *source_avail_set(struct bench_avail *a,
+					    const struct counter_source_ops *src);
+
+/* source_probe_wanted - whether the sources that measure without the PMU
+ * checks (@independent ones: perf_event) are probed for a run of @want
+ * whose checks found @a: when @want is one of them, or auto and the raw
+ * path cannot measure (their probe makes the kernel write FC3 and
+ * PERF_METRICS, so never for a run on the raw path). */
+bool source_probe_wanted(enum bench_backend_id want, const struct bench_avail *a);
+
 /* source_probe_all - the probe of every registered source (@independent:
  * of those that are, else of the others), in table order. */
 int source_probe_all(const struct source_env *env, struct bench_avail *a, bool independent);
@@ -299,12 +331,12 @@ int source_level(const struct counter_source_ops *src, const struct bench_avail 
 /* source_max_level - the highest level @src can read given @a: the rdpmc
  * and msr sources every level of their recipe (a->recipe: in passes where
  * the counters need them; Sunny Cove's level 2 beside PERF_METRICS's level
- * 1), the perf source what its probe found (a->perf_level_max), else
- * source_level. */
+ * 1), an independent source (perf) what its probe found (its entry's
+ * level_max), else source_level. */
 int source_max_level(const struct counter_source_ops *src, const struct bench_avail *a);
 
 /* Room for a usable() or program() reason: words, numbers and at most one
- * path (perf_why may name a CPUID dump; PERF_WHY_MAX holds a PATH_MAX
+ * path (perf's why may name a CPUID dump; PERF_WHY_MAX holds a PATH_MAX
  * path in a sentence), so none is cut. */
 #define SOURCE_WHY_MAX (PATH_MAX + 576) /* PERF_WHY_MAX, "perf_event: " before it */
 

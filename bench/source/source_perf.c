@@ -79,10 +79,13 @@ static int try_raw(const struct perf_group_ops *ops, struct perf_group *g, char 
 	return rc;
 }
 
-/* Open and close the group once: can it measure, read(2) and through
- * RDPMC?  Its reason otherwise. */
+/* Open and close the group once: can it measure, read(2) (perf's entry of
+ * @a) and through RDPMC (perf-rdpmc's: the same group, so the same
+ * levels)?  Its reason otherwise. */
 static int perf_probe(const struct source_env *env, struct bench_avail *a)
 {
+	struct bench_source_avail *pa = source_avail_set(a, &source_perf);
+	struct bench_source_avail *ra = source_avail_set(a, &source_perf_rdpmc);
 	const char *arg = NULL;
 	const struct perf_group_ops *ops = perf_group_env(&arg);
 	struct source_params p = {
@@ -96,26 +99,24 @@ static int perf_probe(const struct source_env *env, struct bench_avail *a)
 	char *why = NULL, rwhy[PERF_WHY_MAX] = ""; /* why: the open's, whole (a profile path) */
 	int rc;
 
-	a->perf_ok = a->perf_rdpmc_ok = false;
-	a->perf_level = a->perf_level_max = 0;
-	free(a->perf_rdpmc_why);
-	free(a->perf_why);
-	a->perf_rdpmc_why = a->perf_why = NULL;
+	free(pa->why);
+	free(ra->why);
+	*pa = *ra = (struct bench_source_avail){ 0 };
 	if (!ops) {
-		a->perf_err = -EINVAL;
-		text_appendf(&a->perf_why, NULL, "BARETMA_PERF is neither empty nor "
+		pa->err = -EINVAL;
+		text_appendf(&pa->why, NULL, "BARETMA_PERF is neither empty nor "
 			     "sim:PROFILE");
 		return 0;
 	}
 	if (!arg && cpu_machine_is_dump(env->machine)) {
-		a->perf_err = -ENODEV;
-		text_appendf(&a->perf_why, NULL, "cpu %u is a CPU of the CPUID dump "
+		pa->err = -ENODEV;
+		text_appendf(&pa->why, NULL, "cpu %u is a CPU of the CPUID dump "
 			 "'%s': perf_event measures this machine (a dry run: "
 			 "BARETMA_PERF=sim:PROFILE)", env->cpu, cpu_machine_name(env->machine));
 		return 0;
 	}
 	if (perf_events_kind(env->ci, cpu_info_kind_of(env->ci, env->cpu))) {
-		perf_events_probe(env, ops, arg, a);
+		perf_events_probe(env, ops, arg, pa, ra);
 		return 0;
 	}
 	spec = spec_of(&p, level, PERF_READ_MMAP_RDPMC);
@@ -124,14 +125,14 @@ static int perf_probe(const struct source_env *env, struct bench_avail *a)
 		spec = spec_of(&p, level = 1, PERF_READ_MMAP_RDPMC);
 		rc = ops->open(arg, &spec, &g, &why);
 	}
-	if (!rc && !(a->perf_rdpmc_ok = !try_raw(ops, g, rwhy, sizeof(rwhy))))
-		text_appendf(&a->perf_rdpmc_why, NULL, "%s", rwhy);
+	if (!rc && !(ra->ok = !try_raw(ops, g, rwhy, sizeof(rwhy))))
+		text_appendf(&ra->why, NULL, "%s", rwhy);
 	ops->close(g);
-	a->perf_err = rc;
-	a->perf_ok = !rc;
-	a->perf_level = a->perf_level_max = rc ? 0 : level;
+	pa->err = rc;
+	pa->ok = !rc;
+	pa->level = pa->level_max = ra->level = ra->level_max = rc ? 0 : level;
 	if (rc)
-		text_appendf(&a->perf_why, NULL, "%s", why ? why : strerror(-rc));
+		text_appendf(&pa->why, NULL, "%s", why ? why : strerror(-rc));
 	free(why);
 	return 0;
 }
@@ -139,10 +140,12 @@ static int perf_probe(const struct source_env *env, struct bench_avail *a)
 static enum source_state perf_usable(const struct bench_avail *a, bool rdpmc_always,
 				     char **why)
 {
+	const struct bench_source_avail *pa = source_avail_of(a, &source_perf);
+
 	(void)rdpmc_always;
-	if (a->perf_ok)
+	if (pa->ok)
 		return SOURCE_READY;
-	text_setf(why, "perf_event: %s", a->perf_why ? a->perf_why : "not probed");
+	text_setf(why, "perf_event: %s", pa->why ? pa->why : "not probed");
 	return SOURCE_NO;
 }
 
@@ -151,16 +154,18 @@ static enum source_state perf_rdpmc_usable(const struct bench_avail *a, bool rdp
 {
 	enum source_state st = perf_usable(a, rdpmc_always, why);
 
-	if (st == SOURCE_READY && !a->perf_rdpmc_ok) {
-		text_setf(why, "perf_event: %s", text_or_empty(a->perf_rdpmc_why));
+	if (st == SOURCE_READY && !source_avail_of(a, &source_perf_rdpmc)->ok) {
+		text_setf(why, "perf_event: %s",
+			  text_or_empty(source_avail_of(a, &source_perf_rdpmc)->why));
 		st = SOURCE_NO;
 	}
 	return st;
 }
 
+/* Both reads' level: the group's, which the probe opened (perf's entry). */
 static int perf_level(const struct bench_avail *a)
 {
-	return a->perf_level;
+	return source_avail_of(a, &source_perf)->level;
 }
 
 static int perf_open(struct counter_source *src, const struct source_params *p)
@@ -169,8 +174,7 @@ static int perf_open(struct counter_source *src, const struct source_params *p)
 
 	if (!ps)
 		return -ENOMEM;
-	ps->how = src->ops->id == BENCH_BACKEND_PERF_RDPMC ? PERF_READ_MMAP_RDPMC
-							   : PERF_READ_SYSCALL;
+	ps->how = src->ops->rdpmc ? PERF_READ_MMAP_RDPMC : PERF_READ_SYSCALL;
 	if (perf_events_kind(p->ci, p->kind)) {
 		char why[300];
 		int rc = ps->how == PERF_READ_SYSCALL ? perf_events_new(p, &ps->ev, why, sizeof(why))
@@ -299,6 +303,8 @@ const struct counter_source_ops source_perf = {
 	.name = "perf",
 	.topdown = true,
 	.writes_msrs = false,
+	.perf_event = true,
+	.how = "read(2)",
 	.fault = TD_PERF_UNAVAILABLE,
 	.read_inline = SOURCE_READ_CALL,
 	.probe = perf_probe,
@@ -319,6 +325,9 @@ const struct counter_source_ops source_perf_rdpmc = {
 	.name = "perf-rdpmc",
 	.topdown = true,
 	.writes_msrs = false,
+	.perf_event = true,
+	.rdpmc = true,
+	.how = "user pages + RDPMC",
 	.fault = TD_PERF_UNAVAILABLE,
 	.read_inline = SOURCE_READ_CALL,
 	.probe = NULL, /* source_perf's probe tries both reads */

@@ -74,7 +74,8 @@ int bench_rdpmc_decide(const struct bench_rdpmc_ops *ops, int *key, struct bench
 static int rdpmc_src_probe(const struct source_env *env, struct bench_avail *a)
 {
 	if (msr_sim_profile_of(env->dev)) {
-		a->rdpmc_ok = a->rdpmc_sim = true;
+		/* chosen by name only (source_choose): auto keeps to msr */
+		a->rdpmc_ok = source_avail_set(a, &source_rdpmc)->by_name = true;
 		return 0;
 	}
 	if (cpu_machine_is_dump(env->machine)) {
@@ -182,6 +183,8 @@ const struct counter_source_ops source_rdpmc = {
 	.name = "rdpmc",
 	.topdown = true,
 	.writes_msrs = true,
+	.rdpmc = true,
+	.how = "RDPMC",
 	.fault = TD_RDPMC_FAULT,
 	.read_inline = SOURCE_READ_RDPMC,
 	.probe = rdpmc_src_probe,

@@ -50,6 +50,7 @@ const struct counter_source_ops source_tsc = {
 	.name = "tsc",
 	.topdown = false,
 	.writes_msrs = false,
+	.how = "RDTSC",
 	.fault = TD_OK,
 	.read_inline = SOURCE_READ_TSC,
 	.probe = NULL,

@@ -15,11 +15,6 @@
 
 static const unsigned lengths[CALIB_NLENGTHS] = { 1000, 10000, 100000, 1000000 };
 
-static const enum bench_backend_id order[CALIB_NBACKENDS] = {
-	BENCH_BACKEND_RDPMC, BENCH_BACKEND_MSR, BENCH_BACKEND_PERF, BENCH_BACKEND_PERF_RDPMC,
-	BENCH_BACKEND_TSC,
-};
-
 const unsigned *calib_lengths(void)
 {
 	return lengths;
@@ -27,7 +22,7 @@ const unsigned *calib_lengths(void)
 
 enum bench_backend_id calib_backend_at(unsigned i)
 {
-	return i < CALIB_NBACKENDS ? order[i] : BENCH_BACKEND_AUTO;
+	return bench_backend_at(i);
 }
 
 /* ------------------------------------------------------------ the loop */
@@ -111,12 +106,9 @@ int calib_parse_backends(const char *list, bool want[CALIB_NBACKENDS], char *bad
 	strcpy(buf, list);
 	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		enum bench_backend_id id;
-		unsigned i = 0;
+		int i;
 
-		if (bench_backend_parse(t, &id) == 0)
-			while (i < CALIB_NBACKENDS && order[i] != id)
-				i++;
-		if (bench_backend_parse(t, &id) || i == CALIB_NBACKENDS) {
+		if (bench_backend_parse(t, &id) || (i = bench_backend_index(id)) < 0) {
 			snprintf(bad, n, "%s", t);
 			return -EINVAL;
 		}
@@ -162,19 +154,19 @@ int calib_probe(const struct calib_options *o, struct calibration *c)
 		return -EINVAL;
 	for (unsigned i = 0; i < CALIB_NBACKENDS; i++) {
 		struct calib_backend *b = &c->b[i];
-		struct bench_options bo = options_for(o, order[i], cpu);
+		struct bench_options bo = options_for(o, calib_backend_at(i), cpu);
 		struct bench_session *s = NULL;
 		struct bench_result r;
 		int rc;
 
-		b->id = order[i];
+		b->id = calib_backend_at(i);
 		b->asked = o->want[i];
 		if (!b->asked)
 			continue;
 		rc = bench_open(&bo, &r, &s);
 		bench_close(s);
 		/* a perf probe enabled the kernel's group: the counters go back */
-		if (o->journal && (b->id == BENCH_BACKEND_PERF || b->id == BENCH_BACKEND_PERF_RDPMC))
+		if (o->journal && bench_backend_perf_event(b->id))
 			journal_restore_regs(o->journal, o->dev);
 		if (r.cpu.vendor_str[0] && !c->cpu.vendor_str[0])
 			c->cpu = r.cpu;

@@ -65,7 +65,7 @@
 #define CALIB_RESOLUTION_PP 1.0     /* percentage points */
 #define CALIB_MIN_VALID     20      /* valid repetitions for a spread to count */
 #define CALIB_DEFAULT_REPS  201
-#define CALIB_NBACKENDS     5       /* rdpmc, msr, perf, perf-rdpmc, tsc */
+#define CALIB_NBACKENDS     BENCH_NSOURCES /* every registered source */
 
 /* calib_lengths - the loop lengths, in core cycles (ADDs), shortest first. */
 const unsigned *calib_lengths(void);
@@ -108,12 +108,13 @@ struct calib_options {
 	struct journal *journal;
 };
 
-/* calib_backend_at - the i-th backend of the list (rdpmc, msr, perf,
+/* calib_backend_at - the i-th backend of the list: the sources in the
+ * order users see them listed (bench_backend_at: rdpmc, msr, perf,
  * perf-rdpmc, tsc). */
 enum bench_backend_id calib_backend_at(unsigned i);
 
 /*
- * calib_parse_backends - "all" or a comma-separated list of the five
+ * calib_parse_backends - "all" or a comma-separated list of the sources'
  * names into @want.  Returns 0 or -EINVAL (@bad receives the bad name).
  */
 int calib_parse_backends(const char *list, bool want[CALIB_NBACKENDS], char *bad, size_t n);

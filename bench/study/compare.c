@@ -286,10 +286,11 @@ static void keep(struct blocks *b, unsigned pair, bool raw, const struct bench_r
 	}
 }
 
-/* One block: a whole bench run on one source. */
-static int block(const struct compare_options *o, enum bench_backend_id backend,
-		 struct compare_result *res, struct blocks *b, unsigned pair)
+/* One block: a whole bench run on one side's source (@raw: the raw path's). */
+static int block(const struct compare_options *o, bool raw, struct compare_result *res,
+		 struct blocks *b, unsigned pair)
 {
+	enum bench_backend_id backend = raw ? res->raw_backend : o->perf_backend;
 	struct bench_options bo = block_options(o, backend, (int)res->cpu_used, res->level);
 	struct bench_result r;
 	int rc = bench_run(&bo, &r);
@@ -303,7 +304,7 @@ static int block(const struct compare_options *o, enum bench_backend_id backend,
 			 r.avail.reason ? r.avail.reason : strerror(-rc),
 			 r.tamper.detected ? "; " : "", r.tamper.detected ? text_or_empty(r.tamper.message) : "");
 	else
-		keep(b, pair, backend == res->raw_backend, &r, res);
+		keep(b, pair, raw, &r, res);
 	bench_result_free(&r);
 	return rc;
 }
@@ -349,7 +350,7 @@ static int decide_raw(const struct compare_options *o, struct compare_result *re
 	bo.dev = NULL;
 	bo.journal = NULL;
 	rc = bench_open(&bo, &r, &s);
-	raw_ok = !rc && (r.backend == BENCH_BACKEND_RDPMC || r.backend == BENCH_BACKEND_MSR);
+	raw_ok = !rc && bench_backend_raw(r.backend);
 	bench_close(s);
 	res->cpu = r.cpu;
 	res->cpu_used = r.cpu_used;
@@ -508,10 +509,9 @@ int compare_prepare(const struct compare_options *o, struct compare_result *res)
 
 	memset(res, 0, sizeof(*res));
 	res->perf_backend = o->perf_backend;
-	res->other_backend = o->perf_backend == BENCH_BACKEND_PERF ? BENCH_BACKEND_PERF_RDPMC
-								   : BENCH_BACKEND_PERF;
-	if (o->perf_backend != BENCH_BACKEND_PERF && o->perf_backend != BENCH_BACKEND_PERF_RDPMC)
+	if (!bench_backend_perf_event(o->perf_backend))
 		return -EINVAL;
+	res->other_backend = bench_backend_other(o->perf_backend);
 	res->pairs = o->pairs;
 	res->reps = o->reps;
 	if (o->pairs < COMPARE_MIN_PAIRS || !o->reps)
@@ -530,9 +530,9 @@ int compare_measure(const struct compare_options *o, struct compare_result *res)
 		goto out;
 	/* raw, perf, raw, perf ...: each block hands the counters back */
 	for (unsigned i = 0; i < o->pairs && !rc; i++) {
-		rc = block(o, res->raw_backend, res, &b, i);
+		rc = block(o, true, res, &b, i);
 		if (!rc)
-			rc = block(o, o->perf_backend, res, &b, i);
+			rc = block(o, false, res, &b, i);
 	}
 	if (!rc) {
 		summarise(res, &b);

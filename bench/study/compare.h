@@ -63,8 +63,9 @@ struct compare_options {
 	int level;               /* 1, 2, 0: the highest both sides read */
 	bool user_only;
 	bool force;
-	enum bench_backend_id perf_backend; /* BENCH_BACKEND_PERF (read(2), default)
-				  * or BENCH_BACKEND_PERF_RDPMC (user pages + RDPMC) */
+	enum bench_backend_id perf_backend; /* a perf_event source (bench_backend_perf_event):
+				  * perf (read(2), default) or perf-rdpmc (user
+				  * pages + RDPMC) */
 	const struct cpu_machine *machine;
 	/* The guarded run (msr/guard/guard.h) every block writes through: its MSR
 	 * backend and its journal, which saved the CPU's counter registers
@@ -99,13 +100,14 @@ struct compare_kernel {
 struct compare_result {
 	struct cpu_info cpu;
 	unsigned cpu_used;
-	enum bench_backend_id raw_backend; /* rdpmc or msr */
+	enum bench_backend_id raw_backend; /* a raw source (bench_backend_raw): rdpmc or msr */
 	int level;
 	unsigned pairs, reps;
 	enum bench_backend_id perf_backend; /* the perf side's source */
 	double raw_read_tsc, perf_read_tsc; /* the empty bracket, TSC ticks: median
 				  * over the blocks of each side's median */
-	enum bench_backend_id other_backend; /* perf's other read (perf-rdpmc or perf) */
+	enum bench_backend_id other_backend; /* perf's other read (bench_backend_other:
+				  * perf-rdpmc or perf) */
 	double other_read_tsc;   /* its empty bracket, one run after the blocks; NaN
 				  * when it cannot read here (other_reason) */
 	char *other_reason;      /* why not, on the heap (compare_result_free);

@@ -18,20 +18,34 @@
 
 /* ------------------------------------------------------------ look-up */
 
+/*
+ * The registered recipe tables, in recipe_at's order: Sunny Cove's
+ * PERF_METRICS with events first (intel-perf-metrics is found by name and
+ * uarch in this order: recipe_find), then Intel's, then AMD's.
+ */
+static const struct recipe_table *const recipe_tables[] = {
+	&recipes_intel_pm_table,
+	&recipes_intel_table,
+	&recipes_amd_table,
+};
+
+#define NTABLES (sizeof(recipe_tables) / sizeof(recipe_tables[0]))
+
 size_t recipe_count(void)
 {
-	return recipes_intel_pm_count + recipes_intel_count + recipes_amd_count;
+	size_t n = 0;
+
+	for (size_t k = 0; k < NTABLES; k++)
+		n += recipe_tables[k]->n;
+	return n;
 }
 
 const struct recipe *recipe_at(size_t i)
 {
-	if (i < recipes_intel_pm_count)
-		return &recipes_intel_pm[i];
-	i -= recipes_intel_pm_count;
-	if (i < recipes_intel_count)
-		return &recipes_intel[i];
-	i -= recipes_intel_count;
-	return i < recipes_amd_count ? &recipes_amd[i] : NULL;
+	for (size_t k = 0; k < NTABLES; i -= recipe_tables[k]->n, k++)
+		if (i < recipe_tables[k]->n)
+			return &recipe_tables[k]->recipes[i];
+	return NULL;
 }
 
 static bool serves(const struct recipe *r, const char *uarch, bool nocase)

@@ -1,8 +1,12 @@
 /*
- * msr/recipe/recipe_int.h - the recipe tables, one array per file
- * (msr/recipe/recipes_intel_pm.c, msr/recipe/recipes_intel.c, msr/recipe/recipes_amd.c, in
- * that order), read by msr/recipe/recipe.c only,
- * and what msr/recipe/recipe.c and msr/recipe/recipe_passes.c share.
+ * msr/recipe/recipe_int.h - the recipe tables, one per file
+ * (msr/recipe/recipes_intel_pm.c, msr/recipe/recipes_intel.c,
+ * msr/recipe/recipes_amd.c), registered in one table of tables in
+ * msr/recipe/recipe.c (recipe_tables[], as hwloc's
+ * hwloc_static_components[]: its order is recipe_at's), and what
+ * msr/recipe/recipe.c, msr/recipe/recipe_tokens.c and
+ * msr/recipe/recipe_passes.c share.  A new table is one more file and one
+ * more line here and in recipe_tables[].
  */
 #ifndef BARETMA_RECIPE_INT_H
 #define BARETMA_RECIPE_INT_H
@@ -13,12 +17,15 @@
 
 #include "msr/recipe/recipe.h"
 
-extern const struct recipe recipes_intel_pm[];  /* msr/recipe/recipes_intel_pm.c: first */
-extern const size_t recipes_intel_pm_count;
-extern const struct recipe recipes_intel[];
-extern const size_t recipes_intel_count;
-extern const struct recipe recipes_amd[];
-extern const size_t recipes_amd_count;
+/* One file's recipes. */
+struct recipe_table {
+	const struct recipe *recipes;
+	size_t n;
+};
+
+extern const struct recipe_table recipes_intel_pm_table; /* msr/recipe/recipes_intel_pm.c */
+extern const struct recipe_table recipes_intel_table;    /* msr/recipe/recipes_intel.c */
+extern const struct recipe_table recipes_amd_table;      /* msr/recipe/recipes_amd.c */
 
 /* A recipe whose counts fit the fixed arrays of msr/recipe/recipe.h. */
 static inline bool recipe_ok(const struct recipe *r)

@@ -143,27 +143,15 @@ size_t recipe_tokenise(const struct recipe *r, const char *text, struct rtok *ou
 
 static _Atomic(struct rtok_recipe *) cache[CACHE_MAX];
 
-/* The index of @r in recipe_at() if it is a table recipe, else -1. */
+/* The index of @r in recipe_at() if it is a table recipe (the very
+ * entry, not a copy of it), else -1. */
 static long table_index(const struct recipe *r)
 {
-	const struct {
-		const struct recipe *t;
-		size_t n;
-	} tables[] = { /* recipe_at()'s order (msr/recipe/recipe.c) */
-		{ recipes_intel_pm, recipes_intel_pm_count },
-		{ recipes_intel, recipes_intel_count },
-		{ recipes_amd, recipes_amd_count },
-	};
-	uintptr_t a = (uintptr_t)r;
-	long base = 0;
+	size_t n = recipe_count();
 
-	for (size_t k = 0; k < sizeof(tables) / sizeof(tables[0]); k++) {
-		uintptr_t t0 = (uintptr_t)tables[k].t;
-
-		if (a >= t0 && a < t0 + tables[k].n * sizeof(*r) && (a - t0) % sizeof(*r) == 0)
-			return base + (long)((a - t0) / sizeof(*r));
-		base += (long)tables[k].n;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (recipe_at(i) == r)
+			return (long)i;
 	return -1;
 }
 

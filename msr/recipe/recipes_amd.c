@@ -150,10 +150,10 @@ static const char *const u_zen5[] = { "Zen 5", NULL };
 #define ZEN_NOTES(dir) "nothing: Linux's " dir " pipeline.json level-1 and level-2 formulas " \
 	"whole (smt_contention a level-1 node of its own, as AMD writes it)"
 
-const struct recipe recipes_amd[] = {
+static const struct recipe recipes_amd[] = {
 	{ "amd-zen4", "zen4", u_zen4, A, 6, zen4_events, RECIPE_N(zen4_events), zen4_nodes,
 	  RECIPE_N(zen4_nodes), ZEN_BOUND, ZEN_NOTES("amdzen4") },
 	{ "amd-zen5", "zen5", u_zen5, A, 8, zen5_events, RECIPE_N(zen5_events), zen5_nodes,
 	  RECIPE_N(zen5_nodes), ZEN_BOUND, ZEN_NOTES("amdzen5") },
 };
-const size_t recipes_amd_count = RECIPE_N(recipes_amd);
+const struct recipe_table recipes_amd_table = { recipes_amd, RECIPE_N(recipes_amd) };

@@ -685,7 +685,7 @@ static const char *const u_tnt[] = { "Tremont", NULL };
 
 /* ================================================================ table */
 
-const struct recipe recipes_intel[] = {
+static const struct recipe recipes_intel[] = {
 	{ "intel-perf-metrics", "golden-cove", u_pm_l2, I, 6, pm_events, RECIPE_N(pm_events),
 	  pm_nodes, RECIPE_N(pm_nodes), PM_BOUND, PM_NOTES },
 	{ "intel-pre-icl-l1", "skylake", u_skl, I, 4, skl_events, RECIPE_N(skl_events), skl_nodes,
@@ -713,4 +713,4 @@ const struct recipe recipes_intel[] = {
 	{ "intel-ecore-l1", "tremont", u_tnt, I, 4, tnt_events, RECIPE_N(tnt_events), tnt_nodes,
 	  RECIPE_N(tnt_nodes), ECORE_BOUND, TNT_NOTES },
 };
-const size_t recipes_intel_count = RECIPE_N(recipes_intel);
+const struct recipe_table recipes_intel_table = { recipes_intel, RECIPE_N(recipes_intel) };

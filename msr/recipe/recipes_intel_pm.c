@@ -147,9 +147,10 @@ static const char *const u_icl_pm[] = { "Sunny Cove", "Willow Cove", "Cypress Co
 #define ICL_PM_NOTES "nothing: icelake_metrics.json's level-1 and level-2 formulas whole " \
 	"(INT_MISC.UOP_DROPPING and INT_MISC.CLEARS_COUNT counted beside PERF_METRICS)"
 
-const struct recipe recipes_intel_pm[] = {
+static const struct recipe recipes_intel_pm[] = {
 	{ "intel-perf-metrics", "sunny-cove", u_icl_pm, I, 5, icl_pm_events,
 	  RECIPE_N(icl_pm_events), icl_pm_nodes, RECIPE_N(icl_pm_nodes), ICL_PM_BOUND,
 	  ICL_PM_NOTES },
 };
-const size_t recipes_intel_pm_count = RECIPE_N(recipes_intel_pm);
+const struct recipe_table recipes_intel_pm_table = { recipes_intel_pm,
+						      RECIPE_N(recipes_intel_pm) };
