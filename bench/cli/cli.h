@@ -260,6 +260,9 @@ int cli_parse_level(const char *s, int *out);
  * past 1023 bytes cut, at a character boundary, and ending in "...". */
 const char *cli_cmdline(void);
 void cli_set_cmdline(int argc, char **argv);
+/* cli_argv - the argv given to cli_set_cmdline (its count in *@argc; NULL
+ * and 0 before). */
+char *const *cli_argv(int *argc);
 
 /* --- which machine, CPU choice on hybrid parts (bench/cli/cli_cpu.c) --- */
 struct cpu_info;

@@ -22,12 +22,22 @@
 #include "msr/journal/state_dir.h"
 
 static char cmdline[1024];
+static int cmd_argc;
+static char *const *cmd_argv;
+
+char *const *cli_argv(int *argc)
+{
+	*argc = cmd_argc;
+	return cmd_argv;
+}
 
 void cli_set_cmdline(int argc, char **argv)
 {
 	static const char cut[] = "...";
 	size_t used = 0;
 
+	cmd_argc = argc;
+	cmd_argv = argv;
 	cmdline[0] = '\0';
 	for (int i = 0; i < argc; i++) {
 		size_t w = strlen(argv[i]) + (i ? 1 : 0);

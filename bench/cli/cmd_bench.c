@@ -415,7 +415,7 @@ static int bench_run_cmd(void *opts, struct cli_ctx *ctx)
 			cli_note("calibration '%s' ignored: %s", res.calib.path, res.calib.reason);
 		print_result(o, &b->out, &res, &rc); /* the environment needs o->machine */
 		if (b->plot) {
-			int st = cli_plot_done("bench", b->plot, plot_bench_write(b->plot, &res, NULL));
+			int st = cli_plot_done("bench", b->plot, plot_bench_write(b->plot, &res, cli_plot_run(), NULL));
 
 			rc = st ? st : rc;
 		}
