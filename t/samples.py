@@ -13,8 +13,8 @@
 #
 #   <!-- sample: COMMAND -->
 #
-# where COMMAND is one line of the nearest fenced block above it (the
-# command the reader is shown, a shell block).  COMMAND runs with sh in a
+# where COMMAND is one line of the nearest fenced block above it that is
+# no sample (the command the reader is shown, a shell block).  COMMAND runs with sh in a
 # scratch directory laid out as a built checkout (./baretma, examples/), in
 # an environment without the caller's BARETMA_* variables and with a
 # private BARETMA_STATE_DIR (the default dry-run directory holds other
@@ -78,13 +78,14 @@ def samples(top):
     for f in documents(top):
         text = open(os.path.join(top, f), encoding="utf-8").read()
         lines, bl = blocks(text)
-        for n, (i, info, body, end) in enumerate(bl):
+        shown = []
+        for i, info, body, end in bl:
             prev = lines[i - 1] if i > 0 else ""
             m = MARK.match(prev)
             if not m:
+                shown = body
                 continue
             cmd = m.group(1)
-            shown = bl[n - 1][2] if n > 0 else []
             res.append((f, i + 1, cmd, body, (i + 1, end), [l.lstrip("$ ") for l in shown]))
     return res
 
