@@ -70,7 +70,7 @@ done
 # The titles the tool's messages still quote are found in the README's
 # table of where the reference went.
 ref=$(sed -n '/^## The reference$/,/^## /p' "$readme")
-for t in "The simulated PMU" "Running as root safely" "What the numbers are" "Bad input" "Environment" \
+for t in "The simulated PMU" "Running as root safely" "What the numbers are" "Bad input" "Environment" "baretma validate" "the kernels" "a C example" \
 	"Leaving the machine as found" "JSON documents" "Use it from your code"; do
 	printf '%s\n' "$ref" | grep -qF "$t"
 	ok $? "README 'The reference' says where '$t' went"
