@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "msr/open/msr_open.h"
 #include "msr/regs/amd_regs.h"
 #include "msr/regs/intel_regs.h"
 #include "msr/sim/msr_sim.h"

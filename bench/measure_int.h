@@ -87,7 +87,7 @@ void bench_subtracted_cost(const struct read_set *rs, const struct bench_result 
 /*
  * bench_run_kernel - @reps measured repetitions of kernel @k (after the
  * warm-up) on the session's source as it is programmed now, each a region
- * of its own, into @out (bench/measure.c).  0 or -errno.
+ * of its own, into @out (bench/measure_run.c).  0 or -errno.
  */
 int bench_run_kernel(struct bench_session *s, const struct bench_kernel *k,
 		     struct bench_kernel_ctx *c, struct rep_sample *out, unsigned reps);

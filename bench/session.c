@@ -12,6 +12,7 @@
 
 #include "cpu/text.h"
 #include "bench/session.h"
+#include "msr/open/msr_open.h"
 #include "msr/sim/msr_sim.h"
 #include "msr/regs/rdpmc.h"
 #include "msr/recipe/recipe.h"

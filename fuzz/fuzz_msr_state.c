@@ -6,6 +6,7 @@
 
 #include "fuzz/fuzz.h"
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

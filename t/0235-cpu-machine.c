@@ -30,6 +30,7 @@
 #include "bench/bench.h"
 #include "cpu/environ.h"
 #include "cpu/machine.h"
+#include "msr/open/msr_open.h"
 #include "t/fixture.h"
 
 static char shared[2048], tmp[1024];

@@ -1,6 +1,6 @@
 /*
  * t/0301-msr-backend-table.c - the table of MSR backends (msr/access/msr.h
- * msr_backends[], msr/sim/msr_backends.c): it holds the backends README
+ * msr_backends[], msr/open/msr_backends.c): it holds the backends README
  * "Environment" documents for $BARETMA_MSR, in the order that decides
  * (state:FILE, sim:PROFILE, then a device path template for any other
  * spec); each prefix reaches its backend through msr_open(); a spec no
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 #include "t/fixture.h"
 
 static char dir[PATH_MAX];

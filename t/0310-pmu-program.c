@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "msr/open/msr_open.h"
 #include "msr/regs/intel_regs.h"
 #include "msr/journal/journal.h"
 #include "msr/pmu/pmu.h"

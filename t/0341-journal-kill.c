@@ -28,6 +28,7 @@
 #include "msr/regs/intel_regs.h"
 #include "msr/journal/journal.h"
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 #include "msr/journal/state_dir.h"
 #include "t/fixture.h"
 #include "t/journal-fixture.h"

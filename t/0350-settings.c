@@ -20,6 +20,7 @@
 #include "msr/guard/guard.h"
 #include "msr/journal/journal.h"
 #include "msr/guard/settings.h"
+#include "msr/open/msr_open.h"
 #include "t/fixture.h"
 
 #define RDPMC_CPU   "/sys/bus/event_source/devices/cpu/rdpmc"

@@ -25,6 +25,7 @@
 
 #include "bench/session.h"
 #include "bench/source/source.h"
+#include "msr/open/msr_open.h"
 #include "msr/regs/intel_regs.h"
 #include "msr/journal/journal.h"
 #include "t/tap.h"

@@ -3,9 +3,11 @@
 # back up.  From the bottom: cpu/ (identification), then msr/'s rooms:
 #   msr/regs/       the register names, the write policy, RDPMC
 #   msr/recipe/     the Top-down recipes, their evaluator, PERF_METRICS decoding
-#   msr/access/     the MSR ops table, the device and state-file backends
-#   msr/sim/        the simulated PMU, and the table of backends (it names
-#                   the simulator, so it stands above it)
+#   msr/access/     the MSR handle and its ops, the device and state-file
+#                   backends
+#   msr/sim/        the simulated PMU
+#   msr/open/       the table of backends and opening the one a spec names
+#                   (it names the simulator, so it stands above it)
 #   msr/journal/    the state directory, journals, the journal's signal guard
 #   msr/pmu/        PMU programming and ownership (journals before it writes)
 #   msr/guard/      the guarded run: locks, settings, the sequence
@@ -28,7 +30,7 @@ src=$T_SRC/..
 [ -d "$src/cpu" ] && [ -d "$src/msr" ] && [ -d "$src/bench" ] || skip_all "no sources beside t/"
 
 # the rooms from the bottom up, in HACKING.md Layout's order
-ROOMS="cpu msr/regs msr/recipe msr/access msr/sim msr/journal msr/pmu msr/guard
+ROOMS="cpu msr/regs msr/recipe msr/access msr/sim msr/open msr/journal msr/pmu msr/guard
 	bench/source bench bench/study bench/output bench/lib bench/cli"
 
 # rank DIR: the room's height (a header's directory, relative to the tree);

@@ -33,6 +33,7 @@
 
 #include "msr/regs/intel_regs.h"
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 #include "t/fixture.h"
 
 static char dir[PATH_MAX];

@@ -46,6 +46,7 @@
 #include "msr/journal/guard_signals.h"
 #include "msr/journal/journal.h"
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 #include "msr/pmu/pmu.h"
 #include "t/tap.h"
 

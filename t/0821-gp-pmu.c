@@ -24,6 +24,7 @@
 
 #include "cpu/cpu.h"
 #include "msr/journal/journal.h"
+#include "msr/open/msr_open.h"
 #include "msr/pmu/pmu_gp.h"
 #include "t/fixture.h"
 #include "t/pmu-fixture.h"

@@ -27,6 +27,7 @@
 
 #include "cpu/cpu.h"
 #include "msr/journal/journal.h"
+#include "msr/open/msr_open.h"
 #include "msr/sim/msr_sim.h"
 #include "msr/pmu/pmu_gp.h"
 #include "t/fixture.h"

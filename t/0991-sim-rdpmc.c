@@ -39,6 +39,7 @@
 
 #include "msr/regs/intel_regs.h"
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 #include "msr/sim/msr_sim.h"
 #include "t/fixture.h"
 

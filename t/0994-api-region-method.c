@@ -29,6 +29,7 @@
 #include "include/baretma.h"
 #include "msr/regs/intel_regs.h"
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 #include "msr/sim/msr_sim.h"
 #include "t/tap.h"
 #include "t/fixture.h"

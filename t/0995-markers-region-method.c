@@ -27,6 +27,7 @@
 
 #include "include/baretma.h"
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 #include "msr/sim/msr_sim.h"
 #include "t/fixture.h"
 

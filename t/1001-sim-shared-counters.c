@@ -45,6 +45,7 @@
 
 #include "msr/regs/intel_regs.h"
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 #include "t/fixture.h"
 
 #define S 5000ull /* FC3's slots per access: width 5 x access_cycles 1000 */

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 #include "msr/sim/msr_sim.h"
 #include "t/fixture.h"
 

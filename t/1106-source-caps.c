@@ -36,6 +36,7 @@
 #include "bench/study/calibrate.h"
 #include "cpu/machine.h"
 #include "cpu/text.h"
+#include "msr/open/msr_open.h"
 #include "t/tap.h"
 #include "t/fixture.h"
 

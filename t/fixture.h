@@ -190,6 +190,8 @@ static inline const char *t_edit(const char *text, const char *from, const char 
 }
 
 #ifdef BARETMA_MSR_H
+#include "msr/open/msr_open.h"
+
 /* t_state_open - msr_open("state:@file"), ungated (msr_ungate: the test
  * writes through it as a program of its own would, not as a guarded run);
  * its result in *@rc, the handle (NULL on failure) returned. */

@@ -20,6 +20,7 @@
 
 #include "msr/journal/journal.h"
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 #include "t/fixture.h"
 
 static char base[PATH_MAX], statedir[PATH_MAX], root[PATH_MAX], state[PATH_MAX], trace[PATH_MAX],

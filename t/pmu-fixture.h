@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "msr/open/msr_open.h"
 #include "msr/regs/intel_regs.h"
 #include "msr/journal/journal.h"
 #include "msr/pmu/pmu.h"

@@ -27,6 +27,7 @@
 #include "bench/source/reading.h"
 #include "msr/regs/intel_regs.h"
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 #include "msr/sim/msr_sim.h"
 
 /* The profile: percent of slots per level-1 node, and the jitter. */

@@ -29,6 +29,7 @@
 #include "cpu/machine.h"
 #include "msr/guard/guard.h"
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 
 static int cmp_i64(const void *a, const void *b)
 {

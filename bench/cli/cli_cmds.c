@@ -16,6 +16,7 @@
 #include "cpu/machine.h"
 #include "msr/journal/guard_signals.h"
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 
 /* the sysroot read and the state directory of journals and locks */
 #define ENV_SYS_STATE (CLI_ENV_SYSROOT | CLI_ENV_STATE_DIR)

@@ -14,6 +14,7 @@
 #include "cpu/cpu.h"
 #include "cpu/text.h"
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 #include "msr/journal/state_dir.h"
 
 /* The refusals plot_check_path gives, before or after measuring. */

@@ -22,6 +22,7 @@
 #include "cpu/machine.h"
 #include "msr/guard/guard.h"
 #include "msr/journal/guard_signals.h"
+#include "msr/open/msr_open.h"
 
 
 const char *cli_msr_spec(void)

@@ -23,6 +23,7 @@
 #include "bench/cli/cli_opt.h"
 #include "bench/cli/cmd_pmu.h"
 #include "cpu/cpu.h"
+#include "msr/open/msr_open.h"
 #include "msr/regs/msr_names.h"
 
 /* The subcommands: each option names those it applies to. */

@@ -32,6 +32,7 @@
 #include "bench/lib/api.h"
 #include "bench/session.h"
 #include "bench/tma.h"
+#include "msr/open/msr_open.h"
 #include "msr/recipe/recipe.h"
 #include "cpu/machine.h"
 #include "msr/guard/guard.h"

@@ -30,6 +30,7 @@
 #include "bench/source/perf_pmu.h"
 #include "cpu/text.h"
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 #include "msr/regs/intel_regs.h"
 #include "msr/regs/rdpmc.h"
 

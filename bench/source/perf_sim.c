@@ -63,6 +63,7 @@
 #include "bench/source/perf_group.h"
 #include "cpu/escape.h"
 #include "cpu/text.h"
+#include "msr/open/msr_open.h"
 #include "msr/regs/amd_regs.h"
 #include "msr/regs/intel_regs.h"
 #include "msr/sim/msr_sim.h"

@@ -177,37 +177,6 @@ struct msr_ops {
 	void (*close)(void *ctx); /* closes every CPU and frees ctx */
 };
 
-/*
- * msr_env_spec - the backend $BARETMA_MSR names, or the default
- * "/dev/cpu/%u/msr" when it is unset or empty: the one place that reads
- * the variable (msr_open(NULL) and the command line use it).  A static
- * string or the environment's own; not checked (msr_open does that).
- */
-const char *msr_env_spec(void);
-
-/*
- * msr_open - open an MSR backend.
- * @spec: NULL or "" for msr_env_spec(); otherwise a path template or
- *        "state:FILE".
- * @out:  receives the handle.
- * Opens no CPU yet (that happens at the first access or msr_open_cpu()).
- * Returns 0, or -EINVAL (template without exactly one %u; state file
- * malformed: the message from msr_last_error() names the line), -ENOENT or
- * -EACCES (state file missing or unreadable), -EPERM (a spec other than
- * the standard templates while the environment may come from another
- * user; a state file that is a symbolic link; a trace file refused, see
- * $BARETMA_MSR_TRACE above), -ENOMEM.
- */
-int msr_open(const char *spec, struct msr_dev **out);
-
-/*
- * msr_open_on - msr_open() for the machine of CPUID dump @cpuid_dump (NULL:
- * $BARETMA_CPUID_DUMP, else the live CPU): the simulated PMU ("sim:")
- * models that machine, so that the dump a command or session was given is
- * the machine its simulator counts on (doc/simulator.md).  The
- * other backends do not depend on it.  Returns as msr_open().
- */
-int msr_open_on(const char *spec, const char *cpuid_dump, struct msr_dev **out);
 
 /* msr_close - close every CPU and free @dev (NULL is fine). */
 void msr_close(struct msr_dev *dev);
@@ -292,11 +261,6 @@ void msr_fault_clear(struct msr_dev *dev);
 /* msr_backend_name - "device", "state" or "sim". */
 const char *msr_backend_name(const struct msr_dev *dev);
 
-/* msr_spec_backend - the backend a spec names, as msr_open() would choose
- * it, without opening anything: "state" ("state:FILE"), "sim"
- * ("sim:PROFILE"), else "device" (a path template: this machine's MSRs). */
-const char *msr_spec_backend(const char *spec);
-
 /*
  * msr_describe - the path the backend uses for @cpu (device node path, or
  * the state file), for messages.  Writes at most @n bytes into @buf; a
@@ -354,7 +318,7 @@ const char *msr_errno_name(int err);
 void *msr_backend_ctx(const struct msr_dev *dev, const struct msr_ops *ops);
 
 /*
- * The backend table (msr/sim/msr_backends.c), hwloc's hwloc_static_components[]
+ * The backend table (msr/open/msr_backends.c), hwloc's hwloc_static_components[]
  * as the model: msr_open() takes the first entry whose @prefix starts the
  * spec and hands it the rest; the last entry (@prefix NULL) takes every
  * other spec whole.  Adding a backend is its own file and one entry.
@@ -373,11 +337,22 @@ struct msr_backend {
 	const char *what;     /* what it is for, one line (man baretma "ENVIRONMENT") */
 };
 
-/* msr_backends - the table, ending with the entry whose prefix is NULL. */
-extern const struct msr_backend msr_backends[];
+/*
+ * msr_dev_open - a handle on backend @b (an entry of the table, msr/open/
+ * msr_backends.c) for @arg, the spec after @b's prefix: @b's context, made
+ * by @b->ctx_new for the machine of @cpuid_dump (as msr_open_on), and the
+ * $BARETMA_MSR_TRACE trace.  msr_open_on (msr/open/msr_open.h) chooses @b
+ * from a spec's prefix and calls this after its checks; nothing else
+ * should: a caller that picks an entry skips them.  Returns as
+ * msr_open_on; a failure's message is msr_last_error's.
+ */
+int msr_dev_open(const struct msr_backend *b, const char *arg, const char *cpuid_dump,
+		 struct msr_dev **out);
 
-/* msr_backend_of - the entry of the table that @spec names (never NULL). */
-const struct msr_backend *msr_backend_of(const char *spec);
+/* msr_error_set - make @text (on the heap, cpu/text.h; NULL: none) this
+ * thread's msr_last_error, freeing the one before: for msr/open's refusals,
+ * said as this file's are. */
+void msr_error_set(char *text);
 
 /* Backends, for tests that want to build a handle directly. */
 extern const struct msr_ops msr_device_ops;

@@ -1,7 +1,8 @@
 /*
- * msr/access/msr_ops.c - opening the backend a spec names (the table of
- * msr_backends.c), dispatch through its ops, the write gate, the
- * $BARETMA_MSR_TRACE access trace, and the messages for MSR errors.
+ * msr/access/msr_ops.c - a handle on one backend (msr_dev_open: its
+ * context and the $BARETMA_MSR_TRACE access trace; msr/open/msr_open.c
+ * chooses the backend a spec names), dispatch through its ops, the write
+ * gate, the trace, and the messages for MSR errors.
  *
  * msr_read/msr_write are async-signal-safe: they call the backend (itself
  * async-signal-safe, see msr_dev.c / msr_state.c) and append the trace line
@@ -23,16 +24,12 @@
 
 #include "cpu/escape.h"
 #include "cpu/text.h"
-#include "cpu/trust.h"
 #include "cpu/userfile.h"
 #include "msr/access/msr.h"
 #include "msr/access/sigsafe.h"
 
-#define MSR_DEFAULT_TEMPLATE "/dev/cpu/%u/msr"
-#define MSR_SAFE_TEMPLATE "/dev/cpu/%u/msr_safe"
-
 struct msr_dev {
-	const struct msr_backend *backend; /* its entry of msr_backends[] */
+	const struct msr_backend *backend; /* its entry (msr/open/msr_backends.c) */
 	const struct msr_ops *ops;
 	void *ctx;
 	int trace_fd;        /* -1: no trace */
@@ -195,41 +192,13 @@ static void trace(const struct msr_dev *dev, const char *op, unsigned cpu,
 
 /* -------------------------------------------------------------- open */
 
-/*
- * When the environment may come from another user (cpu/trust.h), only the
- * standard device templates: any other path is a file root would read and
- * write at MSR offsets, and a state file one it would rewrite.
- */
-static int spec_allowed(const char *spec)
+/* @b's context for @arg into @dev (its where, ops and backend set). */
+static int open_backend(struct msr_dev *dev, const struct msr_backend *b, const char *arg,
+			const char *cpuid_dump)
 {
-	char raw[160], why[4 * sizeof(raw)]; /* $SUDO_USER is quoted: escaped */
-	char *shown;
-
-	if (!strcmp(spec, MSR_DEFAULT_TEMPLATE) || !strcmp(spec, MSR_SAFE_TEMPLATE) ||
-	    !trust_env_untrusted(raw, sizeof(raw)))
-		return 0;
-	if (!(shown = esc_strdup(spec))) /* from the environment: escaped whole */
-		return -ENOMEM;
-	esc_str(why, sizeof(why), raw);
-	error_setf("MSR backend '%s' ($BARETMA_MSR): refused "
-		 "while %s, as the environment may come from another user: only '%s' and "
-		 "'%s' are accepted then (unset BARETMA_MSR for the default; a dry run "
-		 "with state:FILE needs no root: run it without sudo)", shown, why,
-		 MSR_DEFAULT_TEMPLATE, MSR_SAFE_TEMPLATE);
-	free(shown);
-	return -EPERM;
-}
-
-/* The backend of the table (msr/sim/msr_backends.c) that @spec names. */
-static int open_backend(struct msr_dev *dev, const char *spec, const char *cpuid_dump)
-{
-	const struct msr_backend *b = msr_backend_of(spec);
-	const char *arg = spec + (b->prefix ? strlen(b->prefix) : 0);
 	char *why = NULL;
-	int rc = spec_allowed(spec);
+	int rc;
 
-	if (rc)
-		return rc;
 	dev->backend = b;
 	dev->ops = b->ops;
 	snprintf(dev->where, sizeof(dev->where), "%s", arg);
@@ -268,19 +237,13 @@ static int open_trace(struct msr_dev *dev)
 	return fd;
 }
 
-const char *msr_env_spec(void)
+void msr_error_set(char *text)
 {
-	const char *spec = getenv("BARETMA_MSR");
-
-	return spec && *spec ? spec : MSR_DEFAULT_TEMPLATE;
+	error_keep(text);
 }
 
-int msr_open(const char *spec, struct msr_dev **out)
-{
-	return msr_open_on(spec, NULL, out);
-}
-
-int msr_open_on(const char *spec, const char *cpuid_dump, struct msr_dev **out)
+int msr_dev_open(const struct msr_backend *b, const char *arg, const char *cpuid_dump,
+		 struct msr_dev **out)
 {
 	struct msr_dev *dev;
 	int rc;
@@ -289,13 +252,13 @@ int msr_open_on(const char *spec, const char *cpuid_dump, struct msr_dev **out)
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	if (!spec || !*spec)
-		spec = msr_env_spec();
+	if (!b || !arg)
+		return -EINVAL;
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
 		return -ENOMEM;
 	dev->trace_fd = -1;
-	rc = open_backend(dev, spec, cpuid_dump);
+	rc = open_backend(dev, b, arg, cpuid_dump);
 	if (rc) {
 		dev->ops = NULL; /* no context to close */
 		goto out;
@@ -439,11 +402,6 @@ void msr_trace_saved(const struct msr_dev *dev, unsigned cpu, uint32_t msr, uint
 const char *msr_backend_name(const struct msr_dev *dev)
 {
 	return dev && dev->ops ? dev->ops->name : "";
-}
-
-const char *msr_spec_backend(const char *spec)
-{
-	return msr_backend_of(spec)->ops->name;
 }
 
 void msr_describe(const struct msr_dev *dev, unsigned cpu, char *buf, size_t n)

@@ -13,6 +13,7 @@
 #include "cpu/trust.h"
 #include "msr/access/sigsafe.h"
 #include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 #include "msr/journal/state_dir.h"
 
 /* Links followed in one walk at most: the kernel's MAXSYMLINKS (40,

@@ -1,5 +1,5 @@
 /*
- * msr/sim/msr_backends.c - the table of MSR backends that msr_open() chooses
+ * msr/open/msr_backends.c - the table of MSR backends that msr_open() chooses
  * from by the spec's prefix (msr/access/msr.h struct msr_backend), hwloc's
  * hwloc_static_components[] as the model: each backend lives in its own
  * file (msr_state.c, msr_sim.c, msr_dev.c) and is one entry here.  The
@@ -14,7 +14,7 @@
 
 #include "cpu/escape.h"
 #include "cpu/text.h"
-#include "msr/access/msr.h"
+#include "msr/open/msr_open.h"
 #include "msr/sim/msr_sim.h"
 
 /* The device backend's context, with its one-line detail. */
