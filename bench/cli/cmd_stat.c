@@ -110,6 +110,9 @@ static const struct cli_opt stat_opts[] = {
 	{ CLI_OPT_CPUID_DUMP,
 	  .help = "the CPUs of a CPUID dump (with BARETMA_MSR=sim:PROFILE or state:FILE: a "
 		  "dry run; the command is then not pinned)" },
+	{ CLI_OPT_VERBOSE,
+	  .help = CLI_HELP_VERBOSE "; and that a dry run's COMMAND was not pinned (the "
+		  "CPUs counted are the dump's)" },
 	{ CLI_OPT_JSON,
 	  .help = "one JSON document (schema baretma-stat/1); with -I one JSON object per "
 		  "line (JSON Lines), the last one the end" },
@@ -398,8 +401,8 @@ static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
 	st = cli_run_finish(&ctx->run, st, false);
 	cli_point("print");
 	if (end.counted && end.child && !end.pinned)
-		cli_note("the command was not pinned: the CPUs counted are the CPUID dump's, not "
-			 "this machine's (a dry run)");
+		cli_detail(ctx->run.verbose, "the command was not pinned: the CPUs counted are "
+			   "the CPUID dump's, not this machine's (a dry run)");
 	if (end.counted && end.signal_first)
 		cli_note("%s came before the command was started: its process died of it before "
 			 "executing the command", sig_name(end.signal));
