@@ -88,13 +88,14 @@ static const struct cli_opt stat_opts[] = {
 	{ .name = "interval", .letter = 'I', .arg = "MS", .set = cli_opt_count,
 	  .field = F(interval_ms), .lo = STAT_MIN_INTERVAL_MS, .hi = STAT_MAX_INTERVAL_MS,
 	  .flags = CLI_SYN_SHORT, .nums = { STAT_MIN_INTERVAL_MS, STAT_MAX_INTERVAL_MS },
-	  .help = "one line per interval of MS milliseconds (%u to %u), summed over each "
-		  "core kind's CPUs; the time column is the seconds since the start; "
-		  "deadlines are absolute (no drift)" },
+	  .help = "count in intervals of MS milliseconds (%u to %u), each core kind's "
+		  "CPUs summed: a row per node at each interval's end, as perf stat -I, the "
+		  "time column the seconds since the start; deadlines are absolute (no "
+		  "drift)" },
 	{ .name = "count", .arg = "N", .set = cli_opt_count, .field = F(count), .lo = 1,
 	  .hi = 1000000000u, .flags = CLI_SYN_IN, .help = "stop after N intervals (needs -I)" },
 	{ .name = "per-cpu", .set = cli_opt_true, .field = F(per_cpu),
-	  .help = "one line per CPU instead of per core kind" },
+	  .help = "each CPU apart instead of each core kind's summed" },
 	{ CLI_OPT_LEVEL, .set = cli_opt_level, .field = F(level),
 	  .help = "Top-down level (default: the highest a kind's recipe counts in one pass; "
 		  "a level in passes counts them in turn, each in its part of every "
