@@ -333,7 +333,8 @@ static void make_sample(const struct stat_run *r, const struct stat_group *g,
 	struct tma_extra x;
 
 	*s = (struct stat_sample){ .time = t, .length = length, .cpu = g->cpu,
-		.ncpus = counted, .cpus = g->cpus, .ngroup_cpus = g->ncpus, .kind = g->kind->kind, .uarch = g->kind->uarch,
+		.ncpus = counted, .cpus = g->cpus, .ngroup_cpus = g->ncpus,
+		.kind = g->kind->kind, .uarch = g->kind->uarch,
 		.recipe = rc ? rc->name : "?",
 		/* PERF_METRICS's counts have one recipe whatever the core (tma_recipe
 		 * takes its level-2 variant): no variant to name */

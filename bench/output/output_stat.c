@@ -412,7 +412,8 @@ static int interval_head(FILE *f, const void *first)
 		bool seen = false;
 
 		for (unsigned i = 0; i < k && !seen; i++)
-			seen = ir->s[k].cpu >= 0 && ir->s[i].cpu >= 0 && same_kind(&ir->s[i], &ir->s[k]);
+			seen = ir->s[k].cpu >= 0 && ir->s[i].cpu >= 0 &&
+			       same_kind(&ir->s[i], &ir->s[k]);
 		if (!seen)
 			kind_line(f, ir->s, ir->n, k);
 	}
