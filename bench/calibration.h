@@ -19,7 +19,7 @@
 
 #define CALIB_SCHEMA        "baretma-calibration/3"
 #define CALIB_MAX_AGE_DAYS  30      /* older calibrations are stale */
-/* The input cap of a calibration file (README "Bad input"): 1 MiB.  One
+/* The input cap of a calibration file (doc/safety.md "Bad input"): 1 MiB.  One
  * `baretma calibrate` writes for one backend is ~10 KB (9,710 bytes on
  * the simulated Ice Lake), one for every backend and event recipe a CPU
  * has under 100 KB: the cap is ten times that.  A larger file is not read

@@ -37,7 +37,7 @@
  * nothing, and the end reading is a consistent reading of the slots since
  * the zeroing.  Only a zeroing in the region's first few slots leaves the
  * end below the begin reading (TD_FLAG_SLOTS_BACK, invalid); otherwise it
- * is NOT detected (README "overflow": what is not detected and why).
+ * is NOT detected (man baretma-bench, "Which repetitions count": what is not detected and why).
  */
 #include <errno.h>
 #include <inttypes.h>

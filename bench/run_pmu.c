@@ -58,7 +58,7 @@ int run_pmu_targets(const struct cpu_machine *m, const struct cpu_info *ci, unsi
 
 		if (rc || !k)
 			return refuse(t, RUN_PMU_NOT_A_CPU, cpus[i], rc ? rc : -ENXIO);
-		/* A hybrid part's E-core: refuse the whole list (README, pmu). */
+		/* A hybrid part's E-core: refuse the whole list (man baretma-pmu). */
 		if (cpu_topdown_check_cpu(ci, cpus[i], NULL) == -EOPNOTSUPP)
 			return refuse(t, RUN_PMU_NO_METRICS, cpus[i], -EOPNOTSUPP);
 		if (!k->fixed_ctr3)

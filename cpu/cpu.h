@@ -24,7 +24,7 @@
  *   - topology and pinning with hwloc (cpu_topo.c, hwloc_env.c), and "which
  *     machine" (machine.h).
  * It may include system headers, libcpuid, hwloc and itself: nothing from
- * msr/ or bench/ (README "Layout"; t/0530-layers.sh checks it).
+ * msr/ or bench/ (HACKING.md "Layout"; t/0530-layers.sh checks it).
  */
 #ifndef BARETMA_CPU_H
 #define BARETMA_CPU_H
@@ -144,7 +144,7 @@ struct cpu_dump; /* opaque */
 #define CPU_BUNDLE_SCHEMA "baretma-bundle/1"
 
 /*
- * The input caps of a CPUID dump (README "Bad input"): a file over its cap
+ * The input caps of a CPUID dump (doc/safety.md "Bad input"): a file over its cap
  * is not read at all (cpu_dump_load: -EINVAL, "N bytes, over the cap of M
  * bytes for a CPUID dump"), nor is one that grows past it while read.
  *   CPU_DUMP_MAX_BYTES     a dump file, any format (a report bundle too,

@@ -10,7 +10,7 @@
  * effective ids differ), or under sudo (SUDO_USER, SUDO_UID are set by
  * sudo(8) for the command it runs; with `sudo -E` or env_keep rules the
  * invoking user's variables reach root) - they are not, and the code that
- * honours a variable decides what to do with it (README "Running as root
+ * honours a variable decides what to do with it (doc/safety.md "Running as root
  * safely").  Reading only; no side effects.
  */
 #ifndef BARETMA_TRUST_H

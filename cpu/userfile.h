@@ -2,7 +2,7 @@
  * cpu/userfile.h - open a file that the user named through the environment
  * ($BARETMA_MSR_TRACE, $BARETMA_OUTPUT) for a process that may run as
  * root, so that the name cannot make root write where that user could not
- * (project issues 9 and "Left exactly as found", point 4; README "Running
+ * (project issues 9 and "Left exactly as found", point 4; doc/safety.md "Running
  * as root safely"; cpu/userfile.c); and read a file a user names so that
  * root reads for them only what they could read (issue 27;
  * userfile_open_read, cpu/userfile_read.c).  The user is the invoking
@@ -114,7 +114,7 @@ void userfile_read_denied(char *buf, size_t n);
  * (the size fstat gives and one byte more: two read() calls for a file
  * that does not change), NUL-terminated in *@buf (malloc'd; free() it),
  * its length in *@len.  @cap: the most bytes accepted, each input kind's
- * own named constant (README "Bad input"); a file larger is not read at
+ * own named constant (doc/safety.md "Bad input"); a file larger is not read at
  * all, and one that grows past @cap while it is read is stopped after
  * @cap + 1 bytes.  *@size: the bytes read, or on -EFBIG the file's size
  * (at least @cap + 1).  Returns 0, -EFBIG (over @cap: userfile_cap_text

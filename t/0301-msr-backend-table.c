@@ -8,7 +8,7 @@
  * colon is.
  *
  * Expected names and messages are written out by hand from msr/access/msr.h and
- * README "Environment"; none is read from the table under test.
+ * man baretma, ENVIRONMENT; none is read from the table under test.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,18 +1,18 @@
 #!/bin/sh
 # t/0327-pmu-harness-readme.sh - what `pmu enable` tells a harness, and the
-# README's C harness that follows it.
+# C harness of doc/library.md ("A harness of your own") that follows it.
 #
 # The RDPMC ECX encodings are linux arch/x86/include/asm/perf_event.h's (
 # INTEL_PMC_FIXED_RDPMC_BASE = 1<<30, fixed counter 3 -> (1<<30)|3;
 # INTEL_PMC_FIXED_RDPMC_METRICS = 1<<29), worked here with shell arithmetic,
 # not taken from baretma.  The rdpmc sysfs values are linux
-# arch/x86/events/core.c set_attr_rdpmc's.  The README's
+# arch/x86/events/core.c set_attr_rdpmc's.  doc/library.md's
 # example (the ```c block that opens with "harness.c") is compiled with the
 # build's compiler ($T_CC) and never run: RDPMC faults without a PMU.
 . "$T_SRC/tap.sh"
 
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
-README=$T_SRC/../README.md
+README=$T_SRC/../doc/library.md
 SLOTS=$(printf '0x%08x' $(( (1 << 30) | 3 )))
 METRICS=$(printf '0x%08x' $(( 1 << 29 )))
 is "$SLOTS:$METRICS" "0x40000003:0x20000000" "the encodings, worked by hand"
@@ -54,23 +54,23 @@ else
 	for i in 1 2 3 4 5 6 7 8 9 10; do skip "no Ice Lake dump ($ICL)"; done
 fi
 
-# --- the README's C harness ------------------------------------------------------
+# --- doc/library.md's C harness ------------------------------------------------------
 awk '/^```c$/ { f = 1; n = 0; next }
      /^```$/ { f = 0 }
      f && n++ == 0 && !/harness\.c/ { f = 0 }
      f' "$README" >"$tmp/harness.c"
-like "$(head -1 "$tmp/harness.c")" "^/\* harness\.c" "README has the harness.c example"
-like "$(cat "$tmp/harness.c")" "rdpmc\($SLOTS\)" "README example reads TOPDOWN.SLOTS at $SLOTS"
-like "$(cat "$tmp/harness.c")" "rdpmc\($METRICS\)" "README example reads PERF_METRICS at $METRICS"
-like "$(cat "$tmp/harness.c")" "sched_setaffinity" "README example pins its thread"
-like "$(cat "$tmp/harness.c")" "baretma decode --from" "README example prints the decode command"
+like "$(head -1 "$tmp/harness.c")" "^/\* harness\.c" "doc/library.md has the harness.c example"
+like "$(cat "$tmp/harness.c")" "rdpmc\($SLOTS\)" "the example reads TOPDOWN.SLOTS at $SLOTS"
+like "$(cat "$tmp/harness.c")" "rdpmc\($METRICS\)" "the example reads PERF_METRICS at $METRICS"
+like "$(cat "$tmp/harness.c")" "sched_setaffinity" "the example pins its thread"
+like "$(cat "$tmp/harness.c")" "baretma decode --from" "the example prints the decode command"
 cc=${T_CC:-cc}
 case $(uname -m) in
 x86_64|i?86)
 	if command -v "${cc%% *}" >/dev/null 2>&1; then
 		$cc -std=gnu11 -O2 -Wall -Wextra -Werror -o "$tmp/harness" "$tmp/harness.c" \
 			>"$tmp/cc.out" 2>&1
-		ok $? "README example compiles with '$cc' (-Wall -Wextra -Werror; not run)"
+		ok $? "the example compiles with '$cc' (-Wall -Wextra -Werror; not run)"
 		sed 's/^/# /' "$tmp/cc.out"
 	else
 		skip "no C compiler '$cc'"

@@ -2,7 +2,7 @@
 # t/0388-guard-fault-injection.sh - every command that writes a register
 # or a setting, killed at random points of its work by SIGKILL, SIGTERM
 # and SIGINT, then `baretma pmu restore`: the machine is byte for byte as
-# found in every trial (README "Leaving the machine as found").
+# found in every trial (doc/safety.md "Leaving the machine as found").
 #
 # The machine: the simulated Ice Lake (msr/sim/msr_sim.h) with `state FILE`
 # for cpus 6 and 7 (the registers of t/0452: the simulator's clean file,

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t/0389-restore-leftovers.sh - what a run killed before it saved a
 # register leaves in the state directory, as `pmu status` shows it and
-# `pmu restore` finishes it (msr/journal/journal.h, README "baretma pmu"):
+# `pmu restore` finishes it (msr/journal/journal.h, man baretma-pmu):
 #   - a journal with settings only (killed between changing nmi_watchdog /
 #     rdpmc and saving its first register): listed, its settings put back,
 #     removed, also with a --cpu list (it holds no CPU);

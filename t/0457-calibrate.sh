@@ -6,7 +6,7 @@
 # list where no PMU is reachable), and `bench` using, or naming and
 # ignoring, the calibration it finds.  Every expected value is worked by
 # hand below from the simulator's documented arithmetic (msr/sim/msr_sim.h,
-# README "The simulated PMU") and the definitions of bench/study/calibrate.h.
+# doc/simulator.md) and the definitions of bench/study/calibrate.h.
 #
 # Profile 20/40/20/20: bytes 20 x 2.55 = 51, 40 x 2.55 = 102, 51, 51: whole
 # numbers, S = 255.  `noise PP` moves each level-1 share by u_i - mean(u),
@@ -231,7 +231,7 @@ is "$(q "$tmp/tsc.json" '[(b["backend"], b["measured"], b["bracket"]["tsc_ticks"
 	"[('tsc', True, True, True)]" "its TSC figures: bracket ticks, cycles per tick"
 is "$(q "$tmp/tsc.json" 'all(l["tsc_ticks"]["median"] > 0 for l in d["backends"][0]["lengths"])')" True \
 	"ticks for every loop length"
-# README "baretma calibrate": core cycles per TSC tick, the median over
+# man baretma-calibrate: core cycles per TSC tick, the median over
 # the lengths of N / ticks (type 7: the mean of the middle two of four)
 is "$(q "$tmp/tsc.json" 'abs(__import__("statistics").median([l["cycles"] / l["tsc_ticks"]["median"] for l in d["backends"][0]["lengths"]]) / d["backends"][0]["cycles_per_tsc_tick"] - 1) < 1e-6')" \
 	True "cycles per tick: the median over the lengths of N / ticks"

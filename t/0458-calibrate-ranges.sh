@@ -8,7 +8,7 @@
 # calibration.
 #
 # The simulator clock is deterministic with `ghz 0` (only accesses advance
-# it, README "The simulated PMU"): bench's profile costs access_cycles N =
+# it, doc/simulator.md): bench's profile costs access_cycles N =
 # 1e6 per access, so a bracket reads 2.W.N = 1.2e7 slots (W = 6, Sapphire
 # Rapids: PERF_METRICS alone, whose calibration keeps the fields checked
 # here; Ice Lake's recipe counts events beside it, its calibration counts

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t/0459-sim-profile-ranges.sh - every numeric key of a simulator profile
-# (README "The simulated PMU": its documented range) is range-checked, and
+# (doc/simulator.md: its documented range) is range-checked, and
 # a profile that fails is refused by every command that would use it, exit
 # 65, with the file, the line, the key and the value - never taken for "no
 # MSR backend here" (bench --backend auto would time the TSC alone and

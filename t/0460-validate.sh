@@ -3,7 +3,7 @@
 # (msr/sim/msr_sim.h): a clean profile passes every check the simulator
 # models, on an Ice Lake, a Sapphire Rapids and an Alder Lake P-core dump;
 # each fault fails exactly the check that covers it (the table below,
-# from what each fault does: README "The simulated PMU"); the checks that
+# from what each fault does: doc/simulator.md); the checks that
 # cannot be made here are SKIP with their reason, never PASS; registers are
 # left as found; no MSR access is exit 69 after the identity checks.
 . "$T_SRC/tap.sh"

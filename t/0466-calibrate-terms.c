@@ -1,7 +1,7 @@
 /*
  * t/0466-calibrate-terms.c - the error terms of `baretma calibrate`
  * (bench/study/calibrate.h) and the resolution they decide, against vectors
- * worked by hand from the simulator's arithmetic (README "The simulated
+ * worked by hand from the simulator's arithmetic (doc/simulator.md, "The simulated
  * PMU", t/0451 part b) and the definitions: every term in percentage
  * points of the region's slots, the resolution where spread +
  * quantisation + bracket error is at most 1 point.

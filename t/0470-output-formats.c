@@ -8,7 +8,7 @@
  *
  * Expected bytes are written out by hand from doc/csv.md (--csv is -x , :
  * the view's columns as a header, then one line per record, a field
- * holding a comma or a quote quoted) and README "JSON documents" (one
+ * holding a comma or a quote quoted) and doc/json.md (one
  * document, indented by 2, ASCII only: \uXXXX; reals with 10 significant
  * digits, so 0.1 + 0.2 is 0.3, not 0.30000000000000004), never from the
  * writers under test.

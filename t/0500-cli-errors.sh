@@ -153,11 +153,13 @@ out=$("$BARETMA" version); rc=$?
 is "$rc" 0 "baretma version exits 0"
 like "$out" "^baretma [0-9]+\.[0-9]+" "baretma version prints the version"
 is "$("$BARETMA" --version)" "$out" "--version prints the same"
+# (without man in PATH: with it, help CMD shows CMD's man page, t/1118)
+mkdir -p "$tmp/noman"
 for cmd in bench info decode pmu cpuid msr; do
 	want=$("$BARETMA" $cmd --help)
-	out=$("$BARETMA" help $cmd); rc=$?
+	out=$(PATH="$tmp/noman" "$BARETMA" help $cmd); rc=$?
 	is "$rc" 0 "baretma help $cmd exits 0"
-	is "$out" "$want" "baretma help $cmd is baretma $cmd --help"
+	is "$out" "$want" "baretma help $cmd is baretma $cmd --help (no man installed)"
 done
 out=$("$BARETMA" help); rc=$?
 is "$rc" 0 "baretma help exits 0"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # t/0505-cmd-table - the command table seen from outside: every command and
-# subcommand that 'baretma --help' lists has its help (by 'help CMD' and
+# subcommand that 'baretma --help' lists has its help (by 'help CMD' where
+# man is not installed - with man it shows the man page, t/1118 - and by
 # 'CMD --help' alike, whatever the environment holds); a command that needs
 # no MSR backend never opens one (BARETMA_MSR_TRACE is created by the
 # backend's open, so no trace file means no open, let alone an access);
@@ -35,8 +36,9 @@ like "$(cat "$tmp/cmds")" "^bench" "the usage lists bench"
 like "$(tr '\n' ' ' <"$tmp/cmds")" "pmu enable status restore .*cpuid dump .*msr read write" \
 	"the usage lists pmu, cpuid and msr with their subcommands"
 
+mkdir "$tmp/noman"	# a PATH without man(1)
 while read -r cmd subs; do
-	out=$("$BARETMA" help "$cmd" 2>"$tmp/err"); rc=$?
+	out=$(PATH="$tmp/noman" "$BARETMA" help "$cmd" 2>"$tmp/err"); rc=$?
 	is "$rc" 0 "help $cmd exits 0"
 	like "$out" "^usage: baretma $cmd" "help $cmd prints the usage of $cmd"
 	is "$(cat "$tmp/err")" "" "help $cmd says nothing on stderr"

@@ -202,7 +202,7 @@ bad "hwloc dump directory with a FIFO for a pu file" 65 \
 	"cannot load CPUID dump '$tmp/hwloc-fifo': pu1: not a regular file: refused unread" -- \
 	info --cpuid-dump "$tmp/hwloc-fifo"
 
-# Over its cap (issue 27; README "Bad input"): refused unread, the size and
+# Over its cap (issue 27; doc/safety.md "Bad input"): refused unread, the size and
 # the cap named.  Sparse files: their size is what counts.
 truncate -s 33554433 "$tmp/dump-big"
 bad "dump over its cap (32 MiB)" 65 \
@@ -275,7 +275,7 @@ bad "sysroot that is a file" 66 "BARETMA_SYSROOT '$tmp/sysfile': not a directory
 bad "sysroot given as a relative path" 64 "BARETMA_SYSROOT 'root': a relative path: refused" \
 	BARETMA_SYSROOT=root -- pmu enable --cpu 0 --stop-nmi-watchdog
 
-# Under sudo (issue 9, README "Running as root safely"): ignored, said so.
+# Under sudo (issue 9, doc/safety.md "Running as root safely"): ignored, said so.
 # SUDO_UID is the test's own uid (root ran sudo, in CI): the dump is the
 # invoking user's to read (cpu/userfile.h; the rows of issue 27 below have
 # another invoking user).
@@ -311,7 +311,7 @@ bad "simulator profile that is a FIFO" 65 "cannot read profile '$tmp/fifostate':
 awk 'BEGIN { printf "retiring 25\n"; for (i = 0; i < 1639; i++) printf "# %37s\n", "" }' \
 	>"$tmp/profile-big"
 bad "simulator profile over its cap (64 KiB)" 65 \
-	"^baretma: cannot read profile '$tmp/profile-big': 65572 bytes, over the cap of 65536 bytes for a simulator profile \(a profile is a few 'key value' lines: README \"The simulated PMU\"\)\$" \
+	"^baretma: cannot read profile '$tmp/profile-big': 65572 bytes, over the cap of 65536 bytes for a simulator profile \(a profile is a few 'key value' lines: doc/simulator.md, \"The profile\"\)\$" \
 	BARETMA_MSR=sim:$tmp/profile-big -- msr read 0 0x38f
 truncate -s 67108865 "$tmp/state-big"
 bad "state file over its cap (64 MiB)" 65 \
@@ -444,7 +444,7 @@ bad "new trace file under sudo, in a directory not the invoking user's" 77 \
 	SUDO_USER=t-sudo-user SUDO_UID=4242 BARETMA_CPUID_DUMP= BARETMA_MSR= BARETMA_MSR_TRACE=$tmp/sudo-trace -- \
 	msr read 0 0x38f
 
-# Every file a command writes keeps the same rule (README "Files baretma
+# Every file a command writes keeps the same rule (doc/safety.md "Files baretma
 # writes"): under sudo, root's file or a new one in root's directory is
 # refused before anything runs, whichever writer it is.
 bad "-o of root's file under sudo" 73 \
@@ -575,7 +575,7 @@ bad "restore of a register written with --unsafe-msr, without --unsafe-msr" 64 \
 	"run-2147483647.journal': cpu 0 MSR 0x1a0 was written with --unsafe-msr.*give --unsafe-msr" \
 	BARETMA_STATE_DIR=$tmp/j-unsafe -- pmu restore
 
-# --- simulator profiles (README "The simulated PMU") -------------------------
+# --- simulator profiles (doc/simulator.md) -------------------------
 printf 'retiring 25\nnoise 80\n' >"$tmp/profile-range"
 bad "simulator profile with a value out of its range" 65 \
 	"profile '$tmp/profile-range': line 2: 'noise' needs a number from 0 to 50, got '80'" \
@@ -607,7 +607,7 @@ bad "compare with too few pairs for its kernels and metrics" 64 \
 	"cannot compare: --pairs 6 cannot find a disagreement among 4 comparisons .* p of 0.125, above 0.05 .use at least 8 pairs, or fewer kernels." \
 	BARETMA_MSR=sim:$tmp/profile BARETMA_PERF=sim:$tmp/profile -- compare --pairs 6 --kernel retire-light
 
-# --- calibration files (README "baretma calibrate", How bench uses it) -------
+# --- calibration files (man baretma-calibrate, How bench uses it) -------
 # One made here, for the dump's CPU and this sysroot, with --backend tsc;
 # then a value out of its range.  bench ignores it, saying which.
 BARETMA_STATE_DIR=$tmp/cal-run "$BARETMA" calibrate --backend tsc --reps 21 >/dev/null 2>&1
@@ -656,7 +656,7 @@ else
 	skip "no calibration made with --backend tsc here (or no python3)"
 fi
 
-# --- event recipes (README bench, "Event recipes") ---------------------------
+# --- event recipes (man baretma-bench, EVENT RECIPES) ---------------------------
 # A general-purpose counter the recipe needs already enabled by someone
 # else: refused as fixed counter 3 in use (75), named, nothing written.
 # The simulated E-core of the Alder Lake-S dump (cpu 16, the first with

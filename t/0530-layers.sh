@@ -1,5 +1,5 @@
 #!/bin/sh
-# t/0530-layers.sh - the layers and rooms of README "Layout" have no arrow
+# t/0530-layers.sh - the layers and rooms of HACKING.md "Layout" have no arrow
 # back up.  From the bottom: cpu/ (identification), then msr/'s rooms:
 #   msr/regs/       the register names, the write policy, RDPMC
 #   msr/recipe/     the Top-down recipes, their evaluator, PERF_METRICS decoding
@@ -27,7 +27,7 @@
 src=$T_SRC/..
 [ -d "$src/cpu" ] && [ -d "$src/msr" ] && [ -d "$src/bench" ] || skip_all "no sources beside t/"
 
-# the rooms from the bottom up, in README Layout's order
+# the rooms from the bottom up, in HACKING.md Layout's order
 ROOMS="cpu msr/regs msr/recipe msr/access msr/sim msr/journal msr/pmu msr/guard
 	bench/source bench bench/study bench/output bench/lib bench/cli"
 
@@ -49,7 +49,7 @@ arrows() {
 	(cd "$1" && find cpu msr bench -name '*.[ch]' | sort) | while read -r f; do
 		d=${f%/*}
 		r=$(rank "$d")
-		[ "$r" = 99 ] && { echo "$f: not in a room of README Layout"; continue; }
+		[ "$r" = 99 ] && { echo "$f: not in a room of HACKING.md Layout"; continue; }
 		grep -H '^#[[:space:]]*include[[:space:]]*"\.\./' "$1/$f" | sed "s|^$1/||"
 		grep '^#[[:space:]]*include[[:space:]]*"\(cpu\|msr\|bench\)/' "$1/$f" |
 			sed 's/^#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/' |
@@ -95,7 +95,7 @@ out=$(arrows "$c")
 is "$out" 'bench/benchmarks/h.c -> bench/cli/cli.h
 bench/d.c -> bench/study/compare.h
 bench/lib/g.c -> bench/cli/cli.h
-bench/misc/i.c: not in a room of README Layout
+bench/misc/i.c: not in a room of HACKING.md Layout
 bench/output/f.c -> bench/lib/api.h
 bench/source/c.c -> bench/session.h
 bench/study/e.c -> bench/output/output.h
@@ -108,7 +108,7 @@ msr/pmu/w.c -> msr/guard/guard.h
 msr/recipe/s.c -> msr/access/msr.h
 msr/regs/r.c -> msr/recipe/recipe.h
 msr/sim/u.c -> msr/journal/journal.h
-msr/y.c: not in a room of README Layout
+msr/y.c: not in a room of HACKING.md Layout
 include/baretma.h:#include "cpu/cpu.h"' \
 	"control: each kind of arrow is found, an include by ../ and a file outside the rooms (a room may include itself and every room below it; the command line any room)"
 done_testing

@@ -45,7 +45,7 @@ me=$(id -u)
 out=$(SUDO_USER=t-sudo-user SUDO_UID=$me BARETMA_SYSROOT=$fake "$BARETMA" info --cpuid-dump "$ICL" 2>"$tmp/err")
 rc=$?
 is "$rc" 0 "under sudo: info exits 0"
-is "$(cat "$tmp/err")" "baretma: warning: ignoring BARETMA_SYSROOT: running under sudo (SUDO_USER=t-sudo-user); reading / (see README: Running as root safely)" \
+is "$(cat "$tmp/err")" "baretma: warning: ignoring BARETMA_SYSROOT: running under sudo (SUDO_USER=t-sudo-user); reading / (see doc/safety.md, \"Running as root safely\")" \
 	"under sudo: one line naming BARETMA_SYSROOT and the reason"
 unlike "$(env_of "$out")" "t-fake-sysroot" "under sudo: the fake tree's values are not read"
 is "$(env_of "$out")" "$(env_of "$real")" \

@@ -30,7 +30,7 @@ unset BARETMA_MSR BARETMA_MSR_TRACE BARETMA_CPUID_DUMP BARETMA_TEST_HOOKS BARETM
 # run ARGS...: baretma ARGS under timeout 20; output in $out, status in $rc.
 run() { out=$(timeout 20 "$BARETMA" "$@" 2>&1); rc=$?; }
 mkfifo "$tmp/fifo"
-# A profile of the simulated PMU (README "The simulated PMU").
+# A profile of the simulated PMU (doc/simulator.md).
 printf 'ghz 3\naccess_cycles 10000\nretiring 20\nbad_speculation 40\nfrontend_bound 20\nbackend_bound 20\nnoise 0\nseed 7\n' \
 	>"$tmp/profile"
 

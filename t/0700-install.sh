@@ -1,7 +1,8 @@
 #!/bin/sh
 # t/0700-install.sh - `make install` installs what README "Install" lists:
 # the tool, libbaretma.so.2 (its SONAME) with its development link,
-# libbaretma.a, <baretma.h>, baretma.pc, the man pages and the bash
+# libbaretma.a, <baretma.h>, baretma.pc, the documents (README, HACKING, doc/), the man pages (the overview, one
+# per command, which the installed tool's `help CMD` shows, and the API's) and the bash
 # completion (in bash-completion's completionsdir, configure.ac); the shared
 # library exports only the baretma_* API and imports only what the
 # libraries it names define; a program built with baretma.pc's flags links
@@ -56,7 +57,18 @@ $T_LIBDIR/libbaretma.so
 $T_LIBDIR/$SONAME
 $T_LIBDIR/$REAL
 $T_MANDIR/man1/baretma.1
+$T_MANDIR/man1/baretma-bench.1
+$T_MANDIR/man1/baretma-calibrate.1
+$T_MANDIR/man1/baretma-compare.1
+$T_MANDIR/man1/baretma-cpuid.1
+$T_MANDIR/man1/baretma-decode.1
+$T_MANDIR/man1/baretma-info.1
+$T_MANDIR/man1/baretma-msr.1
+$T_MANDIR/man1/baretma-pmu.1
+$T_MANDIR/man1/baretma-stat.1
+$T_MANDIR/man1/baretma-validate.1
 $T_MANDIR/man3/baretma.3
+$(cd "$TOP" && for f in README.md HACKING.md doc/*.md doc/img/*.png; do echo "$T_DOCDIR/$f"; done)
 $T_PKGCONFIGDIR/baretma.pc
 $T_BASHCOMPLETIONDIR/baretma
 EOF
@@ -161,7 +173,7 @@ is "$out" "-1 auto auto 2" "it runs, loading $SONAME (BARETMA_OPTIONS_INIT: cpu 
 
 # --- examples/ ---------------------------------------------------------------------
 # Every example builds against the header and library as installed, as
-# README "Use it from your code" says, and runs here: this machine times
+# doc/library.md says, and runs here: this machine times
 # with the TSC; the dry run measures cpu 1 of the real Ice Lake dump through
 # a state file and leaves it byte for byte as found.
 EX=$TOP/examples
@@ -212,9 +224,9 @@ else
 	skip "python3 needed to read the JSON"
 fi
 if command -v python3 >/dev/null 2>&1; then
-	# every key of the markers' JSON is named in the README as `key`
-	undoc=$(python3 "$TOP/t/json-undocumented.py" "$TOP/README.md" "$tmp/m.json")
-	is "$undoc" "" "markers: every key of the JSON document is in the README"
+	# every key of the markers' JSON is named in doc/json.md as `key`
+	undoc=$(python3 "$TOP/t/json-undocumented.py" "$TOP/doc/json.md" "$tmp/m.json")
+	is "$undoc" "" "markers: every key of the JSON document is in doc/json.md"
 else
 	skip "python3 needed to read the JSON"
 fi
@@ -265,10 +277,11 @@ else
 	skip "no Ice Lake dump"; skip "no Ice Lake dump"; skip "no Ice Lake dump"; skip "no Ice Lake dump"
 fi
 
-# The C program (solve.c) README "Use it from your code" shows, as written there:
+# The C program (solve.c) the README's quick start shows ("A region in your
+# code"), as written there:
 # built with the pkg-config line it gives, run here (TSC only on a machine
 # without a usable PMU, with a note saying why; Top-down on one with it).
-sed -n '/^## Use it from your code/,/^## /p' "$TOP/README.md" |
+sed -n '/^### A region in your code$/,/^##/p' "$TOP/README.md" |
 	sed -n '/^```c$/,/^```$/p' | sed '1d;$d' >"$tmp/solve.c"
 $T_CC $T_SAN_CFLAGS -O2 -Wall -Wextra -Werror -o "$tmp/solve" "$tmp/solve.c" $flags \
 	>"$tmp/solve.log" 2>&1; rc=$?
@@ -301,6 +314,12 @@ for v in BARETMA_CPU BARETMA_BACKEND BARETMA_LEVEL BARETMA_OUTPUT $(grep -o '\$B
 	grep -q "^\.B $v\$" "$m3" || undoc="$undoc $v"
 done
 is "$undoc" "" "baretma.3 ENVIRONMENT lists the markers' variables"
+bad=
+for m in "$root$T_MANDIR"/man1/baretma-*.1; do
+	c=${m##*/baretma-}; c=${c%.1}
+	grep -qF ".TH BARETMA\\-$(echo "$c" | tr a-z A-Z) 1 " "$m" || bad="$bad ${m##*/}"
+done
+is "$bad" "" "each installed command page is its command's, section 1"
 if command -v groff >/dev/null 2>&1; then
 	for m in "$m1" "$m3"; do
 		out=$(groff -man -ww -z "$m" 2>&1)
@@ -309,6 +328,17 @@ if command -v groff >/dev/null 2>&1; then
 else
 	skip "groff not installed: man pages not rendered"
 	skip "groff not installed: man pages not rendered"
+fi
+# The installed tool's `help stat` runs man -l on the installed page (a
+# fake man records it); a DESTDIR copy is not where it was configured to
+# be, and shows the page of the tree it was built from.
+mkdir -p "$tmp/fakeman"
+printf '#!/bin/sh\necho "$@"\n' >"$tmp/fakeman/man" && chmod +x "$tmp/fakeman/man"
+out=$(PATH="$tmp/fakeman:$PATH" "$bin" help stat 2>&1)
+if [ -z "$root" ]; then
+	is "$out" "-l $T_MANDIR/man1/baretma-stat.1" "the installed tool's help stat: the installed page"
+else
+	like "$out" "^-l .*/man/baretma-stat\.1\$" "a DESTDIR copy's help stat: the page of its source tree"
 fi
 
 # --- bash completion -------------------------------------------------------------

@@ -102,10 +102,10 @@ printf '%s' "$out" >"$tmp/undef.json"
 
 "$BARETMA" decode --recipes --json >"$tmp/list.json"; rc=$?
 is "$rc" 0 "--recipes --json exits 0"
-out=$(python3 "$T_SRC/json-undocumented.py" "$T_SRC/../README.md" "$tmp/zen4.json" "$tmp/zen5.json" \
+out=$(python3 "$T_SRC/json-undocumented.py" "$T_SRC/../doc/json.md" "$tmp/zen4.json" "$tmp/zen5.json" \
 	"$tmp/undef.json" "$tmp/list.json"); rc=$?
 is "$rc" 0 "the four documents are JSON"
-is "$out" "" "decode --recipe, --recipes: every JSON key in the README"
+is "$out" "" "decode --recipe, --recipes: every JSON key in doc/json.md"
 out=$("$BARETMA" decode --recipe list); rc=$?
 is "$rc" 0 "--recipe list exits 0"
 for r in intel-perf-metrics intel-pre-icl-l1 intel-icl-events intel-ecore-l1 amd-zen4 amd-zen5; do

@@ -176,7 +176,7 @@ cmp -s "$tmp/a" "$tmp/b"
 ok $? "every register as found, the ones programmed too"
 is "$(ls "$BARETMA_STATE_DIR" | grep -c journal)" 0 "no journal left"
 
-# 5. The fault's profile line is checked as the others (README "The
+# 5. The fault's profile line is checked as the others (doc/simulator.md, "The
 # simulated PMU"): a node that does not exist, a value out of range
 printf 'fault gp_offset tma_nothing 5\n' >>"$tmp/p"
 val "$ICL" "$tmp/p"

@@ -125,13 +125,13 @@ print(d["schema"], d["type"], d["command"], d["exit_status"], len(d["samples"]),
 ' "$tmp/json")
 is "$got" "baretma-stat/1 end ['true'] 0 1 intel-perf-metrics" "one document with the command, its status and the samples"
 
-# every key of both documents named in doc/stat.md (t/json-undocumented.py)
+# every key of both documents named in doc/json.md (t/json-undocumented.py)
 head -1 "$tmp/jsonl" >"$tmp/interval.json"
-if [ -r "$T_SRC/../doc/stat.md" ]; then
-	is "$(python3 "$T_SRC/json-undocumented.py" "$T_SRC/../doc/stat.md" "$tmp/json" \
-		"$tmp/interval.json")" "" "every key of the end document and of an interval line in doc/stat.md"
+if [ -r "$T_SRC/../doc/json.md" ]; then
+	is "$(python3 "$T_SRC/json-undocumented.py" "$T_SRC/../doc/json.md" "$tmp/json" \
+		"$tmp/interval.json")" "" "every key of the end document and of an interval line in doc/json.md"
 else
-	skip "no doc/stat.md beside t/"
+	skip "no doc/json.md beside t/"
 fi
 
 is "$(ls "$tmp/run" | grep -c 'journal$')" 0 "no journal left behind"

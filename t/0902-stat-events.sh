@@ -71,7 +71,7 @@ like "$(check "$tmp/zen4")" "^general amd-zen4 2 ok$" "Zen 4: amd-zen4, the prof
 
 # level 2 of intel-ecore-l1 takes two passes on a Gracemont (6 GP counters:
 # t/0850): counted in them, one pass a read, an interval one read of each
-# (doc/stat.md).  The profile's level-2 shares (t/events-fixture.sh's
+# (baretma-stat(1)).  The profile's level-2 shares (t/events-fixture.sh's
 # $sim_common, backend 30, memory 12) give, from E-core_TMA_Metrics.csv's
 # formulas (msr/recipe/recipes_intel.c ECORE_L2_NODES: each event over SLOTS),
 # every simulated event counting its share (msr/sim/sim_events.c):

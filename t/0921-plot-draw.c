@@ -282,30 +282,32 @@ static int draw_timeline(const char *path, const void *arg)
 
 static void timeline(void)
 {
-	struct plot_series s;
+	static struct plot_timeline tl;
+	struct plot_series *s = &tl.panel[0];
 	static const char *const clear[] = { "plot", NULL };
 	double v[4];
 
-	check_int(plot_series_init(&s, 4, parents), ==, 0, "series: 4 nodes");
-	s.title = "Top-down level 1 over time: a synthetic series";
-	s.subtitle = "intervals of 100 ms; a phase change at 2 s";
+	check_int(plot_series_init(s, 4, parents), ==, 0, "series: 4 nodes");
+	tl.npanels = 1;
+	tl.title = "Top-down level 1 over time: a synthetic series";
+	tl.subtitle = "intervals of 100 ms; a phase change at 2 s";
 	for (int i = 1; i <= 50; i++) {
 		double t = i * 0.1, x = t <= 2 ? 0.15 : 0.02, w = 0.06 * sin(3 * t);
 
 		v[0] = 0.40 - x + w, v[1] = 0.04 + x, v[2] = 0.22 - w / 2, v[3] = 0.34 - w / 2;
-		if (plot_series_add(&s, t, v))
+		if (plot_series_add(s, t, v))
 			break;
 	}
-	check_u64(s.n, ==, 50, "series: 50 intervals added");
-	check_int(plot_series_add(&s, 4.9, v), ==, -EINVAL, "series: a time before the last: -EINVAL");
-	check_int(plot_series_add(&s, NAN, v), ==, -EINVAL, "series: a time not finite: -EINVAL");
-	check_int(write_pic("timeline.pdf", draw_timeline, &s), ==, 0, "timeline: written");
+	check_u64(s->n, ==, 50, "series: 50 intervals added");
+	check_int(plot_series_add(s, 4.9, v), ==, -EINVAL, "series: a time before the last: -EINVAL");
+	check_int(plot_series_add(s, NAN, v), ==, -EINVAL, "series: a time not finite: -EINVAL");
+	check_int(write_pic("timeline.pdf", draw_timeline, &tl), ==, 0, "timeline: written");
 	readable("timeline", clear);
 	ok(has_text("Retiring") && has_text("Backend bound") && has_text("percent of slots") &&
 	   has_text("5") && has_text("time since the start (s); each step one interval"),
 	   "timeline: legend, percent axis, seconds axis");
 	check_int(count("area"), ==, 4, "timeline: one area per node");
-	plot_series_free(&s);
+	plot_timeline_free(&tl);
 	trace_reset();
 }
 

@@ -7,7 +7,8 @@
 # and unfilter, in which a column through a kernel's level-1 bar has the
 # four colours in the profile's proportions; a PDF from %PDF- to %%EOF.
 # compare's picture: the two sides' bar widths in the ratio of their
-# values, a DISAGREE drawn in red where one is found and nowhere else.
+# values, a DISAGREE written in vermillion where one is found and nowhere
+# else.
 #
 # The shares, worked by hand from the profile (msr/sim/msr_sim.h: PERF_METRICS
 # byte i = round(pct_i x 255 / 100), half away from zero; msr/recipe/topdown.h:
@@ -51,14 +52,16 @@ import re, sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 col = dict((l.split()[1].lower(), l.split()[0]) for l in open(sys.argv[2]))
 w, h = float(root.get("width").rstrip("px")), float(root.get("height").rstrip("px"))
-r, fills = [], set()
-for p in root.iter():   # fills: of paths, and of the groups of glyphs (text)
+r, fills, tfills = [], set(), set()
+for p in root.iter():   # fills: of paths, and of the groups of glyphs (text: tfills)
     st = p.get("style") or ""
     m = re.search(r"fill:rgb\(([\d.]+)%,([\d.]+)%,([\d.]+)%\)", st)
     if not m:
         continue
     hx = "%02x%02x%02x" % tuple(int(round(float(v) * 2.55)) for v in m.groups())
     fills.add(hx)
+    if p.tag == "{http://www.w3.org/2000/svg}g":
+        tfills.add(hx)
     if p.tag != "{http://www.w3.org/2000/svg}path":
         continue
     op = float((re.search(r"fill-opacity:([\d.]+)", st) or [0, 1])[1])
@@ -158,10 +161,11 @@ is "$st" 1 "compare --plot c.svg with perf's backend off by 5: exit 1 (DISAGREE)
 # within its counts' floors, 0.006 points: 0.0154 of 256, t/0455)
 is "$(svg "$tmp/c.svg" "(lambda a, b: abs((b[4] - b[2]) / (a[4] - a[2]) * 77 - 89.75) < 0.0154)(*[max((q for q in r if q[0] == 'tma_backend_bound' and q[1] == op and q[4] - q[2] > 20), key=lambda q: q[3]) for op in (1, 0.4)])")" \
 	"True" "compare: perf's backend bar is 89.75/77 of baretma's (the values' ratio)"
-red=$(svg "$tmp/c.svg" "'cc0d0d' in fills")
-is "$red" True "compare: a DISAGREE drawn in red"
+# a DISAGREE's words in bold vermillion, Okabe and Ito's red (213, 94, 0)
+red=$(svg "$tmp/c.svg" "'d55e00' in tfills")
+is "$red" True "compare: a DISAGREE written in vermillion"
 plot compare "$tmp/c2.png" "$tmp/p" --pairs 10 --reps 9 --kernel retire-light --level 1
 is "$st" 0 "compare --plot c2.png, a clean profile: exit 0"
 plot compare "$tmp/c2.svg" "$tmp/p" --pairs 10 --reps 9 --kernel retire-light --level 1
-is "$(svg "$tmp/c2.svg" "'cc0d0d' in fills")" False "compare: no red where every metric agrees"
+is "$(svg "$tmp/c2.svg" "'d55e00' in tfills")" False "compare: no vermillion words where every metric agrees"
 done_testing

@@ -5,9 +5,9 @@
 # --openmetrics on the simulator (t/0930's runs), and every label a query
 # matches on is one of that family's, or node_exporter's `instance`
 # (`kernel=""` selects the series without one: stat's).  Level 1 is a
-# stacked time series of baretma_tma_ratio by node, per CPU (the panel
-# repeated over the `cpu` variable), with the variables `instance` and
-# `cpu`, and the colours the issue fixes for each level-1 node.  The doc
+# stacked time series of baretma_tma_ratio by node, core kind and CPU (the
+# panel repeated over the `cpu` variable), with the variables `instance`
+# and `cpu`, and the pictures' Okabe-Ito colour for each level-1 node.  The doc
 # names node_exporter's flag.
 . "$T_SRC/tap.sh"
 . "$T_SRC/events-fixture.sh"
@@ -65,14 +65,19 @@ is "$(q 'sorted(v["name"] for v in d["templating"]["list"])')" "['cpu', 'datasou
 	"variables: the data source, instance (host) and cpu"
 is "$(q '(panel[1]["type"], panel[1]["repeat"], panel[1]["fieldConfig"]["defaults"]["custom"]["stacking"]["mode"],
 	panel[1]["targets"][0]["legendFormat"], panel[1]["fieldConfig"]["defaults"]["unit"])')" \
-	"('timeseries', 'cpu', 'normal', '{{node}}', 'percentunit')" \
+	"('timeseries', 'cpu', 'normal', '{{node}} ({{kind}}, cpu {{cpu}})', 'percentunit')" \
 	"level 1: a stacked time series by node, one per CPU, in percent of slots"
 is "$(q 'qs[0]')" \
 	"('baretma_tma_ratio', [('instance', '=~', '\$instance'), ('cpu', '=~', '\$cpu'), ('kernel', '=', ''), ('level', '=', '1')])" \
 	"level 1: baretma_tma_ratio of the host and CPU, level 1, stat's series"
-is "$(q 'sorted((o["matcher"]["options"], o["properties"][0]["value"]["fixedColor"]) for o in panel[1]["fieldConfig"]["overrides"])')" \
-	"[('tma_backend_bound', 'orange'), ('tma_bad_speculation', 'red'), ('tma_frontend_bound', 'purple'), ('tma_retiring', 'green')]" \
-	"one colour per level-1 node: retiring green, bad speculation red, frontend purple, backend orange"
+# Okabe and Ito (2008, https://jfly.uni-koeln.de/color/), as doc/plots.md
+# gives them to the nodes: retiring bluish green (0, 158, 115), bad
+# speculation orange (230, 159, 0), frontend bound blue (0, 114, 178),
+# backend bound vermillion (213, 94, 0); each matched by the legend's
+# leading node name (t/1114 renders the names)
+is "$(q 'sorted((o["matcher"]["id"], o["matcher"]["options"], o["properties"][0]["value"]["fixedColor"]) for o in panel[1]["fieldConfig"]["overrides"] if o["properties"][0]["id"] == "color")')" \
+	"[('byRegexp', '/^tma_backend_bound /', '#D55E00'), ('byRegexp', '/^tma_bad_speculation /', '#E69F00'), ('byRegexp', '/^tma_frontend_bound /', '#0072B2'), ('byRegexp', '/^tma_retiring /', '#009E73')]" \
+	"one colour per level-1 node, Okabe and Ito's: retiring bluish green, bad speculation orange, frontend blue, backend vermillion"
 is "$(q 'sorted(set(s for n, ms in qs if n == "baretma_tma_ratio" for l, o, s in ms if l == "level"))')" \
 	"['1', '2']" "the level label's values as exported (1, 2)"
 like "$(cat "$T_SRC/../doc/openmetrics.md")" "--collector.textfile.directory=" \

@@ -1,10 +1,12 @@
 #!/bin/sh
-# t/0950-man-page.sh - man/baretma.1 (installed as man 1 baretma) follows
-# the tool's own --help, not a copy of it: every command of "baretma
-# --help"'s command table, every sub-command and option of each command's
-# usage lines, every variable of its environment list and every exit status
-# of its exit status paragraph is in the page; and the page renders
-# without a warning (groff -ww; man -l) where groff and man are installed.
+# t/0950-man-page.sh - the man pages follow the tool's own --help, not a
+# copy of it: man/baretma.1 (man 1 baretma, the overview) names every
+# command of "baretma --help"'s command table in its SYNOPSIS and, with its
+# page baretma-CMD(1), in COMMANDS, every variable of its environment list
+# and every exit status of its exit status paragraph; each command's page
+# man/baretma-CMD.1 names every sub-command and option of the command's
+# usage lines; and the overview renders without a warning (groff -ww; man
+# -l) where groff and man are installed (the command pages: t/1119).
 . "$T_SRC/tap.sh"
 
 page=$T_SRC/../man/baretma.1
@@ -21,32 +23,39 @@ is "$?" 0 "baretma --help exits 0"
 cmds=$(awk '/^commands:/ { c = 1; next } c && /^$/ { exit } c && /^  [a-z]/ { print $1 }' "$tmp/help.txt")
 like "$cmds" "bench" "the command table of baretma --help is read (bench among them)"
 
-# COMMANDS: a ".B cmd" tagged paragraph (help and version in SYNOPSIS).
+# SYNOPSIS: "baretma COMMAND", help and version, and the list of commands;
+# COMMANDS: a ".BR baretma-CMD (1)" tagged paragraph per command, ".B help"
+# and ".B version".
+syn=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' "$tmp/page.txt")
 missing=
 for c in $cmds; do
-	grep -q "^baretma $c\\b" "$tmp/page.txt" || grep -q "^\\.B baretma $c\\b" "$tmp/page.txt" ||
-		missing="$missing synopsis:$c"
-	case $c in help|version) continue ;; esac
-	grep -qx "\\.B $c" "$tmp/page.txt" || missing="$missing commands:$c"
+	printf '%s\n' "$syn" | grep -qw -- "$c" || missing="$missing synopsis:$c"
+	case $c in
+	help|version) grep -qx "\\.B $c" "$tmp/page.txt" || missing="$missing commands:$c" ;;
+	*) grep -qx "\\.BR baretma-$c (1)" "$tmp/page.txt" || missing="$missing commands:$c" ;;
+	esac
 done
-is "$missing" "" "every command of baretma --help is in SYNOPSIS and COMMANDS"
+is "$missing" "" "every command of baretma --help is in SYNOPSIS and in COMMANDS, with its page"
 
 # Options: each option word of each command's usage lines ("usage:" and the
-# lines indented under it), in the page.
+# lines indented under it), in that command's page.
 missing=
 for c in $cmds; do
 	case $c in help|version) continue ;; esac
+	cp=$T_SRC/../man/baretma-$c.1
+	[ -r "$cp" ] || { missing="$missing $c:no-page"; continue; }
+	sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\(em/-/g' "$cp" >"$tmp/cmd.txt"
 	"$BARETMA" "$c" --help 2>/dev/null | awk 'NR == 1 && !/^usage:/ { exit }
 		/^usage:/ || (u && /^     /) { u = 1; print; next } u { exit }' >"$tmp/usage.txt"
 	for o in $(tr '[]|()' '     ' <"$tmp/usage.txt" | tr -s ' ' '\n' | grep -E '^--?[A-Za-z]'); do
-		grep -q -- "$o\\b" "$tmp/page.txt" || missing="$missing $c:$o"
+		grep -q -- "$o\\b" "$tmp/cmd.txt" || missing="$missing $c:$o"
 	done
 	# sub-commands: "baretma CMD SUB" in the usage lines
 	for s in $(sed -n "s/.*baretma $c \\([a-z][a-z]*\\)\\b.*/\\1/p" "$tmp/usage.txt"); do
-		grep -q "baretma $c $s\\b" "$tmp/page.txt" || missing="$missing $c:$s"
+		grep -q "baretma $c $s\\b" "$tmp/cmd.txt" || missing="$missing $c:$s"
 	done
 done
-is "$missing" "" "every option and sub-command of every command's usage lines is in the page"
+is "$missing" "" "every option and sub-command of every command's usage lines is in its page man/baretma-CMD.1"
 
 # ENVIRONMENT: every BARETMA_* variable of baretma --help, as a ".B VAR" tag.
 missing=

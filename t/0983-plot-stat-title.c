@@ -3,8 +3,8 @@
  * the CPU (bench/output/plot_stat.c plot_stat_title), as bench's pictures
  * do: the brand string of the CPUID dump ($SHARED_CPUID/INDEX.tsv column
  * cpu_name), escaped as every string from CPUID is (cpu/escape.h: a
- * control byte as \xHH), and on a part with several core kinds each kind
- * counted with its microarchitecture and CPUs: the Lunar Lake dump's
+ * control byte as \xHH), and on a part with several core kinds each kind's
+ * panel headed with its microarchitecture and CPUs: the Lunar Lake dump's
  * (Core Ultra 9 288V) leaf 0x1A gives core type 0x40 (Lion Cove, the
  * dump's own annotation) to logical CPUs 0-3 and 0x20 (Skymont) to 4-7.
  * What is drawn is read back from the picture's trace (every text drawn,
@@ -67,24 +67,34 @@ static int draw(const char *dir, const char *name, const char *title, const char
 	static const char *const nodes[] = { "tma_retiring", "tma_bad_speculation",
 					     "tma_frontend_bound", "tma_backend_bound" };
 	const double v[4] = { 0.4, 0.1, 0.2, 0.3 };
-	struct plot_series s;
+	static struct plot_timeline tl;
 	char path[PATH_MAX];
 	int rc;
 
-	memset(&s, 0, sizeof(s));
-	if (plot_series_init(&s, 4, nodes))
+	memset(&tl, 0, sizeof(tl));
+	if (plot_series_init(&tl.panel[0], 4, nodes))
 		return -1;
+	tl.npanels = 1;
 	for (int i = 1; i <= 20; i++)
-		if (plot_series_add(&s, i * 0.1, v))
+		if (plot_series_add(&tl.panel[0], i * 0.1, v))
 			return -1;
-	s.title = title;
-	s.subtitle = sub;
+	tl.title = title;
+	tl.subtitle = sub;
 	t_path(path, "%s/%s", dir, name);
 	reset();
-	rc = plot_timeline_write(path, &s, &hook);
-	s.title = s.subtitle = NULL;
-	plot_series_free(&s);
+	rc = plot_timeline_write(path, &tl, &hook);
+	plot_timeline_free(&tl);
 	return rc;
+}
+
+/* @tl: two empty panels, the P-cores' and the E-cores' (as plot_stat_add
+ * makes them), no heading yet. */
+static void panels2(struct plot_timeline *tl)
+{
+	memset(tl, 0, sizeof(*tl));
+	tl->npanels = 2;
+	snprintf(tl->panel[0].kind, sizeof(tl->panel[0].kind), "performance");
+	snprintf(tl->panel[1].kind, sizeof(tl->panel[1].kind), "efficiency");
 }
 
 static void identify(const char *path, struct cpu_info *ci)
@@ -106,6 +116,7 @@ int main(void)
 	static const unsigned eight[] = { 0, 1, 2, 3, 4, 5, 6, 7 }, some[] = { 1, 2, 5, 7 };
 	const char *want, *wsub;
 	char *title = NULL, *sub = NULL;
+	static struct plot_timeline tl;
 
 	if (!plot_available())
 		skip_all("built without cairo");
@@ -114,14 +125,18 @@ int main(void)
 	t_path(icl, "%s/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test", shared);
 	t_scratch(dir, "0983");
 
-	/* Lunar Lake: two kinds, every CPU counted */
+	/* Lunar Lake: two kinds, every CPU counted: a panel each, headed */
 	identify(lnl, &ci);
-	check_int(plot_stat_title(&title, &sub, &ci, eight, 8), ==, 0, "Lunar Lake: a title");
+	panels2(&tl);
+	check_int(plot_stat_title(&title, &sub, &tl, &ci, eight, 8), ==, 0, "Lunar Lake: a title");
 	want = "Top-down level 1 over time: Intel(R) Core(TM) Ultra 9 288V";
-	wsub = "performance cores (Lion Cove), cpus 0-3 + efficiency cores (Skymont), cpus 4-7: "
-	       "each kind's shares weighted by its slots; baretma stat";
+	wsub = "one panel per core kind, each kind's shares weighted by its slots";
 	check_str(title, want, "Lunar Lake: the title names the brand");
-	check_str(sub, wsub, "Lunar Lake: the subtitle each kind with its CPUs");
+	check_str(sub, wsub, "Lunar Lake: the subtitle says a panel per kind");
+	check_str(tl.panel[0].heading, "performance cores (Lion Cove), cpus 0-3",
+		  "Lunar Lake: the P-cores' panel, its CPUs");
+	check_str(tl.panel[1].heading, "efficiency cores (Skymont), cpus 4-7",
+		  "Lunar Lake: the E-cores' panel, its CPUs");
 	check_int(draw(dir, "lnl.pdf", title, sub), ==, 0, "Lunar Lake: the timeline is drawn");
 	ok(drawn(want), "Lunar Lake: the title is drawn whole");
 	ok(drawn(wsub), "Lunar Lake: the subtitle is drawn whole");
@@ -130,27 +145,39 @@ int main(void)
 	free(sub);
 
 	/* some CPUs of each kind: their own lists */
-	check_int(plot_stat_title(&title, &sub, &ci, some, 4), ==, 0,
+	panels2(&tl);
+	check_int(plot_stat_title(&title, &sub, &tl, &ci, some, 4), ==, 0,
 		  "Lunar Lake, cpus 1,2,5,7: a title");
-	check_str(sub, "performance cores (Lion Cove), cpus 1-2 + efficiency cores (Skymont), "
-		  "cpus 5,7: each kind's shares weighted by its slots; baretma stat",
-		  "Lunar Lake, cpus 1,2,5,7: the kinds' CPUs among those counted");
+	check_str(tl.panel[0].heading, "performance cores (Lion Cove), cpus 1-2",
+		  "Lunar Lake, cpus 1,2,5,7: the P-cores among those counted");
+	check_str(tl.panel[1].heading, "efficiency cores (Skymont), cpus 5,7",
+		  "Lunar Lake, cpus 1,2,5,7: the E-cores among those counted");
 	free(title);
 	free(sub);
 
-	/* the P-cores alone: one kind */
-	check_int(plot_stat_title(&title, &sub, &ci, eight, 4), ==, 0, "Lunar Lake P-cores: a title");
+	/* the P-cores alone: one kind, its panel still says which */
+	panels2(&tl);
+	tl.npanels = 1;
+	check_int(plot_stat_title(&title, &sub, &tl, &ci, eight, 4), ==, 0,
+		  "Lunar Lake P-cores: a title");
 	check_str(title, "Top-down level 1 over time: Intel(R) Core(TM) Ultra 9 288V",
 		  "Lunar Lake, cpus 0-3: the brand");
-	check_str(sub, "baretma stat, all the CPUs counted", "Lunar Lake, cpus 0-3: one kind, no list");
+	check_str(sub, "the shares of all the CPUs counted, weighted by their slots",
+		  "Lunar Lake, cpus 0-3: one kind");
+	check_str(tl.panel[0].heading, "performance cores (Lion Cove), cpus 0-3",
+		  "Lunar Lake, cpus 0-3: the panel says they are the P-cores");
 	free(title);
 	free(sub);
 
-	/* Ice Lake: one kind */
+	/* Ice Lake: one kind, no heading */
 	identify(icl, &ci);
-	check_int(plot_stat_title(&title, &sub, &ci, eight, 8), ==, 0, "Ice Lake: a title");
+	panels2(&tl);
+	snprintf(tl.panel[0].kind, sizeof(tl.panel[0].kind), "general");
+	tl.npanels = 1;
+	check_int(plot_stat_title(&title, &sub, &tl, &ci, eight, 8), ==, 0, "Ice Lake: a title");
 	want = "Top-down level 1 over time: Intel(R) Core(TM) i7-1065G7 CPU @ 1.30GHz";
 	check_str(title, want, "Ice Lake: the brand");
+	check_str(tl.panel[0].heading, "", "Ice Lake: one kind of core, no heading");
 	check_int(draw(dir, "icl.pdf", title, sub), ==, 0, "Ice Lake: the timeline is drawn");
 	ok(drawn(want), "Ice Lake: the title is drawn");
 	free(title);
@@ -158,7 +185,8 @@ int main(void)
 
 	/* a brand that would set a terminal's title: escaped */
 	snprintf(ci.brand, sizeof(ci.brand), "Evil\x1b]0;pwned\x07 CPU");
-	check_int(plot_stat_title(&title, &sub, &ci, eight, 8), ==, 0, "an escaping brand: a title");
+	check_int(plot_stat_title(&title, &sub, NULL, &ci, eight, 8), ==, 0,
+		  "an escaping brand: a title");
 	check_str(title, "Top-down level 1 over time: Evil\\x1b]0;pwned\\x07 CPU",
 		  "ESC and BEL of the brand as \\x1b and \\x07");
 	free(title);
@@ -190,7 +218,7 @@ int main(void)
 		br->kernels = &kr;
 		if (asprintf(&path, "%s/bench.pdf", dir) < 0)
 			path = NULL;
-		check_int(path ? plot_bench_write(path, br, &hook) : -1, ==, 0,
+		check_int(path ? plot_bench_write(path, br, NULL, &hook) : -1, ==, 0,
 			  "bench's bars with an escaping brand are drawn");
 		ok(drawn("Top-down level 1 per kernel: Evil\\x1b]0;pwned\\x07 CPU"),
 		   "bench's title: the brand escaped");

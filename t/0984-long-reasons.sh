@@ -34,7 +34,7 @@ like "$(cat "$tmp/err")" "'$dir/missing': No such file or directory\$" \
 	"the message names the whole path, its cause last"
 
 # 2. IA32_PERF_CAPABILITIES bit 15 clear, read from that file
-awk '/^```$/ { f = !f; next } f && !/^#/' "$T_SRC/../doc/state-file.md" |
+awk '/^```/ { f = !f; next } f && !/^#/' "$T_SRC/../doc/state-file.md" |
 	sed 's/^1 0x345 0xa000$/1 0x345 0x2000/' >"$dir/no15"
 BARETMA_MSR=state:$dir/no15 run bench --cpuid-dump "$ICL" --backend msr --cpu 1 --kernel empty --reps 2
 is "$st" 69 "IA32_PERF_CAPABILITIES 0x2000 in the long-named file: exit 69"

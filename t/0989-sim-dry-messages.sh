@@ -52,7 +52,7 @@ BARETMA_MSR=sim:$tmp/prof-other run bench --cpuid-dump "$ICL" --backend msr --cp
 is "$st" 65 "a state file of none of the dump's CPUs (0-7): exit 65"
 like "$(cat "$tmp/err")" "its \`state\` file '$tmp/other-state' lists no register of the machine's CPUs 0-7" \
 	"says so"
-awk '/^```$/ { f = !f; next } f && !/^#/' "$T_SRC/../doc/state-file.md" >"$tmp/template"
+awk '/^```/ { f = !f; next } f && !/^#/' "$T_SRC/../doc/state-file.md" >"$tmp/template"
 sed 's/^1 0x345 0xa000$/1 0x345 0x2000/' "$tmp/template" >"$tmp/no15"
 prof no15 "$tmp/no15"
 BARETMA_MSR=sim:$tmp/prof-no15 run bench --cpuid-dump "$ICL" --backend msr --cpu 1 --kernel empty --reps 2

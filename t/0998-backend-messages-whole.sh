@@ -79,7 +79,7 @@ printf 'bogus 1\n' >"$dir/bad"
 BARETMA_MSR=sim:$dir/bad run bench --cpuid-dump "$ICL" --cpu 1 --kernel empty --reps 2
 [ "$st" -ne 0 ]; ok $? "bench on a malformed profile: refused (exit $st)"
 case "$(last)" in
-*"profile '$dir/bad': line 1: unknown key 'bogus' (the keys are in the README, \"The simulated PMU\")"*) r=0 ;;
+*"profile '$dir/bad': line 1: unknown key 'bogus' (the keys are in doc/simulator.md, \"The profile\")"*) r=0 ;;
 *) r=1 ;;
 esac
 ok $r "the profile's message names its whole path, then the line and the remedy" ||

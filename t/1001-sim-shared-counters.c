@@ -18,7 +18,7 @@
  * the tool's write, and the tool started again from FILE's line.
  *
  * Every expected value is worked by hand from the model's documented
- * rules (README "The simulated PMU"): with `ghz 0` only the accesses count,
+ * rules (doc/simulator.md): with `ghz 0` only the accesses count,
  * `access_cycles` 1000 cycles each, counted before the access takes
  * effect; fixed counter 3 counts `width` 5 slots a cycle while its
  * IA32_FIXED_CTR_CTRL field has EN_OS | EN_USR (0x3000: bits 13:12) and

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t/1010-stat-signal-setup.sh - SIGINT, SIGTERM and SIGHUP at every point of
-# `baretma stat`'s set-up keep doc/stat.md's promises (project issue 27):
+# `baretma stat`'s set-up keep man/baretma-stat.1's promises (project issue 27):
 # without a command the count ends, its totals (real counts) are printed,
 # exit 0, and `signal` names the signal; with a command the signal is
 # forwarded to it (its process dies of it before it executes anything)
@@ -26,7 +26,7 @@
 # the registers are put back), print (registers back, before the output).
 #
 # Expected values come from outside baretma: the exit statuses and the
-# `signal` field are doc/stat.md's, the signal numbers POSIX's (HUP 1,
+# `signal` field are man/baretma-stat.1's, the signal numbers POSIX's (HUP 1,
 # INT 2, TERM 15), each level-1 share is the profile's (35/12/23/30 %) as
 # Ice Lake's recipe takes it (icelake_metrics.json's Backend_Bound + 5 x
 # INT_MISC.CLEARS_COUNT / SLOTS, the simulator's one clear per 20 slots of

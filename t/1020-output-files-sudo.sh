@@ -1,7 +1,7 @@
 #!/bin/sh
 # t/1020-output-files-sudo.sh - every file a command writes follows one
 # rule under sudo (bench/output/output.h "A file written whole or not at
-# all"; README "Running as root safely"): the invoking user ($SUDO_UID)
+# all"; doc/safety.md "Running as root safely"): the invoking user ($SUDO_UID)
 # could have written it.  For each writer - cpuid dump -o, calibrate -o,
 # validate --bundle, bench -o, --openmetrics and --plot, stat -o,
 # --openmetrics and --plot - and each case that issue 27 found writers

@@ -7,7 +7,7 @@
 # SIGKILL at a point drawn from the run's own length (t/fi-kill, from 0
 # to 1.1 times a whole run's time: the set-up, the intervals, the end and
 # the writing of the three files after it), then:
-#   - SIGINT, SIGTERM, SIGHUP end the count (doc/stat.md): exit 0, the
+#   - SIGINT, SIGTERM, SIGHUP end the count (baretma-stat(1)): exit 0, the
 #     three files in place and whole, no temporary file, no record, no
 #     journal;
 #   - SIGKILL, which nothing catches, leaves what it leaves; the next run

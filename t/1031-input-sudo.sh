@@ -10,7 +10,7 @@
 # the kernel first, and a file they could not read is refused: exit 77
 # (EX_NOPERM), naming the file, the invoking user and the remedy, never
 # its content.  --cpuid-dump and $BARETMA_CPUID_DUMP are read under sudo
-# (README "Running as root safely"); a simulator profile and a state file
+# (doc/safety.md "Running as root safely"); a simulator profile and a state file
 # are not reachable then (BARETMA_MSR is refused), t/1030 tests the
 # library's function for them.
 #

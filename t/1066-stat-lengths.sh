@@ -1,6 +1,6 @@
 #!/bin/sh
 # t/1066-stat-lengths.sh - the seconds each of `baretma stat`'s samples
-# covers, against doc/stat.md (`samples`: `time`, `length`: "the sample's
+# covers, against man/baretma-stat.1 (`samples`: `time`, `length`: "the sample's
 # end since the start, and the seconds it covers"):
 #  - with -I each interval covers the time from the previous interval's
 #    end to its own (the first: from the start), so interval k's length is

@@ -1,12 +1,12 @@
 /*
  * t/1067-bench-view.c - the bench result's own view (bench/output/output.c
  * output_view_bench) on a result built here, in the three formats that
- * print a kernel's statistics: the table's cells (README "baretma bench":
+ * print a kernel's statistics: the table's cells (man baretma-bench:
  * "median % of slots [q1, q3]", two decimals), the CSV rows (the long
  * layout, doc/csv.md: one per quantity, its value
  * the median, then n, median, min, max, q1, q3, mad, mean in the
  * quantity's unit, 15 significant digits) and the JSON document (each node's statistics
- * in percent, README "JSON documents").  t/0470 writes a toy view; here the numbers
+ * in percent, doc/json.md).  t/0470 writes a toy view; here the numbers
  * are the bench view's, with a q1 and a q3 apart, so that no writer may
  * mix them up or leave one a fraction.
  *

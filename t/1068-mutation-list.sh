@@ -4,7 +4,7 @@
 # one's original text exactly once in its file and every test it names in
 # Makefile.am's TESTS, so that an edit of the measuring path that moves a
 # mutated line says so here, in `make check`, and not as a BROKEN line of
-# a mutation run (README "Mutation testing").  The list holds at least 40
+# a mutation run (HACKING.md "Mutation testing").  The list holds at least 40
 # mutants, each id once, issue 28's three survivors among them, and the
 # recipe mistakes the issue names: Skylake's CYCLE_ACTIVITY.STALLS_MEM_ANY
 # CounterMask 20 -> 19, Zen 4's smt_contention UMask 0x60 -> 0x40, Sunny

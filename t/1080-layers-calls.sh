@@ -5,7 +5,7 @@
 # bench/avail.c's), and then the low room calls up without including up.
 # Here the built objects of cpu/, msr/ and bench/ say it: each global
 # symbol an object uses (nm's U) is defined by an object of its own room
-# or of one below (README "Layout"'s order, as t/0530 declares it).  One
+# or of one below (HACKING.md "Layout"'s order, as t/0530 declares it).  One
 # call up is known and stays: msr_open()'s look-up in the table of MSR
 # backends (msr_backend_of, msr/sim/msr_backends.c), the table naming the
 # simulator above access/, as hwloc's core reads its static components.

@@ -4,20 +4,21 @@
 # the user is shown everywhere, and nothing else is:
 #   - its --help: one option line ("  -C, --cpu LIST  ...") per row, and
 #     no option line that is no row;
-#   - the man page: each usage line of man/baretma.1's SYNOPSIS names
-#     exactly the options of its command (of its subcommand: pmu enable,
-#     msr write) in the table, and OPTIONS gives every letter as the
-#     table does ("-C, --cpu"), with no option word that no table has;
+#   - the command's man page, man/baretma-CMD.1: each usage line of its
+#     SYNOPSIS names exactly the options of its command (of its
+#     subcommand: pmu enable, msr write) in the table, and its OPTIONS has
+#     a tag for every row of the table, with the letter as the table gives
+#     it ("-C, --cpu"), and no option word that the table lacks;
 #   - the bash completion (completion/baretma): "baretma CMD [SUB] -<TAB>"
 #     offers exactly the table's letters and long names, an A|B argument
 #     its values, -C the CPUs.
 # The lists are read here with this test's own parsing of each text.
 . "$T_SRC/tap.sh"
 
-page=$T_SRC/../man/baretma.1
+mandir=$T_SRC/../man
 comp=$T_SRC/../completion/baretma
 [ -x "${BARETMA:-}" ] || skip_all "no baretma built"
-[ -r "$page" ] && [ -r "$comp" ] || skip_all "no man/baretma.1 or completion/baretma beside t/"
+[ -r "$mandir/baretma-bench.1" ] && [ -r "$comp" ] || skip_all "no man/baretma-bench.1 or completion/baretma beside t/"
 sorted() { tr ' ' '\n' | grep . | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ $//'; }
 
 # The commands of "baretma --help"'s table, help and version aside.
@@ -60,17 +61,21 @@ for c in $cmds; do
 done
 is "$bad" "" "every command's --help lists each row of its table, and no other option"
 
-# --- the man page's SYNOPSIS ------------------------------------------------
-# The page as words (roff escapes for minus and fonts taken out); each
-# usage line "baretma CMD [SUB] ..." and the indented lines under it, as
-# "CMD[ SUB] OPTION" pairs.
-sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\(em/-/g' "$page" >"$tmp/page.txt"
-sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' "$tmp/page.txt" | grep -v '^\.' |
-	awk '/^baretma / { key = $2; if ($3 ~ /^[a-z]+$/) key = key " " $3 }
-	     { n = split($0, w, /[][ |()]+/)
-	       for (i = 1; i <= n; i++) if (w[i] ~ /^--?[A-Za-z]/) print key "\t" w[i] }' >"$tmp/syn"
+# --- each command's page: SYNOPSIS ----------------------------------------------
+# A page as words (roff escapes for minus and fonts taken out); each usage
+# line "baretma CMD [SUB] ..." of its SYNOPSIS and the indented lines under
+# it, as "CMD[ SUB] OPTION" pairs.
+: >"$tmp/syn"
+for c in $cmds; do
+	[ -r "$mandir/baretma-$c.1" ] || { echo "$c	(no page)" >>"$tmp/syn"; continue; }
+	sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\(em/-/g' "$mandir/baretma-$c.1" >"$tmp/page.$c"
+	sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' "$tmp/page.$c" | grep -v '^\.' |
+		awk '/^baretma / { key = $2; if ($3 ~ /^[a-z]+$/) key = key " " $3 }
+		     { n = split($0, w, /[][ |()]+/)
+		       for (i = 1; i <= n; i++) if (w[i] ~ /^--?[A-Za-z]/) print key "\t" w[i] }' >>"$tmp/syn"
+done
 like "$(cut -f1 "$tmp/syn" | sort -u | tr '\n' ' ')" "bench .*pmu enable .*stat" \
-	"the SYNOPSIS usage lines are read"
+	"the SYNOPSIS usage lines of the pages are read"
 
 # long CMD WORD: the long name of WORD ("-C" or "--cpu") in CMD's table.
 long() { awk -v w="$2" '$1 == w || $2 == w { print $2; exit }' "$tmp/t.$1"; }
@@ -86,26 +91,31 @@ for c in $cmds; do
 		[ "$man" = "$tab" ] || echo "[$key: man: $man; table: $tab]"
 	done
 done >"$tmp/bad"
-is "$(cat "$tmp/bad")" "" "each SYNOPSIS line names exactly its command's (subcommand's) table"
+is "$(cat "$tmp/bad")" "" "each SYNOPSIS line of man/baretma-CMD.1 names exactly its command's (subcommand's) table"
 
-# --- the man page's OPTIONS --------------------------------------------------
+# --- each command's page: OPTIONS -------------------------------------------------
 # Its tags (the line after .TP), quotes out: '.BR -C ", " --cpu' is "-C, --cpu".
-sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$tmp/page.txt" | awk 'p { print; p = 0 } /^\.TP/ { p = 1 }' |
-	sed -e 's/^\.[A-Z]* //' -e 's/"//g' -e 's/  */ /g' -e 's/ ,/,/g' >"$tmp/tags"
-cat "$tmp"/t.* | awk '$1 != "-" { print $1 ", " $2 }' | sort -u >"$tmp/pairs"
-like "$(cat "$tmp/pairs" | tr '\n' ' ')" "-C, --cpu .*-x, --field-separator" "the tables' letters are read"
-missing=
-while IFS= read -r p; do
-	grep -qF -- "$p" "$tmp/tags" || missing="$missing [$p]"
-done <"$tmp/pairs"
-is "$missing" "" "OPTIONS gives every letter with its long name, as the tables do"
-cat "$tmp"/t.* | awk '{ if ($1 != "-") print $1; print $2 }' | sort -u >"$tmp/words"
-stray=$(tr ' ,' '\n\n' <"$tmp/tags" | grep -E '^--?[A-Za-z]' | sort -u | grep -vxF -f "$tmp/words" |
-	grep -vx -- --version | tr '\n' ' ')
-is "$stray" "" "OPTIONS tags no option that no table has (--version is baretma's own)"
-grep -oE -- '-[A-Za-z], --[a-z][a-z0-9-]*' "$tmp/tags" | sort -u >"$tmp/tagpairs"
-is "$(grep -vxF -f "$tmp/pairs" "$tmp/tagpairs" | tr '\n' ' ')" "" \
-	"every '-L, --name' of OPTIONS is a table's"
+missing= stray= wrong=
+for c in $cmds; do
+	[ -r "$tmp/page.$c" ] || { missing="$missing [$c: no page]"; continue; }
+	sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$tmp/page.$c" | awk 'p { print; p = 0 } /^\.TP/ { p = 1 }' |
+		sed -e 's/^\.[A-Z]* //' -e 's/"//g' -e 's/  */ /g' -e 's/ ,/,/g' >"$tmp/tags.$c"
+	while read -r l n a s; do
+		[ "$n" = --help ] && continue
+		tag=$n; [ "$l" = - ] || tag="$l, $n"
+		grep -qE -- "(^|[ ,])$tag( |,|\$)" "$tmp/tags.$c" || missing="$missing [$c: $tag]"
+	done <"$tmp/t.$c"
+	awk '{ if ($1 != "-") print $1; print $2 }' "$tmp/t.$c" | sort -u >"$tmp/words.$c"
+	x=$(tr ' ,' '\n\n' <"$tmp/tags.$c" | grep -E '^--?[A-Za-z]' | sort -u | grep -vxF -f "$tmp/words.$c" | tr '\n' ' ')
+	[ -z "$x" ] || stray="$stray [$c: $x]"
+	awk '$1 != "-" { print $1 ", " $2 }' "$tmp/t.$c" | sort -u >"$tmp/pairs.$c"
+	x=$(grep -oE -- '-[A-Za-z], --[a-z][a-z0-9-]*' "$tmp/tags.$c" | sort -u | grep -vxF -f "$tmp/pairs.$c" | tr '\n' ' ')
+	[ -z "$x" ] || wrong="$wrong [$c: $x]"
+done
+like "$(cat "$tmp"/tags.* | tr '\n' ' ')" "-C, --cpu .*-x, --field-separator" "the pages' OPTIONS tags are read"
+is "$missing" "" "each page's OPTIONS has a tag for every row of its command's table, the letter as the table gives it"
+is "$stray" "" "each page's OPTIONS tags no option its command's table lacks"
+is "$wrong" "" "every '-L, --name' of a page's OPTIONS is its command's table's"
 
 # --- the completion ---------------------------------------------------------
 if ! command -v bash >/dev/null 2>&1; then

@@ -15,7 +15,7 @@
 # exactly, and a node's slots are its share of the sample's SLOTS.  A
 # stat row is one count: n 1, the statistics empty; bench's rows of 5
 # repetitions have n 5, the value their median.  doc/csv.md and
-# doc/stat.md give the header as the tool writes it, the README points
+# the pages of stat and bench give the header as the tool writes it, the README points
 # there.
 . "$T_SRC/tap.sh"
 
@@ -98,8 +98,10 @@ EOP
 	"bench --csv: the CPU, kind, recipe and backend first; 5 repetitions' median the value; the passes one count"
 
 # --- the documents give the header as written ---------------------------------
-for doc in doc/csv.md doc/stat.md; do
-	ok "$(grep -qF "$header" "$T_SRC/../$doc"; echo $?)" "$doc gives the header: $header"
+for doc in doc/csv.md man/baretma-stat.1 man/baretma-bench.1; do
+	# (a page's roff: font changes and the break points \: taken out)
+	ok "$(sed -e 's/\\f[BIRP]//g' -e 's/\\://g' "$T_SRC/../$doc" | grep -qF "$header"; echo $?)" \
+		"$doc gives the header: $header"
 done
 ok "$(grep -qF 'doc/csv.md' "$T_SRC/../README.md"; echo $?)" "README.md points to doc/csv.md"
 done_testing

@@ -121,7 +121,7 @@ fi
 
 # One textfile-collector directory in the documents: Debian's
 src=$T_SRC/..
-for doc in README.md doc/openmetrics.md doc/stat.md man/baretma.1; do
+for doc in README.md doc/openmetrics.md man/baretma.1 man/baretma-stat.1 man/baretma-bench.1; do
 	other=$(grep -n 'node_exporter/textfile\|/var/lib/node[-_]exporter' "$src/$doc" | head -n 3)
 	is "$other" "" "$doc names no other textfile directory than /var/lib/prometheus/node-exporter"
 done

@@ -8,22 +8,22 @@
  *     (doc/bad-input.md "unknown backend": "auto, rdpmc, msr, perf,
  *     perf-rdpmc or tsc"), calibrate's --backend list;
  *   - the raw path is rdpmc or msr, the perf side perf or perf-rdpmc
- *     (README `compare`: "the raw path (`rdpmc`, else `msr`)", "--perf
+ *     (man baretma-compare: "the raw path (`rdpmc`, else `msr`)", "--perf
  *     perf|perf-rdpmc"; it "times the other read once"), tsc timing only;
  *     the MSR backend is needed by auto, rdpmc and msr only (README
  *     "$BARETMA_MSR": tsc, perf and perf-rdpmc need none);
- *   - RDPMC reads the CPU it runs on (README `stat`: "--backend rdpmc
+ *   - RDPMC reads the CPU it runs on (man baretma-stat: "--backend rdpmc
  *     with one CPU"); perf's read(2), perf-rdpmc's user pages and RDPMC
- *     (README "The perf source"); the msr backend's bracket is "two
- *     pread()s of the msr device" (README "What it prints");
+ *     (man baretma-bench, THE PERF SOURCE); the msr backend's bracket is "two
+ *     pread()s of the msr device" (the README's quick start);
  *   - the levels the perf probe finds on the simulated perf_event
  *     (BARETMA_PERF=sim:PROFILE): $SHARED_CPUID/INDEX.tsv
  *     expect_topdown_levels (Ice Lake-L 1, Sapphire Rapids 2); Sunny
- *     Cove's level 2 from events in passes (README "What it prints":
+ *     Cove's level 2 from events in passes (the README's quick start:
  *     "level 2 in passes"); perf-rdpmc reads FC3 and PERF_METRICS only,
  *     so not Ice Lake's recipe with events beside them;
  *   - on the simulated PMU auto measures through msr, rdpmc only when
- *     named (README "What it prints": "backend: msr"; "RDPMC does not
+ *     named (the README's quick start: "backend: msr"; "RDPMC does not
  *     reach the simulator").
  */
 #include <errno.h>

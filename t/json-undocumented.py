@@ -1,9 +1,9 @@
-# t/json-undocumented.py README JSON... - the keys of the JSON documents
-# that README names nowhere as `key`, sorted, on one line ("" when every
+# t/json-undocumented.py DOC JSON... - the keys of the JSON documents
+# that DOC (doc/json.md) names nowhere as `key`, sorted, on one line ("" when every
 # key is named).  Used by t/0520 (the tool's documents) and t/0700 (the
 # markers' document): the keys come from the documents, the names from the
-# README, neither from the code under test.  Metric names tma_* count as
-# named only where the README names each one too.  A name may hold "."
+# DOC, neither from the code under test.  Metric names tma_* count as
+# named only where DOC names each one too.  A name may hold "."
 # and "-" (event names as keys: `TOPDOWN.SLOTS`, `topdown-retiring`).
 import json
 import re

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t/mutation.sh - mutation testing of the measuring path (README "Mutation
+# t/mutation.sh - mutation testing of the measuring path (HACKING.md "Mutation
 # testing"): each mutant of the list t/data/mutants.tsv is a one-token
 # mistake in one file; applied to a scratch copy of the tree, never to the
 # tree itself, it must make at least one of the tests the list names for

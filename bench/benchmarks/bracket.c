@@ -3,7 +3,7 @@
  * RDPMC read set against the PERF_METRICS pair, side by side in one run
  * (issue 18, "Speed": programming general-purpose counters adds nothing
  * between the two bracket reads but the reads themselves).  Run by
- * `make benchmark`, never by `make check` (README "Benchmark").
+ * `make benchmark`, never by `make check` (HACKING.md "Benchmarks").
  *
  * An empty bracket is two readings with nothing between; its cost is
  * b.tsc - a.tsc in TSC ticks, what lies between the two readings' RDTSCs.

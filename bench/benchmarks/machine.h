@@ -1,6 +1,6 @@
 /*
  * bench/benchmarks/machine.h - what the benchmark programs print about the
- * machine they ran on (the README's "Benchmark": every number with its
+ * machine they ran on (HACKING.md "Benchmarks": every number with its
  * machine).
  */
 #ifndef BARETMA_BENCHMARKS_MACHINE_H

@@ -11,7 +11,7 @@
  *
  * The simulator's accesses are function calls under a lock, not RDMSR
  * through the msr driver's system calls: the cost is stat's own work plus
- * the simulator's, a floor for the real device (README "The simulated
+ * the simulator's, a floor for the real device (doc/simulator.md "The simulated
  * PMU").
  *
  * usage: stat_cost --cpuid-dump FILE [--rounds N] [--intervals N] [--period MS]

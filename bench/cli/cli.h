@@ -43,7 +43,7 @@ int cli_stop_pending(void);
 
 /*
  * cli_point - a named point of a command's work (main, then stat's:
- * setup, open, lock, journal, program, end, print; doc/stat.md), where the
+ * setup, open, lock, journal, program, end, print; man/baretma-stat.1), where the
  * test build's seam (bench/cli/cli_hooks.c) sends the process a signal or
  * writes the point down; nothing in the installed tool.
  */
@@ -202,7 +202,7 @@ int cli_trace_end(int status);
  * HWLOC_PLUGINS_PATH always: hwloc loads no plugin; from an untrusted
  * environment, cpu/trust.h: sudo, setuid, hwloc's topology-replacing
  * ones), $BARETMA_SYSROOT (cpu_sysfs_root_ignored) and $BARETMA_TEST_HOOKS
- * (bench_test_hooks_ignored).  README "Running as root safely".
+ * (bench_test_hooks_ignored).  doc/safety.md "Running as root safely".
  */
 void cli_warn_env(const char *const *dropped, int n);
 
@@ -260,6 +260,9 @@ int cli_parse_level(const char *s, int *out);
  * past 1023 bytes cut, at a character boundary, and ending in "...". */
 const char *cli_cmdline(void);
 void cli_set_cmdline(int argc, char **argv);
+/* cli_argv - the argv given to cli_set_cmdline (its count in *@argc; NULL
+ * and 0 before). */
+char *const *cli_argv(int *argc);
 
 /* --- which machine, CPU choice on hybrid parts (bench/cli/cli_cpu.c) --- */
 struct cpu_info;

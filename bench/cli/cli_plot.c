@@ -9,7 +9,12 @@
 
 #include "bench/cli/cli.h"
 #include "bench/cli/cli_plot.h"
+#include "bench/cli/cli_run.h"
 #include "bench/output/plot.h"
+#include "cpu/cpu.h"
+#include "cpu/text.h"
+#include "msr/access/msr.h"
+#include "msr/journal/state_dir.h"
 
 /* The refusals plot_check_path gives, before or after measuring. */
 static int refused(const char *cmd, const char *path, int err)
@@ -80,4 +85,65 @@ int cli_plot_done(const char *cmd, const char *path, int err)
 		dir ? dir : "?", -err == ENOENT ? " exist?" : "?");
 	free(dir);
 	return EX_CANTCREAT;
+}
+
+/* @a as a shell word: as it is when it needs no quotes, else in single
+ * quotes (a ' as '\''), appended to *@t after a space. */
+static int shell_word(char **t, const char *a)
+{
+	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				    "0123456789_@%+=:,./-";
+	int rc;
+
+	if (*a && strspn(a, plain) == strlen(a))
+		return text_appendf(t, " ", "%s", a);
+	rc = text_appendf(t, " ", "'");
+	for (const char *p = a; !rc && *p; p++)
+		rc = *p == '\'' ? text_appendf(t, NULL, "'\\''") : text_appendf(t, NULL, "%c", *p);
+	return rc ? rc : text_appendf(t, NULL, "'");
+}
+
+/* What makes this a dry run (state_dir_dry_run's reasons), or NULL. */
+static int dry_text(char **t)
+{
+	const char *perf = getenv("BARETMA_PERF"), *be = msr_spec_backend(cli_msr_spec());
+	int rc = 0;
+
+	if (!state_dir_dry_run())
+		return 0;
+	if (!strcmp(be, "sim"))
+		rc = text_appendf(t, ", ", "simulated PMU");
+	else if (!strcmp(be, "state"))
+		rc = text_appendf(t, ", ", "MSRs from a state file");
+	if (!rc && perf && !strncmp(perf, "sim:", 4))
+		rc = text_appendf(t, ", ", "simulated perf_event");
+	if (!rc && cpu_source_env_path(NULL))
+		rc = text_appendf(t, ", ", "CPUID dump");
+	return rc ? rc : text_appendf(t, ": ", "not this machine's counters");
+}
+
+const struct plot_run *cli_plot_run(void)
+{
+	static struct plot_run run;
+	static char *cmd, *dry;
+	char *const *argv;
+	int argc, rc;
+
+	free(cmd);
+	free(dry);
+	cmd = dry = NULL;
+	argv = cli_argv(&argc);
+	rc = text_setf(&cmd, "baretma");
+	for (int i = 1; !rc && i < argc; i++)
+		rc = shell_word(&cmd, argv[i]);
+	if (rc) {
+		free(cmd);
+		cmd = NULL;
+	}
+	if (dry_text(&dry)) {
+		free(dry);
+		dry = NULL;
+	}
+	run = (struct plot_run){ cmd, dry };
+	return &run;
 }

@@ -24,4 +24,15 @@ int cli_plot_check(const char *cmd, const char *path);
  */
 int cli_plot_done(const char *cmd, const char *path, int err);
 
+/*
+ * cli_plot_run - what a picture's header says made it (bench/output/plot.h
+ * struct plot_run): this process's command line, "baretma" and each
+ * argument as a shell word (quoted where it needs it); on a dry run
+ * (state_dir_dry_run) what makes it one ("simulated PMU, CPUID dump: not
+ * this machine's counters").  Valid until the next call; a part NULL when
+ * there was no memory for it (the picture is drawn without it).
+ */
+struct plot_run;
+const struct plot_run *cli_plot_run(void);
+
 #endif

@@ -5,7 +5,7 @@
  * (msr/guard/guard.h: locks, other runs' journals, ownership, lockdown and
  * msr.allow_writes, the journal, the settings, the restore; the signal
  * guard msr/journal/guard_signals.h); this file prints what each step kept to say
- * and maps its kind of refusal to the exit status (README "Leaving the
+ * and maps its kind of refusal to the exit status (doc/safety.md "Leaving the
  * machine as found", "Exit statuses").
  */
 #include <errno.h>

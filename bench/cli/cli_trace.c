@@ -1,7 +1,7 @@
 /*
  * bench/cli/cli_trace.c - $BARETMA_MSR_TRACE is an audit log: a line lost
  * (a full disk) is said at once and makes the command fail (msr/access/msr.h
- * msr_trace_on_loss, msr_trace_lost; README "Exit status").
+ * msr_trace_on_loss, msr_trace_lost; man baretma "EXIT STATUS").
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -22,12 +22,22 @@
 #include "msr/journal/state_dir.h"
 
 static char cmdline[1024];
+static int cmd_argc;
+static char *const *cmd_argv;
+
+char *const *cli_argv(int *argc)
+{
+	*argc = cmd_argc;
+	return cmd_argv;
+}
 
 void cli_set_cmdline(int argc, char **argv)
 {
 	static const char cut[] = "...";
 	size_t used = 0;
 
+	cmd_argc = argc;
+	cmd_argv = argv;
 	cmdline[0] = '\0';
 	for (int i = 0; i < argc; i++) {
 		size_t w = strlen(argv[i]) + (i ? 1 : 0);
@@ -213,7 +223,7 @@ int cli_refuse_together(const char *cmd, const char *a, const char *b)
 
 /* --------------------------------------------------------- environment */
 
-#define SAFE_ROOT_README "see README: Running as root safely"
+#define SAFE_ROOT_DOC "see doc/safety.md, \"Running as root safely\""
 
 void cli_warn_env(const char *const *dropped, int n)
 {
@@ -222,18 +232,18 @@ void cli_warn_env(const char *const *dropped, int n)
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(dropped[i], "HWLOC_PLUGINS_PATH")) {
 			cli_warn("ignoring HWLOC_PLUGINS_PATH: baretma loads no hwloc plugin (its "
-				 "code would run as root; %s)", SAFE_ROOT_README);
+				 "code would run as root; %s)", SAFE_ROOT_DOC);
 			continue;
 		}
 		trust_env_untrusted(why, sizeof(why));
 		cli_warn("ignoring %s: %s; hwloc describes this machine (%s)", dropped[i], why,
-			 SAFE_ROOT_README);
+			 SAFE_ROOT_DOC);
 	}
 	if (cpu_sysfs_root_ignored(why, sizeof(why)))
-		cli_warn("ignoring BARETMA_SYSROOT: %s; reading / (%s)", why, SAFE_ROOT_README);
+		cli_warn("ignoring BARETMA_SYSROOT: %s; reading / (%s)", why, SAFE_ROOT_DOC);
 	if (bench_test_hooks_ignored(why, sizeof(why)))
 		cli_warn("ignoring BARETMA_TEST_HOOKS: %s; no hidden test kernels (%s)", why,
-			 SAFE_ROOT_README);
+			 SAFE_ROOT_DOC);
 }
 
 int cli_check_env(unsigned need)

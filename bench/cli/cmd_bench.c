@@ -128,8 +128,8 @@ static void bench_usage(FILE *f)
 "its parent minus the measured child, never clamped (a negative value is\n"
 "flagged).  perf stat -M TopdownL1 / --topdown also subtracts\n"
 "INT_MISC.UOP_DROPPING from frontend bound, adds 5*INT_MISC.CLEARS_COUNT to\n"
-"backend bound on Ice Lake and clamps level 2 at 0: see the README, \"What the\n"
-"numbers are\".\n"
+"backend bound on Ice Lake and clamps level 2 at 0: see doc/numbers.md, \"How\n"
+"perf's numbers differ\".\n"
 "\n"
 "exit status: 0 ok (also without a PMU: TSC timing, saying why), 64 usage\n"
 "  (also: an E-core without a recipe and without --backend tsc, a dump with\n"
@@ -416,7 +416,7 @@ static int bench_run_cmd(void *opts, struct cli_ctx *ctx)
 			cli_note("calibration '%s' ignored: %s", res.calib.path, res.calib.reason);
 		print_result(o, &b->out, &res, &rc); /* the environment needs o->machine */
 		if (b->plot) {
-			int st = cli_plot_done("bench", b->plot, plot_bench_write(b->plot, &res, NULL));
+			int st = cli_plot_done("bench", b->plot, plot_bench_write(b->plot, &res, cli_plot_run(), NULL));
 
 			rc = st ? st : rc;
 		}

@@ -216,7 +216,7 @@ static int compare_run_cmd(void *opts, struct cli_ctx *ctx)
 			st = res.disagree ? 1 : res.na ? EX_UNAVAILABLE : 0;
 		if (cc->plot) { /* a picture not written is never a success */
 			int pst = cli_plot_done("compare", cc->plot,
-						plot_compare_write(cc->plot, &res, NULL));
+						plot_compare_write(cc->plot, &res, cli_plot_run(), NULL));
 
 			st = pst ? pst : st;
 		}

@@ -130,7 +130,7 @@ static void decode_usage(FILE *f)
 "(field/255 of one value; slot-weighted deltas between two readings, linux\n"
 "topdown.txt); level 1 divided by the sum of its four fields, as perf and PCM\n"
 "do; a level-2 sibling is its parent minus the measured child, not clamped at\n"
-"0 as perf's metrics are.  See the README, \"What the numbers are\".\n"
+"0 as perf's metrics are.  See doc/numbers.md, \"What the numbers are\".\n"
 "\n"
 "exit status: 0 ok (flags do not change it), 64 usage (also an unknown recipe,\n"
 "  variant or event, a count missing or given twice), 65 a malformed value,\n"

@@ -87,7 +87,7 @@ static int pick_targets(const struct cpu_machine *m, const struct cpu_info *ci,
 	case RUN_PMU_NOT_A_CPU:
 		snprintf(subject, sizeof(subject), "pmu enable: cpu %u", t.cpu);
 		return -cli_bad_cpu(subject, m, t.err, false);
-	case RUN_PMU_NO_METRICS: /* a hybrid part's E-core: the whole list (README, pmu) */
+	case RUN_PMU_NO_METRICS: /* a hybrid part's E-core: the whole list (man baretma-pmu) */
 		return -cli_refuse_kind("pmu enable", ci, t.cpu,
 					", or no --cpu for every CPU that can");
 	case RUN_PMU_NO_FC3:
@@ -187,8 +187,8 @@ static void report_harness(const char *list, const struct pmu_saved *t, int n)
 	printf("  %s\n", req);
 	if (metrics)
 		printf("  a region read before (SLOTS0, METRICS0) and after (SLOTS1, METRICS1): "
-		       "baretma decode --from SLOTS0:METRICS0 --to SLOTS1:METRICS1 (README: a C "
-		       "example)\n");
+		       "baretma decode --from SLOTS0:METRICS0 --to SLOTS1:METRICS1 (doc/library.md, "
+		       "\"A harness of your own\")\n");
 	else
 		printf("  slots only: these CPUs have no IA32_PERF_METRICS\n");
 }

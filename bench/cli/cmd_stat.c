@@ -38,7 +38,7 @@ struct stat_cmd {
 	struct output_stream ist;
 	FILE *f;
 	struct output_file *of;
-	struct plot_series series;
+	struct plot_timeline series;
 	const struct cpu_info *ci;     /* the timeline's title: the machine and */
 	const unsigned *cpus_counted;  /* the CPUs counted (plot_stat_title) */
 	unsigned ncounted;
@@ -249,12 +249,14 @@ static int intervals_close(struct stat_cmd *sc, int st)
 			st = cli_output_file_fail("stat", sc->out.file, rc, why);
 		sc->of = NULL;
 	}
-	if (sc->plot && sc->series.nnodes) {
+	if (sc->plot && sc->series.npanels) {
 		char *title = NULL, *sub = NULL;
 
-		rc = plot_stat_title(&title, &sub, sc->ci, sc->cpus_counted, sc->ncounted);
+		rc = plot_stat_title(&title, &sub, &sc->series, sc->ci, sc->cpus_counted,
+				     sc->ncounted);
 		sc->series.title = title;
 		sc->series.subtitle = sub;
+		sc->series.run = cli_plot_run();
 		if (!rc)
 			rc = plot_timeline_write(sc->plot, &sc->series, NULL);
 		sc->series.title = sc->series.subtitle = NULL;
@@ -265,7 +267,7 @@ static int intervals_close(struct stat_cmd *sc, int st)
 	} else if (sc->plot) {
 		st = cli_plot_done("stat", sc->plot, -EDOM);
 	}
-	plot_series_free(&sc->series);
+	plot_timeline_free(&sc->series);
 	if (sc->plot_err && sc->plot_err != -EDOM)
 		st = cli_plot_done("stat", sc->plot, sc->plot_err);
 	return st ? st : sc->om_status;
@@ -438,7 +440,7 @@ static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
 out:
 	if (sc->of) /* counted nothing, or failed: the file as it was */
 		output_file_abort(sc->of);
-	plot_series_free(&sc->series);
+	plot_timeline_free(&sc->series);
 	stat_close(r);
 	free(why);
 	return st;

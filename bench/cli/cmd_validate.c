@@ -84,7 +84,7 @@ static void validate_usage(FILE *f)
 	cli_opts_list(f, &validate_optset);
 	fputs(
 "\n"
-"The checks (README \"baretma validate\" gives each one's source): cpu_model,\n"
+"The checks (man baretma-validate, \"The checks\", gives each one's source): cpu_model,\n"
 "perf_capabilities_metrics, fixed_ctr3_enumerated, counter_widths; fc3_counts,\n"
 "fc3_frozen_holds, fc3_write_zero, slots_per_cycle; metrics_follow_fc3,\n"
 "metrics_write_zero, level1_sum, level2_within_parent, overflow_sets_status,\n"

@@ -2,8 +2,12 @@
  * bench/cli/main.c - baretma's front end: the usage, help and version, and
  * the command's entry of the table (bench/cli/cli_cmds.c) to dispatch.
  */
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/cli/cli_cmd.h"
 #include "bench/cli/cli_opt.h"
@@ -33,7 +37,8 @@ static void usage(FILE *f)
 "           'info --cpuid-dump' and libcpuid read; send it with bug reports\n"
 "  msr      read | write CPU MSR [VALUE]: one register of a list of CPUs; writes\n"
 "           only to known PMU registers (else --unsafe-msr), journaled first\n"
-"  help     'baretma help CMD' is 'baretma CMD --help'\n"
+"  help     'baretma help CMD': CMD's man page (man baretma-CMD; its --help\n"
+"           where man is not installed)\n"
 "  version  print baretma's version (also: --version)\n"
 "\n"
 "'baretma <command> --help' describes each command's options and exit statuses.\n"
@@ -51,7 +56,8 @@ static void usage(FILE *f)
 "                     existing directory (else exit 66)\n"
 "  Under sudo or setuid BARETMA_SYSROOT and hwloc's topology variables are\n"
 "  ignored (with a warning); hwloc never loads plugins; the state directory's\n"
-"  path may hold no one else's symbolic link (README: Running as root safely)\n"
+"  path may hold no one else's symbolic link (doc/safety.md: Running as root\n"
+"  safely)\n"
 "\n"
 "exit status: 0 ok, 64 usage, 65 bad input data, 66 input file missing,\n"
 "  69 unavailable (no PMU/device for what was asked), 70 internal error,\n"
@@ -89,7 +95,54 @@ static int help_options(int argc, char **argv)
 	return EX_OK;
 }
 
-/* "baretma help [CMD ...]": the same as "baretma CMD --help". */
+/*
+ * The man page of command @name, man/baretma-NAME.1, as installed
+ * (BARETMA_MANDIR, configure's mandir) or in the source tree the tool was
+ * built from (BARETMA_SRCDIR): the installed tool (its executable is
+ * BARETMA_BINDIR's) shows the installed page first, a tool run from its
+ * build tree the tree's first, so that each shows the page of its own
+ * version.  Returns @buf, or NULL when neither page can be read.
+ */
+static const char *help_page(const char *name, char *buf, size_t n)
+{
+	char exe[PATH_MAX], bin[PATH_MAX];
+	const char *dirs[2] = { BARETMA_SRCDIR "/man", BARETMA_MANDIR "/man1" };
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	bool installed = false;
+
+	if (len > 0) {
+		exe[len] = '\0';
+		installed = realpath(BARETMA_BINDIR "/baretma", bin) && !strcmp(exe, bin);
+	}
+	for (int i = 0; i < 2; i++) {
+		const char *dir = dirs[installed ? 1 - i : i];
+		int w = snprintf(buf, n, "%s/baretma-%s.1", dir, name);
+
+		if (w > 0 && (size_t)w < n && access(buf, R_OK) == 0)
+			return buf;
+	}
+	return NULL;
+}
+
+/*
+ * "baretma help CMD": CMD's man page, shown by man(1) -l as git and perf
+ * show theirs (man pages the output when it is a terminal, prints it
+ * formatted otherwise); where there is no page or no man to run, CMD's
+ * --help, the short form of the page.  Returns only when it did not run
+ * man: then the caller prints the usage.
+ */
+static void help_man(const char *name)
+{
+	char page[PATH_MAX];
+
+	if (!help_page(name, page, sizeof(page)))
+		return;
+	fflush(stdout);
+	execlp("man", "man", "-l", page, (char *)NULL);
+	/* no man(1) in PATH (a container, a minimal install): --help */
+}
+
+/* "baretma help [CMD ...]": CMD's man page, or "baretma CMD --help". */
 static int help(int argc, char **argv)
 {
 	const struct cli_cmd *c;
@@ -102,6 +155,7 @@ static int help(int argc, char **argv)
 	}
 	if (!(c = cli_cmd_find(argv[2], NULL)))
 		return unknown_command(argv[2]);
+	help_man(c->name);
 	c->ops->usage(stdout);
 	return EX_OK;
 }

@@ -1,5 +1,5 @@
 /*
- * bench/output/fmt_json.c - one JSON document per result (README "JSON
+ * bench/output/fmt_json.c - one JSON document per result (doc/json.md "JSON
  * documents"): indented by 2, ASCII only (\uXXXX for the rest), reals with
  * 10 significant digits, one newline after it; the environment, when the
  * command gives one, as its last member "environment".  A stream (stat

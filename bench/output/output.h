@@ -43,7 +43,7 @@ typedef void (*output_record_fn)(void *arg, const char *const *cells);
 
 /*
  * The long layout of measured quantities (bench and stat; doc/csv.md,
- * doc/stat.md): one record per value, the columns of
+ * man/baretma-stat.1): one record per value, the columns of
  * output_long_columns -
  *   cpu,kind,recipe,backend   who counted, as every -x layout starts
  *                             (perf stat -x -A: the CPU first)
@@ -470,7 +470,7 @@ struct recipe_decode {
 
 /* recipe_print / recipe_to_json - the nodes of @d as text lines (level-2
  * nodes under their parents, NAN as n/a) or one JSON document (percent,
- * null for NAN; README "JSON documents", decode --recipe). */
+ * null for NAN; doc/json.md, decode --recipe). */
 void recipe_print(FILE *f, const struct recipe_decode *d);
 json_t *recipe_to_json(const struct recipe_decode *d);
 

@@ -1,6 +1,6 @@
 /*
  * bench/output/output_compare.c - `baretma compare` as a text table and as the
- * JSON document "baretma-compare/2" (README "JSON documents").
+ * JSON document "baretma-compare/2" (doc/json.md).
  */
 #include <inttypes.h>
 #include <math.h>

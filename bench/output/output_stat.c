@@ -3,7 +3,7 @@
  * samples): a table like perf stat's, absolute slots beside each share;
  * the long layout's records (--csv, -x SEP: the CPU, core kind, recipe,
  * backend and time in columns); the document "baretma-stat/1"
- * (doc/stat.md); the metrics.  -I's intervals are the records of a stream
+ * (baretma-stat(1)); the metrics.  -I's intervals are the records of a stream
  * (output_view_stat_interval: a line each, the records, or one compact
  * JSON object, JSON Lines), its end output_view_stat's.
  */

@@ -1,6 +1,6 @@
 /*
  * bench/output/output_validate.c - `baretma validate` as text lines and as the
- * JSON document "baretma-validate/1" (README "JSON documents").
+ * JSON document "baretma-validate/1" (doc/json.md).
  */
 #include <stdio.h>
 

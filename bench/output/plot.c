@@ -29,7 +29,7 @@ int plot_bars_write(const char *path, const struct plot_bars *p, const struct pl
 	return -ENOTSUP;
 }
 
-int plot_timeline_write(const char *path, const struct plot_series *s,
+int plot_timeline_write(const char *path, const struct plot_timeline *tl,
 			const struct plot_trace *t)
 {
 	return -ENOTSUP;
@@ -57,13 +57,15 @@ bool plot_available(void)
 
 struct sink {
 	int fd;
-	int err; /* the first write's errno */
+	int err;          /* the first write's errno */
+	const char *meta; /* an SVG's <title> and <desc>, written once after the
+			   * <svg ...> tag cairo opens the document with; NULL:
+			   * none, or written */
+	unsigned seen;    /* how much of "<svg" the stream has shown */
 };
 
-static cairo_status_t sink_write(void *closure, const unsigned char *data, unsigned int len)
+static void sink_raw(struct sink *s, const unsigned char *data, size_t len)
 {
-	struct sink *s = closure;
-
 	while (len && !s->err) {
 		ssize_t n = write(s->fd, data, len);
 
@@ -73,9 +75,40 @@ static cairo_status_t sink_write(void *closure, const unsigned char *data, unsig
 			s->err = n < 0 ? errno : EIO;
 		else {
 			data += n;
-			len -= (unsigned)n;
+			len -= (size_t)n;
 		}
 	}
+}
+
+/* Where in @data the "<svg ...>" tag ends (the offset past its '>'), or
+ * @len + 1 when not in this piece of the stream: cairo writes the XML
+ * declaration, then that tag, whose attribute values hold no '>'. */
+static size_t svg_tag_end(struct sink *s, const unsigned char *data, size_t len)
+{
+	static const char tag[] = "<svg";
+
+	for (size_t i = 0; i < len; i++) {
+		if (s->seen < sizeof(tag) - 1)
+			s->seen = data[i] == (unsigned char)tag[s->seen] ? s->seen + 1 : data[i] == '<';
+		else if (data[i] == '>')
+			return i + 1;
+	}
+	return len + 1;
+}
+
+static cairo_status_t sink_write(void *closure, const unsigned char *data, unsigned int len)
+{
+	struct sink *s = closure;
+	size_t k = s->meta ? svg_tag_end(s, data, len) : (size_t)len + 1;
+
+	if (k <= len) {
+		sink_raw(s, data, k);
+		sink_raw(s, (const unsigned char *)s->meta, strlen(s->meta));
+		s->meta = NULL;
+		data += k;
+		len -= (unsigned)k;
+	}
+	sink_raw(s, data, len);
 	return s->err ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
 }
 
@@ -105,15 +138,43 @@ static cairo_surface_t *surface_new(enum plot_format f, double w, double h, stru
 	return cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(w), (int)ceil(h));
 }
 
+/* The header's words in the document: a PDF's Title and Subject (an SVG's
+ * go in through the sink, plot_head_svg).  0 or -ENOMEM. */
+static int pdf_meta(cairo_surface_t *sf, const struct plot_head *head)
+{
+	char *title = plot_printable(head->title), *subject = plot_head_subject(head);
+	int rc = title && subject ? 0 : -ENOMEM;
+
+	if (!rc) {
+		cairo_pdf_surface_set_metadata(sf, CAIRO_PDF_METADATA_TITLE, title);
+		cairo_pdf_surface_set_metadata(sf, CAIRO_PDF_METADATA_SUBJECT, subject);
+	}
+	free(title);
+	free(subject);
+	return rc;
+}
+
 /* Draw into @fd: the surface, the picture, the end of the stream. */
 static int draw_into(int fd, enum plot_format f, double w, double h, plot_draw_fn draw,
-		     const void *data, const struct plot_trace *trace)
+		     const void *data, const struct plot_head *head,
+		     const struct plot_trace *trace)
 {
-	struct sink s = { fd, 0 };
-	cairo_surface_t *sf = surface_new(f, w, h, &s);
-	cairo_t *cr = cairo_create(sf);
-	cairo_status_t st = cairo_status(cr);
+	char *meta = f == PLOT_SVG ? plot_head_svg(head) : NULL;
+	struct sink s = { fd, 0, meta, 0 };
+	cairo_surface_t *sf;
+	cairo_t *cr;
+	cairo_status_t st;
 
+	if (f == PLOT_SVG && !meta)
+		return -ENOMEM;
+	sf = surface_new(f, w, h, &s);
+	if (f == PLOT_PDF && cairo_surface_status(sf) == CAIRO_STATUS_SUCCESS &&
+	    pdf_meta(sf, head)) {
+		cairo_surface_destroy(sf);
+		return -ENOMEM;
+	}
+	cr = cairo_create(sf);
+	st = cairo_status(cr);
 	if (st == CAIRO_STATUS_SUCCESS) {
 		struct plot_ctx c = { cr, w, h, trace };
 
@@ -130,11 +191,12 @@ static int draw_into(int fd, enum plot_format f, double w, double h, plot_draw_f
 	if (st == CAIRO_STATUS_SUCCESS)
 		st = cairo_surface_status(sf);
 	cairo_surface_destroy(sf);
+	free(meta);
 	return cairo_errno(st, &s);
 }
 
 int plot_render(const char *path, double w, double h, plot_draw_fn draw, const void *data,
-		const struct plot_trace *trace)
+		const struct plot_head *head, const struct plot_trace *trace)
 {
 	struct output_file *of;
 	enum plot_format f;
@@ -146,7 +208,7 @@ int plot_render(const char *path, double w, double h, plot_draw_fn draw, const v
 	/* the one writer of every file a command writes (output.h) */
 	if ((rc = output_file_open_atomic(path, &of, &why)))
 		return rc == -EINVAL ? -EEXIST : rc;
-	rc = draw_into(output_file_fd(of), f, w, h, draw, data, trace);
+	rc = draw_into(output_file_fd(of), f, w, h, draw, data, head, trace);
 	if (rc) {
 		output_file_abort(of);
 	} else {
@@ -176,7 +238,7 @@ void plot_trace_box(struct plot_ctx *c, const char *what, const char *node, doub
 
 /* @s with every byte outside printable ASCII as '?': cairo's toy text takes
  * UTF-8 only, and a string from CPUID or a file is not ours to trust. */
-static char *printable(const char *s)
+char *plot_printable(const char *s)
 {
 	char *p = strdup(s ? s : "");
 
@@ -196,7 +258,7 @@ static void font_set(struct plot_ctx *c, const struct plot_font *f)
 double plot_text_width(struct plot_ctx *c, const char *s, const struct plot_font *f)
 {
 	cairo_text_extents_t e;
-	char *p = printable(s);
+	char *p = plot_printable(s);
 
 	if (!p)
 		return 0;
@@ -210,7 +272,7 @@ void plot_text(struct plot_ctx *c, const char *s, double x, double y, enum plot_
 	       enum plot_va va, const struct plot_font *f, struct plot_box *ink)
 {
 	cairo_text_extents_t e;
-	char *p = printable(s);
+	char *p = plot_printable(s);
 	struct plot_box b;
 
 	if (!p)
@@ -288,21 +350,6 @@ void plot_whisker(struct plot_ctx *c, bool vertical, double at, double a, double
 	cairo_stroke(cr);
 }
 
-void plot_header(struct plot_ctx *c, const char *title, const char *subtitle)
-{
-	const struct plot_font tf = PLOT_BOLD(PLOT_FONT_TITLE), sf = PLOT_TEXT(PLOT_FONT_SUB);
-	double room = c->w - 2 * PLOT_MARGIN;
-	char *t = plot_text_fit(c, title ? title : "", room, &tf);
-	char *s = plot_text_fit(c, subtitle ? subtitle : "", room, &sf);
-
-	if (t)
-		plot_text(c, t, PLOT_MARGIN, 30, PLOT_LEFT, PLOT_BASELINE, &tf, NULL);
-	if (s)
-		plot_text(c, s, PLOT_MARGIN, 52, PLOT_LEFT, PLOT_BASELINE, &sf, NULL);
-	free(t);
-	free(s);
-}
-
 /* ------------------------------------------------------------- legends */
 
 #define SWATCH 13.0
@@ -351,18 +398,26 @@ double plot_legend(struct plot_ctx *c, const struct plot_legend_row *rows, size_
 	return h;
 }
 
-size_t plot_legend_nodes(const char *const *nodes, size_t n, struct plot_legend_row *rows)
+/* The node at @i of @n, read bottom up when @stacked (top of the stack first). */
+static const char *nth(const char *const *nodes, size_t n, size_t i, bool stacked)
+{
+	return nodes[stacked ? n - 1 - i : i];
+}
+
+size_t plot_legend_nodes(const char *const *nodes, size_t n, struct plot_legend_row *rows,
+			 bool stacked)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct plot_node_style *st = plot_node_style(nodes[i]);
+		const struct plot_node_style *st = plot_node_style(nth(nodes, n, i, stacked));
 
 		if (st->parent)
 			continue; /* under its parent, below */
-		rows[k++] = (struct plot_legend_row){ st->label ? st->label : nodes[i], st, 1, false };
+		rows[k++] = (struct plot_legend_row){ st->label ? st->label : nth(nodes, n, i, stacked),
+						      st, 1, false };
 		for (size_t j = 0; j < n; j++) {
-			const struct plot_node_style *ch = plot_node_style(nodes[j]);
+			const struct plot_node_style *ch = plot_node_style(nth(nodes, n, j, stacked));
 
 			if (ch->parent && st->node && !strcmp(ch->parent, st->node))
 				rows[k++] = (struct plot_legend_row){ ch->label, ch, 1, true };
@@ -370,7 +425,7 @@ size_t plot_legend_nodes(const char *const *nodes, size_t n, struct plot_legend_
 	}
 	/* children whose parent is not among @nodes: at the end, as they are */
 	for (size_t j = 0; j < n; j++) {
-		const struct plot_node_style *ch = plot_node_style(nodes[j]);
+		const struct plot_node_style *ch = plot_node_style(nth(nodes, n, j, stacked));
 		bool found = false;
 
 		for (size_t i = 0; ch->parent && i < n; i++)

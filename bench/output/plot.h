@@ -11,9 +11,18 @@
  *   plot_pairs.c     two sides per metric (baretma against perf_event),
  *                    the verdict at each.
  * Every Top-down node has one colour in every picture (plot_node_style,
- * plot_colours.c): retiring green, bad speculation red, frontend bound
- * purple, backend bound orange, the level-2 children in shades of their
- * parent.  The y (or x) axis is in percent of slots.
+ * plot_common.c): each level-1 node one of Okabe and Ito's eight colours
+ * for colour-blind readers (retiring bluish green, bad speculation orange,
+ * frontend bound blue, backend bound vermillion: no red beside green in
+ * the stack), each level-2 child its parent mixed with white or black
+ * (doc/plots.md).  Every legend lists the nodes as they are drawn: a
+ * stack's legend the top of the stack first.  The y (or x) axis is in
+ * percent of slots.
+ *
+ * Every picture's header says what made it (struct plot_run): the command
+ * line, and on a dry run a mark that its numbers are not this machine's;
+ * an SVG carries its title, subtitle, command, mark and panels' headings
+ * as text too (<title>, <desc>), a PDF in its Title and Subject.
  *
  * A file is written atomically: drawn into a new temporary file beside it
  * (mkostemp: O_EXCL, never through a link planted there), synced, renamed
@@ -35,6 +44,22 @@
 /* The most nodes a bar, a sample or a legend has (the twelve tma_* and the
  * recipes' own: smt_contention, tma_resource_bound). */
 #define PLOT_NODES_MAX 16
+
+/* The most panels a timeline has: one per core kind (cpu/cpu.h
+ * CPU_MAX_KINDS). */
+#define PLOT_PANELS_MAX 4
+
+/*
+ * What made a picture, drawn in its header under the subtitle (NULL, or a
+ * field NULL or "": not drawn).  @command: the command line ("baretma stat
+ * -a -I 100 -- make"); @dry_run: on a dry run, what makes it one
+ * ("simulated PMU, CPUID dump: not this machine's counters"), drawn after a
+ * "DRY RUN" mark.
+ */
+struct plot_run {
+	const char *command;
+	const char *dry_run;
+};
 
 enum plot_format { PLOT_SVG, PLOT_PNG, PLOT_PDF };
 
@@ -59,7 +84,8 @@ int plot_check_path(const char *path);
 
 /* ------------------------------------------------------------- colours */
 
-/* One node's look: its colour (0..1 each), its parent (NULL at level 1),
+/* One node's look: its colour (0..1 each: an sRGB triple of Okabe and
+ * Ito's, or one mixed from it, doc/plots.md), its parent (NULL at level 1),
  * its label in legends ("Retiring"). */
 struct plot_node_style {
 	const char *node;     /* "tma_retiring" */
@@ -116,6 +142,7 @@ struct plot_bars {
 	int level;            /* 1, or 2: each bar's level 2 drawn beside it */
 	size_t nbars;
 	const struct plot_bar *bars;
+	const struct plot_run *run; /* what made it, or NULL */
 };
 
 /* plot_bars_write - @p as stacked bars into @path (its extension's format).
@@ -135,50 +162,71 @@ struct plot_sample {
 };
 
 /*
- * A series of intervals (stat -I): set title, subtitle and the nodes
- * (plot_series_init), add each interval as it ends (plot_series_add),
- * draw it (plot_timeline_write), free it.
+ * One panel of a timeline: a series of intervals of one core kind (stat
+ * -I).  Set the nodes (plot_series_init), add each interval as it ends
+ * (plot_series_add), free it (plot_series_free).
  */
 struct plot_series {
-	const char *title, *subtitle;
+	char kind[16];        /* the core kind it shows ("performance"), or "" */
+	char heading[192];    /* drawn above it ("performance cores (Golden Cove),
+			       * cpus 0-15"); "": none */
 	unsigned nnodes;
 	const char *nodes[PLOT_NODES_MAX]; /* stacked bottom first: tma_retiring ... */
 	size_t n, cap;
 	struct plot_sample *samples;
 };
 
-/* plot_series_init - an empty series of @nnodes nodes (static names).
- * Returns 0 or -EINVAL (none, or more than PLOT_NODES_MAX). */
+/*
+ * A timeline: its panels one above the other over one time axis, each
+ * with its own percent axis, one legend for all; the title, subtitle and
+ * run in the header.
+ */
+struct plot_timeline {
+	const char *title, *subtitle;
+	const struct plot_run *run; /* what made it, or NULL */
+	unsigned npanels;
+	struct plot_series panel[PLOT_PANELS_MAX];
+};
+
+/* plot_series_init - an empty series of @nnodes nodes (static names); its
+ * kind and heading "".  Returns 0 or -EINVAL (none, or more than
+ * PLOT_NODES_MAX). */
 int plot_series_init(struct plot_series *s, unsigned nnodes, const char *const *nodes);
 /* plot_series_add - one interval ending at @t seconds, @values[nnodes].
  * Returns 0, -EINVAL (@t before the last one, or not finite), -ENOMEM. */
 int plot_series_add(struct plot_series *s, double t, const double *values);
 void plot_series_free(struct plot_series *s);
+/* plot_timeline_free - every panel's series freed, none left. */
+void plot_timeline_free(struct plot_timeline *tl);
 
 /*
  * plot_stat_add - one interval of `stat -I` (its @n samples, bench/stat.h)
- * as the next point of @s (zeroed before the first: its nodes are the
- * level-1 nodes the samples have): each node's share of all the CPUs
- * counted, the groups' fractions weighted by their slots; NAN (a gap)
- * where no group counted (bench/output/plot_stat.c).  Returns 0 or
- * plot_series_init's / plot_series_add's -errno.
+ * as the next point of @tl (zeroed before the first): one panel per core
+ * kind the samples have (a sample's ->kind; in their order, the first
+ * time a kind has level-1 nodes), each panel's nodes the level-1 nodes of
+ * its kind; each node's share of the kind's CPUs counted, its groups'
+ * fractions weighted by their slots; NAN (a gap) where no group of the
+ * kind counted (bench/output/plot_stat.c).  Returns 0, -ENOSPC (more kinds
+ * than PLOT_PANELS_MAX), or plot_series_init's / plot_series_add's -errno.
  */
 struct stat_sample;
-int plot_stat_add(struct plot_series *s, const struct stat_sample *smp, unsigned n);
+int plot_stat_add(struct plot_timeline *tl, const struct stat_sample *smp, unsigned n);
 
 /*
  * plot_stat_title - the timeline's title in *@title (free it): "Top-down
  * level 1 over time: " and the CPU's brand string (escaped, cpu/escape.h,
  * as every string from CPUID); its subtitle in *@subtitle (free it):
- * where the @n counted @cpus are of several core kinds, each kind with its
- * microarchitecture and its CPUs among them ("performance cores (Lion
- * Cove), cpus 0-3 + efficiency cores (Skymont), cpus 4-7: each kind's
- * shares weighted by its slots; baretma stat"), else "baretma stat, all
- * the CPUs counted".  Returns 0 or -ENOMEM (both NULL).
+ * "one panel per core kind, each kind's shares weighted by its slots" where
+ * the @n counted @cpus are of several kinds, else "the shares of all the
+ * CPUs counted, weighted by their slots".  On a part with several core
+ * kinds (hybrid), each panel of @tl (may be NULL) gets its heading: its
+ * kind with its microarchitecture and its CPUs among @cpus ("performance
+ * cores (Lion Cove), cpus 0-3", "efficiency cores (Skymont), cpus 4-7").
+ * Returns 0 or -ENOMEM (both NULL).
  */
 struct cpu_info;
-int plot_stat_title(char **title, char **subtitle, const struct cpu_info *ci,
-		    const unsigned *cpus, unsigned n);
+int plot_stat_title(char **title, char **subtitle, struct plot_timeline *tl,
+		    const struct cpu_info *ci, const unsigned *cpus, unsigned n);
 
 /*
  * plot_brand - @ci's brand string (CPUID leaves 0x80000002-4) escaped as
@@ -189,9 +237,10 @@ int plot_stat_title(char **title, char **subtitle, const struct cpu_info *ci,
  */
 char *plot_brand(const struct cpu_info *ci);
 
-/* plot_timeline_write - @s as stacked areas over time into @path.  Returns
- * as plot_bars_write (-EDOM: no sample). */
-int plot_timeline_write(const char *path, const struct plot_series *s,
+/* plot_timeline_write - @tl as stacked areas over time into @path, a panel
+ * per series.  Returns as plot_bars_write (-EDOM: no panel with a sample;
+ * -EINVAL: more than PLOT_PANELS_MAX panels). */
+int plot_timeline_write(const char *path, const struct plot_timeline *tl,
 			const struct plot_trace *t);
 
 /* ---------------------------------------------- two sides per metric (3) */
@@ -210,6 +259,7 @@ struct plot_pairs {
 	const char *a_name, *b_name; /* "baretma (msr)", "perf_event (perf)" */
 	size_t n;
 	const struct plot_pair *pairs; /* in order, a group's pairs together */
+	const struct plot_run *run;    /* what made it, or NULL */
 };
 
 /* plot_pairs_write - @p as paired horizontal bars into @path.  Returns as
@@ -219,13 +269,14 @@ int plot_pairs_write(const char *path, const struct plot_pairs *p, const struct 
 /* ------------------------------------------------ the commands' results */
 
 /* plot_bench_write - a bench result's Top-down as stacked bars (kernels in
- * its order, the nodes the run reports).  -EDOM: no Top-down in @res. */
+ * its order, the nodes the run reports), @run (may be NULL) in its header.
+ * -EDOM: no Top-down in @res. */
 int plot_bench_write(const char *path, const struct bench_result *res,
-		     const struct plot_trace *t);
+		     const struct plot_run *run, const struct plot_trace *t);
 
-/* plot_compare_write - a comparison as paired bars with the verdicts
- * (-EDOM: no metric compared). */
+/* plot_compare_write - a comparison as paired bars with the verdicts, @run
+ * in its header (-EDOM: no metric compared). */
 int plot_compare_write(const char *path, const struct compare_result *res,
-		       const struct plot_trace *t);
+		       const struct plot_run *run, const struct plot_trace *t);
 
 #endif

@@ -4,7 +4,8 @@
  * bottom in the table's order (retiring first); at level 2 a narrower bar
  * beside each, its children stacked on their parent's base, so a child
  * stands level with its parent; whiskers of +/- the bound at each node's
- * top edge; the legend right of the bars, never over them.
+ * top edge; the legend right of the bars, never over them, the top of the
+ * stack first (as the bars read from the top).
  */
 #include "config.h"
 
@@ -208,11 +209,13 @@ static void draw(struct plot_ctx *c, const void *data)
 {
 	struct layout l = *(const struct layout *)data;
 	const struct plot_font lf = PLOT_TEXT(PLOT_FONT);
+	const struct plot_head head = { l.p->title, l.p->subtitle, l.p->run, 0, { NULL } };
 
-	plot_header(c, l.p->title, l.p->subtitle);
+	plot_header(c, &head);
 	/* the layout again, with this surface's font metrics */
 	l.legend_x = c->w - PLOT_MARGIN - plot_legend_width(c, l.rows, l.nrows);
-	l.b = (struct plot_box){ LEFT, PLOT_TOP + 8, l.legend_x - GAP, c->h - BOTTOM };
+	l.b = (struct plot_box){ LEFT, plot_header_height(l.p->run) + 8, l.legend_x - GAP,
+				 c->h - BOTTOM };
 	l.slot = (l.b.x1 - l.b.x0) / (double)l.p->nbars;
 	plot_trace_box(c, "plot", NULL, l.b.x0, l.b.y0, l.b.x1, l.b.y1);
 	plot_grid(c, &l.b, 100 * l.top, 10, true, "percent of slots", 1);
@@ -257,7 +260,8 @@ int plot_bars_write(const char *path, const struct plot_bars *p, const struct pl
 		if (p->bars[i].n1 > PLOT_NODES_MAX || p->bars[i].n2 > PLOT_NODES_MAX)
 			return -EINVAL;
 	n = nodes_of(p, nodes);
-	l.nrows = plot_legend_nodes(nodes, n, l.rows);
+	l.nrows = plot_legend_nodes(nodes, n, l.rows, true);
 	l.top = top_of(p);
-	return plot_render(path, width_for(&l), PLOT_H, draw, &l, t);
+	return plot_render(path, width_for(&l), PLOT_H, draw, &l,
+			   &(struct plot_head){ p->title, p->subtitle, p->run, 0, { NULL } }, t);
 }

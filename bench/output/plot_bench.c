@@ -41,7 +41,7 @@ static void bar_of(const struct bench_result *res, const struct bench_kernel_res
 }
 
 int plot_bench_write(const char *path, const struct bench_result *res,
-		     const struct plot_trace *t)
+		     const struct plot_run *run, const struct plot_trace *t)
 {
 	const struct cpu_kind *kind = cpu_info_kind_of(&res->cpu, res->cpu_used);
 	const struct bench_kernel_result *x = bench_extras_of(res);
@@ -70,7 +70,8 @@ int plot_bench_write(const char *path, const struct bench_result *res,
 		 res->cpu_used, kind ? kind->kind : "unknown", bench_backend_name(res->backend),
 		 how, res->bound_text ? res->bound_text : "the bound");
 	rc = plot_bars_write(path, &(struct plot_bars){ .title = title, .subtitle = sub,
-				 .level = res->level, .nbars = res->nkernels, .bars = bars }, t);
+				 .level = res->level, .nbars = res->nkernels, .bars = bars,
+				 .run = run }, t);
 	free(bars);
 	free(brand);
 	return rc;

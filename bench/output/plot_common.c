@@ -1,7 +1,7 @@
 /*
  * bench/output/plot_common.c - what the pictures share that needs no
  * cairo: the format by extension, the checks of the path, the colours of
- * the Top-down nodes, the series of a timeline (bench/output/plot.h).
+ * the Top-down nodes, the series of a timeline's panels (bench/output/plot.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -68,37 +68,50 @@ int plot_check_path(const char *path)
 }
 
 /*
- * The colours: one hue per level-1 node (the usual Top-down picture's:
- * Yasin, "A Top-Down Method for Performance Analysis and Counters
- * Architecture", ISPASS 2014, Fig. 1 draws the four categories; the hues
- * are ours, chosen apart for colour-blind readers: green, red, purple,
- * orange), each level-2 child a darker or lighter shade of its parent.
- * doc/plots.md lists them; t/0921 checks both against each other.
+ * The colours, for colour-blind readers as much as for the others: each
+ * level-1 node one of the eight of Okabe and Ito, "Color Universal Design
+ * (CUD): how to make figures and presentations that are friendly to
+ * colorblind people" (2008, https://jfly.uni-koeln.de/color/), chosen so
+ * that no red stands beside a green in the stack (retiring, at its foot,
+ * bluish green; bad speculation above it orange; frontend bound blue;
+ * backend bound vermillion on top; AMD's smt_contention sky blue) and any
+ * two neighbours stay apart to a protanope, a deuteranope and a tritanope
+ * (t/1110); each level-2 child its parent mixed with black (40 %: the
+ * darker; 20 %: a third child) or with white (half: the lighter), as
+ * doc/plots.md says; t/0920 checks the table against the doc.
  */
+/* Each channel rounded to 8 bits, as a file has it (a PNG's pixels, an
+ * SVG's percent of 255): the table's colours are the doc's exactly. */
+#define B8(x) ((int)((x) + 0.5) / 255.0)
+#define RGB8(r, g, b) B8(r), B8(g), B8(b)
+#define DARK8(r, g, b) RGB8((r) * 0.6, (g) * 0.6, (b) * 0.6)           /* 40 % black */
+#define DARKISH8(r, g, b) RGB8((r) * 0.8, (g) * 0.8, (b) * 0.8)        /* 20 % black */
+#define LIGHT8(r, g, b) RGB8(((r) + 255) / 2.0, ((g) + 255) / 2.0, ((b) + 255) / 2.0)
+#define CUD(c) RGB8 c
+#define DARK(c) DARK8 c
+#define DARKISH(c) DARKISH8 c
+#define LIGHT(c) LIGHT8 c
+#define BLUISH_GREEN (0, 158, 115)
+#define ORANGE (230, 159, 0)
+#define BLUE (0, 114, 178)
+#define VERMILLION (213, 94, 0)
+#define SKY_BLUE (86, 180, 233)
+
 static const struct plot_node_style styles[] = {
-	{ "tma_retiring", NULL, "Retiring", 0x2C / 255.0, 0xA0 / 255.0, 0x2C / 255.0 },
-	{ "tma_heavy_operations", "tma_retiring", "Heavy operations",
-	  0x1A / 255.0, 0x6E / 255.0, 0x1A / 255.0 },
-	{ "tma_light_operations", "tma_retiring", "Light operations",
-	  0x8F / 255.0, 0xD9 / 255.0, 0x8F / 255.0 },
-	{ "tma_bad_speculation", NULL, "Bad speculation", 0xD6 / 255.0, 0x27 / 255.0, 0x28 / 255.0 },
-	{ "tma_branch_mispredicts", "tma_bad_speculation", "Branch mispredicts",
-	  0x9E / 255.0, 0x1A / 255.0, 0x1B / 255.0 },
-	{ "tma_machine_clears", "tma_bad_speculation", "Machine clears",
-	  0xF2 / 255.0, 0x9B / 255.0, 0x9B / 255.0 },
-	{ "tma_frontend_bound", NULL, "Frontend bound", 0x7E / 255.0, 0x57 / 255.0, 0xC2 / 255.0 },
-	{ "tma_fetch_latency", "tma_frontend_bound", "Fetch latency",
-	  0x51 / 255.0, 0x2D / 255.0, 0xA8 / 255.0 },
-	{ "tma_fetch_bandwidth", "tma_frontend_bound", "Fetch bandwidth",
-	  0xB3 / 255.0, 0x9D / 255.0, 0xDB / 255.0 },
-	{ "tma_backend_bound", NULL, "Backend bound", 0xF2 / 255.0, 0x8E / 255.0, 0x2B / 255.0 },
-	{ "tma_memory_bound", "tma_backend_bound", "Memory bound",
-	  0xB3 / 255.0, 0x59 / 255.0, 0x00 / 255.0 },
-	{ "tma_core_bound", "tma_backend_bound", "Core bound",
-	  0xFF / 255.0, 0xC2 / 255.0, 0x85 / 255.0 },
-	{ "tma_resource_bound", "tma_backend_bound", "Resource bound",
-	  0xD9 / 255.0, 0x73 / 255.0, 0x1A / 255.0 },
-	{ "smt_contention", NULL, "SMT contention", 0x7F / 255.0, 0x7F / 255.0, 0x7F / 255.0 },
+	{ "tma_retiring", NULL, "Retiring", CUD(BLUISH_GREEN) },
+	{ "tma_heavy_operations", "tma_retiring", "Heavy operations", DARK(BLUISH_GREEN) },
+	{ "tma_light_operations", "tma_retiring", "Light operations", LIGHT(BLUISH_GREEN) },
+	{ "tma_bad_speculation", NULL, "Bad speculation", CUD(ORANGE) },
+	{ "tma_branch_mispredicts", "tma_bad_speculation", "Branch mispredicts", DARK(ORANGE) },
+	{ "tma_machine_clears", "tma_bad_speculation", "Machine clears", LIGHT(ORANGE) },
+	{ "tma_frontend_bound", NULL, "Frontend bound", CUD(BLUE) },
+	{ "tma_fetch_latency", "tma_frontend_bound", "Fetch latency", DARK(BLUE) },
+	{ "tma_fetch_bandwidth", "tma_frontend_bound", "Fetch bandwidth", LIGHT(BLUE) },
+	{ "tma_backend_bound", NULL, "Backend bound", CUD(VERMILLION) },
+	{ "tma_memory_bound", "tma_backend_bound", "Memory bound", DARK(VERMILLION) },
+	{ "tma_core_bound", "tma_backend_bound", "Core bound", LIGHT(VERMILLION) },
+	{ "tma_resource_bound", "tma_backend_bound", "Resource bound", DARKISH(VERMILLION) },
+	{ "smt_contention", NULL, "SMT contention", CUD(SKY_BLUE) },
 };
 
 const struct plot_node_style *plot_node_styles(size_t *n)
@@ -109,7 +122,9 @@ const struct plot_node_style *plot_node_styles(size_t *n)
 
 const struct plot_node_style *plot_node_style(const char *node)
 {
-	static const struct plot_node_style other = { NULL, NULL, NULL, 0.70, 0.70, 0.70 };
+	/* black mixed with 70 % white: a grey no node has */
+	static const struct plot_node_style other = { NULL, NULL, NULL,
+						      RGB8(0.7 * 255, 0.7 * 255, 0.7 * 255) };
 
 	for (size_t i = 0; node && i < sizeof(styles) / sizeof(styles[0]); i++)
 		if (!strcmp(styles[i].node, node))
@@ -121,7 +136,7 @@ const struct plot_node_style *plot_node_style(const char *node)
 
 int plot_series_init(struct plot_series *s, unsigned nnodes, const char *const *nodes)
 {
-	*s = (struct plot_series){ 0 };
+	*s = (struct plot_series){ .nnodes = 0 };
 	if (!nnodes || nnodes > PLOT_NODES_MAX)
 		return -EINVAL;
 	s->nnodes = nnodes;
@@ -156,6 +171,13 @@ void plot_series_free(struct plot_series *s)
 	free(s->samples);
 	s->samples = NULL;
 	s->n = s->cap = 0;
+}
+
+void plot_timeline_free(struct plot_timeline *tl)
+{
+	for (unsigned i = 0; i < tl->npanels && i < PLOT_PANELS_MAX; i++)
+		plot_series_free(&tl->panel[i]);
+	tl->npanels = 0;
 }
 
 char *plot_brand(const struct cpu_info *ci)

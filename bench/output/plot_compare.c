@@ -11,7 +11,7 @@
 #include "bench/output/plot.h"
 
 int plot_compare_write(const char *path, const struct compare_result *res,
-		       const struct plot_trace *t)
+		       const struct plot_run *run, const struct plot_trace *t)
 {
 	struct plot_pair *pairs = calloc(res->nkernels * TMA_NMETRICS + 1, sizeof(*pairs));
 	char title[512], sub[512], a[64], b[64], *brand = plot_brand(&res->cpu);
@@ -55,7 +55,7 @@ int plot_compare_write(const char *path, const struct compare_result *res,
 	snprintf(a, sizeof(a), "baretma (%s)", bench_backend_name(res->raw_backend));
 	snprintf(b, sizeof(b), "perf_event (%s)", bench_backend_name(res->perf_backend));
 	rc = n ? plot_pairs_write(path, &(struct plot_pairs){ .title = title, .subtitle = sub,
-				  .a_name = a, .b_name = b, .n = n, .pairs = pairs }, t)
+				  .a_name = a, .b_name = b, .n = n, .pairs = pairs, .run = run }, t)
 	       : -EDOM;
 	free(pairs);
 	free(brand);

@@ -1,7 +1,8 @@
 /*
  * bench/output/plot_int.h - what the drawing files (plot_bars.c,
  * plot_timeline.c, plot_pairs.c) share: the file and its surface
- * (plot_render), text, boxes, the header, the legend, the axis.  Only
+ * (plot_render), text, boxes, the header (title, subtitle, the run), the
+ * legend, the axis.  Only
  * built with cairo (HAVE_CAIRO).  Units: the picture's (pixels of a PNG;
  * points of SVG and PDF, the same numbers), y downwards.
  */
@@ -19,7 +20,8 @@
 #define PLOT_FONT_SUB 12.0
 #define PLOT_FONT 12.0
 #define PLOT_FONT_SMALL 10.5
-#define PLOT_TOP 78.0        /* below the title and subtitle */
+#define PLOT_TOP 78.0        /* below the title and subtitle (plot_header_height) */
+#define PLOT_LINE 20.0       /* each line of the run below them */
 #define PLOT_MARGIN 16.0
 
 struct plot_ctx {
@@ -30,12 +32,23 @@ struct plot_ctx {
 
 typedef void (*plot_draw_fn)(struct plot_ctx *c, const void *data);
 
+/* A picture's header: what plot_header draws at its top, and what an SVG
+ * (<title>, <desc>) and a PDF (Title, Subject) carry as text; the panels'
+ * headings too (NULL or "": none). */
+struct plot_head {
+	const char *title, *subtitle;
+	const struct plot_run *run;
+	unsigned npanels;
+	const char *panel[PLOT_PANELS_MAX];
+};
+
 /*
  * plot_render - a @w x @h picture drawn by @draw(@data) into @path, in its
- * extension's format, atomically (plot.h).  Returns 0 or -errno.
+ * extension's format, atomically (plot.h), @head's text in the file where
+ * the format has room for it.  Returns 0 or -errno.
  */
 int plot_render(const char *path, double w, double h, plot_draw_fn draw, const void *data,
-		const struct plot_trace *trace);
+		const struct plot_head *head, const struct plot_trace *trace);
 
 /* Text anchors: horizontal (left, centre, right of @x); vertical (@y the
  * baseline, or the middle of the capitals). */
@@ -60,6 +73,11 @@ void plot_text(struct plot_ctx *c, const char *s, double x, double y, enum plot_
 	       enum plot_va va, const struct plot_font *f, struct plot_box *ink);
 double plot_text_width(struct plot_ctx *c, const char *s, const struct plot_font *f);
 
+/* plot_printable - @s (NULL: "") with every byte outside printable ASCII
+ * as '?', in new memory (NULL: none): what is drawn, and what a file's
+ * text says. */
+char *plot_printable(const char *s);
+
 /* plot_text_fit - @s shortened with "..." to at most @width (new memory in
  * *@out, freed by the caller; NULL on ENOMEM: draw nothing). */
 char *plot_text_fit(struct plot_ctx *c, const char *s, double width, const struct plot_font *f);
@@ -72,8 +90,20 @@ void plot_fill(struct plot_ctx *c, const char *what, const struct plot_node_styl
  * caps @cap wide, in dark grey; traced as "whisker". */
 void plot_whisker(struct plot_ctx *c, bool vertical, double at, double a, double b, double cap);
 
-/* plot_header - the title (bold) and the subtitle, top left. */
-void plot_header(struct plot_ctx *c, const char *title, const char *subtitle);
+/* plot_header - the title (bold) and the subtitle, top left; under them,
+ * from @head->run, the dry run's mark ("DRY RUN" in a dark box, then what
+ * makes it one) and the command line ("command: baretma ..."), a line each.
+ * plot_header_height - where the plot may start below them: PLOT_TOP, and
+ * PLOT_LINE for each line of the run. */
+void plot_header(struct plot_ctx *c, const struct plot_head *head);
+double plot_header_height(const struct plot_run *run);
+
+/* plot_head_svg - @head as an SVG's "<title>TITLE</title><desc>LINES</desc>"
+ * (each line of the subtitle, "command: ...", "DRY RUN: ...", "panel: ...";
+ * XML-escaped, bytes outside printable ASCII as '?'); plot_head_subject -
+ * those lines joined by "; " (a PDF's Subject).  New memory; NULL: none. */
+char *plot_head_svg(const struct plot_head *head);
+char *plot_head_subject(const struct plot_head *head);
 
 /* One legend row: a node's swatch and label (@indent: a level-2 child), or
  * with @node NULL a label of its own with a swatch @st (may be NULL: none). */
@@ -92,8 +122,13 @@ double plot_legend(struct plot_ctx *c, const struct plot_legend_row *rows, size_
 
 /* plot_legend_nodes - rows for @nodes (level-1 nodes in order, each
  * followed by its children among @nodes, indented) into @rows; returns
- * their number (at most @n + 1 headings). */
-size_t plot_legend_nodes(const char *const *nodes, size_t n, struct plot_legend_row *rows);
+ * their number (at most @n + 1 headings).  @stacked: @nodes are stacked
+ * bottom first (the order of the level-1 nodes, and of each one's children
+ * on their parent's base): the rows the other way round, the top of the
+ * stack first, each node followed by its children from the top, so that
+ * the legend reads as the stack does. */
+size_t plot_legend_nodes(const char *const *nodes, size_t n, struct plot_legend_row *rows,
+			 bool stacked);
 
 /* plot_grid - the percent axis of the plot box @b from 0 to @max percent:
  * grid lines and labels every @step percent, the axis title; @vertical:

@@ -3,7 +3,8 @@
  * perf_event), horizontal bars in percent of slots: one row per metric,
  * grouped under its kernel, side A solid and side B pale in the node's
  * colour, whiskers of each side's bound, and at the right of each row its
- * verdict with both values (a DISAGREE in bold red).
+ * verdict with both values (a DISAGREE in bold vermillion, Okabe and Ito's
+ * red); the legend's nodes in the rows' order.
  */
 #include "config.h"
 
@@ -61,8 +62,8 @@ static struct plot_font verdict_font(const struct plot_pair *x)
 {
 	struct plot_font f = x->alarm ? PLOT_BOLD(PLOT_FONT) : PLOT_TEXT(PLOT_FONT);
 
-	if (x->alarm)
-		f.r = 0.8, f.g = 0.05, f.b = 0.05;
+	if (x->alarm) /* vermillion (213, 94, 0), Okabe and Ito (2008) */
+		f.r = 213 / 255.0, f.g = 94 / 255.0, f.b = 0;
 	return f;
 }
 
@@ -115,13 +116,14 @@ static void draw(struct plot_ctx *c, const void *data)
 	const struct plot_pairs *p = l->p;
 	const struct plot_font f = PLOT_TEXT(PLOT_FONT), g = PLOT_BOLD(PLOT_FONT);
 	struct cols k = columns(c, l);
-	double lx = c->w - PLOT_MARGIN - k.legend_w, y = PLOT_TOP + 8;
+	const struct plot_head head = { p->title, p->subtitle, p->run, 0, { NULL } };
+	double top = plot_header_height(p->run), lx = c->w - PLOT_MARGIN - k.legend_w, y = top + 8;
 	struct plot_box b = { PLOT_MARGIN + k.label_w + 12, y, lx - GAP - k.verdict_w - 14,
 			      c->h - BOTTOM };
 	char v[96];
 
-	plot_header(c, p->title, p->subtitle);
-	plot_text(c, "verdict: values in % (A / B)", b.x1 + 14, PLOT_TOP, PLOT_LEFT,
+	plot_header(c, &head);
+	plot_text(c, "verdict: values in % (A / B)", b.x1 + 14, top, PLOT_LEFT,
 		  PLOT_BASELINE, &g, NULL);
 	plot_trace_box(c, "plot", NULL, b.x0, b.y0, b.x1, b.y1);
 	plot_grid(c, &b, l->max, l->max > 50 ? 10 : 5, false, "percent of slots", 1);
@@ -179,7 +181,8 @@ int plot_pairs_write(const char *path, const struct plot_pairs *p, const struct 
 	snprintf(l.b, sizeof(l.b), "B: %s", p->b_name ? p->b_name : "");
 	l.rows[0] = (struct plot_legend_row){ l.a, &side_a, 1, false };
 	l.rows[1] = (struct plot_legend_row){ l.b, &side_a, PALE, false };
-	l.nrows = 2 + plot_legend_nodes(nodes, n, l.rows + 2);
-	h = fmax(PLOT_H, PLOT_TOP + 8 + l.ngroups * HEAD + p->n * ROW + 8 + BOTTOM);
-	return plot_render(path, PLOT_W, h, draw, &l, t);
+	l.nrows = 2 + plot_legend_nodes(nodes, n, l.rows + 2, false);
+	h = fmax(PLOT_H, plot_header_height(p->run) + 8 + l.ngroups * HEAD + p->n * ROW + 8 + BOTTOM);
+	return plot_render(path, PLOT_W, h, draw, &l,
+			   &(struct plot_head){ p->title, p->subtitle, p->run, 0, { NULL } }, t);
 }

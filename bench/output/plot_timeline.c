@@ -1,9 +1,13 @@
 /*
- * bench/output/plot_timeline.c - a series of intervals (stat -I) as
- * stacked areas: x in seconds since the start, y in percent of slots,
- * each interval a step from the end of the one before to its own end
- * (the numbers are the interval's, not a point's), the nodes stacked in
- * the series' order from the bottom; an interval without a number is a gap.
+ * bench/output/plot_timeline.c - a timeline (stat -I) as stacked areas,
+ * one panel per series (a core kind: a hybrid part's P- and E-cores each
+ * their own, never weighted together), the panels one above the other
+ * over one time axis: x in seconds since the start, y in percent of
+ * slots in each panel, each interval a step from the end of the one
+ * before to its own end (the numbers are the interval's, not a point's),
+ * the nodes stacked in the series' order from the bottom; an interval
+ * without a number is a gap.  One legend for all, the top of the stack
+ * first.
  */
 #include "config.h"
 
@@ -17,11 +21,15 @@
 #define LEFT 82.0
 #define BOTTOM 66.0
 #define GAP 24.0
+#define HEADING 22.0     /* a panel's heading above it */
+#define PANEL_GAP 30.0   /* between a panel and the next one's heading */
+#define PANEL_MIN 220.0  /* the least height of a panel's plot */
 
 struct tl {
-	const struct plot_series *s;
+	const struct plot_timeline *tl;
+	struct plot_head head;
 	size_t nrows;
-	struct plot_legend_row rows[PLOT_NODES_MAX + 1];
+	struct plot_legend_row rows[PLOT_NODES_MAX * PLOT_PANELS_MAX + 1];
 };
 
 /* A step of 1, 2 or 5 times a power of ten giving at most 10 ticks. */
@@ -35,7 +43,9 @@ static double nice_step(double range)
 	return 10 * p;
 }
 
-static void time_axis(struct plot_ctx *c, const struct plot_box *b, double t0, double t1)
+/* The ticks under a panel; with @labels, their seconds and the axis title. */
+static void time_axis(struct plot_ctx *c, const struct plot_box *b, double t0, double t1,
+		      bool labels)
 {
 	const struct plot_font f = PLOT_TEXT(PLOT_FONT);
 	double step = nice_step(t1 - t0);
@@ -50,22 +60,50 @@ static void time_axis(struct plot_ctx *c, const struct plot_box *b, double t0, d
 		cairo_line_to(c->cr, round(x) + 0.5, b->y1 + 5);
 		cairo_stroke(c->cr);
 		snprintf(lab, sizeof(lab), "%g", fabs(v) < step * 1e-6 ? 0 : v);
-		plot_text(c, lab, x, b->y1 + 20, PLOT_CENTRE, PLOT_BASELINE, &f, NULL);
+		if (labels)
+			plot_text(c, lab, x, b->y1 + 20, PLOT_CENTRE, PLOT_BASELINE, &f, NULL);
 	}
-	plot_text(c, "time since the start (s); each step one interval", (b->x0 + b->x1) / 2,
-		  c->h - 18, PLOT_CENTRE, PLOT_BASELINE, &f, NULL);
+	if (labels)
+		plot_text(c, "time since the start (s); each step one interval", (b->x0 + b->x1) / 2,
+			  c->h - 18, PLOT_CENTRE, PLOT_BASELINE, &f, NULL);
 }
 
-/* Where the first interval starts: one interval's length before its end. */
-static double start_of(const struct plot_series *s)
+/* The time the panels span: from one interval's length before the first
+ * end (of any panel) to the last end. */
+static void span(const struct plot_timeline *tl, double *t0, double *t1)
 {
-	double t0 = s->samples[0].t;
+	double first = INFINITY, second = INFINITY, last = -INFINITY;
+
+	for (unsigned p = 0; p < tl->npanels; p++) {
+		const struct plot_series *s = &tl->panel[p];
+
+		if (!s->n)
+			continue;
+		if (s->samples[0].t < first) {
+			second = s->n > 1 ? s->samples[1].t : INFINITY;
+			first = s->samples[0].t;
+		}
+		last = fmax(last, s->samples[s->n - 1].t);
+	}
+	if (isfinite(second))
+		*t0 = fmax(0, first - (second - first));
+	else
+		*t0 = first > 0 ? 0 : first - 1;
+	*t1 = last > *t0 ? last : *t0 + 1;
+}
+
+/* Where @s's first interval starts: one interval's length before its end
+ * (its own, where a panel began late), never before @t0. */
+static double start_of(const struct plot_series *s, double t0)
+{
+	double t = s->samples[0].t;
 
 	if (s->n > 1)
-		return fmax(0, t0 - (s->samples[1].t - t0));
-	return t0 > 0 ? 0 : t0 - 1;
+		return fmax(t0, t - (s->samples[1].t - t));
+	return t0;
 }
 
+/* One panel's areas; each node's traced as the box of what it covers. */
 static void areas(struct plot_ctx *c, const struct plot_box *b, const struct plot_series *s,
 		  double t0, double t1)
 {
@@ -73,10 +111,12 @@ static void areas(struct plot_ctx *c, const struct plot_box *b, const struct plo
 
 	for (unsigned j = 0; j < s->nnodes; j++) {
 		const struct plot_node_style *st = plot_node_style(s->nodes[j]);
+		double top = INFINITY, foot = -INFINITY;
 
 		for (size_t i = 0; i < s->n; i++) {
 			const struct plot_sample *x = &s->samples[i];
-			double from = i ? s->samples[i - 1].t : t0, base = 0, v = x->value[j];
+			double from = i ? s->samples[i - 1].t : start_of(s, t0), base = 0;
+			double v = x->value[j];
 
 			for (unsigned k = 0; k < j; k++)
 				base += isfinite(x->value[k]) && x->value[k] > 0 ? x->value[k] : 0;
@@ -85,43 +125,97 @@ static void areas(struct plot_ctx *c, const struct plot_box *b, const struct plo
 			v = fmin(v, fmax(0, 1 - base));
 			cairo_rectangle(c->cr, b->x0 + (from - t0) * xs, b->y1 - (base + v) * ys,
 					(x->t - from) * xs, v * ys);
+			top = fmin(top, b->y1 - (base + v) * ys);
+			foot = fmax(foot, b->y1 - base * ys);
 		}
 		/* one path per node: no seams between its intervals */
 		cairo_set_source_rgb(c->cr, st->r, st->g, st->b);
 		cairo_fill(c->cr);
-		plot_trace_box(c, "area", s->nodes[j], b->x0, b->y0, b->x1, b->y1);
+		if (isfinite(top))
+			plot_trace_box(c, "area", s->nodes[j], b->x0, top, b->x1, foot);
 	}
 }
 
 static void draw(struct plot_ctx *c, const void *data)
 {
 	const struct tl *l = data;
-	const struct plot_series *s = l->s;
+	const struct plot_timeline *tl = l->tl;
+	const struct plot_font hf = PLOT_BOLD(PLOT_FONT);
 	double lx = c->w - PLOT_MARGIN - plot_legend_width(c, l->rows, l->nrows);
-	struct plot_box b = { LEFT, PLOT_TOP + 8, lx - GAP, c->h - BOTTOM };
-	double t0 = start_of(s), t1 = s->samples[s->n - 1].t;
+	double top = plot_header_height(tl->run) + 8, t0, t1, h, y;
+	unsigned np = tl->npanels, nh = 0;
 
-	if (t1 <= t0)
-		t1 = t0 + 1;
-	plot_header(c, s->title, s->subtitle);
-	plot_trace_box(c, "plot", NULL, b.x0, b.y0, b.x1, b.y1);
-	areas(c, &b, s, t0, t1);
-	/* the grid over the areas, faint, so that a share can be read off */
-	plot_grid(c, &b, 100, 10, true, "percent of slots", 0.9);
-	time_axis(c, &b, t0, t1);
-	plot_legend(c, l->rows, l->nrows, lx, b.y0);
+	for (unsigned p = 0; p < np; p++)
+		nh += tl->panel[p].heading[0] != '\0';
+	h = (c->h - BOTTOM - top - nh * HEADING - (np - 1) * PANEL_GAP) / np;
+	span(tl, &t0, &t1);
+	plot_header(c, &l->head);
+	y = top;
+	for (unsigned p = 0; p < np; p++) {
+		const struct plot_series *s = &tl->panel[p];
+		struct plot_box b;
+		char *head;
+
+		if (s->heading[0]) {
+			if ((head = plot_text_fit(c, s->heading, lx - GAP - LEFT, &hf)))
+				plot_text(c, head, LEFT, y + HEADING - 7, PLOT_LEFT, PLOT_BASELINE, &hf,
+					  NULL);
+			free(head);
+			y += HEADING;
+		}
+		b = (struct plot_box){ LEFT, y, lx - GAP, y + h };
+		plot_trace_box(c, "plot", s->kind[0] ? s->kind : NULL, b.x0, b.y0, b.x1, b.y1);
+		areas(c, &b, s, t0, t1);
+		/* the grid over the areas, faint, so that a share can be read off */
+		plot_grid(c, &b, 100, h < 300 ? 20 : 10, true, "percent of slots", 0.9);
+		time_axis(c, &b, t0, t1, p + 1 == np);
+		y += h + PANEL_GAP;
+	}
+	plot_legend(c, l->rows, l->nrows, lx, top);
 }
 
-int plot_timeline_write(const char *path, const struct plot_series *s,
+/* Every panel's nodes, once each, in the first panel's order (the stacks'
+ * order), into @l's legend, the top of the stack first. */
+static void legend(struct tl *l)
+{
+	const char *nodes[PLOT_NODES_MAX * PLOT_PANELS_MAX];
+	size_t n = 0;
+
+	for (unsigned p = 0; p < l->tl->npanels; p++)
+		for (unsigned j = 0; j < l->tl->panel[p].nnodes; j++) {
+			const char *node = l->tl->panel[p].nodes[j];
+			size_t k = 0;
+
+			while (k < n && strcmp(nodes[k], node))
+				k++;
+			if (k == n)
+				nodes[n++] = node;
+		}
+	l->nrows = plot_legend_nodes(nodes, n, l->rows, true);
+}
+
+int plot_timeline_write(const char *path, const struct plot_timeline *tl,
 			const struct plot_trace *t)
 {
-	struct tl l = { .s = s };
+	struct tl l = { .tl = tl, .head = { tl->title, tl->subtitle, tl->run, tl->npanels, { NULL } } };
+	double top = plot_header_height(tl->run) + 8, h;
+	size_t samples = 0;
+	unsigned nh = 0;
 	int rc = plot_check_path(path);
 
 	if (rc)
 		return rc;
-	if (!s->n || !s->nnodes)
+	if (tl->npanels > PLOT_PANELS_MAX)
+		return -EINVAL;
+	for (unsigned p = 0; p < tl->npanels; p++) {
+		samples += tl->panel[p].nnodes ? tl->panel[p].n : 0;
+		nh += tl->panel[p].heading[0] != '\0';
+		l.head.panel[p] = tl->panel[p].heading;
+	}
+	if (!samples)
 		return -EDOM;
-	l.nrows = plot_legend_nodes(s->nodes, s->nnodes, l.rows);
-	return plot_render(path, PLOT_W, PLOT_H, draw, &l, t);
+	legend(&l);
+	h = fmax(PLOT_H, top + nh * HEADING + tl->npanels * PANEL_MIN +
+			 (tl->npanels - 1) * PANEL_GAP + BOTTOM);
+	return plot_render(path, PLOT_W, ceil(h), draw, &l, &l.head, t);
 }

@@ -17,7 +17,7 @@
  * intel_update_topdown_event): the hardware's 8-bit fields and the floor
  * are in perf's counts, so a pair's counts carry that bound
  * (bench/source/reading.h READ_BOUND_PERF_COUNTS: slots / 255 + 1 per
- * member; README "perf's counts").
+ * member; man baretma-bench "THE PERF SOURCE").
  * perf-rdpmc: the same group read by RDPMC through its user pages, FC3
  * and PERF_METRICS as the hardware holds them: the rdpmc source's reading.
  */

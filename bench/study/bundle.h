@@ -1,7 +1,7 @@
 /*
  * bench/study/bundle.h - the report bundle: one file a lab attaches to a report
  * of how baretma behaved on a CPU none of us can reach, which baretma then
- * reads back as that CPU (README "Reporting a CPU").  JSON, schema
+ * reads back as that CPU (man baretma-validate, "Reporting a CPU: validate --bundle FILE").  JSON, schema
  * "baretma-bundle/1":
  *   schema, baretma (the version that wrote it), date (ISO 8601 UTC),
  *   command (the command line), cpuid_dump (the text `baretma cpuid dump`

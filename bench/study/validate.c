@@ -35,7 +35,7 @@
 	"arch/x86/events/intel/core.c intel_pmu_init, update_pmu_cap)"
 #define SRC_WIDTHS "CPUID.0AH:EAX[23:16] and EDX[12:5] (linux arch/x86/include/asm/" \
 	"perf_event.h union cpuid10_eax, cpuid10_edx): 48 bits on every core since Nehalem"
-#define SRC_KERNELS "each kernel's node (README \"The kernels\", baretma bench --help) is " \
+#define SRC_KERNELS "each kernel's node (man baretma-bench, \"Kernels\") is " \
 	"the largest of its level"
 #define SRC_HANDS "perf clears fixed counter 3's IA32_FIXED_CTR_CTRL field when its group " \
 	"stops (intel_pmu_disable_fixed, linux arch/x86/events/intel/core.c)"
@@ -312,8 +312,8 @@ static void kernels(struct validate_ctx *c)
 
 	if (msr_sim_profile_of(c->o->dev) || cpu_machine_is_dump(c->o->machine)) {
 		vc_add(c, "kernels", SRC_KERNELS, VALIDATE_SKIP, "%s", msr_sim_profile_of(c->o->dev)
-		       ? "the simulated PMU gives every region the profile's shares (README, The "
-		       "simulated PMU: real kernels are not modelled)" : "a CPUID dump's CPU: "
+		       ? "the simulated PMU gives every region the profile's shares (doc/simulator.md, "
+		       "\"Not modelled\": real kernels are not)" : "a CPUID dump's CPU: "
 		       "no kernel runs on it");
 		return;
 	}

@@ -27,7 +27,7 @@ enum validate_status { VALIDATE_SKIP = 0, VALIDATE_PASS, VALIDATE_FAIL };
 /* One check on one CPU. */
 struct validate_result {
 	unsigned cpu;
-	const char *id;           /* "fc3_counts", ...: README "baretma validate" */
+	const char *id;           /* "fc3_counts", ...: man baretma-validate */
 	enum validate_status status;
 	char *measured;           /* what was seen, on the heap (vc_measured: the
 				   * events check's numbers are counts of 48-bit

@@ -14,7 +14,7 @@
  * settings (settings.c), the opt-in signal guard (guard_signals.c) and
  * the sequence that uses them all (guard.c, guard_owner.c, guard_text.c).
  * It may include cpu/ and itself, never bench/.  Its rooms, each including
- * only itself and those below it (README "Layout"; t/0530-layers.sh):
+ * only itself and those below it (HACKING.md "Layout"; t/0530-layers.sh):
  * regs/, recipe/, access/ (this header), sim/ (with the table of backends,
  * msr_backends.c, which names the simulator), journal/, pmu/, guard/.
  *
@@ -140,7 +140,7 @@ struct stat;
 #define MSR_STATE_LINES_MAX (MSR_STATE_CPUS_MAX * 128u)
 
 /*
- * MSR_STATE_FILE_MAX - the input cap of a state file (README "Bad
+ * MSR_STATE_FILE_MAX - the input cap of a state file (doc/safety.md "Bad
  * input"): 64 MiB, three times what MSR_STATE_LINES_MAX lines of "CPU
  * 0xMSR 0xVALUE" take (~20 MiB; a real one lists a few registers of a few
  * CPUs: t/data's and doc/state-file.md's hold under 1 KiB).  A larger file
@@ -204,7 +204,7 @@ int msr_open(const char *spec, struct msr_dev **out);
  * msr_open_on - msr_open() for the machine of CPUID dump @cpuid_dump (NULL:
  * $BARETMA_CPUID_DUMP, else the live CPU): the simulated PMU ("sim:")
  * models that machine, so that the dump a command or session was given is
- * the machine its simulator counts on (README "The simulated PMU").  The
+ * the machine its simulator counts on (doc/simulator.md).  The
  * other backends do not depend on it.  Returns as msr_open().
  */
 int msr_open_on(const char *spec, const char *cpuid_dump, struct msr_dev **out);
@@ -370,7 +370,7 @@ struct msr_backend {
 	int (*ctx_new)(const char *arg, const char *cpuid_dump, void **ctx, char **err);
 	bool hardware;        /* reaches the CPUs' registers: never ungated (msr_ungate) */
 	bool template;        /* @arg is a path template: messages name each CPU's node */
-	const char *what;     /* what it is for, one line (README "Environment") */
+	const char *what;     /* what it is for, one line (man baretma "ENVIRONMENT") */
 };
 
 /* msr_backends - the table, ending with the entry whose prefix is NULL. */

@@ -4,7 +4,7 @@
  * same code for the CLI (bench, pmu enable, pmu restore, msr write) and
  * libbaretma (baretma_open/close).
  *
- * Order (README "Leaving the machine as found"), one function a step:
+ * Order (doc/safety.md "Leaving the machine as found"), one function a step:
  *   1. guard_lock: the settings lock (msr/guard/lock.h settings_lock_take:
  *      exclusive when a setting is to change, shared when only MSRs are),
  *      then the CPU locks, ascending; busy is refused naming the holder,

@@ -1,5 +1,5 @@
 /*
- * msr/guard/guard_owner.c - the guarded run's ownership step (msr/guard/guard.h, README
+ * msr/guard/guard_owner.c - the guarded run's ownership step (msr/guard/guard.h, doc/safety.md
  * "Leaving the machine as found", step 3): who uses the PMU of each target
  * CPU (pmu_check_owner, after Intel PCM's PMUinUse), the NMI watchdog warning, and
  * the checks that could not be made (registers of the checklist

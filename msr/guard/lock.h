@@ -32,7 +32,7 @@
 #define LOCK_CMD_MAX 1024  /* bytes of a holder's command line, with the NUL */
 #define LOCK_CMD_CUT "..." /* ends a command line that was cut */
 /* A lock file's holder line, "pid PID cmd CMDLINE\n", fits in this; it is
- * also the input cap of a lock file (README "Bad input"): when a lock is
+ * also the input cap of a lock file (doc/safety.md "Bad input"): when a lock is
  * taken, at most this many bytes of the file are read (one pread), and a
  * longer file is shown cut (LOCK_CMD_CUT), never read further.  The file
  * is baretma's own (rewritten at each take), so its size is not an error. */

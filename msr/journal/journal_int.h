@@ -27,7 +27,7 @@
 #define REG_LINE_MAX 64       /* "reg 8191 0xffffffff 0xffffffffffffffff unsafe-msr\n" is 50 */
 #define SETTING_LINE_MAX (sizeof("setting  \n") + 6 * (JOURNAL_SETTING_MAX - 1))
 #define HEADER_MAX (512 + JOURNAL_CMD_MAX + JOURNAL_BACKEND_MAX)
-/* The input cap of a journal (README "Bad input"): the longest one
+/* The input cap of a journal (doc/safety.md "Bad input"): the longest one
  * baretma writes, JOURNAL_MAX_REGS register lines, JOURNAL_MAX_SETTINGS
  * setting lines and the header, 1,078,864 bytes (a real one: a few
  * hundred bytes per CPU).  A larger file is not read: malformed (-EINVAL,

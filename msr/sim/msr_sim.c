@@ -63,7 +63,7 @@
 #include "msr/sim/msr_sim.h"
 #include "msr/sim/msr_sim_int.h"
 
-/* The input cap of a simulator profile (README "Bad input"): 64 KiB, 90
+/* The input cap of a simulator profile (doc/safety.md "Bad input"): 64 KiB, 90
  * times the longest real one (t/data/sim-two-workloads.profile, 730
  * bytes: every key the simulator knows, with a comment each, is under
  * 4 KiB).  A larger one is not read: malformed (-EINVAL, exit 65). */
@@ -542,7 +542,7 @@ static int load_profile(struct sim *s, const char *file, char **err)
 	} else if (shown) {
 		if (rc == -EFBIG) {
 			userfile_cap_text(why, sizeof(why), size, PROFILE_MAX, "a simulator profile");
-			more = " (a profile is a few 'key value' lines: README \"The simulated PMU\")";
+			more = " (a profile is a few 'key value' lines: doc/simulator.md, \"The profile\")";
 			rc = -EINVAL; /* bad data, as a malformed one */
 		} else if (rc == -EACCES) {
 			userfile_read_denied(why, sizeof(why));

@@ -5,7 +5,7 @@
  * behaviour names the text it models (the Intel SDM Vol. 3B ch. 20-21 and
  * the kernel: [CORE] linux arch/x86/events/intel/core.c, [PEH] linux
  * arch/x86/include/asm/perf_event.h, [KVM] linux arch/x86/kvm/pmu.c and
- * vmx/pmu_intel.c, whose PMU emulation follows the SDM), and the README
+ * vmx/pmu_intel.c, whose PMU emulation follows the SDM), and doc/simulator.md
  * ("The simulated PMU") lists what it does not model.
  *
  * Registers.  Without `state FILE` the simulator holds a clean register
@@ -233,7 +233,7 @@ struct sim_profile {
 /*
  * msr_sim_profile_parse - parse profile text (@text, @len bytes; the file
  * @name for messages): one `key value` per line, '#' comments, blank lines.
- * Keys (README "The simulated PMU"): width N, ghz F, ipc F, access_cycles N,
+ * Keys (doc/simulator.md): width N, ghz F, ipc F, access_cycles N,
  * work_cycles N, user_fraction F (0..1, default 1), smt on|off,
  * smt_contention P (AMD only: a fifth level-1 node; the level-1 nodes sum
  * with it to 100),

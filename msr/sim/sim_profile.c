@@ -196,7 +196,7 @@ static int key_value(struct parse *ps, struct sim_profile *p, char **tok, int nt
 		snprintf(p->state, sizeof(p->state), "%s", v);
 		rc = 0;
 	} else {
-		rc = fail(ps, "unknown key '%s' (the keys are in the README, \"The simulated PMU\")", k);
+		rc = fail(ps, "unknown key '%s' (the keys are in doc/simulator.md, \"The profile\")", k);
 	}
 	return rc;
 }
