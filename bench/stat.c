@@ -70,6 +70,21 @@ static unsigned group_of(struct stat_run *r, struct stat_cpu *c)
 	return r->ngroups++;
 }
 
+/* Each group's CPUs, in r->gcpus one group after another: r->cpus is
+ * ascending, and so is each group's part of it. */
+static void group_cpus(struct stat_run *r)
+{
+	unsigned k = 0;
+
+	for (unsigned g = 0; g < r->ngroups; g++) {
+		r->g[g].cpus = &r->gcpus[k];
+		for (int i = 0; i < r->ncpus; i++)
+			if (r->c[i].group == g)
+				r->gcpus[k++] = r->c[i].cpu;
+		r->g[g].ncpus = (unsigned)(&r->gcpus[k] - r->g[g].cpus);
+	}
+}
+
 /*
  * The calling thread's NUMA memory policy, kept across stat_open: a session
  * binds the thread's memory to its CPU's node (cpu_pin_self:
@@ -175,7 +190,8 @@ int stat_open(const struct stat_options *o, struct stat_run **out, char **why)
 	r->c = calloc((size_t)r->ncpus, sizeof(*r->c));
 	r->g = calloc((size_t)r->ncpus, sizeof(*r->g));
 	r->samples = calloc((size_t)r->ncpus, sizeof(*r->samples));
-	if (!r->c || !r->g || !r->samples)
+	r->gcpus = calloc((size_t)r->ncpus, sizeof(*r->gcpus));
+	if (!r->c || !r->g || !r->samples || !r->gcpus)
 		return -ENOMEM;
 	/* a session pins the calling thread to its CPU and binds its memory
 	 * (live): both put back */
@@ -197,9 +213,8 @@ int stat_open(const struct stat_options *o, struct stat_run **out, char **why)
 	if (have_mask && !o->rdpmc) /* RDPMC reads the CPU it runs on: stay */
 		sched_setaffinity(0, sizeof(mask), &mask);
 	mempol_restore(&pol);
-	for (unsigned g = 0; !rc && g < r->ngroups; g++)
-		for (int i = 0; i < r->ncpus; i++)
-			r->g[g].ncpus += r->c[i].group == g;
+	if (!rc)
+		group_cpus(r);
 	/* an interval: one read per pass of every CPU (their passes' lcm) */
 	r->nsub = 1;
 	for (int i = 0; !rc && i < r->ncpus; i++) {
@@ -318,7 +333,8 @@ static void make_sample(const struct stat_run *r, const struct stat_group *g,
 	struct tma_extra x;
 
 	*s = (struct stat_sample){ .time = t, .length = length, .cpu = g->cpu,
-		.ncpus = counted, .kind = g->kind->kind, .uarch = g->kind->uarch,
+		.ncpus = counted, .cpus = g->cpus, .ngroup_cpus = g->ncpus,
+		.kind = g->kind->kind, .uarch = g->kind->uarch,
 		.recipe = rc ? rc->name : "?",
 		/* PERF_METRICS's counts have one recipe whatever the core (tma_recipe
 		 * takes its level-2 variant): no variant to name */
@@ -356,11 +372,14 @@ static void make_sample(const struct stat_run *r, const struct stat_group *g,
 
 int stat_read_all(struct stat_run *r, bool samples, char **why)
 {
-	if (r->sub == 0)
+	if (r->sub == 0) {
 		for (unsigned g = 0; g < r->ngroups; g++) {
 			memset(r->g[g].ivp, 0, sizeof(r->g[g].ivp));
 			memset(r->g[g].counted_p, 0, sizeof(r->g[g].counted_p));
 		}
+		for (int i = 0; i < r->ncpus; i++)
+			r->c[i].counted = 0;
+	}
 	for (int i = 0; i < r->ncpus; i++) {
 		struct stat_cpu *c = &r->c[i];
 		struct stat_group *g = &r->g[c->group];
@@ -374,7 +393,11 @@ int stat_read_all(struct stat_run *r, bool samples, char **why)
 		if (!ok)
 			continue;
 		counts_add(&g->ivp[p], &cnt, g->rsp[p].ncounts);
-		g->counted_p[p]++;
+		/* a CPU once per pass: beside a kind in passes an interval has
+		 * several reads, and a one-pass CPU reads its pass at each */
+		if (!(c->counted & (1u << p)))
+			g->counted_p[p]++;
+		c->counted |= 1u << p;
 	}
 	r->t_last = stat_now(r);
 	/* an interval ends after a read of every pass (r->nsub), or now */
@@ -418,6 +441,7 @@ void stat_close(struct stat_run *r)
 	free(r->c);
 	free(r->g);
 	free(r->samples);
+	free(r->gcpus);
 	free(r);
 }
 

@@ -72,6 +72,10 @@ struct stat_sample {
 	double length;        /* seconds the sample covers */
 	int cpu;              /* the OS CPU, or -1: the group's ncpus summed */
 	unsigned ncpus;       /* CPUs counted in it (an overflowed CPU is left out) */
+	const unsigned *cpus; /* the group's CPUs, ascending: the CPUs of the kind
+			       * that were asked for (or the one CPU, per_cpu),
+			       * counted or not; valid until stat_close */
+	unsigned ngroup_cpus; /* how many: ncpus when none overflowed */
 	const char *kind;     /* core kind: "performance", "efficiency", "general" */
 	const char *uarch;    /* "Golden Cove", "Gracemont", "Zen 4" */
 	const char *recipe;   /* "intel-perf-metrics", "intel-ecore-l1", "amd-zen4" */

@@ -19,6 +19,9 @@ struct stat_cpu {
 	unsigned group;          /* its sample group */
 	struct reading a;        /* the interval's first reading */
 	unsigned pass, npasses;  /* the pass it counts now, of its recipe's passes */
+	unsigned counted;        /* bit p: counted in pass p in this interval (a CPU
+				  * reads a pass as many times as the run's
+				  * interval has reads of it: once counted) */
 };
 
 /* One sample group: a core kind's CPUs, or one CPU (per_cpu).  A recipe
@@ -32,6 +35,7 @@ struct stat_group {
 	int level;
 	const char *backend;       /* "msr", "rdpmc" */
 	unsigned ncpus, counted;   /* CPUs in it; counted this interval */
+	const unsigned *cpus;      /* its ncpus CPUs, ascending (in stat_run.gcpus) */
 	struct counts iv, total;   /* this interval's counts, the run's (in passes:
 				    * combined, @all's) */
 	unsigned total_counted;    /* most CPUs counted in an interval */
@@ -51,6 +55,7 @@ struct stat_run {
 	struct stat_cpu *c;        /* ncpus of them */
 	struct stat_group *g;
 	unsigned ngroups;
+	unsigned *gcpus;           /* ncpus: each group's CPUs, one group after another */
 	struct timespec t0;        /* the count's start (the first readings) */
 	double t_last;             /* seconds since t0 at the last read */
 	double t_prev;             /* ... at the interval's start */

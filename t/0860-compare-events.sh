@@ -37,7 +37,7 @@ cmp() {
 	st=0
 	BARETMA_TEST_HOOKS=1 BARETMA_CPUID_DUMP=$2 BARETMA_MSR=sim:$3 BARETMA_PERF=sim:$3 \
 		"$BARETMA_HOOKS" compare --cpu "$4" --kernel test-sim-work --pairs "${6:-9}" --reps 9 \
-		--level "${5:-1}" --json >"$tmp/$1" 2>"$tmp/$1.err" || st=$?
+		--level "${5:-1}" -v --json >"$tmp/$1" 2>"$tmp/$1.err" || st=$?
 	command cmp -s "$tmp/state" "$tmp/orig"
 	ok $? "$1: every register byte for byte as found"
 }

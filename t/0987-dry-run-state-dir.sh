@@ -2,8 +2,8 @@
 # t/0987-dry-run-state-dir.sh - a dry run (a CPUID dump, the simulated PMU
 # or a state file) never writes the real state directory: without
 # BARETMA_STATE_DIR its locks, journals and calibrations go to a directory
-# of its own, "$TMPDIR/baretma-dry-<euid>", named in its output
-# (msr/journal/state_dir.h).  The real default, /run/baretma, is pointed at an
+# of its own, "$TMPDIR/baretma-dry-<euid>", named with -v
+# (msr/journal/state_dir.h; without -v t/1120 checks it is not said).  The real default, /run/baretma, is pointed at an
 # empty temporary directory with the test build's seam
 # (BARETMA_TEST_STATE_DEFAULT, msr/journal/state_dir_hooks.c; its effect is shown
 # first: a run that is not dry names it), and no dry-run command - bench,
@@ -46,9 +46,9 @@ like "$(cat "$tmp/out")" "written to '$dry/$cal'" "writes its calibration in the
 [ -f "$dry/$cal" ]; ok $? "  which holds it"
 untouched calibrate
 
-run bench --cpuid-dump "$ICL" --backend msr --kernel empty --reps 3 --warmup 0
+run bench -v --cpuid-dump "$ICL" --backend msr --kernel empty --reps 3 --warmup 0
 is "$st" 0 "simulated bench --cpuid-dump ICL: exit 0"
-like "$(cat "$tmp/err")" "$note" "names the dry run's state directory"
+like "$(cat "$tmp/err")" "$note" "-v: names the dry run's state directory"
 like "$(cat "$tmp/out")" "calibration: '$dry/$cal'" "uses the dry run's calibration"
 untouched bench
 
@@ -60,9 +60,9 @@ BARETMA_PERF=sim:$tmp/p run compare --cpuid-dump "$ICL" --reps 3 --kernel retire
 is "$st" 0 "simulated compare --cpuid-dump ICL: exit 0"
 untouched compare
 
-run pmu enable --cpuid-dump "$ICL" --cpu 1
-is "$st" 0 "simulated pmu enable --cpuid-dump ICL --cpu 1: exit 0"
-like "$(cat "$tmp/err")" "$note" "names the dry run's state directory"
+run pmu enable -v --cpuid-dump "$ICL" --cpu 1
+is "$st" 0 "simulated pmu enable -v --cpuid-dump ICL --cpu 1: exit 0"
+like "$(cat "$tmp/err")" "$note" "-v: names the dry run's state directory"
 untouched "pmu enable"
 BARETMA_CPUID_DUMP=$ICL run pmu status
 like "$(cat "$tmp/out")" "journal '$dry/run-[0-9]*\.journal': counters enabled by 'baretma pmu enable'" \

@@ -5,7 +5,8 @@
 # (or none) wherever it is; the letters perf stat has mean what they mean
 # there (perf-stat(1): -C/--cpu, -a/--all-cpus, -I/--interval-print,
 # -x/--field-separator, -o/--output, -r/--repeat, -j/--json-output,
-# -h/--help), and stat, perf stat's counterpart, has all of them but -r;
+# -v/--verbose, -h/--help), and stat, perf stat's counterpart, has all of
+# them but -r;
 # --csv has no letter (bench's -C was once it).  `baretma bench -C 2`
 # measures on CPU 2: every MSR access of a simulated run is CPU 2's
 # ($BARETMA_MSR_TRACE).  And each option is declared once in the source:
@@ -36,12 +37,12 @@ is "$bad" "" "each option has the same letter (or none) in every command that ha
 
 # --- perf's letters -------------------------------------------------------------
 for p in "-C --cpu" "-a --all-cpus" "-I --interval" "-x --field-separator" "-o --output" \
-	 "-r --reps" "-j --json" "-h --help"; do
+	 "-r --reps" "-j --json" "-v --verbose" "-h --help"; do
 	set -- $p
 	got=$(awk -v l="$1" '$2 == l { print $3 }' "$tmp/all" | sort -u | tr '\n' ' ')
 	is "$got" "$2 " "$1 is $2 wherever it is (perf stat's $1)"
 done
-for l in -C -a -I -x -o -j -h; do
+for l in -C -a -I -x -o -j -v -h; do
 	grep -q "^stat $l " "$tmp/all"
 	ok $? "stat has $l, as perf stat"
 done

@@ -37,8 +37,9 @@ static int rec_text(FILE *f, const void *r)
 	return 0;
 }
 
-static int rec_head(FILE *f)
+static int rec_head(FILE *f, const void *first)
 {
+	(void)first;
 	fputs("#  i value\n", f);
 	return 0;
 }

@@ -176,7 +176,9 @@ def mask(lines):
         elif table == "stat" and w[0].startswith("tma_") and len(w) == 4:
             l = " ".join(w[:2] + ["#", "#"])
         elif table == "interval" and re.fullmatch(r"\d+\.\d+", w[0]):
-            l = " ".join(["#"] + w[1:4] + ["#", "#"] + [re.sub(r"\(\d+\)", "(#)", x) for x in w[6:]])
+            # time cpus kind node [% slots, +/-] slots, as perf stat -I: the
+            # time and the slots are the clock's, the shares the profile's
+            l = " ".join(["#"] + w[1:-1] + ["#"])
         elif table == "compare" and len(w) >= 9:
             # kernel metric raw perf diff [ lo, hi] allow p_holm verdict...
             m = re.match(r"(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+\S+\s+\[\s*\S+,\s*\S+\]\s+\S+\s+(.*)$", l)

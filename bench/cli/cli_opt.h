@@ -14,8 +14,8 @@
  * own help text (and, where the option's value is the command's, what it
  * sets).  One letter means one option in every command, perf stat's where
  * perf has it: -C/--cpu, -a/--all-cpus, -I/--interval, -x/--field-separator,
- * -o/--output, -r/--reps (perf's --repeat), -j/--json (perf stat -j), and
- * -h/--help, which every table has without listing it.
+ * -o/--output, -r/--reps (perf's --repeat), -j/--json (perf stat -j),
+ * -v/--verbose, and -h/--help, which every table has without listing it.
  * Command-line layer: includes bench/cli/cli_cmd.h.
  */
 #ifndef BARETMA_CLI_OPT_H
@@ -114,6 +114,10 @@ struct cli_optset {
 #define CLI_OPT_ALLOW_MSR_WRITES .name = "allow-msr-writes", .set = cli_opt_true, \
 	.field = offsetof(struct cli_ctx, run.set.allow_msr_writes), .flags = CLI_OPT_CTX
 #define CLI_OPT_UNSAFE_MSR .name = "unsafe-msr", .set = cli_opt_true
+/* -v, --verbose (perf's letter): the notes every run of its kind would say
+ * (bench/cli/cli_run.h cli_detail), said once each */
+#define CLI_OPT_VERBOSE .name = "verbose", .letter = 'v', .set = cli_opt_true, \
+	.field = offsetof(struct cli_ctx, run.verbose), .flags = CLI_OPT_CTX | CLI_SYN_SHORT
 /* the output options (bench/cli/cli.h struct cli_output, at the set's @out) */
 #define CLI_OPT_JSON .name = "json", .letter = 'j', .set = cli_opt_json
 #define CLI_OPT_CSV .name = "csv", .set = cli_opt_csv, .flags = CLI_SYN_ALT
@@ -133,6 +137,9 @@ struct cli_optset {
 #define CLI_HELP_OPENMETRICS "also write the metrics to FILE in OpenMetrics 1.0, which " \
 	"node_exporter's textfile collector reads (whole or not at all; never through a " \
 	"symbolic link; doc/openmetrics.md)"
+#define CLI_HELP_VERBOSE "also say, once, what every dry run would repeat: where its " \
+	"locks and journals go (a directory of its own, which pmu status and pmu restore " \
+	"of a dry run read)"
 #define CLI_HELP_PLOT "also draw the result into FILE: SVG, PNG or PDF by its extension " \
 	"(needs cairo; see doc/plots.md)"
 

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,43 @@ void cli_note(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* FNV-1a of @s (the details said: each once). */
+static uint64_t text_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+void cli_detail(bool verbose, const char *fmt, ...)
+{
+	static uint64_t said[32]; /* more details than a command has */
+	static unsigned nsaid;
+	char *text = NULL;
+	uint64_t h;
+	va_list ap;
+	int n;
+
+	if (!verbose)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return; /* out of memory: a detail left unsaid */
+	h = text_hash(text);
+	for (unsigned i = 0; i < nsaid; i++)
+		if (said[i] == h)
+			goto out;
+	if (nsaid < sizeof(said) / sizeof(said[0]))
+		said[nsaid++] = h;
+	cli_note("%s", text);
+out:
+	free(text);
+}
+
 int cli_state_dir_fail(const char *what, int err)
 {
 	char *msg = NULL;
@@ -185,8 +223,9 @@ static int guard_of(struct cli_run *r, struct guard **g)
 	return EX_OK;
 }
 
-/* What a step kept to say, then its refusal (and the lines after it). */
-static int report(struct guard *g, int rc)
+/* What a step kept to say (a detail with -v only), then its refusal (and
+ * the lines after it). */
+static int report(const struct cli_run *r, struct guard *g, int rc)
 {
 	enum guard_line_kind kind;
 	const char *text;
@@ -194,6 +233,8 @@ static int report(struct guard *g, int rc)
 	for (int i = 0; (text = guard_line(g, i, &kind)); i++)
 		if (kind == GUARD_LINE_NOTE)
 			cli_note("%s", text);
+		else if (kind == GUARD_LINE_DETAIL)
+			cli_detail(r->verbose, "%s", text);
 		else if (kind == GUARD_LINE_WARNING)
 			cli_warn("%s", text);
 	if (rc)
@@ -214,7 +255,7 @@ int cli_run_lock(struct cli_run *r, const unsigned *cpus, int n, bool msrs)
 		return st;
 	rc = guard_lock(g, cpus, n, msrs);
 	r->interrupted = rc == -EINTR;
-	return report(g, rc);
+	return report(r, g, rc);
 }
 
 int cli_run_check_journals(struct cli_run *r, const unsigned *cpus, int n,
@@ -223,7 +264,7 @@ int cli_run_check_journals(struct cli_run *r, const unsigned *cpus, int n,
 	struct guard *g;
 	int st = guard_of(r, &g);
 
-	return st ? st : report(g, guard_check_journals(g, cpus, n, hits));
+	return st ? st : report(r, g, guard_check_journals(g, cpus, n, hits));
 }
 
 int cli_run_allow_writes(struct cli_run *r, struct msr_dev *dev)
@@ -231,7 +272,7 @@ int cli_run_allow_writes(struct cli_run *r, struct msr_dev *dev)
 	struct guard *g;
 	int st = guard_of(r, &g);
 
-	return st ? st : report(g, guard_check_writes(g, dev));
+	return st ? st : report(r, g, guard_check_writes(g, dev));
 }
 
 /* The run's journal begun by @g: keep it, and install the signal guard
@@ -258,7 +299,7 @@ int cli_run_begin(struct cli_run *r, struct msr_dev *dev, enum journal_kind kind
 	struct guard *g;
 	int st = guard_of(r, &g);
 
-	if (st || (st = report(g, guard_begin(g, dev, kind, user_only))))
+	if (st || (st = report(r, g, guard_begin(g, dev, kind, user_only))))
 		return st;
 	return adopt(r, g, dev, kind);
 }
@@ -273,7 +314,7 @@ int cli_run_start(struct cli_run *r, struct msr_dev *dev, const struct cpu_info 
 		return st;
 	rc = guard_start(g, dev, ci, cpus, n, msrs, kind, user_only);
 	r->interrupted = rc == -EINTR;
-	if ((st = report(g, rc)))
+	if ((st = report(r, g, rc)))
 		return st;
 	/* the handlers before the first change: registers, then settings */
 	st = adopt(r, g, dev, kind);
@@ -285,7 +326,7 @@ int cli_run_settings(struct cli_run *r)
 	struct guard *g;
 	int st = guard_of(r, &g);
 
-	return st ? st : report(g, guard_settings(g));
+	return st ? st : report(r, g, guard_settings(g));
 }
 
 int cli_run_finish(struct cli_run *r, int status, bool detach)
@@ -299,7 +340,7 @@ int cli_run_finish(struct cli_run *r, int status, bool detach)
 	if (r->signals)
 		guard_signals_remove(GUARD_SIGNALS_DIE);
 	r->signals = false;
-	st = report(r->g, rc);
+	st = report(r, r->g, rc);
 	guard_free(r->g);
 	r->g = NULL;
 	r->j = NULL;

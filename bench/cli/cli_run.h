@@ -47,6 +47,8 @@ struct cli_run {
 	struct msr_dev *dev;       /* cli_run_begin's device */
 	struct guard *g;           /* the library's guard, made by the first call */
 	bool signals;              /* cli_run_begin installed the signal guard */
+	bool verbose;              /* -v: the guard's details (GUARD_LINE_DETAIL:
+				    * a dry run's state directory) said too */
 };
 
 /* cli_msr_spec - $BARETMA_MSR or the default "/dev/cpu/%u/msr" (the
@@ -94,6 +96,15 @@ void cli_restore_cause(struct msr_dev *dev, int err, char *buf, size_t n);
 
 /* cli_note - "baretma: note: ..." on stderr, newline added. */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * cli_detail - a note that every run of its kind would say (a dry run's
+ * state directory, that a dry run's command was not pinned, what the
+ * kernel wrote while perf_event owned the counters and baretma put back):
+ * said as cli_note only when @verbose (-v, --verbose), and each text once
+ * in the process, however many steps or guards keep it.
+ */
+void cli_detail(bool verbose, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
  * cli_journal_space - when @err is a write that the state directory had no

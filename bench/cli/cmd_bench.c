@@ -86,6 +86,7 @@ static const struct cli_opt bench_opts[] = {
 		  "and the default CPU are its CPUs, nothing is pinned; a dry run with "
 		  "BARETMA_MSR=state:FILE (a real MSR device is refused: the dump is "
 		  "another machine)" },
+	{ CLI_OPT_VERBOSE, .help = CLI_HELP_VERBOSE },
 	{ CLI_OPT_JSON, .help = "one JSON document (schema baretma-bench/2)" },
 	{ CLI_OPT_CSV, .help = "-x , : one line per kernel and quantity (doc/csv.md)" },
 	{ CLI_OPT_SEP, .help = CLI_HELP_SEP },

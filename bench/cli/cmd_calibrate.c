@@ -56,6 +56,7 @@ static const struct cli_opt calibrate_opts[] = {
 	{ CLI_OPT_FORCE, .help = "take over fixed counter 3 / PERF_METRICS found in use" },
 	{ CLI_OPT_CPUID_DUMP,
 	  .help = "the CPUs of a CPUID dump (a dry run: BARETMA_MSR=sim:PROFILE)" },
+	{ CLI_OPT_VERBOSE, .help = CLI_HELP_VERBOSE },
 	{ CLI_OPT_JSON, .help = "print the document instead of the summary" },
 	{ CLI_OPT_SEP, .help = CLI_HELP_SEP },
 	{ CLI_OPT_OPENMETRICS, .help = CLI_HELP_OPENMETRICS },

@@ -60,6 +60,9 @@ static const struct cli_opt compare_opts[] = {
 	{ CLI_OPT_CPUID_DUMP,
 	  .help = "the CPUs of a CPUID dump (a dry run needs BARETMA_MSR=state:FILE or "
 		  "sim:PROFILE and BARETMA_PERF=sim:PROFILE)" },
+	{ CLI_OPT_VERBOSE,
+	  .help = CLI_HELP_VERBOSE "; and what the kernel wrote while perf_event owned the "
+		  "counters, which baretma put back (JSON: perf_changed)" },
 	{ CLI_OPT_JSON, .help = "one JSON document (schema baretma-compare/2)" },
 	{ CLI_OPT_SEP, .help = CLI_HELP_SEP },
 	{ CLI_OPT_OUTPUT, .set = cli_opt_output, .help = CLI_HELP_OUTPUT },
@@ -201,8 +204,9 @@ static int compare_run_cmd(void *opts, struct cli_ctx *ctx)
 		st = rc == -ENODEV ? EX_UNAVAILABLE : rc == -EINVAL ? EX_USAGE
 							    : cli_exit_for_errno(rc);
 	} else if (!(st = run_guarded(cc, ctx, &res))) {
-		if (res.nperf_changed)
-			cli_note("%s", compare_perf_changed_text(&res, note, sizeof(note)));
+		if (res.nperf_changed) /* every run with a perf side: JSON's perf_changed */
+			cli_detail(ctx->run.verbose, "%s",
+				   compare_perf_changed_text(&res, note, sizeof(note)));
 		st = cli_output("compare", &cc->out, &output_view_compare, &res, NULL);
 		if (!st && res.na && !res.disagree)
 			cli_err("%u metric%s could not be compared: fewer than %u pairs of blocks "

@@ -127,6 +127,7 @@ static const struct cli_opt msr_opts_table[] = {
 	{ CLI_OPT_CPUID_DUMP,
 	  .help = "check CPU against a CPUID dump (also: BARETMA_CPUID_DUMP); write then "
 		  "needs BARETMA_MSR=state:FILE" },
+	{ CLI_OPT_VERBOSE, .forms = WRITE, .help = "write: " CLI_HELP_VERBOSE },
 	{ .name = NULL },
 };
 

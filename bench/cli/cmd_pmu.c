@@ -60,6 +60,7 @@ static const struct cli_opt pmu_opts_table[] = {
 	  .help = "identify from a CPUID dump (also: BARETMA_CPUID_DUMP): the machine the "
 		  "simulator (BARETMA_MSR=sim:) models; enable and restore refuse a real MSR "
 		  "device then: the dump is another machine" },
+	{ CLI_OPT_VERBOSE, .forms = ENABLE | RESTORE, .help = CLI_HELP_VERBOSE },
 	{ .name = NULL },
 };
 #undef F

@@ -88,13 +88,14 @@ static const struct cli_opt stat_opts[] = {
 	{ .name = "interval", .letter = 'I', .arg = "MS", .set = cli_opt_count,
 	  .field = F(interval_ms), .lo = STAT_MIN_INTERVAL_MS, .hi = STAT_MAX_INTERVAL_MS,
 	  .flags = CLI_SYN_SHORT, .nums = { STAT_MIN_INTERVAL_MS, STAT_MAX_INTERVAL_MS },
-	  .help = "one line per interval of MS milliseconds (%u to %u), summed over each "
-		  "core kind's CPUs; the time column is the seconds since the start; "
-		  "deadlines are absolute (no drift)" },
+	  .help = "count in intervals of MS milliseconds (%u to %u), each core kind's "
+		  "CPUs summed: a row per node at each interval's end, as perf stat -I, the "
+		  "time column the seconds since the start; deadlines are absolute (no "
+		  "drift)" },
 	{ .name = "count", .arg = "N", .set = cli_opt_count, .field = F(count), .lo = 1,
 	  .hi = 1000000000u, .flags = CLI_SYN_IN, .help = "stop after N intervals (needs -I)" },
 	{ .name = "per-cpu", .set = cli_opt_true, .field = F(per_cpu),
-	  .help = "one line per CPU instead of per core kind" },
+	  .help = "each CPU apart instead of each core kind's summed" },
 	{ CLI_OPT_LEVEL, .set = cli_opt_level, .field = F(level),
 	  .help = "Top-down level (default: the highest a kind's recipe counts in one pass; "
 		  "a level in passes counts them in turn, each in its part of every "
@@ -110,6 +111,9 @@ static const struct cli_opt stat_opts[] = {
 	{ CLI_OPT_CPUID_DUMP,
 	  .help = "the CPUs of a CPUID dump (with BARETMA_MSR=sim:PROFILE or state:FILE: a "
 		  "dry run; the command is then not pinned)" },
+	{ CLI_OPT_VERBOSE,
+	  .help = CLI_HELP_VERBOSE "; and that a dry run's COMMAND was not pinned (the "
+		  "CPUs counted are the dump's)" },
 	{ CLI_OPT_JSON,
 	  .help = "one JSON document (schema baretma-stat/1); with -I one JSON object per "
 		  "line (JSON Lines), the last one the end" },
@@ -400,8 +404,8 @@ static int stat_run_cmd(void *opts, struct cli_ctx *ctx)
 	st = cli_run_finish(&ctx->run, st, false);
 	cli_point("print");
 	if (end.counted && end.child && !end.pinned)
-		cli_note("the command was not pinned: the CPUs counted are the CPUID dump's, not "
-			 "this machine's (a dry run)");
+		cli_detail(ctx->run.verbose, "the command was not pinned: the CPUs counted are "
+			   "the CPUID dump's, not this machine's (a dry run)");
 	if (end.counted && end.signal_first)
 		cli_note("%s came before the command was started: its process died of it before "
 			 "executing the command", sig_name(end.signal));

@@ -54,6 +54,7 @@ static const struct cli_opt validate_opts[] = {
 	  .help = "set the rdpmc sysfs value to 2 for the run (the RDPMC checks)" },
 	{ CLI_OPT_CPUID_DUMP,
 	  .help = "the CPUs of a CPUID dump (with BARETMA_MSR=sim:PROFILE or state:FILE)" },
+	{ CLI_OPT_VERBOSE, .help = CLI_HELP_VERBOSE },
 	{ CLI_OPT_JSON, .help = "one JSON document (schema baretma-validate/1)" },
 	{ CLI_OPT_SEP, .help = CLI_HELP_SEP },
 	{ CLI_OPT_OUTPUT, .set = cli_opt_output, .help = CLI_HELP_OUTPUT },

@@ -261,15 +261,16 @@ static int region_method_check(struct baretma *bm)
 	return 0;
 }
 
-/* The guard's notes and warnings. */
+/* The guard's notes and warnings (a detail, GUARD_LINE_DETAIL, is a note
+ * here: baretma_notes is read when asked for, not printed). */
 static void keep_guard_lines(struct baretma *bm)
 {
 	enum guard_line_kind kind;
 	const char *text;
 
 	for (int i = 0; (text = guard_line(bm->g, i, &kind)); i++)
-		add_line(bm, kind == GUARD_LINE_NOTE ? "note: " :
-			 kind == GUARD_LINE_WARNING ? "warning: " : "  ", text, strlen(text));
+		add_line(bm, kind == GUARD_LINE_WARNING ? "warning: " :
+			 kind == GUARD_LINE_AFTER ? "  " : "note: ", text, strlen(text));
 	guard_lines_clear(bm->g);
 }
 

@@ -24,11 +24,12 @@ static int csv_write(FILE *f, const struct output_view *view, const void *result
 	return output_format_sv.write(f, view, result, &c);
 }
 
-static int csv_begin(FILE *f, const struct output_view *view, const struct output_params *p)
+static int csv_begin(FILE *f, const struct output_view *view, const void *first,
+		     const struct output_params *p)
 {
 	struct output_params c = comma(p);
 
-	return output_format_sv.begin(f, view, &c);
+	return output_format_sv.begin(f, view, first, &c);
 }
 
 static int csv_record(FILE *f, const struct output_view *view, const void *record,

@@ -96,12 +96,14 @@ static int sv_done(struct sv *sv)
 	return sv->err;
 }
 
-/* The header line: the columns' names. */
-static int sv_begin(FILE *f, const struct output_view *view, const struct output_params *p)
+/* The header line: the columns' names (whatever the first record). */
+static int sv_begin(FILE *f, const struct output_view *view, const void *first,
+		    const struct output_params *p)
 {
 	struct sv sv;
 	int rc = sv_init(&sv, f, view, p);
 
+	(void)first;
 	if (rc)
 		return rc;
 	sv_line(&sv, view->columns);
@@ -124,7 +126,7 @@ static int sv_records(FILE *f, const struct output_view *view, const void *resul
 static int sv_write(FILE *f, const struct output_view *view, const void *result,
 		    const struct output_params *p)
 {
-	int rc = sv_begin(f, view, p);
+	int rc = sv_begin(f, view, result, p);
 
 	return rc ? rc : sv_records(f, view, result, p);
 }

@@ -18,10 +18,11 @@ static int text_write(FILE *f, const struct output_view *view, const void *resul
 	return view->text(f, result);
 }
 
-static int text_begin(FILE *f, const struct output_view *view, const struct output_params *p)
+static int text_begin(FILE *f, const struct output_view *view, const void *first,
+		      const struct output_params *p)
 {
 	(void)p;
-	return view->text_head ? view->text_head(f) : 0;
+	return view->text_head ? view->text_head(f, first) : 0;
 }
 
 const struct output_format output_format_text = {

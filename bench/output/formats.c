@@ -73,13 +73,13 @@ int output_stream_open(struct output_stream *st, FILE *f, const struct output_fo
 	return output_stream_can(fmt, view) ? 0 : -EOPNOTSUPP;
 }
 
-/* The format's begin, once, before whatever comes first. */
-static int stream_begin(struct output_stream *st)
+/* The format's begin, once, before the first record @first. */
+static int stream_begin(struct output_stream *st, const void *first)
 {
 	if (st->begun)
 		return 0;
 	st->begun = true;
-	return st->fmt->begin ? st->fmt->begin(st->f, st->view, &st->p) : 0;
+	return st->fmt->begin ? st->fmt->begin(st->f, st->view, first, &st->p) : 0;
 }
 
 /* @rc, or -EIO when the stream refused what was written; flushed, so
@@ -97,7 +97,7 @@ int output_stream_record(struct output_stream *st, const void *record)
 
 	if (!st->fmt || !output_stream_can(st->fmt, st->view))
 		return -EOPNOTSUPP;
-	rc = stream_begin(st);
+	rc = stream_begin(st, record);
 	if (!rc)
 		rc = st->fmt->record(st->f, st->view, record, &st->p);
 	return stream_flushed(st, rc);

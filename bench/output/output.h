@@ -136,9 +136,10 @@ typedef void (*output_sample_fn)(void *arg, const struct output_sample *s);
 struct output_view {
 	/* the text for people; 0, or the view's own -errno (written in part) */
 	int (*text)(FILE *f, const void *result);
-	/* a stream's heading in text, before its first record (perf stat -I's
-	 * "#           time ..."); NULL: none */
-	int (*text_head)(FILE *f);
+	/* a stream's heading in text, before its first record @first (perf
+	 * stat -I's "#           time ...", what the records' columns hold);
+	 * NULL: none */
+	int (*text_head)(FILE *f, const void *first);
 	/* the JSON document, a new reference; NULL on ENOMEM */
 	json_t *(*json)(const void *result);
 	/* the result as a table (--csv, -x SEP): its columns (NULL-terminated;
@@ -168,8 +169,8 @@ struct output_params {
  *
  * A format writes a whole result (@write) and, where it can, a stream of
  * records (`stat -I`: an interval each, output_stream_*) through its
- * stream hooks: @begin before the first record (the text's heading, the
- * CSV header; NULL: nothing), @record for each (NULL: the format writes
+ * stream hooks: @begin before the first record, given it as @first (the
+ * text's heading, the CSV header; NULL: nothing), @record for each (NULL: the format writes
  * no stream), @end after the last with the end's result (the text's
  * summary, JSON's end object; NULL: nothing, the records say it all and
  * the command says the end on stderr: output_stream_has_end).  Each
@@ -183,7 +184,8 @@ struct output_format {
 	bool (*can_write)(const struct output_view *view);
 	int (*write)(FILE *f, const struct output_view *view, const void *result,
 		     const struct output_params *p);
-	int (*begin)(FILE *f, const struct output_view *view, const struct output_params *p);
+	int (*begin)(FILE *f, const struct output_view *view, const void *first,
+		     const struct output_params *p);
 	int (*record)(FILE *f, const struct output_view *view, const void *record,
 		      const struct output_params *p);
 	int (*end)(FILE *f, const struct output_view *view, const void *result,

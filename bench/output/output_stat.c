@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -28,27 +29,92 @@ static const char *cpu_text(const struct stat_sample *s, char *buf, size_t n)
 	return buf;
 }
 
-/* The short name of a node for a column: "retiring" for "tma_retiring". */
-static const char *short_name(const char *metric)
+/* "0-7,12" from the ascending list @cpus into @buf; a list longer than
+ * @n - 1 is cut at a comma and ends in "...". */
+static const char *list_text(char *buf, size_t n, const unsigned *cpus, unsigned ncpus)
 {
-	return strncmp(metric, "tma_", 4) ? metric : metric + 4;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0, j; i < ncpus; i = j + 1) {
+		char piece[32];
+		int w;
+
+		for (j = i; j + 1 < ncpus && cpus[j + 1] == cpus[j] + 1; j++)
+			;
+		w = j == i ? snprintf(piece, sizeof(piece), "%s%u", used ? "," : "", cpus[i])
+			   : snprintf(piece, sizeof(piece), "%s%u-%u", used ? "," : "", cpus[i],
+				      cpus[j]);
+		/* room for the piece, and for ",..." while more follow */
+		if (used + (size_t)w + (j + 1 < ncpus ? 4 : 0) >= n) {
+			snprintf(buf + used, n - used, "%s...", used ? "," : "");
+			break;
+		}
+		memcpy(buf + used, piece, (size_t)w + 1);
+		used += (size_t)w;
+	}
+	return buf;
+}
+
+/* The CPUs of @s's row: the one CPU (--per-cpu), else its group's list. */
+static const char *row_cpus(const struct stat_sample *s, char *buf, size_t n)
+{
+	if (s->cpu >= 0 || !s->cpus)
+		return cpu_text(s, buf, n);
+	return list_text(buf, n, s->cpus, s->ngroup_cpus);
+}
+
+/*
+ * What @s is, by its CPUs' numbers and how many were counted: "cpus 0-15
+ * (16 CPUs): performance cores (Golden Cove)", "cpus 0-15 (15 of 16 CPUs
+ * counted): ..." when a CPU's counters overflowed, "cpu 3: general core
+ * (Sunny Cove)" for one CPU of --per-cpu.
+ */
+static void group_text(char *buf, size_t n, const struct stat_sample *s)
+{
+	char list[256];
+	unsigned all = s->cpus ? s->ngroup_cpus : s->ncpus;
+
+	row_cpus(s, list, sizeof(list));
+	if (s->cpu >= 0)
+		snprintf(buf, n, "cpu %s: %s core (%s)", list, s->kind, s->uarch);
+	else if (s->ncpus == all)
+		snprintf(buf, n, "cpu%s %s (%u CPU%s): %s core%s (%s)", all == 1 ? "" : "s", list,
+			 all, all == 1 ? "" : "s", s->kind, all == 1 ? "" : "s", s->uarch);
+	else
+		snprintf(buf, n, "cpu%s %s (%u of %u CPU%s counted): %s core%s (%s)",
+			 all == 1 ? "" : "s", list, s->ncpus, all, all == 1 ? "" : "s", s->kind,
+			 all == 1 ? "" : "s", s->uarch);
 }
 
 /* ------------------------------------------------------------ text */
 
+/* @s's recipe, level and backend: ", recipe intel-perf-metrics, level 2,
+ * backend msr" (in passes, a level not counted in each, said). */
+static void recipe_text(char *buf, size_t n, const struct stat_sample *s)
+{
+	size_t u;
+
+	snprintf(buf, n, ", recipe %s%s%s, level %d", s->recipe, s->variant ? ":" : "",
+		 s->variant ? s->variant : "", s->level);
+	u = strlen(buf);
+	if (s->level_asked > s->level)
+		snprintf(buf + u, n - u, " (level %d not counted: the count ended before each "
+			 "of its %u passes had its turn)", s->level_asked, s->passes);
+	else if (s->passes > 1)
+		snprintf(buf + u, n - u, " in %u passes (each in turn, its part of the time)",
+			 s->passes);
+	u = strlen(buf);
+	snprintf(buf + u, n - u, ", backend %s", s->backend);
+}
+
 static void sample_print(FILE *f, const struct stat_sample *s)
 {
-	char cpu[16];
+	char group[512], recipe[256];
 
-	fprintf(f, "\n# cpu %s (%u CPU%s): %s core (%s), recipe %s%s%s, level %d",
-		cpu_text(s, cpu, sizeof(cpu)), s->ncpus, s->ncpus == 1 ? "" : "s", s->kind,
-		s->uarch, s->recipe, s->variant ? ":" : "", s->variant ? s->variant : "", s->level);
-	if (s->level_asked > s->level)
-		fprintf(f, " (level %d not counted: the count ended before each of its %u "
-			"passes had its turn)", s->level_asked, s->passes);
-	else if (s->passes > 1)
-		fprintf(f, " in %u passes (each in turn, its part of the time)", s->passes);
-	fprintf(f, ", backend %s\n", s->backend);
+	group_text(group, sizeof(group), s);
+	recipe_text(recipe, sizeof(recipe), s);
+	fprintf(f, "\n# %s%s\n", group, recipe);
 	if (!s->valid) {
 		fprintf(f, "  not counted: no slots (nothing ran, or every CPU overflowed)\n");
 		return;
@@ -74,21 +140,7 @@ static int stat_text(FILE *f, const void *result)
 	const struct stat_end *e = rep->end;
 	char cpus[256];
 
-	cpus[0] = '\0';
-	for (int i = 0, start = -1; i < rep->ncpus; i++) {
-		size_t u = strlen(cpus);
-		bool run_on = i + 1 < rep->ncpus && rep->cpus[i + 1] == rep->cpus[i] + 1;
-
-		if (start < 0)
-			start = (int)rep->cpus[i];
-		if (run_on)
-			continue;
-		if (u + 24 < sizeof(cpus))
-			snprintf(cpus + u, sizeof(cpus) - u, start == (int)rep->cpus[i] ? "%s%u" :
-				 "%s%d-%u", u ? "," : "", start == (int)rep->cpus[i] ?
-				 rep->cpus[i] : (unsigned)start, rep->cpus[i]);
-		start = -1;
-	}
+	list_text(cpus, sizeof(cpus), rep->cpus, rep->ncpus > 0 ? (unsigned)rep->ncpus : 0);
 	if (!rep->interval_ms) {
 		fprintf(f, "\n Top-down (perf's tma_* metrics) of CPU%s %s",
 			rep->ncpus == 1 ? "" : "s", cpus);
@@ -122,6 +174,15 @@ static int stat_text(FILE *f, const void *result)
 
 /* ------------------------------------------------------------ JSON */
 
+static json_t *cpus_json(const unsigned *cpus, unsigned n)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; a && i < n; i++)
+		json_array_append_new(a, json_integer(cpus[i]));
+	return a;
+}
+
 static json_t *sample_json(const struct stat_sample *s)
 {
 	json_t *nodes = json_array();
@@ -148,6 +209,8 @@ static json_t *sample_json(const struct stat_sample *s)
 		json_object_set_new(o, "nodes", nodes);
 	else
 		json_decref(nodes);
+	if (o && s->cpus)
+		json_object_set_new(o, "cpus", cpus_json(s->cpus, s->ngroup_cpus));
 	return o;
 }
 
@@ -164,11 +227,10 @@ static json_t *stat_json(const void *result)
 {
 	const struct stat_report *rep = result;
 	const struct stat_end *e = rep->end;
-	json_t *cpus = json_array(), *cmd = rep->argv ? json_array() : json_null();
+	json_t *cpus, *cmd = rep->argv ? json_array() : json_null();
 	json_t *doc;
 
-	for (int i = 0; cpus && i < rep->ncpus; i++)
-		json_array_append_new(cpus, json_integer(rep->cpus[i]));
+	cpus = cpus_json(rep->cpus, rep->ncpus > 0 ? (unsigned)rep->ncpus : 0);
 	for (int i = 0; rep->argv && cmd && rep->argv[i]; i++)
 		json_array_append_new(cmd, bench_json_text(rep->argv[i]));
 	doc = json_pack("{s:s,s:s,s:o,s:o,s:b,s:i,s:f,s:I,s:{s:f,s:f},s:I,s:i,s:o}",
@@ -275,33 +337,124 @@ const struct output_view output_view_stat = {
 
 /* ------------------------------------------------------------ intervals */
 
-/* The heading of -I's lines, once (perf stat -I's "#           time"). */
-static int interval_head(FILE *f)
+/*
+ * -I's text: perf stat -I's layout, a row per node of each group and
+ * interval, the time first, so that each line fits a terminal of
+ * STAT_IV_WIDTH columns whatever the level (a row of every node was 450
+ * columns at level 2): the time, the group's CPUs (its list, or the one
+ * CPU with --per-cpu), its core kind, the node (SLOTS, then each level-1
+ * node followed by its level-2 children, indented), its share, the bound
+ * and its slots.  The heading says once what each group is (its CPUs,
+ * core, recipe, level, backend), from the first interval.
+ */
+#define STAT_IV_WIDTH 100
+#define IV_ROW "%16.9f  %-9s %-11s  %-24s"  /* time, cpus, kind, node */
+#define IV_HEAD "#%15s  %-9s %-11s  %-24s %7s %6s %16s\n"
+
+/* "# @text" at most STAT_IV_WIDTH - 1 columns a line, wrapped between words,
+ * the next lines "#   ". */
+static void comment_wrapped(FILE *f, const char *text)
 {
-	fprintf(f, "# %s\n#           time  cpus  kind          recipe              "
-		"   +/-            slots  nodes: %% of slots (slots)\n", STAT_NOTE);
+	size_t col = (size_t)fprintf(f, "#");
+
+	while (*text) {
+		size_t n = strcspn(text, " ");
+
+		if (n && col > 4 && col + 1 + n >= STAT_IV_WIDTH) {
+			fputs("\n#  ", f);
+			col = 4;
+		}
+		if (n)
+			col += (size_t)fprintf(f, " %.*s", (int)n, text);
+		text += n + (text[n] == ' ');
+	}
+	fputc('\n', f);
+}
+
+/* Is @b of the same group description as @a (--per-cpu: a kind's CPUs)? */
+static bool same_kind(const struct stat_sample *a, const struct stat_sample *b)
+{
+	return !strcmp(a->kind, b->kind) && !strcmp(a->recipe, b->recipe) &&
+	       !strcmp(a->variant ? a->variant : "", b->variant ? b->variant : "");
+}
+
+/* The heading's line for the samples of @s[k]'s kind (of @n): what
+ * group_text says of a group, of --per-cpu's CPUs of that kind. */
+static void kind_line(FILE *f, const struct stat_sample *s, unsigned n, unsigned k)
+{
+	char text[1024], recipe[256], list[512];
+	unsigned *cpus = calloc(n, sizeof(*cpus)), m = 0;
+
+	recipe_text(recipe, sizeof(recipe), &s[k]);
+	if (s[k].cpu < 0 || !cpus) {
+		group_text(text, sizeof(text), &s[k]);
+	} else {
+		for (unsigned i = k; i < n; i++)
+			if (s[i].cpu >= 0 && same_kind(&s[k], &s[i]))
+				cpus[m++] = (unsigned)s[i].cpu;
+		list_text(list, sizeof(list), cpus, m);
+		snprintf(text, sizeof(text), "cpu%s %s (%u CPU%s, a row each): %s core%s (%s)",
+			 m == 1 ? "" : "s", list, m, m == 1 ? "" : "s", s[k].kind,
+			 m == 1 ? "" : "s", s[k].uarch);
+	}
+	free(cpus);
+	snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s", recipe);
+	comment_wrapped(f, text);
+}
+
+/* The heading of -I's lines, once, given the first interval. */
+static int interval_head(FILE *f, const void *first)
+{
+	const struct stat_interval_report *ir = first;
+
+	fprintf(f, "# %s\n", STAT_NOTE);
+	for (unsigned k = 0; ir && k < ir->n; k++) {
+		bool seen = false;
+
+		for (unsigned i = 0; i < k && !seen; i++)
+			seen = ir->s[k].cpu >= 0 && ir->s[i].cpu >= 0 &&
+			       same_kind(&ir->s[i], &ir->s[k]);
+		if (!seen)
+			kind_line(f, ir->s, ir->n, k);
+	}
+	fprintf(f, IV_HEAD, "time", "cpus", "kind", "node", "% slots", "+/-", "slots");
 	return ferror(f) ? -EIO : 0;
 }
 
-/* One line per sample of the interval. */
+/* One sample's rows: SLOTS (with how many CPUs were counted, when not all
+ * of the group), then every node. */
+static void interval_rows(FILE *f, const struct stat_sample *s)
+{
+	char cpus[10], slots[32];
+
+	row_cpus(s, cpus, sizeof(cpus));
+	if (s->cpu < 0 && s->cpus && s->ncpus != s->ngroup_cpus)
+		snprintf(slots, sizeof(slots), "SLOTS (%u of %u CPUs)", s->ncpus, s->ngroup_cpus);
+	else
+		snprintf(slots, sizeof(slots), "SLOTS");
+	fprintf(f, IV_ROW, s->time, cpus, s->kind, slots);
+	if (!s->valid) {
+		fprintf(f, " not counted\n");
+		return;
+	}
+	fprintf(f, " %7s %6s %16.0f\n", "", "", s->slots);
+	for (unsigned i = 0; i < s->nnodes; i++) {
+		const struct stat_node *nd = &s->node[i];
+		char node[40];
+
+		snprintf(node, sizeof(node), "%s%s", nd->level == 2 ? "  " : "", nd->metric);
+		fprintf(f, IV_ROW " %7.2f %6.2f %16.0f\n", s->time, cpus, s->kind, node,
+			100 * nd->frac, 100 * s->bound, nd->slots);
+	}
+}
+
+/* An interval: each sample's rows. */
 static int interval_text(FILE *f, const void *record)
 {
 	const struct stat_interval_report *ir = record;
-	const struct stat_sample *s = ir->s;
-	char cpu[16];
 
-	for (unsigned g = 0; g < ir->n; g++) {
-		fprintf(f, "%16.9f  %4s  %-12s  %-18s  %5.2f  %15.0f", s[g].time,
-			s[g].cpu >= 0 ? cpu_text(&s[g], cpu, sizeof(cpu)) :
-			(snprintf(cpu, sizeof(cpu), "%u", s[g].ncpus), cpu), s[g].kind,
-			s[g].recipe, 100 * s[g].bound, s[g].slots);
-		for (unsigned i = 0; s[g].valid && i < s[g].nnodes; i++)
-			fprintf(f, "  %s %.2f%% (%.0f)", short_name(s[g].node[i].metric),
-				100 * s[g].node[i].frac, s[g].node[i].slots);
-		if (!s[g].valid)
-			fprintf(f, "  not counted");
-		fputc('\n', f);
-	}
+	for (unsigned g = 0; g < ir->n; g++)
+		interval_rows(f, &ir->s[g]);
 	return ferror(f) ? -EIO : 0;
 }
 

@@ -229,7 +229,9 @@ static int settings_lock(struct guard *g, bool msrs)
 }
 
 /* A dry run keeps its locks and journals out of the real state directory
- * (msr/journal/state_dir.h state_dir_path): said once, where they go. */
+ * (msr/journal/state_dir.h state_dir_path): said once, where they go, as a
+ * detail (every dry run would say it; `pmu restore` and `pmu status` of a
+ * dry run look there by themselves). */
 static void say_dry(struct guard *g)
 {
 	char real[PATH_MAX];
@@ -238,7 +240,7 @@ static void say_dry(struct guard *g)
 		return;
 	g->dry_said = true;
 	snprintf(real, sizeof(real), "%s", state_dir_default());
-	guard_say(g, GUARD_LINE_NOTE, "a dry run: its locks, journals and calibrations are "
+	guard_say(g, GUARD_LINE_DETAIL, "a dry run: its locks, journals and calibrations are "
 		  "in '%s', not in '%s' (BARETMA_STATE_DIR chooses another)", state_dir_path(),
 		  real);
 }

@@ -119,6 +119,10 @@ enum guard_class {
 /* What a kept line is. */
 enum guard_line_kind {
 	GUARD_LINE_NOTE,     /* for information ("note: ...") */
+	GUARD_LINE_DETAIL,   /* for information that every run of its kind
+			      * would repeat (a dry run's state directory):
+			      * the CLI says it with -v only, once; the
+			      * library keeps it as a note */
 	GUARD_LINE_WARNING,  /* going on, but ("warning: ...") */
 	GUARD_LINE_AFTER,    /* printed as is after the message (msr_safe
 			      * allowlist lines) */
