@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bench/source/avail.h"
+#include "bench/stat.h"
 #include "bench/stat_int.h"
 #include "bench/tma.h"
 #include "cpu/machine.h"

@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "bench/session.h"
-#include "bench/stat.h"
+#include "bench/stat_types.h"
 
 /* One CPU of the run. */
 struct stat_cpu {

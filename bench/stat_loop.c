@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/stat.h"
 #include "bench/stat_int.h"
 #include "cpu/machine.h"
 #include "cpu/text.h"
