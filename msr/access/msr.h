@@ -349,10 +349,10 @@ struct msr_backend {
 int msr_dev_open(const struct msr_backend *b, const char *arg, const char *cpuid_dump,
 		 struct msr_dev **out);
 
-/* msr_error_set - make @text (on the heap, cpu/text.h; NULL: none) this
- * thread's msr_last_error, freeing the one before: for msr/open's refusals,
- * said as this file's are. */
-void msr_error_set(char *text);
+/* msr_error_setf - make printf(@fmt, ...) this thread's msr_last_error
+ * (@fmt NULL: none), freeing the one before; out of memory, none: for
+ * msr/open's refusals, kept as this file's are. */
+void msr_error_setf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Backends, for tests that want to build a handle directly. */
 extern const struct msr_ops msr_device_ops;

@@ -58,19 +58,6 @@ static void error_keep(char *text)
 	text_thread_keep(&error_thread, &last_error, text);
 }
 
-/* The thread's last error, printf(@fmt, ...); -ENOMEM keeps none. */
-static void __attribute__((format(printf, 1, 2))) error_setf(const char *fmt, ...)
-{
-	char *text = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (text_vsetf(&text, fmt, ap))
-		text = NULL;
-	va_end(ap);
-	error_keep(text);
-}
-
 /* ------------------------------------------------------------- trace */
 
 /* errno names for trace lines; "E<number>" for the rest. */
@@ -229,16 +216,27 @@ static int open_trace(struct msr_dev *dev)
 		return -ENOMEM;
 	if (why) {
 		userfile_remedy(remedy, sizeof(remedy));
-		error_setf("trace file '%s' ($BARETMA_MSR_TRACE) is %s: refused (%s)", shown,
+		msr_error_setf("trace file '%s' ($BARETMA_MSR_TRACE) is %s: refused (%s)", shown,
 			   why, remedy);
 	} else
-		error_setf("trace file '%s' ($BARETMA_MSR_TRACE): %s", shown, strerror(-fd));
+		msr_error_setf("trace file '%s' ($BARETMA_MSR_TRACE): %s", shown, strerror(-fd));
 	free(shown);
 	return fd;
 }
 
-void msr_error_set(char *text)
+void msr_error_setf(const char *fmt, ...)
 {
+	char *text = NULL;
+	va_list ap;
+
+	if (!fmt) {
+		error_keep(NULL);
+		return;
+	}
+	va_start(ap, fmt);
+	if (text_vsetf(&text, fmt, ap))
+		text = NULL;
+	va_end(ap);
 	error_keep(text);
 }
 

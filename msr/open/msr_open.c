@@ -5,32 +5,16 @@
  * templates.  The handle itself is msr/access/msr_ops.c's (msr_dev_open).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu/escape.h"
-#include "cpu/text.h"
 #include "cpu/trust.h"
 #include "msr/open/msr_open.h"
 
 #define MSR_DEFAULT_TEMPLATE "/dev/cpu/%u/msr"
 #define MSR_SAFE_TEMPLATE "/dev/cpu/%u/msr_safe"
-
-/* A refusal, kept as msr/access keeps its messages (msr_last_error);
- * -ENOMEM keeps none. */
-static void __attribute__((format(printf, 1, 2))) error_setf(const char *fmt, ...)
-{
-	char *text = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (text_vsetf(&text, fmt, ap))
-		text = NULL;
-	va_end(ap);
-	msr_error_set(text);
-}
 
 /*
  * When the environment may come from another user (cpu/trust.h), only the
@@ -48,7 +32,7 @@ static int spec_allowed(const char *spec)
 	if (!(shown = esc_strdup(spec))) /* from the environment: escaped whole */
 		return -ENOMEM;
 	esc_str(why, sizeof(why), raw);
-	error_setf("MSR backend '%s' ($BARETMA_MSR): refused "
+	msr_error_setf("MSR backend '%s' ($BARETMA_MSR): refused "
 		 "while %s, as the environment may come from another user: only '%s' and "
 		 "'%s' are accepted then (unset BARETMA_MSR for the default; a dry run "
 		 "with state:FILE needs no root: run it without sudo)", shown, why,
@@ -74,7 +58,7 @@ int msr_open_on(const char *spec, const char *cpuid_dump, struct msr_dev **out)
 	const struct msr_backend *b;
 	int rc;
 
-	msr_error_set(NULL);
+	msr_error_setf(NULL);
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
