@@ -22,27 +22,24 @@ command -v nm >/dev/null 2>&1 || skip_all "no nm"
 ROOMS="cpu msr/regs msr/recipe msr/access msr/sim msr/open msr/journal msr/pmu msr/guard
 	bench/source bench bench/study bench/output bench/lib bench/cli"
 
-# rank DIR: the room's height; bench/benchmarks/ stands with bench/lib/
-rank() {
-	[ "$1" = bench/benchmarks ] && set -- bench/lib
-	i=0
-	for r in $ROOMS; do
-		[ "$r" = "$1" ] && { echo "$i"; return; }
-		i=$((i + 1))
-	done
-	echo 99
-}
-
 # symbols ROOT: "D|U rank object symbol" for each global symbol of each
-# object under cpu/, msr/, bench/ (libtool's .libs/ copies as their room's)
+# object under cpu/, msr/, bench/ (libtool's .libs/ copies as their room's;
+# bench/benchmarks/ stands with bench/lib/): one nm over every object.
 symbols() {
-	(cd "$1" && find cpu msr bench -name '*.o' | sort) | while read -r o; do
-		d=${o%/*}
-		d=${d%/.libs}
-		nm "$1/$o" | awk -v r="$(rank "$d")" -v f="$d/${o##*/}" '
-			$1 == "U" { print "U", r, f, $2 }
-			$2 ~ /^[TDRBCV]$/ { print "D", r, f, $3 }'
-	done
+	(cd "$1" && find cpu msr bench -name '*.o' | LC_ALL=C sort | xargs nm -A) |
+	awk -v rooms="$ROOMS" '
+		BEGIN {
+			n = split(rooms, R, /[ \t\n]+/); k = 0
+			for (i = 1; i <= n; i++) if (R[i] != "") rk[R[i]] = k++
+		}
+		{
+			o = $1; sub(/:[0-9a-fA-F]*$/, "", o)
+			d = o; sub(/\/[^\/]*$/, "", d); sub(/\/\.libs$/, "", d)
+			b = o; sub(/^.*\//, "", b)
+			r = (d == "bench/benchmarks") ? rk["bench/lib"] : ((d in rk) ? rk[d] : 99)
+			if ($2 == "U") print "U", r, d "/" b, $3
+			else if ($2 ~ /^[TDRBCV]$/) print "D", r, d "/" b, $3
+		}'
 }
 
 # calls_up ROOT: "object -> object: symbol" for each use of a symbol that

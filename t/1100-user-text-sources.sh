@@ -84,13 +84,11 @@ files=$(cd "$top" && for p in README.md Makefile.am configure.ac libbaretma.sym 
 		.ci bench completion cpu doc examples fuzz include m4 man msr t; do
 		[ -e "$p" ] && find "$p" -type f ! -name '*.log' ! -name '*.trs' ! -path 't/data/*'
 	done)
-named=$(cd "$top" && printf '%s\n' "$files" | while read -r f; do
-		grep -Il -e "$SHEET" "$f"
-	done)
+# one grep over every file (xargs), not one process a file
+named=$(cd "$top" && printf '%s\n' "$files" | xargs grep -Il -e "$SHEET")
 is "$named" "" "no file of the tree names the sheet"
-bare=$(cd "$top" && printf '%s\n' "$files" | while read -r f; do
-		grep -IHn -e "$SECT *[0-9]" "$f" | grep -v -e 'Conover' -e "ed\., $SECT"
-	done | head -20)
+bare=$(cd "$top" && printf '%s\n' "$files" | xargs grep -IHn -e "$SECT *[0-9]" |
+	grep -v -e 'Conover' -e "ed\., $SECT" | head -20)
 is "$bare" "" "no file of the tree cites a section by number alone"
 
 done_testing
