@@ -36,3 +36,9 @@ if [ -n "$BARETMA_TEST_LIVE_CPUID" ]; then
 	BARETMA=$BARETMA_HOOKS
 	export BARETMA
 fi
+# The state directory made above goes when its test does: this file is
+# sourced by the shell of make's recipe for one test, which runs the test's
+# driver and then exits (a suite run left one empty directory a test in
+# $TMPDIR before).
+t_env_state_dir=$BARETMA_STATE_DIR
+trap 'rm -rf -- "$t_env_state_dir"' EXIT
