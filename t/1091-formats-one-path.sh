@@ -26,17 +26,18 @@ is "$(echo "$names" | tr '\n' ' ')" \
 
 # offenders ROOT: "file:line: text" of each place outside the table that
 # names a format
+# offenders ROOT: "FILE:LINE:text" of each line that names a format; one
+# grep per pattern over every file (xargs), not one per file and name
 offenders() {
-	(cd "$1" && find cpu msr bench include examples -name '*.[ch]' 2>/dev/null | sort) |
-	while read -r f; do
-		case $f in bench/output/formats.c | bench/output/fmt_*.c) continue ;; esac
-		echo "$names" | while read -r n; do
-			grep -n "cmp *([^;]*\"$n\"" "$1/$f" | sed "s|^|$f:|"
-		done
-		grep -nE 'cmp *\([^;]*((fmt|format[a-z_]*(\([^)]*\))?)->name|->option)' "$1/$f" |
-			sed "s|^|$f:|"
-		grep -nE '[!=]= *&output_format_|&output_format_[a-z_]+ *[!=]=' "$1/$f" | sed "s|^|$f:|"
-	done | sort -u
+	alt=$(echo "$names" | sed 's/[].[\\*^$]/\\&/g' | paste -sd'|' -)
+	(cd "$1" && find cpu msr bench include examples -name '*.[ch]' 2>/dev/null |
+		grep -v -e '^bench/output/formats\.c$' -e '^bench/output/fmt_[^/]*\.c$' |
+		LC_ALL=C sort >"$tmp/files"
+		[ -s "$tmp/files" ] || exit 0
+		xargs grep -nHE "cmp *\([^;]*\"($alt)\"" <"$tmp/files"
+		xargs grep -nHE 'cmp *\([^;]*((fmt|format[a-z_]*(\([^)]*\))?)->name|->option)' <"$tmp/files"
+		xargs grep -nHE '[!=]= *&output_format_|&output_format_[a-z_]+ *[!=]=' <"$tmp/files"
+	) | sort -u
 }
 
 out=$(offenders "$src")
