@@ -3,7 +3,7 @@
 # arithmetic as t/0100: bytes 0x66 0x1A 0x33 0x4C | 0x22 0x14 0x20 0x30).
 . "$T_SRC/tap.sh"
 
-jget() { python3 -c 'import json,sys; d=json.load(sys.stdin); print("%.4f" % d[sys.argv[1]])' "$1"; }
+jget() { python3 -S -c 'import json,sys; d=json.load(sys.stdin); print("%.4f" % d[sys.argv[1]])' "$1"; }
 
 out=$("$BARETMA" decode 0x302014224c331a66 --slots 1000000 --json); rc=$?
 is "$rc" 0 "decode --json exits 0"
@@ -15,7 +15,7 @@ is "$(printf '%s' "$out" | jget tma_core_bound)" "10.9804" "tma_core_bound 28/25
 is "$(printf '%s' "$out" | jget bound_pp)" "0.3922" "bound 1/255 = 0.39 pp"
 
 out=$("$BARETMA" decode 302014224c331a66 --level 1 --json)
-is "$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(sorted(k for k in d if k.startswith("tma_")))')" \
+is "$(printf '%s' "$out" | python3 -S -c 'import json,sys; d=json.load(sys.stdin); print(sorted(k for k in d if k.startswith("tma_")))')" \
    "['tma_backend_bound', 'tma_bad_speculation', 'tma_frontend_bound', 'tma_retiring']" \
    "level 1 has exactly the four level-1 names (0x optional)"
 
@@ -53,7 +53,7 @@ is "$rc" 64 "value and region together is a usage error"
 # --- the level: from the value unless --level (issue 8 point 12) --------------
 # 0x4c331a66 is an Ice Lake value: bytes 4-7 (the level-2 fields,
 # linux perf_event.h INTEL_PMC_IDX_TD_HEAVY_OPS..) are zero.  It has no level 2: shown at level 1.
-names() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["level"], len([k for k in d if k.startswith("tma_")]))'; }
+names() { python3 -S -c 'import json,sys; d=json.load(sys.stdin); print(d["level"], len([k for k in d if k.startswith("tma_")]))'; }
 out=$("$BARETMA" decode 0x4c331a66 --json); rc=$?
 is "$rc" 0 "level-1 value exits 0"
 is "$(printf '%s' "$out" | names)" "1 4" "bytes 4-7 zero: level 1, the four level-1 nodes only"
@@ -80,13 +80,13 @@ is "$rc" 0 "--slots 0 exits 0 (flagged, like other flags)"
 like "$out" "flags: zero slots \(--slots 0" "--slots 0 is flagged as zero slots"
 like "$out" "slots: 0" "--slots 0 shows the slot count it was given"
 out=$("$BARETMA" decode 0x4c331a66 --slots 0 --json)
-is "$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["flags"])')" \
+is "$(printf '%s' "$out" | python3 -S -c 'import json,sys; print(json.load(sys.stdin)["flags"])')" \
 	"['zero_slots']" "JSON flags: an array naming zero_slots"
 out=$("$BARETMA" decode 0x4c331a66 --json)
-is "$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["slots"], d["input"]["slots"], d.get("flags"))')" \
+is "$(printf '%s' "$out" | python3 -S -c 'import json,sys; d=json.load(sys.stdin); print(d["slots"], d["input"]["slots"], d.get("flags"))')" \
 	"None None []" "no --slots: slots null (not 0), flags an empty array"
 out=$("$BARETMA" decode 0x4c331a66 --slots 1 --json)
-is "$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["slots"], d.get("flags"))')" \
+is "$(printf '%s' "$out" | python3 -S -c 'import json,sys; d=json.load(sys.stdin); print(d["slots"], d.get("flags"))')" \
 	"1.0 []" "--slots 1: no zero-slots flag"
 
 # --- usage errors name what is wrong ------------------------------------------

@@ -7,7 +7,7 @@
 
 # json FILE EXPR: evaluate a Python expression over the document `d`.
 json() {
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+	python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 have_py=no

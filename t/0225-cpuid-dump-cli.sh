@@ -10,7 +10,7 @@
 
 # json FILE EXPR: evaluate a Python expression over the document `d`.
 json() {
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+	python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # Number of CPUs in a list such as "0-3,8,10-11".

@@ -117,7 +117,7 @@ if [ -r "$ICL" ] && [ -r "$ADL" ]; then
   saved: +MSR 0xc7=0x5 MSR 0x30c=0x6" "adl cpu 12 (E-core, 6 GP, no FC3): 0xc7 and 0x30c are no registers of its PMU"
 	out=$(BARETMA_CPUID_DUMP=$ADL "$BARETMA" pmu status --json 2>&1)
 	if command -v python3 >/dev/null 2>&1; then
-		is "$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print([(c["cpu"], r["msr"], r["name"]) for c in d["journals"][0]["cpus"] for r in c["registers"]])')" \
+		is "$(printf '%s' "$out" | python3 -S -c 'import json,sys; d=json.load(sys.stdin); print([(c["cpu"], r["msr"], r["name"]) for c in d["journals"][0]["cpus"] for r in c["registers"]])')" \
 			"[(0, '0x1a0', None), (0, '0xce', None), (0, '0x18d', 'IA32_PERFEVTSEL7'), (0, '0x30d', None), (0, '0xc7', 'IA32_PMC6'), (12, '0xc7', None), (12, '0x30c', None)]" \
 			"adl --json: name null where the CPU has no such register"
 	else
@@ -210,7 +210,7 @@ if [ -r "$ICL" ]; then
 	if command -v python3 >/dev/null 2>&1; then
 		"$BARETMA" pmu status --json --cpu 3,5 >"$tmp/st.json"; rc=$?
 		is "$rc" 0 "icl: status --json exits 0"
-		is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); j=d["journals"]; c=j[0]["cpus"]; print(len(j), len(c), c[1]["cpu"], j[0]["alive"], c[1]["saved"]["fixed_ctr3"], c[1]["now"]["fixed_ctr3_field"], c[1]["now"]["global_ctrl_en_perf_metrics"])' "$tmp/st.json")" \
+		is "$(python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); j=d["journals"]; c=j[0]["cpus"]; print(len(j), len(c), c[1]["cpu"], j[0]["alive"], c[1]["saved"]["fixed_ctr3"], c[1]["now"]["fixed_ctr3_field"], c[1]["now"]["global_ctrl_en_perf_metrics"])' "$tmp/st.json")" \
 			"1 2 5 False 0x1005 3 True" "icl: --json for cpu 3,5 (one journal, those two CPUs)"
 	else
 		skip "no python3"; skip "no python3"

@@ -41,7 +41,7 @@ regs() {
 { regs 5; regs "$last"; } >"$tmp/state"
 cp "$tmp/state" "$tmp/orig"
 json() {
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+	python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # --- bench: CPU 5 of an 8-CPU dump, whatever this machine has ----------------

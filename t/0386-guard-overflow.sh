@@ -81,7 +81,7 @@ BARETMA_TEST_HOOKS=1 BARETMA_MSR_TRACE=$tmp/trace2 "$BARETMA_HOOKS" bench --cpui
 	--cpu 1 --backend msr --kernel test-overflow --reps 6 --warmup 0 --json \
 	>"$tmp/out.json" 2>"$tmp/err"; rc=$?
 is "$rc" 0 "a run with overflows exits 0 (nobody else touched the counters)"
-is "$(python3 -c 'import json, sys
+is "$(python3 -S -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 k = [k for k in d["kernels"] if k["name"] == "test-overflow"][0]
 e = [k for k in d["kernels"] if k["name"] == "empty"][0]
@@ -124,7 +124,7 @@ printf '0\n' >"$WD"
 BARETMA_TEST_HOOKS=1 "$BARETMA_HOOKS" bench --cpuid-dump "$ICL" --cpu 1 --backend msr \
 	--kernel test-tamper --reps 5 --warmup 0 --json >"$tmp/out3.json" 2>"$tmp/err3"; rc=$?
 is "$rc" 75 "a tampered run exits 75"
-is "$(python3 -c 'import json, sys
+is "$(python3 -S -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 k = [k for k in d["kernels"] if k["name"] == "test-tamper"][0]
 print(k["tampered"], k["invalid_reasons"]["tampered"], k["invalid"], d["tamper"]["detected"])' "$tmp/out3.json")" \

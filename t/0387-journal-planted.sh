@@ -124,7 +124,7 @@ like "$out" "saved: +IA32_FIXED_CTR_CTRL=0x333 MSR 0x1a0=0xdeadbeef \(unsafe-msr
 	"status marks that register"
 if command -v python3 >/dev/null 2>&1; then
 	"$BARETMA" pmu status --json >"$tmp/st.json"
-	is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([(r["msr"], r["unsafe_msr"]) for r in d["journals"][0]["cpus"][0]["registers"]])' "$tmp/st.json")" \
+	is "$(python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print([(r["msr"], r["unsafe_msr"]) for r in d["journals"][0]["cpus"][0]["registers"]])' "$tmp/st.json")" \
 		"[('0x38d', False), ('0x1a0', True)]" "status --json: unsafe_msr per register"
 else
 	skip "no python3"

@@ -83,7 +83,7 @@ like "$out" "temporary journal '$tmp/run/.run-$$-3.journal.tmp': pid $$ \\(runni
 	"and the running one"
 "$BARETMA" pmu status --json >"$tmp/json" 2>&1
 if command -v python3 >/dev/null 2>&1; then
-	is "$(python3 -c 'import json,sys
+	is "$(python3 -S -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 print(sorted((t["pid"], t["alive"]) for t in d["temporary"]))' "$tmp/json")" \
 		"[($$, True), ($dead, False)]" "status --json: temporary [{pid, alive}]"

@@ -44,7 +44,7 @@ rm -f "$BARETMA_STATE_DIR"/*.journal
 # in the next run
 limit=$((full - regs + one / 2))
 
-out=$(python3 -c 'import os, resource, signal, sys
+out=$(python3 -S -c 'import os, resource, signal, sys
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[1]), int(sys.argv[1])))
 os.execvp(sys.argv[2], sys.argv[2:])' "$limit" "$BARETMA" $cmd 2>&1); rc=$?

@@ -42,7 +42,7 @@ sim() {
 # q FILE EXPR: evaluate a Python expression over the JSON document d, its
 # kernels k (by name), with the helpers below.
 q() {
-	python3 - "$1" "$2" <<'EOP'
+	python3 -S - "$1" "$2" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = dict((x["name"], x) for x in d["kernels"])

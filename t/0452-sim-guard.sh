@@ -66,7 +66,7 @@ for spec in "sim:$tmp/profile" "state:$tmp/state"; do
 	# FC3 never moves: every repetition zero slots.
 	[ "$b" = sim ] && want="5 0" || want="5 5"
 	if command -v python3 >/dev/null 2>&1; then
-		is "$(python3 -c 'import json, sys
+		is "$(python3 -S -c 'import json, sys
 k = [k for k in json.load(open(sys.argv[1]))["kernels"] if k["name"] == "retire-light"][0]
 print(k["repetitions"], k["invalid_reasons"]["zero_slots"])' "$tmp/out")" "$want" \
 			"$b: retire-light: 5 repetitions, zero-slots ones: ${want#5 }"

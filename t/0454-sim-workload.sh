@@ -98,7 +98,7 @@ run() {
 }
 # med FILE KERNEL: its (node, median rounded to 1e-6) pairs, sorted
 med() {
-	python3 - "$1" "$2" <<'EOP'
+	python3 -S - "$1" "$2" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = [x for x in d["kernels"] if x["name"] == sys.argv[2]][0]
@@ -106,7 +106,7 @@ print(sorted((n, round(k[n]["median"], 6) + 0.0) for n in k if n.startswith("tma
 EOP
 }
 kq() {
-	python3 - "$1" "$2" "$3" <<'EOP'
+	python3 -S - "$1" "$2" "$3" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = dict((x["name"], x) for x in d["kernels"])

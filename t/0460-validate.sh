@@ -127,7 +127,7 @@ is "$(q '[c["status"] for c in d["checks"] if c["check"] in ("perf_hands_back", 
 cp "$tmp/state.orig" "$tmp/state"
 BARETMA_MSR_TRACE=$tmp/trace val "$ICL" "$tmp/ps" --cpu 0 --no-perf
 restores() {
-	python3 - "$tmp/trace" <<'EOP'
+	python3 -S - "$tmp/trace" <<'EOP'
 import sys
 w = [l.split() for l in open(sys.argv[1]) if l.startswith("wr 0 ")]
 seqs, start = [], None

@@ -15,7 +15,7 @@ ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
 # undocumented FILE...: the keys of the JSON documents that doc/json.md does
 # not name as `key` (t/json-undocumented.py).
 undocumented() {
-	python3 "$T_SRC/json-undocumented.py" "$readme" "$@"
+	python3 -S "$T_SRC/json-undocumented.py" "$readme" "$@"
 }
 
 # bench, TSC backend (runs everywhere)
@@ -93,7 +93,7 @@ EOS
 	is "$(undocumented "$tmp/cal.json")" "" "calibrate: every key in doc/json.md"
 	BARETMA_MSR=sim:$tmp/prof "$BARETMA" bench --cpuid-dump "$ICL" --backend msr \
 		--kernel retire-light --reps 3 --warmup 0 --json >"$tmp/bench-cal.json" 2>/dev/null
-	is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["calibration"]["used"])' \
+	is "$(python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["calibration"]["used"])' \
 		"$tmp/bench-cal.json")" True "bench used the calibration"
 	is "$(undocumented "$tmp/bench-cal.json")" "" "bench (with a calibration): every key in doc/json.md"
 	unset BARETMA_STATE_DIR

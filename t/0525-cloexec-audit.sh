@@ -26,7 +26,7 @@ src=$T_SRC/..
 [ -d "$src/cpu" ] && [ -d "$src/msr" ] && [ -d "$src/bench" ] || skip_all "no sources beside t/"
 
 audit() {
-	python3 - "$@" <<'EOP'
+	python3 -S - "$@" <<'EOP'
 import re, sys
 
 CALL = re.compile(r'(?<![\w>.])(open|openat|fopen|fdopen|freopen|popen|dup|dup2|dup3|mkstemp|'

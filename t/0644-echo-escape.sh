@@ -44,7 +44,7 @@ like "$out" 'backend: state:.*/none\\x85x' "status: the backend escaped"
 is "$(printf '%s' "$out" | tr -dc '\233\205' | wc -c | tr -d ' ')" 0 "status: no raw 0x9b or 0x85 byte"
 if command -v python3 >/dev/null 2>&1; then
 	# JSON strings must be UTF-8: the journal is listed, its text escaped
-	is "$(BARETMA_STATE_DIR=$tmp/run2 "$BARETMA" pmu status --json | python3 -c 'import json,sys
+	is "$(BARETMA_STATE_DIR=$tmp/run2 "$BARETMA" pmu status --json | python3 -S -c 'import json,sys
 j = json.load(sys.stdin)["journals"]
 print(len(j), j[0]["cmd"] if j else "-")')" '1 baretma \x9b2J' "status --json: the journal listed, its cmd escaped"
 else

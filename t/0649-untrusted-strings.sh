@@ -21,7 +21,7 @@ shown='\\x1b\]0;pwned\\x07'
 # register little-endian: SDM Vol. 2A, CPUID, "Processor Brand String")
 # replaced by BRAND (Python escapes), NUL-padded.
 mkdump() {
-	python3 - "$@" <<'EOP'
+	python3 -S - "$@" <<'EOP'
 import re, struct, sys
 brand = sys.argv[3].encode('latin-1').decode('unicode_escape').encode('latin-1')
 regs = struct.unpack('<12I', brand.ljust(48, b'\0')[:48])
@@ -91,7 +91,7 @@ check "compare" 0 "^cpu [0-9]+: $shown Intel" \
 check "calibrate" 0 "^calibration of $shown Intel" \
 	sim env BARETMA_CPUID_DUMP="$tmp/esc.test" "$BARETMA" calibrate --backend msr --reps 21
 CAL=$BARETMA_STATE_DIR/calibration-GenuineIntel-6-0x7e-5.json
-is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cpu"]["brand"] == "\x1b]0;pwned\x07 Intel(R) Core(TM) i7")' "$CAL")" \
+is "$(python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["cpu"]["brand"] == "\x1b]0;pwned\x07 Intel(R) Core(TM) i7")' "$CAL")" \
 	True "the calibration file keeps the true brand"
 
 # --- a calibration file's fields -------------------------------------------------
@@ -102,7 +102,7 @@ check "bench, a calibration made on another brand" 0 \
 	sim env BARETMA_CPUID_DUMP="$ICL" "$BARETMA" bench --backend msr --kernel retire-light --reps 3
 like "$(cat "$tmp/o")" "^calibration: '.*' ignored: made on '$shown Intel" "and the table's line"
 cp "$CAL" "$tmp/cal.json"
-edit() { python3 - "$CAL" "$1" <<'EOP'
+edit() { python3 -S - "$CAL" "$1" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1])); exec(sys.argv[2]); json.dump(d, open(sys.argv[1], "w"))
 EOP

@@ -7,7 +7,7 @@
 . "$T_SRC/tap.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
-jget() { python3 -c 'import json,sys; d=json.load(sys.stdin); v=d[sys.argv[1]]; print("null" if v is None else "%.4f" % v)' "$1"; }
+jget() { python3 -S -c 'import json,sys; d=json.load(sys.stdin); v=d[sys.argv[1]]; print("null" if v is None else "%.4f" % v)' "$1"; }
 
 # Skylake, SMT off: SLOTS = 4 x 1000; tma_retiring 2000/4000 = 50 %,
 # tma_bad_speculation (2400 - 2000 + 4 x 50)/4000 = 15 %,
@@ -20,7 +20,7 @@ is "$(printf '%s' "$out" | jget tma_bad_speculation)" "15.0000" "tma_bad_specula
 is "$(printf '%s' "$out" | jget tma_backend_bound)" "15.0000" "tma_backend_bound 1-0.2-2600/4000 = 15 %"
 is "$(printf '%s' "$out" | jget slots)" "4000.0000" "slots 4 x 1000"
 is "$(printf '%s' "$out" | jget level)" "1.0000" "level 1: the level-2 counts are missing"
-is "$(printf '%s' "$out" | python3 -c 'import json,sys; print(sorted(k for k in json.load(sys.stdin) if k.startswith("tma_")))')" \
+is "$(printf '%s' "$out" | python3 -S -c 'import json,sys; print(sorted(k for k in json.load(sys.stdin) if k.startswith("tma_")))')" \
 	"['tma_backend_bound', 'tma_bad_speculation', 'tma_frontend_bound', 'tma_retiring']" \
 	"level 1: the four level-1 nodes"
 
@@ -102,7 +102,7 @@ printf '%s' "$out" >"$tmp/undef.json"
 
 "$BARETMA" decode --recipes --json >"$tmp/list.json"; rc=$?
 is "$rc" 0 "--recipes --json exits 0"
-out=$(python3 "$T_SRC/json-undocumented.py" "$T_SRC/../doc/json.md" "$tmp/zen4.json" "$tmp/zen5.json" \
+out=$(python3 -S "$T_SRC/json-undocumented.py" "$T_SRC/../doc/json.md" "$tmp/zen4.json" "$tmp/zen5.json" \
 	"$tmp/undef.json" "$tmp/list.json"); rc=$?
 is "$rc" 0 "the four documents are JSON"
 is "$out" "" "decode --recipe, --recipes: every JSON key in doc/json.md"

@@ -81,7 +81,7 @@ for m in ecore zen4; do
 	cp "$tmp/state" "$tmp/orig"
 	bench "$m.json" "$dump" "$prof" "$cpu" --json; rc=$?
 	is "$rc" 0 "$m: bench at level 2 exits 0"
-	is "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+	is "$(python3 -S -c 'import json, sys; d = json.load(open(sys.argv[1]))
 k = [x for x in d["kernels"] if x["name"] == "test-sim-work"][0]
 print(d["topdown"]["passes"], k["repetitions"] - k["invalid"])' "$tmp/$m.json")" "$passes 5" \
 		"$m: $passes passes, 5 valid repetitions"

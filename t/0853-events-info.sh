@@ -59,7 +59,7 @@ while IFS='|' read -r rel uarch kind recipe passes; do
 	is "$(awk -F'\t' -v f="$rel" '$1 == f { print $9 }' "$SHARED_CPUID/INDEX.tsv")" "$uarch" \
 		"$name: INDEX.tsv says $uarch"
 	"$BARETMA" info --cpuid-dump "$dump" --json >"$tmp/j" 2>/dev/null
-	is "$(python3 - "$tmp/j" "$kind" <<'EOP'
+	is "$(python3 -S - "$tmp/j" "$kind" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = [x for x in d["core_kinds"] if x["kind"] == sys.argv[2]][0]
@@ -86,7 +86,7 @@ if [ -r "$skl" ]; then
 	like "$out" "topdown: +level 2 available on cpu [0-9]+ from events \(recipe intel-pre-icl-l1:skylake\)" \
 		"Skylake on the simulator: level 2 available from its recipe"
 	BARETMA_MSR=sim:$tmp/p "$BARETMA" info --cpuid-dump "$skl" --json >"$tmp/j" 2>/dev/null
-	is "$(python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["topdown"]
+	is "$(python3 -S -c 'import json, sys; t = json.load(open(sys.argv[1]))["topdown"]
 print(t["available"], t["level"], t["recipe"])' "$tmp/j")" \
 		"True 2 {'name': 'intel-pre-icl-l1', 'variant': 'skylake'}" "  and in the JSON"
 else

@@ -43,7 +43,7 @@ zen4_regs() {
 
 # q FILE EXPR over the document d and the hidden kernel's result k
 q() {
-	python3 - "$1" "$2" <<'EOP'
+	python3 -S - "$1" "$2" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = [x for x in d["kernels"] if x["name"].startswith("test-")][0]

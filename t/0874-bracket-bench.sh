@@ -23,7 +23,7 @@ model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 grep -qF "machine: $(uname -s) $(uname -r) $(uname -m); $model" "$tmp/out"
 ok $? "the machine named as uname and /proc/cpuinfo name it"
 nrec=$("$BARETMA" decode --recipes 2>/dev/null | grep -c '^[a-z]')
-python3 - "$tmp/out" "$nrec" >"$tmp/check" <<'EOP'
+python3 -S - "$tmp/out" "$nrec" >"$tmp/check" <<'EOP'
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
 rows = [l for l in lines if re.match(r"^(TSC only|PERF_METRICS pair|[a-z0-9-]+/[a-z0-9-]+) ", l)]

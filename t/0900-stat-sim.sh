@@ -72,7 +72,7 @@ is "$resets" 4 "FC3 and PERF_METRICS reset before the first reading and at each 
 # --- --csv: named columns, one row per node per interval ------------------
 "$BARETMA" stat -C 0-1 -I 100 --count 2 --csv >"$tmp/csv" 2>/dev/null; rc=$?
 is "$rc" 0 "stat -I 100 --count 2 --csv exits 0"
-got=$(python3 - "$tmp/csv" <<'EOF'
+got=$(python3 -S - "$tmp/csv" <<'EOF'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 need = {"time", "kind", "recipe", "backend", "cpu", "quantity", "unit", "value", "bound_pp"}
@@ -90,7 +90,7 @@ is "$got" "0 2 2 intel-perf-metrics:sunny-cove msr True" \
 # --- --json -I: JSON Lines, values = the profile within the bound ----------
 "$BARETMA" stat -C 0-3 -I 100 --count 3 --json >"$tmp/jsonl" 2>/dev/null; rc=$?
 is "$rc" 0 "stat -I 100 --count 3 --json exits 0"
-got=$(python3 - "$tmp/jsonl" <<'EOF'
+got=$(python3 -S - "$tmp/jsonl" <<'EOF'
 import json, sys
 want = {"tma_retiring": 40, "tma_bad_speculation": 7.5, "tma_frontend_bound": 20,
         "tma_backend_bound": 32.5}
@@ -118,7 +118,7 @@ is "$got" "4 interval,interval,interval,end ok" \
 # --- --json without -I: one document ---------------------------------------
 "$BARETMA" stat -C 0 --json -- true >"$tmp/json" 2>/dev/null; rc=$?
 is "$rc" 0 "stat --json -- true exits 0"
-got=$(python3 -c '
+got=$(python3 -S -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 print(d["schema"], d["type"], d["command"], d["exit_status"], len(d["samples"]), d["samples"][0]["recipe"])
@@ -128,7 +128,7 @@ is "$got" "baretma-stat/1 end ['true'] 0 1 intel-perf-metrics" "one document wit
 # every key of both documents named in doc/json.md (t/json-undocumented.py)
 head -1 "$tmp/jsonl" >"$tmp/interval.json"
 if [ -r "$T_SRC/../doc/json.md" ]; then
-	is "$(python3 "$T_SRC/json-undocumented.py" "$T_SRC/../doc/json.md" "$tmp/json" \
+	is "$(python3 -S "$T_SRC/json-undocumented.py" "$T_SRC/../doc/json.md" "$tmp/json" \
 		"$tmp/interval.json")" "" "every key of the end document and of an interval line in doc/json.md"
 else
 	skip "no doc/json.md beside t/"

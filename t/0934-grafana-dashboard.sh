@@ -25,18 +25,18 @@ BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/intel "$BARETMA" validate --cpuid-d
 	--no-perf --openmetrics "$tmp/validate.prom" >/dev/null 2>&1
 is "$?" 0 "validate --openmetrics on the simulator"
 for f in bench validate; do
-	python3 "$T_SRC/openmetrics-parse.py" "$tmp/$f.prom" --json >"$tmp/$f.json" ||
+	python3 -S "$T_SRC/openmetrics-parse.py" "$tmp/$f.prom" --json >"$tmp/$f.json" ||
 		echo "Bail out! $f.prom does not parse"
 done
 
-python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$dash"
+python3 -S -c 'import json, sys; json.load(open(sys.argv[1]))' "$dash"
 is "$?" 0 "the dashboard is valid JSON"
 
 # q EXPR: EXPR over the dashboard d, the exported families fam
 # ({name: set of label names}) and the queries qs (every expr and
 # template query), parsed into [(metric, [(label, op, value)])].
 q() {
-	python3 - "$dash" "$tmp/bench.json" "$tmp/validate.json" "$1" <<'EOP'
+	python3 -S - "$dash" "$tmp/bench.json" "$tmp/validate.json" "$1" <<'EOP'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 fam = {}

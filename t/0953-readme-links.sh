@@ -14,7 +14,7 @@ TOP=$T_SRC/..
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed"
 [ -r "$TOP/README.md" ] || skip_all "no README.md beside t/"
 
-python3 - "$TOP" >"$tmp/out" 2>&1 <<'PY'
+python3 -S - "$TOP" >"$tmp/out" 2>&1 <<'PY'
 import os, re, sys
 top = sys.argv[1]
 

@@ -37,7 +37,7 @@ is "$(printf '%s' "$note" | wc -c | awk '{ print ($1 > 520) }')" 1 "the note is 
 like "$note" "subtracted, but its jitter widens every spread$" "and ends whole"
 BARETMA_MSR=sim:$tmp/p "$BARETMA" bench --cpuid-dump "$CLX" --backend msr --cpu 0 \
 	--kernel retire-light --reps 3 --warmup 0 --json >"$tmp/json" 2>"$tmp/err"
-is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["note"].endswith("widens every spread"))' "$tmp/json")" \
+is "$(python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["note"].endswith("widens every spread"))' "$tmp/json")" \
 	True "the JSON note ends whole too"
 
 # 2. a Zen 4 guest without its core counters

@@ -21,7 +21,7 @@ printf 'ghz 3\naccess_cycles 10000\nretiring 20\nbad_speculation 40\nfrontend_bo
 printf 'ghz 3\naccess_cycles 10000\nretiring 20\nbad_speculation 40\nfrontend_bound 20\nbackend_bound 20\n' >"$tmp/pb"
 BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/p "$BARETMA" calibrate --backend msr --json \
 	>"$tmp/c.json" 2>"$tmp/c.err"
-is "$?:$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["backends"][0]["resolution_cycles"])' "$tmp/c.json")" \
+is "$?:$(python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["backends"][0]["resolution_cycles"])' "$tmp/c.json")" \
 	"0:None" "calibrate, noise 2: exit 0, resolution not reached (null)"
 BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/pb "$BARETMA" bench --backend msr \
 	--kernel retire-light --reps 5 >"$tmp/out" 2>&1

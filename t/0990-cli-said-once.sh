@@ -72,7 +72,7 @@ BARETMA_MSR=sim:$tmp/p2 run bench --cpuid-dump "$SPR" --backend msr --kernel emp
 is "$(awk 'f && length($0) > 100 { n++ } /^$/ { f = 1 } END { print n + 0 }' "$tmp/text")" 0 \
 	"no line of the tables is wider than 100 columns"
 # each node's cell "median [q1,q3]" of each kernel, read back from the text tables
-python3 - "$tmp/text" >"$tmp/cells" <<'PY'
+python3 -S - "$tmp/text" >"$tmp/cells" <<'PY'
 import re, sys
 cols = None
 for line in open(sys.argv[1]):
@@ -88,7 +88,7 @@ for line in open(sys.argv[1]):
         for c, v in zip(cols, cells):
             print(f[0], c, *v)
 PY
-python3 -c '
+python3 -S -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 for k in d["kernels"]:

@@ -49,7 +49,7 @@ run() {
 		>"$_o" 2>"$_o.err" || st=$?
 }
 med() {
-	python3 - "$1" "$2" <<'EOP'
+	python3 -S - "$1" "$2" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = [x for x in d["kernels"] if x["name"] == sys.argv[2]][0]
@@ -57,7 +57,7 @@ print(sorted((n, round(k[n]["median"], 6) + 0.0) for n in k if n.startswith("tma
 EOP
 }
 kq() {
-	python3 - "$1" "$2" <<'EOP'
+	python3 -S - "$1" "$2" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = dict((x["name"], x) for x in d["kernels"])

@@ -67,7 +67,7 @@ at() {
 # q EXPR: a Python expression over the JSON document d of $tmp/out (with
 # -I: its last line, the end); s: its first sample.
 q() {
-	python3 -c 'import json,sys
+	python3 -S -c 'import json,sys
 t = open(sys.argv[1]).read().strip()
 try:
     d = json.loads(t)

@@ -30,7 +30,7 @@ for ms in 100 10; do
 	"$BARETMA" stat -a -I "$ms" --count 3 --plot "$tmp/x.svg" >"$tmp/out" 2>"$tmp/err"
 	is "$?" 0 "stat -a -I $ms --count 3 --plot x.svg exits 0"
 	is "$(grep -v '^baretma: note: a dry run' "$tmp/err")" "" "nothing on standard error (no leak report)"
-	is "$(python3 - "$tmp/x.svg" <<'EOP'
+	is "$(python3 -S - "$tmp/x.svg" <<'EOP'
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 print(root.tag.split('}')[-1], float(root.get('width').rstrip('px')),

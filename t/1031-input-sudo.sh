@@ -102,7 +102,7 @@ run info --cpuid-dump "$in/hw"
 is "$rc" 77 "its hwloc-cpuid-info (which hwloc reads as root) 0600: exit 77"
 like "$out" "cannot load CPUID dump '$in/hw': hwloc-cpuid-info: $who" "  named"
 if command -v python3 >/dev/null 2>&1; then
-	python3 -c 'import json,sys; print(json.dumps({"schema": "baretma-bundle/1", "cpuid_dump": open(sys.argv[1]).read()}))' \
+	python3 -S -c 'import json,sys; print(json.dumps({"schema": "baretma-bundle/1", "cpuid_dump": open(sys.argv[1]).read()}))' \
 		"$ICL" >"$in/bundle.json"
 	chmod 0644 "$in/bundle.json"
 	run info --cpuid-dump "$in/bundle.json"

@@ -33,7 +33,7 @@ bench() {
 	rc=$?
 	out=$(cat "$tmp/err")
 }
-used() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["calibration"]["used"])' "$tmp/json"; }
+used() { python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["calibration"]["used"])' "$tmp/json"; }
 
 # --- calibrations ----------------------------------------------------------------
 # bench reads calibration-GenuineIntel-6-0x7e-5.json (family 6, model 0x7E,
@@ -65,7 +65,7 @@ if [ "$me" = 0 ]; then
 	if "$BARETMA" validate --bundle "$tmp/bundle.json" >/dev/null 2>"$tmp/verr"; then :; fi
 	like "$(cat "$tmp/verr")" "warning: calibration '$CAL' left out of the bundle: owned by uid 65534, not uid 0" \
 		"  validate --bundle: left out of the bundle, said"
-	is "$(python3 -c 'import json,sys; print("calibration" in json.load(open(sys.argv[1])) and json.load(open(sys.argv[1]))["calibration"] is not None)' "$tmp/bundle.json" 2>&1)" \
+	is "$(python3 -S -c 'import json,sys; print("calibration" in json.load(open(sys.argv[1])) and json.load(open(sys.argv[1]))["calibration"] is not None)' "$tmp/bundle.json" 2>&1)" \
 		False "  the bundle holds no calibration"
 	chown 0 "$CAL"
 else

@@ -45,7 +45,7 @@ regs() {
 # placed TRACE MODEL FILE: each select written to IA32_PERFEVTSELx with EN,
 # and whether the vendor's CounterHTOff (SMT off) for its encoding has x
 placed() {
-	python3 - "$1" "$2" "$3" "$TSV" <<'EOP'
+	python3 -S - "$1" "$2" "$3" "$TSV" <<'EOP'
 import sys
 trace, model, fil, tsv = sys.argv[1:]
 rows = [l.rstrip("\n").split("\t") for l in open(tsv) if l.strip() and not l.startswith("#")]
@@ -126,7 +126,7 @@ BARETMA_TEST_HOOKS=1 BARETMA_CPUID_DUMP=$HSX BARETMA_MSR=sim:$tmp/prof "$BARETMA
 	--backend msr --cpu 0 --kernel test-sim-work --reps 5 --warmup 1 --level 2 --json \
 	>"$tmp/sim.json" 2>"$tmp/sim.err"; rc=$?
 is "$rc" 0 "simulated Haswell-EP, level 2: exit 0"
-is "$(python3 - "$tmp/sim.json" <<'EOP'
+is "$(python3 -S - "$tmp/sim.json" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = dict((x["name"], x) for x in d["kernels"])["test-sim-work"]

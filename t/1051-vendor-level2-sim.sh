@@ -68,7 +68,7 @@ GRT2="{'tma_retiring': 40, 'tma_bad_speculation': 10, 'tma_frontend_bound': 20,
 # off FILE WANT TOL: the nodes of bench's 'empty' kernel (the bracket alone,
 # exact counts) off WANT by more than TOL, and any node WANT lacks
 off() {
-	python3 - "$1" "$2" "$3" <<'EOF'
+	python3 -S - "$1" "$2" "$3" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 want, tol = eval(sys.argv[2]), float(sys.argv[3])
@@ -81,7 +81,7 @@ EOF
 # stat_off FILE WANT: stat's first interval, nodes off WANT by more than
 # bound_pp (+ 1e-6); then its level, passes and left_out's first word
 stat_off() {
-	python3 - "$1" "$2" <<'EOF'
+	python3 -S - "$1" "$2" <<'EOF'
 import json, sys
 want = eval(sys.argv[2])
 for line in open(sys.argv[1]):
@@ -98,7 +98,7 @@ EOF
 }
 # td FILE: bench's topdown level, passes, recipe variant, left_out's first word
 td() {
-	python3 -c 'import json, sys
+	python3 -S -c 'import json, sys
 t = json.load(open(sys.argv[1]))["topdown"]
 print(t["level"], t["passes"], t["recipe"]["variant"], (t["left_out"] or "").split(":")[0].split(" ")[0])' "$1"
 }
@@ -152,7 +152,7 @@ grep -v '^ghz\|^access' "$tmp/p" >"$tmp/pt"
 BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/pt BARETMA_PERF=sim:$tmp/pt "$BARETMA" compare --kernel dep-chain --pairs 8 \
 	--reps 5 --json >"$tmp/c.json" 2>"$tmp/err"; rc=$?
 is "$rc" 0 "compare on Ice Lake exits 0"
-is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["left_out"]; print(d["raw"].split(":")[0], d["perf"].split(":")[0])' "$tmp/c.json")" \
+is "$(python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1]))["left_out"]; print(d["raw"].split(":")[0], d["perf"].split(":")[0])' "$tmp/c.json")" \
 	"nothing nothing" "JSON left_out: raw and perf, both Sunny Cove's whole formulas"
 out=$(BARETMA_CPUID_DUMP=$SPR BARETMA_MSR=sim:$tmp/pt BARETMA_PERF=sim:$tmp/pt "$BARETMA" compare --kernel dep-chain \
 	--pairs 10 --reps 5 2>/dev/null)
@@ -164,7 +164,7 @@ out=$("$BARETMA" info --cpuid-dump "$ICL" 2>/dev/null)
 like "$out" "top-down: level 2 measured by baretma \\(rdpmc, msr\\) from IA32_PERF_METRICS and events: recipe intel-perf-metrics:sunny-cove, level 1 in 1 pass, level 2 in 2 passes" \
 	"info: Ice Lake's recipe, its levels and passes"
 like "$out" "left out: nothing: icelake_metrics.json" "info: what it leaves out"
-is "$("$BARETMA" info --cpuid-dump "$SPR" --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["core_kinds"][0]["topdown_left_out"].split(" - ")[1].split(" in ")[0])')" \
+is "$("$BARETMA" info --cpuid-dump "$SPR" --json 2>/dev/null | python3 -S -c 'import json,sys; print(json.load(sys.stdin)["core_kinds"][0]["topdown_left_out"].split(" - ")[1].split(" in ")[0])')" \
 	"INT_MISC.UOP_DROPPING / SLOTS" "info JSON: Golden Cove's topdown_left_out"
 is "$(ls "$BARETMA_STATE_DIR" | grep -c 'journal$')" 0 "no journal left behind"
 done_testing

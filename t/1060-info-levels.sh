@@ -32,12 +32,12 @@ done
 
 # index FILE COLUMN: INDEX.tsv's known answer for the dump FILE
 index() {
-	python3 -c 'import csv, sys
+	python3 -S -c 'import csv, sys
 rows = {r["file"]: r for r in csv.DictReader(open(sys.argv[1]), delimiter="\t")}
 print(rows[sys.argv[2]][sys.argv[3]])' "$INDEX" "$1" "$2"
 }
 # q FILE EXPR [ARG]: a Python expression over the JSON document d of FILE (ARG: sys.argv[3])
-q() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
+q() { python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
 
 # The known answers as the tables give them, before anything is run.
 is "$(index $SKL expect_perf_metrics) $(index $SKL expect_topdown_levels)" "no 0" \

@@ -48,7 +48,7 @@ for f in stat bench; do
 # UNIT baretma_slots slots
 # TYPE baretma_tma_ratio gauge
 # UNIT baretma_tma_ratio ratio" "$f: TYPE gauge, then the unit that ends the family's name"
-	out=$(python3 "$T_SRC/openmetrics-parse.py" "$p" 2>&1)
+	out=$(python3 -S "$T_SRC/openmetrics-parse.py" "$p" 2>&1)
 	is "$?:$out" "0:" "$f: OpenMetrics 1.0 and the Prometheus text format (t/openmetrics-parse.py)"
 	if command -v promtool >/dev/null 2>&1; then
 		out=$(promtool check metrics <"$p" 2>&1)
@@ -90,12 +90,12 @@ fi
 # node_exporter's textfile collector on a directory of the two files
 ne=$(command -v prometheus-node-exporter || command -v node_exporter)
 if [ -n "$ne" ]; then
-	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	port=$(python3 -S -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	"$ne" --collector.disable-defaults --collector.textfile \
 		--collector.textfile.directory="$tmp/tf" --web.listen-address="127.0.0.1:$port" \
 		>"$tmp/ne.log" 2>&1 &
 	nepid=$!
-	scraped=$(python3 - "$port" <<'EOP'
+	scraped=$(python3 -S - "$port" <<'EOP'
 import sys, time, urllib.request
 for _ in range(100):
     try:

@@ -23,7 +23,7 @@ is "$rc" 0 "compare, BARETMA_MSR=sim: and BARETMA_PERF unset: exit 0"
 if command -v python3 >/dev/null 2>&1; then
 	# the profile's shares on both sides: 28 comparisons of the seven
 	# non-empty kernels' four level-1 nodes, none disagreeing
-	is "$(python3 -c '
+	is "$(python3 -S -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 v = d["verdicts"]

@@ -15,7 +15,7 @@ for pair in ecore:intel-ecore-l1:gracemont icelake:intel-perf-metrics:sunny-cove
 	sapphirerapids:intel-perf-metrics:golden-cove; do
 	name=${pair%%:*} recipe=${pair#*:}
 	f=$T_SRC/../examples/profiles/$name.profile
-	got=$(python3 - "$tmp/recipes.json" "$recipe" "$f" <<'EOP'
+	got=$(python3 -S - "$tmp/recipes.json" "$recipe" "$f" <<'EOP'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 rs = d["recipes"] if isinstance(d, dict) else d

@@ -38,7 +38,7 @@ unset BARETMA_MSR_TRACE BARETMA_TEST_HOOKS BARETMA_PERF BARETMA_CPUID_DUMP
 BARETMA_CPUID_DUMP=$EX/dumps/alder-lake-s-core-i9.test BARETMA_MSR=sim:$EX/profiles/ecore.profile \
 	"$BARETMA" stat -a -I 100 --count 2 --openmetrics "$tmp/stat.prom" >/dev/null 2>&1
 is "$?" 0 "stat -a -I 100 --count 2 --openmetrics on the Alder Lake-S dump"
-python3 "$T_SRC/openmetrics-parse.py" "$tmp/stat.prom" --json >"$tmp/stat.json" ||
+python3 -S "$T_SRC/openmetrics-parse.py" "$tmp/stat.prom" --json >"$tmp/stat.json" ||
 	echo "Bail out! stat.prom does not parse"
 sed -n 's/^| `\([a-z_]*\)` | [^|]* | #\([0-9A-F]*\) |.*/\1 \2/p' "$T_SRC/../doc/plots.md" >"$tmp/colours"
 
@@ -48,7 +48,7 @@ sed -n 's/^| `\([a-z_]*\)` | [^|]* | #\([0-9A-F]*\) |.*/\1 \2/p' "$T_SRC/../doc/
 # Grafana gives, colour(panel, name) the override colours matching a name,
 # doc {node: "#RRGGBB"} (doc/plots.md)
 q() {
-	python3 - "$dash" "$tmp/stat.json" "$tmp/colours" "$1" <<'EOP'
+	python3 -S - "$dash" "$tmp/stat.json" "$tmp/colours" "$1" <<'EOP'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 ser = []

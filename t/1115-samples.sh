@@ -16,7 +16,7 @@
 TOP=$T_SRC/..
 [ -x "${BARETMA:-}" ] || skip_all "no baretma built"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed (t/samples.py)"
-samples() { python3 "$T_SRC/samples.py" "$@"; }
+samples() { python3 -S "$T_SRC/samples.py" "$@"; }
 
 samples list "$TOP" >"$tmp/list"
 n=$(grep -c '^README.md:' "$tmp/list")

@@ -40,7 +40,7 @@ check() {
 		--openmetrics "$tmp/$1.prom" >"$tmp/$1" 2>"$tmp/$1.err"
 	is "$?" 0 "$1: stat -a -I 100 --count 2 --level 2 --openmetrics FILE exits 0"
 	like "$(widest "$tmp/$1")" "^([0-9]|[1-9][0-9]|100):" "$1: every line at most 100 columns"
-	python3 - "$tmp/$1" "$tmp/$1.prom" "$3" >"$tmp/$1.py" 2>&1 <<'EOF'
+	python3 -S - "$tmp/$1" "$tmp/$1.prom" "$3" >"$tmp/$1.py" 2>&1 <<'EOF'
 import re, sys
 text, prom, prof = sys.argv[1:4]
 # a row's columns: the time (16), the CPUs (9), the kind (11), the node (24,

@@ -32,7 +32,7 @@ awk '/Logical CPU #/ { n = $0; sub(/.*#/, "", n); sub(/[^0-9].*/, "", n) }
 # list K [FROM TO]: the CPUs of kind K (between FROM and TO), "0-3,8" and how many
 list() {
 	awk -v k="$1" -v a="${2:-0}" -v b="${3:-99999}" '$2 == k && $1 >= a && $1 <= b { print $1 }' \
-		"$tmp/kinds" | python3 -c '
+		"$tmp/kinds" | python3 -S -c '
 import sys
 c = [int(x) for x in sys.stdin.read().split()]
 out, i = [], 0
@@ -58,7 +58,7 @@ run() { # NAME ARGS...: stat ARGS on the dump, out in $tmp/NAME
 heads() { grep '^# cpu' "$tmp/$1" | sed 's/, recipe .*//' | tr '\n' ';'; }
 # jq-less JSON: ncpus and cpus of each sample (every document of the file)
 samples() {
-	python3 -c '
+	python3 -S -c '
 import json, sys
 t = open(sys.argv[1]).read()
 docs = [json.loads(l) for l in t.splitlines() if l.strip()] if sys.argv[2] == "lines" else [json.loads(t)]

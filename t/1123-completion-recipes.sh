@@ -34,7 +34,7 @@ complete_() {
 }
 
 "$BARETMA" decode --recipes --json >"$tmp/r.json"
-all=$(python3 -c 'import json,sys
+all=$(python3 -S -c 'import json,sys
 for r in json.load(open(sys.argv[1]))["recipes"]: print("%s:%s" % (r["recipe"], r["variant"]))' \
 	"$tmp/r.json" | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
 like "$all" "intel-ecore-l1:gracemont .*intel-perf-metrics:golden-cove" \

@@ -22,7 +22,7 @@ sleeps() {
 	echo "$?:$(grep -c 'tv_nsec=20000000' "$tmp/st")"
 }
 n=$(BARETMA_MSR=sim:$tmp/p "$BARETMA" stat --cpuid-dump "$SPR" --json -- true 2>/dev/null |
-	python3 -c 'import json,sys; print(len(json.load(sys.stdin)["cpus"]))')
+	python3 -S -c 'import json,sys; print(len(json.load(sys.stdin)["cpus"]))')
 ok "$([ "${n:-0}" -ge 8 ]; echo $?)" "stat -a on the simulated Sapphire Rapids counts many CPUs ($n)"
 is "$(sleeps stat --cpuid-dump "$SPR" -C 0 -- true)" "0:1" "stat -C 0: the TSC's rate measured once"
 is "$(sleeps stat --cpuid-dump "$SPR" -- true)" "0:1" "stat on all $n CPUs: still once"
