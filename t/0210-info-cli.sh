@@ -4,10 +4,11 @@
 # model 0x7E, level 1, 8 logical CPUs; Alder Lake-P i7-12700H: P-cores level 2,
 # E-cores 0) and /proc/cpuinfo for the live machine.
 . "$T_SRC/tap.sh"
+pyq_start
 
 # json FILE EXPR: evaluate a Python expression over the document `d`.
 json() {
-	python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+	pyq 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 have_py=no

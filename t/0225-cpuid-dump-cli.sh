@@ -7,10 +7,11 @@
 # the sections; exit statuses from sysexits.h (64 EX_USAGE, 65 EX_DATAERR,
 # 73 EX_CANTCREAT, 74 EX_IOERR); t/data/cpuid-unrecognised.txt is no dump.
 . "$T_SRC/tap.sh"
+pyq_start
 
 # json FILE EXPR: evaluate a Python expression over the document `d`.
 json() {
-	python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+	pyq 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # Number of CPUs in a list such as "0-3,8,10-11".

@@ -15,6 +15,7 @@
 # 8 CPUs, PERF_METRICS; Skylake i5-6600K: no FC3; Alder Lake-P i7-12700H:
 # CPUs 0-11 are P-cores (leaf 0x1A core type 0x40), 12-19 E-cores (0x20)).
 . "$T_SRC/tap.sh"
+pyq_start
 
 D=$SHARED_CPUID/libcpuid/v0.6.2/intel
 ICL=$D/core_10th_gen/ice-lake-i7.test
@@ -210,7 +211,7 @@ if [ -r "$ICL" ]; then
 	if command -v python3 >/dev/null 2>&1; then
 		"$BARETMA" pmu status --json --cpu 3,5 >"$tmp/st.json"; rc=$?
 		is "$rc" 0 "icl: status --json exits 0"
-		is "$(python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); j=d["journals"]; c=j[0]["cpus"]; print(len(j), len(c), c[1]["cpu"], j[0]["alive"], c[1]["saved"]["fixed_ctr3"], c[1]["now"]["fixed_ctr3_field"], c[1]["now"]["global_ctrl_en_perf_metrics"])' "$tmp/st.json")" \
+		is "$(pyq 'import json,sys; d=json.load(open(sys.argv[1])); j=d["journals"]; c=j[0]["cpus"]; print(len(j), len(c), c[1]["cpu"], j[0]["alive"], c[1]["saved"]["fixed_ctr3"], c[1]["now"]["fixed_ctr3_field"], c[1]["now"]["global_ctrl_en_perf_metrics"])' "$tmp/st.json")" \
 			"1 2 5 False 0x1005 3 True" "icl: --json for cpu 3,5 (one journal, those two CPUs)"
 	else
 		skip "no python3"; skip "no python3"

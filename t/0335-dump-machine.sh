@@ -14,6 +14,7 @@
 #   - registers: the kernel's order as in t/0330 (FIXED_CTR_CTRL 0x333 ->
 #     0x3333 when programmed).
 . "$T_SRC/tap.sh"
+pyq_start
 
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
 RPL=$SHARED_CPUID/hwloc/Intel-RaptorLake-Corei7-1370P
@@ -41,7 +42,7 @@ regs() {
 { regs 5; regs "$last"; } >"$tmp/state"
 cp "$tmp/state" "$tmp/orig"
 json() {
-	python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+	pyq 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # --- bench: CPU 5 of an 8-CPU dump, whatever this machine has ----------------

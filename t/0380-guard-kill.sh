@@ -6,6 +6,7 @@
 # journal is an error naming the file and the line, never skipped nor
 # deleted.  Fixture: t/guard-fixture.sh.
 . "$T_SRC/tap.sh"
+pyq_start
 . "$T_SRC/guard-fixture.sh"
 
 fixture
@@ -52,7 +53,7 @@ like "$out" "current: IA32_PERF_GLOBAL_CTRL=0x(1000f0000000f|70000000c) IA32_FIX
 like "$out" "setting: /proc/sys/kernel/nmi_watchdog saved '1', now '0'" "status: a setting, saved and now"
 if command -v python3 >/dev/null 2>&1; then
 	"$BARETMA" pmu status --json >"$tmp/st.json"; rc=$?
-	is "$rc:$(python3 -S -c 'import json,sys; j=json.load(open(sys.argv[1]))["journals"][0]
+	is "$rc:$(pyq 'import json,sys; j=json.load(open(sys.argv[1]))["journals"][0]
 r=j["cpus"][0]["registers"]
 s=dict((x["path"], (x["saved"], x["current"])) for x in j["settings"])
 print(j["pid"], j["alive"], j["kind"], j["cpus"][0]["cpu"], r[1]["name"], r[1]["saved"], r[1]["current"], s["/sys/bus/event_source/devices/cpu/rdpmc"])' "$tmp/st.json")" \

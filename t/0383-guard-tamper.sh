@@ -6,6 +6,7 @@
 # tampered, none of them gives numbers, the run reports it and exits 75.
 # Fixture: t/guard-fixture.sh.
 . "$T_SRC/tap.sh"
+pyq_start
 . "$T_SRC/guard-fixture.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
@@ -32,7 +33,7 @@ is "$rc" 75 "a tampered run exits 75 (EX_TEMPFAIL) after printing its result"
 like "$(cat "$tmp/err")" "warning: cpu 1: IA32_FIXED_CTR_CTRL changed from 0x3333 to 0x0333 during kernel empty \(perf started on this CPU\?.*\): [0-9]+ samples marked invalid" \
 	"stderr: the change, the kernel, the likely cause, the samples lost"
 # The JSON, read by python3: tamper {detected, message}, per kernel tampered.
-summary=$(python3 -S -c 'import json, re, sys
+summary=$(pyq 'import json, re, sys
 d = json.load(open(sys.argv[1]))
 t = d["tamper"]
 ks = d["kernels"]
@@ -53,7 +54,7 @@ is "$(echo "$summary" | awk '$1 == "retire-light" { print $2, $3, $4, $5 }')" "$
 	"JSON: retire-light (after the change) has every repetition tampered, counted invalid, no numbers"
 like "$(echo "$summary" | awk '$1 == "retire-light"')" "every repetition was tampered with" \
 	"JSON: and says why it has no Top-down numbers"
-is "$(python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["tamper"]["message"].startswith("cpu 1: IA32_FIXED_CTR_CTRL changed from 0x3333 to 0x0333 during kernel "))' "$tmp/out.json")" \
+is "$(pyq 'import json,sys; print(json.load(open(sys.argv[1]))["tamper"]["message"].startswith("cpu 1: IA32_FIXED_CTR_CTRL changed from 0x3333 to 0x0333 during kernel "))' "$tmp/out.json")" \
 	"True" "JSON: tamper.message names the register and both values"
 # The restore writes the saved 0x333: the file is as found (the cleared
 # field is the original value).
@@ -65,7 +66,7 @@ fixture
 printf '0\n' >"$WD"
 "$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr --kernel retire-light --reps 5 \
 	--json >"$tmp/out2.json" 2>/dev/null; rc=$?
-is "$rc:$(python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["tamper"]["detected"], [k["tampered"] for k in d["kernels"]])' "$tmp/out2.json")" \
+is "$rc:$(pyq 'import json,sys; d=json.load(open(sys.argv[1])); print(d["tamper"]["detected"], [k["tampered"] for k in d["kernels"]])' "$tmp/out2.json")" \
 	"0:False [0, 0]" "an undisturbed run: exit 0, nothing tampered"
 
 done_testing

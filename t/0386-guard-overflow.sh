@@ -18,6 +18,7 @@
 # play the hardware / another program at known repetitions, so every count
 # below is exact whatever the machine's speed.
 . "$T_SRC/tap.sh"
+pyq_start
 . "$T_SRC/guard-fixture.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
@@ -81,7 +82,7 @@ BARETMA_TEST_HOOKS=1 BARETMA_MSR_TRACE=$tmp/trace2 "$BARETMA_HOOKS" bench --cpui
 	--cpu 1 --backend msr --kernel test-overflow --reps 6 --warmup 0 --json \
 	>"$tmp/out.json" 2>"$tmp/err"; rc=$?
 is "$rc" 0 "a run with overflows exits 0 (nobody else touched the counters)"
-is "$(python3 -S -c 'import json, sys
+is "$(pyq 'import json, sys
 d = json.load(open(sys.argv[1]))
 k = [k for k in d["kernels"] if k["name"] == "test-overflow"][0]
 e = [k for k in d["kernels"] if k["name"] == "empty"][0]
@@ -124,7 +125,7 @@ printf '0\n' >"$WD"
 BARETMA_TEST_HOOKS=1 "$BARETMA_HOOKS" bench --cpuid-dump "$ICL" --cpu 1 --backend msr \
 	--kernel test-tamper --reps 5 --warmup 0 --json >"$tmp/out3.json" 2>"$tmp/err3"; rc=$?
 is "$rc" 75 "a tampered run exits 75"
-is "$(python3 -S -c 'import json, sys
+is "$(pyq 'import json, sys
 d = json.load(open(sys.argv[1]))
 k = [k for k in d["kernels"] if k["name"] == "test-tamper"][0]
 print(k["tampered"], k["invalid_reasons"]["tampered"], k["invalid"], d["tamper"]["detected"])' "$tmp/out3.json")" \

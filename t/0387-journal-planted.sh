@@ -11,6 +11,7 @@
 # every byte.  A register `msr write --unsafe-msr` wrote is marked in its
 # journal, shown by `pmu status`, and restored only with --unsafe-msr.
 . "$T_SRC/tap.sh"
+pyq_start
 
 # Two CPUs as firmware left them (as t/pmu-fixture.h: FC0-2 enabled 0x333,
 # GP0-3 + FC0-2 in GLOBAL_CTRL 0x70000000f); IA32_MISC_ENABLE 0x850089.
@@ -124,7 +125,7 @@ like "$out" "saved: +IA32_FIXED_CTR_CTRL=0x333 MSR 0x1a0=0xdeadbeef \(unsafe-msr
 	"status marks that register"
 if command -v python3 >/dev/null 2>&1; then
 	"$BARETMA" pmu status --json >"$tmp/st.json"
-	is "$(python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print([(r["msr"], r["unsafe_msr"]) for r in d["journals"][0]["cpus"][0]["registers"]])' "$tmp/st.json")" \
+	is "$(pyq 'import json,sys; d=json.load(open(sys.argv[1])); print([(r["msr"], r["unsafe_msr"]) for r in d["journals"][0]["cpus"][0]["registers"]])' "$tmp/st.json")" \
 		"[('0x38d', False), ('0x1a0', True)]" "status --json: unsafe_msr per register"
 else
 	skip "no python3"

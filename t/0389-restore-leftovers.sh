@@ -13,6 +13,7 @@
 # The journals are written as msr/journal/journal.h's format gives them; the
 # settings' files are the guard fixture's sysroot (t/guard-fixture.sh).
 . "$T_SRC/tap.sh"
+pyq_start
 . "$T_SRC/guard-fixture.sh"
 
 # a PID that ran and ended: a child that exited
@@ -83,7 +84,7 @@ like "$out" "temporary journal '$tmp/run/.run-$$-3.journal.tmp': pid $$ \\(runni
 	"and the running one"
 "$BARETMA" pmu status --json >"$tmp/json" 2>&1
 if command -v python3 >/dev/null 2>&1; then
-	is "$(python3 -S -c 'import json,sys
+	is "$(pyq 'import json,sys
 d = json.load(open(sys.argv[1]))
 print(sorted((t["pid"], t["alive"]) for t in d["temporary"]))' "$tmp/json")" \
 		"[($$, True), ($dead, False)]" "status --json: temporary [{pid, alive}]"

@@ -26,6 +26,7 @@
 # pmu restore` (which reads every run journal, msr/journal/journal.h) must give the
 # state file back byte for byte.
 . "$T_SRC/tap.sh"
+pyq_start
 
 D=$SHARED_CPUID/libcpuid/v0.6.2/intel
 ICL=$D/core_10th_gen/ice-lake-i7.test
@@ -217,7 +218,7 @@ cpu 5 IA32_PERF_GLOBAL_CTRL (0x38f) = 0x70000000f" "icl: one line per CPU with t
 	if command -v python3 >/dev/null 2>&1; then
 		"$BARETMA" msr read --json 2,6 0x38d >"$tmp/r.json"; rc=$?
 		is "$rc" 0 "icl: read --json exits 0"
-		is "$(python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["msr"], d["name"], [(c["cpu"], c["value"]) for c in d["cpus"]])' "$tmp/r.json")" \
+		is "$(pyq 'import json,sys; d=json.load(open(sys.argv[1])); print(d["msr"], d["name"], [(c["cpu"], c["value"]) for c in d["cpus"]])' "$tmp/r.json")" \
 			"0x38d IA32_FIXED_CTR_CTRL [(2, '0x333'), (6, '0x333')]" "icl: --json document"
 	else
 		skip "no python3"; skip "no python3"
@@ -266,7 +267,7 @@ reg 3 0x38d 0x333" "icl: journal v2 holds the old value, kind write (its own: no
 		"icl: status: saved and now are the register it wrote, not FC3's summary"
 	if command -v python3 >/dev/null 2>&1; then
 		"$BARETMA" pmu status --json >"$tmp/st.json"
-		is "$(python3 -S -c 'import json,sys; j=json.load(open(sys.argv[1]))["journals"][0]; c=j["cpus"][0]; print(j["kind"], c["cpu"], c["now"], c["registers"][0]["current"])' "$tmp/st.json")" \
+		is "$(pyq 'import json,sys; j=json.load(open(sys.argv[1]))["journals"][0]; c=j["cpus"][0]; print(j["kind"], c["cpu"], c["now"], c["registers"][0]["current"])' "$tmp/st.json")" \
 			"write 3 {'IA32_FIXED_CTR_CTRL': '0x3333'} 0x3333" "icl: status --json: kind write, now by register"
 	else
 		skip "no python3"

@@ -5,10 +5,11 @@
 # works.  How long it takes is the machine's business: `make benchmark`
 # reports it (bench/benchmarks/timings.c), no test asserts it.
 . "$T_SRC/tap.sh"
+pyq_start
 
 "$BARETMA" bench --backend tsc --reps 21 --warmup 2 --json >"$tmp/b.json" 2>"$tmp/err"; rc=$?
 is "$rc" 0 "bench --backend tsc --json exits 0"
-check() { python3 -S - "$tmp/b.json" "$@" <<'EOP'
+check() { pyq - "$tmp/b.json" "$@" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 what = sys.argv[2]
@@ -72,7 +73,7 @@ td() {
 	_b=$1 _l=$2
 	"$_b" bench --backend tsc --reps 3 --warmup 0 --kernel retire-light --json >"$tmp/td.json" \
 		2>"$tmp/td.err"
-	_reason=$(python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["topdown"]["reason"])' \
+	_reason=$(pyq 'import json,sys; print(json.load(open(sys.argv[1]))["topdown"]["reason"])' \
 		"$tmp/td.json" 2>/dev/null)
 	out=$("$_b" bench --backend rdpmc --reps 3 2>&1); rc=$?
 	is "$rc" 69 "$_l: --backend rdpmc without a usable PMU exits 69"

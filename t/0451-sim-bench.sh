@@ -24,6 +24,7 @@
 # Decoding (msr/recipe/topdown.h): every reading is normalised by its own level-1
 # sum S (level-2 bytes too); derived level-2 nodes are parent - child.
 . "$T_SRC/tap.sh"
+pyq_start
 
 . "$T_SRC/sim-fixture.sh"
 
@@ -42,7 +43,7 @@ sim() {
 # q FILE EXPR: evaluate a Python expression over the JSON document d, its
 # kernels k (by name), with the helpers below.
 q() {
-	python3 -S - "$1" "$2" <<'EOP'
+	pyq - "$1" "$2" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = dict((x["name"], x) for x in d["kernels"])

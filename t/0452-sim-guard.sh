@@ -20,6 +20,7 @@
 # Programmed (the kernel's order): IA32_FIXED_CTR_CTRL 0 | 0x3 << 12 = 0x3000,
 # IA32_PERF_GLOBAL_CTRL 0x7000000ff | 1<<35 | 1<<48 = 0x1000f000000ff.
 . "$T_SRC/tap.sh"
+pyq_start
 . "$T_SRC/guard-fixture.sh"
 
 [ "$GP" = 8 ] || skip_all "the Ice Lake dump should have 8 GP counters, has $GP"
@@ -66,7 +67,7 @@ for spec in "sim:$tmp/profile" "state:$tmp/state"; do
 	# FC3 never moves: every repetition zero slots.
 	[ "$b" = sim ] && want="5 0" || want="5 5"
 	if command -v python3 >/dev/null 2>&1; then
-		is "$(python3 -S -c 'import json, sys
+		is "$(pyq 'import json, sys
 k = [k for k in json.load(open(sys.argv[1]))["kernels"] if k["name"] == "retire-light"][0]
 print(k["repetitions"], k["invalid_reasons"]["zero_slots"])' "$tmp/out")" "$want" \
 			"$b: retire-light: 5 repetitions, zero-slots ones: ${want#5 }"

@@ -20,6 +20,7 @@
 #     metrics_a taken as 0): the empty bracket's 3.W.N slots, not 2.W.N (its
 #     shares stay A, and the same first reading cancels in the subtraction).
 . "$T_SRC/tap.sh"
+pyq_start
 . "$T_SRC/sim-fixture.sh"
 
 [ -x "${BARETMA_HOOKS:-}" ] || skip_all "no test build of the tool (t/baretma-hooks)"
@@ -98,7 +99,7 @@ run() {
 }
 # med FILE KERNEL: its (node, median rounded to 1e-6) pairs, sorted
 med() {
-	python3 -S - "$1" "$2" <<'EOP'
+	pyq - "$1" "$2" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = [x for x in d["kernels"] if x["name"] == sys.argv[2]][0]
@@ -106,7 +107,7 @@ print(sorted((n, round(k[n]["median"], 6) + 0.0) for n in k if n.startswith("tma
 EOP
 }
 kq() {
-	python3 -S - "$1" "$2" "$3" <<'EOP'
+	pyq - "$1" "$2" "$3" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = dict((x["name"], x) for x in d["kernels"])

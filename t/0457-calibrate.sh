@@ -52,6 +52,7 @@
 #    9.41e8 slots (52 ms): every length, 1M ADDs included, is below the
 #    resolution though every spread is 0: not reached.
 . "$T_SRC/tap.sh"
+pyq_start
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
 SPR=$SHARED_CPUID/libcpuid/master-history/intel/x86-64/golden-cove/sapphire-rapids-ws-xeon-w9.test
@@ -65,7 +66,7 @@ unset BARETMA_MSR_TRACE BARETMA_TEST_HOOKS BARETMA_CPUID_DUMP BARETMA_PERF
 NAME=calibration-GenuineIntel-6-0x8f-8.json
 CAL=$BARETMA_STATE_DIR/$NAME
 
-q() { python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+q() { pyq 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 L1="('tma_retiring', 'tma_bad_speculation', 'tma_frontend_bound', 'tma_backend_bound')"
 
 profile() { # profile FILE NOISE ACCESS_CYCLES
@@ -111,11 +112,11 @@ for n in 0 0.1 0.3 2; do
 	is "$(q "$tmp/c$n.json" "(lambda L: (all(abs(l[k]['total_pp'] - l[k]['spread95_pp'] - l['quantisation_pp'] - l['bracket_pp']) < 1e-8 * max(1, l[k]['total_pp']) for l in L for k in $L1), all(l['within'] == (all(l[k]['total_pp'] <= 1 for k in $L1) and l['valid'] >= 20) for l in L), d['backends'][0]['resolution_cycles'] == next((L[i]['cycles'] for i in range(len(L)) if all(m['within'] for m in L[i:])), None)))(d['backends'][0]['lengths'])")" \
 		"(True, True, True)" "noise $n: totals = spread + quantisation + bracket; within <=> every total <= 1; the resolution follows"
 done
-is "$(python3 -S -c "print($res_0 > 1000)")" True "noise 0: resolution above 1000 cycles ($res_0): the bracket and quantisation terms"
+is "$(pyq "print($res_0 > 1000)")" True "noise 0: resolution above 1000 cycles ($res_0): the bracket and quantisation terms"
 is "$(q "$tmp/c0.1.json" "sorted(set(round(l[k]['spread95_pp'], 9) for l in d['backends'][0]['lengths'] for k in $L1))")" \
 	"[0.0]" "noise 0.1: every spread 0 (jitter under half a byte)"
-is "$(python3 -S -c "print($res_0_1 > 1000)")" True "noise 0.1: resolution above 1000 cycles ($res_0_1)"
-is "$(python3 -S -c "print($res_0_3 in (1000000, None))")" True \
+is "$(pyq "print($res_0_1 > 1000)")" True "noise 0.1: resolution above 1000 cycles ($res_0_1)"
+is "$(pyq "print($res_0_3 in (1000000, None))")" True \
 	"noise 0.3: resolution 1M cycles or not reached ($res_0_3)"
 is "$res_2" None "noise 2: resolution not reached (null)"
 is "$(q "$tmp/c2.json" 'd["resolution_cycles"]')" None "noise 2: the document's resolution null too"
@@ -143,7 +144,7 @@ is "$(q "$tmp/c0.json" 'd["date"][-1] == "Z" and len(d["date"]) == 20')" True "d
 is "$(ls "$BARETMA_STATE_DIR" | grep '^calibration')" "$NAME" "the file is the state directory's $NAME"
 is "$(stat -c %a "$CAL")" 600 "mode 0600"
 is "$(ls -a "$BARETMA_STATE_DIR" | grep -c 'tmp$')" 0 "no temporary file left"
-is "$(python3 -S -c "import json; print(json.load(open('$CAL')) == json.load(open('$tmp/c2.json')))")" True \
+is "$(pyq "import json; print(json.load(open('$CAL')) == json.load(open('$tmp/c2.json')))")" True \
 	"the file holds the document printed"
 ln -s "$tmp/target" "$tmp/link"
 calib_sim "$tmp/p0" "$tmp/o.json" -o "$tmp/link"
@@ -175,7 +176,7 @@ is "$(q "$tmp/b.out" '[x["name"] for x in d["kernels"] if x["name"] != "empty" a
 # them, 1000 below all.
 is "$(q "$tmp/b.out" '[x["below_resolution"] for x in d["kernels"]]')" "[False, False, False]" \
 	"resolution $res_0_3 cycles: no kernel below it"
-python3 -S - "$CAL" <<'EOP'
+pyq - "$CAL" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1])); d["backends"][0]["resolution_cycles"] = 10**12
 json.dump(d, open(sys.argv[1], "w"))
@@ -188,7 +189,7 @@ bench_sim
 like "$(cat "$tmp/b.out")" "retire-light .*(below resolution)" "the table says (below resolution)"
 
 # --- 4. stale or another CPU: named and ignored ------------------------------------
-edit() { python3 -S - "$CAL" "$1" <<'EOP'
+edit() { pyq - "$CAL" "$1" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1])); exec(sys.argv[2]); json.dump(d, open(sys.argv[1], "w"))
 EOP

@@ -21,6 +21,7 @@
 # bracket subtracted, is at least minus the bracket's median (ticks are
 # never negative), which -1e300 ticks would not be.
 . "$T_SRC/tap.sh"
+pyq_start
 . "$T_SRC/sim-fixture.sh"
 
 # The Sapphire Rapids dump: family 6, model 0x8F, stepping 8 (`baretma info`).
@@ -36,7 +37,7 @@ BARETMA_CPUID_DUMP=$SPR BARETMA_MSR=sim:$tmp/pc "$BARETMA" calibrate --backend m
 	>/dev/null 2>&1 || st=$?
 is "$st" 0 "calibrate on the simulator (access_cycles 1e4): exit 0"
 cp "$CAL" "$tmp/good.json"
-is "$(python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["backends"][0]["bracket"]["slots"]["median"])' "$CAL")" \
+is "$(pyq 'import json,sys; print(json.load(open(sys.argv[1]))["backends"][0]["bracket"]["slots"]["median"])' "$CAL")" \
 	120000.0 "its bracket: 2.W.N = 1.2e5 slots"
 
 bench_sim() { # bench --json into $tmp/out, stderr $tmp/err, status st
@@ -71,7 +72,7 @@ ok "$([ "$(numbers)" != "$ref" ]; echo $?)" "control: its numbers differ from a 
 # (regular expressions), and the numbers of the run without one.
 bad() {
 	cp "$tmp/good.json" "$CAL"
-	python3 -S - "$CAL" "$2" <<'EOP'
+	pyq - "$CAL" "$2" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1])); exec(sys.argv[2]); json.dump(d, open(sys.argv[1], "w"))
 EOP
@@ -111,7 +112,7 @@ bad "bracket ticks as a string" "$B['bracket']['tsc_ticks']['median'] = '650'" \
 # JSON has no NaN or infinity (RFC 8259 section 6): such a file is not JSON.
 for v in nan inf; do
 	cp "$tmp/good.json" "$CAL"
-	python3 -S - "$CAL" "$v" <<'EOP'
+	pyq - "$CAL" "$v" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1])); d["backends"][0]["bracket"]["slots"]["median"] = float(sys.argv[2])
 json.dump(d, open(sys.argv[1], "w"))
@@ -131,7 +132,7 @@ bench_sim
 like "$(cat "$tmp/out")" "^calibration: '$CAL' ignored: malformed: backends\\[0\\]\\.bracket\\.slots\\.median is -5, out of its range \\(slots, from 0, below 2\\^64\\); the run's own empty bracket subtracted" \
 	"the table names the key and the value"
 cp "$tmp/good.json" "$CAL"
-python3 -S - "$CAL" <<'EOP'
+pyq - "$CAL" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1])); d["cpu"]["model"] = 0x7e; json.dump(d, open(sys.argv[1], "w"))
 EOP

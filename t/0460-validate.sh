@@ -7,6 +7,7 @@
 # cannot be made here are SKIP with their reason, never PASS; registers are
 # left as found; no MSR access is exit 69 after the identity checks.
 . "$T_SRC/tap.sh"
+pyq_start
 
 . "$T_SRC/sim-fixture.sh"
 
@@ -127,7 +128,7 @@ is "$(q '[c["status"] for c in d["checks"] if c["check"] in ("perf_hands_back", 
 cp "$tmp/state.orig" "$tmp/state"
 BARETMA_MSR_TRACE=$tmp/trace val "$ICL" "$tmp/ps" --cpu 0 --no-perf
 restores() {
-	python3 -S - "$tmp/trace" <<'EOP'
+	pyq - "$tmp/trace" <<'EOP'
 import sys
 w = [l.split() for l in open(sys.argv[1]) if l.startswith("wr 0 ")]
 seqs, start = [], None

@@ -13,6 +13,7 @@
 #   - the Ice Lake dump of t/sim-fixture.sh (family 6 model 0x7E, INDEX.tsv),
 #     whose bundle must identify as the dump does.
 . "$T_SRC/tap.sh"
+pyq_start
 
 . "$T_SRC/sim-fixture.sh"
 
@@ -36,7 +37,7 @@ is "$(q 'd["cpuid_dump"].count("------[ CPUID Registers / Logical CPU #")')" \
 	"$(grep -c '^------\[ CPUID Registers / Logical CPU #' "$EMR")" \
 	"cpuid_dump holds every CPU of the dump (16)"
 # every CPUID record of the dump, per CPU, is in the bundle's text as it was
-python3 -S - "$EMR" "$tmp/emr.json" >"$tmp/diff" <<'EOP'
+pyq - "$EMR" "$tmp/emr.json" >"$tmp/diff" <<'EOP'
 import json, re, sys
 def records(text):
     cpu, out = None, set()
@@ -71,7 +72,7 @@ BARETMA_MSR=sim:$tmp/p BARETMA_PERF=sim:$tmp/p "$BARETMA" validate --cpuid-dump 
 is "$rc" 0 "Ice Lake, simulated: validate --bundle exits 0"
 "$BARETMA" info --cpuid-dump "$ICL" --json >"$tmp/a.json" 2>/dev/null
 "$BARETMA" info --cpuid-dump "$tmp/icl.json" --json >"$tmp/b.json" 2>/dev/null
-is "$(python3 -S -c 'import json, sys
+is "$(pyq 'import json, sys
 keys = ("vendor", "family", "model", "stepping", "brand", "hypervisor", "hybrid", "pmu",
         "model_known", "core_kinds")
 a, b = ([json.load(open(f))[k] for k in keys] for f in sys.argv[1:])
@@ -92,7 +93,7 @@ BARETMA_MSR=sim:$tmp/p "$BARETMA" validate --cpuid-dump "$ICL" --no-perf \
 	--bundle "$tmp/icl2.json" >/dev/null 2>&1
 cp "$tmp/icl2.json" "$tmp/out"
 is "$(q 'd["calibration"]["schema"]')" "baretma-calibration/3" "the calibration is embedded"
-is "$(python3 -S -c 'import json, sys
+is "$(pyq 'import json, sys
 print(json.load(open(sys.argv[1]))["calibration"] == json.load(open(sys.argv[2])))' \
 	"$tmp/icl2.json" "$cal")" "True" "as the file holds it ($cal)"
 

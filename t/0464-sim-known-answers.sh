@@ -22,6 +22,7 @@
 # The simulator counts with the table's width and enumerates with the
 # table's level: a wrong entry fails here.
 . "$T_SRC/tap.sh"
+pyq_start
 . "$T_SRC/sim-fixture.sh"
 
 INDEX=$SHARED_CPUID/INDEX.tsv
@@ -33,7 +34,7 @@ printf 'heavy_operations 10\nbranch_mispredicts 5\nfetch_latency 12\nmemory_boun
 # known DUMP CPU KIND: the outside sources' answers for CPU of DUMP (KIND:
 # general, pcore or ecore), "GLOBAL_CTRL CAP15 CAP19 PERF_METRICS LEVEL2 WIDTH"
 known() {
-	python3 -S - "$INDEX" "${1#$SHARED_CPUID/}" "$3" <<'EOP'
+	pyq - "$INDEX" "${1#$SHARED_CPUID/}" "$3" <<'EOP'
 import csv, sys
 rows = {r["file"]: r for r in csv.DictReader(open(sys.argv[1]), delimiter="\t")}
 r, kind = rows[sys.argv[2]], sys.argv[3]

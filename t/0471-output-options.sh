@@ -7,6 +7,7 @@
 # stderr beside the table and the CSV, never beside the JSON document,
 # which carries it.
 . "$T_SRC/tap.sh"
+pyq_start
 
 for cmd in "compare" "validate" "calibrate" "info" "decode 0x1" "msr read 0 0x10" \
 	"pmu status" "cpuid dump"; do
@@ -22,7 +23,7 @@ is "$rc" 64 "cpuid dump --json exits 64 (its one format is the dump)"
 
 "$BARETMA" decode 0x1f402080 --json --json >"$tmp/twice.json" 2>"$tmp/twice.err"; rc=$?
 is "$rc" 0 "decode --json --json exits 0"
-python3 -S -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/twice.json"
+pyq 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/twice.json"
 ok $? "--json given twice: one document"
 
 bench() { "$BARETMA" bench --backend tsc --kernel empty --reps 3 --warmup 0 "$@"; }
@@ -39,7 +40,7 @@ bench --json >"$tmp/b.json" 2>"$tmp/json.err"; rc=$?
 is "$rc" 0 "bench --json exits 0"
 unlike "$(cat "$tmp/json.err")" "top-down unavailable" \
 	"beside the JSON document, stderr does not (the document's topdown.reason does)"
-python3 -S -c 'import json,sys; d = json.load(open(sys.argv[1])); print(d["schema"], "environment" in d, d["topdown"]["reason"] is not None)' "$tmp/b.json" >"$tmp/b.py"
+pyq 'import json,sys; d = json.load(open(sys.argv[1])); print(d["schema"], "environment" in d, d["topdown"]["reason"] is not None)' "$tmp/b.json" >"$tmp/b.py"
 is "$(cat "$tmp/b.py")" "baretma-bench/2 True True" "the document: its schema, the environment, the reason"
 bench >"$tmp/b.txt" 2>"$tmp/text.err"; rc=$?
 is "$rc" 0 "bench (text) exits 0"

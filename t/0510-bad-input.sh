@@ -613,7 +613,7 @@ bad "compare with too few pairs for its kernels and metrics" 64 \
 BARETMA_STATE_DIR=$tmp/cal-run "$BARETMA" calibrate --backend tsc --reps 21 >/dev/null 2>&1
 cal=$tmp/cal-run/calibration-GenuineIntel-6-0x7e-5.json
 calset() { # calset PYTHON: the calibration with PYTHON applied to its document d
-	python3 -S - "$cal" "$1" <<'EOP'
+	pyq - "$cal" "$1" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1])); exec(sys.argv[2]); json.dump(d, open(sys.argv[1], "w"))
 EOP

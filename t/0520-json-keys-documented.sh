@@ -6,6 +6,7 @@
 # undocumented.  The keys come from the documents, the names from the
 # doc/json.md: neither from the code under test.
 . "$T_SRC/tap.sh"
+pyq_start
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
 readme="$T_SRC/../doc/json.md"
@@ -93,7 +94,7 @@ EOS
 	is "$(undocumented "$tmp/cal.json")" "" "calibrate: every key in doc/json.md"
 	BARETMA_MSR=sim:$tmp/prof "$BARETMA" bench --cpuid-dump "$ICL" --backend msr \
 		--kernel retire-light --reps 3 --warmup 0 --json >"$tmp/bench-cal.json" 2>/dev/null
-	is "$(python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["calibration"]["used"])' \
+	is "$(pyq 'import json,sys; print(json.load(open(sys.argv[1]))["calibration"]["used"])' \
 		"$tmp/bench-cal.json")" True "bench used the calibration"
 	is "$(undocumented "$tmp/bench-cal.json")" "" "bench (with a calibration): every key in doc/json.md"
 	unset BARETMA_STATE_DIR

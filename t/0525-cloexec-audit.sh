@@ -20,13 +20,14 @@
 # (dirent/opendir.c).  A control file with known leaks shows the audit
 # finds them.
 . "$T_SRC/tap.sh"
+pyq_start
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the sources"
 src=$T_SRC/..
 [ -d "$src/cpu" ] && [ -d "$src/msr" ] && [ -d "$src/bench" ] || skip_all "no sources beside t/"
 
 audit() {
-	python3 -S - "$@" <<'EOP'
+	pyq - "$@" <<'EOP'
 import re, sys
 
 CALL = re.compile(r'(?<![\w>.])(open|openat|fopen|fdopen|freopen|popen|dup|dup2|dup3|mkstemp|'

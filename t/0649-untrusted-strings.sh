@@ -10,6 +10,7 @@
 # cpu/escape.h); JSON keeps the true string (jansson writes \u001b) and is
 # ASCII; a brand that is not UTF-8 is JSON's escaped form, not a failure.
 . "$T_SRC/tap.sh"
+pyq_start
 . "$T_SRC/sim-fixture.sh"
 unset SUDO_USER SUDO_UID BARETMA_SYSROOT
 
@@ -21,7 +22,7 @@ shown='\\x1b\]0;pwned\\x07'
 # register little-endian: SDM Vol. 2A, CPUID, "Processor Brand String")
 # replaced by BRAND (Python escapes), NUL-padded.
 mkdump() {
-	python3 -S - "$@" <<'EOP'
+	pyq - "$@" <<'EOP'
 import re, struct, sys
 brand = sys.argv[3].encode('latin-1').decode('unicode_escape').encode('latin-1')
 regs = struct.unpack('<12I', brand.ljust(48, b'\0')[:48])
@@ -91,7 +92,7 @@ check "compare" 0 "^cpu [0-9]+: $shown Intel" \
 check "calibrate" 0 "^calibration of $shown Intel" \
 	sim env BARETMA_CPUID_DUMP="$tmp/esc.test" "$BARETMA" calibrate --backend msr --reps 21
 CAL=$BARETMA_STATE_DIR/calibration-GenuineIntel-6-0x7e-5.json
-is "$(python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["cpu"]["brand"] == "\x1b]0;pwned\x07 Intel(R) Core(TM) i7")' "$CAL")" \
+is "$(pyq 'import json,sys; print(json.load(open(sys.argv[1]))["cpu"]["brand"] == "\x1b]0;pwned\x07 Intel(R) Core(TM) i7")' "$CAL")" \
 	True "the calibration file keeps the true brand"
 
 # --- a calibration file's fields -------------------------------------------------
@@ -102,7 +103,7 @@ check "bench, a calibration made on another brand" 0 \
 	sim env BARETMA_CPUID_DUMP="$ICL" "$BARETMA" bench --backend msr --kernel retire-light --reps 3
 like "$(cat "$tmp/o")" "^calibration: '.*' ignored: made on '$shown Intel" "and the table's line"
 cp "$CAL" "$tmp/cal.json"
-edit() { python3 -S - "$CAL" "$1" <<'EOP'
+edit() { pyq - "$CAL" "$1" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1])); exec(sys.argv[2]); json.dump(d, open(sys.argv[1], "w"))
 EOP

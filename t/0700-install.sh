@@ -23,6 +23,7 @@
 # in configure.ac and README (libbaretma.so.2), the version AC_INIT's, the
 # API the function declarations of include/baretma.h.
 . "$T_SRC/tap.sh"
+pyq_start
 
 TOP=$T_SRC/..
 SONAME=libbaretma.so.2
@@ -218,7 +219,7 @@ is "$rc" 0 "markers (tsc) exits 0"
 like "$out" "harmonic +50 +0 +[0-9]+" "markers: the table at close: 'harmonic', 50 pairs, none invalid, TSC ticks"
 out=$(BARETMA_BACKEND=tsc BARETMA_OUTPUT=$tmp/m.json run_ex "$tmp/markers" 2>&1); rc=$?
 if command -v python3 >/dev/null 2>&1; then
-	is "$(python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["regions"][0]; print(d["schema"], d["backend"], r["name"], r["count"], r["tsc_ticks"] > 0)' "$tmp/m.json")" \
+	is "$(pyq 'import json,sys; d=json.load(open(sys.argv[1])); r=d["regions"][0]; print(d["schema"], d["backend"], r["name"], r["count"], r["tsc_ticks"] > 0)' "$tmp/m.json")" \
 		"baretma-markers/1 tsc harmonic 50 True" "markers: BARETMA_OUTPUT gets the JSON document"
 else
 	skip "python3 needed to read the JSON"

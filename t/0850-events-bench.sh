@@ -24,6 +24,7 @@
 # each counter's delta is n.N + K, n the counters read; the empty
 # bracket's n.N is subtracted: a region's net slots are W x K.
 . "$T_SRC/tap.sh"
+pyq_start
 
 . "$T_SRC/events-fixture.sh"
 events_dumps "$ADLS" "$CLX" "$ZEN4" "$ZEN5"
@@ -48,7 +49,7 @@ run() {
 
 # q FILE EXPR: a Python expression over the document d and the kernel k
 q() {
-	python3 -S - "$1" "$2" <<'EOP'
+	pyq - "$1" "$2" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = dict((x["name"], x) for x in d["kernels"])["test-sim-work"]
@@ -74,7 +75,7 @@ check() {
 	is "$(q "$f" '(k["repetitions"], k["invalid"], k["slots"]["median"], k["bound_pp"])')" \
 		"(9, 0, $7, 0.0)" "$1: 9 valid repetitions, net slots $7, bound 0"
 	is "$(q "$f" "off($8)")" "[]" "$1: every node the recipe defines, the profile's (+/- 0.01)"
-	is "$(q "$f" "nodes")" "$(python3 -S -c "print(sorted($8))")" "$1: exactly the recipe's nodes"
+	is "$(q "$f" "nodes")" "$(pyq "print(sorted($8))")" "$1: exactly the recipe's nodes"
 }
 
 # --- Alder Lake E-core (Gracemont, W = 5) -------------------------------------

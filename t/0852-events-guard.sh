@@ -26,6 +26,7 @@
 #     0xc0000303, PERF_CTL0-5 / PERF_CTR0-5 0xc0010200-0xc001020b (two
 #     counters with stale counts: 0x7 and 0x2a).
 . "$T_SRC/tap.sh"
+pyq_start
 
 . "$T_SRC/events-fixture.sh"
 unset BARETMA_TEST_HOOKS
@@ -81,7 +82,7 @@ for m in ecore zen4; do
 	cp "$tmp/state" "$tmp/orig"
 	bench "$m.json" "$dump" "$prof" "$cpu" --json; rc=$?
 	is "$rc" 0 "$m: bench at level 2 exits 0"
-	is "$(python3 -S -c 'import json, sys; d = json.load(open(sys.argv[1]))
+	is "$(pyq 'import json, sys; d = json.load(open(sys.argv[1]))
 k = [x for x in d["kernels"] if x["name"] == "test-sim-work"][0]
 print(d["topdown"]["passes"], k["repetitions"] - k["invalid"])' "$tmp/$m.json")" "$passes 5" \
 		"$m: $passes passes, 5 valid repetitions"

@@ -35,6 +35,7 @@
 #   Zen 4, Zen 5 (6 PerfMonV2 counters): level 1 6 events: 1; level 2 6
 #     more, with ls_not_halted_cyc in each pass: 3.
 . "$T_SRC/tap.sh"
+pyq_start
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
 
@@ -59,7 +60,7 @@ while IFS='|' read -r rel uarch kind recipe passes; do
 	is "$(awk -F'\t' -v f="$rel" '$1 == f { print $9 }' "$SHARED_CPUID/INDEX.tsv")" "$uarch" \
 		"$name: INDEX.tsv says $uarch"
 	"$BARETMA" info --cpuid-dump "$dump" --json >"$tmp/j" 2>/dev/null
-	is "$(python3 -S - "$tmp/j" "$kind" <<'EOP'
+	is "$(pyq - "$tmp/j" "$kind" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = [x for x in d["core_kinds"] if x["kind"] == sys.argv[2]][0]
@@ -86,7 +87,7 @@ if [ -r "$skl" ]; then
 	like "$out" "topdown: +level 2 available on cpu [0-9]+ from events \(recipe intel-pre-icl-l1:skylake\)" \
 		"Skylake on the simulator: level 2 available from its recipe"
 	BARETMA_MSR=sim:$tmp/p "$BARETMA" info --cpuid-dump "$skl" --json >"$tmp/j" 2>/dev/null
-	is "$(python3 -S -c 'import json, sys; t = json.load(open(sys.argv[1]))["topdown"]
+	is "$(pyq 'import json, sys; t = json.load(open(sys.argv[1]))["topdown"]
 print(t["available"], t["level"], t["recipe"])' "$tmp/j")" \
 		"True 2 {'name': 'intel-pre-icl-l1', 'variant': 'skylake'}" "  and in the JSON"
 else

@@ -21,6 +21,7 @@
 # Counter 0 is the recipe's at level 1 on both: 3 (E-core) or 6 (Zen 4)
 # GP events, assigned from counter 0 up (gp_assign: the lowest free).
 . "$T_SRC/tap.sh"
+pyq_start
 
 . "$T_SRC/events-fixture.sh"
 events_dumps "$ADLS" "$ZEN4"
@@ -43,7 +44,7 @@ zen4_regs() {
 
 # q FILE EXPR over the document d and the hidden kernel's result k
 q() {
-	python3 -S - "$1" "$2" <<'EOP'
+	pyq - "$1" "$2" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = [x for x in d["kernels"] if x["name"].startswith("test-")][0]

@@ -20,6 +20,7 @@
 # zen4_regs): after each run, perf's blocks included, every one is back
 # byte for byte.
 . "$T_SRC/tap.sh"
+pyq_start
 
 . "$T_SRC/events-fixture.sh"
 events_dumps "$ADLS" "$ZEN4"
@@ -41,7 +42,7 @@ cmp() {
 	command cmp -s "$tmp/state" "$tmp/orig"
 	ok $? "$1: every register byte for byte as found"
 }
-q() { python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); k=dict((x["name"], x) for x in d["kernels"])["test-sim-work"]; print(eval(sys.argv[2]))' "$tmp/$1" "$2"; }
+q() { pyq 'import json,sys; d=json.load(open(sys.argv[1])); k=dict((x["name"], x) for x in d["kernels"])["test-sim-work"]; print(eval(sys.argv[2]))' "$tmp/$1" "$2"; }
 
 # check NAME WANT: both sides the profile's, diff 0, allowance 0, p_holm 1
 check() {

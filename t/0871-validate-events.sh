@@ -40,6 +40,7 @@
 # 52.5 + 40) % < 0, clamped to 0: bad +10.15625; FAIL, exit 1, the
 # difference named.
 . "$T_SRC/tap.sh"
+pyq_start
 
 . "$T_SRC/sim-fixture.sh"
 
@@ -58,7 +59,7 @@ val() {
 mme() { q "[c['status'] + '|' + (c['measured'] or '') + '|' + (c['expected'] or '') + '|' + (c['reason'] or '') for c in d['checks'] if c['check'] == 'metrics_match_events' and c['cpu'] == $1][0]"; }
 # the four differences (or allowances: field 2) of cpu $1 as numbers
 nums() { mme "$1" | cut -d'|' -f"$2" | python3 -S -c 'import re,sys; print(" ".join(re.findall(r"(?:ret|bad|fe|be) ([-+0-9.]+)", sys.stdin.read())))'; }
-near() { python3 -S -c 'import sys; a=[float(x) for x in sys.argv[1].split()]; b=[float(x) for x in sys.argv[2].split()]; print(len(a) == len(b) and all(abs(x - y) <= float(sys.argv[3]) for x, y in zip(a, b)))' "$1" "$2" "$3"; }
+near() { pyq 'import sys; a=[float(x) for x in sys.argv[1].split()]; b=[float(x) for x in sys.argv[2].split()]; print(len(a) == len(b) and all(abs(x - y) <= float(sys.argv[3]) for x, y in zip(a, b)))' "$1" "$2" "$3"; }
 
 # 1. Ice Lake (Sunny Cove, width 5) and Sapphire Rapids (Golden Cove,
 # width 6): PASS, the differences and allowances as worked above
@@ -73,7 +74,7 @@ for dump in ICL SPR; do
 	is "$(mme 0 | cut -d'|' -f1)" PASS "$dump: metrics_match_events PASS"
 	is "$(near "$(nums 0 2)" "$diffs" 0.011)" True \
 		"$dump: PERF_METRICS - events $diffs points (to the counts' floors)"
-	is "$(python3 -S -c 'import sys; a, l, h = ([float(x) for x in v.split()] for v in sys.argv[1:4]); print(len(a) == 4 and all(x <= v <= y for v, x, y in zip(a, l, h)))' "$(nums 0 3)" "$lo" "$hi")" True \
+	is "$(pyq 'import sys; a, l, h = ([float(x) for x in v.split()] for v in sys.argv[1:4]); print(len(a) == 4 and all(x <= v <= y for v, x, y in zip(a, l, h)))' "$(nums 0 3)" "$lo" "$hi")" True \
 		"$dump: each allowance $lo .. $hi (0.784 + 0.012 at most + the corrections' + 10)"
 done
 like "$(mme 0)" "\(golden-cove, [0-9]+ slots\)" "SPR: the recipe's variant golden-cove and the slots named"
@@ -158,7 +159,7 @@ is "$(grep -c '^wr 0 0x186 ' "$tmp/trace")" 0 "IA32_PERFEVTSEL0, in use, never w
 # journal's restore, the 0 it saved as it began (the free counters are
 # saved then, for perf_event's group on Sunny Cove: msr/guard/guard.c save_gp)
 sels() {
-	python3 -S - "$tmp/trace" <<'EOP'
+	pyq - "$tmp/trace" <<'EOP'
 import sys
 w = [l.split()[2:4] for l in open(sys.argv[1]) if l.startswith("wr 0 0x18")]
 out = []

@@ -13,6 +13,7 @@
 # RDPMCs and its RDTSC: N + 3 instructions, and the whole pair twice the
 # N RDPMCs, two RDTSCs and four LFENCEs.
 . "$T_SRC/tap.sh"
+pyq_start
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed"
 [ -x "$BARETMA_BRACKET" ] || skip_all "no $BARETMA_BRACKET (make check builds it)"
@@ -23,7 +24,7 @@ model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 grep -qF "machine: $(uname -s) $(uname -r) $(uname -m); $model" "$tmp/out"
 ok $? "the machine named as uname and /proc/cpuinfo name it"
 nrec=$("$BARETMA" decode --recipes 2>/dev/null | grep -c '^[a-z]')
-python3 -S - "$tmp/out" "$nrec" >"$tmp/check" <<'EOP'
+pyq - "$tmp/out" "$nrec" >"$tmp/check" <<'EOP'
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
 rows = [l for l in lines if re.match(r"^(TSC only|PERF_METRICS pair|[a-z0-9-]+/[a-z0-9-]+) ", l)]

@@ -18,6 +18,7 @@
 # (msr/sim/sim_events.c): 5 x (5 x 0.10 / 20) / 5 = 2.5 points moved from bad
 # speculation (7.5) to backend (32.5).
 . "$T_SRC/tap.sh"
+pyq_start
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read CSV and JSON"
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
@@ -72,7 +73,7 @@ is "$resets" 4 "FC3 and PERF_METRICS reset before the first reading and at each 
 # --- --csv: named columns, one row per node per interval ------------------
 "$BARETMA" stat -C 0-1 -I 100 --count 2 --csv >"$tmp/csv" 2>/dev/null; rc=$?
 is "$rc" 0 "stat -I 100 --count 2 --csv exits 0"
-got=$(python3 -S - "$tmp/csv" <<'EOF'
+got=$(pyq - "$tmp/csv" <<'EOF'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 need = {"time", "kind", "recipe", "backend", "cpu", "quantity", "unit", "value", "bound_pp"}
@@ -90,7 +91,7 @@ is "$got" "0 2 2 intel-perf-metrics:sunny-cove msr True" \
 # --- --json -I: JSON Lines, values = the profile within the bound ----------
 "$BARETMA" stat -C 0-3 -I 100 --count 3 --json >"$tmp/jsonl" 2>/dev/null; rc=$?
 is "$rc" 0 "stat -I 100 --count 3 --json exits 0"
-got=$(python3 -S - "$tmp/jsonl" <<'EOF'
+got=$(pyq - "$tmp/jsonl" <<'EOF'
 import json, sys
 want = {"tma_retiring": 40, "tma_bad_speculation": 7.5, "tma_frontend_bound": 20,
         "tma_backend_bound": 32.5}
@@ -118,7 +119,7 @@ is "$got" "4 interval,interval,interval,end ok" \
 # --- --json without -I: one document ---------------------------------------
 "$BARETMA" stat -C 0 --json -- true >"$tmp/json" 2>/dev/null; rc=$?
 is "$rc" 0 "stat --json -- true exits 0"
-got=$(python3 -S -c '
+got=$(pyq '
 import json, sys
 d = json.load(open(sys.argv[1]))
 print(d["schema"], d["type"], d["command"], d["exit_status"], len(d["samples"]), d["samples"][0]["recipe"])

@@ -14,6 +14,7 @@
 # PERF_METRICS's are within its 8-bit bound.  The CPUs of each kind are
 # the dump's CPUID 0x1A EAX[31:24] (0x40 Core, 0x20 Atom).
 . "$T_SRC/tap.sh"
+pyq_start
 
 . "$T_SRC/events-fixture.sh"
 events_dumps "$ADLS" "$ZEN4"
@@ -32,7 +33,7 @@ np=$1 ne=$2
 
 # check FILE: "GROUPS" lines, each "kind recipe ncpus ok|what differs"
 check() {
-	python3 -S - "$1" <<'EOF'
+	pyq - "$1" <<'EOF'
 import json, sys
 want = {"tma_retiring": 40, "tma_bad_speculation": 10, "tma_frontend_bound": 20,
         "tma_backend_bound": 30}
@@ -86,7 +87,7 @@ printf '%s\nbackend_bound 30\nmemory_bound 12\n' "$sim_common" >"$tmp/profile2"
 BARETMA_MSR=sim:$tmp/profile2 "$BARETMA" stat --cpuid-dump "$ADLS" -a --level 2 -I 100 --count 1 \
 	--json >"$tmp/l2" 2>"$tmp/err"; rc=$?
 is "$rc" 0 "stat -a --level 2 on the Alder Lake-S dump exits 0 (the E-cores in passes)"
-is "$(python3 -S - "$tmp/l2" <<'EOF2'
+is "$(pyq - "$tmp/l2" <<'EOF2'
 import json, sys
 want = {"efficiency": {"tma_retiring": 40, "tma_bad_speculation": 10,
                        "tma_branch_mispredicts": 6, "tma_machine_clears": 4,
@@ -132,7 +133,7 @@ like "$(cat "$tmp/l2s")" "level 1 \\(level 2 not counted: the count ended before
 
 # --per-cpu: one sample per CPU
 "$BARETMA" stat --cpuid-dump "$ZEN4" -C 0-1 --per-cpu -I 100 --count 1 --json >"$tmp/per" 2>/dev/null
-is "$(python3 -S -c '
+is "$(pyq '
 import json, sys
 d = json.loads(open(sys.argv[1]).readline())
 print(" ".join("%s:%d" % (s["cpu"], s["ncpus"]) for s in d["samples"]))' "$tmp/per")" "0:1 1:1" \

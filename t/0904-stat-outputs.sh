@@ -13,6 +13,7 @@
 # INT_MISC.CLEARS_COUNT term moving 2.5 points from bad speculation to
 # backend (t/0900: 7.5 and 32.5); the recipe intel-perf-metrics:sunny-cove.
 . "$T_SRC/tap.sh"
+pyq_start
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read CSV and PNG"
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
@@ -30,7 +31,7 @@ out=$("$BARETMA" stat -C 0-1 -I 100 --count 3 -x ';' -o "$tmp/s.csv" 2>"$tmp/err
 is "$rc" 0 "stat -I 100 --count 3 -x ';' -o FILE exits 0"
 is "$out" "" "nothing on stdout: the output is in FILE"
 is "$(ls "$tmp" | grep -c '^\.s\.csv')" 0 "no temporary file left beside it"
-is "$(python3 -S - "$tmp/s.csv" <<'EOP'
+is "$(pyq - "$tmp/s.csv" <<'EOP'
 import csv, sys
 want = {"tma_retiring": 40, "tma_bad_speculation": 7.5, "tma_frontend_bound": 20,
         "tma_backend_bound": 32.5}
@@ -51,7 +52,7 @@ EOP
 is "$?" 0 "stat -I --openmetrics FILE exits 0"
 python3 -S "$T_SRC/openmetrics-parse.py" "$tmp/m.prom" >"$tmp/parse" 2>&1
 is "$?" 0 "the file parses as OpenMetrics 1.0 and as the Prometheus text format (t/openmetrics-parse.py)"
-is "$(python3 -S - "$tmp/m.prom" <<'EOP'
+is "$(pyq - "$tmp/m.prom" <<'EOP'
 import re, sys
 want = {"tma_retiring": .40, "tma_bad_speculation": .075, "tma_frontend_bound": .20,
         "tma_backend_bound": .325}
@@ -86,7 +87,7 @@ is "$st" 64 "--plot without -I: usage, exit 64"
 if [ "${T_HAVE_CAIRO:-}" = yes ]; then
 	"$BARETMA" stat -C 0-1 -I 100 --count 4 --plot "$tmp/t.png" >/dev/null 2>"$tmp/err"
 	is "$?" 0 "stat -I --plot FILE.png exits 0"
-	is "$(python3 -S -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); print(d[:8] == b"\x89PNG\r\n\x1a\n", struct.unpack(">II", d[16:24]))' "$tmp/t.png")" \
+	is "$(pyq 'import struct,sys; d=open(sys.argv[1],"rb").read(24); print(d[:8] == b"\x89PNG\r\n\x1a\n", struct.unpack(">II", d[16:24]))' "$tmp/t.png")" \
 		"True (1000, 600)" "a PNG of 1000 x 600"
 else
 	"$BARETMA" stat -C 0-1 -I 100 --count 1 --plot "$tmp/t.png" >/dev/null 2>"$tmp/err"

@@ -21,6 +21,7 @@
 # (core 77 - 46 = 31), each over 256.  perf's side with `fault perf_offset
 # tma_backend_bound 5` reads backend 89.75/256 (t/0455).
 . "$T_SRC/tap.sh"
+pyq_start
 
 [ "${T_HAVE_CAIRO:-}" = yes ] || skip_all "built without cairo (t/0923 checks what --plot says then)"
 . "$T_SRC/sim-fixture.sh"
@@ -47,7 +48,7 @@ is "$(wc -l <"$tmp/colours" | tr -d ' ')" 14 "doc/plots.md lists 14 colours"
 # (list of (node, opacity, x0, y0, x1, y1); node by doc/plots.md's colour,
 # else "#rrggbb"), its width and height w, h, and the tree's root
 svg() {
-	python3 -S - "$1" "$tmp/colours" "$2" <<'EOP'
+	pyq - "$1" "$tmp/colours" "$2" <<'EOP'
 import re, sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 col = dict((l.split()[1].lower(), l.split()[0]) for l in open(sys.argv[2]))
@@ -89,7 +90,7 @@ ok $? "the table is still written on stdout"
 is "$(svg "$tmp/b.svg" '(root.tag, w, h)')" "('{http://www.w3.org/2000/svg}svg', 1000.0, 600.0)" \
 	"the SVG parses as XML: an svg root, 1000 x 600"
 is "$(svg "$tmp/b.svg" "sorted(set(q[0] for q in r if q[0].startswith('tma_')))")" \
-	"$(python3 -S -c "print(sorted($L1 + $L2))")" "every node of level 1 and 2 is filled in its documented colour"
+	"$(pyq "print(sorted($L1 + $L2))")" "every node of level 1 and 2 is filled in its documented colour"
 # the first level-1 bar: its left edge is the leftmost retiring rectangle's
 # (the bars come before the legend); its four segments' heights over their
 # sum are the shares worked above
@@ -106,7 +107,7 @@ is "$(svg "$tmp/b.svg" "(lambda a, b: (a['tma_memory_bound'][5], round(a['tma_me
 plot bench "$tmp/b.png" "$tmp/p" --backend msr --reps 9 --kernel retire-light --level 1
 is "$st" 0 "bench --plot b.png: exit 0"
 png() {
-	python3 -S - "$1" "$tmp/colours" "$2" <<'EOP'
+	pyq - "$1" "$tmp/colours" "$2" <<'EOP'
 import struct, sys, zlib
 d = open(sys.argv[1], "rb").read()
 col = dict((l.split()[1].lower(), l.split()[0]) for l in open(sys.argv[2]))

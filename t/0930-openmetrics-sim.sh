@@ -20,6 +20,7 @@
 #    resource bound 18 (backend less core); net slots 5 x 100000.
 # A ratio is a fraction of slots (0.40), never a percentage.
 . "$T_SRC/tap.sh"
+pyq_start
 . "$T_SRC/events-fixture.sh"
 events_dumps "$ADLS"
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
@@ -45,7 +46,7 @@ om() {
 # tma_ratio of NODE, v(NAME, **labels) the one sample that matches.
 q() {
 	$parse "$tmp/$1.prom" --json >"$tmp/$1.json" || return 1
-	python3 -S - "$tmp/$1.json" "$2" <<'EOP'
+	pyq - "$tmp/$1.json" "$2" <<'EOP'
 import json, sys
 s = json.load(open(sys.argv[1]))
 def v(name, **l):
@@ -79,7 +80,7 @@ is "$(q pcore "sorted(n for n, w in $want.items()
 is "$(q pcore "0 < v('baretma_tma_bound_ratio', kernel='test-sim-work') < 0.02")" True \
 	"P-core: the bound is a fraction (8-bit fields: under 2 points here)"
 is "$(q pcore "sorted(x['labels']['node'] for x in s if x['name'] == 'baretma_tma_ratio'
-	and x['labels']['kernel'] == 'test-sim-work')")" "$(python3 -S -c "print(sorted($want))")" \
+	and x['labels']['kernel'] == 'test-sim-work')")" "$(pyq "print(sorted($want))")" \
 	"P-core: exactly those 12 nodes"
 is "$(q pcore "v('baretma_slots', kernel='test-sim-work')")" 600000.0 \
 	"P-core: slots W x K = 6 x 100000, its own series"
@@ -119,7 +120,7 @@ summary=$(tail -n 1 "$tmp/val.txt")
 is "$(q val "'%d passed, %d failed, %d skipped' % tuple(v('baretma_validate_checks', result=x)
 	for x in ('pass', 'fail', 'skip'))")" "$summary" "validate: the counts are the text's summary"
 # each check once per result, 1 for the one the text gives it
-python3 -S - "$tmp/val.txt" >"$tmp/val.want" <<'EOP'
+pyq - "$tmp/val.txt" >"$tmp/val.want" <<'EOP'
 import sys
 for line in open(sys.argv[1]):
     f = line.split()
@@ -142,7 +143,7 @@ is "$?" 0 "calibrate --openmetrics: exit 0"
 om cal
 is "$(q cal "v('baretma_calibrate_backend_measured', backend='msr')")" 1.0 \
 	"calibrate: the msr backend measured"
-is "$(python3 -S -c "
+is "$(pyq "
 import json; d = json.load(open('$tmp/calibration.json'))
 b = [b for b in d['backends'] if b['backend'] == 'msr'][0]
 print(b['bracket']['tsc_ticks']['median'], b['bracket']['slots']['median'])")" \

@@ -14,6 +14,7 @@
 # --json, -o and --openmetrics naming one file, --openmetrics on a command
 # without metrics (compare).
 . "$T_SRC/tap.sh"
+pyq_start
 . "$T_SRC/sim-fixture.sh"
 
 printf 'retiring 40\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n' >"$tmp/p"
@@ -24,7 +25,7 @@ printf 'ghz 0\naccess_cycles 1000\n' | cat - "$tmp/p" >"$tmp/still"
 # csvcheck FILE SEP: "COLUMNS|RECORDS|BAD" - the header's columns joined by
 # ',', the number of records, the records whose field count differs
 csvcheck() {
-	python3 -S - "$1" "$2" <<'EOP'
+	pyq - "$1" "$2" <<'EOP'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline=""), delimiter=sys.argv[2]))
 head, recs = rows[0], rows[1:]
@@ -33,7 +34,7 @@ EOP
 }
 # col FILE SEP EXPR: EXPR over the records as dicts r (csv.DictReader)
 col() {
-	python3 -S - "$1" "$2" "$3" <<'EOP'
+	pyq - "$1" "$2" "$3" <<'EOP'
 import csv, sys
 r = list(csv.DictReader(open(sys.argv[1], newline=""), delimiter=sys.argv[2]))
 print(eval(sys.argv[3]))
@@ -125,7 +126,7 @@ is "$(col "$tmp/cal.csv" , "[x['cycles'] for x in r]")" "['1000', '10000', '1000
 # once more; each read must be absent (before the first write) or whole:
 # five lines (TYPE, UNIT, HELP, the one sample, OpenMetrics' "# EOF"),
 # ending in a line feed.
-python3 -S - "$tmp/live.prom" "$tmp/done" >"$tmp/reader.out" <<'EOP' &
+pyq - "$tmp/live.prom" "$tmp/done" >"$tmp/reader.out" <<'EOP' &
 import os, sys
 path, flag = sys.argv[1], sys.argv[2]
 reads = bad = 0

@@ -10,6 +10,7 @@
 # and `cpu`, and the pictures' Okabe-Ito colour for each level-1 node.  The doc
 # names node_exporter's flag.
 . "$T_SRC/tap.sh"
+pyq_start
 . "$T_SRC/events-fixture.sh"
 events_dumps "$ADLS"
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
@@ -29,14 +30,14 @@ for f in bench validate; do
 		echo "Bail out! $f.prom does not parse"
 done
 
-python3 -S -c 'import json, sys; json.load(open(sys.argv[1]))' "$dash"
+pyq 'import json, sys; json.load(open(sys.argv[1]))' "$dash"
 is "$?" 0 "the dashboard is valid JSON"
 
 # q EXPR: EXPR over the dashboard d, the exported families fam
 # ({name: set of label names}) and the queries qs (every expr and
 # template query), parsed into [(metric, [(label, op, value)])].
 q() {
-	python3 -S - "$dash" "$tmp/bench.json" "$tmp/validate.json" "$1" <<'EOP'
+	pyq - "$dash" "$tmp/bench.json" "$tmp/validate.json" "$1" <<'EOP'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 fam = {}

@@ -9,12 +9,13 @@
 # links every "## " section, so the table of contents cannot fall behind a
 # section added later.  Headings inside ``` blocks are code.
 . "$T_SRC/tap.sh"
+pyq_start
 
 TOP=$T_SRC/..
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed"
 [ -r "$TOP/README.md" ] || skip_all "no README.md beside t/"
 
-python3 -S - "$TOP" >"$tmp/out" 2>&1 <<'PY'
+pyq - "$TOP" >"$tmp/out" 2>&1 <<'PY'
 import os, re, sys
 top = sys.argv[1]
 

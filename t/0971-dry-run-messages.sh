@@ -16,6 +16,7 @@
 #     on a machine whose CPU has counters): the reason says the simulator
 #     models this machine's CPUID and how to give it a dump.
 . "$T_SRC/tap.sh"
+pyq_start
 
 . "$T_SRC/events-fixture.sh"
 events_dumps "$CLX" "$ZEN4"
@@ -37,7 +38,7 @@ is "$(printf '%s' "$note" | wc -c | awk '{ print ($1 > 520) }')" 1 "the note is 
 like "$note" "subtracted, but its jitter widens every spread$" "and ends whole"
 BARETMA_MSR=sim:$tmp/p "$BARETMA" bench --cpuid-dump "$CLX" --backend msr --cpu 0 \
 	--kernel retire-light --reps 3 --warmup 0 --json >"$tmp/json" 2>"$tmp/err"
-is "$(python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["note"].endswith("widens every spread"))' "$tmp/json")" \
+is "$(pyq 'import json,sys; print(json.load(open(sys.argv[1]))["note"].endswith("widens every spread"))' "$tmp/json")" \
 	True "the JSON note ends whole too"
 
 # 2. a Zen 4 guest without its core counters

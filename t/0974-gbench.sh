@@ -28,6 +28,7 @@
 # Skipped where configure found no C++ compiler or no libbenchmark
 # (Debian: libbenchmark-dev), or without the dumps.
 . "$T_SRC/tap.sh"
+pyq_start
 
 [ -n "${BARETMA_GBENCH:-}" ] || skip_all "the adapter's example is not built: configure found no C++ compiler linking -lbenchmark (Debian: libbenchmark-dev)"
 . "$T_SRC/sim-fixture.sh"
@@ -44,7 +45,7 @@ gb() {
 
 # the counters of every benchmark, "name key=value ..." with 6 decimals
 counters() {
-	python3 -S - "$tmp/out" "$@" <<'EOP'
+	pyq - "$tmp/out" "$@" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 for b in d["benchmarks"]:
@@ -60,7 +61,7 @@ l1="tma_retiring tma_bad_speculation tma_frontend_bound tma_backend_bound"
 is "$(counters $l1)" "BM_harmonic tma_retiring=39.843750 tma_bad_speculation=7.656250 tma_frontend_bound=19.921875 tma_backend_bound=32.578125
 BM_walk tma_retiring=39.843750 tma_bad_speculation=7.656250 tma_frontend_bound=19.921875 tma_backend_bound=32.578125" \
 	"Ice Lake: each benchmark's JSON carries the profile's level-1 tma_* (102, 51, 77 of 256; the clears' 2.5)"
-is "$(python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(all(b["real_time"] > 0 and b["slots"] > 0 and "tma_heavy_operations" not in b for b in d["benchmarks"]))' "$tmp/out")" \
+is "$(pyq 'import json,sys; d=json.load(open(sys.argv[1])); print(all(b["real_time"] > 0 and b["slots"] > 0 and "tma_heavy_operations" not in b for b in d["benchmarks"]))' "$tmp/out")" \
 	True "Ice Lake: beside the times, slots; no level-2 node at level 1"
 
 gb "$SPR"
@@ -73,6 +74,6 @@ is "$(counters tma_retiring | sed -n 2p)" "BM_walk tma_retiring=39.843750" "Sapp
 # No Top-down (a TSC-only session): the times, no tma_* (never zeros)
 BARETMA_BACKEND=tsc "$BARETMA_GBENCH" --benchmark_format=json --benchmark_min_time=0.001 \
 	>"$tmp/out" 2>"$tmp/err"
-is "$?:$(python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print([k for b in d["benchmarks"] for k in b if k.startswith("tma_") or k == "slots"])' "$tmp/out")" \
+is "$?:$(pyq 'import json,sys; d=json.load(open(sys.argv[1])); print([k for b in d["benchmarks"] for k in b if k.startswith("tma_") or k == "slots"])' "$tmp/out")" \
 	"0:[]" "a TSC-only session: no tma_* and no slots counters, never zeros"
 done_testing

@@ -8,6 +8,7 @@
 # point at every length), so its document's resolution_cycles is null.
 # The markers' row of a region with no pair is t/0973's.
 . "$T_SRC/tap.sh"
+pyq_start
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
@@ -21,7 +22,7 @@ printf 'ghz 3\naccess_cycles 10000\nretiring 20\nbad_speculation 40\nfrontend_bo
 printf 'ghz 3\naccess_cycles 10000\nretiring 20\nbad_speculation 40\nfrontend_bound 20\nbackend_bound 20\n' >"$tmp/pb"
 BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/p "$BARETMA" calibrate --backend msr --json \
 	>"$tmp/c.json" 2>"$tmp/c.err"
-is "$?:$(python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["backends"][0]["resolution_cycles"])' "$tmp/c.json")" \
+is "$?:$(pyq 'import json,sys; print(json.load(open(sys.argv[1]))["backends"][0]["resolution_cycles"])' "$tmp/c.json")" \
 	"0:None" "calibrate, noise 2: exit 0, resolution not reached (null)"
 BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/pb "$BARETMA" bench --backend msr \
 	--kernel retire-light --reps 5 >"$tmp/out" 2>&1

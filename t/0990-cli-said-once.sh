@@ -15,6 +15,7 @@
 #     Top-down output) and keeps every number: the median and quartiles
 #     of each of the 12 nodes of each kernel, as the JSON has them.
 . "$T_SRC/tap.sh"
+pyq_start
 
 . "$T_SRC/sim-fixture.sh"
 run() {
@@ -72,7 +73,7 @@ BARETMA_MSR=sim:$tmp/p2 run bench --cpuid-dump "$SPR" --backend msr --kernel emp
 is "$(awk 'f && length($0) > 100 { n++ } /^$/ { f = 1 } END { print n + 0 }' "$tmp/text")" 0 \
 	"no line of the tables is wider than 100 columns"
 # each node's cell "median [q1,q3]" of each kernel, read back from the text tables
-python3 -S - "$tmp/text" >"$tmp/cells" <<'PY'
+pyq - "$tmp/text" >"$tmp/cells" <<'PY'
 import re, sys
 cols = None
 for line in open(sys.argv[1]):
@@ -88,7 +89,7 @@ for line in open(sys.argv[1]):
         for c, v in zip(cols, cells):
             print(f[0], c, *v)
 PY
-python3 -S -c '
+pyq '
 import json, sys
 d = json.load(open(sys.argv[1]))
 for k in d["kernels"]:

@@ -30,6 +30,7 @@
 # --delta-regions: t/0454's slot-weighted deltas, 55/20/20/5 | 35 20 20 5,
 # empty 2.W.N = 16000, bound 100 x 12/1020 = 1.1765.
 . "$T_SRC/tap.sh"
+pyq_start
 . "$T_SRC/sim-fixture.sh"
 
 [ -x "${BARETMA_HOOKS:-}" ] || skip_all "no test build of the tool (t/baretma-hooks)"
@@ -49,7 +50,7 @@ run() {
 		>"$_o" 2>"$_o.err" || st=$?
 }
 med() {
-	python3 -S - "$1" "$2" <<'EOP'
+	pyq - "$1" "$2" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = [x for x in d["kernels"] if x["name"] == sys.argv[2]][0]
@@ -57,7 +58,7 @@ print(sorted((n, round(k[n]["median"], 6) + 0.0) for n in k if n.startswith("tma
 EOP
 }
 kq() {
-	python3 -S - "$1" "$2" <<'EOP'
+	pyq - "$1" "$2" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = dict((x["name"], x) for x in d["kernels"])

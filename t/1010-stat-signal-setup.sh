@@ -34,6 +34,7 @@
 # backend, 9 and 33 %: msr/sim/sim_events.c) within the bound printed beside
 # it, and the registers are the fixture's.
 . "$T_SRC/tap.sh"
+pyq_start
 . "$T_SRC/guard-fixture.sh"
 
 HOOKS=$BARETMA_HOOKS
@@ -67,7 +68,7 @@ at() {
 # q EXPR: a Python expression over the JSON document d of $tmp/out (with
 # -I: its last line, the end); s: its first sample.
 q() {
-	python3 -S -c 'import json,sys
+	pyq 'import json,sys
 t = open(sys.argv[1]).read().strip()
 try:
     d = json.loads(t)

@@ -11,6 +11,7 @@
 # (bench/output/plot.c plot_grid).  PNG and PDF never leaked (t/0904 draws
 # a PNG).
 . "$T_SRC/tap.sh"
+pyq_start
 
 [ "${T_HAVE_CAIRO:-}" = yes ] || skip_all "built without cairo: no --plot"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the SVG"
@@ -30,7 +31,7 @@ for ms in 100 10; do
 	"$BARETMA" stat -a -I "$ms" --count 3 --plot "$tmp/x.svg" >"$tmp/out" 2>"$tmp/err"
 	is "$?" 0 "stat -a -I $ms --count 3 --plot x.svg exits 0"
 	is "$(grep -v '^baretma: note: a dry run' "$tmp/err")" "" "nothing on standard error (no leak report)"
-	is "$(python3 -S - "$tmp/x.svg" <<'EOP'
+	is "$(pyq - "$tmp/x.svg" <<'EOP'
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 print(root.tag.split('}')[-1], float(root.get('width').rstrip('px')),

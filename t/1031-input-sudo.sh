@@ -18,6 +18,7 @@
 # sudo(8) sets them; the invoking user is nobody (65534).  Making a file
 # nobody cannot read that root can needs root.
 . "$T_SRC/tap.sh"
+pyq_start
 
 [ "$(id -u)" = 0 ] || skip_all "not root: no file here that only root can read"
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
@@ -102,7 +103,7 @@ run info --cpuid-dump "$in/hw"
 is "$rc" 77 "its hwloc-cpuid-info (which hwloc reads as root) 0600: exit 77"
 like "$out" "cannot load CPUID dump '$in/hw': hwloc-cpuid-info: $who" "  named"
 if command -v python3 >/dev/null 2>&1; then
-	python3 -S -c 'import json,sys; print(json.dumps({"schema": "baretma-bundle/1", "cpuid_dump": open(sys.argv[1]).read()}))' \
+	pyq 'import json,sys; print(json.dumps({"schema": "baretma-bundle/1", "cpuid_dump": open(sys.argv[1]).read()}))' \
 		"$ICL" >"$in/bundle.json"
 	chmod 0644 "$in/bundle.json"
 	run info --cpuid-dump "$in/bundle.json"

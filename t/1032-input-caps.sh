@@ -14,6 +14,7 @@
 # read.  The caps are the constants' documented values, restated here.
 # Files over a cap are sparse (truncate): their size is what counts.
 . "$T_SRC/tap.sh"
+pyq_start
 
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
 [ -r "$ICL" ] || skip_all "no Ice Lake dump $ICL"
@@ -115,10 +116,10 @@ BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/profile "$BARETMA" calibrate --back
 if [ -f "$CAL" ] && command -v python3 >/dev/null 2>&1; then
 	cp "$CAL" "$tmp/cal-good"
 	# JSON with blanks after the document: 1,000,000 bytes, still valid
-	python3 -S -c 'import sys; d=open(sys.argv[1]).read().rstrip(); open(sys.argv[1], "w").write(d + " " * (1000000 - len(d) - 1) + "\n")' "$CAL"
+	pyq 'import sys; d=open(sys.argv[1]).read().rstrip(); open(sys.argv[1], "w").write(d + " " * (1000000 - len(d) - 1) + "\n")' "$CAL"
 	bench
 	is "$rc" 0 "a calibration of 1,000,000 bytes (under the 1 MiB cap): bench exits 0"
-	is "$(python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["calibration"]["used"])' "$tmp/json")" \
+	is "$(pyq 'import json,sys; print(json.load(open(sys.argv[1]))["calibration"]["used"])' "$tmp/json")" \
 		True "  and uses it"
 	if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
 		env BARETMA_CPUID_DUMP="$ICL" BARETMA_MSR=sim:"$tmp/profile" strace -f -o "$tmp/trace" \

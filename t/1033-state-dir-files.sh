@@ -12,6 +12,7 @@
 # file and why.  bench stops before it measures; validate --bundle leaves
 # the calibration out, saying so.  On the simulated PMU (Ice Lake dump).
 . "$T_SRC/tap.sh"
+pyq_start
 
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
 [ -r "$ICL" ] || skip_all "no Ice Lake dump $ICL"
@@ -33,7 +34,7 @@ bench() {
 	rc=$?
 	out=$(cat "$tmp/err")
 }
-used() { python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["calibration"]["used"])' "$tmp/json"; }
+used() { pyq 'import json,sys; print(json.load(open(sys.argv[1]))["calibration"]["used"])' "$tmp/json"; }
 
 # --- calibrations ----------------------------------------------------------------
 # bench reads calibration-GenuineIntel-6-0x7e-5.json (family 6, model 0x7E,
@@ -65,7 +66,7 @@ if [ "$me" = 0 ]; then
 	if "$BARETMA" validate --bundle "$tmp/bundle.json" >/dev/null 2>"$tmp/verr"; then :; fi
 	like "$(cat "$tmp/verr")" "warning: calibration '$CAL' left out of the bundle: owned by uid 65534, not uid 0" \
 		"  validate --bundle: left out of the bundle, said"
-	is "$(python3 -S -c 'import json,sys; print("calibration" in json.load(open(sys.argv[1])) and json.load(open(sys.argv[1]))["calibration"] is not None)' "$tmp/bundle.json" 2>&1)" \
+	is "$(pyq 'import json,sys; print("calibration" in json.load(open(sys.argv[1])) and json.load(open(sys.argv[1]))["calibration"] is not None)' "$tmp/bundle.json" 2>&1)" \
 		False "  the bundle holds no calibration"
 	chown 0 "$CAL"
 else

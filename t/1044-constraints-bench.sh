@@ -21,6 +21,7 @@
 #      min(THREAD, CYCLES_0_UOPS_DELIV.CORE) / SLOTS, ...), which a pass
 #      with CYCLES_0 on counter 4 would make 0.
 . "$T_SRC/tap.sh"
+pyq_start
 
 . "$T_SRC/events-fixture.sh"
 HSX=$SHARED_CPUID/hwloc/Intel-Haswell-2xXeon-E5-2680v3
@@ -45,7 +46,7 @@ regs() {
 # placed TRACE MODEL FILE: each select written to IA32_PERFEVTSELx with EN,
 # and whether the vendor's CounterHTOff (SMT off) for its encoding has x
 placed() {
-	python3 -S - "$1" "$2" "$3" "$TSV" <<'EOP'
+	pyq - "$1" "$2" "$3" "$TSV" <<'EOP'
 import sys
 trace, model, fil, tsv = sys.argv[1:]
 rows = [l.rstrip("\n").split("\t") for l in open(tsv) if l.strip() and not l.startswith("#")]
@@ -126,7 +127,7 @@ BARETMA_TEST_HOOKS=1 BARETMA_CPUID_DUMP=$HSX BARETMA_MSR=sim:$tmp/prof "$BARETMA
 	--backend msr --cpu 0 --kernel test-sim-work --reps 5 --warmup 1 --level 2 --json \
 	>"$tmp/sim.json" 2>"$tmp/sim.err"; rc=$?
 is "$rc" 0 "simulated Haswell-EP, level 2: exit 0"
-is "$(python3 -S - "$tmp/sim.json" <<'EOP'
+is "$(pyq - "$tmp/sim.json" <<'EOP'
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = dict((x["name"], x) for x in d["kernels"])["test-sim-work"]

@@ -45,6 +45,7 @@
 # 6, machine clears 4, frontend latency 12, bandwidth 20 - 12 = 8,
 # alloc restrictions (core bound) 30 - 12 = 18, resource bound 30 - 18 = 12.
 . "$T_SRC/tap.sh"
+pyq_start
 . "$T_SRC/sim-fixture.sh"
 
 printf 'ghz 0\naccess_cycles 1000\nretiring 40\nbad_speculation 10\nfrontend_bound 20
@@ -68,7 +69,7 @@ GRT2="{'tma_retiring': 40, 'tma_bad_speculation': 10, 'tma_frontend_bound': 20,
 # off FILE WANT TOL: the nodes of bench's 'empty' kernel (the bracket alone,
 # exact counts) off WANT by more than TOL, and any node WANT lacks
 off() {
-	python3 -S - "$1" "$2" "$3" <<'EOF'
+	pyq - "$1" "$2" "$3" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 want, tol = eval(sys.argv[2]), float(sys.argv[3])
@@ -81,7 +82,7 @@ EOF
 # stat_off FILE WANT: stat's first interval, nodes off WANT by more than
 # bound_pp (+ 1e-6); then its level, passes and left_out's first word
 stat_off() {
-	python3 -S - "$1" "$2" <<'EOF'
+	pyq - "$1" "$2" <<'EOF'
 import json, sys
 want = eval(sys.argv[2])
 for line in open(sys.argv[1]):
@@ -98,7 +99,7 @@ EOF
 }
 # td FILE: bench's topdown level, passes, recipe variant, left_out's first word
 td() {
-	python3 -S -c 'import json, sys
+	pyq 'import json, sys
 t = json.load(open(sys.argv[1]))["topdown"]
 print(t["level"], t["passes"], t["recipe"]["variant"], (t["left_out"] or "").split(":")[0].split(" ")[0])' "$1"
 }
@@ -152,7 +153,7 @@ grep -v '^ghz\|^access' "$tmp/p" >"$tmp/pt"
 BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$tmp/pt BARETMA_PERF=sim:$tmp/pt "$BARETMA" compare --kernel dep-chain --pairs 8 \
 	--reps 5 --json >"$tmp/c.json" 2>"$tmp/err"; rc=$?
 is "$rc" 0 "compare on Ice Lake exits 0"
-is "$(python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1]))["left_out"]; print(d["raw"].split(":")[0], d["perf"].split(":")[0])' "$tmp/c.json")" \
+is "$(pyq 'import json,sys; d=json.load(open(sys.argv[1]))["left_out"]; print(d["raw"].split(":")[0], d["perf"].split(":")[0])' "$tmp/c.json")" \
 	"nothing nothing" "JSON left_out: raw and perf, both Sunny Cove's whole formulas"
 out=$(BARETMA_CPUID_DUMP=$SPR BARETMA_MSR=sim:$tmp/pt BARETMA_PERF=sim:$tmp/pt "$BARETMA" compare --kernel dep-chain \
 	--pairs 10 --reps 5 2>/dev/null)

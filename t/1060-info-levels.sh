@@ -17,6 +17,7 @@
 #     at least (perfmon E-core_TMA_Metrics.csv);
 #   - a CPU with PERF_METRICS measures at least what PERF_METRICS gives.
 . "$T_SRC/tap.sh"
+pyq_start
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
 INDEX=$SHARED_CPUID/INDEX.tsv
@@ -32,12 +33,12 @@ done
 
 # index FILE COLUMN: INDEX.tsv's known answer for the dump FILE
 index() {
-	python3 -S -c 'import csv, sys
+	pyq 'import csv, sys
 rows = {r["file"]: r for r in csv.DictReader(open(sys.argv[1]), delimiter="\t")}
 print(rows[sys.argv[2]][sys.argv[3]])' "$INDEX" "$1" "$2"
 }
 # q FILE EXPR [ARG]: a Python expression over the JSON document d of FILE (ARG: sys.argv[3])
-q() { python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
+q() { pyq 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
 
 # The known answers as the tables give them, before anything is run.
 is "$(index $SKL expect_perf_metrics) $(index $SKL expect_topdown_levels)" "no 0" \

@@ -18,12 +18,13 @@
 #     (Documentation/ABI/testing/dev-kmsg); /sys/hypervisor/type "xen"
 #     (drivers/xen/sys-hypervisor.c).
 . "$T_SRC/tap.sh"
+pyq_start
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
 [ -x "$BARETMA_HOOKS" ] || skip_all "no test build of the tool (BARETMA_HOOKS)"
 EMR=$T_DATA/cpuid-emr-kvm-novpmu.txt
 [ -r "$EMR" ] || skip_all "no $EMR"
-q() { python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+q() { pyq 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 
 grep -q '^CPUID 40000000: [0-9A-F]*-4B4D564B-564B4D56-0000004D' "$EMR" ||
 	skip_all "$EMR no longer holds KVM's signature"

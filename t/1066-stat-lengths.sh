@@ -12,6 +12,7 @@
 #    once before its end).
 # The simulated PMU of the Ice Lake dump, as t/0900.
 . "$T_SRC/tap.sh"
+pyq_start
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read JSON"
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
@@ -27,7 +28,7 @@ unset BARETMA_MSR_TRACE BARETMA_PERF
 # --- -I 100 --count 4 --json: each interval's own length --------------------
 "$BARETMA" stat -C 0-1 -I 100 --count 4 --json >"$tmp/jsonl" 2>"$tmp/err"; rc=$?
 is "$rc" 0 "stat -C 0-1 -I 100 --count 4 --json exits 0"
-got=$(python3 -S - "$tmp/jsonl" <<'EOF'
+got=$(pyq - "$tmp/jsonl" <<'EOF'
 import json, sys
 docs = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()]
 iv = [d for d in docs if d["type"] == "interval"]
@@ -55,7 +56,7 @@ is "$got" "4 ok" \
 # --- without -I: one sample over the whole count ----------------------------
 "$BARETMA" stat -C 0 --json -- sleep 1.5 >"$tmp/json" 2>"$tmp/err"; rc=$?
 is "$rc" 0 "stat -C 0 --json -- sleep 1.5 exits 0"
-got=$(python3 -S - "$tmp/json" <<'EOF'
+got=$(pyq - "$tmp/json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 s = d["samples"][0]

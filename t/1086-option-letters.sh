@@ -13,6 +13,7 @@
 # one getopt_long call and no struct option outside bench/cli/cli_opt.c,
 # every long name in one row (a shared one in bench/cli/cli_opt.h).
 . "$T_SRC/tap.sh"
+pyq_start
 
 [ -x "${BARETMA:-}" ] || skip_all "no baretma built"
 cmds=$("$BARETMA" --help | awk '/^commands:/ { c = 1; next } c && /^$/ { exit }
@@ -69,7 +70,7 @@ if [ -r "$ICL" ] && command -v python3 >/dev/null 2>&1; then
 	}
 	run "$tmp/c2" -C 2 --json; rc=$?
 	is "$rc" 0 "bench -C 2 on the simulated Ice Lake exits 0"
-	is "$(python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))["cpu"]["os_cpu"])' \
+	is "$(pyq 'import json,sys; print(json.load(open(sys.argv[1]))["cpu"]["os_cpu"])' \
 		"$tmp/c2" 2>&1)" 2 "... measured on os_cpu 2"
 	is "$(awk '{ print $2 }' "$tmp/c2.trace" | sort -u | tr '\n' ' ')" "2 " \
 		"... every MSR access on CPU 2 (the trace)"

@@ -6,6 +6,7 @@
 # -x, -o); the options before it are stat's.  stat's table says so once
 # (bench/cli/cmd_stat.c, in_order); getopt_long then stops at COMMAND.
 . "$T_SRC/tap.sh"
+pyq_start
 
 . "$T_SRC/sim-fixture.sh"
 BARETMA_MSR=sim:$T_SRC/../examples/profiles/icelake.profile
@@ -21,7 +22,7 @@ ok "$([ ! -e "$tmp/F" ]; echo $?)" "no file F: -o after COMMAND is COMMAND's"
 "$BARETMA" stat --cpuid-dump "$ICL" -C 0 -j printf x >"$tmp/out" 2>"$tmp/err"; rc=$?
 is "$rc" 0 "stat -C 0 -j printf x: exits 0"
 like "$(cat "$tmp/out")" '^x\{' "before COMMAND, -j is stat's: COMMAND's x, then the JSON document"
-python3 -S -c 'import json,sys; d=json.loads(open(sys.argv[1]).read()[1:]); print(d["schema"])' \
+pyq 'import json,sys; d=json.loads(open(sys.argv[1]).read()[1:]); print(d["schema"])' \
 	"$tmp/out" >"$tmp/schema" 2>&1
 is "$(cat "$tmp/schema")" "baretma-stat/1" "... of schema baretma-stat/1"
 done_testing

@@ -18,6 +18,7 @@
 # the pages of stat and bench give the header as the tool writes it, the README points
 # there.
 . "$T_SRC/tap.sh"
+pyq_start
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read CSV"
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
@@ -35,7 +36,7 @@ header=cpu,kind,recipe,backend,time,kernel,level,quantity,unit,value,bound_pp,n,
 # keys FILE: the header, then each row without its numbers (value,
 # bound_pp, the statistics) and its time
 keys() {
-	python3 -S - "$1" <<'EOP'
+	pyq - "$1" <<'EOP'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 print(",".join(rows[0]))
@@ -51,7 +52,7 @@ is "$rc" 0 "stat -I --csv: exit 0"
 is "$(head -n 1 "$tmp/i.csv")" "$header" "stat -I --csv: the long layout's header"
 is "$(keys "$tmp/i.sv")" "$(keys "$tmp/i.csv")" "stat -I: -x , has the same header and rows as --csv"
 like "$(cat "$tmp/i.err")" "2 intervals read; timer drift" "the end said on stderr (CSV has no end)"
-is "$(python3 -S - "$tmp/i.csv" <<'EOP'
+is "$(pyq - "$tmp/i.csv" <<'EOP'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 stats = ("median", "min", "max", "q1", "q3", "mad", "mean")
@@ -71,7 +72,7 @@ EOP
 is "$rc" 0 "stat --csv -- true: exit 0"
 "$BARETMA" stat -C 0 -x , -- true >"$tmp/w.sv" 2>/dev/null
 is "$(keys "$tmp/w.sv")" "$(keys "$tmp/w.csv")" "stat: -x , has the same header and rows as --csv"
-is "$(python3 -S - "$tmp/w.csv" <<'EOP'
+is "$(pyq - "$tmp/w.csv" <<'EOP'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 print(len(rows), [(r["quantity"], r["unit"], r["n"], r["median"], r["mean"]) for r in rows][:2])
@@ -85,7 +86,7 @@ is "$?" 0 "bench --csv: exit 0"
 "$BARETMA" bench --backend msr --cpu 0 --kernel retire-light --reps 5 --warmup 1 -x , >"$tmp/b.sv" 2>/dev/null
 is "$(head -n 1 "$tmp/b.csv")" "$header" "bench --csv: the long layout's header"
 is "$(keys "$tmp/b.sv")" "$(keys "$tmp/b.csv")" "bench: -x , has the same header and rows as --csv"
-is "$(python3 -S - "$tmp/b.csv" <<'EOP'
+is "$(pyq - "$tmp/b.csv" <<'EOP'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 r = [x for x in rows if x["kernel"] == "retire-light"]

@@ -8,6 +8,7 @@
 # cannot measure a CPUID dump's CPU (exit 69, README "Exit status", the
 # reason naming the dump and the remedy).
 . "$T_SRC/tap.sh"
+pyq_start
 
 ICL=$SHARED_CPUID/libcpuid/v0.6.2/intel/core_10th_gen/ice-lake-i7.test
 [ -r "$ICL" ] || skip_all "no Ice Lake dump ($ICL)"
@@ -23,7 +24,7 @@ is "$rc" 0 "compare, BARETMA_MSR=sim: and BARETMA_PERF unset: exit 0"
 if command -v python3 >/dev/null 2>&1; then
 	# the profile's shares on both sides: 28 comparisons of the seven
 	# non-empty kernels' four level-1 nodes, none disagreeing
-	is "$(python3 -S -c '
+	is "$(pyq '
 import json, sys
 d = json.load(open(sys.argv[1]))
 v = d["verdicts"]

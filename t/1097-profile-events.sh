@@ -8,6 +8,7 @@
 # profile is looked up in `decode --recipes --json`'s events of the recipe
 # that runs on the dump the profile's header names.
 . "$T_SRC/tap.sh"
+pyq_start
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read JSON"
 "$BARETMA" decode --recipes --json >"$tmp/recipes.json" 2>"$tmp/err"
 is "$?" 0 "decode --recipes --json"
@@ -15,7 +16,7 @@ for pair in ecore:intel-ecore-l1:gracemont icelake:intel-perf-metrics:sunny-cove
 	sapphirerapids:intel-perf-metrics:golden-cove; do
 	name=${pair%%:*} recipe=${pair#*:}
 	f=$T_SRC/../examples/profiles/$name.profile
-	got=$(python3 -S - "$tmp/recipes.json" "$recipe" "$f" <<'EOP'
+	got=$(pyq - "$tmp/recipes.json" "$recipe" "$f" <<'EOP'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 rs = d["recipes"] if isinstance(d, dict) else d

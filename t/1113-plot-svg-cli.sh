@@ -21,6 +21,7 @@
 # Before, the SVG had no text, one panel, the legend bottom first, and red
 # and green fills.
 . "$T_SRC/tap.sh"
+pyq_start
 
 [ "${T_HAVE_CAIRO:-}" = yes ] || skip_all "built without cairo: no --plot"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the SVG"
@@ -39,7 +40,7 @@ cd "$tmp" || exit 1
 # colour), each (hex, x0, y0, x1, y1), fills (every fill colour), cud
 # (Okabe and Ito's eight), tints (allowed: CUD and their mixes), grey(hex)
 svg() {
-	python3 -S - "$1" "$2" <<'EOP'
+	pyq - "$1" "$2" <<'EOP'
 import re, sys, xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
 root = ET.parse(sys.argv[1]).getroot()
@@ -161,7 +162,7 @@ is "$(svg b.svg 'sorted(h for h in fills if not grey(h) and not allowed(h))')" "
 BARETMA_CPUID_DUMP=$ICL BARETMA_MSR=sim:$EX/profiles/icelake.profile \
 	"$BARETMA" bench --backend msr --reps 3 --kernel retire-light --plot b.pdf >out 2>err
 is "$?" 0 "bench --plot b.pdf: exit 0"
-is "$(python3 -S - b.pdf <<'EOP'
+is "$(pyq - b.pdf <<'EOP'
 import re, sys
 d = open(sys.argv[1], "rb").read()
 m = re.search(rb"/Subject\s*<FEFF([0-9A-Fa-f]*)>", d)

@@ -26,6 +26,7 @@
 # kinds, both stacked in one group; byName matchers and the colours green,
 # red, purple and orange.
 . "$T_SRC/tap.sh"
+pyq_start
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
 EX=$T_SRC/../examples
@@ -48,7 +49,7 @@ sed -n 's/^| `\([a-z_]*\)` | [^|]* | #\([0-9A-F]*\) |.*/\1 \2/p' "$T_SRC/../doc/
 # Grafana gives, colour(panel, name) the override colours matching a name,
 # doc {node: "#RRGGBB"} (doc/plots.md)
 q() {
-	python3 -S - "$dash" "$tmp/stat.json" "$tmp/colours" "$1" <<'EOP'
+	pyq - "$dash" "$tmp/stat.json" "$tmp/colours" "$1" <<'EOP'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 ser = []

@@ -20,6 +20,7 @@
 # On the shipped Ice Lake dump and profile (examples/), the state directory
 # the dry run's own ($TMPDIR/baretma-dry-EUID under this test's TMPDIR).
 . "$T_SRC/tap.sh"
+pyq_start
 
 [ -x "${BARETMA:-}" ] || skip_all "no baretma built"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
@@ -80,7 +81,7 @@ is "$st:$(said stat-cmd-vv "$PIN"):$(said stat-cmd-vv "$DRY")" "0:1:1" \
 run compare compare --cpuid-dump "$ICL" -C 1 --kernel retire-light -r 3 --json
 is "$st:$(said compare "$PERF"):$(said compare "$DRY")" "0:0:0" \
 	"compare: exit 0, neither what perf changed nor the dry run's directory on stderr"
-is "$(python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["perf_changed"]) > 0)' "$tmp/compare.out")" \
+is "$(pyq 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["perf_changed"]) > 0)' "$tmp/compare.out")" \
 	True "  ... its JSON keeps what perf changed (perf_changed)"
 run compare-v compare --cpuid-dump "$ICL" -C 1 --kernel retire-light -r 3 --json -v
 is "$st:$(said compare-v "$PERF"):$(said compare-v "$DRY")" "0:1:1" \

@@ -20,6 +20,7 @@
 #     the simulator's noise (1.5 points a read at most) and the bound;
 #   - with --per-cpu as well (Alder Lake: a row set per CPU, 24 CPUs).
 . "$T_SRC/tap.sh"
+pyq_start
 
 [ -x "${BARETMA:-}" ] || skip_all "no baretma built"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the rows"
@@ -40,7 +41,7 @@ check() {
 		--openmetrics "$tmp/$1.prom" >"$tmp/$1" 2>"$tmp/$1.err"
 	is "$?" 0 "$1: stat -a -I 100 --count 2 --level 2 --openmetrics FILE exits 0"
 	like "$(widest "$tmp/$1")" "^([0-9]|[1-9][0-9]|100):" "$1: every line at most 100 columns"
-	python3 -S - "$tmp/$1" "$tmp/$1.prom" "$3" >"$tmp/$1.py" 2>&1 <<'EOF'
+	pyq - "$tmp/$1" "$tmp/$1.prom" "$3" >"$tmp/$1.py" 2>&1 <<'EOF'
 import re, sys
 text, prom, prof = sys.argv[1:4]
 # a row's columns: the time (16), the CPUs (9), the kind (11), the node (24,

@@ -14,6 +14,7 @@
 # P-core was counted again: "(32 CPUs)" of 16, ncpus 32 in the JSON, "4 of
 # 2" with -C 14-17 (bench/stat.c; before, those failed).
 . "$T_SRC/tap.sh"
+pyq_start
 
 [ -x "${BARETMA:-}" ] || skip_all "no baretma built"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 needed to read the JSON"
@@ -58,7 +59,7 @@ run() { # NAME ARGS...: stat ARGS on the dump, out in $tmp/NAME
 heads() { grep '^# cpu' "$tmp/$1" | sed 's/, recipe .*//' | tr '\n' ';'; }
 # jq-less JSON: ncpus and cpus of each sample (every document of the file)
 samples() {
-	python3 -S -c '
+	pyq '
 import json, sys
 t = open(sys.argv[1]).read()
 docs = [json.loads(l) for l in t.splitlines() if l.strip()] if sys.argv[2] == "lines" else [json.loads(t)]

@@ -14,6 +14,7 @@
 # the recipe's event, not the recipe).  Before, --recipe's argument offered
 # nothing.
 . "$T_SRC/tap.sh"
+pyq_start
 
 comp=$T_SRC/../completion/baretma
 command -v bash >/dev/null 2>&1 || skip_all "bash not installed"
@@ -34,7 +35,7 @@ complete_() {
 }
 
 "$BARETMA" decode --recipes --json >"$tmp/r.json"
-all=$(python3 -S -c 'import json,sys
+all=$(pyq 'import json,sys
 for r in json.load(open(sys.argv[1]))["recipes"]: print("%s:%s" % (r["recipe"], r["variant"]))' \
 	"$tmp/r.json" | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
 like "$all" "intel-ecore-l1:gracemont .*intel-perf-metrics:golden-cove" \

@@ -21,4 +21,5 @@ mkdir -p "$BARETMA_STATE_DIR"
 export BARETMA_STATE_DIR
 unset BARETMA_MSR_TRACE BARETMA_TEST_HOOKS BARETMA_MSR BARETMA_PERF BARETMA_CPUID_DUMP
 
-q() { python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$tmp/out" "$1"; }
+pyq_start
+q() { pyq 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$tmp/out" "$1"; }

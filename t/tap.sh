@@ -88,3 +88,36 @@ flock_waiter() {
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/baretma-t.XXXXXX")
 tmp=$(cd "$tmp" && pwd)
 trap 'rm -rf "$tmp"' EXIT
+
+# pyq_start: one Python (t/pyq.py) for this test's pyq calls, in the
+# background on two FIFOs in $tmp; it ends when the test does (EOF on its
+# input).  Call it from the test's top level (not inside $(...)), before
+# the first pyq, and never in a test that waits for all its jobs (`wait`
+# without a pid would wait for it too).
+pyq_start() {
+	[ -z "${t_pyq:-}" ] || return 0
+	command -v python3 >/dev/null 2>&1 || return 0
+	mkfifo "$tmp/pyq.in" "$tmp/pyq.out" || return 0
+	python3 -S -u "$T_SRC/pyq.py" <"$tmp/pyq.in" >"$tmp/pyq.out" &
+	exec 8>"$tmp/pyq.in" 9<"$tmp/pyq.out"
+	t_pyq=1
+}
+# pyq PROGRAM|- ARGS...: what `python3 -S -c PROGRAM ARGS...` prints (`-`:
+# the program is standard input), through pyq_start's Python when it
+# runs, else a Python of its own.
+pyq() {
+	_pyq_prog=$1
+	shift
+	[ "$_pyq_prog" = - ] && _pyq_prog=$(cat)
+	if [ -z "${t_pyq:-}" ]; then
+		python3 -S -c "$_pyq_prog" "$@"
+		return
+	fi
+	printf '%s\0%s\0%s\0' "$PWD" "$#" "$_pyq_prog" >&8
+	for _pyq_a in "$@"; do printf '%s\0' "$_pyq_a" >&8; done
+	_pyq_rs=$(printf '\036')
+	while IFS= read -r _pyq_l <&9; do
+		[ "$_pyq_l" = "$_pyq_rs" ] && break
+		printf '%s\n' "$_pyq_l"
+	done
+}
