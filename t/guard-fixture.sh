@@ -128,7 +128,9 @@ journal_of() { [ -e "$tmp/run/run-$1.journal" ]; }
 hold_lock() {
 	rm -f "$tmp/go" "$tmp/locked"
 	mkfifo "$tmp/go"
-	flock "$tmp" sh -c ': >"$1/locked"; read x <"$1/go"' sh "$tmp" &
+	# shared: a run's reads go on (they take the lock shared, msr/access/
+	# msr_state.c), its first write waits
+	flock -s "$tmp" sh -c ': >"$1/locked"; read x <"$1/go"' sh "$tmp" &
 	lockpid=$!
 	until_true test -e "$tmp/locked"
 }

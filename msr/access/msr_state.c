@@ -6,8 +6,17 @@
  * would overlap: STYLE.md); this backend parses lines instead.
  *
  * Persistence: every successful write rewrites the whole file before
- * returning: FILE.tmp in the same directory (O_CREAT|O_EXCL|O_NOFOLLOW),
- * write, rename over FILE.  No fsync: a process killed at any point leaves
+ * returning: the new text goes into FILE.tmp in the same directory, and
+ * renameat2(RENAME_EXCHANGE) swaps the two names, so FILE is the new text
+ * at once and FILE.tmp keeps the old one as the spare for the next write
+ * (Linux 3.15; ext4, tmpfs, xfs, btrfs).  Creating a new FILE.tmp and
+ * renaming it over FILE each time cost 270-730 us a write on the
+ * development VM's ext4, the exchange 15 us: a simulated validate makes
+ * tens of thousands.  Where the file system cannot exchange, the spare is
+ * renamed over FILE as before.  A spare found at the name is reused only
+ * when it is a regular file with one link owned by this user; it is
+ * removed when the handle closes (a killed run leaves it, which the next
+ * run reuses or replaces).  No fsync: a process killed at any point leaves
  * FILE as it was before or after a whole write (the rename is atomic, the
  * page cache outlives the process), which is all a stand-in for registers
  * needs - a power cut resets real registers too - and an fsync per write
@@ -86,6 +95,7 @@ struct state_ctx {
 	struct st_view v[2];
 	volatile sig_atomic_t cur; /* the view in use; the other is for reloads */
 	struct st_stamp seen;      /* the file as last read or written */
+	bool wrote;                /* a write made the spare FILE.tmp: removed at close */
 	char *out;        /* rewrite buffer, cap + regcap * HEX_TOKEN_MAX */
 };
 
@@ -193,57 +203,111 @@ out:
 	return rc;
 }
 
+static int dir_lock(struct state_ctx *c, int op);
+
 /* Reload when the file on disk is not what this handle last saw (a
- * symbolic link at the name differs: its reload fails -ELOOP). */
-static int refresh(struct state_ctx *c)
+ * symbolic link at the name differs: its reload fails -ELOOP).  A reader
+ * reads under the directory's shared lock: the inode it opens as FILE
+ * can be the spare a writer rewrites once the names have been swapped
+ * again (it was read torn without).  A writer (@locked) holds the
+ * exclusive lock already. */
+static int refresh(struct state_ctx *c, bool locked)
 {
 	struct stat st;
+	int rc;
 
 	if (fstatat(c->dirfd, c->base, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return -errno;
-	return stamp_same(&c->seen, &st) ? 0 : reload(c);
+	if (stamp_same(&c->seen, &st))
+		return 0;
+	if (locked)
+		return reload(c);
+	rc = dir_lock(c, LOCK_SH);
+	if (rc)
+		return rc;
+	rc = reload(c);
+	dir_lock(c, LOCK_UN);
+	return rc;
 }
 
 
-/* Write FILE.tmp, rename over FILE (no fsync: the header says why). */
+/* The spare FILE.tmp for writing, open: reused when it is one this user
+ * could have left (a regular file, one link, our euid: never a hard link
+ * planted at the name, which O_NOFOLLOW does not catch), else created new
+ * (O_EXCL).  With FILE's permission bits.  -errno. */
+static int spare_open(struct state_ctx *c)
+{
+	struct stat st;
+	int fd = openat(c->dirfd, c->tmp, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+			st.st_uid != geteuid())) {
+		close(fd);
+		fd = -1;
+		errno = EEXIST;
+	}
+	if (fd < 0) {
+		if (errno != ENOENT && unlinkat(c->dirfd, c->tmp, 0) < 0 && errno != ENOENT)
+			return -errno;
+		fd = openat(c->dirfd, c->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			    O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -errno;
+		st.st_mode = 0600;
+	}
+	if ((st.st_mode & PERM_BITS) != c->mode && fchmod(fd, c->mode) < 0) {
+		int rc = -errno;
+
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+/* Write the new text into FILE.tmp and swap the two names (the header says
+ * how; no fsync: it says why). */
 static int persist(struct state_ctx *c)
 {
 	size_t len = render(c);
 	struct stat st;
-	int fd, rc = 0;
+	int fd, rc;
 
-	if (unlinkat(c->dirfd, c->tmp, 0) < 0 && errno != ENOENT)
-		return -errno;
-	fd = openat(c->dirfd, c->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-		    O_CLOEXEC, 0600);
+	fd = spare_open(c);
 	if (fd < 0)
-		return -errno;
-	if (fchmod(fd, c->mode) < 0)
+		return fd;
+	rc = sigsafe_write_all(fd, c->out, len); /* a fresh descriptor: from offset 0 */
+	if (!rc && ftruncate(fd, (off_t)len) < 0)
 		rc = -errno;
-	if (!rc)
-		rc = sigsafe_write_all(fd, c->out, len);
-	/* rename keeps the inode and its mtime: this is what FILE will be */
+	/* a rename keeps the inode and its mtime: this is what FILE will be */
 	if (!rc && fstat(fd, &st) < 0)
 		rc = -errno;
 	if (close(fd) < 0 && !rc)
 		rc = -errno;
-	if (!rc && renameat(c->dirfd, c->tmp, c->dirfd, c->base) < 0)
-		rc = -errno;
-	if (!rc)
-		stamp_of(&st, &c->seen);
 	if (rc) {
 		unlinkat(c->dirfd, c->tmp, 0);
-		goto out;
+		return rc;
 	}
-out:
-	return rc;
+	if (renameat2(c->dirfd, c->tmp, c->dirfd, c->base, RENAME_EXCHANGE) < 0) {
+		if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+			return -errno;
+		/* a file system that cannot exchange: the new text replaces FILE,
+		 * and the next write makes a new spare */
+		if (renameat(c->dirfd, c->tmp, c->dirfd, c->base) < 0) {
+			rc = -errno;
+			unlinkat(c->dirfd, c->tmp, 0);
+			return rc;
+		}
+	}
+	stamp_of(&st, &c->seen);
+	c->wrote = true;
+	return 0;
 }
 
 /* ------------------------------------------------------------------ ops */
 
 static int st_open(void *ctx, unsigned cpu)
 {
-	int rc = refresh(ctx);
+	int rc = refresh(ctx, false);
 
 	if (rc)
 		return rc;
@@ -263,7 +327,7 @@ static struct st_reg *lookup(struct state_ctx *c, unsigned cpu, uint32_t msr, in
 
 static int st_read(void *ctx, unsigned cpu, uint32_t msr, uint64_t *val)
 {
-	int rc = refresh(ctx);
+	int rc = refresh(ctx, false);
 	struct st_reg *r = rc ? NULL : lookup(ctx, cpu, msr, &rc);
 
 	if (r)
@@ -317,7 +381,7 @@ static const struct {
 
 static int write_locked(struct state_ctx *c, unsigned cpu, uint32_t msr, uint64_t val)
 {
-	int rc = refresh(c);
+	int rc = refresh(c, true);
 	struct st_reg *r = rc ? NULL : lookup(c, cpu, msr, &rc), *st;
 	uint64_t old;
 
@@ -361,8 +425,15 @@ static void st_close(void *ctx)
 
 	if (!c)
 		return;
-	if (c->dirfd >= 0)
+	if (c->dirfd >= 0) {
+		/* the spare this handle's writes made, under the lock a writer of
+		 * another process holds (a handle that only read takes no lock) */
+		if (c->wrote && c->tmp && !dir_lock(c, LOCK_EX)) {
+			unlinkat(c->dirfd, c->tmp, 0);
+			dir_lock(c, LOCK_UN);
+		}
 		close(c->dirfd);
+	}
 	free(c->path);
 	free(c->shown);
 	free(c->base);
@@ -520,10 +591,22 @@ int msr_state_ctx_new(const char *file, void **ctx, char **err)
 		text_setf(err, "state file '': empty file name");
 		rc = -EINVAL;
 	}
-	if (!rc)
+	if (!rc) {
+		/* the directory first, for its lock: the text is read under it
+		 * (refresh says why); a message about the file itself comes
+		 * before one about its directory */
+		char *derr = NULL;
+		int drc = open_dir(c, &derr), locked = !drc && !dir_lock(c, LOCK_SH);
+
 		rc = load_text(c, err);
-	if (!rc)
-		rc = open_dir(c, err);
+		if (locked)
+			dir_lock(c, LOCK_UN);
+		if (!rc && drc) {
+			rc = drc;
+			text_setf(err, "%s", text_or_empty(derr));
+		}
+		free(derr);
+	}
 	if (rc)
 		goto out;
 	rc = state_parse(&c->v[0], c->regcap, c->shown, err);
