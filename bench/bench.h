@@ -40,6 +40,15 @@
 struct bench_kernel_ctx {
 	unsigned cpu;          /* OS CPU the thread is pinned to */
 	uint64_t llc_bytes;    /* last-level cache size from hwloc (0 = unknown) */
+	bool simulated;        /* the counts come from the simulated PMU
+				* (session_simulated), which gives every region
+				* the profile's shares whatever it does to the
+				* caches (doc/simulator.md "Not modelled"): the
+				* kernels that exist to miss them run the same
+				* work in small buffers, ptr-chase one cycle of
+				* its 4096 hops (256 KiB), icache-miss a 32 KiB
+				* chain 64 times (its 32768 blocks); false (the
+				* hardware, a state file, the TSC): full size */
 	void *priv;            /* kernel-private state from setup */
 	volatile uint64_t sink; /* results are stored here so work is not optimised away */
 };

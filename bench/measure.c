@@ -295,6 +295,7 @@ int bench_measure(struct bench_session *s, struct journal *j)
 	started = true;
 	c.cpu = res->cpu_used;
 	c.llc_bytes = cpu_llc_bytes(cpu_machine_topo(session_machine(s->ses)), res->cpu_used);
+	c.simulated = session_simulated(s->ses);
 	if (session_passes(s->ses) > 1)
 		rc = bench_measure_passes(s, &c, session_passes(s->ses));
 	for (size_t i = 0; session_passes(s->ses) == 1 && i < s->nsel && !rc; i++) {

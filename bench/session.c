@@ -396,6 +396,11 @@ bool session_topdown(const struct session *s)
 	return s && s->src.ops && s->src.ops->topdown;
 }
 
+bool session_simulated(const struct session *s)
+{
+	return s && s->src.open && s->src.ops->simulated && s->src.ops->simulated(&s->src);
+}
+
 struct msr_dev *session_dev(const struct session *s)
 {
 	return s ? s->dev : NULL;

@@ -127,6 +127,12 @@ bool session_writes_msrs(const struct session *s);
  * (TOPDOWN.SLOTS and the topdown-* events: session_read_set). */
 bool session_topdown(const struct session *s);
 
+/* session_simulated - the chosen source, open, counts on the simulated PMU
+ * (counter_source_ops.simulated): a region's counts are its time at the
+ * profile's shares, whatever its code does to the caches.  False for
+ * NULL, before a source is open, and on the hardware. */
+bool session_simulated(const struct session *s);
+
 /* session_dev - the MSR backend (NULL when it could not be opened, or @s
  * NULL). */
 struct msr_dev *session_dev(const struct session *s);

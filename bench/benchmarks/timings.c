@@ -13,17 +13,24 @@
  *   - each kernel's run() (one repetition) in TSC ticks, LFENCE-bracketed,
  *     and its ratio to the empty bracket;
  *   - the wall time of a default `baretma bench` (TSC backend where no
- *     PMU can be used), against a budget of 60 s.
- * A time over its budget is flagged "over"; the exit status is 0 unless a
+ *     PMU can be used), against a budget of 60 s;
+ *   - the default simulated bench: `baretma bench --cpuid-dump DUMP` with
+ *     BARETMA_MSR=sim:PROFILE, for each --sim-dump, its CPU seconds (user
+ *     + system) and peak RSS, each of that child alone (wait4's rusage),
+ *     against issue 30's budgets of 0.2 s and 32 MiB, judged on the median
+ *     (CPU time grows with the load, so its max says more of the machine).
+ * A time over its budget is flagged "OVER"; the exit status is 0 unless a
  * measurement could not be made (1) or the options are wrong (64).
  *
- * usage: timings [--runs N] [--baretma PATH]
+ * usage: timings [--runs N] [--baretma PATH [--sim-profile PROFILE
+ *                 --sim-dump DUMP...]]
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -38,6 +45,9 @@
 #define SETUP_BUDGET_S 2.0
 #define BENCH_BUDGET_S 60.0
 #define RUN_REPS 101 /* run() repetitions per kernel and run */
+#define SIM_CPU_BUDGET_S   0.2  /* issue 30, "The simulator" */
+#define SIM_RSS_BUDGET_MIB 32.0
+#define SIM_DUMPS_MAX      4
 
 static double now_s(void)
 {
@@ -78,18 +88,29 @@ static void print_machine(int runs)
 	printf("load average at start: %s\n", load);
 }
 
-static void print_stats(const char *what, const char *unit, const double *v, int n,
-			double budget)
+/* One line: min, median, max of @v in @unit; with a @budget (> 0), whether
+ * the max (or, @by_median, the median) is over it. */
+static void print_stats_by(const char *what, const char *unit, const double *v, int n,
+			   double budget, bool by_median)
 {
 	struct bench_stats st;
+	double judged;
 
 	if (bench_stats_compute(v, (size_t)n, &st))
 		return;
+	judged = by_median ? st.median : st.max;
 	printf("  %-26s min %10.4g  median %10.4g  max %10.4g %s", what, st.min, st.median,
 	       st.max, unit);
 	if (budget > 0)
-		printf("  (budget %g %s: %s)", budget, unit, st.max > budget ? "OVER" : "within");
+		printf("  (budget %g %s%s: %s)", budget, unit, by_median ? ", median" : "",
+		       judged > budget ? "OVER" : "within");
 	printf("\n");
+}
+
+static void print_stats(const char *what, const char *unit, const double *v, int n,
+			double budget)
+{
+	print_stats_by(what, unit, v, n, budget, false);
 }
 
 /* One kernel: @runs timed setups, and RUN_REPS timed run()s after each. */
@@ -165,6 +186,92 @@ static double time_bench(const char *baretma)
 	return now_s() - t0;
 }
 
+/*
+ * One default `@baretma bench --cpuid-dump @dump` on the simulated PMU of
+ * @profile (BARETMA_MSR=sim:, set in the child only), output discarded:
+ * *@cpu its user + system seconds, *@rss_mib its peak RSS, both of that
+ * child alone (wait4).  0, or -1 when it could not run or did not exit 0.
+ */
+static int sim_bench(const char *baretma, const char *dump, const char *profile, double *cpu,
+		     double *rss_mib)
+{
+	struct rusage ru;
+	int status = 0;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		char spec[4096];
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		if (null >= 0) {
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		snprintf(spec, sizeof(spec), "sim:%s", profile);
+		setenv("BARETMA_MSR", spec, 1);
+		execl(baretma, baretma, "bench", "--cpuid-dump", dump, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0)
+		return -1;
+	*cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+	*rss_mib = (double)ru.ru_maxrss / 1024.0; /* Linux: kilobytes (getrusage(2)) */
+	return 0;
+}
+
+/* The default simulated bench of one dump, @runs times. */
+struct sim_runs {
+	const char *dump;
+	bool absent;          /* the dump or the profile is not there (the shared
+			       * dumps are optional): said, not measured */
+	int err;              /* errno of the absent file */
+	bool failed;          /* a run could not be made or did not exit 0 */
+	double cpu[64], rss[64]; /* per run: CPU seconds, peak RSS in MiB */
+};
+
+/*
+ * Measure @sr->dump's runs.  Called before this process maps anything
+ * large: a child's ru_maxrss counts the RSS it had before its exec, which
+ * fork copies from the parent (linux fs/exec.c exec_mmap,
+ * setmax_mm_hiwater_rss), so a parent bigger than baretma would be
+ * measured instead of it.
+ */
+static void sim_measure(const char *baretma, const char *profile, int runs, struct sim_runs *sr)
+{
+	if (access(sr->dump, R_OK) != 0 || access(profile, R_OK) != 0) {
+		sr->err = errno;
+		sr->absent = true;
+		return;
+	}
+	for (int r = 0; r < runs && !sr->failed; r++)
+		sr->failed = sim_bench(baretma, sr->dump, profile, &sr->cpu[r], &sr->rss[r]) != 0;
+}
+
+/* Print @sr's runs; 0, or 1 when a run failed. */
+static int sim_print(const char *baretma, const char *profile, int runs,
+		     const struct sim_runs *sr)
+{
+	printf("\ndefault simulated bench: CPU seconds and peak RSS of '%s bench --cpuid-dump %s' "
+	       "(BARETMA_MSR=sim:%s)\n", baretma, sr->dump, profile);
+	if (sr->absent) {
+		printf("  not measured: %s: %s\n", access(sr->dump, R_OK) ? sr->dump : profile,
+		       strerror(sr->err));
+		return 0;
+	}
+	if (sr->failed) {
+		fprintf(stderr, "timings: the simulated '%s bench --cpuid-dump %s' failed\n",
+			baretma, sr->dump);
+		return 1;
+	}
+	print_stats_by("CPU seconds (user + sys)", "s", sr->cpu, runs, SIM_CPU_BUDGET_S, true);
+	print_stats_by("peak RSS", "MiB", sr->rss, runs, SIM_RSS_BUDGET_MIB, true);
+	return 0;
+}
+
 /* The empty kernel's fastest repetition: the bracket alone. */
 static double empty_min(void)
 {
@@ -186,7 +293,9 @@ static double empty_min(void)
 
 int main(int argc, char **argv)
 {
-	const char *baretma = NULL;
+	const char *baretma = NULL, *profile = NULL, *dumps[SIM_DUMPS_MAX];
+	size_t ndumps = 0;
+	static struct sim_runs sims[SIM_DUMPS_MAX];
 	hwloc_topology_t topo;
 	char load[128];
 	uint64_t llc = 0;
@@ -200,10 +309,28 @@ int main(int argc, char **argv)
 			runs = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--baretma") && i + 1 < argc)
 			baretma = argv[++i];
+		else if (!strcmp(argv[i], "--sim-profile") && i + 1 < argc)
+			profile = argv[++i];
+		else if (!strcmp(argv[i], "--sim-dump") && i + 1 < argc && ndumps < SIM_DUMPS_MAX)
+			dumps[ndumps++] = argv[++i];
 		else {
-			fprintf(stderr, "usage: timings [--runs N] [--baretma PATH]\n");
+			fprintf(stderr, "usage: timings [--runs N] [--baretma PATH [--sim-profile "
+				"PROFILE --sim-dump DUMP...]]\n");
 			return 64;
 		}
+	}
+	if (ndumps && (!baretma || !profile)) {
+		fprintf(stderr, "timings: --sim-dump needs --baretma and --sim-profile\n");
+		return 64;
+	}
+	if (ndumps && runs > 64) {
+		fprintf(stderr, "timings: --sim-dump takes at most 64 --runs\n");
+		return 64;
+	}
+	/* first, while this process is small (sim_measure) */
+	for (size_t i = 0; i < ndumps; i++) {
+		sims[i].dump = dumps[i];
+		sim_measure(baretma, profile, runs, &sims[i]);
 	}
 	if (!cpu_topo_load(&topo)) {
 		llc = cpu_llc_bytes(topo, 0);
@@ -229,6 +356,9 @@ int main(int argc, char **argv)
 		}
 		free(wall);
 	}
+	for (size_t i = 0; i < ndumps; i++)
+		if (sim_print(baretma, profile, runs, &sims[i]))
+			status = 1;
 	loadavg(load, sizeof(load));
 	printf("\nload average at end: %s\n", load);
 	return status;

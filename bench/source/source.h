@@ -211,6 +211,12 @@ struct counter_source_ops {
 	 * puts the registers back, the pass's counters are programmed, src->rs
 	 * is filled anew; @why as program's.  NULL: one pass only. */
 	int (*pass)(struct counter_source *src, unsigned pass, char *why, size_t n);
+	/* simulated - do the open source's counts come from the simulated PMU
+	 * (msr/sim/msr_sim.h, bench/source/perf_sim.c), which counts a region's
+	 * time at the profile's shares whatever its code does to the caches
+	 * (doc/simulator.md "Not modelled")?  NULL: never (the hardware, a
+	 * state file, the TSC). */
+	bool (*simulated)(const struct counter_source *src);
 };
 
 extern const struct counter_source_ops source_rdpmc, source_msr, source_perf, source_perf_rdpmc,
@@ -377,6 +383,10 @@ enum source_state source_pmu_usable(const struct bench_avail *a, bool rdpmc_alwa
 				    char **why);
 /* source_pmu_pass - an event recipe's next pass (source_events_set_pass). */
 int source_pmu_pass(struct counter_source *src, unsigned pass, char *why, size_t n);
+/* source_pmu_simulated - the backend is the simulator ("sim:PROFILE"), not
+ * the msr device or a state file (the rdpmc source then reads by
+ * msr_sim_rdpmc). */
+bool source_pmu_simulated(const struct counter_source *src);
 
 /* -------------------------------- event recipes (rdpmc, msr; source_events.c) */
 

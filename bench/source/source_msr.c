@@ -40,4 +40,5 @@ const struct counter_source_ops source_msr = {
 	.verify = source_pmu_verify,
 	.close = source_pmu_close,
 	.pass = source_pmu_pass,
+	.simulated = source_pmu_simulated,
 };

@@ -298,6 +298,15 @@ static int perf_close(struct counter_source *src)
 	return 0;
 }
 
+/* The group is the simulator's ($BARETMA_PERF=sim:, perf_group_env), not
+ * the kernel's. */
+static bool perf_simulated(const struct counter_source *src)
+{
+	const struct perf_src *ps = src->priv;
+
+	return ps && ps->ops == &perf_group_sim;
+}
+
 const struct counter_source_ops source_perf = {
 	.id = BENCH_BACKEND_PERF,
 	.name = "perf",
@@ -318,6 +327,7 @@ const struct counter_source_ops source_perf = {
 	.pass = perf_pass,
 	.verify = perf_verify,
 	.close = perf_close,
+	.simulated = perf_simulated,
 };
 
 const struct counter_source_ops source_perf_rdpmc = {
@@ -340,4 +350,5 @@ const struct counter_source_ops source_perf_rdpmc = {
 	.read = perf_rdpmc_read,
 	.verify = perf_verify,
 	.close = perf_close,
+	.simulated = perf_simulated,
 };

@@ -12,6 +12,7 @@
 #include <errno.h>
 
 #include "bench/source/source.h"
+#include "msr/sim/msr_sim.h"
 
 enum source_state source_pmu_usable(const struct bench_avail *a, bool rdpmc_always,
 				    char **why)
@@ -137,4 +138,9 @@ int source_pmu_pass(struct counter_source *src, unsigned pass, char *why, size_t
 	if (!src->priv)
 		return pass == 0 ? 0 : -EINVAL;
 	return source_events_set_pass(src, pass, why, n);
+}
+
+bool source_pmu_simulated(const struct counter_source *src)
+{
+	return msr_sim_profile_of(src->p.dev) != NULL;
 }

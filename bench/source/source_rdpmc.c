@@ -196,4 +196,5 @@ const struct counter_source_ops source_rdpmc = {
 	.verify = source_pmu_verify,
 	.close = source_pmu_close,
 	.pass = source_pmu_pass,
+	.simulated = source_pmu_simulated,
 };
