@@ -1,9 +1,9 @@
 /*
  * bench/benchmarks/stat_cost.c - what `baretma stat` costs (issue 19,
- * "Speed"; issue 30, "stat"): one interval end per CPU - the reads, the
- * tamper and overflow checks, the counts and the frozen reset with the next
- * interval's first reading (bench/stat.h stat_cost_ns), outside any measured
- * work - on the simulated PMU (msr/sim/msr_sim.h) of a CPUID dump's CPUs, in
+ * "Speed"; issue 30, "stat"): one interval end per CPU - the tamper check,
+ * the counters frozen and read, the overflow check, the counts and the
+ * reset (bench/stat.h stat_cost_ns), outside any measured work - on the
+ * simulated PMU (msr/sim/msr_sim.h) of a CPUID dump's CPUs, in
  * one guarded run as the command makes it, split into what the simulator
  * spends and what baretma spends; the MSR accesses an interval end makes per
  * CPU, and what each would add on a real machine; the start-up for one CPU
@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -260,6 +261,7 @@ struct cost {
 	double us[METER_MODES];     /* per CPU per interval end, median of the blocks */
 	double reads, writes;       /* accesses per CPU per interval end (pass mode) */
 	double sim_us;              /* inside the simulator's calls, per CPU per end */
+	double clock_ns;            /* one CLOCK_MONOTONIC read */
 };
 
 #define BLOCKS 10u
@@ -278,7 +280,7 @@ static int run(const char *dump, const char *profile, int want, unsigned rounds,
 	struct guard_opts go = { .kind = JOURNAL_RUN, .cmd = "stat_cost",
 				 .backend = getenv("BARETMA_MSR") };
 	unsigned one = 0, per = rounds / BLOCKS ? rounds / BLOCKS : 1;
-	double t0 = now_ns(), bm[METER_MODES][BLOCKS];
+	double t0 = now_ns(), bm[METER_MODES][BLOCKS], sim[BLOCKS];
 	unsigned long r0[METER_MODES], w0[METER_MODES], begin_r = 0, begin_w = 0;
 	const unsigned *cpus;
 	int rc = cpu_machine_open(dump, &m, &err);
@@ -324,12 +326,21 @@ static int run(const char *dump, const char *profile, int want, unsigned rounds,
 	begin_w = the_meter->writes[METER_PASS] - w0[METER_PASS];
 	memcpy(r0, the_meter->reads, sizeof(r0));
 	memcpy(w0, the_meter->writes, sizeof(w0));
-	the_meter->sim_ns = 0;
 	for (unsigned b = 0; b < BLOCKS && rounds && !rc; b++)
 		for (int k = 0; k < METER_MODES && !rc; k++) {
+			unsigned long n0 = the_meter->reads[k] + the_meter->writes[k], n;
+
 			the_meter->mode = (enum meter_mode)k;
+			the_meter->sim_ns = 0;
 			rc = stat_cost_ns(r, per, &bm[k][b]);
 			the_meter->mode = METER_PASS;
+			/* the block's begin (stat_begin_all) is inside sim_ns too:
+			 * its share of the accesses taken out */
+			n = the_meter->reads[k] + the_meter->writes[k] - n0;
+			if (k == METER_TIMED)
+				sim[b] = n ? the_meter->sim_ns *
+					     (double)(n - begin_r - begin_w) / (double)n /
+					     ((double)per * c->ncpus) : 0;
 		}
 	if (rc)
 		goto failed;
@@ -342,13 +353,14 @@ static int run(const char *dump, const char *profile, int want, unsigned rounds,
 				    BLOCKS * begin_r) / ends;
 		c->writes = (double)(the_meter->writes[METER_PASS] - w0[METER_PASS] -
 				     BLOCKS * begin_w) / ends;
-		/* the timed blocks' begins are inside sim_ns too: their share of
-		 * its accesses taken out */
-		double all = (double)(the_meter->reads[METER_TIMED] - r0[METER_TIMED] +
-				      the_meter->writes[METER_TIMED] - w0[METER_TIMED]);
-		double in_ends = all - (double)BLOCKS * (begin_r + begin_w);
+		/* a stamped call holds about one clock read's time (the first's
+		 * end, the second's start): taken out, from a row of them */
+		double t1 = now_ns();
 
-		c->sim_us = all > 0 ? the_meter->sim_ns * in_ends / all / ends / 1e3 : 0;
+		for (int i = 0; i < 9999; i++)
+			(void)now_ns();
+		c->clock_ns = (now_ns() - t1) / 1e4;
+		c->sim_us = (median(sim, BLOCKS) - (c->reads + c->writes) * c->clock_ns) / 1e3;
 	}
 	goto done;
 failed:
@@ -365,29 +377,54 @@ out:
 	return rc;
 }
 
-/* The interval ends, and the start-up of one CPU and of all (@startups
- * runs each, the median). */
+/* The start-up of stat on @want CPUs (as run) in a fresh process: what a
+ * process measures once (the TSC's rate, bench/session.c) is measured
+ * again, as by the command.  Its milliseconds, or a negative -errno. */
+static double startup_child(const char *dump, const char *profile, int want)
+{
+	struct cost c = { 0 };
+	double ms = -EIO;
+	int fd[2], st;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -errno;
+	fflush(NULL);
+	if ((pid = fork()) < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return -errno;
+	}
+	if (pid == 0) {
+		close(fd[0]);
+		ms = run(dump, profile, want, 0, &c) ? -EIO : c.startup_ms;
+		_exit(write(fd[1], &ms, sizeof(ms)) == (ssize_t)sizeof(ms) ? 0 : 1);
+	}
+	close(fd[1]);
+	if (read(fd[0], &ms, sizeof(ms)) != (ssize_t)sizeof(ms))
+		ms = -EIO;
+	close(fd[0]);
+	waitpid(pid, &st, 0);
+	return ms;
+}
+
+/* The start-up of one CPU and of all (@startups fresh processes each, the
+ * median), then the interval ends. */
 static int measure(const char *dump, const char *profile, unsigned rounds, unsigned startups,
 		   struct cost *all, double *startup1_ms, double *startupn_ms)
 {
 	double s1[16], sn[16];
-	struct cost c1 = { 0 }, cn = { 0 };
-	int rc = run(dump, profile, 0, rounds, all);
 
 	if (startups > 16)
 		startups = 16;
-	sn[0] = all->startup_ms;
-	for (unsigned i = 0; !rc && i < startups; i++) {
-		rc = run(dump, profile, 1, 0, &c1);
-		s1[i] = c1.startup_ms;
-		if (!rc && i)
-			rc = run(dump, profile, 0, 0, &cn);
-		if (i)
-			sn[i] = cn.startup_ms;
+	for (unsigned i = 0; i < startups; i++) {
+		if ((s1[i] = startup_child(dump, profile, 1)) < 0 ||
+		    (sn[i] = startup_child(dump, profile, 0)) < 0)
+			return -EIO;
 	}
 	*startup1_ms = median(s1, startups);
 	*startupn_ms = median(sn, startups);
-	return rc;
+	return run(dump, profile, 0, rounds, all);
 }
 
 static void print_cost(const char *dump, unsigned rounds, const struct cost *c, double s1,
@@ -399,14 +436,14 @@ static void print_cost(const char *dump, unsigned rounds, const struct cost *c, 
 	printf("stat cost per CPU per interval (simulated PMU, %d CPUs of %s; each the median "
 	       "of %u blocks of %u interval ends, the modes in turn):\n", c->ncpus, base, BLOCKS,
 	       rounds / BLOCKS ? rounds / BLOCKS : 1);
-	printf("  total (read, checks, counts, frozen reset, next reading)  %8.2f us\n", total);
+	printf("  total (checks, frozen read, counts, reset)                %8.2f us\n", total);
 	printf("  simulator's part (total - baretma's)                      %8.2f us\n",
 	       total - ours);
 	printf("  baretma's part (the same loop, registers from memory)     %8.2f us  "
 	       "budget %.0f us: %s\n", ours, BUDGET_US, ours <= BUDGET_US ? "ok" : "OVER");
-	printf("  (a check: %.2f us inside the simulator's calls, timed apart with a clock "
-	       "read on either side of each: the mean, part of the clock's cost in it)\n",
-	       c->sim_us);
+	printf("  (a check: %.2f us inside the simulator's calls, timed apart: a clock read on "
+	       "either side of each, one read's %.0f ns taken out per call)\n", c->sim_us,
+	       c->clock_ns);
 	printf("  MSR accesses per CPU per interval: %.2f reads (one pread(2) each), "
 	       "%.2f writes (one pwrite(2) each)\n", c->reads, c->writes);
 	printf("  a real machine adds per access (not measured here): %.2f-%.2f us where the "
