@@ -5,6 +5,7 @@
  * journal (the caller's).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +23,11 @@ static void note_add(struct session_info *in, const char *text)
 	text_appendf(&in->note, "; ", "%s", text); /* -ENOMEM: the note is lost, not cut */
 }
 
+static uint64_t tsc_hz;
+static pthread_once_t tsc_hz_once = PTHREAD_ONCE_INIT;
+
 /* TSC ticks per second against CLOCK_MONOTONIC over ~20 ms. */
-static uint64_t tsc_hz_estimate(void)
+static void tsc_hz_measure(void)
 {
 	struct timespec t0, t1, nap = { 0, 20 * 1000 * 1000 };
 	uint64_t c0, c1;
@@ -34,7 +38,18 @@ static uint64_t tsc_hz_estimate(void)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	c1 = rdtsc_fenced();
 	double sec = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-	return sec > 0 ? (uint64_t)((double)(c1 - c0) / sec) : 0;
+	tsc_hz = sec > 0 ? (uint64_t)((double)(c1 - c0) / sec) : 0;
+}
+
+/* The TSC's rate, measured once a process: one rate on every CPU (the
+ * invariant TSC runs at a constant rate in every P-, C- and T-state: SDM
+ * Vol. 3B "Invariant TSC", CPUID.80000007H:EDX[8]; Linux marks a TSC that
+ * differs between CPUs unstable and leaves it: arch/x86/kernel/tsc_sync.c),
+ * so `stat -C 0-71`'s 72 sessions wait for one 20 ms nap, not 72. */
+static uint64_t tsc_hz_estimate(void)
+{
+	pthread_once(&tsc_hz_once, tsc_hz_measure);
+	return tsc_hz;
 }
 
 /* A requested CPU without PERF_METRICS on a part that has it elsewhere (a
