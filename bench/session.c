@@ -45,7 +45,8 @@ static void tsc_hz_measure(void)
  * invariant TSC runs at a constant rate in every P-, C- and T-state: SDM
  * Vol. 3B "Invariant TSC", CPUID.80000007H:EDX[8]; Linux marks a TSC that
  * differs between CPUs unstable and leaves it: arch/x86/kernel/tsc_sync.c),
- * so `stat -C 0-71`'s 72 sessions wait for one 20 ms nap, not 72. */
+ * so a process's sessions (the library's threads, bench's) wait for one
+ * 20 ms nap, not one each. */
 static uint64_t tsc_hz_estimate(void)
 {
 	pthread_once(&tsc_hz_once, tsc_hz_measure);
@@ -331,7 +332,7 @@ static int prepare(struct session *s)
 		return rc;
 	decide(s);
 	s->note_base = in->note ? strlen(in->note) : 0;
-	in->tsc_hz = tsc_hz_estimate();
+	in->tsc_hz = s->opt.no_tsc_hz ? 0 : tsc_hz_estimate();
 	return choose(s);
 }
 

@@ -44,6 +44,9 @@ struct session_options {
 	bool one_pass;           /* the caller reads each region once (the library):
 				  * with level 0 the highest level whose events fit
 				  * one pass, a --level that needs passes -EINVAL */
+	bool no_tsc_hz;          /* the caller times nothing in TSC ticks (stat: its
+				  * intervals are CLOCK_MONOTONIC's): info.tsc_hz
+				  * stays 0, and the session waits for no estimate */
 	struct msr_dev *dev;     /* the guarded run's MSR backend (borrowed: its
 				  * journal gates its writes, msr/access/msr.h); NULL:
 				  * session_open opens $BARETMA_MSR's, which writes
@@ -58,7 +61,8 @@ struct session_info {
 	enum bench_backend_id backend; /* the source chosen */
 	struct bench_avail avail; /* what can be measured, and if not why */
 	int level;               /* Top-down level of the readings (0: none) */
-	uint64_t tsc_hz;         /* TSC frequency estimate (Hz), 0 when unknown */
+	uint64_t tsc_hz;         /* TSC frequency estimate (Hz), 0 when unknown or not
+				  * asked for (no_tsc_hz); measured once a process */
 	bool rdpmc_pending;      /* rdpmc chosen on the promise of rdpmc_always */
 	const struct recipe *recipe; /* the event recipe the source measures (NULL:
 				  * PERF_METRICS, perf's group, or none) */

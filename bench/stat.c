@@ -123,6 +123,7 @@ static int open_cpu(struct stat_run *r, struct stat_cpu *c, char **why)
 		.backend = r->o.rdpmc ? BENCH_BACKEND_RDPMC : BENCH_BACKEND_MSR,
 		.user_only = r->o.user_only, .force = r->o.force, .machine = r->o.machine,
 		.one_pass = !r->o.level, .dev = r->o.dev,
+		.no_tsc_hz = true, /* the intervals are CLOCK_MONOTONIC's (stat_now) */
 	};
 	const struct session_info *in;
 	int rc = session_open(&so, &c->s);
