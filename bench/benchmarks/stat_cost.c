@@ -33,6 +33,7 @@
  *                  [--intervals N] [--period MS]
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -387,7 +388,7 @@ static double startup_child(const char *dump, const char *profile, int want)
 	int fd[2], st;
 	pid_t pid;
 
-	if (pipe(fd))
+	if (pipe2(fd, O_CLOEXEC))
 		return -errno;
 	fflush(NULL);
 	if ((pid = fork()) < 0) {
