@@ -4,7 +4,6 @@
  * and its bracketed pairs.  No kernels here (bench/measure.c), no locks or
  * journal (the caller's).
  */
-#include <cpuid.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -25,8 +24,11 @@ static void note_add(struct session_info *in, const char *text)
 	text_appendf(&in->note, "; ", "%s", text); /* -ENOMEM: the note is lost, not cut */
 }
 
+static uint64_t tsc_hz;
+static pthread_once_t tsc_hz_once = PTHREAD_ONCE_INIT;
+
 /* TSC ticks per second against CLOCK_MONOTONIC over ~20 ms. */
-static uint64_t tsc_hz_measure(void)
+static void tsc_hz_measure(void)
 {
 	struct timespec t0, t1, nap = { 0, 20 * 1000 * 1000 };
 	uint64_t c0, c1;
@@ -37,39 +39,19 @@ static uint64_t tsc_hz_measure(void)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	c1 = rdtsc_fenced();
 	double sec = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-	return sec > 0 ? (uint64_t)((double)(c1 - c0) / sec) : 0;
+	tsc_hz = sec > 0 ? (uint64_t)((double)(c1 - c0) / sec) : 0;
 }
 
-/* An invariant TSC runs at one constant rate in every P-, C- and T-state
- * (CPUID.80000007H:EDX[8]: Intel SDM Vol. 3B "Invariant TSC"; AMD APM
- * Vol. 3, CPUID Fn8000_0007_EDX[8] TscInvariant). */
-static bool tsc_invariant(void)
-{
-	unsigned a, b, c, d;
-
-	return __get_cpuid(0x80000007u, &a, &b, &c, &d) && (d & (1u << 8));
-}
-
-static uint64_t tsc_hz_once;
-
-static void tsc_hz_init(void)
-{
-	tsc_hz_once = tsc_hz_measure();
-}
-
-/* The TSC's rate, for the ticks a result converts to seconds.  Where the
- * TSC is invariant its rate is the same for every session of the process,
- * so it is measured once (20 ms of sleep per session was most of a
- * many-CPU stat's start-up: 72 CPUs, 1.44 s); else each session measures
- * it again, as before. */
+/* The TSC's rate, measured once a process: one rate on every CPU (the
+ * invariant TSC runs at a constant rate in every P-, C- and T-state: SDM
+ * Vol. 3B "Invariant TSC", CPUID.80000007H:EDX[8]; Linux marks a TSC that
+ * differs between CPUs unstable and leaves it: arch/x86/kernel/tsc_sync.c),
+ * so a process's sessions (the library's threads, bench's) wait for one
+ * 20 ms nap, not one each (72 CPUs' stat slept 1.44 s at start-up). */
 static uint64_t tsc_hz_estimate(void)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-	if (!tsc_invariant())
-		return tsc_hz_measure();
-	pthread_once(&once, tsc_hz_init);
-	return tsc_hz_once;
+	pthread_once(&tsc_hz_once, tsc_hz_measure);
+	return tsc_hz;
 }
 
 /* A requested CPU without PERF_METRICS on a part that has it elsewhere (a
@@ -351,7 +333,7 @@ static int prepare(struct session *s)
 		return rc;
 	decide(s);
 	s->note_base = in->note ? strlen(in->note) : 0;
-	in->tsc_hz = tsc_hz_estimate();
+	in->tsc_hz = s->opt.no_tsc_hz ? 0 : tsc_hz_estimate();
 	return choose(s);
 }
 

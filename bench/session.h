@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "bench/bench.h"
 #include "bench/source/source.h"
@@ -43,6 +44,9 @@ struct session_options {
 	bool one_pass;           /* the caller reads each region once (the library):
 				  * with level 0 the highest level whose events fit
 				  * one pass, a --level that needs passes -EINVAL */
+	bool no_tsc_hz;          /* the caller times nothing in TSC ticks (stat: its
+				  * intervals are CLOCK_MONOTONIC's): info.tsc_hz
+				  * stays 0, and the session waits for no estimate */
 	struct msr_dev *dev;     /* the guarded run's MSR backend (borrowed: its
 				  * journal gates its writes, msr/access/msr.h); NULL:
 				  * session_open opens $BARETMA_MSR's, which writes
@@ -57,7 +61,8 @@ struct session_info {
 	enum bench_backend_id backend; /* the source chosen */
 	struct bench_avail avail; /* what can be measured, and if not why */
 	int level;               /* Top-down level of the readings (0: none) */
-	uint64_t tsc_hz;         /* TSC frequency estimate (Hz), 0 when unknown */
+	uint64_t tsc_hz;         /* TSC frequency estimate (Hz), 0 when unknown or not
+				  * asked for (no_tsc_hz); measured once a process */
 	bool rdpmc_pending;      /* rdpmc chosen on the promise of rdpmc_always */
 	const struct recipe *recipe; /* the event recipe the source measures (NULL:
 				  * PERF_METRICS, perf's group, or none) */
@@ -227,6 +232,46 @@ static inline __attribute__((always_inline)) void session_end(struct session *s,
 {
 	session_read(s, b);
 	session_check(s, SOURCE_CHECK_TAMPER | SOURCE_CHECK_OVERFLOW, chk);
+}
+
+/*
+ * session_restart - session_begin for a caller that reads with
+ * session_end_frozen and needs no bracket around a region (`baretma
+ * stat`'s interval ends): the reset, and @a the reading it left - every
+ * value 0, what the reset wrote while the counters were frozen, and the
+ * TSC as they resume - without reading the counters: on the msr source a
+ * pread(2) fewer per value, and every counter's count runs from the reset's
+ * last write to the next session_end_frozen's freeze, one window for all.
+ * A source without read_frozen (counter_source_ops) gets session_begin.
+ * Returns as session_begin.
+ */
+static inline int session_restart(struct session *s, struct reading *a)
+{
+	int rc;
+
+	if (!s->src.ops->read_frozen)
+		return session_begin(s, a);
+	if ((rc = session_reset(s)))
+		return rc;
+	memset(a->v, 0, sizeof(a->v));
+	a->tsc = rdtsc_fenced();
+	return 0;
+}
+
+/*
+ * session_end_frozen - session_end for a caller that calls session_restart
+ * next: the source's read_frozen (the tamper check, the counters frozen,
+ * reading @b, the overflow check, into @chk), else session_end.  Returns 0
+ * (the checks in @chk) or the -errno of the freeze (nothing read).
+ */
+static inline int session_end_frozen(struct session *s, struct reading *b,
+				     struct source_check *chk)
+{
+	if (!s->src.ops->read_frozen) {
+		session_end(s, b, chk);
+		return 0;
+	}
+	return s->src.ops->read_frozen(&s->src, b, chk);
 }
 
 /*

@@ -123,6 +123,7 @@ static int open_cpu(struct stat_run *r, struct stat_cpu *c, char **why)
 		.backend = r->o.rdpmc ? BENCH_BACKEND_RDPMC : BENCH_BACKEND_MSR,
 		.user_only = r->o.user_only, .force = r->o.force, .machine = r->o.machine,
 		.one_pass = !r->o.level, .dev = r->o.dev,
+		.no_tsc_hz = true, /* the intervals are CLOCK_MONOTONIC's (stat_now) */
 	};
 	const struct session_info *in;
 	int rc = session_open(&so, &c->s);
@@ -261,7 +262,7 @@ int stat_program(struct stat_run *r, struct journal *j, char **why)
 int stat_begin_all(struct stat_run *r, char **why)
 {
 	for (int i = 0; i < r->ncpus; i++) {
-		int rc = session_begin(r->c[i].s, &r->c[i].a);
+		int rc = session_restart(r->c[i].s, &r->c[i].a);
 
 		if (rc) {
 			text_setf(why, "cpu %u: cannot reset its counters: %s", r->c[i].cpu,
@@ -293,10 +294,12 @@ static int tampered(const struct stat_cpu *c, const struct source_check *chk, ch
 	return -EBUSY;
 }
 
-/* One CPU's read; its counts into @c (zero when it overflowed:
- * PERF_METRICS is invalid then, linux commit 59a854e2f3b9; *@ok false), of its
- * pass *@pass, whose read set goes to @g; then its next pass programmed
- * (bench/stat_pass.c) and reset. */
+/* One CPU's read, frozen (session_end_frozen); its counts into @c (zero
+ * when it overflowed: PERF_METRICS is invalid then, linux commit
+ * 59a854e2f3b9; *@ok false), of its pass *@pass, whose read set goes to @g;
+ * then its next pass programmed (bench/stat_pass.c) and reset, the next
+ * interval's first reading the reset's zeros (session_restart: the msr
+ * source reads each counter once an interval, at its end). */
 static int end_cpu(struct stat_cpu *c, struct stat_group *g, struct counts *cnt, bool *ok,
 		   unsigned *pass, char **why)
 {
@@ -304,7 +307,11 @@ static int end_cpu(struct stat_cpu *c, struct stat_group *g, struct counts *cnt,
 	struct reading b;
 	int rc = 0;
 
-	session_end(c->s, &b, &chk);
+	if ((rc = session_end_frozen(c->s, &b, &chk))) {
+		text_setf(why, "cpu %u: cannot stop its counters to read them: %s", c->cpu,
+			 strerror(-rc));
+		return rc;
+	}
 	if (chk.tampered)
 		return tampered(c, &chk, why);
 	*ok = !chk.overflow;
@@ -319,7 +326,7 @@ static int end_cpu(struct stat_cpu *c, struct stat_group *g, struct counts *cnt,
 				 c->pass + 1, session_info(c->s)->avail.reason ?
 				 session_info(c->s)->avail.reason : strerror(-rc));
 	}
-	if (!rc && (rc = session_begin(c->s, &c->a)))
+	if (!rc && (rc = session_restart(c->s, &c->a)))
 		text_setf(why, "cpu %u: cannot reset its counters: %s", c->cpu, strerror(-rc));
 	return rc;
 }

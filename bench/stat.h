@@ -19,7 +19,16 @@
  * IA32_PERF_METRICS written 0, as the SDM asks before each measurement -
  * Vol. 3B 21.3.9.3 "Performance Metrics" - and as perf's read does,
  * linux arch/x86/events/intel/core.c intel_update_topdown_event: the
- * 8-bit fields lose precision the longer they count).  The wake-ups are
+ * 8-bit fields lose precision the longer they count).  They are read
+ * frozen, as the kernel reads them (intel_pmu_read_topdown_event: between
+ * perf_pmu_disable and perf_pmu_enable): checked, frozen, read, zeroed,
+ * counting again (session_end_frozen, then session_restart), so every
+ * counter of a CPU counts one window, from the reset to the next freeze,
+ * and the next interval's first reading is the zeros written, not read
+ * back: an interval end reads each register it needs once - on the msr
+ * source one pread(2) each, the floor of the msr driver, whose 8-byte
+ * chunks of a larger read all read the same register (linux
+ * arch/x86/kernel/msr.c).  The wake-ups are
  * absolute deadlines on CLOCK_MONOTONIC (clock_nanosleep TIMER_ABSTIME:
  * POSIX), start + k x interval, so a late wake-up never shifts the next:
  * the lateness of each (drift) is recorded, never accumulated.
@@ -111,8 +120,10 @@ void stat_close(struct stat_run *r);
 
 /*
  * stat_cost_ns - for the benchmark: the nanoseconds one interval end takes
- * on each CPU (read, checks, counts, reset, read), the median of @rounds,
- * outside any measured work.  Needs stat_program first.  Returns 0 or -errno.
+ * on each CPU (read, checks, counts, reset), the median of @rounds, outside
+ * any measured work, after a reset of every CPU (stat_begin_all: with
+ * @rounds 0 that alone, @ns_per_cpu untouched).  Needs stat_program first.
+ * Returns 0 or -errno.
  */
 int stat_cost_ns(struct stat_run *r, unsigned rounds, double *ns_per_cpu);
 

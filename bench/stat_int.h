@@ -66,13 +66,14 @@ struct stat_run {
 	struct stat_sample *samples; /* ngroups, for the interval callback */
 };
 
-/* stat_begin_all - reset and take the first reading of every CPU; t0. */
+/* stat_begin_all - reset every CPU, its first reading the reset's
+ * (session_restart); t0. */
 int stat_begin_all(struct stat_run *r, char **why);
 
 /*
  * stat_read_all - every CPU's read: read, checks, counts added to its
- * group's pass's, the CPU's next pass programmed (in passes), reset, the
- * next read's first reading.  At the interval's end (r->nsub reads, or
+ * group's pass's, the CPU's next pass programmed (in passes), reset (the
+ * next read's first reading the reset's: session_restart).  At the interval's end (r->nsub reads, or
  * r->finish) the passes combined into the group's interval and total
  * counts, and the samples of the interval into r->samples (when
  * @samples).  Returns 1 when the read ended an interval, 0 when not, or

@@ -15,19 +15,36 @@ command -v flock >/dev/null 2>&1 || skip_all "flock(1) needed"
 fixture
 printf '0\n' >"$WD" # no watchdog warning in the way
 cp -a "$tmp/root/." "$tmp/root.orig/"
-# Enough repetitions that the change lands in the empty kernel (it runs
-# first): retire-light then runs entirely after it.
-REPS=300
-# Hold the state file's directory lock: the run stops at its first write
-# after we saw it program cpu 1; clear the field under that lock; let go.
-"$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr --kernel retire-light \
-	--reps $REPS --warmup 0 --json >"$tmp/out.json" 2>"$tmp/err" &
+# The change must land in the empty kernel (it runs first), so that
+# retire-light runs entirely after it: the run is stopped (SIGSTOP) once
+# its MSR trace shows empty's repetitions begun (the reset of
+# IA32_PERF_METRICS before each: three of them), which the test sees by
+# polling the trace without a pause (a grep each millisecond or so), and
+# each of empty's REPS repetitions makes four state-file writes (at least
+# 15 us each: a 3000-repetition kernel lasts 0.2 s at the least), so the
+# stop comes in its first repetitions whatever the machine's speed.  Stopped, it
+# may hold the state file's lock inside a write: it is let on for a moment
+# until the lock is free, and the field is cleared under that lock.
+REPS=3000
+: >"$tmp/trace"
+BARETMA_MSR_TRACE=$tmp/trace "$BARETMA" bench --cpuid-dump "$ICL" --cpu 1 --backend msr \
+	--kernel retire-light --reps $REPS --warmup 0 --json >"$tmp/out.json" 2>"$tmp/err" &
 pid=$!
-until_true programmed 1; ok $? "the run programmed cpu 1"
-hold_lock
-sed 's/^1 0x38d 0x3333$/1 0x38d 0x333/' "$tmp/state" >"$tmp/state.w" && mv "$tmp/state.w" "$tmp/state"
+n=0
+while [ "$(grep -c '^wr 1 0x329 ' "$tmp/trace")" -lt 3 ] && [ "$n" -lt 100000 ] &&
+	kill -0 "$pid" 2>/dev/null; do n=$((n + 1)); done
+kill -STOP "$pid"
+programmed 1; ok $? "the run programmed cpu 1 (and is stopped)"
+n=0
+until flock -n "$tmp" sh -c 'sed "s/^1 0x38d 0x3333\$/1 0x38d 0x333/" "$1/state" >"$1/state.w" &&
+	mv "$1/state.w" "$1/state"' sh "$tmp"; do
+	kill -CONT "$pid"
+	kill -STOP "$pid"
+	n=$((n + 1))
+	[ "$n" -lt 10000 ] || break
+done
 grep -q '^1 0x38d 0x333$' "$tmp/state"; ok $? "another process cleared FC3's field (0x3333 -> 0x333)"
-release_lock
+kill -CONT "$pid"
 wait "$pid"; rc=$?
 is "$rc" 75 "a tampered run exits 75 (EX_TEMPFAIL) after printing its result"
 like "$(cat "$tmp/err")" "warning: cpu 1: IA32_FIXED_CTR_CTRL changed from 0x3333 to 0x0333 during kernel empty \(perf started on this CPU\?.*\): [0-9]+ samples marked invalid" \

@@ -58,17 +58,28 @@ like "$out" "5 intervals read \(timer drift median [0-9.]+ us, max [0-9.]+ us\)"
 	"the drift of the timer said at the end"
 
 # --- each interval reset: fixed counter 3, then PERF_METRICS, written 0 ---
-# frozen, before the interval's first reading (SDM Vol. 3B 21.3.9.3; the
+# frozen (IA32_PERF_GLOBAL_CTRL written with bits 35 and 48 clear, then
+# set again), before the interval counts (SDM Vol. 3B 21.3.9.3; the
 # kernel's order, FC3 first: linux arch/x86/events/intel/core.c
 # intel_update_topdown_event), once at the start and once per interval end
-# (the MSR trace: "wr CPU MSR VALUE", "rd CPU MSR VALUE")
+# (the MSR trace: "wr CPU MSR VALUE"; the writes alone, the interval end's
+# reads of the frozen counters come between the freeze and the zeros)
 BARETMA_MSR_TRACE=$tmp/trace "$BARETMA" stat -C 0 -I 100 --count 3 >/dev/null 2>&1; rc=$?
 is "$rc" 0 "stat -C 0 -I 100 --count 3 (traced) exits 0"
-resets=$(awk '{ l[NR % 4] = $1 " " $2 " " $3 " " $4 }
-	$1 == "rd" && $3 == "0x30c" && l[(NR - 3) % 4] == "wr 0 0x30c 0x0" &&
-	l[(NR - 2) % 4] == "wr 0 0x329 0x0" && l[(NR - 1) % 4] ~ /^wr 0 0x38f / { n++ }
-	END { print n + 0 }' "$tmp/trace")
-is "$resets" 4 "FC3 and PERF_METRICS reset before the first reading and at each of the 3 interval ends"
+resets=$(awk 'function bits(h,  v, i) { v = 0; h = tolower(substr(h, 3))
+		for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+		return (int(v / 2^35) % 2) + (int(v / 2^48) % 2) }
+	$1 == "wr" && $2 == 0 { msr[++n] = $3; val[n] = $4 }
+	END { for (i = 3; i <= n; i++) {
+		if (msr[i] != "0x38f" || bits(val[i]) != 2 || msr[i - 1] != "0x329" ||
+		    val[i - 1] != "0x0" || msr[i - 2] != "0x30c" || val[i - 2] != "0x0")
+			continue
+		for (j = i - 3; j > 0 && msr[j] != "0x38f"; j--)
+			;
+		if (j > 0 && bits(val[j]) == 0)
+			r++ }
+	      print r + 0 }' "$tmp/trace")
+is "$resets" 4 "FC3 and PERF_METRICS reset, frozen, before the first interval and at each of the 3 interval ends"
 
 # --- --csv: named columns, one row per node per interval ------------------
 "$BARETMA" stat -C 0-1 -I 100 --count 2 --csv >"$tmp/csv" 2>/dev/null; rc=$?

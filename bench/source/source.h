@@ -70,6 +70,8 @@ struct source_pmu {
 				      * reset writes it back */
 	uint64_t ovf_pending;        /* GLOBAL_STATUS bits 35/48 seen by verify, cleared
 				      * by the next reset */
+	bool frozen;                 /* read_frozen stopped the counters: the next
+				      * reset zeroes them without freezing again */
 };
 
 /*
@@ -199,6 +201,19 @@ struct counter_source_ops {
 	int (*program)(struct counter_source *src, struct journal *j, char *why, size_t n);
 	/* reset - before a bracket, outside it: counts to zero (frozen). */
 	int (*reset)(struct counter_source *src);
+	/* read_frozen - an interval end for a caller that resets next (stat):
+	 * the tamper check (nothing written when it fails), the source's
+	 * counters frozen, reading @r, the overflow check, into @chk (cleared
+	 * first); the counters stay frozen for the next reset, which zeroes
+	 * them and lets them count again, so every value of @r counted from
+	 * one write (the reset's) to one write (the freeze) - the kernel's
+	 * way (intel_pmu_read_topdown_event: its reads inside perf_pmu_disable
+	 * and enable) - and the reading after that reset is known, all zeros
+	 * (session_restart).  Returns 0 (a tamper found is in @chk) or the
+	 * -errno of the freeze.  NULL: not offered (session_end's read and
+	 * verify instead). */
+	int (*read_frozen)(struct counter_source *src, struct reading *r,
+			   struct source_check *chk);
 	/* read - one reading of src->rs, inside the bracket. */
 	void (*read)(struct counter_source *src, struct reading *r);
 	/* verify - the checks @what (SOURCE_CHECK_*), outside any bracket, into
@@ -376,6 +391,10 @@ int source_choose(enum bench_backend_id want, bool rdpmc_always, struct bench_av
 int source_pmu_open(struct counter_source *src, const struct source_params *p);
 int source_pmu_program(struct counter_source *src, struct journal *j, char *why, size_t n);
 int source_pmu_reset(struct counter_source *src);
+/* source_pmu_freeze - the source's counters frozen (pmu_freeze_topdown, or
+ * an event recipe's gp_freeze_with_metrics), the next reset told: for
+ * read_frozen.  0 or -errno. */
+int source_pmu_freeze(struct counter_source *src);
 int source_pmu_verify(struct counter_source *src, unsigned what, struct source_check *chk);
 int source_pmu_close(struct counter_source *src);
 /* source_pmu_usable - Top-down available (both need the PMU checks passed). */
@@ -463,6 +482,7 @@ int source_events_open(struct counter_source *src, const struct source_params *p
 int source_events_program(struct counter_source *src, struct journal *j, char *why, size_t n);
 int source_events_set_pass(struct counter_source *src, unsigned pass, char *why, size_t n);
 int source_events_reset(struct counter_source *src);
+int source_events_freeze(struct counter_source *src);
 int source_events_verify(struct counter_source *src, unsigned what, struct source_check *chk);
 void source_events_read_msr(struct counter_source *src, struct reading *r);
 int source_events_close(struct counter_source *src);

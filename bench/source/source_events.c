@@ -54,6 +54,8 @@ struct source_events {
 	struct pmu_saved pm_saved;
 	uint64_t gc_now;              /* the global control as last read (gp_verify) */
 	uint64_t ovf_pending;         /* overflow bits verify saw, cleared by the next reset */
+	bool frozen;                  /* source_events_freeze stopped the plan's counters:
+				       * the next reset zeroes them without a freeze */
 	char why[400];                /* the tamper check's text (source_check.tamper_why) */
 };
 
@@ -400,17 +402,17 @@ static int nmi_watchdog(void)
 	return !strcmp(v, "0") ? 0 : !strcmp(v, "1") ? 1 : -1;
 }
 
-/* The tamper check of fixed counter 3 and PERF_METRICS (pmu_verify): 0, 1
- * with s->why naming what changed, or -errno; the global control read goes
- * to s->gc_now, and both registers as read to @chk when given. */
-static int pm_verify(struct counter_source *src, struct source_events *s,
+/* The tamper check of fixed counter 3 and PERF_METRICS (pmu_verify_gc,
+ * against the global control @gc that gp_verify read): 0, 1 with s->why
+ * naming what changed, or -errno; both registers as read to @chk when
+ * given. */
+static int pm_verify(struct counter_source *src, struct source_events *s, uint64_t gc,
 		     struct source_check *chk)
 {
-	uint64_t fcc = 0, gc = 0;
-	int rc = pmu_verify(src->p.dev, src->p.cpu, &s->pm_cfg, &fcc, &gc);
+	uint64_t fcc = 0;
+	/* the global control as gp_verify just read it: one read for both checks */
+	int rc = pmu_verify_gc(src->p.dev, src->p.cpu, &s->pm_cfg, gc, &fcc);
 
-	if (rc >= 0)
-		s->gc_now = gc;
 	if (rc > 0)
 		snprintf(s->why, sizeof(s->why), "IA32_FIXED_CTR_CTRL is 0x%llx (fixed counter 3's "
 			 "field programmed 0x%llx), IA32_PERF_GLOBAL_CTRL 0x%llx (bits 35 and 48 "
@@ -452,7 +454,7 @@ static int program_pass(struct counter_source *src, struct source_events *s, cha
 	s->ovf_pending = 0;
 	rc = gp_verify(src->p.dev, src->p.cpu, &s->pmu, pl, &s->gc_now, s->why, sizeof(s->why));
 	if (rc == 0 && s->pm)
-		rc = pm_verify(src, s, NULL);
+		rc = pm_verify(src, s, s->gc_now, NULL);
 	if (rc > 0) {
 		snprintf(why, n, "%s", s->why);
 		return -EBUSY;
@@ -498,6 +500,7 @@ int source_events_set_pass(struct counter_source *src, unsigned pass, char *why,
 	/* this CPU's registers as found before the next plan (gp_program);
 	 * the other CPUs of the run (stat) count on */
 	rc = journal_restore_cpu_regs(src->journal, src->p.dev, src->p.cpu);
+	s->frozen = false; /* the registers as found: counting, whatever the restore did */
 	if (rc)
 		return rc;
 	s->pass = pass;
@@ -510,10 +513,25 @@ int source_events_reset(struct counter_source *src)
 	struct source_events *s = src->priv;
 	/* with PERF_METRICS, FC3 and PERF_METRICS frozen and zeroed in the
 	 * plan's window (as source_pmu_reset does them alone) */
-	int rc = gp_reset_with_metrics(src->p.dev, src->p.cpu, &s->pmu, &s->plan[s->pass],
-				       s->gc_now, s->ovf_pending, s->pm);
+	int rc = s->frozen ? gp_reset_after_freeze(src->p.dev, src->p.cpu, &s->pmu,
+						   &s->plan[s->pass], s->gc_now, s->ovf_pending,
+						   s->pm)
+			   : gp_reset_with_metrics(src->p.dev, src->p.cpu, &s->pmu,
+						   &s->plan[s->pass], s->gc_now, s->ovf_pending,
+						   s->pm);
 
 	s->ovf_pending = 0;
+	s->frozen = false;
+	return rc;
+}
+
+int source_events_freeze(struct counter_source *src)
+{
+	struct source_events *s = src->priv;
+	int rc = gp_freeze_with_metrics(src->p.dev, src->p.cpu, &s->pmu, &s->plan[s->pass],
+					s->gc_now, s->pm);
+
+	s->frozen = !rc;
 	return rc;
 }
 
@@ -533,7 +551,7 @@ int source_events_verify(struct counter_source *src, unsigned what, struct sourc
 		if (rc >= 0)
 			s->gc_now = gc;
 		if (rc == 0 && s->pm)
-			by_pm = (rc = pm_verify(src, s, chk)) != 0;
+			by_pm = (rc = pm_verify(src, s, gc, chk)) != 0;
 		if (rc) {
 			chk->tampered = true;
 			chk->tamper_err = rc < 0 ? rc : 0;

@@ -5,6 +5,8 @@
  * the rdpmc source is (bench/source/source_pmu.c).  Works where user RDPMC does
  * not, and on a state file (a dry run).
  */
+#include <string.h>
+
 #include "bench/source/source.h"
 
 /* The values of read_set_perf_metrics, in its order. */
@@ -22,6 +24,27 @@ static void msr_src_read(struct counter_source *src, struct reading *r)
 	r->tsc = rdtsc_fenced();
 }
 
+/* An interval end of stat (counter_source_ops.read_frozen): checked, frozen,
+ * read, the overflow checked; the next reset zeroes and restarts them. */
+static int msr_src_read_frozen(struct counter_source *src, struct reading *r,
+			       struct source_check *chk)
+{
+	struct source_check ovf;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	source_pmu_verify(src, SOURCE_CHECK_TAMPER, chk);
+	if (chk->tampered)
+		return 0;
+	if ((rc = source_pmu_freeze(src)))
+		return rc;
+	msr_src_read(src, r);
+	source_pmu_verify(src, SOURCE_CHECK_OVERFLOW, &ovf);
+	chk->overflow = ovf.overflow;
+	chk->overflow_err = ovf.overflow_err;
+	return 0;
+}
+
 const struct counter_source_ops source_msr = {
 	.id = BENCH_BACKEND_MSR,
 	.name = "msr",
@@ -37,6 +60,7 @@ const struct counter_source_ops source_msr = {
 	.program = source_pmu_program,
 	.reset = source_pmu_reset,
 	.read = msr_src_read,
+	.read_frozen = msr_src_read_frozen,
 	.verify = source_pmu_verify,
 	.close = source_pmu_close,
 	.pass = source_pmu_pass,

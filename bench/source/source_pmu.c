@@ -68,9 +68,26 @@ int source_pmu_reset(struct counter_source *src)
 
 	if (src->priv)
 		return source_events_reset(src);
-	rc = pmu_reset_frozen(src->p.dev, src->p.cpu, s->cfg.perf_metrics, s->gc_now,
-			      s->ovf_pending);
+	rc = s->frozen ? pmu_reset_after_freeze(src->p.dev, src->p.cpu, s->cfg.perf_metrics,
+						 s->gc_now, s->ovf_pending)
+		       : pmu_reset_frozen(src->p.dev, src->p.cpu, s->cfg.perf_metrics, s->gc_now,
+					  s->ovf_pending);
 	s->ovf_pending = 0;
+	s->frozen = false;
+	return rc;
+}
+
+/* Fixed counter 3 and PERF_METRICS stopped, the rest of IA32_PERF_GLOBAL_CTRL
+ * as the tamper check read it (gc_now), for read_frozen. */
+int source_pmu_freeze(struct counter_source *src)
+{
+	struct source_pmu *s = &src->pmu;
+	int rc;
+
+	if (src->priv)
+		return source_events_freeze(src);
+	rc = pmu_freeze_topdown(src->p.dev, src->p.cpu, s->cfg.perf_metrics, s->gc_now);
+	s->frozen = !rc;
 	return rc;
 }
 

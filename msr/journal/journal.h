@@ -174,6 +174,12 @@ struct journal_data {
 	unsigned *cpus;               /* the distinct CPUs of regs, in order of
 				       * first appearance */
 	int ncpus;
+	int *cpu_first;               /* JOURNAL_MAX_CPUS: for each CPU number the
+				       * index in regs of its first register, -1
+				       * none: every register of a CPU is at or after
+				       * it, so the write gate looks from there, not
+				       * through every CPU's (journal_data_permits);
+				       * NULL: not kept, a lookup reads them all */
 	struct journal_setting *settings; /* nsettings, in the order saved */
 	int nsettings;
 };

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "msr/journal/journal.h"
@@ -76,9 +77,11 @@ static inline void data_free(struct journal_data *d)
 	free(d->regs);
 	free(d->cpus);
 	free(d->settings);
+	free(d->cpu_first);
 	d->regs = NULL;
 	d->cpus = NULL;
 	d->settings = NULL;
+	d->cpu_first = NULL;
 	d->nregs = d->ncpus = d->nsettings = 0;
 }
 
@@ -88,8 +91,11 @@ static inline int data_alloc(struct journal_data *d, int regs, int settings)
 	d->cpus = calloc((size_t)(regs < JOURNAL_MAX_CPUS ? regs : JOURNAL_MAX_CPUS) + 1,
 			 sizeof(*d->cpus));
 	d->settings = calloc((size_t)settings + 1, sizeof(*d->settings));
-	if (d->regs && d->cpus && d->settings)
+	d->cpu_first = malloc(JOURNAL_MAX_CPUS * sizeof(*d->cpu_first));
+	if (d->regs && d->cpus && d->settings && d->cpu_first) {
+		memset(d->cpu_first, 0xff, JOURNAL_MAX_CPUS * sizeof(*d->cpu_first)); /* -1 */
 		return 0;
+	}
 	data_free(d);
 	return -ENOMEM;
 }
@@ -111,7 +117,8 @@ static inline bool has_cpu(const struct journal_data *d, unsigned cpu)
 }
 
 /* Make the entry at d->regs[d->nregs] visible to the signal handler and
- * the write gate: its CPU first, then the count. */
+ * the write gate: its CPU first (and where the CPU's registers begin),
+ * then the count. */
 static inline void publish_reg(struct journal_data *d)
 {
 	unsigned cpu = d->regs[d->nregs].cpu;
@@ -121,6 +128,9 @@ static inline void publish_reg(struct journal_data *d)
 		fence();
 		d->ncpus++;
 	}
+	/* set before the count: a gate between the two finds nothing past it */
+	if (d->cpu_first && cpu < JOURNAL_MAX_CPUS && d->cpu_first[cpu] < 0)
+		d->cpu_first[cpu] = d->nregs;
 	fence();
 	d->nregs++;
 	fence();

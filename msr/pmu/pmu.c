@@ -227,18 +227,22 @@ static uint64_t own_bits(bool perf_metrics)
 	return GLOBAL_CTRL_EN_FIXED3 | (perf_metrics ? GLOBAL_CTRL_EN_PERF_METRICS : 0);
 }
 
-int pmu_reset_frozen(struct msr_dev *dev, unsigned cpu, bool perf_metrics,
-		     uint64_t global_ctrl, uint64_t clear_status)
+int pmu_freeze_topdown(struct msr_dev *dev, unsigned cpu, bool perf_metrics,
+		       uint64_t global_ctrl)
 {
-	uint64_t own = own_bits(perf_metrics);
-	int rc;
+	if (!perf_metrics)
+		global_ctrl &= ~GLOBAL_CTRL_EN_PERF_METRICS;
+	return msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, global_ctrl & ~own_bits(perf_metrics));
+}
+
+int pmu_reset_after_freeze(struct msr_dev *dev, unsigned cpu, bool perf_metrics,
+			   uint64_t global_ctrl, uint64_t clear_status)
+{
+	int rc = 0;
 
 	if (!perf_metrics)
 		global_ctrl &= ~GLOBAL_CTRL_EN_PERF_METRICS;
-	rc = msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, global_ctrl & ~own);
-	if (rc)
-		return rc; /* nothing frozen, nothing to undo */
-	clear_status &= own;
+	clear_status &= own_bits(perf_metrics);
 	if (clear_status)
 		rc = msr_write(dev, cpu, IA32_PERF_GLOBAL_STATUS_RESET, clear_status);
 	if (!rc)
@@ -247,6 +251,16 @@ int pmu_reset_frozen(struct msr_dev *dev, unsigned cpu, bool perf_metrics,
 		rc = msr_write(dev, cpu, IA32_PERF_METRICS, 0);
 	keep_first(&rc, msr_write(dev, cpu, IA32_PERF_GLOBAL_CTRL, global_ctrl));
 	return rc;
+}
+
+int pmu_reset_frozen(struct msr_dev *dev, unsigned cpu, bool perf_metrics,
+		     uint64_t global_ctrl, uint64_t clear_status)
+{
+	int rc = pmu_freeze_topdown(dev, cpu, perf_metrics, global_ctrl);
+
+	if (rc)
+		return rc; /* nothing frozen, nothing to undo */
+	return pmu_reset_after_freeze(dev, cpu, perf_metrics, global_ctrl, clear_status);
 }
 
 /* Every PMI bit of IA32_FIXED_CTR_CTRL (bit 4i+3 of each field): never
@@ -350,10 +364,21 @@ static void programmed_bits(const struct pmu_config *cfg, uint64_t *field, uint6
 	*bits = GLOBAL_CTRL_EN_FIXED3 | (cfg->perf_metrics ? GLOBAL_CTRL_EN_PERF_METRICS : 0);
 }
 
+/* @fcc and @gc against what @cfg programmed: 0 as programmed, 1 changed. */
+static int verify_values(const struct pmu_config *cfg, uint64_t fcc, uint64_t gc)
+{
+	uint64_t field, bits;
+
+	programmed_bits(cfg, &field, &bits);
+	if (fc3_field(fcc) != field)
+		return 1;
+	return (gc & (GLOBAL_CTRL_EN_FIXED3 | GLOBAL_CTRL_EN_PERF_METRICS)) != bits;
+}
+
 int pmu_verify(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 	       uint64_t *fixed_ctr_ctrl, uint64_t *global_ctrl)
 {
-	uint64_t fcc = 0, gc = 0, field, bits;
+	uint64_t fcc = 0, gc = 0;
 	int rc = msr_read(dev, cpu, IA32_FIXED_CTR_CTRL, &fcc);
 
 	if (!rc)
@@ -362,10 +387,16 @@ int pmu_verify(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 		*fixed_ctr_ctrl = fcc;
 	if (global_ctrl)
 		*global_ctrl = gc;
-	if (rc)
-		return rc;
-	programmed_bits(cfg, &field, &bits);
-	if (fc3_field(fcc) != field)
-		return 1;
-	return (gc & (GLOBAL_CTRL_EN_FIXED3 | GLOBAL_CTRL_EN_PERF_METRICS)) != bits;
+	return rc ? rc : verify_values(cfg, fcc, gc);
+}
+
+int pmu_verify_gc(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
+		  uint64_t global_ctrl, uint64_t *fixed_ctr_ctrl)
+{
+	uint64_t fcc = 0;
+	int rc = msr_read(dev, cpu, IA32_FIXED_CTR_CTRL, &fcc);
+
+	if (fixed_ctr_ctrl)
+		*fixed_ctr_ctrl = fcc;
+	return rc ? rc : verify_values(cfg, fcc, global_ctrl);
 }

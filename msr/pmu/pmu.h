@@ -159,6 +159,21 @@ int pmu_reset_frozen(struct msr_dev *dev, unsigned cpu, bool perf_metrics,
 		     uint64_t global_ctrl, uint64_t clear_status);
 
 /*
+ * pmu_freeze_topdown / pmu_reset_after_freeze - pmu_reset_frozen in two
+ * parts, for a caller that reads the counters frozen between them, as the
+ * kernel reads them (intel_pmu_read_topdown_event: the reads of FC3 and
+ * PERF_METRICS inside perf_pmu_disable/enable), so that every counter of
+ * the reading stopped at the same write (`baretma stat`'s interval ends:
+ * bench/source/source.h read_frozen).  pmu_freeze_topdown is step 1
+ * alone; pmu_reset_after_freeze steps 2 to 4, after it.  Returns as
+ * pmu_reset_frozen: 0 or -errno (after a failed step 1 nothing is frozen).
+ */
+int pmu_freeze_topdown(struct msr_dev *dev, unsigned cpu, bool perf_metrics,
+		       uint64_t global_ctrl);
+int pmu_reset_after_freeze(struct msr_dev *dev, unsigned cpu, bool perf_metrics,
+			   uint64_t global_ctrl, uint64_t clear_status);
+
+/*
  * pmu_fc3_field_set - @fixed_ctr_ctrl with fixed counter 3's field (bits
  * 15:12, linux perf_event.h intel_fixed_bits_by_idx) replaced by @field (its low 4 bits), every
  * other field kept bit for bit.  pmu_fc3_field_get is the field of a value.
@@ -252,6 +267,16 @@ int pmu_restore(struct msr_dev *dev, struct pmu_saved *saved);
  */
 int pmu_verify(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
 	       uint64_t *fixed_ctr_ctrl, uint64_t *global_ctrl);
+
+/*
+ * pmu_verify_gc - pmu_verify against @global_ctrl, IA32_PERF_GLOBAL_CTRL as
+ * the caller read it for its own check of the same moment (an event
+ * recipe's counters beside PERF_METRICS: gp_verify): reads
+ * IA32_FIXED_CTR_CTRL alone (into @fixed_ctr_ctrl, may be NULL), one
+ * pread(2) fewer.  Returns as pmu_verify.  Async-signal-safe.
+ */
+int pmu_verify_gc(struct msr_dev *dev, unsigned cpu, const struct pmu_config *cfg,
+		  uint64_t global_ctrl, uint64_t *fixed_ctr_ctrl);
 
 /* ---------------------------------------------------------- ownership */
 

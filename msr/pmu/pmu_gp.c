@@ -464,20 +464,32 @@ int gp_reset(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
 	return gp_reset_with_metrics(dev, cpu, pmu, p, global_ctrl, clear_status, false);
 }
 
-int gp_reset_with_metrics(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
+/* The global control's bits of plan @p, with FC3's and PERF_METRICS's
+ * when @metrics. */
+static uint64_t reset_bits(const struct gp_plan *p, bool metrics)
+{
+	return gp_plan_bits(p) | (metrics ? GLOBAL_CTRL_EN_FIXED3 | GLOBAL_CTRL_EN_PERF_METRICS : 0);
+}
+
+int gp_freeze_with_metrics(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
+			   const struct gp_plan *p, uint64_t global_ctrl, bool metrics)
+{
+	if (metrics && pmu->vendor != GP_VENDOR_INTEL)
+		return -EINVAL;
+	return msr_write(dev, cpu, gp_regs_of(pmu->vendor)->global_ctl,
+			 global_ctrl & ~reset_bits(p, metrics));
+}
+
+int gp_reset_after_freeze(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
 			  const struct gp_plan *p, uint64_t global_ctrl, uint64_t clear_status,
 			  bool metrics)
 {
 	const struct gp_regs *r = gp_regs_of(pmu->vendor);
-	uint64_t bits = gp_plan_bits(p) |
-			(metrics ? GLOBAL_CTRL_EN_FIXED3 | GLOBAL_CTRL_EN_PERF_METRICS : 0);
-	int rc;
+	uint64_t bits = reset_bits(p, metrics);
+	int rc = 0;
 
 	if (metrics && pmu->vendor != GP_VENDOR_INTEL)
 		return -EINVAL;
-	rc = msr_write(dev, cpu, r->global_ctl, global_ctrl & ~bits);
-	if (rc)
-		return rc; /* nothing frozen, nothing to undo */
 	if (clear_status & bits)
 		rc = msr_write(dev, cpu, r->status_clear, clear_status & bits);
 	for (unsigned k = 0; !rc && k < p->n; k++)
@@ -490,6 +502,17 @@ int gp_reset_with_metrics(struct msr_dev *dev, unsigned cpu, const struct gp_pmu
 		rc = msr_write(dev, cpu, IA32_PERF_METRICS, 0);
 	keep_first(&rc, msr_write(dev, cpu, r->global_ctl, global_ctrl));
 	return rc;
+}
+
+int gp_reset_with_metrics(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
+			  const struct gp_plan *p, uint64_t global_ctrl, uint64_t clear_status,
+			  bool metrics)
+{
+	int rc = gp_freeze_with_metrics(dev, cpu, pmu, p, global_ctrl, metrics);
+
+	if (rc)
+		return rc; /* nothing frozen, nothing to undo */
+	return gp_reset_after_freeze(dev, cpu, pmu, p, global_ctrl, clear_status, metrics);
 }
 
 int gp_read_msr(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,

@@ -264,6 +264,18 @@ int gp_reset_with_metrics(struct msr_dev *dev, unsigned cpu, const struct gp_pmu
 			  bool metrics);
 
 /*
+ * gp_freeze_with_metrics / gp_reset_after_freeze - gp_reset_with_metrics
+ * in two parts, for a caller that reads the counters frozen between them
+ * (msr/pmu/pmu.h pmu_freeze_topdown says why): step 1 alone, then steps 2
+ * to 4.  Returns as gp_reset_with_metrics.
+ */
+int gp_freeze_with_metrics(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
+			   const struct gp_plan *p, uint64_t global_ctrl, bool metrics);
+int gp_reset_after_freeze(struct msr_dev *dev, unsigned cpu, const struct gp_pmu *pmu,
+			  const struct gp_plan *p, uint64_t global_ctrl, uint64_t clear_status,
+			  bool metrics);
+
+/*
  * gp_read_msr - the plan's counters through @dev (IA32_PMCx, IA32_FIXED_CTRi,
  * PERF_CTRx), one per event into @vals[k] in plan order, as read (the
  * counter's width: gp_pmu).  Returns 0 or the -errno of the first failed
