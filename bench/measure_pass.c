@@ -92,6 +92,7 @@ static int run_pass(struct bench_session *s, struct bench_kernel_ctx *c, struct 
 	memset(s->regions.r, 0, sizeof(s->regions.r));
 	s->regions.n = s->regions.depth = 0;
 	s->regions.pending = NULL;
+	s->regions.quick.rs = NULL; /* its test of a pair made anew for this set */
 	for (size_t k = 0; k < s->nsel && !rc; k++) {
 		const struct bench_kernel *kn = s->sel[k];
 

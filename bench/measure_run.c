@@ -129,8 +129,7 @@ int bench_run_kernel(struct bench_session *s, const struct bench_kernel *k,
 		o->tampered = v.tampered;
 		o->overflow = v.overflow;
 		o->c = reg->last.c;
-		o->slots = reg->last.slots;
-		o->flags = reg->last.flags;
+		region_last_decode(&s->regions, reg, level, &o->slots, &o->flags);
 	}
 	return 0;
 }

@@ -20,6 +20,15 @@ _Static_assert((int)BARETMA_TMA_N == (int)TMA_NMETRICS &&
 	       (int)BARETMA_TMA_HEAVY_OPERATIONS == (int)TMA_HEAVY_OPERATIONS,
 	       "nodes as msr/recipe/topdown.h");
 
+void region_prepare(struct region_table *t, int level)
+{
+	if (!t->rs || !t->rs->ncounts)
+		return;
+	(void)recipe_prepare(tma_recipe(t->rs)); /* without memory: cut at each evaluation */
+	if (level)
+		tma_quick_init(&t->quick, t->rs, level);
+}
+
 struct region *region_find(struct region_table *t, const char *name)
 {
 	for (unsigned i = 0; name && i < t->n; i++)
@@ -42,8 +51,10 @@ struct region *region_add(struct region_table *t, const char *name)
 	r = &t->r[t->n];
 	memset(r, 0, sizeof(*r));
 	memcpy(r->name, name, len + 1);
-	r->ring = t->store ? t->store + (size_t)t->n * REGION_SAMPLES : NULL;
 	r->tsc_ring = t->tsc_store ? t->tsc_store + (size_t)t->n * REGION_SAMPLES : NULL;
+	r->cnt_ring = t->cnt_store ? t->cnt_store + (size_t)t->n * REGION_SAMPLES * t->stride
+				   : NULL;
+	r->valid_ring = t->valid_store ? t->valid_store + (size_t)t->n * REGION_SAMPLES : NULL;
 	t->n++;
 	return r;
 }
@@ -105,7 +116,8 @@ struct reading *region_open(struct region_table *t, struct region *r)
 	}
 	flush_pending(t);
 	r->open = true;
-	memset(&r->open_sum, 0, sizeof(r->open_sum));
+	if (clearing(t)) /* the delta method has no segments to sum */
+		counts_clear(&r->open_sum, t->rs->ncounts);
 	t->open_list[t->depth++] = r; /* depth <= REGION_MAX: one entry per name */
 	t->pending = r;
 	return &r->start;
@@ -157,59 +169,82 @@ static bool counted(const struct read_set *rs, int level)
 }
 
 /* The pair into @r's rings (when it has them): TSC ticks always; when
- * @counted, whether it is a number and, for a valid pair (@d), its shares. */
-static void keep_sample(struct region *r, bool counted, const struct td_result *d)
+ * @counted, whether it is a number and, for a valid pair (@c, @n counts
+ * of @stride - 1 at most), its counts and their err. */
+static void keep_sample(struct region *r, bool counted, const struct counts *c, unsigned n,
+			unsigned stride)
 {
 	uint64_t k;
-	struct region_sample *s;
+	double *p;
 
 	if (!r->tsc_ring)
 		return;
 	k = r->nsamples++ % REGION_SAMPLES;
 	r->tsc_ring[k] = r->last.tsc;
-	if (!counted)
+	if (!counted || !r->cnt_ring)
 		return;
-	s = &r->ring[k];
-	s->valid = d != NULL;
-	if (!d)
+	/* a read set wider than the store's (set after it was made): no shares */
+	r->valid_ring[k] = c && n < stride;
+	if (!r->valid_ring[k])
 		return;
-	s->slots = d->slots;
-	for (unsigned m = 0; m < TMA_NMETRICS; m++)
-		s->tma[m] = 100.0 * d->frac[m];
+	p = r->cnt_ring + k * stride;
+	memcpy(p, c->c, n * sizeof(double));
+	p[n] = c->err;
 }
 
-/* The pair of @r ending at @b into r->last and its pend bucket: its counts
- * @sum (metrics-clear: the segments summed), NULL: those of r->start and @b. */
-static void pair_end(const struct read_set *rs, struct region *r, const struct reading *b,
-		     int level, const struct counts *sum)
+/* The pair of @r ending at @b into r->last, its rings and its pend bucket:
+ * its counts @sum (metrics-clear: the segments summed), NULL: those of
+ * r->start and @b.  Whether it is a number: @q's test (bench/tma.h) where
+ * it says yes, else the recipe's (counts_to_tma). */
+static void pair_end(const struct read_set *rs, const struct tma_quick *q, unsigned stride,
+		     struct region *r, const struct reading *b, int level,
+		     const struct counts *sum)
 {
 	struct region_acc *acc = &r->pend;
 	struct td_result d;
 
 	acc->count++;
-	memset(&r->last, 0, sizeof(r->last));
 	r->last.tsc = (double)(b->tsc - r->start.tsc);
+	r->last.valid = false;
 	acc->tsc += r->last.tsc;
 	if (!counted(rs, level)) {
-		keep_sample(r, false, NULL);
+		memset(&r->last.c, 0, sizeof(r->last.c));
+		keep_sample(r, false, NULL, 0, stride);
 		return;
 	}
-	if (sum)
-		r->last.c = *sum;
+	if (sum) /* past ncounts both are 0: nothing writes there */
+		counts_copy(&r->last.c, sum, rs->ncounts);
 	else
 		reading_counts(rs, &r->start, b, &r->last.c);
-	/* a set without the recipe's events gives no fractions: zero slots */
-	if (counts_to_tma(rs, &r->last.c, level, &d))
-		d = (struct td_result){ .flags = TD_FLAG_ZERO_SLOTS };
-	r->last.slots = d.slots;
-	r->last.flags = d.flags;
-	if (d.flags & TD_FLAGS_INVALID) {
-		count_flags(acc, d.flags);
-		keep_sample(r, true, NULL);
-		return;
+	r->last.valid = q && tma_quick_valid(q, &r->last.c);
+	if (!r->last.valid) {
+		/* a set without the recipe's events gives no fractions: zero slots */
+		if (counts_to_tma(rs, &r->last.c, level, &d))
+			d = (struct td_result){ .flags = TD_FLAG_ZERO_SLOTS };
+		r->last.valid = !(d.flags & TD_FLAGS_INVALID);
+		if (!r->last.valid) {
+			count_flags(acc, d.flags);
+			keep_sample(r, true, NULL, 0, stride);
+			return;
+		}
 	}
-	keep_sample(r, true, &d);
+	keep_sample(r, true, &r->last.c, rs->ncounts, stride);
 	counts_add(&acc->sum, &r->last.c, rs->ncounts);
+}
+
+void region_last_decode(const struct region_table *t, const struct region *r, int level,
+			double *slots, unsigned *flags)
+{
+	struct td_result d;
+
+	*slots = 0;
+	*flags = 0;
+	if (!counted(t->rs, level))
+		return;
+	if (counts_to_tma(t->rs, &r->last.c, level, &d))
+		d = (struct td_result){ .flags = TD_FLAG_ZERO_SLOTS };
+	*slots = d.slots;
+	*flags = d.flags;
 }
 
 int region_end(struct region_table *t, struct region *r, const struct reading *b,
@@ -226,12 +261,16 @@ int region_end(struct region_table *t, struct region *r, const struct reading *b
 	}
 	r->open = false;
 	unlist(t, r);
-	pair_end(t->rs, r, b, level, clear ? &r->open_sum : NULL);
+	if (counted(t->rs, level) && (t->quick.rs != t->rs || t->quick.level != level))
+		tma_quick_init(&t->quick, t->rs, level); /* once per read set and level */
+	pair_end(t->rs, &t->quick, t->stride, r, b, level, clear ? &r->open_sum : NULL);
 	return 0;
 }
 
-/* @pend into @tot, every pair invalid for @why (tampered or overflow). */
-static void add_acc(struct region_acc *tot, const struct region_acc *p, uint64_t *why)
+/* @pend into @tot, every pair invalid for @why (tampered or overflow);
+ * @n the counts in use (the others are 0 in both). */
+static void add_acc(struct region_acc *tot, const struct region_acc *p, uint64_t *why,
+		    unsigned n)
 {
 	tot->count += p->count;
 	tot->tsc += p->tsc;
@@ -244,11 +283,23 @@ static void add_acc(struct region_acc *tot, const struct region_acc *p, uint64_t
 	tot->slots_back += p->slots_back;
 	tot->zero_slots += p->zero_slots;
 	tot->l1_sum += p->l1_sum;
-	counts_add(&tot->sum, &p->sum, COUNTS_MAX);
+	counts_add(&tot->sum, &p->sum, n);
+}
+
+/* @acc empty again; its sum past @n counts is 0 already (nothing adds
+ * there), so only @n of them are cleared: this runs at every epoch's end. */
+static void acc_clear(struct region_acc *acc, unsigned n)
+{
+	acc->count = acc->invalid = 0;
+	acc->tampered = acc->overflow = acc->slots_back = acc->zero_slots = acc->l1_sum = 0;
+	acc->tsc = 0;
+	counts_clear(&acc->sum, n);
 }
 
 void region_epoch_end(struct region_table *t, const struct region_verdict *v)
 {
+	unsigned n = t->rs ? t->rs->ncounts : 0;
+
 	for (unsigned i = 0; i < t->n; i++) {
 		struct region *r = &t->r[i];
 		uint64_t *why = v->tampered ? &r->tot.tampered : v->overflow ? &r->tot.overflow
@@ -258,11 +309,11 @@ void region_epoch_end(struct region_table *t, const struct region_verdict *v)
 			continue;
 		/* the epoch's pairs, the last pend.count of the ring, are no
 		 * numbers now either (their TSC ticks stay) */
-		for (uint64_t k = 0; why && r->ring && k < r->pend.count && k < REGION_SAMPLES &&
-		     k < r->nsamples; k++)
-			r->ring[(r->nsamples - 1 - k) % REGION_SAMPLES].valid = false;
-		add_acc(&r->tot, &r->pend, why);
-		memset(&r->pend, 0, sizeof(r->pend));
+		for (uint64_t k = 0; why && r->valid_ring && k < r->pend.count &&
+		     k < REGION_SAMPLES && k < r->nsamples; k++)
+			r->valid_ring[(r->nsamples - 1 - k) % REGION_SAMPLES] = 0;
+		add_acc(&r->tot, &r->pend, why, n);
+		acc_clear(&r->pend, n);
 	}
 }
 
@@ -315,8 +366,8 @@ int region_decode_pair(const struct baretma_reading *a, const struct baretma_rea
 	if (level != 1 && level != 2)
 		return -EINVAL;
 	read_set_perf_metrics(&rs);
-	pair_end(&rs, &r, &rb, level, NULL);
-	add_acc(&r.tot, &r.pend, NULL); /* one pair: nothing to verify */
+	pair_end(&rs, NULL, 0, &r, &rb, level, NULL);
+	add_acc(&r.tot, &r.pend, NULL, rs.ncounts); /* one pair: nothing to verify */
 	result_counts(&r.tot, res);
 	result_tma(&rs, &r.tot, level, res);
 	return 0;

@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "bench/source/reading.h"
+#include "bench/tma.h"
 #include "include/baretma.h"
 #include "msr/recipe/topdown.h"
 
@@ -47,15 +48,6 @@
 #define REGION_NAME_MAX 32  /* bytes of a name, with its NUL */
 #define REGION_SAMPLES  BARETMA_REGION_PAIRS /* pairs a region keeps for its
 					      * statistics: the last ones */
-
-/* One pair's shares as the statistics see them (bench/region_stats.c);
- * its TSC ticks are kept apart (region.tsc_ring), so that a TSC-only
- * session writes 8 bytes a pair, in a compact ring. */
-struct region_sample {
-	double slots;                  /* its slots (valid pairs only) */
-	double tma[TMA_NMETRICS];      /* percent of its slots (valid pairs only) */
-	bool valid;                    /* a number: counted, flags clean, epoch clean */
-};
 
 /* Sums over pairs (one bucket). */
 struct region_acc {
@@ -67,15 +59,28 @@ struct region_acc {
 };
 
 /* The last pair of a region, counted (what the harness keeps per
- * repetition: bench/measure.c). */
+ * repetition: bench/measure.c; its fractions: region_last_decode). */
 struct region_pair {
 	double tsc;                    /* TSC ticks */
 	struct counts c;               /* its counts (none at level 0) */
-	double slots;                  /* its TOPDOWN.SLOTS count */
-	unsigned flags;                /* TD_FLAG_* of counts_to_tma on them (0 at
-					* level 0) */
+	bool valid;                    /* counted, and a number (counts_to_tma's flags
+					* have no TD_FLAGS_INVALID): in the sums */
 };
 
+/*
+ * A region's statistics (region_stats) need each pair's own values; the
+ * recipe's formulas are not evaluated at a pair's end (that was most of a
+ * pair's cost), so a region keeps, for its last REGION_SAMPLES pairs, what
+ * they are evaluated from at read-out: the TSC ticks of every pair
+ * (tsc_ring, 8 bytes a pair: all a TSC-only session writes) and, where
+ * pairs are counted, each pair's counts (cnt_ring: the read set's ncounts
+ * counts and their err, t->stride doubles a pair: 80 bytes for
+ * PERF_METRICS's nine) and whether it is a number (valid_ring, a byte).
+ * The same counts give the same shares at read-out as at the pair's end:
+ * counts_to_tma is a function of them alone.  The pair's end decides
+ * whether the pair is a number (its sums need that) by tma_quick_valid
+ * where the recipe allows (bench/tma.h), by counts_to_tma otherwise.
+ */
 struct region {
 	char name[REGION_NAME_MAX];
 	bool open;                     /* begun, not yet ended */
@@ -89,9 +94,11 @@ struct region {
 	double *tsc_ring;              /* REGION_SAMPLES pairs' TSC ticks, the last
 					* at (nsamples - 1) % REGION_SAMPLES; NULL:
 					* no statistics kept (the table has no store) */
-	struct region_sample *ring;    /* their shares, at the same places (written
-					* only when the pairs are counted) */
-	uint64_t nsamples;             /* pairs ever put in ring */
+	double *cnt_ring;              /* their counts, t->stride doubles each, at the
+					* same places (written only when the pairs are
+					* counted); NULL when the store has none */
+	uint8_t *valid_ring;           /* 1: that pair is a number (its counts kept) */
+	uint64_t nsamples;             /* pairs ever put in the rings */
 };
 
 /*
@@ -113,9 +120,15 @@ struct region_table {
 					* closed a segment not counted yet; NULL: none */
 	uint64_t lost;                 /* begins refused: table full or name too long */
 	uint64_t unmatched;            /* ends of a name never begun (no row made) */
-	struct region_sample *store;   /* REGION_MAX x REGION_SAMPLES, the rings
+	double *tsc_store;             /* REGION_MAX x REGION_SAMPLES, the TSC rings
 					* (region_store_new); NULL: totals only */
-	double *tsc_store;             /* the same for the TSC rings */
+	double *cnt_store;             /* the same x stride, the count rings; NULL:
+					* TSC only */
+	uint8_t *valid_store;          /* the same, a byte a pair */
+	unsigned stride;               /* doubles a pair's counts take in cnt_store:
+					* rs->ncounts + 1 (err) when the store was made */
+	struct tma_quick quick;        /* whether a pair is a number, decided at its
+					* end without the formulas (bench/tma.h) */
 };
 
 /* What the session found after an epoch, outside every region. */
@@ -125,13 +138,27 @@ struct region_verdict {
 };
 
 /*
- * region_store_new - give @t the store of its regions' statistics (one
- * block, allocated now so that begin and end never allocate; its pages are
- * touched only as pairs fill them).  region_store_free - free it.
+ * region_store_new - give @t the store of its regions' statistics, for
+ * its read set t->rs (set it first): REGION_MAX rings of REGION_SAMPLES
+ * pairs, 8 + 8 x (ncounts + 1) + 1 bytes a pair (89 KiB a region for
+ * PERF_METRICS, 8 KiB TSC only), allocated now so that begin and end never
+ * allocate; its pages are touched only as pairs fill them.  A region
+ * keeps its last REGION_SAMPLES pairs: an older one is overwritten (it
+ * stays in the totals).  region_store_free - free it.
  * Returns 0 or -ENOMEM.
  */
 int region_store_new(struct region_table *t);
 void region_store_free(struct region_table *t);
+
+/*
+ * region_prepare - what @t's pairs at @level need before the first one
+ * ends, done now (set t->rs first): the recipe's formulas cut into tokens
+ * (msr/recipe/recipe.h recipe_prepare: its one allocation) and the test
+ * that decides a pair is a number without them (bench/tma.h
+ * tma_quick_init, which evaluates them once).  A table not prepared does
+ * both at its first counted pair's end.
+ */
+void region_prepare(struct region_table *t, int level);
 
 /*
  * region_find - the region named @name, or NULL.  region_add - the same,
@@ -161,9 +188,11 @@ int region_begin(struct region_table *t, struct region *r, const struct reading 
 
 /*
  * region_end - @r ends at @b: count the pair (t->rs: reading_counts) at
- * @level (0: TSC only) into @r->last and @r's pend bucket (a pair whose
- * flags make it no number, counts_to_tma's, is counted invalid there:
- * slots back, zero slots, level-1 sum).  Returns 0, or
+ * @level (0: TSC only) into @r->last, @r's rings and @r's pend bucket (a
+ * pair whose flags make it no number, counts_to_tma's, is counted invalid
+ * there: slots back, zero slots, level-1 sum).  No formula of the recipe
+ * is evaluated for a pair tma_quick_valid finds a number (bench/tma.h),
+ * nothing is allocated.  Returns 0, or
  * -ENOENT when @r is not open (counted as misuse).  When the table's depth
  * is 0 afterwards, the caller checks the counters and calls
  * region_epoch_end().  In metrics-clear mode the pair is the sum of the
@@ -172,6 +201,15 @@ int region_begin(struct region_table *t, struct region *r, const struct reading 
  */
 int region_end(struct region_table *t, struct region *r, const struct reading *b,
 	       int level);
+
+/*
+ * region_last_decode - @r's last pair decoded at @level (counts_to_tma of
+ * t->rs on r->last.c): its slots into *@slots and its TD_FLAG_* into
+ * *@flags (TD_FLAG_ZERO_SLOTS when the read set lacks the recipe's events;
+ * both 0 at level 0 or without counts).
+ */
+void region_last_decode(const struct region_table *t, const struct region *r, int level,
+			double *slots, unsigned *flags);
 
 /*
  * region_reading - a reading @b of the counters that is no region's (an
@@ -210,9 +248,11 @@ void region_result(const struct region_table *t, const struct region *r, int lev
  * baretma_region_stats): its totals (region_result), the robust
  * statistics (bench/stats.h bench_stats_compute, as `baretma bench`) of
  * the verified pairs kept in its ring - TSC ticks over every pair, slots
- * and each tma_* share over the valid ones -, the slots of each node and
- * of the bound over the totals, and its last pair.  Statistics of nothing
- * are n 0 and NAN.  Returns 0, or -ENOMEM.
+ * and each tma_* share over the valid ones, each valid pair's counts
+ * evaluated now at @level (counts_to_tma: one evaluation of the recipe a
+ * pair) -, the slots of each node and of the bound over the totals, and
+ * its last pair.  Statistics of nothing are n 0 and NAN.  Returns 0, or
+ * -ENOMEM.
  */
 int region_stats(const struct region_table *t, const struct region *r, int level,
 		 struct baretma_region_stats *st);

@@ -19,12 +19,19 @@
 
 #include "bench/region.h"
 #include "bench/stats.h"
+#include "bench/tma.h"
 
 int region_store_new(struct region_table *t)
 {
-	t->store = calloc((size_t)REGION_MAX * REGION_SAMPLES, sizeof(*t->store));
-	t->tsc_store = calloc((size_t)REGION_MAX * REGION_SAMPLES, sizeof(*t->tsc_store));
-	if (t->store && t->tsc_store)
+	size_t pairs = (size_t)REGION_MAX * REGION_SAMPLES;
+
+	t->stride = t->rs && t->rs->ncounts ? t->rs->ncounts + 1 : 0;
+	t->tsc_store = calloc(pairs, sizeof(*t->tsc_store));
+	if (t->stride) {
+		t->cnt_store = calloc(pairs * t->stride, sizeof(*t->cnt_store));
+		t->valid_store = calloc(pairs, sizeof(*t->valid_store));
+	}
+	if (t->tsc_store && (!t->stride || (t->cnt_store && t->valid_store)))
 		return 0;
 	region_store_free(t);
 	return -ENOMEM;
@@ -32,10 +39,13 @@ int region_store_new(struct region_table *t)
 
 void region_store_free(struct region_table *t)
 {
-	free(t->store);
 	free(t->tsc_store);
-	t->store = NULL;
+	free(t->cnt_store);
+	free(t->valid_store);
 	t->tsc_store = NULL;
+	t->cnt_store = NULL;
+	t->valid_store = NULL;
+	t->stride = 0;
 }
 
 /* @st from bench_stats_compute of @v[0..n-1]; n 0 (or no memory): NAN. */
@@ -72,7 +82,7 @@ static void last_result(const struct region_table *t, const struct region *r, in
 	if (r->tot.count || r->pend.count) {
 		one.tot.count = 1;
 		one.tot.tsc = r->last.tsc;
-		if (level && t->rs && t->rs->ncounts && (r->last.flags & TD_FLAGS_INVALID))
+		if (level && t->rs && t->rs->ncounts && !r->last.valid)
 			one.tot.invalid = 1;
 		else
 			one.tot.sum = r->last.c;
@@ -80,37 +90,64 @@ static void last_result(const struct region_table *t, const struct region *r, in
 	region_result(t, &one, level, res);
 }
 
+/* The valid pairs among @n kept in @r's rings from @first on, evaluated at
+ * @level (counts_to_tma on the counts kept: the same numbers as at their
+ * ends): their slots into @slots, their shares in percent into @tma[m]
+ * (@n each); how many. */
+static size_t evaluate(const struct region_table *t, const struct region *r, uint64_t first,
+		       size_t n, int level, double *slots, double *tma)
+{
+	unsigned nc = t->rs->ncounts;
+	size_t good = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = (first + i) % REGION_SAMPLES;
+		const double *p = r->cnt_ring + k * t->stride;
+		struct counts c = { .err = p[nc] };
+		struct td_result d;
+
+		if (!r->valid_ring[k])
+			continue;
+		memcpy(c.c, p, nc * sizeof(double));
+		if (counts_to_tma(t->rs, &c, level, &d))
+			continue; /* cannot be: the pair's end found it a number */
+		slots[good] = d.slots;
+		for (unsigned m = 0; m < TMA_NMETRICS; m++)
+			tma[m * n + good] = 100.0 * d.frac[m];
+		good++;
+	}
+	return good;
+}
+
 int region_stats(const struct region_table *t, const struct region *r, int level,
 		 struct baretma_region_stats *st)
 {
 	size_t n, good = 0;
 	uint64_t first = verified(r, &n);
-	double *v = malloc((n ? n : 1) * sizeof(double));
-	const struct region_sample *s = r->ring;
+	/* per pair: its TSC ticks or slots, and its twelve shares */
+	double *v = malloc((n ? n : 1) * (1 + TMA_NMETRICS) * sizeof(double)), *tma;
 
 	memset(st, 0, sizeof(*st));
 	if (!v)
 		return -ENOMEM;
+	tma = v + (n ? n : 1);
 	region_result(t, r, level, &st->total);
 	last_result(t, r, level, &st->last);
 	st->pairs = n;
 	for (size_t i = 0; i < n; i++)
 		v[i] = r->tsc_ring[(first + i) % REGION_SAMPLES];
 	stat_of(v, n, &st->tsc);
-	if (!st->total.level)
-		n = 0; /* the shares' ring was not written: nothing counted */
-	for (size_t i = 0; i < n; i++)
-		if (s[(first + i) % REGION_SAMPLES].valid)
-			v[good++] = s[(first + i) % REGION_SAMPLES].slots;
+	/* no shares kept: nothing counted (level 0, a TSC-only set), no store */
+	if (st->total.level && r->cnt_ring)
+		good = evaluate(t, r, first, n, level, v, tma);
 	stat_of(v, good, &st->slots);
 	for (unsigned m = 0; m < TMA_NMETRICS; m++) {
 		bool node = st->total.level && td_metric_level((enum td_metric)m) <= st->total.level;
 		size_t k = 0;
 
-		for (size_t i = 0; node && i < n; i++)
-			if (s[(first + i) % REGION_SAMPLES].valid &&
-			    !isnan(s[(first + i) % REGION_SAMPLES].tma[m]))
-				v[k++] = s[(first + i) % REGION_SAMPLES].tma[m];
+		for (size_t i = 0; node && i < good; i++)
+			if (!isnan(tma[m * n + i]))
+				v[k++] = tma[m * n + i];
 		stat_of(v, k, &st->tma[m]);
 		st->node_slots[m] = node && !isnan(st->total.tma[m]) ?
 			st->total.tma[m] / 100.0 * st->total.slots : NAN;

@@ -209,3 +209,67 @@ int counts_to_tma(const struct read_set *rs, const struct counts *c, int level,
 {
 	return counts_to_tma_extra(rs, c, level, out, NULL);
 }
+
+/* The formulas tma_quick_valid's reasoning holds for (bench/tma.h), as
+ * msr/recipe/recipes_intel.c writes them: another text, another recipe. */
+static const char quick_sum[] = "topdown\\-fe\\-bound + topdown\\-bad\\-spec + "
+				"topdown\\-retiring + topdown\\-be\\-bound";
+static const struct { enum td_metric m; const char *expr; } quick_l1[TMA_NLEVEL1] = {
+	{ TMA_RETIRING, "topdown\\-retiring / PERF_METRICS_SUM" },
+	{ TMA_BAD_SPECULATION, "topdown\\-bad\\-spec / PERF_METRICS_SUM" },
+	{ TMA_FRONTEND_BOUND, "topdown\\-fe\\-bound / PERF_METRICS_SUM" },
+	{ TMA_BACKEND_BOUND, "topdown\\-be\\-bound / PERF_METRICS_SUM" },
+};
+
+/* Whether node @n of a recipe has the formula tma_quick_valid knows for
+ * it; level-0 nodes other than SLOTS and PERF_METRICS_SUM, and nodes of
+ * level 2, may be anything (a NAN there is no invalid pair). */
+static bool quick_node(const struct recipe_node *n)
+{
+	if (!strcmp(n->metric, "SLOTS"))
+		return !strcmp(n->expr, "TOPDOWN.SLOTS");
+	if (!strcmp(n->metric, "PERF_METRICS_SUM"))
+		return !strcmp(n->expr, quick_sum);
+	if (n->level != 1)
+		return true;
+	for (unsigned i = 0; i < TMA_NLEVEL1; i++)
+		if (!strcmp(n->metric, td_metric_name(quick_l1[i].m)))
+			return !strcmp(n->expr, quick_l1[i].expr);
+	return false; /* a level-1 node of another name */
+}
+
+void tma_quick_init(struct tma_quick *q, const struct read_set *rs, int level)
+{
+	const struct recipe *r = tma_recipe(rs);
+	struct counts c = { .c = { 0 } };
+	struct td_result d;
+	uint32_t need = 0;
+	unsigned seen = 0;
+
+	memset(q, 0, sizeof(*q));
+	q->rs = rs;
+	q->level = level;
+	if (!rs || !rs->ncounts || rs->npasses > 1 || !tma_is_metrics(r) ||
+	    (level != 1 && level != 2) || recipe_needed(r, &rs->env, level, &need))
+		return;
+	for (unsigned i = 0; i < r->nnodes; i++) {
+		if (!quick_node(&r->nodes[i]))
+			return;
+		seen += r->nodes[i].level == 1 || !strcmp(r->nodes[i].metric, "SLOTS") ||
+			!strcmp(r->nodes[i].metric, "PERF_METRICS_SUM");
+	}
+	for (unsigned e = 0; e < r->nevents; e++)
+		if ((need & (1u << e)) && read_set_count_index(rs, r->events[e].name) < 0)
+			return; /* a count the formulas need, missing: -ENOENT */
+	q->slots = read_set_count_index(rs, read_td_events[0]);
+	for (unsigned i = 0; i < TMA_NLEVEL1; i++)
+		q->l1[i] = read_set_count_index(rs, read_td_events[1 + i]);
+	if (seen != TMA_NLEVEL1 + 2 || q->slots < 0 || q->l1[0] < 0 || q->l1[1] < 0 ||
+	    q->l1[2] < 0 || q->l1[3] < 0)
+		return;
+	/* a pair of 255 slots: 102 retiring, 51 each of the other three */
+	c.c[q->slots] = 255;
+	for (unsigned i = 0; i < TMA_NLEVEL1; i++)
+		c.c[q->l1[i]] = i ? 51 : 102;
+	q->on = !counts_to_tma(rs, &c, level, &d) && !(d.flags & TD_FLAGS_INVALID);
+}

@@ -11,6 +11,9 @@
 #ifndef BARETMA_TMA_H
 #define BARETMA_TMA_H
 
+#include <float.h>
+#include <stdbool.h>
+
 #include "bench/source/reading.h"
 #include "msr/recipe/recipe.h"
 #include "msr/recipe/topdown.h"
@@ -76,5 +79,61 @@ int counts_to_tma(const struct read_set *rs, const struct counts *c, int level,
  * twelve into @x (may be NULL; n 0 when none). */
 int counts_to_tma_extra(const struct read_set *rs, const struct counts *c, int level,
 			struct td_result *out, struct tma_extra *x);
+
+/*
+ * Whether a pair's counts are a number (no TD_FLAGS_INVALID from
+ * counts_to_tma), decided without the recipe's formulas where they allow
+ * it: the region table's test at every pair's end (bench/region.h), which
+ * leaves the formulas to the read-out.  It holds for the recipe that reads
+ * PERF_METRICS alone, intel-perf-metrics with the formulas of linux
+ * tools/perf/pmu-events/arch/x86/sapphirerapids/spr-metrics.json (SLOTS =
+ * TOPDOWN.SLOTS; each level-1 node its topdown-* count over
+ * PERF_METRICS_SUM, the sum of the four): there counts_to_tma finds finite
+ * counts a number exactly when the readings' flags have neither
+ * TD_FLAG_L1_SUM nor TD_FLAG_SLOTS_BACK, TOPDOWN.SLOTS is above 0 (the
+ * recipe's -EDOM otherwise) and PERF_METRICS_SUM is not 0 (a level-1 node
+ * NAN otherwise) - above 0 for perf's counts, whose flags divide by it
+ * (bench/tma.c metrics_flags).  tma_quick_valid asks the sum to be above
+ * 1e-12 of the sum of the four's magnitudes, so that it is above 0 in any
+ * order of the additions (each order's rounding is within 3 x 2^-53 of
+ * that sum of magnitudes).  Other recipes (the events' ones, Sunny Cove's
+ * with its general-purpose events) are never decided here.
+ */
+struct tma_quick {
+	const struct read_set *rs;  /* the set it was made for (NULL: none yet) */
+	int level;                  /* and the level */
+	bool on;                    /* tma_quick_valid may say yes */
+	int slots;                  /* index of TOPDOWN.SLOTS in the counts */
+	int l1[TMA_NLEVEL1];        /* of the four level-1 topdown-* counts */
+};
+
+/*
+ * tma_quick_init - @q for the counts of @rs at @level (1 or 2): on when
+ * @rs's recipe is intel-perf-metrics with exactly the formulas above, @rs
+ * counts every event its nodes up to @level need, in one pass, and
+ * counts_to_tma finds a pair of 255 slots (the four counts 102, 51, 51,
+ * 51) a number.  Off otherwise (then tma_quick_valid always says "do not
+ * know").
+ */
+void tma_quick_init(struct tma_quick *q, const struct read_set *rs, int level);
+
+/* tma_quick_valid - true: counts_to_tma(q->rs, @c, q->level) finds @c a
+ * number (no TD_FLAGS_INVALID); false: it may not (evaluate it). */
+static inline bool tma_quick_valid(const struct tma_quick *q, const struct counts *c)
+{
+	double sum = 0, mag = 0;
+
+	if (!q->on || (c->flags & (TD_FLAG_L1_SUM | TD_FLAG_SLOTS_BACK)) ||
+	    !(c->c[q->slots] > 0))
+		return false;
+	for (unsigned i = 0; i < TMA_NLEVEL1; i++) {
+		double v = c->c[q->l1[i]];
+
+		sum += v;
+		mag += v < 0 ? -v : v;
+	}
+	/* mag <= DBL_MAX: every count finite, so no node is NAN */
+	return mag <= DBL_MAX && sum > 1e-12 * mag;
+}
 
 #endif

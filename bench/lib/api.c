@@ -342,11 +342,6 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 	bm->method = method;
 	bm->pid = getpid();
 	bm->owner = pthread_self();
-	rc = region_store_new(&bm->t);
-	if (rc) {
-		fail(rc, "cannot open a session: %s", strerror(-rc));
-		goto out;
-	}
 	rc = cpu_machine_open(opt->cpuid_dump, &bm->machine, &why);
 	if (rc) {
 		fail(rc, opt->cpuid_dump ? "cannot load CPUID dump '%s': %s" : "%s%s",
@@ -363,10 +358,16 @@ int baretma_open(struct baretma **out, const struct baretma_options *opt)
 	bm->level = session_info(bm->s)->level;
 	bm->cpu = session_pinned(bm->s) ? (int)session_info(bm->s)->cpu_used : -1;
 	bm->t.rs = session_read_set(bm->s);
-	/* the recipe's formulas cut into tokens now, not at the first region's
-	 * end (msr/recipe/recipe.h); without memory they are cut at each evaluation */
-	if (bm->t.rs)
-		(void)recipe_prepare(tma_recipe(bm->t.rs));
+	/* the statistics' store, sized for the read set: never allocated by
+	 * begin or end */
+	rc = region_store_new(&bm->t);
+	if (rc) {
+		fail(rc, "cannot open a session: %s", strerror(-rc));
+		goto out;
+	}
+	/* the recipe's formulas cut into tokens, and the test of a pair without
+	 * them made, now: not at the first region's end (bench/region.h) */
+	region_prepare(&bm->t, bm->level);
 	keep_session_lines(bm);
 	rc = region_method_check(bm);
 	if (rc)

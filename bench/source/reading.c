@@ -28,9 +28,14 @@ void read_set_init(struct read_set *rs, const char *what)
 	rs->what = what;
 }
 
-/* The value named TOPDOWN.SLOTS, -1 if none. */
+/* The value named TOPDOWN.SLOTS, -1 if none (looked for at every pair's
+ * end: the sources name it by read_td_events[0], found without comparing
+ * the text, as read_set_count_index). */
 static int slots_value(const struct read_set *rs)
 {
+	for (unsigned i = 0; i < rs->n; i++)
+		if (rs->val[i].name == read_td_events[0])
+			return (int)i;
 	for (unsigned i = 0; i < rs->n; i++)
 		if (!strcmp(rs->val[i].name, read_td_events[0]))
 			return (int)i;
@@ -148,7 +153,8 @@ int reading_counts(const struct read_set *rs, const struct reading *a, const str
 
 	if (!rs || !a || !b || !out)
 		return -EINVAL;
-	memset(out, 0, sizeof(*out));
+	out->err = 0;
+	out->flags = 0;
 	if (rs->bound == READ_BOUND_PERF_COUNTS)
 		perf_counts_err(rs, a, b, out);
 	for (unsigned i = 0; i < rs->n; i++) {
@@ -175,7 +181,24 @@ int reading_counts(const struct read_set *rs, const struct reading *a, const str
 		}
 		k += TD_NFIELDS;
 	}
+	/* the counts no value wrote: 0 (a size known at run time, not a whole
+	 * struct counts: this runs at every region pair's end) */
+	memset(out->c + k, 0, (COUNTS_MAX - k) * sizeof(out->c[0]));
 	return 0;
+}
+
+void counts_clear(struct counts *c, unsigned n)
+{
+	memset(c->c, 0, (n < COUNTS_MAX ? n : COUNTS_MAX) * sizeof(c->c[0]));
+	c->err = 0;
+	c->flags = 0;
+}
+
+void counts_copy(struct counts *dst, const struct counts *src, unsigned n)
+{
+	memcpy(dst->c, src->c, (n < COUNTS_MAX ? n : COUNTS_MAX) * sizeof(dst->c[0]));
+	dst->err = src->err;
+	dst->flags = src->flags;
 }
 
 void counts_add(struct counts *sum, const struct counts *c, unsigned n)

@@ -205,6 +205,14 @@ int read_set_count_index(const struct read_set *rs, const char *name);
 int reading_counts(const struct read_set *rs, const struct reading *a, const struct reading *b,
 		   struct counts *out);
 
+/* counts_clear - @c's first @n counts, err and flags 0; counts_copy - the
+ * same of @src into @dst.  The counts past @n are left as they are: for
+ * counts of a read set of @n events, which nothing writes past @n (a
+ * whole struct counts is COUNTS_MAX doubles, and these run at every
+ * region pair's end). */
+void counts_clear(struct counts *c, unsigned n);
+void counts_copy(struct counts *dst, const struct counts *src, unsigned n);
+
 /* counts_add - @sum += @c, event by event (err summed, flags or'ed). */
 void counts_add(struct counts *sum, const struct counts *c, unsigned n);
 

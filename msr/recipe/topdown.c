@@ -219,16 +219,45 @@ int td_decode_value(uint64_t perf_metrics, uint64_t slots, int level, struct td_
 	return 0;
 }
 
+/*
+ * td_field_slots, where the caller has the level-1 sum (1..1020) at hand,
+ * to the bit and mostly without the x87 unit.  Where the product P =
+ * slots x field is below 2^53 a double holds it exactly, and its division
+ * gives RN53(P / S), the quotient rounded to the nearest double.  The long
+ * double's gives RN53(RN64(P / S)): the same unless RN64 lands on a
+ * midpoint m between two doubles that P / S is not.  Near x = P / S <
+ * 2^53, in [2^k, 2^(k+1)), the midpoints are M 2^(k-53), M odd, so
+ * |P / S - m| = |P 2^(53-k) - S M| 2^(k-53) / S >= 2^(k-53) / S (an
+ * integer not 0 over S), more than half the long double's ulp 2^(k-63)
+ * while S < 2^10: RN64 never lands on it.  Larger products (slots past
+ * 2^45 at field 255) take the long double.
+ */
+static inline double field_slots(uint64_t slots, uint8_t field, unsigned l1_sum)
+{
+	uint64_t p = slots * field;
+
+	if (slots < (1ull << 56) && p < (1ull << 53))
+		return (double)p / l1_sum;
+	return (double)((long double)slots * field / l1_sum);
+}
+
 /* The pair step of td_decode_region: field slots, their error, and the
- * flags the two readings decide (structural checks at @level). */
+ * flags the two readings decide (structural checks at @level).  Run at
+ * every region pair's end (bench/region.c), so each value is split once;
+ * a reading of 0 slots (metrics-clear's a, a reset) attributes 0 slots to
+ * every field, and x - 0 is x to the bit, so its side is left out. */
 static unsigned pair_slots(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b,
 			   uint64_t metrics_b, int level, double fs[TD_NFIELDS], double *err)
 {
 	uint8_t fa[TD_NFIELDS], fb[TD_NFIELDS];
-	unsigned sa = td_l1_sum(metrics_a), sb = td_l1_sum(metrics_b), flags;
+	unsigned sa = 0, sb = 0, flags;
 
 	td_fields(metrics_a, fa);
 	td_fields(metrics_b, fb);
+	for (unsigned i = 0; i < TMA_NLEVEL1; i++) {
+		sa += fa[i];
+		sb += fb[i];
+	}
 	/* An all-zero value is the reset state, not a bad sum: at the start
 	 * always (its slots, if any, are in the bound), at the end when no
 	 * slot was counted either (then TD_FLAG_ZERO_SLOTS says it). */
@@ -237,8 +266,11 @@ static unsigned pair_slots(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_
 		flags |= value_flags(fa, level);
 	if (slots_b < slots_a)
 		flags |= TD_FLAG_SLOTS_BACK;
-	for (unsigned i = 0; i < TD_NFIELDS; i++)
-		fs[i] = td_field_slots(slots_b, fb[i], sb) - td_field_slots(slots_a, fa[i], sa);
+	for (unsigned i = 0; i < TD_NFIELDS; i++) {
+		double b = sb ? field_slots(slots_b, fb[i], sb) : 0;
+
+		fs[i] = slots_a && sa ? b - field_slots(slots_a, fa[i], sa) : b;
+	}
 	/* each reading's field slots are exact to slots * td_value_bound(S) */
 	*err = (double)slots_b * td_value_bound(sb) +
 	       (slots_a ? (double)slots_a * td_value_bound(sa) : 0);
