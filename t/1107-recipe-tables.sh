@@ -39,7 +39,7 @@ faults() {
 	grep -Hn '^const struct recipe [a-z0-9_]*\[\]' "$d"/*.c | sed "s|^$1/||; s|$| (not static)|"
 	grep -HnE 'recipes_[a-z0-9_]*|uintptr_t|sizeof\(\*r\)' "$d/recipe_tokens.c" |
 		grep -vE '^[^:]*:[0-9]+:[[:space:]]*(/\*|\*)' | sed "s|^$1/||" # code, not comments
-	(cd "$1" && grep -rlE 'recipes_[a-z0-9_]*_table' cpu msr bench include 2>/dev/null) |
+	(cd "$1" && grep -rlE --include='*.[ch]' 'recipes_[a-z0-9_]*_table' cpu msr bench include 2>/dev/null) |
 		grep -vE '^msr/recipe/(recipe\.c|recipe_int\.h|recipes_[a-z0-9_]*\.c)$' |
 		sed 's/$/: names a recipe table/'
 	true
