@@ -44,30 +44,11 @@
 #include "bench/region.h"
 #include "include/baretma.h"
 #include "t/tap.h"
+#include "t/td-ref.h"
 
 #define NV 9 /* valid pairs of each run */
 
 /* ------------------------------------------------ the documented formulas */
-
-static double fslots(uint64_t slots, unsigned f, unsigned s)
-{
-	return s ? (double)((long double)slots * f / s) : 0;
-}
-
-static double vbound(unsigned s)
-{
-	return s ? (1.0 + (s > 255 ? s - 255 : 255 - s)) / 255 : 1.0;
-}
-
-static unsigned byte(uint64_t m, unsigned i)
-{
-	return (unsigned)(m >> (8 * i)) & 0xff;
-}
-
-static unsigned l1(uint64_t m)
-{
-	return byte(m, 0) + byte(m, 1) + byte(m, 2) + byte(m, 3);
-}
 
 /* A count vector: slots, the eight topdown-* counts, the error. */
 struct cnt {

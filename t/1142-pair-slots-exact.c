@@ -21,26 +21,7 @@
 
 #include "msr/recipe/topdown.h"
 #include "t/tap.h"
-
-static double fslots(uint64_t slots, unsigned f, unsigned s)
-{
-	return s ? (double)((long double)slots * f / s) : 0;
-}
-
-static double vbound(unsigned s)
-{
-	return s ? (1.0 + (s > 255 ? s - 255 : 255 - s)) / 255 : 1.0;
-}
-
-static unsigned byte(uint64_t m, unsigned i)
-{
-	return (unsigned)(m >> (8 * i)) & 0xff;
-}
-
-static unsigned l1(uint64_t m)
-{
-	return byte(m, 0) + byte(m, 1) + byte(m, 2) + byte(m, 3);
-}
+#include "t/td-ref.h"
 
 /* Whether td_pair_slots of the pair is the formula's, bit for bit. */
 static bool exact(uint64_t sa, uint64_t ma, uint64_t sb, uint64_t mb)
