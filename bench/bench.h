@@ -437,6 +437,15 @@ void bench_kind_topdown(const struct cpu_kind *k, struct bench_kind_topdown *out
 json_t *cpu_info_to_json(const struct cpu_info *ci);
 
 /*
+ * host_to_json - the "host" object every document a host writes carries
+ * (doc/json.md "Host"): {"hostname": uname(2)'s nodename,
+ * escaped where not UTF-8 (bench_json_text), "machine_id": /etc/machine-id's
+ * 32 hex digits}, each null where unknown (cpu/host_id.h).  Read once per
+ * process.  New reference; NULL on ENOMEM.
+ */
+json_t *host_to_json(void);
+
+/*
  * env_to_json / env_print - the environment preflight (cpu/environ.h) of
  * the machine baretma runs on, with its hypervisor and virtual PMU from
  * @host (cpu_machine_host: always this machine, also when a CPUID dump is

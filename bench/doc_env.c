@@ -10,6 +10,7 @@
 #include "bench/bench.h"
 #include "cpu/environ.h"
 #include "cpu/escape.h"
+#include "cpu/host_id.h"
 #include "msr/regs/rdpmc.h"
 
 /* "" -> null: an unknown value is never printed as a zero or an empty word. */
@@ -84,6 +85,23 @@ const char *bench_hypervisor_text(char *buf, size_t n, const char *cpuid_name,
 			 e->hv_kernel_source, cpuid_name);
 	}
 	return buf;
+}
+
+json_t *host_to_json(void)
+{
+	/* Read once per process: a command's documents all name the host it
+	 * started on (a hostname changed while it runs is not followed). */
+	static struct cpu_host_id id;
+	static int read;
+	json_t *doc;
+
+	if (!read) {
+		(void)cpu_host_id_read(&id); /* "" where unknown: null below */
+		read = 1;
+	}
+	doc = json_pack("{s:o, s:o}", "hostname", str_or_null(id.hostname),
+			"machine_id", str_or_null(id.machine_id));
+	return doc;
 }
 
 json_t *env_to_json(const struct cpu_env *e, const struct cpu_host *host,

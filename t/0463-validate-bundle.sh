@@ -29,7 +29,7 @@ like "$out" "report bundle written to '$tmp/emr.json'" "says where the bundle is
 is "$(umask_mode)" "$(stat -c %a "$tmp/emr.json")" "the bundle is mode 0666 less the umask (every file a command writes: the invoking user reads it)"
 cp "$tmp/emr.json" "$tmp/out"
 is "$(q '(d["schema"], sorted(d))')" \
-	"('baretma-bundle/1', ['baretma', 'calibration', 'command', 'cpuid_dump', 'date', 'environment', 'info', 'schema', 'validate'])" \
+	"('baretma-bundle/1', ['baretma', 'calibration', 'command', 'cpuid_dump', 'date', 'environment', 'host', 'info', 'schema', 'validate'])" \
 	"schema baretma-bundle/1 and its members"
 is "$(q '(d["validate"]["schema"], d["validate"]["summary"]["fail"], d["calibration"])')" \
 	"('baretma-validate/1', 0, None)" "validate's document, no failure; no calibration: null"

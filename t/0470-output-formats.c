@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "bench/output/output.h"
+#include "t/fixture.h"
 #include "t/tap.h"
 
 /* ------------------------------------------------------------ a result */
@@ -170,25 +171,37 @@ static void test_csv(void)
 	free(csv);
 }
 
+/* The host a document names (doc/json.md "Host"): this one's nodename and
+ * the machine-id written under the sysroot (t_host_known). */
+#define T_ID "00112233445566778899aabbccddeeff"
+static char host_name[65], host_root[PATH_MAX];
+
 static void test_json(void)
 {
 	struct toy t = { .name = "caf\xc3\xa9", .real = 0.1 + 0.2 };
 	json_t *env = json_pack("{s:s}", "e", "x");
 	const char *out;
+	char want[512];
 	int rc;
 
+	t_host_known(host_root, T_ID, host_name, sizeof(host_name));
 	out = written(&output_format_json, &full, &t, env, &rc);
 	check_int(rc, ==, 0, "json writes");
-	check_str(out,
-		  "{\n"
-		  "  \"name\": \"caf\\u00E9\",\n"
-		  "  \"real\": 0.3,\n"
-		  "  \"environment\": {\n"
-		  "    \"e\": \"x\"\n"
-		  "  }\n"
-		  "}\n",
-		  "json: indent 2, ASCII (\\u00E9), 10 digits (0.3), the environment last, "
-		  "a newline");
+	snprintf(want, sizeof(want),
+		 "{\n"
+		 "  \"name\": \"caf\\u00E9\",\n"
+		 "  \"real\": 0.3,\n"
+		 "  \"host\": {\n"
+		 "    \"hostname\": \"%s\",\n"
+		 "    \"machine_id\": \"" T_ID "\"\n"
+		 "  },\n"
+		 "  \"environment\": {\n"
+		 "    \"e\": \"x\"\n"
+		 "  }\n"
+		 "}\n", host_name);
+	check_str(out, want,
+		  "json: indent 2, ASCII (\\u00E9), 10 digits (0.3), the host (uname, "
+		  "/etc/machine-id), the environment last, a newline");
 	ok(json_object_size(env) == 1 && env->refcount == 1, "the environment is only borrowed");
 	out = written(&output_format_json, &full, &t, NULL, &rc);
 	ok(rc == 0 && !strstr(out, "environment"), "no environment given: none written");
@@ -197,6 +210,7 @@ static void test_json(void)
 	check_int(rc, ==, -ENOMEM, "a document that cannot be built: -ENOMEM");
 	check_str(out, "", "and nothing written");
 	json_decref(env);
+	t_rm_rf(host_root);
 }
 
 int main(void)

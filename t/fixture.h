@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "t/tap.h"
@@ -119,6 +120,28 @@ static inline void t_put_tree(const char *path, const char *text)
 		t_mkdir_p(dir);
 	}
 	put_file(path, text);
+}
+
+/* t_host_known - the host every whole document names (doc/json.md "Host",
+ * bench/bench.h host_to_json) made known to a test: $BARETMA_SYSROOT set to
+ * a fresh scratch directory (into @root, PATH_MAX bytes; t_rm_rf it at the
+ * end) whose etc/machine-id holds @id, and this host's nodename as
+ * uname(2) gives it into @name (@n bytes).  Call it before the first
+ * document: the host is read once per process. */
+static inline void t_host_known(char *root, const char *id, char *name, size_t n)
+{
+	struct utsname u;
+	char line[64];
+
+	t_scratch_(root, PATH_MAX, "host");
+	snprintf(line, sizeof(line), "%s\n", id);
+	t_put_tree(t_in(root, "/etc/machine-id"), line);
+	setenv("BARETMA_SYSROOT", root, 1);
+	if (uname(&u) < 0) {
+		perror("uname");
+		exit(1);
+	}
+	snprintf(name, n, "%s", u.nodename);
 }
 
 /* t_tmp_file - a fresh empty file "$TMPDIR/baretma-@tag.XXXXXX" ($TMPDIR,

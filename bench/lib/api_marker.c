@@ -486,6 +486,7 @@ static json_t *document(void)
 		return NULL;
 	json_object_del(doc, "thread");
 	json_object_set_new(doc, "schema", json_string("baretma-markers/1"));
+	json_object_set_new(doc, "host", host_to_json());
 	if (nsessions == 1)
 		return doc;
 	threads = json_array();

@@ -123,6 +123,7 @@ json_t *bundle_build(const struct bundle_parts *p, int *err, unsigned *bad_cpu)
 	free(text);
 	if (doc) {
 		json_object_set_new(doc, "command", bench_json_text(p->command ? p->command : ""));
+		json_object_set_new(doc, "host", host_to_json());
 		put(doc, "info", p->info);
 		put(doc, "environment", p->environment);
 		put(doc, "validate", p->validate);

@@ -4,7 +4,8 @@
  * reads back as that CPU (man baretma-validate, "Reporting a CPU: validate --bundle FILE").  JSON, schema
  * "baretma-bundle/1":
  *   schema, baretma (the version that wrote it), date (ISO 8601 UTC),
- *   command (the command line), cpuid_dump (the text `baretma cpuid dump`
+ *   command (the command line), host (host_to_json: the host that wrote
+ *   it), cpuid_dump (the text `baretma cpuid dump`
  *   writes, of every CPU of the machine described: cpu/dump_write.c's
  *   AIDA64 layout), info (the identity, cpu_info_to_json), environment
  *   (env_to_json of the machine baretma ran on), validate (validate's

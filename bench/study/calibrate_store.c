@@ -123,7 +123,7 @@ static json_t *backend_json(const struct calib_backend *b)
 json_t *calib_to_json(const struct calibration *c)
 {
 	json_t *bs = json_array();
-	json_t *doc = json_pack("{s:s,s:s,s:{s:o,s:I,s:I,s:I,s:o},s:o,s:o,s:o,s:i,s:f,s:o,s:o}",
+	json_t *doc = json_pack("{s:s,s:s,s:{s:o,s:I,s:I,s:I,s:o},s:o,s:o,s:o,s:o,s:i,s:f,s:o,s:o}",
 		"schema", CALIB_SCHEMA, "date", c->date,
 		"cpu", "vendor", bench_json_text(c->cpu.vendor_str),
 		"family", (json_int_t)c->cpu.family,
@@ -131,6 +131,7 @@ json_t *calib_to_json(const struct calibration *c)
 		"brand", bench_json_text(c->cpu.brand),
 		"microcode", bench_json_text(c->env.microcode),
 		"kernel", bench_json_text(c->env.kernel),
+		"host", host_to_json(),
 		"environment", env_to_json(&c->env, c->host, NULL),
 		"max_age_days", CALIB_MAX_AGE_DAYS, "resolution_pp", CALIB_RESOLUTION_PP,
 		"resolution_cycles", resolution_json(c->resolution), "backends", bs);
