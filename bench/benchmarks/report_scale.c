@@ -1,0 +1,403 @@
+/*
+ * bench/benchmarks/report_scale.c - what `baretma report` costs over a
+ * lab's fleet (issue 31 of the project, "At the scale of a fleet": at most
+ * 5 s and 200 MiB for 1,000 host bundles on the 2-core machine, growing
+ * linearly), measured at each --hosts count (make benchmark: 100, 1,000
+ * and 10,000).
+ *
+ * The fleet is made from real bundles: for each --dump (10 CPUs, 10 CPU
+ * groups), the simulated PMU of --profile runs `baretma calibrate` and
+ * then `baretma validate --bundle` in a state directory of its own, so the
+ * bundle embeds its calibration (doc/json.md "validate --bundle").  Host k
+ * is a copy of group k mod G's bundle that names host k ("host":
+ * hostname node%05u, machine_id k in 32 hex digits) with what a real fleet
+ * varies:
+ *   - every figure of its calibration's brackets and lengths (each "median"
+ *     under "bracket" and under "lengths"' "tsc_ticks") scaled by
+ *     1 + 0.02 u, u uniform in [-1, 1] from a generator seeded by k, so
+ *     that a group's MAD is not 0;
+ *   - one host in 97 (k mod 97 = 5) an outlier: those figures times 3;
+ *   - one host in 89 (k mod 89 = 7) a validate FAIL (its first PASS check
+ *     FAIL, the summary's counts following);
+ *   - one host in 7 of each group another microcode (+1).
+ * Each bundle goes to DIR/hosts/node%05u/bundle.json (doc/fleet.md's
+ * layout: one directory per host), and `baretma report DIR/hosts --json -o
+ * /dev/null` is timed --runs times after one warm-up run (the files are in
+ * the page cache: what is timed is the report, not the disk): wall
+ * (CLOCK_MONOTONIC around fork to wait4), CPU (user + sys) and maximum
+ * resident set size (wait4's ru_maxrss), min / median / max over the runs;
+ * then the per-host wall time of each count and its ratio to the smallest
+ * count's (1.0: linear).  report exits 1 (the outliers and the FAILs): a
+ * status other than 0 or 1 is the benchmark's failure.
+ * Run by `make benchmark`, never by `make check`.
+ *
+ * usage: report_scale --baretma PATH --profile FILE --dump FILE... --hosts N...
+ *                     [--runs N] [--dir DIR] [--keep]
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/benchmarks/machine.h"
+
+#define MAX_DUMPS  16
+#define MAX_COUNTS 8
+#define MAX_RUNS   64
+
+struct opts {
+	const char *baretma, *profile, *dir;
+	const char *dumps[MAX_DUMPS];
+	unsigned ndumps, counts[MAX_COUNTS], ncounts, runs;
+	int keep;
+};
+
+static void die(const char *what, const char *why)
+{
+	fprintf(stderr, "report_scale: %s: %s\n", what, why);
+	exit(1);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* run - @argv with @env added, stdout to @out (NULL: /dev/null), stderr to
+ * /dev/null; its exit status (-1 when killed), and its rusage and wall
+ * time in *@ru and *@wall when given. */
+static int run(char *const argv[], char *const env[], const char *out, struct rusage *ru,
+	       double *wall)
+{
+	double t0 = now_s();
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork", strerror(errno));
+	if (pid == 0) {
+		int fd = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int null = open("/dev/null", O_WRONLY);
+
+		if (fd < 0 || null < 0)
+			_exit(127);
+		dup2(fd, 1);
+		dup2(null, 2);
+		for (unsigned i = 0; env && env[i]; i++)
+			putenv(env[i]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	struct rusage r;
+
+	if (wait4(pid, &status, 0, &r) < 0)
+		die("wait4", strerror(errno));
+	if (wall)
+		*wall = now_s() - t0;
+	if (ru)
+		*ru = r;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* A path into @buf, or the benchmark's end where it does not fit. */
+#define PATHF(buf, ...) \
+	do { \
+		if (snprintf((buf), sizeof(buf), __VA_ARGS__) >= (int)sizeof(buf)) \
+			die("path", "too long"); \
+	} while (0)
+
+static void mkdir_or_die(const char *path)
+{
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		die(path, strerror(errno));
+}
+
+/* The template of group @g: calibrate, then validate --bundle, on the
+ * simulator of @o->profile as the CPU of dump @g. */
+static json_t *make_template(const struct opts *o, unsigned g)
+{
+	char state[PATH_MAX], bundle[PATH_MAX], e_state[PATH_MAX + 32], e_msr[PATH_MAX + 32],
+		e_dump[PATH_MAX + 32], baretma[PATH_MAX];
+	char *env[] = { e_state, e_msr, e_dump, NULL };
+	json_error_t err;
+	json_t *doc;
+	int rc;
+
+	PATHF(state, "%s/state-%u", o->dir, g);
+	PATHF(bundle, "%s/template-%u.json", o->dir, g);
+	mkdir_or_die(state);
+	snprintf(e_state, sizeof(e_state), "BARETMA_STATE_DIR=%s", state);
+	snprintf(e_msr, sizeof(e_msr), "BARETMA_MSR=sim:%s", o->profile);
+	snprintf(e_dump, sizeof(e_dump), "BARETMA_CPUID_DUMP=%s", o->dumps[g]);
+	snprintf(baretma, sizeof(baretma), "%s", o->baretma);
+	char *cal[] = { baretma, "calibrate", NULL };
+	char *val[] = { baretma, "validate", "--bundle", bundle, NULL };
+
+	rc = run(cal, env, NULL, NULL, NULL);
+	if (rc != 0)
+		die(o->dumps[g], "baretma calibrate on the simulator failed");
+	rc = run(val, env, NULL, NULL, NULL);
+	if (rc != 0 && rc != 1)
+		die(o->dumps[g], "baretma validate --bundle on the simulator failed");
+	doc = json_load_file(bundle, 0, &err);
+	if (!doc)
+		die(bundle, err.text);
+	return doc;
+}
+
+/* A generator of host @k's variation (xorshift64*, seeded by k). */
+static double uniform(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return (double)((*s * 2685821657736338717ull) >> 11) / 9007199254740992.0;
+}
+
+/* Every "median" under @v scaled by @f() in turn (each its own draw). */
+static void scale_medians(json_t *v, uint64_t *seed, double outlier)
+{
+	const char *key;
+	json_t *x;
+	size_t i;
+
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, x)
+			scale_medians(x, seed, outlier);
+		return;
+	}
+	if (!json_is_object(v))
+		return;
+	json_object_foreach(v, key, x) {
+		if (!strcmp(key, "median") && json_is_number(x))
+			json_object_set_new(v, key, json_real(json_number_value(x) * outlier *
+							      (1 + 0.02 * (2 * uniform(seed) - 1))));
+		else
+			scale_medians(x, seed, outlier);
+	}
+}
+
+/* Host @k of the fleet of @groups CPU groups: its group's template @t as
+ * host k would write it. */
+static json_t *make_host(const json_t *t, unsigned k, unsigned groups)
+{
+	json_t *h = json_deep_copy(t), *cal, *env, *val, *b;
+	uint64_t seed = 0x9e3779b97f4a7c15ull ^ ((uint64_t)k * 0xbf58476d1ce4e5b9ull);
+	double outlier = k % 97 == 5 ? 3.0 : 1.0;
+	char name[32], id[40];
+	size_t i;
+
+	if (!h)
+		die("json_deep_copy", "out of memory");
+	snprintf(name, sizeof(name), "node%05u", k);
+	snprintf(id, sizeof(id), "%032x", k + 1);
+	json_object_set_new(h, "host", json_pack("{s:s,s:s}", "hostname", name, "machine_id", id));
+	cal = json_object_get(h, "calibration");
+	json_array_foreach(json_object_get(cal, "backends"), i, b) {
+		scale_medians(json_object_get(b, "bracket"), &seed, outlier);
+		json_t *l, *len = json_object_get(b, "lengths");
+		size_t j;
+
+		json_array_foreach(len, j, l)
+			scale_medians(json_object_get(l, "tsc_ticks"), &seed, outlier);
+	}
+	env = json_object_get(h, "environment");
+	if ((k / groups) % 7 == 3 && json_is_object(env)) { /* one host in 7 of each group */
+		const char *mc = json_string_value(json_object_get(env, "microcode"));
+		char other[32];
+
+		snprintf(other, sizeof(other), "0x%lx", mc ? strtoul(mc, NULL, 16) + 1 : 1ul);
+		json_object_set_new(env, "microcode", json_string(other));
+	}
+	val = json_object_get(h, "validate");
+	if (k % 89 == 7 && json_is_object(val)) {
+		json_t *c, *sum = json_object_get(val, "summary");
+
+		json_array_foreach(json_object_get(val, "checks"), i, c) {
+			if (strcmp(json_string_value(json_object_get(c, "status")) ?: "", "PASS"))
+				continue;
+			json_object_set_new(c, "status", json_string("FAIL"));
+			json_object_set_new(c, "reason", json_string("generated failure"));
+			json_object_set_new(sum, "pass", json_integer(json_integer_value(
+				json_object_get(sum, "pass")) - 1));
+			json_object_set_new(sum, "fail", json_integer(json_integer_value(
+				json_object_get(sum, "fail")) + 1));
+			break;
+		}
+	}
+	return h;
+}
+
+/* The fleet of @n hosts under @dir/hosts-@n; its bytes in all. */
+static unsigned long long make_fleet(const struct opts *o, json_t **t, unsigned n, char *dir,
+				     size_t dn)
+{
+	unsigned long long bytes = 0;
+	char path[PATH_MAX];
+
+	if (snprintf(dir, dn, "%s/hosts-%u", o->dir, n) >= (int)dn)
+		die("path", "too long");
+	mkdir_or_die(dir);
+	for (unsigned k = 0; k < n; k++) {
+		unsigned g = k % o->ndumps;
+		json_t *h = make_host(t[g], k, o->ndumps);
+		struct stat st;
+
+		PATHF(path, "%s/node%05u", dir, k);
+		mkdir_or_die(path);
+		PATHF(path, "%s/node%05u/bundle.json", dir, k);
+		if (json_dump_file(h, path, JSON_INDENT(2) | JSON_ENSURE_ASCII |
+				   JSON_REAL_PRECISION(10)))
+			die(path, "cannot write");
+		if (stat(path, &st) == 0)
+			bytes += (unsigned long long)st.st_size;
+		json_decref(h);
+	}
+	return bytes;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, unsigned n)
+{
+	qsort(v, n, sizeof(*v), cmp_d);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int rm_tree(const char *path)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
+	return system(cmd);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: report_scale --baretma PATH --profile FILE --dump FILE... "
+			"--hosts N... [--runs N] [--dir DIR] [--keep]\n");
+	exit(64);
+}
+
+static void parse(int argc, char **argv, struct opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--keep")) {
+			o->keep = 1;
+			continue;
+		}
+		if (!v)
+			usage();
+		i++;
+		if (!strcmp(a, "--baretma"))
+			o->baretma = v;
+		else if (!strcmp(a, "--profile"))
+			o->profile = v;
+		else if (!strcmp(a, "--dir"))
+			o->dir = v;
+		else if (!strcmp(a, "--dump") && o->ndumps < MAX_DUMPS)
+			o->dumps[o->ndumps++] = v;
+		else if (!strcmp(a, "--hosts") && o->ncounts < MAX_COUNTS)
+			o->counts[o->ncounts++] = (unsigned)strtoul(v, NULL, 10);
+		else if (!strcmp(a, "--runs"))
+			o->runs = (unsigned)strtoul(v, NULL, 10);
+		else
+			usage();
+	}
+	if (!o->baretma || !o->profile || !o->ndumps || !o->ncounts || !o->runs ||
+	    o->runs > MAX_RUNS)
+		usage();
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .runs = 5 };
+	char scratch[PATH_MAX], cpu[128], dir[PATH_MAX], baretma[PATH_MAX];
+	double per_host[MAX_COUNTS];
+	json_t *t[MAX_DUMPS];
+	struct utsname u;
+	const char *tmp = getenv("TMPDIR");
+
+	parse(argc, argv, &o);
+	if (!o.dir) {
+		snprintf(scratch, sizeof(scratch), "%s/baretma-report-scale.XXXXXX",
+			 tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(scratch))
+			die(scratch, strerror(errno));
+		o.dir = scratch;
+	} else {
+		mkdir_or_die(o.dir);
+	}
+	file_field("/proc/cpuinfo", "model name", cpu, sizeof(cpu));
+	uname(&u);
+	printf("report_scale: baretma report over a generated fleet (%u CPU groups)\n", o.ndumps);
+	printf("machine: %s, %ld CPUs online, %s %s\n", cpu, sysconf(_SC_NPROCESSORS_ONLN),
+	       u.sysname, u.release);
+	for (unsigned g = 0; g < o.ndumps; g++)
+		t[g] = make_template(&o, g);
+	printf("%8s %10s %22s %22s %20s %12s\n", "hosts", "MiB", "wall s (min-max)",
+	       "CPU s (min-max)", "max RSS MiB", "ms per host");
+	snprintf(baretma, sizeof(baretma), "%s", o.baretma);
+	for (unsigned c = 0; c < o.ncounts; c++) {
+		unsigned n = o.counts[c];
+		unsigned long long bytes = make_fleet(&o, t, n, dir, sizeof(dir));
+		double wall[MAX_RUNS], cpu_s[MAX_RUNS], rss[MAX_RUNS];
+		char *argv_r[] = { baretma, "report", dir, "--json", "-o", "/dev/null", NULL };
+		struct rusage ru;
+
+		for (unsigned r = 0; r <= o.runs; r++) { /* run 0: the warm-up */
+			double w;
+			int rc = run(argv_r, NULL, NULL, &ru, &w);
+
+			if (rc != 0 && rc != 1)
+				die("baretma report", rc < 0 ? "killed" : "exit status other than 0 or 1");
+			if (!r)
+				continue;
+			wall[r - 1] = w;
+			cpu_s[r - 1] = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+				       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+			rss[r - 1] = (double)ru.ru_maxrss / 1024.0;
+		}
+		double wm = median(wall, o.runs), cm = median(cpu_s, o.runs),
+		       rm = median(rss, o.runs);
+		char ws[40], cs[40], rs[40];
+
+		snprintf(ws, sizeof(ws), "%.3f (%.3f-%.3f)", wm, wall[0], wall[o.runs - 1]);
+		snprintf(cs, sizeof(cs), "%.3f (%.3f-%.3f)", cm, cpu_s[0], cpu_s[o.runs - 1]);
+		snprintf(rs, sizeof(rs), "%.1f (%.1f-%.1f)", rm, rss[0], rss[o.runs - 1]);
+		per_host[c] = wm / n * 1e3;
+		printf("%8u %10.1f %22s %22s %20s %12.3f\n", n, (double)bytes / 1048576.0, ws, cs,
+		       rs, per_host[c]);
+		fflush(stdout);
+		if (!o.keep)
+			rm_tree(dir);
+	}
+	for (unsigned c = 1; c < o.ncounts; c++)
+		printf("per-host time at %u hosts / at %u: %.2f (1.00: linear)\n", o.counts[c],
+		       o.counts[0], per_host[c] / per_host[0]);
+	for (unsigned g = 0; g < o.ndumps; g++)
+		json_decref(t[g]);
+	if (!o.keep && o.dir == scratch)
+		rm_tree(scratch);
+	return 0;
+}
