@@ -8,7 +8,7 @@
  * The fleet is made from real bundles: for each --dump (10 CPUs, 10 CPU
  * groups), the simulated PMU of --profile runs `baretma calibrate` and
  * then `baretma validate --bundle` in a state directory of its own, so the
- * bundle embeds its calibration (doc/json.md "validate --bundle").  Host k
+ * bundle embeds its calibration (doc/json.md, the bundle's "calibration").  Host k
  * is a copy of group k mod G's bundle that names host k ("host":
  * hostname node%05u, machine_id k in 32 hex digits) with what a real fleet
  * varies:
@@ -20,7 +20,7 @@
  *   - one host in 89 (k mod 89 = 7) a validate FAIL (its first PASS check
  *     FAIL, the summary's counts following);
  *   - one host in 7 of each group another microcode (+1).
- * Each bundle goes to DIR/hosts/node%05u/bundle.json (doc/fleet.md's
+ * Each bundle goes to DIR/hosts/node%05u/bundle.json (the campaign's
  * layout: one directory per host), and `baretma report DIR/hosts --json -o
  * /dev/null` is timed --runs times after one warm-up run (the files are in
  * the page cache: what is timed is the report, not the disk): wall
@@ -89,8 +89,8 @@ static int run(char *const argv[], char *const env[], const char *out, struct ru
 	if (pid < 0)
 		die("fork", strerror(errno));
 	if (pid == 0) {
-		int fd = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int null = open("/dev/null", O_WRONLY);
+		int fd = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
 		if (fd < 0 || null < 0)
 			_exit(127);
