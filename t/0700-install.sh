@@ -66,6 +66,7 @@ $T_MANDIR/man1/baretma-decode.1
 $T_MANDIR/man1/baretma-info.1
 $T_MANDIR/man1/baretma-msr.1
 $T_MANDIR/man1/baretma-pmu.1
+$T_MANDIR/man1/baretma-report.1
 $T_MANDIR/man1/baretma-stat.1
 $T_MANDIR/man1/baretma-validate.1
 $T_MANDIR/man3/baretma.3

@@ -14,7 +14,7 @@ TOP=$T_SRC/..
 [ -x "${BARETMA:-}" ] || skip_all "no baretma built"
 # The commands of the table, read from its source: "{ "NAME", &cmd_..." without a space.
 cmds=$(sed -n 's/^[[:space:]]*{ "\([a-z]*\)", &cmd_.*/\1/p' "$TOP/bench/cli/cli_cmds.c")
-is "$(echo $cmds)" "bench compare validate calibrate stat info decode pmu cpuid msr" \
+is "$(echo $cmds)" "bench compare validate calibrate stat report info decode pmu cpuid msr" \
 	"the command table's commands are read (bench/cli/cli_cmds.c)"
 pages=$(cd "$TOP/man" && ls baretma-*.1 | sed 's/^baretma-\(.*\)\.1$/\1/' | LC_ALL=C sort | tr '\n' ' ')
 is "$pages" "$(printf '%s\n' $cmds | LC_ALL=C sort | tr '\n' ' ')" "man/: one baretma-CMD.1 per command, no other"

@@ -130,6 +130,7 @@ struct cli_cmd {
 extern const struct cli_cmd_ops cmd_bench, cmd_compare, cmd_validate, cmd_info, cmd_decode;
 extern const struct cli_cmd_ops cmd_cpuid, cmd_cpuid_dump;
 extern const struct cli_cmd_ops cmd_calibrate;
+extern const struct cli_cmd_ops cmd_report;
 extern const struct cli_cmd_ops cmd_stat;
 extern const struct cli_cmd_ops cmd_msr, cmd_msr_read, cmd_msr_write;
 extern const struct cli_cmd_ops cmd_pmu, cmd_pmu_enable, cmd_pmu_status, cmd_pmu_restore;

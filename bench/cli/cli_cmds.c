@@ -38,6 +38,7 @@ static const struct cli_cmd cmds[] = {
 				       CLI_MSR_CHECK },
 	{ "stat", &cmd_stat, ENV_SYS_STATE | CLI_NEED_MSR | CLI_MSR_LATE | CLI_NEED_MACHINE |
 			     CLI_NEED_GUARD | CLI_STOP_SIGNALS },
+	{ "report", &cmd_report, 0 },
 	{ "info", &cmd_info, CLI_ENV_SYSROOT | CLI_NEED_MSR | CLI_MSR_LATE | CLI_MSR_OPTIONAL |
 			     CLI_NEED_MACHINE },
 	{ "decode", &cmd_decode, 0 },

@@ -28,6 +28,8 @@ static void usage(FILE *f)
 "  validate check that each CPU's PMU behaves (fixed counter 3, PERF_METRICS,\n"
 "           overflow, RDPMC, kernels, perf): PASS / FAIL / SKIP per check\n"
 "  calibrate  bracket cost, noise floor and resolution of each backend, saved for bench\n"
+"  report   one view of a fleet from what its hosts wrote (bundles, calibration,\n"
+"           bench, compare, stat): groups by CPU, differing settings, checks, outliers\n"
 "  info     identify the CPU: vendor, model, PMU, core kinds, Top-down availability\n"
 "  decode   decode an IA32_PERF_METRICS value or a region between two readings,\n"
 "           or compute a Top-down recipe from raw counts (--recipe, --recipes)\n"

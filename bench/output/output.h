@@ -27,6 +27,7 @@
 #include "bench/stat.h"
 #include "bench/study/calibrate.h"
 #include "bench/study/compare.h"
+#include "bench/study/report.h"
 #include "bench/study/validate.h"
 #include "msr/recipe/recipe.h"
 
@@ -452,6 +453,14 @@ json_t *bench_flags_json(unsigned flags);
  * in the counter registers (res->perf_changed), and that baretma put them
  * back.  Returns @buf. */
 const char *compare_perf_changed_text(const struct compare_result *res, char *buf, size_t n);
+
+/* report: struct report (bench/study/report.h), after report_finish; its
+ * text (every line at most 100 columns), the document "baretma-report/1"
+ * and the long layout's records (doc/report.md; bench/output/output_report*.c). */
+extern const struct output_view output_view_report;
+/* report_to_json - the "baretma-report/1" document of a struct report
+ * (new reference), NULL on ENOMEM. */
+json_t *report_to_json(const void *result);
 
 /* validate_to_json - the report as a "baretma-validate/1" document (new
  * reference): output_view_validate's, and the report bundle's member. */

@@ -279,4 +279,12 @@ int plot_bench_write(const char *path, const struct bench_result *res,
 int plot_compare_write(const char *path, const struct compare_result *res,
 		       const struct plot_run *run, const struct plot_trace *t);
 
+/* plot_report_write - a fleet (bench/study/report.h, after report_finish)
+ * as one strip of points per group and figure, one point per host at its
+ * distance from the group's median in cuts, outliers marked and named,
+ * @run in its header (bench/output/plot_report.c).  -EDOM: no figure. */
+struct report;
+int plot_report_write(const char *path, const struct report *r, const struct plot_run *run,
+		      const struct plot_trace *t);
+
 #endif
