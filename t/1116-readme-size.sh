@@ -2,7 +2,8 @@
 # t/1116-readme-size.sh - the README is one a newcomer reads in ten minutes
 # (issue 29): at most 500 lines; its sections are what the issue lists
 # (what baretma is, the two set-up lines, the quick start with bench, stat,
-# a region in your code, compare and the export to Prometheus, "Coming from
+# a region in your code, compare, the export to Prometheus and (issue 31)
+# a lab's fleet: a campaign, its report, a host in Prometheus, "Coming from
 # perf, toplev, LIKWID or PCM" with stat first, the contents and the links);
 # stat has its entry in the contents and in Commands, and Prometheus is
 # found from the contents; the reference it held has its homes, which
@@ -26,6 +27,11 @@ check() {
 	for c in 'baretma bench' 'baretma stat' 'baretma compare' 'baretma_region_begin' '--openmetrics'; do
 		printf '%s\n' "$qs" | grep -qF -- "$c" || echo "the quick start lacks '$c'"
 	done
+	# issue 31: three lines a lab runs - a campaign, its report, a host in
+	# Prometheus - each a command line of the quick start's code blocks
+	for c in 'sh examples/slurm/submit.sh' 'baretma report ' 'systemctl enable --now baretma-stat'; do
+		printf '%s\n' "$qs" | sed -n '/^```sh$/,/^```$/p' | grep -qF -- "$c" || echo "the quick start lacks the command line '$c'"
+	done
 	toc=$(sed -n '/^## Contents$/,/^## /p' "$1")
 	printf '%s\n' "$toc" | grep -qi '\[stat\]' || echo "no stat in the contents"
 	printf '%s\n' "$toc" | grep -qi 'prometheus' || echo "no Prometheus in the contents"
@@ -45,6 +51,9 @@ like "$(check "$tmp/long.md")" "^[0-9]+ lines, over 500$" "control: the README w
 sed '/^## Contents$/,/^## /{/\[stat\]/d; s/[Pp]rometheus/metrics/g;}' "$readme" >"$tmp/toc.md"
 like "$(check "$tmp/toc.md")" "no stat in the contents.*
 no Prometheus in the contents" "control: contents without stat and Prometheus fail"
+
+sed '/^### A lab.s fleet/,/^## /{/baretma report /d;}' "$readme" >"$tmp/fleet.md"
+is "$(check "$tmp/fleet.md")" "the quick start lacks the command line 'baretma report '" "control: the quick start without the fleet's report line fails"
 
 # The reference the README held, in its new homes.
 for f in doc/json.md doc/simulator.md doc/safety.md doc/numbers.md doc/library.md HACKING.md \
