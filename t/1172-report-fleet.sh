@@ -15,6 +15,7 @@
 # profile, the exit status from man baretma-report.
 . "$T_SRC/tap.sh"
 . "$T_SRC/sim-fixture.sh"
+. "$T_SRC/report-fixture.sh"
 
 [ "$(id -u)" = 0 ] || skip_all "not root: a UTS namespace (unshare --uts) needs CAP_SYS_ADMIN"
 command -v unshare >/dev/null 2>&1 || skip_all "no unshare(1) (Debian: util-linux)"
@@ -22,7 +23,7 @@ unshare --uts true 2>/dev/null || skip_all "unshare --uts refused here"
 INDEX=$SHARED_CPUID/INDEX.tsv
 [ -r "$INDEX" ] || skip_all "no $INDEX"
 
-base='ghz 1\naccess_cycles 2000\nretiring 30\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 40\n'
+base=$REPORT_PROFILE
 printf "$base" >"$tmp/p.base"
 printf "${base}fault sum_off 12\n" >"$tmp/p.fault"
 printf 'ghz 1\naccess_cycles 2000\nretiring 40\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 30\n' \

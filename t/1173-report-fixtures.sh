@@ -14,9 +14,10 @@
 # statuses of man baretma-report.
 . "$T_SRC/tap.sh"
 . "$T_SRC/sim-fixture.sh"
+. "$T_SRC/report-fixture.sh"
 
 P=$tmp/p
-printf 'ghz 1\naccess_cycles 2000\nretiring 30\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 40\n' >"$P"
+printf "$REPORT_PROFILE" >"$P"
 cp "$P" "$P.off"
 printf 'fault perf_offset tma_backend_bound 3\n' >>"$P.off"
 BARETMA_CPUID_DUMP=$SPR

@@ -11,11 +11,9 @@
 # JSON names them all, and the JSON gives the strings back as they were.
 . "$T_SRC/tap.sh"
 . "$T_SRC/sim-fixture.sh"
+. "$T_SRC/report-fixture.sh"
 
-printf 'ghz 1\naccess_cycles 2000\nretiring 30\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 40\n' \
-	>"$tmp/p"
-BARETMA_MSR=sim:$tmp/p "$BARETMA" calibrate --cpuid-dump "$SPR" --reps 21 --backend tsc --json \
-	>"$tmp/cal.json" 2>/dev/null
+report_calibration "$tmp/cal.json"
 BARETMA_MSR=sim:$tmp/p "$BARETMA" validate --cpuid-dump "$SPR" --no-perf --json \
 	>"$tmp/val.json" 2>/dev/null
 EVIL=$(printf 'evil\033]0;pwned\007\033[2J\r\nx\302\205y\342\200\256z')

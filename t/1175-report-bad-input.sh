@@ -14,11 +14,9 @@
 # written anywhere, the files read are left as they were.
 . "$T_SRC/tap.sh"
 . "$T_SRC/sim-fixture.sh"
+. "$T_SRC/report-fixture.sh"
 
-printf 'ghz 1\naccess_cycles 2000\nretiring 30\nbad_speculation 10\nfrontend_bound 20\nbackend_bound 40\n' \
-	>"$tmp/p"
-BARETMA_MSR=sim:$tmp/p "$BARETMA" calibrate --cpuid-dump "$SPR" --reps 21 --backend tsc --json \
-	>"$tmp/cal.json" 2>/dev/null
+report_calibration "$tmp/cal.json"
 D=$tmp/d
 mkdir "$D"
 pyq 'import json, os, sys
