@@ -307,6 +307,18 @@ int calib_measure(const struct calib_options *o, struct calibration *c)
 			why_not(b, &r, rc ? rc : -EBUSY);
 			if (!rc)
 				text_setf(&b->reason, "%s", text_or_empty(r.tamper.message));
+		} else if (r.level && r.nkernels && !r.bracket_slots.n) {
+			/* Top-down, but no reading of the empty bracket held a valid
+			 * Top-down (every repetition invalid: PERF_METRICS's fields
+			 * not summing to 255, a recipe's counts out of range): no
+			 * bracket to subtract.  Kept, it was a file of slots with no
+			 * median that bench then refused as malformed. */
+			b->measured = false;
+			b->err = -ENODATA;
+			text_setf(&b->reason, "no valid Top-down reading of the empty bracket: %u of "
+				  "%u repetitions invalid (baretma bench --kernel empty --backend %s "
+				  "says why)", r.kernels[0].invalid, r.kernels[0].reps,
+				  bench_backend_name(b->id));
 		} else {
 			take_result(&r, b);
 			if (b->resolution && (!c->resolution || b->resolution < c->resolution))
