@@ -21,11 +21,18 @@
 # host already measured, or another machine of the same name, exits 75
 # and leaves the first one's files as they were.  The exit status is the
 # first command's that was not 0 (0 when none), 65 for a host name that
-# cannot name a directory, 73 when HOST's directory cannot be created.
+# cannot name a directory, 69 when BARETMA is no command here (nothing
+# claimed), 73 when HOST's directory cannot be created.
 set -u
 
 : "${RESULTS:?set RESULTS to the shared results directory}"
 BARETMA=${BARETMA:-baretma}
+# before the host is claimed: a task without the tool would claim it with
+# nothing measured, and every later task would find it measured (exit 75)
+if ! command -v "$BARETMA" >/dev/null 2>&1; then
+	echo "host.sh: baretma not found: '$BARETMA' is no command on this node (set BARETMA to its path, e.g. BARETMA=/shared/bin/baretma)" >&2
+	exit 69
+fi
 host=$(uname -n)
 case $host in
 '' | . | .. | */*)
