@@ -115,4 +115,11 @@ like "$(cat "$tmp/val.txt")" "perf_capabilities_metrics.*bit 15 1 \\(Sunny Cove:
 	"validate: the expected bit 15 names PERF_METRICS's level"
 is "$(q "$tmp/bundle.json" '[(k["perf_metrics_level"], k["topdown_measured_level"] >= 1) for k in d["info"]["core_kinds"]]')" \
 	"[($(index $ICL expect_topdown_levels), True)]" "the bundle's info has both levels"
+# an AMD CPU's identity check is SKIP, naming the vendor as the dump's CPUID
+# leaf 0 gives it (AMD APM Vol. 3, CPUID Fn0000_0000: "AuthenticAMD"),
+# never "a AuthenticAMD CPU"
+"$BARETMA" validate --cpuid-dump "$SHARED_CPUID/$ZEN4" --no-perf --json >"$tmp/zen.json" 2>/dev/null
+is "$(q "$tmp/zen.json" '[(c["status"], c["reason"]) for c in d["checks"] if c["check"] == "cpu_model"][0]')" \
+	"('SKIP', \"the CPU's vendor is AuthenticAMD: IA32_PERF_METRICS and fixed counter 3 are Intel's\")" \
+	"validate on Zen 4: cpu_model SKIP, its reason naming the vendor"
 done_testing

@@ -191,8 +191,8 @@ static void model(struct validate_ctx *c)
 	struct validate_result *r;
 
 	if (ci->vendor != CPU_VENDOR_INTEL) {
-		r = vc_add(c, "cpu_model", SRC_MODEL, VALIDATE_SKIP, "a %s CPU: IA32_PERF_METRICS "
-			   "and fixed counter 3 are Intel's", ci->vendor_str);
+		r = vc_add(c, "cpu_model", SRC_MODEL, VALIDATE_SKIP, "the CPU's vendor is %s: "
+			   "IA32_PERF_METRICS and fixed counter 3 are Intel's", ci->vendor_str);
 		return;
 	}
 	r = vc_add(c, "cpu_model", SRC_MODEL, VALIDATE_PASS, "%s", ci->row ? "" : ci->warning);
