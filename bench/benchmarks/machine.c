@@ -25,3 +25,14 @@ void file_field(const char *path, const char *key, char *buf, size_t n)
 	if (f)
 		fclose(f);
 }
+
+void loadavg(char *buf, size_t n)
+{
+	FILE *f = fopen("/proc/loadavg", "re");
+
+	if (!f || !fgets(buf, (int)n, f))
+		snprintf(buf, n, "?");
+	buf[strcspn(buf, "\n")] = '\0';
+	if (f)
+		fclose(f);
+}

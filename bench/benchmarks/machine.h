@@ -12,4 +12,8 @@
  * and blanks, into @buf ("?" when there is none or @path cannot be read). */
 void file_field(const char *path, const char *key, char *buf, size_t n);
 
+/* loadavg - /proc/loadavg's line (the 1, 5 and 15-minute load averages,
+ * proc(5)) into @buf without its newline ("?" where it cannot be read). */
+void loadavg(char *buf, size_t n);
+
 #endif

@@ -386,6 +386,7 @@ int main(int argc, char **argv)
 {
 	struct opts o = { .runs = 5 };
 	char scratch[PATH_MAX], cpu[128], dir[PATH_MAX], baretma[PATH_MAX], out[PATH_MAX];
+	char load[128];
 	double per_host[MAX_COUNTS];
 	json_t *t[MAX_DUMPS];
 	struct utsname u;
@@ -404,8 +405,9 @@ int main(int argc, char **argv)
 	file_field("/proc/cpuinfo", "model name", cpu, sizeof(cpu));
 	uname(&u);
 	printf("report_scale: baretma report over a generated fleet (%u CPU groups)\n", o.ndumps);
-	printf("machine: %s, %ld CPUs online, %s %s\n", cpu, sysconf(_SC_NPROCESSORS_ONLN),
-	       u.sysname, u.release);
+	loadavg(load, sizeof(load));
+	printf("machine: %s, %ld CPUs online, %s %s; load average at start %s\n", cpu,
+	       sysconf(_SC_NPROCESSORS_ONLN), u.sysname, u.release, load);
 	for (unsigned g = 0; g < o.ndumps; g++)
 		t[g] = make_template(&o, g);
 	printf("%8s %10s %22s %22s %20s %12s\n", "hosts", "MiB", "wall s (min-max)",
@@ -461,6 +463,8 @@ int main(int argc, char **argv)
 	for (unsigned c = 1; c < o.ncounts; c++)
 		printf("per-host time at %u hosts / at %u: %.2f (1.00: linear)\n", o.counts[c],
 		       o.counts[0], per_host[c] / per_host[0]);
+	loadavg(load, sizeof(load));
+	printf("load average at end: %s\n", load);
 	for (unsigned g = 0; g < o.ndumps; g++)
 		json_decref(t[g]);
 	if (!o.keep && o.dir == scratch)

@@ -57,17 +57,6 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static void loadavg(char *buf, size_t n)
-{
-	FILE *f = fopen("/proc/loadavg", "re");
-
-	if (!f || !fgets(buf, (int)n, f))
-		snprintf(buf, n, "?");
-	buf[strcspn(buf, "\n")] = '\0';
-	if (f)
-		fclose(f);
-}
-
 static void print_machine(int runs)
 {
 	struct utsname u;
