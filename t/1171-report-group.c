@@ -6,9 +6,10 @@
  * failing host's message, a calibration figure's and a Top-down share's
  * statistics and outliers, a group of two not judged, two files of one
  * kind claiming one host both skipped, two hosts of one hostname told apart
- * by their machine-ids, and the exit status.  The documents carry only what
- * doc/json.md says each schema has; every expected number is worked by hand
- * in the comments (doc/report.md "The robust limit").
+ * by their machine-ids, and the exit status; documents given from memory
+ * (report_add_data, the seam of fuzz/fuzz_report.c).  The documents carry
+ * only what doc/json.md says each schema has; every expected number is
+ * worked by hand in the comments (doc/report.md "The robust limit").
  */
 #include <errno.h>
 #include <math.h>
@@ -265,6 +266,34 @@ int main(void)
 	   "... is read whole: its host, CPU, brand and check (%s)",
 	   r && r->nskips ? r->skips[0].cause : "no skip");
 	report_free(r);
+
+	/* report_add_data (report.h): one file's bytes, without the file -
+	 * read as report_add_path reads a file's, named by the path given. */
+	{
+		char doc[] = "{\"schema\": \"baretma-validate/1\", \"host\": {\"hostname\": "
+			     "\"m1\", \"machine_id\": null}, \"checks\": [{\"cpu\": 0, "
+			     "\"check\": \"level1_sum\", \"status\": \"FAIL\", "
+			     "\"message\": \"measured 267\"}]}";
+		char cut[] = "{\"schema\": \"baretma-validate/1\", \"checks\": [";
+		size_t n = strlen(doc);
+
+		r = report_new(REPORT_K_DEFAULT);
+		check_int(r ? report_add_data(r, "in/m1.json", doc, n, true) : -1, ==, 0,
+			  "report_add_data reads a document from memory");
+		check_int(r ? report_add_data(r, "in/cut.json", cut, strlen(cut), false) : -1, ==, 0,
+			  "... a truncated one is a skip, not an error");
+		check_int(r ? report_add_data(r, "in/x.json", doc, n - 1, false) : 0, ==, -EINVAL,
+			  "... no NUL at data[len]: -EINVAL");
+		ok(r && !report_finish(r) && r->files == 2 && r->nhosts == 1 && r->nbad == 1 &&
+		   !strcmp(r->skips[0].path, "in/cut.json") && strstr(r->skips[0].cause, "truncated") &&
+		   !strcmp(r->hosts[0].hostname, "m1") &&
+		   !strcmp(r->hosts[0].path[REPORT_VALIDATE], "in/m1.json") &&
+		   r->fails == 1, "... 2 files counted, its host and failing check, the skip named "
+		   "by the paths given");
+		check_int(r ? report_add_data(r, "in/m1.json", doc, n, true) : 0, ==, -EINVAL,
+			  "... after report_finish: -EINVAL");
+		report_free(r);
+	}
 	t_rm_rf(dir);
 	return done_testing();
 }

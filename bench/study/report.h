@@ -276,6 +276,21 @@ struct report *report_new(double k);
 int report_add_path(struct report *r, const char *path);
 
 /*
+ * report_add_data - one file's contents, read as report_add_path reads
+ * each regular file once it has its bytes (it calls this code): the @len
+ * bytes at @data, followed by a NUL at @data[@len], named @path in the
+ * skips and as the host's file (@path copied); @named: given as a PATH on
+ * the command line (then a document that does not start with '{' is
+ * named, not left out quietly when @path does not end in ".json").  @data
+ * is rewritten in place (a bundle's cpuid_dump made null before the
+ * parse) and stays the caller's.  Counted in r->files; over
+ * REPORT_FILE_MAX, named and skipped unread.  The seam for fuzz/fuzz_report.c:
+ * what a host wrote, without a file.  Returns 0 (used or skipped), -EINVAL
+ * (after report_finish, or no NUL at @data[@len]), -ENOMEM.
+ */
+int report_add_data(struct report *r, const char *path, char *data, size_t len, bool named);
+
+/*
  * report_finish - after the last path: duplicate and conflicting files
  * named and skipped, each host's parts merged, hosts named and grouped,
  * and each group's settings, checks and figures judged.  Returns 0 or

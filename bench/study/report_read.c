@@ -265,33 +265,30 @@ static const char *parse_cause(const json_error_t *e, size_t len, size_t size, c
 	return buf;
 }
 
-/* The regular file @fd (@st its fstat) at @path: @named on the command
- * line (then a file that is not JSON is a bad one). */
-static int read_file(struct report *r, int fd, const struct stat *st, const char *path,
-		     bool named)
+/* The file at @path skipped unread: @size bytes, over the cap. */
+static int too_big(struct report *r, const char *path, unsigned long long size)
 {
-	char why[512], size[96], *buf = NULL;
+	char cause[96];
+
+	snprintf(cause, sizeof(cause), "%llu bytes: over the %u MiB a report reads", size,
+		 REPORT_FILE_MAX >> 20);
+	return report_skip_add(r, path, cause, "a baretma document is at most a few MiB "
+			       "(a 512-CPU bundle): is it one?", false);
+}
+
+/* One file's @len bytes at @buf (NUL-ended, at most REPORT_FILE_MAX,
+ * rewritten in place), already counted in r->files: report_add_data. */
+static int read_buf(struct report *r, const char *path, char *buf, size_t len, bool named)
+{
+	char why[512];
 	const char *cause = NULL, *remedy = NULL;
 	json_error_t jerr;
 	json_t *doc = NULL;
 	bool quiet = false;
-	size_t len = 0, blen;
+	size_t blen;
 	int rc, kind;
 
-	r->files++;
-	rc = read_all(fd, st->st_size, &buf, &len);
-	if (rc == -EFBIG) {
-		snprintf(size, sizeof(size), "%lld bytes: over the %u MiB a report reads",
-			 (long long)st->st_size, REPORT_FILE_MAX >> 20);
-		return report_skip_add(r, path, size, "a baretma document is at most a few MiB "
-				       "(a 512-CPU bundle): is it one?", false);
-	}
-	if (rc == -ENOMEM)
-		return rc;
-	if (rc)
-		return report_skip_add(r, path, strerror(-rc), "can the file be read?", false);
 	if (ws(buf, 0, len) >= len || buf[ws(buf, 0, len)] != '{') {
-		free(buf);
 		quiet = !named && !ends_json(path);
 		return report_skip_add(r, path, len ? "not a JSON document" : "empty",
 				       quiet ? NULL : "give a document baretma wrote: " READS,
@@ -299,7 +296,6 @@ static int read_file(struct report *r, int fd, const struct stat *st, const char
 	}
 	blen = blank_member(buf, len, "cpuid_dump");
 	doc = json_loadb(buf, blen, JSON_REJECT_DUPLICATES, &jerr);
-	free(buf);
 	if (!doc) {
 		cause = parse_cause(&jerr, blen, len, why, sizeof(why), &remedy);
 		return report_skip_add(r, path, cause, remedy, false);
@@ -312,6 +308,38 @@ static int read_file(struct report *r, int fd, const struct stat *st, const char
 		rc = report_skip_add(r, path, cause, remedy, false);
 	json_decref(doc);
 	return rc;
+}
+
+/* The regular file @fd (@st its fstat) at @path: @named on the command
+ * line (then a file that is not JSON is a bad one). */
+static int read_file(struct report *r, int fd, const struct stat *st, const char *path,
+		     bool named)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	r->files++;
+	rc = read_all(fd, st->st_size, &buf, &len);
+	if (rc == -EFBIG)
+		return too_big(r, path, (unsigned long long)st->st_size);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc)
+		return report_skip_add(r, path, strerror(-rc), "can the file be read?", false);
+	rc = read_buf(r, path, buf, len, named);
+	free(buf);
+	return rc;
+}
+
+int report_add_data(struct report *r, const char *path, char *data, size_t len, bool named)
+{
+	if (r->priv->finished || data[len])
+		return -EINVAL;
+	r->files++;
+	if (len > REPORT_FILE_MAX)
+		return too_big(r, path, len);
+	return read_buf(r, path, data, len, named);
 }
 
 /* ------------------------------------------------------- a directory */
