@@ -140,11 +140,16 @@ static size_t blank_member(char *s, size_t len, const char *key)
 
 /* ------------------------------------------------------- a file */
 
+static bool ends_with(const char *path, const char *tail)
+{
+	size_t n = strlen(path), t = strlen(tail);
+
+	return n >= t && !strcmp(path + n - t, tail);
+}
+
 static bool ends_json(const char *path)
 {
-	size_t n = strlen(path);
-
-	return n >= 5 && !strcmp(path + n - 5, ".json");
+	return ends_with(path, ".json");
 }
 
 /* @fd's bytes (at most REPORT_FILE_MAX) into *@buf (malloc'd, NUL-ended).
@@ -279,6 +284,13 @@ static int read_file(struct report *r, int fd, const struct stat *st, const char
 	int rc, kind;
 
 	r->files++;
+	/* A writer that renames its output once whole (examples/slurm/host.sh
+	 * writes .NAME.part) and was stopped leaves the part, empty or a log's
+	 * text or half a document: a host's file that is not there. */
+	if (ends_with(path, ".part"))
+		return report_skip_add(r, path, "a partial file: its writer did not finish "
+				       "(killed?)", "run that host's task again: the file is "
+				       "renamed once it is whole", false);
 	rc = read_all(fd, st->st_size, &buf, &len);
 	if (rc == -EFBIG) {
 		snprintf(size, sizeof(size), "%lld bytes: over the %u MiB a report reads",
