@@ -66,8 +66,11 @@ int main(void)
 		skip_all("built without cairo");
 	t_scratch(dir, "1241");
 	t_mkdir_p(t_in(dir, "fleet"));
-	for (int i = 0; i < 3; i++)
-		put(t_strf("fleet/c%d.json", i), t_strf("{\"schema\": \"baretma-calibration/3\", "
+	for (int i = 0; i < 3; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "fleet/c%d.json", i);
+		put(name, t_strf("{\"schema\": \"baretma-calibration/3\", "
 			"\"host\": {\"hostname\": \"h%d\", \"machine_id\": null}, \"cpu\": "
 			"{\"vendor\": \"GenuineIntel\", \"family\": 6, \"model\": 143, \"stepping\": 8, "
 			"\"brand\": \"Test CPU\"}, \"environment\": {\"microcode\": \"0x1\"}, "
@@ -75,6 +78,7 @@ int main(void)
 			"{\"tsc_ticks\": {\"median\": 3900}}, \"lengths\": [{\"cycles\": 1000, "
 			"\"tma_retiring\": {\"spread95_pp\": 0.5}}, {\"cycles\": 100000, "
 			"\"tma_retiring\": {\"spread95_pp\": 2.775557562e-15}}]}]}", i));
+	}
 	put("fleet/s.json", t_strf("{\"schema\": \"baretma-stat/1\", \"host\": {\"hostname\": "
 		"\"anon\", \"machine_id\": null}, \"type\": \"end\", \"command\": [\"true\"], "
 		"\"samples\": [{\"valid\": true, \"kind\": \"general\", \"bound_pp\": 0.5, "
