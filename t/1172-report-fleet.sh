@@ -68,7 +68,7 @@ is "$(ls "$tmp/res" | wc -l | tr -d ' ')" 17 "17 files: 9 bundles and 8 bench do
 "$BARETMA" report "$tmp/res" >"$tmp/text" 2>"$tmp/err"; rc=$?
 is "$rc" 1 "report: exit 1 (a check failed, a host is an outlier: man baretma-report)"
 is "$(cat "$tmp/err")" "" "... nothing on stderr: every file was used"
-like "$(head -1 "$tmp/text")" "^baretma report: 9 hosts in 3 CPU groups, from 17 files$" \
+like "$(head -1 "$tmp/text")" "^baretma report: 9 hosts in 3 CPU groups, 17 files read, 17 used$" \
 	"9 hosts, told apart by the host each file names, in 3 CPU groups"
 like "$(sed -n 2p "$tmp/text")" "k = 3\\.5" "the robust limit's k is stated"
 

@@ -84,6 +84,9 @@ is "$(ls "$tmp/fleet" | wc -l | tr -d ' ')" 20 "the fleet: 20 files of 7 hosts"
 is "$rc" 1 "report: exit 1 (outliers, a failing check)"
 is "$(cat "$tmp/err")" "" "... every file used: nothing on stderr"
 spr=$(sed -n '/model 0x8F/,/^$/p' "$tmp/text")
+is "$(printf '%s\n' "$spr" | grep '^  calibration (per backend) ' | tr -s ' ')" \
+	" calibration (per backend) median q1 q3 min max cut n" \
+	"the figures' columns: the cut, max(limit, floor), named as the JSON's and -x's 'cut'"
 is "$(printf '%s\n' "$spr" | grep '^    msr bracket, TSC ticks ' | tr -s ' ')" \
 	" msr bracket, TSC ticks 3900 3874 3926 3874 6552 134.9 5" \
 	"bracket ticks: median 3900, q1 3874, q3 3926, min 3874, max 6552, cut 134.9 (hand-worked)"
@@ -143,7 +146,7 @@ is "$(q '[round(f["cut"], 4) for f in d["groups"][1]["figures"] if f["subject"] 
 	"([1156.428], 30.0)" "-k 30: cut 30 x 1.4826 x 26 = 1156.428, k stated"
 "$BARETMA" report "$tmp/clean" >"$tmp/text" 2>&1; rc=$?
 is "$rc" 0 "four hosts alike within the limit, every check passed: exit 0"
-like "$(tail -1 "$tmp/text")" "^0 failing checks, 0 outliers, 0 files skipped: exit status 0$" \
+like "$(tail -1 "$tmp/text")" "^0 failing checks, 0 outliers, 0 hosts not checked, 0 files skipped: exit status 0$" \
 	"... and the text says so"
 "$BARETMA" report -k 0 "$tmp/clean" >/dev/null 2>&1; rc=$?
 is "$rc" 64 "-k 0: usage, 64"

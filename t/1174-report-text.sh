@@ -49,6 +49,7 @@ print(len(wide), len(ctl), ascii(wide[:1]))' "$1"
 "$BARETMA" report "$tmp/fleet" >"$tmp/text" 2>"$tmp/err"; rc=$?
 is "$rc" 1 "report: exit 1 (a check failed, a file was skipped)"
 is "$(bad "$tmp/text")" "0 0 []" "the text: no line over 100 columns, no control byte"
+is "$(grep -c '($' "$tmp/text")" 0 "... and none that ends in an opening parenthesis (doc/report.md: a name wraps with it)"
 is "$(bad "$tmp/err" | cut -d' ' -f2)" 0 "stderr: no control byte (a message is one line, however long)"
 # the text with its wrapped lines joined: what each line continues
 flat=$(tr '\n' ' ' <"$tmp/text" | tr -s ' ')
@@ -60,9 +61,9 @@ like "$flat" "FAIL evil[^ ]*: cpu 0: measured \\\\x1b\\[2Jcleared\\\\xe2\\\\x80\
 	"the failing check's message, escaped"
 like "$(cat "$tmp/text")" "kernel: 6.1.0 \\(lab-node-00-with-a-rather-long-name-in-the-cluster," \
 	"the kernel that differs, the hosts on its side"
-like "$flat" "6\\.1\\\\x1b\\[31m\\\\x0afake: line \\( evil" \
+like "$flat" "6\\.1\\\\x1b\\[31m\\\\x0afake: line \\(evil" \
 	"... and the other kernel, escaped (its newline \\x0a: one line stays one)"
-like "$flat" "microcode: 0x1 \\(lab-node-00[^|]*lab-node-07[^ ]*, \\+12 more\\) \\| 0x2 \\( evil[^|]*lab-node-26[^ ]*, \\+3 more\\) kernel" \
+like "$flat" "microcode: 0x1 \\(lab-node-00[^|]*lab-node-07[^ ]*, \\+12 more\\) \\| 0x2 \\(evil[^|]*lab-node-26[^ ]*, \\+3 more\\) kernel" \
 	"microcode: 20 hosts and 11, 8 named of each, then the count"
 like "$flat" "hosts: evil[^ ]* lab-node-00[^+]* lab-node-14-with-a-rather-long-name-in-the-cluster, \\+15 more settings" \
 	"the group's 31 hosts: 16 named, then '+15 more'"

@@ -6,7 +6,9 @@
 # older version, truncated, not JSON, two documents in one file, a key
 # twice, a required field missing, one of another type, no host, over 32
 # MiB, a symbolic link loop, a link to the directory itself, a FIFO, two
-# files claiming one host - each named on stderr with its cause and
+# files claiming one host, the .NAME.part files a killed task of
+# examples/slurm/host.sh leaves (an empty one of bench, validate's text) -
+# each named on stderr with its cause and
 # skipped (exit 1: the view is incomplete), or with --strict refused (exit
 # 65, nothing on stdout); a file that is not JSON and not named *.json is
 # left out quietly (named with -v); a PATH that does not exist or holds no
@@ -44,6 +46,9 @@ open(os.path.join(D, "jsonl.json"), "w").write(t + "\n" + t + "\n")
 open(os.path.join(D, "dupkey.json"), "w").write("{\"schema\": \"baretma-calibration/3\", " + t[1:])
 open(os.path.join(D, "notjson.json"), "w").write("hello, world\n")
 open(os.path.join(D, "README"), "w").write("a job log, no JSON\n")
+# host.sh writes each output to .NAME.part and renames it when the command ends
+open(os.path.join(D, ".bench.part"), "w").write("")
+open(os.path.join(D, ".validate.part"), "w").write("PASS cpu 0   cpu_model   model 0x8F\n")
 ' "$tmp" "$D"
 truncate -s 40M "$D/huge.json"
 ln -s loop2 "$D/loop1"
@@ -59,6 +64,8 @@ export BARETMA_STATE_DIR
 
 # what each bad file is named with (the cause, as doc/report.md words it)
 cat >"$tmp/want" <<'EOF'
+.bench.part	a partial file: its writer did not finish (killed?)
+.validate.part	a partial file: its writer did not finish (killed?)
 dup-a.json	2 calibration files claim host 'g2': not merged
 dup-b.json	2 calibration files claim host 'g2': not merged
 dupkey.json	not valid JSON: duplicate object key
@@ -94,9 +101,14 @@ is "$(grep -c ': skipped' "$tmp/err")" "$nwant" "... $nwant of them, each skippe
 like "$(grep "'$D/newer.json'" "$tmp/err")" "skipped \\(read it with a baretma as new as the one that wrote it\\)$" \
 	"... with the remedy (a newer schema: a newer baretma)"
 unlike "$(cat "$tmp/err")" "README" "a file neither JSON nor *.json is left out quietly"
-like "$(head -1 "$tmp/out")" "^baretma report: 1 host in 1 CPU group, from 19 files \\($nwant skipped: named on stderr\\)$" \
-	"the good file is read: 1 host; 19 files met (15 regular, 3 links, a FIFO), $nwant skipped"
+like "$(head -1 "$tmp/out")" "^baretma report: 1 host in 1 CPU group, 21 files read, 1 used \\($nwant skipped: named on stderr\\)$" \
+	"the good file is read: 1 host; 21 files met (17 regular, 3 links, a FIFO), 1 used, $nwant skipped"
 like "$(tail -1 "$tmp/out")" "$nwant files skipped: exit status 1$" "... the last line says why the status is 1"
+"$BARETMA" report "$D/good.json" "$D/.validate.part" >"$tmp/out" 2>"$tmp/err"; rc=$?
+is "$rc:$(cat "$tmp/err")" \
+	"1:baretma: warning: '$D/.validate.part': a partial file: its writer did not finish (killed?): skipped (run that host's task again: the file is renamed once it is whole)" \
+	"a .part file given as a PATH: named, skipped, exit 1"
+like "$(tail -1 "$tmp/out")" " 1 file skipped: exit status 1$" "... counted among the files skipped"
 
 "$BARETMA" report -v "$D" >/dev/null 2>"$tmp/err"
 like "$(cat "$tmp/err")" "^baretma: note: '$D/README': not a JSON document: left out$" "-v names the file left out"

@@ -61,7 +61,7 @@ static const struct cli_opt report_opts[] = {
 	{ CLI_OPT_OUTPUT, .set = cli_opt_output, .help = CLI_HELP_OUTPUT },
 	{ CLI_OPT_PLOT, .field = F(plot),
 	  .help = CLI_HELP_PLOT " (one point per host per figure, its distance from the "
-		  "group's median in limits; outliers marked)" },
+		  "group's median in cuts; outliers marked)" },
 	{ .name = NULL },
 };
 #undef F
@@ -86,13 +86,14 @@ static void report_usage(FILE *f)
 "per kernel as median, quartiles and range, and the hosts beyond the robust limit.\n"
 "Hosts are told apart by the host each file names, never by its name.  A file\n"
 "that cannot be used (another or a newer schema, truncated, not JSON, over 32\n"
-"MiB, naming no host, or one of two files of a kind claiming one host) is named\n"
-"and skipped.\n", f);
+"MiB, naming no host, one of two files of a kind claiming one host, or a\n"
+"NAME.part a writer stopped before it renamed it) is named and skipped.\n", f);
 	cli_opts_list(f, &report_optset);
 	fputs(
 "\n"
 "exit status: 0 every check passed and no host is an outlier, 1 a check failed,\n"
-"  a host is an outlier or a file was skipped (the view is incomplete), 64 usage,\n"
+"  a host is an outlier, a host's every check is SKIP (not checked) or a file\n"
+"  was skipped (the view is incomplete), 64 usage,\n"
 "  65 --strict and a file that cannot be used, 66 a PATH does not exist (or\n"
 "  cannot be read) or no host's document was found, 69 --plot: built without\n"
 "  cairo, or no figure to draw, 73 -o or the --plot file cannot be created,\n"

@@ -3,7 +3,7 @@
  * "The text"): a heading with the robust limit, then per CPU group its
  * hosts, the settings that differ (the hosts on each side) and those
  * alike, the checks' counts with each failing host's message, and the
- * figures' median, quartiles, range and limit with the hosts beyond it.
+ * figures' median, quartiles, range and cut with the hosts beyond it.
  * Every line fits REPORT_TEXT_COLS columns: long lists wrap, host lists
  * past a few names end in a count (the JSON has them all).  Every string
  * from a file is escaped (cpu/escape.h) before it is measured and written.
@@ -28,6 +28,10 @@
 struct tl {
 	FILE *f;
 	unsigned col, indent; /* the column now; a continuation line's indent */
+	char *word;           /* the last word, not yet written: a piece that follows
+			       * without a space (a name after "(", the ")" after a
+			       * name) is glued to it, never wrapped apart from it */
+	size_t len, cap;
 };
 
 static int text_err; /* -ENOMEM when a piece could not be made (written in part) */
@@ -44,20 +48,15 @@ static unsigned width(const char *s)
 
 static void tl_begin(struct tl *t, FILE *f, unsigned first, unsigned indent)
 {
-	*t = (struct tl){ f, first, indent };
+	*t = (struct tl){ f, first, indent, NULL, 0, 0 };
 	fprintf(f, "%*s", (int)first, "");
 }
 
-/* One word @s (@len bytes: its leading spaces, then no space) at the end
- * of the line, or at the next line's indent when it does not fit (its
- * spaces dropped); a word wider than a line is cut at the columns. */
-static void tl_word(struct tl *t, const char *s, size_t len)
+/* One word @p (its leading spaces, then no space) at the end of the line,
+ * or at the next line's indent when it does not fit (its spaces dropped);
+ * a word wider than a line is cut at the columns. */
+static void tl_emit(struct tl *t, const char *p)
 {
-	char w[len + 1];
-	const char *p = w;
-
-	memcpy(w, s, len);
-	w[len] = '\0';
 	if (t->col + width(p) > COLS && t->col > t->indent) {
 		fprintf(t->f, "\n%*s", (int)t->indent, "");
 		t->col = t->indent;
@@ -77,6 +76,38 @@ static void tl_word(struct tl *t, const char *s, size_t len)
 	}
 	fputs(p, t->f);
 	t->col += width(p);
+}
+
+static void tl_flush(struct tl *t)
+{
+	if (t->len)
+		tl_emit(t, t->word);
+	t->len = 0;
+}
+
+/* The word @s (@len bytes): written once the next one shows it is not
+ * glued to it - a word that starts with a space is a word of its own. */
+static void tl_word(struct tl *t, const char *s, size_t len)
+{
+	if (len && s[0] == ' ')
+		tl_flush(t);
+	if (t->len + len + 1 > t->cap) {
+		size_t cap = 2 * (t->len + len + 1);
+		char *g = realloc(t->word, cap);
+
+		if (!g) { /* written apart: a line may break inside the word */
+			tl_flush(t);
+			text_err = -ENOMEM;
+			fwrite(s, 1, len, t->f);
+			t->col += (unsigned)len;
+			return;
+		}
+		t->word = g;
+		t->cap = cap;
+	}
+	memcpy(t->word + t->len, s, len);
+	t->len += len;
+	t->word[t->len] = '\0';
 }
 
 /* @s (escaped already), word by word. */
@@ -114,6 +145,10 @@ static void tl_put(struct tl *t, const char *fmt, ...)
 
 static void tl_end(struct tl *t)
 {
+	tl_flush(t);
+	free(t->word);
+	t->word = NULL;
+	t->cap = 0;
 	fputc('\n', t->f);
 	t->col = 0;
 }
@@ -132,9 +167,7 @@ static void tl_hosts(struct tl *t, const struct report *r, const unsigned *hosts
 
 /* ------------------------------------------------------- numbers */
 
-/* @v as the text shows a figure of @unit: points with 2 decimals, counts
- * whole (one decimal where a median of two is a half). */
-static const char *num(char *buf, size_t n, double v, const char *unit)
+const char *report_number(char *buf, size_t n, double v, const char *unit)
 {
 	if (!isfinite(v))
 		snprintf(buf, n, "-");
@@ -146,23 +179,37 @@ static const char *num(char *buf, size_t n, double v, const char *unit)
 		snprintf(buf, n, v == floor(v) ? "%.0f" : "%.1f", v);
 	return buf;
 }
+#define num report_number
 
 /* ------------------------------------------------------- a group */
 
-static void cpu_line(FILE *f, const struct report_group *g)
+const char *report_cpu_label(char *buf, size_t n, const struct report_group *g)
 {
-	struct tl t;
 	char fam[16] = "?", mod[16] = "?", step[16] = "?";
 
+	if (!g->cpu.vendor[0] && g->cpu.family < 0 && g->cpu.model < 0 && g->cpu.stepping < 0) {
+		snprintf(buf, n, "CPU not named by its files");
+		return buf;
+	}
 	if (g->cpu.family >= 0)
 		snprintf(fam, sizeof(fam), "%d", g->cpu.family);
 	if (g->cpu.model >= 0)
 		snprintf(mod, sizeof(mod), "0x%02X", (unsigned)g->cpu.model);
 	if (g->cpu.stepping >= 0)
 		snprintf(step, sizeof(step), "%d", g->cpu.stepping);
+	snprintf(buf, n, "%s family %s model %s stepping %s", g->cpu.vendor[0] ? g->cpu.vendor
+		 : "vendor ?", fam, mod, step);
+	return buf;
+}
+
+static void cpu_line(FILE *f, const struct report_group *g)
+{
+	struct tl t;
+	char cpu[96];
+
 	tl_begin(&t, f, 0, 3);
-	tl_put(&t, "== %s family %s model %s stepping %s:", g->cpu.vendor[0] ? g->cpu.vendor :
-	       "vendor ?", fam, mod, step);
+	tl_put(&t, "== %s%s", report_cpu_label(cpu, sizeof(cpu), g),
+	       g->brand || g->uarch ? ":" : "");
 	if (g->brand)
 		tl_put(&t, " %s", g->brand);
 	if (g->uarch)
@@ -233,19 +280,46 @@ static void settings(FILE *f, const struct report *r, const struct report_group 
 
 static void checks(FILE *f, const struct report *r, const struct report_group *g)
 {
-	unsigned total[3] = { 0, 0, 0 }, hosts = 0;
+	unsigned total[3] = { 0, 0, 0 }, hosts = 0, none[g->nhosts], unchecked[g->nhosts], nu = 0;
 	struct tl t;
 
-	if (!g->nchecks)
-		return;
 	for (unsigned c = 0; c < g->nchecks; c++)
 		for (unsigned s = 0; s < 3; s++)
 			total[s] += g->checks[c].count[s];
-	for (unsigned i = 0; i < g->nhosts; i++)
-		hosts += r->hosts[g->hosts[i]].nchecks > 0;
-	fprintf(f, "  checks: %u on %u host%s, %u PASS, %u FAIL, %u SKIP in all\n", g->nchecks,
-		hosts, hosts == 1 ? "" : "s", total[REPORT_PASS], total[REPORT_FAIL],
-		total[REPORT_SKIP]);
+	for (unsigned i = 0; i < g->nhosts; i++) {
+		const struct report_host *h = &r->hosts[g->hosts[i]];
+
+		if (h->nchecks)
+			hosts++;
+		else
+			none[i - hosts] = g->hosts[i];
+		if (h->unchecked)
+			unchecked[nu++] = g->hosts[i];
+	}
+	tl_begin(&t, f, 2, 6);
+	if (!g->nchecks)
+		tl_put(&t, "checks: none (no validate:");
+	else if (hosts < g->nhosts)
+		tl_put(&t, "checks: %u on %u of %u hosts (no validate:", g->nchecks, hosts,
+		       g->nhosts);
+	else
+		tl_put(&t, "checks: %u on %u host%s", g->nchecks, hosts, hosts == 1 ? "" : "s");
+	if (hosts < g->nhosts) {
+		tl_hosts(&t, r, none, g->nhosts - hosts, HOSTS_SHOWN, false);
+		tl_put(&t, ")");
+	}
+	if (g->nchecks)
+		tl_put(&t, ", %u PASS, %u FAIL, %u SKIP in all", total[REPORT_PASS],
+		       total[REPORT_FAIL], total[REPORT_SKIP]);
+	tl_end(&t);
+	if (nu) { /* a check that could not be made is no pass */
+		tl_begin(&t, f, 4, 8);
+		tl_put(&t, "not checked (every check SKIP):");
+		tl_hosts(&t, r, unchecked, nu, HOSTS_SHOWN, false);
+		tl_end(&t);
+	}
+	if (!g->nchecks)
+		return;
 	fprintf(f, "    %-40s %6s %6s %6s\n", "check", "PASS", "FAIL", "SKIP");
 	for (unsigned c = 0; c < g->nchecks; c++) {
 		const struct report_check_group *cg = &g->checks[c];
@@ -317,6 +391,12 @@ static void figure_row(FILE *f, const struct report *r, const struct report_figu
 		tl_hosts(&t, r, fg->missing, fg->nmissing, HOSTS_SHOWN, false);
 		tl_end(&t);
 	}
+	if (fg->nabsent) { /* the group's hosts without the figure's document */
+		tl_begin(&t, f, 6, 10);
+		tl_put(&t, "no %s:", fig->source);
+		tl_hosts(&t, r, fg->absent, fg->nabsent, HOSTS_SHOWN, false);
+		tl_end(&t);
+	}
 }
 
 static void figures(FILE *f, const struct report *r, const struct report_group *g)
@@ -332,7 +412,7 @@ static void figures(FILE *f, const struct report *r, const struct report_group *
 			fprintf(f, "  %-32s %9s %9s %9s %9s %9s %9s %3s\n",
 				section == REPORT_SEC_CALIBRATION ? "calibration (per backend)"
 								  : "Top-down level 1, percent",
-				"median", "q1", "q3", "min", "max", "limit", "n");
+				"median", "q1", "q3", "min", "max", "cut", "n");
 		}
 		if (fig->section == REPORT_SEC_TOPDOWN && (!kernel || strcmp(kernel, fig->subject))) {
 			kernel = fig->subject;
@@ -361,9 +441,9 @@ static int report_text(FILE *f, const void *result)
 
 	text_err = 0;
 	tl_begin(&t, f, 0, 2);
-	tl_put(&t, "baretma report: %zu host%s in %u CPU group%s, from %u file%s", r->nhosts,
-	       r->nhosts == 1 ? "" : "s", r->ngroups, r->ngroups == 1 ? "" : "s", r->files,
-	       r->files == 1 ? "" : "s");
+	tl_put(&t, "baretma report: %zu host%s in %u CPU group%s, %u file%s read, %u used",
+	       r->nhosts, r->nhosts == 1 ? "" : "s", r->ngroups, r->ngroups == 1 ? "" : "s",
+	       r->files, r->files == 1 ? "" : "s", r->used);
 	if (r->nbad)
 		tl_put(&t, " (%u skipped: named on stderr)", r->nbad);
 	tl_end(&t);
@@ -375,9 +455,10 @@ static int report_text(FILE *f, const void *result)
 	tl_end(&t);
 	for (unsigned i = 0; i < r->ngroups; i++)
 		group(f, r, &r->groups[i]);
-	fprintf(f, "\n%u failing check%s, %u outlier%s, %u file%s skipped: exit status %d\n",
-		r->fails, r->fails == 1 ? "" : "s", r->outliers, r->outliers == 1 ? "" : "s",
-		r->nbad, r->nbad == 1 ? "" : "s", report_exit_status(r));
+	fprintf(f, "\n%u failing check%s, %u outlier%s, %u host%s not checked, %u file%s skipped: "
+		"exit status %d\n", r->fails, r->fails == 1 ? "" : "s", r->outliers,
+		r->outliers == 1 ? "" : "s", r->unchecked, r->unchecked == 1 ? "" : "s", r->nbad,
+		r->nbad == 1 ? "" : "s", report_exit_status(r));
 	return text_err;
 }
 

@@ -82,9 +82,9 @@ static json_t *host_json(const struct report_host *h, int *bad)
 		if (h->path[k])
 			set(files, report_kind_name((enum report_kind)k), bench_json_text(h->path[k]),
 			    bad);
-	return json_pack("{s:o,s:o,s:o,s:o}", "name", bench_json_text(h->name), "hostname",
+	return json_pack("{s:o,s:o,s:o,s:o,s:b}", "name", bench_json_text(h->name), "hostname",
 			 bench_json_text(h->hostname), "machine_id", bench_json_text(h->machine_id),
-			 "files", files ? files : json_null());
+			 "files", files ? files : json_null(), "unchecked", h->unchecked);
 }
 
 static json_t *settings_json(const struct report *r, const struct report_group *g, int *bad)
@@ -152,6 +152,7 @@ static json_t *figure_json(const struct report *r, const struct report_figure_gr
 	if (o) {
 		set(o, "values", values, bad);
 		set(o, "missing", names(r, fg->missing, fg->nmissing, bad), bad);
+		set(o, "absent", names(r, fg->absent, fg->nabsent, bad), bad);
 	} else
 		json_decref(values);
 	return o;
@@ -165,7 +166,7 @@ static json_t *group_json(const struct report *r, const struct report_group *g, 
 		add(hosts, host_json(&r->hosts[g->hosts[i]], bad), bad);
 	for (unsigned i = 0; figs && i < g->nfigs; i++)
 		add(figs, figure_json(r, &g->figs[i], bad), bad);
-	return json_pack("{s:{s:o,s:o,s:o,s:o},s:o,s:o,s:o,s:o,s:o,s:o,s:i,s:i}",
+	return json_pack("{s:{s:o,s:o,s:o,s:o},s:o,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:i}",
 			 "cpu", "vendor", g->cpu.vendor[0] ? json_string(g->cpu.vendor) : json_null(),
 			 "family", int_or_null(g->cpu.family), "model", int_or_null(g->cpu.model),
 			 "stepping", int_or_null(g->cpu.stepping),
@@ -173,7 +174,7 @@ static json_t *group_json(const struct report *r, const struct report_group *g, 
 			 "hosts", hosts ? hosts : json_null(),
 			 "settings", settings_json(r, g, bad), "checks", checks_json(r, g, bad),
 			 "figures", figs ? figs : json_null(), "fails", g->fails,
-			 "outliers", g->outliers);
+			 "outliers", g->outliers, "unchecked", g->unchecked);
 }
 
 json_t *report_to_json(const void *result)
@@ -184,10 +185,11 @@ json_t *report_to_json(const void *result)
 
 	for (unsigned i = 0; groups && i < r->ngroups; i++)
 		add(groups, group_json(r, &r->groups[i], &bad), &bad);
-	doc = json_pack("{s:s,s:o,s:o,s:I,s:i,s:i,s:i,s:o}", "schema", "baretma-report/1",
+	doc = json_pack("{s:s,s:o,s:o,s:I,s:i,s:i,s:i,s:i,s:o}", "schema", "baretma-report/1",
 			"robust_limit", robust_json(r), "files", files_json(r, &bad),
 			"hosts", (json_int_t)r->nhosts, "fails", r->fails, "outliers", r->outliers,
-			"exit_status", report_exit_status(r), "groups", groups ? groups : json_null());
+			"unchecked", r->unchecked, "exit_status", report_exit_status(r),
+			"groups", groups ? groups : json_null());
 	if (bad || !groups) {
 		json_decref(doc);
 		return NULL;
@@ -248,6 +250,13 @@ static void figure_records(struct rec *x, const struct report *r,
 			"below" : "within" };
 
 		ROW(x, &r->hosts[fg->hosts[i]], rest);
+	}
+	for (unsigned i = 0; i < fg->nmissing; i++) { /* its document, but no value */
+		const char *rest[] = { f->section == REPORT_SEC_CALIBRATION ? "calibration"
+			: "topdown", f->source, f->subject, f->item, f->unit, "", "", "", "", n,
+			c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], "missing" };
+
+		ROW(x, &r->hosts[fg->missing[i]], rest);
 	}
 }
 

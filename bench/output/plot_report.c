@@ -31,6 +31,7 @@ int plot_report_write(const char *path, const struct report *r, const struct plo
 
 #else
 
+#include "bench/output/output_report.h"
 #include "bench/output/plot_int.h"
 
 #define ROWS_MAX 160
@@ -84,9 +85,11 @@ static void row_label(const struct report *r, const struct report_figure_group *
 
 static void group_label(const struct report_group *g, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s family %d model 0x%02X stepping %d: %.60s (%u hosts)",
-		 g->cpu.vendor[0] ? g->cpu.vendor : "?", g->cpu.family, (unsigned)g->cpu.model,
-		 g->cpu.stepping, g->brand ? g->brand : "", g->nhosts);
+	char cpu[96];
+
+	snprintf(buf, n, "%s%s%.60s (%u host%s)", report_cpu_label(cpu, sizeof(cpu), g),
+		 g->brand ? ": " : "", g->brand ? g->brand : "", g->nhosts,
+		 g->nhosts == 1 ? "" : "s");
 }
 
 static void point(struct plot_ctx *c, double x, double y, int kind, const struct plot_node_style *st,
@@ -155,11 +158,12 @@ static void one_row(struct plot_ctx *c, const struct pr *p, const struct row *w,
 	const struct report_figure *f = &r->figs[fg->fig];
 	const struct plot_font tf = PLOT_TEXT(PLOT_FONT_SMALL);
 	double unit = fg->r.judged ? fg->r.cut : fg->r.floor, xs = (b->x1 - b->x0) / (2 * XMAX);
-	char l[160], m[64];
+	char l[160], m[64], med[24];
 
 	row_label(r, fg, l, sizeof(l));
 	plot_text(c, l, PLOT_MARGIN + 12, y, PLOT_LEFT, PLOT_MIDDLE, &tf, NULL);
-	snprintf(m, sizeof(m), "%.4g %s%s", fg->r.st.median,
+	/* as the text prints it: 2.8e-15 pp (a float's residue) is 0.00 */
+	snprintf(m, sizeof(m), "%s %s%s", report_number(med, sizeof(med), fg->r.st.median, f->unit),
 		 f->section == REPORT_SEC_TOPDOWN ? "%" : f->unit, fg->r.judged ? "" : " (n<3)");
 	plot_text(c, m, b->x1 + 10, y, PLOT_LEFT, PLOT_MIDDLE, &tf, NULL);
 	for (size_t i = 0; i < fg->n; i++) {

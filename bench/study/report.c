@@ -391,7 +391,7 @@ struct report *report_new(double k)
 
 int report_exit_status(const struct report *r)
 {
-	return r->fails || r->outliers || r->nbad ? 1 : 0;
+	return r->fails || r->outliers || r->unchecked || r->nbad ? 1 : 0;
 }
 
 static void host_free(struct report_host *h)

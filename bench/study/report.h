@@ -187,6 +187,8 @@ struct report_host {
 	struct report_value *values;
 	unsigned nvalues;
 	bool has_source[3];   /* calibration, bench, stat: it has that document */
+	bool unchecked;       /* it has checks, every one SKIP: none could be made
+			       * (no PMU, a hypervisor hid it): no pass, no FAIL */
 };
 
 /* One distinct value of a setting in a group, and its hosts. */
@@ -221,6 +223,8 @@ struct report_figure_group {
 	unsigned noutliers;
 	unsigned nmissing;    /* hosts with the figure's document but no value */
 	unsigned *missing;
+	unsigned nabsent;     /* hosts of the group without the figure's document */
+	unsigned *absent;
 };
 
 struct report_group {
@@ -237,6 +241,7 @@ struct report_group {
 	struct report_figure_group *figs;
 	unsigned fails;       /* failing (host, check) pairs */
 	unsigned outliers;    /* (host, figure) pairs beyond the cut */
+	unsigned unchecked;   /* hosts whose every check is SKIP (report_host.unchecked) */
 };
 
 struct report_priv;
@@ -257,7 +262,7 @@ struct report {
 	struct report_figure *figs;
 	unsigned ngroups;
 	struct report_group *groups;
-	unsigned fails, outliers; /* over all groups */
+	unsigned fails, outliers, unchecked; /* over all groups */
 	struct report_priv *priv;
 };
 
@@ -299,7 +304,8 @@ int report_add_data(struct report *r, const char *path, char *data, size_t len, 
 int report_finish(struct report *r);
 
 /* report_exit_status - 1 when a host failed a check, a host is an
- * outlier or a file was skipped (the view is incomplete), else 0. */
+ * outlier, a host's every check is SKIP (a check that could not be made
+ * is no pass) or a file was skipped (the view is incomplete), else 0. */
 int report_exit_status(const struct report *r);
 
 /* report_free - everything @r holds (NULL: nothing). */

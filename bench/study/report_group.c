@@ -159,10 +159,18 @@ static int settings_of(const struct report *r, struct report_group *g, enum repo
 
 /* ------------------------------------------------------------ checks */
 
-static int checks_of(const struct report *r, struct report_group *g, long *map)
+/* Each check's counts over @g's hosts; a host whose every check is SKIP is
+ * unchecked: a check that could not be made is no pass. */
+static int checks_of(struct report *r, struct report_group *g, long *map)
 {
 	for (unsigned i = 0; i < g->nhosts; i++) {
-		const struct report_host *h = &r->hosts[g->hosts[i]];
+		struct report_host *h = &r->hosts[g->hosts[i]];
+		bool made = false;
+
+		for (unsigned c = 0; c < h->nchecks; c++)
+			made |= h->checks[c].status != REPORT_SKIP;
+		h->unchecked = h->nchecks && !made;
+		g->unchecked += h->unchecked;
 
 		for (unsigned c = 0; c < h->nchecks; c++) {
 			const struct report_check *hc = &h->checks[c];
@@ -258,6 +266,8 @@ static int figure_judge(const struct report *r, struct report_group *g,
 			}
 		if (!has && h->has_source[src])
 			fg->missing[fg->nmissing++] = g->hosts[i];
+		else if (!has)
+			fg->absent[fg->nabsent++] = g->hosts[i];
 	}
 	rc = report_robust(fg->values, fg->n, r->k, floor_of(f, fg->values, fg->bounds, fg->n), &fg->r,
 			   fg->dir);
@@ -288,10 +298,11 @@ static int figures_of(struct report *r, struct report_group *g, long *map)
 
 		fg->hosts = calloc(g->nhosts, sizeof(*fg->hosts));
 		fg->missing = calloc(g->nhosts, sizeof(*fg->missing));
+		fg->absent = calloc(g->nhosts, sizeof(*fg->absent));
 		fg->values = calloc(g->nhosts, sizeof(*fg->values));
 		fg->bounds = calloc(g->nhosts, sizeof(*fg->bounds));
 		fg->dir = calloc(g->nhosts, sizeof(*fg->dir));
-		if (!fg->hosts || !fg->missing || !fg->values || !fg->bounds || !fg->dir)
+		if (!fg->hosts || !fg->missing || !fg->absent || !fg->values || !fg->bounds || !fg->dir)
 			return -ENOMEM;
 		rc = figure_judge(r, g, fg);
 	}
@@ -339,6 +350,7 @@ static int group_fill(struct report *r, struct report_group *g, long *cmap, long
 	shrink((void **)&g->figs, g->nfigs, sizeof(*g->figs));
 	r->fails += g->fails;
 	r->outliers += g->outliers;
+	r->unchecked += g->unchecked;
 	return rc;
 }
 
@@ -402,6 +414,7 @@ void report_groups_free(struct report *r)
 		for (unsigned f = 0; g->figs && f < g->nfigs; f++) {
 			free(g->figs[f].hosts);
 			free(g->figs[f].missing);
+			free(g->figs[f].absent);
 			free(g->figs[f].values);
 			free(g->figs[f].bounds);
 			free(g->figs[f].dir);

@@ -140,11 +140,16 @@ static size_t blank_member(char *s, size_t len, const char *key)
 
 /* ------------------------------------------------------- a file */
 
+static bool ends_with(const char *path, const char *tail)
+{
+	size_t n = strlen(path), t = strlen(tail);
+
+	return n >= t && !strcmp(path + n - t, tail);
+}
+
 static bool ends_json(const char *path)
 {
-	size_t n = strlen(path);
-
-	return n >= 5 && !strcmp(path + n - 5, ".json");
+	return ends_with(path, ".json");
 }
 
 /* @fd's bytes (at most REPORT_FILE_MAX) into *@buf (malloc'd, NUL-ended).
@@ -288,6 +293,13 @@ static int read_buf(struct report *r, const char *path, char *buf, size_t len, b
 	size_t blen;
 	int rc, kind;
 
+	/* A writer that renames its output once whole (examples/slurm/host.sh
+	 * writes .NAME.part) and was stopped leaves the part, empty or a log's
+	 * text or half a document: a host's file that is not there. */
+	if (ends_with(path, ".part"))
+		return report_skip_add(r, path, "a partial file: its writer did not finish "
+				       "(killed?)", "run that host's task again: the file is "
+				       "renamed once it is whole", false);
 	if (ws(buf, 0, len) >= len || buf[ws(buf, 0, len)] != '{') {
 		quiet = !named && !ends_json(path);
 		return report_skip_add(r, path, len ? "not a JSON document" : "empty",
