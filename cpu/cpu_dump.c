@@ -1,7 +1,7 @@
 /*
  * cpu/cpu_dump.c - CPUID dump files read by baretma itself: the dump object,
  * the common reader (a file into lines, format detection, records, CPU
- * sections, checks) and the cpu_dump_* API of cpu/cpu.h.
+ * sections, checks) and the cpu_dump_* API of cpu/cpu_dump.h.
  *
  * Reading: every record the file holds, per logical CPU, as a sparse
  * (leaf, subleaf) -> {eax, ebx, ecx, edx} table: any leaf, any subleaf.
@@ -46,6 +46,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpu/cpu_dump.h"
 #include "cpu/dump_int.h"
 #include "cpu/escape.h"
 #include "cpu/text.h"

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cpu/cpu.h"
+#include "cpu/cpu_dump.h"
 
 #define DUMP_END_LINE      "--------------------------------------------------------------------------------"
 #define LEAF_VENDOR        0x0u
