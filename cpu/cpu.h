@@ -15,8 +15,8 @@
  *     /proc root (sysfs.c, $BARETMA_SYSROOT, hwloc's HWLOC_FSROOT is the
  *     model), the kernel's knob paths named once (knobs.h), whether the
  *     environment can be trusted (trust.h), files of the real user
- *     (userfile.h), bytes made safe to print (escape.h), the
- *     environment preflight (environ.h);
+ *     (userfile.h), bytes made safe to print (escape.h), heap arrays
+ *     that grow (array.h), the environment preflight (environ.h);
  *   - identification: the CPUID source, live or a dump (cpu_source.c, one
  *     parser per dump format: dump_libcpuid.c, dump_aida64.c,
  *     dump_hwloc.c, and dump_write.c: cpu_dump.h), libcpuid and the leaves (cpu_identify.c,

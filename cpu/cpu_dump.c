@@ -46,6 +46,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpu/array.h"
 #include "cpu/cpu_dump.h"
 #include "cpu/dump_int.h"
 #include "cpu/escape.h"
@@ -117,15 +118,8 @@ int dump_rec_add(struct parse *p, const struct dump_rec *r)
 {
 	struct dump_cpu *c = &p->d->cpu[p->cur];
 
-	if (c->n == c->cap) {
-		unsigned cap = c->cap ? 2 * c->cap : 128;
-		struct dump_rec *grown = realloc(c->rec, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		c->rec = grown;
-		c->cap = cap;
-	}
+	if (array_grow(&c->rec, &c->cap, (size_t)c->n + 1, sizeof(*c->rec), 128))
+		return -ENOMEM;
 	c->rec[c->n] = *r;
 	c->rec[c->n].line = p->line;
 	c->n++;
