@@ -1,7 +1,7 @@
 /*
  * cpu/cpu_dump.c - CPUID dump files read by baretma itself: the dump object,
  * the common reader (a file into lines, format detection, records, CPU
- * sections, checks) and the cpu_dump_* API of cpu/cpu.h.
+ * sections, checks) and the cpu_dump_* API of cpu/cpu_dump.h.
  *
  * Reading: every record the file holds, per logical CPU, as a sparse
  * (leaf, subleaf) -> {eax, ebx, ecx, edx} table: any leaf, any subleaf.
@@ -46,6 +46,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpu/array.h"
+#include "cpu/cpu_dump.h"
 #include "cpu/dump_int.h"
 #include "cpu/escape.h"
 #include "cpu/text.h"
@@ -116,15 +118,8 @@ int dump_rec_add(struct parse *p, const struct dump_rec *r)
 {
 	struct dump_cpu *c = &p->d->cpu[p->cur];
 
-	if (c->n == c->cap) {
-		unsigned cap = c->cap ? 2 * c->cap : 128;
-		struct dump_rec *grown = realloc(c->rec, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		c->rec = grown;
-		c->cap = cap;
-	}
+	if (array_grow(&c->rec, &c->cap, (size_t)c->n + 1, sizeof(*c->rec), 128))
+		return -ENOMEM;
 	c->rec[c->n] = *r;
 	c->rec[c->n].line = p->line;
 	c->n++;

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
+#include "cpu/cpu_dump.h"
 #include "cpu/text.h"
 
 #define LEAF_EXT_BASE      0x80000000u

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cpu/cpu.h"
+#include "cpu/cpu_topo.h"
 #include "cpu/text.h"
 
 /* hwloc_topology_init + load; 0 or -errno. */

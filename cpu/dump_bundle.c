@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "cpu/cpu_dump.h"
 #include "cpu/dump_int.h"
 
 /* A JSON object naming CPU_BUNDLE_SCHEMA: read as a bundle, or refused. */

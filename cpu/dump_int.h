@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cpu/cpu.h"
+#include "cpu/cpu_dump.h"
 
 #define DUMP_END_LINE      "--------------------------------------------------------------------------------"
 #define LEAF_VENDOR        0x0u
@@ -32,7 +33,8 @@ struct dump_rec {
 
 struct dump_cpu {
 	struct dump_rec *rec;
-	unsigned n, cap;
+	unsigned n;
+	size_t cap;        /* array_grow's (cpu/array.h) */
 	unsigned line;     /* where its section starts (error messages) */
 	bool present;
 };

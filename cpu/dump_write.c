@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cpu/cpu_dump.h"
 #include "cpu/dump_int.h"
 
 #define LEAF_HV_BASE       0x40000000u

@@ -2,6 +2,7 @@
  * cpu/host_id.c - the host's name and machine ID (cpu/host_id.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 

@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "cpu/cpu.h"
+#include "cpu/cpu_topo.h"
 #include "cpu/trust.h"
 
 /* hwloc's variables that replace the machine hwloc describes by something

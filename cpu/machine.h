@@ -17,7 +17,7 @@
  *
  * Library code: never prints, never exits; 0 or -errno.  Reads the
  * environment, never writes it: a hwloc directory's topology needs the
- * caller to set cpu_topo_dump_env() first (cpu/cpu.h).
+ * caller to set cpu_topo_dump_env() first (cpu/cpu_topo.h).
  */
 #ifndef BARETMA_MACHINE_H
 #define BARETMA_MACHINE_H
@@ -28,7 +28,7 @@
 
 #include <hwloc.h>
 
-#include "cpu/cpu.h"
+#include "cpu/cpu_topo.h"
 
 struct cpu_env;
 struct cpu_machine; /* opaque */
@@ -153,7 +153,7 @@ int cpu_machine_pin(const struct cpu_machine *m, unsigned cpu, bool *membind_ok)
 
 /*
  * cpu_machine_binding_save / _restore - cpu_binding_save and
- * cpu_binding_restore (cpu/cpu.h) on @m's topology: the calling thread's
+ * cpu_binding_restore (cpu/cpu_topo.h) on @m's topology: the calling thread's
  * binding before cpu_machine_pin, and back.  -EXDEV when
  * !cpu_machine_can_pin (nothing is ever bound there).
  */

@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
+#include "cpu/cpu_dump.h"
+#include "cpu/cpu_topo.h"
 #include "fuzz/fuzz.h"
 
 #define HWLOC_MAGIC "#hwloc\n"

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
+#include "cpu/cpu_topo.h"
 #include "t/tap.h"
 
 /* --------------------------------------------------------------- sysfs */

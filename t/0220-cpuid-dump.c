@@ -34,6 +34,7 @@
 #include <libcpuid/libcpuid.h>
 
 #include "cpu/cpu.h"
+#include "cpu/cpu_dump.h"
 #include "t/fixture.h"
 
 #define MAX_DUMPS 256

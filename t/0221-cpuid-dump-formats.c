@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
+#include "cpu/cpu_dump.h"
 #include "t/fixture.h"
 
 static char dir[PATH_MAX];

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
+#include "cpu/cpu_topo.h"
 #include "t/fixture.h"
 
 static char shared[PATH_MAX];

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
+#include "cpu/cpu_dump.h"
 #include "msr/journal/journal.h"
 #include "msr/guard/lock.h"
 #include "msr/guard/settings.h"

@@ -1,7 +1,7 @@
 /*
  * t/0873-bracket-sets - the RDPMC read set `make benchmark` times for each
  * recipe's level 1 (bench/benchmarks/bracket_sets.h), worked by hand from
- * the recipes' tables (msr/recipe/recipes_intel.c, msr/recipe/recipes_amd.c) and the
+ * the recipes' tables (msr/recipe/recipes_intel*.c, msr/recipe/recipes_amd.c) and the
  * RDPMC encodings (linux perf_event.h INTEL_PMC_FIXED_RDPMC_*: fixed counter i
  * (1<<30)|i, PERF_METRICS 1<<29, general-purpose counter x: x; AMD counter x:
  * x, arch/x86/events/core.c x86_pmu_rdpmc_index):

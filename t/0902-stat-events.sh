@@ -74,7 +74,7 @@ like "$(check "$tmp/zen4")" "^general amd-zen4 2 ok$" "Zen 4: amd-zen4, the prof
 # t/0850): counted in them, one pass a read, an interval one read of each
 # (baretma-stat(1)).  The profile's level-2 shares (t/events-fixture.sh's
 # $sim_common, backend 30, memory 12) give, from E-core_TMA_Metrics.csv's
-# formulas (msr/recipe/recipes_intel.c ECORE_L2_NODES: each event over SLOTS),
+# formulas (msr/recipe/recipes_intel_ecore.c ECORE_L2_NODES: each event over SLOTS),
 # every simulated event counting its share (msr/sim/sim_events.c):
 #   branch_mispredicts = MISPREDICT / SLOTS = 6, machine_clears = 10 - 6 = 4,
 #   fetch_latency = FRONTEND_LATENCY / SLOTS = 12, fetch_bandwidth = 20 - 12

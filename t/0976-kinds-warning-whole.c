@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "cpu/cpu.h"
+#include "cpu/cpu_topo.h"
 #include "t/fixture.h"
 
 #define NCPUS 160 /* INDEX.tsv: hwloc/Intel-SapphireRapids-2xXeonMax9460 */

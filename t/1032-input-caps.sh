@@ -6,7 +6,7 @@
 # json_loadfd: 1 MB cost bench 5.4 s), a simulator profile over 64 KiB
 # exited 71 (a system error) though the README has 65 for a bad profile,
 # and no cap was documented.  Now each kind has a named cap (doc/safety.md "Bad
-# input": cpu/cpu.h CPU_DUMP_MAX_BYTES and CPU_DUMP_PU_MAX_BYTES,
+# input": cpu/cpu_dump.h CPU_DUMP_MAX_BYTES and CPU_DUMP_PU_MAX_BYTES,
 # msr/access/msr.h MSR_STATE_FILE_MAX, msr/sim/msr_sim.c PROFILE_MAX,
 # msr/journal/journal_int.h JOURNAL_TEXT_MAX, bench/calibration.h CALIB_FILE_MAX),
 # a file over it is bad input: exit 65 (EX_DATAERR), "'FILE': N bytes, over

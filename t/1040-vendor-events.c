@@ -1,5 +1,5 @@
 /*
- * t/1040-vendor-events.c - every event of every recipe (msr/recipe/recipes_intel.c,
+ * t/1040-vendor-events.c - every event of every recipe (msr/recipe/recipes_intel*.c,
  * msr/recipe/recipes_amd.c, through recipe_count / recipe_at) against the
  * vendors' own data, field by field: event select, unit mask, counter
  * mask, Invert, EdgeDetect, AnyThread, and the counters it may use with

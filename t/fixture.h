@@ -26,7 +26,7 @@
  *
  * Environment: t_env_set(&save, NAME, VALUE or NULL) changes one variable
  * for a test and t_env_put_back(&save) puts back what was there; with
- * cpu/cpu.h included first, t_hwloc_dump_env(saved, dir) sets the
+ * cpu/cpu_topo.h included first, t_hwloc_dump_env(saved, dir) sets the
  * environment hwloc needs for a CPUID dump directory (cpu_topo_dump_env),
  * as the command line does, and t_hwloc_dump_env_put_back(saved, n) undoes
  * it.  Tests own their process: they may write the environment, the
@@ -405,7 +405,9 @@ static inline const struct cpu_kind *t_kind_typed(const struct cpu_info *ci, uin
 			return &ci->kinds[i];
 	return NULL;
 }
+#endif
 
+#ifdef BARETMA_CPU_TOPO_H
 /* ---------------------------------------------------- hwloc environment */
 
 /* t_hwloc_dump_env - the environment of cpu_topo_dump_env(@dir), set as

@@ -3,7 +3,7 @@
  * command needs (bench/cli/cli_cmd.h), the environment made safe and checked,
  * the setup in one order, the command, the close on every way out.
  * Command-line layer: includes bench/cli/cli_cmd.h and what it opens
- * (cpu/cpu.h, cpu/machine.h, msr/access/msr.h).
+ * (cpu/cpu.h, cpu/cpu_topo.h, cpu/machine.h, msr/access/msr.h).
  */
 #include <errno.h>
 #include <stdbool.h>

@@ -20,6 +20,7 @@
 #include "bench/output/output.h"
 #include "config.h"
 #include "cpu/cpu.h"
+#include "cpu/cpu_dump.h"
 #include "cpu/knobs.h"
 
 static void cpuid_usage(FILE *f);

@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "cpu/cpu.h"
+#include "cpu/cpu_dump.h"
 #include "cpu/machine.h"
 
 #define BUNDLE_SCHEMA CPU_BUNDLE_SCHEMA

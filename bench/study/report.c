@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bench/study/report_int.h"
+#include "cpu/array.h"
 
 static const char *const kind_names[REPORT_NKINDS] = {
 	"bundle", "calibration", "bench", "compare", "stat", "validate"
@@ -152,7 +153,7 @@ void report_part_free(struct report_part *p)
 
 /* The index of the name @key in @ix (added, copied into @names, when new
  * and there is room); -1 past REPORT_NAMES_MAX, -2 on ENOMEM. */
-static long intern(struct report_index *ix, char ***names, unsigned *n, unsigned *cap,
+static long intern(struct report_index *ix, char ***names, unsigned *n, size_t *cap,
 		   const char *key)
 {
 	long id = report_index_get(ix, key);
@@ -162,15 +163,8 @@ static long intern(struct report_index *ix, char ***names, unsigned *n, unsigned
 		return id;
 	if (*n >= REPORT_NAMES_MAX)
 		return -1;
-	if (*n == *cap) {
-		unsigned c = *cap ? 2 * *cap : 32;
-		char **g = realloc(*names, c * sizeof(*g));
-
-		if (!g)
-			return -2;
-		*names = g;
-		*cap = c;
-	}
+	if (array_grow(names, cap, (size_t)*n + 1, sizeof(**names), 32))
+		return -2;
 	if (!(k = strdup(key)))
 		return -2;
 	if (report_index_put(ix, k, *n)) {
@@ -209,15 +203,8 @@ int report_part_check(struct report *r, struct report_part *p, const char *name,
 		}
 		return 0;
 	}
-	if (p->nchecks == p->capchecks) {
-		unsigned cap = p->capchecks ? 2 * p->capchecks : 8;
-		struct report_check *g = realloc(p->checks, cap * sizeof(*g));
-
-		if (!g)
-			return -ENOMEM;
-		p->checks = g;
-		p->capchecks = cap;
-	}
+	if (array_grow(&p->checks, &p->capchecks, (size_t)p->nchecks + 1, sizeof(*p->checks), 8))
+		return -ENOMEM;
 	c = &p->checks[p->nchecks];
 	*c = (struct report_check){ (unsigned)id, status, NULL };
 	if (status == REPORT_FAIL && message && !(c->message = report_strdup_cut(message)))
@@ -232,7 +219,8 @@ static long figure(struct report *r, enum report_section section, const char *su
 {
 	struct report_priv *v = r->priv;
 	char key[2 * REPORT_TEXT_MAX + 40];
-	unsigned n = r->nfigs, cap = v->capfigs;
+	unsigned n = r->nfigs;
+	size_t cap = v->capfigs;
 	long id;
 
 	snprintf(key, sizeof(key), "%d\x1f%s\x1f%s\x1f%s", (int)section, source, subject, item);
@@ -240,11 +228,8 @@ static long figure(struct report *r, enum report_section section, const char *su
 	if (id < 0 || (unsigned)id < r->nfigs)
 		return id;
 	if (cap != v->capfigs) {
-		struct report_figure *g = realloc(r->figs, cap * sizeof(*g));
-
-		if (!g)
+		if (array_resize(&r->figs, cap, sizeof(*r->figs)))
 			return -2; /* the key stays in the index with no figure: ENOMEM ends it all */
-		r->figs = g;
 		v->capfigs = cap;
 	}
 	r->figs[id] = (struct report_figure){ section, report_strdup_cut(subject), item, unit,
@@ -265,15 +250,8 @@ int report_part_value(struct report *r, struct report_part *p, enum report_secti
 		return 0;
 	if (id < 0)
 		return -ENOMEM;
-	if (p->nvalues == p->capvalues) {
-		unsigned cap = p->capvalues ? 2 * p->capvalues : 16;
-		struct report_value *g = realloc(p->values, cap * sizeof(*g));
-
-		if (!g)
-			return -ENOMEM;
-		p->values = g;
-		p->capvalues = cap;
-	}
+	if (array_grow(&p->values, &p->capvalues, (size_t)p->nvalues + 1, sizeof(*p->values), 16))
+		return -ENOMEM;
 	p->values[p->nvalues++] = (struct report_value){ (unsigned)id, value, bound };
 	return 0;
 }
@@ -292,29 +270,16 @@ int report_parts_add(struct report *r, const char *path, const char *hostname,
 	snprintf(key, sizeof(key), "%s\x1f%s", hostname, machine_id ? machine_id : "\x1f");
 	if (!(pathc = strdup(path)))
 		goto nomem;
-	if (v->npaths == v->cappaths) {
-		size_t cap = v->cappaths ? 2 * v->cappaths : 64;
-		char **g = realloc(v->paths, cap * sizeof(*g));
-
-		if (!g)
-			goto nomem;
-		v->paths = g;
-		v->cappaths = cap;
-	}
+	if (array_grow(&v->paths, &v->cappaths, v->npaths + 1, sizeof(*v->paths), 64))
+		goto nomem;
 	if ((id = report_index_get(&v->hosts, key)) < 0) {
-		if (v->nentries == v->capentries) {
-			size_t cap = v->capentries ? 2 * v->capentries : 64;
-			struct report_entry *g = realloc(v->entries, cap * sizeof(*g));
-			char **h = realloc(v->hostkeys, cap * sizeof(*h));
+		/* two arrays, one capacity: it moves when both have grown */
+		size_t ce = v->capentries, ch = v->capentries;
 
-			if (g)
-				v->entries = g;
-			if (h)
-				v->hostkeys = h;
-			if (!g || !h)
-				goto nomem;
-			v->capentries = cap;
-		}
+		if (array_grow(&v->entries, &ce, v->nentries + 1, sizeof(*v->entries), 64) ||
+		    array_grow(&v->hostkeys, &ch, v->nentries + 1, sizeof(*v->hostkeys), 64))
+			goto nomem;
+		v->capentries = ce;
 		e = &v->entries[v->nentries];
 		*e = (struct report_entry){ report_strdup_cut(hostname),
 					    report_strdup_cut(machine_id), NULL, { 0 } };
@@ -349,15 +314,12 @@ nomem:
 int report_skip_add(struct report *r, const char *path, const char *cause, const char *remedy,
 		    bool quiet)
 {
-	struct report_skip *g, *s;
+	struct report_skip *s;
 
-	if (!(r->nskips & (r->nskips + 1)) || !r->skips) { /* at 0, 1, 3, 7...: double */
-		size_t cap = r->nskips ? 2 * (r->nskips + 1) : 8;
-
-		if (!(g = realloc(r->skips, cap * sizeof(*g))))
-			return -ENOMEM;
-		r->skips = g;
-	}
+	/* at 0, 1, 3, 7...: double (the capacity is not kept: struct report's) */
+	if ((!(r->nskips & (r->nskips + 1)) || !r->skips) &&
+	    array_resize(&r->skips, r->nskips ? 2 * (r->nskips + 1) : 8, sizeof(*r->skips)))
+		return -ENOMEM;
 	s = &r->skips[r->nskips];
 	*s = (struct report_skip){ strdup(path), strdup(cause ? cause : ""),
 				   remedy ? strdup(remedy) : NULL, quiet };

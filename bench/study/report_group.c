@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bench/study/report_int.h"
+#include "cpu/array.h"
 
 int report_robust(const double *v, size_t n, double k, double floor, struct report_robust *out,
 		  signed char *dir)
@@ -311,16 +312,6 @@ static int figures_of(struct report *r, struct report_group *g, long *map)
 
 /* ------------------------------------------------------------ a group */
 
-/* @p's array down to its @n elements of @size (a group holds its own
- * checks and figures, not room for every name of the fleet). */
-static void shrink(void **p, size_t n, size_t size)
-{
-	void *g = realloc(*p, (n ? n : 1) * size);
-
-	if (g)
-		*p = g;
-}
-
 static int group_fill(struct report *r, struct report_group *g, long *cmap, long *fmap)
 {
 	const struct report_setting_group *brand = &g->set[REPORT_SET_BRAND];
@@ -346,8 +337,10 @@ static int group_fill(struct report *r, struct report_group *g, long *cmap, long
 		return -ENOMEM;
 	if (!(rc = checks_of(r, g, cmap)))
 		rc = figures_of(r, g, fmap);
-	shrink((void **)&g->checks, g->nchecks, sizeof(*g->checks));
-	shrink((void **)&g->figs, g->nfigs, sizeof(*g->figs));
+	/* down to their elements (a group holds its own checks and figures,
+	 * not room for every name of the fleet); one that fails stays larger */
+	(void)array_resize(&g->checks, g->nchecks, sizeof(*g->checks));
+	(void)array_resize(&g->figs, g->nfigs, sizeof(*g->figs));
 	r->fails += g->fails;
 	r->outliers += g->outliers;
 	r->unchecked += g->unchecked;

@@ -30,9 +30,11 @@ struct report_part {
 	bool has_env;
 	char *setting[REPORT_NSETTINGS]; /* the brand too, where it names it */
 	struct report_check *checks;
-	unsigned nchecks, capchecks;
+	unsigned nchecks;
+	size_t capchecks;                /* array_grow's (cpu/array.h), as the others */
 	struct report_value *values;
-	unsigned nvalues, capvalues;
+	unsigned nvalues;
+	size_t capvalues;
 	bool has_source[3];
 	struct report_part *next;
 };
@@ -58,7 +60,7 @@ struct report_priv {
 	char **hostkeys;                 /* the index's keys, owned */
 	struct report_index checks, figs;
 	char **figkeys;                  /* the figure index's keys, owned */
-	unsigned capchecks, capfigs;
+	size_t capchecks, capfigs;
 	char **paths;                    /* the files that gave parts */
 	size_t npaths, cappaths;
 	dev_t dirs_dev[REPORT_DEPTH_MAX + 2]; /* the directories being read */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench/study/report_int.h"
+#include "cpu/array.h"
 
 /* The parts of @e of @origin skipped: each of their files named once. */
 static int skip_origin(struct report *r, struct report_entry *e, enum report_kind origin,
@@ -103,22 +104,16 @@ static struct report_part *part_of(struct report_entry *e, enum report_kind kind
 static int take(struct report_host *h, struct report_part *p)
 {
 	if (p->nchecks) {
-		struct report_check *g = realloc(h->checks, (h->nchecks + p->nchecks) * sizeof(*g));
-
-		if (!g)
+		if (array_resize(&h->checks, (size_t)h->nchecks + p->nchecks, sizeof(*h->checks)))
 			return -ENOMEM;
-		h->checks = g;
-		memcpy(h->checks + h->nchecks, p->checks, p->nchecks * sizeof(*g));
+		memcpy(h->checks + h->nchecks, p->checks, p->nchecks * sizeof(*h->checks));
 		h->nchecks += p->nchecks;
 		p->nchecks = 0;
 	}
 	if (p->nvalues) {
-		struct report_value *g = realloc(h->values, (h->nvalues + p->nvalues) * sizeof(*g));
-
-		if (!g)
+		if (array_resize(&h->values, (size_t)h->nvalues + p->nvalues, sizeof(*h->values)))
 			return -ENOMEM;
-		h->values = g;
-		memcpy(h->values + h->nvalues, p->values, p->nvalues * sizeof(*g));
+		memcpy(h->values + h->nvalues, p->values, p->nvalues * sizeof(*h->values));
 		h->nvalues += p->nvalues;
 		p->nvalues = 0;
 	}

@@ -16,6 +16,7 @@
 #include "bench/calibration.h"
 #include "bench/study/report_int.h"
 #include "cpu/cpu.h"
+#include "cpu/cpu_dump.h"
 
 /* The schemas read, and their versions (doc/json.md; CPU_BUNDLE_SCHEMA and
  * CALIB_SCHEMA name theirs where they are written).  A version below is

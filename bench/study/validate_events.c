@@ -4,7 +4,7 @@
  * bench/study/validate.h): on an Ice Lake or later P-core, one region (the
  * 20000 dependent ADDs of vc_work) counted at once by fixed counter 3 with
  * PERF_METRICS and by the general-purpose Top-down events of the recipe
- * intel-icl-events for the core's microarchitecture (msr/recipe/recipes_intel.c:
+ * intel-icl-events for the core's microarchitecture (msr/recipe/recipes_intel_icl.c:
  * TOPDOWN.SLOTS, IDQ_UOPS_NOT_DELIVERED.CORE or IDQ_BUBBLES.CORE,
  * INT_MISC.UOP_DROPPING, TOPDOWN.BACKEND_BOUND_SLOTS, UOPS_RETIRED.SLOTS,
  * and on Sunny Cove INT_MISC.CLEARS_COUNT), the two level-1 breakdowns

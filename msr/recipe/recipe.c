@@ -21,11 +21,15 @@
 /*
  * The registered recipe tables, in recipe_at's order: Sunny Cove's
  * PERF_METRICS with events first (intel-perf-metrics is found by name and
- * uarch in this order: recipe_find), then Intel's, then AMD's.
+ * uarch in this order: recipe_find), then Intel's other P-core recipes,
+ * their Ice Lake and later event forms, the E-cores', then AMD's (the
+ * order the Intel recipes had when they were one table).
  */
 static const struct recipe_table *const recipe_tables[] = {
 	&recipes_intel_pm_table,
 	&recipes_intel_table,
+	&recipes_intel_icl_table,
+	&recipes_intel_ecore_table,
 	&recipes_amd_table,
 };
 

@@ -1,6 +1,7 @@
 /*
  * msr/recipe/recipe_int.h - the recipe tables, one per file
  * (msr/recipe/recipes_intel_pm.c, msr/recipe/recipes_intel.c,
+ * msr/recipe/recipes_intel_icl.c, msr/recipe/recipes_intel_ecore.c,
  * msr/recipe/recipes_amd.c), registered in one table of tables in
  * msr/recipe/recipe.c (recipe_tables[], as hwloc's
  * hwloc_static_components[]: its order is recipe_at's), and what
@@ -25,6 +26,8 @@ struct recipe_table {
 
 extern const struct recipe_table recipes_intel_pm_table; /* msr/recipe/recipes_intel_pm.c */
 extern const struct recipe_table recipes_intel_table;    /* msr/recipe/recipes_intel.c */
+extern const struct recipe_table recipes_intel_icl_table; /* msr/recipe/recipes_intel_icl.c */
+extern const struct recipe_table recipes_intel_ecore_table; /* msr/recipe/recipes_intel_ecore.c */
 extern const struct recipe_table recipes_amd_table;      /* msr/recipe/recipes_amd.c */
 
 /* A recipe whose counts fit the fixed arrays of msr/recipe/recipe.h. */

@@ -35,29 +35,14 @@
  * (msr/recipe/recipe_passes.c: two on Sunny Cove's 8 counters).  No term of
  * [ICLM]'s level-1 and level-2 formulas is left out.
  */
-#include "msr/recipe/recipe_int.h"
+#include "msr/recipe/recipes_intel_rows.h"
 
-#define I CPU_VENDOR_INTEL
-
-/* The same row macros as msr/recipe/recipes_intel.c's. */
-#define GP(nm, ev, um, src, ...) \
-	{ .name = (nm), .ctr = RECIPE_CTR_GP, .event = (ev), .umask = (um), .source = (src), \
-	  __VA_ARGS__ }
-#define FX(nm, idx, ev, um, src) \
-	{ .name = (nm), .ctr = RECIPE_CTR_FIXED, .fixed = (idx), .event = (ev), .umask = (um), \
-	  .source = (src) }
+/* A PERF_METRICS field (the row macros of msr/recipe/recipes_intel_rows.h beside it). */
 #define PM(nm, byte) \
 	{ .name = (nm), .ctr = RECIPE_CTR_METRICS, .fixed = (byte), .event = 0x00, \
 	  .umask = 0x80 + (byte), .source = "[ICORE] INTEL_TD_METRIC_* pseudo-event; " \
 	  "IA32_PERF_METRICS byte " #byte " (linux arch/x86/include/asm/perf_event.h " \
 	  "INTEL_PMC_IDX_TD_*)" }
-#define N(m, lvl, par, ex, src) \
-	{ .metric = (m), .level = (lvl), .parent = (par), .expr = (ex), .source = (src) }
-
-#define FE "tma_frontend_bound"
-#define BAD "tma_bad_speculation"
-#define BE "tma_backend_bound"
-#define RET "tma_retiring"
 
 /* [PM-ICL] "Counter" and no "CounterHTOff" (the same counters with SMT on
  * or off): "0,1,2,3,4,5,6,7" (C0_7) or "0,1,2,3" (C0_3); RKL/events/

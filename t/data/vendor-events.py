@@ -161,7 +161,7 @@ def main():
                 rows[(m, f, name)] = [m, f, c, name] + [field(rec, k) for k in FIELDS]
     w = sys.stdout.write
     w('# t/data/vendor-events.tsv - the vendors\' event data for every event of every\n'
-      '# recipe (msr/recipe/recipes_intel.c, msr/recipe/recipes_amd.c), one row per (model, event),\n'
+      '# recipe (msr/recipe/recipes_intel*.c, msr/recipe/recipes_amd.c), one row per (model, event),\n'
       '# written by t/data/vendor-events.py (its header says how to run it).\n'
       '# Intel: github.com/intel/perfmon MODEL/events/*_core.json (the E-core file of a\n'
       '# hybrid part: ADL/events/alderlake_gracemont_core.json ...).  AMD: Linux\n'
