@@ -29,6 +29,13 @@ is "$r" "no newline" "output without a final newline"
 mkdir "$tmp/sub" && printf '7\n' >"$tmp/sub/rel"
 r=$(cd "$tmp/sub" && pyq 'print(open("rel").read().strip())')
 is "$r" 7 "a relative path is the caller's"
+# a reader that goes after the first line: the rest of that answer is not
+# the next one's (t/1201 read its ExecStopPost= through `| head -n 1`,
+# and every pyq after it took the answer before its own)
+r=$(pyq 'for i in range(2000): print("line", i)' | head -n 1)
+is "$r" "line 0" "pyq | head -n 1: the first line"
+r=$(pyq 'print("mine")')
+is "$r" "mine" "the next pyq gets its own answer"
 # each answer the same as a Python of its own gives
 for p in 'print(sorted({"b": 1, "a": 2}))' 'print("x\ty")' 'import sys; print(len(sys.argv))'; do
 	is "$(pyq "$p" 1 2)" "$(python3 -S -c "$p" 1 2)" "the same as python3 -S -c: $p"

@@ -116,8 +116,14 @@ pyq() {
 	printf '%s\0%s\0%s\0' "$PWD" "$#" "$_pyq_prog" >&8
 	for _pyq_a in "$@"; do printf '%s\0' "$_pyq_a" >&8; done
 	_pyq_rs=$(printf '\036')
+	# the whole answer is read before any of it is printed: a reader that
+	# goes early (`pyq ... | head -n 1`) must not leave the rest of it in
+	# the FIFO for the next pyq to take as its own answer
+	_pyq_o=
 	while IFS= read -r _pyq_l <&9; do
 		[ "$_pyq_l" = "$_pyq_rs" ] && break
-		printf '%s\n' "$_pyq_l"
+		_pyq_o="$_pyq_o$_pyq_l
+"
 	done
+	printf '%s' "$_pyq_o"
 }
