@@ -86,6 +86,24 @@ int main(void)
 	judge("n 2", (const double[]){ 30.08, 39.84 }, 2, 3.5, 0.5, 34.96, 4.88, NAN, NAN,
 	      (const signed char[]){ 0, 0 });
 	judge("n 1", one, 1, 3.5, 0.5, 5, 0, NAN, NAN, (const signed char[]){ 0 });
+	/* A cut past DBL_MAX: 0 0 1.5e308 1.5e308, median 0 + 0.5 x 1.5e308 =
+	 * 7.5e307, every deviation 7.5e307, MAD 7.5e307, scale 1.4826 x 7.5e307
+	 * = 1.112e308; k 3.5 x 1.112e308 = 3.89e308 > DBL_MAX (1.797e308): no
+	 * cut, so not judged, never "judged" with a cut NaN (found by
+	 * fuzz/fuzz-report). */
+	{
+		const double huge[] = { 0, 0, 1.5e308, 1.5e308 };
+		struct report_robust h;
+		signed char d[4] = { 9, 9, 9, 9 };
+
+		check_int(report_robust(huge, 4, 3.5, 1, &h, d), ==, 0, "cut past DBL_MAX: 0");
+		ok(fabs(h.st.median / 7.5e307 - 1) < 1e-12, "cut past DBL_MAX: median 7.5e307");
+		ok(fabs(h.st.mad / 7.5e307 - 1) < 1e-12, "cut past DBL_MAX: MAD 7.5e307");
+		ok(fabs(h.scale / 1.11195e308 - 1) < 1e-5, "cut past DBL_MAX: scale 1.112e308");
+		ok(!h.judged && isnan(h.limit) && isnan(h.cut),
+		   "cut past DBL_MAX: not judged, no limit, no cut");
+		ok(!d[0] && !d[1] && !d[2] && !d[3], "cut past DBL_MAX: no host an outlier");
+	}
 
 	check_int(report_robust(one, 0, 3.5, 1, &r, NULL), ==, -EINVAL, "no value: -EINVAL");
 	check_int(report_robust(one, 1, 0, 1, &r, NULL), ==, -EINVAL, "k 0: -EINVAL");

@@ -36,6 +36,15 @@ put("newer.json", dict(c, schema="baretma-calibration/4"), "n")
 put("older.json", dict(c, schema="baretma-calibration/2"), "o")
 put("missing.json", {k: v for k, v in c.items() if k != "backends"}, "m")
 put("wrongtype.json", dict(c, cpu=dict(c["cpu"], family="six")), "w")
+# figures no measurement gives: a count below 0, and one past 2^64 (the
+# counters are at most 64 bits wide), which over a group would overflow
+# its median and MAD (found by fuzz/fuzz-report)
+def tsc_median(v):
+    d = json.loads(json.dumps(c))
+    d["backends"][0]["bracket"]["tsc_ticks"]["median"] = v
+    return d
+put("negative.json", tsc_median(-5), "neg")
+put("overflow.json", tsc_median(1e300), "ovf")
 nohost = {k: v for k, v in c.items() if k != "host"}
 json.dump(nohost, open(os.path.join(D, "nohost.json"), "w"))
 put("dup-a.json", c, "g2")
@@ -75,6 +84,8 @@ jsonl.json	more than one JSON document
 loop1	a symbolic link inside a directory: not followed
 loop2	a symbolic link inside a directory: not followed
 missing.json	missing 'backends'
+negative.json	the figure bracket_tsc_ticks of 'tsc' is -5 TSC ticks: outside 0 .. 2^64, the counters' width
+overflow.json	the figure bracket_tsc_ticks of 'tsc' is 1e+300 TSC ticks: outside 0 .. 2^64, the counters' width
 newer.json	schema baretma-calibration/4 is newer than the baretma-calibration/3 this baretma reads
 nohost.json	names no host: written by baretma before 'host' was recorded
 notjson.json	not a JSON document
@@ -101,8 +112,8 @@ is "$(grep -c ': skipped' "$tmp/err")" "$nwant" "... $nwant of them, each skippe
 like "$(grep "'$D/newer.json'" "$tmp/err")" "skipped \\(read it with a baretma as new as the one that wrote it\\)$" \
 	"... with the remedy (a newer schema: a newer baretma)"
 unlike "$(cat "$tmp/err")" "README" "a file neither JSON nor *.json is left out quietly"
-like "$(head -1 "$tmp/out")" "^baretma report: 1 host in 1 CPU group, 21 files read, 1 used \\($nwant skipped: named on stderr\\)$" \
-	"the good file is read: 1 host; 21 files met (17 regular, 3 links, a FIFO), 1 used, $nwant skipped"
+like "$(head -1 "$tmp/out")" "^baretma report: 1 host in 1 CPU group, 23 files read, 1 used \\($nwant skipped: named on stderr\\)$" \
+	"the good file is read: 1 host; 23 files met (19 regular, 3 links, a FIFO), 1 used, $nwant skipped"
 like "$(tail -1 "$tmp/out")" "$nwant files skipped: exit status 1$" "... the last line says why the status is 1"
 "$BARETMA" report "$D/good.json" "$D/.validate.part" >"$tmp/out" 2>"$tmp/err"; rc=$?
 is "$rc:$(cat "$tmp/err")" \

@@ -72,8 +72,9 @@
  * One figure over a group's hosts: its statistics (bench/stats.h: median,
  * type-7 quartiles, min, max, unscaled MAD), the scale 1.4826 MAD, the
  * limit k x scale, the floor, and the cut each host is judged by:
- * max(limit, floor).  @judged: at least REPORT_MIN_HOSTS values (else no
- * limit: @limit and @cut NAN, no outlier).
+ * max(limit, floor).  @judged: at least REPORT_MIN_HOSTS values and a
+ * finite k x scale (else no limit: @limit and @cut NAN, no outlier; the
+ * reader refuses values that could overflow it, report_parts.c).
  */
 struct report_robust {
 	struct bench_stats st;

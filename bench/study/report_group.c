@@ -27,7 +27,9 @@ int report_robust(const double *v, size_t n, double k, double floor, struct repo
 		return rc;
 	out->scale = REPORT_MAD_SCALE * out->st.mad;
 	out->floor = floor;
-	out->judged = n >= REPORT_MIN_HOSTS;
+	/* a cut past DBL_MAX (a huge k over a wide spread) judges nothing: not
+	 * judged, rather than "judged" with no cut */
+	out->judged = n >= REPORT_MIN_HOSTS && isfinite(k * out->scale);
 	out->limit = out->judged ? k * out->scale : NAN;
 	out->cut = out->judged ? fmax(out->limit, floor) : NAN;
 	for (size_t i = 0; dir && i < n; i++)

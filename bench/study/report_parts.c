@@ -269,6 +269,29 @@ static int checks_of(struct rd *d, json_t *doc, const char *where, struct report
 static const char *const level1[] = { "tma_retiring", "tma_bad_speculation",
 				      "tma_frontend_bound", "tma_backend_bound" };
 
+/* One figure's value into @p, refused where no baretma writes it: a count
+ * (TSC ticks, slots, cycles) from 0 and below 2^64 (a counter's width is
+ * at most 64 bits: SDM Vol. 3B, "Architectural Performance Monitoring";
+ * the TSC, 64 bits: SDM Vol. 2B, RDTSC), a share or a spread of shares of
+ * the slots (percent, points) within +/-1000, ten times the whole (a
+ * recipe's node unclamped goes below 0 or past 100 by its counts' error,
+ * never that far).  Beyond those a value is no measurement, and the
+ * group's median and MAD over it overflow (k x 1.4826 x MAD past DBL_MAX:
+ * no cut at all).  Not a number (absent) is no value: left out. */
+static int figure_value(struct rd *d, struct report_part *p, enum report_section section,
+			const char *subject, const char *item, const char *unit,
+			const char *source, double v, double bound)
+{
+	bool count = strcmp(unit, "pp") && strcmp(unit, "percent");
+	double lo = count ? 0 : -1000, hi = count ? 18446744073709551616.0 : 1000;
+
+	if (isfinite(v) && (v < lo || (count ? v >= hi : v > hi)))
+		return bad(d, "%s %s of '%s' is %g %s: outside %s", section == REPORT_SEC_TOPDOWN ?
+			   "the share" : "the figure", item, subject, v, unit,
+			   count ? "0 .. 2^64, the counters' width" : "-1000 .. 1000");
+	return report_part_value(d->r, p, section, subject, item, unit, source, v, bound);
+}
+
 /* One backend of a calibration: its bracket cost, noise floor (the worst
  * level-1 95 % spread at its longest loop) and resolution. */
 static int backend_of(struct rd *d, json_t *b, const char *w, struct report_part *p)
@@ -289,12 +312,12 @@ static int backend_of(struct rd *d, json_t *b, const char *w, struct report_part
 	if ((rc = get(d, b, w, "bracket", JSON_OBJECT, true, &bracket)) ||
 	    (rc = get(d, bracket, w, "tsc_ticks", JSON_OBJECT, true, &tsc)) ||
 	    (rc = get_num(d, tsc, w, "median", true, &v)) ||
-	    (rc = report_part_value(d->r, p, REPORT_SEC_CALIBRATION, name, "bracket_tsc_ticks",
+	    (rc = figure_value(d, p, REPORT_SEC_CALIBRATION, name, "bracket_tsc_ticks",
 				    "TSC ticks", "calibration", v, NAN)) ||
 	    (rc = get(d, bracket, w, "slots", JSON_OBJECT, false, &slots)))
 		return rc;
 	if (slots && ((rc = get_num(d, slots, w, "median", true, &v)) ||
-		      (rc = report_part_value(d->r, p, REPORT_SEC_CALIBRATION, name,
+		      (rc = figure_value(d, p, REPORT_SEC_CALIBRATION, name,
 					      "bracket_slots", "slots", "calibration", v, NAN))))
 		return rc;
 	if ((rc = get(d, b, w, "lengths", JSON_ARRAY, false, &lengths)))
@@ -313,11 +336,11 @@ static int backend_of(struct rd *d, json_t *b, const char *w, struct report_part
 		if (json_is_number(s) && !(json_number_value(s) <= noise))
 			noise = json_number_value(s);
 	}
-	if ((rc = report_part_value(d->r, p, REPORT_SEC_CALIBRATION, name, "noise_floor_pp", "pp",
+	if ((rc = figure_value(d, p, REPORT_SEC_CALIBRATION, name, "noise_floor_pp", "pp",
 				    "calibration", noise, NAN)) ||
 	    (rc = get_num(d, b, w, "resolution_cycles", false, &res)))
 		return rc;
-	return report_part_value(d->r, p, REPORT_SEC_CALIBRATION, name, "resolution_cycles",
+	return figure_value(d, p, REPORT_SEC_CALIBRATION, name, "resolution_cycles",
 				 "cycles", "calibration", res, NAN);
 }
 
@@ -352,7 +375,7 @@ static int calibration_of(struct rd *d, json_t *doc, const char *where, struct r
 static int node_value(struct rd *d, struct report_part *p, const char *subject,
 		      const char *source, const char *m, double v, double bound)
 {
-	return report_part_value(d->r, p, REPORT_SEC_TOPDOWN, subject, m, "percent", source, v,
+	return figure_value(d, p, REPORT_SEC_TOPDOWN, subject, m, "percent", source, v,
 				 bound);
 }
 
