@@ -129,22 +129,10 @@ ok "$r" "busy (75) is restarted"
 leafA=$(awk '/^CPUID 0000000A:/ { split($3, r, "-"); print r[1]; exit }' "$ICL")
 GP=$((0x$(printf '%s' "$leafA" | cut -c5-6)))
 NCPU=$(grep -c 'Logical CPU #' "$ICL")
-# regs CPU: doc/state-file.md's template (the simulator's clean registers)
-regs() {
-	i=0
-	while [ "$i" -lt "$GP" ]; do
-		printf '%s 0x%x 0x0\n%s 0x%x 0x0\n%s 0x%x 0x0\n' "$1" $((0x186 + i)) "$1" \
-			$((0xc1 + i)) "$1" $((0x4c1 + i))
-		i=$((i + 1))
-	done
-	printf '%s 0x309 0x0\n%s 0x30a 0x0\n%s 0x30b 0x0\n%s 0x30c 0x0\n%s 0x329 0x0\n' \
-		"$1" "$1" "$1" "$1" "$1"
-	printf '%s 0x345 0xa000\n%s 0x38d 0x0\n%s 0x38e 0x0\n%s 0x38f 0x7000000ff\n' \
-		"$1" "$1" "$1" "$1"
-	printf '%s 0x390 0x0\n%s 0x391 0x0\n%s 0x392 0x0\n' "$1" "$1" "$1"
-}
+# sim_regs CPU: doc/state-file.md's template (the simulator's clean registers)
+. "$T_SRC/sim-regs.sh"
 c=0
-while [ "$c" -lt "$NCPU" ]; do regs "$c"; c=$((c + 1)); done >"$tmp/state"
+while [ "$c" -lt "$NCPU" ]; do sim_regs "$c"; c=$((c + 1)); done >"$tmp/state"
 cp "$tmp/state" "$tmp/orig"
 { cat "$ex/profiles/icelake-steady.profile"; printf 'state %s\n' "$tmp/state"; } >"$tmp/profile"
 BARETMA_MSR=sim:$tmp/profile BARETMA_STATE_DIR=$tmp/run BARETMA_CPUID_DUMP=$ICL
