@@ -36,24 +36,19 @@ WD=$tmp/root/proc/sys/kernel/nmi_watchdog
 RDPMC=$tmp/root/sys/bus/event_source/devices/cpu/rdpmc
 ALLOW=$tmp/root/sys/module/msr/parameters/allow_writes
 
+# gp_regs, sim_regs CPU: t/sim-regs.sh (sim_regs: the simulator's clean registers)
+. "$T_SRC/sim-regs.sh"
+
 # regs CPU: one CPU's registers as found (IA32_PMCx and its full-width
 # alias IA32_A_PMCx too, 0: Ice Lake's recipe counts two events beside
 # PERF_METRICS, msr/recipe/recipes_intel_pm.c)
 regs() {
-	i=0
-	while [ "$i" -lt "$GP" ]; do
-		printf '%s 0x%x 0x0\n%s 0x%x 0x0\n%s 0x%x 0x0\n' "$1" $((0x186 + i)) "$1" \
-			$((0xc1 + i)) "$1" $((0x4c1 + i))
-		i=$((i + 1))
-	done
+	gp_regs "$1"
 	printf '%s 0x30c 0x%x\n%s 0x329 0x1f3a5c47\n%s 0x345 0xf4c5\n%s 0x38d 0x333\n' \
 		"$1" $((0x1000 + $1)) "$1" "$1" "$1"
 	printf '%s 0x38e 0x0\n%s 0x38f 0x70000000f\n%s 0x390 0x0\n%s 0x391 0x0\n%s 0x392 0x0\n' \
 		"$1" "$1" "$1" "$1" "$1"
 }
-
-# sim_regs CPU: t/sim-regs.sh (the simulator's clean registers)
-. "$T_SRC/sim-regs.sh"
 
 # sim_profile: the simulated PMU's profile of the sim tests (35/12/23/30 %
 # level 1) over this test's state file $tmp/state, in $tmp/profile.

@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench/benchmarks/machine.h"
 
@@ -24,6 +25,14 @@ void file_field(const char *path, const char *key, char *buf, size_t n)
 	}
 	if (f)
 		fclose(f);
+}
+
+double mono_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 void loadavg(char *buf, size_t n)

@@ -36,6 +36,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdint.h>
@@ -50,6 +51,7 @@
 #include <unistd.h>
 
 #include "bench/benchmarks/machine.h"
+#include "bench/stats.h"
 
 #define MAX_DUMPS  16
 #define MAX_COUNTS 8
@@ -68,13 +70,6 @@ static void die(const char *what, const char *why)
 	exit(1);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* run - @argv with @env added, stdout to @out (NULL: /dev/null), stderr to
  * /dev/null; its exit status (-1 when killed), and its rusage and wall
@@ -82,7 +77,7 @@ static double now_s(void)
 static int run(char *const argv[], char *const env[], const char *out, struct rusage *ru,
 	       double *wall)
 {
-	double t0 = now_s();
+	double t0 = mono_s();
 	int status;
 	pid_t pid = fork();
 
@@ -106,7 +101,7 @@ static int run(char *const argv[], char *const env[], const char *out, struct ru
 	if (wait4(pid, &status, 0, &r) < 0)
 		die("wait4", strerror(errno));
 	if (wall)
-		*wall = now_s() - t0;
+		*wall = mono_s() - t0;
 	if (ru)
 		*ru = r;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -322,25 +317,18 @@ static void check_found(const char *path, unsigned n, unsigned groups)
 	json_decref(d);
 }
 
-static int cmp_d(const void *a, const void *b)
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
 }
 
-static double median(double *v, unsigned n)
-{
-	qsort(v, n, sizeof(*v), cmp_d);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
+/* @path and everything under it, never following a link (nftw(3),
+ * FTW_PHYS; children before their directory, FTW_DEPTH). */
 static int rm_tree(const char *path)
 {
-	char cmd[PATH_MAX + 16];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
-	return system(cmd);
+	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static void usage(void)
@@ -441,13 +429,17 @@ int main(int argc, char **argv)
 				       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 			rss[r - 1] = (double)ru.ru_maxrss / 1024.0;
 		}
-		double wm = median(wall, o.runs), cm = median(cpu_s, o.runs),
-		       rm = median(rss, o.runs);
+		struct bench_stats sw, sc, sr;
 		char ws[40], cs[40], rs[40];
 
-		snprintf(ws, sizeof(ws), "%.3f (%.3f-%.3f)", wm, wall[0], wall[o.runs - 1]);
-		snprintf(cs, sizeof(cs), "%.3f (%.3f-%.3f)", cm, cpu_s[0], cpu_s[o.runs - 1]);
-		snprintf(rs, sizeof(rs), "%.1f (%.1f-%.1f)", rm, rss[0], rss[o.runs - 1]);
+		bench_stats_compute(wall, o.runs, &sw);
+		bench_stats_compute(cpu_s, o.runs, &sc);
+		bench_stats_compute(rss, o.runs, &sr);
+		double wm = sw.median, rm = sr.median;
+
+		snprintf(ws, sizeof(ws), "%.3f (%.3f-%.3f)", wm, sw.min, sw.max);
+		snprintf(cs, sizeof(cs), "%.3f (%.3f-%.3f)", sc.median, sc.min, sc.max);
+		snprintf(rs, sizeof(rs), "%.1f (%.1f-%.1f)", rm, sr.min, sr.max);
 		per_host[c] = wm / n * 1e3;
 		printf("%8u %10.1f %22s %22s %20s %12.3f\n", n, (double)bytes / 1048576.0, ws, cs,
 		       rs, per_host[c]);

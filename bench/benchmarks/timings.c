@@ -49,14 +49,6 @@
 #define SIM_RSS_BUDGET_MIB 32.0
 #define SIM_DUMPS_MAX      4
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static void print_machine(int runs)
 {
 	struct utsname u;
@@ -117,11 +109,11 @@ static int time_kernel(const struct bench_kernel *k, uint64_t llc, int runs, dou
 	}
 	for (int r = 0; r < runs && !rc; r++) {
 		struct bench_kernel_ctx c = { .llc_bytes = llc };
-		double t0 = now_s();
+		double t0 = mono_s();
 
 		if (k->setup && (rc = k->setup(&c)) != 0)
 			break;
-		setup[r] = now_s() - t0;
+		setup[r] = mono_s() - t0;
 		k->run(&c); /* warm-up */
 		for (int i = 0; i < RUN_REPS; i++) {
 			uint64_t a = rdtsc_fenced();
@@ -153,7 +145,7 @@ out:
 /* Wall time of `@baretma bench` (default options), output discarded. */
 static double time_bench(const char *baretma)
 {
-	double t0 = now_s();
+	double t0 = mono_s();
 	int status = 0;
 	pid_t pid;
 
@@ -172,7 +164,7 @@ static double time_bench(const char *baretma)
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status) != 0)
 		return -1;
-	return now_s() - t0;
+	return mono_s() - t0;
 }
 
 /*
