@@ -294,13 +294,6 @@ static int read_buf(struct report *r, const char *path, char *buf, size_t len, b
 	size_t blen;
 	int rc, kind;
 
-	/* A writer that renames its output once whole (examples/slurm/host.sh
-	 * writes .NAME.part) and was stopped leaves the part, empty or a log's
-	 * text or half a document: a host's file that is not there. */
-	if (ends_with(path, ".part"))
-		return report_skip_add(r, path, "a partial file: its writer did not finish "
-				       "(killed?)", "run that host's task again: the file is "
-				       "renamed once it is whole", false);
 	if (ws(buf, 0, len) >= len || buf[ws(buf, 0, len)] != '{') {
 		quiet = !named && !ends_json(path);
 		return report_skip_add(r, path, len ? "not a JSON document" : "empty",
@@ -325,6 +318,20 @@ static int read_buf(struct report *r, const char *path, char *buf, size_t len, b
 
 /* The regular file @fd (@st its fstat) at @path: @named on the command
  * line (then a file that is not JSON is a bad one). */
+/* A writer that renames its output once whole (examples/slurm/host.sh
+ * writes .NAME.part) and was stopped leaves the part, empty or a log's
+ * text or half a document: a host's file that is not there, skipped
+ * unread (doc/report.md "What it reads"). */
+static bool partial(struct report *r, const char *path, int *rc)
+{
+	if (!ends_with(path, ".part"))
+		return false;
+	*rc = report_skip_add(r, path, "a partial file: its writer did not finish (killed?)",
+			      "run that host's task again: the file is renamed once it is whole",
+			      false);
+	return true;
+}
+
 static int read_file(struct report *r, int fd, const struct stat *st, const char *path,
 		     bool named)
 {
@@ -333,6 +340,8 @@ static int read_file(struct report *r, int fd, const struct stat *st, const char
 	int rc;
 
 	r->files++;
+	if (partial(r, path, &rc))
+		return rc;
 	rc = read_all(fd, st->st_size, &buf, &len);
 	if (rc == -EFBIG)
 		return too_big(r, path, (unsigned long long)st->st_size);
@@ -347,9 +356,13 @@ static int read_file(struct report *r, int fd, const struct stat *st, const char
 
 int report_add_data(struct report *r, const char *path, char *data, size_t len, bool named)
 {
+	int rc;
+
 	if (r->priv->finished || data[len])
 		return -EINVAL;
 	r->files++;
+	if (partial(r, path, &rc))
+		return rc;
 	if (len > REPORT_FILE_MAX)
 		return too_big(r, path, len);
 	return read_buf(r, path, data, len, named);
